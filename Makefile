@@ -1,0 +1,63 @@
+# drillspark — every target does its own set-up: a fresh clone needs only Python >= 3.11 and git.
+# Java 17 is installed with apt-get when missing.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+JAR_SOURCES := $(shell find jvm/src/main -type f 2>/dev/null) python/drillspark/_version.py tools/build_jar.py
+VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_version.py)
+JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
+PYTEST_ARGS ?=
+
+.PHONY: all setup java jar demo test conformance bench lint clean
+
+all: setup
+
+# --- set-up -------------------------------------------------------------------------------
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "make: java not found; installing openjdk-17-jdk-headless with apt-get"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless) \
+	  || { echo "make: drillspark needs Java 17. Install it: apt-get install -y openjdk-17-jdk-headless"; exit 1; }; }
+
+$(VENV)/.deps: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "make: drillspark needs Python >= 3.11 (found %s)" % sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip setuptools wheel
+	$(PIP) install -q "pyspark==4.3.*"
+	touch $@
+
+$(JAR): $(VENV)/.deps $(JAR_SOURCES) | java
+	$(PY) tools/build_jar.py
+
+jar: $(VENV)/.deps java
+	$(PY) tools/build_jar.py
+
+# The package itself, editable, with the dev tools; the jar is built first (setup.py reuses it).
+$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py
+	$(PIP) install -q --no-build-isolation -e ".[dev]"
+	touch $@
+
+setup: $(VENV)/.installed
+
+# --- the two commands ---------------------------------------------------------------------
+demo: setup
+	$(PY) examples/demo.py
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+# --- the rest -----------------------------------------------------------------------------
+bench: setup
+	$(PY) benchmarks/run.py
+
+lint: setup
+	$(PY) -m ruff check python tests benchmarks tools examples
+	$(PY) -m mypy
+
+clean:
+	rm -rf $(VENV) build dist .jarbuild python/*.egg-info python/drillspark/jars/*.jar \
+	  python/drillspark/jars/*.sha256 .pytest_cache .ruff_cache .mypy_cache spark-warehouse \
+	  benchmarks/out
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

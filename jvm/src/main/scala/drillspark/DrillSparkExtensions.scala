@@ -1,0 +1,40 @@
+package drillspark
+
+import java.util.Collections
+import java.util.WeakHashMap
+
+import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
+
+import drillspark.functions.DrillFunctions
+
+/**
+ * drillspark's Catalyst extension: Drill's nested-data functions and rules.
+ *
+ * It loads by itself when the jar is on the classpath (a ServiceLoader entry in
+ * META-INF/services names this class). Setting it explicitly also works:
+ * {{{
+ *   // Scala / Java
+ *   SparkSession.builder().config("spark.sql.extensions", "drillspark.DrillSparkExtensions")
+ *   # Python
+ *   drillspark.configure(SparkSession.builder).getOrCreate()
+ * }}}
+ * Spark applies the extension once per source (service file and conf), so `apply` remembers
+ * which SparkSessionExtensions it has already filled: applying twice is harmless.
+ */
+class DrillSparkExtensions extends SparkSessionExtensionsProvider {
+
+  override def apply(extensions: SparkSessionExtensions): Unit = {
+    if (!DrillSparkExtensions.firstTime(extensions)) return
+
+    // functions: Drill's functions, all prefixed drill_ so no Spark built-in is replaced
+    DrillFunctions.all.foreach(extensions.injectFunction)
+  }
+}
+
+object DrillSparkExtensions {
+  private val applied =
+    Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap[SparkSessionExtensions, java.lang.Boolean]()))
+
+  /** True the first time this extensions object is seen. */
+  private def firstTime(extensions: SparkSessionExtensions): Boolean = applied.add(extensions)
+}

@@ -1,0 +1,43 @@
+package drillspark.functions
+
+import org.apache.spark.sql.catalyst.FunctionIdentifier
+import org.apache.spark.sql.catalyst.analysis.FunctionRegistry.FunctionBuilder
+import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo}
+
+/**
+ * The one list of functions drillspark registers. Every name starts with `drill_`, so none
+ * replaces a Spark built-in (injecting `flatten` would hide Spark's own array flatten).
+ */
+object DrillFunctions {
+
+  type Description = (FunctionIdentifier, ExpressionInfo, FunctionBuilder)
+
+  val Prefix = "drill_"
+
+  /** Every function, in the order DESCRIBE/SHOW FUNCTIONS lists them. */
+  lazy val all: Seq[Description] = Seq(
+    DrillVersion.description
+  )
+
+  /** Builds a description with usage text for DESCRIBE FUNCTION. */
+  def describe(
+      name: String,
+      className: String,
+      usage: String,
+      arguments: String = "",
+      examples: String = "",
+      note: String = "",
+      group: String = "misc_funcs")(builder: FunctionBuilder): Description = {
+    require(name.startsWith(Prefix), s"drillspark function $name must start with $Prefix")
+    val info = new ExpressionInfo(
+      className, null, name, usage, arguments, examples, note, group, "0.1.0", "", "built-in")
+    (FunctionIdentifier(name), info, builder)
+  }
+
+  /** Checks the argument count and names the function in the error. */
+  def arity(name: String, args: Seq[Expression], counts: Int*): Unit =
+    if (!counts.contains(args.size)) {
+      throw new IllegalArgumentException(
+        s"$name expects ${counts.mkString(" or ")} argument(s), got ${args.size}")
+    }
+}

@@ -1,0 +1,12 @@
+"""drillspark: Apache Drill's schema-free query model (logical plans and Drill SQL over nested
+JSON) on Apache Spark.
+
+    import drillspark
+    spark = drillspark.session()                 # local Spark with the extension
+    spark.sql("SELECT drill_version()").show()
+"""
+
+from drillspark._version import __version__
+from drillspark.session import configure, jar_path, session
+
+__all__ = ["__version__", "configure", "jar_path", "session"]

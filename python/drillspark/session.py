@@ -1,0 +1,83 @@
+"""Getting a SparkSession that has drillspark's extension: the bundled jar, offline."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from drillspark._version import SCALA_BINARY, __version__
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+EXTENSIONS_CLASS = "drillspark.DrillSparkExtensions"
+_JARS_DIR = Path(__file__).parent / "jars"
+
+
+class JarNotFoundError(FileNotFoundError):
+    """The extension jar is not in the package (a source checkout that was never built)."""
+
+
+def jar_path() -> str:
+    """Absolute path of the extension jar bundled with this package."""
+    jar = _JARS_DIR / f"drillspark-extension_{SCALA_BINARY}-{__version__}.jar"
+    if not jar.exists():
+        raise JarNotFoundError(
+            f"drillspark's extension jar is missing ({jar}). In a source checkout run "
+            "`make jar`; an installed wheel always carries it."
+        )
+    return str(jar)
+
+
+def _append(existing: str | None, value: str) -> str:
+    parts = [p for p in (existing or "").split(",") if p]
+    return ",".join(parts if value in parts else parts + [value])
+
+
+def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
+    """Return `builder` with the bundled jar on `spark.jars` and the extension enabled.
+
+    Like Delta's `configure_spark_with_delta_pip`, but offline: the jar ships in the wheel.
+    Settings the builder already has are kept (jars and extensions are appended to).
+    """
+    options = getattr(builder, "_options", {})
+    builder = builder.config("spark.jars", _append(options.get("spark.jars"), jar_path()))
+    builder = builder.config(
+        "spark.sql.extensions", _append(options.get("spark.sql.extensions"), EXTENSIONS_CLASS)
+    )
+    for key, value in _catalog_confs().items():
+        if key not in options:
+            builder = builder.config(key, value)
+    return builder
+
+
+def _catalog_confs() -> dict[str, str]:
+    """Catalogs the jar provides (the `dfs` catalog arrives with the data source)."""
+    return {}
+
+
+def session(master: str = "local[*]", app_name: str = "drillspark", **conf: Any) -> SparkSession:
+    """The embedded default: a local SparkSession with drillspark, quiet logs, and Python
+    workers on this interpreter. Extra Spark settings go in `conf`, e.g.
+    `session(**{"spark.sql.shuffle.partitions": "4"})`.
+    """
+    from pyspark.sql import SparkSession
+
+    # Python workers must run the interpreter that has drillspark and pyarrow installed.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    log4j = Path(__file__).parent / "conf" / "log4j2.properties"
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={log4j}")
+        .config("spark.ui.showConsoleProgress", "false")
+    )
+    for key, value in conf.items():
+        builder = builder.config(key, str(value))
+    spark = configure(builder).getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    return spark

@@ -1,0 +1,125 @@
+"""Build the drillspark extension jar with the Scala compiler that ships inside pyspark.
+
+Needs only Java and an installed pyspark: no sbt, no network. Used by `make jar` and by the
+wheel build (setup.py), so both produce the same jar. Does nothing when the inputs did not
+change (a hash of every source and resource is kept next to the jar).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "jvm" / "src" / "main"
+JARS_DIR = ROOT / "python" / "drillspark" / "jars"
+
+
+def read_version() -> tuple[str, str]:
+    ns: dict[str, str] = {}
+    exec((ROOT / "python" / "drillspark" / "_version.py").read_text(), ns)
+    return ns["__version__"], ns["SCALA_BINARY"]
+
+
+def pyspark_jars() -> Path:
+    try:
+        import pyspark
+    except ImportError:
+        sys.exit("build_jar: pyspark is not installed; run `make jar` (it creates .venv) "
+                 "or `pip install 'pyspark==4.3.*'` first")
+    jars = Path(pyspark.__file__).parent / "jars"
+    if not any(jars.glob("scala-compiler-*.jar")):
+        sys.exit(f"build_jar: no scala-compiler jar in {jars}; is this a full pyspark install?")
+    return jars
+
+
+def inputs() -> list[Path]:
+    return sorted(p for p in SRC.rglob("*") if p.is_file())
+
+
+def digest(files: list[Path], version: str) -> str:
+    h = hashlib.sha256(version.encode())
+    for f in files:
+        h.update(str(f.relative_to(ROOT)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def java() -> str:
+    home = os.environ.get("JAVA_HOME")
+    exe = Path(home, "bin", "java") if home else shutil.which("java")
+    if not exe or not Path(exe).exists():
+        sys.exit("build_jar: `java` not found; install a JDK 17 "
+                 "(apt-get install -y openjdk-17-jdk-headless)")
+    return str(exe)
+
+
+def compile_scala(jars: Path, out: Path, sources: list[Path]) -> None:
+    compiler_cp = os.pathsep.join(
+        str(next(jars.glob(f"{name}-2.13*.jar")))
+        for name in ("scala-compiler", "scala-library", "scala-reflect")
+    )
+    argfile = out.parent / "sources.txt"
+    argfile.write_text("\n".join(str(s) for s in sources))
+    cmd = [
+        java(), "-Xss8m", "-Xmx2g", "-cp", compiler_cp, "scala.tools.nsc.Main",
+        "-classpath", str(jars / "*"), "-d", str(out),
+        "-release", "17", "-deprecation", "-feature", "-unchecked",
+        f"@{argfile}",
+    ]
+    # The compiler does not expand `dir/*` itself; hand it the full list.
+    cmd[cmd.index("-classpath") + 1] = os.pathsep.join(str(j) for j in sorted(jars.glob("*.jar")))
+    subprocess.run(cmd, check=True)
+
+
+def pack(classes: Path, target: Path) -> None:
+    tmp = target.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\nCreated-By: drillspark build_jar\n\n")
+        for p in sorted(classes.rglob("*")):
+            if p.is_file():
+                zf.write(p, p.relative_to(classes).as_posix())
+    tmp.replace(target)
+
+
+def build(force: bool = False) -> Path:
+    version, scala = read_version()
+    target = JARS_DIR / f"drillspark-extension_{scala}-{version}.jar"
+    stamp = target.with_suffix(".sha256")
+    files = inputs()
+    want = digest(files, version)
+    if not force and target.exists() and stamp.exists() and stamp.read_text() == want:
+        print(f"build_jar: {target.relative_to(ROOT)} is up to date")
+        return target
+    jars = pyspark_jars()
+    with tempfile.TemporaryDirectory(prefix="drillspark-jar-") as tmpdir:
+        classes = Path(tmpdir) / "classes"
+        classes.mkdir()
+        sources = [f for f in files if f.suffix in (".scala", ".java")]
+        print(f"build_jar: compiling {len(sources)} Scala sources with {jars}")
+        compile_scala(jars, classes, sources)
+        resources = SRC / "resources"
+        if resources.exists():
+            shutil.copytree(resources, classes, dirs_exist_ok=True)
+        (classes / "drillspark-version.properties").write_text(f"version={version}\n")
+        JARS_DIR.mkdir(parents=True, exist_ok=True)
+        for old in JARS_DIR.glob("drillspark-extension_*.jar"):
+            if old != target:
+                old.unlink()
+        pack(classes, target)
+    stamp.write_text(want)
+    print(f"build_jar: wrote {target.relative_to(ROOT)}")
+    return target
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--force", action="store_true", help="rebuild even if nothing changed")
+    build(ap.parse_args().force)
