@@ -50,7 +50,7 @@ test: setup
 
 # --- the rest -----------------------------------------------------------------------------
 bench: setup
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/run.py $(BENCH)
 
 lint: setup
 	$(PY) -m ruff check python tests benchmarks tools examples
