@@ -98,3 +98,9 @@ def test_local_cluster_reaches_executors(tmp_path):
     assert int(result_lines(proc.stdout, "PY_PIDS")[0]) >= 2  # more than one Python worker process
     assert result_lines(proc.stdout, "PYTHONS") == [str([sys.executable])]
     assert result_lines(proc.stdout, "JVM_VERSION") == [drillspark.__version__]
+
+
+def test_spark_connect_reaches_the_extension(tmp_path):
+    proc = run([sys.executable, str(APPS / "connect_app.py")], tmp_path, timeout=400)
+    v = drillspark.__version__
+    assert result_lines(proc.stdout, "RESULT") == [f"{v} {v}"]
