@@ -41,6 +41,12 @@ class SourceInfo:
     op_paths: Mapping[int, JsonPath] = field(default_factory=dict)
     # operators whose @id was written in the source (others were numbered by the parser)
     explicit_ids: frozenset[int] = frozenset()
+    # id(operator object) -> its JSON path (tells apart operators sharing a duplicate @id)
+    object_paths: Mapping[int, JsonPath] = field(default_factory=dict)
+
+    def path_of(self, op: Operator) -> JsonPath | None:
+        """The JSON path of the operator object (sequence steps: inside `do`)."""
+        return self.object_paths.get(id(op)) or self.op_paths.get(op.id)
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,10 @@ class Operator:
         return self.OP
 
     @property
+    def role(self) -> Role:
+        return self.ROLE
+
+    @property
     def input_ids(self) -> tuple[int, ...]:
         """Ids of the operators this one reads, in order (left before right)."""
         return ()
@@ -405,4 +409,4 @@ OPERATORS_TODAY = frozenset({"values", "groupingaggregate", "window", "Except", 
 
 
 def role_of(op: Operator) -> Role:
-    return op.role if isinstance(op, CustomOperator) else op.ROLE
+    return op.role

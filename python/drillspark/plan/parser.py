@@ -161,6 +161,7 @@ class _PlanReader:
         self.op_paths: dict[int, JsonPath] = {}
         self.explicit: set[int] = set()
         self.broken: set[int] = set()
+        self.object_paths: dict[int, JsonPath] = {}
 
     # --- error helpers ---------------------------------------------------------------------------
 
@@ -217,7 +218,8 @@ class _PlanReader:
         ops = self.read_query(query, prefix)
         return LogicalPlan(
             tuple(ops), storage, head, self.dialect,
-            SourceInfo(self.doc, self.file, dict(self.op_paths), frozenset(self.explicit)),
+            SourceInfo(self.doc, self.file, dict(self.op_paths), frozenset(self.explicit),
+                       dict(self.object_paths)),
         )
 
     def read_head(self, head: Any) -> dict[str, Any]:
@@ -341,42 +343,41 @@ class _PlanReader:
         for i, step in enumerate(steps):
             step_path = (*path, "do", i)
             last = i == len(steps) - 1
+            op_id = seq_id if (last and seq_id is not None) else self.new_id()
             if not isinstance(step, Mapping):
-                self.error(f"a sequence step must be an operator object, not {_kind(step)}", step_path)
-                return ops
+                self.error(f"a sequence step must be an operator object, not {_kind(step)}", step_path, op_id)
+                previous = -1
+                continue
             name = step.get("op")
             for dagger in ("@id", "input"):
                 if dagger in step:
                     self.error(
                         f"'{dagger}' is not allowed inside a sequence (the sequence "
                         f"{'numbers' if dagger == '@id' else 'connects'} its steps)",
-                        (*step_path, dagger), seq_id if last else None, at_key=True,
+                        (*step_path, dagger), op_id, at_key=True,
                     )
-            if name == "sequence":
-                self.error("a sequence cannot contain a sequence", (*step_path, "op"))
-                return ops
+            problem = None
             role = _role_of_name(name)
-            if i == 0 and previous is None and role not in ("source", None):
-                self.error(
-                    f"the first step of a sequence without 'input' must be a source "
-                    f"operator (scan, constant), not {name!r}", step_path,
-                )
+            if name == "sequence":
+                problem = "a sequence cannot contain a sequence"
+            elif i == 0 and previous is None and role not in ("source", None):
+                problem = (f"the first step of a sequence without 'input' must be a source "
+                           f"operator (scan, constant), not {name!r}")
             elif i == 0 and previous is not None and role == "source":
-                self.error(
-                    f"the sequence has an input, so its first step must be a single-input "
-                    f"operator, not the source {name!r}", step_path,
-                )
+                problem = (f"the sequence has an input, so its first step must be a single-input "
+                           f"operator, not the source {name!r}")
             elif i > 0 and role in ("source", "multi"):
-                self.error(
-                    f"All operators after the first must be single input operators: step {i} "
-                    f"is {name!r}", step_path,
-                )
-            if i > 0 and _role_of_name(steps[i - 1].get("op") if isinstance(steps[i - 1], Mapping) else None) == "sink":
-                self.error(
-                    f"only the last step of a sequence can be a sink: step {i - 1} is "
-                    f"{steps[i - 1].get('op')!r}", (*path, "do", i - 1),
-                )
-            op_id = seq_id if (last and seq_id is not None) else self.new_id()
+                problem = (f"All operators after the first must be single input operators: step {i} "
+                           f"is {name!r}")
+            elif i > 0 and _role_of_name(_op_name(steps[i - 1])) == "sink":
+                problem = (f"only the last step of a sequence can be a sink: step {i - 1} "
+                           f"({_op_name(steps[i - 1])!r}) comes before step {i}")
+            if problem:
+                self.error(problem, step_path, op_id)
+                self.op_paths.setdefault(op_id, step_path)
+                self.broken.add(op_id)
+                previous = -1  # do not report the broken link again
+                continue
             op = self.read_operator(step, step_path, in_sequence=True, op_id=op_id, input_id=previous)
             if op is not None:
                 ops.append(op)
@@ -397,10 +398,12 @@ class _PlanReader:
             else:
                 self.explicit.add(op_id)
         assert op_id is not None
-        self.op_paths[op_id] = path
+        self.op_paths.setdefault(op_id, path)
         op = self._build(item, path, op_id, in_sequence, input_id)
         if op is None:
             self.broken.add(op_id)
+        else:
+            self.object_paths[id(op)] = path
         return op
 
     def _build(self, item: Mapping[str, Any], path: JsonPath, op_id: int, in_sequence: bool,
@@ -457,6 +460,10 @@ _REPLACEMENT = {
 
 class _Stop(Exception):
     """An operator could not be built; its errors are already recorded."""
+
+
+def _op_name(item: Any) -> Any:
+    return item.get("op") if isinstance(item, Mapping) else None
 
 
 def _role_of_name(name: Any) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from drillspark import plugins
 from drillspark.plan.errors import PlanError, PlanIssue
-from drillspark.plan.expressions import Expr, FunctionCall
+from drillspark.plan.expressions import Expr, FieldPath, FunctionCall
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import (
     SCREEN,
@@ -23,6 +23,7 @@ from drillspark.plan.operators import (
     GroupingAggregate,
     Join,
     Limit,
+    NamedExpression,
     Operator,
     RunningAggregate,
     Scan,
@@ -38,6 +39,21 @@ from drillspark.plan.relaxed_json import JsonPath, path_text
 AGGREGATE_FUNCTIONS = frozenset(
     ["count", "sum", "min", "max", "avg", "any_value", "single_value", "bit_and", "bit_or", "bool_and", "bool_or", "every", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "approx_count_dups", "collect_list", "collect_to_list_varchar", "listagg", "$sum0", "sum0", "count_distinct", "hll", "hll_merge", "tdigest", "tdigest_merge", "percentile_cont", "percentile_disc"]
 )
+
+
+def _refs(op: Operator) -> list[tuple[JsonPath, FieldPath]]:
+    out: list[tuple[JsonPath, FieldPath]] = []
+    for name in ("projections", "transforms", "aggregations", "keys", "exprs", "withins"):
+        for i, item in enumerate(getattr(op, name, ()) or ()):
+            if isinstance(item, NamedExpression):
+                out.append(((name, i, "ref"), item.ref))
+    for name in ("ref", "within", "target", "name"):
+        value = getattr(op, name, None)
+        if isinstance(value, FieldPath):
+            out.append(((name,), value))
+    for i, c in enumerate(getattr(op, "carryovers", ()) or ()):
+        out.append((("carryovers", i), c))
+    return out
 
 
 def is_aggregate(name: str) -> bool:
@@ -70,8 +86,8 @@ class _Checker:
         self.ids: dict[int, Operator] = {}
 
     def op_path(self, op: Operator) -> JsonPath:
-        if self.source is not None and op.id in self.source.op_paths:
-            return tuple(self.source.op_paths[op.id])
+        if self.source is not None and (path := self.source.path_of(op)) is not None:
+            return tuple(path)
         # A plan built in code: the path to_json would write.
         return ("query", self.plan.operators.index(op))
 
@@ -115,6 +131,7 @@ class _Checker:
             self.check_storage(op)
             self.check_aggregates(op)
             self.check_ranges(op)
+            self.check_refs(op)
             if isinstance(op, CustomOperator):
                 self.check_plugin(op)
         self.check_cycles()
@@ -249,6 +266,17 @@ class _Checker:
                 self.error(
                     op, f"{op.op} start ({op.start}) is after end ({op.end}); start must be <= end "
                     "(e.g. start -2, end 0: the two records before and the current one)", ("start",),
+                )
+
+    def check_refs(self, op: Operator) -> None:
+        if self.plan.dialect != "drill":
+            return
+        # Today's FieldReference is one name: a multi-segment ref could not be written back.
+        for rel, ref in _refs(op):
+            if len(ref.segments) != 1:
+                self.error(
+                    op, f"ref {ref.dotted()!r} has {len(ref.segments)} segments; in today's "
+                    "dialect a ref is one name (nested refs exist only in 2013 plans)", rel,
                 )
 
     # --- plugins ---------------------------------------------------------------------------------
