@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from typing import Any
 
-from drillspark.plan.expressions import to_text
+from drillspark.plan.expressions import path_text, quote_name, to_text
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import (
     CollapsingAggregate,
@@ -32,7 +32,6 @@ from drillspark.plan.operators import (
     WindowFrame,
     role_of,
 )
-from drillspark.plan.serialize import ref_text
 
 FORMATS = ("text", "json", "dot", "svg")
 GRAPHVIZ_HINT = (
@@ -61,11 +60,12 @@ def explain(plan: LogicalPlan, format: str = "text") -> str:
 def describe(op: Operator, dialect: str = "drill") -> str:
     """One line about an operator's arguments."""
 
-    def named(items: tuple[NamedExpression, ...]) -> str:
-        return ", ".join(f"{ref_text(n.ref, dialect)} = {to_text(n.expr)}" for n in items)
-
     def ref(r: Any) -> str:
-        return ref_text(r, dialect)
+        # quote only where needed: explain output is for reading
+        return path_text(r) if dialect == "2013" or len(r.segments) > 1 else quote_name(r.root)
+
+    def named(items: tuple[NamedExpression, ...]) -> str:
+        return ", ".join(f"{ref(n.ref)} = {to_text(n.expr)}" for n in items)
 
     if isinstance(op, Scan):
         out = f"{op.storage_engine} {json.dumps(op.selection, separators=(',', ':'))}"
@@ -79,7 +79,8 @@ def describe(op: Operator, dialect: str = "drill") -> str:
     if isinstance(op, SetOperator):
         return "distinct" if op.distinct else "all"
     if isinstance(op, Store):
-        return f"{op.storage_engine or '(result)'} {json.dumps(op.target, separators=(',', ':'))}"
+        target = "" if op.target is None else " " + json.dumps(op.target, separators=(",", ":"))
+        return f"{op.storage_engine or '(result)'}{target}"
     if isinstance(op, Project):
         return named(op.projections)
     if isinstance(op, Transform):
