@@ -134,6 +134,9 @@ def detect_dialect(value: Any) -> PlanDialect:
 
     for op in ops(value.get("query")):
         name = op.get("op")
+        orderings = op.get("orderings")
+        if not isinstance(name, str):
+            continue
         if name in OPERATORS_2013:
             return "2013"
         if name == "scan" and op.get("ref") is not None:
@@ -142,8 +145,8 @@ def detect_dialect(value: Any) -> PlanDialect:
             return "2013"
         if name == "join" and str(op.get("type", "")).lower() == "outer":
             return "2013"
-        if name == "order" and any(
-            isinstance(o, Mapping) and "nullCollation" in o for o in op.get("orderings") or ()
+        if name == "order" and isinstance(orderings, list) and any(
+            isinstance(o, Mapping) and "nullCollation" in o for o in orderings
         ):
             return "2013"
     return "drill"
