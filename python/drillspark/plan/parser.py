@@ -522,7 +522,7 @@ class _Props:
                 continue
             if k == "memo":
                 continue
-            hint = _suggest(k, known) or _PROPERTY_HINTS.get((self.op, k), "")
+            hint = _suggest(k, known) or _PROPERTY_HINTS.get((str(self.op), k), "")
             self.err(f"unknown property {k!r} of {self.op}{hint}", (k,), at_key=True)
         if self.failed:
             raise _Stop
