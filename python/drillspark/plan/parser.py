@@ -522,10 +522,24 @@ class _Props:
                 continue
             if k == "memo":
                 continue
+            if k in ("input", "inputs", "left", "right"):
+                self.err(self.input_shape_message(k), (k,), at_key=True)
+                continue
             hint = _suggest(k, known) or _PROPERTY_HINTS.get((str(self.op), k), "")
             self.err(f"unknown property {k!r} of {self.op}{hint}", (k,), at_key=True)
         if self.failed:
             raise _Stop
+
+    def input_shape_message(self, key: str) -> str:
+        """Why `key` does not fit this operator's class (source / single / multi / sink)."""
+        role = _role_of_name(self.op)
+        if role == "source":
+            return f"{self.op} is a source operator: it reads no input, so {key!r} is not allowed"
+        if self.op == "join":
+            return f"join reads exactly two inputs, given as 'left' and 'right', not {key!r}"
+        if role == "multi":
+            return f"{self.op} reads two or more inputs, given as 'inputs' (a list of @ids), not {key!r}"
+        return f"{self.op} reads exactly one input, given as 'input' (one @id), not {key!r}"
 
     def common(self) -> dict[str, Any]:
         memo = self.item.get("memo")
