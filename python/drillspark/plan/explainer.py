@@ -16,6 +16,7 @@ from drillspark.plan.operators import (
     Flatten,
     GroupingAggregate,
     Join,
+    LateralJoin,
     Limit,
     NamedExpression,
     Operator,
@@ -27,6 +28,7 @@ from drillspark.plan.operators import (
     SetOperator,
     Store,
     Transform,
+    Unnest,
     Values,
     Window,
     WindowFrame,
@@ -78,6 +80,8 @@ def describe(op: Operator, dialect: str = "drill") -> str:
         return f"{op.type} on {conds or 'true (cartesian)'}"
     if isinstance(op, SetOperator):
         return "distinct" if op.distinct else "all"
+    if isinstance(op, Unnest):
+        return path_text(op.column)
     if isinstance(op, Store):
         target = "" if op.target is None else " " + json.dumps(op.target, separators=(",", ":"))
         return f"{op.storage_engine or '(result)'}{target}"
@@ -130,7 +134,7 @@ def text_tree(plan: LogicalPlan) -> str:
         seen.add(op.id)
         detail = describe(op, plan.dialect)
         lines.append(f"{head}: {detail}" if detail else head)
-        labels = ["left: ", "right: "] if isinstance(op, Join) else [""] * len(op.input_ids)
+        labels = ["left: ", "right: "] if isinstance(op, Join | LateralJoin) else [""] * len(op.input_ids)
         for lab, child_id in zip(labels, op.input_ids, strict=True):
             if child_id in plan:
                 walk(plan.node(child_id), depth + 1, lab)
@@ -158,7 +162,7 @@ def to_dot(plan: LogicalPlan) -> str:
         label = f"{op.op} @{op.id}" + (f"\n{detail}" if detail else "")
         out.append(f'  op{op.id} [label="{_dot_escape(label)}", shape={_SHAPES[role_of(op)]}];')
     for op in plan.operators:
-        names = ["left", "right"] if isinstance(op, Join) else [None] * len(op.input_ids)
+        names = ["left", "right"] if isinstance(op, Join | LateralJoin) else [None] * len(op.input_ids)
         for name, child in zip(names, op.input_ids, strict=True):
             attr = f' [label="{name}"]' if name else ""
             out.append(f"  op{child} -> op{op.id}{attr};")

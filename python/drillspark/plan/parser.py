@@ -33,6 +33,7 @@ from drillspark.plan.operators import (
     GroupingAggregate,
     Join,
     JoinCondition,
+    LateralJoin,
     Limit,
     NamedExpression,
     Operator,
@@ -42,9 +43,11 @@ from drillspark.plan.operators import (
     RunningAggregate,
     Scan,
     Segment,
+    SemiJoin,
     SetOperator,
     Store,
     Transform,
+    Unnest,
     Values,
     Window,
     WindowFrame,
@@ -604,6 +607,22 @@ class _Props:
             return None
         return e
 
+    def schema_path(self, v: Any, p: JsonPath) -> FieldPath | None:
+        """A SchemaPath (dots and [n] are parsed, unlike a ref)."""
+        if not isinstance(v, str):
+            self.err(f"{p[-1]} must be a field path string, not {_kind(v)}", p)
+            return None
+        try:
+            e = parse_expression(v, self.r.dialect)
+        except ExpressionError as err:
+            self.r.expr_error(err, (*self.path, *p), self.id)
+            self.failed = True
+            return None
+        if not isinstance(e, FieldPath):
+            self.err(f"{p[-1]} must be a field path like a.b[0], not the expression {v!r}", p)
+            return None
+        return e
+
     def list_of(self, kind: Callable[[Any, JsonPath], Any]) -> Callable[[Any, JsonPath], Any]:
         def read(v: Any, p: JsonPath) -> tuple[Any, ...] | None:
             if not isinstance(v, list):
@@ -716,7 +735,7 @@ def _content(p: _Props, cls: type) -> Operator:
     return cls(**common, content=content)
 
 
-def _join(p: _Props) -> Operator:
+def _join(p: _Props, cls: type[Join] = Join) -> Operator:
     common = p.common()
     left = p.get("left", p.op_ref, required=True, what=" (the @id of the left input)")
     right = p.get("right", p.op_ref, required=True, what=" (the @id of the right input)")
@@ -738,7 +757,22 @@ def _join(p: _Props) -> Operator:
 
     conditions = p.get("conditions", p.list_of(condition), default=())
     p.finish()
-    return Join(**common, left=left, right=right, type=join_type, conditions=conditions)  # type: ignore[arg-type]
+    return cls(**common, left=left, right=right, type=join_type, conditions=conditions)  # type: ignore[arg-type]
+
+
+def _unnest(p: _Props) -> Operator:
+    common = p.common()
+    column = p.get("column", p.schema_path, required=True, what=" (the array to unnest)")
+    p.finish()
+    return Unnest(**common, column=column)
+
+
+def _lateral(p: _Props) -> Operator:
+    common = p.common()
+    left = p.get("left", p.op_ref, required=True, what=" (the @id of the left input)")
+    right = p.get("right", p.op_ref, required=True, what=" (the @id of the right input)")
+    p.finish()
+    return LateralJoin(**common, left=left, right=right)
 
 
 def _set_op(cls: type[SetOperator]) -> Callable[[_Props], Operator]:
@@ -910,6 +944,9 @@ _BUILDERS: dict[type, Callable[[_Props], Operator]] = {
     Values: lambda p: _content(p, Values),
     Constant: lambda p: _content(p, Constant),
     Join: _join,
+    SemiJoin: lambda p: _join(p, SemiJoin),
+    LateralJoin: _lateral,
+    Unnest: _unnest,
     Store: _store,
     Project: _project,
     Filter: _filter,
