@@ -5,7 +5,6 @@ from __future__ import annotations
 import pyspark.sql.functions as F
 import pytest
 from pyspark.errors import PySparkException
-
 from tests.functions.helpers import assert_case, conformance_table, rows
 
 
