@@ -66,9 +66,16 @@ class LeafTest:
     def literal_for(self, type_: pa.DataType) -> Any:
         value = self.value
         is_temporal = pa.types.is_temporal(type_)
-        if isinstance(value, str) and is_temporal:
+        if not (isinstance(value, str) and is_temporal):
+            return value
+        tz = getattr(type_, "tz", None)
+        if not tz:
             return pa.scalar(value).cast(type_)
-        return value
+        try:
+            return pa.scalar(value).cast(type_)  # the text carries its own offset
+        except pa.ArrowInvalid:  # a local time: read it in the column's time zone
+            naive = pa.array([value]).cast(pa.timestamp(type_.unit))
+            return pc.assume_timezone(naive, tz)[0]
 
     def mask(self, values: pa.Array) -> np.ndarray:
         if self.predicate is not None:

@@ -2,6 +2,7 @@
 (mapInArrow and Arrow UDFs), so the same code runs on classic Spark and on Spark Connect.
 
     out = apply_operator(df, "nested-filter", {"path": "a.x", "op": ">", "value": 3}, op_id=4)
+    out = apply_plan_node(df, {"op": "nested-filter", "@id": 4, "input": 3, "path": "a.x", ...})
     df.select(function_column("drill_my_fn", "x"))
     register_functions(spark)          # registered functions become SQL functions
 
@@ -91,6 +92,17 @@ def apply_operator(
 ) -> DataFrame:
     """Run one operator over every partition of `df` (mapInArrow); returns the output."""
     return apply_operators(df, [make_operator(op, properties, op_id)], limits=limits)
+
+
+# Keys of a logical-plan node that belong to the plan, not to the operator.
+PLAN_KEYS = frozenset({"op", "@id", "input", "memo"})
+
+
+def apply_plan_node(df: DataFrame, node: Mapping[str, Any]) -> DataFrame:
+    """Run the plan node `{"op": name, "@id": n, "input": m, ...properties}` over `df` (the
+    DataFrame of its input): every key but op, @id, input and memo is a property."""
+    properties = {k: v for k, v in node.items() if k not in PLAN_KEYS}
+    return apply_operator(df, node["op"], properties, op_id=node.get("@id"))
 
 
 def apply_operators(
