@@ -49,7 +49,11 @@ def test_it_passes_the_conformance_kit(example):
 
 
 def test_it_runs_on_arrow_batches(example):
-    out = list(run_fragment([pa.RecordBatch.from_pydict({"v": [1, 2]})], [example.Scale(column="v", factor=2.5)]))
+    out = list(
+        run_fragment(
+            [pa.RecordBatch.from_pydict({"v": [1, 2]})], [example.Scale(column="v", factor=2.5)]
+        )
+    )
     assert out[0].to_pydict() == {"v": [2.5, 5.0]}
 
 
@@ -65,12 +69,16 @@ def test_its_functions_run_from_the_dataframe_api(spark, example):
     df = spark.createDataFrame([("x", 32.0), ("x", 212.0), ("y", 50.0)], "city string, f double")
     celsius = df.select(function_column("drill_celsius", "f").alias("c")).collect()
     assert [r.c for r in celsius] == pytest.approx([0.0, 100.0, 10.0])
-    spreads = dict(df.groupBy("city").agg(function_column("drill_spread", F.col("f")).alias("s")).collect())
+    spreads = dict(
+        df.groupBy("city").agg(function_column("drill_spread", F.col("f")).alias("s")).collect()
+    )
     assert spreads == {"x": 180.0, "y": 0.0}
 
 
 def test_its_functions_run_from_sql(spark, example):
-    spark.createDataFrame([("x", 32.0), ("x", 212.0)], "city string, f double").createOrReplaceTempView("temps")
+    spark.createDataFrame(
+        [("x", 32.0), ("x", 212.0)], "city string, f double"
+    ).createOrReplaceTempView("temps")
     assert {"drill_celsius", "drill_spread"} <= set(register_functions(spark))
     hot = spark.sql("SELECT drill_celsius(f) AS c FROM temps WHERE drill_celsius(f) > 50").collect()
     assert [r.c for r in hot] == [pytest.approx(100.0)]

@@ -66,7 +66,9 @@ def test_appendix_nested_arrays_keep_their_nesting_json():
 
 
 def test_appendix_rows_with_a_typed_map_and_an_array_leaf():
-    schema = pa.schema([("a", pa.struct([("b", pa.int64()), ("x", pa.list_(pa.int64()))])), ("c", pa.int64())])
+    schema = pa.schema(
+        [("a", pa.struct([("b", pa.int64()), ("x", pa.list_(pa.int64()))])), ("c", pa.int64())]
+    )
     rows = [
         {"a": {"b": 2, "x": [1, 2, 3, 4, 5]}, "c": 3},
         {"a": {"b": 3, "x": [1, 2]}, "c": 4},
@@ -75,7 +77,14 @@ def test_appendix_rows_with_a_typed_map_and_an_array_leaf():
 
 
 def test_appendix_array_of_maps_typed_one_level_too_deep_does_not_match():
-    element = pa.struct([("b", pa.int64()), ("z", pa.struct([("x", pa.int64())])), ("q", pa.int64()), ("x", pa.int64())])
+    element = pa.struct(
+        [
+            ("b", pa.int64()),
+            ("z", pa.struct([("x", pa.int64())])),
+            ("q", pa.int64()),
+            ("x", pa.int64()),
+        ]
+    )
     schema = pa.schema([("a", pa.list_(element)), ("c", pa.int64())])
     rows = [{"a": [{"b": 1}, {"z": {"x": 4}}, {"q": 3, "x": 5}], "c": 2}]
     out = run(rows, schema, path="a.x", op=">", value=3)
@@ -173,15 +182,31 @@ def reference(value, path, test):
 def test_random_nested_data_matches_the_reference():
     rng = random.Random(7)
     inner = pa.struct([("x", pa.int64()), ("y", pa.string())])
-    schema = pa.schema([("id", pa.int64()), ("a", pa.list_(pa.struct([("b", pa.list_(inner)), ("k", pa.int64())])))])
+    schema = pa.schema(
+        [
+            ("id", pa.int64()),
+            ("a", pa.list_(pa.struct([("b", pa.list_(inner)), ("k", pa.int64())]))),
+        ]
+    )
 
     def maybe(make, p=0.1):
         return None if rng.random() < p else make()
 
     def element():
-        return {"b": maybe(lambda: [maybe(lambda: {"x": maybe(lambda: rng.randint(0, 9)), "y": "s"}) for _ in range(rng.randint(0, 3))]), "k": 1}
+        return {
+            "b": maybe(
+                lambda: [
+                    maybe(lambda: {"x": maybe(lambda: rng.randint(0, 9)), "y": "s"})
+                    for _ in range(rng.randint(0, 3))
+                ]
+            ),
+            "k": 1,
+        }
 
-    rows = [{"id": i, "a": maybe(lambda: [maybe(element) for _ in range(rng.randint(0, 3))])} for i in range(2000)]
+    rows = [
+        {"id": i, "a": maybe(lambda: [maybe(element) for _ in range(rng.randint(0, 3))])}
+        for i in range(2000)
+    ]
     b = pa.RecordBatch.from_pylist(rows, schema=schema)
     got = run(b.slice(17), path="a.b.x", op=">", value=6)
     expected = []
@@ -232,12 +257,18 @@ def test_schema_time_keeps_the_input_schema():
 
 # ---- the conformance kit ----------------------------------------------------------------------
 def test_nested_filter_passes_the_conformance_kit_typed():
-    sample = pa.RecordBatch.from_pylist([{"a": [{"x": 1}, {"x": 5}], "c": 1}, {"a": [{"x": 2}], "c": 2}])
+    sample = pa.RecordBatch.from_pylist(
+        [{"a": [{"x": 1}, {"x": 5}], "c": 1}, {"a": [{"x": 2}], "c": 2}]
+    )
     bad = pa.RecordBatch.from_pylist([{"a": [{"x": "text"}]}])
-    report = assert_conforms(lambda: NestedFilter(path="a.x", op=">", value=3), sample, bad_batch=bad)
+    report = assert_conforms(
+        lambda: NestedFilter(path="a.x", op=">", value=3), sample, bad_batch=bad
+    )
     assert "own_error" in [c.name for c in report.cases]
 
 
 def test_nested_filter_passes_the_conformance_kit_json_text():
-    sample = pa.RecordBatch.from_pylist([{"a": json.dumps(r["a"]), "c": r["c"]} for r in APPENDIX_INPUT])
+    sample = pa.RecordBatch.from_pylist(
+        [{"a": json.dumps(r["a"]), "c": r["c"]} for r in APPENDIX_INPUT]
+    )
     assert_conforms(lambda: NestedFilter(path="a.x", op=">", value=3), sample)

@@ -62,7 +62,9 @@ class Total(SingleInputOperator):
         return None
 
     def finish(self) -> pa.RecordBatch:
-        return pa.RecordBatch.from_pydict({"total": [self.total]}, schema=pa.schema([("total", pa.int64())]))
+        return pa.RecordBatch.from_pydict(
+            {"total": [self.total]}, schema=pa.schema([("total", pa.int64())])
+        )
 
 
 def drain(op):
@@ -106,7 +108,9 @@ def test_filter_that_removes_everything_returns_schema_then_none():
 
 
 def test_empty_batches_in_the_middle_are_skipped():
-    op = KeepPositive().bind(BatchSource([batch(v=[1]), batch(v=[-1]), batch(v=[-2]), batch(v=[5])]))
+    op = KeepPositive().bind(
+        BatchSource([batch(v=[1]), batch(v=[-1]), batch(v=[-2]), batch(v=[5])])
+    )
     assert drain(op) == [(OK_NEW_SCHEMA, 1), (OK, 1), (NONE, None)]
 
 
@@ -148,7 +152,10 @@ def test_own_failure_is_stop_with_operator_and_input_position():
     assert (error.operator, error.op_id) == ("Doubler", 4)
     assert (error.position.batch, error.position.first_row, error.position.end_row) == (1, 2, 5)
     assert isinstance(error.cause, ValueError)
-    assert "operator 'Doubler' @4 failed at input batch 1 (rows 2..4): ValueError: negative value" == str(error)
+    assert (
+        str(error)
+        == "operator 'Doubler' @4 failed at input batch 1 (rows 2..4): ValueError: negative value"
+    )
     assert [op.next(), op.next()] == [STOP, STOP]
 
 
