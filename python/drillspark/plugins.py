@@ -17,6 +17,7 @@ default: pyarrow arrays in and out; or "pandas": pandas Series in and out).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -49,7 +50,8 @@ def operator(name: str) -> Callable[[type[T]], type[T]]:
     def register(cls: type[T]) -> type[T]:
         _operators[name.lower()] = cls
         if isinstance(cls, type) and getattr(cls, "drill_name", None) is None:
-            cls.drill_name = name  # type: ignore[attr-defined]
+            with contextlib.suppress(TypeError, AttributeError):  # built-in types refuse
+                cls.drill_name = name  # type: ignore[attr-defined]
         return cls
 
     return register
