@@ -44,24 +44,26 @@ def test_appendix_worked_example_over_json_text():
     # `a` is a map in some records and an array in others: the scan keeps such a column as
     # JSON text (its typeConflict=json default), which the operator parses and rewrites.
     rows = [{"a": json.dumps(r["a"]), "c": r["c"]} for r in APPENDIX_INPUT]
-    out = run(rows, path="a.x", op=">", value=3)
+    out = run(rows, path="a.x", relationship=">", value=3)
     assert [{"a": json.loads(r["a"]), "c": r["c"]} for r in out] == APPENDIX_OUTPUT
 
 
 def test_appendix_untouched_values_keep_their_text():
     text = '{"b": 1,   "x": 5}'
-    out = run([{"a": text, "c": 1}], path="a.x", op=">", value=3)
+    out = run([{"a": text, "c": 1}], path="a.x", relationship=">", value=3)
     assert out == [{"a": text, "c": 1}]
 
 
 def test_appendix_nested_arrays_keep_their_nesting_typed():
     schema = pa.schema([("a", pa.list_(pa.list_(pa.struct([("x", pa.int64())]))))])
-    out = run([{"a": [[{"x": 1}, {"x": 4}], [{"x": 5}]]}], schema, path="a.x", op=">", value=3)
+    out = run(
+        [{"a": [[{"x": 1}, {"x": 4}], [{"x": 5}]]}], schema, path="a.x", relationship=">", value=3
+    )
     assert out == [{"a": [[{"x": 4}], [{"x": 5}]]}]
 
 
 def test_appendix_nested_arrays_keep_their_nesting_json():
-    out = run([{"a": '[[{"x":1},{"x":4}],[{"x":5}]]'}], path="a.x", op=">", value=3)
+    out = run([{"a": '[[{"x":1},{"x":4}],[{"x":5}]]'}], path="a.x", relationship=">", value=3)
     assert json.loads(out[0]["a"]) == [[{"x": 4}], [{"x": 5}]]
 
 
@@ -73,7 +75,9 @@ def test_appendix_rows_with_a_typed_map_and_an_array_leaf():
         {"a": {"b": 2, "x": [1, 2, 3, 4, 5]}, "c": 3},
         {"a": {"b": 3, "x": [1, 2]}, "c": 4},
     ]
-    assert run(rows, schema, path="a.x", op=">", value=3) == [{"a": {"b": 2, "x": [4, 5]}, "c": 3}]
+    assert run(rows, schema, path="a.x", relationship=">", value=3) == [
+        {"a": {"b": 2, "x": [4, 5]}, "c": 3}
+    ]
 
 
 def test_appendix_array_of_maps_typed_one_level_too_deep_does_not_match():
@@ -87,14 +91,16 @@ def test_appendix_array_of_maps_typed_one_level_too_deep_does_not_match():
     )
     schema = pa.schema([("a", pa.list_(element)), ("c", pa.int64())])
     rows = [{"a": [{"b": 1}, {"z": {"x": 4}}, {"q": 3, "x": 5}], "c": 2}]
-    out = run(rows, schema, path="a.x", op=">", value=3)
+    out = run(rows, schema, path="a.x", relationship=">", value=3)
     assert out == [{"a": [{"b": None, "z": None, "q": 3, "x": 5}], "c": 2}]
 
 
 # ---- more cases, expected values worked out by hand ---------------------------------------
 def test_siblings_of_the_path_stay_whole():
     rows = [{"a": [{"q": [1, 2], "x": 5}, {"q": [3], "x": 1}], "c": "keep"}]
-    assert run(rows, path="a.x", op=">", value=3) == [{"a": [{"q": [1, 2], "x": 5}], "c": "keep"}]
+    assert run(rows, path="a.x", relationship=">", value=3) == [
+        {"a": [{"q": [1, 2], "x": 5}], "c": "keep"}
+    ]
 
 
 def test_three_levels_with_arrays_at_two():
@@ -103,45 +109,45 @@ def test_three_levels_with_arrays_at_two():
         {"a": [{"b": [{"c": 3}]}]},
         {"a": [{"b": []}, {"b": None}, None]},
     ]
-    assert run(rows, path="a.b.c", op=">", value=5) == [{"a": [{"b": [{"c": 7}]}]}]
+    assert run(rows, path="a.b.c", relationship=">", value=5) == [{"a": [{"b": [{"c": 7}]}]}]
 
 
 def test_nulls_and_missing_values_never_pass():
     schema = pa.schema([("a", pa.list_(pa.struct([("x", pa.int64())])))])
     rows = [{"a": None}, {"a": []}, {"a": [None, {"x": None}]}, {"a": [{"x": 9}, None]}]
-    assert run(rows, schema, path="a.x", op=">", value=3) == [{"a": [{"x": 9}]}]
+    assert run(rows, schema, path="a.x", relationship=">", value=3) == [{"a": [{"x": 9}]}]
 
 
 def test_null_struct_parent_is_not_kept():
     schema = pa.schema([("a", pa.struct([("x", pa.int64())])), ("i", pa.int64())])
     rows = [{"a": None, "i": 1}, {"a": {"x": 4}, "i": 2}, {"a": {"x": 1}, "i": 3}]
-    assert run(rows, schema, path="a.x", op=">=", value=4) == [{"a": {"x": 4}, "i": 2}]
+    assert run(rows, schema, path="a.x", relationship=">=", value=4) == [{"a": {"x": 4}, "i": 2}]
 
 
 def test_missing_field_or_column_keeps_nothing():
     rows = [{"a": {"x": 5}}]
-    assert run(rows, path="a.y", op=">", value=3) == []
-    assert run(rows, path="nope.x", op=">", value=3) == []
+    assert run(rows, path="a.y", relationship=">", value=3) == []
+    assert run(rows, path="nope.x", relationship=">", value=3) == []
 
 
 def test_scalar_where_the_path_goes_on_is_not_kept():
-    assert run([{"a": 5}], path="a.x", op=">", value=3) == []
+    assert run([{"a": 5}], path="a.x", relationship=">", value=3) == []
 
 
 def test_names_match_case_insensitively():
     rows = [{"A": [{"X": 1}, {"X": 8}]}]
-    assert run(rows, path="a.x", op="==", value=8) == [{"A": [{"X": 8}]}]
+    assert run(rows, path="a.x", relationship="==", value=8) == [{"A": [{"X": 8}]}]
 
 
 def test_backquoted_name_with_a_dot_is_one_name():
     rows = [{"a.b": [{"x": 1}, {"x": 8}]}]
-    assert run(rows, path="`a.b`.x", op="!=", value=1) == [{"a.b": [{"x": 8}]}]
+    assert run(rows, path="`a.b`.x", relationship="!=", value=1) == [{"a.b": [{"x": 8}]}]
 
 
 def test_large_lists_and_strings():
     schema = pa.schema([("a", pa.large_list(pa.struct([("s", pa.large_string())])))])
     rows = [{"a": [{"s": "apple"}, {"s": "pear"}]}, {"a": [{"s": "fig"}]}]
-    assert run(rows, schema, path="a.s", op=">", value="g") == [{"a": [{"s": "pear"}]}]
+    assert run(rows, schema, path="a.s", relationship=">", value="g") == [{"a": [{"s": "pear"}]}]
 
 
 def test_timestamp_literal_is_cast_to_the_column_type():
@@ -149,7 +155,13 @@ def test_timestamp_literal_is_cast_to_the_column_type():
     schema = pa.schema([("e", pa.list_(pa.struct([("t", ts)])))])
     early = dt.datetime(2019, 5, 1, tzinfo=dt.UTC)
     late = dt.datetime(2021, 5, 1, tzinfo=dt.UTC)
-    out = run([{"e": [{"t": early}, {"t": late}]}], schema, path="e.t", op=">", value="2020-01-01")
+    out = run(
+        [{"e": [{"t": early}, {"t": late}]}],
+        schema,
+        path="e.t",
+        relationship=">",
+        value="2020-01-01",
+    )
     assert out == [{"e": [{"t": late}]}]
 
 
@@ -161,7 +173,7 @@ def test_vectorized_predicate():
 
 def test_sliced_input_is_handled():
     b = pa.RecordBatch.from_pylist([{"a": [{"x": i}, {"x": i + 10}]} for i in range(10)])
-    out = run(b.slice(3, 4), path="a.x", op="<", value=6)
+    out = run(b.slice(3, 4), path="a.x", relationship="<", value=6)
     assert out == [{"a": [{"x": 3}]}, {"a": [{"x": 4}]}, {"a": [{"x": 5}]}]
 
 
@@ -208,7 +220,7 @@ def test_random_nested_data_matches_the_reference():
         for i in range(2000)
     ]
     b = pa.RecordBatch.from_pylist(rows, schema=schema)
-    got = run(b.slice(17), path="a.b.x", op=">", value=6)
+    got = run(b.slice(17), path="a.b.x", relationship=">", value=6)
     expected = []
     for row in b.slice(17).to_pylist():
         kept = reference(row, ("a", "b", "x"), lambda v: v > 6)
@@ -222,14 +234,20 @@ def test_random_nested_data_matches_the_reference():
 @pytest.mark.parametrize(
     "props, message",
     [
-        ({"op": ">", "value": 3}, "missing property 'path'"),
-        ({"path": "a.x", "value": 3}, "missing property 'op' (or 'predicate')"),
-        ({"path": "a.x", "op": "=>", "value": 3}, "property 'op' must be one of"),
-        ({"path": "a.x", "op": ">"}, "missing property 'value'"),
-        ({"path": "a.x", "op": ">", "value": [3]}, "must be a scalar literal"),
-        ({"path": "a..x", "op": ">", "value": 3}, "empty name at column 3"),
-        ({"path": "a.x", "op": ">", "value": 3, "colour": "red"}, "unknown property 'colour'"),
-        ({"path": "a.x", "op": ">", "value": 3, "predicate": len}, "not both"),
+        ({"relationship": ">", "value": 3}, "missing property 'path'"),
+        ({"path": "a.x", "value": 3}, "missing property 'relationship' (or 'predicate')"),
+        (
+            {"path": "a.x", "relationship": "=>", "value": 3},
+            "property 'relationship' must be one of",
+        ),
+        ({"path": "a.x", "relationship": ">"}, "missing property 'value'"),
+        ({"path": "a.x", "relationship": ">", "value": [3]}, "must be a scalar literal"),
+        ({"path": "a..x", "relationship": ">", "value": 3}, "empty name at column 3"),
+        (
+            {"path": "a.x", "relationship": ">", "value": 3, "colour": "red"},
+            "unknown property 'colour'",
+        ),
+        ({"path": "a.x", "relationship": ">", "value": 3, "predicate": len}, "not both"),
     ],
 )
 def test_bad_properties_are_listed(props, message):
@@ -241,18 +259,18 @@ def test_bad_properties_are_listed(props, message):
 def test_schema_time_refuses_an_impossible_comparison():
     schema = pa.schema([("a", pa.list_(pa.struct([("x", pa.string())])))])
     with pytest.raises(ValueError, match=r"cannot compare a\.x \(string\) > 3"):
-        NestedFilter(path="a.x", op=">", value=3).output_schema(schema)
+        NestedFilter(path="a.x", relationship=">", value=3).output_schema(schema)
 
 
 def test_schema_time_refuses_a_path_ending_at_a_map():
     schema = pa.schema([("a", pa.struct([("x", pa.struct([("y", pa.int64())]))]))])
     with pytest.raises(ValueError, match=r"a\.x is a map"):
-        NestedFilter(path="a.x", op=">", value=3).output_schema(schema)
+        NestedFilter(path="a.x", relationship=">", value=3).output_schema(schema)
 
 
 def test_schema_time_keeps_the_input_schema():
     schema = pa.schema([("a", pa.list_(pa.struct([("x", pa.int64())]))), ("c", pa.string())])
-    assert NestedFilter(path="a.x", op=">", value=3).output_schema(schema) == schema
+    assert NestedFilter(path="a.x", relationship=">", value=3).output_schema(schema) == schema
 
 
 # ---- the conformance kit ----------------------------------------------------------------------
@@ -262,7 +280,7 @@ def test_nested_filter_passes_the_conformance_kit_typed():
     )
     bad = pa.RecordBatch.from_pylist([{"a": [{"x": "text"}]}])
     report = assert_conforms(
-        lambda: NestedFilter(path="a.x", op=">", value=3), sample, bad_batch=bad
+        lambda: NestedFilter(path="a.x", relationship=">", value=3), sample, bad_batch=bad
     )
     assert "own_error" in [c.name for c in report.cases]
 
@@ -271,4 +289,4 @@ def test_nested_filter_passes_the_conformance_kit_json_text():
     sample = pa.RecordBatch.from_pylist(
         [{"a": json.dumps(r["a"]), "c": r["c"]} for r in APPENDIX_INPUT]
     )
-    assert_conforms(lambda: NestedFilter(path="a.x", op=">", value=3), sample)
+    assert_conforms(lambda: NestedFilter(path="a.x", relationship=">", value=3), sample)

@@ -33,7 +33,7 @@ APPENDIX = [
 
 def test_appendix_worked_example_in_spark(spark):
     df = spark.createDataFrame([(json.dumps(a), c) for a, c in APPENDIX], "a string, c long")
-    out = apply_operator(df, "nested-filter", {"path": "a.x", "op": ">", "value": 3})
+    out = apply_operator(df, "nested-filter", {"path": "a.x", "relationship": ">", "value": 3})
     got = sorted((r.c, json.loads(r.a)) for r in out.collect())
     assert got == [
         (1, {"b": 1, "x": 5}),
@@ -47,7 +47,7 @@ def test_appendix_nested_arrays_in_spark(spark):
         [(1, [[{"x": 1}, {"x": 4}], [{"x": 5}]]), (2, [[{"x": 2}]])],
         "id long, a array<array<struct<x:long>>>",
     )
-    out = apply_operator(df, NestedFilter, {"path": "a.x", "op": ">", "value": 3})
+    out = apply_operator(df, NestedFilter, {"path": "a.x", "relationship": ">", "value": 3})
     assert out.schema == df.schema
     assert [r.asDict(recursive=True) for r in out.collect()] == [
         {"id": 1, "a": [[{"x": 4}], [{"x": 5}]]}
@@ -69,7 +69,7 @@ def test_python_operator_agrees_with_spark_higher_order_functions(spark):
         )
         .withColumn("c", F.col("id").cast("string"))
     )
-    python = apply_operator(df, "nested-filter", {"path": "a.x", "op": ">=", "value": 7})
+    python = apply_operator(df, "nested-filter", {"path": "a.x", "relationship": ">=", "value": 7})
     native = df.withColumn("a", F.filter("a", lambda e: e["x"] >= 7)).where(F.size("a") > 0)
     assert python.schema == native.schema
     assert python.count() > 500
@@ -80,7 +80,7 @@ def test_more_partitions_than_rows_loses_nothing(spark):
     df = spark.createDataFrame(
         [([{"x": i}],) for i in range(3)], "a array<struct<x:long>>"
     ).repartition(5)
-    out = apply_operator(df, "nested-filter", {"path": "a.x", "op": ">=", "value": 0})
+    out = apply_operator(df, "nested-filter", {"path": "a.x", "relationship": ">=", "value": 0})
     assert sorted(r.a[0].x for r in out.collect()) == [0, 1, 2]
 
 
@@ -92,7 +92,9 @@ def test_timestamps_use_the_session_time_zone(spark):
     assert arrow_schema(df).field("e").type.value_type.field("t").type == pa.timestamp(
         "us", tz="UTC"
     )
-    out = apply_operator(df, "nested-filter", {"path": "e.t", "op": ">", "value": "2020-01-01"})
+    out = apply_operator(
+        df, "nested-filter", {"path": "e.t", "relationship": ">", "value": "2020-01-01"}
+    )
     assert [r.e[0].t for r in out.collect()] == [dt.datetime(2021, 5, 1)]
 
 
@@ -128,7 +130,10 @@ def test_chain_of_operators_in_one_pass(spark):
     )
     out = apply_operators(
         df,
-        [NestedFilter(path="a.x", op=">", value=5), NestedFilter(path="b.y", op=">", value=1)],
+        [
+            NestedFilter(path="a.x", relationship=">", value=5),
+            NestedFilter(path="b.y", relationship=">", value=1),
+        ],
     )
     assert [r.asDict(recursive=True) for r in out.collect()] == [{"a": [{"x": 8}], "b": [{"y": 2}]}]
 
@@ -154,7 +159,9 @@ def test_failure_names_operator_id_position_and_partition(spark):
 def test_schema_time_errors_come_before_any_job(spark):
     df = spark.createDataFrame([([{"x": "s"}],)], "a array<struct<x:string>>")
     with pytest.raises(ValueError, match=r"'nested-filter' @3: cannot compare a\.x \(string\) > 3"):
-        apply_operator(df, "nested-filter", {"path": "a.x", "op": ">", "value": 3}, op_id=3)
+        apply_operator(
+            df, "nested-filter", {"path": "a.x", "relationship": ">", "value": 3}, op_id=3
+        )
 
 
 # ---- functions -----------------------------------------------------------------------------

@@ -293,7 +293,8 @@ class NestedFilter(SingleInputOperator):
     """Keep records, and elements of arrays on the path, whose value at `path` passes the
     test (seed 001, Appendix A).
 
-    Properties: `path` ("a.x" or ["a", "x"]); `op` (one of > >= < <= == = != <>) and
+    Properties: `path` ("a.x" or ["a", "x"]); `relationship` (one of > >= < <= == = != <>,
+    named as in Drill's join conditions, since `op` names the operator in a plan node) and
     `value` (a JSON literal), or `predicate` (Python only: a vectorized function from a
     pyarrow array of leaf values to booleans); `json_text` (optional: true = every string
     on the path is JSON text, false = never, default = only where the path goes on).
@@ -302,7 +303,7 @@ class NestedFilter(SingleInputOperator):
     @classmethod
     def validate_properties(cls, props: Mapping[str, Any]) -> list[str]:
         errors: list[str] = []
-        known = {"path", "op", "value", "predicate", "json_text"}
+        known = {"path", "relationship", "value", "predicate", "json_text"}
         errors += [f"unknown property '{k}'" for k in sorted(set(props) - known)]
         if "path" not in props:
             errors.append("missing property 'path'")
@@ -315,14 +316,16 @@ class NestedFilter(SingleInputOperator):
         if has_predicate:
             if not callable(props["predicate"]):
                 errors.append("property 'predicate' must be callable")
-            if "op" in props or "value" in props:
-                errors.append("give either 'predicate' or 'op' and 'value', not both")
+            if "relationship" in props or "value" in props:
+                errors.append("give either 'predicate' or 'relationship' and 'value', not both")
         else:
-            op = props.get("op")
+            op = props.get("relationship")
             if op is None:
-                errors.append("missing property 'op' (or 'predicate')")
+                errors.append("missing property 'relationship' (or 'predicate')")
             elif op not in _COMPARE:
-                errors.append(f"property 'op' must be one of {' '.join(_COMPARE)}, not {op!r}")
+                errors.append(
+                    f"property 'relationship' must be one of {' '.join(_COMPARE)}, not {op!r}"
+                )
             if "value" not in props:
                 errors.append("missing property 'value'")
             elif props["value"] is None or isinstance(props["value"], (dict, list)):
@@ -333,7 +336,7 @@ class NestedFilter(SingleInputOperator):
 
     def configure(self) -> None:
         props = self.properties
-        test = LeafTest(props.get("op"), props.get("value"), props.get("predicate"))
+        test = LeafTest(props.get("relationship"), props.get("value"), props.get("predicate"))
         self.pruner = NestedPruner(parse_path(props["path"]), test, props.get("json_text"))
 
     def output_schema(self, input_schema: pa.Schema) -> pa.Schema:

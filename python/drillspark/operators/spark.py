@@ -1,7 +1,7 @@
 """Running operators and registered functions inside Spark, through public PySpark APIs only
 (mapInArrow and Arrow UDFs), so the same code runs on classic Spark and on Spark Connect.
 
-    out = apply_operator(df, "nested-filter", {"path": "a.x", "op": ">", "value": 3}, op_id=4)
+    out = apply_operator(df, "nested-filter", {"path": "a.x", "relationship": ">", "value": 3}, op_id=4)
     out = apply_plan_node(df, {"op": "nested-filter", "@id": 4, "input": 3, "path": "a.x", ...})
     df.select(function_column("drill_my_fn", "x"))
     register_functions(spark)          # registered functions become SQL functions
