@@ -17,6 +17,7 @@ from drillspark.operators import BatchLimits, SingleInputOperator
 from drillspark.operators.nested_filter import NestedFilter
 from drillspark.operators.spark import (
     apply_operator,
+    apply_operator_within,
     apply_operators,
     arrow_schema,
     function_column,
@@ -202,3 +203,30 @@ def test_spark_builtin_names_are_refused(spark, registered):
     with pytest.raises(ValueError, match="register it as 'drill_upper'"):
         register_functions(spark, ["upper"])
     assert spark.sql("SELECT upper('a')").first()[0] == "A"
+
+
+class Count(SingleInputOperator):
+    """Blocking: one row per run, the number of input rows, emitted by finish()."""
+
+    SCHEMA = pa.schema([("k", pa.int64()), ("n", pa.int64())])
+
+    def output_schema(self, input_schema):
+        return self.SCHEMA
+
+    def configure(self):
+        self.n = 0
+        self.k = None
+
+    def process(self, batch):
+        self.n += batch.num_rows
+        self.k = batch.column("k")[0].as_py() if batch.num_rows else self.k
+        return None
+
+    def finish(self):
+        return pa.RecordBatch.from_pydict({"k": [self.k], "n": [self.n]}, schema=self.SCHEMA)
+
+
+def test_operator_within_segments_starts_fresh_per_group(spark):
+    df = spark.range(0, 100, numPartitions=3).withColumn("k", F.col("id") % 3)
+    out = apply_operator_within(df, ["k"], Count, limits=BatchLimits(rows=8))
+    assert sorted(tuple(r) for r in out.collect()) == [(0, 34), (1, 33), (2, 33)]

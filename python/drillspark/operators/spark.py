@@ -119,6 +119,32 @@ def apply_operators(
     return df.mapInArrow(_partition_runner(ops, limits or BatchLimits(), out_schema), spark_schema)
 
 
+def apply_operator_within(
+    df: DataFrame,
+    keys: Sequence[str | Column],
+    op: OperatorSpec,
+    properties: Mapping[str, Any] | None = None,
+    *,
+    op_id: object = None,
+    limits: BatchLimits | None = None,
+) -> DataFrame:
+    """Run a fresh operator over each group of rows with equal `keys` (groupBy +
+    applyInArrow): Drill's segments, where an operator "avoids carrying state between segment
+    boundaries". A blocking operator (one whose `finish()` emits) then yields per segment."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    ops = [make_operator(op, properties, op_id)]
+    out_schema = chain_output_schema(ops, arrow_schema(df))
+    ship_by_value(type(ops[0]))
+    run = _partition_runner(ops, limits or BatchLimits(), out_schema)
+
+    def per_group(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        yield from run(batches)
+
+    spark_schema = from_arrow_schema(out_schema, prefer_timestamp_ntz=True)
+    return df.groupBy(*keys).applyInArrow(per_group, spark_schema)
+
+
 def _partition_runner(
     prototypes: list[SingleInputOperator], limits: BatchLimits, out_schema: pa.Schema
 ) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
