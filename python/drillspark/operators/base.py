@@ -301,6 +301,8 @@ class SingleInputOperator(Operator):
             if outcome is IterOutcome.NOT_YET:
                 raise ProtocolError(f"{self._where()}: input returned NOT_YET (not supported)")
             batch = self.input.batch
+            if batch is None:
+                raise ProtocolError(f"input returned {outcome.name} without a batch")
             self._in_batches += 1
             self._in_rows_before += self._in_rows_now
             self._in_rows_now = batch.num_rows

@@ -15,10 +15,10 @@ class PathError(ValueError):
 def parse_path(path: str | Sequence[str]) -> tuple[str, ...]:
     """`"a.x"` -> ("a", "x"); a list of names is taken as is."""
     if not isinstance(path, str):
-        names = tuple(path)
-        if not names or not all(isinstance(n, str) and n for n in names):
+        given = tuple(path)
+        if not given or not all(isinstance(n, str) and n for n in given):
             raise PathError(f"a path must be a non-empty list of names, not {list(path)!r}")
-        return names
+        return given
     names: list[str] = []
     current: list[str] = []
     quoted = False

@@ -52,7 +52,7 @@ def make_operator(
         if properties:
             raise ValueError("give properties either to the operator instance or here, not both")
         return spec
-    cls = spec
+    cls: type | None = spec if isinstance(spec, type) else None
     if isinstance(spec, str):
         cls = plugins.registered_operator(spec)
         if cls is None:
@@ -225,9 +225,9 @@ def _build_udf(fn: plugins.RegisteredFunction) -> Any:
             kind = PandasUDFType.SCALAR if fn.kind == "scalar" else PandasUDFType.GROUPED_AGG
             udf = F.pandas_udf(_named(impl, fn.name), returns, kind)
         elif fn.kind == "scalar":
-            udf = F.arrow_udf(_arrow_scalar(impl, fn.name), returns, ArrowUDFType.SCALAR)
+            udf = F.arrow_udf(_arrow_scalar(impl, fn.name), returns, ArrowUDFType.SCALAR)  # type: ignore[call-overload]
         else:
-            udf = F.arrow_udf(_arrow_aggregate(impl, fn.name), returns, ArrowUDFType.GROUPED_AGG)
+            udf = F.arrow_udf(_arrow_aggregate(impl, fn.name), returns, ArrowUDFType.GROUPED_AGG)  # type: ignore[call-overload]
     return udf.asNondeterministic() if fn.options.get("deterministic") is False else udf
 
 
