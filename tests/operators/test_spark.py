@@ -230,3 +230,12 @@ def test_operator_within_segments_starts_fresh_per_group(spark):
     df = spark.range(0, 100, numPartitions=3).withColumn("k", F.col("id") % 3)
     out = apply_operator_within(df, ["k"], Count, limits=BatchLimits(rows=8))
     assert sorted(tuple(r) for r in out.collect()) == [(0, 34), (1, 33), (2, 33)]
+
+
+def test_variant_columns_are_refused_at_schema_time_with_the_way_out(spark):
+    df = spark.sql("""SELECT parse_json('{"x": 5}') AS a""")
+    with pytest.raises(ValueError, match=r"a is a VARIANT.*to_json\(a\)"):
+        apply_operator(df, "nested-filter", {"path": "a.x", "relationship": ">", "value": 3})
+    as_text = df.select(F.to_json("a").alias("a"))
+    out = apply_operator(as_text, "nested-filter", {"path": "a.x", "relationship": ">", "value": 3})
+    assert [json.loads(r.a) for r in out.collect()] == [{"x": 5}]

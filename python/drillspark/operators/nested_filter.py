@@ -128,6 +128,15 @@ def _to_mask(result: Any, length: int) -> np.ndarray:
     return mask
 
 
+def _is_variant(type_: pa.DataType) -> bool:
+    """Spark's VARIANT in Arrow: struct<value: binary, metadata: binary>, the metadata field
+    tagged `variant: true` (pyspark.sql.pandas.types.to_arrow_type)."""
+    if not pa.types.is_struct(type_) or type_.num_fields != 2:
+        return False
+    index = type_.get_field_index("metadata")
+    return index >= 0 and (type_.field(index).metadata or {}).get(b"variant") == b"true"
+
+
 def _is_list(type_: pa.DataType) -> bool:
     return pa.types.is_list(type_) or pa.types.is_large_list(type_)
 
@@ -146,13 +155,19 @@ class NestedPruner:
         index = field_index(schema, self.path[0])
         if index is None:
             return []  # a missing column is null: no record passes (Drill's rule)
-        return self._check_type(schema.field(index).type, 1)
+        return self._check_field(schema.field(index), 1)
 
-    def _check_type(self, type_: pa.DataType, depth: int) -> list[str]:
+    def _check_field(self, field: pa.Field, depth: int) -> list[str]:
+        type_ = field.type
         rest = self.path[depth:]
         where = format_path(self.path[:depth])
+        if _is_variant(type_):
+            return [
+                f"{where} is a VARIANT; the nested filter reads conflicting values as JSON "
+                f"text: give it to_json({where}) (or read with typeConflict=json)"
+            ]
         if _is_list(type_):
-            return self._check_type(type_.value_type, depth)
+            return self._check_field(type_.value_field, depth)
         if self._is_json(type_, bool(rest)):
             return []
         if pa.types.is_fixed_size_list(type_) or pa.types.is_map(type_):
@@ -161,7 +176,7 @@ class NestedPruner:
             if not rest:
                 return [f"{where} is a map ({type_}); the path must end at a scalar"]
             index = field_index(type_, rest[0])
-            return [] if index is None else self._check_type(type_.field(index).type, depth + 1)
+            return [] if index is None else self._check_field(type_.field(index), depth + 1)
         if rest:
             return []  # a scalar where the path goes on: never kept, not an error
         problem = self.test.check_type(type_, where)
