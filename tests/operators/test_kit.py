@@ -110,3 +110,33 @@ def test_own_error_case_needs_the_operator_to_name_itself():
 def test_kit_needs_rows():
     with pytest.raises(ValueError, match="sample batches with rows"):
         check_operator(Identity, SAMPLE.slice(0, 0))
+
+
+class Sum(SingleInputOperator):
+    """Blocking: holds everything back and emits the total at the end."""
+
+    SCHEMA = pa.schema([("total", pa.int64())])
+
+    def output_schema(self, input_schema):
+        return self.SCHEMA
+
+    def configure(self):
+        self.total = 0
+
+    def process(self, batch):
+        self.total += pc.sum(batch.column("v")).as_py() or 0
+
+    def finish(self):
+        return pa.RecordBatch.from_pydict({"total": [self.total]}, schema=self.SCHEMA)
+
+
+def test_a_blocking_operator_passes_every_case():
+    assert_conforms(Sum, SAMPLE)
+
+
+def test_a_zero_row_filter_result_still_passes():
+    class DropAll(Identity):
+        def process(self, batch):
+            return batch.slice(0, 0)
+
+    assert_conforms(DropAll, SAMPLE)

@@ -129,6 +129,15 @@ def test_blocking_operator_emits_in_finish():
     assert op.next() is NONE
 
 
+def test_blocking_operator_with_no_input_at_all_is_none_without_finish():
+    op = Total().bind(BatchSource([]))
+    assert [op.next(), op.next()] == [NONE, NONE]
+    # With an empty (schema-only) input it does run finish(): 0 is the total of no rows.
+    op = Total().bind(BatchSource([batch(v=pa.array([], pa.int64()))]))
+    assert op.next() is OK_NEW_SCHEMA
+    assert op.batch.to_pylist() == [{"total": 0}]
+
+
 def test_operator_that_emits_nothing_still_returns_its_schema_first():
     class Swallow(SingleInputOperator):
         def output_schema(self, s):

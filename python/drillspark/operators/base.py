@@ -240,7 +240,8 @@ class SingleInputOperator(Operator):
     * `setup(input_schema)`: prepare for a new input schema; returns the output schema.
     * `process(batch)`: one input batch to an output batch, or None for nothing (yet).
     * `finish()`: called once at the end of the input; a blocking operator returns what it
-      held back (None for nothing).
+      held back (None for nothing). Not called when there was no input at all (not even a
+      schema): the operator then returns NONE at once.
 
     When the operator produced nothing at all but its input had a schema, the first `next()`
     still returns OK_NEW_SCHEMA with a zero-row batch of the output schema.
@@ -294,6 +295,8 @@ class SingleInputOperator(Operator):
                 raise _InputStopped(self.input.error)
             if outcome is IterOutcome.NONE:
                 self._finished = True
+                if self._in_batches == 0:
+                    return None  # no input at all: NONE, without finish() (seed 000)
                 out = self.finish()
                 if out is None and not self._emitted and self._out_schema is not None:
                     out = pa.RecordBatch.from_pylist([], schema=self._out_schema)
