@@ -5,7 +5,8 @@ import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 
-import drillspark.functions.DrillFunctions
+import drillspark.analysis.ResolveMissingColumns
+import drillspark.functions.{DrillFunctions, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -28,6 +29,17 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
 
     // functions: Drill's functions, all prefixed drill_ so no Spark built-in is replaced
     DrillFunctions.all.foreach(extensions.injectFunction)
+
+    // analyzer, hint phase: missing nested fields of Drill tables become typed NULLs before
+    // Spark's column resolution rejects them with FIELD_NOT_FOUND
+    extensions.injectHintResolutionRule { session => ResolveMissingColumns(session, early = true) }
+    // analyzer, resolution phase: missing top-level columns of Drill tables become typed NULLs
+    // once nothing else in the query can resolve them (instead of UNRESOLVED_COLUMN)
+    extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
+
+    // optimizer: drill_flatten runs as Spark's explode over its prepared array, so it gets
+    // explode's optimizations (nested-field pruning through the generator) and generated code
+    extensions.injectOptimizerRule { _ => FlattenAsExplode }
   }
 }
 
