@@ -44,9 +44,21 @@ object SchemaDiscovery extends Logging {
           try spark.sparkContext.parallelize(missing, slices)
             .map(f => (f, discoverFile(conf.value, f, o))).collect().toSeq
           finally spark.sparkContext.setJobDescription(null)
-        } else {
+        } else if (missing.size > 1) {
+          // a few files: one thread per core on the driver, cheaper than scheduling a job
           val conf = spark.sparkContext.hadoopConfiguration
-          missing.map(f => (f, discoverFile(conf, f, o)))
+          val threads = math.max(1, math.min(missing.size, spark.sparkContext.defaultParallelism))
+          val pool = java.util.concurrent.Executors.newFixedThreadPool(threads)
+          try {
+            val futures = missing.map(f => pool.submit(new java.util.concurrent.Callable[(InputFile, Node)] {
+              override def call(): (InputFile, Node) = (f, discoverFile(conf, f, o))
+            }))
+            futures.map { fu =>
+              try fu.get() catch { case e: java.util.concurrent.ExecutionException => throw e.getCause }
+            }
+          } finally pool.shutdown()
+        } else {
+          missing.map(f => (f, discoverFile(spark.sparkContext.hadoopConfiguration, f, o)))
         }
       found.foreach { case (f, n) => cache.put(CacheKey(f.path, f.length, f.mtime, key), n) }
       passes += found.size
