@@ -2,7 +2,7 @@ package drillspark.source
 
 import java.util.concurrent.ConcurrentHashMap
 
-import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonProcessingException, JsonToken}
+import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
@@ -24,9 +24,6 @@ object SchemaDiscovery extends Logging {
 
   private final case class CacheKey(path: String, length: Long, mtime: Long, options: String)
   private val cache = new ConcurrentHashMap[CacheKey, Node]()
-
-  /** How many discovery passes ran (tests check that a warm query runs none). */
-  @volatile var passes: Long = 0L
 
   def clearCache(): Unit = cache.clear()
 
@@ -70,7 +67,6 @@ object SchemaDiscovery extends Logging {
         sorted.tail.foreach(p => mergeInto(node, p._2))
         cache.put(CacheKey(f.path, f.length, f.mtime, key), node)
       }
-      passes += missingFiles.size
     }
     val root = Node.root(files.headOption.map(_.path).getOrElse(""))
     files.foreach(f => mergeInto(root, cache.get(CacheKey(f.path, f.length, f.mtime, key)).copy()))
@@ -192,6 +188,4 @@ object SchemaDiscovery extends Logging {
     val as = if (o.typeConflict == TypeConflict.Variant) "VARIANT" else "JSON text"
     cs.foreach(c => logWarning(s"drill: type conflict, read as $as: ${c.describe}"))
   }
-
-  def factoryFor(o: DrillOptions): JsonFactory = JsonInput.factory(o)
 }
