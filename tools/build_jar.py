@@ -80,7 +80,13 @@ def compile_scala(jars: Path, out: Path, sources: list[Path]) -> None:
 
 
 def pack(classes: Path, target: Path) -> None:
+    """Pack with the JDK's `jar`; a machine with only a JRE gets the same zip from Python."""
     tmp = target.with_suffix(".tmp")
+    jar_tool = shutil.which("jar", path=str(Path(java()).parent)) or shutil.which("jar")
+    if jar_tool:
+        subprocess.run([jar_tool, "--create", "--file", str(tmp), "-C", str(classes), "."], check=True)
+        tmp.replace(target)
+        return
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\nCreated-By: drillspark build_jar\n\n")
         for p in sorted(classes.rglob("*")):
