@@ -38,7 +38,10 @@ def read_parquet(spark: SparkSession, paths: Sequence[str],
                  columns: Sequence[str] | None = None) -> DataFrame:
     """Parquet with schema merging across files; `columns` a file lacks are filled with nulls
     (Drill's missing-column rule: nullable INT when no reader knows the type)."""
-    df = spark.read.option("mergeSchema", "true").parquet(*paths)
+    files = _expand(paths, (".parquet",))
+    if not files:
+        raise ReadError(f"no parquet files at {', '.join(paths)}")
+    df = spark.read.option("mergeSchema", "true").parquet(*files)
     if columns:
         have = {f.name.lower(): f.name for f in df.schema.fields}
         df = df.select(*[F.col(f"`{have[c.lower()]}`").alias(c) if c.lower() in have
