@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -14,17 +13,14 @@ if TYPE_CHECKING:
 
 
 def _load_plan(plan: Any) -> Any:
-    """A parsed LogicalPlan from a path, JSON text, a dict, or a LogicalPlan."""
-    from drillspark import plan as plan_pkg
+    """A parsed, validated LogicalPlan from a path, JSON text, a dict, or a LogicalPlan."""
+    from drillspark import plan as lp
 
-    if isinstance(plan, os.PathLike) or (isinstance(plan, str) and not plan.lstrip().startswith(
-            ("{", "/*", "//")) and os.path.exists(plan)):
-        return plan_pkg.parse_file(os.fspath(plan))  # type: ignore[attr-defined]
-    if isinstance(plan, str | bytes | Mapping):
-        if isinstance(plan, Mapping):
-            plan = json.dumps(plan)
-        return plan_pkg.parse(plan)  # type: ignore[attr-defined]
-    return plan  # already parsed
+    if isinstance(plan, lp.LogicalPlan):
+        return lp.validate(plan)
+    if isinstance(plan, os.PathLike):
+        plan = os.fspath(plan)
+    return lp.parse(plan)
 
 
 def run(plan: Any, spark: SparkSession | None = None,
@@ -47,25 +43,19 @@ def run(plan: Any, spark: SparkSession | None = None,
         from drillspark.session import session
 
         spark = session()
-    registry = StorageRegistry(getattr(parsed, "storage", None), storage,
+    plan_storage = {name: cfg.to_json() for name, cfg in parsed.storage.items()}
+    registry = StorageRegistry(plan_storage, storage,
                                list(classpath) if classpath else [os.getcwd()])
     translator = Translator(spark, list(parsed.operators), registry,
-                            dialect_2013=_is_2013(parsed))
+                            dialect_2013=parsed.dialect == "2013")
     df, written = translator.run()
     return DrillResult(df, parsed, written, plan_text=_plan_text(parsed))
 
 
-def _is_2013(parsed: Any) -> bool:
-    dialect = getattr(parsed, "dialect", None)
-    return str(dialect) in ("2013", "Dialect.V2013", "v2013") or dialect == 2013
-
-
 def _plan_text(parsed: Any) -> str | None:
-    for name in ("explain", "to_text", "to_json"):
-        fn = getattr(parsed, name, None)
-        if callable(fn):
-            try:
-                return str(fn())
-            except Exception:
-                return None
-    return None
+    from drillspark import plan as lp
+
+    try:
+        return lp.explain(parsed, "text")
+    except Exception:  # explaining is a convenience; never fail a run over it
+        return None
