@@ -263,3 +263,11 @@ def test_empty_segments_and_joins(run_plan):
                    "type": "left", "conditions": [{"relationship": "==", "left": "dept",
                                                    "right": "dept"}]}]
     assert sorted(x["dname"] for x in run_plan(join).rows()) == ["eng", "ops"]
+
+
+def test_join_conditions_with_typed_functions_on_clashing_names(run_plan):
+    # `dept` exists on both sides; integer division needs its type on the renamed side
+    r = run_plan([values(1, EMP), values(2, DEPT), {"@id": 3, "op": "join", "left": 1,
+                  "right": 2, "type": "inner",
+                  "conditions": [{"relationship": "==", "left": "dept / 1", "right": "dept"}]}])
+    assert sorted(x["name"] for x in r.rows()) == ["ann", "di"]
