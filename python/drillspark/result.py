@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,42 @@ if TYPE_CHECKING:
     from drillspark.spark.storage import WriteReport
 
 DEFAULT_BATCH_ROWS = 4096  # Drill's default rows per batch
+_ERROR_CLASS = re.compile(r"(\[[A-Z][A-Z0-9_.]+\] [^\n]*)")
+
+
+class DrillRuntimeError(RuntimeError):
+    """Computing the result's rows failed; the message is Spark's error class and message in
+    one paragraph, the original exception is the `__cause__`."""
+
+
+def runtime_message(error: BaseException) -> str:
+    """One paragraph for a failure while rows were computed (Spark wraps those in socket or
+    py4j errors whose text is a JVM stack trace)."""
+    from drillspark.errors import describe
+
+    if isinstance(error, DrillRuntimeError):
+        return str(error)
+    text = describe(error)
+    if text.startswith(("operator @", "invalid logical plan", "[")):
+        return text
+    found = _ERROR_CLASS.findall(str(error))
+    if found:
+        return "running the plan failed: " + found[-1].split(" SQLSTATE")[0].strip()
+    return text
+
+
+@contextlib.contextmanager
+def _fetching() -> Iterator[None]:
+    try:
+        yield
+    except DrillRuntimeError:
+        raise
+    except Exception as e:
+        from pyspark.errors import PySparkException
+
+        if isinstance(e, PySparkException) or "py4j" in type(e).__module__:
+            raise DrillRuntimeError(runtime_message(e)) from e
+        raise
 
 
 def _plain(value: Any) -> Any:
@@ -82,7 +119,9 @@ class BatchStream:
                 return IterOutcome.OK_NEW_SCHEMA, batch
             batch = self._next_batch()
         except Exception as e:  # the protocol reports failures as STOP, the error attached
-            self.error = e
+            err = DrillRuntimeError(runtime_message(e))
+            err.__cause__ = e
+            self.error = err
             return IterOutcome.STOP, None
         if batch is None:
             self._done = True
@@ -111,13 +150,16 @@ class DrillResult:
 
     def rows(self) -> list[dict[str, Any]]:
         """All result records as plain dicts (nested maps as dicts, arrays as lists)."""
-        return [_plain(r) for r in self.df.collect()]
+        with _fetching():
+            return [_plain(r) for r in self.df.collect()]
 
     def to_arrow(self) -> pa.Table:
-        return self.df.toArrow()
+        with _fetching():
+            return self.df.toArrow()
 
     def to_pandas(self) -> pd.DataFrame:
-        return self.df.toPandas()
+        with _fetching():
+            return self.df.toPandas()
 
     def show(self, n: int = 20, truncate: bool | int = False) -> None:
         self.df.show(n, truncate=truncate)

@@ -7,7 +7,6 @@ import contextlib
 import csv
 import json
 import logging
-import re
 import sys
 from typing import Any
 
@@ -93,7 +92,9 @@ def run_command(args: argparse.Namespace) -> int:
                 if args.output:
                     out.close()
         except Exception as e:
-            raise CliError(_message(e)) from None
+            from drillspark.result import runtime_message
+
+            raise CliError(runtime_message(e)) from None
         for w in result.written:
             print(f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
                   file=sys.stderr)
@@ -101,23 +102,6 @@ def run_command(args: argparse.Namespace) -> int:
         if owned:
             spark.stop()
     return 0
-
-
-_ERROR_CLASS = re.compile(r"(\[[A-Z][A-Z0-9_.]+\] [^\n]*)")
-
-
-def _message(error: BaseException) -> str:
-    """One paragraph: Spark's error class and message for failures while computing rows
-    (which reach the client wrapped in socket/py4j errors), else drillspark's own message."""
-    from drillspark.errors import describe
-
-    text = describe(error)
-    if text.startswith(("operator @", "invalid logical plan")) or "[" in text[:1]:
-        return text
-    found = _ERROR_CLASS.findall(str(error))
-    if found:
-        return "running the plan failed: " + found[-1].split(" SQLSTATE")[0].strip()
-    return text
 
 
 def _write(result: Any, fmt: str, out: Any) -> None:
