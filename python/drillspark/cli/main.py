@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules under drillspark.cli, each with `register(subparsers)`.
-COMMANDS = ["info", "sql"]
+COMMANDS = ["info", "plan", "sql"]
 
 
 class CliError(Exception):
