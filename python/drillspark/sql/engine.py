@@ -29,11 +29,12 @@ class RowsResult:
     data: list[list[Any]] = field(default_factory=list)
     text: str | None = None  # shown as is instead of a table (EXPLAIN's plan JSON)
 
-    def rows(self) -> list[list[Any]]:
-        return [list(r) for r in self.data]
+    def rows(self) -> list[dict[str, Any]]:
+        """Records as dicts, like DrillResult.rows()."""
+        return [dict(zip(self.columns, r, strict=True)) for r in self.data]
 
     def __iter__(self) -> Iterator[list[Any]]:
-        return iter(self.rows())
+        return iter([list(r) for r in self.data])
 
     def __len__(self) -> int:
         return len(self.data)
@@ -203,7 +204,7 @@ def plan_json(plan: dict) -> str:
         from drillspark.plan import parse
     except ImportError:
         return json.dumps(plan, indent=2)
-    return parse(json.dumps(plan)).to_json()
+    return parse(json.dumps(plan)).to_json_text()
 
 
 def summary(plan: dict) -> str:

@@ -668,7 +668,7 @@ class SelectLowering:
 
     def _projection(self, item: Item) -> dict:
         if item.star:
-            return {"ref": STAR, "expr": STAR}
+            return {"ref": STAR, "expr": dx.path(STAR)}
         node = item.node
         if isinstance(node, exp.Flatten):
             # A bare FLATTEN writes straight into its output column.

@@ -105,16 +105,19 @@ FORMATS = {"table": table, "json": json_lines, "csv": csv_text}
 
 
 def columns_and_rows(result: object) -> tuple[list[str], list[list[object]]]:
-    """Column names and rows of a RowsResult or a DrillResult."""
-    columns = list(getattr(result, "columns", []) or [])
-    rows_attr = getattr(result, "rows", None)
-    if callable(rows_attr):
-        rows = [list(r) for r in rows_attr()]
-    elif hasattr(result, "collect"):
-        rows = [list(r) for r in result.collect()]  # type: ignore[attr-defined]
-    else:
-        rows = [list(r) for r in result]  # type: ignore[attr-defined]
-    return columns, rows
+    """Column names and rows (lists of cells) of a RowsResult or a DrillResult."""
+    data = getattr(result, "data", None)
+    columns = getattr(result, "columns", None)
+    if columns is None and hasattr(result, "df"):
+        columns = result.df.columns  # type: ignore[attr-defined]
+    columns = list(columns or [])
+    if isinstance(data, list):
+        return columns, [list(r) for r in data]
+    if hasattr(result, "df"):
+        return columns, [list(r) for r in result.df.collect()]  # type: ignore[attr-defined]
+    rows = result.rows()  # type: ignore[attr-defined]
+    return columns, [[r.get(c) for c in columns] if isinstance(r, dict) else list(r)
+                     for r in rows]
 
 
 def render(result: object, fmt: str = "table") -> str:
