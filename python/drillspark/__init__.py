@@ -7,6 +7,7 @@ JSON) on Apache Spark.
 """
 
 from drillspark._version import __version__
+from drillspark.api import run
 from drillspark.session import configure, jar_path, session
 
-__all__ = ["__version__", "configure", "jar_path", "session"]
+__all__ = ["__version__", "configure", "jar_path", "run", "session"]

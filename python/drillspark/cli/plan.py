@@ -34,7 +34,7 @@ def _read(args: argparse.Namespace):
 
 def _explain(args: argparse.Namespace) -> int:
     from drillspark.plan import PlanError, explain
-    from drillspark.plan.explain import ExplainError
+    from drillspark.plan.explainer import ExplainError
 
     try:
         text = explain(_read(args), args.format)

@@ -128,7 +128,7 @@ from drillspark.plan.validate import validate
 
 def explain(plan: LogicalPlan, format: str = "text") -> str:
     """The plan as "json", an indented "text" tree, Graphviz "dot", or "svg" (needs `dot`)."""
-    from drillspark.plan.explain import explain as _explain
+    from drillspark.plan.explainer import explain as _explain
 
     return _explain(plan, format)
 

@@ -1,0 +1,120 @@
+"""`drillspark run PLAN`: run a Drill logical plan and print or save its result."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run a Drill logical plan (JSON) and print its result")
+    p.add_argument("plan", help="the plan file ('-' reads the plan from standard input)")
+    p.add_argument("--storage", action="append", default=[], metavar="NAME=JSON",
+                   help="add or override a storage engine, e.g. "
+                        "cp='{\"type\":\"classpath\",\"root\":\"/data\"}'")
+    p.add_argument("--classpath", action="append", default=[], metavar="DIR",
+                   help="a directory a root-less classpath engine searches (repeatable)")
+    p.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    p.add_argument("--output", metavar="FILE", help="write the result here, not to stdout")
+    p.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
+    p.add_argument("--conf", action="append", default=[], metavar="K=V",
+                   help="a Spark setting (repeatable)")
+    p.set_defaults(func=run_command)
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    from drillspark.cli.main import CliError
+
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise CliError(f"{what} must look like NAME=VALUE, not {item!r}", 2)
+        out[key] = value
+    return out
+
+
+def _storage(items: list[str]) -> dict[str, Any]:
+    from drillspark.cli.main import CliError
+
+    out = {}
+    for name, text in _pairs(items, "--storage").items():
+        try:
+            out[name] = json.loads(text)
+        except ValueError as e:
+            raise CliError(f"--storage {name}: not JSON ({e})", 2) from None
+    return out
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, bytes | bytearray):
+        return v.hex()
+    if isinstance(v, float | int | str | bool) or v is None:
+        return v
+    return str(v)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    import drillspark
+    from drillspark.cli.main import CliError
+
+    plan: str = sys.stdin.read() if args.plan == "-" else args.plan
+    storage = _storage(args.storage)
+    conf = _pairs(args.conf, "--conf")
+    if sys.stderr.isatty():  # a progress bar on a terminal
+        conf.setdefault("spark.ui.showConsoleProgress", "true")
+    spark = drillspark.session(master=args.master, **conf)
+    try:
+        try:
+            result = drillspark.run(plan, spark=spark, storage=storage,
+                                    classpath=args.classpath or None)
+            out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
+            try:
+                _write(result, args.format, out)
+            finally:
+                if args.output:
+                    out.close()
+        except (OSError, ValueError, RuntimeError) as e:
+            from drillspark.errors import describe
+
+            raise CliError(describe(e)) from None
+        for w in result.written:
+            print(f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
+                  file=sys.stderr)
+    finally:
+        spark.stop()
+    return 0
+
+
+def _write(result: Any, fmt: str, out: Any) -> None:
+    if fmt == "table":
+        df = result.df
+        if out is sys.stdout:
+            df.show(n=1000, truncate=False)
+        else:
+            out.write(result.to_pandas().to_string(index=False) + "\n")
+        return
+    rows = (_jsonable(r) for r in _iter_rows(result))
+    if fmt == "json":
+        for r in rows:
+            out.write(json.dumps(r) + "\n")
+        return
+    writer = csv.writer(out)
+    writer.writerow(result.df.columns)
+    for r in rows:
+        writer.writerow([json.dumps(v) if isinstance(v, dict | list) else
+                         ("" if v is None else v) for v in r.values()])
+
+
+def _iter_rows(result: Any):
+    from drillspark.result import _plain
+
+    for row in result.df.toLocalIterator():
+        yield _plain(row)

@@ -1,0 +1,94 @@
+"""Drill type names (as in `cast(x as varchar(10))`, mock scans and provided schemas) mapped to
+Spark SQL types."""
+
+from __future__ import annotations
+
+import re
+
+from pyspark.sql import types as T
+
+# Drill minor type names (upper case) -> a builder of the Spark type; precision/length args
+# are passed through where Spark has them.
+_SIMPLE: dict[str, T.DataType] = {
+    "TINYINT": T.ByteType(),
+    "SMALLINT": T.ShortType(),
+    "INT": T.IntegerType(),
+    "INTEGER": T.IntegerType(),
+    "BIGINT": T.LongType(),
+    "UINT1": T.ShortType(),
+    "UINT2": T.IntegerType(),
+    "UINT4": T.LongType(),
+    "UINT8": T.LongType(),
+    "FLOAT4": T.FloatType(),
+    "FLOAT": T.FloatType(),
+    "REAL": T.FloatType(),
+    "FLOAT8": T.DoubleType(),
+    "DOUBLE": T.DoubleType(),
+    "BIT": T.BooleanType(),
+    "BOOLEAN": T.BooleanType(),
+    "VARCHAR": T.StringType(),
+    "CHAR": T.StringType(),
+    "VAR16CHAR": T.StringType(),
+    "STRING": T.StringType(),
+    "VARBINARY": T.BinaryType(),
+    "BINARY": T.BinaryType(),
+    "DATE": T.DateType(),
+    "TIMESTAMP": T.TimestampNTZType(),
+    "TIMESTAMPTZ": T.TimestampType(),
+    "TIME": T.StringType(),  # Spark has no TIME type in the DataFrame API; kept as text
+    "INTERVAL": T.DayTimeIntervalType(),
+    "INTERVALDAY": T.DayTimeIntervalType(),
+    "INTERVALYEAR": T.YearMonthIntervalType(),
+}
+_DECIMALS = {
+    "DECIMAL9", "DECIMAL18", "DECIMAL28DENSE", "DECIMAL28SPARSE", "DECIMAL38DENSE",
+    "DECIMAL38SPARSE", "VARDECIMAL", "DECIMAL", "NUMERIC", "DEC",
+}
+_TYPE_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9 ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?\))?\s*$")
+
+
+class UnknownTypeError(ValueError):
+    pass
+
+
+def drill_type(name: str, precision: int | None = None, scale: int | None = None) -> T.DataType:
+    """The Spark type for a Drill type name such as `varchar(10)`, `BIGINT`, `decimal18(9, 2)`."""
+    m = _TYPE_RE.match(name)
+    if not m:
+        raise UnknownTypeError(f"unknown Drill type {name!r}")
+    base = m.group(1).upper().replace("CHARACTER VARYING", "VARCHAR").replace(" ", "")
+    if m.group(2) is not None and precision is None:
+        precision = int(m.group(2))
+        scale = int(m.group(3)) if m.group(3) is not None else scale
+    if base in _DECIMALS:
+        p = min(precision if precision is not None else 38, 38)
+        s = scale if scale is not None else (0 if precision is not None else 10)
+        return T.DecimalType(p, max(0, min(s, p)))
+    if base in _SIMPLE:
+        return _SIMPLE[base]
+    raise UnknownTypeError(
+        f"unknown Drill type {name!r}; known: {', '.join(sorted(_SIMPLE) + sorted(_DECIMALS))}"
+    )
+
+
+_SPARK_TO_DRILL = {
+    "tinyint": "TINYINT", "smallint": "SMALLINT", "int": "INT", "bigint": "BIGINT",
+    "float": "FLOAT4", "double": "FLOAT8", "boolean": "BIT", "string": "VARCHAR",
+    "binary": "VARBINARY", "date": "DATE", "timestamp": "TIMESTAMP", "timestamp_ntz": "TIMESTAMP",
+    "void": "NULL",
+}
+
+
+def drill_name_of(spark_type: T.DataType) -> str:
+    """Drill's minor type name for a Spark type (`typeof()`): arrays report their element type."""
+    if isinstance(spark_type, T.ArrayType):
+        return drill_name_of(spark_type.elementType)
+    if isinstance(spark_type, T.StructType | T.MapType):
+        return "MAP"
+    if isinstance(spark_type, T.DecimalType):
+        return "VARDECIMAL"
+    if isinstance(spark_type, T.DayTimeIntervalType):
+        return "INTERVALDAY"
+    if isinstance(spark_type, T.YearMonthIntervalType):
+        return "INTERVALYEAR"
+    return _SPARK_TO_DRILL.get(spark_type.simpleString(), spark_type.simpleString().upper())

@@ -1,0 +1,118 @@
+"""Compiling plan expressions (drillspark.plan.expressions) into Spark Columns.
+
+Field paths are resolved against the input's schema so a missing field or member is NULL, as in
+Drill (never an analysis error); array indexes past the end are NULL too. Aggregate function
+calls are allowed only where the operator takes aggregate expressions; `agg_wrap` lets window
+operators turn each aggregate into `agg.over(window)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+
+from drillspark.plan.expressions import (
+    Cast,
+    Convert,
+    Expr,
+    FieldPath,
+    FunctionCall,
+    IfElse,
+    Literal,
+)
+from drillspark.spark.drill_types import drill_type
+from drillspark.spark.functions import CATALOG, Arg, FunctionCatalog
+from drillspark.spark.scope import Scope, field_type, quote  # noqa: F401  (re-exported)
+
+_LITERAL_TYPES = {"INT": "int", "BIGINT": "bigint", "FLOAT8": "double", "VARCHAR": "string",
+                  "BIT": "boolean"}
+
+
+class ExpressionError(ValueError):
+    """An expression that cannot run; the message names the operator and the position."""
+
+
+class ExpressionCompiler:
+    def __init__(self, scope: Scope, catalog: FunctionCatalog = CATALOG,
+                 aggregates: bool = False, agg_wrap: Callable[[Column], Column] | None = None,
+                 prop: str = ""):
+        self.scope = scope
+        self.catalog = catalog
+        self.aggregates = aggregates
+        self.agg_wrap = agg_wrap
+        self.prop = prop
+        self.saw_aggregate = False
+
+    def where(self, e: Expr) -> str:
+        pos = getattr(e, "pos", None)
+        at = f" (line {pos.line}, column {pos.column})" if pos is not None else ""
+        prop = f" {self.prop}" if self.prop else ""
+        return f"{self.scope.where}{prop}{at}: "
+
+    def compile(self, e: Expr, inside_aggregate: bool = False) -> Column:
+        if isinstance(e, Literal):
+            if e.type == "NULL" or e.value is None:
+                return F.lit(None)
+            return F.lit(e.value).cast(_LITERAL_TYPES.get(e.type, "string"))
+        if isinstance(e, FieldPath):
+            return self.scope.path(e)
+        if isinstance(e, Cast):
+            try:
+                t = drill_type(e.type, *(list(e.args) + [None, None])[:2])
+            except ValueError as err:
+                raise ExpressionError(f"{self.where(e)}{err}") from None
+            col = self.compile(e.expr, inside_aggregate)
+            return F.transform(col, lambda x: x.cast(t)) if e.repeated else col.cast(t)
+        if isinstance(e, Convert):
+            args = [Arg(self.compile(e.expr, inside_aggregate)), Arg(F.lit(e.encoding), e.encoding)]
+            return self._call(f"convert_{e.direction}", args, e)
+        if isinstance(e, IfElse):
+            out = None
+            for cond, value in e.branches:
+                c, v = self.compile(cond, inside_aggregate), self.compile(value, inside_aggregate)
+                out = F.when(c, v) if out is None else out.when(c, v)
+            assert out is not None
+            return out.otherwise(self.compile(e.else_, inside_aggregate))
+        if isinstance(e, FunctionCall):
+            fn = self.catalog.lookup(e.name, self.where(e))
+            is_agg = fn.kind == "aggregate"
+            if is_agg and not self.aggregates:
+                raise ExpressionError(f"{self.where(e)}aggregate function {e.name}() is not "
+                                      "allowed here (only in aggregations)")
+            if is_agg and inside_aggregate:
+                raise ExpressionError(f"{self.where(e)}aggregate {e.name}() nested inside "
+                                      "another aggregate")
+            args = [self._arg(a, inside_aggregate or is_agg) for a in e.args]
+            col = self._call(e.name, args, e)
+            if is_agg:
+                self.saw_aggregate = True
+                if self.agg_wrap is not None:
+                    col = self.agg_wrap(col)
+            return col
+        raise ExpressionError(f"{self.where(e)}unsupported expression {e!r}")
+
+    def _arg(self, a: Expr, inside_aggregate: bool) -> Arg:
+        col = self.compile(a, inside_aggregate)
+        if isinstance(a, Literal):
+            return Arg(col, a.value)
+        return Arg(col)
+
+    def _call(self, name: str, args: list[Arg], e: Expr) -> Column:
+        try:
+            return self.catalog.call(name, args, self.scope, self.where(e))
+        except ExpressionError:
+            raise
+        except ValueError as err:
+            msg = str(err)
+            raise ExpressionError(msg if msg.startswith(self.scope.where) else
+                                  f"{self.where(e)}{msg}") from None
+
+
+def paths_in(e: Expr) -> list[FieldPath]:
+    return [n for n in e.walk() if isinstance(n, FieldPath)]
+
+
+def contains_aggregate(e: Expr, catalog: FunctionCatalog = CATALOG) -> bool:
+    return any(isinstance(n, FunctionCall) and catalog.is_aggregate(n.name) for n in e.walk())

@@ -1,0 +1,507 @@
+"""The one catalog of Drill functions: each Drill scalar or aggregate function name mapped to a
+builder of a Spark Column with Drill's semantics.
+
+Builders receive the already-compiled arguments (`Arg`: a Column plus, for literal arguments,
+the Python value) and a context that can tell an argument's Spark type (needed where Drill's
+result depends on the input type, such as integer division). Everything here builds native
+Spark expressions: no Python runs per row.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.spark.drill_types import drill_name_of, drill_type
+
+NO_LITERAL: Any = object()
+Kind = Literal["scalar", "aggregate"]
+
+
+@dataclass(frozen=True)
+class Arg:
+    col: Column
+    literal: Any = NO_LITERAL  # the Python value when the argument is a literal
+
+    @property
+    def is_literal(self) -> bool:
+        return self.literal is not NO_LITERAL
+
+
+class Context(Protocol):
+    def type_of(self, col: Column) -> T.DataType: ...
+
+
+Builder = Callable[[list[Arg], Context], Column]
+
+
+@dataclass(frozen=True)
+class DrillFunction:
+    name: str
+    kind: Kind
+    build: Builder
+    min_args: int = 0
+    max_args: int | None = None  # None = any number
+
+
+class UnknownFunctionError(ValueError):
+    """A function name the catalog does not know; the message names the closest known names."""
+
+    def __init__(self, name: str, suggestions: Sequence[str], where: str = ""):
+        self.name = name
+        self.suggestions = list(suggestions)
+        hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"{where}unknown function {name!r}{hint}")
+
+
+class FunctionArgumentError(ValueError):
+    pass
+
+
+@dataclass
+class FunctionCatalog:
+    functions: dict[str, DrillFunction] = field(default_factory=dict)
+
+    def add(self, fn: DrillFunction, *aliases: str) -> None:
+        for n in (fn.name, *aliases):
+            self.functions[n.lower()] = fn
+
+    def names(self) -> list[str]:
+        return sorted(self.functions)
+
+    def get(self, name: str) -> DrillFunction | None:
+        fn = self.functions.get(name.lower())
+        if fn is None:
+            fn = _registered(name)
+        return fn
+
+    def lookup(self, name: str, where: str = "") -> DrillFunction:
+        fn = self.get(name)
+        if fn is None:
+            close = difflib.get_close_matches(name.lower(), self.names(), n=3, cutoff=0.6)
+            raise UnknownFunctionError(name, close, where)
+        return fn
+
+    def is_aggregate(self, name: str) -> bool:
+        fn = self.get(name)
+        return fn is not None and fn.kind == "aggregate"
+
+    def call(self, name: str, args: list[Arg], ctx: Context, where: str = "") -> Column:
+        fn = self.lookup(name, where)
+        n = len(args)
+        if n < fn.min_args or (fn.max_args is not None and n > fn.max_args):
+            want = (f"{fn.min_args}" if fn.max_args == fn.min_args
+                    else f"{fn.min_args}..{fn.max_args if fn.max_args is not None else 'n'}")
+            raise FunctionArgumentError(f"{where}{name}() takes {want} arguments, got {n}")
+        return fn.build(args, ctx)
+
+
+def _registered(name: str) -> DrillFunction | None:
+    """A function registered with `drillspark.function(...)`: run as a vectorized pandas UDF."""
+    from drillspark.plugins import registered_function
+
+    reg = registered_function(name)
+    if reg is None:
+        return None
+    returns = reg.options.get("returns", reg.options.get("return_type", "double"))
+    udf = F.pandas_udf(reg.impl, returnType=returns)  # type: ignore[call-overload]
+    return DrillFunction(reg.name, reg.kind, lambda a, c: udf(*[x.col for x in a]))
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+_INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+
+
+def _lit_str(arg: Arg, fn: str, pos: int) -> str:
+    if not arg.is_literal or not isinstance(arg.literal, str):
+        raise FunctionArgumentError(f"{fn}(): argument {pos} must be a string literal")
+    return arg.literal
+
+
+def _c(args: list[Arg]) -> list[Column]:
+    return [a.col for a in args]
+
+
+def _unary(f: Callable[[Column], Column]) -> Builder:
+    return lambda a, c: f(a[0].col)
+
+
+def _binary(f: Callable[[Column, Column], Column]) -> Builder:
+    return lambda a, c: f(a[0].col, a[1].col)
+
+
+def _divide(a: list[Arg], ctx: Context) -> Column:
+    # Drill: integer / integer is integer division (truncating); otherwise floating point.
+    lt, rt = ctx.type_of(a[0].col), ctx.type_of(a[1].col)
+    if isinstance(lt, _INTEGRAL) and isinstance(rt, _INTEGRAL):
+        return F.call_function("div", a[0].col, a[1].col)  # truncates toward zero, like Java
+    return a[0].col / a[1].col
+
+
+def _round(a: list[Arg], ctx: Context) -> Column:
+    x = a[0].col
+    scale = int(a[1].literal) if len(a) > 1 and a[1].is_literal else 0
+    t = ctx.type_of(x)
+    rounded = F.round(x, scale)
+    if isinstance(t, T.DoubleType | T.FloatType):
+        # Drill: round(NaN) = 0, round(+-Infinity) = Long.MAX/MIN as a double.
+        return (F.when(F.isnan(x), F.lit(0.0))
+                .when(x == float("inf"), F.lit(9.223372036854776e18))
+                .when(x == float("-inf"), F.lit(-9.223372036854776e18))
+                .otherwise(rounded))
+    return rounded
+
+
+def _concat(a: list[Arg], ctx: Context) -> Column:
+    # Drill's concat() skips null arguments (never returns null).
+    return F.concat_ws("", *[x.col.cast("string") for x in a])
+
+
+def _substr(a: list[Arg], ctx: Context) -> Column:
+    if len(a) == 2:
+        return F.substring(a[0].col, a[1].col, F.lit(2**31 - 1))
+    return F.substring(a[0].col, a[1].col, a[2].col)
+
+
+def _trim(side: str) -> Builder:
+    def build(a: list[Arg], ctx: Context) -> Column:
+        chars = a[1].col if len(a) > 1 else None
+        fn = {"both": F.btrim, "leading": F.ltrim, "trailing": F.rtrim}[side]
+        return fn(a[0].col, chars) if chars is not None else fn(a[0].col)
+
+    return build
+
+
+def _log(a: list[Arg], ctx: Context) -> Column:
+    if len(a) == 1:
+        return F.ln(a[0].col)
+    return F.call_function("log", a[0].col, a[1].col)  # log(base, x)
+
+
+def _repeated_count(a: list[Arg], ctx: Context) -> Column:
+    # Drill arrays are never null: a missing/null array has 0 elements.
+    return F.coalesce(F.size(a[0].col), F.lit(0)).cast("int")
+
+
+def _repeated_contains(a: list[Arg], ctx: Context) -> Column:
+    arr, v = a[0].col, a[1].col
+    t = ctx.type_of(arr)
+    if isinstance(t, T.ArrayType) and isinstance(t.elementType, T.StringType):
+        # Drill compiles the needle as a regex and uses find(): a substring regex search.
+        return F.coalesce(F.exists(arr, lambda e: e.rlike(v) if not a[1].is_literal
+                                   else e.rlike(str(a[1].literal))), F.lit(False))
+    return F.coalesce(F.array_contains(arr, v), F.lit(False))
+
+
+def _typeof(a: list[Arg], ctx: Context) -> Column:
+    return F.lit(drill_name_of(ctx.type_of(a[0].col)))
+
+
+def _modeof(a: list[Arg], ctx: Context) -> Column:
+    t = ctx.type_of(a[0].col)
+    return F.lit("ARRAY" if isinstance(t, T.ArrayType) else "NULLABLE")
+
+
+def _call(name: str) -> Builder:
+    """A function of the drillspark extension (branch `functions`), called by name."""
+    return lambda a, c: F.call_function(name, *_c(a))
+
+
+def _spark(name: str) -> Builder:
+    """A Spark built-in with the same semantics as Drill's, called by name."""
+    return lambda a, c: F.call_function(name, *_c(a))
+
+
+_BE_WIDTH = {"TINYINT": 1, "SMALLINT": 2, "INT": 4, "BIGINT": 8, "UINT8": 8, "UINT4": 4,
+             "UINT2": 2, "UINT1": 1}
+
+
+def _to_bytes(x: Column, width: int, big_endian: bool) -> Column:
+    digits = F.substring(F.lpad(F.hex(x.cast("long")), 16, "0"), 17 - 2 * width, 2 * width)
+    if not big_endian:
+        digits = F.array_join(F.reverse(F.regexp_extract_all(digits, F.lit("(..)"), 1)), "")
+    return F.unhex(digits)
+
+
+def _from_bytes(b: Column, width: int, big_endian: bool, target: str) -> Column:
+    digits = F.hex(b)
+    if not big_endian:
+        digits = F.array_join(F.reverse(F.regexp_extract_all(digits, F.lit("(..)"), 1)), "")
+    unsigned = F.conv(digits, 16, 10).cast("decimal(20,0)")
+    bits = 8 * width
+    half, full = (F.lit(str(v)).cast("decimal(20,0)") for v in (2 ** (bits - 1), 2**bits))
+    signed = F.when(unsigned >= half, unsigned - full).otherwise(unsigned)
+    return signed.cast(target)
+
+
+def _convert_to(a: list[Arg], ctx: Context) -> Column:
+    enc = _lit_str(a[1], "convert_to", 2).upper()
+    base, be = (enc[:-3], True) if enc.endswith("_BE") else (enc, False)
+    if base in _BE_WIDTH:
+        return _to_bytes(a[0].col, _BE_WIDTH[base], be)
+    if base in ("UTF8", "UTF16"):
+        return F.encode(a[0].col.cast("string"), "UTF-8" if base == "UTF8" else "UTF-16")
+    if base == "JSON":
+        return F.encode(F.to_json(a[0].col), "UTF-8")
+    raise FunctionArgumentError(f"convert_to(): unsupported encoding {enc!r}")
+
+
+def _convert_from(a: list[Arg], ctx: Context) -> Column:
+    enc = _lit_str(a[1], "convert_from", 2).upper()
+    base, be = (enc[:-3], True) if enc.endswith("_BE") else (enc, False)
+    if base in _BE_WIDTH:
+        target = {1: "tinyint", 2: "smallint", 4: "int", 8: "bigint"}[_BE_WIDTH[base]]
+        if base.startswith("UINT") and _BE_WIDTH[base] < 8:
+            target = {1: "smallint", 2: "int", 4: "bigint"}[_BE_WIDTH[base]]
+        return _from_bytes(a[0].col, _BE_WIDTH[base], be, target)
+    if base in ("UTF8", "UTF16"):
+        return F.decode(a[0].col, "UTF-8" if base == "UTF8" else "UTF-16")
+    if base == "JSON":
+        return F.call_function("drill_convert_from_json", a[0].col)
+    raise FunctionArgumentError(f"convert_from(): unsupported encoding {enc!r}")
+
+
+def cast_to(col: Column, type_name: str) -> Column:
+    """`cast(x as <drill type>)` (used by the expression compiler)."""
+    return col.cast(drill_type(type_name))
+
+
+def _extract(part: str) -> Builder:
+    fns = {"year": F.year, "month": F.month, "day": F.dayofmonth, "hour": F.hour,
+           "minute": F.minute, "second": F.second}
+    return lambda a, c: fns[part](a[0].col).cast("long")
+
+
+def _date_part(a: list[Arg], ctx: Context) -> Column:
+    part = _lit_str(a[0], "date_part", 1).lower()
+    return F.date_part(F.lit(part), a[1].col)
+
+
+def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
+    if len(a) == 1:  # seconds since the epoch
+        return F.timestamp_seconds(a[0].col)
+    return F.to_timestamp(a[0].col, F.lit(_lit_str(a[1], "to_timestamp", 2)))
+
+
+def _to_date(a: list[Arg], ctx: Context) -> Column:
+    if len(a) == 1:
+        return F.to_date(a[0].col)
+    return F.to_date(a[0].col, _lit_str(a[1], "to_date", 2))
+
+
+def _to_char(a: list[Arg], ctx: Context) -> Column:
+    fmt = _lit_str(a[1], "to_char", 2)
+    t = ctx.type_of(a[0].col)
+    if isinstance(t, T.NumericType):
+        # Drill uses java.text.DecimalFormat patterns; Spark's to_char uses 9/0 digits.
+        return F.call_function("to_char", a[0].col.cast("decimal(38,10)"),
+                               F.lit(fmt.replace("#", "9")))
+    return F.date_format(a[0].col, fmt)
+
+
+def _agg_count(a: list[Arg], ctx: Context) -> Column:
+    if not a:
+        return F.count(F.lit(1))
+    return F.count(a[0].col)
+
+
+def _bool_agg(fn: str) -> Builder:
+    return lambda a, c: F.call_function(fn, a[0].col)
+
+
+# --------------------------------------------------------------------------------------------
+
+def _build_catalog() -> FunctionCatalog:
+    cat = FunctionCatalog()
+
+    def scalar(name: str, build: Builder, n: int | tuple[int, int | None], *aliases: str) -> None:
+        lo, hi = (n, n) if isinstance(n, int) else n
+        cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
+
+    def agg(name: str, build: Builder, n: int | tuple[int, int | None], *aliases: str) -> None:
+        lo, hi = (n, n) if isinstance(n, int) else n
+        cat.add(DrillFunction(name, "aggregate", build, lo, hi), *aliases)
+
+    # operators (FunctionNames: the names the expression grammar produces)
+    scalar("add", _binary(lambda x, y: x + y), 2)
+    scalar("subtract", _binary(lambda x, y: x - y), 2)
+    scalar("multiply", _binary(lambda x, y: x * y), 2)
+    scalar("divide", _divide, 2)
+    scalar("modulo", _binary(lambda x, y: x % y), 2, "mod")
+    scalar("negative", _unary(lambda x: -x), 1)
+    scalar("equal", _binary(lambda x, y: x == y), 2)
+    scalar("not_equal", _binary(lambda x, y: x != y), 2)
+    scalar("greater_than", _binary(lambda x, y: x > y), 2)
+    scalar("greater_than_or_equal_to", _binary(lambda x, y: x >= y), 2)
+    scalar("less_than", _binary(lambda x, y: x < y), 2)
+    scalar("less_than_or_equal_to", _binary(lambda x, y: x <= y), 2)
+    scalar("booleanand", lambda a, c: _fold(a, lambda x, y: x & y), (1, None), "and")
+    scalar("booleanor", lambda a, c: _fold(a, lambda x, y: x | y), (1, None), "or")
+    scalar("not", _unary(lambda x: ~x), 1)
+    scalar("xor", _binary(lambda x, y: x.bitwiseXOR(y)), 2)
+    scalar("concatoperator", lambda a, c: F.concat(*_c(a)), 2)
+
+    # null tests and conditionals
+    scalar("isnull", _unary(lambda x: x.isNull()), 1, "is null")
+    scalar("isnotnull", _unary(lambda x: x.isNotNull()), 1, "is not null")
+    scalar("istrue", _unary(lambda x: F.coalesce(x, F.lit(False))), 1, "is true")
+    scalar("isfalse", _unary(lambda x: F.coalesce(~x, F.lit(False))), 1, "is false")
+    scalar("isnottrue", _unary(lambda x: ~F.coalesce(x, F.lit(False))), 1, "is not true")
+    scalar("isnotfalse", _unary(lambda x: ~F.coalesce(~x, F.lit(False))), 1, "is not false")
+    scalar("coalesce", lambda a, c: F.coalesce(*_c(a)), (1, None))
+    scalar("nullif", _binary(F.nullif), 2)
+    scalar("greatest", lambda a, c: F.greatest(*_c(a)), (2, None))
+    scalar("least", lambda a, c: F.least(*_c(a)), (2, None))
+
+    # math
+    scalar("abs", _unary(F.abs), 1)
+    scalar("ceil", _unary(F.ceil), 1, "ceiling")
+    scalar("floor", _unary(F.floor), 1)
+    scalar("round", _round, (1, 2))
+    scalar("trunc", lambda a, c: _truncate(a), (1, 2), "truncate")
+    scalar("sqrt", _unary(F.sqrt), 1)
+    scalar("cbrt", _unary(F.cbrt), 1)
+    scalar("exp", _unary(F.exp), 1)
+    scalar("log", _log, (1, 2))
+    scalar("ln", _unary(F.ln), 1)
+    scalar("log10", _unary(F.log10), 1)
+    scalar("pow", _binary(F.pow), 2, "power")
+    scalar("sign", _unary(F.signum), 1)
+    scalar("pi", lambda a, c: F.lit(3.141592653589793), 0)
+    scalar("e", lambda a, c: F.lit(2.718281828459045), 0)
+    scalar("degrees", _unary(F.degrees), 1)
+    scalar("radians", _unary(F.radians), 1)
+    for trig in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh"):
+        scalar(trig, _unary(getattr(F, trig)), 1)
+    scalar("atan2", _binary(F.atan2), 2)
+    scalar("random", lambda a, c: F.rand(), 0, "rand")
+    scalar("lshift", lambda a, c: F.call_function("shiftleft", *_c(a)), 2)
+    scalar("rshift", lambda a, c: F.call_function("shiftright", *_c(a)), 2)
+
+    # strings
+    scalar("concat", _concat, (1, None))
+    scalar("lower", _unary(F.lower), 1, "lcase")
+    scalar("upper", _unary(F.upper), 1, "ucase")
+    scalar("length", _unary(lambda x: F.length(x).cast("long")), 1,
+           "char_length", "character_length")
+    scalar("octet_length", _unary(F.octet_length), 1)
+    scalar("bit_length", _unary(F.bit_length), 1)
+    scalar("substr", _substr, (2, 3), "substring")
+    scalar("btrim", _trim("both"), (1, 2), "trim")
+    scalar("ltrim", _trim("leading"), (1, 2))
+    scalar("rtrim", _trim("trailing"), (1, 2))
+    scalar("strpos", lambda a, c: F.call_function("instr", a[0].col, a[1].col), 2)
+    scalar("position", lambda a, c: F.call_function("locate", a[0].col, a[1].col), 2)
+    scalar("replace", lambda a, c: F.replace(*_c(a)), 3)
+    scalar("regexp_replace", lambda a, c: F.regexp_replace(*_c(a)), 3)
+    scalar("regexp_matches", lambda a, c: F.rlike(a[0].col, a[1].col), 2,
+           "regex_like", "regexp_like")
+    scalar("like", lambda a, c: F.call_function("like", *_c(a)), (2, 3))
+    scalar("ilike", lambda a, c: F.call_function("ilike", *_c(a)), (2, 3))
+    scalar("similar_to", lambda a, c: F.rlike(a[0].col, a[1].col), 2, "similar")
+    scalar("lpad", lambda a, c: F.lpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
+    scalar("rpad", lambda a, c: F.rpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
+    scalar("initcap", _unary(F.initcap), 1)
+    scalar("reverse", _unary(F.reverse), 1)
+    scalar("left", lambda a, c: F.left(a[0].col, a[1].col), 2)
+    scalar("right", lambda a, c: F.right(a[0].col, a[1].col), 2)
+    scalar("split", lambda a, c: F.split(a[0].col, F.lit(_regex_quote(a[1])), -1), 2)
+    scalar("repeat", lambda a, c: F.repeat(a[0].col, a[1].col), 2, "repeatstr")
+    scalar("ascii", _unary(F.ascii), 1)
+    scalar("chr", _unary(F.char), 1)
+    scalar("md5", _unary(F.md5), 1)
+    scalar("sha1", _unary(F.sha1), 1)
+    scalar("sha256", _unary(lambda x: F.sha2(x, 256)), 1)
+
+    # date / time
+    scalar("now", lambda a, c: F.current_timestamp(), 0, "current_timestamp", "localtimestamp")
+    scalar("current_date", lambda a, c: F.current_date(), 0)
+    scalar("date_add", _binary(lambda d, n: F.date_add(d, n)), 2)
+    scalar("date_sub", _binary(lambda d, n: F.date_sub(d, n)), 2)
+    scalar("date_diff", _binary(F.datediff), 2, "datediff")
+    scalar("date_trunc", lambda a, c: F.date_trunc(_lit_str(a[0], "date_trunc", 1), a[1].col), 2)
+    scalar("date_part", _date_part, 2)
+    for part in ("year", "month", "day", "hour", "minute", "second"):
+        scalar(f"extract{part}", _extract(part), 1)
+    scalar("to_timestamp", _to_timestamp, (1, 2))
+    scalar("to_date", _to_date, (1, 2))
+    scalar("to_char", _to_char, 2)
+    scalar("to_number", lambda a, c: F.to_number(a[0].col, a[1].col), 2)
+    scalar("unix_timestamp", lambda a, c: F.unix_timestamp(*_c(a)), (0, 2))
+
+    # types and conversions
+    scalar("typeof", _typeof, 1)
+    scalar("drilltypeof", _typeof, 1)
+    scalar("sqltypeof", lambda a, c: F.lit(_sql_type_name(c.type_of(a[0].col))), 1)
+    scalar("modeof", _modeof, 1)
+    scalar("convert_to", _convert_to, 2)
+    scalar("convert_from", _convert_from, 2)
+    scalar("string_binary", _unary(F.hex), 1)
+    scalar("binary_string", _unary(F.unhex), 1)
+
+    # nested data: Spark built-ins where they agree with Drill, the extension's drill_* otherwise
+    scalar("repeated_count", _repeated_count, 1)
+    scalar("repeated_contains", _repeated_contains, 2)
+    scalar("kvgen", _call("drill_kvgen"), 1, "mappify")
+    scalar("flatten", _call("drill_flatten"), 1)
+
+    # aggregates
+    agg("count", _agg_count, (0, 1))
+    agg("count_distinct", lambda a, c: F.count_distinct(a[0].col), 1)
+    agg("sum", _unary(F.sum), 1)
+    agg("avg", _unary(F.avg), 1)
+    agg("min", _unary(F.min), 1)
+    agg("max", _unary(F.max), 1)
+    agg("any_value", _unary(F.any_value), 1)
+    agg("stddev", _unary(F.stddev_samp), 1, "stddev_samp")
+    agg("stddev_pop", _unary(F.stddev_pop), 1)
+    agg("variance", _unary(F.var_samp), 1, "var_samp")
+    agg("var_pop", _unary(F.var_pop), 1)
+    agg("bool_and", _bool_agg("bool_and"), 1, "every")
+    agg("bool_or", _bool_agg("bool_or"), 1)
+    agg("bit_and", _unary(F.bit_and), 1)
+    agg("bit_or", _unary(F.bit_or), 1)
+    return cat
+
+
+def _fold(a: list[Arg], op: Callable[[Column, Column], Column]) -> Column:
+    out = a[0].col
+    for x in a[1:]:
+        out = op(out, x.col)
+    return out
+
+
+def _truncate(a: list[Arg]) -> Column:
+    x = a[0].col
+    scale = int(a[1].literal) if len(a) > 1 and a[1].is_literal else 0
+    factor = F.pow(F.lit(10.0), F.lit(scale))
+    return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
+
+
+def _regex_quote(arg: Arg) -> str:
+    import re
+
+    return re.escape(str(arg.literal)) if arg.is_literal else str(arg.literal)
+
+
+def _sql_type_name(t: T.DataType) -> str:
+    names = {"INT": "INTEGER", "BIGINT": "BIGINT", "FLOAT4": "FLOAT", "FLOAT8": "DOUBLE",
+             "BIT": "BOOLEAN", "VARCHAR": "CHARACTER VARYING", "VARBINARY": "BINARY VARYING",
+             "MAP": "STRUCT", "DATE": "DATE", "TIMESTAMP": "TIMESTAMP"}
+    if isinstance(t, T.ArrayType):
+        return "ARRAY"
+    if isinstance(t, T.DecimalType):
+        return f"DECIMAL({t.precision}, {t.scale})"
+    d = drill_name_of(t)
+    return names.get(d, d)
+
+
+CATALOG = _build_catalog()

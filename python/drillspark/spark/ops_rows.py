@@ -1,0 +1,149 @@
+"""Record-at-a-time operators: filter, project, transform, limit, order, flatten."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.plan.expressions import FieldPath
+from drillspark.spark.expressions import paths_in
+from drillspark.spark.nested_filter import crosses_array, filter_nested
+from drillspark.spark.records import drop_path, names_of, record_of, set_path
+from drillspark.spark.rel import PlanExecutionError, Rel
+from drillspark.spark.scope import Scope, quote
+
+if TYPE_CHECKING:
+    from drillspark.spark.translator import Translator
+
+
+class _LeafScope(Scope):
+    """A scope where one field path means the current element of a higher-order function."""
+
+    def __init__(self, base: Scope, target: FieldPath, leaf: Column):
+        super().__init__(base.df, base.where, base.columns, base.schema)
+        self._target = tuple(str(s).lower() for s in target.segments)
+        self._leaf = leaf
+
+    def path(self, path: FieldPath) -> Column:
+        if tuple(str(s).lower() for s in path.segments) == self._target:
+            return self._leaf
+        return super().path(path)
+
+    def type_of(self, col: Column) -> T.DataType:
+        try:
+            return super().type_of(col)
+        except Exception:  # lambda variables have no type outside their function
+            return T.NullType()
+
+
+def filter_(tr: Translator, op: Any) -> Rel:
+    df = tr.input_df(op)
+    scope = tr.scope(op, df)
+    paths = {tuple(str(s).lower() for s in p.segments): p for p in paths_in(op.expr)}
+    if len(paths) == 1:
+        (path,) = paths.values()
+        if crosses_array(df.schema, path):
+            # Appendix A: prune arrays along the path instead of judging the record as a whole
+            def pred(leaf: Column) -> Column:
+                return tr.compiler(op, _LeafScope(scope, path, leaf), "expr").compile(op.expr)
+
+            return Rel(filter_nested(df, path, pred))
+    cond = tr.compiler(op, scope, "expr").compile(op.expr)
+    return Rel(df.where(F.coalesce(cond, F.lit(False))))
+
+
+def project(tr: Translator, op: Any) -> Rel:
+    df = tr.input_df(op)
+    scope = tr.scope(op, df)
+    fields: list[tuple[tuple[str, ...], Column]] = []
+    for i, p in enumerate(op.projections):
+        value = tr.compiler(op, scope, f"projections[{i}].expr").compile(p.expr)
+        path = names_of(p.ref)
+        if tr.dialect_2013:
+            path = path[1:]  # 2013: the first segment (`output`) names the record itself
+        if not path:
+            t = scope.type_of(value)
+            if not isinstance(t, T.StructType):
+                raise PlanExecutionError(
+                    f"{tr.where(op)}projections[{i}]: ref {p.ref.dotted()!r} merges a map into "
+                    f"the record, but {p.expr} is not a map")
+            fields.extend(((f.name,), value.getField(f.name)) for f in t.fields)
+        else:
+            fields.append((path, value))
+    return Rel(df.select(*record_of(fields)))
+
+
+def transform(tr: Translator, op: Any) -> Rel:
+    df = tr.input_df(op)
+    for i, t in enumerate(op.transforms):
+        value = tr.compiler(op, tr.scope(op, df), f"transforms[{i}].expr").compile(t.expr)
+        df = set_path(df, names_of(t.ref), value)
+    return Rel(df)
+
+
+def limit(tr: Translator, op: Any) -> Rel:
+    df = tr.input_df(op)
+    first = op.first or 0
+    if first < 0 or (op.last is not None and op.last < first):
+        raise PlanExecutionError(f"{tr.where(op)}invalid range first={op.first} last={op.last}")
+    if first:
+        df = df.offset(first)
+    if op.last is not None:
+        df = df.limit(op.last - first)
+    return Rel(df)
+
+
+def sort_column(col: Column, descending: bool, nulls_first: bool) -> Column:
+    if descending:
+        return col.desc_nulls_first() if nulls_first else col.desc_nulls_last()
+    return col.asc_nulls_first() if nulls_first else col.asc_nulls_last()
+
+
+def order(tr: Translator, op: Any) -> Rel:
+    rel = tr.rel(op.input)
+    within = op.within
+    df = rel.df if _segment_is(rel, within) else rel.materialized()
+    scope = tr.scope(op, df)
+    keys = [sort_column(tr.compiler(op, scope, f"orderings[{i}].expr").compile(o.expr),
+                        o.direction == "DESC", o.nulls_first)
+            for i, o in enumerate(op.orderings)]
+    if within is not None:
+        # ordering within segments: the segments stay together (in key order), sorted inside
+        keys = [scope.path(within).asc_nulls_first(), *keys]
+    return Rel(df.orderBy(*keys))
+
+
+def _segment_is(rel: Rel, within: Any) -> bool:
+    return (rel.segment is not None and within is not None
+            and names_of(within) == (rel.segment.ref,))
+
+
+def flatten(tr: Translator, op: Any) -> Rel:
+    df = tr.input_df(op)
+    scope = tr.scope(op, df)
+    value = tr.compiler(op, scope, "expr").compile(op.expr)
+    t = scope.type_of(value)
+    tmp = "__drill_flatten"
+    if isinstance(t, T.ArrayType):
+        if tr.has_function("drill_flatten"):
+            gen = F.call_function("drill_flatten", value)
+        else:
+            # Spark's explode agrees with Drill here (null/empty arrays give no rows); the
+            # extension's drill_flatten (branch `functions`) is used once it is on the session.
+            gen = F.explode(value)
+        df = df.select("*", gen.alias(tmp))
+    else:  # a scalar or map: one record with the value itself
+        df = df.withColumn(tmp, value)
+    if op.drop:
+        for p in paths_in(op.expr):
+            if all(isinstance(s, str) for s in p.segments):
+                df = drop_path(df, tuple(p.segments))  # type: ignore[arg-type]
+    df = set_path(df, names_of(op.name), F.col(tmp)).drop(tmp)
+    return Rel(df)
+
+
+def quote_all(names: list[str]) -> list[Column]:
+    return [F.col(quote(n)) for n in names]

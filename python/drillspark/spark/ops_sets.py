@@ -1,0 +1,99 @@
+"""Operators over several inputs: join, union, Except, intersect."""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+
+from drillspark.spark.rel import PlanExecutionError, Rel
+from drillspark.spark.scope import Scope, quote
+
+if TYPE_CHECKING:
+    from drillspark.spark.translator import Translator
+
+_JOIN_TYPES = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full",
+               "OUTER": "full"}
+_RELATIONSHIPS = {
+    "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "<>": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+_LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
+
+
+def _side(df: DataFrame, prefix: str) -> tuple[DataFrame, dict[str, Column]]:
+    renamed = df.select(*[F.col(quote(c)).alias(prefix + c) for c in df.columns])
+    return renamed, {c.lower(): F.col(quote(prefix + c)) for c in df.columns}
+
+
+def join(tr: Translator, op: Any) -> Rel:
+    """Both sides are renamed apart before joining, so conditions and the merged record never
+    see ambiguous names. On a name clash the left record's field wins wherever there is a
+    left record; rows with only a right record (right/full joins) take the right value."""
+    left, right = tr.df(op.left), tr.df(op.right)
+    how = _JOIN_TYPES.get(str(op.type).upper())
+    if how is None:
+        raise PlanExecutionError(f"{tr.where(op)}unknown join type {op.type!r}")
+    ldf, lcols = _side(left, _LEFT)
+    ldf = ldf.withColumn(_PRESENT, F.lit(True))
+    rdf, rcols = _side(right, _RIGHT)
+    lscope = Scope(left, tr.where(op), lcols, left.schema)
+    rscope = Scope(right, tr.where(op), rcols, right.schema)
+    conds: list[Column] = []
+    for i, c in enumerate(op.conditions):
+        rel = _RELATIONSHIPS.get(c.relationship)
+        if rel is None:
+            raise PlanExecutionError(f"{tr.where(op)}conditions[{i}]: unknown relationship "
+                                     f"{c.relationship!r} (known: ==, !=, <, <=, >, >=)")
+        lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
+        rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
+        conds.append(rel(lc, rc))
+    if conds:
+        joined = ldf.join(rdf, reduce(lambda a, b: a & b, conds), how)
+    else:
+        joined = ldf.crossJoin(rdf) if how == "inner" else ldf.join(rdf, F.lit(True), how)
+    out: list[Column] = []
+    right_names = {c.lower(): c for c in right.columns}
+    for c in left.columns:
+        r = right_names.pop(c.lower(), None)
+        if r is None:
+            out.append(F.col(quote(_LEFT + c)).alias(c))
+        else:
+            out.append(F.when(F.col(_PRESENT).isNotNull(), F.col(quote(_LEFT + c)))
+                       .otherwise(F.col(quote(_RIGHT + r))).alias(c))
+    out.extend(F.col(quote(_RIGHT + c)).alias(c) for c in right.columns
+               if c.lower() in right_names)
+    return Rel(joined.select(*out))
+
+
+def _inputs(tr: Translator, op: Any) -> list[DataFrame]:
+    if len(op.inputs) < 2:
+        raise PlanExecutionError(f"{tr.where(op)}needs two or more inputs")
+    return [tr.df(i) for i in op.inputs]
+
+
+def union(tr: Translator, op: Any) -> Rel:
+    # by name; fields missing from an input (also inside maps) are null
+    dfs = _inputs(tr, op)
+    out = reduce(lambda a, b: a.unionByName(b, allowMissingColumns=True), dfs)
+    return Rel(out.distinct() if op.distinct else out)
+
+
+def _aligned(dfs: list[DataFrame]) -> list[DataFrame]:
+    names = dfs[0].columns
+    return [dfs[0]] + [d.select(*[F.col(quote(n)) for n in names]) for d in dfs[1:]]
+
+
+def except_(tr: Translator, op: Any) -> Rel:
+    dfs = _aligned(_inputs(tr, op))
+    out = reduce(lambda a, b: a.subtract(b) if op.distinct else a.exceptAll(b), dfs)
+    return Rel(out)
+
+
+def intersect(tr: Translator, op: Any) -> Rel:
+    dfs = _aligned(_inputs(tr, op))
+    out = reduce(lambda a, b: a.intersect(b) if op.distinct else a.intersectAll(b), dfs)
+    return Rel(out)

@@ -1,0 +1,122 @@
+"""Building and updating records (rows whose fields may be nested maps = Spark structs)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.spark.scope import field_type, quote
+
+Path = tuple[str, ...]
+
+
+def names_of(ref: Any) -> Path:
+    """A ref (FieldPath of names) as a tuple of names; indexes are not allowed in refs."""
+    segs = tuple(ref.segments)
+    if any(isinstance(s, int) for s in segs):
+        raise ValueError(f"a ref cannot contain an array index: {ref.dotted()}")
+    return segs  # type: ignore[return-value]
+
+
+def real_column(df: DataFrame, name: str) -> str | None:
+    """The DataFrame's column matching `name` case-insensitively (Drill identifiers)."""
+    for c in df.columns:
+        if c == name:
+            return c
+    for c in df.columns:
+        if c.lower() == name.lower():
+            return c
+    return None
+
+
+def _non_null_struct(col: Column, t: T.StructType) -> Column:
+    # Drill maps are never null: a null map is a map whose members are all null.
+    empty = F.struct(*[F.lit(None).cast(f.dataType).alias(f.name) for f in t.fields])
+    return F.coalesce(col, empty) if t.fields else col
+
+
+def _nest(names: Sequence[str], value: Column) -> Column:
+    for n in reversed(names):
+        value = F.struct(value.alias(n))
+    return value
+
+
+def set_path(df: DataFrame, path: Path, value: Column) -> DataFrame:
+    """`df` with the field at `path` added or replaced (maps on the way are created)."""
+    root = real_column(df, path[0]) or path[0]
+    if len(path) == 1:
+        return df.withColumn(root, value)
+    t = field_type(df.schema, (root,))
+    if not isinstance(t, T.StructType):
+        return df.withColumn(root, _nest(path[1:-1], value.alias(path[-1])) if len(path) > 2
+                             else F.struct(value.alias(path[-1])))
+    # walk down the existing structs; create what is missing below them
+    existing: list[str] = []
+    cur: T.DataType | None = t
+    for name in path[1:-1]:
+        nxt = field_type(cur, (name,))
+        if not isinstance(nxt, T.StructType):
+            break
+        existing.append(_real(cur, name))
+        cur = nxt
+    rest = path[1 + len(existing):]
+    if len(rest) == 1:
+        leaf_name, leaf = _real(cur, rest[0]), value
+    else:
+        leaf_name, leaf = rest[0], _nest(rest[1:-1], value.alias(rest[-1])) if len(rest) > 2 \
+            else F.struct(value.alias(rest[-1]))
+    col = _non_null_struct(F.col(quote(root)), t)
+    field_path = ".".join(quote(n) for n in (*existing, leaf_name))
+    return df.withColumn(root, col.withField(field_path, leaf))
+
+
+def _real(t: T.DataType | None, name: str) -> str:
+    if isinstance(t, T.StructType):
+        for f in t.fields:
+            if f.name.lower() == name.lower():
+                return f.name
+    return name
+
+
+def drop_path(df: DataFrame, path: Path) -> DataFrame:
+    root = real_column(df, path[0])
+    if root is None:
+        return df
+    if len(path) == 1:
+        return df.drop(root)
+    if field_type(df.schema, (root, *path[1:])) is None:
+        return df
+    return df.withColumn(root, F.col(quote(root)).dropFields(".".join(quote(n) for n in path[1:])))
+
+
+def record_of(fields: list[tuple[Path, Column]]) -> list[Column]:
+    """Top-level columns for a record given as (path, value) pairs; later pairs override
+    earlier ones, nested paths build maps."""
+    tree: dict[str, Any] = {}
+    for path, value in fields:
+        node = tree
+        for name in path[:-1]:
+            key = _find(node, name)
+            if not isinstance(node.get(key), dict):
+                node[key] = {}
+            node = node[key]
+        key = _find(node, path[-1])
+        node[key] = value
+    return [_build(v).alias(k) for k, v in tree.items()]
+
+
+def _find(node: dict[str, Any], name: str) -> str:
+    for k in node:
+        if k.lower() == name.lower():
+            return k
+    return name
+
+
+def _build(v: Any) -> Column:
+    if isinstance(v, dict):
+        return F.struct(*[_build(x).alias(k) for k, x in v.items()])
+    return v

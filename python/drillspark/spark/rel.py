@@ -1,0 +1,41 @@
+"""What translating one operator yields: its DataFrame plus stream facts later operators need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+from drillspark.plan.expressions import Expr
+from drillspark.spark.scope import quote
+
+POS = "__drill_pos"  # a record's position in the input stream, added only where needed
+
+
+class PlanExecutionError(RuntimeError):
+    """A plan that cannot run; the message names the operator (`@id`) and what went wrong."""
+
+
+@dataclass(frozen=True)
+class PendingSegment:
+    """A `segment` whose records have not been brought together yet: a following operator
+    that works per segment (`within` this ref) uses the key directly (a groupBy or window
+    partition) instead of sorting first."""
+
+    ref: str  # the column holding the segment key
+    keys: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Rel:
+    df: DataFrame
+    segment: PendingSegment | None = None
+
+    def materialized(self) -> DataFrame:
+        """The stream with any pending segment's records together (stable: input order within
+        a segment)."""
+        if self.segment is None:
+            return self.df
+        df = self.df.withColumn(POS, F.monotonically_increasing_id())
+        return df.orderBy(F.col(quote(self.segment.ref)).asc_nulls_first(), F.col(POS)).drop(POS)

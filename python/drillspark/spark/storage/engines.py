@@ -1,0 +1,235 @@
+"""Storage engines named in a plan's `storage` section, Drill style.
+
+| type | reads | writes |
+|---|---|---|
+| `fs`, `file` (root or `connection`, `workspaces`, `formats`) | json, parquet, csv/tsv/psv | yes |
+| `classpath` (`root`, else the run's classpath directories) | as fs | no |
+| `json`, `parquet`, `csv`, `tsv`, `psv` (a root holding one format) | that format | yes |
+| `console`, `queue`, `--SCREEN--` | - | returns the rows |
+| `mock` | generated rows | - |
+
+A path in a selection or target is resolved against the engine's root (or workspace) and may
+not leave it (`..` or symlinks pointing outside are refused).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+
+from drillspark.spark.storage import readers
+from drillspark.spark.storage.mock import read_mock
+from drillspark.spark.storage.writers import WriteReport, write_atomic
+
+SCREEN = "--SCREEN--"
+TEXT_DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
+FILE_FORMATS = ("json", "parquet", "csv", "tsv", "psv", "text")
+
+
+class StorageError(ValueError):
+    """A storage engine configuration, selection or target that cannot be used."""
+
+
+@dataclass
+class StorageEngine:
+    name: str
+    config: Mapping[str, Any]
+
+    readable = False
+    sink = False  # console/queue: `store` returns the rows instead of writing
+
+    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
+        raise StorageError(f"storage engine {self.name!r} ({self.kind}) cannot be scanned")
+
+    def write(self, df: DataFrame, target: Any) -> WriteReport:
+        raise StorageError(f"storage engine {self.name!r} ({self.kind}) cannot be written to")
+
+    @property
+    def kind(self) -> str:
+        return str(self.config.get("type", "?"))
+
+
+@dataclass
+class SinkEngine(StorageEngine):
+    sink = True
+
+
+@dataclass
+class MockEngine(StorageEngine):
+    readable = True
+
+    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
+        return read_mock(spark, selection)
+
+
+def _strip_scheme(uri: str) -> str:
+    if uri.startswith("file://"):
+        return uri[len("file://"):] or "/"
+    if "://" in uri:
+        raise StorageError(f"only local file systems are supported, not {uri!r}")
+    return uri
+
+
+@dataclass
+class FileEngine(StorageEngine):
+    """`fs`/`file`/format engines: files under one root; `workspaces` name sub-roots."""
+
+    roots: list[str] = field(default_factory=list)
+    default_format: str | None = None
+    writable = True
+    readable = True
+
+    def _workspace_root(self, name: str | None) -> list[str]:
+        if not name or name == "default":
+            return self.roots
+        ws = (self.config.get("workspaces") or {}).get(name)
+        if ws is None:
+            known = ", ".join(sorted(self.config.get("workspaces") or {})) or "none"
+            raise StorageError(f"storage engine {self.name!r} has no workspace {name!r} "
+                               f"(workspaces: {known})")
+        loc = ws.get("location", "/") if isinstance(ws, Mapping) else str(ws)
+        return [_inside(r, loc.lstrip("/"), self.name) for r in self.roots]
+
+    def resolve(self, path: str, workspace: str | None = None, must_exist: bool = True) -> str:
+        """`path` under the engine's root (the first root where it exists)."""
+        candidates = [_inside(r, path, self.name) for r in self._workspace_root(workspace)]
+        if not must_exist:
+            return candidates[0]
+        for c in candidates:
+            if os.path.exists(c):
+                return c
+        where = " or ".join(self._workspace_root(workspace))
+        raise StorageError(f"{path!r} not found in storage engine {self.name!r} (under {where})")
+
+    def _format_of(self, selection: Mapping[str, Any], path: str) -> str:
+        fmt = selection.get("format") or selection.get("type") or self.default_format
+        if isinstance(fmt, Mapping):
+            fmt = fmt.get("type")
+        if not fmt:
+            ext = os.path.splitext(path.rstrip("/"))[1].lstrip(".").lower()
+            fmt = ext if ext in FILE_FORMATS else None
+        if not fmt and os.path.isdir(path):
+            fmt = _format_of_dir(path)
+        if not fmt:
+            raise StorageError(f"cannot tell the format of {path!r}; give selection.type")
+        fmt = str(fmt).lower()
+        formats = self.config.get("formats") or {}
+        if fmt in formats and isinstance(formats[fmt], Mapping) and formats[fmt].get("type"):
+            fmt = str(formats[fmt]["type"]).lower()
+        if fmt not in FILE_FORMATS:
+            raise StorageError(f"unknown format {fmt!r}; formats: {', '.join(FILE_FORMATS)}")
+        return fmt
+
+    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
+        if not isinstance(selection, Mapping):
+            raise StorageError(f"scan of {self.name!r} needs a selection object with a path")
+        raw = selection.get("files") or selection.get("path") or selection.get("paths")
+        if raw is None:
+            raise StorageError(f"scan of {self.name!r}: selection has no 'path' or 'files'")
+        raw_paths = [raw] if isinstance(raw, str) else list(raw)
+        ws = selection.get("workspace")
+        paths = [self.resolve(_strip_scheme(str(p)), ws) for p in raw_paths]
+        fmt = self._format_of(selection, paths[0])
+        fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
+        if fmt == "json":
+            return readers.read_json(spark, paths)
+        if fmt == "parquet":
+            return readers.read_parquet(spark, paths, selection.get("columns"))
+        delimiter = selection.get("delimiter") or fmt_conf.get("delimiter") or \
+            TEXT_DELIMITERS.get(fmt, ",")
+        header = bool(selection.get("extractHeader", fmt_conf.get("extractHeader", False)))
+        return readers.read_text(spark, paths, delimiter, header)
+
+    def write(self, df: DataFrame, target: Any) -> WriteReport:
+        if not isinstance(target, Mapping):
+            raise StorageError(f"store to {self.name!r} needs a target object with a path")
+        raw = target.get("path") or target.get("file")
+        if not raw:
+            raise StorageError(f"store to {self.name!r}: target has no 'path'")
+        path = self.resolve(_strip_scheme(str(raw)), target.get("workspace"), must_exist=False)
+        fmt = target.get("format") or target.get("type") or self.default_format or "json"
+        if isinstance(fmt, Mapping):
+            fmt = fmt.get("type", "json")
+        return write_atomic(df, path, str(fmt), overwrite=bool(target.get("overwrite")))
+
+
+@dataclass
+class ClasspathEngine(FileEngine):
+    writable = False
+
+    def write(self, df: DataFrame, target: Any) -> WriteReport:
+        raise StorageError(f"classpath storage engine {self.name!r} is read-only")
+
+
+def _format_of_dir(path: str) -> str | None:
+    for _dirpath, _dirs, files in os.walk(path):
+        for n in sorted(files):
+            ext = os.path.splitext(n)[1].lstrip(".").lower()
+            if ext in FILE_FORMATS and not n.startswith((".", "_")):
+                return ext
+    return None
+
+
+def _inside(root: str, path: str, engine: str) -> str:
+    """`path` joined under `root`, refusing anything that resolves outside it."""
+    root_real = os.path.realpath(root)
+    full = os.path.realpath(os.path.join(root_real, path.lstrip("/")))
+    if full != root_real and not full.startswith(root_real.rstrip(os.sep) + os.sep):
+        raise StorageError(f"path {path!r} escapes the root {root!r} of storage engine {engine!r}")
+    return full
+
+
+def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] = (),
+                named: Mapping[str, Mapping[str, Any]] | None = None) -> StorageEngine:
+    """A storage engine from its plan config. `named` resolves `{type: "named", name: ...}`."""
+    if not isinstance(config, Mapping) or "type" not in config:
+        raise StorageError(f"storage engine {name!r} has no 'type'")
+    kind = str(config["type"]).lower()
+    if kind == "named":
+        target = str(config.get("name", ""))
+        if not named or target not in named:
+            raise StorageError(f"storage engine {name!r} refers to {target!r}, which is not "
+                               "configured (pass it with storage={...} / --storage)")
+        return make_engine(name, named[target], classpath, None)
+    if kind in ("console", "queue", SCREEN.lower(), "screen"):
+        return SinkEngine(name, config)
+    if kind == "mock":
+        return MockEngine(name, config)
+    if kind == "classpath":
+        root = config.get("root")
+        roots = [_strip_scheme(str(root))] if root else [os.path.abspath(d) for d in
+                                                         (classpath or [os.getcwd()])]
+        return ClasspathEngine(name, config, roots=roots)
+    if kind in ("fs", "file", "dfs") or kind in FILE_FORMATS:
+        root = config.get("root") or config.get("connection") or "file:///"
+        default = kind if kind in FILE_FORMATS else None
+        return FileEngine(name, config, roots=[_strip_scheme(str(root))], default_format=default)
+    raise StorageError(f"storage engine {name!r} has unknown type {kind!r} (known: fs, file, "
+                       "classpath, json, parquet, csv, tsv, psv, console, queue, mock, named)")
+
+
+class StorageRegistry:
+    """The engines of one run: the plan's `storage` section overridden/extended by the
+    caller's `storage` mapping."""
+
+    def __init__(self, plan_storage: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None,
+                 classpath: Sequence[str] = ()):
+        self.configs: dict[str, Mapping[str, Any]] = dict(plan_storage or {})
+        self.configs.update(overrides or {})
+        self.classpath = list(classpath)
+        self._engines: dict[str, StorageEngine] = {}
+
+    def get(self, name: str | None, where: str = "") -> StorageEngine:
+        if name is None or name == SCREEN:
+            return SinkEngine(SCREEN, {"type": "console"})
+        if name not in self._engines:
+            if name not in self.configs:
+                known = ", ".join(sorted(self.configs)) or "none"
+                raise StorageError(f"{where}unknown storage engine {name!r} (configured: {known})")
+            self._engines[name] = make_engine(name, self.configs[name], self.classpath,
+                                              self.configs)
+        return self._engines[name]

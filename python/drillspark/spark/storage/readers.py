@@ -1,0 +1,147 @@
+"""Reading files into DataFrames, one function per format. JSON reading lives in exactly one
+function (`read_json`) so the switch to the extension's `drill` source is a one-place change."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+
+class ReadError(ValueError):
+    pass
+
+
+def read_json(spark: SparkSession, paths: Sequence[str]) -> DataFrame:
+    """Drill-style JSON: JSON lines, concatenated objects, or one top-level array per file;
+    comments and unquoted field names allowed; integers BIGINT, floats DOUBLE."""
+    # switch to the drill source when it lands (spark.read.format("drill")): it reads Drill's
+    # JSON dialect natively. Until then Spark's reader does the work; files that are not
+    # JSON lines (pretty-printed / concatenated objects, as in Drill's test data) are
+    # normalised to JSON lines first.
+    options = {"allowComments": "true", "allowUnquotedFieldNames": "true",
+               "allowNonNumericNumbers": "true", "mode": "FAILFAST"}
+    lines_paths = [_as_json_lines(p) for p in _expand(paths, (".json",))]
+    if not lines_paths:
+        raise ReadError(f"no JSON files at {', '.join(paths)}")
+    if all(os.path.getsize(p) == 0 for p in lines_paths):
+        return spark.createDataFrame([], T.StructType([]))
+    return spark.read.options(**options).json(lines_paths)
+
+
+def read_parquet(spark: SparkSession, paths: Sequence[str],
+                 columns: Sequence[str] | None = None) -> DataFrame:
+    """Parquet with schema merging across files; `columns` a file lacks are filled with nulls
+    (Drill's missing-column rule: nullable INT when no reader knows the type)."""
+    files = _expand(paths, (".parquet",))
+    if not files:
+        raise ReadError(f"no parquet files at {', '.join(paths)}")
+    df = spark.read.option("mergeSchema", "true").parquet(*files)
+    if columns:
+        have = {f.name.lower(): f.name for f in df.schema.fields}
+        df = df.select(*[F.col(f"`{have[c.lower()]}`").alias(c) if c.lower() in have
+                         else F.lit(None).cast("int").alias(c) for c in columns])
+    return df
+
+
+def _split_outside_quotes(value: Column, delimiter: str, quote: str = '"') -> Column:
+    d = "\\" + delimiter if delimiter in ".|^$*+?()[]{}\\" else delimiter
+    if delimiter == "\t":
+        d = "\\t"
+    pattern = f"{d}(?=(?:[^{quote}]*{quote}[^{quote}]*{quote})*[^{quote}]*$)"
+    parts = F.split(value, pattern, -1)
+    # strip the quotes of quoted fields and unescape doubled quotes
+    return F.transform(parts, lambda p: F.when(
+        p.startswith(quote) & p.endswith(quote) & (F.length(p) >= 2),
+        F.regexp_replace(p.substr(F.lit(2), F.length(p) - 2), quote * 2, quote),
+    ).otherwise(p))
+
+
+def read_text(spark: SparkSession, paths: Sequence[str], delimiter: str,
+              header: bool = False, extensions: Sequence[str] = ()) -> DataFrame:
+    """Drill's text reader: without a header every line becomes one `columns` array of strings;
+    with a header the named columns are strings."""
+    files = _expand(paths, tuple(extensions))
+    if not files:
+        raise ReadError(f"no text files at {', '.join(paths)}")
+    if header:
+        return (spark.read.option("header", "true").option("sep", delimiter)
+                .option("inferSchema", "false").csv(files))
+    lines = spark.read.text(files).where(F.length("value") > 0)
+    return lines.select(_split_outside_quotes(F.col("value"), delimiter).alias("columns"))
+
+
+def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
+    """Files under `paths` (directories are read recursively, hidden files skipped, like Drill)."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            for dirpath, dirnames, filenames in os.walk(p):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+                for name in sorted(filenames):
+                    if name.startswith((".", "_")):
+                        continue
+                    if not extensions or name.lower().endswith(extensions):
+                        out.append(os.path.join(dirpath, name))
+        elif os.path.exists(p):
+            out.append(p)
+        else:
+            raise ReadError(f"file not found: {p}")
+    return out
+
+
+_NORMALISED: dict[tuple[str, float], str] = {}
+
+
+def _as_json_lines(path: str) -> str:
+    """`path` itself when it is JSON lines, else a temporary JSON-lines copy of its records."""
+    with open(path, encoding="utf-8") as f:
+        first = f.readline().strip()
+    if not first or _is_whole_value(first):
+        return path
+    key = (path, os.path.getmtime(path))
+    if key in _NORMALISED and os.path.exists(_NORMALISED[key]):
+        return _NORMALISED[key]
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    records = _decode_all(text, path)
+    fd, out = tempfile.mkstemp(prefix="drillspark-json-", suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as w:
+        for r in records:
+            w.write(json.dumps(r) + "\n")
+    _NORMALISED[key] = out
+    return out
+
+
+def _is_whole_value(line: str) -> bool:
+    try:
+        json.loads(line)
+        return True
+    except ValueError:
+        return False
+
+
+def _decode_all(text: str, path: str) -> list[object]:
+    decoder = json.JSONDecoder()
+    records: list[object] = []
+    i, n = 0, len(text)
+    while True:
+        while i < n and text[i] in " \t\r\n,":
+            i += 1
+        if i >= n:
+            break
+        try:
+            value, i = decoder.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            line = text.count("\n", 0, e.pos) + 1
+            raise ReadError(f"{path}:{line}: invalid JSON ({e.msg})") from None
+        if isinstance(value, list):
+            records.extend(value)
+        else:
+            records.append(value)
+    return records

@@ -1,0 +1,197 @@
+"""LogicalPlan helpers, plans built in code, to_json, dialect detection, relaxed JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from drillspark.plan import (
+    FieldPath,
+    Filter,
+    Join,
+    LogicalPlan,
+    NamedExpression,
+    PlanError,
+    Project,
+    Scan,
+    StorageConfig,
+    Store,
+    Values,
+    detect_dialect,
+    parse,
+    parse_expression,
+    validate,
+)
+from drillspark.plan.relaxed_json import loads
+
+# Operators listed out of order, one without @id: the plan is still a DAG in topological order.
+TEXT = """{
+  "head": {"type": "APACHE_DRILL_LOGICAL", "version": "1"},
+  "storage": {"dfs": {"type": "named", "name": "dfs"}},
+  "query": [
+    {"op": "store", "@id": 6, "input": 5, "storageEngine": "--SCREEN--"},
+    {"op": "join", "@id": 5, "left": 2, "right": "4", "type": "INNER",
+     "conditions": [{"relationship": "==", "left": "`a.b`", "right": "x[0].y"}]},
+    {"op": "filter", "@id": "2", "input": 1, "expr": "a > 1"},
+    {"op": "scan", "@id": 1, "storageengine": "dfs", "selection": {"files": ["/x.json"]}},
+    {"op": "values", "@id": 3, "content": [{"x": [{"y": 1}]}]},
+    {"op": "project", "@id": 4, "input": 3, "projections": [{"ref": "output.deptId", "expr": "x"}]},
+    {"op": "store", "input": 2, "target": null}
+  ]
+}"""
+
+
+def test_plan_helpers():
+    plan = parse(TEXT)
+    assert plan.dialect == "drill"
+    ids = [op.id for op in plan.operators]
+    assert ids == [1, 2, 3, 4, 5, 6, 7]  # topological, ties in source order; store got @id 7
+    assert plan.node(5).left == 2 and plan.node(5).right == 4
+    assert [op.id for op in plan.inputs_of(5)] == [2, 4]
+    assert [op.id for op in plan.inputs_of(plan.node(4))] == [3]
+    assert [op.id for op in plan.consumers_of(2)] == [5, 7]
+    assert [op.id for op in plan.sources()] == [1, 3]
+    assert [op.id for op in plan.sinks()] == [6, 7]
+    assert [op.id for op in plan.roots()] == [6, 7]
+    assert plan.storage == {"dfs": StorageConfig("named", {"name": "dfs"})}
+    assert plan.node(6).storage_engine == "--SCREEN--" and plan.node(7).storage_engine is None
+    assert plan.source.explicit_ids == frozenset({1, 2, 3, 4, 5, 6})
+    with pytest.raises(KeyError, match="no operator with @id 99"):
+        plan.node(99)
+    # today's refs are single names; expressions are parsed
+    assert plan.node(4).projections[0].ref == FieldPath(("output.deptId",))
+    assert plan.node(5).conditions[0].left == FieldPath(("a.b",))
+    assert plan.node(5).conditions[0].right == FieldPath(("x", 0, "y"))
+
+
+def test_to_json_is_todays_dialect_and_round_trips():
+    plan = parse(TEXT)
+    written = plan.to_json()
+    assert [op["@id"] for op in written["query"]] == [1, 2, 3, 4, 5, 6, 7]
+    assert written["query"][3]["projections"] == [{"ref": "`output.deptId`", "expr": "x"}]
+    assert written["query"][4]["conditions"][0] == {"relationship": "==", "left": "`a.b`", "right": "x[0].y"}
+    assert written["query"][1]["expr"] == "(a > 1)"
+    assert parse(written) == plan
+    assert parse(plan.to_json_text()) == plan
+    assert json.loads(plan.to_json_text()) == written
+
+
+def test_plan_built_in_code_validates_and_serializes():
+    a = FieldPath.name("a")
+    plan = LogicalPlan(
+        (
+            Store(id=3, input=2, storage_engine="--SCREEN--"),
+            Filter(id=2, input=1, expr=parse_expression("a > 1")),
+            Values(id=1, content=[{"a": 1}, {"a": 2}]),
+        ),
+    )
+    assert [op.id for op in plan.operators] == [1, 2, 3]
+    assert validate(plan) is plan
+    assert parse(plan.to_json()) == plan
+    bad = LogicalPlan(
+        (
+            Values(id=1, content=[{"a": 1}]),
+            Project(id=2, input=1, projections=(NamedExpression(FieldPath.of("a", "b"), a),)),
+            Scan(id=4, storage_engine="nowhere"),
+            Join(id=5, left=1, right=9, type="INNER"),
+        )
+    )
+    with pytest.raises(PlanError) as caught:
+        validate(bad)
+    got = [(e.op_id, e.path, e.line, e.message) for e in caught.value.errors]
+    assert got == [
+        (2, "$.query[1].projections[0].ref", None,
+         "ref 'a.b' has 2 segments; in today's dialect a ref is one name (nested refs exist only in 2013 plans)"),
+        (4, "$.query[2].storageengine", None, "unknown storage engine 'nowhere' (defined in storage: none)"),
+        (5, "$.query[3].right", None, "input 9 is not the @id of any operator (known: 1, 2, 4, 5)"),
+    ]
+
+
+def test_replace_operator_keeps_the_rest():
+    plan = parse(TEXT)
+    new = plan.replace_operator(Filter(id=2, input=1, expr=parse_expression("a < 0")))
+    assert new.node(2).expr == parse_expression("a < 0")
+    assert new.node(5) == plan.node(5) and new != plan
+
+
+def test_validate_false_skips_graph_checks_but_not_syntax():
+    text = '{query: [{@id: 1, op: "filter", input: 5, expr: "a"}]}'
+    with pytest.raises(PlanError):
+        parse(text)
+    plan = parse(text, validate=False)
+    assert plan.node(1).input == 5
+    with pytest.raises(PlanError):
+        parse('{query: [{@id: 1, op: "filter", input: 5, expr: "a +"}]}', validate=False)
+
+
+@pytest.mark.parametrize(
+    "plan, dialect",
+    [
+        ({"query": [{"op": "scan", "storageengine": "x"}]}, "drill"),
+        ({"query": [{"op": "scan", "storageengine": "x", "ref": "d"}]}, "2013"),
+        ({"query": [{"op": "scan", "storageengine": "x", "ref": None}]}, "drill"),
+        ({"storage": [], "query": []}, "2013"),
+        ({"query": [{"op": "sequence", "do": []}]}, "2013"),
+        ({"query": [{"op": "join", "type": "outer"}]}, "2013"),
+        ({"query": [{"op": "order", "orderings": [{"expr": "a", "nullCollation": "first"}]}]}, "2013"),
+        ({"head": {"options": {"drillspark.dialect": "2013"}}, "query": []}, "2013"),
+        ({"op": "constant", "content": []}, "2013"),
+    ],
+)
+def test_dialect_detection(plan, dialect):
+    assert detect_dialect(plan) == dialect
+
+
+def test_a_2013_plan_written_by_to_json_keeps_its_dialect():
+    plan = parse('{query: [{@id: 1, op: "constant", content: [{a: {b: 1}}]},'
+                 ' {@id: 2, op: "project", input: 1, projections: [{ref: "output.x", expr: "a.b"}]}]}')
+    assert plan.node(2).projections[0].ref == FieldPath(("output", "x"))
+    written = plan.to_json()
+    assert written["head"]["options"] == {"drillspark.dialect": "2013"}
+    assert written["query"][1]["projections"][0]["ref"] == "output.x"
+    again = parse(written)
+    assert again == plan and "options" not in again.head
+
+
+def test_relaxed_json_positions_and_comments():
+    doc = loads('// leading\n{ a: 1, /* note */ "b" : [true, {c: "x\\"y"}] }')
+    assert doc.value == {"a": 1, "b": [True, {"c": 'x"y'}]}
+    assert (doc.positions[("a",)].line, doc.positions[("a",)].column) == (2, 6)
+    assert (doc.key_positions[("b",)].line, doc.key_positions[("b",)].column) == (2, 20)
+    c = doc.positions[("b", 1, "c")]
+    assert (c.line, c.column) == (2, 37)
+    # offset 2 of the decoded 'x"y' is 'y', after the two-character escape
+    loc = doc.location_in_string(("b", 1, "c"), 2)
+    assert (loc.line, loc.column) == (2, 41)
+
+
+@pytest.mark.parametrize(
+    "text, line, column, message",
+    [
+        ("{a: 'x'}", 1, 5, "single-quoted strings are not JSON (Drill's plan reader rejects them)"),
+        ('{"a": 1,, }', 1, 9, "expected a field name"),
+        ('{\n  a: 1\n  b: 2}', 3, 3, "expected ',' or '}' in object"),
+        ('{a: "open', 1, 5, "unterminated string"),
+        ("{a: 1} x", 1, 8, "unexpected 'x' after the end of the JSON value"),
+        ("{a: 1, a: 2}", 1, 8, "duplicate field 'a'"),
+        ("{a: 1 /* x", 1, 7, "unterminated /* comment"),
+    ],
+)
+def test_json_syntax_errors_name_line_and_column(text, line, column, message):
+    with pytest.raises(PlanError) as caught:
+        parse(text)
+    (err,) = caught.value.errors
+    assert (err.line, err.column) == (line, column)
+    assert err.message == f"JSON syntax error: {message}"
+
+
+def test_plan_file_errors_name_the_file(tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text('{query: [{@id: 1, op: "values", content: [{a: 1}]},\n {@id: 2, op: "limt", input: 1}]}')
+    with pytest.raises(PlanError) as caught:
+        parse(f)
+    (err,) = caught.value.errors
+    assert str(err) == f"{f}:2:15: @id 2 $.query[1].op: unknown operator 'limt'; did you mean 'limit'?"
+    with pytest.raises(PlanError, match="cannot read plan file"):
+        parse(tmp_path / "missing.json")

@@ -1,0 +1,117 @@
+"""Storage engines: roots, workspaces, classpath, formats, text `columns`, mock rows, sinks,
+atomic writes."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from drillspark.spark.storage import StorageError, StorageRegistry, make_engine
+from drillspark.spark.storage.writers import write_atomic
+
+LOGICAL = "data/drill-conformance/logical/drill-0.1.0"
+
+
+def test_classpath_root_and_concatenated_json(spark, shared):
+    root = shared / LOGICAL
+    eng = make_engine("cp", {"type": "classpath", "root": str(root)})
+    df = eng.read(spark, {"path": "/join/employees.json", "type": "JSON"})
+    rows = sorted((r.lastName, r.deptId) for r in df.collect())
+    # employees.json holds 6 pretty-printed objects; John has no deptId
+    assert rows == [("John", None), ("Jones", 33), ("Rafferty", 31), ("Robinson", 34),
+                    ("Smith", 34), ("Steinberg", 33)]
+    assert dict(df.dtypes)["deptId"] == "bigint"
+
+
+def test_classpath_without_root_searches_the_classpath(spark, shared, tmp_path):
+    eng = make_engine("cp", {"type": "classpath"},
+                      classpath=[str(tmp_path), str(shared / LOGICAL)])
+    assert eng.read(spark, {"path": "/departments.json"}).count() == 4
+
+
+def test_paths_cannot_escape_the_root(spark, shared, tmp_path):
+    eng = make_engine("fs", {"type": "file", "root": str(shared / LOGICAL / "join")})
+    with pytest.raises(StorageError, match="escapes the root"):
+        eng.read(spark, {"path": "../employees.json", "type": "json"})
+    os.symlink(shared / LOGICAL / "employees.json", tmp_path / "link.json")
+    eng = make_engine("fs", {"type": "fs", "root": f"file://{tmp_path}"})
+    with pytest.raises(StorageError, match="escapes the root"):
+        eng.read(spark, {"path": "/link.json"})
+
+
+def test_workspaces(spark, shared):
+    eng = make_engine("dfs", {"type": "file", "connection": "file:///",
+                              "workspaces": {"logical": {"location": str(shared / LOGICAL)}}})
+    assert eng.read(spark, {"workspace": "logical", "path": "join/departments.json"}).count() == 4
+    with pytest.raises(StorageError, match="no workspace 'nope'"):
+        eng.read(spark, {"workspace": "nope", "path": "x.json"})
+
+
+def test_text_without_header_gives_columns_array(spark, tmp_path):
+    (tmp_path / "a.csv").write_text('1,"x,y",z\n2,"say ""hi""",\n')
+    (tmp_path / "b.tsv").write_text("a\tb\n")
+    eng = make_engine("fs", {"type": "file", "root": str(tmp_path)})
+    rows = [r.columns for r in eng.read(spark, {"path": "/a.csv"}).collect()]
+    assert rows == [["1", "x,y", "z"], ["2", 'say "hi"', ""]]
+    assert [r.columns for r in eng.read(spark, {"path": "/b.tsv"}).collect()] == [["a", "b"]]
+
+
+def test_text_with_header_names_columns(spark, tmp_path):
+    (tmp_path / "h.psv").write_text("id|name\n1|ann\n2|bob\n")
+    eng = make_engine("fs", {"type": "file", "root": str(tmp_path),
+                             "formats": {"psv": {"type": "psv", "extractHeader": True}}})
+    df = eng.read(spark, {"path": "/h.psv"})
+    assert df.columns == ["id", "name"]
+    assert [tuple(r) for r in df.collect()] == [("1", "ann"), ("2", "bob")]
+
+
+def test_parquet_missing_columns_are_filled(spark, tmp_path):
+    spark.createDataFrame([(1, "a")], "id bigint, s string").write.parquet(str(tmp_path / "t/1"))
+    spark.createDataFrame([(2,)], "id bigint").write.parquet(str(tmp_path / "t/2"))
+    eng = make_engine("p", {"type": "parquet", "root": str(tmp_path)})
+    df = eng.read(spark, {"path": "/t", "columns": ["id", "s", "nothere"]})
+    got = sorted((r.id, r.s, r.nothere) for r in df.collect())
+    assert got == [(1, "a", None), (2, None, None)]
+    assert dict(df.dtypes)["nothere"] == "int"  # Drill's classic nullable INT
+
+
+def test_mock_rows_are_predictable(spark):
+    eng = make_engine("mock", {"type": "mock", "enabled": True})
+    df = eng.read(spark, {"entries": [{"records": 3, "types": [
+        {"name": "n", "type": "INT", "mode": "REQUIRED"},
+        {"name": "s", "type": "VARCHAR", "mode": "REQUIRED"},
+        {"name": "r", "type": "BIGINT", "mode": "REPEATED"}]}]})
+    assert [tuple(r) for r in df.collect()] == [(0, "s_0", [0, 1]), (1, "s_1", [1, 2]),
+                                                (2, "s_2", [2, 3])]
+
+
+def test_registry_overrides_and_errors(tmp_path):
+    reg = StorageRegistry({"cp": {"type": "classpath"}},
+                          {"cp": {"type": "classpath", "root": str(tmp_path)}})
+    assert reg.get("cp").roots == [str(tmp_path)]
+    assert reg.get("--SCREEN--").sink
+    with pytest.raises(StorageError, match="unknown storage engine 'x'.*configured: cp"):
+        reg.get("x", "operator @1 (scan): ")
+    with pytest.raises(StorageError, match="unknown type 'hbase'"):
+        make_engine("h", {"type": "hbase"})
+
+
+def test_atomic_write_reports_rows_and_files(spark, tmp_path):
+    df = spark.createDataFrame([(1, None), (2, "b")], "a bigint, b string").coalesce(1)
+    report = write_atomic(df, str(tmp_path / "out"), "json")
+    assert report.rows == 2 and len(report.files) == 1
+    with open(report.files[0]) as f:
+        lines = [json.loads(x) for x in f]
+    assert lines == [{"a": 1}, {"a": 2, "b": "b"}]  # null fields skipped, as Drill's writer
+    assert sorted(os.listdir(tmp_path)) == ["out"]  # no temporary left behind
+
+
+def test_failed_write_leaves_nothing(spark, tmp_path):
+    from pyspark.sql import functions as F
+
+    df = spark.range(3).select(F.raise_error(F.lit("boom")).alias("x"))
+    with pytest.raises(Exception, match="boom"):
+        write_atomic(df, str(tmp_path / "out"), "parquet")
+    assert os.listdir(tmp_path) == []
