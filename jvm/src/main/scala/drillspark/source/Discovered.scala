@@ -1,0 +1,165 @@
+package drillspark.source
+
+import java.util.{LinkedHashMap => JLinkedHashMap, Locale}
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.types._
+
+/** A type conflict found by discovery: one path, two types, where each was seen. */
+final case class Conflict(path: String, typeA: String, fileA: String, typeB: String, fileB: String) {
+  def describe: String = s"`$path` is $typeA in $fileA but $typeB in $fileB"
+}
+
+/**
+ * A discovered JSON type: a small mutable tree, updated in place by the token pass so that
+ * discovering a file allocates per new path, not per record. Kinds form Drill's lattice:
+ * null < bool | int < bigint < double | string ... ; scalars of different kinds meet at TEXT
+ * (each value's text), a scalar meeting a struct or array is a CONFLICT.
+ */
+final class Node(val path: String, var kind: Int, var file: String) extends Serializable {
+  import Node._
+  /** STRUCT members by lower-case name (first spelling kept in Member.name). */
+  var members: JLinkedHashMap[String, Member] = _
+  /** ARRAY element type (kind NULL while only empty arrays/nulls were seen). */
+  var elem: Node = _
+  var conflict: Conflict = _
+
+  def isScalar: Boolean = kind >= BOOL && kind <= TEXT
+  def isComplex: Boolean = kind == STRUCT || kind == ARRAY
+
+  def member(name: String, file: String): Member = {
+    if (members == null) members = new JLinkedHashMap[String, Member]()
+    val key = name.toLowerCase(Locale.ROOT)
+    var m = members.get(key)
+    if (m == null) {
+      m = new Member(name, new Node(if (path.isEmpty) name else s"$path.$name", NULL, file))
+      members.put(key, m)
+    }
+    m
+  }
+
+  def copy(): Node = {
+    val n = new Node(path, kind, file)
+    if (members != null) {
+      n.members = new JLinkedHashMap[String, Member]()
+      members.asScala.foreach { case (k, m) => n.members.put(k, new Member(m.name, m.node.copy())) }
+    }
+    if (elem != null) n.elem = elem.copy()
+    n.conflict = conflict
+    n
+  }
+
+  def conflicts: Seq[Conflict] = {
+    val own = Option(conflict).toSeq
+    val inMembers = if (members == null) Nil else members.values().asScala.toSeq.flatMap(_.node.conflicts)
+    own ++ inMembers ++ Option(elem).toSeq.flatMap(_.conflicts)
+  }
+}
+
+final class Member(val name: String, var node: Node) extends Serializable
+
+object Node {
+  final val NULL = 0
+  final val BOOL = 1
+  final val INT = 2
+  final val BIGINT = 3
+  final val DOUBLE = 4
+  final val DECIMAL = 5
+  final val DATE = 6
+  final val TIMESTAMP = 7
+  final val BINARY = 8
+  final val STRING = 9
+  final val TEXT = 10 // mixed scalar kinds: a string holding each value's text
+  final val STRUCT = 11
+  final val ARRAY = 12
+  final val CONFLICT = 13 // scalar vs complex: JSON text or VARIANT per typeConflict
+
+  def kindName(k: Int): String = k match {
+    case NULL => "NULL"; case BOOL => "BOOLEAN"; case INT => "INT"; case BIGINT => "BIGINT"
+    case DOUBLE => "DOUBLE"; case DECIMAL => "DECIMAL"; case DATE => "DATE"
+    case TIMESTAMP => "TIMESTAMP"; case BINARY => "VARBINARY"; case STRING => "VARCHAR"
+    case TEXT => "VARCHAR"; case STRUCT => "STRUCT"; case ARRAY => "ARRAY"; case _ => "JSON"
+  }
+
+  def root(file: String): Node = new Node("", STRUCT, file)
+
+  private def isNumeric(k: Int) = k == INT || k == BIGINT || k == DOUBLE || k == DECIMAL
+
+  /** The kind two scalar kinds meet at. */
+  def meetScalar(a: Int, b: Int): Int =
+    if (a == b) a
+    else if (a == NULL) b
+    else if (b == NULL) a
+    else if (isNumeric(a) && isNumeric(b)) {
+      if (a == DOUBLE || b == DOUBLE || a == DECIMAL || b == DECIMAL) DOUBLE else BIGINT
+    } else TEXT
+
+  /** Fold `b` into `a` (mutating `a`); `a` and `b` describe the same path. */
+  def mergeInto(a: Node, b: Node): Unit = {
+    if (b.kind == NULL) {
+      return
+    }
+    if (a.kind == NULL) {
+      a.kind = b.kind; a.file = b.file; a.members = b.members; a.elem = b.elem; a.conflict = b.conflict
+      return
+    }
+    if (a.kind == CONFLICT || b.kind == CONFLICT) {
+      if (a.conflict == null) a.conflict = b.conflict
+      if (a.kind != CONFLICT) {
+        a.conflict = if (b.conflict != null) b.conflict
+          else Conflict(a.path, kindName(a.kind), a.file, "JSON", b.file)
+        toConflict(a)
+      }
+      return
+    }
+    if (a.isScalar && b.isScalar) { a.kind = meetScalar(a.kind, b.kind); return }
+    if (a.kind == STRUCT && b.kind == STRUCT) {
+      if (b.members != null) b.members.asScala.foreach { case (k, m) =>
+        val mine = if (a.members == null) null else a.members.get(k)
+        if (mine == null) {
+          if (a.members == null) a.members = new JLinkedHashMap[String, Member]()
+          a.members.put(k, m)
+        } else mergeInto(mine.node, m.node)
+      }
+      return
+    }
+    if (a.kind == ARRAY && b.kind == ARRAY) {
+      if (a.elem == null) a.elem = b.elem
+      else if (b.elem != null) mergeInto(a.elem, b.elem)
+      return
+    }
+    a.conflict = Conflict(a.path, kindName(a.kind), a.file, kindName(b.kind), b.file)
+    toConflict(a)
+  }
+
+  private def toConflict(a: Node): Unit = { a.kind = CONFLICT; a.members = null; a.elem = null }
+
+  val ConflictKey = "drill.typeConflict"
+
+  /** The Spark type of a discovered node. */
+  def toSpark(n: Node, o: DrillOptions): DataType = n.kind match {
+    case NULL => o.nullType
+    case BOOL => BooleanType
+    case INT => IntegerType
+    case BIGINT => LongType
+    case DOUBLE => DoubleType
+    case DECIMAL => DecimalType(38, 10)
+    case DATE => DateType
+    case TIMESTAMP => TimestampType
+    case BINARY => BinaryType
+    case STRING | TEXT => StringType
+    case STRUCT => structOf(n, o)
+    case ARRAY => ArrayType(if (n.elem == null) o.nullType else toSpark(n.elem, o), containsNull = true)
+    case _ => if (o.typeConflict == TypeConflict.Variant) VariantType else StringType
+  }
+
+  def structOf(n: Node, o: DrillOptions): StructType =
+    if (n.members == null) new StructType()
+    else StructType(n.members.values().asScala.toSeq.map { m =>
+      val meta = if (m.node.kind == CONFLICT && m.node.conflict != null)
+        new MetadataBuilder().putString(ConflictKey, m.node.conflict.describe).build()
+      else Metadata.empty
+      StructField(m.name, toSpark(m.node, o), nullable = true, meta)
+    })
+}

@@ -1,0 +1,165 @@
+package drillspark.source
+
+import java.nio.charset.StandardCharsets.UTF_8
+
+import com.fasterxml.jackson.core.JsonProcessingException
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
+import org.apache.spark.sql.connector.read.PartitionReader
+import org.apache.spark.sql.drillspark.compat.ScanVectors
+import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
+
+/**
+ * Reads the splits of one input partition into columnar batches, the way Drill's result set
+ * loader does: rows go straight into column vectors; a batch ends at `batchRows` rows or when
+ * the row being written passes `batchBytes`. That row becomes the first row of the next batch
+ * (it is copied into the other of two vector sets), so the batch looks as if reading had
+ * stopped just before it; a row that alone passes the limit is a batch by itself.
+ */
+final class DrillPartitionReader(
+    splits: Seq[FileSplit], readSchema: StructType, o: DrillOptions, conf: Configuration,
+    filter: Option[RowFilter]) extends PartitionReader[ColumnarBatch] with Logging {
+
+  private val plan = ReadPlan(readSchema)
+  private val ctx = new WriteContext(o)
+  private val record = new StructWriter(ctx, plan.dataSchema)
+  private val factory = JsonInput.factory(o)
+  private val sets: Array[Array[Vec]] = Array(ScanVectors.allocate(o.batchRows, readSchema),
+    ScanVectors.allocate(o.batchRows, readSchema))
+  private var cur = 0
+  private var handedOut = false
+  private var pending = -1
+  private var done = false
+  private var batch: ColumnarBatch = _
+
+  private var splitIx = 0
+  private var rs: RecordStream = _
+  private var constants: Array[Array[Byte]] = new Array(plan.constCols.length)
+  private var skipped = 0L
+
+  private def bind(vs: Array[Vec]): Unit = {
+    record.bindChildren(plan.dataCols.map(vs))
+  }
+
+  /** Next record of this partition, opening the next split as needed. */
+  private def advance(): Boolean = {
+    while (true) {
+      if (rs == null) {
+        if (splitIx >= splits.size) return false
+        val s = splits(splitIx)
+        splitIx += 1
+        constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
+        if (s.file.length > 0) rs = new RecordStream(conf, s.file.path, s.start, s.end, o, factory)
+      } else if (rs.next()) return true
+      else closeStream()
+    }
+    false
+  }
+
+  private def closeStream(): Unit = {
+    skipped += rs.skipped
+    if (rs.skipped > 0) logWarning(s"drill: skipped ${rs.skipped} invalid records in ${rs.file} (skipInvalidRecords)")
+    rs.close()
+    rs = null
+  }
+
+  private def writeConstants(vs: Array[Vec], i: Int): Unit = {
+    var k = 0
+    while (k < plan.constCols.length) {
+      val v = vs(plan.constCols(k))
+      v.reserve(i + 1)
+      val b = constants(k)
+      if (b == null) v.putNull(i) else { v.putNotNull(i); v.putByteArray(i, b, 0, b.length) }
+      k += 1
+    }
+  }
+
+  /** Write the record under the parser at row i; false when it was skipped or filtered out. */
+  private def writeRecord(vs: Array[Vec], i: Int): Boolean = {
+    try {
+      record.writeMembers(rs.parser, i)
+      writeConstants(vs, i)
+      filter.forall(_.eval(vs, i) == 1)
+    } catch {
+      case e: ValueMismatch =>
+        if (o.skipInvalidRecords) { rs.skipRecord(); false }
+        else throw rs.fail(e.getMessage)
+      case e: JsonProcessingException => rs.onBadRecord(e); false
+    }
+  }
+
+  override def next(): Boolean = {
+    if (done && pending < 0) return false
+    val prev = cur
+    if (handedOut) cur = 1 - cur
+    val vs = sets(cur)
+    vs.foreach(_.reset())
+    record.newBatch()
+    bind(vs)
+    ctx.bytes = 0L
+    var rows = 0
+    if (pending >= 0) {
+      // the overflow row: copy it from the batch just handed out to row 0 of this one
+      val src = sets(prev)
+      var c = 0
+      while (c < record.children.length) {
+        record.children(c).copy(src(plan.dataCols(c)), pending, 0); c += 1
+      }
+      plan.constCols.foreach { k =>
+        vs(k).reserve(1)
+        if (src(k).isNullAt(pending)) vs(k).putNull(0)
+        else { val b = src(k).getBinary(pending); vs(k).putNotNull(0); vs(k).putByteArray(0, b, 0, b.length) }
+      }
+      pending = -1
+      rows = 1
+    }
+    var full = false
+    while (!full && rows < o.batchRows && !done) {
+      if (!advance()) done = true
+      else {
+        val before = ctx.bytes
+        if (writeRecord(vs, rows)) {
+          if (ctx.bytes > o.batchBytes && rows > 0) { pending = rows; full = true }
+          else rows += 1
+        } else ctx.bytes = before
+      }
+    }
+    handedOut = true
+    if (rows == 0) return false
+    batch = new ColumnarBatch(vs.map(v => v: ColumnVector), rows)
+    true
+  }
+
+  override def get(): ColumnarBatch = batch
+
+  override def currentMetricsValues(): Array[CustomTaskMetric] = {
+    val n = skipped + (if (rs != null) rs.skipped else 0L)
+    Array(DrillMetrics.task(DrillMetrics.SkippedRecords, n))
+  }
+
+  override def close(): Unit = {
+    if (rs != null) closeStream()
+    sets.foreach(_.foreach(_.close()))
+  }
+}
+
+/** Where each column of the read schema comes from: the JSON data, or a per-file constant. */
+final case class ReadPlan(readSchema: StructType) {
+  private val isConst: Array[Boolean] = readSchema.fields.map { f =>
+    ImplicitColumns.dirIndex(f.name).isDefined && f.metadata.contains(ReadPlan.PartitionKey) ||
+      f.metadata.contains(ReadPlan.FileColumnKey)
+  }
+  val dataCols: Array[Int] = readSchema.fields.indices.filterNot(isConst).toArray
+  val constCols: Array[Int] = readSchema.fields.indices.filter(isConst).toArray
+  val constNames: Array[String] = constCols.map(readSchema.fields(_).name)
+  val dataSchema: StructType = StructType(dataCols.map(readSchema.fields(_)))
+}
+
+object ReadPlan {
+  /** Field metadata marking dirN partition columns and implicit file columns in the read schema. */
+  val PartitionKey = "drill.partition"
+  val FileColumnKey = "drill.implicit"
+}

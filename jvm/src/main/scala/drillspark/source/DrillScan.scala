@@ -1,0 +1,73 @@
+package drillspark.source
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.metric.CustomMetric
+import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
+import org.apache.spark.sql.drillspark.compat.ScanVectors
+import org.apache.spark.sql.sources.{And, Filter}
+import org.apache.spark.sql.types.{MetadataBuilder, StructField, StructType}
+
+/** One input partition: line-aligned splits of files, read one after the other. */
+final case class DrillInputPartition(splits: Array[FileSplit]) extends InputPartition
+
+/** A planned `drill` scan: the pruned read schema, pushed filters, and the file splits. */
+final class DrillScan(table: DrillJsonTable, required: StructType, filters: Array[Filter])
+  extends Scan with Batch {
+
+  /** The read schema, with partition and implicit file columns marked for the readers. */
+  private val marked: StructType = StructType(required.fields.map { f =>
+    val dataNames = table.dataSchema.fieldNames.toSet
+    if (table.partitionColumns.contains(f.name)) mark(f, ReadPlan.PartitionKey)
+    else if (!dataNames(f.name) && ImplicitColumns.FileColumns.contains(f.name)) mark(f, ReadPlan.FileColumnKey)
+    else f
+  })
+
+  private def mark(f: StructField, key: String): StructField =
+    f.copy(metadata = new MetadataBuilder().withMetadata(f.metadata).putBoolean(key, true).build())
+
+  override def readSchema(): StructType = required
+
+  override def description(): String = {
+    val pf = if (filters.isEmpty) "" else filters.mkString(", PushedFilters: [", ", ", "]")
+    s"drill [${table.name()}] ReadSchema: ${required.simpleString}$pf"
+  }
+
+  override def toBatch: Batch = this
+
+  override def supportedCustomMetrics(): Array[CustomMetric] = DrillMetrics.supported
+
+  override def planInputPartitions(): Array[InputPartition] = {
+    val spark = SparkSession.active
+    val conf = spark.sparkContext.hadoopConfiguration
+    val total = table.files.map(_.length).sum
+    val maxPartition = spark.conf.get("spark.sql.files.maxPartitionBytes", "134217728").takeWhile(_.isDigit).toLong
+    val openCost = 4L << 20
+    val maxSplit =
+      if (table.options.splitBytes > 0) table.options.splitBytes
+      else math.min(maxPartition, math.max(openCost, total / math.max(1, spark.sparkContext.defaultParallelism)))
+    val splits = InputFiles.splits(conf, table.files, table.options, maxSplit)
+    // pack small files into partitions of about maxSplit bytes, keeping file order
+    val parts = ArrayBuffer[DrillInputPartition]()
+    val cur = ArrayBuffer[FileSplit]()
+    var size = 0L
+    splits.foreach { s =>
+      val len = (if (s.end < 0) s.file.length else s.end - s.start) + openCost
+      if (cur.nonEmpty && size + len > maxSplit) { parts += DrillInputPartition(cur.toArray); cur.clear(); size = 0 }
+      cur += s
+      size += len
+    }
+    if (cur.nonEmpty) parts += DrillInputPartition(cur.toArray)
+    parts.toArray
+  }
+
+  override def createReaderFactory(): PartitionReaderFactory = {
+    val dataCols = marked.fields.indices.filterNot(i =>
+      marked.fields(i).metadata.contains(ReadPlan.PartitionKey) ||
+        marked.fields(i).metadata.contains(ReadPlan.FileColumnKey)).toSet
+    val checkable = filters.filter(RowFilter.compile(_, marked, dataCols).isDefined)
+    val filter = checkable.reduceOption[Filter](And(_, _)).flatMap(RowFilter.compile(_, marked, dataCols))
+    new DrillPartitionReaderFactory(marked, table.options, ScanVectors.hadoopConf(SparkSession.active), filter)
+  }
+}

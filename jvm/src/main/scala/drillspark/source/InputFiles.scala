@@ -1,0 +1,92 @@
+package drillspark.source
+
+import java.util.Locale
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+
+/** One data file of a table, with its partition directories below the table root (dir0, ...). */
+final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String])
+  extends Serializable
+
+/** A byte range of one file read by one reader; `end` = -1 reads to the end. */
+final case class FileSplit(file: InputFile, start: Long, end: Long) extends Serializable
+
+/** A table's files: paths, directories (recursive) and globs, hidden files left out. */
+object InputFiles {
+  val SchemaFileName = ".drill.schema"
+
+  private def hidden(name: String): Boolean = name.startsWith(".") || name.startsWith("_")
+
+  private def hasGlob(s: String): Boolean = s.exists(c => c == '*' || c == '?' || c == '[' || c == '{')
+
+  /** The files of `paths` and the table root folder (the single directory given), if any. */
+  def list(conf: Configuration, paths: Seq[String]): (Seq[InputFile], Option[Path]) = {
+    if (paths.isEmpty) throw new IllegalArgumentException(
+      "drill: no path given; use spark.read.format(\"drill\").load(path)")
+    val out = ArrayBuffer[InputFile]()
+    var root: Option[Path] = None
+    paths.foreach { ps =>
+      val p = new Path(ps)
+      val fs = p.getFileSystem(conf)
+      val matched: Seq[FileStatus] =
+        if (hasGlob(ps)) Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
+        else if (fs.exists(p)) Seq(fs.getFileStatus(p))
+        else throw new IllegalArgumentException(s"drill: path does not exist: $ps")
+      if (matched.isEmpty) throw new IllegalArgumentException(s"drill: no file matches the glob $ps")
+      matched.sortBy(_.getPath.toString).foreach { st =>
+        if (st.isDirectory) {
+          if (paths.size == 1 && !hasGlob(ps)) root = Some(st.getPath)
+          walk(fs, st.getPath, Vector.empty, out)
+        } else out += InputFile(st.getPath.toString, st.getLen, st.getModificationTime, Nil)
+      }
+    }
+    (out.toSeq, root)
+  }
+
+  private def walk(fs: FileSystem, dir: Path, dirs: Vector[String], out: ArrayBuffer[InputFile]): Unit = {
+    val children = fs.listStatus(dir).filterNot(s => hidden(s.getPath.getName)).sortBy(_.getPath.getName)
+    children.foreach { st =>
+      if (st.isDirectory) walk(fs, st.getPath, dirs :+ st.getPath.getName, out)
+      else out += InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs)
+    }
+  }
+
+  def isCompressed(f: InputFile): Boolean = JsonInput.compression(f.path).isDefined
+
+  /** True when the head of the file looks like JSON lines (each line one object), so that it
+   * can be cut at line boundaries; pretty-printed or concatenated files are read whole. */
+  def looksLineDelimited(conf: Configuration, f: InputFile): Boolean = {
+    val in = JsonInput.open(conf, f.path, 0L)
+    try {
+      val buf = new Array[Byte](1 << 16)
+      var n = 0
+      var r = 0
+      while (n < buf.length && { r = in.read(buf, n, buf.length - n); r > 0 }) n += r
+      val text = new String(buf, 0, n, java.nio.charset.StandardCharsets.UTF_8)
+      val lines = text.split('\n').dropRight(1).map(_.trim).filter(_.nonEmpty)
+      lines.nonEmpty && lines.forall(l => l.startsWith("{") && l.endsWith("}"))
+    } finally in.close()
+  }
+
+  /** Line-aligned splits of large uncompressed JSON-lines files; other files whole. */
+  def splits(conf: Configuration, files: Seq[InputFile], o: DrillOptions, maxSplit: Long): Seq[FileSplit] =
+    files.flatMap { f =>
+      val canSplit = o.splitFiles && !o.replaceInvalidUtf8 && !isCompressed(f) &&
+        f.length > maxSplit && looksLineDelimited(conf, f)
+      if (!canSplit) Seq(FileSplit(f, 0L, -1L))
+      else (0L until f.length by maxSplit).map(s => FileSplit(f, s, math.min(f.length, s + maxSplit)))
+    }
+
+  def suffix(name: String): String = {
+    val i = name.lastIndexOf('.')
+    if (i < 0) "" else name.substring(i + 1)
+  }
+
+  def formatOf(name: String): String = {
+    val n = name.toLowerCase(Locale.ROOT).stripSuffix(".gz").stripSuffix(".bz2").stripSuffix(".zst")
+    suffix(n)
+  }
+}

@@ -1,0 +1,113 @@
+package drillspark.source
+
+import java.nio.charset.StandardCharsets
+import java.util.Locale
+
+import scala.collection.mutable.ArrayBuffer
+import scala.jdk.CollectionConverters._
+
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.types._
+
+/**
+ * A provided schema (Drill's CREATE SCHEMA): option `schema` as DDL text, or the table root's
+ * `.drill.schema` file (Drill's JSON form, or DDL text). Columns are `name type [not null]
+ * [default 'value']`; the default fills missing and null values of a NOT NULL column.
+ */
+object ProvidedSchema {
+
+  /** Split on commas that are not inside <>, (), quotes or backticks. */
+  private def splitTop(s: String): Seq[String] = {
+    val out = ArrayBuffer[String]()
+    val cur = new StringBuilder
+    var depth = 0
+    var quote: Char = 0
+    s.foreach { c =>
+      if (quote != 0) { cur += c; if (c == quote) quote = 0 }
+      else c match {
+        case '\'' | '"' | '`' => quote = c; cur += c
+        case '<' | '(' => depth += 1; cur += c
+        case '>' | ')' => depth -= 1; cur += c
+        case ',' if depth == 0 => out += cur.toString; cur.clear()
+        case _ => cur += c
+      }
+    }
+    if (cur.toString.trim.nonEmpty) out += cur.toString
+    out.toSeq.map(_.trim).filter(_.nonEmpty)
+  }
+
+  private val DefaultRe = """(?is)^(.*?)\s+default\s+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+)(.*)$""".r
+
+  /** Drill type spellings Spark's DDL does not know. */
+  private def sparkTypeText(col: String): String =
+    col.replaceAll("(?i)\\bvarchar\\b(?!\\s*\\()", "STRING")
+      .replaceAll("(?i)\\bcharacter varying\\b(?!\\s*\\()", "STRING")
+      .replaceAll("(?i)\\bfloat8\\b", "DOUBLE")
+      .replaceAll("(?i)\\bfloat4\\b", "FLOAT")
+      .replaceAll("(?i)\\bbit\\b", "BOOLEAN")
+      .replaceAll("(?i)\\b(var)?decimal\\b(?!\\s*\\()", "DECIMAL(38,10)")
+
+  def parseDdl(ddl: String): StructType = {
+    val text = ddl.trim.stripPrefix("(").stripSuffix(")")
+    StructType(splitTop(text).map { col =>
+      val (body, default) = col match {
+        case DefaultRe(b, d, rest) =>
+          val v = if ((d.startsWith("'") && d.endsWith("'")) || (d.startsWith("\"") && d.endsWith("\"")))
+            d.substring(1, d.length - 1).replace("\\'", "'") else d
+          (b + rest, Some(v))
+        case _ => (col, None)
+      }
+      val field = try StructType.fromDDL(sparkTypeText(body)).fields match {
+        case Array(f) => f
+        case _ => throw new IllegalArgumentException(s"not one column: $body")
+      } catch {
+        case e: Exception => throw new IllegalArgumentException(
+          s"drill: provided schema column '$col' cannot be parsed: ${e.getMessage.linesIterator.next()}")
+      }
+      default.fold(field)(d => field.copy(metadata =
+        new MetadataBuilder().withMetadata(field.metadata).putString(ColumnWriter.DefaultKey, d).build()))
+    })
+  }
+
+  /** Drill's `.drill.schema` JSON: {"schema": {"columns": [{"name", "type", "mode", "properties"}]}} */
+  def parseSchemaFile(text: String, where: String): StructType = {
+    val t = text.trim
+    if (!t.startsWith("{")) return parseDdl(t)
+    val root: JsonNode = try new ObjectMapper().readTree(t) catch {
+      case e: Exception => throw new IllegalArgumentException(s"drill: $where is not valid JSON: ${e.getMessage}")
+    }
+    val cols = Option(root.path("schema").get("columns")).orElse(Option(root.get("columns")))
+      .getOrElse(throw new IllegalArgumentException(s"drill: $where has no schema.columns list"))
+    val ddl = cols.elements().asScala.map { c =>
+      val name = c.path("name").asText()
+      val typ = c.path("type").asText()
+      val notNull = c.path("mode").asText("OPTIONAL").toUpperCase(Locale.ROOT) == "REQUIRED"
+      val props = c.path("properties")
+      val default = Option(props.get("drill.default")).orElse(Option(c.get("default"))).map(_.asText())
+      s"`${name.replace("`", "``")}` $typ" + (if (notNull) " NOT NULL" else "") +
+        default.map(d => " DEFAULT '" + d.replace("'", "\\'") + "'").getOrElse("")
+    }.mkString(", ")
+    parseDdl(ddl)
+  }
+
+  /** The provided schema: option `schema` first, else `.drill.schema` in the table root. */
+  def find(conf: Configuration, o: DrillOptions, root: Option[Path]): Option[StructType] =
+    o.schemaDdl.map(parseDdl).orElse(root.flatMap { r =>
+      val f = new Path(r, InputFiles.SchemaFileName)
+      val fs = f.getFileSystem(conf)
+      if (!fs.exists(f)) None
+      else {
+        val in = fs.open(f)
+        try Some(parseSchemaFile(new String(in.readAllBytes(), StandardCharsets.UTF_8), f.toString))
+        finally in.close()
+      }
+    })
+
+  /** Provided columns win (in their order); discovered columns the schema lacks follow. */
+  def overlay(provided: StructType, discovered: StructType): StructType = {
+    val names = provided.fields.map(_.name.toLowerCase(Locale.ROOT)).toSet
+    StructType(provided.fields ++ discovered.fields.filterNot(f => names(f.name.toLowerCase(Locale.ROOT))))
+  }
+}

@@ -1,0 +1,143 @@
+package drillspark.source
+
+import java.io.{BufferedInputStream, ByteArrayInputStream, ByteArrayOutputStream, FilterInputStream, InputStream, SequenceInputStream}
+
+import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonProcessingException, JsonStreamContext, JsonToken}
+import org.apache.hadoop.conf.Configuration
+
+/** Counts the bytes handed to the parser, so a restart after a bad record knows where it is. */
+private final class CountingInputStream(in: InputStream) extends FilterInputStream(in) {
+  var count: Long = 0L
+  override def read(): Int = { val b = super.read(); if (b >= 0) count += 1; b }
+  override def read(b: Array[Byte], off: Int, len: Int): Int = {
+    val n = super.read(b, off, len); if (n > 0) count += n; n
+  }
+  override def skip(n: Long): Long = { val s = super.skip(n); count += s; s }
+}
+
+/**
+ * The top-level records of one file, or of one line-aligned split of it: JSON lines,
+ * concatenated objects, or one outer array of objects; positions the parser on each record's
+ * START_OBJECT. A split [start, end) reads the records that begin in it: it skips the partial
+ * line before its first newline and stops at the first record starting at or after `end`.
+ * With skipInvalidRecords a bad record is counted and reading resumes at the next line.
+ */
+final class RecordStream(
+    conf: Configuration, val file: String, start: Long, end: Long, o: DrillOptions, f: JsonFactory)
+  extends AutoCloseable {
+
+  private var in: InputStream = _
+  private var counting: CountingInputStream = _
+  var parser: JsonParser = _
+  /** Absolute file offset of the parser's byte 0. */
+  var base: Long = 0L
+  private var arrayMode = false
+  private var first = true
+  private var recordParent: JsonStreamContext = _
+  var skipped: Long = 0L
+  var records: Long = 0L
+
+  open()
+
+  private def open(): Unit = {
+    val from = if (start > 0) start - 1 else 0L
+    val raw = new BufferedInputStream(JsonInput.open(conf, file, from), 1 << 16)
+    base = from
+    if (start > 0) base += skipLine(raw)
+    start(raw)
+  }
+
+  private def start(stream: InputStream): Unit = {
+    in = stream
+    counting = new CountingInputStream(stream)
+    parser = JsonInput.parser(f, counting, o)
+  }
+
+  /** Skip through the next newline; returns the bytes skipped. */
+  private def skipLine(s: InputStream): Long = {
+    var n = 0L
+    var b = s.read()
+    while (b >= 0 && b != '\n') { n += 1; b = s.read() }
+    if (b >= 0) n + 1 else n
+  }
+
+  def where: String = JsonInput.where(file, parser, if (start > 0) base else 0L)
+
+  def fail(what: String, cause: Throwable = null): DrillScanException =
+    JsonInput.error(file, parser, if (start > 0) base else 0L, what, cause)
+
+  /** Move to the next record's START_OBJECT; false at the end of the file or split. */
+  def next(): Boolean = {
+    while (true) {
+      val t = try parser.nextToken() catch {
+        case e: JsonProcessingException => onBadRecord(e); null
+      }
+      if (t == null) {
+        if (!recovering) return false
+        recovering = false
+      } else if (first && t == JsonToken.START_ARRAY && start == 0) {
+        arrayMode = true
+        first = false
+      } else if (t == JsonToken.START_OBJECT) {
+        first = false
+        if (end >= 0 && base + parser.currentTokenLocation().getByteOffset >= end) return false
+        recordParent = parser.getParsingContext.getParent
+        records += 1
+        return true
+      } else if (arrayMode && t == JsonToken.END_ARRAY && parser.getParsingContext.inRoot) {
+        arrayMode = false
+      } else {
+        val what = s"expected a JSON object at the top level, found ${tokenText(t)}"
+        if (o.skipInvalidRecords) { skipped += 1; skipRestOfLine() }
+        else throw fail(what)
+      }
+    }
+    false
+  }
+
+  private var recovering = false
+
+  private def tokenText(t: JsonToken): String = t match {
+    case JsonToken.START_ARRAY => "an array"
+    case JsonToken.END_ARRAY | JsonToken.END_OBJECT => s"'${t.asString}'"
+    case _ => s"${t.toString.toLowerCase.replace("value_", "")} ${parser.getText}"
+  }
+
+  /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume at the next line. */
+  def onBadRecord(e: JsonProcessingException): Unit = {
+    if (!o.skipInvalidRecords || o.replaceInvalidUtf8) throw fail(JsonInput.describe(e), e)
+    skipped += 1
+    skipRestOfLine()
+    recovering = true
+  }
+
+  /** A value that does not fit its column (not a syntax error): skip to the record's end. */
+  def skipRecord(): Unit = {
+    skipped += 1
+    try {
+      while (parser.getParsingContext ne recordParent) {
+        if (parser.nextToken() == null) return
+      }
+    } catch {
+      case _: JsonProcessingException => skipRestOfLine(); recovering = true
+    }
+  }
+
+  private def skipRestOfLine(): Unit = {
+    val rest = new ByteArrayOutputStream()
+    parser.releaseBuffered(rest)
+    val pos = base + counting.count - rest.size()
+    parser.close()
+    val resumed = new BufferedInputStream(
+      new SequenceInputStream(new ByteArrayInputStream(rest.toByteArray), in), 1 << 16)
+    base = pos + skipLine(resumed)
+    start(resumed)
+    arrayMode = false
+    first = false
+  }
+
+  override def close(): Unit = {
+    if (parser != null) parser.close()
+    if (in != null) in.close()
+  }
+}

@@ -1,0 +1,175 @@
+package drillspark.source
+
+import java.util.concurrent.ConcurrentHashMap
+
+import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonProcessingException, JsonToken}
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.drillspark.compat.ScanVectors
+
+import drillspark.source.Node._
+
+/**
+ * Late schema, discovered before the query runs: one streaming token pass per file (Jackson
+ * tokens only, no value objects), merged across files in first-seen order with Drill's rules.
+ */
+object SchemaDiscovery extends Logging {
+
+  /** Extended JSON (Mongo) wrapper names and the kinds they stand for. */
+  val ExtendedKinds: Map[String, Int] = Map(
+    "$numberLong" -> BIGINT, "$numberInt" -> INT, "$numberDouble" -> DOUBLE,
+    "$numberDecimal" -> DECIMAL, "$date" -> TIMESTAMP, "$dateDay" -> DATE,
+    "$binary" -> BINARY, "$oid" -> STRING)
+
+  private final case class CacheKey(path: String, length: Long, mtime: Long, options: String)
+  private val cache = new ConcurrentHashMap[CacheKey, Node]()
+
+  /** How many discovery passes ran (tests check that a warm query runs none). */
+  @volatile var passes: Long = 0L
+
+  def clearCache(): Unit = cache.clear()
+
+  /** The merged schema of all files, from the cache where (path, length, mtime) still match. */
+  def discover(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): Node = {
+    val key = o.discoveryKey
+    val missing = files.filter(f => !cache.containsKey(CacheKey(f.path, f.length, f.mtime, key)))
+    if (missing.nonEmpty) {
+      val found: Seq[(InputFile, Node)] =
+        if (missing.size >= o.discoveryParallelFiles && o.discoveryParallelFiles > 0) {
+          // many files: discover them in a Spark job instead of one by one on the driver
+          val conf = ScanVectors.hadoopConf(spark)
+          val slices = math.max(1, math.min(missing.size, spark.sparkContext.defaultParallelism * 4))
+          spark.sparkContext.setJobDescription(s"drill: discovering the schema of ${missing.size} files")
+          try spark.sparkContext.parallelize(missing, slices)
+            .map(f => (f, discoverFile(conf.value, f, o))).collect().toSeq
+          finally spark.sparkContext.setJobDescription(null)
+        } else {
+          val conf = spark.sparkContext.hadoopConfiguration
+          missing.map(f => (f, discoverFile(conf, f, o)))
+        }
+      found.foreach { case (f, n) => cache.put(CacheKey(f.path, f.length, f.mtime, key), n) }
+      passes += found.size
+    }
+    val root = Node.root(files.headOption.map(_.path).getOrElse(""))
+    files.foreach(f => mergeInto(root, cache.get(CacheKey(f.path, f.length, f.mtime, key)).copy()))
+    root
+  }
+
+  def discoverFile(conf: Configuration, file: InputFile, o: DrillOptions): Node = {
+    if (file.length == 0) return Node.root(file.path)
+    val rs = new RecordStream(conf, file.path, 0L, -1L, o, JsonInput.factory(o))
+    try new FilePass(rs, o).run()
+    finally rs.close()
+  }
+
+  private final class FilePass(rs: RecordStream, o: DrillOptions) {
+    private val file = rs.file
+    private val root = Node.root(file)
+
+    def run(): Node = {
+      var n = 0L
+      while ((o.sampleRecords < 0 || n < o.sampleRecords) && rs.next()) {
+        try members(rs.parser, root, rs.parser.nextToken())
+        catch {
+          case e: JsonProcessingException => rs.onBadRecord(e)
+        }
+        n += 1
+      }
+      root
+    }
+
+    private def scalarKind(t: JsonToken): Int =
+      if (o.allTextMode) STRING
+      else t match {
+        case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => BOOL
+        case JsonToken.VALUE_NUMBER_INT => if (o.readNumbersAsDouble) DOUBLE else BIGINT
+        case JsonToken.VALUE_NUMBER_FLOAT => DOUBLE
+        case _ => STRING
+      }
+
+    private def here(p: JsonParser): String = s"$file line ${p.currentLocation().getLineNr}"
+
+    private def conflict(p: JsonParser, n: Node, newKind: String): Unit = {
+      if (n.kind != CONFLICT) {
+        n.conflict = Conflict(n.path, kindName(n.kind), n.file, newKind, here(p))
+        n.kind = CONFLICT; n.members = null; n.elem = null
+      }
+    }
+
+    /** Members of an object; `t` is the token after START_OBJECT. */
+    private def members(p: JsonParser, n: Node, first: JsonToken): Unit = {
+      var t = first
+      while (t == JsonToken.FIELD_NAME) {
+        val m = n.member(p.currentName(), file)
+        value(p, m.node, p.nextToken())
+        t = p.nextToken()
+      }
+    }
+
+    private def value(p: JsonParser, n: Node, t: JsonToken): Unit = t match {
+      case JsonToken.VALUE_NULL => ()
+      case JsonToken.START_OBJECT =>
+        val t1 = p.nextToken()
+        if (o.extendedTypes && t1 == JsonToken.FIELD_NAME && ExtendedKinds.contains(p.currentName())) {
+          val k = ExtendedKinds(p.currentName())
+          p.nextToken(); p.skipChildren()
+          while (p.nextToken() != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren() }
+          scalar(p, n, if (o.allTextMode) STRING else k)
+        } else n.kind match {
+          case NULL | STRUCT => n.kind = STRUCT; members(p, n, t1)
+          case CONFLICT => skipRest(p)
+          case _ => conflict(p, n, "STRUCT"); skipRest(p)
+        }
+      case JsonToken.START_ARRAY => n.kind match {
+        case NULL | ARRAY =>
+          n.kind = ARRAY
+          var e = p.nextToken()
+          while (e != JsonToken.END_ARRAY) {
+            if (n.elem == null) n.elem = new Node(n.path + "[]", NULL, file)
+            value(p, n.elem, e)
+            e = p.nextToken()
+          }
+        case _ =>
+          conflict(p, n, "ARRAY"); p.skipChildren()
+      }
+      case _ =>
+        val k = scalarKind(t)
+        n.kind match {
+          case NULL => n.kind = k; n.file = file
+          case STRUCT | ARRAY => conflict(p, n, kindName(k))
+          case CONFLICT => ()
+          case old => n.kind = meetScalar(old, k)
+        }
+    }
+
+    private def scalar(p: JsonParser, n: Node, k: Int): Unit = n.kind match {
+      case NULL => n.kind = k
+      case STRUCT | ARRAY => conflict(p, n, kindName(k))
+      case CONFLICT => ()
+      case old => n.kind = meetScalar(old, k)
+    }
+
+    /** Skip to the END_OBJECT of the object whose first member name was already read. */
+    private def skipRest(p: JsonParser): Unit = {
+      var t = p.currentToken()
+      while (t != JsonToken.END_OBJECT) {
+        if (t == JsonToken.FIELD_NAME) { p.nextToken(); p.skipChildren() }
+        t = p.nextToken()
+      }
+    }
+  }
+
+  /** Fail, warn or pass according to typeConflict; every conflict is reported. */
+  def checkConflicts(root: Node, o: DrillOptions): Unit = {
+    val cs = root.conflicts
+    if (cs.isEmpty) return
+    if (o.typeConflict == TypeConflict.Error) throw new IllegalArgumentException(
+      s"drill: type conflict (option typeConflict=error): ${cs.head.describe}" +
+        (if (cs.size > 1) s" (and ${cs.size - 1} more)" else ""))
+    val as = if (o.typeConflict == TypeConflict.Variant) "VARIANT" else "JSON text"
+    cs.foreach(c => logWarning(s"drill: type conflict, read as $as: ${c.describe}"))
+  }
+
+  def factoryFor(o: DrillOptions): JsonFactory = JsonInput.factory(o)
+}
