@@ -16,8 +16,15 @@ object DrillFunctions {
 
   /** Every function, in the order DESCRIBE/SHOW FUNCTIONS lists them. */
   lazy val all: Seq[Description] = Seq(
-    DrillVersion.description
-  )
+    DrillVersion.description,
+    DrillFlatten.description,
+    DrillKvgen.description,
+    DrillKvgen.aliasDescription,
+    DrillRepeatedCount.description,
+    DrillRepeatedContains.description,
+    ConvertFunctions.fromDescription,
+    ConvertFunctions.toDescription
+  ) ++ DrillTypeOf.descriptions
 
   /** Builds a description with usage text for DESCRIBE FUNCTION. */
   def describe(

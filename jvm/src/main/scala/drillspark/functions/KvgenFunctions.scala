@@ -1,0 +1,182 @@
+package drillspark.functions
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult.{TypeCheckFailure, TypeCheckSuccess}
+import org.apache.spark.sql.catalyst.expressions.{Expression, GenericInternalRow, UnaryExpression}
+import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, CodeGenerator, ExprCode}
+import org.apache.spark.sql.catalyst.expressions.codegen.Block._
+import org.apache.spark.sql.catalyst.util.{ArrayData, GenericArrayData, MapData}
+import org.apache.spark.sql.types._
+import org.apache.spark.types.variant.{Variant, VariantUtil}
+import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
+
+/**
+ * `drill_kvgen(m)` (alias `drill_mappify`): Drill's KVGEN. A map (a Spark struct or map)
+ * becomes an array of `{key, value}` structs in field order; null members are skipped; a
+ * null map gives `[]`. All members must share one type (Drill's error names the field and
+ * the type), except for a VARIANT, whose members stay VARIANTs.
+ */
+case class DrillKvgen(child: Expression) extends UnaryExpression {
+
+  override def prettyName: String = DrillKvgen.Name
+  override def nullable: Boolean = false
+
+  /** Struct members that can hold a value (an all-null NullType member never does). */
+  @transient private lazy val typedFields: Seq[(StructField, Int)] = child.dataType match {
+    case s: StructType => s.fields.toSeq.zipWithIndex.filter(_._1.dataType != NullType)
+    case _ => Nil
+  }
+
+  @transient lazy val valueType: DataType = child.dataType match {
+    case _: StructType => typedFields.headOption.map(f => DrillKvgen.asNullable(f._1.dataType)).getOrElse(StringType)
+    case m: MapType => m.valueType
+    case VariantType => VariantType
+    case _ => StringType // a null map: no members, VARCHAR like Drill's untyped default
+  }
+
+  override def dataType: DataType = ArrayType(
+    new StructType().add("key", StringType, nullable = false).add("value", valueType, nullable = true),
+    containsNull = false)
+
+  override def checkInputDataTypes(): TypeCheckResult = child.dataType match {
+    case _: StructType =>
+      val first = typedFields.headOption.map(_._1)
+      typedFields.map(_._1).find(f => DrillKvgen.asNullable(f.dataType) != valueType) match {
+        case Some(f) => TypeCheckFailure(DrillErrors.heterogeneousMessage(
+          f.name, DrillTypeNames.minorType(f.dataType), DrillTypeNames.minorType(first.get.dataType)))
+        case None => TypeCheckSuccess
+      }
+    case MapType(StringType, _, _) | VariantType | NullType => TypeCheckSuccess
+    case MapType(k, _, _) =>
+      TypeCheckFailure(s"kvgen function only supports maps with VARCHAR keys, got ${DrillTypeNames.minorType(k)} keys")
+    case other =>
+      TypeCheckFailure(s"kvgen function only supports Simple maps as input, got ${DrillTypeNames.minorType(other)}")
+  }
+
+  private def entry(key: UTF8String, value: Any): InternalRow = new GenericInternalRow(Array[Any](key, value))
+
+  override def eval(input: InternalRow): Any = {
+    val v = child.eval(input)
+    if (v == null) return new GenericArrayData(Array.empty[Any])
+    child.dataType match {
+      case _: StructType =>
+        val row = v.asInstanceOf[InternalRow]
+        new GenericArrayData(typedFields.collect {
+          case (f, i) if !row.isNullAt(i) => entry(UTF8String.fromString(f.name), row.get(i, f.dataType))
+        }.toArray[Any])
+      case m: MapType =>
+        val map = v.asInstanceOf[MapData]
+        val (keys, values) = (map.keyArray(), map.valueArray())
+        new GenericArrayData((0 until map.numElements()).collect {
+          case i if !values.isNullAt(i) => entry(keys.getUTF8String(i), values.get(i, m.valueType))
+        }.toArray[Any])
+      case VariantType => DrillKvgen.variantEntries(v.asInstanceOf[VariantVal], sql)
+      case _ => new GenericArrayData(Array.empty[Any])
+    }
+  }
+
+  override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode = {
+    val c = child.genCode(ctx)
+    val arrayClass = classOf[GenericArrayData].getName
+    val rowClass = classOf[GenericInternalRow].getName
+    val (buf, k) = (ctx.freshName("buf"), ctx.freshName("k"))
+    val fill: String = child.dataType match {
+      case _: StructType =>
+        val keys = ctx.addReferenceObj("kvgenKeys",
+          typedFields.map(f => UTF8String.fromString(f._1.name)).toArray, "org.apache.spark.unsafe.types.UTF8String[]")
+        val members = typedFields.zipWithIndex.map { case ((f, ordinal), j) =>
+          s"""if (!${c.value}.isNullAt($ordinal)) {
+             |  $buf[$k++] = new $rowClass(new Object[]{$keys[$j],
+             |    ${FlattenLists.box(f.dataType, CodeGenerator.getValue(c.value, f.dataType, ordinal.toString))}});
+             |}""".stripMargin
+        }
+        s"""Object[] $buf = new Object[${typedFields.size}];
+           |int $k = 0;
+           |${members.mkString("\n")}
+           |${ev.value} = new $arrayClass(java.util.Arrays.copyOf($buf, $k));""".stripMargin
+      case m: MapType =>
+        val (keysArr, valuesArr, i) = (ctx.freshName("keys"), ctx.freshName("values"), ctx.freshName("i"))
+        val arrayData = classOf[ArrayData].getName
+        s"""$arrayData $keysArr = ${c.value}.keyArray();
+           |$arrayData $valuesArr = ${c.value}.valueArray();
+           |Object[] $buf = new Object[${c.value}.numElements()];
+           |int $k = 0;
+           |for (int $i = 0; $i < ${c.value}.numElements(); $i++) {
+           |  if ($valuesArr.isNullAt($i)) continue;
+           |  $buf[$k++] = new $rowClass(new Object[]{$keysArr.getUTF8String($i),
+           |    ${FlattenLists.box(m.valueType, CodeGenerator.getValue(valuesArr, m.valueType, i))}});
+           |}
+           |${ev.value} = new $arrayClass(java.util.Arrays.copyOf($buf, $k));""".stripMargin
+      case VariantType =>
+        val w = ctx.addReferenceObj("where", sql, "java.lang.String")
+        s"${ev.value} = ${DrillKvgen.getClass.getName.stripSuffix("$")}.variantEntries(${c.value}, $w);"
+      case _ => s"${ev.value} = new $arrayClass(new Object[0]);"
+    }
+    val arrayData = classOf[ArrayData].getName
+    ev.copy(code = code"""
+      ${c.code}
+      $arrayData ${ev.value};
+      if (${c.isNull}) {
+        ${ev.value} = new $arrayClass(new Object[0]);
+      } else {
+        $fill
+      }""", isNull = org.apache.spark.sql.catalyst.expressions.codegen.FalseLiteral)
+  }
+
+  override protected def withNewChildInternal(newChild: Expression): DrillKvgen = copy(child = newChild)
+}
+
+object DrillKvgen {
+  val Name = "drill_kvgen"
+  val Alias = "drill_mappify"
+
+  private def usage = "_FUNC_(map) - Drill's KVGEN: an array of {key, value} structs, one per " +
+    "non-null member of the struct, map or VARIANT object `map`, in field order. A null map " +
+    "gives an empty array; members of different types are an error (except in a VARIANT)."
+
+  private def examples = """
+    Examples:
+      > SELECT _FUNC_(named_struct('a', 1, 'b', CAST(NULL AS INT), 'c', 3));
+       [{"key":"a","value":1},{"key":"c","value":3}]
+  """
+
+  private def describe(name: String): DrillFunctions.Description =
+    DrillFunctions.describe(name, classOf[DrillKvgen].getName, usage, examples = examples,
+      group = "collection_funcs") { args =>
+      DrillFunctions.arity(name, args, 1)
+      DrillKvgen(args.head)
+    }
+
+  val description: DrillFunctions.Description = describe(Name)
+  val aliasDescription: DrillFunctions.Description = describe(Alias)
+
+  /** The type with every nested field, element and value nullable (Drill ignores modes here). */
+  def asNullable(dt: DataType): DataType = dt match {
+    case s: StructType => StructType(s.fields.map(f => f.copy(dataType = asNullable(f.dataType), nullable = true)))
+    case a: ArrayType => ArrayType(asNullable(a.elementType), containsNull = true)
+    case m: MapType => MapType(asNullable(m.keyType), asNullable(m.valueType), valueContainsNull = true)
+    case other => other
+  }
+
+  /** Entries of a VARIANT object; a variant null gives none, a non-object is Drill's error. */
+  def variantEntries(v: VariantVal, where: String): ArrayData = {
+    val variant = new Variant(v.getValue, v.getMetadata)
+    variant.getType match {
+      case VariantUtil.Type.OBJECT =>
+        val out = scala.collection.mutable.ArrayBuffer.empty[Any]
+        var i = 0
+        while (i < variant.objectSize()) {
+          val field = variant.getFieldAtIndex(i)
+          if (field.value.getType != VariantUtil.Type.NULL) {
+            out += new GenericInternalRow(Array[Any](UTF8String.fromString(field.key),
+              new VariantVal(field.value.getValue, field.value.getMetadata)))
+          }
+          i += 1
+        }
+        new GenericArrayData(out.toArray)
+      case VariantUtil.Type.NULL => new GenericArrayData(Array.empty[Any])
+      case _ => throw DrillErrors.kvgenNotMap(where, DrillTypeNames.variantMinorType(variant))
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package drillspark.functions
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Expression, UnaryExpression}
+import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, ExprCode, FalseLiteral}
+import org.apache.spark.sql.catalyst.expressions.codegen.Block._
+import org.apache.spark.sql.types._
+import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
+
+/**
+ * Drill's type functions: `drill_typeof`, `drill_drilltypeof`, `drill_sqltypeof`,
+ * `drill_modeof`. They report the column's type, so a null value of a typed column still
+ * names its type (Drill: `typeof(cast(null as int)) = 'INT'`); only an untyped null is
+ * `NULL`. `drill_typeof` of a VARIANT names each row's own type, like Drill's UNION.
+ */
+case class DrillTypeOf(child: Expression, function: String) extends UnaryExpression {
+
+  override def prettyName: String = function
+  override def dataType: DataType = StringType
+  override def nullable: Boolean = false
+
+  private def perRow: Boolean = function == DrillTypeOf.TypeOf && child.dataType == VariantType
+
+  /** The column's type needs no row, so the optimizer may fold it to a literal. */
+  override def foldable: Boolean = !perRow
+
+  @transient private lazy val staticName: UTF8String = UTF8String.fromString(function match {
+    case DrillTypeOf.TypeOf | DrillTypeOf.DrillTypeOfName => DrillTypeNames.minorType(child.dataType)
+    case DrillTypeOf.SqlTypeOf => DrillTypeNames.sqlType(child.dataType)
+    case DrillTypeOf.ModeOf => DrillTypeNames.mode(child.dataType, child.nullable)
+  })
+
+  override def eval(input: InternalRow): Any =
+    if (perRow) DrillTypeNames.variantTypeName(child.eval(input).asInstanceOf[VariantVal])
+    else staticName
+
+  override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode =
+    if (perRow) {
+      val c = child.genCode(ctx)
+      ev.copy(code = code"""
+        ${c.code}
+        UTF8String ${ev.value} = ${DrillTypeNames.getClass.getName.stripSuffix("$")}.variantTypeName(
+          ${c.isNull} ? null : ${c.value});""", isNull = FalseLiteral)
+    } else {
+      val name = ctx.addReferenceObj("typeName", staticName, "UTF8String")
+      ev.copy(code = code"UTF8String ${ev.value} = $name;", isNull = FalseLiteral)
+    }
+
+  override protected def withNewChildInternal(newChild: Expression): DrillTypeOf = copy(child = newChild)
+}
+
+object DrillTypeOf {
+  val TypeOf = "drill_typeof"
+  val DrillTypeOfName = "drill_drilltypeof"
+  val SqlTypeOf = "drill_sqltypeof"
+  val ModeOf = "drill_modeof"
+
+  private def describe(name: String, usage: String, example: String): DrillFunctions.Description =
+    DrillFunctions.describe(name, classOf[DrillTypeOf].getName, usage,
+      examples = s"""
+    Examples:
+      $example
+  """) { args =>
+      DrillFunctions.arity(name, args, 1)
+      DrillTypeOf(args.head, name)
+    }
+
+  val descriptions: Seq[DrillFunctions.Description] = Seq(
+    describe(TypeOf,
+      "_FUNC_(expr) - Drill's TYPEOF: the Drill minor type name of `expr` (BIGINT, FLOAT8, " +
+        "VARCHAR, BIT, MAP, ...; an array's element type; NULL for an untyped null), even when " +
+        "the value is null. For a VARIANT, each row's own type.",
+      "> SELECT _FUNC_(CAST(NULL AS INT));\n       INT"),
+    describe(DrillTypeOfName,
+      "_FUNC_(expr) - Drill's DRILLTYPEOF: like drill_typeof, but a VARIANT column reports UNION.",
+      "> SELECT _FUNC_(1L);\n       BIGINT"),
+    describe(SqlTypeOf,
+      "_FUNC_(expr) - Drill's SQLTYPEOF: the SQL type name of `expr` (INTEGER, BIGINT, " +
+        "CHARACTER VARYING, DOUBLE, BOOLEAN, DECIMAL(p, s), ARRAY, STRUCT, ...).",
+      "> SELECT _FUNC_('a');\n       CHARACTER VARYING"),
+    describe(ModeOf,
+      "_FUNC_(expr) - Drill's MODEOF: the data mode of `expr`: NOT NULL, NULLABLE or ARRAY " +
+        "(a struct, Drill's map, is NOT NULL).",
+      "> SELECT _FUNC_(array(1));\n       ARRAY"))
+}
