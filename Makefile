@@ -48,6 +48,9 @@ demo: setup
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+conformance: setup
+	$(PY) -m drillspark.sql.conformance
+
 # --- the rest -----------------------------------------------------------------------------
 bench: setup
 	$(PY) benchmarks/run.py

@@ -391,14 +391,24 @@ class SelectLowering:
             rel, projections = self._grouped(rel, items)
         else:
             projections = [self._projection(i) for i in items]
+        has_star = any(i.star for i in items)
         order_hidden: list[dict] = []
-        orderings = self._orderings(items, order_hidden)
+        orderings = self._orderings(items, order_hidden, has_star)
         rel = self._pre_project(rel)
         visible = [i.name for i in items if not i.star]
-        has_star = any(i.star for i in items)
-        rel = Rel(self.low.builder.add({"op": "project", "input": rel.op,
-                                        "projections": projections + order_hidden}),
-                  None if has_star else visible + [p["ref"] for p in order_hidden])
+        if has_star:
+            # SELECT * keeps every input field: extra items are added to the record as a
+            # Drill `transform` does (no project, which would need the field list).
+            extra = [p for p in projections if p["ref"] != STAR]
+            if extra:
+                rel = Rel(self.low.builder.add({"op": "transform", "input": rel.op,
+                                                "transforms": extra}), None)
+            else:
+                rel = Rel(rel.op, None)
+        else:
+            rel = Rel(self.low.builder.add({"op": "project", "input": rel.op,
+                                            "projections": projections + order_hidden}),
+                      visible + [p["ref"] for p in order_hidden])
         if node.args.get("distinct"):
             if order_hidden:
                 raise self.fail("ORDER BY of a SELECT DISTINCT must use selected columns",
@@ -772,13 +782,17 @@ class SelectLowering:
                 return i.name
         return None
 
-    def _orderings(self, items: list[Item], hidden: list[dict]) -> list[dict]:
+    def _orderings(self, items: list[Item], hidden: list[dict], star: bool) -> list[dict]:
         order = self.node.args.get("order")
         if order is None:
             return []
         out = []
         for idx, o in enumerate(order.expressions):
             name = self._order_name(o.this, items)
+            if name is None and star:
+                # the output still has every input field: order by the expression itself
+                out.append(ordering(self.expr(o.this), o))
+                continue
             if name is None:
                 name = self.low.hidden("o")
                 if self.mode == "grouped":
