@@ -10,4 +10,14 @@ from drillspark._version import __version__
 from drillspark.api import run
 from drillspark.session import configure, jar_path, session
 
-__all__ = ["__version__", "configure", "jar_path", "run", "session"]
+__all__ = ["__version__", "configure", "jar_path", "run", "session", "sql"]
+
+
+def __getattr__(name: str):
+    # `drillspark.sql(query)` loads the SQL front end (sqlglot) only when first used; the
+    # drillspark.sql module is callable.
+    if name == "sql":
+        import importlib
+
+        return importlib.import_module("drillspark.sql")
+    raise AttributeError(f"module 'drillspark' has no attribute {name!r}")

@@ -452,6 +452,9 @@ class SelectLowering:
                 alias = node.name if not isinstance(node.this, exp.Anonymous) else ""
         elif isinstance(node, exp.Subquery):
             rel = self.low.lower_query(node.this)
+        elif isinstance(node, exp.Values):
+            rel = self.low._values(node)
+            alias_node = None  # the column aliases name the VALUES columns already
         elif isinstance(node, exp.Unnest | exp.Lateral):
             raise self.low.unsupported("LATERAL / UNNEST", node)
         else:
@@ -474,17 +477,23 @@ class SelectLowering:
     def _referenced(self) -> dict[str, set[str]]:
         """Column names each alias is referenced with anywhere in this SELECT block."""
         refs: dict[str, set[str]] = {}
+        aliases = {e.alias.lower() for e in self.node.expressions if isinstance(e, exp.Alias)}
+        schema_free = [s for s in self.scope.sources if s.rel.columns is None]
         for col in self.node.find_all(exp.Column):
-            if _inside_subquery(col, self.node):
+            if _inside_subquery(col, self.node) or isinstance(col.this, exp.Star):
                 continue
             parts = column_parts(col)
             if len(parts) >= 2 and self.scope.find(parts[0]) is not None:
                 refs.setdefault(parts[0].lower(), set()).add(parts[1].lower())
+            elif len(parts) == 1 and parts[0].lower() in aliases:
+                continue  # ORDER BY / HAVING naming a select-list alias
             elif len(parts) >= 1:
                 owners = [s for s in self.scope.sources if s.has(parts[0])]
+                if not owners and len(schema_free) == 1:
+                    owners = schema_free
                 if len(owners) == 1:
                     refs.setdefault(owners[0].alias.lower(), set()).add(parts[0].lower())
-                elif not owners and not isinstance(col.this, exp.Star):
+                else:
                     raise self.fail(f"column '{parts[0]}' is ambiguous in a join of "
                                     "schema-free tables: qualify it with a table alias", col)
         return refs
@@ -714,7 +723,9 @@ class SelectLowering:
                 continue
             is_agg = isinstance(n, exp.AggFunc) or (isinstance(n, exp.Anonymous)
                                                     and n.name.lower() in AGGREGATES)
-            if is_agg and not any(isinstance(p, exp.Window) for p in _ancestors(n, node)):
+            in_window = isinstance(node, exp.Window) or any(
+                isinstance(p, exp.Window) for p in _ancestors(n, node))
+            if is_agg and not in_window:
                 return True
         return False
 
@@ -823,10 +834,13 @@ class SelectLowering:
                 raise self.fail(f"table '{parts[0]}' not found: Drill needs the table alias "
                                 f"to reach into a map (write t.{'.'.join(parts)})", col)
         owners = [s for s in self.scope.sources if s.has(parts[0])]
+        schema_free = [s for s in self.scope.sources if s.rel.columns is None]
         if len(owners) == 1:
             src = owners[0]
         elif len(self.scope.sources) == 1:
             src = self.scope.sources[0]
+        elif not owners and len(schema_free) == 1:
+            src = schema_free[0]  # the only source whose columns are not known
         elif not self.scope.sources:
             raise self.fail(f"column '{parts[0]}' not found: the query has no FROM", col)
         else:
