@@ -24,6 +24,17 @@ def drill_value(value: object) -> object:
     return value
 
 
+def plain(value: object) -> object:
+    """Spark Rows as dicts and tuples as lists, recursively (nulls kept)."""
+    if hasattr(value, "asDict"):
+        value = value.asDict(recursive=False)  # type: ignore[union-attr]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
 def _json_default(value: object) -> object:
     if isinstance(value, decimal.Decimal):
         return float(value) if value != value.to_integral_value() else int(value)
@@ -114,7 +125,7 @@ def columns_and_rows(result: object) -> tuple[list[str], list[list[object]]]:
     if isinstance(data, list):
         return columns, [list(r) for r in data]
     if hasattr(result, "df"):
-        return columns, [list(r) for r in result.df.collect()]  # type: ignore[attr-defined]
+        return columns, [[plain(v) for v in r] for r in result.df.collect()]  # type: ignore
     rows = result.rows()  # type: ignore[attr-defined]
     return columns, [[r.get(c) for c in columns] if isinstance(r, dict) else list(r)
                      for r in rows]
