@@ -148,3 +148,16 @@ def test_drillspark_sql_function(spark, shared, monkeypatch):
     result = drillspark.sql(f"select count(*) as n from {T}", spark)
     assert result.rows() == [{"n": 4}]
     assert type(result).__name__ == "DrillResult"
+
+
+def test_text_files_columns_and_header(engine, tmp_path):
+    (tmp_path / "plain.csv").write_text("1,x,2.5\n3,y,4\n")
+    (tmp_path / "head.csvh").write_text("a,b\n1,x\n")
+    _, rows = q(engine, "select columns[1], columns[0] from dfs.tmp.`plain.csv` "
+                        "order by columns[0]")
+    assert rows == [["x", "1"], ["y", "3"]]
+    cols, rows = q(engine, "select b, A from dfs.tmp.`head.csvh`")
+    assert cols == ["b", "A"] and rows == [["x", "1"]]
+    _, rows = q(engine, "select columns from table(dfs.tmp.`head.csvh`(type => 'text', "
+                        "fieldDelimiter => ',', extractHeader => false))")
+    assert rows == [[["a", "b"]], [["1", "x"]]]

@@ -285,6 +285,9 @@ class Lowering:
         engine = table.plugin
         self.builder.storage.setdefault(engine, self._engine(engine))
         selection = {"format": fmt, "files": [table.path], "table": table.display}
+        if fmt["type"] == "text":  # the translator's text reader reads these two keys
+            selection["delimiter"] = fmt.get("fieldDelimiter", ",")
+            selection["extractHeader"] = fmt.get("extractHeader", False)
         return Rel(self.builder.add({"op": "scan", "storageengine": engine,
                                      "selection": selection}), None)
 
