@@ -56,6 +56,12 @@ CASES = {
     {@id: 3, op: "union", inputs: [1, 2], distinct: "maybe"}'''),
 "source_with_input": plan('''    {@id: 1, op: "values", content: [{a: 1}]},
     {@id: 2, op: "scan", input: 1, storageengine: "cp"}'''),
+"single_with_inputs": plan('''    {@id: 1, op: "values", content: [{a: 1}]},
+    {@id: 2, op: "filter", inputs: [1], expr: "a > 1"}'''),
+"union_with_input": plan('''    {@id: 1, op: "values", content: [{a: 1}]},
+    {@id: 2, op: "union", input: 1, inputs: [1, 1]}'''),
+"join_with_inputs": plan('''    {@id: 1, op: "values", content: [{a: 1}]},
+    {@id: 2, op: "join", inputs: [1, 1], left: 1, right: 1, type: "inner"}'''),
 "join_missing_right": plan('''    {@id: 1, op: "values", content: [{a: 1}]},
     {@id: 2, op: "join", left: 1, type: "inner"}'''),
 "join_bad_type": plan('''    {@id: 1, op: "values", content: [{a: 1}]},
@@ -176,6 +182,16 @@ CASES_2013 = {
 DIALECT = {"old_operator_in_today": "drill", "sequence_in_today": "drill"}
 
 EXPECTED = {
+    'single_with_inputs': [
+        (2, '$.query[1]', 6, 5, '{@id: 2,', "filter: missing property 'input' (the @id of the operator it reads)"),
+        (2, '$.query[1].inputs', 6, 28, 'inputs: ', "filter reads exactly one input, given as 'input' (one @id), not 'inputs'"),
+    ],
+    'union_with_input': [
+        (2, '$.query[1].input', 6, 27, 'input: 1', "union reads two or more inputs, given as 'inputs' (a list of @ids), not 'input'"),
+    ],
+    'join_with_inputs': [
+        (2, '$.query[1].inputs', 6, 26, 'inputs: ', "join reads exactly two inputs, given as 'left' and 'right', not 'inputs'"),
+    ],
     'unknown_operator': [
         (1, '$.query[0].op', 5, 18, '"scna", ', "unknown operator 'scna'; did you mean 'scan'?"),
     ],
@@ -234,7 +250,7 @@ EXPECTED = {
         (3, '$.query[2].distinct', 7, 53, '"maybe"}', "distinct must be true or false, not 'maybe'"),
     ],
     'source_with_input': [
-        (2, '$.query[1].input', 6, 26, 'input: 1', "unknown property 'input' of scan"),
+        (2, '$.query[1].input', 6, 26, 'input: 1', "scan is a source operator: it reads no input, so 'input' is not allowed"),
     ],
     'join_missing_right': [
         (2, '$.query[1]', 6, 5, '{@id: 2,', "join: missing property 'right' (the @id of the right input)"),

@@ -10,13 +10,16 @@ from drillspark.plan import (
     FieldPath,
     Filter,
     Join,
+    LateralJoin,
     LogicalPlan,
     NamedExpression,
     PlanError,
     Project,
     Scan,
+    SemiJoin,
     StorageConfig,
     Store,
+    Unnest,
     Values,
     detect_dialect,
     parse,
@@ -195,3 +198,20 @@ def test_plan_file_errors_name_the_file(tmp_path):
     assert str(err) == f"{f}:2:15: @id 2 $.query[1].op: unknown operator 'limt'; did you mean 'limit'?"
     with pytest.raises(PlanError, match="cannot read plan file"):
         parse(tmp_path / "missing.json")
+
+
+def test_lateral_join_unnest_and_semi_join():
+    plan = parse(
+        '{query: [{@id: 1, op: "scan", storageengine: "dfs", selection: {}},'
+        ' {@id: 2, op: "unnest", column: "orders.items[0]"},'
+        ' {@id: 3, op: "lateral-join", left: 1, right: 2},'
+        ' {@id: 4, op: "semi-join", left: 3, right: 1, type: "inner",'
+        '  conditions: [{relationship: "==", left: "a", right: "b"}]},'
+        ' {@id: 5, op: "store", input: 4}], storage: {dfs: {type: "file"}}}'
+    )
+    assert plan.node(2) == Unnest(id=2, column=FieldPath(("orders", "items", 0)))
+    assert plan.node(3) == LateralJoin(id=3, left=1, right=2)
+    assert isinstance(plan.node(4), SemiJoin) and isinstance(plan.node(4), Join)
+    assert [op.id for op in plan.inputs_of(3)] == [1, 2]
+    assert [op.id for op in plan.sources()] == [1, 2]
+    assert parse(plan.to_json()) == plan

@@ -150,7 +150,7 @@ def test_text_tree_shows_shared_inputs_once():
         ' {@id: 3, op: "store", input: 2}]}'
     )
     assert explain(plan, "text").splitlines() == [
-        "store @3: (result) null",
+        "store @3: (result)",
         "  union @2: distinct",
         "    values @1: 1 record(s)",
         "    values @1 (see above)",

@@ -31,6 +31,7 @@ attributes OP and ROLE ("source" | "single" | "multi" | "sink"):
     Values(content) / Constant(content)             source; content = list of records
     Join(left, right, type, conditions)             type INNER|LEFT|RIGHT|FULL (2013 "outer" = FULL);
                                                     conditions = JoinCondition(relationship, left, right)
+    SemiJoin (a Join, op "semi-join"), LateralJoin(left, right), Unnest(column)   today's only
     Union / Except / Intersect(inputs, distinct)    multi (two or more inputs)
     Store(input, storage_engine, target, partition) sink; storage_engine None or "--SCREEN--" = result
     Project(input, projections)                     projections/transforms/aggregations/keys/exprs/
@@ -105,6 +106,7 @@ from drillspark.plan.operators import (
     Intersect,
     Join,
     JoinCondition,
+    LateralJoin,
     Limit,
     NamedExpression,
     Operator,
@@ -114,9 +116,11 @@ from drillspark.plan.operators import (
     RunningAggregate,
     Scan,
     Segment,
+    SemiJoin,
     Store,
     Transform,
     Union,
+    Unnest,
     Values,
     Window,
     WindowFrame,
@@ -137,9 +141,10 @@ __all__ = [
     "BUILTIN_OPERATORS", "OPERATOR_FUNCTIONS", "SCREEN", "UNARY_FUNCTIONS", "Cast",
     "CollapsingAggregate", "Constant", "Convert", "CustomOperator", "Except", "Expr",
     "ExpressionError", "FieldPath", "Filter", "Flatten", "FrameRef", "FunctionCall",
-    "GroupingAggregate", "IfElse", "Intersect", "Join", "JoinCondition", "Limit", "Literal",
+    "GroupingAggregate", "IfElse", "Intersect", "Join", "JoinCondition", "LateralJoin", "Limit",
+    "Literal",
     "LogicalPlan", "NamedExpression", "Operator", "Order", "Ordering", "PlanError", "PlanIssue",
-    "Project", "RunningAggregate", "Scan", "Segment", "SourcePos", "StorageConfig", "Store",
-    "Transform", "Union", "Values", "Window", "WindowFrame", "detect_dialect", "explain",
+    "Project", "RunningAggregate", "Scan", "Segment", "SemiJoin", "SourcePos", "StorageConfig", "Store",
+    "Transform", "Union", "Unnest", "Values", "Window", "WindowFrame", "detect_dialect", "explain",
     "parse", "parse_expression", "role_of", "to_text", "validate",
 ]

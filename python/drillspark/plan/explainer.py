@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from typing import Any
 
-from drillspark.plan.expressions import to_text
+from drillspark.plan.expressions import path_text, quote_name, to_text
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import (
     CollapsingAggregate,
@@ -16,6 +16,7 @@ from drillspark.plan.operators import (
     Flatten,
     GroupingAggregate,
     Join,
+    LateralJoin,
     Limit,
     NamedExpression,
     Operator,
@@ -27,12 +28,12 @@ from drillspark.plan.operators import (
     SetOperator,
     Store,
     Transform,
+    Unnest,
     Values,
     Window,
     WindowFrame,
     role_of,
 )
-from drillspark.plan.serialize import ref_text
 
 FORMATS = ("text", "json", "dot", "svg")
 GRAPHVIZ_HINT = (
@@ -61,11 +62,12 @@ def explain(plan: LogicalPlan, format: str = "text") -> str:
 def describe(op: Operator, dialect: str = "drill") -> str:
     """One line about an operator's arguments."""
 
-    def named(items: tuple[NamedExpression, ...]) -> str:
-        return ", ".join(f"{ref_text(n.ref, dialect)} = {to_text(n.expr)}" for n in items)
-
     def ref(r: Any) -> str:
-        return ref_text(r, dialect)
+        # quote only where needed: explain output is for reading
+        return path_text(r) if dialect == "2013" or len(r.segments) > 1 else quote_name(r.root)
+
+    def named(items: tuple[NamedExpression, ...]) -> str:
+        return ", ".join(f"{ref(n.ref)} = {to_text(n.expr)}" for n in items)
 
     if isinstance(op, Scan):
         out = f"{op.storage_engine} {json.dumps(op.selection, separators=(',', ':'))}"
@@ -78,8 +80,11 @@ def describe(op: Operator, dialect: str = "drill") -> str:
         return f"{op.type} on {conds or 'true (cartesian)'}"
     if isinstance(op, SetOperator):
         return "distinct" if op.distinct else "all"
+    if isinstance(op, Unnest):
+        return path_text(op.column)
     if isinstance(op, Store):
-        return f"{op.storage_engine or '(result)'} {json.dumps(op.target, separators=(',', ':'))}"
+        target = "" if op.target is None else " " + json.dumps(op.target, separators=(",", ":"))
+        return f"{op.storage_engine or '(result)'}{target}"
     if isinstance(op, Project):
         return named(op.projections)
     if isinstance(op, Transform):
@@ -129,7 +134,7 @@ def text_tree(plan: LogicalPlan) -> str:
         seen.add(op.id)
         detail = describe(op, plan.dialect)
         lines.append(f"{head}: {detail}" if detail else head)
-        labels = ["left: ", "right: "] if isinstance(op, Join) else [""] * len(op.input_ids)
+        labels = ["left: ", "right: "] if isinstance(op, Join | LateralJoin) else [""] * len(op.input_ids)
         for lab, child_id in zip(labels, op.input_ids, strict=True):
             if child_id in plan:
                 walk(plan.node(child_id), depth + 1, lab)
@@ -157,7 +162,7 @@ def to_dot(plan: LogicalPlan) -> str:
         label = f"{op.op} @{op.id}" + (f"\n{detail}" if detail else "")
         out.append(f'  op{op.id} [label="{_dot_escape(label)}", shape={_SHAPES[role_of(op)]}];')
     for op in plan.operators:
-        names = ["left", "right"] if isinstance(op, Join) else [None] * len(op.input_ids)
+        names = ["left", "right"] if isinstance(op, Join | LateralJoin) else [None] * len(op.input_ids)
         for name, child in zip(names, op.input_ids, strict=True):
             attr = f' [label="{name}"]' if name else ""
             out.append(f"  op{child} -> op{op.id}{attr};")

@@ -213,15 +213,16 @@ def _pretty(terminal: str) -> str:
 
 
 def _pos(item) -> SourcePos:
+    # lark always sets positions on tokens it lexed and on rule metadata
     if isinstance(item, Token):
-        return SourcePos(item.line, item.column, item.start_pos)
+        return SourcePos(item.line or 1, item.column or 1, item.start_pos or 0)
     meta = item.meta if hasattr(item, "meta") else item
     return SourcePos(meta.line, meta.column, meta.start_pos)
 
 
 def _number(token: Token, sign: str = "") -> Literal:
     text = sign + str(token)
-    pos = SourcePos(token.line, token.column, token.start_pos)
+    pos = _pos(token)
     if "." not in text and "e" not in text.lower():
         value = int(text)
         if INT_MIN <= value <= INT_MAX:

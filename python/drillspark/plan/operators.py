@@ -144,6 +144,15 @@ class Constant(Operator):
     content: Any
 
 
+@dataclass(frozen=True, kw_only=True)
+class Unnest(Operator):
+    """Today's `unnest`: the elements of the array `column` of the current lateral row."""
+
+    OP: ClassVar[str] = "unnest"
+    ROLE: ClassVar[Role] = "source"
+    column: FieldPath
+
+
 # --- multi-input --------------------------------------------------------------------------------
 
 
@@ -169,6 +178,28 @@ class Join(Operator):
             for i, c in enumerate(self.conditions)
             for item in ((("conditions", i, "left"), c.left), (("conditions", i, "right"), c.right))
         )
+
+
+@dataclass(frozen=True, kw_only=True)
+class SemiJoin(Join):
+    """Today's `semi-join`: rows of `left` that have a match in `right`."""
+
+    OP: ClassVar[str] = "semi-join"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LateralJoin(Operator):
+    """Today's `lateral-join`: each `left` row joined with the rows its `right` side (an
+    unnest of that row) produces."""
+
+    OP: ClassVar[str] = "lateral-join"
+    ROLE: ClassVar[Role] = "multi"
+    left: int
+    right: int
+
+    @property
+    def input_ids(self) -> tuple[int, ...]:
+        return (self.left, self.right)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -397,7 +428,7 @@ class CustomOperator(Operator):
 BUILTIN_OPERATORS: dict[str, type[Operator]] = {
     cls.OP: cls
     for cls in (
-        Scan, Values, Constant, Join, Union, Except, Intersect, Store, Project, Filter,
+        Scan, Values, Constant, Unnest, Join, SemiJoin, LateralJoin, Union, Except, Intersect, Store, Project, Filter,
         Transform, Order, Limit, Flatten, Segment, WindowFrame, CollapsingAggregate,
         RunningAggregate, GroupingAggregate, Window,
     )
@@ -405,7 +436,9 @@ BUILTIN_OPERATORS: dict[str, type[Operator]] = {
 # Operators only the 2013 dialect has; `sequence` is syntax, expanded by the parser.
 OPERATORS_2013 = frozenset({"constant", "segment", "windowframe", "collapsingaggregate", "sequence"})
 # Operators only today's dialect has.
-OPERATORS_TODAY = frozenset({"values", "groupingaggregate", "window", "Except", "intersect"})
+OPERATORS_TODAY = frozenset(
+    {"values", "groupingaggregate", "window", "Except", "intersect", "unnest", "lateral-join", "semi-join"}
+)
 
 
 def role_of(op: Operator) -> Role:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 JsonPath = tuple[str | int, ...]
 
@@ -94,13 +94,13 @@ class _Reader:
         line = bisect.bisect_right(self.line_starts, offset)
         return Location(line, offset - self.line_starts[line - 1] + 1)
 
-    def fail(self, message: str, offset: int | None = None):
+    def fail(self, message: str, offset: int | None = None) -> NoReturn:
         loc = self.loc(self.i if offset is None else offset)
         raise JsonSyntaxError(message, loc.line, loc.column)
 
     def skip(self) -> None:
         m = _WS.match(self.text, self.i)
-        self.i = m.end()
+        self.i = m.end() if m else self.i
         if self.text.startswith("/*", self.i):
             self.fail("unterminated /* comment")
 

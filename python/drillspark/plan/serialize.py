@@ -16,6 +16,7 @@ from drillspark.plan.operators import (
     Flatten,
     GroupingAggregate,
     Join,
+    LateralJoin,
     Limit,
     NamedExpression,
     Operator,
@@ -28,6 +29,7 @@ from drillspark.plan.operators import (
     SetOperator,
     Store,
     Transform,
+    Unnest,
     Values,
     Window,
     WindowFrame,
@@ -92,6 +94,10 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
             {"relationship": c.relationship, "left": to_text(c.left), "right": to_text(c.right)}
             for c in op.conditions
         ]
+    elif isinstance(op, LateralJoin):
+        out.update(left=op.left, right=op.right)
+    elif isinstance(op, Unnest):
+        out["column"] = path_text(op.column)
     elif isinstance(op, SetOperator):
         out.update(inputs=list(op.inputs), distinct=op.distinct)
     elif isinstance(op, Store):

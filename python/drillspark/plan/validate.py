@@ -22,6 +22,7 @@ from drillspark.plan.operators import (
     CustomOperator,
     GroupingAggregate,
     Join,
+    LateralJoin,
     Limit,
     NamedExpression,
     Operator,
@@ -140,7 +141,7 @@ class _Checker:
     # --- inputs ----------------------------------------------------------------------------------
 
     def input_slots(self, op: Operator) -> list[tuple[JsonPath, int]]:
-        if isinstance(op, Join):
+        if isinstance(op, Join | LateralJoin):
             return [(("left",), op.left), (("right",), op.right)]
         if isinstance(op, SetOperator):
             return [(("inputs", i), x) for i, x in enumerate(op.inputs)]

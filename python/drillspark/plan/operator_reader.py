@@ -1,0 +1,602 @@
+"""Building one operator from its JSON object: property readers with Jackson-like coercions
+and one builder per operator. Problems are recorded on the plan reader (parser.py)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from drillspark.plan.expr_parser import ExpressionError, parse_expression
+from drillspark.plan.expressions import Expr, FieldPath
+from drillspark.plan.operators import (
+    BUILTIN_OPERATORS,
+    JOIN_TYPES,
+    RELATIONSHIPS,
+    CollapsingAggregate,
+    Constant,
+    CustomOperator,
+    Filter,
+    Flatten,
+    FrameRef,
+    GroupingAggregate,
+    Join,
+    JoinCondition,
+    LateralJoin,
+    Limit,
+    NamedExpression,
+    Operator,
+    Order,
+    Ordering,
+    Project,
+    RunningAggregate,
+    Scan,
+    Segment,
+    SemiJoin,
+    SetOperator,
+    Store,
+    Transform,
+    Unnest,
+    Values,
+    Window,
+    WindowFrame,
+)
+from drillspark.plan.relaxed_json import JsonPath, path_text
+
+if TYPE_CHECKING:
+    from drillspark.plan.parser import _PlanReader
+
+_MISSING = object()
+
+# Keys old plan files use where the current format has another.
+_PROPERTY_HINTS = {
+    ("scan", "files"): "; the files go in 'selection' ({\"format\": ..., \"files\": [...]})",
+    ("scan", "ref"): " in today's plans (a 2013 plan's scan ref nests records under a name)",
+    ("segment", "name"): "; the segment key name goes in 'ref'",
+    ("store", "partition"): " in today's plans (only 2013 stores had it)",
+}
+
+_REPLACEMENT = {
+    "constant": "today's plans use 'values'",
+    "segment": "today's plans use 'groupingaggregate'",
+    "collapsingaggregate": "today's plans use 'groupingaggregate'",
+    "windowframe": "today's plans use 'window'",
+}
+
+
+class _Stop(Exception):
+    """An operator could not be built; its errors are already recorded."""
+
+
+def _op_name(item: Any) -> Any:
+    return item.get("op") if isinstance(item, Mapping) else None
+
+
+def _role_of_name(name: Any) -> str | None:
+    cls = BUILTIN_OPERATORS.get(name) if isinstance(name, str) else None
+    return cls.ROLE if cls else None
+
+
+class _Props:
+    """Reads one operator's properties, records problems, and reports unread (unknown) keys."""
+
+    def __init__(self, reader: _PlanReader, item: Mapping[str, Any], path: JsonPath, op_id: int,
+                 in_sequence: bool, input_id: int | None):
+        self.r = reader
+        self.item = item
+        self.path = path
+        self.id = op_id
+        self.in_sequence = in_sequence
+        self.input_id = input_id
+        self.used = {"op", "@id"}
+        self.allowed: list[str] = []
+        self.failed = False
+        self.op = item.get("op")
+
+    def err(self, message: str, key_path: JsonPath = (), *, at_key: bool = False) -> None:
+        self.r.error(message, (*self.path, *key_path), self.id, at_key=at_key)
+        self.failed = True
+
+    def raw(self, key: str, *aliases: str) -> tuple[str, Any]:
+        self.allowed.extend((key, *aliases))
+        found = [k for k in (key, *aliases) if k in self.item]
+        if len(found) > 1:
+            self.err(f"both {found[0]!r} and {found[1]!r} given; use one", (found[1],), at_key=True)
+        for k in found:
+            self.used.add(k)
+        if not found:
+            return key, _MISSING
+        return found[0], self.item[found[0]]
+
+    def get(self, key: str, kind: Callable[[Any, JsonPath], Any], *, required: bool = False,
+            aliases: tuple[str, ...] = (), default: Any = None, what: str = "") -> Any:
+        k, v = self.raw(key, *aliases)
+        if v is _MISSING or v is None:
+            if required:
+                self.err(f"{self.op}: missing property {key!r}{what}")
+            return default
+        return kind(v, (k,))
+
+    def finish(self, allowed_2013: tuple[str, ...] = ()) -> None:
+        extra = [k for k in self.item if k not in self.used]
+        known = self.allowed
+        for k in extra:
+            if k in allowed_2013 and self.r.dialect == "2013":
+                continue
+            if k == "memo":
+                continue
+            if k in ("input", "inputs", "left", "right"):
+                self.err(self.input_shape_message(k), (k,), at_key=True)
+                continue
+            hint = _suggest(k, known) or _PROPERTY_HINTS.get((str(self.op), k), "")
+            self.err(f"unknown property {k!r} of {self.op}{hint}", (k,), at_key=True)
+        if self.failed:
+            raise _Stop
+
+    def input_shape_message(self, key: str) -> str:
+        """Why `key` does not fit this operator's class (source / single / multi / sink)."""
+        role = _role_of_name(self.op)
+        if role == "source":
+            return f"{self.op} is a source operator: it reads no input, so {key!r} is not allowed"
+        if self.op == "join":
+            return f"join reads exactly two inputs, given as 'left' and 'right', not {key!r}"
+        if role == "multi":
+            return f"{self.op} reads two or more inputs, given as 'inputs' (a list of @ids), not {key!r}"
+        return f"{self.op} reads exactly one input, given as 'input' (one @id), not {key!r}"
+
+    def common(self) -> dict[str, Any]:
+        memo = self.item.get("memo")
+        self.used.add("memo")
+        if memo is not None and not isinstance(memo, str):
+            self.err(f"memo must be a string, not {_kind(memo)}", ("memo",))
+        return {"id": self.id, "memo": memo}
+
+    # --- value kinds -------------------------------------------------------------------------
+
+    def int_(self, v: Any, p: JsonPath) -> int | None:
+        n = _as_int(v)
+        if n is None:
+            self.err(f"{p[-1]} must be an integer, not {v!r}", p)
+        return n
+
+    def bool_(self, v: Any, p: JsonPath) -> bool | None:
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, int) and v in (0, 1):  # Jackson coerces 0/1 (2013 plans write drop: 1)
+            return bool(v)
+        if isinstance(v, str) and v.lower() in ("true", "false"):
+            return v.lower() == "true"
+        self.err(f"{p[-1]} must be true or false, not {v!r}", p)
+        return None
+
+    def str_(self, v: Any, p: JsonPath) -> str | None:
+        if isinstance(v, str):
+            return v
+        self.err(f"{p[-1]} must be a string, not {_kind(v)}", p)
+        return None
+
+    def json(self, v: Any, p: JsonPath) -> Any:
+        return v
+
+    def expr(self, v: Any, p: JsonPath) -> Expr | None:
+        if not isinstance(v, str):
+            self.err(f"{p[-1]} must be an expression string, not {_kind(v)}", p)
+            return None
+        try:
+            return parse_expression(v, self.r.dialect)
+        except ExpressionError as e:
+            self.r.expr_error(e, (*self.path, *p), self.id)
+            self.failed = True
+            return None
+
+    def ref(self, v: Any, p: JsonPath) -> FieldPath | None:
+        if not isinstance(v, str) or not v.strip():
+            self.err(f"{p[-1]} must be a field name string, not {v!r}", p)
+            return None
+        if self.r.dialect == "drill":
+            # FieldReference.De: backquotes removed, the whole string is one name.
+            return FieldPath.name(v.replace("`", ""))
+        try:
+            e = parse_expression(v, "2013")
+        except ExpressionError as err:
+            self.r.expr_error(err, (*self.path, *p), self.id)
+            self.failed = True
+            return None
+        if not isinstance(e, FieldPath):
+            self.err(f"{p[-1]} must be a field reference like a.b, not the expression {v!r}", p)
+            return None
+        return e
+
+    def schema_path(self, v: Any, p: JsonPath) -> FieldPath | None:
+        """A SchemaPath (dots and [n] are parsed, unlike a ref)."""
+        if not isinstance(v, str):
+            self.err(f"{p[-1]} must be a field path string, not {_kind(v)}", p)
+            return None
+        try:
+            e = parse_expression(v, self.r.dialect)
+        except ExpressionError as err:
+            self.r.expr_error(err, (*self.path, *p), self.id)
+            self.failed = True
+            return None
+        if not isinstance(e, FieldPath):
+            self.err(f"{p[-1]} must be a field path like a.b[0], not the expression {v!r}", p)
+            return None
+        return e
+
+    def list_of(self, kind: Callable[[Any, JsonPath], Any]) -> Callable[[Any, JsonPath], Any]:
+        def read(v: Any, p: JsonPath) -> tuple[Any, ...] | None:
+            if not isinstance(v, list):
+                self.err(f"{p[-1]} must be a list, not {_kind(v)}", p)
+                return None
+            return tuple(kind(x, (*p, i)) for i, x in enumerate(v))
+
+        return read
+
+    def obj(self, v: Any, p: JsonPath, keys: dict[str, tuple[Callable, bool]]) -> dict[str, Any] | None:
+        if not isinstance(v, Mapping):
+            self.err(f"{_where(p)} must be an object, not {_kind(v)}", p)
+            return None
+        out: dict[str, Any] = {}
+        for k in v:
+            if k not in keys:
+                self.err(f"unknown property {k!r} in {_where(p)}{_suggest(k, list(keys))}", (*p, k), at_key=True)
+        for k, (kind, required) in keys.items():
+            if v.get(k) is None:
+                if required:
+                    self.err(f"{_where(p)}: missing property {k!r}", p)
+                out[k] = None
+            else:
+                out[k] = kind(v[k], (*p, k))
+        return out
+
+    def named(self, v: Any, p: JsonPath) -> NamedExpression | None:
+        o = self.obj(v, p, {"ref": (self.ref, True), "expr": (self.expr, True)})
+        if o is None or o["ref"] is None or o["expr"] is None:
+            return None
+        return NamedExpression(o["ref"], o["expr"])
+
+    def ordering(self, v: Any, p: JsonPath) -> Ordering | None:
+        keys: dict[str, tuple[Callable, bool]] = {"order": (self.str_, False), "expr": (self.expr, True)}
+        keys["nullCollation" if self.r.dialect == "2013" else "nullDirection"] = (self.str_, False)
+        o = self.obj(v, p, keys)
+        if o is None or o["expr"] is None:
+            return None
+        direction = "ASC"
+        if o["order"] is not None:
+            d = o["order"].upper()
+            direction = {"ASC": "ASC", "ASCENDING": "ASC", "DESC": "DESC", "DESCENDING": "DESC"}.get(d, "")
+            if not direction:
+                self.err(f"order must be ASC or DESC, not {o['order']!r}", (*p, "order"))
+                return None
+        if self.r.dialect == "2013":
+            nc = (o["nullCollation"] or "first").upper().removeprefix("NULLS_")
+            if nc not in ("FIRST", "LAST"):
+                self.err(f"nullCollation must be first or last, not {o['nullCollation']!r}", (*p, "nullCollation"))
+                return None
+            return Ordering(o["expr"], direction, nc)  # type: ignore[arg-type]
+        nd = (o["nullDirection"] or "UNSPECIFIED").upper()
+        if nd not in ("FIRST", "LAST", "UNSPECIFIED"):
+            self.err(f"nullDirection must be FIRST, LAST or UNSPECIFIED, not {o['nullDirection']!r}", (*p, "nullDirection"))
+            return None
+        return Ordering(o["expr"], direction, nd)  # type: ignore[arg-type]
+
+    def op_ref(self, v: Any, p: JsonPath) -> int | None:
+        n = _as_int(v)
+        if n is None:
+            self.err(f"{_where(p)} must be an operator @id, not {v!r}", p)
+        return n
+
+    # --- user operators ---------------------------------------------------------------------
+
+    def custom(self, name: str) -> CustomOperator | None:
+        common = self.common()
+        single = True
+        inputs: tuple[int, ...] = ()
+        if self.in_sequence:
+            self.used.add("input")
+            inputs = (self.input_id,) if self.input_id is not None else ()
+        elif self.item.get("inputs") is not None:
+            single = False
+            inputs = tuple(x for x in self.get("inputs", self.list_of(self.op_ref)) or () if x is not None)
+        elif self.item.get("input") is not None:
+            inputs = (self.get("input", self.op_ref),)
+        else:
+            self.used.update(("input", "inputs"))
+        properties = {k: v for k, v in self.item.items() if k not in ("op", "@id", "memo", "input", "inputs")}
+        if self.failed:
+            return None
+        return CustomOperator(**common, op_name=name, inputs=inputs, properties=properties, single_input=single)
+
+
+# --- one builder per operator ---------------------------------------------------------------------
+
+
+def _scan(p: _Props) -> Operator:
+    common = p.common()
+    se = p.get("storageengine", p.str_, required=True, what=" (the storage engine name)")
+    selection = p.get("selection", p.json)
+    k, ref_raw = p.raw("ref")
+    ref = None
+    if ref_raw is not _MISSING and ref_raw is not None:
+        if p.r.dialect == "2013":
+            ref = p.ref(ref_raw, ("ref",))
+        else:
+            p.used.discard("ref")  # today's Scan has no ref: reported as unknown below
+    p.finish()
+    return Scan(**common, storage_engine=se, selection=selection, ref=ref)
+
+
+def _content(p: _Props, cls: type) -> Operator:
+    common = p.common()
+    content = p.get("content", p.json, required=True, what=f" (content attribute is required for source operator '{p.op}')")
+    if content is not None and (not isinstance(content, list) or not all(isinstance(r, Mapping) for r in content)):
+        p.err(f"content must be a JSON array of records (objects), not {_kind(content)}", ("content",))
+    p.finish()
+    return cls(**common, content=content)
+
+
+def _join(p: _Props, cls: type[Join] = Join) -> Operator:
+    common = p.common()
+    left = p.get("left", p.op_ref, required=True, what=" (the @id of the left input)")
+    right = p.get("right", p.op_ref, required=True, what=" (the @id of the right input)")
+    type_raw = p.get("type", p.str_, required=True, what=" (inner, left, right or full/outer)")
+    join_type = None
+    if type_raw is not None:
+        join_type = {"OUTER": "FULL"}.get(type_raw.upper(), type_raw.upper())
+        if join_type not in JOIN_TYPES:
+            p.err(f"join type must be one of inner, left, right, full (or 2013's outer), not {type_raw!r}", ("type",))
+
+    def condition(v: Any, path: JsonPath) -> JoinCondition | None:
+        o = p.obj(v, path, {"relationship": (p.str_, True), "left": (p.expr, True), "right": (p.expr, True)})
+        if o is None or None in o.values():
+            return None
+        if o["relationship"] not in RELATIONSHIPS:
+            p.err(f"relationship must be one of {' '.join(RELATIONSHIPS)}, not {o['relationship']!r}", (*path, "relationship"))
+            return None
+        return JoinCondition(o["relationship"], o["left"], o["right"])
+
+    conditions = p.get("conditions", p.list_of(condition), default=())
+    p.finish()
+    return cls(**common, left=left, right=right, type=join_type, conditions=conditions)  # type: ignore[arg-type]
+
+
+def _unnest(p: _Props) -> Operator:
+    common = p.common()
+    column = p.get("column", p.schema_path, required=True, what=" (the array to unnest)")
+    p.finish()
+    return Unnest(**common, column=column)
+
+
+def _lateral(p: _Props) -> Operator:
+    common = p.common()
+    left = p.get("left", p.op_ref, required=True, what=" (the @id of the left input)")
+    right = p.get("right", p.op_ref, required=True, what=" (the @id of the right input)")
+    p.finish()
+    return LateralJoin(**common, left=left, right=right)
+
+
+def _set_op(cls: type[SetOperator]) -> Callable[[_Props], Operator]:
+    def build(p: _Props) -> Operator:
+        common = p.common()
+        inputs = p.get("inputs", p.list_of(p.op_ref), required=True, what=" (the list of input @ids)")
+        distinct = p.get("distinct", p.bool_, default=False)
+        p.finish()
+        return cls(**common, inputs=inputs, distinct=distinct)
+
+    return build
+
+
+def _store(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    se = p.get(
+        "storageengine", p.str_, aliases=("storageEngine",), required=p.r.dialect == "2013",
+        what=" (the storage engine name)",
+    )
+    target = p.get("target", p.json)
+    k, part = p.raw("partition")
+    if part is not _MISSING and part is not None and p.r.dialect != "2013":
+        p.used.discard("partition")
+    p.finish()
+    return Store(**common, input=inp, storage_engine=se, target=target,
+                 partition=None if part is _MISSING else part)
+
+
+def _input(p: _Props) -> int:
+    if p.in_sequence:
+        p.used.add("input")
+        return p.input_id if p.input_id is not None else -1
+    v = p.get("input", p.op_ref, required=True, what=" (the @id of the operator it reads)")
+    return v if v is not None else -1
+
+
+def _named_list(p: _Props, key: str, required: bool = True, nonempty: str = "") -> tuple[NamedExpression, ...]:
+    items = p.get(key, p.list_of(p.named), required=required, default=())
+    if items is not None and not items and nonempty and key in p.item:
+        p.err(nonempty, (key,))
+    return items or ()
+
+
+def _project(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    projections = _named_list(p, "projections", nonempty="Project did not provide any projection selections.")
+    p.finish()
+    return Project(**common, input=inp, projections=projections)
+
+
+def _filter(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    expr = p.get("expr", p.expr, required=True, what=" (the condition)")
+    p.finish()
+    return Filter(**common, input=inp, expr=expr)
+
+
+def _transform(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    transforms = _named_list(p, "transforms")
+    p.finish()
+    return Transform(**common, input=inp, transforms=transforms)
+
+
+def _order(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    within = p.get("within", p.ref)
+    orderings = p.get("orderings", p.list_of(p.ordering), required=True, default=())
+    p.finish()
+    return Order(**common, input=inp, within=within, orderings=orderings)
+
+
+def _limit(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    first = p.get("first", p.int_)
+    last = p.get("last", p.int_)
+    p.finish()
+    return Limit(**common, input=inp, first=first, last=last)
+
+
+def _flatten(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    name = p.get("name", p.ref, aliases=("ref",), required=True, what=" (where each element goes; 2013 also 'ref')")
+    expr = p.get("expr", p.expr, required=True, what=" (the array to flatten)")
+    drop = p.get("drop", p.bool_, default=False)
+    p.finish()
+    return Flatten(**common, input=inp, name=name, expr=expr, drop=drop)
+
+
+def _segment(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    ref = p.get("ref", p.ref, required=True, what=" (the segment key name)")
+    exprs = p.get("exprs", p.list_of(p.expr), required=True, default=())
+    p.finish()
+    return Segment(**common, input=inp, ref=ref, exprs=exprs)
+
+
+def _windowframe(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    within = p.get("within", p.ref)
+    start = p.get("start", p.int_)
+    end = p.get("end", p.int_)
+
+    def frame_ref(v: Any, path: JsonPath) -> FrameRef | None:
+        o = p.obj(v, path, {"segment": (p.ref, True), "position": (p.ref, True)})
+        if o is None or None in o.values():
+            return None
+        return FrameRef(o["segment"], o["position"])
+
+    ref = p.get("ref", frame_ref, required=True, what=" ({segment, position})")
+    p.finish()
+    return WindowFrame(**common, input=inp, within=within, start=start, end=end, ref=ref)
+
+
+def _collapsing(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    within = p.get("within", p.ref)
+    target = p.get("target", p.ref)
+    carryovers = p.get("carryovers", p.list_of(p.ref), default=())
+    aggregations = _named_list(p, "aggregations")
+    p.finish()
+    return CollapsingAggregate(**common, input=inp, within=within, target=target,
+                               carryovers=carryovers, aggregations=aggregations)
+
+
+def _running(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    within = p.get("within", p.ref)
+    aggregations = _named_list(p, "aggregations")
+    p.finish()
+    return RunningAggregate(**common, input=inp, within=within, aggregations=aggregations)
+
+
+def _grouping(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    keys = _named_list(p, "keys")
+    exprs = _named_list(p, "exprs")
+    p.finish()
+    return GroupingAggregate(**common, input=inp, keys=keys, exprs=exprs)
+
+
+def _window(p: _Props) -> Operator:
+    common = p.common()
+    inp = _input(p)
+    withins = _named_list(p, "withins", required=False)
+    aggregations = _named_list(p, "aggregations")
+    orderings = p.get("orderings", p.list_of(p.ordering), default=())
+    start = p.get("start", p.int_)
+    end = p.get("end", p.int_)
+    p.finish()
+    return Window(**common, input=inp, withins=withins, aggregations=aggregations,
+                  orderings=orderings, start=start, end=end)
+
+
+_BUILDERS: dict[type, Callable[[_Props], Operator]] = {
+    Scan: _scan,
+    Values: lambda p: _content(p, Values),
+    Constant: lambda p: _content(p, Constant),
+    Join: _join,
+    SemiJoin: lambda p: _join(p, SemiJoin),
+    LateralJoin: _lateral,
+    Unnest: _unnest,
+    Store: _store,
+    Project: _project,
+    Filter: _filter,
+    Transform: _transform,
+    Order: _order,
+    Limit: _limit,
+    Flatten: _flatten,
+    Segment: _segment,
+    WindowFrame: _windowframe,
+    CollapsingAggregate: _collapsing,
+    RunningAggregate: _running,
+    GroupingAggregate: _grouping,
+    Window: _window,
+}
+for _cls in BUILTIN_OPERATORS.values():
+    if issubclass(_cls, SetOperator):
+        _BUILDERS[_cls] = _set_op(_cls)
+
+
+# --- small helpers ---------------------------------------------------------------------------------
+
+
+def _as_int(v: Any) -> int | None:
+    """Jackson's int coercion: integers and strings of digits ("1")."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, str):
+        s = v.strip()
+        if s.lstrip("-").isdigit():
+            return int(s)
+    return None
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number"}.get(type(v), type(v).__name__)
+
+
+def _where(p: JsonPath) -> str:
+    return path_text(p).removeprefix("$.")
+
+
+def _suggest(word: str, candidates: Any) -> str:
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    if not close:
+        close = [c for c in candidates if c.lower() == word.lower()]
+    return f"; did you mean {close[0]!r}?" if close else ""
