@@ -53,9 +53,12 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     return builder
 
 
+DFS_CATALOG_CLASS = "drillspark.catalog.DfsCatalog"
+
+
 def _catalog_confs() -> dict[str, str]:
-    """Catalogs the jar provides (the `dfs` catalog arrives with the data source)."""
-    return {}
+    """Catalogs the jar provides: Drill's `dfs`, so plain Spark SQL reads ``dfs.`path` ``."""
+    return {"spark.sql.catalog.dfs": DFS_CATALOG_CLASS}
 
 
 def session(master: str = "local[*]", app_name: str = "drillspark", **conf: Any) -> SparkSession:

@@ -70,6 +70,9 @@ def run_command(args: argparse.Namespace) -> int:
     conf = _pairs(args.conf, "--conf")
     if sys.stderr.isatty():  # a progress bar on a terminal
         conf.setdefault("spark.ui.showConsoleProgress", "true")
+    from pyspark.sql import SparkSession
+
+    owned = SparkSession.getActiveSession() is None  # never stop a session we did not start
     spark = drillspark.session(master=args.master, **conf)
     try:
         try:
@@ -89,7 +92,8 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
                   file=sys.stderr)
     finally:
-        spark.stop()
+        if owned:
+            spark.stop()
     return 0
 
 

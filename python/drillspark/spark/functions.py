@@ -249,8 +249,8 @@ def _convert_to(a: list[Arg], ctx: Context) -> Column:
         return _to_bytes(a[0].col, _BE_WIDTH[base], be)
     if base in ("UTF8", "UTF16"):
         return F.encode(a[0].col.cast("string"), "UTF-8" if base == "UTF8" else "UTF-16")
-    if base == "JSON":
-        return F.encode(F.to_json(a[0].col), "UTF-8")
+    if base in ("JSON", "SIMPLEJSON", "EXTENDEDJSON"):
+        return F.call_function("drill_convert_to", a[0].col, F.lit(base))
     raise FunctionArgumentError(f"convert_to(): unsupported encoding {enc!r}")
 
 
@@ -264,8 +264,8 @@ def _convert_from(a: list[Arg], ctx: Context) -> Column:
         return _from_bytes(a[0].col, _BE_WIDTH[base], be, target)
     if base in ("UTF8", "UTF16"):
         return F.decode(a[0].col, "UTF-8" if base == "UTF8" else "UTF-16")
-    if base == "JSON":
-        return F.call_function("drill_convert_from_json", a[0].col)
+    if base in ("JSON", "SIMPLEJSON", "EXTENDEDJSON"):
+        return F.call_function("drill_convert_from", a[0].col, F.lit(base))
     raise FunctionArgumentError(f"convert_from(): unsupported encoding {enc!r}")
 
 

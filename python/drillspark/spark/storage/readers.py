@@ -20,10 +20,12 @@ class ReadError(ValueError):
 def read_json(spark: SparkSession, paths: Sequence[str]) -> DataFrame:
     """Drill-style JSON: JSON lines, concatenated objects, or one top-level array per file;
     comments and unquoted field names allowed; integers BIGINT, floats DOUBLE."""
-    # switch to the drill source when it lands (spark.read.format("drill")): it reads Drill's
-    # JSON dialect natively. Until then Spark's reader does the work; files that are not
-    # JSON lines (pretty-printed / concatenated objects, as in Drill's test data) are
-    # normalised to JSON lines first.
+    if _drill_source_available(spark):
+        # the extension's `drill` source reads Drill's JSON dialect natively (type rules,
+        # conflicts, directories, compressed files)
+        return spark.read.format("drill").load(list(paths))
+    # Without the extension's source (e.g. a Connect server without the jar): Spark's reader,
+    # with files that are not JSON lines normalised to JSON lines first.
     options = {"allowComments": "true", "allowUnquotedFieldNames": "true",
                "allowNonNumericNumbers": "true", "mode": "FAILFAST"}
     lines_paths = [_as_json_lines(p) for p in _expand(paths, (".json",))]
@@ -32,6 +34,22 @@ def read_json(spark: SparkSession, paths: Sequence[str]) -> DataFrame:
     if all(os.path.getsize(p) == 0 for p in lines_paths):
         return spark.createDataFrame([], T.StructType([]))
     return spark.read.options(**options).json(lines_paths)
+
+
+_DRILL_SOURCE: dict[int, bool] = {}
+
+
+def _drill_source_available(spark: SparkSession) -> bool:
+    key = id(spark)
+    if key not in _DRILL_SOURCE:
+        try:
+            spark.read.format("drill").schema("x string").load(os.devnull)
+            _DRILL_SOURCE[key] = True
+        except Exception as e:  # only a missing format means "not available"
+            text = str(e)
+            _DRILL_SOURCE[key] = not ("DATA_SOURCE_NOT_FOUND" in text
+                                      or "Failed to find data source" in text)
+    return _DRILL_SOURCE[key]
 
 
 def read_parquet(spark: SparkSession, paths: Sequence[str],

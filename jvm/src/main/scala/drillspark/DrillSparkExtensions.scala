@@ -5,6 +5,7 @@ import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 
+import drillspark.analysis.ResolveMissingColumns
 import drillspark.functions.DrillFunctions
 
 /**
@@ -28,6 +29,13 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
 
     // functions: Drill's functions, all prefixed drill_ so no Spark built-in is replaced
     DrillFunctions.all.foreach(extensions.injectFunction)
+
+    // analyzer, hint phase: missing nested fields of Drill tables become typed NULLs before
+    // Spark's column resolution rejects them with FIELD_NOT_FOUND
+    extensions.injectHintResolutionRule { session => ResolveMissingColumns(session, early = true) }
+    // analyzer, resolution phase: missing top-level columns of Drill tables become typed NULLs
+    // once nothing else in the query can resolve them (instead of UNRESOLVED_COLUMN)
+    extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
   }
 }
 

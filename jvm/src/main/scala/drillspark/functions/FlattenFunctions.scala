@@ -18,10 +18,12 @@ import org.apache.spark.unsafe.types.VariantVal
  * `drill_flatten(drill_flatten(x))` is one generator of depth 2: Spark refuses generators
  * nested in expressions, so the builder folds the outer call into the inner one.
  *
+ * `where` is the call as written (for error messages; children get rebound later).
+ *
  * It is a CollectionGenerator whose collection is an array expression, so GenerateExec
  * generates the same loop as for `explode`; for an array input the collection is the input.
  */
-case class DrillFlatten(child: Expression, strict: Boolean, depth: Int = 1)
+case class DrillFlatten(child: Expression, strict: Boolean, depth: Int, where: String)
     extends UnaryExpression with CollectionGenerator {
 
   override val position: Boolean = false
@@ -33,7 +35,6 @@ case class DrillFlatten(child: Expression, strict: Boolean, depth: Int = 1)
 
   /** The array this generator walks: the input normalised to an array, `depth` levels flat. */
   @transient lazy val collection: Expression = {
-    val where = sql
     (1 until depth).foldLeft(FlattenLists.asList(child, strict, where)) { (c, _) =>
       FlattenLists.concat(c, strict, where)
     }
@@ -87,8 +88,8 @@ object DrillFlatten {
     group = "generator_funcs") { args =>
     DrillFunctions.arity(Name, args, 1)
     args.head match {
-      case inner: DrillFlatten => inner.copy(depth = inner.depth + 1)
-      case e => DrillFlatten(e, DrillConf.flag(DrillConf.FlattenStrict, default = false))
+      case inner: DrillFlatten => inner.copy(depth = inner.depth + 1, where = s"$Name(${inner.where})")
+      case e => DrillFlatten(e, DrillConf.flag(DrillConf.FlattenStrict, default = false), 1, s"$Name(${e.sql})")
     }
   }
 }

@@ -27,6 +27,31 @@ final class WriteContext(val o: DrillOptions) {
     textGen.flush()
     textOut.toByteArray
   }
+
+  /** An extended-JSON wrapper's value as text ($oid, ...), else the object's JSON text. */
+  def extendedOrJsonText(p: JsonParser): Array[Byte] = {
+    val t1 = p.nextToken()
+    if (t1 == JsonToken.FIELD_NAME && SchemaDiscovery.ExtendedKinds.contains(p.currentName())) {
+      p.nextToken()
+      val text = if (p.currentToken().isScalarValue) p.getText.getBytes(UTF_8) else jsonText(p)
+      var t = p.nextToken()
+      while (t != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren(); t = p.nextToken() }
+      text
+    } else {
+      textOut.reset()
+      textGen.writeStartObject()
+      var t = t1
+      while (t == JsonToken.FIELD_NAME) {
+        textGen.writeFieldName(p.currentName())
+        p.nextToken()
+        textGen.copyCurrentStructure(p)
+        t = p.nextToken()
+      }
+      textGen.writeEndObject()
+      textGen.flush()
+      textOut.toByteArray
+    }
+  }
 }
 
 /**
@@ -223,6 +248,7 @@ final class StringWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NULL => writeNull(i)
+    case JsonToken.START_OBJECT if ctx.o.extendedTypes => put(i, ctx.extendedOrJsonText(p))
     case JsonToken.START_OBJECT | JsonToken.START_ARRAY => put(i, ctx.jsonText(p))
     case _ => put(i, p.getText.getBytes(UTF_8))
   }

@@ -32,7 +32,7 @@ object InputFiles {
       val p = new Path(ps)
       val fs = p.getFileSystem(conf)
       val matched: Seq[FileStatus] =
-        if (hasGlob(ps)) Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
+        if (hasGlob(ps)) Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil).filterNot(s => hidden(s.getPath.getName))
         else if (fs.exists(p)) Seq(fs.getFileStatus(p))
         else throw new IllegalArgumentException(s"drill: path does not exist: $ps")
       if (matched.isEmpty) throw new IllegalArgumentException(s"drill: no file matches the glob $ps")

@@ -1,6 +1,6 @@
 package drillspark.source
 
-import java.io.{BufferedInputStream, ByteArrayInputStream, ByteArrayOutputStream, FilterInputStream, InputStream, SequenceInputStream}
+import java.io.{BufferedInputStream, ByteArrayOutputStream, FilterInputStream, InputStream}
 
 import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonProcessingException, JsonStreamContext, JsonToken}
 import org.apache.hadoop.conf.Configuration
@@ -103,11 +103,14 @@ final class RecordStream(
     case _ => s"${t.toString.toLowerCase.replace("value_", "")} ${parser.getText}"
   }
 
-  /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume at the next line. */
+  /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume at the
+   * line after the one holding the error. */
   def onBadRecord(e: JsonProcessingException): Unit = {
     if (!o.skipInvalidRecords || o.replaceInvalidUtf8) throw fail(JsonInput.describe(e), e)
     skipped += 1
-    skipRestOfLine()
+    val loc = e.getLocation
+    val at = if (loc != null && loc.getByteOffset >= 0) base + loc.getByteOffset else -1L
+    restartAfterLine(if (at > 0) at - 1 else at)
     recovering = true
   }
 
@@ -119,19 +122,26 @@ final class RecordStream(
         if (parser.nextToken() == null) return
       }
     } catch {
-      case _: JsonProcessingException => skipRestOfLine(); recovering = true
+      case _: JsonProcessingException => restartAfterLine(-1L); recovering = true
     }
   }
 
-  private def skipRestOfLine(): Unit = {
-    val rest = new ByteArrayOutputStream()
-    parser.releaseBuffered(rest)
-    val pos = base + counting.count - rest.size()
+  private def skipRestOfLine(): Unit = restartAfterLine(-1L)
+
+  /** Reopen the file after the first newline at or after byte `from` (-1: the parser's position). */
+  private def restartAfterLine(from: Long): Unit = {
+    val pos = if (from >= 0) from else {
+      val rest = new ByteArrayOutputStream()
+      parser.releaseBuffered(rest)
+      base + counting.count - rest.size()
+    }
     parser.close()
-    val resumed = new BufferedInputStream(
-      new SequenceInputStream(new ByteArrayInputStream(rest.toByteArray), in), 1 << 16)
-    base = pos + skipLine(resumed)
-    start(resumed)
+    in.close()
+    val compressed = JsonInput.compression(file).isDefined
+    val raw = new BufferedInputStream(JsonInput.open(conf, file, if (compressed) 0L else pos), 1 << 16)
+    if (compressed) raw.skipNBytes(pos)
+    base = pos + skipLine(raw)
+    start(raw)
     arrayMode = false
     first = false
   }

@@ -1,0 +1,56 @@
+package org.apache.spark.sql.drillspark.compat
+
+import scala.util.control.NonFatal
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedRelation}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.classic.{SparkSession => ClassicSession}
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+
+import drillspark.DrillTable
+
+/**
+ * The Spark-internal pieces the missing-column rule needs: finding DSv2 relations over a
+ * [[DrillTable]], the outer query of a subquery being analysed, and resolving a relation of
+ * one of drillspark's own catalogs (`dfs`) before Spark's ResolveReferences runs.
+ */
+object DrillAnalysisCompat {
+
+  /** True when `plan` reads a relation whose DSv2 table is a DrillTable. */
+  def readsDrillTable(plan: LogicalPlan): Boolean = plan.exists {
+    case r: DataSourceV2Relation => r.table.isInstanceOf[DrillTable]
+    case _ => false
+  }
+
+  /** Output column names of the enclosing query while a subquery is analysed. */
+  def outerNames: Seq[String] =
+    AnalysisContext.get.outerPlan.toSeq.flatMap(p => safeOutputNames(p))
+
+  def safeOutputNames(plan: LogicalPlan): Seq[String] =
+    try plan.output.map(_.name) catch { case NonFatal(_) => Nil }
+
+  /**
+   * Resolves `catalog.table` relations of drillspark's own catalogs now, the way Spark's
+   * ResolveRelations will, so nested fields under them can be checked before Spark's
+   * ResolveReferences raises FIELD_NOT_FOUND. Any other relation is left as it is.
+   */
+  def resolveDrillCatalogRelations(session: SparkSession, plan: LogicalPlan): LogicalPlan = {
+    val classic = session match {
+      case c: ClassicSession => c
+      case _ => return plan
+    }
+    def isDrillCatalog(name: String): Boolean =
+      try {
+        val manager = classic.sessionState.catalogManager
+        manager.isCatalogRegistered(name) &&
+          manager.catalog(name).getClass.getName.startsWith("drillspark.")
+      } catch { case NonFatal(_) => false }
+
+    plan.resolveOperatorsUp {
+      case u: UnresolvedRelation if u.multipartIdentifier.size >= 2 && isDrillCatalog(u.multipartIdentifier.head) =>
+        val resolved = classic.sessionState.analyzer.ResolveRelations(u)
+        if (readsDrillTable(resolved)) resolved else u
+    }
+  }
+}

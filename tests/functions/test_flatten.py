@@ -1,0 +1,155 @@
+"""drill_flatten: Drill's FLATTEN semantics as a Spark generator, on Drill's cases and real data."""
+
+from __future__ import annotations
+
+import pyspark.sql.functions as F
+import pytest
+from pyspark.errors import PySparkException
+from tests.functions.helpers import assert_case, conformance_table, rows
+
+
+def test_one_row_per_element_other_columns_copied(spark, citibike):
+    per_record = citibike.select("executionTime", F.size("stationBeanList").alias("n")).collect()
+    flat = citibike.select("executionTime", F.call_function("drill_flatten", "stationBeanList").alias("s"))
+    counts = {r.executionTime: r.n for r in per_record}
+    got = {r.executionTime: r["count"] for r in flat.groupBy("executionTime").count().collect()}
+    assert got == counts and sum(got.values()) == 664
+
+
+def test_array_of_structs_gives_struct_rows(spark, citibike):
+    flat = citibike.select(F.call_function("drill_flatten", "stationBeanList").alias("s"))
+    assert flat.schema["s"].dataType == citibike.schema["stationBeanList"].dataType.elementType
+    first = citibike.first().stationBeanList[0]
+    assert flat.select("s.id", "s.stationName").first() == (first.id, first.stationName)
+
+
+def test_same_rows_as_explode(spark, citibike):
+    ours = citibike.select("executionTime", F.call_function("drill_flatten", "stationBeanList").alias("s"))
+    spark_s = citibike.select("executionTime", F.explode("stationBeanList").alias("s"))
+    assert ours.exceptAll(spark_s).count() == 0 and spark_s.exceptAll(ours).count() == 0
+
+
+def test_empty_null_and_missing_arrays_give_no_rows(spark, shared):
+    # drill2106: the second record of input2.json has no `rl`; tf drill2217_1: `evnts` is [].
+    c = conformance_table(spark, shared, "tf.json.json_kvgenflatten.flatten.drill2217_1")
+    assert_case(spark.sql("select d.id, drill_flatten(d.evnts) from t d"), c)
+    df = spark.sql("select * from values (1, array(1)), (2, array()), (3, null) as v(id, a)")
+    assert rows(df.select("id", F.call_function("drill_flatten", "a"))) == [[1, 1]]
+
+
+def test_drill2106_flatten_of_flattened_2d_array(spark, shared):
+    c = conformance_table(spark, shared, "drill.flatten.drill2106_a")
+    q = "select rl, drill_flatten(rl) frl from (select `integer`, drill_flatten(rl) as rl from t)"
+    assert_case(spark.sql(q), c)
+
+
+def test_nested_flatten_flattens_two_levels(spark, shared):
+    # DRILL-2254: flatten(flatten(a)) yields the scalars of a 2-D array.
+    conformance_table(spark, shared, "drill.flatten.drill2106_a")
+    got = sorted(r[0] for r in spark.sql("select drill_flatten(drill_flatten(rl)) x from t").collect())
+    assert got == sorted([2, 1, 4, 6] * 3)
+    via_api = spark.table("t").select(
+        F.call_function("drill_flatten", F.call_function("drill_flatten", "rl")).alias("x"))
+    assert sorted(r.x for r in via_api.collect()) == got
+
+
+def test_drill2099_flatten_after_sort(spark, shared):
+    c = conformance_table(spark, shared, "drill.flatten.drill2099_after_sort")
+    q = ("select drill_flatten(s1.rms.rptd) rptds from (select d.uid uid, drill_flatten(d.map.rm) rms "
+         "from t d order by d.uid) s1")
+    assert_case(spark.sql(q), c)
+
+
+def test_drill1671_eleven_flattens_are_a_cross_product(spark, shared):
+    c = conformance_table(spark, shared, "drill.flatten.drill1671_11_flattens")
+    flattens = ", ".join(f"drill_flatten(evnts{i}) f{i}" for i in range(1, 12))
+    q = f"select count(*) as cnt from (select id, {flattens} from t) x"
+    assert c["expected_row_count"] == 1 and spark.sql(q).first().cnt == 2048
+
+
+@pytest.mark.parametrize("case_id, query", [
+    ("tf.json.json_kvgenflatten.flatten.flatten21", "select id, drill_flatten(arrs) from t"),
+    ("tf.json.json_kvgenflatten.flatten.flatten26", "select id, drill_flatten(data) from t"),
+    ("tf.json.json_kvgenflatten.flatten.flatten44", "select drill_flatten(ns.rm[0].map) from t ns"),
+    ("tf.json.json_kvgenflatten.flatten.flatten46", "select drill_flatten(data) from t"),
+    # Spark refuses a generator inside an expression: the +1 goes one query level up.
+    ("tf.json.json_kvgenflatten.flatten.flatten29", "select id, f + 1 from (select id, drill_flatten(ints) f from t)"),
+    ("tf.json.json_kvgenflatten.flatten.flatten30", "select id, f + 1 from (select id, drill_flatten(decs) f from t)"),
+    ("tf.json.kvgenflatten-nulls.filter3", "select uid, drill_flatten(events) from t where uid > 0"),
+    ("tf.json.kvgenflatten-nulls.filter15",
+     "select s.trans from (select d.max_trans_amount mx, drill_flatten(d.transactions) trans from t d) s "
+     "where s.trans.amount = s.mx"),
+    ("tf.json.kvgenflatten-nulls.functions1",
+     "select MAX(sub.val) from (select drill_flatten(d.lst_lst[0]) val from t d) sub"),
+    ("tf.json.json_storage.drill_3562",
+     "SELECT count(*) from (select drill_flatten(t.a.b.c) AS c from t) flat WHERE flat.c.d.e = 'f'"),
+])
+def test_test_framework_cases(spark, shared, case_id, query):
+    c = conformance_table(spark, shared, case_id)
+    assert_case(spark.sql(query), c)
+
+
+def test_empty_array_in_all_text_mode(spark, shared):
+    c = conformance_table(spark, shared, "drill.json.flatten_empty_array_all_text_true", primitivesAsString=True)
+    assert_case(spark.sql("select drill_flatten(t.a.b.c) as c from t"), c)
+
+
+def test_scalar_and_map_give_one_row(spark, citibike):
+    # Seed 001's flatten operator: a scalar or map input returns a single record holding it.
+    df = citibike.select("executionTime", F.call_function("drill_flatten", "executionTime").alias("f"))
+    assert [(r.executionTime == r.f) for r in df.collect()] == [True, True]
+    one = spark.sql("select drill_flatten(named_struct('a', 1)) m, drill_flatten(cast(null as int)) n")
+    assert one.count() == 0  # a null scalar flattens to no rows, so the product is empty
+    assert rows(spark.sql("select drill_flatten(named_struct('a', 1)) m")) == [[{"a": 1}]]
+
+
+def test_strict_mode_raises_drills_error(spark, citibike):
+    spark.conf.set("spark.drillspark.flatten.strict", "true")
+    try:
+        df = citibike.select(F.call_function("drill_flatten", "executionTime"))
+        with pytest.raises(PySparkException, match="Flatten does not support inputs of non-list values") as e:
+            df.collect()
+        assert "drill_flatten(executionTime)" in str(e.value)
+        # Arrays are unaffected, and null scalars still give no rows.
+        assert citibike.select(F.call_function("drill_flatten", "stationBeanList")).count() == 664
+        assert spark.sql("select drill_flatten(cast(null as int))").count() == 0
+    finally:
+        spark.conf.unset("spark.drillspark.flatten.strict")
+
+
+def test_variant_decides_per_row(spark):
+    df = spark.sql("""select id, drill_flatten(parse_json(j)) v from values
+        (1, '[1, "a", {"b": 2}]'), (2, '7'), (3, '[]'), (4, 'null'), (5, '{"k": [1]}') as t(id, j)""")
+    got = [(r.id, r.t) for r in df.selectExpr("id", "drill_typeof(v) t").collect()]
+    assert sorted(got) == [(1, "BIGINT"), (1, "MAP"), (1, "VARCHAR"), (2, "BIGINT"), (5, "MAP")]
+
+
+def test_variant_strict_mode(spark):
+    spark.conf.set("spark.drillspark.flatten.strict", "true")
+    try:
+        ok = spark.sql("select drill_flatten(parse_json('[1, 2]'))").count()
+        assert ok == 2
+        with pytest.raises(PySparkException, match="non-list values"):
+            spark.sql("select drill_flatten(parse_json('{\"a\": 1}'))").collect()
+    finally:
+        spark.conf.unset("spark.drillspark.flatten.strict")
+
+
+def test_interpreted_path_matches_generated_code(spark, shared):
+    conformance_table(spark, shared, "drill.flatten.drill2106_a")
+    q = "select `integer`, drill_flatten(drill_flatten(rl)) x from t"
+    generated = sorted(map(tuple, rows(spark.sql(q))))
+    spark.conf.set("spark.sql.codegen.wholeStage", "false")
+    spark.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN")
+    try:
+        interpreted = sorted(map(tuple, rows(spark.sql(q))))
+    finally:
+        spark.conf.unset("spark.sql.codegen.wholeStage")
+        spark.conf.unset("spark.sql.codegen.factoryMode")
+    assert generated == interpreted and len(generated) == 12
+
+
+def test_plan_uses_whole_stage_codegen(spark, citibike):
+    df = citibike.select(F.call_function("drill_flatten", "stationBeanList").alias("s"))
+    plan = df._jdf.queryExecution().executedPlan().toString()  # test-only look at the physical plan
+    assert "*(" in plan and "Generate drill_flatten" in plan

@@ -1,0 +1,70 @@
+"""drill_kvgen / drill_mappify: Drill's KVGEN on Drill's cases and real data."""
+
+from __future__ import annotations
+
+import pyspark.sql.functions as F
+import pytest
+from pyspark.errors import PySparkException
+from tests.functions.helpers import assert_case, case, conformance_table, rows
+
+
+@pytest.mark.parametrize("case_id, query", [
+    ("tf.json.json_kvgenflatten.kvgen.kvgen1", "select drill_kvgen(varcharcol) from t"),
+    ("tf.json.json_kvgenflatten.kvgen.kvgen16", "select drill_kvgen(m) from t"),
+    ("tf.json.json_kvgenflatten.kvgen.kvgen17", "select drill_kvgen(ns.rm[0].map[0]) from t ns"),
+    ("tf.json.json_kvgenflatten.kvgen.kvgen2", "select drill_kvgen(bigintegercol), drill_kvgen(float8col) from t"),
+    ("tf.json.json_kvgenflatten.kvgen.kvgen3", "select drill_mappify(boolcol) from t"),
+])
+def test_test_framework_cases(spark, shared, case_id, query):
+    c = conformance_table(spark, shared, case_id)
+    assert_case(spark.sql(query), c)
+
+
+def test_drill1653_flatten_of_kvgen_over_missing_map(spark, shared):
+    c = conformance_table(spark, shared, "drill.flatten.drill1653_kvgen_missing_map")
+    q = ("select * from (select sum(t.flat.`value`) as sm from "
+         "(select id, drill_flatten(drill_kvgen(m)) as flat from t) t) where sm = 10")
+    assert spark.sql(q).count() == c["expected_row_count"]
+
+
+def test_null_members_skipped_and_null_map_is_empty(spark, yelp):
+    # Yelp `hours`: a struct of weekdays; businesses lack some days (null members).
+    df = yelp.select("business_id", "hours", F.call_function("drill_kvgen", "hours").alias("kv"))
+    for r in df.collect():
+        present = {k: v for k, v in r.hours.asDict().items() if v is not None} if r.hours else {}
+        assert [e.key for e in r.kv] == [k for k in r.hours.asDict() if k in present] if r.hours else r.kv == []
+        assert {e.key: e.value for e in r.kv} == present
+    assert rows(spark.sql("select drill_kvgen(cast(null as struct<a:int>))")) == [[[]]]
+
+
+def test_map_input_in_map_order(spark):
+    df = spark.sql("select drill_kvgen(map('b', 2, 'a', 1, 'c', null)) kv")
+    assert rows(df) == [[[{"key": "b", "value": 2}, {"key": "a", "value": 1}]]]
+
+
+def test_heterogeneous_values_name_field_and_types(spark):
+    with pytest.raises(PySparkException) as e:
+        spark.sql("select drill_kvgen(named_struct('a', 1L, 'b', 'x'))").collect()
+    message = str(e.value)
+    assert "does not support heterogeneous value types" in message
+    assert "[b]" in message and "[VARCHAR]" in message and "[BIGINT]" in message
+
+
+def test_variant_values_may_differ(spark):
+    df = spark.sql("""select drill_kvgen(parse_json('{"n": 1, "s": "x", "z": null}')) kv""")
+    kv = df.selectExpr("transform(kv, e -> e.key) keys", "transform(kv, e -> drill_typeof(e.value)) types").first()
+    assert (kv["keys"], kv["types"]) == (["n", "s"], ["BIGINT", "VARCHAR"])
+    with pytest.raises(PySparkException, match="only supports Simple maps"):
+        spark.sql("select drill_kvgen(parse_json('[1]'))").collect()
+
+
+def test_non_map_input_is_drills_error(spark):
+    with pytest.raises(PySparkException, match="kvgen function only supports Simple maps as input"):
+        spark.sql("select drill_kvgen(1)").collect()
+
+
+def test_mappify_is_kvgen(spark, shared):
+    conformance_table(spark, shared, "tf.json.json_kvgenflatten.kvgen.kvgen1")
+    a = rows(spark.sql("select drill_kvgen(varcharcol) from t"))
+    b = rows(spark.sql("select drill_mappify(varcharcol) from t"))
+    assert a == b and len(a) == len(case(shared, "tf.json.json_kvgenflatten.kvgen.kvgen1")["expected"])

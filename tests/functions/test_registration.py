@@ -1,0 +1,47 @@
+"""Every drill_* function is registered, described, and callable from SQL and the DataFrame API."""
+
+from __future__ import annotations
+
+import pyspark.sql.functions as F
+import pytest
+
+FUNCTIONS = {
+    "drill_flatten": "FLATTEN", "drill_kvgen": "KVGEN", "drill_mappify": "KVGEN",
+    "drill_repeated_count": "REPEATED_COUNT", "drill_repeated_contains": "REPEATED_CONTAINS",
+    "drill_typeof": "TYPEOF", "drill_drilltypeof": "DRILLTYPEOF", "drill_sqltypeof": "SQLTYPEOF",
+    "drill_modeof": "MODEOF", "drill_convert_from": "CONVERT_FROM", "drill_convert_to": "CONVERT_TO",
+}
+
+
+@pytest.mark.parametrize("name, drill_name", sorted(FUNCTIONS.items()))
+def test_describe_function_shows_usage(spark, name, drill_name):
+    text = "\n".join(r[0] for r in spark.sql(f"DESCRIBE FUNCTION EXTENDED {name}").collect())
+    assert f"Usage: {name}(" in text and f"Drill's {drill_name}" in text and "Examples:" in text
+
+
+def test_listed_and_no_builtin_replaced(spark):
+    names = {r.function for r in spark.sql("SHOW FUNCTIONS LIKE 'drill_*'").collect()}
+    assert set(FUNCTIONS) <= {n.split(".")[-1] for n in names}
+    assert spark.sql("select flatten(array(array(1), array(2))) f, typeof(1) t").first() == ([1, 2], "int")
+
+
+def test_callable_from_call_function_and_expr(spark):
+    df = spark.createDataFrame([(1, [1, 2], {"a": 1})], "id int, a array<int>, m map<string,int>")
+    row = df.select(
+        F.call_function("drill_repeated_count", "a").alias("n"),
+        F.expr("drill_repeated_contains(a, 2)").alias("c"),
+        F.call_function("drill_kvgen", "m").alias("kv"),
+        F.expr("drill_typeof(a)").alias("t"),
+        F.call_function("drill_sqltypeof", "id").alias("s"),
+        F.expr("drill_modeof(a)").alias("mo"),
+    ).first()
+    assert (row.n, row.c, [tuple(e) for e in row.kv], row.t, row.s, row.mo) == (
+        2, True, [("a", 1)], "INT", "INTEGER", "ARRAY")
+    assert [r.x for r in df.select(F.expr("drill_flatten(a)").alias("x")).collect()] == [1, 2]
+
+
+def test_wrong_arity_names_the_function(spark):
+    from pyspark.errors import PySparkException
+
+    with pytest.raises(PySparkException, match="drill_flatten expects 1 argument"):
+        spark.sql("select drill_flatten(array(1), 2)").collect()

@@ -1,0 +1,114 @@
+"""DrillResult (rows, Arrow, pandas, explain, the batch protocol), store, and `drillspark run`."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from drillspark.cli.main import main as cli_main
+from drillspark.operators.outcome import IterOutcome
+
+from .conftest import HEAD, values
+
+ROWS = [{"i": i, "s": f"r{i}", "m": {"k": i * 10}} for i in range(5)]
+
+
+def test_rows_arrow_pandas(run_plan):
+    r = run_plan([values(1, ROWS)])
+    assert r.rows()[1] == {"i": 1, "s": "r1", "m": {"k": 10}}
+    table = r.to_arrow()
+    assert table.num_rows == 5 and table.column("i").to_pylist() == [0, 1, 2, 3, 4]
+    assert list(r.to_pandas()["s"]) == ["r0", "r1", "r2", "r3", "r4"]
+
+
+def test_explain_shows_drill_and_spark_plans(run_plan):
+    text = run_plan([values(1, ROWS), {"@id": 2, "op": "filter", "input": 1,
+                                        "expr": "i > 2"}]).explain(print_it=False)
+    assert "== Drill logical plan ==" in text and "filter" in text
+    assert "== Spark plan ==" in text and "Filter" in text
+
+
+def test_batches_follow_drills_protocol(run_plan):
+    stream = run_plan([values(1, ROWS)]).batches(batch_rows=2)
+    got = [(o, b.num_rows if b is not None else None) for o, b in stream]
+    assert got == [(IterOutcome.OK_NEW_SCHEMA, 2), (IterOutcome.OK, 2), (IterOutcome.OK, 1),
+                   (IterOutcome.NONE, None)]
+    assert stream.next() == (IterOutcome.NONE, None)  # NONE forever after
+    assert stream.schema.names == ["i", "s", "m"]
+
+
+def test_empty_result_still_sends_the_schema_first(run_plan):
+    stream = run_plan([values(1, ROWS), {"@id": 2, "op": "filter", "input": 1,
+                                          "expr": "i > 100"}]).batches()
+    outcome, batch = stream.next()
+    assert outcome is IterOutcome.OK_NEW_SCHEMA and batch.num_rows == 0
+    assert batch.schema.names == ["i", "s", "m"]
+    assert stream.next() == (IterOutcome.NONE, None)
+
+
+def test_a_failure_is_stop_with_the_error(run_plan):
+    stream = run_plan([values(1, ROWS), {"@id": 2, "op": "project", "input": 1, "projections": [
+        {"ref": "x", "expr": "cast(s as int)"}]}]).batches()
+    assert stream.next() == (IterOutcome.STOP, None)
+    assert stream.error is not None and "r0" in str(stream.error)
+    assert stream.next() == (IterOutcome.STOP, None)
+
+
+def test_store_json_is_atomic_and_reports(run_plan, tmp_path):
+    q = [values(1, ROWS), {"@id": 2, "op": "store", "input": 1, "storageengine": "out",
+                           "target": {"path": "/res", "format": "json"}}]
+    r = run_plan(q, storage={"out": {"type": "file", "root": str(tmp_path)}})
+    (w,) = r.written
+    assert w.rows == 5 and w.files and os.path.dirname(w.files[0]) == str(tmp_path / "res")
+    assert r.rows() == [{"path": str(tmp_path / "res"), "format": "json",
+                         "files": len(w.files), "rows": 5}]
+    back = [json.loads(line) for f in w.files for line in open(f)]  # noqa: SIM115
+    assert sorted(x["i"] for x in back) == [0, 1, 2, 3, 4]
+    with pytest.raises(Exception, match="already exists"):
+        run_plan(q, storage={"out": {"type": "file", "root": str(tmp_path)}})
+
+
+def test_store_parquet_and_csv_then_scan_back(run_plan, tmp_path):
+    flat = [{"i": r["i"], "s": r["s"]} for r in ROWS]
+    storage = {"out": {"type": "file", "root": str(tmp_path)}}
+    for fmt in ("parquet", "csv"):
+        r = run_plan([values(1, flat), {"@id": 2, "op": "store", "input": 1,
+                      "storageengine": "out", "target": {"path": f"/t_{fmt}", "format": fmt}}],
+                     storage=storage)
+        assert r.written[0].rows == 5
+    back = run_plan([{"@id": 1, "op": "scan", "storageengine": "out",
+                      "selection": {"path": "/t_parquet"}}], storage=storage)
+    assert sorted(x["i"] for x in back.rows()) == [0, 1, 2, 3, 4]
+
+
+def test_console_and_screen_sinks_return_the_rows(run_plan):
+    for engine in ("--SCREEN--", "console"):
+        r = run_plan([values(1, ROWS), {"@id": 2, "op": "store", "input": 1,
+                      "storageengine": engine, "target": None}],
+                     storage={"console": {"type": "console"}})
+        assert len(r.rows()) == 5 and r.written == []
+
+
+def test_cli_run_json_output(spark, shared, tmp_path, capsys):
+    plan = tmp_path / "p.json"
+    plan.write_text(json.dumps({"head": HEAD, "storage": {"cp": {"type": "classpath"}},
+                                "query": [{"@id": 1, "op": "scan", "storageengine": "cp",
+                                           "selection": {"path": "/departments.json"}},
+                                          {"@id": 2, "op": "filter", "input": 1,
+                                           "expr": "deptId > 32"}]}))
+    cp = str(shared / "data/drill-conformance/logical/drill-0.1.0")
+    assert cli_main(["run", str(plan), "--classpath", cp, "--format", "json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert sorted(x["name"] for x in lines) == ["Clerical", "Engineering", "Marketing"]
+    assert spark.range(3).count() == 3  # the test session was left running
+
+
+def test_cli_run_errors_are_one_paragraph(tmp_path, capsys):
+    plan = tmp_path / "bad.json"
+    plan.write_text(json.dumps({"head": HEAD, "query": [
+        values(1, ROWS), {"@id": 2, "op": "filter", "input": 1, "expr": "nosuch(i)"}]}))
+    assert cli_main(["run", str(plan)]) == 1
+    err = capsys.readouterr().err
+    assert "operator @2 (filter)" in err and "nosuch" in err and "Traceback" not in err
