@@ -7,8 +7,8 @@ import bz2
 import gzip
 import json
 
-import pytest
 import pyspark.sql.functions as F
+import pytest
 
 
 def read(spark, path, **opts):
