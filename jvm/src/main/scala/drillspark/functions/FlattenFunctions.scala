@@ -1,10 +1,7 @@
 package drillspark.functions
 
-import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.analysis.TypeCheckResult
-import org.apache.spark.sql.catalyst.expressions.{CollectionGenerator, Expression, Literal, UnaryExpression}
+import org.apache.spark.sql.catalyst.expressions.{ExplodeBase, Expression, Literal, UnaryExpression}
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, CodeGenerator, ExprCode}
-import org.apache.spark.sql.catalyst.expressions.codegen.Block._
 import org.apache.spark.sql.catalyst.util.{ArrayData, GenericArrayData}
 import org.apache.spark.sql.types._
 import org.apache.spark.types.variant.{Variant, VariantUtil}
@@ -18,48 +15,18 @@ import org.apache.spark.unsafe.types.VariantVal
  * `drill_flatten(drill_flatten(x))` is one generator of depth 2: Spark refuses generators
  * nested in expressions, so the builder folds the outer call into the inner one.
  *
- * `where` is the call as written (for error messages; children get rebound later).
- *
- * It is a CollectionGenerator whose collection is an array expression, so GenerateExec
- * generates the same loop as for `explode`; for an array input the collection is the input.
+ * The builder turns the input into the array to walk (see [[FlattenLists]]) and makes that
+ * the generator's child, so for an array column this is exactly Spark's `explode`: same
+ * generated loop in GenerateExec, same optimizer treatment. `where` is the call as written,
+ * for error messages and the plan.
  */
 case class DrillFlatten(child: Expression, strict: Boolean, depth: Int, where: String)
-    extends UnaryExpression with CollectionGenerator {
+    extends ExplodeBase {
 
   override val position: Boolean = false
-  override val inline: Boolean = false
   override def prettyName: String = DrillFlatten.Name
-
-  override def sql: String =
-    (prettyName + "(") * depth + child.sql + ")" * depth
-
-  /** The array this generator walks: the input normalised to an array, `depth` levels flat. */
-  @transient lazy val collection: Expression = {
-    (1 until depth).foldLeft(FlattenLists.asList(child, strict, where)) { (c, _) =>
-      FlattenLists.concat(c, strict, where)
-    }
-  }
-
-  private def arrayType: ArrayType = collection.dataType.asInstanceOf[ArrayType]
-
-  override def checkInputDataTypes(): TypeCheckResult = TypeCheckResult.TypeCheckSuccess
-  override def collectionType: DataType = arrayType
-  override def elementSchema: StructType =
-    new StructType().add("col", arrayType.elementType, arrayType.containsNull)
-
-  override def eval(input: InternalRow): IterableOnce[InternalRow] = {
-    val array = collection.eval(input).asInstanceOf[ArrayData]
-    if (array == null) Nil
-    else {
-      val rows = new Array[InternalRow](array.numElements())
-      array.foreach(arrayType.elementType, (i, e) => rows(i) = InternalRow(e))
-      rows
-    }
-  }
-
-  // GenerateExec loops over this array itself, exactly as it does for explode.
-  override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode =
-    collection.genCode(ctx)
+  override def sql: String = where
+  override def toString: String = where
 
   override protected def withNewChildInternal(newChild: Expression): DrillFlatten =
     copy(child = newChild)
@@ -88,8 +55,12 @@ object DrillFlatten {
     group = "generator_funcs") { args =>
     DrillFunctions.arity(Name, args, 1)
     args.head match {
-      case inner: DrillFlatten => inner.copy(depth = inner.depth + 1, where = s"$Name(${inner.where})")
-      case e => DrillFlatten(e, DrillConf.flag(DrillConf.FlattenStrict, default = false), 1, s"$Name(${e.sql})")
+      case inner: DrillFlatten =>
+        val where = s"$Name(${inner.where})"
+        inner.copy(child = FlattenLists.concat(inner.child, inner.strict, where), depth = inner.depth + 1, where = where)
+      case e =>
+        val (strict, where) = (DrillConf.flag(DrillConf.FlattenStrict, default = false), s"$Name(${e.sql})")
+        DrillFlatten(FlattenLists.asList(e, strict, where), strict, 1, where)
     }
   }
 }
