@@ -153,8 +153,21 @@ def test_unsupported_construct_is_named(session):
     with pytest.raises(UnsupportedSqlError, match="EXISTS"):
         compile_query(f"select a from {INPUT2} t where exists (select 1 from {INPUT2})",
                       session)
-    with pytest.raises(UnsupportedSqlError, match="DISTINCT"):
-        compile_query(f"select count(distinct a) from {INPUT2}", session)
+    with pytest.raises(UnsupportedSqlError, match="DISTINCT aggregates mixed"):
+        compile_query(f"select count(distinct a), count(b) from {INPUT2}", session)
+    with pytest.raises(UnsupportedSqlError, match="QUALIFY"):
+        compile_query(f"select a from {INPUT2} qualify a = 1", session)
+    with pytest.raises(UnsupportedSqlError, match="USING"):
+        compile_query(f"select a from {INPUT2} t join {INPUT2} u using (a)", session)
+
+
+def test_count_distinct_pre_aggregates(session):
+    plan_ops = ops(f"select b, count(distinct a) from {INPUT2} group by b", session)
+    inner, outer = by_op(plan_ops, "groupingaggregate")
+    assert inner["keys"] == [{"ref": "$g0", "expr": "`b`"}, {"ref": "$distinct", "expr": "`a`"}]
+    assert outer["input"] == inner["@id"]
+    assert outer["exprs"] == [{"ref": "$a1", "expr": "count(`$distinct`)"}] or \
+        outer["exprs"][0]["expr"] == "count(`$distinct`)"
 
 
 def test_ctas_stores_with_session_format(session, tmp_path):

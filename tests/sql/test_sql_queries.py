@@ -65,6 +65,8 @@ def test_group_by_having_order_nulls(engine):
 def test_limit_offset_distinct(engine):
     _, rows = q(engine, f"select distinct `float` from {T} order by `float` limit 2 offset 1")
     assert rows == [[1.2], [17.4]]
+    _, rows = q(engine, f"select count(distinct `float`), sum(distinct `float`) from {T}")
+    assert rows[0][0] == 3 and rows[0][1] == pytest.approx(17.4)
 
 
 def test_join_union_and_subqueries(engine):

@@ -16,10 +16,17 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
-from drillspark.sql.errors import SqlError, UnsupportedSqlError, ValidationError, position_of
+from drillspark.sql.errors import (
+    SqlError,
+    SqlSyntaxError,
+    UnsupportedSqlError,
+    ValidationError,
+    position_of,
+)
 from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, SqlSession
 
 STAR = "*"
+DISTINCT_ARG = "$distinct"  # the pre-aggregated argument of COUNT(DISTINCT x)
 
 # Extension -> Drill format type for `dfs` tables without a table function `type`.
 FORMAT_BY_EXTENSION = {
@@ -216,7 +223,10 @@ class Lowering:
         if limit is None and offset is None:
             return rel
         first = self._int(offset.expression if offset is not None else None, node) or 0
-        fetch = self._int(limit.expression if limit is not None else None, node)
+        if isinstance(limit, exp.Fetch):  # OFFSET n ROWS FETCH FIRST m ROWS ONLY
+            fetch = self._int(limit.args.get("count"), node)
+        else:
+            fetch = self._int(limit.expression if limit is not None else None, node)
         op = {"op": "limit", "input": rel.op, "first": first,
               "last": None if fetch is None else first + fetch}
         return Rel(self.builder.add(op), rel.columns)
@@ -375,14 +385,38 @@ class SelectLowering:
         self.agg_keys: dict[str, str] = {}
         self.windows: list[tuple[str, exp.Window, str]] = []
         self.group_nodes: list[tuple[exp.Expression, str]] = []
+        self.distinct_args: set[str] = set()
         self.mode = "input"  # or "grouped": columns must be group keys
 
     def fail(self, message: str, node: exp.Expression | None) -> SqlError:
         return self.low.fail(message, node)
 
     # ------------------------------------------------------------------ driver
+    # SELECT clauses this lowering reads; any other clause present is rejected by name.
+    HANDLED = {"expressions", "from", "from_", "joins", "where", "group", "having", "order",
+               "limit", "offset", "distinct", "with", "with_", "kind"}
+
+    def _check_clauses(self) -> None:
+        node = self.node
+        if not node.expressions:
+            raise _err(SqlSyntaxError, "SELECT needs at least one expression", node,
+                       self.low.sql)
+        for key, value in node.args.items():
+            if value and key not in self.HANDLED:
+                target = value if isinstance(value, exp.Expression) else node
+                raise self.low.unsupported(f"the {key.upper()} clause", target)
+        distinct = node.args.get("distinct")
+        if isinstance(distinct, exp.Distinct) and distinct.args.get("on") is not None:
+            raise self.low.unsupported("DISTINCT ON", distinct)
+        for j in node.args.get("joins") or []:
+            if j.args.get("method"):
+                raise self.low.unsupported(f"{j.args['method']} JOIN", j)
+            if j.args.get("using"):
+                raise self.low.unsupported("JOIN ... USING", j)
+
     def lower(self) -> Rel:
         node = self.node
+        self._check_clauses()
         rel = self._from()
         where = node.args.get("where")
         if where is not None:
@@ -753,6 +787,8 @@ class SelectLowering:
         self._grouped_order_exprs = {
             idx: self.expr(o.this) for idx, o in enumerate(order.expressions if order else [])
             if self._order_name(o.this, items) is None}
+        if self.distinct_args:
+            rel, keys = self._distinct_pre_aggregate(rel, keys)
         rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
                                         "keys": keys, "exprs": [
                                             {"ref": n, "expr": e} for n, e in self.aggs]}),
@@ -761,6 +797,19 @@ class SelectLowering:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": having_expr}), rel.columns)
         return rel, projections
+
+    def _distinct_pre_aggregate(self, rel: Rel, keys: list[dict]) -> tuple[Rel, list[dict]]:
+        """COUNT(DISTINCT x) and friends: first group by the keys and x, then aggregate the
+        distinct x values (one DISTINCT argument, no other aggregates)."""
+        if len(self.distinct_args) > 1 or any(DISTINCT_ARG not in e for _, e in self.aggs):
+            raise self.low.unsupported("DISTINCT aggregates mixed with other aggregates or "
+                                       "over different arguments", self.node)
+        (arg,) = self.distinct_args
+        inner = keys + [{"ref": DISTINCT_ARG, "expr": arg}]
+        rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
+                                        "keys": inner, "exprs": []}),
+                  [k["ref"] for k in inner])
+        return rel, [{"ref": k["ref"], "expr": dx.path(k["ref"])} for k in keys]
 
     def _select_ref(self, g: exp.Expression, items: list[Item]) -> exp.Expression:
         """GROUP BY 1 / GROUP BY alias -> the select expression."""
@@ -1164,7 +1213,12 @@ class ExprLowering:
         if isinstance(node, exp.Count) and (not args or isinstance(args[0], exp.Star)):
             return "count(1)"
         if args and isinstance(args[0], exp.Distinct):
-            raise self.sel.low.unsupported(f"{fname.upper()}(DISTINCT ...)", node)
+            inner = args[0].expressions
+            if len(inner) != 1 or len(args) != 1 or self.sel.mode == "window":
+                raise self.sel.low.unsupported(f"{fname.upper()}(DISTINCT ...) with several "
+                                               "arguments or in a window", node)
+            self.sel.distinct_args.add(self.lower(inner[0]))
+            return dx.call(fname, [dx.path(DISTINCT_ARG)])
         if any(self.sel._has_aggregate(a) for a in args):
             raise self.fail("aggregate functions cannot be nested", node)
         return dx.call(fname, [self.lower(a) for a in args])
