@@ -163,3 +163,11 @@ def test_text_files_columns_and_header(engine, tmp_path):
     _, rows = q(engine, "select columns from table(dfs.tmp.`head.csvh`(type => 'text', "
                         "fieldDelimiter => ',', extractHeader => false))")
     assert rows == [[["a", "b"]], [["1", "x"]]]
+
+
+def test_describe(engine):
+    cols, rows = q(engine, "describe dfs.`data/drill/jsoninput/input2.json`")
+    assert cols == ["COLUMN_NAME", "DATA_TYPE", "IS_NULLABLE"]
+    types = {r[0]: r[1] for r in rows}
+    assert types["integer"] == "BIGINT" and types["float"] == "FLOAT8"
+    assert types["x"] == "MAP" and types["l"] == "ARRAY<BIGINT>"

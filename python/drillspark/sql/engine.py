@@ -146,23 +146,29 @@ class SqlEngine:
         return RowsResult(["TABLE_SCHEMA", "TABLE_NAME"], rows)
 
     def _describe(self, stmt: st.Describe) -> Any:
-        table = self.session.resolve_table(stmt.table)
+        self.session.resolve_table(stmt.table)  # a clear error for a missing table
         compiled = self.compile(f"select * from {_quoted(stmt.table)} limit 0")
-        result = self.run_plan(compiled)
-        columns = describe_columns(result)
-        del table
+        columns = describe_columns(self.run_plan(compiled))
         return RowsResult(["COLUMN_NAME", "DATA_TYPE", "IS_NULLABLE"], columns)
 
 
 def describe_columns(result: Any) -> list[list[Any]]:
-    """(name, Drill type, nullable) for each column of a query result."""
-    types = getattr(result, "drill_types", None)
-    names = list(result.columns)
-    if callable(types):
-        types = types()
-    if not types:
-        types = ["ANY"] * len(names)
-    return [[n, t, "YES"] for n, t in zip(names, types, strict=False)]
+    """(name, Drill type, nullable) for each column of a query result, from its Spark schema
+    (arrays are REPEATED in Drill: `ARRAY<type>` here, as Drill's RowSet schemas print it)."""
+    from pyspark.sql import types as T
+
+    from drillspark.spark.drill_types import drill_name_of
+
+    def name_of(t: Any) -> str:
+        if isinstance(t, T.ArrayType):
+            return f"ARRAY<{name_of(t.elementType)}>"
+        try:
+            return drill_name_of(t)
+        except Exception:  # a type Drill has no name for
+            return t.simpleString().upper()
+
+    return [[f.name, name_of(f.dataType), "YES" if f.nullable else "NO"]
+            for f in result.df.schema.fields]
 
 
 def _quoted(parts: Sequence[str]) -> str:
