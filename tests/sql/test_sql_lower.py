@@ -150,8 +150,11 @@ def test_syntax_error_has_line_and_column(session):
 
 
 def test_unsupported_construct_is_named(session):
-    with pytest.raises(UnsupportedSqlError, match="EXISTS"):
-        compile_query(f"select a from {INPUT2} t where exists (select 1 from {INPUT2})",
+    with pytest.raises(UnsupportedSqlError, match="correlated condition"):
+        compile_query(f"select a from {INPUT2} t where exists (select 1 from {INPUT2} u "
+                      "where u.a > t.a)", session)
+    with pytest.raises(UnsupportedSqlError, match="IN \\(subquery\\)"):
+        compile_query(f"select a from {INPUT2} t where a not in (select b from {INPUT2})",
                       session)
     with pytest.raises(UnsupportedSqlError, match="DISTINCT aggregates mixed"):
         compile_query(f"select count(distinct a), count(b) from {INPUT2}", session)

@@ -139,8 +139,8 @@ def test_nan_and_explain(engine):
 def test_errors(engine):
     with pytest.raises(TableNotFoundError, match="does not exist"):
         engine.execute("select * from dfs.`no/such/file.json`")
-    with pytest.raises(UnsupportedSqlError, match="EXISTS"):
-        engine.execute(f"select 1 from {T} where exists (select 1 from {T})")
+    with pytest.raises(UnsupportedSqlError, match="IN"):
+        engine.execute(f"select 1 from {T} where a not in (select b from {T})")
 
 
 def test_drillspark_sql_function(spark, shared, monkeypatch):
@@ -171,3 +171,18 @@ def test_describe(engine):
     types = {r[0]: r[1] for r in rows}
     assert types["integer"] == "BIGINT" and types["float"] == "FLOAT8"
     assert types["x"] == "MAP" and types["l"] == "ARRAY<BIGINT>"
+
+
+def test_exists_subqueries(engine):
+    sub = f"select 1 from {T} u where u.`integer` = t.`integer` and u.`float` > 1"
+    _, rows = q(engine, f"select t.`integer` from {T} t where exists ({sub}) order by 1")
+    assert rows == [[2001], [2010], [6005]]
+    _, rows = q(engine, f"select t.`integer` from {T} t where not exists ({sub})")
+    assert rows == [[-2002]]
+    _, rows = q(engine, f"select count(*) from {T} t where exists "
+                        f"(select 1 from {T} u where u.`float` > 100)")
+    assert rows == [[0]]
+    # SELECT * does not show the helper join columns
+    cols, rows = q(engine, f"select * from {T} t where `integer` in "
+                           f"(select `integer` from {T} where `float` > 10)")
+    assert not [c for c in cols if c.startswith("$")] and len(rows) == 1

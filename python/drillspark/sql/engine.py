@@ -106,7 +106,11 @@ class SqlEngine:
             raise SqlError("running queries needs the plan translator (drillspark.run), which "
                            f"this build does not have ({e})") from None
         plan = parse(json.dumps(compiled.plan))
-        return run(plan, spark=self.spark)
+        result = run(plan, spark=self.spark)
+        present = [c for c in compiled.hidden if c in result.df.columns]
+        if present:
+            result.df = result.df.drop(*present)
+        return result
 
     def _explain(self, stmt: st.Explain) -> RowsResult:
         try:

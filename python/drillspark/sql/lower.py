@@ -127,6 +127,9 @@ class Lowering:
         self.builder = PlanBuilder()
         self._names = itertools.count()
         self.ctes: list[dict[str, Rel]] = []
+        # Helper columns (`$key0`, ...); under SELECT * the ones that joins add reach the
+        # output, and the engine drops them from the result.
+        self.hidden_names: list[str] = []
 
     # ------------------------------------------------------------------ plan assembly
     def plan(self, root: Rel, store: dict | None = None) -> dict:
@@ -143,7 +146,9 @@ class Lowering:
         }
 
     def hidden(self, prefix: str) -> str:
-        return f"${prefix}{next(self._names)}"
+        name = f"${prefix}{next(self._names)}"
+        self.hidden_names.append(name)
+        return name
 
     def fail(self, message: str, node: exp.Expression | None,
              cls: type[SqlError] = ValidationError) -> SqlError:
@@ -616,6 +621,9 @@ class SelectLowering:
         for conj in _conjuncts(cond):
             if isinstance(conj, exp.In) and conj.args.get("query") is not None:
                 rel = self._in_subquery(rel, conj)
+            elif isinstance(conj, exp.Exists) or (isinstance(conj, exp.Not)
+                                                  and isinstance(conj.this, exp.Exists)):
+                rel = self._exists(rel, conj)
             elif conj.find(exp.Subquery, exp.Exists) is not None and not isinstance(
                     conj, exp.In):
                 rel = self._scalar_subqueries(rel, conj, plain)
@@ -630,6 +638,85 @@ class SelectLowering:
                                                                      for c in plain])}),
                       rel.columns)
         return rel
+
+    def _exists(self, rel: Rel, conj: exp.Expression) -> Rel:
+        """[NOT] EXISTS (subquery). Equality conditions on outer columns in the subquery's
+        WHERE become join keys over the subquery's distinct key values (a semi join, or for
+        NOT EXISTS a left join keeping the unmatched rows); without them the subquery's row
+        count decides."""
+        negated = isinstance(conj, exp.Not)
+        exists = conj.this if negated else conj
+        query = exists.this.this if isinstance(exists.this, exp.Subquery) else exists.this
+        if not isinstance(query, exp.Select):
+            raise self.low.unsupported("EXISTS over a set operation", exists)
+        query = query.copy()
+        pairs = self._correlations(query, exists)
+        if not pairs:
+            inner = self.low.lower_query(query.limit(1))
+            count = self.low.hidden("exists")
+            inner = Rel(self.low.builder.add({"op": "groupingaggregate", "input": inner.op,
+                                              "keys": [], "exprs": [
+                                                  {"ref": count, "expr": "count(1)"}]}), [count])
+            rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                            "type": "INNER", "conditions": []}), None)
+            op = "==" if negated else ">"
+            return Rel(self.low.builder.add({"op": "filter", "input": rel.op, "expr":
+                                             dx.binary(op, dx.path(count), "0")}), None)
+        keys = [self.low.hidden("key") for _ in pairs]
+        query.set("expressions", [exp.alias_(inner_e, k, quoted=True)
+                                  for (inner_e, _), k in zip(pairs, keys, strict=True)])
+        query.set("distinct", exp.Distinct())
+        inner = self.low.lower_query(query)
+        conditions = [{"relationship": "==", "left": self.expr(outer_e), "right": dx.path(k)}
+                      for (_, outer_e), k in zip(pairs, keys, strict=True)]
+        if not negated:
+            return Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                             "type": "INNER", "conditions": conditions}), None)
+        marker = self.low.hidden("matched")
+        inner = Rel(self.low.builder.add({"op": "project", "input": inner.op, "projections": [
+            {"ref": k, "expr": dx.path(k)} for k in keys] + [{"ref": marker, "expr": "true"}]}),
+            keys + [marker])
+        rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                        "type": "LEFT", "conditions": conditions}), None)
+        return Rel(self.low.builder.add({"op": "filter", "input": rel.op,
+                                         "expr": dx.call("isnull", [dx.path(marker)])}), None)
+
+    def _correlations(self, query: exp.Select,
+                      exists: exp.Expression) -> list[tuple[exp.Expression, exp.Expression]]:
+        """Removes `inner = outer` conjuncts from the subquery's WHERE; (inner, outer) pairs.
+        Any other reference to an outer table is unsupported."""
+        inner_aliases = {t.alias_or_name.lower() for t in query.find_all(exp.Table)} | {
+            sq.alias.lower() for sq in query.find_all(exp.Subquery) if sq.alias}
+        outer_aliases = {s.alias.lower() for s in self.scope.sources if s.alias}
+
+        def is_outer(col: exp.Column) -> bool:
+            parts = column_parts(col)
+            return len(parts) >= 2 and parts[0].lower() in outer_aliases - inner_aliases
+
+        def refs_outer(e: exp.Expression) -> bool:
+            return any(is_outer(c) for c in e.find_all(exp.Column))
+
+        pairs: list[tuple[exp.Expression, exp.Expression]] = []
+        where = query.args.get("where")
+        kept: list[exp.Expression] = []
+        for c in (_conjuncts(where.this) if where is not None else []):
+            if isinstance(c, exp.EQ) and refs_outer(c):
+                left, right = c.this, c.expression
+                if refs_outer(right) and not refs_outer(left):
+                    pairs.append((left, right))
+                    continue
+                if refs_outer(left) and not refs_outer(right):
+                    pairs.append((right, left))
+                    continue
+            if refs_outer(c):
+                raise self.low.unsupported("a correlated condition other than inner = outer "
+                                           "in EXISTS", c)
+            kept.append(c)
+        query.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
+        if any(refs_outer(e) for e in query.expressions) or any(
+                refs_outer(j) for j in query.args.get("joins") or []):
+            raise self.low.unsupported("outer references outside the WHERE of EXISTS", exists)
+        return pairs
 
     def _in_subquery(self, rel: Rel, node: exp.In) -> Rel:
         """`x IN (SELECT y ...)` as an inner join with the distinct values of y."""

@@ -64,6 +64,7 @@ class CompiledQuery:
     plan: dict
     columns: list[str] | None
     target: str | None = None
+    hidden: tuple[str, ...] = ()  # helper columns to drop from a SELECT * result
 
 
 def compile_query(text: str, session: SqlSession) -> CompiledQuery:
@@ -75,7 +76,8 @@ def compile_query(text: str, session: SqlSession) -> CompiledQuery:
     if not isinstance(tree, exp.Query | exp.Values):
         raise UnsupportedSqlError(f"the statement {tree.key.upper()}", text, 1, 1)
     root = low.lower_query(tree)
-    return CompiledQuery(low.plan(root), root.columns)
+    hidden = tuple(low.hidden_names) if root.columns is None else ()
+    return CompiledQuery(low.plan(root), root.columns, hidden=hidden)
 
 
 def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> CompiledQuery:
