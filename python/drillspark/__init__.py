@@ -8,9 +8,11 @@ JSON) on Apache Spark.
 
 from drillspark._version import __version__
 from drillspark.api import run
+from drillspark.plugins import function, operator
 from drillspark.session import configure, jar_path, session
 
-__all__ = ["__version__", "configure", "jar_path", "run", "session", "sql"]
+__all__ = ["__version__", "configure", "function", "jar_path", "operator", "run", "session",
+           "sql"]
 
 
 def __getattr__(name: str):

@@ -1,17 +1,23 @@
 """User extensions: operators and functions registered by name.
 
     @drillspark.operator("my_op")        # a logical-plan operator run inside Spark
-    class MyOp(...): ...
+    class MyOp(drillspark.operators.SingleInputOperator): ...
 
-    @drillspark.function("my_fn", kind="scalar")   # usable in plan expressions and Drill SQL
-    def my_fn(...): ...
+    @drillspark.function("drill_my_fn", kind="scalar", returns="double")
+    def my_fn(x: pa.Array) -> pa.Array: ...      # vectorized: Arrow arrays in and out
 
 The plan validator, the translator and the SQL front end look names up here, so a registered
-operator or function is known everywhere at once.
+operator or function is known everywhere at once. The built-in Python operators
+(drillspark.operators) are registered the first time a name is looked up.
+
+Function options understood by drillspark.operators.spark: `returns` (the Spark result type,
+a DDL string such as "double" or a DataType; required to run it) and `style` ("arrow", the
+default: pyarrow arrays in and out; or "pandas": pandas Series in and out).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -30,13 +36,22 @@ class RegisteredFunction:
 
 _operators: dict[str, type] = {}
 _functions: dict[str, RegisteredFunction] = {}
+_builtins_loaded = False
 
 
 def operator(name: str) -> Callable[[type[T]], type[T]]:
-    """Class decorator: register `cls` as the logical-plan operator `name` (case-insensitive)."""
+    """Class decorator: register `cls` as the logical-plan operator `name` (case-insensitive).
+
+    The class may define a classmethod `validate_properties(props: dict) -> list[str]`
+    (error messages), which the plan validator calls for every plan node naming it."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"an operator name must be a non-empty string, not {name!r}")
 
     def register(cls: type[T]) -> type[T]:
         _operators[name.lower()] = cls
+        if isinstance(cls, type) and getattr(cls, "drill_name", None) is None:
+            with contextlib.suppress(TypeError, AttributeError):  # built-in types refuse
+                cls.drill_name = name  # type: ignore[attr-defined]
         return cls
 
     return register
@@ -46,6 +61,9 @@ def function(name: str, kind: FunctionKind = "scalar", **options: Any) -> Callab
     """Decorator: register a vectorized function `name` (case-insensitive)."""
     if kind not in ("scalar", "aggregate"):
         raise ValueError(f"function kind must be 'scalar' or 'aggregate', not {kind!r}")
+    style = options.get("style", "arrow")
+    if style not in ("arrow", "pandas"):
+        raise ValueError(f"function style must be 'arrow' or 'pandas', not {style!r}")
 
     def register(fn: T) -> T:
         _functions[name.lower()] = RegisteredFunction(name.lower(), kind, fn, dict(options))  # type: ignore[arg-type]
@@ -54,7 +72,15 @@ def function(name: str, kind: FunctionKind = "scalar", **options: Any) -> Callab
     return register
 
 
+def _load_builtins() -> None:
+    global _builtins_loaded
+    if not _builtins_loaded:
+        _builtins_loaded = True
+        import drillspark.operators.builtin  # noqa: F401  (registers on import)
+
+
 def registered_operator(name: str) -> type | None:
+    _load_builtins()
     return _operators.get(name.lower())
 
 
@@ -63,6 +89,7 @@ def registered_function(name: str) -> RegisteredFunction | None:
 
 
 def operator_names() -> list[str]:
+    _load_builtins()
     return sorted(_operators)
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
+import logging
+import re
 import sys
 from typing import Any
 
@@ -65,6 +68,8 @@ def run_command(args: argparse.Namespace) -> int:
     import drillspark
     from drillspark.cli.main import CliError
 
+    # PySpark logs each failing DataFrame's context as a JSON line; the error is reported below
+    logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
     plan: str = sys.stdin.read() if args.plan == "-" else args.plan
     storage = _storage(args.storage)
     conf = _pairs(args.conf, "--conf")
@@ -74,6 +79,9 @@ def run_command(args: argparse.Namespace) -> int:
 
     owned = SparkSession.getActiveSession() is None  # never stop a session we did not start
     spark = drillspark.session(master=args.master, **conf)
+    if owned:  # failures are reported as one paragraph below, not as executor logs
+        with contextlib.suppress(Exception):
+            spark.sparkContext.setLogLevel("FATAL")
     try:
         try:
             result = drillspark.run(plan, spark=spark, storage=storage,
@@ -84,10 +92,8 @@ def run_command(args: argparse.Namespace) -> int:
             finally:
                 if args.output:
                     out.close()
-        except (OSError, ValueError, RuntimeError) as e:
-            from drillspark.errors import describe
-
-            raise CliError(describe(e)) from None
+        except Exception as e:
+            raise CliError(_message(e)) from None
         for w in result.written:
             print(f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
                   file=sys.stderr)
@@ -95,6 +101,23 @@ def run_command(args: argparse.Namespace) -> int:
         if owned:
             spark.stop()
     return 0
+
+
+_ERROR_CLASS = re.compile(r"(\[[A-Z][A-Z0-9_.]+\] [^\n]*)")
+
+
+def _message(error: BaseException) -> str:
+    """One paragraph: Spark's error class and message for failures while computing rows
+    (which reach the client wrapped in socket/py4j errors), else drillspark's own message."""
+    from drillspark.errors import describe
+
+    text = describe(error)
+    if text.startswith(("operator @", "invalid logical plan")) or "[" in text[:1]:
+        return text
+    found = _ERROR_CLASS.findall(str(error))
+    if found:
+        return "running the plan failed: " + found[-1].split(" SQLSTATE")[0].strip()
+    return text
 
 
 def _write(result: Any, fmt: str, out: Any) -> None:

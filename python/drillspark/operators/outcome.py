@@ -6,7 +6,9 @@ from enum import Enum
 
 
 class IterOutcome(Enum):
-    OK_NEW_SCHEMA = "OK_NEW_SCHEMA"  # a batch whose schema differs from the previous one (or the first)
+    OK_NEW_SCHEMA = (
+        "OK_NEW_SCHEMA"  # a batch whose schema differs from the previous one (or the first)
+    )
     OK = "OK"  # a batch with the same schema as the previous one
     NONE = "NONE"  # no more data; every later next() returns NONE too
     STOP = "STOP"  # failed; the error is attached to the operator/stream

@@ -49,7 +49,8 @@ class ExpressionCompiler:
         pos = getattr(e, "pos", None)
         at = f" (line {pos.line}, column {pos.column})" if pos is not None else ""
         prop = f" {self.prop}" if self.prop else ""
-        return f"{self.scope.where}{prop}{at}: "
+        base = self.scope.where.rstrip().rstrip(":")
+        return f"{base}{prop}{at}: "
 
     def compile(self, e: Expr, inside_aggregate: bool = False) -> Column:
         if isinstance(e, Literal):

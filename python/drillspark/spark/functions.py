@@ -103,15 +103,17 @@ class FunctionCatalog:
 
 
 def _registered(name: str) -> DrillFunction | None:
-    """A function registered with `drillspark.function(...)`: run as a vectorized pandas UDF."""
+    """A function registered with `drillspark.function(...)`: a vectorized (Arrow) UDF built
+    by drillspark.operators.spark.function_column."""
     from drillspark.plugins import registered_function
 
     reg = registered_function(name)
     if reg is None:
         return None
-    returns = reg.options.get("returns", reg.options.get("return_type", "double"))
-    udf = F.pandas_udf(reg.impl, returnType=returns)  # type: ignore[call-overload]
-    return DrillFunction(reg.name, reg.kind, lambda a, c: udf(*[x.col for x in a]))
+    from drillspark.operators.spark import function_column
+
+    return DrillFunction(reg.name, reg.kind,
+                         lambda a, c: function_column(reg.name, *[x.col for x in a]))
 
 
 # --------------------------------------------------------------------------------------------

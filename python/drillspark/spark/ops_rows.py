@@ -52,7 +52,7 @@ def filter_(tr: Translator, op: Any) -> Rel:
 
             return Rel(filter_nested(df, path, pred))
     cond = tr.compiler(op, scope, "expr").compile(op.expr)
-    return Rel(df.where(F.coalesce(cond, F.lit(False))))
+    return Rel(df.where(cond))  # where() drops false and null alike, as Drill's filter
 
 
 def project(tr: Translator, op: Any) -> Rel:

@@ -11,7 +11,6 @@ from pyspark.sql import functions as F
 from drillspark.spark.ops_rows import sort_column
 from drillspark.spark.records import names_of, record_of, set_path
 from drillspark.spark.rel import POS, PendingSegment, PlanExecutionError, Rel
-from drillspark.spark.scope import quote
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -28,7 +27,7 @@ def segment(tr: Translator, op: Any) -> Rel:
     ref = names_of(op.ref)
     if len(ref) != 1:
         raise PlanExecutionError(f"{tr.where(op)}a segment ref must be a single name")
-    return Rel(df.withColumn(ref[0], key), PendingSegment(ref[0], tuple(op.exprs)))
+    return Rel(df.withColumn(ref[0], key), PendingSegment(ref[0], tuple(op.exprs), key))
 
 
 def _segment_key(tr: Translator, op: Any, within: Any) -> tuple[DataFrame, Column | None,
@@ -39,7 +38,7 @@ def _segment_key(tr: Translator, op: Any, within: Any) -> tuple[DataFrame, Colum
         return rel.materialized(), None, None
     name = names_of(within)
     if rel.segment is not None and name == (rel.segment.ref,):
-        return rel.df, F.col(quote(rel.segment.ref)), rel.segment
+        return rel.df, rel.segment.key, rel.segment
     df = rel.materialized()
     return df, tr.scope(op, df).path(within), None
 

@@ -24,22 +24,29 @@ _RELATIONSHIPS = {
 _LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
 
 
-def _side(df: DataFrame, prefix: str) -> tuple[DataFrame, dict[str, Column]]:
-    renamed = df.select(*[F.col(quote(c)).alias(prefix + c) for c in df.columns])
-    return renamed, {c.lower(): F.col(quote(prefix + c)) for c in df.columns}
+def _side(df: DataFrame, prefix: str, clash: set[str]) -> tuple[DataFrame, dict[str, Column]]:
+    """`df` with the clashing names renamed apart, and root name -> column for conditions."""
+    if clash:
+        df = df.select(*[F.col(quote(c)).alias(prefix + c) if c.lower() in clash
+                         else F.col(quote(c)) for c in df.columns])
+    return df, {c.lower().removeprefix(prefix) if c.startswith(prefix) else c.lower():
+                F.col(quote(c)) for c in df.columns}
 
 
 def join(tr: Translator, op: Any) -> Rel:
-    """Both sides are renamed apart before joining, so conditions and the merged record never
-    see ambiguous names. On a name clash the left record's field wins wherever there is a
-    left record; rows with only a right record (right/full joins) take the right value."""
+    """Names both sides share are renamed apart before joining, so conditions and the merged
+    record never see ambiguous names (other columns are left alone, so a join without clashes
+    is exactly Spark's join). On a clash the left record's field wins wherever there is a left
+    record; rows with only a right record (right/full joins) take the right value."""
     left, right = tr.df(op.left), tr.df(op.right)
     how = _JOIN_TYPES.get(str(op.type).upper())
     if how is None:
         raise PlanExecutionError(f"{tr.where(op)}unknown join type {op.type!r}")
-    ldf, lcols = _side(left, _LEFT)
-    ldf = ldf.withColumn(_PRESENT, F.lit(True))
-    rdf, rcols = _side(right, _RIGHT)
+    clash = {c.lower() for c in left.columns} & {c.lower() for c in right.columns}
+    ldf, lcols = _side(left, _LEFT, clash)
+    if clash:
+        ldf = ldf.withColumn(_PRESENT, F.lit(True))
+    rdf, rcols = _side(right, _RIGHT, clash)
     lscope = Scope(left, tr.where(op), lcols, left.schema)
     rscope = Scope(right, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
@@ -55,17 +62,18 @@ def join(tr: Translator, op: Any) -> Rel:
         joined = ldf.join(rdf, reduce(lambda a, b: a & b, conds), how)
     else:
         joined = ldf.crossJoin(rdf) if how == "inner" else ldf.join(rdf, F.lit(True), how)
+    if not clash:
+        return Rel(joined)
     out: list[Column] = []
     right_names = {c.lower(): c for c in right.columns}
     for c in left.columns:
         r = right_names.pop(c.lower(), None)
         if r is None:
-            out.append(F.col(quote(_LEFT + c)).alias(c))
+            out.append(F.col(quote(c)))
         else:
             out.append(F.when(F.col(_PRESENT).isNotNull(), F.col(quote(_LEFT + c)))
                        .otherwise(F.col(quote(_RIGHT + r))).alias(c))
-    out.extend(F.col(quote(_RIGHT + c)).alias(c) for c in right.columns
-               if c.lower() in right_names)
+    out.extend(F.col(quote(c)) for c in right.columns if c.lower() in right_names)
     return Rel(joined.select(*out))
 
 

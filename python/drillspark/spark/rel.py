@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pyspark.sql import DataFrame
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
 from drillspark.plan.expressions import Expr
@@ -25,6 +25,7 @@ class PendingSegment:
 
     ref: str  # the column holding the segment key
     keys: tuple[Expr, ...]
+    key: Column  # the key computed from the input's columns (grouping by it needs no copy)
 
 
 @dataclass(frozen=True)

@@ -126,7 +126,7 @@ class Translator:
         if len(inputs) != 1:
             raise PlanExecutionError(f"{self.where(op)}plugin operators take exactly one input")
         props = dict(getattr(op, "properties", {}) or {})
-        return Rel(apply_operator(self.df(inputs[0]), cls, props))
+        return Rel(apply_operator(self.df(inputs[0]), cls, props, op_id=op.id))
 
     def run(self) -> tuple[DataFrame, list[WriteReport]]:
         """Translate the whole plan, write file stores, and return the result stream (the

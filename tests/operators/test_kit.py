@@ -1,0 +1,112 @@
+"""The conformance kit passes good operators and catches each kind of protocol breach."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+from drillspark.operators import IterOutcome, SingleInputOperator
+from drillspark.operators.builtin import BUILTIN_OPERATORS
+from drillspark.operators.testing import assert_conforms, check_operator
+
+SAMPLE = pa.RecordBatch.from_pydict({"v": [1, 2, 3]})
+
+
+class Identity(SingleInputOperator):
+    def process(self, batch):
+        return batch
+
+
+def failed(report):
+    return {c.name for c in report.failures}
+
+
+def test_a_plain_operator_passes_every_case():
+    report = assert_conforms(Identity, SAMPLE)
+    assert [c.name for c in report.cases] == [
+        "first_batch",
+        "repeated_none",
+        "empty_input",
+        "no_input",
+        "schema_change",
+        "input_error",
+        "close",
+        "schema_time",
+    ]
+
+
+def test_every_builtin_operator_is_covered_by_a_kit_test():
+    # Each built-in has its own kit test in its test module; this keeps the list honest.
+    assert [op.drill_name for op in BUILTIN_OPERATORS] == ["nested-filter"]
+
+
+def test_raising_instead_of_stop_is_caught():
+    class Raiser(Identity):
+        def next(self):
+            outcome = super().next()
+            if outcome is IterOutcome.STOP:
+                raise self.error
+            return outcome
+
+    report = check_operator(Raiser, SAMPLE)
+    assert failed(report) == {"input_error"}
+    assert "raised OperatorError" in str(report)
+
+
+def test_always_new_schema_is_caught():
+    class Noisy(Identity):
+        def next(self):
+            outcome = super().next()
+            return IterOutcome.OK_NEW_SCHEMA if outcome is IterOutcome.OK else outcome
+
+    assert "first_batch" in failed(check_operator(Noisy, [SAMPLE, SAMPLE]))
+
+
+def test_data_after_none_is_caught():
+    class Zombie(Identity):
+        def next(self):
+            outcome = super().next()
+            if outcome is IterOutcome.NONE and getattr(self, "seen_none", False):
+                return IterOutcome.OK
+            self.seen_none = outcome is IterOutcome.NONE
+            return outcome
+
+    assert failed(check_operator(Zombie, SAMPLE)) == {"repeated_none", "no_input"}
+
+
+def test_close_that_touches_the_input_is_caught():
+    class Meddler(Identity):
+        def release(self):
+            self.input.close()
+
+    assert failed(check_operator(Meddler, SAMPLE)) == {"close"}
+
+
+def test_schema_that_differs_from_output_schema_is_caught():
+    class Liar(Identity):
+        def output_schema(self, schema):
+            return pa.schema([("other", pa.int64())])
+
+        def setup(self, schema):
+            return schema  # read time disagrees with schema time
+
+    assert "first_batch" in failed(check_operator(Liar, SAMPLE))
+
+
+def test_own_error_case_needs_the_operator_to_name_itself():
+    class Picky(Identity):
+        def process(self, batch):
+            if pc.any(pc.equal(batch.column(0), 0)).as_py():
+                raise ValueError("zero")
+            return batch
+
+    bad = pa.RecordBatch.from_pydict({"v": [0]})
+    report = assert_conforms(Picky, SAMPLE, bad_batch=bad)
+    assert "own_error" in {c.name for c in report.cases}
+    assert failed(check_operator(Identity, SAMPLE, bad_batch=bad)) == {"own_error"}
+
+
+def test_kit_needs_rows():
+    with pytest.raises(ValueError, match="sample batches with rows"):
+        check_operator(Identity, SAMPLE.slice(0, 0))
