@@ -76,3 +76,13 @@ def test_unknown_workspace_and_unsupported_format(spark, tmp_path):
     p.write_text("a,b\n1,2\n")
     with pytest.raises(Exception, match="format 'csv' is not readable yet"):
         spark.sql(f"SELECT * FROM dfs.`{p}`").collect()
+
+
+def test_tmp_workspace_reads_below_java_io_tmpdir(spark, tmp_path):
+    import tempfile
+
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "a.json").write_text('{"w": "tmp"}\n')
+    rel = os.path.relpath(tmp_path / "t", tempfile.gettempdir())
+    assert not rel.startswith("..")
+    assert spark.sql(f"SELECT w FROM dfs.tmp.`{rel}/`").first().w == "tmp"

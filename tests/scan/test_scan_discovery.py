@@ -175,3 +175,20 @@ def test_many_files_are_discovered_by_a_spark_job_with_the_same_result(spark, tm
     assert by_job.schema == by_driver.schema
     assert by_job.schema.fieldNames() == ["k"] + [f"only{i}" for i in range(12)]
     assert sorted(by_job.select("k").collect()) == sorted(by_driver.select("k").collect())
+
+
+def test_duplicate_struct_key_last_whole_value_wins(spark, tmp_path):
+    p = tmp_path / "dup.json"
+    p.write_text('{"id": 1, "m": {"a": 1, "b": 2}, "M": {"a": 3}, "x": 1, "X": 5}\n')
+    df = read(spark, p)
+    assert df.columns == ["id", "m", "x"]
+    r = df.first()
+    assert r.m.asDict() == {"a": 3, "b": None} and r.x == 5
+
+
+def test_conflict_inside_array_of_structs(spark, tmp_path):
+    p = write_lines(tmp_path / "arr.json", [{"l": [{"v": 1}, {"v": [1, 2]}]}, {"l": [{"v": None}]}])
+    df = read(spark, p)
+    el = df.schema["l"].dataType.elementType
+    assert el["v"].dataType == StringType() and "`l[].v`" in el["v"].metadata["drill.typeConflict"]
+    assert [[e.v for e in r.l] for r in df.collect()] == [["1", "[1,2]"], [None]]

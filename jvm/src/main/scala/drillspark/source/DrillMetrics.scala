@@ -9,10 +9,19 @@ class SkippedRecordsMetric extends CustomSumMetric {
   override def description(): String = "invalid records skipped (skipInvalidRecords)"
 }
 
+/** The largest batch a reader filled, in the reader's byte accounting (max over tasks). */
+class PeakBatchBytesMetric extends CustomMetric {
+  override def name(): String = DrillMetrics.PeakBatchBytes
+  override def description(): String = "largest batch filled by a reader (bytes)"
+  override def aggregateTaskMetrics(values: Array[Long]): String =
+    if (values.isEmpty) "0" else values.max.toString
+}
+
 object DrillMetrics {
   val SkippedRecords = "skippedInvalidRecords"
+  val PeakBatchBytes = "peakBatchBytes"
 
-  def supported: Array[CustomMetric] = Array(new SkippedRecordsMetric)
+  def supported: Array[CustomMetric] = Array(new SkippedRecordsMetric, new PeakBatchBytesMetric)
 
   def task(name0: String, v: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name(): String = name0

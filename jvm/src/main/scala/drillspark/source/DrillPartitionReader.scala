@@ -39,6 +39,7 @@ final class DrillPartitionReader(
   private var rs: RecordStream = _
   private var constants: Array[Array[Byte]] = new Array(plan.constCols.length)
   private var skipped = 0L
+  private var peakBatchBytes = 0L
 
   private def bind(vs: Array[Vec]): Unit = {
     record.bindChildren(plan.dataCols.map(vs))
@@ -128,6 +129,7 @@ final class DrillPartitionReader(
       }
     }
     handedOut = true
+    peakBatchBytes = math.max(peakBatchBytes, ctx.bytes)
     if (rows == 0) return false
     batch = new ColumnarBatch(vs.map(v => v: ColumnVector), rows)
     true
@@ -137,7 +139,8 @@ final class DrillPartitionReader(
 
   override def currentMetricsValues(): Array[CustomTaskMetric] = {
     val n = skipped + (if (rs != null) rs.skipped else 0L)
-    Array(DrillMetrics.task(DrillMetrics.SkippedRecords, n))
+    Array(DrillMetrics.task(DrillMetrics.SkippedRecords, n),
+      DrillMetrics.task(DrillMetrics.PeakBatchBytes, peakBatchBytes))
   }
 
   override def close(): Unit = {

@@ -41,12 +41,8 @@ final class DrillScan(table: DrillJsonTable, required: StructType, filters: Arra
   override def planInputPartitions(): Array[InputPartition] = {
     val spark = SparkSession.active
     val conf = spark.sparkContext.hadoopConfiguration
-    val total = table.files.map(_.length).sum
-    val maxPartition = spark.conf.get("spark.sql.files.maxPartitionBytes", "134217728").takeWhile(_.isDigit).toLong
-    val openCost = 4L << 20
-    val maxSplit =
-      if (table.options.splitBytes > 0) table.options.splitBytes
-      else math.min(maxPartition, math.max(openCost, total / math.max(1, spark.sparkContext.defaultParallelism)))
+    val openCost = InputFiles.OpenCost
+    val maxSplit = InputFiles.maxSplitBytes(spark, table.files, table.options)
     val splits = InputFiles.splits(conf, table.files, table.options, maxSplit)
     // pack small files into partitions of about maxSplit bytes, keeping file order
     val parts = ArrayBuffer[DrillInputPartition]()

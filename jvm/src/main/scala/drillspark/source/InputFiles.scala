@@ -80,6 +80,19 @@ object InputFiles {
       else (0L until f.length by maxSplit).map(s => FileSplit(f, s, math.min(f.length, s + maxSplit)))
     }
 
+  /** Cost of opening a file, in bytes, when packing small files (Spark's openCostInBytes). */
+  val OpenCost: Long = 4L << 20
+
+  /** Split size: option splitBytes, else Spark's maxPartitionBytes lowered so every core works. */
+  def maxSplitBytes(spark: org.apache.spark.sql.SparkSession, files: Seq[InputFile], o: DrillOptions): Long =
+    if (o.splitBytes > 0) o.splitBytes
+    else {
+      val maxPartition = org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
+        spark.conf.get("spark.sql.files.maxPartitionBytes", "128m"))
+      val total = files.map(_.length).sum
+      math.min(maxPartition, math.max(OpenCost, total / math.max(1, spark.sparkContext.defaultParallelism)))
+    }
+
   def suffix(name: String): String = {
     val i = name.lastIndexOf('.')
     if (i < 0) "" else name.substring(i + 1)

@@ -33,32 +33,54 @@ object SchemaDiscovery extends Logging {
   /** The merged schema of all files, from the cache where (path, length, mtime) still match. */
   def discover(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): Node = {
     val key = o.discoveryKey
-    val missing = files.filter(f => !cache.containsKey(CacheKey(f.path, f.length, f.mtime, key)))
-    if (missing.nonEmpty) {
-      val found: Seq[(InputFile, Node)] =
+    val missingFiles = files.filter(f => !cache.containsKey(CacheKey(f.path, f.length, f.mtime, key)))
+    if (missingFiles.nonEmpty) {
+      // large JSON-lines files are discovered split by split, like they are read
+      val maxSplit = InputFiles.maxSplitBytes(spark, files, o)
+      val missing = InputFiles.splits(spark.sparkContext.hadoopConfiguration, missingFiles, o, maxSplit)
+      val found: Seq[(FileSplit, Node)] =
         if (missing.size >= o.discoveryParallelFiles && o.discoveryParallelFiles > 0) {
           // many files: discover them in a Spark job instead of one by one on the driver
           val conf = ScanVectors.hadoopConf(spark)
           val slices = math.max(1, math.min(missing.size, spark.sparkContext.defaultParallelism * 4))
           spark.sparkContext.setJobDescription(s"drill: discovering the schema of ${missing.size} files")
           try spark.sparkContext.parallelize(missing, slices)
-            .map(f => (f, discoverFile(conf.value, f, o))).collect().toSeq
+            .map(f => (f, discoverSplit(conf.value, f, o))).collect().toSeq
           finally spark.sparkContext.setJobDescription(null)
-        } else {
+        } else if (missing.size > 1) {
+          // a few files: one thread per core on the driver, cheaper than scheduling a job
           val conf = spark.sparkContext.hadoopConfiguration
-          missing.map(f => (f, discoverFile(conf, f, o)))
+          val threads = math.max(1, math.min(missing.size, spark.sparkContext.defaultParallelism))
+          val pool = java.util.concurrent.Executors.newFixedThreadPool(threads)
+          try {
+            val futures = missing.map(f => pool.submit(new java.util.concurrent.Callable[(FileSplit, Node)] {
+              override def call(): (FileSplit, Node) = (f, discoverSplit(conf, f, o))
+            }))
+            futures.map { fu =>
+              try fu.get() catch { case e: java.util.concurrent.ExecutionException => throw e.getCause }
+            }
+          } finally pool.shutdown()
+        } else {
+          missing.map(f => (f, discoverSplit(spark.sparkContext.hadoopConfiguration, f, o)))
         }
-      found.foreach { case (f, n) => cache.put(CacheKey(f.path, f.length, f.mtime, key), n) }
-      passes += found.size
+      // splits of one file merge in file order into that file's schema
+      found.groupBy(_._1.file).foreach { case (f, parts) =>
+        val sorted = parts.sortBy(_._1.start)
+        val node = sorted.head._2
+        sorted.tail.foreach(p => mergeInto(node, p._2))
+        cache.put(CacheKey(f.path, f.length, f.mtime, key), node)
+      }
+      passes += missingFiles.size
     }
     val root = Node.root(files.headOption.map(_.path).getOrElse(""))
     files.foreach(f => mergeInto(root, cache.get(CacheKey(f.path, f.length, f.mtime, key)).copy()))
     root
   }
 
-  def discoverFile(conf: Configuration, file: InputFile, o: DrillOptions): Node = {
+  def discoverSplit(conf: Configuration, split: FileSplit, o: DrillOptions): Node = {
+    val file = split.file
     if (file.length == 0) return Node.root(file.path)
-    val rs = new RecordStream(conf, file.path, 0L, -1L, o, JsonInput.factory(o))
+    val rs = new RecordStream(conf, file.path, split.start, split.end, o, JsonInput.factory(o))
     try new FilePass(rs, o).run()
     finally rs.close()
   }

@@ -1,0 +1,202 @@
+"""Scan benchmark: the `drill` source against spark.read.json (schema inferred / given) and
+DuckDB read_ndjson_auto, on generated GitHub-Archive-shaped nested JSON lines.
+
+Queries: (1) count, (2) filter on two nested fields and project three, (3) flatten an array
+and group-by count. drillspark runs cold (first query: file listing + schema discovery) and
+warm (schema cached per file); Spark-inferred is always cold (it re-infers each time).
+Prints medians of alternating runs and ratios, the discovery pass against a count (token
+scan) of the same bytes, and peak JVM memory with batchBytes 1 MiB vs 64 MiB.
+
+    python benchmarks/scan_bench.py --size 50MB --runs 3     # development size
+    python benchmarks/scan_bench.py                          # ~1 GB (the issue's setting)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from gen_events import generate, parse_size  # noqa: E402
+
+Q2_FILTER = "payload.action = 'opened' AND metrics.score > 50"
+Q2_COLS = ["id", "actor.login", "repo.name"]
+
+
+def data_dir(base: Path, size: int) -> Path:
+    d = base / f"scan-{size >> 20}MB"
+    if not (d / "events-00.json").exists():
+        print(f"generating {size >> 20} MiB of nested JSON lines in {d} ...", flush=True)
+        generate(d, size)
+    return d
+
+
+def bump_mtimes(d: Path) -> None:
+    """A new modification time makes the drill source rediscover the files (a cold query)."""
+    for p in d.glob("*.json"):
+        st = p.stat()
+        os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+def spark_queries(df):
+    from pyspark.sql import functions as F
+
+    return {
+        "count": lambda: df.count(),
+        "filter+project": lambda: len(df.filter(Q2_FILTER).select(*Q2_COLS).collect()),
+        "flatten+group": lambda: sorted(
+            tuple(r) for r in df.select(F.explode("payload.pull_request.labels").alias("l"))
+            .groupBy("l.name").count().collect()),
+    }
+
+
+def duck_queries(con, glob: str):
+    src = f"read_ndjson_auto('{glob}')"
+    return {
+        "count": lambda: con.execute(f"SELECT count(*) FROM {src}").fetchone()[0],
+        "filter+project": lambda: len(con.execute(
+            f"SELECT id, actor.login, repo.name FROM {src} WHERE {Q2_FILTER}").fetchall()),
+        "flatten+group": lambda: sorted(tuple(r) for r in con.execute(
+            f"SELECT l.name, count(*) FROM (SELECT unnest(payload.pull_request.labels) AS l FROM {src}) "
+            "GROUP BY 1").fetchall()),
+    }
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t, out
+
+
+def run(args) -> None:
+    import duckdb
+
+    import drillspark
+
+    size = parse_size(args.size)
+    d = data_dir(Path(args.data), size)
+    path = str(d)
+    glob = str(d / "*.json")
+    spark = drillspark.session(master="local[2]", app_name="scan-bench", **{
+        "spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2",
+        "spark.driver.memory": "3g"})
+    con = duckdb.connect()
+    con.execute("SET threads TO 2")
+    given = spark.read.json(path).schema
+
+    engines = {
+        "drill cold": lambda: (bump_mtimes(d), spark.read.format("drill").load(path))[1],
+        "drill warm": lambda: spark.read.format("drill").load(path),
+        "spark inferred": lambda: spark.read.json(path),
+        "spark given schema": lambda: spark.read.schema(given).json(path),
+    }
+    names = ["count", "filter+project", "flatten+group"]
+    times: dict[tuple[str, str], list[float]] = {}
+    answers: dict[tuple[str, str], object] = {}
+    spark.read.format("drill").load(path).count()  # JIT warm-up for every engine alike
+    spark.read.schema(given).json(path).count()
+    for _ in range(args.runs):
+        for q in names:
+            for eng, make in engines.items():
+                t, out = timed(lambda make=make, q=q: spark_queries(make())[q]())
+                times.setdefault((eng, q), []).append(t)
+                answers[(eng, q)] = out
+            t, out = timed(duck_queries(con, glob)[q])
+            times.setdefault(("duckdb", q), []).append(t)
+            answers[("duckdb", q)] = out
+    spark.stop()
+
+    for q in names:
+        ref = answers[("spark given schema", q)]
+        for eng in [*engines, "duckdb"]:
+            if answers[(eng, q)] != ref:
+                print(f"MISMATCH: {eng} answers {q} differently from Spark with the schema given")
+
+    med = {k: statistics.median(v) for k, v in times.items()}
+    cols = [*engines, "duckdb"]
+    print(f"\n{d.name}: {sum(p.stat().st_size for p in d.glob('*.json')) / 2**20:.0f} MiB, "
+          f"local[2], median of {args.runs} alternating runs (seconds)")
+    print(f"{'query':16}" + "".join(f"{c:>20}" for c in cols))
+    for q in names:
+        print(f"{q:16}" + "".join(f"{med[(c, q)]:>20.2f}" for c in cols))
+    print("\nratios (> 1 means drillspark is faster)")
+    print(f"{'query':16}{'inferred/cold':>16}{'duckdb/cold':>14}{'given/warm':>14}{'duckdb/warm':>14}")
+    for q in names:
+        c, w = med[("drill cold", q)], med[("drill warm", q)]
+        print(f"{q:16}{med[('spark inferred', q)] / c:>16.2f}{med[('duckdb', q)] / c:>14.2f}"
+              f"{med[('spark given schema', q)] / w:>14.2f}{med[('duckdb', q)] / w:>14.2f}")
+    disc = med[("drill cold", "count")] - med[("drill warm", "count")]
+    print(f"\ndiscovery pass (cold count - warm count): {disc:.2f} s; "
+          f"warm count (one token pass, nothing projected): {med[('drill warm', 'count')]:.2f} s; "
+          f"discovery speed / token-scan speed = {med[('drill warm', 'count')] / max(disc, 1e-9):.2f}")
+
+    if not args.skip_memory:
+        print("\nfull read (all columns) into a noop sink: peak JVM heap | largest batch a reader filled")
+        for bb in ("1m", "64m"):
+            out = subprocess.run([sys.executable, __file__, "--memory-probe", bb, "--data", path],
+                                 capture_output=True, text=True)
+            line = [x for x in out.stdout.splitlines() if x.startswith("PEAK")]
+            if line:
+                _, heap, batch = line[0].split()
+                print(f"  batchBytes={bb:>4}: heap {heap} MiB | batch {batch} MiB")
+            else:
+                print(f"  batchBytes={bb:>4}: failed: {out.stderr[-300:]}")
+
+
+def rest(url: str):
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.load(r)
+
+
+def memory_probe(batch_bytes: str, path: str) -> None:
+    """Full read (every column) into a noop sink; peak JVM heap from Spark's executor metrics
+    and the largest batch the readers filled (the scan's peakBatchBytes metric), via the UI's
+    REST API."""
+    import drillspark
+
+    spark = drillspark.session(master="local[2]", app_name="scan-bench-mem", **{
+        "spark.ui.enabled": "true", "spark.ui.port": "0", "spark.driver.memory": "2g",
+        "spark.executor.metrics.pollingInterval": "20ms"})
+    df = spark.read.format("drill").option("batchBytes", batch_bytes).option("batchRows", "65536").load(path)
+    df.write.format("noop").mode("overwrite").save()
+    time.sleep(1.5)  # one more heartbeat carries the peaks
+    base = spark.sparkContext.uiWebUrl + "/api/v1/applications/" + spark.sparkContext.applicationId
+    heap = max(e.get("peakMemoryMetrics", {}).get("JVMHeapMemory", 0) for e in rest(base + "/executors"))
+    peak_batch = 0
+    for q in rest(base + "/sql?details=true"):
+        for node in q.get("nodes", []):
+            for m in node.get("metrics", []):
+                if m["name"].startswith("largest batch filled"):
+                    peak_batch = max(peak_batch, int(str(m["value"]).replace(",", "").split()[0]))
+    print(f"PEAK {heap / 2**20:.0f} {peak_batch / 2**20:.1f}")
+    spark.stop()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", default="1GB", help="data size, e.g. 50MB, 1GB ('small' = 50MB)")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--data", default=str(HERE.parent / ".bench-data"))
+    ap.add_argument("--skip-memory", action="store_true")
+    ap.add_argument("--memory-probe", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.size == "small":
+        a.size = "50MB"
+    if a.memory_probe:
+        memory_probe(a.memory_probe, a.data)
+    else:
+        run(a)
+
+
+if __name__ == "__main__":
+    main()
