@@ -48,5 +48,5 @@ def test_contains_is_equality_otherwise(spark, citibike):
 
 
 def test_bad_regex_names_the_pattern(spark):
-    with pytest.raises(PySparkException, match=r"Invalid regular expression '\(' in drill_repeated_contains"):
+    with pytest.raises(PySparkException, match=r"Invalid regular expression '\(' in drill_repeated_contains\(array\('a'\), '\('\)"):
         spark.sql("select drill_repeated_contains(array('a'), '(')").collect()

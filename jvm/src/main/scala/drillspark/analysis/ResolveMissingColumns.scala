@@ -6,7 +6,7 @@ import scala.collection.mutable
 import scala.util.control.NonFatal
 
 import org.apache.spark.sql.{AnalysisException, SparkSession}
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedExtractValue}
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -100,9 +100,12 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
         Literal.create(null, dt)
     }
 
-    def topLevel(e: NamedExpression): NamedExpression = missingPath(e) match {
+    def topLevel(e: NamedExpression): NamedExpression = (e match {
+      case UnresolvedAlias(child, None) => missingPath(child)
+      case other => missingPath(other)
+    }) match {
       case Some(path) =>
-        val name = path.mkString(".")
+        val name = path.mkString(".")  // as written, qualifier included
         missing += name
         val meta = new MetadataBuilder().putString("drill.missing", name).build()
         Alias(Literal.create(null, dt), path.last)(explicitMetadata = Some(meta))

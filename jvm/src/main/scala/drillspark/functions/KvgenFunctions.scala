@@ -15,9 +15,11 @@ import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
  * `drill_kvgen(m)` (alias `drill_mappify`): Drill's KVGEN. A map (a Spark struct or map)
  * becomes an array of `{key, value}` structs in field order; null members are skipped; a
  * null map gives `[]`. All members must share one type (Drill's error names the field and
- * the type), except for a VARIANT, whose members stay VARIANTs.
+ * the type), except for a VARIANT, whose members stay VARIANTs. `where` is the call as written.
  */
-case class DrillKvgen(child: Expression) extends UnaryExpression {
+case class DrillKvgen(child: Expression, where: String) extends UnaryExpression {
+
+  override def sql: String = where
 
   override def prettyName: String = DrillKvgen.Name
   override def nullable: Boolean = false
@@ -71,7 +73,7 @@ case class DrillKvgen(child: Expression) extends UnaryExpression {
         new GenericArrayData((0 until map.numElements()).collect {
           case i if !values.isNullAt(i) => entry(keys.getUTF8String(i), values.get(i, m.valueType))
         }.toArray[Any])
-      case VariantType => DrillKvgen.variantEntries(v.asInstanceOf[VariantVal], sql)
+      case VariantType => DrillKvgen.variantEntries(v.asInstanceOf[VariantVal], where)
       case _ => new GenericArrayData(Array.empty[Any])
     }
   }
@@ -109,7 +111,7 @@ case class DrillKvgen(child: Expression) extends UnaryExpression {
            |}
            |${ev.value} = new $arrayClass(java.util.Arrays.copyOf($buf, $k));""".stripMargin
       case VariantType =>
-        val w = ctx.addReferenceObj("where", sql, "java.lang.String")
+        val w = ctx.addReferenceObj("where", where, "java.lang.String")
         s"${ev.value} = ${DrillKvgen.getClass.getName.stripSuffix("$")}.variantEntries(${c.value}, $w);"
       case _ => s"${ev.value} = new $arrayClass(new Object[0]);"
     }
@@ -145,7 +147,7 @@ object DrillKvgen {
     DrillFunctions.describe(name, classOf[DrillKvgen].getName, usage, examples = examples,
       group = "collection_funcs") { args =>
       DrillFunctions.arity(name, args, 1)
-      DrillKvgen(args.head)
+      DrillKvgen(args.head, s"$name(${args.head.sql})")
     }
 
   val description: DrillFunctions.Description = describe(Name)

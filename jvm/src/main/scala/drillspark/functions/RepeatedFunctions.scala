@@ -16,7 +16,8 @@ import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
  * `drill_repeated_count(array)`: the number of elements (the outer dimension of a nested
  * array). Drill's arrays are never null, so a null or missing array counts 0.
  */
-case class DrillRepeatedCount(child: Expression) extends UnaryExpression {
+case class DrillRepeatedCount(child: Expression, where: String) extends UnaryExpression {
+  override def sql: String = where
   override def prettyName: String = DrillRepeatedCount.Name
   override def dataType: DataType = IntegerType
   override def nullable: Boolean = false
@@ -30,7 +31,7 @@ case class DrillRepeatedCount(child: Expression) extends UnaryExpression {
   override def eval(input: org.apache.spark.sql.catalyst.InternalRow): Any = child.eval(input) match {
     case null => 0
     case a: ArrayData => a.numElements()
-    case v: VariantVal => DrillRepeatedCount.variantCount(v, sql)
+    case v: VariantVal => DrillRepeatedCount.variantCount(v, where)
   }
 
   override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode = {
@@ -38,7 +39,7 @@ case class DrillRepeatedCount(child: Expression) extends UnaryExpression {
     val count = child.dataType match {
       case NullType => "0"
       case VariantType =>
-        val w = ctx.addReferenceObj("where", sql, "java.lang.String")
+        val w = ctx.addReferenceObj("where", where, "java.lang.String")
         s"${DrillRepeatedCount.getClass.getName.stripSuffix("$")}.variantCount(${c.value}, $w)"
       case _ => s"${c.value}.numElements()"
     }
@@ -77,7 +78,7 @@ object DrillRepeatedCount {
   """,
     group = "collection_funcs") { args =>
     DrillFunctions.arity(Name, args, 1)
-    DrillRepeatedCount(args.head)
+    DrillRepeatedCount(args.head, s"$Name(${args.head.sql})")
   }
 }
 
@@ -86,7 +87,9 @@ object DrillRepeatedCount {
  * a java.util.regex pattern searched with `find()` (Drill: `'Choc*'` matches "Chocolate");
  * other types compare by equality (numbers of different types by value).
  */
-case class DrillRepeatedContains(left: Expression, right: Expression) extends BinaryExpression {
+case class DrillRepeatedContains(left: Expression, right: Expression, where: String)
+    extends BinaryExpression {
+  override def sql: String = where
   override def prettyName: String = DrillRepeatedContains.Name
   override def dataType: DataType = BooleanType
   override def nullable: Boolean = right.nullable
@@ -114,7 +117,7 @@ case class DrillRepeatedContains(left: Expression, right: Expression) extends Bi
     val array = left.eval(input).asInstanceOf[ArrayData]
     if (array == null) return false
     if (regex) {
-      val p = DrillRepeatedContains.compile(value.asInstanceOf[UTF8String], sql)
+      val p = DrillRepeatedContains.compile(value.asInstanceOf[UTF8String], where)
       (0 until array.numElements()).exists(i =>
         !array.isNullAt(i) && p.matcher(array.getUTF8String(i).toString).find())
     } else if (numeric) {
@@ -136,7 +139,7 @@ case class DrillRepeatedContains(left: Expression, right: Expression) extends Bi
         // Compile once per distinct pattern (a literal pattern compiles once per task).
         val pattern = ctx.addMutableState(classOf[Pattern].getName, "pattern")
         val last = ctx.addMutableState("UTF8String", "lastPattern")
-        val w = ctx.addReferenceObj("where", sql, "java.lang.String")
+        val w = ctx.addReferenceObj("where", where, "java.lang.String")
         s"""if ($last == null || !$last.equals(${r.value})) {
            |  $last = ${r.value}.clone();
            |  $pattern = $helpers.compile($last, $w);
@@ -220,6 +223,6 @@ object DrillRepeatedContains {
       case (ArrayType(e, _), NullType) => Cast(args(1), e)
       case _ => args(1)
     }
-    DrillRepeatedContains(args.head, value)
+    DrillRepeatedContains(args.head, value, s"$Name(${args.head.sql}, ${args(1).sql})")
   }
 }

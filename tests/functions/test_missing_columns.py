@@ -1,0 +1,84 @@
+"""Missing columns of Drill tables resolve to typed NULLs; Spark's behaviour stays elsewhere."""
+
+from __future__ import annotations
+
+import re
+
+import pyspark.sql.functions as F
+import pytest
+from pyspark.errors import AnalysisException
+from tests.functions.helpers import DRILL_ROOT, assert_case, case, read_json
+
+ALL_TYPES = "data/drill/jsoninput/allTypes.json"
+
+
+@pytest.fixture
+def all_types(shared):
+    return str(shared / DRILL_ROOT / ALL_TYPES)
+
+
+@pytest.fixture
+def missing_type(spark):
+    yield lambda t: spark.conf.set("spark.drillspark.missingColumns.type", t)
+    spark.conf.unset("spark.drillspark.missingColumns.type")
+
+
+def test_typeof_case_over_the_dfs_catalog(spark, shared):
+    c = case(shared, "drill.typeof.json_file_v2")
+    root = shared / DRILL_ROOT
+    # Drill SQL's typeof is drill_typeof; `x` is not in the file: nullable VARCHAR like Drill V2.
+    q = re.sub(r"\btypeof\(", "drill_typeof(", c["sql"])
+    q = re.sub(r"dfs\.`([^`]+)`", lambda m: f"dfs.`{root / m.group(1)}`", q)
+    assert_case(spark.sql(q), c)
+
+
+def test_missing_column_is_a_nullable_varchar_with_a_warning(spark, all_types):
+    df = spark.sql(f"select x, bi from dfs.`{all_types}`")
+    assert df.schema["x"].dataType.simpleString() == "string" and df.schema["x"].nullable
+    assert df.schema["x"].metadata == {"drill.missing": "x"}
+    assert [tuple(r) for r in df.collect()] == [(None, 123)]
+
+
+def test_missing_nested_field_in_sql_and_dataframes(spark, all_types):
+    df = spark.sql(f"select t.mp.nope, t.mp.a, t.mp.b.c.d from dfs.`{all_types}` t")
+    assert [tuple(r) for r in df.collect()] == [(None, 10, None)]
+    assert df.schema["nope"].metadata == {"drill.missing": "t.mp.nope"}
+    drill = spark.read.format("drill").load(all_types)
+    row = drill.select("mp.nope", "bi", "nothere", F.col("mp")["zz"].alias("zz")).first()
+    assert tuple(row) == (None, 123, None, None)
+
+
+def test_missing_column_inside_functions_and_filters(spark, all_types):
+    q = (f"select drill_typeof(x) t, coalesce(x, 'dflt') c, drill_repeated_count(ar) n "
+         f"from dfs.`{all_types}` where x is null and y is null")
+    assert [tuple(r) for r in spark.sql(q).collect()] == [("VARCHAR", "dflt", 2)]
+
+
+def test_classic_nullable_int_by_option(spark, all_types, missing_type):
+    missing_type("int")
+    df = spark.sql(f"select x, drill_typeof(x) t from dfs.`{all_types}`")
+    assert df.schema["x"].dataType.simpleString() == "int" and df.first().t == "INT"
+
+
+def test_existing_columns_order_by_and_aliases_unchanged(spark, all_types):
+    q = f"select bi as b2, st from dfs.`{all_types}` t order by fl, b2"
+    assert [tuple(r) for r in spark.sql(q).collect()] == [(123, "foo")]
+
+
+def test_option_turns_the_rule_off(spark, all_types):
+    spark.conf.set("spark.drillspark.missingColumns.enabled", "false")
+    try:
+        with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):
+            spark.sql(f"select x from dfs.`{all_types}`").collect()
+    finally:
+        spark.conf.unset("spark.drillspark.missingColumns.enabled")
+
+
+def test_other_sources_keep_sparks_errors(spark, shared, all_types):
+    read_json(spark, shared / DRILL_ROOT / ALL_TYPES).createOrReplaceTempView("plain")
+    with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):
+        spark.sql("select x from plain").collect()
+    with pytest.raises(AnalysisException, match="FIELD_NOT_FOUND"):
+        spark.sql("select plain.mp.nope from plain").collect()
+    with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):
+        spark.read.json(all_types, multiLine=True, allowUnquotedFieldNames=True).select("x").collect()
