@@ -181,3 +181,11 @@ def test_ctas_stores_with_session_format(session, tmp_path):
     assert store["op"] == "store"
     assert store["target"]["path"] == str(tmp_path / "out")
     assert store["target"]["format"] == "json"
+
+
+def test_flatten_does_not_overwrite_a_column_read_elsewhere(session):
+    plan_ops = ops(f"select flatten(l) as l, l[0] as f from {INPUT2}", session)
+    (flat,) = by_op(plan_ops, "flatten")
+    assert flat["name"].startswith("$flatten")
+    assert plan_ops[-1]["projections"] == [{"ref": "l", "expr": f"`{flat['name']}`"},
+                                           {"ref": "f", "expr": "`l`[0]"}]

@@ -427,6 +427,7 @@ class SelectLowering:
         if where is not None:
             rel = self._filter(rel, where.this)
         items = self._items()
+        self._all_items = items
         grouped = bool(node.args.get("group")) or any(
             self._has_aggregate(i.node) for i in items) or node.args.get("having") is not None
         if grouped:
@@ -813,12 +814,27 @@ class SelectLowering:
         if item.star:
             return {"ref": STAR, "expr": dx.path(STAR)}
         node = item.node
-        if isinstance(node, exp.Flatten):
-            # A bare FLATTEN writes straight into its output column.
+        if isinstance(node, exp.Flatten) and not self._name_is_read(item):
+            # A bare FLATTEN writes straight into its output column (under SELECT * it
+            # replaces the input column of that name).
             inner = self.expr(node.this)
             self.flattens.append((item.name, inner))
             return {"ref": item.name, "expr": dx.path(item.name)}
         return {"ref": item.name, "expr": self.expr(node)}
+
+    def _name_is_read(self, item: Item) -> bool:
+        """Whether another expression of this SELECT reads an input column named like
+        `item` (then its FLATTEN must not overwrite that column before the projection)."""
+        if any(i.star for i in self._all_items):
+            return False
+        name = item.name.lower()
+        for i in self._all_items:
+            for col in i.node.find_all(exp.Column):
+                parts = column_parts(col)
+                if self._qualifier_len(col) < len(parts) and \
+                        parts[self._qualifier_len(col)].lower() == name and i is not item:
+                    return True
+        return False
 
     def _pre_project(self, rel: Rel) -> Rel:
         """Flatten and window operators that the projection reads from."""
