@@ -53,7 +53,7 @@ conformance: setup
 
 # --- the rest -----------------------------------------------------------------------------
 bench: setup
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/run.py $(BENCH)
 
 lint: setup
 	$(PY) -m ruff check python tests benchmarks tools examples

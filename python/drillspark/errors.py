@@ -19,7 +19,7 @@ def describe(error: BaseException) -> str:
 
 
 def _first_paragraph(text: str) -> str:
-    lines = []
+    lines: list[str] = []
     for line in text.strip().splitlines():
         stripped = line.strip()
         if stripped.startswith(("at ", "JVM stacktrace:", "Caused by:", "...")) or not stripped:

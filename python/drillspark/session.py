@@ -71,6 +71,9 @@ def session(master: str = "local[*]", app_name: str = "drillspark", **conf: Any)
     # Python workers must run the interpreter that has drillspark and pyarrow installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    if master.startswith("local"):
+        # Embedded: bind to loopback instead of warning that the hostname resolves to it.
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log4j = Path(__file__).parent / "conf" / "log4j2.properties"
     builder = (
         SparkSession.builder.master(master)

@@ -1,0 +1,45 @@
+// sbt build of the same Scala sources `make jar` compiles (tools/build_jar.py).
+// CI and `pip install` use the Makefile's offline build; this is for people who use sbt:
+//   sbt package   ->  target/scala-2.13/drillspark-extension_2.13-<version>.jar
+
+val drillsparkVersion = {
+  val Version = """__version__ = "(.*)"""".r
+  IO.readLines(file("python/drillspark/_version.py")).collectFirst { case Version(v) => v }
+    .getOrElse(sys.error("no __version__ in python/drillspark/_version.py"))
+}
+
+val sparkVersion = "4.3.0"
+
+// Spark's jars come from the pip-installed pyspark when there is one (`make setup` creates
+// .venv; or point PYSPARK_JARS at any pyspark/jars folder): the same jars `make jar` compiles
+// against, and the only source of 4.3 while Maven Central lags behind PyPI. Otherwise Spark is
+// resolved from Maven Central as a "provided" dependency.
+val pysparkJars: Option[File] =
+  sys.env.get("PYSPARK_JARS").map(file)
+    .orElse((file(".venv") / "lib" ** "site-packages" / "pyspark" / "jars").get.headOption)
+    .filter(_.isDirectory)
+
+ThisBuild / scalaVersion := "2.13.18"   // the Scala that pyspark 4.3 ships
+ThisBuild / organization := "io.drillspark"
+
+lazy val root = (project in file("."))
+  .settings(
+    name := "drillspark-extension",
+    version := drillsparkVersion,
+    Compile / scalaSource := baseDirectory.value / "jvm" / "src" / "main" / "scala",
+    Compile / javaSource := baseDirectory.value / "jvm" / "src" / "main" / "java",
+    Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
+    Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
+    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked"),
+    libraryDependencies ++= (if (pysparkJars.isDefined) Nil else Seq(
+      "org.apache.spark" %% "spark-sql" % sparkVersion % "provided",
+      "org.apache.spark" %% "spark-catalyst" % sparkVersion % "provided"
+    )),
+    Compile / unmanagedJars ++= pysparkJars.toSeq.flatMap(dir => (dir * "*.jar").classpath),
+    // The version resource that BuildInfo reads (tools/build_jar.py writes the same file).
+    Compile / resourceGenerators += Def.task {
+      val out = (Compile / resourceManaged).value / "drillspark-version.properties"
+      IO.write(out, s"version=${version.value}\n")
+      Seq(out)
+    }.taskValue
+  )

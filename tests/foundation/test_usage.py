@@ -1,0 +1,106 @@
+"""The three ways people use drillspark (docs/usage.md), each run for real in a subprocess:
+spark-submit --jars, SparkSession.builder with drillspark.configure, the pyspark shell."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import drillspark
+
+APPS = Path(__file__).parent / "apps"
+BIN = Path(sys.executable).parent
+
+
+def run(cmd: list[str], tmp_path: Path, stdin: str | None = None, timeout: int = 240, **extra_env):
+    env = dict(os.environ)
+    env["PYSPARK_PYTHON"] = sys.executable
+    env["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    env["SPARK_WORKER_DIR"] = str(tmp_path / "work")  # local-cluster writes here, not into site-packages
+    env.pop("PYSPARK_DRIVER_PYTHON_OPTS", None)
+    env.update(extra_env)
+    proc = subprocess.run(
+        cmd, input=stdin, capture_output=True, text=True, timeout=timeout, cwd=tmp_path, env=env
+    )
+    assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc
+
+
+def result_lines(stdout: str, tag: str) -> list[str]:
+    return [line.split(" ", 1)[1] for line in stdout.splitlines() if line.startswith(tag + " ")]
+
+
+def test_cli_jar_path_and_version(tmp_path):
+    proc = run([str(BIN / "drillspark"), "jar-path"], tmp_path)
+    assert proc.stdout.strip() == drillspark.jar_path()
+    assert Path(proc.stdout.strip()).name == f"drillspark-extension_2.13-{drillspark.__version__}.jar"
+    proc = run([str(BIN / "drillspark"), "version"], tmp_path)
+    assert proc.stdout.strip() == drillspark.__version__
+
+
+def test_spark_submit_with_jars_and_explicit_extension(tmp_path):
+    # The service file loads the extension; naming it in spark.sql.extensions too must be harmless.
+    proc = run(
+        [
+            str(BIN / "spark-submit"),
+            "--master", "local[1]",
+            "--conf", "spark.ui.enabled=false",
+            "--conf", "spark.sql.extensions=drillspark.DrillSparkExtensions",
+            "--jars", drillspark.jar_path(),
+            str(APPS / "submit_app.py"),
+        ],
+        tmp_path,
+    )
+    v = drillspark.__version__
+    assert result_lines(proc.stdout, "RESULT") == [f"sql={v} api={v}"]
+    assert "replaced a previously registered function" not in proc.stderr
+
+
+def test_builder_configure(tmp_path):
+    proc = run([sys.executable, str(APPS / "builder_app.py")], tmp_path)
+    assert result_lines(proc.stdout, "RESULT") == [drillspark.__version__]
+    assert drillspark.jar_path() in result_lines(proc.stdout, "JARS")[0].split(",")
+
+
+def test_configure_keeps_existing_settings():
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.Builder()
+    builder.config("spark.jars", "/opt/other.jar").config("spark.sql.extensions", "x.Ext")
+    drillspark.configure(builder)
+    assert builder._options["spark.jars"] == f"/opt/other.jar,{drillspark.jar_path()}"
+    assert builder._options["spark.sql.extensions"] == "x.Ext,drillspark.DrillSparkExtensions"
+    drillspark.configure(builder)  # twice: nothing added twice
+    assert builder._options["spark.jars"].count("drillspark-extension") == 1
+
+
+def test_pyspark_shell_with_jars(tmp_path):
+    script = "print('RESULT', spark.sql('SELECT drill_version()').first()[0])\n"
+    proc = run(
+        [str(BIN / "pyspark"), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+         "--jars", drillspark.jar_path()],
+        tmp_path,
+        stdin=script,
+        # stdin is a pipe here, not a terminal: -i keeps the shell interactive, as for a person
+        PYSPARK_DRIVER_PYTHON_OPTS="-i",
+    )
+    assert drillspark.__version__ in result_lines(proc.stdout, ">>> RESULT") + result_lines(proc.stdout, "RESULT")
+
+
+@pytest.mark.cluster
+def test_local_cluster_reaches_executors(tmp_path):
+    proc = run([sys.executable, str(APPS / "cluster_app.py")], tmp_path, timeout=400)
+    assert result_lines(proc.stdout, "PY_VERSIONS") == [str([drillspark.__version__])]
+    assert int(result_lines(proc.stdout, "PY_PIDS")[0]) >= 2  # more than one Python worker process
+    assert result_lines(proc.stdout, "PYTHONS") == [str([sys.executable])]
+    assert result_lines(proc.stdout, "JVM_VERSION") == [drillspark.__version__]
+
+
+def test_spark_connect_reaches_the_extension(tmp_path):
+    proc = run([sys.executable, str(APPS / "connect_app.py")], tmp_path, timeout=400)
+    v = drillspark.__version__
+    assert result_lines(proc.stdout, "RESULT") == [f"{v} {v}"]
