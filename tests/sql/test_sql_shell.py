@@ -139,3 +139,24 @@ def test_cli_sql_formats(shared, python_exe, tmp_path):
                           "--workspace", root], capture_output=True, text=True, env=env)
     assert bad.returncode == 1
     assert "nope" in bad.stderr and "Traceback" not in bad.stderr
+
+
+class _Tty(__import__("io").StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_appears_for_slow_statements_and_is_erased():
+    from drillspark.sql import SqlEngine
+    from drillspark.sql.shell import Progress
+
+    out = _Tty()
+    with Progress(SqlEngine(), out):
+        time.sleep(1.6)
+    text = out.getvalue()
+    assert "Running [" in text and re.search(r"\d+\.\ds", text)
+    assert text.endswith("\r\x1b[K")  # the line is cleared before results print
+    quick = _Tty()
+    with Progress(SqlEngine(), quick):
+        pass
+    assert quick.getvalue() == ""

@@ -133,6 +133,8 @@ class Progress:
 
     def _bar(self, width: int = 20) -> str:
         done = total = 0
+        if not self.engine.has_spark:  # never start Spark just to draw the bar
+            return "[" + "." * width + "]"
         try:  # classic Spark only; Spark Connect has no status tracker
             tracker = self.engine.spark.sparkContext.statusTracker()
             for sid in tracker.getActiveStageIds():
