@@ -36,10 +36,10 @@ class ExprLowering:
     def __init__(self, sel: SelectLowering):
         self.sel = sel
 
-    def fail(self, message: str, node: exp.Expression) -> SqlError:
+    def fail(self, message: str, node: exp.Expr) -> SqlError:
         return self.sel.fail(message, node)
 
-    def lower(self, node: exp.Expression) -> str:
+    def lower(self, node: exp.Expr) -> str:
         sel = self.sel
         if sel.mode == "grouped":
             for key_node, key_name in sel.group_nodes:
@@ -73,7 +73,7 @@ class ExprLowering:
     def _Bracket(self, node: exp.Bracket) -> str:
         return self._member_path(node)
 
-    def _member_path(self, node: exp.Expression) -> str:
+    def _member_path(self, node: exp.Expr) -> str:
         """t.a.b[0].c / a[1][2] / t.m['key']: a column then members and indexes."""
         segs: list[str | int] = []
         cur = node
@@ -182,7 +182,7 @@ class ExprLowering:
     def _ILike(self, node: exp.ILike) -> str:
         return dx.call("ilike", [self.lower(node.this), self.lower(node.expression)])
 
-    def _SimilarTo(self, node: exp.Expression) -> str:
+    def _SimilarTo(self, node: exp.Expr) -> str:
         return dx.call("similar_to", [self.lower(node.this), self.lower(node.expression)])
 
     def _DPipe(self, node: exp.DPipe) -> str:
@@ -278,10 +278,10 @@ class ExprLowering:
         return FUNCTION_NAMES.get(type(node).__name__, node.sql_name().lower())
 
     @staticmethod
-    def _args(node: exp.Func) -> list[exp.Expression]:
+    def _args(node: exp.Func) -> list[exp.Expr]:
         if isinstance(node, exp.Anonymous):
             return list(node.expressions)
-        out: list[exp.Expression] = []
+        out: list[exp.Expr] = []
         for key in node.arg_types:
             value = node.args.get(key)
             if value is None or isinstance(value, bool | str):
@@ -293,12 +293,12 @@ class ExprLowering:
         return out
 
     # --- aggregates ----------------------------------------------------------------------
-    def _is_aggregate(self, node: exp.Expression) -> bool:
+    def _is_aggregate(self, node: exp.Expr) -> bool:
         if isinstance(node, exp.AggFunc):
             return True
         return isinstance(node, exp.Anonymous) and node.name.lower() in AGGREGATES
 
-    def _aggregate(self, node: exp.Expression) -> str:
+    def _aggregate(self, node: exp.Expr) -> str:
         sel = self.sel
         if sel.mode != "grouped":
             raise self.fail("an aggregate function is not allowed here", node)
@@ -314,7 +314,7 @@ class ExprLowering:
         sel.aggs.append((name, call))
         return dx.path(name)
 
-    def _aggregate_call(self, node: exp.Expression) -> str:
+    def _aggregate_call(self, node: exp.Expr) -> str:
         assert isinstance(node, exp.Func)
         fname = self._name(node)
         args = self._args(node)

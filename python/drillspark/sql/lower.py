@@ -92,7 +92,7 @@ class PlanBuilder:
         return op_id
 
 
-def _err(cls: type[SqlError], message: str, node: exp.Expression | None, sql: str) -> SqlError:
+def _err(cls: type[SqlError], message: str, node: exp.Expr | None, sql: str) -> SqlError:
     """An error placed at the leftmost token of `node` that sqlglot recorded a position for."""
     starts = [n.meta["start"] for n in (node.walk() if node is not None else [])
               if getattr(n, "meta", None) and "start" in n.meta]
@@ -134,15 +134,15 @@ class Lowering:
         self.hidden_names.append(name)
         return name
 
-    def fail(self, message: str, node: exp.Expression | None,
+    def fail(self, message: str, node: exp.Expr | None,
              cls: type[SqlError] = ValidationError) -> SqlError:
         return _err(cls, message, node, self.sql)
 
-    def unsupported(self, what: str, node: exp.Expression | None) -> SqlError:
+    def unsupported(self, what: str, node: exp.Expr | None) -> SqlError:
         return _err(UnsupportedSqlError, f"{what} is not supported", node, self.sql)
 
     # ------------------------------------------------------------------ queries
-    def lower_query(self, node: exp.Expression) -> Rel:
+    def lower_query(self, node: exp.Expr) -> Rel:
         with_ = node.args.get("with_") or node.args.get("with")
         if with_ is not None:
             frame: dict[str, Rel] = {}
@@ -155,7 +155,7 @@ class Lowering:
                 self.ctes.pop()
         return self._lower_body(node)
 
-    def _lower_body(self, node: exp.Expression) -> Rel:
+    def _lower_body(self, node: exp.Expr) -> Rel:
         if isinstance(node, exp.Subquery):
             return self._modifiers(self.lower_query(node.this), node)
         if isinstance(node, exp.Select):
@@ -168,7 +168,7 @@ class Lowering:
             return self._values(node)
         raise self.unsupported(f"the statement {node.key.upper()}", node)
 
-    def _set_op(self, node: exp.Expression) -> Rel:
+    def _set_op(self, node: exp.Expr) -> Rel:
         left = self.lower_query(node.this)
         right = self.lower_query(node.expression)
         if left.columns is not None and right.columns is not None:
@@ -190,7 +190,7 @@ class Lowering:
         return Rel(self.builder.add({"op": "project", "input": rel.op,
                                      "projections": projections}), list(names))
 
-    def _modifiers(self, rel: Rel, node: exp.Expression) -> Rel:
+    def _modifiers(self, rel: Rel, node: exp.Expr) -> Rel:
         """ORDER BY / LIMIT / OFFSET on a set operation or parenthesised query."""
         order = node.args.get("order")
         if order is not None:
@@ -208,7 +208,7 @@ class Lowering:
                       rel.columns)
         return self.limit(rel, node)
 
-    def limit(self, rel: Rel, node: exp.Expression) -> Rel:
+    def limit(self, rel: Rel, node: exp.Expr) -> Rel:
         limit = node.args.get("limit")
         offset = node.args.get("offset")
         if limit is None and offset is None:
@@ -222,7 +222,7 @@ class Lowering:
               "last": None if fetch is None else first + fetch}
         return Rel(self.builder.add(op), rel.columns)
 
-    def _int(self, node: exp.Expression | None, ctx: exp.Expression) -> int | None:
+    def _int(self, node: exp.Expr | None, ctx: exp.Expr) -> int | None:
         if node is None:
             return None
         if isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit():
@@ -277,7 +277,7 @@ class Lowering:
         return self.scan(tuple(path_parts), options, fn)
 
     def scan(self, parts: tuple[str, ...], options: dict[str, object],
-             node: exp.Expression) -> Rel:
+             node: exp.Expr) -> Rel:
         try:
             table = self.session.resolve_table(parts)
         except SqlError as e:
@@ -333,7 +333,7 @@ def ordering(expr: str, o: exp.Ordered) -> dict:
             "nullDirection": "FIRST" if o.args.get("nulls_first") else "LAST"}
 
 
-def literal_value(node: exp.Expression, low: Lowering) -> object:
+def literal_value(node: exp.Expr, low: Lowering) -> object:
     """A constant (table-function option, VALUES cell) as a Python value."""
     if isinstance(node, exp.Boolean):
         return bool(node.this)
@@ -359,25 +359,25 @@ def column_parts(col: exp.Column) -> list[str]:
     return [p.name for p in col.parts]
 
 
-def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
+def _conjuncts(node: exp.Expr) -> list[exp.Expr]:
     node = node.unnest() if isinstance(node, exp.Paren) else node
     if isinstance(node, exp.And):
         return _conjuncts(node.this) + _conjuncts(node.expression)
     return [node]
 
 
-def _flatten_op(node: exp.Expression, cls: type) -> list[exp.Expression]:
+def _flatten_op(node: exp.Expr, cls: type) -> list[exp.Expr]:
     if isinstance(node, cls):
         return _flatten_op(node.this, cls) + _flatten_op(node.expression, cls)
     return [node]
 
 
-def _ancestors(node: exp.Expression, stop: exp.Expression):
+def _ancestors(node: exp.Expr, stop: exp.Expr):
     p = node.parent
     while p is not None and p is not stop:
         yield p
         p = p.parent
 
 
-def _inside_subquery(node: exp.Expression, block: exp.Expression) -> bool:
+def _inside_subquery(node: exp.Expr, block: exp.Expr) -> bool:
     return any(isinstance(p, exp.Subquery | exp.Select) for p in _ancestors(node, block))

@@ -27,7 +27,7 @@ class DrillSql(Drill):
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 
-def parse_query(text: str) -> exp.Expression:
+def parse_query(text: str) -> exp.Expr:
     """One query (SELECT, set operation, WITH, VALUES, CREATE TABLE AS) as a sqlglot tree."""
     try:
         trees = sqlglot.parse(text, read=DrillSql)
@@ -40,10 +40,10 @@ def parse_query(text: str) -> exp.Expression:
         raise SqlSyntaxError(desc, text, info.get("line"), info.get("col")) from None
     except TokenError as e:
         raise SqlSyntaxError(str(e), text) from None
-    trees = [t for t in trees if t is not None]
-    if len(trees) != 1:
+    found = [t for t in trees if t is not None]
+    if len(found) != 1:
         raise SqlSyntaxError("expected one statement", text)
-    tree = trees[0]
+    tree: exp.Expr = found[0]
     if isinstance(tree, exp.Command):
         word = str(tree.this).upper()
         line, col = position_of(text, max(text.upper().find(word), 0))

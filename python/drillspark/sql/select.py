@@ -30,7 +30,7 @@ from drillspark.sql.lower import (
 class Item:
     """One select-list entry after naming."""
 
-    node: exp.Expression
+    node: exp.Expr
     name: str
     star: bool = False
 
@@ -47,11 +47,11 @@ class SelectLowering:
         self.aggs: list[tuple[str, str]] = []
         self.agg_keys: dict[str, str] = {}
         self.windows: list[tuple[str, exp.Window, str]] = []
-        self.group_nodes: list[tuple[exp.Expression, str]] = []
+        self.group_nodes: list[tuple[exp.Expr, str]] = []
         self.distinct_args: set[str] = set()
         self.mode = "input"  # or "grouped": columns must be group keys
 
-    def fail(self, message: str, node: exp.Expression | None) -> SqlError:
+    def fail(self, message: str, node: exp.Expr | None) -> SqlError:
         return self.low.fail(message, node)
 
     # ------------------------------------------------------------------ driver
@@ -66,7 +66,7 @@ class SelectLowering:
                        self.low.sql)
         for key, value in node.args.items():
             if value and key not in self.HANDLED:
-                target = value if isinstance(value, exp.Expression) else node
+                target = value if isinstance(value, exp.Expr) else node
                 raise self.low.unsupported(f"the {key.upper()} clause", target)
         distinct = node.args.get("distinct")
         if isinstance(distinct, exp.Distinct) and distinct.args.get("on") is not None:
@@ -144,7 +144,7 @@ class SelectLowering:
             rel = self._join(rel, side, j)
         return rel
 
-    def _source(self, node: exp.Expression) -> Source:
+    def _source(self, node: exp.Expr) -> Source:
         alias_node = node.args.get("alias")
         alias = alias_node.name if alias_node is not None else ""
         if isinstance(node, exp.Table):
@@ -227,7 +227,7 @@ class SelectLowering:
         if j.args.get("using"):
             raise self.low.unsupported("JOIN ... USING", j)
         conditions: list[dict] = []
-        residual: list[exp.Expression] = []
+        residual: list[exp.Expr] = []
         if on is not None:
             for conj in _conjuncts(on):
                 cond = self._join_condition(conj, right)
@@ -251,7 +251,7 @@ class SelectLowering:
                                                 self.expr(c) for c in residual])}), columns)
         return rel
 
-    def _join_condition(self, conj: exp.Expression, right: Source) -> dict | None:
+    def _join_condition(self, conj: exp.Expr, right: Source) -> dict | None:
         rels = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
         flip = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
         rel = rels.get(type(conj).__name__)
@@ -267,7 +267,7 @@ class SelectLowering:
                     "right": self.expr(conj.this)}
         return None
 
-    def _sides(self, node: exp.Expression) -> set[str]:
+    def _sides(self, node: exp.Expr) -> set[str]:
         out = set()
         for col in node.find_all(exp.Column):
             src, _f, _rest = self._resolve(col)
@@ -275,8 +275,8 @@ class SelectLowering:
         return out
 
     # ------------------------------------------------------------------ WHERE
-    def _filter(self, rel: Rel, cond: exp.Expression) -> Rel:
-        plain: list[exp.Expression] = []
+    def _filter(self, rel: Rel, cond: exp.Expr) -> Rel:
+        plain: list[exp.Expr] = []
         for conj in _conjuncts(cond):
             if isinstance(conj, exp.In) and conj.args.get("query") is not None:
                 rel = self._in_subquery(rel, conj)
@@ -298,7 +298,7 @@ class SelectLowering:
                       rel.columns)
         return rel
 
-    def _exists(self, rel: Rel, conj: exp.Expression) -> Rel:
+    def _exists(self, rel: Rel, conj: exp.Expr) -> Rel:
         """[NOT] EXISTS (subquery). Equality conditions on outer columns in the subquery's
         WHERE become join keys over the subquery's distinct key values (a semi join, or for
         NOT EXISTS a left join keeping the unmatched rows); without them the subquery's row
@@ -341,7 +341,7 @@ class SelectLowering:
                                          "expr": dx.call("isnull", [dx.path(marker)])}), None)
 
     def _correlations(self, query: exp.Select,
-                      exists: exp.Expression) -> list[tuple[exp.Expression, exp.Expression]]:
+                      exists: exp.Expr) -> list[tuple[exp.Expr, exp.Expr]]:
         """Removes `inner = outer` conjuncts from the subquery's WHERE; (inner, outer) pairs.
         Any other reference to an outer table is unsupported."""
         inner_aliases = {t.alias_or_name.lower() for t in query.find_all(exp.Table)} | {
@@ -352,12 +352,12 @@ class SelectLowering:
             parts = column_parts(col)
             return len(parts) >= 2 and parts[0].lower() in outer_aliases - inner_aliases
 
-        def refs_outer(e: exp.Expression) -> bool:
+        def refs_outer(e: exp.Expr) -> bool:
             return any(is_outer(c) for c in e.find_all(exp.Column))
 
-        pairs: list[tuple[exp.Expression, exp.Expression]] = []
+        pairs: list[tuple[exp.Expr, exp.Expr]] = []
         where = query.args.get("where")
-        kept: list[exp.Expression] = []
+        kept: list[exp.Expr] = []
         for c in (_conjuncts(where.this) if where is not None else []):
             if isinstance(c, exp.EQ) and refs_outer(c):
                 left, right = c.this, c.expression
@@ -392,8 +392,8 @@ class SelectLowering:
         return Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
                                          "type": "INNER", "conditions": [cond]}), None)
 
-    def _scalar_subqueries(self, rel: Rel, conj: exp.Expression,
-                           plain: list[exp.Expression]) -> Rel:
+    def _scalar_subqueries(self, rel: Rel, conj: exp.Expr,
+                           plain: list[exp.Expr]) -> Rel:
         """Uncorrelated scalar subqueries become a cross join with their one-row result."""
         for sub in list(conj.find_all(exp.Subquery)):
             if isinstance(sub.parent, exp.Exists):
@@ -446,7 +446,7 @@ class SelectLowering:
             items.append(Item(e.this if isinstance(e, exp.Alias) else e, name))
         return items
 
-    def _expand_star(self, star: exp.Expression) -> list[exp.Column] | None:
+    def _expand_star(self, star: exp.Expr) -> list[exp.Column] | None:
         """`*` / `t.*` as column references when the sources' columns are known (subqueries
         with explicit select lists); None for schema-free tables."""
         sources = self.scope.sources
@@ -515,7 +515,7 @@ class SelectLowering:
         return rel
 
     # ------------------------------------------------------------------ grouping
-    def _has_aggregate(self, node: exp.Expression) -> bool:
+    def _has_aggregate(self, node: exp.Expr) -> bool:
         for n in node.walk():
             if isinstance(n, exp.Window):
                 continue
@@ -572,7 +572,7 @@ class SelectLowering:
                   [k["ref"] for k in inner])
         return rel, [{"ref": k["ref"], "expr": dx.path(k["ref"])} for k in keys]
 
-    def _select_ref(self, g: exp.Expression, items: list[Item]) -> exp.Expression:
+    def _select_ref(self, g: exp.Expr, items: list[Item]) -> exp.Expr:
         """GROUP BY 1 / GROUP BY alias -> the select expression."""
         if isinstance(g, exp.Literal) and not g.is_string:
             idx = int(g.this) - 1
@@ -589,7 +589,7 @@ class SelectLowering:
         return any(s.has(col.name) for s in self.scope.sources)
 
     # ------------------------------------------------------------------ ORDER BY
-    def _order_name(self, target: exp.Expression, items: list[Item]) -> str | None:
+    def _order_name(self, target: exp.Expr, items: list[Item]) -> str | None:
         """The output column an ORDER BY item names: ordinal, select alias or select
         expression; None when it needs a hidden column."""
         if isinstance(target, exp.Literal) and not target.is_string:
@@ -661,13 +661,13 @@ class SelectLowering:
                             col)
         return src, src.field_name(parts[0]), list(parts[1:])
 
-    def expr(self, node: exp.Expression) -> str:
+    def expr(self, node: exp.Expr) -> str:
         return ExprLowering(self).lower(node)
 
 
 def _frame_bounds(frame: exp.WindowSpec, sel: SelectLowering) -> dict:
     def bound(value: object, side: object) -> int | None:
-        text = str(value).upper() if not isinstance(value, exp.Expression) else None
+        text = str(value).upper() if not isinstance(value, exp.Expr) else None
         if text == "UNBOUNDED":
             return None
         if text == "CURRENT ROW":

@@ -175,8 +175,9 @@ class Shell:
                 buf.insert_text("\n")
 
         history = FileHistory(str(self.history)) if self.history else InMemoryHistory()
-        prompt = PromptSession(history=history, completer=_completer(self.engine),
-                               key_bindings=kb, multiline=True, complete_while_typing=False)
+        prompt: PromptSession[str] = PromptSession(history=history, completer=_completer(self.engine),
+                                                   key_bindings=kb, multiline=True,
+                                                   complete_while_typing=False)
         print("drillspark shell: Drill SQL on Spark. End statements with ';', "
               "!help for help, !quit to leave.", file=self.out)
         while True:
