@@ -135,6 +135,14 @@ def test_cli_sql_formats(shared, python_exe, tmp_path):
                           "--format", "csv", "--workspace", root],
                          capture_output=True, text=True, env=env, check=True).stdout
     assert "ok,summary" in out and "PROVENANCE.json,false,true" in out
+    out = subprocess.run([python_exe, "-m", "drillspark", "sql", "--set",
+                          "store.json.all_text_mode=true", "--set", "store.format=json",
+                          "--workspace", root, "--format", "json",
+                          "explain plan for select * from dfs.`data/drill/jsoninput/input2.json`"],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    plan = json.loads(json.loads(out.splitlines()[0])["json"])
+    assert plan["head"]["options"]["store.format"] == "json"
+    assert plan["query"][0]["selection"]["format"]["allTextMode"] is True
     bad = subprocess.run([python_exe, "-m", "drillspark", "sql", "select * from dfs.`nope`",
                           "--workspace", root], capture_output=True, text=True, env=env)
     assert bad.returncode == 1

@@ -31,6 +31,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="a dfs workspace (NAME=PATH); `root` is where dfs.`relative/path` "
                         "resolves (default: the current directory)")
     p.add_argument("--schema", help="default schema, as USE would set it (e.g. dfs.tmp)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="a session option, as ALTER SESSION SET would set it "
+                        "(e.g. store.json.all_text_mode=true)")
     p.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
 
 
@@ -58,7 +61,21 @@ def make_engine(args: argparse.Namespace):
     engine = SqlEngine(session=SqlSession(workspaces=workspaces), spark_factory=spark_factory)
     if args.schema:
         engine.session.use(parse_schema_path(args.schema))
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise CliError(f"--set takes OPTION=VALUE, not {item!r}", code=2)
+        engine.execute(f"ALTER SESSION SET `{name.strip()}` = {_literal(value.strip())}")
     return engine
+
+
+def _literal(value: str) -> str:
+    """An option value as SQL: true/false and numbers as they are, anything else quoted."""
+    import re
+
+    if value.lower() in ("true", "false") or re.fullmatch(r"[+-]?\d+(\.\d+)?", value):
+        return value
+    return "'" + value.strip("'").replace("'", "''") + "'"
 
 
 def run_sql(args: argparse.Namespace) -> int:
