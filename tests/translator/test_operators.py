@@ -233,3 +233,41 @@ def test_spark_errors_name_the_operator(run_plan):
         run_plan([values(1, EMP), {"@id": 2, "op": "project", "input": 1,
                   "projections": [{"ref": "x", "expr": "cast(name as varchar(3)) + m"}]},
                   ]).rows()
+
+
+@pytest.mark.parametrize("op", [
+    {"op": "order", "orderings": [{"order": "ASC", "expr": "pay"}]},
+    {"op": "limit", "first": 1, "last": 3},
+    {"op": "project", "projections": [{"ref": "output.x", "expr": "m.k"}]},
+    {"op": "flatten", "expr": "arr", "name": "e", "drop": True},
+    {"op": "runningaggregate", "aggregations": [{"ref": "r", "expr": "sum(pay)"}]},
+    {"op": "windowframe", "start": -1, "end": 0, "ref": {"segment": "s", "position": "p"}},
+])
+def test_empty_input_gives_empty_output(run_plan, op):
+    rows = [{"pay": 1, "m": {"k": 2}, "arr": [1, 2]}]
+    q = [values(1, rows, "constant"), {"@id": 2, "op": "filter", "input": 1, "expr": "pay > 5"},
+         {"@id": 3, "input": 2, **op}]
+    result = run_plan(q)
+    assert result.rows() == []
+    assert result.df.columns  # the schema survives an empty stream
+
+
+def test_empty_segments_and_joins(run_plan):
+    base = [values(1, EMP, "constant"), {"@id": 2, "op": "filter", "input": 1,
+                                          "expr": "pay > 500"}]
+    seg = base + [{"@id": 3, "op": "segment", "input": 2, "ref": "g", "exprs": ["dept"]},
+                  {"@id": 4, "op": "collapsingaggregate", "input": 3, "within": "g",
+                   "carryovers": ["dept"], "aggregations": [{"ref": "n", "expr": "count(1)"}]}]
+    assert run_plan(seg).rows() == []
+    join = base + [values(5, DEPT, "constant"), {"@id": 6, "op": "join", "left": 5, "right": 2,
+                   "type": "left", "conditions": [{"relationship": "==", "left": "dept",
+                                                   "right": "dept"}]}]
+    assert sorted(x["dname"] for x in run_plan(join).rows()) == ["eng", "ops"]
+
+
+def test_join_conditions_with_typed_functions_on_clashing_names(run_plan):
+    # `dept` exists on both sides; integer division needs its type on the renamed side
+    r = run_plan([values(1, EMP), values(2, DEPT), {"@id": 3, "op": "join", "left": 1,
+                  "right": 2, "type": "inner",
+                  "conditions": [{"relationship": "==", "left": "dept / 1", "right": "dept"}]}])
+    assert sorted(x["name"] for x in r.rows()) == ["ann", "di"]

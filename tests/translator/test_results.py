@@ -103,6 +103,13 @@ def test_cli_run_json_output(spark, shared, tmp_path, capsys):
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert sorted(x["name"] for x in lines) == ["Clerical", "Engineering", "Marketing"]
     assert spark.range(3).count() == 3  # the test session was left running
+    out = tmp_path / "out.csv"
+    storage = json.dumps({"type": "classpath", "root": cp})
+    assert cli_main(["run", str(plan), "--storage", f"cp={storage}", "--format", "csv",
+                     "--output", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0] == "deptId,name" and sorted(lines[1:]) == [
+        "33,Engineering", "34,Clerical", "35,Marketing"]
 
 
 def test_cli_run_errors_are_one_paragraph(tmp_path, capsys):

@@ -115,3 +115,18 @@ def test_failed_write_leaves_nothing(spark, tmp_path):
     with pytest.raises(Exception, match="boom"):
         write_atomic(df, str(tmp_path / "out"), "parquet")
     assert os.listdir(tmp_path) == []
+
+
+def test_json_fallback_without_the_drill_source(spark, shared, tmp_path, monkeypatch):
+    from drillspark.spark.storage import readers
+
+    monkeypatch.setattr(readers, "_drill_source_available", lambda s: False)
+    (tmp_path / "lines.json").write_text('{"a": 1}\n{"a": 2.5}\n')
+    (tmp_path / "arr.json").write_text('[{"a": 3}, {"a": 4}]')
+    got = sorted(r.a for r in readers.read_json(spark, [str(tmp_path)]).collect())
+    assert got == [1.0, 2.5, 3.0, 4.0]
+    emp = readers.read_json(spark, [str(shared / LOGICAL / "join/employees.json")])
+    assert emp.count() == 6  # pretty-printed, concatenated objects
+    (tmp_path / "bad.json").write_text('{"a": 1}\n{"a": \n')
+    with pytest.raises(readers.ReadError, match=r"bad.json.*invalid JSON"):
+        readers.read_json(spark, [str(tmp_path / "bad.json")])

@@ -24,7 +24,7 @@ from drillspark.plan.expressions import (
 )
 from drillspark.spark.drill_types import drill_type
 from drillspark.spark.functions import CATALOG, Arg, FunctionCatalog
-from drillspark.spark.scope import Scope, field_type, quote  # noqa: F401  (re-exported)
+from drillspark.spark.scope import Scope
 
 _LITERAL_TYPES = {"INT": "int", "BIGINT": "bigint", "FLOAT8": "double", "VARCHAR": "string",
                   "BIT": "boolean"}

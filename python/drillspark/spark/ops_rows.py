@@ -13,7 +13,7 @@ from drillspark.spark.expressions import paths_in
 from drillspark.spark.nested_filter import crosses_array, filter_nested
 from drillspark.spark.records import drop_path, names_of, record_of, set_path
 from drillspark.spark.rel import PlanExecutionError, Rel
-from drillspark.spark.scope import Scope, quote
+from drillspark.spark.scope import Scope
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -144,6 +144,3 @@ def flatten(tr: Translator, op: Any) -> Rel:
     df = set_path(df, names_of(op.name), F.col(tmp)).drop(tmp)
     return Rel(df)
 
-
-def quote_all(names: list[str]) -> list[Column]:
-    return [F.col(quote(n)) for n in names]

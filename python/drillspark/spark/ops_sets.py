@@ -47,8 +47,8 @@ def join(tr: Translator, op: Any) -> Rel:
     if clash:
         ldf = ldf.withColumn(_PRESENT, F.lit(True))
     rdf, rcols = _side(right, _RIGHT, clash)
-    lscope = Scope(left, tr.where(op), lcols, left.schema)
-    rscope = Scope(right, tr.where(op), rcols, right.schema)
+    lscope = Scope(ldf, tr.where(op), lcols, left.schema)
+    rscope = Scope(rdf, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
     for i, c in enumerate(op.conditions):
         rel = _RELATIONSHIPS.get(c.relationship)

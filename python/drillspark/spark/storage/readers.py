@@ -3,6 +3,8 @@ function (`read_json`) so the switch to the extension's `drill` source is a one-
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import tempfile
@@ -33,7 +35,12 @@ def read_json(spark: SparkSession, paths: Sequence[str]) -> DataFrame:
         raise ReadError(f"no JSON files at {', '.join(paths)}")
     if all(os.path.getsize(p) == 0 for p in lines_paths):
         return spark.createDataFrame([], T.StructType([]))
-    return spark.read.options(**options).json(lines_paths)
+    try:  # FAILFAST: schema inference reads every record now, so bad input fails here
+        return spark.read.options(**options).json(lines_paths)
+    except Exception as e:
+        from drillspark.errors import describe
+
+        raise ReadError(f"{', '.join(paths)}: invalid JSON ({describe(e)})") from None
 
 
 _DRILL_SOURCE: dict[int, bool] = {}
@@ -114,6 +121,13 @@ def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
 
 
 _NORMALISED: dict[tuple[str, float], str] = {}
+
+
+@atexit.register
+def _remove_normalised() -> None:
+    for path in _NORMALISED.values():
+        with contextlib.suppress(OSError):
+            os.remove(path)
 
 
 def _as_json_lines(path: str) -> str:
