@@ -201,3 +201,19 @@ def test_unknown_option_is_refused(spark, tmp_path):
     p = write_lines(tmp_path / "x.json", [{"a": 1}])
     with pytest.raises(Exception, match="unknown option 'alltextmod'"):
         read(spark, p, allTextMod="true").schema  # noqa: B018
+
+
+def test_user_schema_is_used_as_given(spark, tmp_path):
+    p = write_lines(tmp_path / "u.json", [{"a": 1, "b": {"c": "x"}, "skip": [1]}])
+    df = spark.read.format("drill").schema("b STRUCT<c: STRING, d: INT>, a DOUBLE, zz STRING").load(str(p))
+    assert df.columns == ["b", "a", "zz"]
+    assert df.first().asDict(recursive=True) == {"b": {"c": "x", "d": None}, "a": 1.0, "zz": None}
+
+
+def test_unreadable_value_names_the_place(spark, tmp_path):
+    p = write_lines(tmp_path / "bin.json", ['{"b": {"$binary": "AAEC"}}', '{"b": {"$binary": "not base64!"}}'])
+    df = read(spark, p, extendedTypes="true")
+    with pytest.raises(Exception) as e:
+        df.collect()
+    assert "bin.json line 2" in str(e.value) and "cannot read the value" in str(e.value)
+    assert [r.b for r in read(spark, p, extendedTypes="true", skipInvalidRecords="true").collect()] == [b"\x00\x01\x02"]

@@ -407,10 +407,15 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
   }
   override def newBatch(): Unit = children.foreach(_.newBatch())
 
+  /** Column of a key: exact spelling first, then case-insensitively; misses (unprojected
+   * keys) are remembered too, so skipping a key costs one lookup. */
   protected def index(name: String): Int = {
-    var ix = exact.get(name)
-    if (ix == null) ix = lower.get(name.toLowerCase(Locale.ROOT))
-    if (ix == null) -1 else ix.intValue
+    val ix = exact.get(name)
+    if (ix != null) return ix.intValue
+    val lo = lower.get(name.toLowerCase(Locale.ROOT))
+    val found = if (lo == null) -1 else lo.intValue
+    if (exact.size < StructWriter.SpellingCacheSize) exact.put(name, found)
+    found
   }
 
   /** Write the members of the object whose START_OBJECT is current. */
@@ -448,6 +453,10 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
     var c = 0
     while (c < children.length) { children(c).copy(src.getChild(c).asInstanceOf[Vec], from, to); c += 1 }
   }
+}
+
+object StructWriter {
+  final val SpellingCacheSize = 4096
 }
 
 /** A repeated value: elements appended to the child vector; JSON null is an empty array. */

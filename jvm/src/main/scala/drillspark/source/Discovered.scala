@@ -28,14 +28,21 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
   def isScalar: Boolean = kind >= BOOL && kind <= TEXT
   def isComplex: Boolean = kind == STRUCT || kind == ARRAY
 
+  /** Exact spellings already resolved (Jackson interns names), to skip lower-casing per key. */
+  @transient private var bySpelling: java.util.HashMap[String, Member] = _
+
   def member(name: String, file: String): Member = {
     if (members == null) members = new JLinkedHashMap[String, Member]()
+    if (bySpelling == null) bySpelling = new java.util.HashMap[String, Member]()
+    var m = bySpelling.get(name)
+    if (m != null) return m
     val key = name.toLowerCase(Locale.ROOT)
-    var m = members.get(key)
+    m = members.get(key)
     if (m == null) {
       m = new Member(name, new Node(if (path.isEmpty) name else s"$path.$name", NULL, file))
       members.put(key, m)
     }
+    if (bySpelling.size < Node.SpellingCacheSize) bySpelling.put(name, m)
     m
   }
 
@@ -60,6 +67,7 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
 final class Member(val name: String, var node: Node) extends Serializable
 
 object Node {
+  final val SpellingCacheSize = 4096
   final val NULL = 0
   final val BOOL = 1
   final val INT = 2

@@ -89,6 +89,11 @@ final class DrillPartitionReader(
         if (o.skipInvalidRecords) { rs.skipRecord(); false }
         else throw rs.fail(e.getMessage)
       case e: JsonProcessingException => rs.onBadRecord(e); false
+      case e: DrillScanException => throw e
+      case e: RuntimeException =>
+        // e.g. bad base64 in $binary, an unparsable date: the value does not fit its column
+        if (o.skipInvalidRecords) { rs.skipRecord(); false }
+        else throw rs.fail(s"cannot read the value: ${e.getMessage}", e)
     }
   }
 

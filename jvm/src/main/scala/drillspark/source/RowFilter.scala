@@ -40,7 +40,9 @@ object RowFilter {
       val r = c.dt match {
         case LongType => java.lang.Long.compare(v.getLong(i), cv.asInstanceOf[Number].longValue)
         case IntegerType => java.lang.Long.compare(v.getInt(i).toLong, cv.asInstanceOf[Number].longValue)
-        case DoubleType => java.lang.Double.compare(v.getDouble(i), cv.asInstanceOf[Number].doubleValue)
+        case DoubleType =>
+          val (x, y) = (v.getDouble(i), cv.asInstanceOf[Number].doubleValue)
+          if (x == y) 0 else java.lang.Double.compare(x, y) // -0.0 = 0.0; NaN = NaN, above all
         case BooleanType => java.lang.Boolean.compare(v.getBoolean(i), cv.asInstanceOf[Boolean])
         case _ => v.getUTF8String(i).compareTo(cv.asInstanceOf[UTF8String])
       }
