@@ -10,6 +10,7 @@ from tests.functions.helpers import DRILL_ROOT, assert_case, case
 
 FUNCTIONS = r"\b(flatten|kvgen|mappify|repeated_count|repeated_contains|typeof)\("
 
+# The repeated_* cases run in test_repeated.py (with their result types).
 CASES = [
     "drill.flatten.drill1653_kvgen_missing_map",
     "drill.flatten.drill1671_11_flattens",
@@ -19,10 +20,6 @@ CASES = [
     "drill.flatten.empty_array_and_nested_map_typeof",
     "drill.json.flatten_empty_array_all_text_true",
     "drill.json.null_list_flatten_v3",
-    "drill.fn.repeated_contains_regex_pow",
-    "drill.fn.repeated_count_repeated_list",
-    "drill.fn.repeated_count_repeated_map",
-    "drill.fn.repeated_count_varchar",
     "drill.typeof.json_file_v2",
     "tf.json.json_kvgenflatten.flatten.drill2217_1",
     "tf.json.json_kvgenflatten.flatten.flatten21",

@@ -82,3 +82,16 @@ def test_other_sources_keep_sparks_errors(spark, shared, all_types):
         spark.sql("select plain.mp.nope from plain").collect()
     with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):
         spark.read.json(all_types, multiLine=True, allowUnquotedFieldNames=True).select("x").collect()
+
+
+def test_sparks_own_resolution_still_comes_first(spark, all_types):
+    # Correlated references, ORDER BY a column not selected, GROUP BY a select alias: all
+    # resolved by Spark, not turned into NULLs.
+    t = f"dfs.`{all_types}`"
+    correlated = f"select bi from {t} o where exists (select 1 from {t} i where i.bi = o.bi)"
+    assert [tuple(r) for r in spark.sql(correlated).collect()] == [(123,)]
+    assert [tuple(r) for r in spark.sql(f"select st from {t} order by bi").collect()] == [("foo",)]
+    grouped = f"select bi % 10 as k, count(*) c from {t} group by k"
+    assert [tuple(r) for r in spark.sql(grouped).collect()] == [(3, 1)]
+    scalar = f"select (select max(i.nope) from {t} i where i.bi = o.bi) m from {t} o"
+    assert [tuple(r) for r in spark.sql(scalar).collect()] == [(None,)]

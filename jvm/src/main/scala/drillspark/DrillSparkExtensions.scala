@@ -6,7 +6,7 @@ import java.util.WeakHashMap
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 
 import drillspark.analysis.ResolveMissingColumns
-import drillspark.functions.DrillFunctions
+import drillspark.functions.{DrillFunctions, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -36,6 +36,10 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // analyzer, resolution phase: missing top-level columns of Drill tables become typed NULLs
     // once nothing else in the query can resolve them (instead of UNRESOLVED_COLUMN)
     extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
+
+    // optimizer: drill_flatten runs as Spark's explode over its prepared array, so it gets
+    // explode's optimizations (nested-field pruning through the generator) and generated code
+    extensions.injectOptimizerRule { _ => FlattenAsExplode }
   }
 }
 
