@@ -28,12 +28,16 @@ def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
     jar_name = f"drillspark/jars/drillspark-extension_2.13-{drillspark.__version__}.jar"
     assert jar_name in zipfile.ZipFile(wheel).namelist()
 
+    # The new environment must not see this checkout (PYTHONPATH would make pip think
+    # drillspark is already installed) nor this interpreter's Spark settings.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     py = venv / "bin" / "python"
     install = subprocess.run(
         [str(py), "-m", "pip", "install", "-q", str(wheel)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env=env,
     )
     assert install.returncode == 0, install.stderr[-3000:]
     check = (
@@ -42,7 +46,6 @@ def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
         "print('JAR', pathlib.Path(drillspark.jar_path()).is_relative_to(pathlib.Path(drillspark.__file__).parent));"
         "print('RESULT', s.sql('SELECT drill_version()').first()[0]); s.stop()"
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
     proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, timeout=300,
                           cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
