@@ -44,9 +44,13 @@ setup: $(VENV)/.installed
 # --- the two commands ---------------------------------------------------------------------
 demo: setup
 	$(PY) examples/demo.py
+	$(PY) examples/sql_demo.py
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+conformance: setup
+	$(PY) -m drillspark.sql.conformance
 
 # --- the rest -----------------------------------------------------------------------------
 bench: setup

@@ -11,4 +11,15 @@ from drillspark.api import run
 from drillspark.plugins import function, operator
 from drillspark.session import configure, jar_path, session
 
-__all__ = ["__version__", "configure", "function", "jar_path", "operator", "run", "session"]
+__all__ = ["__version__", "configure", "function", "jar_path", "operator", "run", "session",
+           "sql"]
+
+
+def __getattr__(name: str):
+    # `drillspark.sql(query)` loads the SQL front end (sqlglot) only when first used; the
+    # drillspark.sql module is callable.
+    if name == "sql":
+        import importlib
+
+        return importlib.import_module("drillspark.sql")
+    raise AttributeError(f"module 'drillspark' has no attribute {name!r}")

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules under drillspark.cli, each with `register(subparsers)`.
-COMMANDS = ["info", "plan", "run"]
+COMMANDS = ["info", "plan", "run", "sql"]
 
 
 class CliError(Exception):

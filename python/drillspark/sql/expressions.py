@@ -1,0 +1,332 @@
+"""Lowering one SQL expression to the Drill expression language: column paths, literals,
+operators, CASE/CAST, nested-data functions (FLATTEN registers a flatten operator), aggregates
+and window functions (registered with their SELECT block)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from drillspark.sql import drill_expr as dx
+from drillspark.sql.errors import SqlError
+from drillspark.sql.lower import DISTINCT_ARG, _flatten_op
+
+if TYPE_CHECKING:
+    from drillspark.sql.select import SelectLowering
+
+AGGREGATES = {
+    "count", "sum", "avg", "min", "max", "stddev", "stddev_pop", "stddev_samp", "variance",
+    "var_pop", "var_samp", "any_value", "bool_and", "bool_or", "every", "bit_and", "bit_or",
+}
+WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", "ntile",
+               "lead", "lag", "first_value", "last_value"}
+
+# sqlglot node classes whose Drill function name is not recorded in meta.
+FUNCTION_NAMES = {
+    "Trim": "btrim", "CurrentDate": "current_date", "CurrentTimestamp": "current_timestamp",
+    "CurrentTime": "current_time", "ArraySize": "repeated_count", "Pow": "power",
+    "StrPosition": "strpos", "Ln": "ln", "Upper": "upper", "Lower": "lower",
+}
+
+
+class ExprLowering:
+    """One expression of a SELECT block to a Drill expression string."""
+
+    def __init__(self, sel: SelectLowering):
+        self.sel = sel
+
+    def fail(self, message: str, node: exp.Expr) -> SqlError:
+        return self.sel.fail(message, node)
+
+    def lower(self, node: exp.Expr) -> str:
+        sel = self.sel
+        if sel.mode == "grouped":
+            for key_node, key_name in sel.group_nodes:
+                if node == key_node:
+                    return dx.path(key_name)
+            if self._is_aggregate(node):
+                return self._aggregate(node)
+            if isinstance(node, exp.Column | exp.Dot | exp.Bracket) and \
+                    node.find(exp.Column) is not None:
+                raise self.fail(f"expression '{node.sql('drill')}' is neither in GROUP BY nor "
+                                "inside an aggregate function", node)
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is not None:
+            return method(node)
+        if isinstance(node, exp.Func):
+            return self._function(node)
+        raise self.sel.low.unsupported(f"the SQL construct {node.key.upper()} "
+                                       f"('{node.sql('drill')}')", node)
+
+    # --- references ----------------------------------------------------------------------
+    def _Column(self, node: exp.Column) -> str:
+        if isinstance(node.this, exp.Star):
+            raise self.fail("'*' is only allowed alone in the select list", node)
+        src, name, rest = self.sel._resolve(node)
+        del src
+        return dx.path(name, rest)
+
+    def _Dot(self, node: exp.Dot) -> str:
+        return self._member_path(node)
+
+    def _Bracket(self, node: exp.Bracket) -> str:
+        return self._member_path(node)
+
+    def _member_path(self, node: exp.Expr) -> str:
+        """t.a.b[0].c / a[1][2] / t.m['key']: a column then members and indexes."""
+        segs: list[str | int] = []
+        cur = node
+        while True:
+            if isinstance(cur, exp.Dot):
+                segs.insert(0, cur.expression.name)
+                cur = cur.this
+            elif isinstance(cur, exp.Bracket):
+                if len(cur.expressions) != 1:
+                    raise self.fail("an index takes one value", cur)
+                idx = cur.expressions[0]
+                if isinstance(idx, exp.Literal) and idx.is_string:
+                    segs.insert(0, idx.this)
+                elif isinstance(idx, exp.Literal) and idx.this.isdigit():
+                    segs.insert(0, int(idx.this))
+                else:
+                    raise self.sel.low.unsupported("an array index that is not an integer "
+                                                   "literal", idx)
+                cur = cur.this
+            else:
+                break
+        if isinstance(cur, exp.Column):
+            _src, name, rest = self.sel._resolve(cur)
+            return dx.path(name, rest + segs)
+        base = self.lower(cur)
+        if all(isinstance(s, int) for s in segs) and len(segs) == 1:
+            return dx.call("drill_item", [base, str(segs[0])])
+        raise self.sel.low.unsupported("member access on a computed value", node)
+
+    # --- literals ------------------------------------------------------------------------
+    def _Literal(self, node: exp.Literal) -> str:
+        if node.is_string:
+            return dx.string(node.this)
+        text = node.this
+        if "e" in text.lower():
+            return text
+        if "." in text:
+            # SQL's 12.3 is DECIMAL(3, 1) in Drill (JSON's 12.3 is DOUBLE).
+            digits = text.replace(".", "").lstrip("-").lstrip("0") or "0"
+            scale = len(text.split(".")[1])
+            precision = max(len(digits), scale, 1)
+            return dx.cast(text, f"VARDECIMAL({precision}, {scale})")
+        return text
+
+    def _Boolean(self, node: exp.Boolean) -> str:
+        return "true" if node.this else "false"
+
+    def _Null(self, node: exp.Null) -> str:
+        return dx.NULL
+
+    def _Paren(self, node: exp.Paren) -> str:
+        return self.lower(node.this)
+
+    def _Neg(self, node: exp.Neg) -> str:
+        inner = node.this
+        if isinstance(inner, exp.Literal) and not inner.is_string:
+            return self._Literal(exp.Literal(this="-" + inner.this, is_string=False))
+        return f"(-{self.lower(inner)})"
+
+    # --- operators -----------------------------------------------------------------------
+    def _binary(self, node: exp.Binary) -> str:
+        op = dx.BINARY_OPS[type(node).__name__]
+        return dx.binary(op, self.lower(node.this), self.lower(node.expression))
+
+    _EQ = _NEQ = _GT = _GTE = _LT = _LTE = _Add = _Sub = _Mul = _Div = _Mod = _binary
+
+    def _And(self, node: exp.And) -> str:
+        return dx.boolean_chain("and", [self.lower(c) for c in _flatten_op(node, exp.And)])
+
+    def _Or(self, node: exp.Or) -> str:
+        return dx.boolean_chain("or", [self.lower(c) for c in _flatten_op(node, exp.Or)])
+
+    def _Not(self, node: exp.Not) -> str:
+        inner = node.this
+        if isinstance(inner, exp.Is):
+            return dx.call(self._is_name(inner, negated=True), [self.lower(inner.this)])
+        return f"!({self.lower(inner)})"
+
+    def _Is(self, node: exp.Is) -> str:
+        return dx.call(self._is_name(node, negated=False), [self.lower(node.this)])
+
+    def _is_name(self, node: exp.Is, negated: bool) -> str:
+        target = node.expression
+        if isinstance(target, exp.Null):
+            return "isnotnull" if negated else "isnull"
+        if isinstance(target, exp.Boolean):
+            word = "true" if target.this else "false"
+            return f"is{'not' if negated else ''}{word}"
+        raise self.sel.low.unsupported(f"IS {target.sql('drill')}", node)
+
+    def _Between(self, node: exp.Between) -> str:
+        v = self.lower(node.this)
+        return dx.boolean_chain("and", [dx.binary(">=", v, self.lower(node.args["low"])),
+                                        dx.binary("<=", v, self.lower(node.args["high"]))])
+
+    def _In(self, node: exp.In) -> str:
+        if node.args.get("query") is not None:
+            raise self.sel.low.unsupported("IN (subquery) outside a WHERE conjunct", node)
+        v = self.lower(node.this)
+        return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e))
+                                       for e in node.expressions])
+
+    def _Like(self, node: exp.Like) -> str:
+        return dx.call("like", [self.lower(node.this), self.lower(node.expression)])
+
+    def _ILike(self, node: exp.ILike) -> str:
+        return dx.call("ilike", [self.lower(node.this), self.lower(node.expression)])
+
+    def _SimilarTo(self, node: exp.Expr) -> str:
+        return dx.call("similar_to", [self.lower(node.this), self.lower(node.expression)])
+
+    def _DPipe(self, node: exp.DPipe) -> str:
+        return dx.call("concat", [self.lower(node.this), self.lower(node.expression)])
+
+    def _Case(self, node: exp.Case) -> str:
+        subject = node.this
+        whens = []
+        for when in node.args.get("ifs") or []:
+            cond = self.lower(when.this)
+            if subject is not None:
+                cond = dx.binary("==", self.lower(subject), cond)
+            whens.append((cond, self.lower(when.args["true"])))
+        default = node.args.get("default")
+        return dx.case(whens, self.lower(default) if default is not None else dx.NULL)
+
+    def _If(self, node: exp.If) -> str:
+        false = node.args.get("false")
+        return dx.case([(self.lower(node.this), self.lower(node.args["true"]))],
+                       self.lower(false) if false is not None else dx.NULL)
+
+    def _Cast(self, node: exp.Cast) -> str:
+        return dx.cast(self.lower(node.this), self._drill_type(node.to))
+
+    _TryCast = _Cast
+
+    def _drill_type(self, dtype: exp.DataType) -> str:
+        name = dtype.this.name if hasattr(dtype.this, "name") else str(dtype.this)
+        name = name.upper()
+        drill = dx.CAST_TYPES.get(name)
+        if drill is None:
+            raise self.sel.low.unsupported(f"CAST to {dtype.sql('drill')}", dtype)
+        params = [p.this.this if isinstance(p.this, exp.Literal) else p.sql()
+                  for p in dtype.expressions]
+        if drill in ("VARCHAR", "VARBINARY"):
+            return f"{drill}({params[0] if params else dx.DEFAULT_VARCHAR_LENGTH})"
+        if drill == "VARDECIMAL":
+            p, s = (list(params) + list(map(str, dx.DEFAULT_DECIMAL))[len(params):])[:2]
+            return f"VARDECIMAL({p}, {s})"
+        return drill
+
+    def _Subquery(self, node: exp.Subquery) -> str:
+        raise self.sel.low.unsupported("a subquery in this position (only FROM, IN and "
+                                       "scalar subqueries in WHERE are)", node)
+
+    def _Exists(self, node: exp.Exists) -> str:
+        raise self.sel.low.unsupported("EXISTS (subquery)", node)
+
+    def _Interval(self, node: exp.Interval) -> str:
+        raise self.sel.low.unsupported("INTERVAL literals", node)
+
+    # --- nested-data and scalar functions ------------------------------------------------
+    def _Flatten(self, node: exp.Flatten) -> str:
+        if self.sel.mode == "grouped":
+            raise self.fail("FLATTEN cannot be used with aggregates in one SELECT", node)
+        inner = self.lower(node.this)
+        name = self.sel.low.hidden("flatten")
+        self.sel.flattens.append((name, inner))
+        return dx.path(name)
+
+    def _Window(self, node: exp.Window) -> str:
+        if self.sel.mode == "grouped":
+            raise self.sel.low.unsupported("window functions over an aggregate query", node)
+        fn = node.this
+        saved, self.sel.mode = self.sel.mode, "window"
+        try:
+            call = self._aggregate_call(fn) if self._is_aggregate(fn) else self._function(fn)
+        finally:
+            self.sel.mode = saved
+        name = self.sel.low.hidden("win")
+        self.sel.windows.append((name, node, call))
+        return dx.path(name)
+
+    def _function(self, node: exp.Func) -> str:
+        fname = self._name(node)
+        if fname in WINDOW_ONLY and self.sel.mode != "window":
+            raise self.fail(f"{fname.upper()} needs an OVER clause", node)
+        if self._is_aggregate(node):
+            return self._aggregate(node)
+        return dx.call(fname, [self.lower(a) for a in self._args(node)])
+
+    def _Extract(self, node: exp.Extract) -> str:
+        unit = node.this.name.lower()
+        return dx.call(f"extract{unit}", [self.lower(node.expression)])
+
+    @staticmethod
+    def _name(node: exp.Func) -> str:
+        if isinstance(node, exp.Anonymous):
+            return node.name.lower()
+        drill = (node.meta or {}).get("drill_name")
+        if drill:
+            return str(drill).lower()
+        return FUNCTION_NAMES.get(type(node).__name__, node.sql_name().lower())
+
+    @staticmethod
+    def _args(node: exp.Func) -> list[exp.Expr]:
+        if isinstance(node, exp.Anonymous):
+            return list(node.expressions)
+        out: list[exp.Expr] = []
+        for key in node.arg_types:
+            value = node.args.get(key)
+            if value is None or isinstance(value, bool | str):
+                continue
+            if isinstance(value, list):
+                out.extend(value)
+            else:
+                out.append(value)
+        return out
+
+    # --- aggregates ----------------------------------------------------------------------
+    def _is_aggregate(self, node: exp.Expr) -> bool:
+        if isinstance(node, exp.AggFunc):
+            return True
+        return isinstance(node, exp.Anonymous) and node.name.lower() in AGGREGATES
+
+    def _aggregate(self, node: exp.Expr) -> str:
+        sel = self.sel
+        if sel.mode != "grouped":
+            raise self.fail("an aggregate function is not allowed here", node)
+        sel.mode = "input"
+        try:
+            call = self._aggregate_call(node)
+        finally:
+            sel.mode = "grouped"
+        if call in sel.agg_keys:
+            return dx.path(sel.agg_keys[call])
+        name = sel.low.hidden("a")
+        sel.agg_keys[call] = name
+        sel.aggs.append((name, call))
+        return dx.path(name)
+
+    def _aggregate_call(self, node: exp.Expr) -> str:
+        assert isinstance(node, exp.Func)
+        fname = self._name(node)
+        args = self._args(node)
+        if isinstance(node, exp.Count) and (not args or isinstance(args[0], exp.Star)):
+            return "count(1)"
+        if args and isinstance(args[0], exp.Distinct):
+            inner = args[0].expressions
+            if len(inner) != 1 or len(args) != 1 or self.sel.mode == "window":
+                raise self.sel.low.unsupported(f"{fname.upper()}(DISTINCT ...) with several "
+                                               "arguments or in a window", node)
+            self.sel.distinct_args.add(self.lower(inner[0]))
+            return dx.call(fname, [dx.path(DISTINCT_ARG)])
+        if any(self.sel._has_aggregate(a) for a in args):
+            raise self.fail("aggregate functions cannot be nested", node)
+        return dx.call(fname, [self.lower(a) for a in args])

@@ -1,0 +1,383 @@
+"""Lowering a parsed Drill SQL query (sqlglot AST) to a Drill logical plan (the JSON format of
+drill-semantics.md §a, the one `drillspark.plan.parse` reads).
+
+The plan is built bottom-up as a list of operators with integer `@id`s. Columns of a
+schema-free table are not known in advance, so names are resolved the way Drill does: a
+qualified reference `t.a.b` is field `a` of the table aliased `t`, then member `b`; an
+unqualified one is a top-level field; a field that does not exist is NULL at run time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from drillspark.sql import drill_expr as dx
+from drillspark.sql.errors import (
+    SqlError,
+    UnsupportedSqlError,
+    ValidationError,
+    position_of,
+)
+from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, SqlSession
+
+STAR = "*"
+DISTINCT_ARG = "$distinct"  # the pre-aggregated argument of COUNT(DISTINCT x)
+
+# Extension -> Drill format type for `dfs` tables without a table function `type`.
+FORMAT_BY_EXTENSION = {
+    "json": "json", "csv": "text", "csvh": "text", "tsv": "text", "psv": "text", "txt": "text",
+    "parquet": "parquet", "avro": "avro", "seq": "sequencefile",
+}
+TEXT_DEFAULTS = {
+    "csv": {"fieldDelimiter": ",", "extractHeader": False},
+    "csvh": {"fieldDelimiter": ",", "extractHeader": True},
+    "tsv": {"fieldDelimiter": "\t", "extractHeader": False},
+    "psv": {"fieldDelimiter": "|", "extractHeader": False},
+}
+
+@dataclass
+class Rel:
+    """An operator's output: its id and, when known, its column names."""
+
+    op: int
+    columns: list[str] | None
+
+
+@dataclass
+class Source:
+    """A FROM item visible under `alias`; `fields` maps a lower-cased column name to the
+    name it has in the joined stream (None: names pass through unchanged)."""
+
+    alias: str
+    rel: Rel
+    fields: dict[str, str] | None = None
+
+    def field_name(self, name: str) -> str:
+        if self.fields is None:
+            return name
+        return self.fields.get(name.lower(), name)
+
+    def has(self, name: str) -> bool:
+        if self.fields is not None:
+            return name.lower() in self.fields
+        return self.rel.columns is not None and name.lower() in {c.lower() for c in
+                                                                   self.rel.columns}
+
+
+@dataclass
+class Scope:
+    sources: list[Source] = field(default_factory=list)
+
+    def find(self, alias: str) -> Source | None:
+        for s in self.sources:
+            if s.alias.lower() == alias.lower():
+                return s
+        return None
+
+
+class PlanBuilder:
+    """Collects operators; `add` gives each its `@id`."""
+
+    def __init__(self) -> None:
+        self.ops: list[dict] = []
+        self.storage: dict[str, dict] = {}
+
+    def add(self, op: dict) -> int:
+        op_id = len(self.ops) + 1
+        self.ops.append({"@id": op_id, **op})
+        return op_id
+
+
+def _err(cls: type[SqlError], message: str, node: exp.Expr | None, sql: str) -> SqlError:
+    """An error placed at the leftmost token of `node` that sqlglot recorded a position for."""
+    starts = [n.meta["start"] for n in (node.walk() if node is not None else [])
+              if getattr(n, "meta", None) and "start" in n.meta]
+    if not starts:
+        return cls(message, sql)
+    line, column = position_of(sql, min(starts))
+    return cls(message, sql, line, column)
+
+
+class Lowering:
+    """Lowers one query. `lower_query(node)` returns the root Rel; `plan()` the whole plan."""
+
+    def __init__(self, session: SqlSession, sql: str):
+        self.session = session
+        self.sql = sql
+        self.builder = PlanBuilder()
+        self._names = itertools.count()
+        self.ctes: list[dict[str, Rel]] = []
+        # Helper columns (`$key0`, ...); under SELECT * the ones that joins add reach the
+        # output, and the engine drops them from the result.
+        self.hidden_names: list[str] = []
+
+    # ------------------------------------------------------------------ plan assembly
+    def plan(self, root: Rel, store: dict | None = None) -> dict:
+        if store is not None:
+            self.builder.add({"op": "store", "input": root.op, **store})
+        options = {k: self.session.option(k) for k in OPTION_DEFAULTS}
+        options.update(self.session.changed_options())
+        return {
+            "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1,
+                     "generator": {"type": "drillspark.sql", "info": self.sql},
+                     "options": options},
+            "storage": self.builder.storage,
+            "query": self.builder.ops,
+        }
+
+    def hidden(self, prefix: str) -> str:
+        name = f"${prefix}{next(self._names)}"
+        self.hidden_names.append(name)
+        return name
+
+    def fail(self, message: str, node: exp.Expr | None,
+             cls: type[SqlError] = ValidationError) -> SqlError:
+        return _err(cls, message, node, self.sql)
+
+    def unsupported(self, what: str, node: exp.Expr | None) -> SqlError:
+        return _err(UnsupportedSqlError, f"{what} is not supported", node, self.sql)
+
+    # ------------------------------------------------------------------ queries
+    def lower_query(self, node: exp.Expr) -> Rel:
+        with_ = node.args.get("with_") or node.args.get("with")
+        if with_ is not None:
+            frame: dict[str, Rel] = {}
+            self.ctes.append(frame)
+            try:
+                for cte in with_.expressions:
+                    frame[cte.alias_or_name.lower()] = self._lower_body(cte.this)
+                return self._lower_body(node)
+            finally:
+                self.ctes.pop()
+        return self._lower_body(node)
+
+    def _lower_body(self, node: exp.Expr) -> Rel:
+        if isinstance(node, exp.Subquery):
+            return self._modifiers(self.lower_query(node.this), node)
+        if isinstance(node, exp.Select):
+            from drillspark.sql.select import SelectLowering
+
+            return SelectLowering(self, node).lower()
+        if isinstance(node, exp.Union | exp.Intersect | exp.Except):
+            return self._set_op(node)
+        if isinstance(node, exp.Values):
+            return self._values(node)
+        raise self.unsupported(f"the statement {node.key.upper()}", node)
+
+    def _set_op(self, node: exp.Expr) -> Rel:
+        left = self.lower_query(node.this)
+        right = self.lower_query(node.expression)
+        if left.columns is not None and right.columns is not None:
+            if len(left.columns) != len(right.columns):
+                raise self.fail(f"{node.key.upper()} inputs have different numbers of columns "
+                                f"({len(left.columns)} and {len(right.columns)})", node)
+            if [c.lower() for c in left.columns] != [c.lower() for c in right.columns]:
+                right = self.rename(right, left.columns)
+        op = {"union": "union", "intersect": "intersect", "except": "Except"}[node.key]
+        distinct = bool(node.args.get("distinct", True))
+        rel = Rel(self.builder.add({"op": op, "inputs": [left.op, right.op],
+                                    "distinct": distinct}), left.columns)
+        return self._modifiers(rel, node)
+
+    def rename(self, rel: Rel, names: list[str]) -> Rel:
+        assert rel.columns is not None
+        projections = [{"ref": new, "expr": dx.path(old)} for old, new in zip(rel.columns, names,
+                                                                              strict=True)]
+        return Rel(self.builder.add({"op": "project", "input": rel.op,
+                                     "projections": projections}), list(names))
+
+    def _modifiers(self, rel: Rel, node: exp.Expr) -> Rel:
+        """ORDER BY / LIMIT / OFFSET on a set operation or parenthesised query."""
+        order = node.args.get("order")
+        if order is not None:
+            orderings = []
+            for o in order.expressions:
+                target = o.this
+                if isinstance(target, exp.Literal) and not target.is_string and rel.columns:
+                    name = rel.columns[int(target.this) - 1]
+                elif isinstance(target, exp.Column) and not target.table:
+                    name = target.name
+                else:
+                    raise self.unsupported("ORDER BY an expression on a set operation", o)
+                orderings.append(ordering(dx.path(name), o))
+            rel = Rel(self.builder.add({"op": "order", "input": rel.op, "orderings": orderings}),
+                      rel.columns)
+        return self.limit(rel, node)
+
+    def limit(self, rel: Rel, node: exp.Expr) -> Rel:
+        limit = node.args.get("limit")
+        offset = node.args.get("offset")
+        if limit is None and offset is None:
+            return rel
+        first = self._int(offset.expression if offset is not None else None, node) or 0
+        if isinstance(limit, exp.Fetch):  # OFFSET n ROWS FETCH FIRST m ROWS ONLY
+            fetch = self._int(limit.args.get("count"), node)
+        else:
+            fetch = self._int(limit.expression if limit is not None else None, node)
+        op = {"op": "limit", "input": rel.op, "first": first,
+              "last": None if fetch is None else first + fetch}
+        return Rel(self.builder.add(op), rel.columns)
+
+    def _int(self, node: exp.Expr | None, ctx: exp.Expr) -> int | None:
+        if node is None:
+            return None
+        if isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit():
+            return int(node.this)
+        raise self.fail("LIMIT and OFFSET take a non-negative integer literal", node or ctx)
+
+    def _values(self, node: exp.Values) -> Rel:
+        rows = []
+        names: list[str] | None = None
+        alias = node.args.get("alias")
+        if alias is not None and alias.columns:
+            names = [c.name for c in alias.columns]
+        for tup in node.expressions:
+            values = [literal_value(v, self) for v in tup.expressions]
+            if names is None:
+                names = [f"EXPR${i}" for i in range(len(values))]
+            if len(values) != len(names):
+                raise self.fail("VALUES rows have different numbers of columns", tup)
+            rows.append(dict(zip(names, values, strict=True)))
+        return Rel(self.builder.add({"op": "values", "content": rows}), names)
+
+    # ------------------------------------------------------------------ tables
+    def table(self, node: exp.Table) -> Rel:
+        """A table reference, a CTE name, or `table(dfs.`x`(opt => v, ...))`."""
+        if isinstance(node.this, exp.Anonymous) and node.this.name.lower() == "table":
+            return self._table_function(node.this)
+        parts = tuple(p.name for p in node.parts)
+        if len(parts) == 1:
+            for frame in reversed(self.ctes):
+                if parts[0].lower() in frame:
+                    return frame[parts[0].lower()]
+        return self.scan(parts, {}, node)
+
+    def _table_function(self, fn: exp.Anonymous) -> Rel:
+        if len(fn.expressions) != 1:
+            raise self.fail("table() takes one table with options", fn)
+        inner = fn.expressions[0]
+        path_parts: list[str] = []
+        options: dict[str, object] = {}
+        node = inner
+        while isinstance(node, exp.Dot):
+            path_parts.append(node.this.name)
+            node = node.expression
+        if isinstance(node, exp.Anonymous):
+            path_parts.append(node.this if isinstance(node.this, str) else node.name)
+            for kw in node.expressions:
+                if not isinstance(kw, exp.Kwarg):
+                    raise self.fail("table function options are written name => value", kw)
+                options[kw.this.name] = literal_value(kw.expression, self)
+        else:
+            raise self.fail("expected table(plugin.`path`(option => value, ...))", inner)
+        return self.scan(tuple(path_parts), options, fn)
+
+    def scan(self, parts: tuple[str, ...], options: dict[str, object],
+             node: exp.Expr) -> Rel:
+        try:
+            table = self.session.resolve_table(parts)
+        except SqlError as e:
+            raise _err(type(e), e.message, node, self.sql) from None
+        fmt = self._format(table.path, options)
+        engine = table.plugin
+        self.builder.storage.setdefault(engine, self._engine(engine))
+        selection = {"format": fmt, "files": [table.path], "table": table.display}
+        if fmt["type"] == "text":  # the translator's text reader reads these two keys
+            selection["delimiter"] = fmt.get("fieldDelimiter", ",")
+            selection["extractHeader"] = fmt.get("extractHeader", False)
+        return Rel(self.builder.add({"op": "scan", "storageengine": engine,
+                                     "selection": selection}), None)
+
+    def _engine(self, engine: str) -> dict:
+        if engine == "cp":
+            return {"type": "file", "connection": "file:///",
+                    "workspaces": {"default": {"location": self.session.cp_root}}}
+        return {"type": "file", "connection": "file:///",
+                "workspaces": {k: {"location": v} for k, v in self.session.workspaces.items()}}
+
+    def _format(self, path: str, options: dict[str, object]) -> dict:
+        ext = self._extension(path)
+        opts = dict(options)
+        ftype = str(opts.pop("type", FORMAT_BY_EXTENSION.get(ext, "json"))).lower()
+        fmt: dict[str, object] = {"type": ftype}
+        if ftype == "text":
+            fmt.update(TEXT_DEFAULTS.get(ext, {}))
+        if ftype == "json":
+            for option, key in JSON_FORMAT_OPTIONS.items():
+                fmt[key] = self.session.option(option)
+        fmt.update(opts)
+        return fmt
+
+    @staticmethod
+    def _extension(path: str) -> str:
+        if os.path.isdir(path):
+            for _root, _dirs, files in sorted(os.walk(path)):
+                for f in sorted(files):
+                    if not f.startswith((".", "_")):
+                        return os.path.splitext(f)[1].lstrip(".").lower()
+            return ""
+        name = os.path.basename(path)
+        for comp in (".gz", ".bz2", ".zip"):
+            if name.endswith(comp):
+                name = name[: -len(comp)]
+        return os.path.splitext(name)[1].lstrip(".").lower()
+
+
+def ordering(expr: str, o: exp.Ordered) -> dict:
+    desc = bool(o.args.get("desc"))
+    return {"order": "DESC" if desc else "ASC", "expr": expr,
+            "nullDirection": "FIRST" if o.args.get("nulls_first") else "LAST"}
+
+
+def literal_value(node: exp.Expr, low: Lowering) -> object:
+    """A constant (table-function option, VALUES cell) as a Python value."""
+    if isinstance(node, exp.Boolean):
+        return bool(node.this)
+    if isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Literal):
+        if node.is_string:
+            return node.this
+        text = node.this
+        return int(text) if text.lstrip("-").isdigit() else float(text)
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        value = literal_value(node.this, low)
+        assert isinstance(value, int | float)
+        return -value
+    raise low.fail("expected a literal value", node)
+
+
+# ====================================================================== helpers
+
+
+def column_parts(col: exp.Column) -> list[str]:
+    """Identifier names of a column reference, outermost qualifier first."""
+    return [p.name for p in col.parts]
+
+
+def _conjuncts(node: exp.Expr) -> list[exp.Expr]:
+    node = node.unnest() if isinstance(node, exp.Paren) else node
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    return [node]
+
+
+def _flatten_op(node: exp.Expr, cls: type) -> list[exp.Expr]:
+    if isinstance(node, cls):
+        return _flatten_op(node.this, cls) + _flatten_op(node.expression, cls)
+    return [node]
+
+
+def _ancestors(node: exp.Expr, stop: exp.Expr):
+    p = node.parent
+    while p is not None and p is not stop:
+        yield p
+        p = p.parent
+
+
+def _inside_subquery(node: exp.Expr, block: exp.Expr) -> bool:
+    return any(isinstance(p, exp.Subquery | exp.Select) for p in _ancestors(node, block))

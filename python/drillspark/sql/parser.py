@@ -1,0 +1,104 @@
+"""Parsing Drill SQL with sqlglot's `drill` dialect and compiling statements to Drill logical
+plans."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.drill import Drill
+from sqlglot.errors import ParseError, TokenError
+
+from drillspark.sql.errors import SqlError, SqlSyntaxError, UnsupportedSqlError, position_of
+from drillspark.sql.lower import Lowering
+from drillspark.sql.session import SqlSession
+
+
+class DrillSql(Drill):
+    """sqlglot's Drill dialect with Drill's real null ordering: NULLs sort high (last when
+    ascending, first when descending)."""
+
+    NULL_ORDERING = "nulls_are_large"
+
+
+# sqlglot warns on statements it falls back to parsing as commands; we report those ourselves.
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
+
+
+def parse_query(text: str) -> exp.Expr:
+    """One query (SELECT, set operation, WITH, VALUES, CREATE TABLE AS) as a sqlglot tree."""
+    try:
+        trees = sqlglot.parse(text, read=DrillSql)
+    except ParseError as e:
+        info = e.errors[0] if e.errors else {}
+        desc = str(info.get("description") or e).split(". Line")[0]
+        highlight = info.get("highlight")
+        if highlight:
+            desc = f"{desc} near '{highlight}'"
+        raise SqlSyntaxError(desc, text, info.get("line"), info.get("col")) from None
+    except TokenError as e:
+        raise SqlSyntaxError(str(e), text) from None
+    found = [t for t in trees if t is not None]
+    if len(found) != 1:
+        raise SqlSyntaxError("expected one statement", text)
+    tree: exp.Expr = found[0]
+    if isinstance(tree, exp.Command):
+        word = str(tree.this).upper()
+        line, col = position_of(text, max(text.upper().find(word), 0))
+        raise UnsupportedSqlError(f"the statement {word} {_head(tree)}", text, line, col)
+    return tree
+
+
+def _head(tree: exp.Command) -> str:
+    rest = tree.expression
+    text = rest.this if isinstance(rest, exp.Literal) else str(rest or "")
+    return " ".join(str(text).split()[:2]).upper()
+
+
+@dataclass
+class CompiledQuery:
+    """A query lowered to a Drill logical plan (JSON-able dict); `store` is the CTAS target."""
+
+    plan: dict
+    columns: list[str] | None
+    target: str | None = None
+    hidden: tuple[str, ...] = ()  # helper columns to drop from a SELECT * result
+
+
+def compile_query(text: str, session: SqlSession) -> CompiledQuery:
+    """Parse and lower one query or CTAS to a Drill logical plan."""
+    tree = parse_query(text)
+    low = Lowering(session, text)
+    if isinstance(tree, exp.Create):
+        return _ctas(tree, low, session, text)
+    if not isinstance(tree, exp.Query | exp.Values):
+        raise UnsupportedSqlError(f"the statement {tree.key.upper()}", text, 1, 1)
+    root = low.lower_query(tree)
+    hidden = tuple(low.hidden_names) if root.columns is None else ()
+    return CompiledQuery(low.plan(root), root.columns, hidden=hidden)
+
+
+def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> CompiledQuery:
+    kind = str(tree.args.get("kind") or "").upper()
+    query = tree.expression
+    if kind != "TABLE" or query is None:
+        raise UnsupportedSqlError(f"CREATE {kind} (only CREATE TABLE ... AS SELECT is)", text,
+                                  1, 1)
+    target = tree.this
+    if isinstance(target, exp.Schema):
+        raise UnsupportedSqlError("a column list in CREATE TABLE AS", text, 1, 1)
+    parts = tuple(p.name for p in target.parts)
+    try:
+        table = session.resolve_table(parts, check=False)
+    except SqlError as e:
+        raise type(e)(e.message, text, 1, 1) from None
+    if table.plugin != "dfs":
+        raise UnsupportedSqlError(f"writing to the '{table.plugin}' plugin", text, 1, 1)
+    root = low.lower_query(query)
+    fmt = str(session.option("store.format")).lower()
+    store = {"storageengine": "dfs", "target": {"path": table.path, "format": fmt,
+                                                "table": table.display}}
+    return CompiledQuery(low.plan(root, store=store), ["Fragment", "Number of records written"],
+                         target=table.path)

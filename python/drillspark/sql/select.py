@@ -1,0 +1,683 @@
+"""Lowering one SELECT block (FROM and joins, WHERE and its subqueries, FLATTEN, GROUP BY and
+HAVING, window functions, the projection, DISTINCT, ORDER BY, LIMIT) to plan operators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from drillspark.sql import drill_expr as dx
+from drillspark.sql.errors import SqlError, SqlSyntaxError
+from drillspark.sql.expressions import AGGREGATES, ExprLowering
+from drillspark.sql.lower import (
+    DISTINCT_ARG,
+    STAR,
+    Lowering,
+    Rel,
+    Scope,
+    Source,
+    _ancestors,
+    _conjuncts,
+    _err,
+    _inside_subquery,
+    column_parts,
+    ordering,
+)
+
+
+@dataclass
+class Item:
+    """One select-list entry after naming."""
+
+    node: exp.Expr
+    name: str
+    star: bool = False
+
+
+class SelectLowering:
+    """Lowers one SELECT block: FROM/joins, WHERE, FLATTEN, GROUP BY/HAVING, windows,
+    projection, DISTINCT, ORDER BY, LIMIT."""
+
+    def __init__(self, low: Lowering, node: exp.Select):
+        self.low = low
+        self.node = node
+        self.scope = Scope()
+        self.flattens: list[tuple[str, str]] = []  # (name, expr) in evaluation order
+        self.aggs: list[tuple[str, str]] = []
+        self.agg_keys: dict[str, str] = {}
+        self.windows: list[tuple[str, exp.Window, str]] = []
+        self.group_nodes: list[tuple[exp.Expr, str]] = []
+        self.distinct_args: set[str] = set()
+        self.mode = "input"  # or "grouped": columns must be group keys
+
+    def fail(self, message: str, node: exp.Expr | None) -> SqlError:
+        return self.low.fail(message, node)
+
+    # ------------------------------------------------------------------ driver
+    # SELECT clauses this lowering reads; any other clause present is rejected by name.
+    HANDLED = {"expressions", "from", "from_", "joins", "where", "group", "having", "order",
+               "limit", "offset", "distinct", "with", "with_", "kind"}
+
+    def _check_clauses(self) -> None:
+        node = self.node
+        if not node.expressions:
+            raise _err(SqlSyntaxError, "SELECT needs at least one expression", node,
+                       self.low.sql)
+        for key, value in node.args.items():
+            if value and key not in self.HANDLED:
+                target = value if isinstance(value, exp.Expr) else node
+                raise self.low.unsupported(f"the {key.upper()} clause", target)
+        distinct = node.args.get("distinct")
+        if isinstance(distinct, exp.Distinct) and distinct.args.get("on") is not None:
+            raise self.low.unsupported("DISTINCT ON", distinct)
+        for j in node.args.get("joins") or []:
+            if j.args.get("method"):
+                raise self.low.unsupported(f"{j.args['method']} JOIN", j)
+            if j.args.get("using"):
+                raise self.low.unsupported("JOIN ... USING", j)
+
+    def lower(self) -> Rel:
+        node = self.node
+        self._check_clauses()
+        rel = self._from()
+        where = node.args.get("where")
+        if where is not None:
+            rel = self._filter(rel, where.this)
+        items = self._items()
+        self._all_items = items
+        grouped = bool(node.args.get("group")) or any(
+            self._has_aggregate(i.node) for i in items) or node.args.get("having") is not None
+        if grouped:
+            rel, projections = self._grouped(rel, items)
+        else:
+            projections = [self._projection(i) for i in items]
+        has_star = any(i.star for i in items)
+        order_hidden: list[dict] = []
+        orderings = self._orderings(items, order_hidden, has_star)
+        rel = self._pre_project(rel)
+        visible = [i.name for i in items if not i.star]
+        if has_star:
+            # SELECT * keeps every input field: extra items are added to the record as a
+            # Drill `transform` does (no project, which would need the field list).
+            extra = [p for p in projections if p["ref"] != STAR]
+            if extra:
+                rel = Rel(self.low.builder.add({"op": "transform", "input": rel.op,
+                                                "transforms": extra}), None)
+            else:
+                rel = Rel(rel.op, None)
+        else:
+            rel = Rel(self.low.builder.add({"op": "project", "input": rel.op,
+                                            "projections": projections + order_hidden}),
+                      visible + [p["ref"] for p in order_hidden])
+        if node.args.get("distinct"):
+            if order_hidden:
+                raise self.fail("ORDER BY of a SELECT DISTINCT must use selected columns",
+                                node.args["order"])
+            rel = self._distinct(rel)
+        if orderings:
+            rel = Rel(self.low.builder.add({"op": "order", "input": rel.op,
+                                            "orderings": orderings}), rel.columns)
+        rel = self.low.limit(rel, node)
+        if order_hidden:
+            rel = Rel(self.low.builder.add({"op": "project", "input": rel.op, "projections": [
+                {"ref": n, "expr": dx.path(n)} for n in visible]}), visible)
+        return rel
+
+    # ------------------------------------------------------------------ FROM and joins
+    def _from(self) -> Rel:
+        from_ = self.node.args.get("from_") or self.node.args.get("from")
+        if from_ is None:
+            # A SELECT without FROM reads one empty row (Drill's VALUES(0)).
+            return Rel(self.low.builder.add({"op": "values", "content": [{"$dummy": 0}]}), [])
+        joins = self.node.args.get("joins") or []
+        first = self._source(from_.this)
+        if not joins:
+            self.scope.sources.append(first)
+            return first.rel
+        sides = [first] + [self._source(j.this) for j in joins]
+        self._check_aliases(sides)
+        self.scope.sources.extend(sides)
+        renamed = self._rename_for_join(sides)
+        rel = renamed[0].rel
+        for j, side in zip(joins, renamed[1:], strict=True):
+            rel = self._join(rel, side, j)
+        return rel
+
+    def _source(self, node: exp.Expr) -> Source:
+        alias_node = node.args.get("alias")
+        alias = alias_node.name if alias_node is not None else ""
+        if isinstance(node, exp.Table):
+            rel = self.low.table(node)
+            if not alias:
+                alias = node.name if not isinstance(node.this, exp.Anonymous) else ""
+        elif isinstance(node, exp.Subquery):
+            rel = self.low.lower_query(node.this)
+        elif isinstance(node, exp.Values):
+            rel = self.low._values(node)
+            alias_node = None  # the column aliases name the VALUES columns already
+        elif isinstance(node, exp.Unnest | exp.Lateral):
+            raise self.low.unsupported("LATERAL / UNNEST", node)
+        else:
+            raise self.low.unsupported(f"{node.key.upper()} in FROM", node)
+        if alias_node is not None and alias_node.columns:
+            names = [c.name for c in alias_node.columns]
+            if rel.columns is None or len(names) != len(rel.columns):
+                raise self.fail("column aliases need a subquery with that many columns",
+                                alias_node)
+            rel = self.low.rename(rel, names)
+        return Source(alias, rel)
+
+    def _check_aliases(self, sides: list[Source]) -> None:
+        seen: set[str] = set()
+        for s in sides:
+            if s.alias.lower() in seen:
+                raise self.fail(f"duplicate table alias '{s.alias}' in FROM", self.node)
+            seen.add(s.alias.lower())
+
+    def _referenced(self) -> dict[str, set[str]]:
+        """Column names each alias is referenced with anywhere in this SELECT block."""
+        refs: dict[str, set[str]] = {}
+        aliases = {e.alias.lower() for e in self.node.expressions if isinstance(e, exp.Alias)}
+        schema_free = [s for s in self.scope.sources if s.rel.columns is None]
+        for col in self.node.find_all(exp.Column):
+            if _inside_subquery(col, self.node) or isinstance(col.this, exp.Star):
+                continue
+            parts = column_parts(col)
+            if len(parts) >= 2 and self.scope.find(parts[0]) is not None:
+                refs.setdefault(parts[0].lower(), set()).add(parts[1].lower())
+            elif len(parts) == 1 and parts[0].lower() in aliases:
+                continue  # ORDER BY / HAVING naming a select-list alias
+            elif len(parts) >= 1:
+                owners = [s for s in self.scope.sources if s.has(parts[0])]
+                if not owners and len(schema_free) == 1:
+                    owners = schema_free
+                if len(owners) == 1:
+                    refs.setdefault(owners[0].alias.lower(), set()).add(parts[0].lower())
+                else:
+                    raise self.fail(f"column '{parts[0]}' is ambiguous in a join of "
+                                    "schema-free tables: qualify it with a table alias", col)
+        return refs
+
+    def _rename_for_join(self, sides: list[Source]) -> list[Source]:
+        """Gives each side's referenced columns a name unique in the join (`alias$column`) so
+        both inputs' records can be merged; SELECT * keeps names (Drill merges them)."""
+        stars = [e for e in self.node.expressions if isinstance(e, exp.Star)]
+        if stars:
+            return sides
+        refs = self._referenced()
+        for s in sides:
+            cols = sorted(refs.get(s.alias.lower(), set()))
+            if not cols:
+                cols = []
+            s.fields = {c: f"{s.alias}${c}" for c in cols}
+            projections = [{"ref": s.fields[c], "expr": dx.path(c)} for c in cols]
+            if not projections:  # a side used only for its row count
+                projections = [{"ref": f"{s.alias}$", "expr": "1"}]
+            s.rel = Rel(self.low.builder.add({"op": "project", "input": s.rel.op,
+                                              "projections": projections}),
+                        [p["ref"] for p in projections])
+        return sides
+
+    def _join(self, left: Rel, right: Source, j: exp.Join) -> Rel:
+        side = (j.args.get("side") or "").upper()
+        kind = (j.args.get("kind") or "").upper()
+        jtype = {"LEFT": "LEFT", "RIGHT": "RIGHT", "FULL": "FULL"}.get(side, "INNER")
+        on = j.args.get("on")
+        if j.args.get("using"):
+            raise self.low.unsupported("JOIN ... USING", j)
+        conditions: list[dict] = []
+        residual: list[exp.Expr] = []
+        if on is not None:
+            for conj in _conjuncts(on):
+                cond = self._join_condition(conj, right)
+                if cond is None:
+                    residual.append(conj)
+                else:
+                    conditions.append(cond)
+        elif kind != "CROSS" and jtype != "INNER":
+            raise self.fail("an outer join needs an ON condition", j)
+        if residual and jtype != "INNER":
+            raise self.low.unsupported(
+                "an outer join condition that is not a comparison between the two sides", j)
+        columns = None
+        if left.columns is not None and right.rel.columns is not None:
+            columns = left.columns + right.rel.columns
+        rel = Rel(self.low.builder.add({"op": "join", "left": left.op, "right": right.rel.op,
+                                        "type": jtype, "conditions": conditions}), columns)
+        if residual:
+            rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
+                                            "expr": dx.boolean_chain("and", [
+                                                self.expr(c) for c in residual])}), columns)
+        return rel
+
+    def _join_condition(self, conj: exp.Expr, right: Source) -> dict | None:
+        rels = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
+        flip = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+        rel = rels.get(type(conj).__name__)
+        if rel is None:
+            return None
+        sides = [self._sides(conj.this), self._sides(conj.expression)]
+        r = right.alias.lower()
+        if sides[0] and sides[1] and r not in sides[0] and sides[1] == {r}:
+            return {"relationship": rel, "left": self.expr(conj.this),
+                    "right": self.expr(conj.expression)}
+        if sides[0] and sides[1] and sides[0] == {r} and r not in sides[1]:
+            return {"relationship": flip[rel], "left": self.expr(conj.expression),
+                    "right": self.expr(conj.this)}
+        return None
+
+    def _sides(self, node: exp.Expr) -> set[str]:
+        out = set()
+        for col in node.find_all(exp.Column):
+            src, _f, _rest = self._resolve(col)
+            out.add(src.alias.lower())
+        return out
+
+    # ------------------------------------------------------------------ WHERE
+    def _filter(self, rel: Rel, cond: exp.Expr) -> Rel:
+        plain: list[exp.Expr] = []
+        for conj in _conjuncts(cond):
+            if isinstance(conj, exp.In) and conj.args.get("query") is not None:
+                rel = self._in_subquery(rel, conj)
+            elif isinstance(conj, exp.Exists) or (isinstance(conj, exp.Not)
+                                                  and isinstance(conj.this, exp.Exists)):
+                rel = self._exists(rel, conj)
+            elif conj.find(exp.Subquery, exp.Exists) is not None and not isinstance(
+                    conj, exp.In):
+                rel = self._scalar_subqueries(rel, conj, plain)
+            else:
+                plain.append(conj)
+        if plain:
+            if any(c.find(exp.Flatten) for c in plain):
+                raise self.fail("FLATTEN in WHERE: filter a flattened column in an outer "
+                                "query (Drill needs a subquery for that)", cond)
+            rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op, "expr":
+                                            dx.boolean_chain("and", [self.expr(c)
+                                                                     for c in plain])}),
+                      rel.columns)
+        return rel
+
+    def _exists(self, rel: Rel, conj: exp.Expr) -> Rel:
+        """[NOT] EXISTS (subquery). Equality conditions on outer columns in the subquery's
+        WHERE become join keys over the subquery's distinct key values (a semi join, or for
+        NOT EXISTS a left join keeping the unmatched rows); without them the subquery's row
+        count decides."""
+        negated = isinstance(conj, exp.Not)
+        exists = conj.this if negated else conj
+        query = exists.this.this if isinstance(exists.this, exp.Subquery) else exists.this
+        if not isinstance(query, exp.Select):
+            raise self.low.unsupported("EXISTS over a set operation", exists)
+        query = query.copy()
+        pairs = self._correlations(query, exists)
+        if not pairs:
+            inner = self.low.lower_query(query.limit(1))
+            count = self.low.hidden("exists")
+            inner = Rel(self.low.builder.add({"op": "groupingaggregate", "input": inner.op,
+                                              "keys": [], "exprs": [
+                                                  {"ref": count, "expr": "count(1)"}]}), [count])
+            rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                            "type": "INNER", "conditions": []}), None)
+            op = "==" if negated else ">"
+            return Rel(self.low.builder.add({"op": "filter", "input": rel.op, "expr":
+                                             dx.binary(op, dx.path(count), "0")}), None)
+        keys = [self.low.hidden("key") for _ in pairs]
+        query.set("expressions", [exp.alias_(inner_e, k, quoted=True)
+                                  for (inner_e, _), k in zip(pairs, keys, strict=True)])
+        query.set("distinct", exp.Distinct())
+        inner = self.low.lower_query(query)
+        conditions = [{"relationship": "==", "left": self.expr(outer_e), "right": dx.path(k)}
+                      for (_, outer_e), k in zip(pairs, keys, strict=True)]
+        if not negated:
+            return Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                             "type": "INNER", "conditions": conditions}), None)
+        marker = self.low.hidden("matched")
+        inner = Rel(self.low.builder.add({"op": "project", "input": inner.op, "projections": [
+            {"ref": k, "expr": dx.path(k)} for k in keys] + [{"ref": marker, "expr": "true"}]}),
+            keys + [marker])
+        rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                        "type": "LEFT", "conditions": conditions}), None)
+        return Rel(self.low.builder.add({"op": "filter", "input": rel.op,
+                                         "expr": dx.call("isnull", [dx.path(marker)])}), None)
+
+    def _correlations(self, query: exp.Select,
+                      exists: exp.Expr) -> list[tuple[exp.Expr, exp.Expr]]:
+        """Removes `inner = outer` conjuncts from the subquery's WHERE; (inner, outer) pairs.
+        Any other reference to an outer table is unsupported."""
+        inner_aliases = {t.alias_or_name.lower() for t in query.find_all(exp.Table)} | {
+            sq.alias.lower() for sq in query.find_all(exp.Subquery) if sq.alias}
+        outer_aliases = {s.alias.lower() for s in self.scope.sources if s.alias}
+
+        def is_outer(col: exp.Column) -> bool:
+            parts = column_parts(col)
+            return len(parts) >= 2 and parts[0].lower() in outer_aliases - inner_aliases
+
+        def refs_outer(e: exp.Expr) -> bool:
+            return any(is_outer(c) for c in e.find_all(exp.Column))
+
+        pairs: list[tuple[exp.Expr, exp.Expr]] = []
+        where = query.args.get("where")
+        kept: list[exp.Expr] = []
+        for c in (_conjuncts(where.this) if where is not None else []):
+            if isinstance(c, exp.EQ) and refs_outer(c):
+                left, right = c.this, c.expression
+                if refs_outer(right) and not refs_outer(left):
+                    pairs.append((left, right))
+                    continue
+                if refs_outer(left) and not refs_outer(right):
+                    pairs.append((right, left))
+                    continue
+            if refs_outer(c):
+                raise self.low.unsupported("a correlated condition other than inner = outer "
+                                           "in EXISTS", c)
+            kept.append(c)
+        query.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
+        if any(refs_outer(e) for e in query.expressions) or any(
+                refs_outer(j) for j in query.args.get("joins") or []):
+            raise self.low.unsupported("outer references outside the WHERE of EXISTS", exists)
+        return pairs
+
+    def _in_subquery(self, rel: Rel, node: exp.In) -> Rel:
+        """`x IN (SELECT y ...)` as an inner join with the distinct values of y."""
+        sub = node.args["query"]
+        inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
+        if inner.columns is None or len(inner.columns) != 1:
+            raise self.fail("IN (subquery) needs a subquery with exactly one column", sub)
+        key = self.low.hidden("in")
+        inner = self.low.rename(inner, [key])
+        inner = Rel(self.low.builder.add({"op": "groupingaggregate", "input": inner.op,
+                                          "keys": [{"ref": key, "expr": dx.path(key)}],
+                                          "exprs": []}), [key])
+        cond = {"relationship": "==", "left": self.expr(node.this), "right": dx.path(key)}
+        return Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                         "type": "INNER", "conditions": [cond]}), None)
+
+    def _scalar_subqueries(self, rel: Rel, conj: exp.Expr,
+                           plain: list[exp.Expr]) -> Rel:
+        """Uncorrelated scalar subqueries become a cross join with their one-row result."""
+        for sub in list(conj.find_all(exp.Subquery)):
+            if isinstance(sub.parent, exp.Exists):
+                raise self.low.unsupported("EXISTS (subquery)", sub.parent)
+            inner = self.low.lower_query(sub.this)
+            if inner.columns is None or len(inner.columns) != 1:
+                raise self.fail("a scalar subquery must return one column", sub)
+            name = self.low.hidden("scalar")
+            inner = self.low.rename(inner, [name])
+            rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
+                                            "type": "INNER", "conditions": []}), None)
+            sub.replace(exp.column(exp.to_identifier(name, quoted=True)))
+            self.scope.sources.append(Source(name, Rel(inner.op, [name])))
+        if conj.find(exp.Exists) is not None:
+            raise self.low.unsupported("EXISTS (subquery)", conj)
+        plain.append(conj)
+        return rel
+
+    # ------------------------------------------------------------------ select list
+    def _items(self) -> list[Item]:
+        items: list[Item] = []
+        used: set[str] = set()
+        for i, e in enumerate(self.node.expressions):
+            if isinstance(e, exp.Star) or (isinstance(e, exp.Column)
+                                           and isinstance(e.this, exp.Star)):
+                expanded = self._expand_star(e)
+                if expanded is None:
+                    items.append(Item(e, STAR, star=True))
+                    continue
+                for col in expanded:
+                    name, n = col.name, 0
+                    while name.lower() in used:
+                        name = f"{col.name}{n}"
+                        n += 1
+                    used.add(name.lower())
+                    items.append(Item(col, name))
+                continue
+            if isinstance(e, exp.Alias):
+                name = e.alias
+            elif isinstance(e, exp.Column) and not isinstance(e.this, exp.Star) \
+                    and len(column_parts(e)) == self._qualifier_len(e) + 1:
+                name = e.name
+            else:
+                name = f"EXPR${i}"
+            base, n = name, 0
+            while name.lower() in used:
+                name = f"{base}{n}"
+                n += 1
+            used.add(name.lower())
+            items.append(Item(e.this if isinstance(e, exp.Alias) else e, name))
+        return items
+
+    def _expand_star(self, star: exp.Expr) -> list[exp.Column] | None:
+        """`*` / `t.*` as column references when the sources' columns are known (subqueries
+        with explicit select lists); None for schema-free tables."""
+        sources = self.scope.sources
+        if isinstance(star, exp.Column) and star.table:
+            src = self.scope.find(star.table)
+            if src is None:
+                raise self.fail(f"table '{star.table}' not found", star)
+            sources = [src]
+        if not sources or any(s.rel.columns is None for s in sources):
+            return None
+        cols = []
+        for s in sources:
+            for c in s.rel.columns or []:
+                table = exp.to_identifier(s.alias, quoted=True) if s.alias else None
+                cols.append(exp.Column(this=exp.to_identifier(c, quoted=True), table=table))
+        return cols
+
+    def _qualifier_len(self, col: exp.Column) -> int:
+        parts = column_parts(col)
+        return 1 if len(parts) >= 2 and self.scope.find(parts[0]) is not None else 0
+
+    def _projection(self, item: Item) -> dict:
+        if item.star:
+            return {"ref": STAR, "expr": dx.path(STAR)}
+        node = item.node
+        if isinstance(node, exp.Flatten) and not self._name_is_read(item):
+            # A bare FLATTEN writes straight into its output column (under SELECT * it
+            # replaces the input column of that name).
+            inner = self.expr(node.this)
+            self.flattens.append((item.name, inner))
+            return {"ref": item.name, "expr": dx.path(item.name)}
+        return {"ref": item.name, "expr": self.expr(node)}
+
+    def _name_is_read(self, item: Item) -> bool:
+        """Whether another expression of this SELECT reads an input column named like
+        `item` (then its FLATTEN must not overwrite that column before the projection)."""
+        if any(i.star for i in self._all_items):
+            return False
+        name = item.name.lower()
+        for i in self._all_items:
+            for col in i.node.find_all(exp.Column):
+                parts = column_parts(col)
+                if self._qualifier_len(col) < len(parts) and \
+                        parts[self._qualifier_len(col)].lower() == name and i is not item:
+                    return True
+        return False
+
+    def _pre_project(self, rel: Rel) -> Rel:
+        """Flatten and window operators that the projection reads from."""
+        for name, expr in self.flattens:
+            rel = Rel(self.low.builder.add({"op": "flatten", "input": rel.op, "name": name,
+                                            "expr": expr, "drop": False}), None)
+        for name, win, fn in self.windows:
+            spec = win
+            withins = [{"ref": self.low.hidden("w"), "expr": self.expr(p)}
+                       for p in spec.args.get("partition_by") or []]
+            order = spec.args.get("order")
+            orderings = [ordering(self.expr(o.this), o) for o in order.expressions] \
+                if order is not None else []
+            op = {"op": "window", "input": rel.op, "withins": withins, "orderings": orderings,
+                  "aggregations": [{"ref": name, "expr": fn}]}
+            frame = spec.args.get("spec")
+            if frame is not None:
+                op.update(_frame_bounds(frame, self))
+            rel = Rel(self.low.builder.add(op), None)
+        return rel
+
+    # ------------------------------------------------------------------ grouping
+    def _has_aggregate(self, node: exp.Expr) -> bool:
+        for n in node.walk():
+            if isinstance(n, exp.Window):
+                continue
+            is_agg = isinstance(n, exp.AggFunc) or (isinstance(n, exp.Anonymous)
+                                                    and n.name.lower() in AGGREGATES)
+            in_window = isinstance(node, exp.Window) or any(
+                isinstance(p, exp.Window) for p in _ancestors(n, node))
+            if is_agg and not in_window:
+                return True
+        return False
+
+    def _grouped(self, rel: Rel, items: list[Item]) -> tuple[Rel, list[dict]]:
+        if any(i.star for i in items):
+            raise self.fail("SELECT * cannot be used with GROUP BY or aggregates", self.node)
+        if any(i.node.find(exp.Flatten) for i in items):
+            raise self.fail("FLATTEN together with GROUP BY or aggregates: flatten in a "
+                            "subquery and aggregate in the outer query (as in Drill)", self.node)
+        keys: list[dict] = []
+        group = self.node.args.get("group")
+        for g in (group.expressions if group is not None else []):
+            target = self._select_ref(g, items)
+            name = self.low.hidden("g")
+            keys.append({"ref": name, "expr": self.expr(target)})
+            self.group_nodes.append((target, name))
+        self.mode = "grouped"
+        projections = [{"ref": i.name, "expr": self.expr(i.node)} for i in items]
+        having = self.node.args.get("having")
+        having_expr = self.expr(having.this) if having is not None else None
+        order = self.node.args.get("order")
+        self._grouped_order_exprs = {
+            idx: self.expr(o.this) for idx, o in enumerate(order.expressions if order else [])
+            if self._order_name(o.this, items) is None}
+        if self.distinct_args:
+            rel, keys = self._distinct_pre_aggregate(rel, keys)
+        rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
+                                        "keys": keys, "exprs": [
+                                            {"ref": n, "expr": e} for n, e in self.aggs]}),
+                  [k["ref"] for k in keys] + [n for n, _ in self.aggs])
+        if having_expr is not None:
+            rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
+                                            "expr": having_expr}), rel.columns)
+        return rel, projections
+
+    def _distinct_pre_aggregate(self, rel: Rel, keys: list[dict]) -> tuple[Rel, list[dict]]:
+        """COUNT(DISTINCT x) and friends: first group by the keys and x, then aggregate the
+        distinct x values (one DISTINCT argument, no other aggregates)."""
+        if len(self.distinct_args) > 1 or any(DISTINCT_ARG not in e for _, e in self.aggs):
+            raise self.low.unsupported("DISTINCT aggregates mixed with other aggregates or "
+                                       "over different arguments", self.node)
+        (arg,) = self.distinct_args
+        inner = keys + [{"ref": DISTINCT_ARG, "expr": arg}]
+        rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
+                                        "keys": inner, "exprs": []}),
+                  [k["ref"] for k in inner])
+        return rel, [{"ref": k["ref"], "expr": dx.path(k["ref"])} for k in keys]
+
+    def _select_ref(self, g: exp.Expr, items: list[Item]) -> exp.Expr:
+        """GROUP BY 1 / GROUP BY alias -> the select expression."""
+        if isinstance(g, exp.Literal) and not g.is_string:
+            idx = int(g.this) - 1
+            if not 0 <= idx < len(items):
+                raise self.fail(f"GROUP BY ordinal {g.this} is out of range", g)
+            return items[idx].node
+        if isinstance(g, exp.Column) and not g.table:
+            for i in items:
+                if i.name.lower() == g.name.lower() and not self._is_input_column(g):
+                    return i.node
+        return g
+
+    def _is_input_column(self, col: exp.Column) -> bool:
+        return any(s.has(col.name) for s in self.scope.sources)
+
+    # ------------------------------------------------------------------ ORDER BY
+    def _order_name(self, target: exp.Expr, items: list[Item]) -> str | None:
+        """The output column an ORDER BY item names: ordinal, select alias or select
+        expression; None when it needs a hidden column."""
+        if isinstance(target, exp.Literal) and not target.is_string:
+            k = int(target.this) - 1
+            if not 0 <= k < len(items) or items[k].star:
+                raise self.fail(f"ORDER BY ordinal {target.this} is out of range", target)
+            return items[k].name
+        if isinstance(target, exp.Column) and len(column_parts(target)) == 1:
+            for i in items:
+                if not i.star and i.name.lower() == target.name.lower():
+                    return i.name
+        for i in items:
+            if not i.star and i.node == target:
+                return i.name
+        return None
+
+    def _orderings(self, items: list[Item], hidden: list[dict], star: bool) -> list[dict]:
+        order = self.node.args.get("order")
+        if order is None:
+            return []
+        out = []
+        for idx, o in enumerate(order.expressions):
+            name = self._order_name(o.this, items)
+            if name is None and star:
+                # the output still has every input field: order by the expression itself
+                out.append(ordering(self.expr(o.this), o))
+                continue
+            if name is None:
+                name = self.low.hidden("o")
+                if self.mode == "grouped":
+                    expr = self._grouped_order_exprs[idx]
+                else:
+                    expr = self.expr(o.this)
+                hidden.append({"ref": name, "expr": expr})
+            out.append(ordering(dx.path(name), o))
+        return out
+
+    def _distinct(self, rel: Rel) -> Rel:
+        if rel.columns is None:
+            raise self.low.unsupported("SELECT DISTINCT *", self.node)
+        keys = [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
+        return Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
+                                         "keys": keys, "exprs": []}), rel.columns)
+
+    # ------------------------------------------------------------------ expressions
+    def _resolve(self, col: exp.Column) -> tuple[Source, str, list[str | int]]:
+        """(source, stream field name, member path) of a column reference."""
+        parts = column_parts(col)
+        if len(parts) >= 2:
+            src = self.scope.find(parts[0])
+            if src is not None:
+                return src, src.field_name(parts[1]), list(parts[2:])
+            if len(self.scope.sources) >= 1 and self.scope.find(parts[0]) is None \
+                    and not any(s.has(parts[0]) for s in self.scope.sources):
+                raise self.fail(f"table '{parts[0]}' not found: Drill needs the table alias "
+                                f"to reach into a map (write t.{'.'.join(parts)})", col)
+        owners = [s for s in self.scope.sources if s.has(parts[0])]
+        schema_free = [s for s in self.scope.sources if s.rel.columns is None]
+        if len(owners) == 1:
+            src = owners[0]
+        elif len(self.scope.sources) == 1:
+            src = self.scope.sources[0]
+        elif not owners and len(schema_free) == 1:
+            src = schema_free[0]  # the only source whose columns are not known
+        elif not self.scope.sources:
+            raise self.fail(f"column '{parts[0]}' not found: the query has no FROM", col)
+        else:
+            raise self.fail(f"column '{parts[0]}' is ambiguous: qualify it with a table alias",
+                            col)
+        return src, src.field_name(parts[0]), list(parts[1:])
+
+    def expr(self, node: exp.Expr) -> str:
+        return ExprLowering(self).lower(node)
+
+
+def _frame_bounds(frame: exp.WindowSpec, sel: SelectLowering) -> dict:
+    def bound(value: object, side: object) -> int | None:
+        text = str(value).upper() if not isinstance(value, exp.Expr) else None
+        if text == "UNBOUNDED":
+            return None
+        if text == "CURRENT ROW":
+            return 0
+        if isinstance(value, exp.Literal) and not value.is_string:
+            n = int(value.this)
+            return -n if str(side).upper() == "PRECEDING" else n
+        raise sel.low.unsupported("this window frame bound", frame)
+
+    if str(frame.args.get("kind", "")).upper() == "RANGE":
+        raise sel.low.unsupported("RANGE window frames", frame)
+    return {"start": bound(frame.args.get("start"), frame.args.get("start_side")),
+            "end": bound(frame.args.get("end"), frame.args.get("end_side"))}

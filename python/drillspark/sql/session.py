@@ -1,0 +1,169 @@
+"""Session state of the SQL front end: workspaces of the `dfs` plugin, the default schema set
+by USE, and the Drill options set by ALTER SESSION."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from drillspark.sql.errors import TableNotFoundError, ValidationError
+
+# Drill's defaults (drill-module.conf) for the options the SQL layer understands.
+OPTION_DEFAULTS: dict[str, object] = {
+    "store.json.all_text_mode": False,
+    "store.json.read_numbers_as_double": False,
+    "store.json.reader.allow_nan_inf": True,
+    "store.json.reader.skip_invalid_records": False,
+    "store.json.reader.allow_escape_any_char": False,
+    "store.json.extended_types": False,
+    "store.json.enable_v2_reader": True,
+    "exec.enable_union_type": False,
+    "store.format": "parquet",
+    "planner.enable_hashjoin": True,
+    "planner.enable_mergejoin": True,
+    "planner.enable_nestedloopjoin": True,
+    "planner.enable_nljoin_for_scalar_only": True,
+    "planner.slice_target": 100000,
+    "planner.width.max_per_node": 2,
+}
+
+# Session option -> the JSON format-config key it overrides in each scan (a table function's
+# own option wins over the session's).
+JSON_FORMAT_OPTIONS = {
+    "store.json.all_text_mode": "allTextMode",
+    "store.json.read_numbers_as_double": "readNumbersAsDouble",
+    "store.json.reader.allow_nan_inf": "nanInf",
+    "store.json.reader.skip_invalid_records": "skipMalformedJSONRecords",
+    "store.json.reader.allow_escape_any_char": "escapeAnyChar",
+    "store.json.extended_types": "extendedTypes",
+}
+
+PLUGINS = ("dfs", "cp")
+
+
+def _default_cp_root() -> Path:
+    return Path(__file__).resolve().parent.parent / "resources"
+
+
+@dataclass
+class ResolvedTable:
+    """A table reference resolved to a file or directory."""
+
+    plugin: str
+    workspace: str
+    name: str
+    path: str
+
+    @property
+    def display(self) -> str:
+        return f"{self.plugin}.{self.workspace}.`{self.name}`"
+
+
+@dataclass
+class SqlSession:
+    """What USE / ALTER SESSION change. `workspaces` are the `dfs` workspaces (name -> folder);
+    `root` is where `dfs.`relative/path`` resolves (the working directory by default)."""
+
+    workspaces: dict[str, str] = field(default_factory=dict)
+    cp_root: str = field(default_factory=lambda: str(_default_cp_root()))
+    default_schema: tuple[str, ...] | None = None
+    options: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.workspaces = {k.lower(): str(v) for k, v in self.workspaces.items()}
+        self.workspaces.setdefault("root", os.getcwd())
+        self.workspaces.setdefault("tmp", "/tmp")
+
+    # --- options -------------------------------------------------------------------------
+    def option(self, name: str) -> object:
+        return self.options.get(name, OPTION_DEFAULTS.get(name))
+
+    def set_option(self, name: str, value: object) -> None:
+        name = name.lower()
+        if name not in OPTION_DEFAULTS and not name.startswith(("planner.", "exec.", "store.")):
+            raise ValidationError(f"the option '{name}' does not exist")
+        default = OPTION_DEFAULTS.get(name)
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise ValidationError(f"option '{name}' takes true or false, not {value!r}")
+        if value is None:
+            self.options.pop(name, None)
+        else:
+            self.options[name] = value
+
+    def reset(self, name: str) -> None:
+        if name:
+            self.options.pop(name.lower(), None)
+        else:
+            self.options.clear()
+
+    def changed_options(self) -> dict[str, object]:
+        return dict(self.options)
+
+    # --- schemas -------------------------------------------------------------------------
+    def schemas(self) -> list[str]:
+        names = ["cp.default", "dfs"] + [f"dfs.{w}" for w in sorted(self.workspaces)]
+        return names
+
+    def use(self, schema: tuple[str, ...]) -> str:
+        full = self._schema(schema)
+        self.default_schema = full
+        return ".".join(full)
+
+    def _schema(self, schema: tuple[str, ...]) -> tuple[str, ...]:
+        parts = tuple(schema)
+        if parts and parts[0].lower() in PLUGINS:
+            plugin = parts[0].lower()
+            if len(parts) == 1:
+                return (plugin, "root" if plugin == "dfs" else "default")
+            if len(parts) == 2 and (plugin == "cp" or parts[1].lower() in self.workspaces):
+                return (plugin, parts[1].lower())
+        elif len(parts) == 1 and parts[0].lower() in self.workspaces:
+            return ("dfs", parts[0].lower())
+        raise ValidationError(f"schema [{'.'.join(parts)}] is not valid with respect to either "
+                              f"root schema or current default schema; known: "
+                              f"{', '.join(self.schemas())}")
+
+    def schema_folder(self, schema: tuple[str, ...] | None) -> tuple[tuple[str, ...], str]:
+        """(plugin, workspace) and the folder of `schema` (or of the default schema)."""
+        default = self.default_schema or ("dfs", "root")
+        full = default if schema is None else self._schema(schema)
+        if full[0] == "cp":
+            return full, self.cp_root
+        return full, self.workspaces[full[1]]
+
+    # --- tables --------------------------------------------------------------------------
+    def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> ResolvedTable:
+        """dfs.`path`, dfs.<ws>.`path`, cp.`path`, <ws>.`path` or `path` (default schema)."""
+        parts = tuple(parts)
+        plugin, workspace, name = self._split(parts)
+        folder = self.cp_root if plugin == "cp" else self.workspaces[workspace]
+        path = name if os.path.isabs(name) else os.path.join(folder, name)
+        path = os.path.normpath(path)
+        table = ResolvedTable(plugin, workspace, name, path)
+        if check and not os.path.exists(path):
+            raise TableNotFoundError(
+                f"table '{'.'.join(parts)}' not found: {table.display} resolves to {path}, "
+                "which does not exist")
+        return table
+
+    def _split(self, parts: tuple[str, ...]) -> tuple[str, str, str]:
+        head = parts[0].lower() if parts else ""
+        if head in PLUGINS and len(parts) >= 2:
+            if len(parts) == 2:
+                return head, "root" if head == "dfs" else "default", parts[1]
+            if len(parts) == 3 and (head == "cp" or parts[1].lower() in self.workspaces):
+                return head, parts[1].lower(), parts[2]
+            raise TableNotFoundError(f"schema '{'.'.join(parts[:-1])}' not found "
+                                     f"(workspaces: {', '.join(sorted(self.workspaces))})")
+        if len(parts) == 2 and head in self.workspaces:
+            return "dfs", head, parts[1]
+        if len(parts) == 1:
+            if self.default_schema is None:
+                raise TableNotFoundError(
+                    f"table '{parts[0]}' not found: no default schema is set; qualify it as "
+                    f"dfs.`{parts[0]}` or run USE dfs first")
+            plugin, workspace = self.default_schema
+            return plugin, workspace, parts[0]
+        raise TableNotFoundError(f"table '{'.'.join(parts)}' not found: schema "
+                                 f"'{'.'.join(parts[:-1])}' is not a known plugin or workspace")

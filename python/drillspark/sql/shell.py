@@ -1,0 +1,248 @@
+"""`drillspark shell`: an interactive Drill SQL shell in the manner of Drill's sqlline.
+
+Statements may span lines and run when a line ends with ';'. History is kept in a file;
+Tab completes keywords, functions, schemas and (inside dfs.`...`) file paths. Commands:
+!quit, !tables (SHOW FILES of the default schema), !schemas, !help.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from drillspark.sql import statements as st
+from drillspark.sql.engine import SqlEngine
+from drillspark.sql.errors import SqlError
+from drillspark.sql.output import render
+
+KEYWORDS = sorted({
+    "SELECT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "DISTINCT",
+    "UNION", "ALL", "INTERSECT", "EXCEPT", "JOIN", "LEFT", "RIGHT", "FULL", "OUTER", "INNER",
+    "CROSS", "ON", "AS", "WITH", "CASE", "WHEN", "THEN", "ELSE", "END", "CAST", "AND", "OR",
+    "NOT", "IN", "EXISTS", "IS", "NULL", "LIKE", "BETWEEN", "ASC", "DESC", "NULLS", "FIRST",
+    "LAST", "OVER", "PARTITION", "USE", "SHOW", "FILES", "SCHEMAS", "TABLES", "DESCRIBE",
+    "EXPLAIN", "PLAN", "FOR", "ALTER", "SESSION", "SET", "RESET", "CREATE", "TABLE", "TRUE",
+    "FALSE", "VALUES",
+})
+FUNCTIONS = sorted({
+    "FLATTEN", "KVGEN", "MAPPIFY", "REPEATED_COUNT", "REPEATED_CONTAINS", "TYPEOF",
+    "SQLTYPEOF", "DRILLTYPEOF", "MODEOF", "COUNT", "SUM", "AVG", "MIN", "MAX", "COALESCE",
+    "CONCAT", "LOWER", "UPPER", "SUBSTR", "LENGTH", "TRIM", "ROUND", "ABS", "TO_DATE",
+    "TO_TIMESTAMP", "DATE_TRUNC", "ROW_NUMBER", "RANK", "DENSE_RANK",
+})
+COMMANDS = ["!quit", "!tables", "!schemas", "!help"]
+HELP = """Statements end with ';' and may span lines. Commands:
+  !quit      leave the shell (also !q, !exit, Ctrl-D)
+  !tables    SHOW FILES in the default schema
+  !schemas   SHOW SCHEMAS
+  !help      this text
+Tab completes keywords, functions, schemas and file names inside dfs.`...`."""
+
+_PATH_RE = re.compile(r"(?:\b(dfs|cp)(?:\.(\w+))?\.)?`([^`]*)$", re.I)
+
+
+def _completer(engine: SqlEngine):
+    from prompt_toolkit.completion import Completer, Completion
+
+    class SqlCompleter(Completer):
+        """Keywords, functions and schemas; file paths inside backticks."""
+
+        def get_completions(self, document, complete_event) -> Iterable[Completion]:
+            before = document.text_before_cursor
+            m = _PATH_RE.search(before)
+            if m and before.count("`") % 2 == 1:
+                yield from self._paths(m.group(1), m.group(2), m.group(3))
+                return
+            word = re.search(r"[\w.!$]*$", before).group(0)  # type: ignore[union-attr]
+            if not word:
+                return
+            upper = word.upper()
+            candidates = COMMANDS if word.startswith("!") else (
+                KEYWORDS + FUNCTIONS + engine.session.schemas())
+            for c in candidates:
+                if c.upper().startswith(upper) and c.upper() != upper:
+                    text = c if (c.startswith(("!", "dfs", "cp")) or word.isupper()) \
+                        else c.lower()
+                    yield Completion(text, start_position=-len(word))
+
+        def _paths(self, plugin: str | None, workspace: str | None, partial: str):
+            session = engine.session
+            if plugin and plugin.lower() == "cp":
+                folder = session.cp_root
+            elif workspace and workspace.lower() in session.workspaces:
+                folder = session.workspaces[workspace.lower()]
+            elif plugin:
+                folder = session.workspaces["root"]
+            else:
+                folder = session.schema_folder(None)[1]
+            head, _, prefix = partial.rpartition("/")
+            base = head if os.path.isabs(partial) else os.path.join(folder, head)
+            try:
+                names = sorted(os.listdir(base or "/"))
+            except OSError:
+                return
+            for name in names:
+                if name.startswith(prefix) and not name.startswith("."):
+                    full = os.path.join(base, name)
+                    suffix = "/" if os.path.isdir(full) else "`"  # a file ends the name
+                    yield Completion(name + suffix, start_position=-len(prefix))
+
+    return SqlCompleter()
+
+
+class Progress:
+    """A one-line elapsed-time / Spark-task indicator on stderr while a query runs (shown
+    after the first second, erased when done)."""
+
+    def __init__(self, engine: SqlEngine, stream: TextIO):
+        self.engine = engine
+        self.stream = stream
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._shown = False
+
+    def __enter__(self) -> Progress:
+        if self.stream.isatty():
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def _loop(self) -> None:
+        start = time.monotonic()
+        if self._stop.wait(1.0):
+            return
+        while not self._stop.is_set():
+            elapsed = time.monotonic() - start
+            self.stream.write(f"\r\x1b[KRunning {self._bar()} {elapsed:5.1f}s")
+            self.stream.flush()
+            self._shown = True
+            self._stop.wait(0.25)
+
+    def _bar(self, width: int = 20) -> str:
+        done = total = 0
+        if not self.engine.has_spark:  # never start Spark just to draw the bar
+            return "[" + "." * width + "]"
+        try:  # classic Spark only; Spark Connect has no status tracker
+            tracker = self.engine.spark.sparkContext.statusTracker()
+            for sid in tracker.getActiveStageIds():
+                info = tracker.getStageInfo(sid)
+                if info is not None:
+                    done += info.numCompletedTasks
+                    total += info.numTasks
+        except Exception:
+            total = 0
+        if not total:
+            return "[" + "." * width + "]"
+        filled = int(width * done / total)
+        return "[" + "#" * filled + "." * (width - filled) + f"] {done}/{total} tasks"
+
+
+class Shell:
+    def __init__(self, engine: SqlEngine, history: Path | None = None,
+                 stdout: TextIO | None = None):
+        self.engine = engine
+        self.history = history
+        self.out = stdout or sys.stdout
+
+    def run(self) -> int:
+        if not sys.stdin.isatty():
+            return self._batch(sys.stdin.read())
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.key_binding import KeyBindings
+
+        kb = KeyBindings()
+
+        @kb.add("enter")
+        def _enter(event) -> None:
+            buf = event.current_buffer
+            if st.is_complete(buf.text):
+                buf.validate_and_handle()
+            else:
+                buf.insert_text("\n")
+
+        history = FileHistory(str(self.history)) if self.history else InMemoryHistory()
+        prompt: PromptSession[str] = PromptSession(history=history, completer=_completer(self.engine),
+                                                   key_bindings=kb, multiline=True,
+                                                   complete_while_typing=False)
+        print("drillspark shell: Drill SQL on Spark. End statements with ';', "
+              "!help for help, !quit to leave.", file=self.out)
+        while True:
+            try:
+                text = prompt.prompt("drillspark> ",
+                                     prompt_continuation=lambda w, n, s: ". " .rjust(w))
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                break
+            if not self.handle(text):
+                break
+        return 0
+
+    def _batch(self, text: str) -> int:
+        """Piped input: SQL and !commands in order, no prompt."""
+        status = 0
+        pending: list[str] = []
+        for line in text.splitlines() + ["!end"]:
+            if line.strip().startswith("!"):
+                if "\n".join(pending).strip() and not self._run("\n".join(pending)):
+                    status = 1
+                pending = []
+                if line.strip() != "!end" and not self.handle(line):
+                    break
+            else:
+                pending.append(line)
+        return status
+
+    def handle(self, text: str) -> bool:
+        """Run one entry; False when the shell should stop."""
+        cmd = text.strip().rstrip(";").strip()
+        if cmd.startswith("!"):
+            word = cmd.split()[0].lower()
+            if word in ("!quit", "!q", "!exit"):
+                return False
+            if word == "!tables":
+                self._run("SHOW FILES")
+            elif word == "!schemas":
+                self._run("SHOW SCHEMAS")
+            elif word == "!help":
+                print(HELP, file=self.out)
+            else:
+                print(f"Unknown command {word}; !help lists the commands.", file=self.out)
+            return True
+        if cmd:
+            self._run(text)
+        return True
+
+    def _run(self, text: str) -> bool:
+        from drillspark.errors import describe
+
+        for _offset, stmt in st.split(text):
+            try:
+                with Progress(self.engine, sys.stderr):
+                    result = self.engine.execute_statement(stmt)
+                    rendered = render(result)
+            except SqlError as e:
+                print(e.render(), file=self.out)
+                return False
+            except KeyboardInterrupt:
+                print("Query cancelled.", file=self.out)
+                return False
+            except Exception as e:  # a Spark or plan error: one paragraph, no stack trace
+                print(f"Error: {describe(e)}", file=self.out)
+                return False
+            print(rendered, file=self.out)
+        return True
