@@ -44,7 +44,6 @@ setup: $(VENV)/.installed
 # --- the two commands ---------------------------------------------------------------------
 demo: setup
 	$(PY) examples/demo.py
-	$(PY) examples/sql_demo.py
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
