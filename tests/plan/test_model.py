@@ -14,6 +14,7 @@ from drillspark.plan import (
     LogicalPlan,
     NamedExpression,
     PlanError,
+    PlanWarning,
     Project,
     Scan,
     SemiJoin,
@@ -24,6 +25,7 @@ from drillspark.plan import (
     detect_dialect,
     parse,
     parse_expression,
+    to_text,
     validate,
 )
 from drillspark.plan.relaxed_json import loads
@@ -177,7 +179,6 @@ def test_relaxed_json_positions_and_comments():
         ('{\n  a: 1\n  b: 2}', 3, 3, "expected ',' or '}' in object"),
         ('{a: "open', 1, 5, "unterminated string"),
         ("{a: 1} x", 1, 8, "unexpected 'x' after the end of the JSON value"),
-        ("{a: 1, a: 2}", 1, 8, "duplicate field 'a'"),
         ("{a: 1 /* x", 1, 7, "unterminated /* comment"),
     ],
 )
@@ -215,3 +216,42 @@ def test_lateral_join_unnest_and_semi_join():
     assert [op.id for op in plan.inputs_of(3)] == [1, 2]
     assert [op.id for op in plan.sources()] == [1, 2]
     assert parse(plan.to_json()) == plan
+
+
+def test_repeated_field_names_last_wins_with_a_warning():
+    # Jackson (Drill's plan reader) accepts a repeated name and keeps the last value.
+    text = """{
+  query: [
+    {@id: 1, op: "values", content: [{a: 1}], content: [{a: 2}, {a: 3}]},
+    {@id: 2, op: "filter", input: 1, expr: "a > 1",
+     expr: "a > 2"}
+  ]
+}"""
+    with pytest.warns(PlanWarning) as caught:
+        plan = parse(text, file="dup.json")
+    assert plan.node(1).content == [{"a": 2}, {"a": 3}]
+    assert to_text(plan.node(2).expr) == "(a > 2)"
+    notes = [(w.path, w.line, w.column, w.message) for w in plan.warnings]
+    assert notes == [
+        ("$.query[0].content", 3, 47,
+         "duplicate field 'content' (first at line 3, column 28); the last value wins, as in Drill"),
+        ("$.query[1].expr", 5, 6,
+         "duplicate field 'expr' (first at line 4, column 38); the last value wins, as in Drill"),
+    ]
+    assert [str(w.message) for w in caught] == [str(n) for n in plan.warnings]
+    assert str(plan.warnings[0]).startswith("dup.json:3:47: $.query[0].content: duplicate field")
+
+
+def test_repeated_field_errors_point_at_the_value_that_won():
+    # The first value was an object with nested positions; the error must name the last one.
+    text = """{
+  query: [
+    {@id: 1, op: "values", content: [{a: 1}]},
+    {@id: 2, op: "project", input: 1, projections: [{ref: "x", expr: "a"}],
+     projections: [{ref: "x", expr: "a +"}]}
+  ]
+}"""
+    with pytest.warns(PlanWarning), pytest.raises(PlanError) as caught:
+        parse(text)
+    (err,) = caught.value.errors
+    assert (err.op_id, err.path, err.line) == (2, "$.query[1].projections[0].expr", 5)

@@ -76,7 +76,7 @@ Errors: PlanError(ValueError).errors is a list of PlanIssue(message, op_id, path
 file); `path` is a JSON path like "$.query[2].do[1].expr".
 """
 
-from drillspark.plan.errors import PlanError, PlanIssue
+from drillspark.plan.errors import PlanError, PlanIssue, PlanWarning
 from drillspark.plan.expr_parser import ExpressionError, parse_expression
 from drillspark.plan.expressions import (
     OPERATOR_FUNCTIONS,
@@ -143,7 +143,7 @@ __all__ = [
     "ExpressionError", "FieldPath", "Filter", "Flatten", "FrameRef", "FunctionCall",
     "GroupingAggregate", "IfElse", "Intersect", "Join", "JoinCondition", "LateralJoin", "Limit",
     "Literal",
-    "LogicalPlan", "NamedExpression", "Operator", "Order", "Ordering", "PlanError", "PlanIssue",
+    "LogicalPlan", "NamedExpression", "Operator", "Order", "Ordering", "PlanError", "PlanIssue", "PlanWarning",
     "Project", "RunningAggregate", "Scan", "Segment", "SemiJoin", "SourcePos", "StorageConfig", "Store",
     "Transform", "Union", "Unnest", "Values", "Window", "WindowFrame", "detect_dialect", "explain",
     "parse", "parse_expression", "role_of", "to_text", "validate",

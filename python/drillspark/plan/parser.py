@@ -8,12 +8,14 @@ meaning checks live in validate.py. Everything is reported together in one PlanE
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from drillspark import plugins
-from drillspark.plan.errors import PlanError, PlanIssue
+from drillspark.plan.errors import PlanError, PlanIssue, PlanWarning
 from drillspark.plan.expr_parser import ExpressionError
 from drillspark.plan.model import LogicalPlan, PlanDialect, SourceInfo, StorageConfig
 from drillspark.plan.operator_reader import (
@@ -74,6 +76,14 @@ def parse(
                 [PlanIssue(f"JSON syntax error: {e.reason}", line=e.line, column=e.column, file=file)]
             ) from None
         value = doc.value
+    notes: tuple[PlanIssue, ...] = ()
+    if doc is not None:
+        notes = tuple(
+            PlanIssue(message, None, path_text(path), loc.line, loc.column, file)
+            for message, path, loc in doc.warnings
+        )
+        for note in notes:  # told even when the plan turns out invalid
+            warnings.warn(str(note), PlanWarning, stacklevel=2)
     reader = _PlanReader(value, doc, file, dialect)
     plan = reader.read()
     errors = reader.errors
@@ -84,6 +94,8 @@ def parse(
     if errors:
         raise PlanError(_sorted(errors))
     assert plan is not None
+    if notes:
+        plan = replace(plan, source=replace(plan.source, warnings=notes))
     return plan
 
 
