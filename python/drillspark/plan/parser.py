@@ -8,9 +8,9 @@ meaning checks live in validate.py. Everything is reported together in one PlanE
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 import warnings
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
