@@ -140,7 +140,7 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
         out.update(withins=named(op.withins), aggregations=named(op.aggregations),
                    orderings=orderings(op.orderings), start=op.start, end=op.end)
     elif isinstance(op, CustomOperator):
-        if op.single_input and op.inputs:
+        if op.single_input and len(op.inputs) == 1:
             out["input"] = op.inputs[0]
         elif op.inputs or not op.single_input:
             out["inputs"] = list(op.inputs)
