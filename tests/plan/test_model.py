@@ -255,3 +255,54 @@ def test_repeated_field_errors_point_at_the_value_that_won():
         parse(text)
     (err,) = caught.value.errors
     assert (err.op_id, err.path, err.line) == (2, "$.query[1].projections[0].expr", 5)
+
+
+MIXED = """{
+  query: [
+    {@id: 1, op: "values", content: [{a: 1, b: 2}]},
+    {@id: 2, op: "segment", input: 1, ref: "s", exprs: ["a"]},
+    {@id: 3, op: "groupingaggregate", input: 2, keys: [{ref: "a", expr: "a"}],
+     exprs: [{ref: "n", expr: "count(b)"}]},
+    {@id: 4, op: "order", input: 3,
+     orderings: [{expr: "a", order: "ASC", nullDirection: "LAST"}]},
+    {@id: 5, op: "scan", storageengine: "cp", selection: {}, ref: "d"},
+    {@id: 6, op: "store", input: 4, storageEngine: "--SCREEN--"}
+  ]
+}"""
+
+
+def test_a_stray_2013_operator_in_a_todays_plan_is_blamed_not_the_plan():
+    # Not forced: detection sees today's values/groupingaggregate/nullDirection (3) against
+    # 2013's segment and scan ref (2), so the plan is today's and only the strays are errors.
+    with pytest.raises(PlanError) as caught:
+        parse(MIXED)
+    rest = "values @1, groupingaggregate @3, order @4"
+    assert [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors] == [
+        (2, "$.query[1].op", 4, 18, "plan mixes dialects: operator 'segment' is 2013-only, but the rest "
+         f"of the plan uses today's dialect ({rest}); today's plans use 'groupingaggregate'"),
+        (5, "$.query[4].ref", 9, 62, "plan mixes dialects: scan 'ref' is 2013-only, but the rest "
+         f"of the plan uses today's dialect ({rest})"),
+    ]
+    assert detect_dialect(parse_relaxed(MIXED)) == "drill"
+
+
+def test_a_stray_todays_operator_in_a_2013_plan_is_blamed():
+    text = """{
+  storage: [{name: "cp", type: "classpath"}],
+  query: [
+    {@id: 1, op: "constant", content: [{a: 1}]},
+    {@id: 2, op: "window", input: 1, aggregations: [{ref: "n", expr: "count(a)"}]},
+    {@id: 3, op: "segment", input: 1, ref: "s", exprs: ["a"]}
+  ]
+}"""
+    with pytest.raises(PlanError) as caught:
+        parse(text)
+    assert [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors] == [
+        (2, "$.query[1].op", 5, 18, "plan mixes dialects: operator 'window' is only in today's Drill, "
+         "but the rest of the plan uses the 2013 dialect (storage, constant @1, segment @3)"),
+    ]
+    assert detect_dialect(parse_relaxed(text)) == "2013"
+
+
+def parse_relaxed(text: str):
+    return loads(text).value
