@@ -148,15 +148,54 @@ def test_dialect_detection(plan, dialect):
     assert detect_dialect(plan) == dialect
 
 
-def test_a_2013_plan_written_by_to_json_keeps_its_dialect():
-    plan = parse('{query: [{@id: 1, op: "constant", content: [{a: {b: 1}}]},'
-                 ' {@id: 2, op: "project", input: 1, projections: [{ref: "output.x", expr: "a.b"}]}]}')
+def test_a_2013_plan_is_written_in_todays_format_with_documented_extensions():
+    plan = parse("""{
+  storage: [{name: "cp", type: "classpath"}],
+  query: [
+    {@id: 1, op: "constant", content: [{a: {b: 1}}]},
+    {@id: 2, op: "project", input: 1, projections: [{ref: "output.x", expr: "a.b"}]},
+    {@id: 3, op: "segment", input: 2, ref: "s", exprs: ["x"]},
+    {@id: 4, op: "order", input: 3, orderings: [{order: "desc", expr: "x", nullCollation: "last"}]},
+    {@id: 5, op: "join", left: 4, right: 1, type: "outer",
+     conditions: [{relationship: "==", left: "x", right: "a.b"}]},
+    {@id: 6, op: "store", input: 5, storageengine: "cp", target: {t: 1}, partition: {p: 1}}
+  ]
+}""")
+    assert plan.dialect == "2013"
     assert plan.node(2).projections[0].ref == FieldPath(("output", "x"))
     written = plan.to_json()
     assert written["head"]["options"] == {"drillspark.dialect": "2013"}
-    assert written["query"][1]["projections"][0]["ref"] == "output.x"
+    assert written["storage"] == {"cp": {"type": "classpath"}}
+    assert written["query"] == [
+        # constant -> today's values
+        {"op": "values", "@id": 1, "content": [{"a": {"b": 1}}]},
+        # a multi-segment 2013 ref stays a dotted path (extension; the head option says so)
+        {"op": "project", "@id": 2, "input": 1, "projections": [{"ref": "output.x", "expr": "a.b"}]},
+        # no counterpart today: kept as an extension operator; its one-name ref is today's
+        {"op": "segment", "@id": 3, "input": 2, "ref": "`s`", "exprs": ["x"]},
+        # nullCollation last -> nullDirection LAST
+        {"op": "order", "@id": 4, "input": 3,
+         "orderings": [{"order": "DESC", "expr": "x", "nullDirection": "LAST"}]},
+        # outer -> FULL
+        {"op": "join", "@id": 5, "left": 4, "right": 1, "type": "FULL",
+         "conditions": [{"relationship": "==", "left": "x", "right": "a.b"}]},
+        # storageEngine as today's Drill writes it; partition is an extension
+        {"op": "store", "@id": 6, "input": 5, "storageEngine": "cp", "target": {"t": 1},
+         "partition": {"p": 1}},
+    ]
     again = parse(written)
-    assert again == plan and "options" not in again.head
+    assert again == plan and again.dialect == "2013" and "options" not in again.head
+    assert parse(json.dumps(written)) == plan
+
+
+def test_2013_orderings_take_one_null_key():
+    with pytest.raises(PlanError) as caught:
+        parse('{head: {options: {"drillspark.dialect": "2013"}}, query: [{@id: 1, op: "constant", '
+              'content: [{}]}, {@id: 2, op: "order", input: 1, orderings: [{expr: "a", '
+              'nullCollation: "last", nullDirection: "LAST"}]}]}')
+    (err,) = caught.value.errors
+    assert (err.op_id, err.path) == (2, "$.query[1].orderings[0].nullDirection")
+    assert err.message == "both 'nullCollation' and 'nullDirection' given; use one"
 
 
 def test_relaxed_json_positions_and_comments():

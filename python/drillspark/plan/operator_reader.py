@@ -260,8 +260,14 @@ class _Props:
 
     def ordering(self, v: Any, p: JsonPath) -> Ordering | None:
         keys: dict[str, tuple[Callable, bool]] = {"order": (self.str_, False), "expr": (self.expr, True)}
-        keys["nullCollation" if self.r.dialect == "2013" else "nullDirection"] = (self.str_, False)
+        keys["nullDirection"] = (self.str_, False)
+        if self.r.dialect == "2013":  # 2013 plans written by to_json use today's nullDirection
+            keys["nullCollation"] = (self.str_, False)
         o = self.obj(v, p, keys)
+        if o is not None and o.get("nullCollation") is not None and o.get("nullDirection") is not None:
+            self.err("both 'nullCollation' and 'nullDirection' given; use one", (*p, "nullDirection"),
+                     at_key=True)
+            return None
         if o is None or o["expr"] is None:
             return None
         direction = "ASC"
@@ -271,7 +277,7 @@ class _Props:
             if not direction:
                 self.err(f"order must be ASC or DESC, not {o['order']!r}", (*p, "order"))
                 return None
-        if self.r.dialect == "2013":
+        if self.r.dialect == "2013" and o["nullDirection"] is None:
             nc = (o["nullCollation"] or "first").upper().removeprefix("NULLS_")
             if nc not in ("FIRST", "LAST"):
                 self.err(f"nullCollation must be first or last, not {o['nullCollation']!r}", (*p, "nullCollation"))

@@ -521,7 +521,9 @@ class _PlanReader:
                 f"{_REPLACEMENT.get(name, '')}".rstrip("; "), (*path, "op"), op_id,
             )
             return None
-        if self.dialect == "2013" and name in OPERATORS_TODAY:
+        if self.dialect == "2013" and name == "values":
+            cls = BUILTIN_OPERATORS["constant"]  # today's spelling of 2013's constant (to_json)
+        elif self.dialect == "2013" and name in OPERATORS_TODAY:
             self.error(
                 f"operator {name!r} is not in the 2013 dialect this plan uses "
                 f"(detected from its sequence/constant/segment/... or scan ref)", (*path, "op"), op_id,
