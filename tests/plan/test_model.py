@@ -142,6 +142,11 @@ def test_validate_false_skips_graph_checks_but_not_syntax():
         ({"query": [{"op": "order", "orderings": [{"expr": "a", "nullCollation": "first"}]}]}, "2013"),
         ({"head": {"options": {"drillspark.dialect": "2013"}}, "query": []}, "2013"),
         ({"op": "constant", "content": []}, "2013"),
+        ({"query": 5}, "drill"),  # not a list: parse says so, detection must not fail first
+        ({"query": [{"op": "values"}, {"op": "segment"}, {"op": "constant"}]}, "2013"),
+        ({"query": [{"op": "values"}, {"op": "window"}, {"op": "segment"}]}, "drill"),
+        ({"query": [{"op": "window"}, {"op": "segment"}]}, "drill"),  # a tie: today's
+        ({"query": [{"op": "sequence", "do": [{"op": "values"}, {"op": "window"}]}]}, "2013"),
     ],
 )
 def test_dialect_detection(plan, dialect):

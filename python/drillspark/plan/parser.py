@@ -137,8 +137,9 @@ def _markers(value: Mapping[str, Any]) -> list[_Marker]:
     if isinstance(value.get("storage"), list):
         out.append(_Marker("2013", ("storage",), (), "a list-shaped 'storage'"))
     bare = "query" not in value and "op" in value
+    query = value.get("query")
     items = [((), value)] if bare else [
-        (("query", i), item) for i, item in enumerate(value.get("query") or ()) if isinstance(value.get("query"), list)
+        (("query", i), item) for i, item in enumerate(query if isinstance(query, list) else ())
     ]
     for path, item in items:
         if not isinstance(item, Mapping):
