@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from drillspark.plan import PlanError, parse
+from drillspark.plan import BUILTIN_OPERATORS, Constant, PlanError, parse
+from drillspark.plan.operators import OPERATORS_2013
 
 # Plans Drill itself cannot read any more, with the exact problems reported.
 REFUSED = {
@@ -77,7 +78,44 @@ def test_all_other_plans_parse_and_round_trip(logical_dir: Path):
         written = plan.to_json()
         assert parse(written) == plan, name
         assert parse(json.dumps(written, indent=1)) == plan, name
-        # written plans use today's envelope: explicit ids, no sequences
-        assert all("@id" in op and op["op"] != "sequence" for op in written["query"])
+        assert_todays_shape(plan, written, name)
         parsed += 1
     assert parsed == 18
+
+
+# 2013-only operators without a counterpart today: written as drillspark extensions
+EXTENSIONS = {"segment", "windowframe", "collapsingaggregate"}
+TODAYS_NAMES = set(BUILTIN_OPERATORS) - OPERATORS_2013
+
+
+def refs_in(op: dict) -> list:
+    out = []
+    for key in ("projections", "transforms", "aggregations", "keys", "exprs", "withins"):
+        out += [item["ref"] for item in op.get(key) or () if isinstance(item, dict)]
+    keys = {"segment": ("ref",), "scan": ("ref",), "collapsingaggregate": ("within", "target"), "flatten": ("name",)}
+    for key in keys.get(op["op"], ()) + ("within",):
+        if op.get(key) is not None:
+            out.append(op[key])
+    if op["op"] == "windowframe":
+        out += [op["ref"]["segment"], op["ref"]["position"]]
+    return out + list(op.get("carryovers") or ())
+
+
+def assert_todays_shape(plan, written: dict, name: str) -> None:
+    """The written JSON is today's format: today's names and keys wherever Drill has the
+    thing, extensions only for what it has not, the dialect option only for 2013 plans."""
+    ops = written["query"]
+    assert [op["@id"] for op in ops] == [op.id for op in plan.operators], name
+    for op, node in zip(ops, plan.operators, strict=True):
+        assert op["op"] in TODAYS_NAMES | EXTENSIONS, (name, op["op"])
+        assert op["op"] == ("values" if isinstance(node, Constant) else node.op), name
+        assert "nullCollation" not in json.dumps(op), name
+        if op["op"] == "store":
+            assert "storageengine" not in op, name
+        if "input" in op:
+            assert isinstance(op["input"], int), name
+        for ref in refs_in(op):
+            # one-name refs are today's backquoted names; only 2013 plans keep dotted paths
+            assert ref.startswith("`") or (plan.dialect == "2013" and "." in ref), (name, ref)
+    options = written["head"].get("options") or {}
+    assert (options.get("drillspark.dialect") == "2013") == (plan.dialect == "2013"), name

@@ -379,7 +379,7 @@ EXPECTED = {
         (10, '$.query[0].do[1].transforms[0].ref', 7, 44, '"a + b",', "ref must be a field reference like a.b, not the expression 'a + b'"),
     ],
     'values_in_2013': [
-        (10, '$.query[0].do[0].op', 6, 12, '"values"', "operator 'values' is not in the 2013 dialect this plan uses (detected from its sequence/constant/segment/... or scan ref)"),
+        (10, '$.query[0].do[0].op', 6, 12, '"values"', "plan mixes dialects: operator 'values' is only in today's Drill, but the rest of the plan uses the 2013 dialect (sequence @10)"),
     ],
     'null_collation_bad': [
         (10, '$.query[0].do[1].orderings[0].nullCollation', 7, 76, '"middle"', "nullCollation must be first or last, not 'middle'"),

@@ -14,6 +14,7 @@ from drillspark.plan import (
     LogicalPlan,
     NamedExpression,
     PlanError,
+    PlanWarning,
     Project,
     Scan,
     SemiJoin,
@@ -24,6 +25,7 @@ from drillspark.plan import (
     detect_dialect,
     parse,
     parse_expression,
+    to_text,
     validate,
 )
 from drillspark.plan.relaxed_json import loads
@@ -140,21 +142,65 @@ def test_validate_false_skips_graph_checks_but_not_syntax():
         ({"query": [{"op": "order", "orderings": [{"expr": "a", "nullCollation": "first"}]}]}, "2013"),
         ({"head": {"options": {"drillspark.dialect": "2013"}}, "query": []}, "2013"),
         ({"op": "constant", "content": []}, "2013"),
+        ({"query": 5}, "drill"),  # not a list: parse says so, detection must not fail first
+        ({"query": [{"op": "values"}, {"op": "segment"}, {"op": "constant"}]}, "2013"),
+        ({"query": [{"op": "values"}, {"op": "window"}, {"op": "segment"}]}, "drill"),
+        ({"query": [{"op": "window"}, {"op": "segment"}]}, "drill"),  # a tie: today's
+        ({"query": [{"op": "sequence", "do": [{"op": "values"}, {"op": "window"}]}]}, "2013"),
     ],
 )
 def test_dialect_detection(plan, dialect):
     assert detect_dialect(plan) == dialect
 
 
-def test_a_2013_plan_written_by_to_json_keeps_its_dialect():
-    plan = parse('{query: [{@id: 1, op: "constant", content: [{a: {b: 1}}]},'
-                 ' {@id: 2, op: "project", input: 1, projections: [{ref: "output.x", expr: "a.b"}]}]}')
+def test_a_2013_plan_is_written_in_todays_format_with_documented_extensions():
+    plan = parse("""{
+  storage: [{name: "cp", type: "classpath"}],
+  query: [
+    {@id: 1, op: "constant", content: [{a: {b: 1}}]},
+    {@id: 2, op: "project", input: 1, projections: [{ref: "output.x", expr: "a.b"}]},
+    {@id: 3, op: "segment", input: 2, ref: "s", exprs: ["x"]},
+    {@id: 4, op: "order", input: 3, orderings: [{order: "desc", expr: "x", nullCollation: "last"}]},
+    {@id: 5, op: "join", left: 4, right: 1, type: "outer",
+     conditions: [{relationship: "==", left: "x", right: "a.b"}]},
+    {@id: 6, op: "store", input: 5, storageengine: "cp", target: {t: 1}, partition: {p: 1}}
+  ]
+}""")
+    assert plan.dialect == "2013"
     assert plan.node(2).projections[0].ref == FieldPath(("output", "x"))
     written = plan.to_json()
     assert written["head"]["options"] == {"drillspark.dialect": "2013"}
-    assert written["query"][1]["projections"][0]["ref"] == "output.x"
+    assert written["storage"] == {"cp": {"type": "classpath"}}
+    assert written["query"] == [
+        # constant -> today's values
+        {"op": "values", "@id": 1, "content": [{"a": {"b": 1}}]},
+        # a multi-segment 2013 ref stays a dotted path (extension; the head option says so)
+        {"op": "project", "@id": 2, "input": 1, "projections": [{"ref": "output.x", "expr": "a.b"}]},
+        # no counterpart today: kept as an extension operator; its one-name ref is today's
+        {"op": "segment", "@id": 3, "input": 2, "ref": "`s`", "exprs": ["x"]},
+        # nullCollation last -> nullDirection LAST
+        {"op": "order", "@id": 4, "input": 3,
+         "orderings": [{"order": "DESC", "expr": "x", "nullDirection": "LAST"}]},
+        # outer -> FULL
+        {"op": "join", "@id": 5, "left": 4, "right": 1, "type": "FULL",
+         "conditions": [{"relationship": "==", "left": "x", "right": "a.b"}]},
+        # storageEngine as today's Drill writes it; partition is an extension
+        {"op": "store", "@id": 6, "input": 5, "storageEngine": "cp", "target": {"t": 1},
+         "partition": {"p": 1}},
+    ]
     again = parse(written)
-    assert again == plan and "options" not in again.head
+    assert again == plan and again.dialect == "2013" and "options" not in again.head
+    assert parse(json.dumps(written)) == plan
+
+
+def test_2013_orderings_take_one_null_key():
+    with pytest.raises(PlanError) as caught:
+        parse('{head: {options: {"drillspark.dialect": "2013"}}, query: [{@id: 1, op: "constant", '
+              'content: [{}]}, {@id: 2, op: "order", input: 1, orderings: [{expr: "a", '
+              'nullCollation: "last", nullDirection: "LAST"}]}]}')
+    (err,) = caught.value.errors
+    assert (err.op_id, err.path) == (2, "$.query[1].orderings[0].nullDirection")
+    assert err.message == "both 'nullCollation' and 'nullDirection' given; use one"
 
 
 def test_relaxed_json_positions_and_comments():
@@ -177,7 +223,6 @@ def test_relaxed_json_positions_and_comments():
         ('{\n  a: 1\n  b: 2}', 3, 3, "expected ',' or '}' in object"),
         ('{a: "open', 1, 5, "unterminated string"),
         ("{a: 1} x", 1, 8, "unexpected 'x' after the end of the JSON value"),
-        ("{a: 1, a: 2}", 1, 8, "duplicate field 'a'"),
         ("{a: 1 /* x", 1, 7, "unterminated /* comment"),
     ],
 )
@@ -215,3 +260,93 @@ def test_lateral_join_unnest_and_semi_join():
     assert [op.id for op in plan.inputs_of(3)] == [1, 2]
     assert [op.id for op in plan.sources()] == [1, 2]
     assert parse(plan.to_json()) == plan
+
+
+def test_repeated_field_names_last_wins_with_a_warning():
+    # Jackson (Drill's plan reader) accepts a repeated name and keeps the last value.
+    text = """{
+  query: [
+    {@id: 1, op: "values", content: [{a: 1}], content: [{a: 2}, {a: 3}]},
+    {@id: 2, op: "filter", input: 1, expr: "a > 1",
+     expr: "a > 2"}
+  ]
+}"""
+    with pytest.warns(PlanWarning) as caught:
+        plan = parse(text, file="dup.json")
+    assert plan.node(1).content == [{"a": 2}, {"a": 3}]
+    assert to_text(plan.node(2).expr) == "(a > 2)"
+    notes = [(w.path, w.line, w.column, w.message) for w in plan.warnings]
+    assert notes == [
+        ("$.query[0].content", 3, 47,
+         "duplicate field 'content' (first at line 3, column 28); the last value wins, as in Drill"),
+        ("$.query[1].expr", 5, 6,
+         "duplicate field 'expr' (first at line 4, column 38); the last value wins, as in Drill"),
+    ]
+    assert [str(w.message) for w in caught] == [str(n) for n in plan.warnings]
+    assert str(plan.warnings[0]).startswith("dup.json:3:47: $.query[0].content: duplicate field")
+
+
+def test_repeated_field_errors_point_at_the_value_that_won():
+    # The first value was an object with nested positions; the error must name the last one.
+    text = """{
+  query: [
+    {@id: 1, op: "values", content: [{a: 1}]},
+    {@id: 2, op: "project", input: 1, projections: [{ref: "x", expr: "a"}],
+     projections: [{ref: "x", expr: "a +"}]}
+  ]
+}"""
+    with pytest.warns(PlanWarning), pytest.raises(PlanError) as caught:
+        parse(text)
+    (err,) = caught.value.errors
+    assert (err.op_id, err.path, err.line) == (2, "$.query[1].projections[0].expr", 5)
+
+
+MIXED = """{
+  query: [
+    {@id: 1, op: "values", content: [{a: 1, b: 2}]},
+    {@id: 2, op: "segment", input: 1, ref: "s", exprs: ["a"]},
+    {@id: 3, op: "groupingaggregate", input: 2, keys: [{ref: "a", expr: "a"}],
+     exprs: [{ref: "n", expr: "count(b)"}]},
+    {@id: 4, op: "order", input: 3,
+     orderings: [{expr: "a", order: "ASC", nullDirection: "LAST"}]},
+    {@id: 5, op: "scan", storageengine: "cp", selection: {}, ref: "d"},
+    {@id: 6, op: "store", input: 4, storageEngine: "--SCREEN--"}
+  ]
+}"""
+
+
+def test_a_stray_2013_operator_in_a_todays_plan_is_blamed_not_the_plan():
+    # Not forced: detection sees today's values/groupingaggregate/nullDirection (3) against
+    # 2013's segment and scan ref (2), so the plan is today's and only the strays are errors.
+    with pytest.raises(PlanError) as caught:
+        parse(MIXED)
+    rest = "values @1, groupingaggregate @3, order @4"
+    assert [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors] == [
+        (2, "$.query[1].op", 4, 18, "plan mixes dialects: operator 'segment' is 2013-only, but the rest "
+         f"of the plan uses today's dialect ({rest}); today's plans use 'groupingaggregate'"),
+        (5, "$.query[4].ref", 9, 62, "plan mixes dialects: scan 'ref' is 2013-only, but the rest "
+         f"of the plan uses today's dialect ({rest})"),
+    ]
+    assert detect_dialect(parse_relaxed(MIXED)) == "drill"
+
+
+def test_a_stray_todays_operator_in_a_2013_plan_is_blamed():
+    text = """{
+  storage: [{name: "cp", type: "classpath"}],
+  query: [
+    {@id: 1, op: "constant", content: [{a: 1}]},
+    {@id: 2, op: "window", input: 1, aggregations: [{ref: "n", expr: "count(a)"}]},
+    {@id: 3, op: "segment", input: 1, ref: "s", exprs: ["a"]}
+  ]
+}"""
+    with pytest.raises(PlanError) as caught:
+        parse(text)
+    assert [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors] == [
+        (2, "$.query[1].op", 5, 18, "plan mixes dialects: operator 'window' is only in today's Drill, "
+         "but the rest of the plan uses the 2013 dialect (storage, constant @1, segment @3)"),
+    ]
+    assert detect_dialect(parse_relaxed(text)) == "2013"
+
+
+def parse_relaxed(text: str):
+    return loads(text).value

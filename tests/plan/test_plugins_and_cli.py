@@ -9,7 +9,8 @@ import pytest
 
 from drillspark import plugins
 from drillspark.cli.main import main
-from drillspark.plan import CustomOperator, PlanError, explain, parse
+from drillspark.operators.base import BatchSource, SingleInputOperator
+from drillspark.plan import CustomOperator, LogicalPlan, PlanError, Values, explain, parse, validate
 
 
 class Sample:
@@ -81,6 +82,96 @@ def test_unregistered_operator_is_unknown_with_a_suggestion(registered):
     (err,) = caught.value.errors
     assert err.message == "unknown operator 'sampel'; did you mean 'sample'?"
     assert (err.op_id, err.path, err.line, err.column) == (2, "$.query[1].op", 4, 18)
+
+
+# --- input shapes of plugin operators: the role comes from the registered class -------------------
+
+
+class Thin(SingleInputOperator):
+    """A runtime single-input operator: its plan node needs exactly one `input`."""
+
+
+class Feed(BatchSource):
+    """A runtime leaf: its plan node reads no input."""
+
+
+@pytest.fixture
+def runtime_registered():
+    plugins.operator("thin")(Thin)
+    plugins.operator("feed")(Feed)
+    plugins.operator("zip_all")(type("ZipAll", (), {}))
+    yield
+    for name in ("thin", "feed", "zip_all"):
+        plugins.unregister(name)
+
+
+def shape_errors(*ops: str):
+    text = '{query: [\n  {@id: 1, op: "values", content: [{a: 1}]},\n  ' + ",\n  ".join(ops) + "\n]}"
+    with pytest.raises(PlanError) as caught:
+        parse(text)
+    return [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors]
+
+
+def test_single_input_plugin_without_input_is_an_error(runtime_registered):
+    assert shape_errors('{@id: 2, op: "thin"}') == [
+        (2, "$.query[1]", 3, 3, "thin: missing property 'input' (the @id of the operator it reads; "
+         "thin is a single-input operator)"),
+    ]
+
+
+def test_single_input_plugin_given_inputs_is_an_error(runtime_registered):
+    assert shape_errors('{@id: 2, op: "thin", inputs: [1]}') == [
+        (2, "$.query[1].inputs", 3, 24, "thin reads exactly one input, given as 'input' (one @id), not 'inputs'"),
+    ]
+
+
+def test_input_and_inputs_together_are_an_error_not_a_silent_drop(runtime_registered):
+    assert shape_errors('{@id: 2, op: "thin", input: 1, inputs: [1]}',
+                        '{@id: 3, op: "zip_all", input: 1, inputs: [1, 2]}') == [
+        (2, "$.query[1].inputs", 3, 34,
+         "both 'input' and 'inputs' given to thin; it reads exactly one input: keep 'input' (one @id)"),
+        (3, "$.query[2].inputs", 4, 37,
+         "both 'input' and 'inputs' given to zip_all; use 'input' for one @id or 'inputs' for a list"),
+    ]
+
+
+def test_source_plugin_reads_no_input(runtime_registered):
+    assert shape_errors('{@id: 2, op: "feed", input: 1}') == [
+        (2, "$.query[1].input", 3, 24, "feed is a source operator: it reads no input, so 'input' is not allowed"),
+    ]
+    plan = parse('{query: [{@id: 1, op: "feed"}, {@id: 2, op: "thin", input: 1, k: 3}]}')
+    assert plan.node(1).role == "source" and plan.node(2).inputs == (1,)
+    assert parse(plan.to_json()) == plan
+
+
+def test_sequence_rules_know_plugin_roles(runtime_registered):
+    # a single-input plugin cannot start a sequence without input
+    text = '{query: [{op: "sequence", do: [{op: "thin"}, {op: "store", storageengine: "s"}]}]}'
+    with pytest.raises(PlanError) as caught:
+        parse(text, dialect="2013")
+    assert [(e.path, e.message) for e in caught.value.errors][0] == (
+        "$.query[0].do[0]",
+        "the first step of a sequence without 'input' must be a source operator (scan, constant), not 'thin'",
+    )
+
+
+def test_validate_checks_plugin_input_shapes_of_plans_built_in_code(runtime_registered):
+    values = Values(id=1, content=[{"a": 1}])
+    bad = [
+        CustomOperator(id=2, op_name="thin", inputs=(), properties={}),
+        CustomOperator(id=3, op_name="thin", inputs=(1, 1), single_input=False),
+        CustomOperator(id=4, op_name="zip_all", inputs=(1, 1), single_input=True),
+        CustomOperator(id=5, op_name="feed", inputs=(1,)),
+    ]
+    with pytest.raises(PlanError) as caught:
+        validate(LogicalPlan((values, *bad)))
+    assert [(e.op_id, e.path, e.message) for e in caught.value.errors] == [
+        (2, "$.query[1].input", "thin reads exactly one input, given as 'input' (one @id); got 0 as 'input'"),
+        (3, "$.query[2].inputs", "thin reads exactly one input, given as 'input' (one @id); got 2 as 'inputs'"),
+        (4, "$.query[3].input", "zip_all has 2 inputs but single_input=True ('input' holds one @id); "
+         "use single_input=False"),
+        (5, "$.query[4].input", "feed is a source operator: it reads no input, got 1"),
+    ]
 
 
 # --- CLI --------------------------------------------------------------------------------------------

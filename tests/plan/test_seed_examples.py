@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from drillspark.plan import (
@@ -129,6 +131,13 @@ def test_every_seed_operator_parses_into_the_model():
     # round trip through today's JSON (sequence expanded, ids explicit)
     written = plan.to_json()
     assert [op["op"] for op in written["query"]].count("sequence") == 0
+    # today's keys where Drill has them (nullDirection, store storageEngine)
+    stores = [op for op in written["query"] if op["op"] == "store"]
+    assert [op.get("storageEngine") for op in stores] == ["out", "out"]
+    assert all("storageengine" not in op for op in stores)
+    assert "nullCollation" not in json.dumps(written)
+    (order,) = [op for op in written["query"] if op["op"] == "order"]
+    assert order["orderings"][0]["nullDirection"] == "LAST"
     assert parse(written) == plan
 
 

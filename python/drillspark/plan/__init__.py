@@ -9,7 +9,8 @@ Public API (stable; other packages code against exactly this):
     p = lp.parse(src, dialect="2013")           # force a dialect (default: detected)
     p = lp.parse(src, validate=False)           # skip graph checks (syntax still checked)
     lp.validate(p)                              # raises PlanError, returns p when valid
-    p.to_json() / p.to_json_text()              # today's dialect; lp.parse(p.to_json()) == p
+    p.to_json() / p.to_json_text()              # today's format (2013-only parts as documented
+                                                # extensions, docs/logical-plans.md); parse(p.to_json()) == p
     lp.explain(p, "text" | "json" | "dot" | "svg")
 
 LogicalPlan (frozen dataclass, `model.py`)
@@ -21,6 +22,7 @@ LogicalPlan (frozen dataclass, `model.py`)
     .node(id)         the operator with that @id (KeyError if none)
     .inputs_of(op|id) its input operators, in order (join: left, right)
     .consumers_of(op|id), .sources() (no inputs), .sinks() (stores), .roots() (read by nobody)
+    .warnings         tuple[PlanIssue, ...]: what parse accepted but warned about (PlanWarning)
     Equality ignores where the plan came from (`.source`).
 
 Operators (frozen, keyword-only dataclasses, `operators.py`). Every one has `id: int`,
@@ -73,10 +75,11 @@ not part of equality):
     to_text(expr) / str(expr) -> text in today's grammar; parse_expression(to_text(e)) == e
 
 Errors: PlanError(ValueError).errors is a list of PlanIssue(message, op_id, path, line, column,
-file); `path` is a JSON path like "$.query[2].do[1].expr".
+file); `path` is a JSON path like "$.query[2].do[1].expr". A repeated JSON field name is
+accepted (last wins, as Drill's Jackson does) and reported as a PlanWarning via warnings.warn.
 """
 
-from drillspark.plan.errors import PlanError, PlanIssue
+from drillspark.plan.errors import PlanError, PlanIssue, PlanWarning
 from drillspark.plan.expr_parser import ExpressionError, parse_expression
 from drillspark.plan.expressions import (
     OPERATOR_FUNCTIONS,
@@ -143,7 +146,7 @@ __all__ = [
     "ExpressionError", "FieldPath", "Filter", "Flatten", "FrameRef", "FunctionCall",
     "GroupingAggregate", "IfElse", "Intersect", "Join", "JoinCondition", "LateralJoin", "Limit",
     "Literal",
-    "LogicalPlan", "NamedExpression", "Operator", "Order", "Ordering", "PlanError", "PlanIssue",
+    "LogicalPlan", "NamedExpression", "Operator", "Order", "Ordering", "PlanError", "PlanIssue", "PlanWarning",
     "Project", "RunningAggregate", "Scan", "Segment", "SemiJoin", "SourcePos", "StorageConfig", "Store",
     "Transform", "Union", "Unnest", "Values", "Window", "WindowFrame", "detect_dialect", "explain",
     "parse", "parse_expression", "role_of", "to_text", "validate",

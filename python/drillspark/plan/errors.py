@@ -37,3 +37,9 @@ class PlanError(ValueError):
         count = len(self.errors)
         head = f"invalid logical plan ({count} error{'s' if count != 1 else ''})"
         super().__init__(head + ":\n" + "\n".join(f"  {e}" for e in self.errors))
+
+
+class PlanWarning(UserWarning):
+    """Something Drill accepts but that is likely a mistake (a repeated field name: the last
+    value wins). `parse` issues one per case via `warnings.warn`; `LogicalPlan.warnings`
+    keeps them as PlanIssues."""

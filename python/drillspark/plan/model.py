@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from drillspark.plan.operators import Operator, role_of
 
 if TYPE_CHECKING:
+    from drillspark.plan.errors import PlanIssue
     from drillspark.plan.relaxed_json import Document, JsonPath
 
 PlanDialect = Literal["drill", "2013"]
@@ -43,6 +44,8 @@ class SourceInfo:
     explicit_ids: frozenset[int] = frozenset()
     # id(operator object) -> its JSON path (tells apart operators sharing a duplicate @id)
     object_paths: Mapping[int, JsonPath] = field(default_factory=dict)
+    # things accepted but worth telling (a repeated field name), as PlanIssues
+    warnings: tuple[PlanIssue, ...] = ()
 
     def path_of(self, op: Operator) -> JsonPath | None:
         """The JSON path of the operator object (sequence steps: inside `do`)."""
@@ -67,6 +70,11 @@ class LogicalPlan:
     def __post_init__(self) -> None:
         object.__setattr__(self, "operators", topological_order(self.operators))
         object.__setattr__(self, "_by_id", {op.id: op for op in self.operators})
+
+    @property
+    def warnings(self) -> tuple[PlanIssue, ...]:
+        """What parse accepted but reported as a PlanWarning (e.g. a repeated field name)."""
+        return self.source.warnings if self.source is not None else ()
 
     # --- lookups -------------------------------------------------------------------------------
 

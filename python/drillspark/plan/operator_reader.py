@@ -40,6 +40,7 @@ from drillspark.plan.operators import (
     Values,
     Window,
     WindowFrame,
+    plugin_role,
 )
 from drillspark.plan.relaxed_json import JsonPath, path_text
 
@@ -73,8 +74,10 @@ def _op_name(item: Any) -> Any:
 
 
 def _role_of_name(name: Any) -> str | None:
-    cls = BUILTIN_OPERATORS.get(name) if isinstance(name, str) else None
-    return cls.ROLE if cls else None
+    if not isinstance(name, str):
+        return None
+    cls = BUILTIN_OPERATORS.get(name)
+    return cls.ROLE if cls else plugin_role(name)
 
 
 class _Props:
@@ -257,8 +260,14 @@ class _Props:
 
     def ordering(self, v: Any, p: JsonPath) -> Ordering | None:
         keys: dict[str, tuple[Callable, bool]] = {"order": (self.str_, False), "expr": (self.expr, True)}
-        keys["nullCollation" if self.r.dialect == "2013" else "nullDirection"] = (self.str_, False)
+        keys["nullDirection"] = (self.str_, False)
+        if self.r.dialect == "2013":  # 2013 plans written by to_json use today's nullDirection
+            keys["nullCollation"] = (self.str_, False)
         o = self.obj(v, p, keys)
+        if o is not None and o.get("nullCollation") is not None and o.get("nullDirection") is not None:
+            self.err("both 'nullCollation' and 'nullDirection' given; use one", (*p, "nullDirection"),
+                     at_key=True)
+            return None
         if o is None or o["expr"] is None:
             return None
         direction = "ASC"
@@ -268,7 +277,7 @@ class _Props:
             if not direction:
                 self.err(f"order must be ASC or DESC, not {o['order']!r}", (*p, "order"))
                 return None
-        if self.r.dialect == "2013":
+        if self.r.dialect == "2013" and o["nullDirection"] is None:
             nc = (o["nullCollation"] or "first").upper().removeprefix("NULLS_")
             if nc not in ("FIRST", "LAST"):
                 self.err(f"nullCollation must be first or last, not {o['nullCollation']!r}", (*p, "nullCollation"))
@@ -290,18 +299,33 @@ class _Props:
 
     def custom(self, name: str) -> CustomOperator | None:
         common = self.common()
+        role = plugin_role(name)
+        given = [k for k in ("input", "inputs") if self.item.get(k) is not None]
+        self.used.update(("input", "inputs"))
         single = True
         inputs: tuple[int, ...] = ()
         if self.in_sequence:
-            self.used.add("input")
+            # the sequence connects its steps (a written 'input' is reported by the sequence)
+            if "inputs" in given:
+                self.err(self.input_shape_message("inputs"), ("inputs",), at_key=True)
             inputs = (self.input_id,) if self.input_id is not None else ()
-        elif self.item.get("inputs") is not None:
+        elif role == "source" and given:
+            for k in given:
+                self.err(self.input_shape_message(k), (k,), at_key=True)
+        elif len(given) == 2:
+            use = ("it reads exactly one input: keep 'input' (one @id)" if role == "single"
+                   else "use 'input' for one @id or 'inputs' for a list")
+            self.err(f"both 'input' and 'inputs' given to {name}; {use}", ("inputs",), at_key=True)
+        elif role == "single" and given == ["inputs"]:
+            self.err(self.input_shape_message("inputs"), ("inputs",), at_key=True)
+        elif role == "single" and not given:
+            self.err(f"{name}: missing property 'input' (the @id of the operator it reads; "
+                     f"{name} is a single-input operator)")
+        elif given == ["inputs"]:
             single = False
             inputs = tuple(x for x in self.get("inputs", self.list_of(self.op_ref)) or () if x is not None)
-        elif self.item.get("input") is not None:
+        elif given == ["input"]:
             inputs = (self.get("input", self.op_ref),)
-        else:
-            self.used.update(("input", "inputs"))
         properties = {k: v for k, v in self.item.items() if k not in ("op", "@id", "memo", "input", "inputs")}
         if self.failed:
             return None

@@ -443,3 +443,22 @@ OPERATORS_TODAY = frozenset(
 
 def role_of(op: Operator) -> Role:
     return op.role
+
+
+def plugin_role(name: str) -> Role | None:
+    """The operator class a registered plugin operator needs, from its runtime base class
+    (drillspark.operators.base): a SingleInputOperator reads exactly one `input`, a
+    BatchSource none. None when the name is not registered or its class says nothing (then
+    either `input` or `inputs` is accepted)."""
+    from drillspark import plugins
+
+    cls = plugins.registered_operator(name)
+    if not isinstance(cls, type):
+        return None
+    from drillspark.operators.base import BatchSource, SingleInputOperator
+
+    if issubclass(cls, SingleInputOperator):
+        return "single"
+    if issubclass(cls, BatchSource):
+        return "source"
+    return None

@@ -8,12 +8,14 @@ meaning checks live in validate.py. Everything is reported together in one PlanE
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from drillspark import plugins
-from drillspark.plan.errors import PlanError, PlanIssue
+from drillspark.plan.errors import PlanError, PlanIssue, PlanWarning
 from drillspark.plan.expr_parser import ExpressionError
 from drillspark.plan.model import LogicalPlan, PlanDialect, SourceInfo, StorageConfig
 from drillspark.plan.operator_reader import (
@@ -74,6 +76,14 @@ def parse(
                 [PlanIssue(f"JSON syntax error: {e.reason}", line=e.line, column=e.column, file=file)]
             ) from None
         value = doc.value
+    notes: tuple[PlanIssue, ...] = ()
+    if doc is not None:
+        notes = tuple(
+            PlanIssue(message, None, path_text(path), loc.line, loc.column, file)
+            for message, path, loc in doc.warnings
+        )
+        for note in notes:  # told even when the plan turns out invalid
+            warnings.warn(str(note), PlanWarning, stacklevel=2)
     reader = _PlanReader(value, doc, file, dialect)
     plan = reader.read()
     errors = reader.errors
@@ -84,6 +94,8 @@ def parse(
     if errors:
         raise PlanError(_sorted(errors))
     assert plan is not None
+    if notes:
+        plan = replace(plan, source=replace(plan.source, warnings=notes))
     return plan
 
 
@@ -92,47 +104,123 @@ def _sorted(errors: list[PlanIssue]) -> list[PlanIssue]:
     return sorted(errors, key=lambda e: (e.line is None, e.line or 0, e.column or 0))
 
 
+@dataclass(frozen=True)
+class _Marker:
+    """A sign of one dialect: `what` at `path` (+ `rel`, the key that shows it)."""
+
+    side: PlanDialect
+    path: JsonPath
+    rel: JsonPath
+    what: str
+    op_id: Any = None
+    op: str = ""
+
+
+@dataclass(frozen=True)
+class _Detection:
+    dialect: PlanDialect
+    # path of a minority-side operator (or of `storage`) -> the error to report there
+    mixed: dict[JsonPath, tuple[JsonPath, str]]
+
+
 def detect_dialect(value: Any) -> PlanDialect:
     """2013 if the plan uses anything only the seed-era format has: a `sequence`, `constant`,
     `segment`, `windowframe` or `collapsingaggregate`, a list-shaped `storage`, a scan `ref`,
     an ordering `nullCollation`, a join type "outer", a store `partition`, or the dialect
-    option written by to_json."""
+    option written by to_json. When signs of both dialects appear, the side with more
+    operators wins (today's on a tie); parse then reports the others as mixing dialects."""
+    return _detect(value).dialect
+
+
+def _markers(value: Mapping[str, Any]) -> list[_Marker]:
+    out: list[_Marker] = []
+    if isinstance(value.get("storage"), list):
+        out.append(_Marker("2013", ("storage",), (), "a list-shaped 'storage'"))
+    bare = "query" not in value and "op" in value
+    query = value.get("query")
+    items = [((), value)] if bare else [
+        (("query", i), item) for i, item in enumerate(query if isinstance(query, list) else ())
+    ]
+    for path, item in items:
+        if not isinstance(item, Mapping):
+            continue
+        out.extend(_op_markers(path, item))
+        if item.get("op") == "sequence" and isinstance(item.get("do"), list):
+            for j, step in enumerate(item["do"]):
+                if isinstance(step, Mapping):
+                    out.extend(_op_markers((*path, "do", j), step))
+    return out
+
+
+def _op_markers(path: JsonPath, op: Mapping[str, Any]) -> list[_Marker]:
+    name = op.get("op")
+    if not isinstance(name, str):
+        return []
+    op_id = op.get("@id")
+    found: list[_Marker] = []
+
+    def mark(side: PlanDialect, rel: JsonPath, what: str) -> None:
+        found.append(_Marker(side, path, rel, what, op_id, name))
+
+    if name in OPERATORS_2013:
+        mark("2013", ("op",), f"operator {name!r}")
+    elif name in OPERATORS_TODAY:
+        mark("drill", ("op",), f"operator {name!r}")
+    if name == "scan" and op.get("ref") is not None:
+        mark("2013", ("ref",), "scan 'ref'")
+    if name == "store" and op.get("partition") is not None:
+        mark("2013", ("partition",), "store 'partition'")
+    if name == "join" and str(op.get("type", "")).lower() == "outer":
+        mark("2013", ("type",), "join type 'outer'")
+    orderings = op.get("orderings")
+    for i, o in enumerate(orderings if isinstance(orderings, list) else ()):
+        if isinstance(o, Mapping) and "nullCollation" in o:
+            mark("2013", ("orderings", i, "nullCollation"), "ordering 'nullCollation'")
+        elif isinstance(o, Mapping) and "nullDirection" in o:
+            mark("drill", ("orderings", i, "nullDirection"), "ordering 'nullDirection'")
+    return found
+
+
+def _label(m: _Marker) -> str:
+    if m.path == ("storage",):
+        return "storage"
+    return f"{m.op} @{m.op_id}" if m.op_id is not None else f"{m.op} at {path_text(m.path)}"
+
+
+def _detect(value: Any) -> _Detection:
     if not isinstance(value, Mapping):
-        return "drill"
+        return _Detection("drill", {})
     head = value.get("head")
     if isinstance(head, Mapping) and isinstance(head.get("options"), Mapping):
         marked = head["options"].get(DIALECT_OPTION)
         if marked in ("drill", "2013"):
-            return marked
-    if "query" not in value and "op" in value:
-        value = {"query": [value]}
-    if isinstance(value.get("storage"), list):
-        return "2013"
-
-    def ops(items: Any):
-        for item in items if isinstance(items, list) else ():
-            if isinstance(item, Mapping):
-                yield item
-                yield from ops(item.get("do"))
-
-    for op in ops(value.get("query")):
-        name = op.get("op")
-        orderings = op.get("orderings")
-        if not isinstance(name, str):
-            continue
-        if name in OPERATORS_2013:
-            return "2013"
-        if name == "scan" and op.get("ref") is not None:
-            return "2013"
-        if name == "store" and op.get("partition") is not None:
-            return "2013"
-        if name == "join" and str(op.get("type", "")).lower() == "outer":
-            return "2013"
-        if name == "order" and isinstance(orderings, list) and any(
-            isinstance(o, Mapping) and "nullCollation" in o for o in orderings
-        ):
-            return "2013"
-    return "drill"
+            return _Detection(marked, {})
+    markers = _markers(value)
+    by_side: dict[str, dict[JsonPath, list[_Marker]]] = {"2013": {}, "drill": {}}
+    for m in markers:
+        by_side[m.side].setdefault(m.path, []).append(m)
+    old, today = by_side["2013"], by_side["drill"]
+    if not old or not today:
+        return _Detection("2013" if old else "drill", {})
+    # Both dialects: a sequence or list-shaped storage can only be 2013 (the structure);
+    # otherwise the side with more operators is the plan's. The others are the strays.
+    structural = any(m.what in ("operator 'sequence'", "a list-shaped 'storage'")
+                     for ms in old.values() for m in ms)
+    dialect: PlanDialect = "2013" if structural or len(old) > len(today) else "drill"
+    strays, majority = (today, old) if dialect == "2013" else (old, today)
+    names = [_label(ms[0]) for ms in majority.values()]
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    this = "2013-only" if dialect == "drill" else "only in today's Drill"
+    rest = "today's dialect" if dialect == "drill" else "the 2013 dialect"
+    mixed: dict[JsonPath, tuple[JsonPath, str]] = {}
+    for path, ms in strays.items():
+        what = " and ".join(m.what for m in ms)
+        hint = ""
+        if dialect == "drill" and ms[0].rel == ("op",) and ms[0].op in _REPLACEMENT:
+            hint = f"; {_REPLACEMENT[ms[0].op]}"
+        mixed[path] = (ms[0].rel, f"plan mixes dialects: {what} is {this}, but the rest of the plan "
+                                  f"uses {rest} ({shown}){hint}")
+    return _Detection(dialect, mixed)
 
 
 class _PlanReader:
@@ -140,7 +228,9 @@ class _PlanReader:
         self.value = value
         self.doc = doc
         self.file = file
-        self.dialect: PlanDialect = dialect or detect_dialect(value)
+        detected = _detect(value) if dialect is None else _Detection(dialect, {})
+        self.dialect: PlanDialect = detected.dialect
+        self.mixed = detected.mixed
         if self.dialect not in ("drill", "2013"):
             raise ValueError(f"unknown plan dialect {dialect!r}; use 'drill' or '2013'")
         self.errors: list[PlanIssue] = []
@@ -171,6 +261,13 @@ class _PlanReader:
         else:
             self.errors.append(PlanIssue(message, op_id, path_text(path), loc.line, loc.column, self.file))
 
+    def stray(self, path: JsonPath, op_id: int | None) -> None:
+        """An operator of the other dialect in a mixed plan: reported once, not built."""
+        rel, message = self.mixed[path]
+        self.error(message, (*path, *rel), op_id, at_key=rel[-1:] != ("op",))
+        if op_id is not None:
+            self.broken.add(op_id)
+
     # --- top level -------------------------------------------------------------------------------
 
     def read(self) -> LogicalPlan | None:
@@ -191,6 +288,9 @@ class _PlanReader:
                     "a plan has head, storage and query",
                     (key,), at_key=True,
                 )
+        if ("storage",) in self.mixed:
+            rel, message = self.mixed[("storage",)]
+            self.error(message, ("storage",))
         head = self.read_head(value.get("head"))
         storage = self.read_storage(value.get("storage"))
         query = value.get("query")
@@ -287,7 +387,10 @@ class _PlanReader:
         ops: list[Operator] = []
         for i, item in enumerate(query):
             path = (*prefix, i) if prefix else ()
-            if isinstance(item, Mapping) and item.get("op") == "sequence":
+            if path in self.mixed and isinstance(item, Mapping) and item.get("op") == "sequence":
+                seq_id = _as_int(item.get("@id"))
+                self.stray(path, seq_id)
+            elif isinstance(item, Mapping) and item.get("op") == "sequence":
                 ops.extend(self.read_sequence(item, path))
             else:
                 op = self.read_operator(item, path, in_sequence=False)
@@ -385,6 +488,9 @@ class _PlanReader:
                 self.explicit.add(op_id)
         assert op_id is not None
         self.op_paths.setdefault(op_id, path)
+        if path in self.mixed:
+            self.stray(path, op_id)
+            return None
         op = self._build(item, path, op_id, in_sequence, input_id)
         if op is None:
             self.broken.add(op_id)
@@ -416,7 +522,9 @@ class _PlanReader:
                 f"{_REPLACEMENT.get(name, '')}".rstrip("; "), (*path, "op"), op_id,
             )
             return None
-        if self.dialect == "2013" and name in OPERATORS_TODAY:
+        if self.dialect == "2013" and name == "values":
+            cls = BUILTIN_OPERATORS["constant"]  # today's spelling of 2013's constant (to_json)
+        elif self.dialect == "2013" and name in OPERATORS_TODAY:
             self.error(
                 f"operator {name!r} is not in the 2013 dialect this plan uses "
                 f"(detected from its sequence/constant/segment/... or scan ref)", (*path, "op"), op_id,

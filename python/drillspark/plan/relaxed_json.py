@@ -1,7 +1,8 @@
 """JSON as Drill's plan reader takes it (Jackson with ALLOW_COMMENTS and
 ALLOW_UNQUOTED_FIELD_NAMES): unquoted field names (`op: "scan"`, `@id: 1`), `//` and `/* */`
 comments; strings stay double-quoted. Every value's position is recorded so plan errors can
-name the line and column.
+name the line and column. A repeated field name is accepted with the last value winning, as
+Jackson does; each repeat is recorded in `Document.warnings`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class Document:
     positions: dict[JsonPath, Location] = field(default_factory=dict)
     key_positions: dict[JsonPath, Location] = field(default_factory=dict)
     raw_strings: dict[JsonPath, str] = field(default_factory=dict)
+    # (message, JSON path, where) for things accepted but worth telling: repeated field names
+    warnings: list[tuple[str, JsonPath, Location]] = field(default_factory=list)
 
     def location(self, path: JsonPath) -> Location | None:
         """Where the value at `path` starts, or its closest recorded parent."""
@@ -169,7 +172,13 @@ class _Reader:
                 key = m.group(0)
                 self.i = m.end()
             if key in out:
-                self.fail(f"duplicate field {key!r}", key_at)
+                # Jackson keeps the last value; drop what the earlier one recorded
+                first = self.doc.key_positions[(*path, key)]
+                self.doc.warnings.append((
+                    f"duplicate field {key!r} (first at line {first.line}, column {first.column}); "
+                    "the last value wins, as in Drill", (*path, key), self.loc(key_at),
+                ))
+                self._forget((*path, key))
             self.doc.key_positions[(*path, key)] = self.loc(key_at)
             self.skip()
             if not self.text.startswith(":", self.i):
@@ -185,6 +194,12 @@ class _Reader:
                 self.i += 1
                 return out
             self.fail("expected ',' or '}' in object")
+
+    def _forget(self, prefix: JsonPath) -> None:
+        n = len(prefix)
+        for table in (self.doc.positions, self.doc.key_positions, self.doc.raw_strings):
+            for k in [k for k in table if k[:n] == prefix]:
+                del table[k]
 
     def arr(self, path: JsonPath) -> list[Any]:
         self.i += 1

@@ -1,6 +1,14 @@
 """LogicalPlan -> today's JSON: topological order, explicit @ids, no sequences, expressions in
-today's grammar. parse(to_json(plan)) == plan for plans of both dialects (a 2013 plan records
-its dialect in head.options, because its refs are dotted paths)."""
+today's grammar, today's operator names and keys. parse(to_json(plan)) == plan for plans of
+both dialects.
+
+A 2013 plan is translated where today's Drill has the same thing (constant -> values,
+nullCollation -> nullDirection, store `storageEngine`, one-segment refs as today's single
+names). What has no counterpart is written as a drillspark extension of today's format (see
+docs/logical-plans.md): the operators segment, windowframe and collapsingaggregate, scan `ref`,
+store `partition`, dotted multi-segment refs, and `head.options."drillspark.dialect": "2013"`,
+which says the refs follow 2013 rules (a project ref's first segment names the output record).
+"""
 
 from __future__ import annotations
 
@@ -48,18 +56,18 @@ def plan_to_json(plan: LogicalPlan) -> dict[str, Any]:
     }
 
 
-def ref_text(ref: FieldPath, dialect: str) -> str:
-    """Today a ref is one name, written backquoted like Drill's FieldReference serializer;
-    2013 refs are dotted paths."""
-    if dialect == "2013":
-        return path_text(ref)
-    if len(ref.segments) == 1:
-        return "`" + str(ref.segments[0]).replace("`", "") + "`"
+def ref_text(ref: FieldPath, dialect: str = "drill") -> str:
+    """A one-name ref is written backquoted like Drill's FieldReference serializer (both
+    dialects read that as the same single name); a 2013 multi-segment ref stays a dotted path
+    (an extension: the dialect option tells the reader to split it)."""
+    if len(ref.segments) == 1 and isinstance(ref.segments[0], str):
+        return "`" + ref.segments[0].replace("`", "") + "`"
     return path_text(ref)
 
 
 def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
-    out: dict[str, Any] = {"op": op.op, "@id": op.id}
+    # 2013's constant is today's values (same content, same meaning)
+    out: dict[str, Any] = {"op": "values" if isinstance(op, Constant) else op.op, "@id": op.id}
     if op.memo:
         out["memo"] = op.memo
 
@@ -70,11 +78,9 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
         return [{"ref": ref_text(n.ref, dialect), "expr": to_text(n.expr)} for n in items]
 
     def orderings(items: tuple[Ordering, ...]) -> list[dict[str, str]]:
+        # 2013's nullCollation first/last is today's nullDirection FIRST/LAST
         return [
             {"order": o.direction, "expr": to_text(o.expr), "nullDirection": o.null_direction}
-            for o in items
-        ] if dialect != "2013" else [
-            {"order": o.direction, "expr": to_text(o.expr), "nullCollation": o.null_direction.lower()}
             for o in items
         ]
 
@@ -102,7 +108,7 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
         out.update(inputs=list(op.inputs), distinct=op.distinct)
     elif isinstance(op, Store):
         if op.storage_engine is not None:
-            out["storageengine"] = op.storage_engine
+            out["storageEngine"] = op.storage_engine  # as today's Drill writes it (getter name)
         out["target"] = op.target
         if op.partition is not None:
             out["partition"] = op.partition
@@ -140,7 +146,7 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
         out.update(withins=named(op.withins), aggregations=named(op.aggregations),
                    orderings=orderings(op.orderings), start=op.start, end=op.end)
     elif isinstance(op, CustomOperator):
-        if op.single_input and op.inputs:
+        if op.single_input and len(op.inputs) == 1:
             out["input"] = op.inputs[0]
         elif op.inputs or not op.single_input:
             out["inputs"] = list(op.inputs)

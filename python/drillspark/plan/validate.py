@@ -32,6 +32,7 @@ from drillspark.plan.operators import (
     Store,
     Window,
     WindowFrame,
+    plugin_role,
     role_of,
 )
 from drillspark.plan.relaxed_json import JsonPath, path_text
@@ -282,11 +283,26 @@ class _Checker:
 
     # --- plugins ---------------------------------------------------------------------------------
 
+    def check_plugin_inputs(self, op: CustomOperator) -> None:
+        """Input shapes of plugin operators built in code (the parser checks parsed ones)."""
+        role = plugin_role(op.op_name)
+        key = ("input",) if op.single_input else ("inputs",)
+        if role == "source" and op.inputs:
+            self.error(op, f"{op.op_name} is a source operator: it reads no input, "
+                       f"got {len(op.inputs)}", key)
+        elif role == "single" and (len(op.inputs) != 1 or not op.single_input):
+            self.error(op, f"{op.op_name} reads exactly one input, given as 'input' (one @id); "
+                       f"got {len(op.inputs)} as {key[0]!r}", key)
+        elif op.single_input and len(op.inputs) > 1:
+            self.error(op, f"{op.op_name} has {len(op.inputs)} inputs but single_input=True "
+                       "('input' holds one @id); use single_input=False", key)
+
     def check_plugin(self, op: CustomOperator) -> None:
         cls = plugins.registered_operator(op.op_name)
         if cls is None:
             self.error(op, f"operator {op.op_name!r} is not registered any more", ("op",))
             return
+        self.check_plugin_inputs(op)
         check = getattr(cls, "validate_properties", None)
         if check is None:
             return
