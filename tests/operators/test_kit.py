@@ -94,6 +94,59 @@ def test_schema_that_differs_from_output_schema_is_caught():
     assert "first_batch" in failed(check_operator(Liar, SAMPLE))
 
 
+class Sticky(Identity):
+    """Broken on purpose: keeps the columns of the first input schema it saw, so its output
+    never changes schema although `output_schema` (identity) says it follows the input. The
+    base class, looking only at the output batches, honestly returns OK for them."""
+
+    def configure(self):
+        self.first = None
+
+    def setup(self, schema):
+        self.first = self.first or schema
+        return self.first
+
+    def process(self, batch):
+        return batch.select(self.first.names)
+
+
+def test_an_operator_that_ignores_an_input_schema_change_is_caught():
+    report = check_operator(Sticky, SAMPLE)
+    assert failed(report) == {"schema_change"}
+    message = next(c.message for c in report.failures)
+    assert "returned OK, expected OK_NEW_SCHEMA" in message
+    assert "kit_extra: int64" in message  # names the input schema that changed
+
+
+def test_an_outcome_that_misses_a_schema_change_is_caught():
+    class Deaf(Identity):
+        """Right batches, wrong outcome: reports OK where the schema changed."""
+
+        def next(self):
+            outcome = super().next()
+            if outcome is IterOutcome.OK_NEW_SCHEMA and getattr(self, "started", False):
+                return IterOutcome.OK
+            self.started = True
+            return outcome
+
+    report = check_operator(Deaf, SAMPLE)
+    assert failed(report) == {"schema_change"}
+    assert "returned OK, expected OK_NEW_SCHEMA" in str(report)
+
+
+def test_a_projection_that_keeps_its_output_schema_is_fine():
+    class KeepV(Identity):
+        """Output schema independent of extra input columns: OK across that change."""
+
+        def output_schema(self, schema):
+            return pa.schema([schema.field("v")])
+
+        def process(self, batch):
+            return batch.select(["v"])
+
+    assert_conforms(KeepV, SAMPLE)
+
+
 def test_own_error_case_needs_the_operator_to_name_itself():
     class Picky(Identity):
         def process(self, batch):
