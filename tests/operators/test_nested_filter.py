@@ -12,7 +12,6 @@ import pytest
 
 from drillspark.operators import OperatorPropertyError, run_fragment
 from drillspark.operators.nested_filter import NestedFilter
-from drillspark.operators.testing import assert_conforms
 
 
 def run(rows_or_batch, schema=None, **props):
@@ -273,20 +272,4 @@ def test_schema_time_keeps_the_input_schema():
     assert NestedFilter(path="a.x", relationship=">", value=3).output_schema(schema) == schema
 
 
-# ---- the conformance kit ----------------------------------------------------------------------
-def test_nested_filter_passes_the_conformance_kit_typed():
-    sample = pa.RecordBatch.from_pylist(
-        [{"a": [{"x": 1}, {"x": 5}], "c": 1}, {"a": [{"x": 2}], "c": 2}]
-    )
-    bad = pa.RecordBatch.from_pylist([{"a": [{"x": "text"}]}])
-    report = assert_conforms(
-        lambda: NestedFilter(path="a.x", relationship=">", value=3), sample, bad_batch=bad
-    )
-    assert "own_error" in [c.name for c in report.cases]
-
-
-def test_nested_filter_passes_the_conformance_kit_json_text():
-    sample = pa.RecordBatch.from_pylist(
-        [{"a": json.dumps(r["a"]), "c": r["c"]} for r in APPENDIX_INPUT]
-    )
-    assert_conforms(lambda: NestedFilter(path="a.x", relationship=">", value=3), sample)
+# The conformance kit runs on this operator in test_kit.py (test_every_builtin_operator_conforms).
