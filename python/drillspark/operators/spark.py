@@ -148,11 +148,15 @@ def apply_operator_within(
 def _partition_runner(
     prototypes: list[SingleInputOperator], limits: BatchLimits, out_schema: pa.Schema
 ) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    where = prototypes[-1]._where() if prototypes else "operator chain"
+
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         ops = [copy.deepcopy(op) for op in prototypes]  # fresh, never-run operators
         try:
             for batch in run_fragment(batches, ops, limits):
-                yield batch if batch.schema.equals(out_schema) else conform(batch, out_schema)
+                if not batch.schema.equals(out_schema):
+                    batch = conform(batch, out_schema, where)
+                yield batch
         except OperatorError as error:
             raise error.in_partition(_partition_id()) from error.cause
 
