@@ -22,6 +22,7 @@ from drillspark.operators.spark import (
     arrow_schema,
     function_column,
     register_functions,
+    spark_udf,
 )
 
 APPENDIX = [
@@ -203,6 +204,18 @@ def test_spark_builtin_names_are_refused(spark, registered):
     with pytest.raises(ValueError, match="register it as 'drill_upper'"):
         register_functions(spark, ["upper"])
     assert spark.sql("SELECT upper('a')").first()[0] == "A"
+
+
+def test_re_registering_a_name_builds_a_fresh_udf(spark, registered):
+    registered.append("drill_step")
+    df = spark.range(2)
+    got = []
+    for step in (1, 10, 100):  # each registration replaces the last; none may be served stale
+        plugins.unregister("drill_step")
+        drillspark.function("drill_step", returns="long")(lambda v, s=step: pc.add(v, s))
+        got.append([r[0] for r in df.select(function_column("drill_step", "id")).collect()])
+    assert got == [[1, 2], [10, 11], [100, 101]]
+    assert spark_udf("drill_step") is spark_udf("drill_step")  # cached while unchanged
 
 
 class Count(SingleInputOperator):

@@ -137,12 +137,8 @@ def apply_operator_within(
     out_schema = chain_output_schema(ops, arrow_schema(df))
     ship_by_value(type(ops[0]))
     run = _partition_runner(ops, limits or BatchLimits(), out_schema)
-
-    def per_group(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        yield from run(batches)
-
     spark_schema = from_arrow_schema(out_schema, prefer_timestamp_ntz=True)
-    return df.groupBy(*keys).applyInArrow(per_group, spark_schema)
+    return df.groupBy(*keys).applyInArrow(run, spark_schema)
 
 
 def _partition_runner(
@@ -193,7 +189,10 @@ def function_column(name: str, *cols: Column | str) -> Column:
     return spark_udf(name)(*cols)
 
 
-_udfs: dict[tuple[str, int], Any] = {}
+# name -> (the registration, its UDF). The registration object itself is the key: a UDF
+# is reused only while `name` still maps to the very same registration, so re-registering a
+# name (even if the new object gets the old one's id) builds a fresh UDF.
+_udfs: dict[str, tuple[plugins.RegisteredFunction, Any]] = {}
 
 
 def spark_udf(name: str) -> Any:
@@ -204,10 +203,10 @@ def spark_udf(name: str) -> Any:
         close = difflib.get_close_matches(name.lower(), plugins.function_names(), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownFunctionError(f"no function named '{name}' is registered{hint}")
-    key = (fn.name, id(fn))
-    if key not in _udfs:
-        _udfs[key] = _build_udf(fn)
-    return _udfs[key]
+    cached = _udfs.get(fn.name)
+    if cached is None or cached[0] is not fn:
+        cached = _udfs[fn.name] = (fn, _build_udf(fn))
+    return cached[1]
 
 
 def _build_udf(fn: plugins.RegisteredFunction) -> Any:
