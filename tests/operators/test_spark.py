@@ -206,6 +206,27 @@ def test_spark_builtin_names_are_refused(spark, registered):
     assert spark.sql("SELECT upper('a')").first()[0] == "A"
 
 
+def test_drillspark_jar_function_names_are_refused(spark, registered):
+    registered.append("drill_repeated_count")
+    drillspark.function("drill_repeated_count", returns="int")(pc.list_value_length)
+    with pytest.raises(ValueError) as refused:
+        register_functions(spark, ["drill_repeated_count"])
+    message = str(refused.value)
+    assert "would hide drillspark's own function 'drill_repeated_count'" in message
+    assert "drillspark.functions." in message  # the jar class it would shadow
+    # The jar's function is untouched: REPEATED_COUNT of a null array is 0 (not null).
+    got = spark.sql("SELECT drill_repeated_count(array(1, 2)), drill_repeated_count(NULL)")
+    assert tuple(got.first()) == (2, 0)
+
+
+def test_registering_the_same_python_function_twice_is_fine(spark, registered):
+    registered.append("drill_twice")
+    drillspark.function("drill_twice", returns="long")(lambda v: pc.multiply(v, 2))
+    assert register_functions(spark, ["drill_twice"]) == ["drill_twice"]
+    assert register_functions(spark, ["drill_twice"]) == ["drill_twice"]
+    assert spark.sql("SELECT drill_twice(21)").first()[0] == 42
+
+
 def test_re_registering_a_name_builds_a_fresh_udf(spark, registered):
     registered.append("drill_step")
     df = spark.range(2)

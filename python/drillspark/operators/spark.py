@@ -266,22 +266,35 @@ def _arrow_aggregate(impl: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 def register_functions(spark: SparkSession, names: Sequence[str] | None = None) -> list[str]:
     """Make registered functions callable from Spark SQL (and so from Drill SQL) in this
-    session, under their registered names; returns the names registered. A name that is a
-    Spark built-in is refused: prefix it with `drill_`."""
+    session, under their registered names; returns the names registered. A name that would
+    hide a Spark built-in or one of drillspark's own jar functions (the `drill_*` functions
+    the extension registers) is refused with an error saying which."""
     done = []
     for name in names if names is not None else plugins.function_names():
-        if _is_spark_builtin(spark, name):
-            raise ValueError(
-                f"function '{name}' would hide Spark's built-in '{name}'; register it as "
-                f"'drill_{name}' instead"
-            )
+        hidden = _function_it_would_hide(spark, name)
+        if hidden is not None:
+            raise ValueError(f"function '{name}' would hide {hidden}")
         spark.udf.register(name, spark_udf(name))
         done.append(name)
     return done
 
 
-def _is_spark_builtin(spark: SparkSession, name: str) -> bool:
+# Packages of the classes behind functions a registration must never shadow.
+_SPARK_BUILTIN_PACKAGE = "org.apache.spark.sql.catalyst."
+_DRILLSPARK_JAR_PACKAGES = ("drillspark.", "org.apache.spark.sql.drillspark.")
+
+
+def _function_it_would_hide(spark: SparkSession, name: str) -> str | None:
+    """What registering `name` in `spark` would shadow (None: nothing that matters), found
+    through the public catalog API so it also works on Spark Connect."""
     if not spark.catalog.functionExists(name):
-        return False
+        return None
     class_name = spark.catalog.getFunction(name).className or ""
-    return class_name.startswith("org.apache.spark.sql.catalyst.")
+    if class_name.startswith(_SPARK_BUILTIN_PACKAGE):
+        return f"Spark's built-in '{name}'; register it as 'drill_{name}' instead"
+    if class_name.startswith(_DRILLSPARK_JAR_PACKAGES):
+        return (
+            f"drillspark's own function '{name}' ({class_name}, from the extension jar); "
+            "choose another name"
+        )
+    return None  # a Python function registered earlier (by us or the user): replaced
