@@ -364,9 +364,7 @@ def _same_but_labels(a: pa.DataType, b: pa.DataType) -> bool:
         return False
     if pa.types.is_union(a) and (a.mode != b.mode or a.type_codes != b.type_codes):
         return False
-    return all(
-        _same_but_labels(a.field(i).type, b.field(i).type) for i in range(a.num_fields)
-    )
+    return all(_same_but_labels(a.field(i).type, b.field(i).type) for i in range(a.num_fields))
 
 
 def _brief(schema: pa.Schema) -> str:
