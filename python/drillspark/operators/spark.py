@@ -1,5 +1,7 @@
-"""Running operators and registered functions inside Spark, through public PySpark APIs only
-(mapInArrow and Arrow UDFs), so the same code runs on classic Spark and on Spark Connect.
+"""Running operators and registered functions inside Spark, through public DataFrame APIs
+(mapInArrow, applyInArrow and Arrow UDFs), so the same code runs on classic Spark and on
+Spark Connect. The three non-public PySpark helpers it needs (Arrow <-> Spark schema
+conversion, pickling user modules by value) live in `_pyspark_compat`.
 
     out = apply_operator(df, "nested-filter", {"path": "a.x", "relationship": ">", "value": 3}, op_id=4)
     out = apply_plan_node(df, {"op": "nested-filter", "@id": 4, "input": 3, "path": "a.x", ...})
@@ -23,6 +25,11 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from drillspark import plugins
+from drillspark.operators._pyspark_compat import (
+    from_arrow_schema,
+    register_pickle_by_value,
+    to_arrow_schema,
+)
 from drillspark.operators.base import SingleInputOperator, conform
 from drillspark.operators.errors import OperatorError
 from drillspark.operators.fragment import chain_output_schema, run_fragment
@@ -69,8 +76,6 @@ def make_operator(
 
 def arrow_schema(df: DataFrame) -> pa.Schema:
     """`df.schema` as the Arrow schema its mapInArrow batches will have."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
     conf = df.sparkSession.conf
     return to_arrow_schema(
         df.schema,
@@ -109,11 +114,9 @@ def apply_operators(
     df: DataFrame, operators: Sequence[OperatorSpec], *, limits: BatchLimits | None = None
 ) -> DataFrame:
     """Run a chain of operators (first applied first) in one pass over each partition."""
-    from pyspark.sql.pandas.types import from_arrow_schema
-
     ops = [make_operator(op) for op in operators]
     out_schema = chain_output_schema(ops, arrow_schema(df))  # schema time, on the driver
-    spark_schema = from_arrow_schema(out_schema, prefer_timestamp_ntz=True)
+    spark_schema = from_arrow_schema(out_schema)
     for op in ops:
         ship_by_value(type(op))
     return df.mapInArrow(_partition_runner(ops, limits or BatchLimits(), out_schema), spark_schema)
@@ -131,13 +134,11 @@ def apply_operator_within(
     """Run a fresh operator over each group of rows with equal `keys` (groupBy +
     applyInArrow): Drill's segments, where an operator "avoids carrying state between segment
     boundaries". A blocking operator (one whose `finish()` emits) then yields per segment."""
-    from pyspark.sql.pandas.types import from_arrow_schema
-
     ops = [make_operator(op, properties, op_id)]
     out_schema = chain_output_schema(ops, arrow_schema(df))
     ship_by_value(type(ops[0]))
     run = _partition_runner(ops, limits or BatchLimits(), out_schema)
-    spark_schema = from_arrow_schema(out_schema, prefer_timestamp_ntz=True)
+    spark_schema = from_arrow_schema(out_schema)
     return df.groupBy(*keys).applyInArrow(run, spark_schema)
 
 
@@ -177,9 +178,7 @@ def ship_by_value(obj: Any) -> None:
     path = getattr(module, "__file__", None) or ""
     if "site-packages" in path or "dist-packages" in path:
         return
-    from pyspark import cloudpickle
-
-    cloudpickle.register_pickle_by_value(module)
+    register_pickle_by_value(module)
 
 
 # ---- functions -------------------------------------------------------------------------
