@@ -1,6 +1,11 @@
 """Python operator vs native Spark: seed 001 Appendix A's nested-value filter.
 
-    python benchmarks/operator_bench.py [ROWS] [--repeat 3] [--master local[2]] [--json]
+    python benchmarks/operator_bench.py [ROWS] [--size 1M] [--repeat 3] [--master local[2]] [--json]
+
+ROWS or `--size` (the option `make bench BENCH_ARGS="--size ..."` passes to every benchmark):
+a row count with an optional suffix, `200k`, `1M`, `10M`, `1G`; a data size in bytes,
+`50MB`, `1GB` (converted to rows at the Arrow size of this benchmark's rows); or `small`
+(1M rows).
 
 Data (generated inside Spark, so no driver-side rows): ROWS records (default 10 million)
 `{id, a: [{x, k}, ...], c}` with 1 to 7 elements in `a`. The query is `a.x > 49`: keep the
@@ -115,6 +120,36 @@ def arrow_only(rows: int) -> float:
     return time.perf_counter() - start
 
 
+SMALL_ROWS = 1_000_000
+_ROW_SUFFIXES = {"K": 10**3, "M": 10**6, "G": 10**9}
+_BYTE_SUFFIXES = {"KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "B": 1}
+
+
+def parse_rows(text: str) -> int:
+    """A number of rows: `1000000`, `1_000_000`, `200k`, `1M`, `2.5M`, `1G`, `small`, or a
+    data size (`50MB`, `1GB`) converted at the Arrow size of one row of this benchmark."""
+    t = text.strip().upper().replace("_", "").replace(",", "").replace("IB", "B")
+    if t == "SMALL":
+        return SMALL_ROWS
+    try:
+        for unit, factor in _BYTE_SUFFIXES.items():
+            if t.endswith(unit) and t[: -len(unit)]:
+                return max(1, int(float(t[: -len(unit)]) * factor / _bytes_per_row()))
+        if t and t[-1] in _ROW_SUFFIXES:
+            return int(float(t[:-1]) * _ROW_SUFFIXES[t[-1]])
+        return int(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size: give rows (1000000, 200k, 1M, 10M), bytes (50MB, 1GB) "
+            "or 'small'"
+        ) from None
+
+
+def _bytes_per_row() -> float:
+    sample = list(arrow_batches(10_000))
+    return sum(b.nbytes for b in sample) / 10_000
+
+
 def timed(make) -> float:
     start = time.perf_counter()
     make().write.format("noop").mode("overwrite").save()
@@ -123,12 +158,18 @@ def timed(make) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("rows", nargs="?", type=int, default=10_000_000)
+    parser.add_argument("rows", nargs="?", type=parse_rows, default=None, help="rows (or a size)")
+    parser.add_argument(
+        "--size", type=parse_rows, default=None, help="rows: 1M, 10M; bytes: 1GB; or 'small'"
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--partitions", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="also time the JSON-text path")
     args = parser.parse_args(argv)
+    if args.rows is not None and args.size is not None and args.rows != args.size:
+        parser.error(f"ROWS ({args.rows:,}) and --size ({args.size:,}) disagree; give one")
+    args.rows = args.rows or args.size or 10_000_000
 
     spark = drillspark.session(
         master=args.master,

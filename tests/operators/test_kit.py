@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
 from drillspark.operators import IterOutcome, SingleInputOperator
-from drillspark.operators.builtin import BUILTIN_OPERATORS
+from drillspark.operators.builtin import BUILTIN_OPERATORS, NestedFilter
 from drillspark.operators.testing import assert_conforms, check_operator
 
 SAMPLE = pa.RecordBatch.from_pydict({"v": [1, 2, 3]})
@@ -36,9 +38,49 @@ def test_a_plain_operator_passes_every_case():
     ]
 
 
-def test_every_builtin_operator_is_covered_by_a_kit_test():
-    # Each built-in has its own kit test in its test module; this keeps the list honest.
-    assert [op.drill_name for op in BUILTIN_OPERATORS] == ["nested-filter"]
+# Per built-in operator: (make, sample, kit options) runs. A new built-in operator without an
+# entry here fails test_every_builtin_operator_conforms.
+_APPENDIX_A = [
+    {"a": {"b": 1, "x": 5}, "c": 1},
+    {"a": [{"b": 1}, {"z": {"x": 4}}, {"q": 3, "x": 5}], "c": 2},
+    {"a": {"b": 2, "x": [1, 2, 3, 4, 5]}, "c": 3},
+    {"a": {"b": 3, "x": [1, 2]}, "c": 4},
+]
+KIT_RUNS = {
+    "nested-filter": [
+        (  # typed nested columns, with a leaf of the wrong type for the own-error case
+            lambda: NestedFilter(path="a.x", relationship=">", value=3),
+            pa.RecordBatch.from_pylist(
+                [{"a": [{"x": 1}, {"x": 5}], "c": 1}, {"a": [{"x": 2}], "c": 2}]
+            ),
+            {"bad_batch": pa.RecordBatch.from_pylist([{"a": [{"x": "text"}]}])},
+        ),
+        (  # conflicting types held as JSON text (the appendix's worked example)
+            lambda: NestedFilter(path="a.x", relationship=">", value=3),
+            pa.RecordBatch.from_pylist(
+                [{"a": json.dumps(r["a"]), "c": r["c"]} for r in _APPENDIX_A]
+            ),
+            {},
+        ),
+        (  # a user predicate over JSON text
+            lambda: NestedFilter(path="a.x", predicate=lambda v: pc.greater(v, 3)),
+            pa.RecordBatch.from_pylist(
+                [{"a": json.dumps(r["a"]), "c": r["c"]} for r in _APPENDIX_A]
+            ),
+            {},
+        ),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", [op.drill_name for op in BUILTIN_OPERATORS])
+def test_every_builtin_operator_conforms(name):
+    if name not in KIT_RUNS:
+        pytest.fail(f"built-in operator '{name}' has no conformance-kit sample in KIT_RUNS")
+    for make, sample, options in KIT_RUNS[name]:
+        report = assert_conforms(make, sample, **options)
+        assert report.operator == name
+        assert "own_error" in {c.name for c in report.cases} or "bad_batch" not in options
 
 
 def test_raising_instead_of_stop_is_caught():
@@ -92,6 +134,59 @@ def test_schema_that_differs_from_output_schema_is_caught():
             return schema  # read time disagrees with schema time
 
     assert "first_batch" in failed(check_operator(Liar, SAMPLE))
+
+
+class Sticky(Identity):
+    """Broken on purpose: keeps the columns of the first input schema it saw, so its output
+    never changes schema although `output_schema` (identity) says it follows the input. The
+    base class, looking only at the output batches, honestly returns OK for them."""
+
+    def configure(self):
+        self.first = None
+
+    def setup(self, schema):
+        self.first = self.first or schema
+        return self.first
+
+    def process(self, batch):
+        return batch.select(self.first.names)
+
+
+def test_an_operator_that_ignores_an_input_schema_change_is_caught():
+    report = check_operator(Sticky, SAMPLE)
+    assert failed(report) == {"schema_change"}
+    message = next(c.message for c in report.failures)
+    assert "returned OK, expected OK_NEW_SCHEMA" in message
+    assert "kit_extra: int64" in message  # names the input schema that changed
+
+
+def test_an_outcome_that_misses_a_schema_change_is_caught():
+    class Deaf(Identity):
+        """Right batches, wrong outcome: reports OK where the schema changed."""
+
+        def next(self):
+            outcome = super().next()
+            if outcome is IterOutcome.OK_NEW_SCHEMA and getattr(self, "started", False):
+                return IterOutcome.OK
+            self.started = True
+            return outcome
+
+    report = check_operator(Deaf, SAMPLE)
+    assert failed(report) == {"schema_change"}
+    assert "returned OK, expected OK_NEW_SCHEMA" in str(report)
+
+
+def test_a_projection_that_keeps_its_output_schema_is_fine():
+    class KeepV(Identity):
+        """Output schema independent of extra input columns: OK across that change."""
+
+        def output_schema(self, schema):
+            return pa.schema([schema.field("v")])
+
+        def process(self, batch):
+            return batch.select(["v"])
+
+    assert_conforms(KeepV, SAMPLE)
 
 
 def test_own_error_case_needs_the_operator_to_name_itself():

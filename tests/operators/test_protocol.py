@@ -211,11 +211,59 @@ def test_declared_schema_must_match_what_process_returns():
             return pa.schema([("v", pa.string())])
 
         def process(self, b):
-            return pa.RecordBatch.from_pydict({"v": [[1]]})  # a list cannot become a string
+            return pa.RecordBatch.from_pydict({"v": [[1]]})
 
-    op = Liar().bind(BatchSource([batch(v=[1])]))
+    op = Liar(op_id=7).bind(BatchSource([batch(v=[1])]))
     assert op.next() is STOP
-    assert "declared [v: string]" in str(op.error)
+    message = str(op.error)
+    assert "operator 'Liar' @7" in message
+    assert "column 'v' was declared string but the operator produced list<item: int64>" in message
+
+
+def test_a_castable_wrong_type_is_an_error_not_a_cast():
+    # String digits could be cast to int64; an operator must produce what it declared.
+    class Digits(SingleInputOperator):
+        def output_schema(self, s):
+            return pa.schema([("v", pa.int64()), ("w", pa.string())])
+
+        def process(self, b):
+            return pa.RecordBatch.from_pydict({"v": ["1", "2"], "w": ["a", "b"]})
+
+    op = Digits().bind(BatchSource([batch(v=[1, 2])]))
+    assert op.next() is STOP
+    assert "column 'v' was declared int64 but the operator produced string" in str(op.error)
+    assert op.batch is None
+
+
+def test_missing_or_renamed_columns_are_an_error():
+    class Renamer(SingleInputOperator):
+        def process(self, b):
+            return b.rename_columns(["w"])
+
+    op = Renamer().bind(BatchSource([batch(v=[1])]))
+    assert op.next() is STOP
+    assert "produced columns [w: int64] but declared [v: int64]" in str(op.error)
+
+
+def test_nested_labels_are_relabelled_but_nested_types_are_not_cast():
+    declared_type = pa.list_(pa.field("element", pa.struct([pa.field("x", pa.int64(), False)])))
+
+    class Nested(SingleInputOperator):
+        def output_schema(self, s):
+            return pa.schema([("a", declared_type)])
+
+        def process(self, b):
+            return b
+
+    good = pa.RecordBatch.from_pydict({"a": [[{"x": 1}]]})  # list<item: struct<x>>, nullable
+    op = Nested().bind(BatchSource([good]))
+    assert op.next() is OK_NEW_SCHEMA
+    assert op.batch.schema.field("a").type.equals(declared_type)
+    assert op.batch.to_pydict() == {"a": [[{"x": 1}]]}
+    wrong = pa.RecordBatch.from_pydict({"a": [[{"x": 1.5}]]})  # double where int64 declared
+    op = Nested().bind(BatchSource([wrong]))
+    assert op.next() is STOP
+    assert "column 'a' was declared list<element: struct<x: int64 not null>>" in str(op.error)
 
 
 def test_nullability_only_differences_are_relabelled():

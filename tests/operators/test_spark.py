@@ -22,6 +22,7 @@ from drillspark.operators.spark import (
     arrow_schema,
     function_column,
     register_functions,
+    spark_udf,
 )
 
 APPENDIX = [
@@ -203,6 +204,39 @@ def test_spark_builtin_names_are_refused(spark, registered):
     with pytest.raises(ValueError, match="register it as 'drill_upper'"):
         register_functions(spark, ["upper"])
     assert spark.sql("SELECT upper('a')").first()[0] == "A"
+
+
+def test_drillspark_jar_function_names_are_refused(spark, registered):
+    registered.append("drill_repeated_count")
+    drillspark.function("drill_repeated_count", returns="int")(pc.list_value_length)
+    with pytest.raises(ValueError) as refused:
+        register_functions(spark, ["drill_repeated_count"])
+    message = str(refused.value)
+    assert "would hide drillspark's own function 'drill_repeated_count'" in message
+    assert "drillspark.functions." in message  # the jar class it would shadow
+    # The jar's function is untouched: REPEATED_COUNT of a null array is 0 (not null).
+    got = spark.sql("SELECT drill_repeated_count(array(1, 2)), drill_repeated_count(NULL)")
+    assert tuple(got.first()) == (2, 0)
+
+
+def test_registering_the_same_python_function_twice_is_fine(spark, registered):
+    registered.append("drill_twice")
+    drillspark.function("drill_twice", returns="long")(lambda v: pc.multiply(v, 2))
+    assert register_functions(spark, ["drill_twice"]) == ["drill_twice"]
+    assert register_functions(spark, ["drill_twice"]) == ["drill_twice"]
+    assert spark.sql("SELECT drill_twice(21)").first()[0] == 42
+
+
+def test_re_registering_a_name_builds_a_fresh_udf(spark, registered):
+    registered.append("drill_step")
+    df = spark.range(2)
+    got = []
+    for step in (1, 10, 100):  # each registration replaces the last; none may be served stale
+        plugins.unregister("drill_step")
+        drillspark.function("drill_step", returns="long")(lambda v, s=step: pc.add(v, s))
+        got.append([r[0] for r in df.select(function_column("drill_step", "id")).collect()])
+    assert got == [[1, 2], [10, 11], [100, 101]]
+    assert spark_udf("drill_step") is spark_udf("drill_step")  # cached while unchanged
 
 
 class Count(SingleInputOperator):

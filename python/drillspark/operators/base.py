@@ -329,21 +329,42 @@ class SingleInputOperator(Operator):
 
 
 def conform(batch: pa.RecordBatch, schema: pa.Schema, where: str = "operator") -> pa.RecordBatch:
-    """`batch` relabelled with `schema` when only names' metadata or nullability differ;
-    an error naming both schemas otherwise (an operator must produce what it declared)."""
-    same_shape = batch.num_columns == len(schema) and all(
-        f.name == g.name and f.type.equals(g.type)
-        for f, g in zip(batch.schema, schema, strict=True)
-    )
-    if same_shape:
-        return pa.RecordBatch.from_arrays(batch.columns, schema=schema)
-    try:
-        return batch.cast(schema)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, ValueError) as exc:
+    """`batch` relabelled with `schema` when they differ only in labels: field nullability,
+    field metadata and the names of list items. Anything else is the operator's bug, reported
+    as a ProtocolError naming the operator, the column and both types; nothing is cast (a
+    cast would quietly turn, say, string digits into numbers)."""
+    if batch.schema.names != schema.names:
         raise ProtocolError(
-            f"{where} produced a batch with schema [{_brief(batch.schema)}] but declared "
-            f"[{_brief(schema)}] ({exc})"
-        ) from None
+            f"{where} produced columns [{_brief(batch.schema)}] but declared [{_brief(schema)}]"
+        )
+    columns = []
+    for column, produced, declared in zip(batch.columns, batch.schema, schema, strict=True):
+        if not _same_but_labels(produced.type, declared.type):
+            raise ProtocolError(
+                f"{where}: column '{declared.name}' was declared {declared.type} but the "
+                f"operator produced {produced.type}"
+            )
+        # A relabelling cast: the same physical layout, only field labels change.
+        columns.append(column if column.type.equals(declared.type) else column.cast(declared.type))
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def _same_but_labels(a: pa.DataType, b: pa.DataType) -> bool:
+    """The two types hold the same values in the same layout: equal up to the nullability
+    and metadata of nested fields and the names of list items."""
+    if a.equals(b):
+        return True
+    if a.id != b.id or a.num_fields != b.num_fields or a.num_fields == 0:
+        return False
+    if pa.types.is_struct(a) and [f.name for f in a] != [f.name for f in b]:
+        return False
+    if pa.types.is_fixed_size_list(a) and a.list_size != b.list_size:
+        return False
+    if pa.types.is_map(a) and a.keys_sorted != b.keys_sorted:
+        return False
+    if pa.types.is_union(a) and (a.mode != b.mode or a.type_codes != b.type_codes):
+        return False
+    return all(_same_but_labels(a.field(i).type, b.field(i).type) for i in range(a.num_fields))
 
 
 def _brief(schema: pa.Schema) -> str:

@@ -14,7 +14,9 @@ Typed columns (structs and lists at any depth) are pruned with Arrow kernels and
 arithmetic, never per row in Python. A string column met where the path goes on is taken
 as JSON text (how the scan keeps values whose type conflicts, e.g. a map in one record and
 an array in another, as in the appendix's worked example); such values are parsed, pruned
-and written back as JSON text, value by value.
+and written back as JSON text, value by value. A user `predicate` is still called on Arrow
+arrays there: the leaf values of the whole batch are collected first and tested in one call
+(one per kind of JSON scalar present: numbers, strings, booleans).
 """
 
 from __future__ import annotations
@@ -96,12 +98,11 @@ class LeafTest:
         return None
 
     def python(self, value: Any) -> bool:
-        """The same test on one parsed JSON value."""
+        """The same test on one parsed JSON value (relationship form only: a predicate is
+        run on all leaves of a batch at once, see `answered`)."""
         if value is None or isinstance(value, (dict, list)):
             return False
-        if self.predicate is not None:
-            return bool(_to_mask(self.predicate(pa.array([value])), 1)[0])
-        assert self.op is not None
+        assert self.op is not None, "predicate tests run per batch (LeafTest.answered)"
         literal = self.value
         numeric = (int, float)
         if isinstance(value, bool) or isinstance(literal, bool):
@@ -115,6 +116,39 @@ class LeafTest:
             return bool(_PY_COMPARE[self.op](value, literal))
         except TypeError:
             return False
+
+    def answered(self, leaves: list[Any]) -> _Answers:
+        """The predicate run once over `leaves` (the testable JSON scalars of a batch, in the
+        order `prune_value` visits them), as a test that hands the answers out in that order.
+        JSON scalars of different kinds cannot share an Arrow array, so each kind present
+        (number, string, boolean) is one vectorized call."""
+        assert self.predicate is not None
+        answers = np.zeros(len(leaves), dtype=bool)
+        groups: dict[str, list[int]] = {}
+        for i, value in enumerate(leaves):
+            groups.setdefault(_json_kind(value), []).append(i)
+        for indices in groups.values():
+            values = pa.array([leaves[i] for i in indices])
+            answers[indices] = _to_mask(self.predicate(values), len(indices))
+        return _Answers(answers)
+
+
+class _Answers:
+    """A leaf test whose answers were computed beforehand, handed out in visiting order."""
+
+    def __init__(self, answers: np.ndarray):
+        self._next = iter(answers.tolist()).__next__
+
+    def python(self, value: Any) -> bool:
+        if value is None or isinstance(value, (dict, list)):
+            return False  # not a testable leaf: never collected (see collect_leaves)
+        return self._next()
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    return "number" if isinstance(value, (int, float)) else type(value).__name__
 
 
 def _to_mask(result: Any, length: int) -> np.ndarray:
@@ -251,23 +285,52 @@ class NestedPruner:
 
     def _prune_json(self, arr: pa.Array, depth: int) -> tuple[np.ndarray, pa.Array]:
         rest = self.path[depth:]
+        texts = arr.to_pylist()
+        values = [_parse(text) for text in texts]
+        test: LeafTest | _Answers = self.test
+        if self.test.predicate is not None:  # one vectorized call for the whole batch
+            leaves: list[Any] = []
+            for text, value in zip(texts, values, strict=True):
+                if text is not None:
+                    collect_leaves(value, rest, leaves)
+            test = self.test.answered(leaves)
         keep = np.zeros(len(arr), dtype=bool)
         out: list[str | None] = []
-        for i, text in enumerate(arr.to_pylist()):
+        for i, (text, value) in enumerate(zip(texts, values, strict=True)):
             if text is None:
                 out.append(None)
                 continue
-            try:
-                value = json.loads(text)
-            except ValueError:
-                value = text  # not JSON: a plain string
-            ok, pruned = prune_value(value, rest, self.test)
+            ok, pruned = prune_value(value, rest, test)
             keep[i] = ok
             out.append(text if pruned is value else json.dumps(pruned, separators=(",", ":")))
         return keep, pa.array(out, type=arr.type)
 
 
-def prune_value(value: Any, path: tuple[str, ...], test: LeafTest) -> tuple[bool, Any]:
+def _parse(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text  # not JSON: a plain string
+
+
+def collect_leaves(value: Any, path: tuple[str, ...], out: list[Any]) -> None:
+    """Append to `out` the values `prune_value(value, path, test)` would test, in the order
+    it tests them (it visits every element of every array, so nothing is skipped)."""
+    if isinstance(value, list):
+        for element in value:
+            collect_leaves(element, path, out)
+    elif not path:
+        if value is not None and not isinstance(value, dict):
+            out.append(value)
+    elif isinstance(value, dict):
+        key = _dict_key(value, path[0])
+        if key is not None:
+            collect_leaves(value[key], path[1:], out)
+
+
+def prune_value(value: Any, path: tuple[str, ...], test: LeafTest | _Answers) -> tuple[bool, Any]:
     """Appendix A's rules on one parsed JSON value; returns (kept, pruned value), the pruned
     value being `value` itself when nothing under it was removed."""
     if isinstance(value, list):

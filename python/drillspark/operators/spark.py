@@ -1,5 +1,7 @@
-"""Running operators and registered functions inside Spark, through public PySpark APIs only
-(mapInArrow and Arrow UDFs), so the same code runs on classic Spark and on Spark Connect.
+"""Running operators and registered functions inside Spark, through public DataFrame APIs
+(mapInArrow, applyInArrow and Arrow UDFs), so the same code runs on classic Spark and on
+Spark Connect. The three non-public PySpark helpers it needs (Arrow <-> Spark schema
+conversion, pickling user modules by value) live in `_pyspark_compat`.
 
     out = apply_operator(df, "nested-filter", {"path": "a.x", "relationship": ">", "value": 3}, op_id=4)
     out = apply_plan_node(df, {"op": "nested-filter", "@id": 4, "input": 3, "path": "a.x", ...})
@@ -23,6 +25,11 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from drillspark import plugins
+from drillspark.operators._pyspark_compat import (
+    from_arrow_schema,
+    register_pickle_by_value,
+    to_arrow_schema,
+)
 from drillspark.operators.base import SingleInputOperator, conform
 from drillspark.operators.errors import OperatorError
 from drillspark.operators.fragment import chain_output_schema, run_fragment
@@ -69,8 +76,6 @@ def make_operator(
 
 def arrow_schema(df: DataFrame) -> pa.Schema:
     """`df.schema` as the Arrow schema its mapInArrow batches will have."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
     conf = df.sparkSession.conf
     return to_arrow_schema(
         df.schema,
@@ -109,11 +114,9 @@ def apply_operators(
     df: DataFrame, operators: Sequence[OperatorSpec], *, limits: BatchLimits | None = None
 ) -> DataFrame:
     """Run a chain of operators (first applied first) in one pass over each partition."""
-    from pyspark.sql.pandas.types import from_arrow_schema
-
     ops = [make_operator(op) for op in operators]
     out_schema = chain_output_schema(ops, arrow_schema(df))  # schema time, on the driver
-    spark_schema = from_arrow_schema(out_schema, prefer_timestamp_ntz=True)
+    spark_schema = from_arrow_schema(out_schema)
     for op in ops:
         ship_by_value(type(op))
     return df.mapInArrow(_partition_runner(ops, limits or BatchLimits(), out_schema), spark_schema)
@@ -131,28 +134,26 @@ def apply_operator_within(
     """Run a fresh operator over each group of rows with equal `keys` (groupBy +
     applyInArrow): Drill's segments, where an operator "avoids carrying state between segment
     boundaries". A blocking operator (one whose `finish()` emits) then yields per segment."""
-    from pyspark.sql.pandas.types import from_arrow_schema
-
     ops = [make_operator(op, properties, op_id)]
     out_schema = chain_output_schema(ops, arrow_schema(df))
     ship_by_value(type(ops[0]))
     run = _partition_runner(ops, limits or BatchLimits(), out_schema)
-
-    def per_group(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        yield from run(batches)
-
-    spark_schema = from_arrow_schema(out_schema, prefer_timestamp_ntz=True)
-    return df.groupBy(*keys).applyInArrow(per_group, spark_schema)
+    spark_schema = from_arrow_schema(out_schema)
+    return df.groupBy(*keys).applyInArrow(run, spark_schema)
 
 
 def _partition_runner(
     prototypes: list[SingleInputOperator], limits: BatchLimits, out_schema: pa.Schema
 ) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    where = prototypes[-1]._where() if prototypes else "operator chain"
+
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         ops = [copy.deepcopy(op) for op in prototypes]  # fresh, never-run operators
         try:
             for batch in run_fragment(batches, ops, limits):
-                yield batch if batch.schema.equals(out_schema) else conform(batch, out_schema)
+                if not batch.schema.equals(out_schema):
+                    batch = conform(batch, out_schema, where)
+                yield batch
         except OperatorError as error:
             raise error.in_partition(_partition_id()) from error.cause
 
@@ -177,9 +178,7 @@ def ship_by_value(obj: Any) -> None:
     path = getattr(module, "__file__", None) or ""
     if "site-packages" in path or "dist-packages" in path:
         return
-    from pyspark import cloudpickle
-
-    cloudpickle.register_pickle_by_value(module)
+    register_pickle_by_value(module)
 
 
 # ---- functions -------------------------------------------------------------------------
@@ -189,7 +188,10 @@ def function_column(name: str, *cols: Column | str) -> Column:
     return spark_udf(name)(*cols)
 
 
-_udfs: dict[tuple[str, int], Any] = {}
+# name -> (the registration, its UDF). The registration object itself is the key: a UDF
+# is reused only while `name` still maps to the very same registration, so re-registering a
+# name (even if the new object gets the old one's id) builds a fresh UDF.
+_udfs: dict[str, tuple[plugins.RegisteredFunction, Any]] = {}
 
 
 def spark_udf(name: str) -> Any:
@@ -200,10 +202,10 @@ def spark_udf(name: str) -> Any:
         close = difflib.get_close_matches(name.lower(), plugins.function_names(), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownFunctionError(f"no function named '{name}' is registered{hint}")
-    key = (fn.name, id(fn))
-    if key not in _udfs:
-        _udfs[key] = _build_udf(fn)
-    return _udfs[key]
+    cached = _udfs.get(fn.name)
+    if cached is None or cached[0] is not fn:
+        cached = _udfs[fn.name] = (fn, _build_udf(fn))
+    return cached[1]
 
 
 def _build_udf(fn: plugins.RegisteredFunction) -> Any:
@@ -263,22 +265,35 @@ def _arrow_aggregate(impl: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 def register_functions(spark: SparkSession, names: Sequence[str] | None = None) -> list[str]:
     """Make registered functions callable from Spark SQL (and so from Drill SQL) in this
-    session, under their registered names; returns the names registered. A name that is a
-    Spark built-in is refused: prefix it with `drill_`."""
+    session, under their registered names; returns the names registered. A name that would
+    hide a Spark built-in or one of drillspark's own jar functions (the `drill_*` functions
+    the extension registers) is refused with an error saying which."""
     done = []
     for name in names if names is not None else plugins.function_names():
-        if _is_spark_builtin(spark, name):
-            raise ValueError(
-                f"function '{name}' would hide Spark's built-in '{name}'; register it as "
-                f"'drill_{name}' instead"
-            )
+        hidden = _function_it_would_hide(spark, name)
+        if hidden is not None:
+            raise ValueError(f"function '{name}' would hide {hidden}")
         spark.udf.register(name, spark_udf(name))
         done.append(name)
     return done
 
 
-def _is_spark_builtin(spark: SparkSession, name: str) -> bool:
+# Packages of the classes behind functions a registration must never shadow.
+_SPARK_BUILTIN_PACKAGE = "org.apache.spark.sql.catalyst."
+_DRILLSPARK_JAR_PACKAGES = ("drillspark.", "org.apache.spark.sql.drillspark.")
+
+
+def _function_it_would_hide(spark: SparkSession, name: str) -> str | None:
+    """What registering `name` in `spark` would shadow (None: nothing that matters), found
+    through the public catalog API so it also works on Spark Connect."""
     if not spark.catalog.functionExists(name):
-        return False
+        return None
     class_name = spark.catalog.getFunction(name).className or ""
-    return class_name.startswith("org.apache.spark.sql.catalyst.")
+    if class_name.startswith(_SPARK_BUILTIN_PACKAGE):
+        return f"Spark's built-in '{name}'; register it as 'drill_{name}' instead"
+    if class_name.startswith(_DRILLSPARK_JAR_PACKAGES):
+        return (
+            f"drillspark's own function '{name}' ({class_name}, from the extension jar); "
+            "choose another name"
+        )
+    return None  # a Python function registered earlier (by us or the user): replaced

@@ -8,14 +8,17 @@
 `check_operator` returns a report of every case; `assert_conforms` fails with all the
 failures listed. The cases:
 
-* first_batch: the first next() is OK_NEW_SCHEMA; every batch's schema is what schema time
-  (`output_schema`) promised; OK only while the schema holds; NONE at the end.
+* first_batch: the first next() is OK_NEW_SCHEMA; every batch has the schema that schema
+  time (`output_schema`) gives for the input batch last read; NONE at the end.
 * repeated_none: next() after NONE keeps returning NONE.
 * empty_input: one zero-row batch in: OK_NEW_SCHEMA with the output schema (zero rows for
   a filter; a blocking aggregate may emit its row for no data), then NONE.
 * no_input: no batches at all: NONE at once, and again.
-* schema_change: batches of two schemas: OK_NEW_SCHEMA exactly when the output schema
-  changes, each batch with the schema `output_schema` gives for its input.
+* schema_change: batches of two input schemas: OK_NEW_SCHEMA exactly when the input
+  schema changed in a way that changes `output_schema`, OK otherwise; each batch with the
+  schema `output_schema` gives for its input. The expected outcomes come from the input
+  stream and `output_schema`, not from the batches the operator returns, so an operator
+  that ignores an input schema change (or announces one that did not happen) fails.
 * input_error: the input fails after one batch: STOP, the error names the input operator
   and its position, STOP again on the next call.
 * own_error (when a `bad_batch` is given): the operator's own failure: STOP with an error
@@ -90,6 +93,7 @@ class SpySource(BatchSource):
 
     def __init__(self, batches: Iterable[pa.RecordBatch], fail_after: int | None = None):
         self.calls: list[str] = []
+        self.last_schema: pa.Schema | None = None  # schema of the input batch last handed on
         super().__init__(self._failing(list(batches), fail_after))
 
     @staticmethod
@@ -101,7 +105,10 @@ class SpySource(BatchSource):
 
     def next(self) -> IterOutcome:
         self.calls.append("next")
-        return super().next()
+        outcome = super().next()
+        if self.batch is not None:
+            self.last_schema = self.batch.schema
+        return outcome
 
     def close(self) -> None:
         self.calls.append("close")
@@ -128,28 +135,51 @@ def _with_extra_column(batch: pa.RecordBatch) -> pa.RecordBatch:
 def _check_stream(
     make: Callable[[], SingleInputOperator], inputs: Sequence[pa.RecordBatch]
 ) -> list[tuple[IterOutcome, pa.RecordBatch | None]]:
-    """Run `inputs` through a fresh operator checking outcomes against the schemas."""
+    """Run `inputs` through a fresh operator, checking each outcome and schema against what
+    schema time says for the input batch last read: `output_schema(that input's schema)`.
+
+    The expected outcome is derived from the input side only: OK_NEW_SCHEMA when that
+    expected output schema differs from the one last announced (or on the first call), OK
+    otherwise. So the check does not repeat the base class's own rule (which looks at the
+    output batches) and catches an operator whose output does not follow its input."""
     op = make()
-    op.bind(SpySource(inputs))
-    seen = _drain(op)
-    _expect(seen[-1][0] is NONE, f"ended with {seen[-1][0].name}, not NONE ({_error(op)})")
-    data = seen[:-1]
-    _expect(bool(data), "returned NONE on the first next() although input batches came")
-    previous: pa.Schema | None = None
-    promised = [make().output_schema(b.schema) for b in inputs]
-    for i, (outcome, batch) in enumerate(data):
-        _expect(batch is not None, f"call {i + 1}: {outcome.name} without a batch")
-        assert batch is not None
-        changed = previous is None or not batch.schema.equals(previous)
-        want = OK_NEW_SCHEMA if changed else OK
-        _expect(outcome is want, f"call {i + 1}: returned {outcome.name}, expected {want.name}")
+    source = SpySource(inputs)
+    op.bind(source)
+    schema_time = make()
+    announced: pa.Schema | None = None
+    seen: list[tuple[IterOutcome, pa.RecordBatch | None]] = []
+    for call in range(1, 100_001):
+        outcome = op.next()
+        batch = op.batch
+        seen.append((outcome, batch))
+        if outcome in (NONE, STOP):
+            break
+        _expect(batch is not None, f"call {call}: {outcome.name} without a batch")
+        assert batch is not None and source.last_schema is not None
+        want_schema = schema_time.output_schema(source.last_schema)
+        want = OK_NEW_SCHEMA if announced is None or not want_schema.equals(announced) else OK
         _expect(
-            any(batch.schema.equals(s) for s in promised),
-            f"call {i + 1}: batch schema [{batch.schema}] is not what output_schema() promised",
+            outcome is want,
+            f"call {call}: returned {outcome.name}, expected {want.name} (the input schema "
+            f"[{_brief(source.last_schema)}] gives output_schema() [{_brief(want_schema)}], "
+            f"last announced [{_brief(announced) if announced is not None else 'none'}])",
         )
-        previous = batch.schema
+        _expect(
+            batch.schema.equals(want_schema),
+            f"call {call}: batch schema [{_brief(batch.schema)}] is not what output_schema() "
+            f"gives for its input: [{_brief(want_schema)}]",
+        )
+        announced = want_schema
+    else:
+        raise _KitFailure("no NONE after 100000 calls to next()")
+    _expect(seen[-1][0] is NONE, f"ended with {seen[-1][0].name}, not NONE ({_error(op)})")
+    _expect(len(seen) > 1, "returned NONE on the first next() although input batches came")
     op.close()
     return seen
+
+
+def _brief(schema: pa.Schema) -> str:
+    return ", ".join(f"{f.name}: {f.type}" for f in schema)
 
 
 def _error(op: Operator) -> str:
