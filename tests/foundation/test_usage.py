@@ -98,6 +98,13 @@ def test_local_cluster_reaches_executors(tmp_path):
     assert int(result_lines(proc.stdout, "PY_PIDS")[0]) >= 2  # more than one Python worker process
     assert result_lines(proc.stdout, "PYTHONS") == [str([sys.executable])]
     assert result_lines(proc.stdout, "JVM_VERSION") == [drillspark.__version__]
+    # examples/data/shop's tags arrays, counted by hand (null and [] count 0, as in Drill)
+    assert result_lines(proc.stdout, "TAG_COUNTS") == [str(
+        [(1001, 1), (1002, 0), (1003, 2), (1004, 0), (1005, 1), (1006, 2), (1007, 1), (1008, 1)])]
+    # revenue plan: glazed 2+6, coffee 1+2+1, bagel 3+1, choc 1 (ordered by revenue desc)
+    assert result_lines(proc.stdout, "PLAN_ROWS") == [str(
+        [("donut-glazed", 8), ("coffee", 4), ("bagel", 4), ("donut-choc", 1)])]
+    assert result_lines(proc.stdout, "OPERATOR_PROBLEM") == []
 
 
 def test_spark_connect_reaches_the_extension(tmp_path):

@@ -94,7 +94,7 @@ def parse(
     if errors:
         raise PlanError(_sorted(errors))
     assert plan is not None
-    if notes:
+    if notes and plan.source is not None:  # notes come from source text, which sets `source`
         plan = replace(plan, source=replace(plan.source, warnings=notes))
     return plan
 
