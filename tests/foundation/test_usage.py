@@ -111,3 +111,7 @@ def test_spark_connect_reaches_the_extension(tmp_path):
     proc = run([sys.executable, str(APPS / "connect_app.py")], tmp_path, timeout=400)
     v = drillspark.__version__
     assert result_lines(proc.stdout, "RESULT") == [f"{v} {v}"]
+    assert result_lines(proc.stdout, "PLAN_ROWS") == [str(
+        [("donut-glazed", 8), ("coffee", 4), ("bagel", 4), ("donut-choc", 1)])]
+    assert result_lines(proc.stdout, "SQL_ROWS") == [str([(1006, "bulk"), (1006, "web")])]
+    assert result_lines(proc.stdout, "OPERATOR_PROBLEM") == []

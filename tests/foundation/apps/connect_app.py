@@ -1,17 +1,37 @@
-"""Spark Connect: a local Connect server with the jar; the client reaches the extension only by
-name (SQL, F.call_function), as drillspark's Python front end does."""
+"""Spark Connect: a local Connect server with the jar. The client reaches the extension only by
+name (SQL, F.call_function), and drillspark's front end uses only the public DataFrame API, so
+logical plans, Drill SQL and Python operators (tests/operators' connect check) run here too."""
+
+import sys
+from pathlib import Path
 
 import pyspark.sql.functions as F
 from pyspark.sql import SparkSession
 
 import drillspark
 
-spark = (
-    SparkSession.builder.remote("local[2]")
-    .config("spark.jars", drillspark.jar_path())
-    .config("spark.ui.enabled", "false")
-    .getOrCreate()
-)
-print("RESULT", spark.sql("SELECT drill_version()").first()[0],
-      spark.range(1).select(F.call_function("drill_version")).first()[0])
-spark.stop()
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "tests" / "operators"))
+import connect_check  # noqa: E402
+
+spark = drillspark.configure(
+    SparkSession.builder.remote("local[2]").config("spark.ui.enabled", "false")
+).getOrCreate()
+try:
+    print("RESULT", spark.sql("SELECT drill_version()").first()[0],
+          spark.range(1).select(F.call_function("drill_version")).first()[0])
+
+    plan = ROOT / "examples" / "plans" / "shop_revenue.json"
+    revenue = drillspark.run(plan, spark=spark, classpath=[str(ROOT / "examples")]).rows()
+    print("PLAN_ROWS", [(r["sku"], r["qty"]) for r in revenue])
+
+    shop = ROOT / "examples" / "data" / "shop"
+    rows = drillspark.sql(
+        f"SELECT o.order_id, FLATTEN(o.tags) AS tag FROM dfs.`{shop}` o "
+        "WHERE o.order_id = 1006 ORDER BY tag", spark=spark).rows()
+    print("SQL_ROWS", [(r["order_id"], r["tag"]) for r in rows])
+
+    for problem in connect_check.check(spark):
+        print("OPERATOR_PROBLEM", problem)
+finally:
+    spark.stop()
