@@ -19,6 +19,14 @@ def test_describe_function_shows_usage(spark, name, drill_name):
     assert f"Usage: {name}(" in text and f"Drill's {drill_name}" in text and "Examples:" in text
 
 
+@pytest.mark.parametrize("name", sorted(FUNCTIONS) + ["drill_version"])
+def test_describe_function_names_a_drillspark_class(spark, name):
+    # Not the Spark expression a builder happens to return (Cast, Literal).
+    text = "\n".join(r[0] for r in spark.sql(f"DESCRIBE FUNCTION EXTENDED {name}").collect())
+    (line,) = [x for x in text.splitlines() if x.startswith("Class:")]
+    assert line.split()[1].startswith("drillspark.functions."), line
+
+
 def test_listed_and_no_builtin_replaced(spark):
     names = {r.function for r in spark.sql("SHOW FUNCTIONS LIKE 'drill_*'").collect()}
     assert set(FUNCTIONS) <= {n.split(".")[-1] for n in names}

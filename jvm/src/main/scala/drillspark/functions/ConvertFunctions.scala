@@ -16,6 +16,9 @@ object ConvertFunctions {
   val From = "drill_convert_from"
   val To = "drill_convert_to"
 
+  /** DESCRIBE FUNCTION's class: this builder (the expression it makes is Spark's own). */
+  private def className: String = getClass.getName.stripSuffix("$")
+
   private val JsonNames = Set("JSON", "SIMPLEJSON", "EXTENDEDJSON")
   private val Supported = "JSON, SIMPLEJSON, EXTENDEDJSON, UTF8"
 
@@ -33,7 +36,7 @@ object ConvertFunctions {
 
   val fromDescription: DrillFunctions.Description = DrillFunctions.describe(
     From,
-    classOf[Cast].getName,
+    className,
     usage = "_FUNC_(expr, 'JSON') - Drill's CONVERT_FROM: parses JSON text (VARCHAR or " +
       "VARBINARY) into a VARIANT holding the map, list or scalar. _FUNC_(expr, 'UTF8') " +
       "decodes bytes to VARCHAR.",
@@ -53,7 +56,7 @@ object ConvertFunctions {
 
   val toDescription: DrillFunctions.Description = DrillFunctions.describe(
     To,
-    classOf[Cast].getName,
+    className,
     usage = "_FUNC_(expr, 'JSON') - Drill's CONVERT_TO: the JSON text of `expr` (a map, " +
       "list, VARIANT or scalar) as VARBINARY. _FUNC_(expr, 'UTF8') encodes text as bytes.",
     examples = """
