@@ -48,8 +48,11 @@ def test_callable_from_call_function_and_expr(spark):
     assert [r.x for r in df.select(F.expr("drill_flatten(a)").alias("x")).collect()] == [1, 2]
 
 
-def test_wrong_arity_names_the_function(spark):
-    from pyspark.errors import PySparkException
+def test_wrong_arity_is_sparks_error_with_the_calls_position(spark):
+    from pyspark.errors import AnalysisException
 
-    with pytest.raises(PySparkException, match="drill_flatten expects 1 argument"):
-        spark.sql("select drill_flatten(array(1), 2)").collect()
+    with pytest.raises(AnalysisException, match="`drill_flatten` requires 1 parameters") as e:
+        spark.sql("select 1 a, drill_flatten(array(1), 2) f").collect()
+    assert e.value.getCondition() == "WRONG_NUM_ARGS.WITHOUT_SUGGESTION"
+    (ctx,) = e.value.getQueryContext()
+    assert (ctx.fragment(), ctx.startIndex()) == ("drill_flatten(array(1), 2)", 12)

@@ -3,7 +3,7 @@ package drillspark.functions
 import java.util.Locale
 
 import org.apache.spark.sql.catalyst.expressions.{Cast, Expression}
-import org.apache.spark.sql.drillspark.compat.DrillBuiltins
+import org.apache.spark.sql.drillspark.compat.{DrillBuiltins, DrillSparkErrors}
 import org.apache.spark.sql.types._
 
 /**
@@ -22,17 +22,18 @@ object ConvertFunctions {
   private val JsonNames = Set("JSON", "SIMPLEJSON", "EXTENDEDJSON")
   private val Supported = "JSON, SIMPLEJSON, EXTENDEDJSON, UTF8"
 
+  /** The encoding argument's value; Spark's errors (AnalysisExceptions with a class) if bad. */
   private def encoding(name: String, arg: Expression): String = {
     if (!arg.foldable || !arg.dataType.isInstanceOf[StringType]) {
-      throw new IllegalArgumentException(s"$name: the second argument must be a string literal (one of $Supported)")
+      throw DrillSparkErrors.nonFoldableArgument(name, "encoding", StringType)
     }
     val value = arg.eval()
-    if (value == null) throw new IllegalArgumentException(s"$name: the encoding is NULL (one of $Supported)")
+    if (value == null) throw DrillSparkErrors.nullParameter(name, "encoding")
     value.toString.toUpperCase(Locale.ROOT)
   }
 
   private def unsupported(name: String, enc: String): Nothing =
-    throw new IllegalArgumentException(s"$name: unsupported encoding '$enc' (drillspark supports $Supported)")
+    throw DrillSparkErrors.unsupportedEncoding(name, "encoding", enc, Supported)
 
   val fromDescription: DrillFunctions.Description = DrillFunctions.describe(
     From,
