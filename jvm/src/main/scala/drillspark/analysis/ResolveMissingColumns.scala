@@ -21,7 +21,8 @@ import drillspark.functions.DrillConf
  * Drill's missing columns: in a plan that reads a [[drillspark.DrillTable]], a column or
  * nested field that does not exist is a typed NULL (nullable VARCHAR, as Drill's JSON reader;
  * `spark.drillspark.missingColumns.type=int` gives Drill's classic nullable INT) instead of
- * Spark's UNRESOLVED_COLUMN / FIELD_NOT_FOUND. Each one is logged as a warning, and a missing
+ * Spark's UNRESOLVED_COLUMN / FIELD_NOT_FOUND. Only operators whose input reads a Drill
+ * table are changed (other branches, CTEs and subqueries of the same query are not). Each one is logged as a warning, and a missing
  * column in a select list carries `drill.missing` metadata naming the path. Plans without a
  * Drill table are returned untouched; `spark.drillspark.missingColumns.enabled=false` turns
  * the rule off.
@@ -36,11 +37,15 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (!DrillConf.flag(DrillConf.MissingColumnsEnabled, default = true)) return plan
     val withRelations = if (early) DrillAnalysisCompat.resolveDrillCatalogRelations(session, plan) else plan
-    if (!DrillAnalysisCompat.readsDrillTable(withRelations)) return plan
+    val readsDrill = DrillAnalysisCompat.drillReader(withRelations)
+    if (!readsDrill(withRelations)) return plan
 
+    // Only operators over Drill data: a UNION branch, CTE or subquery over any other relation
+    // keeps Spark's own errors even when another part of the query reads a Drill table.
     val missing = mutable.LinkedHashSet.empty[String]
     val result = withRelations.resolveOperatorsUp {
-      case q: LogicalPlan if q.children.nonEmpty && !q.resolved && q.expressions.exists(hasCandidate) =>
+      case q: LogicalPlan if q.children.nonEmpty && !q.resolved && q.expressions.exists(hasCandidate) &&
+          q.children.exists(readsDrill) =>
         fillMissing(q, missing)
     }
     if (missing.nonEmpty) {
