@@ -117,3 +117,19 @@ def test_only_operators_over_drill_data_get_nulls(spark, shared, all_types):
                    f"select st, (select max(nope) from {t}) m from plain"]
     assert [[tuple(r) for r in spark.sql(q).collect()] for q in drill_parts] == [
         [(None,), ("foo",)], [(None, 123)], [("foo", None)]]
+
+
+def test_the_query_carries_a_warning_naming_what_was_missing(spark, all_types):
+    # Observable from any client (Spark Connect too): EXPLAIN EXTENDED's analyzed plan names
+    # every missing path, in the select list, inside functions and in filters.
+    q = f"select coalesce(x, 'dflt'), t.mp.nope, bi from dfs.`{all_types}` t where y is null"
+    text = "\n".join(r[0] for r in spark.sql(f"EXPLAIN EXTENDED {q}").collect())
+    analyzed = text.split("== Analyzed Logical Plan ==")[1].split("== Optimized Logical Plan ==")[0]
+    assert set(re.findall(r"drill_missing\(([^)]*)\)", analyzed)) == {"x", "t.mp.nope", "y"}
+    df = spark.sql(q)
+    # Column names are the ones the query has when the columns exist.
+    assert df.columns == ["coalesce(x, dflt)", "nope", "bi"]
+    assert df.schema["nope"].metadata == {"drill.missing": "t.mp.nope"}
+    assert [tuple(r) for r in df.collect()] == [("dflt", None, 123)]
+    present = "\n".join(r[0] for r in spark.sql(f"EXPLAIN EXTENDED select bi from dfs.`{all_types}`").collect())
+    assert "drill_missing" not in present

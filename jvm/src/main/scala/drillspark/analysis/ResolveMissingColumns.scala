@@ -22,8 +22,11 @@ import drillspark.functions.DrillConf
  * nested field that does not exist is a typed NULL (nullable VARCHAR, as Drill's JSON reader;
  * `spark.drillspark.missingColumns.type=int` gives Drill's classic nullable INT) instead of
  * Spark's UNRESOLVED_COLUMN / FIELD_NOT_FOUND. Only operators whose input reads a Drill
- * table are changed (other branches, CTEs and subqueries of the same query are not). Each one is logged as a warning, and a missing
- * column in a select list carries `drill.missing` metadata naming the path. Plans without a
+ * table are changed (other branches, CTEs and subqueries of the same query are not).
+ * The query carries a warning naming what was missing: each NULL is a [[MissingColumn]]
+ * (`drill_missing(path)` in the analyzed plan, so EXPLAIN EXTENDED shows it), a missing column
+ * in a select list also has `drill.missing` metadata naming the path, and the driver log gets
+ * a warning line. Plans without a
  * Drill table are returned untouched; `spark.drillspark.missingColumns.enabled=false` turns
  * the rule off.
  *
@@ -101,8 +104,9 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
 
     def inner(e: Expression): Expression = e.transformDown {
       case c if missingPath(c).isDefined =>
-        missing += missingPath(c).get.mkString(".")
-        Literal.create(null, dt)
+        val name = missingPath(c).get.mkString(".")
+        missing += name
+        MissingColumn(name, dt)
     }
 
     def topLevel(e: NamedExpression): NamedExpression = (e match {
@@ -113,7 +117,7 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
         val name = path.mkString(".")  // as written, qualifier included
         missing += name
         val meta = new MetadataBuilder().putString("drill.missing", name).build()
-        Alias(Literal.create(null, dt), path.last)(explicitMetadata = Some(meta))
+        Alias(MissingColumn(name, dt), path.last)(explicitMetadata = Some(meta))
       case None => inner(e).asInstanceOf[NamedExpression]
     }
 
