@@ -10,8 +10,7 @@ import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttrib
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.drillspark.compat.DrillAnalysisCompat
-import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.drillspark.compat.{DrillAnalysisCompat, DrillConfCompat}
 import org.apache.spark.sql.types.{DataType, IntegerType, MetadataBuilder, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -77,7 +76,7 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
 
   /** Whether `path` is missing from `q`'s input (Spark would fail on it), and how. */
   private def isMissing(q: LogicalPlan, path: Seq[String], known: Set[String]): Boolean = {
-    val resolver = SQLConf.get.resolver
+    val resolver = DrillConfCompat.resolver
     try {
       q.resolveChildren(path, resolver) match {
         case Some(_) => false

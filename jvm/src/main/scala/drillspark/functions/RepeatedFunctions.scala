@@ -8,8 +8,8 @@ import org.apache.spark.sql.catalyst.expressions.{BinaryExpression, Cast, Expres
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, CodeGenerator, ExprCode, FalseLiteral}
 import org.apache.spark.sql.catalyst.expressions.codegen.Block._
 import org.apache.spark.sql.catalyst.util.{ArrayData, TypeUtils}
+import org.apache.spark.sql.drillspark.compat.DrillVariant
 import org.apache.spark.sql.types._
-import org.apache.spark.types.variant.{Variant, VariantUtil}
 import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
 
 /**
@@ -57,12 +57,11 @@ object DrillRepeatedCount {
 
   /** A VARIANT array's size; a variant null counts 0; anything else is not an array. */
   def variantCount(v: VariantVal, where: String): Int = {
-    val variant = new Variant(v.getValue, v.getMetadata)
-    variant.getType match {
-      case VariantUtil.Type.ARRAY => variant.arraySize()
-      case VariantUtil.Type.NULL => 0
+    DrillVariant.kind(v) match {
+      case DrillVariant.Array => DrillVariant.arraySize(v)
+      case DrillVariant.Null => 0
       case _ => throw DrillErrors.runtime(
-        s"repeated_count needs an array, got a ${DrillTypeNames.variantMinorType(variant)} value ($where)")
+        s"repeated_count needs an array, got a ${DrillTypeNames.variantMinorType(v)} value ($where)")
     }
   }
 
