@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyspark.sql.functions as F
 import pytest
 from pyspark.errors import PySparkException
-from tests.functions.helpers import assert_case, conformance_table, rows
+from tests.functions.helpers import DRILL_ROOT, assert_case, conformance_table, rows
 
 
 def test_one_row_per_element_other_columns_copied(spark, citibike):
@@ -155,3 +155,21 @@ def test_nested_fields_are_pruned_through_the_generator(spark, citibike, tmp_pat
     plan = df._jdf.queryExecution().executedPlan().toString()
     assert "ReadSchema: struct<stationBeanList:array<struct<id:bigint>>>" in plan
     assert df.count() == 664
+
+
+def test_several_flattens_in_drills_order(spark, shared):
+    # Drill's testFlatten_Drill2162_complex shape on the test framework's 2-row file: the
+    # per-record cross product, the first flatten in the SELECT varying slowest (Drill stacks
+    # one Flatten operator per call, the first one lowest), records in file order.
+    import json
+
+    data = shared / DRILL_ROOT / "data/tf/flatten_operators/2rows/data.json"
+    decoder, text, pos, records = json.JSONDecoder(), data.read_text(), 0, []
+    while text[pos:].strip():
+        record, pos = decoder.raw_decode(text, pos + len(text[pos:]) - len(text[pos:].lstrip()))
+        records.append(record)
+    want = [[r["uid"], a, b, c] for r in records
+            for a in r["lst_lst"][1] for b in r["lst_lst"][0] for c in r["lst_lst"]]
+    q = (f"select uid, drill_flatten(d.lst_lst[1]) lst1, drill_flatten(d.lst_lst[0]) lst0, "
+         f"drill_flatten(d.lst_lst) lst from dfs.`{data}` d")
+    assert rows(spark.sql(q)) == want and len(want) == 100
