@@ -6,7 +6,7 @@ import json
 
 import pyspark.sql.functions as F
 import pytest
-from pyspark.errors import PySparkException
+from pyspark.errors import AnalysisException
 
 
 def test_convert_from_json_feeds_flatten_and_kvgen(spark, shared):
@@ -29,7 +29,21 @@ def test_convert_to_json_round_trips(spark, citibike):
     assert spark.sql("select cast(drill_convert_to(5, 'JSON') as string)").first()[0] == "5"
 
 
-def test_utf8_and_unknown_encoding(spark):
+def test_utf8(spark):
     assert spark.sql("select drill_convert_from(drill_convert_to('héllo', 'UTF8'), 'UTF8')").first()[0] == "héllo"
-    with pytest.raises(PySparkException, match="unsupported encoding 'BSON'"):
-        spark.sql("select drill_convert_from('x', 'BSON')").collect()
+
+
+@pytest.mark.parametrize("call, condition, message", [
+    ("drill_convert_from('x', 'BSON')", "INVALID_PARAMETER_VALUE.CHARSET",
+     "`encoding` in `drill_convert_from` is invalid: expects one of the JSON, SIMPLEJSON, EXTENDEDJSON, UTF8, but got 'BSON'"),
+    ("drill_convert_to('x', cast(null as string))", "INVALID_PARAMETER_VALUE.NULL",
+     "`encoding` in `drill_convert_to` is invalid: expects a non-NULL value"),
+    ("drill_convert_from('x', s)", "NON_FOLDABLE_ARGUMENT",
+     "`drill_convert_from` requires the parameter `encoding` to be a foldable expression"),
+])
+def test_bad_encoding_is_sparks_error_with_the_calls_position(spark, call, condition, message):
+    with pytest.raises(AnalysisException) as e:
+        spark.sql(f"select {call} from values ('JSON') as v(s)").collect()
+    assert e.value.getCondition() == condition and message in str(e.value)
+    (ctx,) = e.value.getQueryContext()
+    assert (ctx.fragment(), ctx.startIndex()) == (call, 7)

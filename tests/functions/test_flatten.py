@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pyspark.sql.functions as F
 import pytest
 from pyspark.errors import PySparkException
-from tests.functions.helpers import assert_case, conformance_table, rows
+from tests.functions.helpers import DRILL_ROOT, assert_case, conformance_table, rows
 
 
 def test_one_row_per_element_other_columns_copied(spark, citibike):
@@ -139,19 +141,48 @@ def test_interpreted_path_matches_generated_code(spark, shared):
     assert generated == interpreted and len(generated) == 12
 
 
-def test_runs_as_sparks_explode_with_codegen(spark, citibike):
-    df = citibike.select(F.call_function("drill_flatten", "stationBeanList").alias("s"))
-    qe = df._jdf.queryExecution()  # test-only look at the plans
-    assert "drill_flatten(stationBeanList)" in qe.analyzed().toString()
-    executed = qe.executedPlan().toString()
-    assert "*(" in executed and "Generate explode(" in executed
+def explain(spark, query: str, section: str) -> str:
+    """One section of EXPLAIN EXTENDED (public SQL, so this also works on Spark Connect), with
+    expression ids (`#12`, `#12L`) blanked so plans of two queries can be compared."""
+    text = spark.sql(f"EXPLAIN EXTENDED {query}").first()[0]
+    part = text.split(f"== {section} ==\n")[1].split("\n== ")[0]
+    return re.sub(r"#\d+L?", "#", part)
+
+
+def test_same_optimized_and_physical_plan_as_explode(spark, citibike):
+    # The claim behind the benchmark: after FlattenAsExplode, drill_flatten *is* explode.
+    citibike.createOrReplaceTempView("bikes")
+    query = "select executionTime, {}(stationBeanList) s from bikes"
+    assert "Generate drill_flatten(bikes.stationBeanList)" in explain(spark, query.format("drill_flatten"), "Analyzed Logical Plan")
+    for section in ("Optimized Logical Plan", "Physical Plan"):
+        ours, sparks = (explain(spark, query.format(fn), section) for fn in ("drill_flatten", "explode"))
+        assert ours == sparks, section
+    physical = explain(spark, query.format("drill_flatten"), "Physical Plan")
+    assert "*(" in physical and "Generate explode(" in physical  # whole-stage generated code
 
 
 def test_nested_fields_are_pruned_through_the_generator(spark, citibike, tmp_path):
     # Like explode, a field of the flattened struct is all that is read from Parquet.
     citibike.write.parquet(str(tmp_path / "bikes"))
-    df = (spark.read.parquet(str(tmp_path / "bikes"))
-          .select(F.call_function("drill_flatten", "stationBeanList").alias("s")).select("s.id"))
-    plan = df._jdf.queryExecution().executedPlan().toString()
-    assert "ReadSchema: struct<stationBeanList:array<struct<id:bigint>>>" in plan
-    assert df.count() == 664
+    spark.read.parquet(str(tmp_path / "bikes")).createOrReplaceTempView("bikes_parquet")
+    query = "select s.id from (select drill_flatten(stationBeanList) s from bikes_parquet)"
+    assert "ReadSchema: struct<stationBeanList:array<struct<id:bigint>>>" in explain(spark, query, "Physical Plan")
+    assert spark.sql(query).count() == 664
+
+
+def test_several_flattens_in_drills_order(spark, shared):
+    # Drill's testFlatten_Drill2162_complex shape on the test framework's 2-row file: the
+    # per-record cross product, the first flatten in the SELECT varying slowest (Drill stacks
+    # one Flatten operator per call, the first one lowest), records in file order.
+    import json
+
+    data = shared / DRILL_ROOT / "data/tf/flatten_operators/2rows/data.json"
+    decoder, text, pos, records = json.JSONDecoder(), data.read_text(), 0, []
+    while text[pos:].strip():
+        record, pos = decoder.raw_decode(text, pos + len(text[pos:]) - len(text[pos:].lstrip()))
+        records.append(record)
+    want = [[r["uid"], a, b, c] for r in records
+            for a in r["lst_lst"][1] for b in r["lst_lst"][0] for c in r["lst_lst"]]
+    q = (f"select uid, drill_flatten(d.lst_lst[1]) lst1, drill_flatten(d.lst_lst[0]) lst0, "
+         f"drill_flatten(d.lst_lst) lst from dfs.`{data}` d")
+    assert rows(spark.sql(q)) == want and len(want) == 100

@@ -95,3 +95,41 @@ def test_sparks_own_resolution_still_comes_first(spark, all_types):
     assert [tuple(r) for r in spark.sql(grouped).collect()] == [(3, 1)]
     scalar = f"select (select max(i.nope) from {t} i where i.bi = o.bi) m from {t} o"
     assert [tuple(r) for r in spark.sql(scalar).collect()] == [(None,)]
+
+
+def test_only_operators_over_drill_data_get_nulls(spark, shared, all_types):
+    # The rule looks at each operator's own input: a UNION branch, CTE or subquery over
+    # another source keeps Spark's error though the query also reads a Drill table.
+    read_json(spark, shared / DRILL_ROOT / ALL_TYPES).createOrReplaceTempView("plain")
+    t = f"dfs.`{all_types}`"
+    for q in [f"select nope from plain union all select bi from {t}",
+              f"select bi from {t} union all select nope from plain",
+              f"select bi, (select max(nope) from plain) m from {t}",
+              f"select bi from {t} where bi in (select nope from plain)",
+              f"with c as (select nope from plain) select * from c cross join {t}"]:
+        with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):
+            spark.sql(q).collect()
+    with pytest.raises(AnalysisException, match="FIELD_NOT_FOUND"):
+        spark.sql(f"select plain.mp.nope from plain union all select bi from {t}").collect()
+    # The Drill parts of the same shapes still read missing columns as NULLs.
+    drill_parts = [f"select nope from {t} union all select st from plain",
+                   f"with c as (select * from {t}) select nope, bi from c",
+                   f"select st, (select max(nope) from {t}) m from plain"]
+    assert [[tuple(r) for r in spark.sql(q).collect()] for q in drill_parts] == [
+        [(None,), ("foo",)], [(None, 123)], [("foo", None)]]
+
+
+def test_the_query_carries_a_warning_naming_what_was_missing(spark, all_types):
+    # Observable from any client (Spark Connect too): EXPLAIN EXTENDED's analyzed plan names
+    # every missing path, in the select list, inside functions and in filters.
+    q = f"select coalesce(x, 'dflt'), t.mp.nope, bi from dfs.`{all_types}` t where y is null"
+    text = "\n".join(r[0] for r in spark.sql(f"EXPLAIN EXTENDED {q}").collect())
+    analyzed = text.split("== Analyzed Logical Plan ==")[1].split("== Optimized Logical Plan ==")[0]
+    assert set(re.findall(r"drill_missing\(([^)]*)\)", analyzed)) == {"x", "t.mp.nope", "y"}
+    df = spark.sql(q)
+    # Column names are the ones the query has when the columns exist.
+    assert df.columns == ["coalesce(x, dflt)", "nope", "bi"]
+    assert df.schema["nope"].metadata == {"drill.missing": "t.mp.nope"}
+    assert [tuple(r) for r in df.collect()] == [("dflt", None, 123)]
+    present = "\n".join(r[0] for r in spark.sql(f"EXPLAIN EXTENDED select bi from dfs.`{all_types}`").collect())
+    assert "drill_missing" not in present

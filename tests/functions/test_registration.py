@@ -19,6 +19,14 @@ def test_describe_function_shows_usage(spark, name, drill_name):
     assert f"Usage: {name}(" in text and f"Drill's {drill_name}" in text and "Examples:" in text
 
 
+@pytest.mark.parametrize("name", sorted(FUNCTIONS) + ["drill_version"])
+def test_describe_function_names_a_drillspark_class(spark, name):
+    # Not the Spark expression a builder happens to return (Cast, Literal).
+    text = "\n".join(r[0] for r in spark.sql(f"DESCRIBE FUNCTION EXTENDED {name}").collect())
+    (line,) = [x for x in text.splitlines() if x.startswith("Class:")]
+    assert line.split()[1].startswith("drillspark.functions."), line
+
+
 def test_listed_and_no_builtin_replaced(spark):
     names = {r.function for r in spark.sql("SHOW FUNCTIONS LIKE 'drill_*'").collect()}
     assert set(FUNCTIONS) <= {n.split(".")[-1] for n in names}
@@ -40,8 +48,11 @@ def test_callable_from_call_function_and_expr(spark):
     assert [r.x for r in df.select(F.expr("drill_flatten(a)").alias("x")).collect()] == [1, 2]
 
 
-def test_wrong_arity_names_the_function(spark):
-    from pyspark.errors import PySparkException
+def test_wrong_arity_is_sparks_error_with_the_calls_position(spark):
+    from pyspark.errors import AnalysisException
 
-    with pytest.raises(PySparkException, match="drill_flatten expects 1 argument"):
-        spark.sql("select drill_flatten(array(1), 2)").collect()
+    with pytest.raises(AnalysisException, match="`drill_flatten` requires 1 parameters") as e:
+        spark.sql("select 1 a, drill_flatten(array(1), 2) f").collect()
+    assert e.value.getCondition() == "WRONG_NUM_ARGS.WITHOUT_SUGGESTION"
+    (ctx,) = e.value.getQueryContext()
+    assert (ctx.fragment(), ctx.startIndex()) == ("drill_flatten(array(1), 2)", 12)

@@ -50,3 +50,35 @@ def test_contains_is_equality_otherwise(spark, citibike):
 def test_bad_regex_names_the_pattern(spark):
     with pytest.raises(PySparkException, match=r"Invalid regular expression '\(' in drill_repeated_contains\(array\('a'\), '\('\)"):
         spark.sql("select drill_repeated_contains(array('a'), '(')").collect()
+
+
+CONTAINS = {
+    # column: (array written to Parquet, so it reads back as Spark's unsafe arrays/rows;
+    #          the value searched for, a literal (generic rows); Drill's answer)
+    "nan": ("array(double('NaN'), 1D)", "double('NaN')", True),
+    "bin": ("array(X'0102', X'03')", "X'0102'", True),
+    "st": ("array(named_struct('a', 1L, 's', 'x'), named_struct('a', 2L, 's', 'y'))",
+           "named_struct('a', 2L, 's', 'y')", True),
+    # 2^53 + 1 vs 2^53: equal as doubles, not as numbers
+    "big_no": ("array(9007199254740993L)", "9007199254740992BD", False),
+    "big_yes": ("array(9007199254740993L)", "9007199254740993BD", True),
+    "dec_dbl": ("array(0.5D, 1.5D)", "1.5BD", True),
+}
+
+
+def test_contains_same_answers_interpreted_and_generated(spark, tmp_path):
+    path = str(tmp_path / "arrays")
+    spark.range(1).selectExpr(*[f"{a} {c}" for c, (a, _, _) in CONTAINS.items()]).write.parquet(path)
+    # The arrays come from Parquet, so nothing folds to a constant and generated code really runs.
+    exprs = [f"drill_repeated_contains({c}, {v}) {c}" for c, (_, v, _) in CONTAINS.items()]
+    query = lambda: spark.read.parquet(path).selectExpr(*exprs).first().asDict()  # noqa: E731
+    generated = query()
+    spark.conf.set("spark.sql.codegen.wholeStage", "false")
+    spark.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN")
+    try:
+        interpreted = query()
+    finally:
+        spark.conf.unset("spark.sql.codegen.wholeStage")
+        spark.conf.unset("spark.sql.codegen.factoryMode")
+    want = {c: expected for c, (_, _, expected) in CONTAINS.items()}
+    assert (generated, interpreted) == (want, want)

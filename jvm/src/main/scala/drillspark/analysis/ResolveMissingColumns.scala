@@ -10,8 +10,7 @@ import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttrib
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.drillspark.compat.DrillAnalysisCompat
-import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.drillspark.compat.{DrillAnalysisCompat, DrillConfCompat}
 import org.apache.spark.sql.types.{DataType, IntegerType, MetadataBuilder, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -21,8 +20,12 @@ import drillspark.functions.DrillConf
  * Drill's missing columns: in a plan that reads a [[drillspark.DrillTable]], a column or
  * nested field that does not exist is a typed NULL (nullable VARCHAR, as Drill's JSON reader;
  * `spark.drillspark.missingColumns.type=int` gives Drill's classic nullable INT) instead of
- * Spark's UNRESOLVED_COLUMN / FIELD_NOT_FOUND. Each one is logged as a warning, and a missing
- * column in a select list carries `drill.missing` metadata naming the path. Plans without a
+ * Spark's UNRESOLVED_COLUMN / FIELD_NOT_FOUND. Only operators whose input reads a Drill
+ * table are changed (other branches, CTEs and subqueries of the same query are not).
+ * The query carries a warning naming what was missing: each NULL is a [[MissingColumn]]
+ * (`drill_missing(path)` in the analyzed plan, so EXPLAIN EXTENDED shows it), a missing column
+ * in a select list also has `drill.missing` metadata naming the path, and the driver log gets
+ * a warning line. Plans without a
  * Drill table are returned untouched; `spark.drillspark.missingColumns.enabled=false` turns
  * the rule off.
  *
@@ -36,11 +39,15 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (!DrillConf.flag(DrillConf.MissingColumnsEnabled, default = true)) return plan
     val withRelations = if (early) DrillAnalysisCompat.resolveDrillCatalogRelations(session, plan) else plan
-    if (!DrillAnalysisCompat.readsDrillTable(withRelations)) return plan
+    val readsDrill = DrillAnalysisCompat.drillReader(withRelations)
+    if (!readsDrill(withRelations)) return plan
 
+    // Only operators over Drill data: a UNION branch, CTE or subquery over any other relation
+    // keeps Spark's own errors even when another part of the query reads a Drill table.
     val missing = mutable.LinkedHashSet.empty[String]
     val result = withRelations.resolveOperatorsUp {
-      case q: LogicalPlan if q.children.nonEmpty && !q.resolved && q.expressions.exists(hasCandidate) =>
+      case q: LogicalPlan if q.children.nonEmpty && !q.resolved && q.expressions.exists(hasCandidate) &&
+          q.children.exists(readsDrill) =>
         fillMissing(q, missing)
     }
     if (missing.nonEmpty) {
@@ -69,7 +76,7 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
 
   /** Whether `path` is missing from `q`'s input (Spark would fail on it), and how. */
   private def isMissing(q: LogicalPlan, path: Seq[String], known: Set[String]): Boolean = {
-    val resolver = SQLConf.get.resolver
+    val resolver = DrillConfCompat.resolver
     try {
       q.resolveChildren(path, resolver) match {
         case Some(_) => false
@@ -96,8 +103,9 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
 
     def inner(e: Expression): Expression = e.transformDown {
       case c if missingPath(c).isDefined =>
-        missing += missingPath(c).get.mkString(".")
-        Literal.create(null, dt)
+        val name = missingPath(c).get.mkString(".")
+        missing += name
+        MissingColumn(name, dt)
     }
 
     def topLevel(e: NamedExpression): NamedExpression = (e match {
@@ -108,7 +116,7 @@ case class ResolveMissingColumns(session: SparkSession, early: Boolean) extends 
         val name = path.mkString(".")  // as written, qualifier included
         missing += name
         val meta = new MetadataBuilder().putString("drill.missing", name).build()
-        Alias(Literal.create(null, dt), path.last)(explicitMetadata = Some(meta))
+        Alias(MissingColumn(name, dt), path.last)(explicitMetadata = Some(meta))
       case None => inner(e).asInstanceOf[NamedExpression]
     }
 

@@ -3,7 +3,7 @@ package drillspark.functions
 import java.util.Locale
 
 import org.apache.spark.sql.catalyst.expressions.{Cast, Expression}
-import org.apache.spark.sql.drillspark.compat.DrillBuiltins
+import org.apache.spark.sql.drillspark.compat.{DrillBuiltins, DrillSparkErrors}
 import org.apache.spark.sql.types._
 
 /**
@@ -16,24 +16,28 @@ object ConvertFunctions {
   val From = "drill_convert_from"
   val To = "drill_convert_to"
 
+  /** DESCRIBE FUNCTION's class: this builder (the expression it makes is Spark's own). */
+  private def className: String = getClass.getName.stripSuffix("$")
+
   private val JsonNames = Set("JSON", "SIMPLEJSON", "EXTENDEDJSON")
   private val Supported = "JSON, SIMPLEJSON, EXTENDEDJSON, UTF8"
 
+  /** The encoding argument's value; Spark's errors (AnalysisExceptions with a class) if bad. */
   private def encoding(name: String, arg: Expression): String = {
     if (!arg.foldable || !arg.dataType.isInstanceOf[StringType]) {
-      throw new IllegalArgumentException(s"$name: the second argument must be a string literal (one of $Supported)")
+      throw DrillSparkErrors.nonFoldableArgument(name, "encoding", StringType)
     }
     val value = arg.eval()
-    if (value == null) throw new IllegalArgumentException(s"$name: the encoding is NULL (one of $Supported)")
+    if (value == null) throw DrillSparkErrors.nullParameter(name, "encoding")
     value.toString.toUpperCase(Locale.ROOT)
   }
 
   private def unsupported(name: String, enc: String): Nothing =
-    throw new IllegalArgumentException(s"$name: unsupported encoding '$enc' (drillspark supports $Supported)")
+    throw DrillSparkErrors.unsupportedEncoding(name, "encoding", enc, Supported)
 
   val fromDescription: DrillFunctions.Description = DrillFunctions.describe(
     From,
-    classOf[Cast].getName,
+    className,
     usage = "_FUNC_(expr, 'JSON') - Drill's CONVERT_FROM: parses JSON text (VARCHAR or " +
       "VARBINARY) into a VARIANT holding the map, list or scalar. _FUNC_(expr, 'UTF8') " +
       "decodes bytes to VARCHAR.",
@@ -53,7 +57,7 @@ object ConvertFunctions {
 
   val toDescription: DrillFunctions.Description = DrillFunctions.describe(
     To,
-    classOf[Cast].getName,
+    className,
     usage = "_FUNC_(expr, 'JSON') - Drill's CONVERT_TO: the JSON text of `expr` (a map, " +
       "list, VARIANT or scalar) as VARBINARY. _FUNC_(expr, 'UTF8') encodes text as bytes.",
     examples = """

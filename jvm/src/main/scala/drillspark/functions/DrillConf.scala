@@ -1,6 +1,6 @@
 package drillspark.functions
 
-import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.drillspark.compat.DrillConfCompat
 
 /** Session options of drillspark's functions and rules (`spark.conf.set(key, value)`). */
 object DrillConf {
@@ -14,8 +14,8 @@ object DrillConf {
   val MissingColumnsType = "spark.drillspark.missingColumns.type"
 
   def flag(key: String, default: Boolean): Boolean =
-    SQLConf.get.getConfString(key, default.toString).trim.equalsIgnoreCase("true")
+    DrillConfCompat.get(key, default.toString).trim.equalsIgnoreCase("true")
 
   def string(key: String, default: String): String =
-    SQLConf.get.getConfString(key, default).trim
+    DrillConfCompat.get(key, default).trim
 }

@@ -3,6 +3,7 @@ package drillspark.functions
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry.FunctionBuilder
 import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo}
+import org.apache.spark.sql.drillspark.compat.DrillSparkErrors
 
 /**
  * The one list of functions drillspark registers. Every name starts with `drill_`, so none
@@ -41,10 +42,10 @@ object DrillFunctions {
     (FunctionIdentifier(name), info, builder)
   }
 
-  /** Checks the argument count and names the function in the error. */
+  /**
+   * Checks the argument count: Spark's WRONG_NUM_ARGS naming the function (an
+   * AnalysisException, so the analyzer adds the call's position and SQL fragment).
+   */
   def arity(name: String, args: Seq[Expression], counts: Int*): Unit =
-    if (!counts.contains(args.size)) {
-      throw new IllegalArgumentException(
-        s"$name expects ${counts.mkString(" or ")} argument(s), got ${args.size}")
-    }
+    if (!counts.contains(args.size)) throw DrillSparkErrors.wrongNumArgs(name, counts, args.size)
 }

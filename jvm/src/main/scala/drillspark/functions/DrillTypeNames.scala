@@ -1,7 +1,7 @@
 package drillspark.functions
 
+import org.apache.spark.sql.drillspark.compat.DrillVariant
 import org.apache.spark.sql.types._
-import org.apache.spark.types.variant.{Variant, VariantUtil}
 import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
 
 /**
@@ -83,21 +83,21 @@ object DrillTypeNames {
 
   /** Per-row type of a VARIANT value, as Drill's typeof reports a UNION member. */
   def variantTypeName(v: VariantVal): UTF8String =
-    UTF8String.fromString(if (v == null) "NULL" else variantMinorType(new Variant(v.getValue, v.getMetadata)))
+    UTF8String.fromString(if (v == null) "NULL" else variantMinorType(v))
 
-  def variantMinorType(v: Variant): String = v.getType match {
-    case VariantUtil.Type.OBJECT => "MAP"
-    case VariantUtil.Type.ARRAY => "LIST"
-    case VariantUtil.Type.NULL => "NULL"
-    case VariantUtil.Type.BOOLEAN => "BIT"
-    case VariantUtil.Type.LONG => "BIGINT"
-    case VariantUtil.Type.STRING | VariantUtil.Type.UUID => "VARCHAR"
+  def variantMinorType(v: VariantVal): String = DrillVariant.kind(v) match {
+    case DrillVariant.Object => "MAP"
+    case DrillVariant.Array => "LIST"
+    case DrillVariant.Null => "NULL"
+    case DrillVariant.Boolean => "BIT"
+    case DrillVariant.Long => "BIGINT"
+    case DrillVariant.String | DrillVariant.Uuid => "VARCHAR"
     // JSON numbers with a fraction: parse_json stores them as decimals, Drill reads FLOAT8.
-    case VariantUtil.Type.DOUBLE | VariantUtil.Type.DECIMAL => "FLOAT8"
-    case VariantUtil.Type.FLOAT => "FLOAT4"
-    case VariantUtil.Type.DATE => "DATE"
-    case VariantUtil.Type.TIMESTAMP | VariantUtil.Type.TIMESTAMP_NTZ => "TIMESTAMP"
-    case VariantUtil.Type.BINARY => "VARBINARY"
+    case DrillVariant.Double | DrillVariant.Decimal => "FLOAT8"
+    case DrillVariant.Float => "FLOAT4"
+    case DrillVariant.Date => "DATE"
+    case DrillVariant.Timestamp | DrillVariant.TimestampNtz => "TIMESTAMP"
+    case DrillVariant.Binary => "VARBINARY"
     case _ => "UNION"
   }
 }

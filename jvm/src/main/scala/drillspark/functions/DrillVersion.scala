@@ -10,7 +10,7 @@ object DrillVersion {
 
   val description: DrillFunctions.Description = DrillFunctions.describe(
     Name,
-    classOf[Literal].getName,
+    getClass.getName.stripSuffix("$"), // DESCRIBE FUNCTION's class: this builder, not Literal
     usage = "_FUNC_() - Returns the version of the drillspark extension jar.",
     examples = """
     Examples:

@@ -3,8 +3,8 @@ package drillspark.functions
 import org.apache.spark.sql.catalyst.expressions.{ExplodeBase, Expression, Literal, UnaryExpression}
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, CodeGenerator, ExprCode}
 import org.apache.spark.sql.catalyst.util.{ArrayData, GenericArrayData}
+import org.apache.spark.sql.drillspark.compat.DrillVariant
 import org.apache.spark.sql.types._
-import org.apache.spark.types.variant.{Variant, VariantUtil}
 import org.apache.spark.unsafe.types.VariantVal
 
 /**
@@ -92,20 +92,10 @@ object FlattenLists {
 
   /** The elements of a VARIANT array; a non-array gives itself (or an error when strict). */
   def variantElements(v: VariantVal, strict: Boolean, where: String): ArrayData = {
-    val variant = new Variant(v.getValue, v.getMetadata)
-    variant.getType match {
-      case VariantUtil.Type.ARRAY =>
-        val n = variant.arraySize()
-        val out = new Array[Any](n)
-        var i = 0
-        while (i < n) {
-          val e = variant.getElementAtIndex(i)
-          out(i) = new VariantVal(e.getValue, e.getMetadata)
-          i += 1
-        }
-        new GenericArrayData(out)
-      case VariantUtil.Type.NULL => null
-      case _ if strict => throw DrillErrors.flattenNonList(where, DrillTypeNames.variantMinorType(variant))
+    DrillVariant.kind(v) match {
+      case DrillVariant.Array => new GenericArrayData(DrillVariant.elements(v))
+      case DrillVariant.Null => null
+      case _ if strict => throw DrillErrors.flattenNonList(where, DrillTypeNames.variantMinorType(v))
       case _ => new GenericArrayData(Array[Any](v))
     }
   }

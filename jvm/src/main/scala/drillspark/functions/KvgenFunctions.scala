@@ -7,8 +7,8 @@ import org.apache.spark.sql.catalyst.expressions.{Expression, GenericInternalRow
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, CodeGenerator, ExprCode}
 import org.apache.spark.sql.catalyst.expressions.codegen.Block._
 import org.apache.spark.sql.catalyst.util.{ArrayData, GenericArrayData, MapData}
+import org.apache.spark.sql.drillspark.compat.DrillVariant
 import org.apache.spark.sql.types._
-import org.apache.spark.types.variant.{Variant, VariantUtil}
 import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
 
 /**
@@ -163,22 +163,13 @@ object DrillKvgen {
 
   /** Entries of a VARIANT object; a variant null gives none, a non-object is Drill's error. */
   def variantEntries(v: VariantVal, where: String): ArrayData = {
-    val variant = new Variant(v.getValue, v.getMetadata)
-    variant.getType match {
-      case VariantUtil.Type.OBJECT =>
-        val out = scala.collection.mutable.ArrayBuffer.empty[Any]
-        var i = 0
-        while (i < variant.objectSize()) {
-          val field = variant.getFieldAtIndex(i)
-          if (field.value.getType != VariantUtil.Type.NULL) {
-            out += new GenericInternalRow(Array[Any](UTF8String.fromString(field.key),
-              new VariantVal(field.value.getValue, field.value.getMetadata)))
-          }
-          i += 1
-        }
-        new GenericArrayData(out.toArray)
-      case VariantUtil.Type.NULL => new GenericArrayData(Array.empty[Any])
-      case _ => throw DrillErrors.kvgenNotMap(where, DrillTypeNames.variantMinorType(variant))
+    DrillVariant.kind(v) match {
+      case DrillVariant.Object =>
+        new GenericArrayData(DrillVariant.nonNullFields(v).map { case (key, value) =>
+          new GenericInternalRow(Array[Any](UTF8String.fromString(key), value))
+        }.toArray[Any])
+      case DrillVariant.Null => new GenericArrayData(Array.empty[Any])
+      case _ => throw DrillErrors.kvgenNotMap(where, DrillTypeNames.variantMinorType(v))
     }
   }
 }

@@ -2,14 +2,14 @@ package drillspark.functions
 
 import java.util.regex.{Pattern, PatternSyntaxException}
 
-import org.apache.spark.sql.catalyst.analysis.TypeCheckResult
+import org.apache.spark.sql.catalyst.analysis.{TypeCheckResult, TypeCoercion}
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult.{TypeCheckFailure, TypeCheckSuccess}
-import org.apache.spark.sql.catalyst.expressions.{BinaryExpression, Cast, Expression, UnaryExpression}
+import org.apache.spark.sql.catalyst.expressions.{BinaryExpression, Cast, Expression, RowOrdering, UnaryExpression}
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, CodeGenerator, ExprCode, FalseLiteral}
 import org.apache.spark.sql.catalyst.expressions.codegen.Block._
-import org.apache.spark.sql.catalyst.util.ArrayData
+import org.apache.spark.sql.catalyst.util.{ArrayData, TypeUtils}
+import org.apache.spark.sql.drillspark.compat.DrillVariant
 import org.apache.spark.sql.types._
-import org.apache.spark.types.variant.{Variant, VariantUtil}
 import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
 
 /**
@@ -57,12 +57,11 @@ object DrillRepeatedCount {
 
   /** A VARIANT array's size; a variant null counts 0; anything else is not an array. */
   def variantCount(v: VariantVal, where: String): Int = {
-    val variant = new Variant(v.getValue, v.getMetadata)
-    variant.getType match {
-      case VariantUtil.Type.ARRAY => variant.arraySize()
-      case VariantUtil.Type.NULL => 0
+    DrillVariant.kind(v) match {
+      case DrillVariant.Array => DrillVariant.arraySize(v)
+      case DrillVariant.Null => 0
       case _ => throw DrillErrors.runtime(
-        s"repeated_count needs an array, got a ${DrillTypeNames.variantMinorType(variant)} value ($where)")
+        s"repeated_count needs an array, got a ${DrillTypeNames.variantMinorType(v)} value ($where)")
     }
   }
 
@@ -85,7 +84,11 @@ object DrillRepeatedCount {
 /**
  * `drill_repeated_contains(array, value)`: true if an element matches. For strings `value` is
  * a java.util.regex pattern searched with `find()` (Drill: `'Choc*'` matches "Chocolate");
- * other types compare by equality (numbers of different types by value).
+ * other types compare by Spark's equality, as `array_contains` does: the interpreted path uses
+ * Spark's ordering (`equiv`: NaN equals NaN, binaries and structs by content whatever their
+ * row format) and generated code `genEqual`, so both give the same answers. Numbers of
+ * different types are first cast to their common type by the builder (BIGINT vs DECIMAL
+ * compares as DECIMAL, exactly).
  */
 case class DrillRepeatedContains(left: Expression, right: Expression, where: String)
     extends BinaryExpression {
@@ -99,14 +102,14 @@ case class DrillRepeatedContains(left: Expression, right: Expression, where: Str
     case _ => NullType
   }
   private def regex: Boolean = elementType.isInstanceOf[StringType]
-  private def numeric: Boolean =
-    elementType.isInstanceOf[NumericType] && right.dataType.isInstanceOf[NumericType] &&
-      elementType != right.dataType
+
+  @transient private lazy val ordering: Ordering[Any] = TypeUtils.getInterpretedOrdering(elementType)
 
   override def checkInputDataTypes(): TypeCheckResult = (left.dataType, right.dataType) match {
     case (NullType, _) => TypeCheckSuccess
     case (ArrayType(_: StringType, _), _: StringType) => TypeCheckSuccess
-    case (ArrayType(e, _), r) if e == r || numeric => TypeCheckSuccess
+    case (ArrayType(e, _), r) if DrillKvgen.asNullable(e) == DrillKvgen.asNullable(r) && RowOrdering.isOrderable(e) =>
+      TypeCheckSuccess
     case (l, r) => TypeCheckFailure(s"repeated_contains needs an array and a value of its element " +
       s"type, got ${DrillTypeNames.sqlType(l)} of ${DrillTypeNames.minorType(l)} and ${DrillTypeNames.minorType(r)}")
   }
@@ -120,12 +123,9 @@ case class DrillRepeatedContains(left: Expression, right: Expression, where: Str
       val p = DrillRepeatedContains.compile(value.asInstanceOf[UTF8String], where)
       (0 until array.numElements()).exists(i =>
         !array.isNullAt(i) && p.matcher(array.getUTF8String(i).toString).find())
-    } else if (numeric) {
-      val target = DrillRepeatedContains.asDouble(value)
-      (0 until array.numElements()).exists(i =>
-        !array.isNullAt(i) && DrillRepeatedContains.asDouble(array.get(i, elementType)) == target)
     } else {
-      (0 until array.numElements()).exists(i => !array.isNullAt(i) && array.get(i, elementType) == value)
+      (0 until array.numElements()).exists(i =>
+        !array.isNullAt(i) && ordering.equiv(array.get(i, elementType), value))
     }
   }
 
@@ -147,13 +147,6 @@ case class DrillRepeatedContains(left: Expression, right: Expression, where: Str
            |for (int $i = 0; $i < ${l.value}.numElements() && !$found; $i++) {
            |  $found = !${l.value}.isNullAt($i) && $pattern.matcher(${l.value}.getUTF8String($i).toString()).find();
            |}""".stripMargin
-      } else if (numeric) {
-        val e = CodeGenerator.getValue(l.value, elementType, i)
-        val target = ctx.freshName("target")
-        s"""double $target = (double) ${numericOf(right.dataType, r.value)};
-           |for (int $i = 0; $i < ${l.value}.numElements() && !$found; $i++) {
-           |  $found = !${l.value}.isNullAt($i) && $helpers.sameDouble((double) ${numericOf(elementType, e)}, $target);
-           |}""".stripMargin
       } else {
         val e = CodeGenerator.getValue(l.value, elementType, i)
         s"""for (int $i = 0; $i < ${l.value}.numElements() && !$found; $i++) {
@@ -174,11 +167,6 @@ case class DrillRepeatedContains(left: Expression, right: Expression, where: Str
       }""")
   }
 
-  private def numericOf(dt: DataType, e: String): String = dt match {
-    case _: DecimalType => s"$e.toDouble()"
-    case _ => e
-  }
-
   override protected def withNewChildrenInternal(newLeft: Expression, newRight: Expression)
       : DrillRepeatedContains = copy(left = newLeft, right = newRight)
 }
@@ -192,14 +180,6 @@ object DrillRepeatedContains {
       case e: PatternSyntaxException =>
         throw DrillErrors.runtime(s"Invalid regular expression '$pattern' in $where: ${e.getDescription}")
     }
-
-  def asDouble(v: Any): Double = v match {
-    case d: org.apache.spark.sql.types.Decimal => d.toDouble
-    case n: java.lang.Number => n.doubleValue()
-  }
-
-  /** Drill compares NaN equal to NaN. */
-  def sameDouble(a: Double, b: Double): Boolean = a == b || (a.isNaN && b.isNaN)
 
   val description: DrillFunctions.Description = DrillFunctions.describe(
     Name,
@@ -216,13 +196,21 @@ object DrillRepeatedContains {
   """,
     group = "collection_funcs") { args =>
     DrillFunctions.arity(Name, args, 2)
-    val value = if (!args.forall(_.resolved)) args(1) else (args.head.dataType, args(1).dataType) match {
+    val (array, value) = if (!args.forall(_.resolved)) (args.head, args(1)) else (args.head.dataType, args(1).dataType) match {
       // A string array searched with a non-string value: search its text, as Drill casts.
       case (ArrayType(_: StringType, _), t) if !t.isInstanceOf[StringType] && t != NullType =>
-        Cast(args(1), StringType)
-      case (ArrayType(e, _), NullType) => Cast(args(1), e)
-      case _ => args(1)
+        (args.head, Cast(args(1), StringType))
+      case (ArrayType(e, _), NullType) => (args.head, Cast(args(1), e))
+      // Numbers of different types: both sides in Spark's common type, compared exactly there.
+      case (ArrayType(e: NumericType, containsNull), t: NumericType) if e != t =>
+        TypeCoercion.findWiderTypeForTwo(e, t) match {
+          case Some(common) =>
+            (if (common == e) args.head else Cast(args.head, ArrayType(common, containsNull)),
+              if (common == t) args(1) else Cast(args(1), common))
+          case None => (args.head, args(1))
+        }
+      case _ => (args.head, args(1))
     }
-    DrillRepeatedContains(args.head, value, s"$Name(${args.head.sql}, ${args(1).sql})")
+    DrillRepeatedContains(array, value, s"$Name(${args.head.sql}, ${args(1).sql})")
   }
 }

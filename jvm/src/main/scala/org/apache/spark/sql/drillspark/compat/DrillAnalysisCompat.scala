@@ -4,7 +4,7 @@ import scala.util.control.NonFatal
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedRelation}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LogicalPlan, WithCTE}
 import org.apache.spark.sql.classic.{SparkSession => ClassicSession}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
@@ -12,15 +12,28 @@ import drillspark.DrillTable
 
 /**
  * The Spark-internal pieces the missing-column rule needs: finding DSv2 relations over a
- * [[DrillTable]], the outer query of a subquery being analysed, and resolving a relation of
+ * [[DrillTable]] (through CTE references), the outer query of a subquery being analysed, and resolving a relation of
  * one of drillspark's own catalogs (`dfs`) before Spark's ResolveReferences runs.
  */
 object DrillAnalysisCompat {
 
   /** True when `plan` reads a relation whose DSv2 table is a DrillTable. */
-  def readsDrillTable(plan: LogicalPlan): Boolean = plan.exists {
-    case r: DataSourceV2Relation => r.table.isInstanceOf[DrillTable]
-    case _ => false
+  def readsDrillTable(plan: LogicalPlan): Boolean = drillReader(plan)(plan)
+
+  /**
+   * A test for sub-plans of `root`: does this one read a DrillTable, looking down to its
+   * relations and through references to `root`'s CTEs (a CTE reference is a leaf whose
+   * definition sits elsewhere in the plan).
+   */
+  def drillReader(root: LogicalPlan): LogicalPlan => Boolean = {
+    val ctes: Map[Long, LogicalPlan] = root.collect { case w: WithCTE => w.cteDefs.map(d => d.id -> d.child) }
+      .flatten.toMap
+    def reads(plan: LogicalPlan, seen: Set[Long]): Boolean = plan.exists {
+      case r: DataSourceV2Relation => r.table.isInstanceOf[DrillTable]
+      case ref: CTERelationRef if !seen(ref.cteId) => ctes.get(ref.cteId).exists(reads(_, seen + ref.cteId))
+      case _ => false
+    }
+    plan => reads(plan, Set.empty)
   }
 
   /** Output column names of the enclosing query while a subquery is analysed. */
