@@ -7,6 +7,7 @@ is translated once), runs `store` operators and returns the result stream.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +45,17 @@ HANDLERS: dict[str, Handler] = {
     "groupingaggregate": ops_segments.grouping_aggregate,
     "window": ops_segments.window,
 }
+
+
+_PY4J_CALL = re.compile(r"An error occurred while calling o\d+\.\w+\.\s*:\s*")
+_JAVA_CLASS = re.compile(r"^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error):\s*")
+
+
+def jvm_message(error: BaseException) -> str:
+    """`describe(error)` without py4j's "An error occurred while calling o12.load" preamble
+    and the Java exception's class name (the message after them is the useful part)."""
+    text = _PY4J_CALL.sub("", describe(error))
+    return _JAVA_CLASS.sub("", text)
 
 
 class Translator:
@@ -108,7 +120,7 @@ class Translator:
             raise PlanExecutionError(msg if msg.startswith("operator @") else
                                      f"{self.where(op)}{msg}") from None
         except Exception as e:  # Spark analysis errors: one readable line, no JVM trace
-            raise PlanExecutionError(f"{self.where(op)}{describe(e)}") from e
+            raise PlanExecutionError(f"{self.where(op)}{jvm_message(e)}") from e
 
     def _custom(self, op: Any) -> Rel:
         from drillspark.plugins import registered_operator
