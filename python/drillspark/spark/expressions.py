@@ -37,8 +37,13 @@ class ExpressionError(ValueError):
 class ExpressionCompiler:
     def __init__(self, scope: Scope, catalog: FunctionCatalog = CATALOG,
                  aggregates: bool = False, agg_wrap: Callable[[Column], Column] | None = None,
-                 prop: str = ""):
+                 prop: str = "", missing_type: str = "VARCHAR"):
         self.scope = scope
+        # Drill's type of a column the input lacks: nullable VARCHAR with the V2 JSON reader
+        # (today's default), nullable INT with V1. The value is an untyped NULL either way
+        # (so it combines with any type, as Drill's implicit casts allow); functions that
+        # report types (typeof, ...) see this name through `Arg.missing_type`.
+        self.missing_type = missing_type
         self.catalog = catalog
         self.aggregates = aggregates
         self.agg_wrap = agg_wrap
@@ -98,6 +103,8 @@ class ExpressionCompiler:
         col = self.compile(a, inside_aggregate)
         if isinstance(a, Literal):
             return Arg(col, a.value)
+        if isinstance(a, FieldPath) and self.scope.is_missing(a):
+            return Arg(col, missing_type=self.missing_type)
         return Arg(col)
 
     def _call(self, name: str, args: list[Arg], e: Expr) -> Column:

@@ -28,6 +28,7 @@ Kind = Literal["scalar", "aggregate"]
 class Arg:
     col: Column
     literal: Any = NO_LITERAL  # the Python value when the argument is a literal
+    missing_type: str | None = None  # Drill type name when the argument is a missing column
 
     @property
     def is_literal(self) -> bool:
@@ -204,7 +205,15 @@ def _repeated_contains(a: list[Arg], ctx: Context) -> Column:
 
 
 def _typeof(a: list[Arg], ctx: Context) -> Column:
+    if a[0].missing_type is not None:  # a column the input lacks has the reader's null type
+        return F.lit(a[0].missing_type)
     return F.lit(drill_name_of(ctx.type_of(a[0].col)))
+
+
+def _sqltypeof(a: list[Arg], ctx: Context) -> Column:
+    if a[0].missing_type is not None:
+        return F.lit(_sql_type_name(drill_type(a[0].missing_type)))
+    return F.lit(_sql_type_name(ctx.type_of(a[0].col)))
 
 
 def _modeof(a: list[Arg], ctx: Context) -> Column:
@@ -442,7 +451,7 @@ def _build_catalog() -> FunctionCatalog:
     # types and conversions
     scalar("typeof", _typeof, 1)
     scalar("drilltypeof", _typeof, 1)
-    scalar("sqltypeof", lambda a, c: F.lit(_sql_type_name(c.type_of(a[0].col))), 1)
+    scalar("sqltypeof", _sqltypeof, 1)
     scalar("modeof", _modeof, 1)
     scalar("convert_to", _convert_to, 2)
     scalar("convert_from", _convert_from, 2)

@@ -60,8 +60,10 @@ def jvm_message(error: BaseException) -> str:
 
 class Translator:
     def __init__(self, spark: SparkSession, operators: list[Any], storage: StorageRegistry,
-                 dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG):
+                 dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG,
+                 missing_type: str = "VARCHAR"):
         self.spark = spark
+        self.missing_type = missing_type  # Drill type of missing columns (see expressions)
         self.ops = {op.id: op for op in operators}
         self.storage = storage
         self.dialect_2013 = dialect_2013
@@ -80,7 +82,8 @@ class Translator:
 
     def compiler(self, op: Any, scope: Scope, prop: str, aggregates: bool = False,
                  agg_wrap: Callable[[Column], Column] | None = None) -> ExpressionCompiler:
-        return ExpressionCompiler(scope, self.catalog, aggregates, agg_wrap, prop)
+        return ExpressionCompiler(scope, self.catalog, aggregates, agg_wrap, prop,
+                                  self.missing_type)
 
     def has_function(self, name: str) -> bool:
         if name not in self._functions:
