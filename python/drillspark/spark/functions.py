@@ -506,7 +506,8 @@ def _regex_quote(arg: Arg) -> str:
 def _sql_type_name(t: T.DataType) -> str:
     names = {"INT": "INTEGER", "BIGINT": "BIGINT", "FLOAT4": "FLOAT", "FLOAT8": "DOUBLE",
              "BIT": "BOOLEAN", "VARCHAR": "CHARACTER VARYING", "VARBINARY": "BINARY VARYING",
-             "MAP": "STRUCT", "DATE": "DATE", "TIMESTAMP": "TIMESTAMP"}
+             "MAP": "STRUCT", "DATE": "DATE", "TIMESTAMP": "TIMESTAMP",
+             "TIME": "TIME"}
     if isinstance(t, T.ArrayType):
         return "ARRAY"
     if isinstance(t, T.DecimalType):

@@ -58,11 +58,21 @@ def jvm_message(error: BaseException) -> str:
     return _JAVA_CLASS.sub("", text)
 
 
+def _enable_time_type(spark: SparkSession) -> None:
+    """Drill's TIME is Spark's TIME type, which Spark 4.x keeps behind a flag."""
+    try:
+        if spark.conf.get("spark.sql.timeType.enabled", "false") != "true":
+            spark.conf.set("spark.sql.timeType.enabled", "true")
+    except Exception:  # a Spark without TIME: casts to TIME fail with Spark's own message
+        pass
+
+
 class Translator:
     def __init__(self, spark: SparkSession, operators: list[Any], storage: StorageRegistry,
                  dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG,
                  missing_type: str = "VARCHAR"):
         self.spark = spark
+        _enable_time_type(spark)
         self.missing_type = missing_type  # Drill type of missing columns (see expressions)
         self.ops = {op.id: op for op in operators}
         self.storage = storage
