@@ -21,7 +21,7 @@ from pyspark.sql import types as T
 from drillspark.spark.drill_types import drill_name_of, drill_type
 
 NO_LITERAL: Any = object()
-Kind = Literal["scalar", "aggregate"]
+Kind = Literal["scalar", "aggregate", "window"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,10 @@ class DrillFunction:
     build: Builder
     min_args: int = 0
     max_args: int | None = None  # None = any number
+    # window functions only: whether the window operator's frame applies (first_value,
+    # last_value); ranking and offset functions (rank, lag, ...) take no frame in Spark
+    framed: bool = False
+    over_type: str | None = None  # window functions: Drill's result type, cast after OVER
 
 
 class UnknownFunctionError(ValueError):
@@ -121,6 +125,23 @@ def _registered(name: str) -> DrillFunction | None:
 # helpers
 
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+
+
+def _lit_int(arg: Arg, fn: str, pos: int) -> int:
+    if not arg.is_literal or isinstance(arg.literal, bool) or not isinstance(arg.literal, int):
+        raise FunctionArgumentError(f"{fn}(): argument {pos} must be an integer literal")
+    return arg.literal
+
+
+def _offset_fn(name: str) -> Builder:
+    """lag/lead(expr [, offset [, default]]): the offset is a literal, 1 by default; the
+    default may be any expression."""
+    def build(a: list[Arg], ctx: Context) -> Column:
+        offset = F.lit(_lit_int(a[1], name, 2) if len(a) > 1 else 1)
+        default = [a[2].col] if len(a) > 2 else []
+        return F.call_function(name, a[0].col, offset, *default)
+
+    return build
 
 
 def _lit_str(arg: Arg, fn: str, pos: int) -> str:
@@ -340,6 +361,23 @@ def _build_catalog() -> FunctionCatalog:
     def agg(name: str, build: Builder, n: int | tuple[int, int | None], *aliases: str) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "aggregate", build, lo, hi), *aliases)
+
+    def window(name: str, build: Builder, n: int | tuple[int, int | None],
+               framed: bool = False, over_type: str | None = None) -> None:
+        lo, hi = (n, n) if isinstance(n, int) else n
+        cat.add(DrillFunction(name, "window", build, lo, hi, framed, over_type))
+
+    # window functions (only in the `window` operator); Drill's counters are BIGINT
+    window("row_number", lambda a, c: F.row_number(), 0, over_type="bigint")
+    window("rank", lambda a, c: F.rank(), 0, over_type="bigint")
+    window("dense_rank", lambda a, c: F.dense_rank(), 0, over_type="bigint")
+    window("percent_rank", lambda a, c: F.percent_rank(), 0)
+    window("cume_dist", lambda a, c: F.cume_dist(), 0)
+    window("ntile", lambda a, c: F.ntile(_lit_int(a[0], "ntile", 1)), 1)
+    window("lag", _offset_fn("lag"), (1, 3))
+    window("lead", _offset_fn("lead"), (1, 3))
+    window("first_value", lambda a, c: F.first(a[0].col), 1, framed=True)
+    window("last_value", lambda a, c: F.last(a[0].col), 1, framed=True)
 
     # operators (FunctionNames: the names the expression grammar produces)
     scalar("add", _binary(lambda x, y: x + y), 2)

@@ -91,9 +91,11 @@ class Translator:
         return Scope(df, self.where(op))
 
     def compiler(self, op: Any, scope: Scope, prop: str, aggregates: bool = False,
-                 agg_wrap: Callable[[Column], Column] | None = None) -> ExpressionCompiler:
+                 agg_wrap: Callable[[Column], Column] | None = None,
+                 window_wrap: Callable[[Column, bool], Column] | None = None,
+                 ) -> ExpressionCompiler:
         return ExpressionCompiler(scope, self.catalog, aggregates, agg_wrap, prop,
-                                  self.missing_type)
+                                  self.missing_type, window_wrap)
 
     def has_function(self, name: str) -> bool:
         if name not in self._functions:
