@@ -50,7 +50,15 @@ def run(plan: Any, spark: SparkSession | None = None,
                             dialect_2013=parsed.dialect == "2013",
                             missing_type=_missing_type(parsed.head))
     df, written = translator.run()
-    return DrillResult(df, parsed, written, plan_text=_plan_text(parsed))
+
+    def locate(error: BaseException) -> str | None:
+        from drillspark.spark.failures import locate
+
+        return locate(error, translator.frames())
+
+    source = getattr(parsed, "source", None)
+    return DrillResult(df, parsed, written, plan_text=_plan_text(parsed), locate=locate,
+                       plan_name=getattr(source, "file", None) if source else None)
 
 
 def _missing_type(head: Mapping[str, Any]) -> str:

@@ -155,6 +155,10 @@ class Translator:
         props = dict(getattr(op, "properties", {}) or {})
         return Rel(apply_operator(self.df(inputs[0]), cls, props, op_id=op.id))
 
+    def frames(self) -> list[tuple[Any, DataFrame]]:
+        """The translated operators with their DataFrames, in topological order."""
+        return [(op, self.df(op.id)) for op in self.ops.values() if op.id in self._rels]
+
     def run(self) -> tuple[DataFrame, list[WriteReport]]:
         """Translate the whole plan, write file stores, and return the result stream (the
         console/screen sink's input, else the last sink's input or the plan's last operator)."""
