@@ -47,9 +47,26 @@ def run(plan: Any, spark: SparkSession | None = None,
     registry = StorageRegistry(plan_storage, storage,
                                list(classpath) if classpath else [os.getcwd()])
     translator = Translator(spark, list(parsed.operators), registry,
-                            dialect_2013=parsed.dialect == "2013")
+                            dialect_2013=parsed.dialect == "2013",
+                            missing_type=_missing_type(parsed.head))
     df, written = translator.run()
-    return DrillResult(df, parsed, written, plan_text=_plan_text(parsed))
+
+    def locate(error: BaseException) -> str | None:
+        from drillspark.spark.failures import locate
+
+        return locate(error, translator.frames())
+
+    source = getattr(parsed, "source", None)
+    return DrillResult(df, parsed, written, plan_text=_plan_text(parsed), locate=locate,
+                       plan_name=getattr(source, "file", None) if source else None)
+
+
+def _missing_type(head: Mapping[str, Any]) -> str:
+    """Drill's type for columns a reader does not find: nullable VARCHAR with the V2 JSON
+    reader (the default), nullable INT when `head.options` turns V2 off."""
+    options = head.get("options") if isinstance(head, Mapping) else None
+    v2 = options.get("store.json.enable_v2_reader", True) if isinstance(options, Mapping) else True
+    return "VARCHAR" if v2 not in (False, "false") else "INT"
 
 
 def _plan_text(parsed: Any) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from drillspark.operators.outcome import IterOutcome
@@ -44,7 +44,7 @@ def runtime_message(error: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def _fetching() -> Iterator[None]:
+def _fetching(message: Callable[[BaseException], str] = runtime_message) -> Iterator[None]:
     try:
         yield
     except DrillRuntimeError:
@@ -53,7 +53,7 @@ def _fetching() -> Iterator[None]:
         from pyspark.errors import PySparkException
 
         if isinstance(e, PySparkException) or "py4j" in type(e).__module__:
-            raise DrillRuntimeError(runtime_message(e)) from e
+            raise DrillRuntimeError(message(e)) from e
         raise
 
 
@@ -76,8 +76,10 @@ class BatchStream:
     further batch, then `NONE` for every later call. A failure gives `STOP`, with the error in
     `.error`. Iterating yields `(outcome, batch)` pairs up to and including NONE or STOP."""
 
-    def __init__(self, df: DataFrame, batch_rows: int = DEFAULT_BATCH_ROWS):
+    def __init__(self, df: DataFrame, batch_rows: int = DEFAULT_BATCH_ROWS,
+                 message: Callable[[BaseException], str] = runtime_message):
         self._df = df
+        self._message = message
         self._batch_rows = max(1, int(batch_rows))
         self._rows: Iterator[Any] | None = None
         self._started = False
@@ -119,7 +121,7 @@ class BatchStream:
                 return IterOutcome.OK_NEW_SCHEMA, batch
             batch = self._next_batch()
         except Exception as e:  # the protocol reports failures as STOP, the error attached
-            err = DrillRuntimeError(runtime_message(e))
+            err = DrillRuntimeError(self._message(e))
             err.__cause__ = e
             self.error = err
             return IterOutcome.STOP, None
@@ -139,30 +141,66 @@ class BatchStream:
 class DrillResult:
     """The result of running a plan. `.df` is the Spark DataFrame of the result stream (for
     a plan whose sinks only write files: one row per written target). `.written` lists the
-    `WriteReport`s of file stores (path, format, rows, files)."""
+    `WriteReport`s of file stores (path, format, rows, files).
+
+    A failure while rows are computed is a `DrillRuntimeError` whose message names the plan
+    operator that failed (for row-level data errors such as a bad cast, see
+    `drillspark.spark.failures`), else the plan file or SQL `statement`."""
 
     def __init__(self, df: DataFrame, plan: Any = None, written: Sequence[WriteReport] = (),
-                 plan_text: str | None = None):
+                 plan_text: str | None = None,
+                 locate: Callable[[BaseException], str | None] | None = None,
+                 plan_name: str | None = None, statement: str | None = None):
         self.df = df
         self.plan = plan
         self.written = list(written)
         self._plan_text = plan_text
+        self._locate = locate
+        self.plan_name = plan_name
+        self.statement = statement  # the SQL text, for results of drillspark.sql
+
+    def failure_message(self, error: BaseException) -> str:
+        """One paragraph for `error`, raised while this result's rows were computed: the
+        failing operator `@id` where it can be found, and the query or plan it belongs to."""
+        text = runtime_message(error)
+        if text.startswith("operator @"):
+            return text
+        text = text.removeprefix("running the plan failed: ")
+        where = None
+        if self._locate is not None:
+            try:
+                where = self._locate(error)
+            except Exception:  # locating is best effort; never hide the real error
+                where = None
+        if self.statement:
+            origin = "query " + " ".join(self.statement.split())
+        else:
+            origin = f"plan {self.plan_name}" if self.plan_name else "the plan"
+        if where:
+            return f"{where}: {text} (in {origin})"
+        return f"running {origin} failed: {text}"
+
+    def fetching(self) -> contextlib.AbstractContextManager[None]:
+        """A context in which Spark failures while fetching rows become DrillRuntimeErrors
+        with `failure_message` (for callers that read `.df` directly)."""
+        return _fetching(self.failure_message)
 
     def rows(self) -> list[dict[str, Any]]:
         """All result records as plain dicts (nested maps as dicts, arrays as lists)."""
-        with _fetching():
+        with self.fetching():
             return [_plain(r) for r in self.df.collect()]
 
     def to_arrow(self) -> pa.Table:
-        with _fetching():
+        with self.fetching():
             return self.df.toArrow()
 
     def to_pandas(self) -> pd.DataFrame:
-        with _fetching():
+        with self.fetching():
             return self.df.toPandas()
 
     def show(self, n: int = 20, truncate: bool | int = False) -> None:
-        self.df.show(n, truncate=truncate)
+        with self.fetching():
+            self.df.show(n, truncate=truncate)
 
     def explain(self, print_it: bool = True) -> str:
         """The Drill plan followed by Spark's physical plan (returned, and printed unless
@@ -179,7 +217,7 @@ class DrillResult:
         return text
 
     def batches(self, batch_rows: int = DEFAULT_BATCH_ROWS) -> BatchStream:
-        return BatchStream(self.df, batch_rows)
+        return BatchStream(self.df, batch_rows, self.failure_message)
 
     def __repr__(self) -> str:
         return f"DrillResult(columns={self.df.columns!r}, written={len(self.written)})"

@@ -186,3 +186,14 @@ def test_exists_subqueries(engine):
     cols, rows = q(engine, f"select * from {T} t where `integer` in "
                            f"(select `integer` from {T} where `float` > 10)")
     assert not [c for c in cols if c.startswith("$")] and len(rows) == 1
+
+
+def test_ranking_window_functions(engine):
+    cols, rows = q(engine, f"select t.`integer` i, rank() over (order by t.`float`) r, "
+                           f"row_number() over (order by t.`integer`) n, "
+                           f"lag(t.`integer`) over (order by t.`integer`) p, "
+                           f"ntile(2) over (order by t.`integer`) b from {T} t order by i")
+    # floats -1.2, 1.2, 1.2, 17.4 for integers -2002, 2001, 6005, 2010
+    assert cols == ["i", "r", "n", "p", "b"]
+    assert rows == [[-2002, 1, 1, None, 1], [2001, 2, 2, -2002, 1], [2010, 4, 3, 2001, 2],
+                    [6005, 2, 4, 2010, 2]]

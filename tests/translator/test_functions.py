@@ -121,3 +121,42 @@ def test_cast_with_drill_type_names(spark):
     assert drill_type("decimal18", 9, 2).simpleString() == "decimal(9,2)"
     with pytest.raises(UnknownTypeError):
         drill_type("blob")
+
+
+def _plan(query, options=None):
+    head = {"type": "APACHE_DRILL_LOGICAL", "version": 1,
+            "generator": {"type": "test", "info": ""}}
+    if options is not None:
+        head["options"] = options
+    return {"head": head, "storage": {}, "query": query}
+
+
+def test_typeof_of_a_missing_column_is_the_readers_null_type(spark):
+    import drillspark
+
+    query = [{"@id": 1, "op": "values", "content": [{"a": 1}]},
+             {"@id": 2, "op": "project", "input": 1, "projections": [
+                 {"ref": "t", "expr": "typeof(nope)"}, {"ref": "s", "expr": "sqltypeof(nope)"},
+                 {"ref": "m", "expr": "typeof(a.b)"}, {"ref": "v", "expr": "nope"}]}]
+    # V2 JSON reader (the default): missing columns are nullable VARCHAR; the value is NULL
+    got = drillspark.run(_plan(query), spark=spark).rows()
+    assert got == [{"t": "VARCHAR", "s": "CHARACTER VARYING", "m": "VARCHAR", "v": None}]
+    v1 = drillspark.run(_plan(query, {"store.json.enable_v2_reader": False}), spark=spark)
+    assert v1.rows()[0]["t"] == "INT"
+
+
+def test_cast_to_time_is_a_time_value(spark):
+    import datetime
+
+    import drillspark
+
+    query = [{"@id": 1, "op": "values", "content": [{"s": "01:00:20.123"}, {"s": None}]},
+             {"@id": 2, "op": "project", "input": 1, "projections": [
+                 {"ref": "t", "expr": "cast(s as TIME)"},
+                 {"ref": "ty", "expr": "typeof(cast(s as TIME))"},
+                 {"ref": "sq", "expr": "sqltypeof(cast(s as TIME))"}]}]
+    result = drillspark.run(_plan(query), spark=spark)
+    assert result.rows() == [
+        {"t": datetime.time(1, 0, 20, 123000), "ty": "TIME", "sq": "TIME"},
+        {"t": None, "ty": "TIME", "sq": "TIME"}]
+    assert str(result.to_arrow().schema.field("t").type).startswith("time64")

@@ -271,3 +271,50 @@ def test_join_conditions_with_typed_functions_on_clashing_names(run_plan):
                   "right": 2, "type": "inner",
                   "conditions": [{"relationship": "==", "left": "dept / 1", "right": "dept"}]}])
     assert sorted(x["name"] for x in r.rows()) == ["ann", "di"]
+
+
+SCORES = [{"g": "a", "s": 10}, {"g": "a", "s": 20}, {"g": "a", "s": 20}, {"g": "a", "s": 40},
+          {"g": "b", "s": 5}]
+
+
+def test_window_ranking_and_offset_functions(run_plan):
+    aggs = {"rn": "row_number()", "rk": "rank()", "dr": "dense_rank()", "pr": "percent_rank()",
+            "cd": "cume_dist()", "nt": "ntile(2)", "lg": "lag(s)", "ld": "lead(s, 2, -1)",
+            "fv": "first_value(s)", "lv": "last_value(s)"}
+    w = run_plan([values(1, SCORES), {"@id": 2, "op": "window", "input": 1,
+                  "withins": [{"ref": "g", "expr": "g"}],
+                  "orderings": [{"order": "ASC", "expr": "s"}],
+                  "aggregations": [{"ref": k, "expr": v} for k, v in aggs.items()]}])
+    got = sorted((x["g"], x["s"], *[x[k] for k in aggs if k not in ("rn", "lg")])
+                 for x in w.rows())
+    # by hand: group a is 10, 20, 20, 40 (n=4); percent_rank = (rank-1)/(n-1),
+    # cume_dist = rows <= s / n; the frame is rows up to the current one (last_value)
+    assert got == [
+        ("a", 10, 1, 1, 0.0, 0.25, 1, 20, 10, 10),
+        ("a", 20, 2, 2, 1 / 3, 0.75, 1, 40, 10, 20),
+        ("a", 20, 2, 2, 1 / 3, 0.75, 2, -1, 10, 20),
+        ("a", 40, 4, 3, 1.0, 1.0, 2, -1, 10, 40),
+        ("b", 5, 1, 1, 0.0, 1.0, 1, -1, 5, 5)]
+    by_rn = sorted((x["g"], x["rn"], x["s"], x["lg"]) for x in w.rows())
+    assert by_rn == [("a", 1, 10, None), ("a", 2, 20, 10), ("a", 3, 20, 20), ("a", 4, 40, 20),
+                     ("b", 1, 5, None)]
+    assert dict(w.df.dtypes)["rk"] == "bigint" and dict(w.df.dtypes)["rn"] == "bigint"
+
+
+def test_window_ranking_without_orderings_treats_all_rows_as_peers(run_plan):
+    w = run_plan([values(1, SCORES), {"@id": 2, "op": "window", "input": 1,
+                  "withins": [{"ref": "g", "expr": "g"}],
+                  "aggregations": [{"ref": "rk", "expr": "rank()"},
+                                   {"ref": "n", "expr": "row_number()"}]}])
+    assert sorted((x["g"], x["rk"], x["n"]) for x in w.rows()) == [
+        ("a", 1, 1), ("a", 1, 2), ("a", 1, 3), ("a", 1, 4), ("b", 1, 1)]
+
+
+def test_window_functions_only_in_window_operators(run_plan):
+    with pytest.raises(Exception, match=r"@2 \(project\).*window function rank\(\) is only"):
+        run_plan([values(1, SCORES), {"@id": 2, "op": "project", "input": 1,
+                  "projections": [{"ref": "x", "expr": "rank()"}]}])
+    with pytest.raises(Exception, match=r"@2 \(window\).*ntile\(\): argument 1 must be an "
+                                        r"integer literal"):
+        run_plan([values(1, SCORES), {"@id": 2, "op": "window", "input": 1,
+                  "aggregations": [{"ref": "x", "expr": "ntile(s)"}]}])

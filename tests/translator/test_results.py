@@ -132,3 +132,39 @@ def test_runtime_failures_are_one_paragraph(run_plan):
     msg = str(e.value)
     # whichever row a task reaches first names the failure
     assert "CAST_INVALID_INPUT" in msg and re.search(r"'r[0-4]'", msg) and "\tat " not in msg
+
+
+def test_row_failures_name_the_operator_that_failed(run_plan):
+    from drillspark.result import DrillRuntimeError
+
+    # @2 casts cleanly ("7" and "8"), @3's cast of `s` fails; @4 reads both
+    rows = [{"n": "7", "s": "x"}, {"n": "8", "s": "y"}]
+    r = run_plan([values(1, rows),
+                  {"@id": 2, "op": "project", "input": 1, "projections": [
+                      {"ref": "n", "expr": "cast(n as int)"}, {"ref": "s", "expr": "s"}]},
+                  {"@id": 3, "op": "transform", "input": 2, "transforms": [
+                      {"ref": "bad", "expr": "cast(s as int)"}]},
+                  {"@id": 4, "op": "filter", "input": 3, "expr": "n > 0"}])
+    expected = r"^operator @3 \(transform\): .*CAST_INVALID_INPUT.*'[xy]'.*\(in the plan\)$"
+    for fetch in (r.rows, r.to_arrow):
+        with pytest.raises(DrillRuntimeError, match=expected):
+            fetch()
+    stream = r.batches()
+    assert stream.next() == (IterOutcome.STOP, None)
+    assert re.match(expected, str(stream.error))
+
+
+def test_row_failures_in_sql_name_the_operator_and_query(spark, shared):
+    from drillspark.result import DrillRuntimeError
+    from drillspark.sql import SqlEngine, SqlSession
+    from drillspark.sql.output import columns_and_rows
+
+    engine = SqlEngine(spark, SqlSession(workspaces={
+        "root": str(shared / "data" / "drill-conformance")}))
+    query = "select cast(t.x.y as int) from dfs.`data/drill/jsoninput/input2.json` t"
+    result = engine.execute(query)[-1]
+    with pytest.raises(DrillRuntimeError) as e:
+        columns_and_rows(result)
+    msg = str(e.value)
+    assert re.match(r"operator @\d+ \(project\): \[CAST_INVALID_INPUT\]", msg), msg
+    assert msg.endswith(f"(in query {query})") and "'" in msg

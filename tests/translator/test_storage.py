@@ -130,3 +130,35 @@ def test_json_fallback_without_the_drill_source(spark, shared, tmp_path, monkeyp
     (tmp_path / "bad.json").write_text('{"a": 1}\n{"a": \n')
     with pytest.raises(readers.ReadError, match=r"bad.json.*invalid JSON"):
         readers.read_json(spark, [str(tmp_path / "bad.json")])
+
+
+def test_json_format_options_reach_the_reader(run_plan, tmp_path):
+    (tmp_path / "n.json").write_text('{"a": 5.2, "b": NaN}\n{"a": 6, "b": 1}\n')
+    storage = {"fs": {"type": "file", "root": str(tmp_path)}}
+
+    def scan(fmt):
+        return run_plan([{"@id": 1, "op": "scan", "storageengine": "fs",
+                          "selection": {"path": "/n.json", "format": fmt}}], storage)
+
+    # all-text mode keeps each token's text ("6", not "6.0"); NaN is accepted by default
+    assert scan({"type": "json", "allTextMode": True}).rows() == [
+        {"a": "5.2", "b": "NaN"}, {"a": "6", "b": "1"}]
+    assert scan({"type": "json"}).df.dtypes == [("a", "double"), ("b", "double")]
+    with pytest.raises(Exception, match=r"operator @1 \(scan\).*n.json.*NaN") as err:
+        scan({"type": "json", "nanInf": False}).rows()
+    assert "An error occurred while calling" not in str(err.value)  # no py4j preamble
+    with pytest.raises(Exception, match=r"unknown JSON format option 'allTextMod'"):
+        scan({"type": "json", "allTextMod": True})
+
+
+def test_read_numbers_as_double_and_skip_malformed(run_plan, tmp_path):
+    (tmp_path / "m.json").write_text('{"a": 1}\n{"a": oops}\n{"a": 3}\n')
+    storage = {"fs": {"type": "file", "root": str(tmp_path),
+                      "formats": {"json": {"type": "json", "readNumbersAsDouble": True}}}}
+    result = run_plan([{"@id": 1, "op": "scan", "storageengine": "fs",
+                        "selection": {"path": "/m.json",
+                                      "format": {"type": "json",
+                                                 "skipMalformedJSONRecords": True}}}], storage)
+    # the engine's formats.json config and the scan's own format options both apply
+    assert result.df.dtypes == [("a", "double")]
+    assert result.rows() == [{"a": 1.0}, {"a": 3.0}]

@@ -82,6 +82,7 @@ def run_command(args: argparse.Namespace) -> int:
         with contextlib.suppress(Exception):
             spark.sparkContext.setLogLevel("FATAL")
     try:
+        result = None
         try:
             result = drillspark.run(plan, spark=spark, storage=storage,
                                     classpath=args.classpath or None)
@@ -92,9 +93,11 @@ def run_command(args: argparse.Namespace) -> int:
                 if args.output:
                     out.close()
         except Exception as e:
-            from drillspark.result import runtime_message
+            from drillspark.result import DrillRuntimeError, runtime_message
 
-            raise CliError(runtime_message(e)) from None
+            if isinstance(e, DrillRuntimeError) or result is None:
+                raise CliError(runtime_message(e)) from None
+            raise CliError(result.failure_message(e)) from None
         for w in result.written:
             print(f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
                   file=sys.stderr)

@@ -35,7 +35,9 @@ _SIMPLE: dict[str, T.DataType] = {
     "DATE": T.DateType(),
     "TIMESTAMP": T.TimestampNTZType(),
     "TIMESTAMPTZ": T.TimestampType(),
-    "TIME": T.StringType(),  # Spark has no TIME type in the DataFrame API; kept as text
+    # Spark 4.1+'s TIME (behind `spark.sql.timeType.enabled`, which the translator turns on);
+    # Drill's TIME holds milliseconds
+    "TIME": T.TimeType(3),
     "INTERVAL": T.DayTimeIntervalType(),
     "INTERVALDAY": T.DayTimeIntervalType(),
     "INTERVALYEAR": T.YearMonthIntervalType(),
@@ -87,6 +89,8 @@ def drill_name_of(spark_type: T.DataType) -> str:
         return "MAP"
     if isinstance(spark_type, T.DecimalType):
         return "VARDECIMAL"
+    if isinstance(spark_type, T.TimeType):
+        return "TIME"
     if isinstance(spark_type, T.DayTimeIntervalType):
         return "INTERVALDAY"
     if isinstance(spark_type, T.YearMonthIntervalType):

@@ -21,13 +21,14 @@ from pyspark.sql import types as T
 from drillspark.spark.drill_types import drill_name_of, drill_type
 
 NO_LITERAL: Any = object()
-Kind = Literal["scalar", "aggregate"]
+Kind = Literal["scalar", "aggregate", "window"]
 
 
 @dataclass(frozen=True)
 class Arg:
     col: Column
     literal: Any = NO_LITERAL  # the Python value when the argument is a literal
+    missing_type: str | None = None  # Drill type name when the argument is a missing column
 
     @property
     def is_literal(self) -> bool:
@@ -48,6 +49,10 @@ class DrillFunction:
     build: Builder
     min_args: int = 0
     max_args: int | None = None  # None = any number
+    # window functions only: whether the window operator's frame applies (first_value,
+    # last_value); ranking and offset functions (rank, lag, ...) take no frame in Spark
+    framed: bool = False
+    over_type: str | None = None  # window functions: Drill's result type, cast after OVER
 
 
 class UnknownFunctionError(ValueError):
@@ -120,6 +125,23 @@ def _registered(name: str) -> DrillFunction | None:
 # helpers
 
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+
+
+def _lit_int(arg: Arg, fn: str, pos: int) -> int:
+    if not arg.is_literal or isinstance(arg.literal, bool) or not isinstance(arg.literal, int):
+        raise FunctionArgumentError(f"{fn}(): argument {pos} must be an integer literal")
+    return arg.literal
+
+
+def _offset_fn(name: str) -> Builder:
+    """lag/lead(expr [, offset [, default]]): the offset is a literal, 1 by default; the
+    default may be any expression."""
+    def build(a: list[Arg], ctx: Context) -> Column:
+        offset = F.lit(_lit_int(a[1], name, 2) if len(a) > 1 else 1)
+        default = [a[2].col] if len(a) > 2 else []
+        return F.call_function(name, a[0].col, offset, *default)
+
+    return build
 
 
 def _lit_str(arg: Arg, fn: str, pos: int) -> str:
@@ -204,7 +226,15 @@ def _repeated_contains(a: list[Arg], ctx: Context) -> Column:
 
 
 def _typeof(a: list[Arg], ctx: Context) -> Column:
+    if a[0].missing_type is not None:  # a column the input lacks has the reader's null type
+        return F.lit(a[0].missing_type)
     return F.lit(drill_name_of(ctx.type_of(a[0].col)))
+
+
+def _sqltypeof(a: list[Arg], ctx: Context) -> Column:
+    if a[0].missing_type is not None:
+        return F.lit(_sql_type_name(drill_type(a[0].missing_type)))
+    return F.lit(_sql_type_name(ctx.type_of(a[0].col)))
 
 
 def _modeof(a: list[Arg], ctx: Context) -> Column:
@@ -332,6 +362,23 @@ def _build_catalog() -> FunctionCatalog:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "aggregate", build, lo, hi), *aliases)
 
+    def window(name: str, build: Builder, n: int | tuple[int, int | None],
+               framed: bool = False, over_type: str | None = None) -> None:
+        lo, hi = (n, n) if isinstance(n, int) else n
+        cat.add(DrillFunction(name, "window", build, lo, hi, framed, over_type))
+
+    # window functions (only in the `window` operator); Drill's counters are BIGINT
+    window("row_number", lambda a, c: F.row_number(), 0, over_type="bigint")
+    window("rank", lambda a, c: F.rank(), 0, over_type="bigint")
+    window("dense_rank", lambda a, c: F.dense_rank(), 0, over_type="bigint")
+    window("percent_rank", lambda a, c: F.percent_rank(), 0)
+    window("cume_dist", lambda a, c: F.cume_dist(), 0)
+    window("ntile", lambda a, c: F.ntile(_lit_int(a[0], "ntile", 1)), 1)
+    window("lag", _offset_fn("lag"), (1, 3))
+    window("lead", _offset_fn("lead"), (1, 3))
+    window("first_value", lambda a, c: F.first(a[0].col), 1, framed=True)
+    window("last_value", lambda a, c: F.last(a[0].col), 1, framed=True)
+
     # operators (FunctionNames: the names the expression grammar produces)
     scalar("add", _binary(lambda x, y: x + y), 2)
     scalar("subtract", _binary(lambda x, y: x - y), 2)
@@ -442,7 +489,7 @@ def _build_catalog() -> FunctionCatalog:
     # types and conversions
     scalar("typeof", _typeof, 1)
     scalar("drilltypeof", _typeof, 1)
-    scalar("sqltypeof", lambda a, c: F.lit(_sql_type_name(c.type_of(a[0].col))), 1)
+    scalar("sqltypeof", _sqltypeof, 1)
     scalar("modeof", _modeof, 1)
     scalar("convert_to", _convert_to, 2)
     scalar("convert_from", _convert_from, 2)
@@ -497,7 +544,8 @@ def _regex_quote(arg: Arg) -> str:
 def _sql_type_name(t: T.DataType) -> str:
     names = {"INT": "INTEGER", "BIGINT": "BIGINT", "FLOAT4": "FLOAT", "FLOAT8": "DOUBLE",
              "BIT": "BOOLEAN", "VARCHAR": "CHARACTER VARYING", "VARBINARY": "BINARY VARYING",
-             "MAP": "STRUCT", "DATE": "DATE", "TIMESTAMP": "TIMESTAMP"}
+             "MAP": "STRUCT", "DATE": "DATE", "TIMESTAMP": "TIMESTAMP",
+             "TIME": "TIME"}
     if isinstance(t, T.ArrayType):
         return "ARRAY"
     if isinstance(t, T.DecimalType):

@@ -32,6 +32,11 @@ class _LeafScope(Scope):
             return self._leaf
         return super().path(path)
 
+    def is_missing(self, path: FieldPath) -> bool:
+        if tuple(str(s).lower() for s in path.segments) == self._target:
+            return False
+        return super().is_missing(path)
+
     def type_of(self, col: Column) -> T.DataType:
         try:
             return super().type_of(col)

@@ -150,15 +150,22 @@ def window(tr: Translator, op: Any) -> Rel:
     orders = [sort_column(tr.compiler(op, scope, f"orderings[{i}].expr").compile(o.expr),
                           o.direction == "DESC", o.nulls_first)
               for i, o in enumerate(op.orderings)]
-    w = Window.partitionBy(*parts)
+    base = Window.partitionBy(*parts)
     if orders:
-        w = w.orderBy(*orders)
+        base = base.orderBy(*orders)
     start = Window.unboundedPreceding if op.start is None else op.start
     end = (Window.currentRow if orders else Window.unboundedFollowing) if op.end is None \
         else op.end
-    w = w.rowsBetween(start, end)
+    w = base.rowsBetween(start, end)
+    # ranking/offset functions take no frame; without orderings all rows are peers (Drill:
+    # rank() is 1 for every row), which Spark expresses as ordering by a constant
+    unframed = base if orders else base.orderBy(F.lit(0))
+
+    def window_wrap(c: Column, framed: bool) -> Column:
+        return c.over(w if framed else unframed)
+
     for i, a in enumerate(op.aggregations):
         comp = tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True,
-                           agg_wrap=lambda c: c.over(w))
+                           agg_wrap=lambda c: c.over(w), window_wrap=window_wrap)
         df = set_path(df, names_of(a.ref), comp.compile(a.expr))
     return Rel(df)

@@ -73,6 +73,18 @@ class Scope:
     def type_of(self, col: Column) -> T.DataType:
         return self.df.select(col.alias("t")).schema.fields[0].dataType
 
+    def is_missing(self, path: Any) -> bool:
+        """Whether `path` names no column or member of the input (it compiles to NULL)."""
+        assert self.schema is not None
+        if field_type(self.schema, (path.root,)) is None:
+            return True
+        t = field_type(self.schema, (_real_name(self.schema, path.root),))
+        for seg in path.segments[1:]:
+            t = field_type(t, (seg,))
+            if t is None:
+                return True
+        return False
+
     def path(self, path: Any) -> Column:
         assert self.schema is not None
         if field_type(self.schema, (path.root,)) is None:

@@ -7,6 +7,7 @@ is translated once), runs `store` operators and returns the result stream.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -46,10 +47,33 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
+_PY4J_CALL = re.compile(r"An error occurred while calling o\d+\.\w+\.\s*:\s*")
+_JAVA_CLASS = re.compile(r"^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error):\s*")
+
+
+def jvm_message(error: BaseException) -> str:
+    """`describe(error)` without py4j's "An error occurred while calling o12.load" preamble
+    and the Java exception's class name (the message after them is the useful part)."""
+    text = _PY4J_CALL.sub("", describe(error))
+    return _JAVA_CLASS.sub("", text)
+
+
+def _enable_time_type(spark: SparkSession) -> None:
+    """Drill's TIME is Spark's TIME type, which Spark 4.x keeps behind a flag."""
+    try:
+        if spark.conf.get("spark.sql.timeType.enabled", "false") != "true":
+            spark.conf.set("spark.sql.timeType.enabled", "true")
+    except Exception:  # a Spark without TIME: casts to TIME fail with Spark's own message
+        pass
+
+
 class Translator:
     def __init__(self, spark: SparkSession, operators: list[Any], storage: StorageRegistry,
-                 dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG):
+                 dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG,
+                 missing_type: str = "VARCHAR"):
         self.spark = spark
+        _enable_time_type(spark)
+        self.missing_type = missing_type  # Drill type of missing columns (see expressions)
         self.ops = {op.id: op for op in operators}
         self.storage = storage
         self.dialect_2013 = dialect_2013
@@ -67,8 +91,11 @@ class Translator:
         return Scope(df, self.where(op))
 
     def compiler(self, op: Any, scope: Scope, prop: str, aggregates: bool = False,
-                 agg_wrap: Callable[[Column], Column] | None = None) -> ExpressionCompiler:
-        return ExpressionCompiler(scope, self.catalog, aggregates, agg_wrap, prop)
+                 agg_wrap: Callable[[Column], Column] | None = None,
+                 window_wrap: Callable[[Column, bool], Column] | None = None,
+                 ) -> ExpressionCompiler:
+        return ExpressionCompiler(scope, self.catalog, aggregates, agg_wrap, prop,
+                                  self.missing_type, window_wrap)
 
     def has_function(self, name: str) -> bool:
         if name not in self._functions:
@@ -108,7 +135,7 @@ class Translator:
             raise PlanExecutionError(msg if msg.startswith("operator @") else
                                      f"{self.where(op)}{msg}") from None
         except Exception as e:  # Spark analysis errors: one readable line, no JVM trace
-            raise PlanExecutionError(f"{self.where(op)}{describe(e)}") from e
+            raise PlanExecutionError(f"{self.where(op)}{jvm_message(e)}") from e
 
     def _custom(self, op: Any) -> Rel:
         from drillspark.plugins import registered_operator
@@ -127,6 +154,10 @@ class Translator:
             raise PlanExecutionError(f"{self.where(op)}plugin operators take exactly one input")
         props = dict(getattr(op, "properties", {}) or {})
         return Rel(apply_operator(self.df(inputs[0]), cls, props, op_id=op.id))
+
+    def frames(self) -> list[tuple[Any, DataFrame]]:
+        """The translated operators with their DataFrames, in topological order."""
+        return [(op, self.df(op.id)) for op in self.ops.values() if op.id in self._rels]
 
     def run(self) -> tuple[DataFrame, list[WriteReport]]:
         """Translate the whole plan, write file stores, and return the result stream (the

@@ -96,7 +96,9 @@ class SqlEngine:
 
     # ------------------------------------------------------------------ queries
     def _query(self, stmt: st.Query) -> Any:
-        return self.run_plan(self.compile(stmt.text))
+        result = self.run_plan(self.compile(stmt.text))
+        result.statement = stmt.text  # runtime failures name the query
+        return result
 
     def run_plan(self, compiled: CompiledQuery) -> Any:
         try:

@@ -3,6 +3,7 @@ of values: maps as JSON objects without their null members, arrays as JSON array
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as _dt
 import decimal
@@ -125,7 +126,10 @@ def columns_and_rows(result: object) -> tuple[list[str], list[list[object]]]:
     if isinstance(data, list):
         return columns, [list(r) for r in data]
     if hasattr(result, "df"):
-        return columns, [[plain(v) for v in r] for r in result.df.collect()]  # type: ignore
+        fetching = getattr(result, "fetching", None)  # DrillResult: failures name the operator
+        with fetching() if fetching is not None else contextlib.nullcontext():
+            rows = result.df.collect()  # type: ignore[attr-defined]
+        return columns, [[plain(v) for v in r] for r in rows]
     rows = result.rows()  # type: ignore[attr-defined]
     return columns, [[r.get(c) for c in columns] if isinstance(r, dict) else list(r)
                      for r in rows]

@@ -136,13 +136,26 @@ class FileEngine(StorageEngine):
         fmt = self._format_of(selection, paths[0])
         fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
         if fmt == "json":
-            return readers.read_json(spark, paths)
+            return readers.read_json(spark, paths, self._json_options(selection, fmt_conf))
         if fmt == "parquet":
             return readers.read_parquet(spark, paths, selection.get("columns"))
         delimiter = selection.get("delimiter") or fmt_conf.get("delimiter") or \
             TEXT_DELIMITERS.get(fmt, ",")
         header = bool(selection.get("extractHeader", fmt_conf.get("extractHeader", False)))
         return readers.read_text(spark, paths, delimiter, header)
+
+    def _json_options(self, selection: Mapping[str, Any],
+                      fmt_conf: Mapping[str, Any]) -> dict[str, str]:
+        """Reader options: the engine's `formats.json` config, overridden by the scan's own
+        `selection.format` (a SQL table function's options and session options land there)."""
+        config: dict[str, Any] = dict(fmt_conf) if isinstance(fmt_conf, Mapping) else {}
+        fmt = selection.get("format")
+        if isinstance(fmt, Mapping):
+            config.update(fmt)
+        try:
+            return readers.json_options(config)
+        except readers.ReadError as e:
+            raise StorageError(f"scan of {self.name!r}: {e}") from None
 
     def write(self, df: DataFrame, target: Any) -> WriteReport:
         if not isinstance(target, Mapping):

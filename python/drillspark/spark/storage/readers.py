@@ -8,7 +8,8 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -19,17 +20,76 @@ class ReadError(ValueError):
     pass
 
 
-def read_json(spark: SparkSession, paths: Sequence[str]) -> DataFrame:
+# Drill JSON format-config keys (a plan's `selection.format`, a storage engine's
+# `formats.json`, a SQL table function's options) -> the `drill` source's option names.
+JSON_OPTIONS = {
+    "allTextMode": "allTextMode",
+    "readNumbersAsDouble": "readNumbersAsDouble",
+    "nanInf": "nanInf",
+    "allowNanInf": "nanInf",
+    "skipMalformedJSONRecords": "skipInvalidRecords",
+    "skipInvalidRecords": "skipInvalidRecords",
+    "escapeAnyChar": "escapeAnyChar",
+    "allowEscapeAnyChar": "escapeAnyChar",
+    "extendedTypes": "extendedTypes",
+}
+# Format-config keys that say which files are JSON, not how to read them.
+_JSON_FORMAT_KEYS = {"type", "extensions"}
+
+
+def json_options(config: Mapping[str, Any], where: str = "") -> dict[str, str]:
+    """The `drill` source options for a Drill JSON format config (case-insensitive keys);
+    an unknown key is refused so a misspelt option is never silently ignored."""
+    by_lower = {k.lower(): v for k, v in JSON_OPTIONS.items()}
+    out: dict[str, str] = {}
+    for key, value in config.items():
+        if key in _JSON_FORMAT_KEYS or value is None:
+            continue
+        name = by_lower.get(key.lower())
+        if name is None:
+            known = ", ".join(sorted(JSON_OPTIONS))
+            raise ReadError(f"{where}unknown JSON format option {key!r} (known: {known})")
+        out[name] = _option_text(value)
+    return out
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def read_json(spark: SparkSession, paths: Sequence[str],
+              options: Mapping[str, str] | None = None) -> DataFrame:
     """Drill-style JSON: JSON lines, concatenated objects, or one top-level array per file;
-    comments and unquoted field names allowed; integers BIGINT, floats DOUBLE."""
+    comments and unquoted field names allowed; integers BIGINT, floats DOUBLE. `options` are
+    the `drill` source's (see `json_options`)."""
+    options = dict(options or {})
     if _drill_source_available(spark):
         # the extension's `drill` source reads Drill's JSON dialect natively (type rules,
         # conflicts, directories, compressed files)
-        return spark.read.format("drill").load(list(paths))
-    # Without the extension's source (e.g. a Connect server without the jar): Spark's reader,
-    # with files that are not JSON lines normalised to JSON lines first.
+        return spark.read.format("drill").options(**options).load(list(paths))
+    return _read_json_with_spark(spark, paths, options)
+
+
+def _read_json_with_spark(spark: SparkSession, paths: Sequence[str],
+                          drill_options: Mapping[str, str]) -> DataFrame:
+    """Without the extension's source (e.g. a Connect server without the jar): Spark's reader,
+    with files that are not JSON lines normalised to JSON lines first."""
     options = {"allowComments": "true", "allowUnquotedFieldNames": "true",
                "allowNonNumericNumbers": "true", "mode": "FAILFAST"}
+    for name, value in drill_options.items():
+        if name == "allTextMode":
+            options["primitivesAsString"] = value
+        elif name == "nanInf":
+            options["allowNonNumericNumbers"] = value
+        elif name == "escapeAnyChar":
+            options["allowBackslashEscapingAnyCharacter"] = value
+        elif name == "skipInvalidRecords":
+            options["mode"] = "DROPMALFORMED" if value == "true" else "FAILFAST"
+        elif value != "false":
+            raise ReadError(f"JSON option {name} needs the extension's `drill` source "
+                            "(the drillspark jar is not loaded)")
     lines_paths = [_as_json_lines(p) for p in _expand(paths, (".json",))]
     if not lines_paths:
         raise ReadError(f"no JSON files at {', '.join(paths)}")

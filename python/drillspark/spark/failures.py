@@ -1,0 +1,49 @@
+"""Finding the plan operator behind a row-level runtime failure.
+
+Spark reports a bad value (a failed cast, a division by zero, an overflow) when rows are
+computed, long after translation, and its error context points at drillspark's own code
+rather than at the plan. When such an error reaches the result, the operators' DataFrames are
+run again in topological order through Spark's `noop` sink (every column is computed, nothing
+is kept): the first one that fails holds the failing expression, since all its inputs ran
+cleanly before it. This costs a re-run, but only on the failure path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from pyspark.sql import DataFrame
+
+MAX_OPERATORS = 50  # larger plans are not searched (the message then names only the plan)
+_DATA_EXCEPTION = re.compile(r"SQLSTATE: 22\d\d\d")
+
+
+def is_row_error(error: BaseException) -> bool:
+    """Whether `error` is a data exception (SQLSTATE class 22: bad cast input, division by
+    zero, overflow, ...), i.e. caused by a value in some row rather than by the plan."""
+    state = None
+    getter = getattr(error, "getSqlState", None)
+    if callable(getter):
+        try:
+            state = getter()
+        except Exception:
+            state = None
+    if state:
+        return str(state).startswith("22")
+    return bool(_DATA_EXCEPTION.search(str(error)))
+
+
+def locate(error: BaseException, frames: Iterable[tuple[Any, DataFrame]]) -> str | None:
+    """`operator @N (kind)` for the first operator whose DataFrame fails, or None."""
+    if not is_row_error(error):
+        return None
+    for i, (op, df) in enumerate(frames):
+        if i >= MAX_OPERATORS:
+            return None
+        try:
+            df.write.format("noop").mode("overwrite").save()
+        except Exception as e:
+            return f"operator @{op.id} ({op.op})" if is_row_error(e) else None
+    return None
