@@ -210,21 +210,6 @@ def _log(a: list[Arg], ctx: Context) -> Column:
     return F.call_function("log", a[0].col, a[1].col)  # log(base, x)
 
 
-def _repeated_count(a: list[Arg], ctx: Context) -> Column:
-    # Drill arrays are never null: a missing/null array has 0 elements.
-    return F.coalesce(F.size(a[0].col), F.lit(0)).cast("int")
-
-
-def _repeated_contains(a: list[Arg], ctx: Context) -> Column:
-    arr, v = a[0].col, a[1].col
-    t = ctx.type_of(arr)
-    if isinstance(t, T.ArrayType) and isinstance(t.elementType, T.StringType):
-        # Drill compiles the needle as a regex and uses find(): a substring regex search.
-        return F.coalesce(F.exists(arr, lambda e: e.rlike(v) if not a[1].is_literal
-                                   else e.rlike(str(a[1].literal))), F.lit(False))
-    return F.coalesce(F.array_contains(arr, v), F.lit(False))
-
-
 def _typeof(a: list[Arg], ctx: Context) -> Column:
     if a[0].missing_type is not None:  # a column the input lacks has the reader's null type
         return F.lit(a[0].missing_type)
@@ -243,7 +228,7 @@ def _modeof(a: list[Arg], ctx: Context) -> Column:
 
 
 def _call(name: str) -> Builder:
-    """A function of the drillspark extension (branch `functions`), called by name."""
+    """A function of the drillspark extension (jvm/.../functions), called by name."""
     return lambda a, c: F.call_function(name, *_c(a))
 
 
@@ -320,7 +305,7 @@ def _date_part(a: list[Arg], ctx: Context) -> Column:
 def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
     if len(a) == 1:  # seconds since the epoch
         return F.timestamp_seconds(a[0].col)
-    return F.to_timestamp(a[0].col, F.lit(_lit_str(a[1], "to_timestamp", 2)))
+    return F.to_timestamp(a[0].col, _lit_str(a[1], "to_timestamp", 2))
 
 
 def _to_date(a: list[Arg], ctx: Context) -> Column:
@@ -497,8 +482,8 @@ def _build_catalog() -> FunctionCatalog:
     scalar("binary_string", _unary(F.unhex), 1)
 
     # nested data: Spark built-ins where they agree with Drill, the extension's drill_* otherwise
-    scalar("repeated_count", _repeated_count, 1)
-    scalar("repeated_contains", _repeated_contains, 2)
+    scalar("repeated_count", _call("drill_repeated_count"), 1)
+    scalar("repeated_contains", _call("drill_repeated_contains"), 2)
     scalar("kvgen", _call("drill_kvgen"), 1, "mappify")
     scalar("flatten", _call("drill_flatten"), 1)
 
