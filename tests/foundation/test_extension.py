@@ -27,9 +27,9 @@ def test_describe_function_shows_usage(spark):
     assert "Returns the version of the drillspark extension jar" in text
 
 
-def test_wrong_arity_names_the_function(spark):
+def test_wrong_arity_names_the_function_and_position(spark):
     import pytest
     from pyspark.errors import PySparkException
 
-    with pytest.raises(PySparkException, match="drill_version expects 0 argument"):
+    with pytest.raises(PySparkException, match=r"WRONG_NUM_ARGS.*`drill_version` requires 0 parameters.*line 1 pos 7"):
         spark.sql("SELECT drill_version(1)").collect()
