@@ -129,7 +129,10 @@ final class RecordStream(
     skipped += 1
     val loc = e.getLocation
     val at = if (loc != null && loc.getByteOffset >= 0) base + loc.getByteOffset else -1L
-    restartAfterLine(if (at > 0) at - 1 else at)
+    // inside a record, an error at a line's first byte means the line before was cut short:
+    // resume at this line; at the top level the bad token is on this line: skip it
+    val inRecord = parser.getParsingContext != null && !parser.getParsingContext.inRoot
+    restartAfterLine(if (at > 0 && inRecord) at - 1 else at)
     recovering = true
     recordLine = 0
   }
@@ -160,7 +163,11 @@ final class RecordStream(
     val compressed = JsonInput.compression(file).isDefined
     val raw = new BufferedInputStream(JsonInput.open(conf, file, if (compressed) 0L else pos), 1 << 16)
     if (compressed) raw.skipNBytes(pos)
+    val before = base
     base = pos + skipLine(raw)
+    // an error at the very start of the line this parser started on: that line itself is bad
+    // (resuming at it again would loop forever), so skip it too
+    if (base <= before && pos >= 0) base += skipLine(raw)
     start(raw)
     arrayMode = false
     first = false
