@@ -75,8 +75,8 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
 
   /** Count up to `max` further records; 0 at the end of the file or split. */
   def count(max: Int): Int = {
-    var n = 0
-    while (n < max && !finished) {
+    stepped = 0
+    while (stepped < max && !finished) {
       if (!fill()) {
         finished = true
         val at = bufBase + pos
@@ -84,24 +84,41 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
         if (comment >= 3) throw fail("malformed JSON: end of input inside a /* comment", at)
         if (depth > 0) throw fail(s"malformed JSON: end of input inside ${if (depth == 1 && arrayMode) "the outer array" else "a record"} (unclosed object or array)", at)
       } else {
-        val b = buf(pos)
-        val at = bufBase + pos
-        pos += 1
-        if (b == '\n') { line += 1; lineStart = at + 1 }
-        if (inString) {
-          if (escaped) escaped = false
-          else if (b == '\\') escaped = true
-          else if (b == '"') inString = false
-        } else if (comment != 0) comment = commentState(b, at)
-        else if (b == '/') comment = 1
-        else if (b != ' ' && b != '\n' && b != '\t' && b != '\r') {
-          if (depth == 0 && end >= 0 && at >= end) { finished = true; return n }
-          if (structural(b, at)) n += 1
-          first = false
+        // fast skips: string contents, and value bytes inside a record, up to the next byte
+        // that can change the structure
+        if (inString && !escaped) {
+          var p = pos
+          while (p < lim && !RecordCounter.StringStop(buf(p) & 0xff)) p += 1
+          pos = p
+        } else if (!inString && comment == 0 && depth > recordLevel) {
+          var p = pos
+          while (p < lim && !RecordCounter.RecordStop(buf(p) & 0xff)) p += 1
+          pos = p
         }
+        if (pos < lim) step()
       }
     }
-    n
+    stepped
+  }
+
+  /** One byte at `pos` (the count is kept in `stepped`). */
+  private var stepped = 0
+  private def step(): Unit = {
+    val b = buf(pos)
+    val at = bufBase + pos
+    pos += 1
+    if (b == '\n') { line += 1; lineStart = at + 1 }
+    if (inString) {
+      if (escaped) escaped = false
+      else if (b == '\\') escaped = true
+      else if (b == '"') inString = false
+    } else if (comment != 0) comment = commentState(b, at)
+    else if (b == '/') comment = 1
+    else if (b != ' ' && b != '\n' && b != '\t' && b != '\r') {
+      if (depth == 0 && end >= 0 && at >= end) { finished = true; pos -= 1; return }
+      if (structural(b, at)) stepped += 1
+      first = false
+    }
   }
 
   private def commentState(b: Byte, at: Long): Int = comment match {
@@ -161,6 +178,11 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
 }
 
 object RecordCounter {
+  private def table(cs: Char*): Array[Boolean] = { val t = new Array[Boolean](256); cs.foreach(c => t(c) = true); t }
+  /** Bytes that end a fast skip inside a string / inside a record. */
+  private val StringStop = table('"', '\\', '\n')
+  private val RecordStop = table('{', '}', '[', ']', '"', '/', '\n')
+
   /** Added to errors in a split that does not start the file: it may have started inside a
    * record that spans lines. */
   val SplitHint: String = " (this split starts inside the file, which was cut at line boundaries because " +
