@@ -436,6 +436,36 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
     while (c < children.length) { if (!seen(c)) children(c).writeNull(i); c += 1 }
   }
 
+  /**
+   * A top-level record with pushed filters: after each member the conjuncts it decides are
+   * checked; once one is not TRUE the remaining members are skipped by the tokenizer, except
+   * members the filter reads (a later duplicate key wins and may revive the record).
+   * Returns 1 written in full, 0 rejected, 2 rejected early but revived by a later duplicate
+   * key (some members were skipped: the caller re-reads the record).
+   */
+  def writeMembersFiltered(p: JsonParser, i: Int, f: EarlyFilter, vs: Array[Vec], full: RowFilter): Int = {
+    java.util.Arrays.fill(seen, false)
+    var rejected = false
+    var rewritten = false
+    var t = p.nextToken()
+    while (t == JsonToken.FIELD_NAME) {
+      val ix = index(p.currentName())
+      val vt = p.nextToken()
+      if (ix < 0 || (rejected && !f.reads(ix))) p.skipChildren()
+      else {
+        children(ix).write(p, vt, i)
+        seen(ix) = true
+        if (rejected) rewritten = true
+        else if (!f.passes(ix, seen, vs, i)) rejected = true
+      }
+      t = p.nextToken()
+    }
+    if (rejected && !rewritten) return 0
+    var c = 0
+    while (c < children.length) { if (!seen(c)) children(c).writeNull(i); c += 1 }
+    if (!rejected) 1 else if (full.eval(vs, i) == 1) 2 else 0
+  }
+
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT =>
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += 1

@@ -43,6 +43,7 @@ final case class DrillOptions(
     splitBytes: Long = -1L,
     discoveryParallelFiles: Int = 64,
     pushFilters: Boolean = true,
+    countScan: Boolean = true,
     format: String = "json") {
 
   /** The options that change a file's discovered schema (part of the schema cache key). */
@@ -96,7 +97,7 @@ object DrillOptions {
     val known = Set("path", "paths", "alltextmode", "readnumbersasdouble", "skipinvalidrecords",
       "skipmalformedjsonrecords", "naninf", "escapeanychar", "extendedtypes", "typeconflict",
       "nulltype", "batchrows", "batchbytes", "samplerecords", "schema", "maxdepth", "invalidutf8",
-      "splitfiles", "splitbytes", "discoveryparallelfiles", "pushfilters", "format", "type")
+      "splitfiles", "splitbytes", "discoveryparallelfiles", "pushfilters", "countscan", "format", "type")
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
         s"drill: unknown option '$k'; see docs/scan.md for the options of the drill source"))
@@ -135,6 +136,7 @@ object DrillOptions {
       splitBytes = long(m, "splitBytes", -1L),
       discoveryParallelFiles = long(m, "discoveryParallelFiles", 64).toInt,
       pushFilters = bool(m, "pushFilters", true),
+      countScan = bool(m, "countScan", true),
       format = Option(m.get("format")).orElse(Option(m.get("type"))).getOrElse("json").toLowerCase(Locale.ROOT))
   }
 }

@@ -41,6 +41,15 @@ final class DrillPartitionReader(
   private var skipped = 0L
   private var peakBatchBytes = 0L
 
+  /** Nothing to parse (count()): records are counted by a structural scan, see RecordCounter. */
+  private val countOnly = plan.dataCols.isEmpty && filter.isEmpty && o.countScan &&
+    !o.skipInvalidRecords && !o.replaceInvalidUtf8
+  private var counter: RecordCounter = _
+  /** Pushed filters checked member by member while a record is parsed (byte offsets are
+   * needed to re-read a revived record, so not with invalidUtf8=replace). */
+  private val early: EarlyFilter =
+    if (o.replaceInvalidUtf8) null else filter.map(RowFilter.early(_, plan.dataCols)).orNull
+
   private def bind(vs: Array[Vec]): Unit = {
     record.bindChildren(plan.dataCols.map(vs))
   }
@@ -58,6 +67,36 @@ final class DrillPartitionReader(
       else closeStream()
     }
     false
+  }
+
+  /** The next batch of the count path: rows without data columns (constants filled). */
+  private def nextCounted(): Boolean = {
+    val vs = sets(0)
+    vs.foreach(_.reset())
+    val limit = if (plan.constCols.isEmpty) DrillOptions.MaxBatchRows else o.batchRows
+    var rows = 0
+    while (rows < limit && !done) {
+      if (counter == null) {
+        if (splitIx >= splits.size) done = true
+        else {
+          val s = splits(splitIx)
+          splitIx += 1
+          constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
+          if (s.file.length > 0) counter = new RecordCounter(conf, s.file.path, s.start, s.end, o)
+        }
+      } else {
+        val k = counter.count(limit - rows)
+        if (k == 0) { counter.close(); counter = null }
+        else {
+          var r = rows
+          while (r < rows + k) { writeConstants(vs, r); r += 1 }
+          rows += k
+        }
+      }
+    }
+    if (rows == 0) return false
+    batch = new ColumnarBatch(vs.map(v => v: ColumnVector), rows)
+    true
   }
 
   private def closeStream(): Unit = {
@@ -81,7 +120,11 @@ final class DrillPartitionReader(
   /** Write the record under the parser at row i; false when it was skipped or filtered out. */
   private def writeRecord(vs: Array[Vec], i: Int): Boolean = {
     try {
-      record.writeMembers(rs.parser, i)
+      if (early != null && !rs.inArray) {
+        val r = record.writeMembersFiltered(rs.parser, i, early, vs, filter.get)
+        if (r == 0) return false
+        if (r == 2) { rs.reread(); record.writeMembers(rs.parser, i) }
+      } else record.writeMembers(rs.parser, i)
       writeConstants(vs, i)
       filter.forall(_.eval(vs, i) == 1)
     } catch {
@@ -98,6 +141,7 @@ final class DrillPartitionReader(
   }
 
   override def next(): Boolean = {
+    if (countOnly) return nextCounted()
     if (done && pending < 0) return false
     val prev = cur
     if (handedOut) cur = 1 - cur
@@ -149,6 +193,7 @@ final class DrillPartitionReader(
   }
 
   override def close(): Unit = {
+    if (counter != null) { counter.close(); counter = null }
     if (rs != null) closeStream()
     sets.foreach(_.foreach(_.close()))
   }

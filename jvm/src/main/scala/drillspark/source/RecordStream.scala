@@ -61,13 +61,14 @@ final class RecordStream(
     if (b >= 0) n + 1 else n
   }
 
-  def where: String = JsonInput.where(file, parser, if (start > 0) base else 0L)
+  def where: String = JsonInput.where(file, parser, base)
 
   def fail(what: String, cause: Throwable = null): DrillScanException =
-    JsonInput.error(file, parser, if (start > 0) base else 0L, what, cause)
+    JsonInput.error(file, parser, base, what + (if (start > 0) RecordCounter.SplitHint else ""), cause)
 
   /** Move to the next record's START_OBJECT; false at the end of the file or split. */
   def next(): Boolean = {
+    checkRecordEnd()
     while (true) {
       val t = try parser.nextToken() catch {
         case e: JsonProcessingException => onBadRecord(e); null
@@ -82,6 +83,9 @@ final class RecordStream(
         first = false
         if (end >= 0 && base + parser.currentTokenLocation().getByteOffset >= end) return false
         recordParent = parser.getParsingContext.getParent
+        val loc = parser.currentTokenLocation()
+        recordStart = base + loc.getByteOffset
+        recordLine = loc.getLineNr
         records += 1
         return true
       } else if (arrayMode && t == JsonToken.END_ARRAY && parser.getParsingContext.inRoot) {
@@ -96,6 +100,21 @@ final class RecordStream(
   }
 
   private var recovering = false
+  /** Absolute byte and parser line of the current record's START_OBJECT (line 0: none). */
+  var recordStart: Long = -1L
+  private var recordLine: Int = 0
+
+  /** In a split, a record that crosses the split's end must lie on one line: otherwise the
+   * file is not JSON lines after all and the next split started inside a record. */
+  private def checkRecordEnd(): Unit = {
+    if (end >= 0 && recordLine > 0 && parser.currentToken() == JsonToken.END_OBJECT &&
+        (parser.getParsingContext eq recordParent)) {
+      val loc = parser.currentTokenLocation()
+      if (base + loc.getByteOffset >= end && loc.getLineNr != recordLine)
+        throw RecordCounter.spansBoundary(file, recordStart, end)
+    }
+    recordLine = 0
+  }
 
   private def tokenText(t: JsonToken): String = t match {
     case JsonToken.START_ARRAY => "an array"
@@ -110,8 +129,12 @@ final class RecordStream(
     skipped += 1
     val loc = e.getLocation
     val at = if (loc != null && loc.getByteOffset >= 0) base + loc.getByteOffset else -1L
-    restartAfterLine(if (at > 0) at - 1 else at)
+    // inside a record, an error at a line's first byte means the line before was cut short:
+    // resume at this line; at the top level the bad token is on this line: skip it
+    val inRecord = parser.getParsingContext != null && !parser.getParsingContext.inRoot
+    restartAfterLine(if (at > 0 && inRecord) at - 1 else at)
     recovering = true
+    recordLine = 0
   }
 
   /** A value that does not fit its column (not a syntax error): skip to the record's end. */
@@ -140,9 +163,33 @@ final class RecordStream(
     val compressed = JsonInput.compression(file).isDefined
     val raw = new BufferedInputStream(JsonInput.open(conf, file, if (compressed) 0L else pos), 1 << 16)
     if (compressed) raw.skipNBytes(pos)
+    val before = base
     base = pos + skipLine(raw)
+    // an error at the very start of the line this parser started on: that line itself is bad
+    // (resuming at it again would loop forever), so skip it too
+    if (base <= before && pos >= 0) base += skipLine(raw)
     start(raw)
     arrayMode = false
+    first = false
+  }
+
+  /** Inside a file's outer array (records cannot be re-read from their offset there). */
+  def inArray: Boolean = arrayMode
+
+  /** Reopen at the current record's START_OBJECT (a record rejected early by a pushed filter
+   * but revived by a later duplicate key is read again in full). */
+  def reread(): Unit = {
+    val at = recordStart
+    parser.close()
+    in.close()
+    val compressed = JsonInput.compression(file).isDefined
+    val raw = new BufferedInputStream(JsonInput.open(conf, file, if (compressed) 0L else at), 1 << 16)
+    if (compressed) raw.skipNBytes(at)
+    base = at
+    start(raw)
+    parser.nextToken()
+    recordParent = parser.getParsingContext.getParent
+    recordLine = parser.currentTokenLocation().getLineNr
     first = false
   }
 

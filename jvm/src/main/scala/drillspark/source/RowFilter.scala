@@ -15,9 +15,54 @@ import org.apache.spark.unsafe.types.UTF8String
 sealed trait RowFilter extends Serializable {
   /** 1 true, 0 false, -1 unknown (SQL NULL). */
   def eval(vs: Array[Vec], i: Int): Int
+  /** The top-level columns (read-schema indices) the predicate reads. */
+  def columns: Set[Int]
+}
+
+/**
+ * The pushed filter split into its conjuncts, each checked as soon as the top-level members it
+ * reads have been written, while the record is still being parsed: once one is not TRUE the
+ * record cannot be kept, and the rest of its members need not be materialized.
+ * `deps(k)` are the record writer's child indices conjunct k reads.
+ */
+final class EarlyFilter(conjuncts: Array[RowFilter], deps: Array[Array[Int]], children: Int) {
+  /** Conjuncts to try once child c is written. */
+  private val byChild: Array[Array[Int]] =
+    Array.tabulate(children)(c => conjuncts.indices.filter(k => deps(k).contains(c)).toArray)
+  /** Children some conjunct reads (a later duplicate key of one can change the outcome). */
+  val reads: Array[Boolean] = Array.tabulate(children)(c => byChild(c).nonEmpty)
+
+  /** False when a conjunct depending on child c, with all its members written, is not TRUE. */
+  def passes(c: Int, seen: Array[Boolean], vs: Array[Vec], i: Int): Boolean = {
+    val ks = byChild(c)
+    var j = 0
+    while (j < ks.length) {
+      val k = ks(j)
+      val d = deps(k)
+      var ready = true
+      var m = 0
+      while (ready && m < d.length) { ready = seen(d(m)); m += 1 }
+      if (ready && conjuncts(k).eval(vs, i) != 1) return false
+      j += 1
+    }
+    true
+  }
 }
 
 object RowFilter {
+  /** The AND-ed parts of a filter. */
+  def conjuncts(f: RowFilter): Seq[RowFilter] = f match {
+    case AndF(a, b) => conjuncts(a) ++ conjuncts(b)
+    case other => Seq(other)
+  }
+
+  /** The early form of a filter over a record writer whose children are the read schema's
+   * data columns `dataCols` (in order). */
+  def early(f: RowFilter, dataCols: Array[Int]): EarlyFilter = {
+    val cs = conjuncts(f).toArray
+    new EarlyFilter(cs, cs.map(_.columns.toArray.map(dataCols.indexOf(_))), dataCols.length)
+  }
+
   private final case class Col(path: Array[Int], dt: DataType) {
     def vector(vs: Array[Vec]): Vec = {
       var v = vs(path(0))
@@ -33,6 +78,7 @@ object RowFilter {
       case StringType => UTF8String.fromString(value.toString)
       case _ => value
     }
+    def columns: Set[Int] = Set(c.path(0))
     def eval(vs: Array[Vec], i: Int): Int = {
       val v = c.vector(vs)
       if (v.isNullAt(i)) return if (op == 5) (if (value == null) 1 else 0) else -1
@@ -58,10 +104,12 @@ object RowFilter {
   }
 
   private final case class IsNullF(c: Col, negate: Boolean) extends RowFilter {
+    def columns: Set[Int] = Set(c.path(0))
     def eval(vs: Array[Vec], i: Int): Int = if (c.vector(vs).isNullAt(i) != negate) 1 else 0
   }
 
   private final case class InF(c: Col, values: Array[Cmp]) extends RowFilter {
+    def columns: Set[Int] = Set(c.path(0))
     def eval(vs: Array[Vec], i: Int): Int = {
       var unknown = false
       var k = 0
@@ -76,18 +124,21 @@ object RowFilter {
   }
 
   private final case class AndF(a: RowFilter, b: RowFilter) extends RowFilter {
+    def columns: Set[Int] = a.columns ++ b.columns
     def eval(vs: Array[Vec], i: Int): Int = {
       val x = a.eval(vs, i)
       if (x == 0) 0 else { val y = b.eval(vs, i); if (y == 0) 0 else if (x == 1 && y == 1) 1 else -1 }
     }
   }
   private final case class OrF(a: RowFilter, b: RowFilter) extends RowFilter {
+    def columns: Set[Int] = a.columns ++ b.columns
     def eval(vs: Array[Vec], i: Int): Int = {
       val x = a.eval(vs, i)
       if (x == 1) 1 else { val y = b.eval(vs, i); if (y == 1) 1 else if (x == 0 && y == 0) 0 else -1 }
     }
   }
   private final case class NotF(a: RowFilter) extends RowFilter {
+    def columns: Set[Int] = a.columns
     def eval(vs: Array[Vec], i: Int): Int = { val x = a.eval(vs, i); if (x == -1) -1 else 1 - x }
   }
 

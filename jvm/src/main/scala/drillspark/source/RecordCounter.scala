@@ -1,0 +1,196 @@
+package drillspark.source
+
+import java.io.InputStream
+
+import org.apache.hadoop.conf.Configuration
+
+/**
+ * Counts the top-level records of a file or split without tokenizing them: the `count()` path
+ * (no column read, no filter). A byte-level structural scan that still respects strings and
+ * their escapes, `//` and `/* */` comments, concatenated objects and one outer array, and
+ * checks the structure: brackets balance and match, nesting stays within `maxDepth`, nothing
+ * but objects appears at the top level, no string or record is left open at the end. What it
+ * does not check is the text inside a record (values, commas, colons, names, numbers, escape
+ * sequences, UTF-8): like Spark's own count, it does not parse. Option `countScan=false` makes
+ * count use the full parser. Splits follow [[RecordStream]]: records that start in
+ * [start, end), after skipping the partial line before the first newline.
+ */
+final class RecordCounter(conf: Configuration, val file: String, start: Long, end: Long, o: DrillOptions)
+  extends AutoCloseable {
+
+  private val in: InputStream = JsonInput.open(conf, file, if (start > 0) start - 1 else 0L)
+  private val buf = new Array[Byte](1 << 16)
+  private var pos = 0
+  private var lim = 0
+  /** Absolute offset of buf(0). */
+  private var bufBase = if (start > 0) start - 1 else 0L
+  /** Absolute offset where this split's reading starts (after the skipped partial line). */
+  private var origin = 0L
+  private var line = 1L
+  private var lineStart = 0L
+
+  private val stack = new Array[Byte](o.maxDepth + 2)
+  private var depth = 0
+  private var arrayMode = false
+  private var first = true
+  private var inString = false
+  private var escaped = false
+  private var comment = 0 // 0 none, 1 after '/', 2 line comment, 3 block, 4 block after '*'
+  private var recordLine = 0L
+  private var recordStart = 0L
+  private var finished = false
+
+  locally {
+    if (start > 0) skipPartialLine()
+    origin = bufBase + pos
+    lineStart = origin
+    if (start == 0 && fill() && lim - pos >= 3 && buf(0) == 0xEF.toByte && buf(1) == 0xBB.toByte && buf(2) == 0xBF.toByte)
+      pos = 3 // UTF-8 byte order mark, as Jackson skips it
+  }
+
+  private def fill(): Boolean = {
+    if (pos < lim) return true
+    bufBase += lim
+    pos = 0
+    lim = 0
+    val n = in.read(buf, 0, buf.length)
+    if (n > 0) { lim = n; true } else false
+  }
+
+  private def skipPartialLine(): Unit = {
+    while (fill()) {
+      val b = buf(pos)
+      pos += 1
+      if (b == '\n') return
+    }
+  }
+
+  private def recordLevel: Int = if (arrayMode) 1 else 0
+
+  private def fail(what: String, at: Long): DrillScanException = {
+    val where = if (start > 0) s"line $line of the split starting at byte $origin" else s"line $line"
+    val hint = if (start > 0) RecordCounter.SplitHint else ""
+    new DrillScanException(s"drill: $file $where, column ${at - lineStart + 1} (byte $at): $what$hint")
+  }
+
+  /** Count up to `max` further records; 0 at the end of the file or split. */
+  def count(max: Int): Int = {
+    stepped = 0
+    while (stepped < max && !finished) {
+      if (!fill()) {
+        finished = true
+        val at = bufBase + pos
+        if (inString) throw fail("malformed JSON: end of input inside a string", at)
+        if (comment >= 3) throw fail("malformed JSON: end of input inside a /* comment", at)
+        if (depth > 0) throw fail(s"malformed JSON: end of input inside ${if (depth == 1 && arrayMode) "the outer array" else "a record"} (unclosed object or array)", at)
+      } else {
+        // fast skips: string contents, and value bytes inside a record, up to the next byte
+        // that can change the structure
+        if (inString && !escaped) {
+          var p = pos
+          while (p < lim && !RecordCounter.StringStop(buf(p) & 0xff)) p += 1
+          pos = p
+        } else if (!inString && comment == 0 && depth > recordLevel) {
+          var p = pos
+          while (p < lim && !RecordCounter.RecordStop(buf(p) & 0xff)) p += 1
+          pos = p
+        }
+        if (pos < lim) step()
+      }
+    }
+    stepped
+  }
+
+  /** One byte at `pos` (the count is kept in `stepped`). */
+  private var stepped = 0
+  private def step(): Unit = {
+    val b = buf(pos)
+    val at = bufBase + pos
+    pos += 1
+    if (b == '\n') { line += 1; lineStart = at + 1 }
+    if (inString) {
+      if (escaped) escaped = false
+      else if (b == '\\') escaped = true
+      else if (b == '"') inString = false
+    } else if (comment != 0) comment = commentState(b, at)
+    else if (b == '/') comment = 1
+    else if (b != ' ' && b != '\n' && b != '\t' && b != '\r') {
+      if (depth == 0 && end >= 0 && at >= end) { finished = true; pos -= 1; return }
+      if (structural(b, at)) stepped += 1
+      first = false
+    }
+  }
+
+  private def commentState(b: Byte, at: Long): Int = comment match {
+    case 1 =>
+      if (b == '/') 2 else if (b == '*') 3
+      else throw fail("malformed JSON: '/' that does not start a comment", at - 1)
+    case 2 => if (b == '\n') 0 else 2
+    case 3 => if (b == '*') 4 else 3
+    case _ => if (b == '/') 0 else if (b == '*') 4 else 3
+  }
+
+  /** One structural or value byte outside strings and comments; true when it starts a record. */
+  private def structural(b: Byte, at: Long): Boolean = b match {
+    case '{' =>
+      val isRecord = depth == recordLevel
+      push('{', at)
+      if (isRecord) { recordLine = line; recordStart = at }
+      isRecord
+    case '[' =>
+      if (depth == 0 && first && start == 0) { arrayMode = true; push('[', at) }
+      else if (depth == recordLevel) throw fail("expected a JSON object at the top level, found an array", at)
+      else push('[', at)
+      false
+    case '}' | ']' =>
+      if (depth == 0 || (b == '}' && depth == recordLevel))
+        throw fail(s"malformed JSON: unexpected close marker '${b.toChar}'", at)
+      val open = stack(depth - 1)
+      if ((b == '}') != (open == '{'))
+        throw fail(s"malformed JSON: unexpected close marker '${b.toChar}' (expected '${if (open == '{') '}' else ']'}')", at)
+      depth -= 1
+      if (arrayMode && depth == 0) arrayMode = false
+      else if (b == '}' && depth == recordLevel && end >= 0 && at >= end && line != recordLine)
+        throw RecordCounter.spansBoundary(file, recordStart, end)
+      false
+    case '"' =>
+      if (depth <= recordLevel) throw fail("expected a JSON object at the top level, found a string", at)
+      inString = true
+      false
+    case ',' =>
+      if (depth == recordLevel && !arrayMode || depth == 0)
+        throw fail("malformed JSON: unexpected ',' at the top level", at)
+      false
+    case _ =>
+      if (depth <= recordLevel)
+        throw fail(s"expected a JSON object at the top level, found '${b.toChar}'", at)
+      false
+  }
+
+  private def push(kind: Char, at: Long): Unit = {
+    if (depth >= o.maxDepth) throw fail(
+      s"nesting deeper than the limit (option maxDepth): depth ${depth + 1} exceeds ${o.maxDepth}", at)
+    stack(depth) = kind.toByte
+    depth += 1
+  }
+
+  override def close(): Unit = in.close()
+}
+
+object RecordCounter {
+  private def table(cs: Char*): Array[Boolean] = { val t = new Array[Boolean](256); cs.foreach(c => t(c) = true); t }
+  /** Bytes that end a fast skip inside a string / inside a record. */
+  private val StringStop = table('"', '\\', '\n')
+  private val RecordStop = table('{', '}', '[', ']', '"', '/', '\n')
+
+  /** Added to errors in a split that does not start the file: it may have started inside a
+   * record that spans lines. */
+  val SplitHint: String = " (this split starts inside the file, which was cut at line boundaries because " +
+    "its first 64 KiB looked like JSON lines; if records span lines, set option splitFiles=false)"
+
+  /** A record spanning lines crosses a split boundary: the file is not JSON lines after all. */
+  def spansBoundary(file: String, recordStart: Long, end: Long): DrillScanException =
+    new DrillScanException(s"drill: $file: the record starting at byte $recordStart spans several lines " +
+      s"and crosses the split boundary at byte $end; the file was cut at line boundaries because its first " +
+      "64 KiB looked like JSON lines. Set option splitFiles=false to read such files whole.")
+}
