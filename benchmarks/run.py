@@ -1,11 +1,10 @@
 """`make bench`: runs every benchmarks/*_bench.py in turn. Each script runs drillspark and the
 alternative (plain Spark, DuckDB) side by side in one process and prints its own ratio table.
-Pass-through: `make bench BENCH_ARGS="--size small"` hands the arguments to every script."""
+`make bench BENCH=scan` runs only the scripts whose names contain "scan"; each script's own
+size options are in its --help (run it directly for a smaller or larger run)."""
 
 from __future__ import annotations
 
-import os
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -18,11 +17,10 @@ def main() -> int:
     scripts = sorted(HERE.glob("*_bench.py"))
     if only:
         scripts = [s for s in scripts if any(name in s.name for name in only)]
-    args = shlex.split(os.environ.get("BENCH_ARGS", ""))
     failed = []
     for script in scripts:
         print(f"\n##### {script.name} " + "#" * 60, flush=True)
-        if subprocess.run([sys.executable, str(script), *args]).returncode != 0:
+        if subprocess.run([sys.executable, str(script)]).returncode != 0:
             failed.append(script.name)
     if failed:
         print(f"\nbenchmarks that failed: {', '.join(failed)}")
