@@ -131,57 +131,45 @@ object ColumnWriter {
   }
 }
 
-final class LongWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
-  private def put(i: Int, v: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, v); ctx.bytes += 9 }
+/** BIGINT and INT columns: the same JSON rules (numbers, booleans as 1/0, numeric strings,
+ *  extended types), two widths. */
+sealed abstract class IntegralWriter(ctx: WriteContext, typeName: String, overflow: String)
+    extends ColumnWriter(ctx) {
+  protected def put(i: Int, v: Long): Unit
+  protected def get(src: Vec, row: Int): Long
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NUMBER_INT =>
-      try put(i, p.getLongValue) catch {
-        case _: InputCoercionException => mismatch(p, t, "BIGINT (out of range)")
-      }
+      try put(i, p.getLongValue) catch { case _: InputCoercionException => mismatch(p, t, overflow) }
     case JsonToken.VALUE_NUMBER_FLOAT => put(i, math.round(p.getDoubleValue))
     case JsonToken.VALUE_TRUE => put(i, 1L)
     case JsonToken.VALUE_FALSE => put(i, 0L)
     case JsonToken.VALUE_STRING =>
       val s = p.getText.trim
       if (s.isEmpty) writeNull(i)
-      else try put(i, s.toLong) catch { case _: NumberFormatException => mismatch(p, t, "BIGINT") }
+      else try put(i, s.toLong) catch { case _: NumberFormatException => mismatch(p, t, typeName) }
     case JsonToken.VALUE_NULL => writeNull(i)
     case JsonToken.START_OBJECT => extended(p) match {
       case Some((_, vt)) => write(p, vt, i); endExtended(p)
-      case None => mismatch(p, t, "BIGINT")
+      case None => mismatch(p, t, typeName)
     }
-    case _ => mismatch(p, t, "BIGINT")
+    case _ => mismatch(p, t, typeName)
   }
   override def writeElementNull(i: Int): Unit = put(i, 0L)
   def copy(src: Vec, from: Int, to: Int): Unit =
-    if (src.isNullAt(from)) writeNull(to) else put(to, src.getLong(from))
+    if (src.isNullAt(from)) writeNull(to) else put(to, get(src, from))
 }
 
-final class IntWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
-  private def put(i: Int, v: Long): Unit = {
+final class LongWriter(ctx: WriteContext) extends IntegralWriter(ctx, "BIGINT", "BIGINT (out of range)") {
+  protected def put(i: Int, v: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, v); ctx.bytes += 9 }
+  protected def get(src: Vec, row: Int): Long = src.getLong(row)
+}
+
+final class IntWriter(ctx: WriteContext) extends IntegralWriter(ctx, "INT", "INT") {
+  protected def put(i: Int, v: Long): Unit = {
     if (v > Int.MaxValue || v < Int.MinValue) throw new ValueMismatch(s"$v does not fit column type INT")
     vec.reserve(i + 1); vec.putNotNull(i); vec.putInt(i, v.toInt); ctx.bytes += 5
   }
-  def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
-    case JsonToken.VALUE_NUMBER_INT =>
-      try put(i, p.getLongValue) catch { case _: InputCoercionException => mismatch(p, t, "INT") }
-    case JsonToken.VALUE_NUMBER_FLOAT => put(i, math.round(p.getDoubleValue))
-    case JsonToken.VALUE_TRUE => put(i, 1L)
-    case JsonToken.VALUE_FALSE => put(i, 0L)
-    case JsonToken.VALUE_STRING =>
-      val s = p.getText.trim
-      if (s.isEmpty) writeNull(i)
-      else try put(i, s.toLong) catch { case _: NumberFormatException => mismatch(p, t, "INT") }
-    case JsonToken.VALUE_NULL => writeNull(i)
-    case JsonToken.START_OBJECT => extended(p) match {
-      case Some((_, vt)) => write(p, vt, i); endExtended(p)
-      case None => mismatch(p, t, "INT")
-    }
-    case _ => mismatch(p, t, "INT")
-  }
-  override def writeElementNull(i: Int): Unit = put(i, 0L)
-  def copy(src: Vec, from: Int, to: Int): Unit =
-    if (src.isNullAt(from)) writeNull(to) else put(to, src.getInt(from).toLong)
+  protected def get(src: Vec, row: Int): Long = src.getInt(row).toLong
 }
 
 final class DoubleWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
