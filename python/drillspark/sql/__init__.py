@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import types
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from drillspark.sql.engine import RowsResult, SqlEngine
@@ -30,16 +31,22 @@ __all__ = ["RowsResult", "SqlEngine", "SqlError", "SqlSession", "SqlSyntaxError"
            "TableNotFoundError", "UnsupportedSqlError", "ValidationError", "default_engine",
            "sql"]
 
-_engines: dict[int, SqlEngine] = {}
+# Per session, weakly held: an id() key could be reused by a later session.
+_engines: weakref.WeakKeyDictionary[Any, SqlEngine] = weakref.WeakKeyDictionary()
+_default_engine: SqlEngine | None = None
 
 
 def default_engine(spark: SparkSession | None = None) -> SqlEngine:
     """The engine (and so the USE / ALTER SESSION state) shared by `sql()` calls for one
-    SparkSession."""
-    key = id(spark) if spark is not None else 0
-    engine = _engines.get(key)
+    SparkSession (`None`: the engine of drillspark's default session)."""
+    global _default_engine
+    if spark is None:
+        if _default_engine is None:
+            _default_engine = SqlEngine(None)
+        return _default_engine
+    engine = _engines.get(spark)
     if engine is None:
-        engine = _engines[key] = SqlEngine(spark)
+        engine = _engines[spark] = SqlEngine(spark)
     return engine
 
 

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import tempfile
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -103,20 +104,20 @@ def _read_json_with_spark(spark: SparkSession, paths: Sequence[str],
         raise ReadError(f"{', '.join(paths)}: invalid JSON ({describe(e)})") from None
 
 
-_DRILL_SOURCE: dict[int, bool] = {}
+# Per session, weakly held: an id() key could be reused by a later session.
+_DRILL_SOURCE: weakref.WeakKeyDictionary[SparkSession, bool] = weakref.WeakKeyDictionary()
 
 
 def _drill_source_available(spark: SparkSession) -> bool:
-    key = id(spark)
-    if key not in _DRILL_SOURCE:
+    if spark not in _DRILL_SOURCE:
         try:
             spark.read.format("drill").schema("x string").load(os.devnull)
-            _DRILL_SOURCE[key] = True
+            _DRILL_SOURCE[spark] = True
         except Exception as e:  # only a missing format means "not available"
             text = str(e)
-            _DRILL_SOURCE[key] = not ("DATA_SOURCE_NOT_FOUND" in text
-                                      or "Failed to find data source" in text)
-    return _DRILL_SOURCE[key]
+            _DRILL_SOURCE[spark] = not ("DATA_SOURCE_NOT_FOUND" in text
+                                        or "Failed to find data source" in text)
+    return _DRILL_SOURCE[spark]
 
 
 def read_parquet(spark: SparkSession, paths: Sequence[str],
