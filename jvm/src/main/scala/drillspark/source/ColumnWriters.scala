@@ -68,6 +68,10 @@ abstract class ColumnWriter(val ctx: WriteContext) {
   def write(p: JsonParser, t: JsonToken, i: Int): Unit
   /** A JSON null or a missing value. */
   def writeNull(i: Int): Unit = { vec.reserve(i + 1); vec.putNull(i); ctx.bytes += 1 }
+  /** Row `i` of an array or map column: `n` entries starting at `start` in the child vectors. */
+  protected final def putEntries(i: Int, start: Int, n: Int): Unit = {
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putArray(i, start, n); ctx.bytes += 9
+  }
   /** A null inside an array: Drill writes the type's zero value (0, "", false). */
   def writeElementNull(i: Int): Unit = writeNull(i)
   def copy(src: Vec, from: Int, to: Int): Unit
@@ -494,12 +498,12 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
         n += 1
         e = p.nextToken()
       }
-      vec.reserve(i + 1); vec.putNotNull(i); vec.putArray(i, start, n); ctx.bytes += 9
+      putEntries(i, start, n)
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, "ARRAY")
   }
   override def writeNull(i: Int): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putArray(i, next, 0); ctx.bytes += 9
+    putEntries(i, next, 0)
   }
   def copy(src: Vec, from: Int, to: Int): Unit = {
     val n = src.getArrayLength(from)
@@ -508,7 +512,7 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
     next += n
     var j = 0
     while (j < n) { elem.copy(src.arrayData().asInstanceOf[Vec], off + j, start + j); j += 1 }
-    vec.reserve(to + 1); vec.putNotNull(to); vec.putArray(to, start, n); ctx.bytes += 9
+    putEntries(to, start, n)
   }
 }
 
@@ -530,12 +534,12 @@ final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends Column
         next += 1
         e = p.nextToken()
       }
-      vec.reserve(i + 1); vec.putNotNull(i); vec.putArray(i, start, next - start); ctx.bytes += 9
+      putEntries(i, start, next - start)
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, "MAP")
   }
   override def writeNull(i: Int): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putArray(i, next, 0); ctx.bytes += 9
+    putEntries(i, next, 0)
   }
   def copy(src: Vec, from: Int, to: Int): Unit = {
     val n = src.getArrayLength(from)
@@ -548,7 +552,7 @@ final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends Column
       value.copy(src.getChild(1).asInstanceOf[Vec], off + j, start + j)
       j += 1
     }
-    vec.reserve(to + 1); vec.putNotNull(to); vec.putArray(to, start, n); ctx.bytes += 9
+    putEntries(to, start, n)
   }
 }
 
