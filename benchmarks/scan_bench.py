@@ -5,7 +5,7 @@ Queries: (1) count, (2) filter on two nested fields and project three, (3) flatt
 and group-by count. drillspark runs cold (first query: file listing + schema discovery) and
 warm (schema cached per file); Spark-inferred is always cold (it re-infers each time).
 Prints medians of alternating runs and ratios, the discovery pass against a count (token
-scan) of the same bytes, and peak JVM memory with batchBytes 1 MiB vs 64 MiB.
+scan) of the same bytes, and the peak live heap of a full read with batchBytes 1 MiB vs 64 MiB.
 
     python benchmarks/scan_bench.py --size 50MB --runs 3     # development size
     python benchmarks/scan_bench.py                          # ~1 GB (the issue's setting)
@@ -171,47 +171,52 @@ def run(args) -> None:
           f"{bare / max(disc, 1e-9):.2f} (target >= 0.5)")
 
     if not args.skip_memory:
-        print("\nfull read (all columns) into a noop sink: peak JVM heap | largest batch a reader filled")
+        print("\nfull read (all columns, batchRows=65536) into a noop sink, 2 readers: peak live heap "
+              "above the idle session's")
         for bb in ("1m", "64m"):
             out = subprocess.run([sys.executable, __file__, "--memory-probe", bb, "--data", path],
                                  capture_output=True, text=True)
             line = [x for x in out.stdout.splitlines() if x.startswith("PEAK")]
             if line:
-                _, heap, batch = line[0].split()
-                print(f"  batchBytes={bb:>4}: heap {heap} MiB | batch {batch} MiB")
+                print(f"  batchBytes={bb:>4}: {line[0].split()[1]} MiB")
             else:
                 print(f"  batchBytes={bb:>4}: failed: {out.stderr[-300:]}")
 
 
-def rest(url: str):
-    import json
-    import urllib.request
-
-    with urllib.request.urlopen(url, timeout=30) as r:
-        return json.load(r)
-
-
 def memory_probe(batch_bytes: str, path: str) -> None:
-    """Full read (every column) into a noop sink; peak JVM heap from Spark's executor metrics
-    and the largest batch the readers filled (the scan's peakBatchBytes metric), via the UI's
-    REST API."""
+    """Full read (every column) into a noop sink in its own JVM (2 GiB heap, local[2]). The
+    peak live heap is sampled every 0.2 s right after a forced full GC (so garbage the
+    collector has not yet reclaimed does not count), minus the live heap before the query."""
+    import threading
+
     import drillspark
 
     spark = drillspark.session(master="local[2]", app_name="scan-bench-mem", **{
-        "spark.ui.enabled": "true", "spark.ui.port": "0", "spark.driver.memory": "2g",
-        "spark.executor.metrics.pollingInterval": "20ms"})
+        "spark.ui.enabled": "false", "spark.driver.memory": "2g"})
+    jvm = spark.sparkContext._jvm
+    heap = jvm.java.lang.management.ManagementFactory.getMemoryMXBean()
+
+    def live() -> int:
+        jvm.java.lang.System.gc()
+        return heap.getHeapMemoryUsage().getUsed()
+
     df = spark.read.format("drill").option("batchBytes", batch_bytes).option("batchRows", "65536").load(path)
-    df.write.format("noop").mode("overwrite").save()
-    time.sleep(1.5)  # one more heartbeat carries the peaks
-    base = spark.sparkContext.uiWebUrl + "/api/v1/applications/" + spark.sparkContext.applicationId
-    heap = max(e.get("peakMemoryMetrics", {}).get("JVMHeapMemory", 0) for e in rest(base + "/executors"))
-    peak_batch = 0
-    for q in rest(base + "/sql?details=true"):
-        for node in q.get("nodes", []):
-            for m in node.get("metrics", []):
-                if m["name"].startswith("largest batch filled"):
-                    peak_batch = max(peak_batch, int(str(m["value"]).replace(",", "").split()[0]))
-    print(f"PEAK {heap / 2**20:.0f} {peak_batch / 2**20:.1f}")
+    df.schema  # noqa: B018  (discovery before the baseline)
+    base, peak, stop = live(), [0], threading.Event()
+
+    def poll() -> None:
+        while not stop.is_set():
+            peak[0] = max(peak[0], live())
+            stop.wait(0.2)
+
+    t = threading.Thread(target=poll)
+    t.start()
+    try:
+        df.write.format("noop").mode("overwrite").save()
+    finally:
+        stop.set()
+        t.join()
+    print(f"PEAK {max(0, peak[0] - base) / 2**20:.0f}")
     spark.stop()
 
 

@@ -11,39 +11,66 @@ METRIC_PROBE = textwrap.dedent("""
     import drillspark
     spark = drillspark.session(master="local[1]", app_name="metric-probe", **{
         "spark.ui.enabled": "true", "spark.ui.port": "0"})
-    n = spark.read.format("drill").option("skipInvalidRecords", "true").load(sys.argv[1]).count()
+    n = len(spark.read.format("drill").options(**json.loads(sys.argv[2])).load(sys.argv[1]).collect())
     base = spark.sparkContext.uiWebUrl + "/api/v1/applications/" + spark.sparkContext.applicationId
-    skipped = None
+    wanted = json.loads(sys.argv[3])
+    found = {}
     for _ in range(50):
         for q in json.load(urllib.request.urlopen(base + "/sql?details=true", timeout=30)):
             for node in q.get("nodes", []):
                 for m in node.get("metrics", []):
-                    if m["name"].startswith("invalid records skipped"):
-                        skipped = int(str(m["value"]).replace(",", "").split()[0])
-        if skipped is not None:
+                    for w in wanted:
+                        if m["name"].startswith(w):
+                            found[w] = int(str(m["value"]).replace(",", "").split()[0])
+        if len(found) == len(wanted):
             break
         time.sleep(0.2)
-    print("RESULT", n, skipped, flush=True)
+    print("RESULT", json.dumps({"rows": n, **found}), flush=True)
     spark.stop()
 """)
 
 
-def test_skipped_invalid_records_metric_on_the_scan_node(tmp_path, python_exe):
-    # the metric is read from the query's SQL metrics through Spark's public REST API, in a
-    # separate process with the UI on (the test session runs without UI)
-    p = tmp_path / "skip.json"
-    good = [json.dumps({"a": i, "s": "x"}) for i in range(6)]
-    bad = ['{"a": 100, "s": }', '{"a": }', 'not json at all']
-    p.write_text("\n".join([good[0], bad[0], good[1], good[2], bad[1], good[3], bad[2], good[4], good[5]]) + "\n")
+def scan_metrics(tmp_path, python_exe, path, options: dict, metrics: list[str]) -> dict:
+    """Read every column of `path` (its row count is "rows") and read the scan node's SQL metrics (by description prefix)
+    through Spark's public REST API, in a separate process with the UI on (the test session
+    runs without UI)."""
     script = tmp_path / "probe.py"
     script.write_text(METRIC_PROBE)
     log, err = tmp_path / "probe.out", tmp_path / "probe.err"
     with open(log, "w") as o, open(err, "w") as e:
-        subprocess.run([python_exe, str(script), str(p)], stdin=subprocess.DEVNULL, stdout=o, stderr=e,
-                       timeout=600, check=False)
+        subprocess.run([python_exe, str(script), str(path), json.dumps(options), json.dumps(metrics)],
+                       stdin=subprocess.DEVNULL, stdout=o, stderr=e, timeout=600, check=False)
     result = [line for line in log.read_text().splitlines() if line.startswith("RESULT")]
     assert result, err.read_text()[-2000:]
-    assert result[0].split()[1:] == [str(len(good)), str(len(bad))]
+    return json.loads(result[0].split(" ", 1)[1])
+
+
+def test_skipped_invalid_records_metric_on_the_scan_node(tmp_path, python_exe):
+    p = tmp_path / "skip.json"
+    good = [json.dumps({"a": i, "s": "x"}) for i in range(6)]
+    bad = ['{"a": 100, "s": }', '{"a": }', 'not json at all']
+    p.write_text("\n".join([good[0], bad[0], good[1], good[2], bad[1], good[3], bad[2], good[4], good[5]]) + "\n")
+    got = scan_metrics(tmp_path, python_exe, p, {"skipInvalidRecords": "true"}, ["invalid records skipped"])
+    assert got == {"rows": len(good), "invalid records skipped": len(bad)}
+
+
+def test_wide_sparse_rows_pay_for_every_column_slot(tmp_path, python_exe):
+    # 300 string columns, each row sets one: a null still occupies its null flag, offset and
+    # length in Spark's vectors (9 bytes), so a row costs ~300 * 9 bytes however sparse it is,
+    # and batchBytes must cut batches by that, not by the few bytes of text a row carries
+    cols, rows, limit = 300, 3000, 256 * 1024
+    p = tmp_path / "wide.json"
+    p.write_text("".join(json.dumps({f"c{k:03d}": "v" for k in range(cols)}) + "\n" if i == 0
+                         else json.dumps({f"c{i % cols:03d}": "v"}) + "\n" for i in range(rows)))
+    got = scan_metrics(tmp_path, python_exe, p, {"batchBytes": str(limit), "splitFiles": "false"},
+                       ["batches filled", "largest batch filled"])
+    row_bytes = cols * 9
+    assert got["rows"] == rows
+    # each batch holds at most limit / row_bytes rows (about 97), so 3000 rows need >= 31
+    assert got["batches filled"] >= rows // (limit // row_bytes + 1)
+    assert got["batches filled"] <= rows // (limit // row_bytes - 1) + 1
+    # a batch is full once the row being written passes the limit (that row moves on)
+    assert limit < got["largest batch filled"] <= limit + row_bytes + 2 * cols
 
 
 def test_bad_line_starting_at_its_first_byte_is_skipped_once(spark, tmp_path):

@@ -62,15 +62,23 @@ final class WriteContext(val o: DrillOptions) {
  */
 abstract class ColumnWriter(val ctx: WriteContext) {
   var vec: Vec = _
+  /** Bytes one entry occupies in this writer's own vector whether or not it holds a value: the
+   * null flag plus the fixed-width part (8 for offset and length of strings, binaries and
+   * arrays). Every write charges it, nulls too, so a wide, sparse row costs what its vectors
+   * really hold; variable-length payloads are charged on top when written. */
+  def slot: Int
+  /** Bytes one row occupies across the vectors indexed by row: this one and, for a struct, its
+   * members (array elements are entries of their own, charged as they are written). */
+  def rowSlot: Int = slot
   def bind(v: Vec): Unit = vec = v
   /** Start of a batch (array writers restart their element count). */
   def newBatch(): Unit = ()
   def write(p: JsonParser, t: JsonToken, i: Int): Unit
   /** A JSON null or a missing value. */
-  def writeNull(i: Int): Unit = { vec.reserve(i + 1); vec.putNull(i); ctx.bytes += 1 }
+  def writeNull(i: Int): Unit = { vec.reserve(i + 1); vec.putNull(i); ctx.bytes += slot }
   /** Row `i` of an array or map column: `n` entries starting at `start` in the child vectors. */
   protected final def putEntries(i: Int, start: Int, n: Int): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putArray(i, start, n); ctx.bytes += 9
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putArray(i, start, n); ctx.bytes += slot
   }
   /** A null inside an array: Drill writes the type's zero value (0, "", false). */
   def writeElementNull(i: Int): Unit = writeNull(i)
@@ -164,20 +172,23 @@ sealed abstract class IntegralWriter(ctx: WriteContext, typeName: String, overfl
 }
 
 final class LongWriter(ctx: WriteContext) extends IntegralWriter(ctx, "BIGINT", "BIGINT (out of range)") {
-  protected def put(i: Int, v: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, v); ctx.bytes += 9 }
+  def slot: Int = 9
+  protected def put(i: Int, v: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, v); ctx.bytes += slot }
   protected def get(src: Vec, row: Int): Long = src.getLong(row)
 }
 
 final class IntWriter(ctx: WriteContext) extends IntegralWriter(ctx, "INT", "INT") {
+  def slot: Int = 5
   protected def put(i: Int, v: Long): Unit = {
     if (v > Int.MaxValue || v < Int.MinValue) throw new ValueMismatch(s"$v does not fit column type INT")
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putInt(i, v.toInt); ctx.bytes += 5
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putInt(i, v.toInt); ctx.bytes += slot
   }
   protected def get(src: Vec, row: Int): Long = src.getInt(row).toLong
 }
 
 final class DoubleWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
-  private def put(i: Int, v: Double): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putDouble(i, v); ctx.bytes += 9 }
+  def slot: Int = 9
+  private def put(i: Int, v: Double): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putDouble(i, v); ctx.bytes += slot }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NUMBER_INT | JsonToken.VALUE_NUMBER_FLOAT => put(i, p.getDoubleValue)
     case JsonToken.VALUE_TRUE => put(i, 1.0)
@@ -201,12 +212,15 @@ final class DoubleWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
 final class FloatWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   private val d = new DoubleWriter(ctx)
   private val scratch = ScanVectors.allocate(1, new StructType().add("d", DoubleType))(0)
+  def slot: Int = 5
   override def bind(v: Vec): Unit = { vec = v; d.bind(scratch) }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = {
+    val before = ctx.bytes // the scratch double is not part of the batch
     d.write(p, t, 0)
+    ctx.bytes = before
     copy(scratch, 0, i)
   }
-  private def put(i: Int, v: Float): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putFloat(i, v); ctx.bytes += 5 }
+  private def put(i: Int, v: Float): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putFloat(i, v); ctx.bytes += slot }
   override def writeElementNull(i: Int): Unit = put(i, 0f)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to)
@@ -214,7 +228,8 @@ final class FloatWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
 }
 
 final class BoolWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
-  private def put(i: Int, v: Boolean): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putBoolean(i, v); ctx.bytes += 2 }
+  def slot: Int = 2
+  private def put(i: Int, v: Boolean): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putBoolean(i, v); ctx.bytes += slot }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_TRUE => put(i, true)
     case JsonToken.VALUE_FALSE => put(i, false)
@@ -235,8 +250,9 @@ final class BoolWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
  * allTextMode); objects and arrays as compact JSON text (scalar-vs-complex conflicts).
  */
 final class StringWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
+  def slot: Int = 9
   private[source] def put(i: Int, b: Array[Byte]): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putByteArray(i, b, 0, b.length); ctx.bytes += b.length + 9
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putByteArray(i, b, 0, b.length); ctx.bytes += b.length + slot
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NULL => writeNull(i)
@@ -250,8 +266,9 @@ final class StringWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
 }
 
 final class BinaryWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
+  def slot: Int = 9
   private def put(i: Int, b: Array[Byte]): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putByteArray(i, b, 0, b.length); ctx.bytes += b.length + 9
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putByteArray(i, b, 0, b.length); ctx.bytes += b.length + slot
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NULL => writeNull(i)
@@ -267,10 +284,13 @@ final class BinaryWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
 }
 
 final class DecimalWriter(ctx: WriteContext, dt: DecimalType) extends ColumnWriter(ctx) {
+  /** Up to 18 digits a long (or int); wider ones are stored as bytes (8 for offset and length). */
+  def slot: Int = 9
   private def put(i: Int, v: java.math.BigDecimal): Unit = {
     val d = Decimal(v)
     if (!d.changePrecision(dt.precision, dt.scale)) throw new ValueMismatch(s"$v does not fit ${dt.sql}")
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putDecimal(i, d, dt.precision); ctx.bytes += 17
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putDecimal(i, d, dt.precision)
+    ctx.bytes += slot + (if (dt.precision > Decimal.MAX_LONG_DIGITS) 16 else 0)
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NUMBER_INT | JsonToken.VALUE_NUMBER_FLOAT => put(i, p.getDecimalValue)
@@ -291,7 +311,8 @@ final class DecimalWriter(ctx: WriteContext, dt: DecimalType) extends ColumnWrit
 }
 
 final class DateWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
-  private def put(i: Int, days: Int): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putInt(i, days); ctx.bytes += 5 }
+  def slot: Int = 5
+  private def put(i: Int, days: Int): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putInt(i, days); ctx.bytes += slot }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_STRING =>
       val s = p.getText.trim
@@ -313,7 +334,8 @@ final class DateWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
 
 /** TIMESTAMP (UTC): ISO-8601 text, or epoch milliseconds (Mongo's `$date`). */
 final class TimestampWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
-  private def put(i: Int, micros: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, micros); ctx.bytes += 9 }
+  def slot: Int = 9
+  private def put(i: Int, micros: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, micros); ctx.bytes += slot }
   private def parse(s: String): Long = {
     val inst =
       try OffsetDateTime.parse(s).toInstant
@@ -350,13 +372,15 @@ final class TimestampWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
 
 /** VARIANT (typeConflict=variant): any JSON value, encoded by Spark's variant builder. */
 final class VariantWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
+  /** A struct of two binaries (value, metadata). */
+  def slot: Int = 19
   private def put(i: Int, value: Array[Byte], meta: Array[Byte]): Unit = {
     vec.reserve(i + 1); vec.putNotNull(i)
     val (cv, cm) = (vec.getChild(0).asInstanceOf[Vec], vec.getChild(1).asInstanceOf[Vec])
     cv.reserve(i + 1); cm.reserve(i + 1)
     cv.putNotNull(i); cm.putNotNull(i)
     cv.putByteArray(i, value, 0, value.length); cm.putByteArray(i, meta, 0, meta.length)
-    ctx.bytes += value.length + meta.length + 17
+    ctx.bytes += value.length + meta.length + slot
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit =
     if (t == JsonToken.VALUE_NULL) writeNull(i)
@@ -365,7 +389,7 @@ final class VariantWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
     vec.reserve(i + 1); vec.putNull(i)
     vec.getChild(0).asInstanceOf[Vec].reserve(i + 1); vec.getChild(1).asInstanceOf[Vec].reserve(i + 1)
     vec.getChild(0).asInstanceOf[Vec].putNull(i); vec.getChild(1).asInstanceOf[Vec].putNull(i)
-    ctx.bytes += 1
+    ctx.bytes += slot
   }
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to)
@@ -386,6 +410,8 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
     lower.putIfAbsent(f.name.toLowerCase(Locale.ROOT), i)
   }
   private val seen = new Array[Boolean](children.length)
+  def slot: Int = 1
+  override val rowSlot: Int = slot + children.map(_.rowSlot).sum
 
   override def bind(v: Vec): Unit = {
     vec = v
@@ -460,13 +486,13 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
 
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT =>
-      vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += 1
+      vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembers(p, i)
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, schema.simpleString)
   }
   override def writeNull(i: Int): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += 1
+    vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
     children.foreach(_.writeNull(i))
   }
   def copy(src: Vec, from: Int, to: Int): Unit = {
@@ -483,6 +509,7 @@ object StructWriter {
 
 /** A repeated value: elements appended to the child vector; JSON null is an empty array. */
 final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends ColumnWriter(ctx) {
+  def slot: Int = 9
   private var next = 0
   override def bind(v: Vec): Unit = { vec = v; elem.bind(v.arrayData().asInstanceOf[Vec]) }
   override def newBatch(): Unit = { next = 0; elem.newBatch() }
@@ -518,6 +545,7 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
 
 /** MAP<VARCHAR, T> from a provided schema: every member of the object is one entry. */
 final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends ColumnWriter(ctx) {
+  def slot: Int = 9
   private val key = new StringWriter(ctx)
   private var next = 0
   override def bind(v: Vec): Unit = {
@@ -586,6 +614,8 @@ final class DefaultWriter(ctx: WriteContext, inner: ColumnWriter, f: StructField
     }
     ctx.bytes = saved
   }
+  def slot: Int = inner.slot
+  override def rowSlot: Int = inner.rowSlot
   override def bind(v: Vec): Unit = { vec = v; inner.bind(v) }
   override def newBatch(): Unit = inner.newBatch()
   def write(p: JsonParser, t: JsonToken, i: Int): Unit =

@@ -17,11 +17,20 @@ class PeakBatchBytesMetric extends CustomMetric {
     if (values.isEmpty) "0" else values.max.toString
 }
 
+/** Batches the readers filled (summed over tasks): with the largest batch, shows how
+ * `batchRows` and `batchBytes` cut the data. */
+class BatchesMetric extends CustomSumMetric {
+  override def name(): String = DrillMetrics.Batches
+  override def description(): String = "batches filled by the readers"
+}
+
 object DrillMetrics {
   val SkippedRecords = "skippedInvalidRecords"
   val PeakBatchBytes = "peakBatchBytes"
+  val Batches = "batches"
 
-  def supported: Array[CustomMetric] = Array(new SkippedRecordsMetric, new PeakBatchBytesMetric)
+  def supported: Array[CustomMetric] =
+    Array(new SkippedRecordsMetric, new PeakBatchBytesMetric, new BatchesMetric)
 
   def task(name0: String, v: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name(): String = name0

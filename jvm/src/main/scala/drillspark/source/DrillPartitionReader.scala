@@ -16,8 +16,10 @@ import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
  * Reads the splits of one input partition into columnar batches, the way Drill's result set
  * loader does: rows go straight into column vectors; a batch ends at `batchRows` rows or when
  * the row being written passes `batchBytes`. That row becomes the first row of the next batch
- * (it is copied into the other of two vector sets), so the batch looks as if reading had
- * stopped just before it; a row that alone passes the limit is a batch by itself.
+ * (parked in a one-row vector set while the batch's vectors are emptied), so the batch looks as
+ * if reading had stopped just before it; a row that alone passes the limit is a batch by itself.
+ * Bytes are what the vectors hold: every row pays the fixed slots of all its columns (a null
+ * in a wide, sparse row is not free), plus string payloads and array elements.
  */
 final class DrillPartitionReader(
     splits: Seq[FileSplit], readSchema: StructType, o: DrillOptions, conf: Configuration,
@@ -27,10 +29,15 @@ final class DrillPartitionReader(
   private val ctx = new WriteContext(o)
   private val record = new StructWriter(ctx, plan.dataSchema)
   private val factory = JsonInput.factory(o)
-  private val sets: Array[Array[Vec]] = Array(ScanVectors.allocate(o.batchRows, readSchema),
-    ScanVectors.allocate(o.batchRows, readSchema))
-  private var cur = 0
-  private var handedOut = false
+  /** Fixed bytes of one row in the batch's vectors (writers charge the same as they write). */
+  private val rowSlot: Long = (record.rowSlot - record.slot).toLong + ReadPlan.ConstSlot * plan.constCols.length
+  /** Rows the vectors are first sized for: no more than `batchBytes` worth (Spark preallocates
+   * every vector to this capacity, so a wide schema at `batchRows` could dwarf the limit). */
+  private val capacity: Int =
+    math.max(1L, math.min(o.batchRows.toLong, o.batchBytes / math.max(1L, ScanVectors.preallocatedRowBytes(readSchema)) + 1)).toInt
+  private val vs: Array[Vec] = ScanVectors.allocate(capacity, readSchema)
+  /** Holds the overflow row between batches; allocated when first needed. */
+  private var spill: Array[Vec] = _
   private var pending = -1
   private var done = false
   private var batch: ColumnarBatch = _
@@ -40,6 +47,7 @@ final class DrillPartitionReader(
   private var constants: Array[Array[Byte]] = new Array(plan.constCols.length)
   private var skipped = 0L
   private var peakBatchBytes = 0L
+  private var batches = 0L
 
   /** Nothing to parse (count()): records are counted by a structural scan, see RecordCounter. */
   private val countOnly = plan.dataCols.isEmpty && filter.isEmpty && o.countScan &&
@@ -50,8 +58,10 @@ final class DrillPartitionReader(
   private val early: EarlyFilter =
     if (o.replaceInvalidUtf8) null else filter.map(RowFilter.early(_, plan.dataCols)).orNull
 
-  private def bind(vs: Array[Vec]): Unit = {
-    record.bindChildren(plan.dataCols.map(vs))
+  /** Point the writers at `target`, its array writers at element 0. */
+  private def bind(target: Array[Vec]): Unit = {
+    record.newBatch()
+    record.bindChildren(plan.dataCols.map(target))
   }
 
   /** Next record of this partition, opening the next split as needed. */
@@ -71,7 +81,6 @@ final class DrillPartitionReader(
 
   /** The next batch of the count path: rows without data columns (constants filled). */
   private def nextCounted(): Boolean = {
-    val vs = sets(0)
     vs.foreach(_.reset())
     val limit = if (plan.constCols.isEmpty) DrillOptions.MaxBatchRows else o.batchRows
     var rows = 0
@@ -95,6 +104,7 @@ final class DrillPartitionReader(
       }
     }
     if (rows == 0) return false
+    batches += 1
     batch = new ColumnarBatch(vs.map(v => v: ColumnVector), rows)
     true
   }
@@ -112,13 +122,21 @@ final class DrillPartitionReader(
       val v = vs(plan.constCols(k))
       v.reserve(i + 1)
       val b = constants(k)
-      if (b == null) v.putNull(i) else { v.putNotNull(i); v.putByteArray(i, b, 0, b.length) }
+      if (b == null) v.putNull(i) else { v.putNotNull(i); v.putByteArray(i, b, 0, b.length); ctx.bytes += b.length }
+      ctx.bytes += ReadPlan.ConstSlot
       k += 1
     }
   }
 
-  /** Write the record under the parser at row i; false when it was skipped or filtered out. */
-  private def writeRecord(vs: Array[Vec], i: Int): Boolean = {
+  /**
+   * Write the record under the parser at row i; false when it was skipped or filtered out.
+   * A dropped row's slots are reused by the next row, but what it appended (string bytes,
+   * array elements) stays in the vectors until the batch ends, so it stays charged: a row
+   * rejected after it was written in full keeps what it cost beyond the row's slots, one
+   * rejected part-way (or skipped as invalid) keeps all it cost.
+   */
+  private def writeRecord(i: Int): Boolean = {
+    val before = ctx.bytes
     try {
       if (early != null && !rs.inArray) {
         val r = record.writeMembersFiltered(rs.parser, i, early, vs, filter.get)
@@ -126,7 +144,9 @@ final class DrillPartitionReader(
         if (r == 2) { rs.reread(); record.writeMembers(rs.parser, i) }
       } else record.writeMembers(rs.parser, i)
       writeConstants(vs, i)
-      filter.forall(_.eval(vs, i) == 1)
+      val keep = filter.forall(_.eval(vs, i) == 1)
+      if (!keep) ctx.bytes = before + math.max(0L, ctx.bytes - before - rowSlot)
+      keep
     } catch {
       case e: ValueMismatch =>
         if (o.skipInvalidRecords) { rs.skipRecord(); false }
@@ -140,46 +160,59 @@ final class DrillPartitionReader(
     }
   }
 
+  /** Copy row `from` of `src` to row `to` of `dst` (the writers end up bound to `dst`). */
+  private def copyRow(src: Array[Vec], from: Int, dst: Array[Vec], to: Int): Unit = {
+    bind(dst)
+    var c = 0
+    while (c < record.children.length) {
+      record.children(c).copy(src(plan.dataCols(c)), from, to); c += 1
+    }
+    plan.constCols.foreach { k =>
+      dst(k).reserve(to + 1)
+      if (src(k).isNullAt(from)) dst(k).putNull(to)
+      else {
+        val b = src(k).getBinary(from)
+        dst(k).putNotNull(to); dst(k).putByteArray(to, b, 0, b.length); ctx.bytes += b.length
+      }
+      ctx.bytes += ReadPlan.ConstSlot
+    }
+  }
+
+  /** Empty the batch's vectors; the overflow row, if any, becomes row 0. Returns the rows kept. */
+  private def startBatch(): Int = {
+    if (pending < 0) {
+      vs.foreach(_.reset()); bind(vs); ctx.bytes = 0L
+      return 0
+    }
+    if (spill == null) spill = ScanVectors.allocate(1, readSchema)
+    spill.foreach(_.reset())
+    copyRow(vs, pending, spill, 0)
+    vs.foreach(_.reset()); ctx.bytes = 0L
+    copyRow(spill, 0, vs, 0)
+    // a huge row would pin its size in the spill set: let it go
+    if (ctx.bytes > DrillPartitionReader.KeepSpillBytes) { spill.foreach(_.close()); spill = null }
+    pending = -1
+    1
+  }
+
   override def next(): Boolean = {
     if (countOnly) return nextCounted()
     if (done && pending < 0) return false
-    val prev = cur
-    if (handedOut) cur = 1 - cur
-    val vs = sets(cur)
-    vs.foreach(_.reset())
-    record.newBatch()
-    bind(vs)
-    ctx.bytes = 0L
-    var rows = 0
-    if (pending >= 0) {
-      // the overflow row: copy it from the batch just handed out to row 0 of this one
-      val src = sets(prev)
-      var c = 0
-      while (c < record.children.length) {
-        record.children(c).copy(src(plan.dataCols(c)), pending, 0); c += 1
-      }
-      plan.constCols.foreach { k =>
-        vs(k).reserve(1)
-        if (src(k).isNullAt(pending)) vs(k).putNull(0)
-        else { val b = src(k).getBinary(pending); vs(k).putNotNull(0); vs(k).putByteArray(0, b, 0, b.length) }
-      }
-      pending = -1
-      rows = 1
-    }
+    var rows = startBatch()
     var full = false
     while (!full && rows < o.batchRows && !done) {
       if (!advance()) done = true
-      else {
-        val before = ctx.bytes
-        if (writeRecord(vs, rows)) {
-          if (ctx.bytes > o.batchBytes && rows > 0) { pending = rows; full = true }
-          else rows += 1
-        } else ctx.bytes = before
+      else if (writeRecord(rows)) {
+        if (ctx.bytes > o.batchBytes && rows > 0) { pending = rows; full = true }
+        else rows += 1
+      } else if (ctx.bytes > o.batchBytes) {
+        // dropped rows' leftovers filled the vectors: hand out what was kept, or start afresh
+        if (rows > 0) full = true else rows = startBatch()
       }
     }
-    handedOut = true
     peakBatchBytes = math.max(peakBatchBytes, ctx.bytes)
     if (rows == 0) return false
+    batches += 1
     batch = new ColumnarBatch(vs.map(v => v: ColumnVector), rows)
     true
   }
@@ -189,14 +222,21 @@ final class DrillPartitionReader(
   override def currentMetricsValues(): Array[CustomTaskMetric] = {
     val n = skipped + (if (rs != null) rs.skipped else 0L)
     Array(DrillMetrics.task(DrillMetrics.SkippedRecords, n),
-      DrillMetrics.task(DrillMetrics.PeakBatchBytes, peakBatchBytes))
+      DrillMetrics.task(DrillMetrics.PeakBatchBytes, peakBatchBytes),
+      DrillMetrics.task(DrillMetrics.Batches, batches))
   }
 
   override def close(): Unit = {
     if (counter != null) { counter.close(); counter = null }
     if (rs != null) closeStream()
-    sets.foreach(_.foreach(_.close()))
+    vs.foreach(_.close())
+    if (spill != null) spill.foreach(_.close())
   }
+}
+
+object DrillPartitionReader {
+  /** An overflow row larger than this does not keep its spill vectors between batches. */
+  val KeepSpillBytes: Long = 1L << 20
 }
 
 /** Where each column of the read schema comes from: the JSON data, or a per-file constant. */
@@ -212,6 +252,8 @@ final case class ReadPlan(readSchema: StructType) {
 }
 
 object ReadPlan {
+  /** Bytes of one implicit-column entry besides its text: null flag, offset and length. */
+  val ConstSlot = 9
   /** Field metadata marking dirN partition columns and implicit file columns in the read schema. */
   val PartitionKey = "drill.partition"
   val FileColumnKey = "drill.implicit"
