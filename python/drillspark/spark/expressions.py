@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from drillspark.plan.expressions import (
     Cast,
@@ -26,8 +27,8 @@ from drillspark.spark.drill_types import drill_type
 from drillspark.spark.functions import CATALOG, Arg, FunctionCatalog
 from drillspark.spark.scope import Scope
 
-_LITERAL_TYPES = {"INT": "int", "BIGINT": "bigint", "FLOAT8": "double", "VARCHAR": "string",
-                  "BIT": "boolean"}
+_LITERAL_TYPES = {"INT": T.IntegerType(), "BIGINT": T.LongType(), "FLOAT8": T.DoubleType(),
+                  "VARCHAR": T.StringType(), "BIT": T.BooleanType()}
 
 
 class ExpressionError(ValueError):
@@ -53,6 +54,8 @@ class ExpressionCompiler:
         self.agg_wrap = agg_wrap
         self.prop = prop
         self.saw_aggregate = False
+        # compiled Column (by id; kept alive here) -> its expression, for type_of
+        self._sources: dict[int, tuple[Column, Expr]] = {}
 
     def where(self, e: Expr) -> str:
         pos = getattr(e, "pos", None)
@@ -61,11 +64,35 @@ class ExpressionCompiler:
         base = self.scope.where.rstrip().rstrip(":")
         return f"{base}{prop}{at}: "
 
-    def compile(self, e: Expr, inside_aggregate: bool = False) -> Column:
+    def type_of(self, col: Column) -> T.DataType:
+        """The Spark type of a compiled argument: the context the function catalog's builders
+        ask (integer division, typeof, ...). Field paths and literals are typed from the schema
+        and the plan, without asking Spark; other expressions are analyzed over the scope's
+        typing frame, where a filter's per-element leaf is a real column."""
+        hit = self._sources.get(id(col))
+        if hit is None:
+            return self.scope.type_of(col)
+        e = hit[1]
+        if isinstance(e, FieldPath):
+            return self.scope.path_type(e)
         if isinstance(e, Literal):
-            if e.type == "NULL" or e.value is None:
-                return F.lit(None)
-            return F.lit(e.value).cast(_LITERAL_TYPES.get(e.type, "string"))
+            return _literal_type(e)
+        typing = self.scope.typing_scope()
+        if typing is self.scope:
+            return self.scope.type_of(col)
+        twin = ExpressionCompiler(typing, self.catalog, self.aggregates, None, self.prop,
+                                  self.missing_type)
+        return typing.type_of(twin.compile(e))
+
+    def compile(self, e: Expr, inside_aggregate: bool = False) -> Column:
+        col = self._compile(e, inside_aggregate)
+        self._sources[id(col)] = (col, e)
+        return col
+
+    def _compile(self, e: Expr, inside_aggregate: bool) -> Column:
+        if isinstance(e, Literal):
+            t = _literal_type(e)
+            return F.lit(None) if isinstance(t, T.NullType) else F.lit(e.value).cast(t)
         if isinstance(e, FieldPath):
             return self.scope.path(e)
         if isinstance(e, Cast):
@@ -73,6 +100,11 @@ class ExpressionCompiler:
                 t = drill_type(e.type, *(list(e.args) + [None, None])[:2])
             except ValueError as err:
                 raise ExpressionError(f"{self.where(e)}{err}") from None
+            if isinstance(t, T.TimeType) and not _time_type_enabled(self.scope):
+                raise ExpressionError(
+                    f"{self.where(e)}cast to TIME needs Spark's TIME type: set "
+                    f"{TIME_TYPE_CONF}=true on the session (drillspark.session() and "
+                    "drillspark.configure() do)")
             col = self.compile(e.expr, inside_aggregate)
             return F.transform(col, lambda x: x.cast(t)) if e.repeated else col.cast(t)
         if isinstance(e, Convert):
@@ -126,13 +158,26 @@ class ExpressionCompiler:
 
     def _call(self, name: str, args: list[Arg], e: Expr) -> Column:
         try:
-            return self.catalog.call(name, args, self.scope, self.where(e))
+            return self.catalog.call(name, args, self, self.where(e))
         except ExpressionError:
             raise
         except ValueError as err:
             msg = str(err)
             raise ExpressionError(msg if msg.startswith(self.scope.where) else
                                   f"{self.where(e)}{msg}") from None
+
+
+TIME_TYPE_CONF = "spark.sql.timeType.enabled"
+
+
+def _time_type_enabled(scope: Scope) -> bool:
+    return str(scope.df.sparkSession.conf.get(TIME_TYPE_CONF, "false")).lower() == "true"
+
+
+def _literal_type(e: Literal) -> T.DataType:
+    if e.type == "NULL" or e.value is None:
+        return T.NullType()
+    return _LITERAL_TYPES.get(e.type, T.StringType())
 
 
 def paths_in(e: Expr) -> list[FieldPath]:

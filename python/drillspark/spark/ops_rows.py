@@ -10,7 +10,7 @@ from pyspark.sql import types as T
 
 from drillspark.plan.expressions import FieldPath
 from drillspark.spark.expressions import paths_in
-from drillspark.spark.nested_filter import crosses_array, filter_nested
+from drillspark.spark.nested_filter import crosses_array, element_uses, filter_nested, leaf_type
 from drillspark.spark.records import drop_path, names_of, record_of, set_path
 from drillspark.spark.rel import PlanExecutionError, Rel
 from drillspark.spark.scope import Scope
@@ -19,29 +19,37 @@ if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
 
 
-class _LeafScope(Scope):
-    """A scope where one field path means the current element of a higher-order function."""
+LEAF = "__drill_leaf"
 
-    def __init__(self, base: Scope, target: FieldPath, leaf: Column):
+
+class _LeafScope(Scope):
+    """A filter's scope where some occurrences of one field path (the plan nodes in `uses`)
+    mean the current element of a higher-order function (Appendix A), typed `leaf_type`."""
+
+    def __init__(self, base: Scope, uses: list[FieldPath], leaf: Column, leaf_type: T.DataType):
         super().__init__(base.df, base.where, base.columns, base.schema)
-        self._target = tuple(str(s).lower() for s in target.segments)
-        self._leaf = leaf
+        self._base, self._nodes, self._uses = base, uses, {id(u) for u in uses}
+        self._leaf, self._leaf_type = leaf, leaf_type
 
     def path(self, path: FieldPath) -> Column:
-        if tuple(str(s).lower() for s in path.segments) == self._target:
-            return self._leaf
-        return super().path(path)
+        return self._leaf if id(path) in self._uses else super().path(path)
+
+    def path_type(self, path: FieldPath) -> T.DataType:
+        return self._leaf_type if id(path) in self._uses else super().path_type(path)
 
     def is_missing(self, path: FieldPath) -> bool:
-        if tuple(str(s).lower() for s in path.segments) == self._target:
-            return False
-        return super().is_missing(path)
+        return False if id(path) in self._uses else super().is_missing(path)
 
-    def type_of(self, col: Column) -> T.DataType:
-        try:
-            return super().type_of(col)
-        except Exception:  # lambda variables have no type outside their function
-            return T.NullType()
+    def typing_scope(self) -> Scope:
+        # a lambda variable has no type outside its function: analyze expressions over a
+        # frame where the element is a real (typed, empty) column instead
+        df = self._base.df.withColumn(LEAF, F.lit(None).cast(self._leaf_type))
+        return _TypingScope(Scope(df, self.where), self._nodes, F.col(LEAF), self._leaf_type)
+
+
+class _TypingScope(_LeafScope):
+    def typing_scope(self) -> Scope:
+        return self
 
 
 def filter_(tr: Translator, op: Any) -> Rel:
@@ -50,10 +58,13 @@ def filter_(tr: Translator, op: Any) -> Rel:
     paths = {tuple(str(s).lower() for s in p.segments): p for p in paths_in(op.expr)}
     if len(paths) == 1:
         (path,) = paths.values()
-        if crosses_array(df.schema, path):
+        uses = element_uses(op.expr, path)
+        leaf = leaf_type(df.schema, path)
+        if uses and leaf is not None and crosses_array(df.schema, path):
             # Appendix A: prune arrays along the path instead of judging the record as a whole
-            def pred(leaf: Column) -> Column:
-                return tr.compiler(op, _LeafScope(scope, path, leaf), "expr").compile(op.expr)
+            def pred(value: Column) -> Column:
+                leaf_scope = _LeafScope(scope, uses, value, leaf)
+                return tr.compiler(op, leaf_scope, "expr").compile(op.expr)
 
             return Rel(filter_nested(df, path, pred))
     cond = tr.compiler(op, scope, "expr").compile(op.expr)
@@ -130,18 +141,10 @@ def flatten(tr: Translator, op: Any) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
     value = tr.compiler(op, scope, "expr").compile(op.expr)
-    t = scope.type_of(value)
     tmp = "__drill_flatten"
-    if isinstance(t, T.ArrayType):
-        if tr.has_function("drill_flatten"):
-            gen = F.call_function("drill_flatten", value)
-        else:
-            # Spark's explode agrees with Drill here (null/empty arrays give no rows); the
-            # extension's drill_flatten (branch `functions`) is used once it is on the session.
-            gen = F.explode(value)
-        df = df.select("*", gen.alias(tmp))
-    else:  # a scalar or map: one record with the value itself
-        df = df.withColumn(tmp, value)
+    # the extension's generator, with Drill's rules: one record per element of an array, one
+    # for a scalar or map, none for an empty array, a null or a missing field
+    df = df.select("*", F.call_function("drill_flatten", value).alias(tmp))
     if op.drop:
         for p in paths_in(op.expr):
             if all(isinstance(s, str) for s in p.segments):

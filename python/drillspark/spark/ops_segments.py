@@ -5,12 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import Column, DataFrame, Window, WindowSpec
 from pyspark.sql import functions as F
 
+from drillspark.spark.expressions import paths_in
 from drillspark.spark.ops_rows import sort_column
-from drillspark.spark.records import names_of, record_of, set_path
+from drillspark.spark.records import Path, names_of, record_of, set_path
 from drillspark.spark.rel import POS, PendingSegment, PlanExecutionError, Rel
+from drillspark.spark.scope import quote
+
+# Drill's logical Window keeps an absent bound as Long.MIN_VALUE; Long.MAX_VALUE (Spark's
+# unboundedFollowing) is how a plan says UNBOUNDED FOLLOWING
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -23,11 +29,17 @@ def segment(tr: Translator, op: Any) -> Rel:
     keys = [tr.compiler(op, scope, f"exprs[{i}]").compile(e) for i, e in enumerate(op.exprs)]
     if not keys:
         raise PlanExecutionError(f"{tr.where(op)}segment needs at least one expression")
-    key = keys[0] if len(keys) == 1 else F.struct(*[k.alias(f"k{i}") for i, k in enumerate(keys)])
+    value = keys[0] if len(keys) == 1 else \
+        F.struct(*[k.alias(f"k{i}") for i, k in enumerate(keys)])
     ref = names_of(op.ref)
     if len(ref) != 1:
         raise PlanExecutionError(f"{tr.where(op)}a segment ref must be a single name")
-    return Rel(df.withColumn(ref[0], key), PendingSegment(ref[0], tuple(op.exprs), key))
+    key = value
+    if any(p.root.lower() == ref[0].lower() for e in op.exprs for p in paths_in(e)):
+        # the ref replaces a field the key reads: later operators group by the stored key,
+        # since recomputing it would read the replaced field
+        key = F.col(quote(ref[0]))
+    return Rel(df.withColumn(ref[0], value), PendingSegment(ref[0], tuple(op.exprs), key))
 
 
 def _segment_key(tr: Translator, op: Any, within: Any) -> tuple[DataFrame, Column | None,
@@ -44,36 +56,36 @@ def _segment_key(tr: Translator, op: Any, within: Any) -> tuple[DataFrame, Colum
 
 
 def collapsing_aggregate(tr: Translator, op: Any) -> Rel:
+    """One record per segment. Carryovers come from the segment's last record (with `target`:
+    its last record whose target is true, and no output without one), as Drill's reference
+    interpreter overwrites them record by record; `max_by` over the input position says
+    "last" whatever the partitioning."""
     df, key, seg = _segment_key(tr, op, op.within)
+    aggs: list[tuple[Path, Column]] = []
     scope = tr.scope(op, df)
-    aggs: list[tuple[tuple[str, ...], Column]] = []
     for i, a in enumerate(op.aggregations):
         comp = tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True)
         aggs.append((names_of(a.ref), comp.compile(a.expr)))
-    carry: list[tuple[tuple[str, ...], Column]] = []
+    carry: list[tuple[Path, Column | None]] = []  # None: the segment key itself
     for c in op.carryovers:
-        path = names_of(c)
-        if seg is not None and len(seg.keys) == 1 and _same_path(seg.keys[0], c):
-            carry.append((path, None))  # type: ignore[arg-type]  # the grouping key itself
-        else:
-            carry.append((path, scope.path(c)))
+        is_key = seg is not None and len(seg.keys) == 1 and _same_path(seg.keys[0], c)
+        carry.append((names_of(c), None if is_key else scope.path(c)))
     target = scope.path(op.target) if op.target is not None else None
     agg_cols = [v.alias(f"__a{i}") for i, (_, v) in enumerate(aggs)]
-    if target is not None:
+    picked = [(i, v) for i, (_, v) in enumerate(carry) if v is not None or target is not None]
+    if picked:
+        df = df.withColumn(POS, F.monotonically_increasing_id())
         chosen = F.struct(*[(v if v is not None else key).alias(f"c{i}")  # type: ignore[union-attr]
-                            for i, (_, v) in enumerate(carry)], F.lit(True).alias("_t"))
-        agg_cols.append(F.first(F.when(F.coalesce(target, F.lit(False)), chosen),
-                                ignorenulls=True).alias("__carry"))
-    else:
-        agg_cols += [F.first(v).alias(f"__c{i}") for i, (_, v) in enumerate(carry) if v is not None]
+                            for i, v in picked], F.lit(True).alias("_t"))
+        pos = F.col(POS) if target is None else \
+            F.when(F.coalesce(target, F.lit(False)), F.col(POS))
+        agg_cols.append(F.max_by(chosen, pos).alias("__carry"))  # null positions never win
     grouped = df.groupBy(key.alias("__key")) if key is not None else df.groupBy()
     out = grouped.agg(*agg_cols)
-    fields: list[tuple[tuple[str, ...], Column]] = []
-    for i, (path, v) in enumerate(carry):
-        if target is not None:
-            fields.append((path, F.col("__carry").getField(f"c{i}")))
-        else:
-            fields.append((path, F.col("__key") if v is None else F.col(f"__c{i}")))
+    fields: list[tuple[Path, Column]] = []
+    taken = {i for i, _ in picked}
+    for i, (path, _) in enumerate(carry):
+        fields.append((path, F.col("__carry").getField(f"c{i}") if i in taken else F.col("__key")))
     fields += [(path, F.col(f"__a{i}")) for i, (path, _) in enumerate(aggs)]
     if target is not None:
         # no record whose target is true: the segment gives no output
@@ -90,16 +102,28 @@ def _same_path(expr: Any, path: Any) -> bool:
 def running_aggregate(tr: Translator, op: Any) -> Rel:
     """Running values in input order, restarting at each segment of `within`."""
     df, key, _ = _segment_key(tr, op, op.within)
+    seg = "__drill_segment"  # the key as of the input (an aggregation may replace its fields)
     df = df.withColumn(POS, F.monotonically_increasing_id())
-    w = Window.orderBy(POS) if key is None else Window.partitionBy(key).orderBy(POS)
+    if key is not None:
+        df = df.withColumn(seg, key)
+    w = Window.orderBy(POS) if key is None else Window.partitionBy(seg).orderBy(POS)
     w = w.rowsBetween(Window.unboundedPreceding, Window.currentRow)
     scope = tr.scope(op, df)
-    for i, a in enumerate(op.aggregations):
-        comp = tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True,
-                           agg_wrap=lambda c: c.over(w))
-        df = set_path(df, names_of(a.ref), comp.compile(a.expr))
-    order = [F.col(POS)] if key is None else [key.asc_nulls_first(), F.col(POS)]
-    return Rel(df.orderBy(*order).drop(POS))
+    cols = [(names_of(a.ref), tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True,
+                                          agg_wrap=lambda c: c.over(w)).compile(a.expr))
+            for i, a in enumerate(op.aggregations)]
+    order = [F.col(POS)] if key is None else [F.col(seg).asc_nulls_first(), F.col(POS)]
+    return Rel(_assign(df, cols).orderBy(*order).drop(POS, seg))
+
+
+def _assign(df: DataFrame, cols: list[tuple[Path, Column]]) -> DataFrame:
+    """`df` with each (ref, value) written, every value computed from `df` as it is (one
+    select), so a value never reads an earlier one's output."""
+    tmp = [f"__drill_v{i}" for i in range(len(cols))]
+    df = df.select("*", *[c.alias(t) for t, (_, c) in zip(tmp, cols, strict=True)])
+    for t, (path, _) in zip(tmp, cols, strict=True):
+        df = set_path(df, path, F.col(t))
+    return df.drop(*tmp)
 
 
 def window_frame(tr: Translator, op: Any) -> Rel:
@@ -153,10 +177,7 @@ def window(tr: Translator, op: Any) -> Rel:
     base = Window.partitionBy(*parts)
     if orders:
         base = base.orderBy(*orders)
-    start = Window.unboundedPreceding if op.start is None else op.start
-    end = (Window.currentRow if orders else Window.unboundedFollowing) if op.end is None \
-        else op.end
-    w = base.rowsBetween(start, end)
+    w = _frame(base, op.start, op.end, bool(orders))
     # ranking/offset functions take no frame; without orderings all rows are peers (Drill:
     # rank() is 1 for every row), which Spark expresses as ordering by a constant
     unframed = base if orders else base.orderBy(F.lit(0))
@@ -164,8 +185,24 @@ def window(tr: Translator, op: Any) -> Rel:
     def window_wrap(c: Column, framed: bool) -> Column:
         return c.over(w if framed else unframed)
 
-    for i, a in enumerate(op.aggregations):
-        comp = tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True,
-                           agg_wrap=lambda c: c.over(w), window_wrap=window_wrap)
-        df = set_path(df, names_of(a.ref), comp.compile(a.expr))
-    return Rel(df)
+    cols = [(names_of(a.ref), tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True,
+                                          agg_wrap=lambda c: c.over(w), window_wrap=window_wrap)
+             .compile(a.expr)) for i, a in enumerate(op.aggregations)]
+    return Rel(_assign(df, cols))
+
+
+def _frame(base: WindowSpec, start: int | None, end: int | None, ordered: bool) -> WindowSpec:
+    """The window's frame. No bounds: SQL's default frame (Drill's WindowPOP without bounds),
+    from the partition's start to the current row and its peers when ordered, the whole
+    partition otherwise. Any bound given: a ROWS frame, an absent start meaning unbounded
+    preceding and an absent end the current row (ordered) or unbounded following."""
+    start = None if start is None or start <= LONG_MIN else start
+    end = None if end is None or end <= LONG_MIN else end  # MIN_VALUE: Drill's "absent"
+    if start is None and end is None:
+        if ordered:
+            return base.rangeBetween(Window.unboundedPreceding, Window.currentRow)
+        return base.rowsBetween(Window.unboundedPreceding, Window.unboundedFollowing)
+    lo = Window.unboundedPreceding if start is None else start
+    hi = (Window.currentRow if ordered else Window.unboundedFollowing) if end is None else \
+        Window.unboundedFollowing if end >= LONG_MAX else end
+    return base.rowsBetween(lo, hi)

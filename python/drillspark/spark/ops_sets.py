@@ -90,18 +90,34 @@ def union(tr: Translator, op: Any) -> Rel:
     return Rel(out.distinct() if op.distinct else out)
 
 
-def _aligned(dfs: list[DataFrame]) -> list[DataFrame]:
+def _aligned(tr: Translator, op: Any) -> list[DataFrame]:
+    """The inputs with the first one's column order. Records compare field by field, so every
+    input must have the same fields (by name, ignoring case): a field only some inputs have
+    is an error, never silently dropped."""
+    dfs = _inputs(tr, op)
     names = dfs[0].columns
+    want = sorted(n.lower() for n in names)
+    for i, d in zip(op.inputs[1:], dfs[1:], strict=True):
+        if sorted(c.lower() for c in d.columns) != want:
+            first = {n.lower() for n in names}
+            other = {c.lower() for c in d.columns}
+            only_first = sorted(n for n in names if n.lower() not in other)
+            only_other = sorted(c for c in d.columns if c.lower() not in first)
+            raise PlanExecutionError(
+                f"{tr.where(op)}input {i} has other fields than input {op.inputs[0]}: "
+                f"only in input {op.inputs[0]}: [{', '.join(only_first)}], only in input {i}: "
+                f"[{', '.join(only_other)}] ({op.op} compares whole records; project the "
+                "inputs to the same fields)")
     return [dfs[0]] + [d.select(*[F.col(quote(n)) for n in names]) for d in dfs[1:]]
 
 
 def except_(tr: Translator, op: Any) -> Rel:
-    dfs = _aligned(_inputs(tr, op))
+    dfs = _aligned(tr, op)
     out = reduce(lambda a, b: a.subtract(b) if op.distinct else a.exceptAll(b), dfs)
     return Rel(out)
 
 
 def intersect(tr: Translator, op: Any) -> Rel:
-    dfs = _aligned(_inputs(tr, op))
+    dfs = _aligned(tr, op)
     out = reduce(lambda a, b: a.intersect(b) if op.distinct else a.intersectAll(b), dfs)
     return Rel(out)

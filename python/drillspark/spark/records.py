@@ -9,7 +9,7 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.scope import field_type, quote
+from drillspark.spark.scope import field_type, quote, real_name
 
 Path = tuple[str, ...]
 
@@ -24,13 +24,7 @@ def names_of(ref: Any) -> Path:
 
 def real_column(df: DataFrame, name: str) -> str | None:
     """The DataFrame's column matching `name` case-insensitively (Drill identifiers)."""
-    for c in df.columns:
-        if c == name:
-            return c
-    for c in df.columns:
-        if c.lower() == name.lower():
-            return c
-    return None
+    return real_name(df.columns, name)
 
 
 def _non_null_struct(col: Column, t: T.StructType) -> Column:
@@ -40,6 +34,7 @@ def _non_null_struct(col: Column, t: T.StructType) -> Column:
 
 
 def _nest(names: Sequence[str], value: Column) -> Column:
+    """The map {names[0]: {names[1]: ... {names[-1]: value}}}."""
     for n in reversed(names):
         value = F.struct(value.alias(n))
     return value
@@ -52,8 +47,7 @@ def set_path(df: DataFrame, path: Path, value: Column) -> DataFrame:
         return df.withColumn(root, value)
     t = field_type(df.schema, (root,))
     if not isinstance(t, T.StructType):
-        return df.withColumn(root, _nest(path[1:-1], value.alias(path[-1])) if len(path) > 2
-                             else F.struct(value.alias(path[-1])))
+        return df.withColumn(root, _nest(path[1:], value))
     # walk down the existing structs; create what is missing below them
     existing: list[str] = []
     cur: T.DataType | None = t
@@ -61,25 +55,21 @@ def set_path(df: DataFrame, path: Path, value: Column) -> DataFrame:
         nxt = field_type(cur, (name,))
         if not isinstance(nxt, T.StructType):
             break
-        existing.append(_real(cur, name))
+        existing.append(_member(cur, name))
         cur = nxt
     rest = path[1 + len(existing):]
     if len(rest) == 1:
-        leaf_name, leaf = _real(cur, rest[0]), value
-    else:
-        leaf_name, leaf = rest[0], _nest(rest[1:-1], value.alias(rest[-1])) if len(rest) > 2 \
-            else F.struct(value.alias(rest[-1]))
+        leaf_name, leaf = _member(cur, rest[0]), value
+    else:  # the first missing map holds the rest of the path
+        leaf_name, leaf = rest[0], _nest(rest[1:], value)
     col = _non_null_struct(F.col(quote(root)), t)
     field_path = ".".join(quote(n) for n in (*existing, leaf_name))
     return df.withColumn(root, col.withField(field_path, leaf))
 
 
-def _real(t: T.DataType | None, name: str) -> str:
-    if isinstance(t, T.StructType):
-        for f in t.fields:
-            if f.name.lower() == name.lower():
-                return f.name
-    return name
+def _member(t: T.DataType | None, name: str) -> str:
+    names = [f.name for f in t.fields] if isinstance(t, T.StructType) else []
+    return real_name(names, name) or name
 
 
 def drop_path(df: DataFrame, path: Path) -> DataFrame:
@@ -100,20 +90,13 @@ def record_of(fields: list[tuple[Path, Column]]) -> list[Column]:
     for path, value in fields:
         node = tree
         for name in path[:-1]:
-            key = _find(node, name)
+            key = real_name(node, name) or name
             if not isinstance(node.get(key), dict):
                 node[key] = {}
             node = node[key]
-        key = _find(node, path[-1])
+        key = real_name(node, path[-1]) or path[-1]
         node[key] = value
     return [_build(v).alias(k) for k, v in tree.items()]
-
-
-def _find(node: dict[str, Any], name: str) -> str:
-    for k in node:
-        if k.lower() == name.lower():
-            return k
-    return name
 
 
 def _build(v: Any) -> Column:

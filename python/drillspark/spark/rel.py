@@ -25,7 +25,9 @@ class PendingSegment:
 
     ref: str  # the column holding the segment key
     keys: tuple[Expr, ...]
-    key: Column  # the key computed from the input's columns (grouping by it needs no copy)
+    # the key computed from the input's columns (grouping by it needs no copy), or the ref
+    # column itself when the ref replaced a field the key reads
+    key: Column
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ an array is NULL too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from pyspark.sql import Column, DataFrame
@@ -28,11 +29,10 @@ def field_type(schema: T.DataType | None, path: tuple) -> T.DataType | None:
                 return None
             t = t.elementType
         elif isinstance(t, T.StructType):
-            match = [f for f in t.fields if f.name == seg] or \
-                [f for f in t.fields if f.name.lower() == seg.lower()]
-            if not match:
+            real = real_name([f.name for f in t.fields], seg)
+            if real is None:
                 return None
-            t = match[0].dataType
+            t = t[real].dataType
         elif isinstance(t, T.ArrayType) and isinstance(t.elementType, T.StructType):
             # a member of an array of maps: Spark extracts it from every element
             inner = field_type(t.elementType, (seg,))
@@ -46,14 +46,18 @@ def field_type(schema: T.DataType | None, path: tuple) -> T.DataType | None:
     return t
 
 
+def real_name(names: Iterable[str], name: str) -> str | None:
+    """The one of `names` that `name` means: the exact spelling first, else the first one
+    equal ignoring case (Drill identifiers are case-insensitive); None when there is none."""
+    names = list(names)
+    if name in names:
+        return name
+    low = name.lower()
+    return next((n for n in names if n.lower() == low), None)
+
+
 def _real_name(struct: T.StructType, name: str) -> str:
-    for f in struct.fields:
-        if f.name == name:
-            return name
-    for f in struct.fields:
-        if f.name.lower() == name.lower():
-            return f.name
-    return name
+    return real_name([f.name for f in struct.fields], name) or name
 
 
 @dataclass
@@ -65,13 +69,32 @@ class Scope:
     where: str = ""
     columns: dict[str, Column] | None = None  # root name (lower case) -> column
     schema: T.StructType | None = None  # schema matching `columns` (root names as given)
+    # type_of answers by Column object (kept alive here, so ids are never reused): each
+    # analysis is a round trip on Spark Connect
+    _types: dict[int, tuple[Column, T.DataType]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.schema is None:
             self.schema = self.df.schema
 
     def type_of(self, col: Column) -> T.DataType:
-        return self.df.select(col.alias("t")).schema.fields[0].dataType
+        """The Spark type of `col` over this input (an analysis of `select(col)`)."""
+        hit = self._types.get(id(col))
+        if hit is None:
+            hit = (col, self.df.select(col.alias("t")).schema.fields[0].dataType)
+            self._types[id(col)] = hit
+        return hit[1]
+
+    def path_type(self, path: Any) -> T.DataType:
+        """The type `path(path)` has, read off the schema (no analysis); NullType when the
+        path is missing."""
+        assert self.schema is not None
+        t = field_type(self.schema, tuple(path.segments))
+        return T.NullType() if t is None else t
+
+    def typing_scope(self) -> Scope:
+        """A scope whose columns Spark can analyze on their own (see ops_rows' leaf scope)."""
+        return self
 
     def is_missing(self, path: Any) -> bool:
         """Whether `path` names no column or member of the input (it compiles to NULL)."""

@@ -58,28 +58,17 @@ def jvm_message(error: BaseException) -> str:
     return _JAVA_CLASS.sub("", text)
 
 
-def _enable_time_type(spark: SparkSession) -> None:
-    """Drill's TIME is Spark's TIME type, which Spark 4.x keeps behind a flag."""
-    try:
-        if spark.conf.get("spark.sql.timeType.enabled", "false") != "true":
-            spark.conf.set("spark.sql.timeType.enabled", "true")
-    except Exception:  # a Spark without TIME: casts to TIME fail with Spark's own message
-        pass
-
-
 class Translator:
     def __init__(self, spark: SparkSession, operators: list[Any], storage: StorageRegistry,
                  dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG,
                  missing_type: str = "VARCHAR"):
-        self.spark = spark
-        _enable_time_type(spark)
+        self.spark = spark  # used as given: the translator changes none of its settings
         self.missing_type = missing_type  # Drill type of missing columns (see expressions)
         self.ops = {op.id: op for op in operators}
         self.storage = storage
         self.dialect_2013 = dialect_2013
         self.catalog = catalog
         self._rels: dict[int, Rel] = {}
-        self._functions: dict[str, bool] = {}
 
     # --- helpers for the operator modules ----------------------------------------------------
 
@@ -96,14 +85,6 @@ class Translator:
                  ) -> ExpressionCompiler:
         return ExpressionCompiler(scope, self.catalog, aggregates, agg_wrap, prop,
                                   self.missing_type, window_wrap)
-
-    def has_function(self, name: str) -> bool:
-        if name not in self._functions:
-            try:
-                self._functions[name] = bool(self.spark.catalog.functionExists(name))
-            except Exception:
-                self._functions[name] = False
-        return self._functions[name]
 
     def rel(self, op_id: int) -> Rel:
         if op_id not in self._rels:
@@ -143,12 +124,8 @@ class Translator:
         cls = registered_operator(op.op)
         if cls is None:
             raise PlanExecutionError(f"{self.where(op)}unknown operator {op.op!r}")
-        try:
-            from drillspark.operators.spark import apply_operator  # branch `operators`
-        except ImportError:
-            raise PlanExecutionError(
-                f"{self.where(op)}operator {op.op!r} is registered but this installation "
-                "cannot run plugin operators (drillspark.operators.spark is missing)") from None
+        from drillspark.operators.spark import apply_operator  # imports pyarrow: only here
+
         inputs = list(op.input_ids)
         if len(inputs) != 1:
             raise PlanExecutionError(f"{self.where(op)}plugin operators take exactly one input")

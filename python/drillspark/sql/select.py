@@ -665,19 +665,37 @@ class SelectLowering:
         return ExprLowering(self).lower(node)
 
 
+# the window operator's unbounded ends: Drill's Long.MIN_VALUE / Long.MAX_VALUE
+_UNBOUNDED_PRECEDING, _UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
+
+
 def _frame_bounds(frame: exp.WindowSpec, sel: SelectLowering) -> dict:
-    def bound(value: object, side: object) -> int | None:
+    """The window operator's `start`/`end` for an explicit frame: n PRECEDING is -n, CURRENT
+    ROW 0, n FOLLOWING n, UNBOUNDED PRECEDING/FOLLOWING Long.MIN_VALUE/MAX_VALUE; a ROWS frame
+    with one bound ends at the current row. A window without bounds gets SQL's default frame
+    (RANGE UNBOUNDED PRECEDING to CURRENT ROW, peers included), so that RANGE frame lowers to
+    no bounds; the only other RANGE frame Drill allows is the whole partition."""
+    def bound(value: object, side: object, is_end: bool) -> int:
+        if value is None and is_end:
+            return 0  # `ROWS n PRECEDING` = BETWEEN n PRECEDING AND CURRENT ROW
         text = str(value).upper() if not isinstance(value, exp.Expr) else None
-        if text == "UNBOUNDED":
-            return None
+        where = str(side).upper()
+        if text == "UNBOUNDED" and where == ("FOLLOWING" if is_end else "PRECEDING"):
+            return _UNBOUNDED_FOLLOWING if is_end else _UNBOUNDED_PRECEDING
         if text == "CURRENT ROW":
             return 0
-        if isinstance(value, exp.Literal) and not value.is_string:
+        if isinstance(value, exp.Literal) and not value.is_string and where in (
+                "PRECEDING", "FOLLOWING"):
             n = int(value.this)
-            return -n if str(side).upper() == "PRECEDING" else n
-        raise sel.low.unsupported("this window frame bound", frame)
+            return -n if where == "PRECEDING" else n
+        raise sel.low.unsupported(f"the window frame bound {value} {side or ''}".rstrip(), frame)
 
+    start = bound(frame.args.get("start"), frame.args.get("start_side"), False)
+    end = bound(frame.args.get("end"), frame.args.get("end_side"), True)
     if str(frame.args.get("kind", "")).upper() == "RANGE":
-        raise sel.low.unsupported("RANGE window frames", frame)
-    return {"start": bound(frame.args.get("start"), frame.args.get("start_side")),
-            "end": bound(frame.args.get("end"), frame.args.get("end_side"))}
+        if (start, end) == (_UNBOUNDED_PRECEDING, 0):
+            return {}
+        if (start, end) != (_UNBOUNDED_PRECEDING, _UNBOUNDED_FOLLOWING):
+            raise sel.low.unsupported("RANGE frames other than UNBOUNDED PRECEDING to CURRENT "
+                                      "ROW or to UNBOUNDED FOLLOWING", frame)
+    return {"start": start, "end": end}
