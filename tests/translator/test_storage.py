@@ -117,19 +117,56 @@ def test_failed_write_leaves_nothing(spark, tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-def test_json_fallback_without_the_drill_source(spark, shared, tmp_path, monkeypatch):
+def test_json_without_the_drill_source_is_a_clear_error(spark, tmp_path, monkeypatch):
     from drillspark.spark.storage import readers
 
-    monkeypatch.setattr(readers, "_drill_source_available", lambda s: False)
-    (tmp_path / "lines.json").write_text('{"a": 1}\n{"a": 2.5}\n')
-    (tmp_path / "arr.json").write_text('[{"a": 3}, {"a": 4}]')
-    got = sorted(r.a for r in readers.read_json(spark, [str(tmp_path)]).collect())
-    assert got == [1.0, 2.5, 3.0, 4.0]
-    emp = readers.read_json(spark, [str(shared / LOGICAL / "join/employees.json")])
-    assert emp.count() == 6  # pretty-printed, concatenated objects
-    (tmp_path / "bad.json").write_text('{"a": 1}\n{"a": \n')
-    with pytest.raises(readers.ReadError, match=r"bad.json.*invalid JSON"):
-        readers.read_json(spark, [str(tmp_path / "bad.json")])
+    # the probe is real: it tells a registered source from an unknown one
+    assert readers._has_source(spark, "drill")
+    assert not readers._has_source(spark, "no_such_source_drillspark")
+    monkeypatch.setattr(readers, "_has_source", lambda s, name: False)
+    (tmp_path / "lines.json").write_text('{"a": 1}\n')
+    with pytest.raises(readers.ReadError, match=r"drillspark jar is not on the classpath.*"
+                                                 r"drillspark.session\(\)"):
+        readers.read_json(spark, [str(tmp_path)])
+
+
+def test_csv_store_keeps_rows_that_are_all_null(spark, tmp_path):
+    df = spark.createDataFrame([(None,), (None,)], "x string").coalesce(1)
+    report = write_atomic(df, str(tmp_path / "n"), "csv")
+    assert report.rows == 2
+    with open(report.files[0]) as f:
+        assert len(f.read().splitlines()) == 3  # the header and two rows
+    back = spark.read.option("header", "true").csv(str(tmp_path / "n"))
+    assert [r.x for r in back.collect()] == [None, None]
+    # with more columns a NULL stays an empty field
+    two = spark.createDataFrame([(None, "b")], "x string, y string").coalesce(1)
+    report = write_atomic(two, str(tmp_path / "t"), "csv")
+    with open(report.files[0]) as f:
+        assert f.read().splitlines() == ["x,y", ",b"]
+    assert report.rows == 1
+    # nothing to write: no rows, and no wait for a count that never comes
+    empty = spark.range(0).selectExpr("CAST(id AS STRING) AS x")
+    assert write_atomic(empty, str(tmp_path / "e"), "csv").rows == 0
+
+
+def test_directory_format_ignores_hidden_directories(spark, tmp_path):
+    (tmp_path / "d" / ".hidden").mkdir(parents=True)
+    (tmp_path / "d" / "_tmp").mkdir()
+    (tmp_path / "d" / ".hidden" / "x.json").write_text('{"a": 1}\n')
+    (tmp_path / "d" / "_tmp" / "y.json").write_text('{"a": 1}\n')
+    eng = make_engine("fs", {"type": "file", "root": str(tmp_path)})
+    with pytest.raises(StorageError, match="cannot tell the format"):
+        eng.read(spark, {"path": "/d"})
+    (tmp_path / "d" / "sub").mkdir()
+    (tmp_path / "d" / "sub" / "z.csv").write_text("1,2\n")
+    assert [r.columns for r in eng.read(spark, {"path": "/d"}).collect()] == [["1", "2"]]
+
+
+def test_parquet_column_names_with_backticks(spark, tmp_path):
+    spark.createDataFrame([(1,)], "`a``b` bigint").write.parquet(str(tmp_path / "q"))
+    eng = make_engine("p", {"type": "parquet", "root": str(tmp_path)})
+    df = eng.read(spark, {"path": "/q", "columns": ["a`b"]})
+    assert df.columns == ["a`b"] and df.collect()[0][0] == 1
 
 
 def test_json_format_options_reach_the_reader(run_plan, tmp_path):

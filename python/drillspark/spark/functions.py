@@ -98,12 +98,17 @@ class FunctionCatalog:
         return fn is not None and fn.kind == "aggregate"
 
     def call(self, name: str, args: list[Arg], ctx: Context, where: str = "") -> Column:
-        fn = self.lookup(name, where)
+        return self.apply(self.lookup(name, where), args, ctx, where, name)
+
+    def apply(self, fn: DrillFunction, args: list[Arg], ctx: Context, where: str = "",
+              name: str | None = None) -> Column:
+        """`fn` (already looked up, e.g. by the expression compiler) applied to `args`."""
         n = len(args)
         if n < fn.min_args or (fn.max_args is not None and n > fn.max_args):
             want = (f"{fn.min_args}" if fn.max_args == fn.min_args
                     else f"{fn.min_args}..{fn.max_args if fn.max_args is not None else 'n'}")
-            raise FunctionArgumentError(f"{where}{name}() takes {want} arguments, got {n}")
+            raise FunctionArgumentError(
+                f"{where}{name or fn.name}() takes {want} arguments, got {n}")
         return fn.build(args, ctx)
 
 
@@ -125,6 +130,9 @@ def _registered(name: str) -> DrillFunction | None:
 # helpers
 
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+_FLOATING = (T.FloatType, T.DoubleType)
+_INTERVAL = (T.DayTimeIntervalType, T.YearMonthIntervalType, T.CalendarIntervalType)
+_DATETIME = (T.DateType, T.TimestampType, T.TimestampNTZType)
 
 
 def _lit_int(arg: Arg, fn: str, pos: int) -> int:
@@ -163,16 +171,40 @@ def _binary(f: Callable[[Column, Column], Column]) -> Builder:
 
 
 def _divide(a: list[Arg], ctx: Context) -> Column:
-    # Drill: integer / integer is integer division (truncating); otherwise floating point.
-    lt, rt = ctx.type_of(a[0].col), ctx.type_of(a[1].col)
+    # Drill: integer / integer is integer division (truncating, and by zero an error, as Java);
+    # otherwise floating point.
+    x, y = a[0].col, a[1].col
+    lt, rt = ctx.type_of(x), ctx.type_of(y)
     if isinstance(lt, _INTEGRAL) and isinstance(rt, _INTEGRAL):
-        return F.call_function("div", a[0].col, a[1].col)  # truncates toward zero, like Java
-    return a[0].col / a[1].col
+        return F.call_function("div", x, y)  # truncates toward zero, like Java
+    if isinstance(lt, _FLOATING) or isinstance(rt, _FLOATING):
+        # Java: x / 0.0 is +-Infinity (NaN for 0/0) where Spark's ANSI division raises;
+        # x * 0.0^-1 gives exactly that, the sign of a -0.0 divisor included.
+        return F.when(y == 0, x * F.pow(y, F.lit(-1.0))).otherwise(x / y)
+    return x / y
+
+
+def _mod(a: list[Arg], ctx: Context) -> Column:
+    # Drill's MathFunctions: mod(x, 0) is x (Spark's ANSI remainder raises)
+    x, y = a[0].col, a[1].col
+    return F.when(y == 0, x).otherwise(x % y)
+
+
+def _lit_scale(a: list[Arg], fn: str) -> int:
+    """The scale of round/trunc: Spark's round needs a constant, so only a literal will do."""
+    if len(a) < 2:
+        return 0
+    arg = a[1]
+    if (not arg.is_literal or isinstance(arg.literal, bool)
+            or not isinstance(arg.literal, int | float) or int(arg.literal) != arg.literal):
+        raise FunctionArgumentError(f"{fn}(): argument 2 (the scale) must be an integer "
+                                    "literal; a column or expression is not supported")
+    return int(arg.literal)
 
 
 def _round(a: list[Arg], ctx: Context) -> Column:
     x = a[0].col
-    scale = int(a[1].literal) if len(a) > 1 and a[1].is_literal else 0
+    scale = _lit_scale(a, "round")
     t = ctx.type_of(x)
     rounded = F.round(x, scale)
     if isinstance(t, T.DoubleType | T.FloatType):
@@ -232,11 +264,6 @@ def _call(name: str) -> Builder:
     return lambda a, c: F.call_function(name, *_c(a))
 
 
-def _spark(name: str) -> Builder:
-    """A Spark built-in with the same semantics as Drill's, called by name."""
-    return lambda a, c: F.call_function(name, *_c(a))
-
-
 _BE_WIDTH = {"TINYINT": 1, "SMALLINT": 2, "INT": 4, "BIGINT": 8, "UINT8": 8, "UINT4": 4,
              "UINT2": 2, "UINT1": 1}
 
@@ -286,20 +313,107 @@ def _convert_from(a: list[Arg], ctx: Context) -> Column:
     raise FunctionArgumentError(f"convert_from(): unsupported encoding {enc!r}")
 
 
-def cast_to(col: Column, type_name: str) -> Column:
-    """`cast(x as <drill type>)` (used by the expression compiler)."""
-    return col.cast(drill_type(type_name))
+# EXTRACT units (Drill's Extract template): each a BIGINT except SECOND, a FLOAT8 holding the
+# milliseconds. `dayofweek`/`dayofyear` are Drill's SQL spellings of `dow`/`doy`.
+EXTRACT_UNITS = ("year", "quarter", "month", "week", "day", "dow", "dayofweek", "doy",
+                 "dayofyear", "epoch", "hour", "minute", "second")
+_TIME_UNITS = ("hour", "minute", "second")
 
 
-def _extract(part: str) -> Builder:
-    fns = {"year": F.year, "month": F.month, "day": F.dayofmonth, "hour": F.hour,
-           "minute": F.minute, "second": F.second}
-    return lambda a, c: fns[part](a[0].col).cast("long")
+def _extract_column(unit: str, x: Column, t: T.DataType, fn: str) -> Column:
+    if isinstance(t, T.DayTimeIntervalType | T.YearMonthIntervalType):
+        return _extract_interval(unit, x, t)
+    if type(t).__name__ == "TimeType" and unit not in _TIME_UNITS:
+        raise FunctionArgumentError(f"{fn}(): a TIME has no {unit} (only hour, minute, second)")
+    if unit == "second":
+        if isinstance(t, T.DateType):
+            return F.lit(0.0)
+        # seconds with the fraction cut to milliseconds, as Drill's millisecond values
+        seconds = F.date_part(F.lit("SECOND"), x)
+        return (F.floor(seconds * 1000) / 1000).cast("double")
+    if unit == "epoch":  # Drill: the value's milliseconds since 1970-01-01 UTC
+        if isinstance(t, T.DateType):
+            return F.unix_date(x).cast("long") * 86_400_000
+        return F.unix_millis(x.cast("timestamp"))
+    build = {
+        "year": F.year, "month": F.month, "day": F.dayofmonth, "hour": F.hour,
+        "minute": F.minute, "week": F.weekofyear, "doy": F.dayofyear, "dayofyear": F.dayofyear,
+        # ISO day of the week: Monday = 1 ... Sunday = 7 (Spark's weekday is Monday = 0)
+        "dow": lambda c: F.weekday(c) + 1, "dayofweek": lambda c: F.weekday(c) + 1,
+        # Drill's formula, kept as is: month / 4 + 1 (so July gives 2, October 3)
+        "quarter": lambda c: F.floor(F.month(c) / 4) + 1,
+    }[unit]
+    return build(x).cast("long")
+
+
+def _extract_interval(unit: str, x: Column, t: T.DataType) -> Column:
+    """Drill's interval rules: the field itself; units an interval type lacks are 0."""
+    year_month = isinstance(t, T.YearMonthIntervalType)
+    fields = ("year", "month") if year_month else ("day", "hour", "minute", "second")
+    if unit not in fields:
+        return F.lit(0.0) if unit == "second" else F.lit(0).cast("long")
+    value = F.date_part(F.lit(unit.upper()), x)
+    if unit == "second":
+        return (F.floor(value * 1000) / 1000).cast("double")
+    return value.cast("long")
+
+
+def _extract(unit: str) -> Builder:
+    return lambda a, c: _extract_column(unit, a[0].col, c.type_of(a[0].col), f"extract{unit}")
 
 
 def _date_part(a: list[Arg], ctx: Context) -> Column:
-    part = _lit_str(a[0], "date_part", 1).lower()
-    return F.date_part(F.lit(part), a[1].col)
+    # Drill rewrites date_part('unit', x) to extract<Unit>(x)
+    unit = _lit_str(a[0], "date_part", 1).lower()
+    if unit not in EXTRACT_UNITS:
+        raise FunctionArgumentError(f"date_part(): unknown unit {unit!r} "
+                                    f"(units: {', '.join(EXTRACT_UNITS)})")
+    return _extract_column(unit, a[1].col, ctx.type_of(a[1].col), "date_part")
+
+
+def _as_datetime(col: Column, t: T.DataType) -> tuple[Column, T.DataType]:
+    """A string in a date position is read as a DATE (Drill's implicit cast)."""
+    if isinstance(t, T.StringType):
+        return col.cast("date"), T.DateType()
+    return col, t
+
+
+def _date_add(a: list[Arg], ctx: Context) -> Column:
+    """Drill's date_add: DATE + days is a DATE; DATE or TIMESTAMP + interval is a TIMESTAMP
+    (either argument order); an integer cannot be added to a TIMESTAMP."""
+    x, y = a[0].col, a[1].col
+    tx, ty = ctx.type_of(x), ctx.type_of(y)
+    if isinstance(tx, _INTERVAL + _INTEGRAL) and not isinstance(ty, _INTERVAL + _INTEGRAL):
+        x, y, tx, ty = y, x, ty, tx
+    x, tx = _as_datetime(x, tx)
+    if isinstance(ty, _INTERVAL):
+        return (x.cast("timestamp") if isinstance(tx, T.DateType) else x) + y
+    _no_integer_on_timestamp(tx, "date_add", "add")
+    return F.date_add(x, y)
+
+
+def _date_sub(a: list[Arg], ctx: Context) -> Column:
+    """Drill's date_sub and date_diff (one function under both names): DATE - DATE and
+    TIMESTAMP - TIMESTAMP give an interval; DATE - days a DATE; minus an interval keeps the
+    left side's type."""
+    x, y = a[0].col, a[1].col
+    (x, tx), (y, ty) = _as_datetime(x, ctx.type_of(x)), _as_datetime(y, ctx.type_of(y))
+    if isinstance(ty, _DATETIME):
+        if isinstance(tx, T.DateType) and isinstance(ty, T.DateType):
+            return x - y  # INTERVAL DAY
+        return x.cast("timestamp") - y.cast("timestamp")  # INTERVAL DAY TO SECOND
+    if isinstance(ty, _INTERVAL):
+        out = x - y
+        return out.cast("date") if isinstance(tx, T.DateType) else out
+    _no_integer_on_timestamp(tx, "date_sub", "subtract")
+    return F.date_sub(x, y)
+
+
+def _no_integer_on_timestamp(t: T.DataType, fn: str, verb: str) -> None:
+    if isinstance(t, T.TimestampType | T.TimestampNTZType):
+        to = "to" if verb == "add" else "from"
+        raise FunctionArgumentError(f"{fn}(): cannot {verb} an integer {to} a TIMESTAMP; cast "
+                                    "it to an interval (Drill's rule)")
 
 
 def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
@@ -318,9 +432,10 @@ def _to_char(a: list[Arg], ctx: Context) -> Column:
     fmt = _lit_str(a[1], "to_char", 2)
     t = ctx.type_of(a[0].col)
     if isinstance(t, T.NumericType):
-        # Drill uses java.text.DecimalFormat patterns; Spark's to_char uses 9/0 digits.
-        return F.call_function("to_char", a[0].col.cast("decimal(38,10)"),
-                               F.lit(fmt.replace("#", "9")))
+        # Drill formats numbers with java.text.DecimalFormat(pattern); so does Spark's
+        # format_number given a pattern string. Drill cuts the text at 100 characters.
+        text = F.call_function("format_number", a[0].col, F.lit(fmt))
+        return F.substring(text, 1, 100)
     return F.date_format(a[0].col, fmt)
 
 
@@ -369,7 +484,7 @@ def _build_catalog() -> FunctionCatalog:
     scalar("subtract", _binary(lambda x, y: x - y), 2)
     scalar("multiply", _binary(lambda x, y: x * y), 2)
     scalar("divide", _divide, 2)
-    scalar("modulo", _binary(lambda x, y: x % y), 2, "mod")
+    scalar("modulo", _mod, 2, "mod")
     scalar("negative", _unary(lambda x: -x), 1)
     scalar("equal", _binary(lambda x, y: x == y), 2)
     scalar("not_equal", _binary(lambda x, y: x != y), 2)
@@ -436,18 +551,17 @@ def _build_catalog() -> FunctionCatalog:
     scalar("position", lambda a, c: F.call_function("locate", a[0].col, a[1].col), 2)
     scalar("replace", lambda a, c: F.replace(*_c(a)), 3)
     scalar("regexp_replace", lambda a, c: F.regexp_replace(*_c(a)), 3)
-    scalar("regexp_matches", lambda a, c: F.rlike(a[0].col, a[1].col), 2,
-           "regex_like", "regexp_like")
+    scalar("regexp_matches", _regexp_matches, 2, "regex_like", "regexp_like")
     scalar("like", lambda a, c: F.call_function("like", *_c(a)), (2, 3))
     scalar("ilike", lambda a, c: F.call_function("ilike", *_c(a)), (2, 3))
-    scalar("similar_to", lambda a, c: F.rlike(a[0].col, a[1].col), 2, "similar")
+    scalar("similar_to", _similar_to, (2, 3), "similar")
     scalar("lpad", lambda a, c: F.lpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
     scalar("rpad", lambda a, c: F.rpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
     scalar("initcap", _unary(F.initcap), 1)
     scalar("reverse", _unary(F.reverse), 1)
     scalar("left", lambda a, c: F.left(a[0].col, a[1].col), 2)
     scalar("right", lambda a, c: F.right(a[0].col, a[1].col), 2)
-    scalar("split", lambda a, c: F.split(a[0].col, F.lit(_regex_quote(a[1])), -1), 2)
+    scalar("split", _split, 2)
     scalar("repeat", lambda a, c: F.repeat(a[0].col, a[1].col), 2, "repeatstr")
     scalar("ascii", _unary(F.ascii), 1)
     scalar("chr", _unary(F.char), 1)
@@ -458,13 +572,12 @@ def _build_catalog() -> FunctionCatalog:
     # date / time
     scalar("now", lambda a, c: F.current_timestamp(), 0, "current_timestamp", "localtimestamp")
     scalar("current_date", lambda a, c: F.current_date(), 0)
-    scalar("date_add", _binary(lambda d, n: F.date_add(d, n)), 2)
-    scalar("date_sub", _binary(lambda d, n: F.date_sub(d, n)), 2)
-    scalar("date_diff", _binary(F.datediff), 2, "datediff")
+    scalar("date_add", _date_add, 2)
+    scalar("date_sub", _date_sub, 2, "date_diff", "datediff")
     scalar("date_trunc", lambda a, c: F.date_trunc(_lit_str(a[0], "date_trunc", 1), a[1].col), 2)
     scalar("date_part", _date_part, 2)
-    for part in ("year", "month", "day", "hour", "minute", "second"):
-        scalar(f"extract{part}", _extract(part), 1)
+    for unit in EXTRACT_UNITS:
+        scalar(f"extract{unit}", _extract(unit), 1)
     scalar("to_timestamp", _to_timestamp, (1, 2))
     scalar("to_date", _to_date, (1, 2))
     scalar("to_char", _to_char, 2)
@@ -515,15 +628,122 @@ def _fold(a: list[Arg], op: Callable[[Column, Column], Column]) -> Column:
 
 def _truncate(a: list[Arg]) -> Column:
     x = a[0].col
-    scale = int(a[1].literal) if len(a) > 1 and a[1].is_literal else 0
+    scale = _lit_scale(a, "trunc")
     factor = F.pow(F.lit(10.0), F.lit(scale))
     return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
 
 
-def _regex_quote(arg: Arg) -> str:
-    import re
+def _split(a: list[Arg], ctx: Context) -> Column:
+    # Drill: a single-character delimiter (Guava's Splitter.on(char)); a NULL string gives []
+    d = a[1]
+    if not d.is_literal or not isinstance(d.literal, str):
+        raise FunctionArgumentError("split(): argument 2 (the delimiter) must be a string "
+                                    "literal of one character")
+    if len(d.literal) != 1:
+        raise FunctionArgumentError("split(): only single character delimiters are supported, "
+                                    f"not {d.literal!r}")
+    parts = F.split(a[0].col, F.lit(_java_quote(d.literal)), -1)
+    return F.coalesce(parts, F.array().cast("array<string>"))
 
-    return re.escape(str(arg.literal)) if arg.is_literal else str(arg.literal)
+
+def _java_quote(text: str) -> str:
+    """`text` as a Java regex matching it literally."""
+    return "".join("\\" + ch if ch in _JAVA_REGEX_SPECIALS else ch for ch in text)
+
+
+def _whole(pattern: Column) -> Column:
+    # Drill uses Matcher.matches() (the whole string); Spark's rlike searches
+    return F.concat(F.lit("\\A(?:"), pattern, F.lit(")\\z"))
+
+
+def _regexp_matches(a: list[Arg], ctx: Context) -> Column:
+    p = a[1]
+    pattern = F.lit(f"\\A(?:{p.literal})\\z") if p.is_literal else _whole(p.col)
+    return F.rlike(a[0].col, pattern)
+
+
+def _similar_to(a: list[Arg], ctx: Context) -> Column:
+    pattern = _lit_str(a[1], "similar_to", 2)
+    escape = _lit_str(a[2], "similar_to", 3) if len(a) > 2 else ""
+    if len(escape) > 1:
+        raise FunctionArgumentError(f"similar_to(): the escape {escape!r} must be one character")
+    regex = similar_to_regex(pattern, escape)
+    return F.rlike(a[0].col, F.lit(f"\\A(?:{regex})\\z"))
+
+
+_JAVA_REGEX_SPECIALS = "[]()|^-+*?{}$\\."
+_SIMILAR_SPECIALS = "[]()|^-+*_%?{}"
+_CHAR_CLASSES = {"[:ALPHA:]": "\\p{Alpha}", "[:UPPER:]": "\\p{Upper}",
+                 "[:LOWER:]": "\\p{Lower}", "[:DIGIT:]": "\\d", "[:SPACE:]": " ",
+                 "[:WHITESPACE:]": "\\s", "[:ALNUM:]": "\\p{Alnum}"}
+
+
+def similar_to_regex(pattern: str, escape: str = "") -> str:
+    """A SQL SIMILAR TO pattern as a Java regex, by the rules of Drill's
+    RegexpUtil.sqlToRegexSimilar: `_` is any character, `%` any string, `[...]` a class
+    (with `[:ALPHA:]`-style names), `$` and `\\` are literal, the other regex operators
+    (`|`, `*`, `+`, `?`, `{}`, `()`) keep their meaning, and the escape character makes the
+    next special character literal."""
+    def bad(why: str) -> FunctionArgumentError:
+        return FunctionArgumentError(f"similar_to(): invalid SIMILAR TO pattern {pattern!r} "
+                                     f"({why})")
+
+    def literal(ch: str) -> str:
+        return "\\" + ch if ch in _JAVA_REGEX_SPECIALS else ch
+
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if escape and c == escape:
+            if i + 1 >= n or (pattern[i + 1] not in _SIMILAR_SPECIALS and pattern[i + 1] != escape):
+                raise bad(f"the escape at position {i + 1} escapes nothing special")
+            out.append(literal(pattern[i + 1]))
+            i += 2
+            continue
+        if c == "[":
+            i = _similar_class(pattern, i, escape, out, bad, literal)
+        elif c == "]":
+            raise bad(f"unmatched ']' at position {i + 1}")
+        else:
+            out.append({"_": ".", "%": ".*", "\\": "\\\\", "$": "\\$"}.get(c, c))
+        i += 1
+    return "".join(out)
+
+
+def _similar_class(pattern: str, start: int, escape: str, out: list[str],
+                   bad: Callable[[str], FunctionArgumentError],
+                   literal: Callable[[str], str]) -> int:
+    """The character class opening at `start`, appended to `out`; returns its `]` index."""
+    out.append("[")
+    i, n = start + 1, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "]":
+            out.append("]")
+            return i
+        if escape and c == escape:
+            if i + 1 >= n or (pattern[i + 1] not in _SIMILAR_SPECIALS and pattern[i + 1] != escape):
+                raise bad(f"the escape at position {i + 1} escapes nothing special")
+            out.append(literal(pattern[i + 1]))
+            i += 2
+            continue
+        if c in "-^":
+            out.append(c)
+        elif pattern.startswith("[:", i):
+            name = next((k for k in _CHAR_CLASSES if pattern[i:i + len(k)] in (k, k.lower())),
+                        None)
+            if name is None:
+                raise bad(f"unknown character class at position {i + 1}")
+            out.append(_CHAR_CLASSES[name])
+            i += len(name)
+            continue
+        elif c in _SIMILAR_SPECIALS:
+            raise bad(f"{c!r} inside [...] at position {i + 1}")
+        else:
+            out.append("\\\\" if c == "\\" else c)
+        i += 1
+    raise bad("unclosed '['")
 
 
 def _sql_type_name(t: T.DataType) -> str:

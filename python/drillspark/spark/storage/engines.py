@@ -179,7 +179,10 @@ class ClasspathEngine(FileEngine):
 
 
 def _format_of_dir(path: str) -> str | None:
-    for _dirpath, _dirs, files in os.walk(path):
+    """The format of the first data file under `path`; like Drill, files and directories
+    whose names start with `.` or `_` are not data (Spark's `_SUCCESS`, `.crc`, temp dirs)."""
+    for _dirpath, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
         for n in sorted(files):
             ext = os.path.splitext(n)[1].lstrip(".").lower()
             if ext in FILE_FORMATS and not n.startswith((".", "_")):

@@ -1,20 +1,17 @@
-"""Reading files into DataFrames, one function per format. JSON reading lives in exactly one
-function (`read_json`) so the switch to the extension's `drill` source is a one-place change."""
+"""Reading files into DataFrames, one function per format. JSON is read only by the
+extension's `drill` source (`read_json`); every drillspark session has the jar."""
 
 from __future__ import annotations
 
-import atexit
-import contextlib
-import json
 import os
-import tempfile
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql import types as T
+
+from drillspark.spark.scope import quote
 
 
 class ReadError(ValueError):
@@ -62,62 +59,36 @@ def _option_text(value: Any) -> str:
 
 def read_json(spark: SparkSession, paths: Sequence[str],
               options: Mapping[str, str] | None = None) -> DataFrame:
-    """Drill-style JSON: JSON lines, concatenated objects, or one top-level array per file;
-    comments and unquoted field names allowed; integers BIGINT, floats DOUBLE. `options` are
-    the `drill` source's (see `json_options`)."""
-    options = dict(options or {})
-    if _drill_source_available(spark):
-        # the extension's `drill` source reads Drill's JSON dialect natively (type rules,
-        # conflicts, directories, compressed files)
-        return spark.read.format("drill").options(**options).load(list(paths))
-    return _read_json_with_spark(spark, paths, options)
-
-
-def _read_json_with_spark(spark: SparkSession, paths: Sequence[str],
-                          drill_options: Mapping[str, str]) -> DataFrame:
-    """Without the extension's source (e.g. a Connect server without the jar): Spark's reader,
-    with files that are not JSON lines normalised to JSON lines first."""
-    options = {"allowComments": "true", "allowUnquotedFieldNames": "true",
-               "allowNonNumericNumbers": "true", "mode": "FAILFAST"}
-    for name, value in drill_options.items():
-        if name == "allTextMode":
-            options["primitivesAsString"] = value
-        elif name == "nanInf":
-            options["allowNonNumericNumbers"] = value
-        elif name == "escapeAnyChar":
-            options["allowBackslashEscapingAnyCharacter"] = value
-        elif name == "skipInvalidRecords":
-            options["mode"] = "DROPMALFORMED" if value == "true" else "FAILFAST"
-        elif value != "false":
-            raise ReadError(f"JSON option {name} needs the extension's `drill` source "
-                            "(the drillspark jar is not loaded)")
-    lines_paths = [_as_json_lines(p) for p in _expand(paths, (".json",))]
-    if not lines_paths:
-        raise ReadError(f"no JSON files at {', '.join(paths)}")
-    if all(os.path.getsize(p) == 0 for p in lines_paths):
-        return spark.createDataFrame([], T.StructType([]))
-    try:  # FAILFAST: schema inference reads every record now, so bad input fails here
-        return spark.read.options(**options).json(lines_paths)
-    except Exception as e:
-        from drillspark.errors import describe
-
-        raise ReadError(f"{', '.join(paths)}: invalid JSON ({describe(e)})") from None
+    """Drill-style JSON through the extension's `drill` source: JSON lines, concatenated
+    objects, or one top-level array per file; comments and unquoted field names allowed;
+    Drill's type rules. `options` are the `drill` source's (see `json_options`)."""
+    if not _has_source(spark, "drill"):
+        raise ReadError(
+            "cannot read JSON: the drillspark jar is not on the classpath: use "
+            "drillspark.session() / drillspark.configure(builder), or start Spark (or the "
+            "Spark Connect server) with --jars <drillspark.jar_path()> and "
+            "spark.sql.extensions=drillspark.DrillSparkExtensions")
+    return spark.read.format("drill").options(**dict(options or {})).load(list(paths))
 
 
 # Per session, weakly held: an id() key could be reused by a later session.
-_DRILL_SOURCE: weakref.WeakKeyDictionary[SparkSession, bool] = weakref.WeakKeyDictionary()
+_SOURCES: weakref.WeakKeyDictionary[SparkSession, dict[str, bool]] = \
+    weakref.WeakKeyDictionary()
 
 
-def _drill_source_available(spark: SparkSession) -> bool:
-    if spark not in _DRILL_SOURCE:
+def _has_source(spark: SparkSession, name: str) -> bool:
+    """Whether the session knows the data source `name`. `.schema` forces analysis, which
+    resolves the source (on Spark Connect `load()` alone is lazy and never fails)."""
+    known = _SOURCES.setdefault(spark, {})
+    if name not in known:
         try:
-            spark.read.format("drill").schema("x string").load(os.devnull)
-            _DRILL_SOURCE[spark] = True
-        except Exception as e:  # only a missing format means "not available"
+            spark.read.format(name).schema("x string").load(os.devnull).schema  # noqa: B018
+            known[name] = True
+        except Exception as e:  # only a missing source means "not available"
             text = str(e)
-            _DRILL_SOURCE[spark] = not ("DATA_SOURCE_NOT_FOUND" in text
-                                        or "Failed to find data source" in text)
-    return _DRILL_SOURCE[spark]
+            known[name] = not ("DATA_SOURCE_NOT_FOUND" in text
+                               or "Failed to find data source" in text)
+    return known[name]
 
 
 def read_parquet(spark: SparkSession, paths: Sequence[str],
@@ -130,7 +101,7 @@ def read_parquet(spark: SparkSession, paths: Sequence[str],
     df = spark.read.option("mergeSchema", "true").parquet(*files)
     if columns:
         have = {f.name.lower(): f.name for f in df.schema.fields}
-        df = df.select(*[F.col(f"`{have[c.lower()]}`").alias(c) if c.lower() in have
+        df = df.select(*[F.col(quote(have[c.lower()])).alias(c) if c.lower() in have
                          else F.lit(None).cast("int").alias(c) for c in columns])
     return df
 
@@ -179,62 +150,3 @@ def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
         else:
             raise ReadError(f"file not found: {p}")
     return out
-
-
-_NORMALISED: dict[tuple[str, float], str] = {}
-
-
-@atexit.register
-def _remove_normalised() -> None:
-    for path in _NORMALISED.values():
-        with contextlib.suppress(OSError):
-            os.remove(path)
-
-
-def _as_json_lines(path: str) -> str:
-    """`path` itself when it is JSON lines, else a temporary JSON-lines copy of its records."""
-    with open(path, encoding="utf-8") as f:
-        first = f.readline().strip()
-    if not first or _is_whole_value(first):
-        return path
-    key = (path, os.path.getmtime(path))
-    if key in _NORMALISED and os.path.exists(_NORMALISED[key]):
-        return _NORMALISED[key]
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    records = _decode_all(text, path)
-    fd, out = tempfile.mkstemp(prefix="drillspark-json-", suffix=".json")
-    with os.fdopen(fd, "w", encoding="utf-8") as w:
-        for r in records:
-            w.write(json.dumps(r) + "\n")
-    _NORMALISED[key] = out
-    return out
-
-
-def _is_whole_value(line: str) -> bool:
-    try:
-        json.loads(line)
-        return True
-    except ValueError:
-        return False
-
-
-def _decode_all(text: str, path: str) -> list[object]:
-    decoder = json.JSONDecoder()
-    records: list[object] = []
-    i, n = 0, len(text)
-    while True:
-        while i < n and text[i] in " \t\r\n,":
-            i += 1
-        if i >= n:
-            break
-        try:
-            value, i = decoder.raw_decode(text, i)
-        except json.JSONDecodeError as e:
-            line = text.count("\n", 0, e.pos) + 1
-            raise ReadError(f"{path}:{line}: invalid JSON ({e.msg})") from None
-        if isinstance(value, list):
-            records.extend(value)
-        else:
-            records.append(value)
-    return records

@@ -1,5 +1,9 @@
 """Atomic writes for `store`: data goes to a hidden temporary directory beside the target,
-which is renamed into place only when the whole write succeeded; nothing partial is left."""
+which is renamed into place only when the whole write succeeded; nothing partial is left.
+
+The directory work (listing, renaming, removing) happens in this Python process, so the
+target must be on a file system this process shares with Spark's executors: local mode and a
+local cluster, or a Spark Connect server on the same machine (docs/running-plans.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ import shutil
 import uuid
 from dataclasses import dataclass, field
 
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, Observation
+from pyspark.sql import functions as F
 
 FORMATS = {"json": "json", "parquet": "parquet", "csv": "csv", "tsv": "csv", "psv": "csv"}
 _DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
@@ -35,18 +40,21 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
     parent = os.path.dirname(os.path.abspath(path)) or "."
     os.makedirs(parent, exist_ok=True)
     tmp = os.path.join(parent, f".{os.path.basename(path)}.drillspark-{uuid.uuid4().hex}")
+    # the rows are counted while they are written (one pass; works on Spark Connect too)
+    counted = Observation(f"drillspark_store_{uuid.uuid4().hex}")
     try:
-        writer = df.write.mode("error")
+        writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
         if FORMATS[fmt] == "csv":
             writer = writer.option("header", "true").option("sep", _DELIMITERS[fmt])
+            if len(df.columns) == 1:
+                # a NULL is an empty field, and a row of one empty field an empty line, which
+                # the CSV writer (and readers) skip: write it as "" so the row survives
+                writer = writer.option("nullValue", '""')
         if fmt == "json":
             writer = writer.option("ignoreNullFields", "true")  # Drill: skip_null_fields
         writer.format(FORMATS[fmt]).save(tmp)
+        rows = int(counted.get.get("rows", 0))
         files = sorted(n for n in os.listdir(tmp) if not n.startswith((".", "_")))
-        reader = df.sparkSession.read.format(FORMATS[fmt])
-        if FORMATS[fmt] == "csv":
-            reader = reader.option("header", "true").option("sep", _DELIMITERS[fmt])
-        rows = reader.load(tmp).count() if files else 0
         for n in os.listdir(tmp):  # Spark's bookkeeping files are not output
             if n.startswith((".", "_")):
                 os.remove(os.path.join(tmp, n))
