@@ -5,8 +5,13 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.time.{Instant, LocalDate, LocalDateTime, OffsetDateTime, ZoneOffset}
 import java.util.{HashMap => JHashMap, Locale}
 
-import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonToken}
+import scala.jdk.CollectionConverters._
+
+import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonGenerator, JsonParser, JsonToken}
 import com.fasterxml.jackson.core.exc.InputCoercionException
+import com.fasterxml.jackson.core.io.JsonStringEncoder
+import com.fasterxml.jackson.core.json.JsonWriteFeature
+import org.apache.spark.sql.drillspark.compat.VariantErrors
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.types._
@@ -18,15 +23,29 @@ final class ValueMismatch(message: String) extends RuntimeException(message)
 final class WriteContext(val o: DrillOptions) {
   var bytes: Long = 0L
   private val textOut = new ByteArrayOutputStream(256)
-  private val textGen = new JsonFactory().createGenerator(textOut)
+  private var textGen: JsonGenerator = newTextGen()
 
-  /** The JSON text of the value under the parser (objects and arrays compact). */
-  def jsonText(p: JsonParser): Array[Byte] = {
+  /** Each value is its own text: no root separator between values, and NaN/Infinity are
+   * written bare, as they were read (Jackson's defaults write " " and "NaN"). */
+  private def newTextGen(): JsonGenerator = {
+    val g = WriteContext.TextFactory.createGenerator(textOut)
+    g.setRootValueSeparator(null)
+    g
+  }
+
+  /** Write one value's text; a failure mid-value (malformed input) leaves the generator inside
+   * an open structure, so it is replaced before the error goes on. */
+  private def text(body: JsonGenerator => Unit): Array[Byte] = {
     textOut.reset()
-    textGen.copyCurrentStructure(p)
+    try body(textGen) catch {
+      case e: Throwable => textGen = newTextGen(); throw e
+    }
     textGen.flush()
     textOut.toByteArray
   }
+
+  /** The JSON text of the value under the parser (objects and arrays compact). */
+  def jsonText(p: JsonParser): Array[Byte] = text(_.copyCurrentStructure(p))
 
   /** An extended-JSON wrapper's value as text ($oid, ...), else the object's JSON text. */
   def extendedOrJsonText(p: JsonParser): Array[Byte] = {
@@ -34,23 +53,31 @@ final class WriteContext(val o: DrillOptions) {
     if (t1 == JsonToken.FIELD_NAME && SchemaDiscovery.ExtendedKinds.contains(p.currentName())) {
       p.nextToken()
       val text = if (p.currentToken().isScalarValue) p.getText.getBytes(UTF_8) else jsonText(p)
-      var t = p.nextToken()
-      while (t != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren(); t = p.nextToken() }
+      WriteContext.skipToObjectEnd(p)
       text
-    } else {
-      textOut.reset()
-      textGen.writeStartObject()
+    } else text { g =>
+      g.writeStartObject()
       var t = t1
       while (t == JsonToken.FIELD_NAME) {
-        textGen.writeFieldName(p.currentName())
+        g.writeFieldName(p.currentName())
         p.nextToken()
-        textGen.copyCurrentStructure(p)
+        g.copyCurrentStructure(p)
         t = p.nextToken()
       }
-      textGen.writeEndObject()
-      textGen.flush()
-      textOut.toByteArray
+      g.writeEndObject()
     }
+  }
+}
+
+object WriteContext {
+  private val TextFactory: JsonFactory =
+    new JsonFactoryBuilder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS).build()
+
+  /** Skip the remaining members of an object whose current token is a member's value (or its
+   * last token), up to and including its END_OBJECT. */
+  def skipToObjectEnd(p: JsonParser): Unit = {
+    var t = p.nextToken()
+    while (t != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren(); t = p.nextToken() }
   }
 }
 
@@ -84,15 +111,21 @@ abstract class ColumnWriter(val ctx: WriteContext) {
   def writeElementNull(i: Int): Unit = writeNull(i)
   def copy(src: Vec, from: Int, to: Int): Unit
 
-  protected def mismatch(p: JsonParser, t: JsonToken, what: String): Nothing = {
-    val found = t match {
-      case JsonToken.START_OBJECT => "an object"
-      case JsonToken.START_ARRAY => "an array"
-      case _ => s"'${p.getText}'"
-    }
-    throw new ValueMismatch(s"$found does not fit column type $what " +
-      "(the value did not appear in the records used for discovery: check options sampleRecords and schema)")
+  private def found(p: JsonParser, t: JsonToken): String = t match {
+    case JsonToken.START_OBJECT => "an object"
+    case JsonToken.START_ARRAY => "an array"
+    case null => "nothing"
+    case _ => s"'${p.getText}'"
   }
+
+  /** A value of a kind the column's type cannot hold. */
+  protected def mismatch(p: JsonParser, t: JsonToken, what: String): Nothing =
+    throw new ValueMismatch(s"${found(p, t)} does not fit column type $what " +
+      "(the value did not appear in the records used for discovery: check options sampleRecords and schema)")
+
+  /** A value of the right kind that is out of range or unreadable (`why`). */
+  protected def invalid(p: JsonParser, t: JsonToken, what: String, why: String): Nothing =
+    throw new ValueMismatch(s"${found(p, t)} does not fit column type $what ($why)")
 
   /** Extended JSON wrapper value: returns the parser positioned on the wrapped value's token. */
   protected def extended(p: JsonParser): Option[(String, JsonToken)] = {
@@ -105,27 +138,30 @@ abstract class ColumnWriter(val ctx: WriteContext) {
   }
 
   /** After an extended wrapper's value was consumed: skip its other members up to END_OBJECT. */
-  protected def endExtended(p: JsonParser): Unit = {
-    var t = p.nextToken()
-    while (t != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren(); t = p.nextToken() }
-  }
+  protected def endExtended(p: JsonParser): Unit = WriteContext.skipToObjectEnd(p)
+
+  /** A JSON integer as a long; one too large for BIGINT does not fit the column. */
+  protected def longValue(p: JsonParser, t: JsonToken, what: String): Long =
+    try p.getLongValue catch { case _: InputCoercionException => invalid(p, t, what, "out of range") }
 }
 
 object ColumnWriter {
   val DefaultKey = "drill.default"
 
-  /** A column's writer; a NOT NULL column (provided schema) fills its default for nulls. */
-  def forField(f: StructField, ctx: WriteContext): ColumnWriter = {
-    val w = apply(f.dataType, ctx)
-    if (f.nullable) w
-    else new DefaultWriter(ctx, w, f, apply(f.dataType, ctx))
+  /** A column's writer; a NOT NULL column (provided schema) fills its default for nulls.
+   * `full` is the column's unpruned discovered type when late keys are checked (see
+   * [[StructWriter]]), else null. */
+  def forField(f: StructField, ctx: WriteContext, full: DataType = null): ColumnWriter = {
+    val w = apply(f.dataType, ctx, full)
+    if (f.nullable) w else new DefaultWriter(ctx, w, f)
   }
 
-  /** Build the writer tree for a Spark type. */
-  def apply(dt: DataType, ctx: WriteContext): ColumnWriter = dt match {
+  /** Build the writer tree for a Spark type (`full`: as in [[forField]]). */
+  def apply(dt: DataType, ctx: WriteContext, full: DataType = null): ColumnWriter = dt match {
     case LongType => new LongWriter(ctx)
     case IntegerType => new IntWriter(ctx)
-    case ShortType | ByteType => new IntWriter(ctx) // widened reads are rare; written as ints
+    case ShortType => new ShortWriter(ctx)
+    case ByteType => new ByteWriter(ctx)
     case DoubleType => new DoubleWriter(ctx)
     case FloatType => new FloatWriter(ctx)
     case BooleanType => new BoolWriter(ctx)
@@ -135,12 +171,49 @@ object ColumnWriter {
     case TimestampType | TimestampNTZType => new TimestampWriter(ctx)
     case BinaryType => new BinaryWriter(ctx)
     case VariantType => new VariantWriter(ctx)
-    case s: StructType => new StructWriter(ctx, s)
-    case a: ArrayType => new ArrayWriter(ctx, apply(a.elementType, ctx))
+    case s: StructType => new StructWriter(ctx, s, full)
+    case a: ArrayType => new ArrayWriter(ctx, apply(a.elementType, ctx, full match {
+      case fa: ArrayType => fa.elementType
+      case _ => null
+    }))
     case m: MapType if m.keyType == StringType => new MapWriter(ctx, apply(m.valueType, ctx))
     case other => throw new IllegalArgumentException(
       s"drill: the JSON reader cannot produce type ${other.sql}")
   }
+
+  /** A NOT NULL column's fill value in a one-row vector: its `default` (read as a JSON value,
+   * else as a string), else the type's zero. A default that does not fit the type, or that
+   * reads as null, is refused naming the column. */
+  def fillValue(f: StructField): Vec = {
+    val scratch = ScanVectors.allocate(1, new StructType().add(f.copy(nullable = true)))(0)
+    val w = apply(f.dataType, new WriteContext(DrillOptions(Nil)))
+    w.bind(scratch)
+    val default = if (f.metadata.contains(DefaultKey)) Some(f.metadata.getString(DefaultKey)) else None
+    def refuse(why: String): Nothing = {
+      scratch.close()
+      throw new IllegalArgumentException(default match {
+        case Some(text) => s"drill: default '$text' of column ${f.name} $why"
+        case None => s"drill: NOT NULL column ${f.name} of type ${f.dataType.sql} needs a default"
+      })
+    }
+    default match {
+      case None => w.writeElementNull(0)
+      case Some(text) =>
+        def viaJson(s: String): Unit = {
+          val p = DefaultParsers.createParser(s)
+          try w.write(p, p.nextToken(), 0) finally p.close()
+        }
+        try viaJson(text) catch {
+          case _: Exception =>
+            try viaJson("\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"")
+            catch { case _: Exception => refuse(s"does not fit ${f.dataType.sql}") }
+        }
+    }
+    if (scratch.isNullAt(0)) refuse(s"is null as ${f.dataType.sql}; a NOT NULL column needs a value")
+    scratch
+  }
+
+  private val DefaultParsers = new JsonFactory()
 }
 
 /** BIGINT and INT columns: the same JSON rules (numbers, booleans as 1/0, numeric strings,
@@ -150,8 +223,7 @@ sealed abstract class IntegralWriter(ctx: WriteContext, typeName: String, overfl
   protected def put(i: Int, v: Long): Unit
   protected def get(src: Vec, row: Int): Long
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
-    case JsonToken.VALUE_NUMBER_INT =>
-      try put(i, p.getLongValue) catch { case _: InputCoercionException => mismatch(p, t, overflow) }
+    case JsonToken.VALUE_NUMBER_INT => put(i, longValue(p, t, overflow))
     case JsonToken.VALUE_NUMBER_FLOAT => put(i, math.round(p.getDoubleValue))
     case JsonToken.VALUE_TRUE => put(i, 1L)
     case JsonToken.VALUE_FALSE => put(i, 0L)
@@ -171,7 +243,7 @@ sealed abstract class IntegralWriter(ctx: WriteContext, typeName: String, overfl
     if (src.isNullAt(from)) writeNull(to) else put(to, get(src, from))
 }
 
-final class LongWriter(ctx: WriteContext) extends IntegralWriter(ctx, "BIGINT", "BIGINT (out of range)") {
+final class LongWriter(ctx: WriteContext) extends IntegralWriter(ctx, "BIGINT", "BIGINT") {
   def slot: Int = 9
   protected def put(i: Int, v: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, v); ctx.bytes += slot }
   protected def get(src: Vec, row: Int): Long = src.getLong(row)
@@ -184,6 +256,24 @@ final class IntWriter(ctx: WriteContext) extends IntegralWriter(ctx, "INT", "INT
     vec.reserve(i + 1); vec.putNotNull(i); vec.putInt(i, v.toInt); ctx.bytes += slot
   }
   protected def get(src: Vec, row: Int): Long = src.getInt(row).toLong
+}
+
+final class ShortWriter(ctx: WriteContext) extends IntegralWriter(ctx, "SMALLINT", "SMALLINT") {
+  def slot: Int = 3
+  protected def put(i: Int, v: Long): Unit = {
+    if (v > Short.MaxValue || v < Short.MinValue) throw new ValueMismatch(s"$v does not fit column type SMALLINT")
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putShort(i, v.toShort); ctx.bytes += slot
+  }
+  protected def get(src: Vec, row: Int): Long = src.getShort(row).toLong
+}
+
+final class ByteWriter(ctx: WriteContext) extends IntegralWriter(ctx, "TINYINT", "TINYINT") {
+  def slot: Int = 2
+  protected def put(i: Int, v: Long): Unit = {
+    if (v > Byte.MaxValue || v < Byte.MinValue) throw new ValueMismatch(s"$v does not fit column type TINYINT")
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putByte(i, v.toByte); ctx.bytes += slot
+  }
+  protected def get(src: Vec, row: Int): Long = src.getByte(row).toLong
 }
 
 final class DoubleWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
@@ -272,13 +362,18 @@ final class BinaryWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NULL => writeNull(i)
-    case JsonToken.VALUE_STRING => put(i, java.util.Base64.getDecoder.decode(p.getText.trim))
+    case JsonToken.VALUE_STRING =>
+      val b = try java.util.Base64.getDecoder.decode(p.getText.trim) catch {
+        case _: IllegalArgumentException => invalid(p, t, "VARBINARY", "not base64")
+      }
+      put(i, b)
     case JsonToken.START_OBJECT => extended(p) match {
       case Some((_, vt)) => write(p, vt, i); endExtended(p)
       case None => mismatch(p, t, "VARBINARY")
     }
     case _ => mismatch(p, t, "VARBINARY")
   }
+  override def writeElementNull(i: Int): Unit = put(i, Array.emptyByteArray)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to) else put(to, src.getBinary(from))
 }
@@ -287,7 +382,7 @@ final class DecimalWriter(ctx: WriteContext, dt: DecimalType) extends ColumnWrit
   /** Up to 18 digits a long (or int); wider ones are stored as bytes (8 for offset and length). */
   def slot: Int = 9
   private def put(i: Int, v: java.math.BigDecimal): Unit = {
-    val d = Decimal(v)
+    val d = try Decimal(v) catch { case _: ArithmeticException => throw new ValueMismatch(s"$v does not fit ${dt.sql}") }
     if (!d.changePrecision(dt.precision, dt.scale)) throw new ValueMismatch(s"$v does not fit ${dt.sql}")
     vec.reserve(i + 1); vec.putNotNull(i); vec.putDecimal(i, d, dt.precision)
     ctx.bytes += slot + (if (dt.precision > Decimal.MAX_LONG_DIGITS) 16 else 0)
@@ -305,6 +400,7 @@ final class DecimalWriter(ctx: WriteContext, dt: DecimalType) extends ColumnWrit
     }
     case _ => mismatch(p, t, dt.sql)
   }
+  override def writeElementNull(i: Int): Unit = put(i, java.math.BigDecimal.ZERO)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to)
     else put(to, src.getDecimal(from, dt.precision, dt.scale).toJavaBigDecimal)
@@ -320,7 +416,9 @@ final class DateWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
       else try put(i, LocalDate.parse(s.take(10)).toEpochDay.toInt) catch {
         case _: java.time.DateTimeException => mismatch(p, t, "DATE")
       }
-    case JsonToken.VALUE_NUMBER_INT => put(i, p.getIntValue)
+    case JsonToken.VALUE_NUMBER_INT => // days since 1970-01-01
+      val days = longValue(p, t, "DATE")
+      if (days.isValidInt) put(i, days.toInt) else invalid(p, t, "DATE", "out of range")
     case JsonToken.VALUE_NULL => writeNull(i)
     case JsonToken.START_OBJECT => extended(p) match {
       case Some((_, vt)) => write(p, vt, i); endExtended(p)
@@ -328,6 +426,7 @@ final class DateWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
     }
     case _ => mismatch(p, t, "DATE")
   }
+  override def writeElementNull(i: Int): Unit = put(i, 0)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to) else put(to, src.getInt(from))
 }
@@ -347,25 +446,43 @@ final class TimestampWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
               LocalDateTime.parse(s.replace(' ', 'T')).toInstant(ZoneOffset.UTC)
           }
       }
-    inst.getEpochSecond * 1000000L + inst.getNano / 1000
+    Math.addExact(Math.multiplyExact(inst.getEpochSecond, 1000000L), (inst.getNano / 1000).toLong)
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_STRING =>
       val s = p.getText.trim
       if (s.isEmpty) writeNull(i)
-      else try put(i, parse(s)) catch { case _: java.time.DateTimeException => mismatch(p, t, "TIMESTAMP") }
-    case JsonToken.VALUE_NUMBER_INT => put(i, p.getLongValue * 1000L)
+      else {
+        val us = try parse(s) catch {
+          case _: java.time.DateTimeException => mismatch(p, t, "TIMESTAMP")
+          case _: ArithmeticException => invalid(p, t, "TIMESTAMP", "out of range")
+        }
+        put(i, us)
+      }
+    case JsonToken.VALUE_NUMBER_INT => put(i, micros(p, t, longValue(p, t, "TIMESTAMP")))
     case JsonToken.VALUE_NULL => writeNull(i)
     case JsonToken.START_OBJECT => extended(p) match {
       case Some((_, vt)) =>
         if (vt == JsonToken.START_OBJECT) { // {"$date": {"$numberLong": "..."}}
-          p.nextToken(); p.nextToken(); put(i, p.getValueAsLong * 1000L); endExtended(p)
+          p.nextToken()
+          val nt = p.nextToken()
+          val ms = nt match {
+            case JsonToken.VALUE_NUMBER_INT => longValue(p, nt, "TIMESTAMP")
+            case JsonToken.VALUE_STRING =>
+              try p.getText.trim.toLong catch { case _: NumberFormatException => invalid(p, nt, "TIMESTAMP", "not epoch milliseconds") }
+            case _ => mismatch(p, nt, "TIMESTAMP")
+          }
+          put(i, micros(p, nt, ms)); endExtended(p)
         } else write(p, vt, i)
         endExtended(p)
       case None => mismatch(p, t, "TIMESTAMP")
     }
     case _ => mismatch(p, t, "TIMESTAMP")
   }
+  /** Epoch milliseconds as microseconds. */
+  private def micros(p: JsonParser, t: JsonToken, ms: Long): Long =
+    try Math.multiplyExact(ms, 1000L) catch { case _: ArithmeticException => invalid(p, t, "TIMESTAMP", "out of range") }
+  override def writeElementNull(i: Int): Unit = put(i, 0L)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to) else put(to, src.getLong(from))
 }
@@ -384,7 +501,12 @@ final class VariantWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit =
     if (t == JsonToken.VALUE_NULL) writeNull(i)
-    else { val (v, m) = ScanVectors.parseVariant(p); put(i, v, m) }
+    else {
+      val (v, m) = try ScanVectors.parseVariant(p) catch {
+        case e: RuntimeException if VariantErrors.isSizeLimit(e) => invalid(p, t, "VARIANT", "larger than Spark's variant size limit")
+      }
+      put(i, v, m)
+    }
   override def writeNull(i: Int): Unit = {
     vec.reserve(i + 1); vec.putNull(i)
     vec.getChild(0).asInstanceOf[Vec].reserve(i + 1); vec.getChild(1).asInstanceOf[Vec].reserve(i + 1)
@@ -400,9 +522,26 @@ final class VariantWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
  * A struct (Drill map): members looked up case-insensitively (first spelling names the
  * column), duplicate keys last wins, members the value lacks are null, unprojected members
  * skipped by the tokenizer. A JSON null map is a map whose members are all null.
+ *
+ * `full` is the unpruned struct discovery found at this path, given only when discovery was
+ * sampled (sampleRecords) and no provided schema types the path: a key outside it first
+ * appeared after the sampled records and has no column, so the record is refused (or skipped
+ * with skipInvalidRecords) rather than losing the value silently.
  */
-class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWriter(ctx) {
-  val children: Array[ColumnWriter] = schema.fields.map(f => ColumnWriter.forField(f, ctx))
+class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = null) extends ColumnWriter(ctx) {
+  private val fullStruct: StructType = full match {
+    case s: StructType if ctx.o.sampleRecords >= 0 => s
+    case _ => null
+  }
+  /** Lower-case keys discovery saw at this path (null: not checked). */
+  private val known: java.util.HashSet[String] =
+    if (fullStruct == null) null
+    else new java.util.HashSet[String](fullStruct.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSeq.asJava)
+  val children: Array[ColumnWriter] = schema.fields.map { f =>
+    val sub = if (fullStruct == null) null
+      else fullStruct.fields.find(_.name.equalsIgnoreCase(f.name)).map(_.dataType).orNull
+    ColumnWriter.forField(f, ctx, sub)
+  }
   private val exact = new JHashMap[String, Integer]()
   private val lower = new JHashMap[String, Integer]()
   schema.fields.zipWithIndex.foreach { case (f, i) =>
@@ -426,14 +565,28 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
   override def newBatch(): Unit = children.foreach(_.newBatch())
 
   /** Column of a key: exact spelling first, then case-insensitively; misses (unprojected
-   * keys) are remembered too, so skipping a key costs one lookup. */
+   * keys: -1, late keys: [[StructWriter.Late]]) are remembered too, so skipping a key costs
+   * one lookup. */
   protected def index(name: String): Int = {
     val ix = exact.get(name)
     if (ix != null) return ix.intValue
-    val lo = lower.get(name.toLowerCase(Locale.ROOT))
-    val found = if (lo == null) -1 else lo.intValue
-    if (exact.size < StructWriter.SpellingCacheSize) exact.put(name, found)
+    val lname = name.toLowerCase(Locale.ROOT)
+    val lo = lower.get(lname)
+    val found =
+      if (lo != null) lo.intValue
+      else if (known != null && !known.contains(lname)) StructWriter.Late
+      else -1
+    if (exact.size < Node.SpellingCacheSize) exact.put(name, found)
     found
+  }
+
+  /** A key with no column: skipped, unless it appeared only after the sampled records. */
+  private def skipMember(p: JsonParser, ix: Int): Unit = {
+    if (ix == StructWriter.Late) throw new ValueMismatch(
+      s"key '${p.currentName()}' did not appear in the records used for discovery " +
+        s"(option sampleRecords=${ctx.o.sampleRecords}), so it has no column: raise sampleRecords " +
+        "or name it in the provided schema (option schema)")
+    p.skipChildren()
   }
 
   /** Write the members of the object whose START_OBJECT is current. */
@@ -443,7 +596,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
     while (t == JsonToken.FIELD_NAME) {
       val ix = index(p.currentName())
       val vt = p.nextToken()
-      if (ix < 0) p.skipChildren()
+      if (ix < 0) skipMember(p, ix)
       else {
         children(ix).write(p, vt, i)
         seen(ix) = true
@@ -469,7 +622,8 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
     while (t == JsonToken.FIELD_NAME) {
       val ix = index(p.currentName())
       val vt = p.nextToken()
-      if (ix < 0 || (rejected && !f.reads(ix))) p.skipChildren()
+      if (ix < 0) skipMember(p, ix)
+      else if (rejected && !f.reads(ix)) p.skipChildren()
       else {
         children(ix).write(p, vt, i)
         seen(ix) = true
@@ -504,7 +658,8 @@ class StructWriter(ctx: WriteContext, val schema: StructType) extends ColumnWrit
 }
 
 object StructWriter {
-  final val SpellingCacheSize = 4096
+  /** [[StructWriter.index]] of a key discovery never saw (sampled discovery only). */
+  final val Late = -2
 }
 
 /** A repeated value: elements appended to the child vector; JSON null is an empty array. */
@@ -543,10 +698,12 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
   }
 }
 
-/** MAP<VARCHAR, T> from a provided schema: every member of the object is one entry. */
+/** MAP<VARCHAR, T> from a provided schema: every member of the object is one entry; a
+ * duplicate key keeps its first position and its last value (last wins, as everywhere). */
 final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends ColumnWriter(ctx) {
   def slot: Int = 9
   private val key = new StringWriter(ctx)
+  private val entryOf = new JHashMap[String, Integer]()
   private var next = 0
   override def bind(v: Vec): Unit = {
     vec = v; key.bind(v.getChild(0).asInstanceOf[Vec]); value.bind(v.getChild(1).asInstanceOf[Vec])
@@ -555,11 +712,16 @@ final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends Column
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT =>
       val start = next
+      entryOf.clear()
       var e = p.nextToken()
       while (e == JsonToken.FIELD_NAME) {
-        key.put(next, p.currentName().getBytes(UTF_8))
-        value.write(p, p.nextToken(), next)
-        next += 1
+        val name = p.currentName()
+        val prev = entryOf.putIfAbsent(name, next)
+        if (prev == null) {
+          key.put(next, name.getBytes(UTF_8))
+          value.write(p, p.nextToken(), next)
+          next += 1
+        } else value.write(p, p.nextToken(), prev.intValue) // overwrites the earlier value
         e = p.nextToken()
       }
       putEntries(i, start, next - start)
@@ -585,42 +747,26 @@ final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends Column
 }
 
 /**
- * A NOT NULL column of a provided schema: a missing or null value becomes the column's
- * `default` (Drill's `default '...'`), else the type's zero value (0, "", false, empty array).
+ * A NOT NULL column of a provided schema: a missing or null value, and one its type reads as
+ * null (an empty string in a number column), becomes the column's `default` (Drill's
+ * `default '...'`), else the type's zero value (0, "", false, empty array): Spark trusts the
+ * column to hold no nulls.
  */
-final class DefaultWriter(ctx: WriteContext, inner: ColumnWriter, f: StructField, scratchWriter: ColumnWriter)
+final class DefaultWriter(ctx: WriteContext, inner: ColumnWriter, f: StructField)
   extends ColumnWriter(ctx) {
-  private val scratch = ScanVectors.allocate(1, new StructType().add(f.copy(nullable = true)))(0)
-  locally {
-    scratchWriter.bind(scratch)
-    val saved = ctx.bytes
-    val default = if (f.metadata.contains(ColumnWriter.DefaultKey)) Some(f.metadata.getString(ColumnWriter.DefaultKey)) else None
-    default match {
-      case None => scratchWriter.writeElementNull(0)
-      case Some(text) =>
-        val jf = new JsonFactory()
-        def viaJson(s: String): Unit = {
-          val p = jf.createParser(s)
-          try scratchWriter.write(p, p.nextToken(), 0) finally p.close()
-        }
-        try viaJson(text) catch {
-          case _: Exception =>
-            try viaJson("\"" + new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(text)) + "\"")
-            catch {
-              case e: Exception => throw new IllegalArgumentException(
-                s"drill: default '$text' of column ${f.name} does not fit ${f.dataType.sql}: ${e.getMessage}")
-            }
-        }
-    }
-    ctx.bytes = saved
-  }
+  private val fill: Vec = ColumnWriter.fillValue(f)
   def slot: Int = inner.slot
   override def rowSlot: Int = inner.rowSlot
   override def bind(v: Vec): Unit = { vec = v; inner.bind(v) }
   override def newBatch(): Unit = inner.newBatch()
   def write(p: JsonParser, t: JsonToken, i: Int): Unit =
-    if (t == JsonToken.VALUE_NULL) writeNull(i) else inner.write(p, t, i)
-  override def writeNull(i: Int): Unit = inner.copy(scratch, 0, i)
+    if (t == JsonToken.VALUE_NULL) writeNull(i)
+    else {
+      val before = ctx.bytes
+      inner.write(p, t, i)
+      if (vec.isNullAt(i)) { ctx.bytes = before; writeNull(i) }
+    }
+  override def writeNull(i: Int): Unit = inner.copy(fill, 0, i)
   override def writeElementNull(i: Int): Unit = writeNull(i)
   def copy(src: Vec, from: Int, to: Int): Unit = inner.copy(src, from, to)
 }

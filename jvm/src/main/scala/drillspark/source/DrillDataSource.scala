@@ -1,13 +1,15 @@
 package drillspark.source
 
 import java.util
+import java.util.Locale
 
+import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.sources.DataSourceRegister
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{NullType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
@@ -20,12 +22,24 @@ final class DrillDataSource extends TableProvider with DataSourceRegister {
 
   override def supportsExternalMetadata(): Boolean = true
 
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType =
-    DrillDataSource.resolve(options, None).schema()
+  /** The table [[inferSchema]] resolved, with its options: Spark asks for the schema and then
+   * for the table of the same load, and both must come from one listing (a file added in
+   * between would otherwise be read with a schema that never saw it). */
+  private var resolved: (Map[String, String], DrillJsonTable) = _
+
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
+    val table = DrillDataSource.resolve(options, None)
+    resolved = (options.asCaseSensitiveMap().asScala.toMap, table)
+    table.schema()
+  }
 
   override def getTable(schema: StructType, partitioning: Array[Transform],
-      properties: util.Map[String, String]): Table =
-    DrillDataSource.resolve(new CaseInsensitiveStringMap(properties), Some(schema))
+      properties: util.Map[String, String]): Table = {
+    val last = resolved
+    resolved = null
+    if (last != null && last._1 == properties.asScala.toMap && last._2.schema() == schema) last._2
+    else DrillDataSource.resolve(new CaseInsensitiveStringMap(properties), Some(schema))
+  }
 }
 
 object DrillDataSource {
@@ -39,17 +53,35 @@ object DrillDataSource {
     val (files, root) = InputFiles.list(conf, o.paths)
     val depth = if (files.isEmpty) 0 else files.map(_.dirs.size).max
     val dirs = (0 until depth).map(ImplicitColumns.dirName)
+    def isDir(name: String) = dirs.exists(_.equalsIgnoreCase(name))
+    var opts = o
     val data = userSchema match {
-      case Some(s) => StructType(s.fields.filterNot(f => dirs.contains(f.name)))
+      case Some(s) => StructType(s.fields.filterNot(f => isDir(f.name)))
       case None =>
-        val root0 = SchemaDiscovery.discover(spark, files, o)
-        SchemaDiscovery.checkConflicts(root0, o)
-        val discovered = Node.structOf(root0, o)
-        ProvidedSchema.find(conf, o, root).fold(discovered)(ProvidedSchema.overlay(_, discovered))
+        val found = SchemaDiscovery.discover(spark, files, o)
+        val provided = ProvidedSchema.find(conf, o, root)
+        val typed = provided.toSeq.flatMap(_.fieldNames).map(_.toLowerCase(Locale.ROOT)).toSet
+        // conflicts only matter in the discovered columns the provided schema does not type
+        SchemaDiscovery.checkConflicts(untyped(found, typed), o)
+        val discovered = Node.structOf(found, o)
+        val merged = provided.fold(discovered)(ProvidedSchema.overlay(_, discovered))
+        if (o.sampleRecords >= 0) opts = o.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
+          if (typed(f.name.toLowerCase(Locale.ROOT))) f.copy(dataType = NullType) else f
+        })))
+        merged
     }
-    val clash = data.fieldNames.filter(dirs.contains)
-    val parts = dirs.filterNot(clash.contains)
-    new DrillJsonTable(s"drill:${o.paths.mkString(",")}", o, files, data, parts)
+    // a data column named like a partition column (Drill's names are case-insensitive, so
+    // `DIR0` too) is kept and the partition column dropped: the file's value is never hidden
+    val parts = dirs.filterNot(d => data.fieldNames.exists(_.equalsIgnoreCase(d)))
+    new DrillJsonTable(s"drill:${o.paths.mkString(",")}", opts, files, data, parts)
   }
 
+  /** The discovered root without the top-level members a provided schema types. */
+  private def untyped(found: Node, typed: Set[String]): Node = {
+    if (typed.isEmpty || found.members == null) return found
+    val pruned = Node.root(found.file)
+    pruned.members = new util.LinkedHashMap[String, Member]()
+    found.members.asScala.foreach { case (k, m) => if (!typed(k)) pruned.members.put(k, m) }
+    pruned
+  }
 }

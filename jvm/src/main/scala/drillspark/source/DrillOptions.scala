@@ -4,7 +4,7 @@ import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.spark.sql.types.{DataType, StringType}
+import org.apache.spark.sql.types.{DataType, StringType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /** What to do with a path that is a scalar in some records and a struct or array in others. */
@@ -44,7 +44,11 @@ final case class DrillOptions(
     discoveryParallelFiles: Int = 64,
     pushFilters: Boolean = true,
     countScan: Boolean = true,
-    format: String = "json") {
+    format: String = "json",
+    sampledSchema: Option[StructType] = None) {
+  // sampledSchema: set by DrillDataSource, not an option. With sampleRecords, the unpruned
+  // data schema (provided columns typed NullType: not checked) against which the readers
+  // refuse keys discovery never saw.
 
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
@@ -55,6 +59,8 @@ final case class DrillOptions(
 object DrillOptions {
   val MinBatchBytes: Long = 256L * 1024
   val MaxBatchRows: Int = 65536
+  /** Jackson's nesting limit is an int; far beyond any real document. */
+  val MaxDepth: Int = 1000000
 
   private def bool(m: CaseInsensitiveStringMap, k: String, d: Boolean): Boolean =
     Option(m.get(k)).map(_.trim.toLowerCase(Locale.ROOT)) match {
@@ -64,24 +70,36 @@ object DrillOptions {
       case Some(v) => throw new IllegalArgumentException(s"drill: option $k must be true or false, not '$v'")
     }
 
-  private def long(m: CaseInsensitiveStringMap, k: String, d: Long): Long =
+  /** A byte size option: "4096", "256k", "16m", "16MiB", "1g". */
+  private def size(m: CaseInsensitiveStringMap, k: String, d: Long): Long =
     Option(m.get(k)).map { v =>
       try parseBytes(v.trim) catch {
-        case _: NumberFormatException =>
-          throw new IllegalArgumentException(s"drill: option $k must be a number, not '$v'")
+        case _: NumberFormatException | _: ArithmeticException => throw new IllegalArgumentException(
+          s"drill: option $k must be a size in bytes (a whole number, optionally with k, m or g), not '$v'")
       }
     }.getOrElse(d)
 
-  /** "4096", "1m", "16MiB", "256k" */
+  /** A count option: a whole number between `min` and `max` (no size suffixes). */
+  private def count(m: CaseInsensitiveStringMap, k: String, d: Long, min: Long, max: Long): Long =
+    Option(m.get(k)).map { v =>
+      val n = try v.trim.toLong catch {
+        case _: NumberFormatException =>
+          throw new IllegalArgumentException(s"drill: option $k must be a whole number, not '$v'")
+      }
+      if (n < min || n > max) throw new IllegalArgumentException(
+        s"drill: option $k must be between $min and $max, not $n")
+      n
+    }.getOrElse(d)
+
   private def parseBytes(v: String): Long = {
-    val s = v.toLowerCase(Locale.ROOT).replace("ib", "").replace("b", "")
+    val s = v.toLowerCase(Locale.ROOT).stripSuffix("ib").stripSuffix("b")
     val (num, mul) = s.lastOption match {
       case Some('k') => (s.dropRight(1), 1L << 10)
       case Some('m') => (s.dropRight(1), 1L << 20)
       case Some('g') => (s.dropRight(1), 1L << 30)
       case _ => (s, 1L)
     }
-    num.trim.toLong * mul
+    Math.multiplyExact(num.trim.toLong, mul)
   }
 
   def parsePaths(m: CaseInsensitiveStringMap): Seq[String] = {
@@ -101,12 +119,12 @@ object DrillOptions {
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
         s"drill: unknown option '$k'; see docs/scan.md for the options of the drill source"))
-    val batchBytes = long(m, "batchBytes", 16L << 20)
+    val batchBytes = size(m, "batchBytes", 16L << 20)
     if (batchBytes < MinBatchBytes) throw new IllegalArgumentException(
       s"drill: option batchBytes must be at least 256 KiB ($MinBatchBytes), not $batchBytes")
-    val batchRows = long(m, "batchRows", 4096).toInt
-    if (batchRows < 1 || batchRows > MaxBatchRows) throw new IllegalArgumentException(
-      s"drill: option batchRows must be between 1 and $MaxBatchRows, not $batchRows")
+    val splitBytes = size(m, "splitBytes", -1L)
+    if (m.containsKey("splitBytes") && splitBytes < 1) throw new IllegalArgumentException(
+      s"drill: option splitBytes must be at least 1 byte, not $splitBytes")
     val utf8 = Option(m.get("invalidUtf8")).map(_.toLowerCase(Locale.ROOT)).getOrElse("error")
     if (utf8 != "error" && utf8 != "replace") throw new IllegalArgumentException(
       s"drill: option invalidUtf8 must be error or replace, not '$utf8'")
@@ -126,15 +144,15 @@ object DrillOptions {
       extendedTypes = bool(m, "extendedTypes", false),
       typeConflict = Option(m.get("typeConflict")).map(TypeConflict.parse).getOrElse(TypeConflict.Json),
       nullType = nullType,
-      batchRows = batchRows,
+      batchRows = count(m, "batchRows", 4096, 1, MaxBatchRows).toInt,
       batchBytes = batchBytes,
-      sampleRecords = long(m, "sampleRecords", -1L),
+      sampleRecords = count(m, "sampleRecords", -1L, 1, Long.MaxValue),
       schemaDdl = Option(m.get("schema")).filter(_.trim.nonEmpty),
-      maxDepth = long(m, "maxDepth", 1000).toInt,
+      maxDepth = count(m, "maxDepth", 1000, 1, MaxDepth).toInt,
       replaceInvalidUtf8 = utf8 == "replace",
       splitFiles = bool(m, "splitFiles", true),
-      splitBytes = long(m, "splitBytes", -1L),
-      discoveryParallelFiles = long(m, "discoveryParallelFiles", 64).toInt,
+      splitBytes = splitBytes,
+      discoveryParallelFiles = count(m, "discoveryParallelFiles", 64, 1, Int.MaxValue).toInt,
       pushFilters = bool(m, "pushFilters", true),
       countScan = bool(m, "countScan", true),
       format = Option(m.get("format")).orElse(Option(m.get("type"))).getOrElse("json").toLowerCase(Locale.ROOT))

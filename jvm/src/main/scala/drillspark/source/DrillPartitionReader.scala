@@ -27,7 +27,7 @@ final class DrillPartitionReader(
 
   private val plan = ReadPlan(readSchema)
   private val ctx = new WriteContext(o)
-  private val record = new StructWriter(ctx, plan.dataSchema)
+  private val record = new StructWriter(ctx, plan.dataSchema, o.sampledSchema.orNull)
   private val factory = JsonInput.factory(o)
   /** Fixed bytes of one row in the batch's vectors (writers charge the same as they write). */
   private val rowSlot: Long = (record.rowSlot - record.slot).toLong + ReadPlan.ConstSlot * plan.constCols.length
@@ -64,14 +64,21 @@ final class DrillPartitionReader(
     record.bindChildren(plan.dataCols.map(target))
   }
 
+  /** The next split of this partition with its implicit-column values set, or null at the end. */
+  private def nextSplit(): FileSplit = {
+    if (splitIx >= splits.size) return null
+    val s = splits(splitIx)
+    splitIx += 1
+    constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
+    s
+  }
+
   /** Next record of this partition, opening the next split as needed. */
   private def advance(): Boolean = {
     while (true) {
       if (rs == null) {
-        if (splitIx >= splits.size) return false
-        val s = splits(splitIx)
-        splitIx += 1
-        constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
+        val s = nextSplit()
+        if (s == null) return false
         if (s.file.length > 0) rs = new RecordStream(conf, s.file.path, s.start, s.end, o, factory)
       } else if (rs.next()) return true
       else closeStream()
@@ -86,13 +93,9 @@ final class DrillPartitionReader(
     var rows = 0
     while (rows < limit && !done) {
       if (counter == null) {
-        if (splitIx >= splits.size) done = true
-        else {
-          val s = splits(splitIx)
-          splitIx += 1
-          constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
-          if (s.file.length > 0) counter = new RecordCounter(conf, s.file.path, s.start, s.end, o)
-        }
+        val s = nextSplit()
+        if (s == null) done = true
+        else if (s.file.length > 0) counter = new RecordCounter(conf, s.file.path, s.start, s.end, o)
       } else {
         val k = counter.count(limit - rows)
         if (k == 0) { counter.close(); counter = null }
@@ -152,9 +155,9 @@ final class DrillPartitionReader(
         if (o.skipInvalidRecords) { rs.skipRecord(); false }
         else throw rs.fail(e.getMessage)
       case e: JsonProcessingException => rs.onBadRecord(e); false
-      case e: DrillScanException => throw e
-      case e: RuntimeException =>
-        // e.g. bad base64 in $binary, an unparsable date: the value does not fit its column
+      case e @ (_: IllegalArgumentException | _: java.time.DateTimeException | _: ArithmeticException) =>
+        // a value error a writer did not name (number, date and decimal parsing); anything
+        // else is a bug and is not dressed up as bad input nor skipped
         if (o.skipInvalidRecords) { rs.skipRecord(); false }
         else throw rs.fail(s"cannot read the value: ${e.getMessage}", e)
     }
@@ -237,24 +240,4 @@ final class DrillPartitionReader(
 object DrillPartitionReader {
   /** An overflow row larger than this does not keep its spill vectors between batches. */
   val KeepSpillBytes: Long = 1L << 20
-}
-
-/** Where each column of the read schema comes from: the JSON data, or a per-file constant. */
-final case class ReadPlan(readSchema: StructType) {
-  private val isConst: Array[Boolean] = readSchema.fields.map { f =>
-    ImplicitColumns.dirIndex(f.name).isDefined && f.metadata.contains(ReadPlan.PartitionKey) ||
-      f.metadata.contains(ReadPlan.FileColumnKey)
-  }
-  val dataCols: Array[Int] = readSchema.fields.indices.filterNot(isConst).toArray
-  val constCols: Array[Int] = readSchema.fields.indices.filter(isConst).toArray
-  val constNames: Array[String] = constCols.map(readSchema.fields(_).name)
-  val dataSchema: StructType = StructType(dataCols.map(readSchema.fields(_)))
-}
-
-object ReadPlan {
-  /** Bytes of one implicit-column entry besides its text: null flag, offset and length. */
-  val ConstSlot = 9
-  /** Field metadata marking dirN partition columns and implicit file columns in the read schema. */
-  val PartitionKey = "drill.partition"
-  val FileColumnKey = "drill.implicit"
 }

@@ -40,17 +40,64 @@ object ProvidedSchema {
 
   private val DefaultRe = """(?is)^(.*?)\s+default\s+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+)(.*)$""".r
 
-  /** Drill type spellings Spark's DDL does not know. */
-  private def sparkTypeText(col: String): String =
-    col.replaceAll("(?i)\\bvarchar\\b(?!\\s*\\()", "STRING")
-      .replaceAll("(?i)\\bcharacter varying\\b(?!\\s*\\()", "STRING")
-      .replaceAll("(?i)\\bfloat8\\b", "DOUBLE")
-      .replaceAll("(?i)\\bfloat4\\b", "FLOAT")
-      .replaceAll("(?i)\\bbit\\b", "BOOLEAN")
-      .replaceAll("(?i)\\b(var)?decimal\\b(?!\\s*\\()", "DECIMAL(38,10)")
+  /** Drill type spellings Spark's DDL does not know, in one unquoted stretch of type text. A
+   * word followed by ':' is a struct member's name, not a type. */
+  private def sparkTypeWords(t: String): String =
+    t.replaceAll("(?i)\\bvarchar\\b(?!\\s*[(:])", "STRING")
+      .replaceAll("(?i)\\bcharacter varying\\b(?!\\s*[(:])", "STRING")
+      .replaceAll("(?i)\\bfloat8\\b(?!\\s*:)", "DOUBLE")
+      .replaceAll("(?i)\\bfloat4\\b(?!\\s*:)", "FLOAT")
+      .replaceAll("(?i)\\bbit\\b(?!\\s*:)", "BOOLEAN")
+      .replaceAll("(?i)\\b(var)?decimal\\b(?!\\s*[(:])", "DECIMAL(38,10)")
+
+  /** End (exclusive) of the quoted stretch starting at `from` (quote doubled inside: kept). */
+  private def quoteEnd(s: String, from: Int): Int = {
+    val q = s.charAt(from)
+    var i = from + 1
+    while (i < s.length && s.charAt(i) != q) i += 1
+    math.min(i + 1, s.length)
+  }
+
+  /** One column's text with Drill type names rewritten: the column name (first word, or a
+   * backquoted name) and quoted text (member names, comments) are left as they are. */
+  private def sparkColumnText(col: String): String = {
+    val nameEnd = if (col.startsWith("`")) {
+      var e = quoteEnd(col, 0)
+      while (e < col.length && col.charAt(e) == '`') e = quoteEnd(col, e) // `` inside a name
+      e
+    } else col.indexWhere(_.isWhitespace) match { case -1 => col.length; case k => k }
+    val out = new StringBuilder(col.substring(0, nameEnd))
+    var i = nameEnd
+    while (i < col.length) {
+      val q = col.indexWhere(c => c == '`' || c == '\'' || c == '"', i)
+      val stop = if (q < 0) col.length else q
+      out ++= sparkTypeWords(col.substring(i, stop))
+      if (q >= 0) { val e = quoteEnd(col, q); out ++= col.substring(q, e); i = e } else i = stop
+    }
+    out.toString
+  }
+
+  /** The DDL without one pair of parentheses around the whole list, if it has them. */
+  private def unwrap(ddl: String): String = {
+    if (!ddl.startsWith("(") || !ddl.endsWith(")")) return ddl
+    var depth = 0
+    var i = 0
+    while (i < ddl.length) {
+      ddl.charAt(i) match {
+        case '`' | '\'' | '"' => i = quoteEnd(ddl, i) - 1
+        case '(' => depth += 1
+        case ')' =>
+          depth -= 1
+          if (depth == 0) return if (i == ddl.length - 1) ddl.substring(1, i) else ddl
+        case _ =>
+      }
+      i += 1
+    }
+    ddl
+  }
 
   def parseDdl(ddl: String): StructType = {
-    val text = ddl.trim.stripPrefix("(").stripSuffix(")")
+    val text = unwrap(ddl.trim)
     StructType(splitTop(text).map { col =>
       val (body, default) = col match {
         case DefaultRe(b, d, rest) =>
@@ -59,16 +106,28 @@ object ProvidedSchema {
           (b + rest, Some(v))
         case _ => (col, None)
       }
-      val field = try StructType.fromDDL(sparkTypeText(body)).fields match {
+      val field = try StructType.fromDDL(sparkColumnText(body.trim)).fields match {
         case Array(f) => f
         case _ => throw new IllegalArgumentException(s"not one column: $body")
       } catch {
         case e: Exception => throw new IllegalArgumentException(
           s"drill: provided schema column '$col' cannot be parsed: ${e.getMessage.linesIterator.next()}")
       }
-      default.fold(field)(d => field.copy(metadata =
+      val withDefault = default.fold(field)(d => field.copy(metadata =
         new MetadataBuilder().withMetadata(field.metadata).putString(ColumnWriter.DefaultKey, d).build()))
+      checkFill(withDefault)
+      withDefault
     })
+  }
+
+  /** A NOT NULL column's default is read here, on the driver, so a bad one fails before the
+   * query runs (naming the column) rather than in every task. */
+  private def checkFill(f: StructField): Unit = {
+    if (!f.nullable) ColumnWriter.fillValue(f).close()
+    f.dataType match {
+      case s: StructType => s.fields.foreach(checkFill)
+      case _ =>
+    }
   }
 
   /** Drill's `.drill.schema` JSON: {"schema": {"columns": [{"name", "type", "mode", "properties"}]}} */
