@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.sql.engine import RowsResult, SqlEngine
 from drillspark.sql.errors import (
+    QueryPlanError,
     SqlError,
     SqlSyntaxError,
     TableNotFoundError,
@@ -27,7 +28,7 @@ from drillspark.sql.session import SqlSession
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["RowsResult", "SqlEngine", "SqlError", "SqlSession", "SqlSyntaxError",
+__all__ = ["QueryPlanError", "RowsResult", "SqlEngine", "SqlError", "SqlSession", "SqlSyntaxError",
            "TableNotFoundError", "UnsupportedSqlError", "ValidationError", "default_engine",
            "sql"]
 

@@ -7,13 +7,14 @@ import datetime as _dt
 import fnmatch
 import json
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from drillspark.sql import statements as st
-from drillspark.sql.errors import SqlError, TableNotFoundError, position_of
+from drillspark.sql.errors import QueryPlanError, SqlError, TableNotFoundError, position_of
 from drillspark.sql.parser import CompiledQuery, compile_query
 from drillspark.sql.session import SqlSession
 
@@ -107,8 +108,14 @@ class SqlEngine:
         except ImportError as e:
             raise SqlError("running queries needs the plan translator (drillspark.run), which "
                            f"this build does not have ({e})") from None
-        plan = parse(json.dumps(compiled.plan))
-        result = run(plan, spark=self.spark)
+        try:
+            plan = parse(json.dumps(compiled.plan))
+            result = run(plan, spark=self.spark)
+        except (ValueError, RuntimeError) as e:
+            located = plan_failure(e, compiled)
+            if located is None:
+                raise
+            raise located from None
         present = [c for c in compiled.hidden if c in result.df.columns]
         if present:
             result.df = result.df.drop(*present)
@@ -239,6 +246,37 @@ def summary(plan: dict) -> str:
         src = f" <- {', '.join(map(str, inputs))}" if inputs else ""
         lines.append(f"{op['@id']:02d} {name}{detail}{src}")
     return "\n".join(lines)
+
+
+# "operator @2 (project) projections[0].expr (line 1, column 1): message" (translator) and
+# "<plan>:1:1034: @id 3 $.query[2].storageengine: message" (plan validation); the line and
+# column there are positions in the generated plan JSON, which mean nothing to the user.
+_OPERATOR_FAILURE = re.compile(
+    r"operator @(?P<id>\d+) \((?P<op>[^)]*)\)(?: (?P<prop>[^\s:(]+))?(?: \(line \d+, "
+    r"column \d+\))?: (?P<msg>.*)", re.S)
+_PLAN_FAILURE = re.compile(
+    r"<plan>:\d+:\d+: @id (?P<id>\d+) \$\.query\[\d+\]\.?(?P<prop>\S*): (?P<msg>.*)", re.S)
+
+
+def plan_failure(error: Exception, compiled: CompiledQuery) -> SqlError | None:
+    """A QueryPlanError for a translator or plan-validation failure naming an operator: the
+    message, the plan operator, and the position of the SQL that produced it; None for
+    failures of another kind (a file that cannot be read names its own place)."""
+    text = str(error)
+    m = _OPERATOR_FAILURE.search(text) or _PLAN_FAILURE.search(text)
+    if m is None:
+        return None
+    op_id = int(m["id"])
+    prop = m["prop"] or ""
+    ops = {o["@id"]: o.get("op") for o in compiled.plan.get("query", [])}
+    where = " ".join(x for x in (f"@{op_id}", str(ops.get(op_id, "")), prop) if x)
+    message = f"{m['msg'].strip()} (plan operator {where})"
+    sql = compiled.sql
+    offset = compiled.position(op_id, prop) if sql is not None else None
+    if sql is None or offset is None:
+        return QueryPlanError(message, sql)
+    line, column = position_of(sql, offset)
+    return QueryPlanError(message, sql, line, column)
 
 
 def _shift(e: SqlError, text: str, offset: int) -> SqlError:

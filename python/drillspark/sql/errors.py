@@ -54,6 +54,13 @@ class ValidationError(SqlError):
     kind = "Validation error"
 
 
+class QueryPlanError(SqlError):
+    """The translator refused the plan a query was lowered to (an unknown function, a type
+    it cannot apply, ...): placed at the SQL the failing operator came from."""
+
+    kind = "Query error"
+
+
 def position_of(sql: str, offset: int) -> tuple[int, int]:
     """1-based (line, column) of character `offset` in `sql`."""
     before = sql[:offset]

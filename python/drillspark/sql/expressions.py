@@ -24,7 +24,7 @@ WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", 
 
 # sqlglot node classes whose Drill function name is not recorded in meta.
 FUNCTION_NAMES = {
-    "Trim": "btrim", "CurrentDate": "current_date", "CurrentTimestamp": "current_timestamp",
+    "CurrentDate": "current_date", "CurrentTimestamp": "current_timestamp",
     "CurrentTime": "current_time", "ArraySize": "repeated_count", "Pow": "power",
     "StrPosition": "strpos", "Ln": "ln", "Upper": "upper", "Lower": "lower",
 }
@@ -98,10 +98,10 @@ class ExprLowering:
         if isinstance(cur, exp.Column):
             _src, name, rest = self.sel._resolve(cur)
             return dx.path(name, rest + segs)
-        base = self.lower(cur)
-        if all(isinstance(s, int) for s in segs) and len(segs) == 1:
-            return dx.call("drill_item", [base, str(segs[0])])
-        raise self.sel.low.unsupported("member access on a computed value", node)
+        # Plan paths start at a column; there is no function indexing a computed value.
+        what = "an array index" if isinstance(node, exp.Bracket) else "member access"
+        raise self.sel.low.unsupported(f"{what} on a computed value ('{node.sql('drill')}'; "
+                                       "compute it in a subquery and index its column)", node)
 
     # --- literals ------------------------------------------------------------------------
     def _Literal(self, node: exp.Literal) -> str:
@@ -186,7 +186,19 @@ class ExprLowering:
         return dx.call("similar_to", [self.lower(node.this), self.lower(node.expression)])
 
     def _DPipe(self, node: exp.DPipe) -> str:
-        return dx.call("concat", [self.lower(node.this), self.lower(node.expression)])
+        # `||` is Drill's concatOperator: NULL if either side is (concat() skips NULLs).
+        return dx.call("concatOperator", [self.lower(node.this), self.lower(node.expression)])
+
+    def _Trim(self, node: exp.Trim) -> str:
+        side = str(node.args.get("position") or "BOTH").upper()
+        fname = {"LEADING": "ltrim", "TRAILING": "rtrim", "BOTH": "btrim"}.get(side)
+        if fname is None:
+            raise self.sel.low.unsupported(f"TRIM({side} ...)", node)
+        if node.args.get("collation") is not None:
+            raise self.sel.low.unsupported("TRIM ... COLLATE", node)
+        chars = node.args.get("expression")
+        args = [node.this] + ([chars] if chars is not None else [])
+        return dx.call(fname, [self.lower(a) for a in args])
 
     def _Case(self, node: exp.Case) -> str:
         subject = node.this
@@ -262,6 +274,13 @@ class ExprLowering:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
         if self._is_aggregate(node):
             return self._aggregate(node)
+        if not isinstance(node, exp.Anonymous):
+            # A keyword modifier (sqlglot keeps it as text, e.g. TRIM's LEADING) would be
+            # silently lost by the positional call below.
+            for key, value in node.args.items():
+                if isinstance(value, str) and value:
+                    raise self.sel.low.unsupported(
+                        f"{fname.upper()} with {key.upper()} {value}", node)
         return dx.call(fname, [self.lower(a) for a in self._args(node)])
 
     def _Extract(self, node: exp.Extract) -> str:

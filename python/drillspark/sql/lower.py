@@ -55,6 +55,12 @@ class Source:
     alias: str
     rel: Rel
     fields: dict[str, str] | None = None
+    names: list[str] | None = None  # its own column names, kept when a join renames them
+
+    @property
+    def columns(self) -> list[str] | None:
+        """The source's column names as the query sees them (not the join's renamed ones)."""
+        return self.names if self.names is not None else self.rel.columns
 
     def field_name(self, name: str) -> str:
         if self.fields is None:
@@ -62,10 +68,9 @@ class Source:
         return self.fields.get(name.lower(), name)
 
     def has(self, name: str) -> bool:
-        if self.fields is not None:
-            return name.lower() in self.fields
-        return self.rel.columns is not None and name.lower() in {c.lower() for c in
-                                                                   self.rel.columns}
+        if self.fields is not None and name.lower() in self.fields:
+            return True
+        return self.columns is not None and name.lower() in {c.lower() for c in self.columns}
 
 
 @dataclass
@@ -80,25 +85,40 @@ class Scope:
 
 
 class PlanBuilder:
-    """Collects operators; `add` gives each its `@id`."""
+    """Collects operators; `add` gives each its `@id` and remembers where in the SQL text it
+    comes from (`node`, and per property prefix such as `projections[0]` in `parts`), so an
+    error the translator reports for an operator can point at the query."""
 
     def __init__(self) -> None:
         self.ops: list[dict] = []
         self.storage: dict[str, dict] = {}
+        self.positions: dict[int, dict[str, int]] = {}
 
-    def add(self, op: dict) -> int:
+    def add(self, op: dict, node: exp.Expr | None = None,
+            parts: dict[str, exp.Expr] | None = None) -> int:
         op_id = len(self.ops) + 1
         self.ops.append({"@id": op_id, **op})
+        where = {"": start_of(node)} if node is not None else {}
+        where.update({k: start_of(n) for k, n in (parts or {}).items()})
+        found = {k: v for k, v in where.items() if v is not None}
+        if found:
+            self.positions[op_id] = found  # type: ignore[assignment]
         return op_id
+
+
+def start_of(node: exp.Expr | None) -> int | None:
+    """Offset of the leftmost token of `node` that sqlglot recorded a position for."""
+    starts = [n.meta["start"] for n in (node.walk() if node is not None else [])
+              if getattr(n, "meta", None) and "start" in n.meta]
+    return min(starts) if starts else None
 
 
 def _err(cls: type[SqlError], message: str, node: exp.Expr | None, sql: str) -> SqlError:
     """An error placed at the leftmost token of `node` that sqlglot recorded a position for."""
-    starts = [n.meta["start"] for n in (node.walk() if node is not None else [])
-              if getattr(n, "meta", None) and "start" in n.meta]
-    if not starts:
+    start = start_of(node)
+    if start is None:
         return cls(message, sql)
-    line, column = position_of(sql, min(starts))
+    line, column = position_of(sql, start)
     return cls(message, sql, line, column)
 
 
@@ -198,7 +218,10 @@ class Lowering:
             for o in order.expressions:
                 target = o.this
                 if isinstance(target, exp.Literal) and not target.is_string and rel.columns:
-                    name = rel.columns[int(target.this) - 1]
+                    k = int(target.this) - 1
+                    if not 0 <= k < len(rel.columns):
+                        raise self.fail(f"ORDER BY ordinal {target.this} is out of range", target)
+                    name = rel.columns[k]
                 elif isinstance(target, exp.Column) and not target.table:
                     name = target.name
                 else:
@@ -230,19 +253,37 @@ class Lowering:
         raise self.fail("LIMIT and OFFSET take a non-negative integer literal", node or ctx)
 
     def _values(self, node: exp.Values) -> Rel:
-        rows = []
+        """VALUES rows as a `values` operator, then a project giving each column the type SQL
+        gives its literals (INT/BIGINT, DECIMAL(p, s), DOUBLE), not the JSON content's."""
+        rows: list[list[exp.Expr]] = []
         names: list[str] | None = None
         alias = node.args.get("alias")
         if alias is not None and alias.columns:
             names = [c.name for c in alias.columns]
         for tup in node.expressions:
-            values = [literal_value(v, self) for v in tup.expressions]
+            cells = list(tup.expressions)
             if names is None:
-                names = [f"EXPR${i}" for i in range(len(values))]
-            if len(values) != len(names):
+                names = [f"EXPR${i}" for i in range(len(cells))]
+            if len(cells) != len(names):
                 raise self.fail("VALUES rows have different numbers of columns", tup)
-            rows.append(dict(zip(names, values, strict=True)))
-        return Rel(self.builder.add({"op": "values", "content": rows}), names)
+            rows.append(cells)
+        assert names is not None
+        types = [_column_type([r[i] for r in rows]) for i in range(len(names))]
+        content = []
+        for cells in rows:
+            record = {}
+            for name, cell, typ in zip(names, cells, types, strict=True):
+                value = literal_value(cell, self)
+                if typ is not None and typ.startswith("VARDECIMAL") and value is not None:
+                    value = _number_text(cell)  # exact digits: cast from text, not a double
+                record[name] = value
+            content.append(record)
+        rel = Rel(self.builder.add({"op": "values", "content": content}, node), names)
+        if all(t is None for t in types):
+            return rel
+        return Rel(self.builder.add({"op": "project", "input": rel.op, "projections": [
+            {"ref": n, "expr": dx.path(n) if t is None else dx.cast(dx.path(n), t)}
+            for n, t in zip(names, types, strict=True)]}, node), names)
 
     # ------------------------------------------------------------------ tables
     def table(self, node: exp.Table) -> Rel:
@@ -284,7 +325,7 @@ class Lowering:
             raise _err(type(e), e.message, node, self.sql) from None
         fmt = self._format(table.path, options)
         engine = table.plugin
-        self.builder.storage.setdefault(engine, self._engine(engine))
+        self.builder.storage.setdefault(engine, self.engine_config(engine))
         selection = {"format": fmt, "files": [table.path], "table": table.display}
         if fmt["type"] == "text":  # the translator's text reader reads these two keys
             selection["delimiter"] = fmt.get("fieldDelimiter", ",")
@@ -292,7 +333,7 @@ class Lowering:
         return Rel(self.builder.add({"op": "scan", "storageengine": engine,
                                      "selection": selection}), None)
 
-    def _engine(self, engine: str) -> dict:
+    def engine_config(self, engine: str) -> dict:
         if engine == "cp":
             return {"type": "file", "connection": "file:///",
                     "workspaces": {"default": {"location": self.session.cp_root}}}
@@ -352,6 +393,33 @@ def literal_value(node: exp.Expr, low: Lowering) -> object:
 
 
 # ====================================================================== helpers
+
+INT_RANGE = range(-(2**31), 2**31)
+
+
+def _number_text(node: exp.Expr) -> str:
+    if isinstance(node, exp.Neg):
+        return "-" + _number_text(node.this)
+    assert isinstance(node, exp.Literal)
+    return node.this
+
+
+def _column_type(cells: list[exp.Expr]) -> str | None:
+    """The SQL type of a VALUES column of numeric literals (NULLs allowed): INT while every
+    integer fits, else BIGINT; DECIMAL(p, s) with a decimal point; DOUBLE with an exponent.
+    None (keep the values as read) for other columns."""
+    texts = [_number_text(c) for c in cells if not isinstance(c, exp.Null)
+             if isinstance(c, exp.Literal) and not c.is_string
+             or isinstance(c, exp.Neg) and isinstance(c.this, exp.Literal)]
+    if not texts or len(texts) != sum(not isinstance(c, exp.Null) for c in cells):
+        return None
+    if any("e" in t.lower() for t in texts):
+        return "FLOAT8"
+    if any("." in t for t in texts):
+        scale = max(len(t.split(".")[1]) if "." in t else 0 for t in texts)
+        whole = max(len(t.lstrip("-").split(".")[0].lstrip("0")) for t in texts)
+        return f"VARDECIMAL({max(whole + scale, 1)}, {scale})"
+    return "INT" if all(int(t) in INT_RANGE for t in texts) else "BIGINT"
 
 
 def column_parts(col: exp.Column) -> list[str]:

@@ -10,7 +10,7 @@ import decimal
 import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 
 def drill_value(value: object) -> object:
@@ -117,27 +117,41 @@ FORMATS = {"table": table, "json": json_lines, "csv": csv_text}
 
 
 def columns_and_rows(result: object) -> tuple[list[str], list[list[object]]]:
-    """Column names and rows (lists of cells) of a RowsResult or a DrillResult."""
+    """Column names and rows (lists of cells) of a RowsResult or a DrillResult, all at once
+    (one Spark job: for callers that need every row anyway)."""
+    columns, rows = stream(result, collect=True)
+    return columns, list(rows)
+
+
+def stream(result: object, collect: bool = False) -> tuple[list[str], Iterator[list[object]]]:
+    """Column names and an iterator over the rows of a RowsResult or a DrillResult; a
+    DrillResult's rows come from Spark a partition at a time (toLocalIterator), so printing
+    a large result never holds all of its Rows in the driver."""
     data = getattr(result, "data", None)
     columns = getattr(result, "columns", None)
     if columns is None and hasattr(result, "df"):
         columns = result.df.columns  # type: ignore[attr-defined]
     columns = list(columns or [])
     if isinstance(data, list):
-        return columns, [list(r) for r in data]
+        return columns, (list(r) for r in data)
     if hasattr(result, "df"):
-        fetching = getattr(result, "fetching", None)  # DrillResult: failures name the operator
-        with fetching() if fetching is not None else contextlib.nullcontext():
-            rows = result.df.collect()  # type: ignore[attr-defined]
-        return columns, [[plain(v) for v in r] for r in rows]
+        return columns, _fetch(result, collect)
     rows = result.rows()  # type: ignore[attr-defined]
-    return columns, [[r.get(c) for c in columns] if isinstance(r, dict) else list(r)
-                     for r in rows]
+    return columns, ([r.get(c) for c in columns] if isinstance(r, dict) else list(r)
+                     for r in rows)
+
+
+def _fetch(result: object, collect: bool) -> Iterator[list[object]]:
+    fetching = getattr(result, "fetching", None)  # DrillResult: failures name the operator
+    df = result.df  # type: ignore[attr-defined]
+    with fetching() if fetching is not None else contextlib.nullcontext():
+        for r in (df.collect() if collect else df.toLocalIterator()):
+            yield [plain(v) for v in r]
 
 
 def render(result: object, fmt: str = "table") -> str:
     raw = getattr(result, "text", None)
     if fmt == "table" and isinstance(raw, str):
         return raw
-    columns, rows = columns_and_rows(result)
+    columns, rows = stream(result)
     return FORMATS[fmt](columns, rows)

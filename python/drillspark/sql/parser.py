@@ -4,7 +4,7 @@ plans."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sqlglot
 from sqlglot import exp
@@ -65,6 +65,16 @@ class CompiledQuery:
     columns: list[str] | None
     target: str | None = None
     hidden: tuple[str, ...] = ()  # helper columns to drop from a SELECT * result
+    sql: str | None = None
+    # operator @id -> property prefix ('' = the operator) -> offset in `sql` it comes from
+    positions: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    def position(self, op_id: int, prop: str) -> int | None:
+        """The SQL offset of operator `op_id`'s property `prop` (the longest recorded prefix
+        of it, else the operator's own), or None."""
+        where = self.positions.get(op_id, {})
+        best = max((k for k in where if prop.startswith(k)), key=len, default=None)
+        return where[best] if best is not None else None
 
 
 def compile_query(text: str, session: SqlSession) -> CompiledQuery:
@@ -77,7 +87,8 @@ def compile_query(text: str, session: SqlSession) -> CompiledQuery:
         raise UnsupportedSqlError(f"the statement {tree.key.upper()}", text, 1, 1)
     root = low.lower_query(tree)
     hidden = tuple(low.hidden_names) if root.columns is None else ()
-    return CompiledQuery(low.plan(root), root.columns, hidden=hidden)
+    return CompiledQuery(low.plan(root), root.columns, hidden=hidden, sql=text,
+                         positions=low.builder.positions)
 
 
 def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> CompiledQuery:
@@ -97,8 +108,10 @@ def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> Co
     if table.plugin != "dfs":
         raise UnsupportedSqlError(f"writing to the '{table.plugin}' plugin", text, 1, 1)
     root = low.lower_query(query)
+    # The store writes through the dfs engine even when the query scans no dfs table.
+    low.builder.storage.setdefault("dfs", low.engine_config("dfs"))
     fmt = str(session.option("store.format")).lower()
     store = {"storageengine": "dfs", "target": {"path": table.path, "format": fmt,
                                                 "table": table.display}}
     return CompiledQuery(low.plan(root, store=store), ["Fragment", "Number of records written"],
-                         target=table.path)
+                         target=table.path, sql=text, positions=low.builder.positions)

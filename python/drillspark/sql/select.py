@@ -107,8 +107,10 @@ class SelectLowering:
             else:
                 rel = Rel(rel.op, None)
         else:
+            parts = {f"projections[{k}]": i.node for k, i in enumerate(items)}
             rel = Rel(self.low.builder.add({"op": "project", "input": rel.op,
-                                            "projections": projections + order_hidden}),
+                                            "projections": projections + order_hidden},
+                                           self.node, parts),
                       visible + [p["ref"] for p in order_hidden])
         if node.args.get("distinct"):
             if order_hidden:
@@ -176,14 +178,20 @@ class SelectLowering:
             seen.add(s.alias.lower())
 
     def _referenced(self) -> dict[str, set[str]]:
-        """Column names each alias is referenced with anywhere in this SELECT block."""
+        """Column names each alias is referenced with anywhere in this SELECT block, including
+        outer references from inside its subqueries (correlated EXISTS)."""
         refs: dict[str, set[str]] = {}
         aliases = {e.alias.lower() for e in self.node.expressions if isinstance(e, exp.Alias)}
-        schema_free = [s for s in self.scope.sources if s.rel.columns is None]
+        schema_free = [s for s in self.scope.sources if s.columns is None]
         for col in self.node.find_all(exp.Column):
-            if _inside_subquery(col, self.node) or isinstance(col.this, exp.Star):
+            if isinstance(col.this, exp.Star):
                 continue
             parts = column_parts(col)
+            if _inside_subquery(col, self.node):
+                if len(parts) >= 2 and self.scope.find(parts[0]) is not None and \
+                        parts[0].lower() not in self._inner_aliases(col):
+                    refs.setdefault(parts[0].lower(), set()).add(parts[1].lower())
+                continue
             if len(parts) >= 2 and self.scope.find(parts[0]) is not None:
                 refs.setdefault(parts[0].lower(), set()).add(parts[1].lower())
             elif len(parts) == 1 and parts[0].lower() in aliases:
@@ -199,19 +207,62 @@ class SelectLowering:
                                     "schema-free tables: qualify it with a table alias", col)
         return refs
 
+    def _inner_aliases(self, col: exp.Column) -> set[str]:
+        """Table aliases the subqueries around `col` (inside this block) define."""
+        out: set[str] = set()
+        for p in _ancestors(col, self.node):
+            if isinstance(p, exp.Select):
+                for n in p.find_all(exp.Table, exp.Subquery, exp.Values):
+                    name = n.alias_or_name if isinstance(n, exp.Table) else n.alias
+                    if name:
+                        out.add(name.lower())
+        return out
+
+    def _starred(self) -> list[Source] | None:
+        """The sources a `*` / `t.*` of the select list covers (None: no star)."""
+        stars = [e for e in self.node.expressions if isinstance(e, exp.Star) or (
+            isinstance(e, exp.Column) and isinstance(e.this, exp.Star))]
+        if not stars:
+            return None
+        out: list[Source] = []
+        for star in stars:
+            if isinstance(star, exp.Column) and star.table:
+                src = self.scope.find(star.table)
+                if src is None:
+                    raise self.fail(f"table '{star.table}' not found", star)
+                out.append(src)
+            else:
+                out.extend(self.scope.sources)
+        return out
+
     def _rename_for_join(self, sides: list[Source]) -> list[Source]:
         """Gives each side's referenced columns a name unique in the join (`alias$column`) so
-        both inputs' records can be merged; SELECT * keeps names (Drill merges them)."""
-        stars = [e for e in self.node.expressions if isinstance(e, exp.Star)]
-        if stars:
-            return sides
+        both inputs' records can be merged and `a.x` / `b.x` stay apart. A star over sides
+        with known columns references all of them (the star expands to `a.x`, `b.x`, ...);
+        a star over a schema-free side needs its whole record, so then every side keeps its
+        record and gets hidden qualified copies of its referenced columns (a `transform`)."""
+        starred = self._starred() or []
         refs = self._referenced()
+        whole = any(s.columns is None for s in starred)
         for s in sides:
-            cols = sorted(refs.get(s.alias.lower(), set()))
-            if not cols:
-                cols = []
-            s.fields = {c: f"{s.alias}${c}" for c in cols}
-            projections = [{"ref": s.fields[c], "expr": dx.path(c)} for c in cols]
+            s.names = s.rel.columns
+            known = {c.lower(): c for c in s.columns or []}
+            cols = set(refs.get(s.alias.lower(), set()))
+            if any(t is s for t in starred) and s.columns is not None:
+                cols |= set(known)
+            cols_sorted = sorted(cols)
+            if whole:
+                s.fields = {c: f"${s.alias}${c}" for c in cols_sorted}
+                self.low.hidden_names.extend(s.fields.values())
+                if cols_sorted:
+                    s.rel = Rel(self.low.builder.add({"op": "transform", "input": s.rel.op,
+                                                      "transforms": [
+                        {"ref": s.fields[c], "expr": dx.path(known.get(c, c))}
+                        for c in cols_sorted]}), None)
+                continue
+            s.fields = {c: f"{s.alias}${c}" for c in cols_sorted}
+            projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))}
+                           for c in cols_sorted]
             if not projections:  # a side used only for its row count
                 projections = [{"ref": f"{s.alias}$", "expr": "1"}]
             s.rel = Rel(self.low.builder.add({"op": "project", "input": s.rel.op,
@@ -244,7 +295,7 @@ class SelectLowering:
         if left.columns is not None and right.rel.columns is not None:
             columns = left.columns + right.rel.columns
         rel = Rel(self.low.builder.add({"op": "join", "left": left.op, "right": right.rel.op,
-                                        "type": jtype, "conditions": conditions}), columns)
+                                        "type": jtype, "conditions": conditions}, j), columns)
         if residual:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": dx.boolean_chain("and", [
@@ -294,8 +345,8 @@ class SelectLowering:
                                 "query (Drill needs a subquery for that)", cond)
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op, "expr":
                                             dx.boolean_chain("and", [self.expr(c)
-                                                                     for c in plain])}),
-                      rel.columns)
+                                                                     for c in plain])},
+                                           plain[0]), rel.columns)
         return rel
 
     def _exists(self, rel: Rel, conj: exp.Expr) -> Rel:
@@ -394,17 +445,28 @@ class SelectLowering:
 
     def _scalar_subqueries(self, rel: Rel, conj: exp.Expr,
                            plain: list[exp.Expr]) -> Rel:
-        """Uncorrelated scalar subqueries become a cross join with their one-row result."""
+        """Uncorrelated scalar subqueries: aggregated to exactly one row (the value, NULL when
+        the subquery is empty, and its row count) and cross-joined; more than one row fails
+        the query, as in Drill."""
         for sub in list(conj.find_all(exp.Subquery)):
             if isinstance(sub.parent, exp.Exists):
                 raise self.low.unsupported("EXISTS (subquery)", sub.parent)
             inner = self.low.lower_query(sub.this)
             if inner.columns is None or len(inner.columns) != 1:
                 raise self.fail("a scalar subquery must return one column", sub)
-            name = self.low.hidden("scalar")
-            inner = self.low.rename(inner, [name])
+            name, count = self.low.hidden("scalar"), self.low.hidden("rows")
+            inner = Rel(self.low.builder.add({
+                "op": "groupingaggregate", "input": inner.op, "keys": [], "exprs": [
+                    {"ref": name, "expr": dx.call("any_value", [dx.path(inner.columns[0])])},
+                    {"ref": count, "expr": "count(1)"}]}, sub), [name, count])
+            check = dx.case([(dx.binary(">", dx.path(count), "1"), dx.binary(">", _failure(
+                "a scalar subquery returned more than one row", dx.path(count)), "0"))], "true")
+            inner = Rel(self.low.builder.add({"op": "filter", "input": inner.op,
+                                              "expr": check}, sub), inner.columns)
+            inner = Rel(self.low.builder.add({"op": "project", "input": inner.op, "projections": [
+                {"ref": name, "expr": dx.path(name)}]}, sub), [name])
             rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
-                                            "type": "INNER", "conditions": []}), None)
+                                            "type": "INNER", "conditions": []}, sub), None)
             sub.replace(exp.column(exp.to_identifier(name, quoted=True)))
             self.scope.sources.append(Source(name, Rel(inner.op, [name])))
         if conj.find(exp.Exists) is not None:
@@ -455,11 +517,11 @@ class SelectLowering:
             if src is None:
                 raise self.fail(f"table '{star.table}' not found", star)
             sources = [src]
-        if not sources or any(s.rel.columns is None for s in sources):
+        if not sources or any(s.columns is None for s in sources):
             return None
         cols = []
         for s in sources:
-            for c in s.rel.columns or []:
+            for c in s.columns or []:
                 table = exp.to_identifier(s.alias, quoted=True) if s.alias else None
                 cols.append(exp.Column(this=exp.to_identifier(c, quoted=True), table=table))
         return cols
@@ -552,7 +614,8 @@ class SelectLowering:
             rel, keys = self._distinct_pre_aggregate(rel, keys)
         rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
                                         "keys": keys, "exprs": [
-                                            {"ref": n, "expr": e} for n, e in self.aggs]}),
+                                            {"ref": n, "expr": e} for n, e in self.aggs]},
+                                       group if group is not None else self.node),
                   [k["ref"] for k in keys] + [n for n, _ in self.aggs])
         if having_expr is not None:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
@@ -647,7 +710,7 @@ class SelectLowering:
                 raise self.fail(f"table '{parts[0]}' not found: Drill needs the table alias "
                                 f"to reach into a map (write t.{'.'.join(parts)})", col)
         owners = [s for s in self.scope.sources if s.has(parts[0])]
-        schema_free = [s for s in self.scope.sources if s.rel.columns is None]
+        schema_free = [s for s in self.scope.sources if s.columns is None]
         if len(owners) == 1:
             src = owners[0]
         elif len(self.scope.sources) == 1:
@@ -667,6 +730,13 @@ class SelectLowering:
 
 # the window operator's unbounded ends: Drill's Long.MIN_VALUE / Long.MAX_VALUE
 _UNBOUNDED_PRECEDING, _UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
+
+
+def _failure(message: str, detail: str) -> str:
+    """An expression that fails the query with `message` when evaluated: the catalog has no
+    raise-error function, so a cast of the (non-constant) message text to INT, which Drill
+    and Spark's ANSI mode both refuse, carries it into the run-time error."""
+    return dx.cast(dx.call("concat", [dx.string(message + ": "), detail]), "INT")
 
 
 def _frame_bounds(frame: exp.WindowSpec, sel: SelectLowering) -> dict:
