@@ -46,12 +46,19 @@ def scan_metrics(tmp_path, python_exe, path, options: dict, metrics: list[str]) 
 
 
 def test_skipped_invalid_records_metric_on_the_scan_node(tmp_path, python_exe):
-    p = tmp_path / "skip.json"
+    d = tmp_path / "in"
+    d.mkdir()
     good = [json.dumps({"a": i, "s": "x"}) for i in range(6)]
-    bad = ['{"a": 100, "s": }', '{"a": }', 'not json at all']
-    p.write_text("\n".join([good[0], bad[0], good[1], good[2], bad[1], good[3], bad[2], good[4], good[5]]) + "\n")
-    got = scan_metrics(tmp_path, python_exe, p, {"skipInvalidRecords": "true"}, ["invalid records skipped"])
-    assert got == {"rows": len(good), "invalid records skipped": len(bad)}
+    # top-level scalars and arrays are one skipped record each, and the record after them is kept
+    bad = ['{"a": 100, "s": }', '{"a": }', 'not json at all', "5", '"text"', "[1, 2]"]
+    order = [good[0], bad[0], good[1], bad[3], good[2], bad[1], bad[4], good[3], bad[2], good[4], bad[5], good[5]]
+    (d / "skip.json").write_text("\n".join(order) + "\n")
+    # in an outer array, resuming after the bad record stays in the array: its commas and the
+    # closing ']' are no further bad records
+    (d / "arr.json").write_text('[{"a": 10, "s": "y"},\n {"a": 11, "s": },\n {"a": 12, "s": "y"},\n'
+                                ' {"a": 13, "s": "y"}\n]\n')
+    got = scan_metrics(tmp_path, python_exe, d, {"skipInvalidRecords": "true"}, ["invalid records skipped"])
+    assert got == {"rows": len(good) + 3, "invalid records skipped": len(bad) + 1}
 
 
 def test_wide_sparse_rows_pay_for_every_column_slot(tmp_path, python_exe):

@@ -1,6 +1,6 @@
 package drillspark.source
 
-import java.io.{BufferedInputStream, InputStream, InputStreamReader}
+import java.io.{BufferedInputStream, FilterInputStream, IOException, InputStream, InputStreamReader}
 import java.nio.charset.{CodingErrorAction, StandardCharsets}
 import java.util.Locale
 import java.util.zip.GZIPInputStream
@@ -31,26 +31,58 @@ object JsonInput {
     f
   }
 
-  def compression(name: String): Option[String] = {
+  /** Compression by file name suffix (lower case), and the codec each means. */
+  val CompressionSuffixes: Seq[(String, String)] =
+    Seq(".gz" -> "gz", ".bz2" -> "bz2", ".zst" -> "zst", ".zstd" -> "zst")
+
+  private def suffixOf(name: String): Option[(String, String)] = {
     val n = name.toLowerCase(Locale.ROOT)
-    if (n.endsWith(".gz")) Some("gz")
-    else if (n.endsWith(".bz2")) Some("bz2")
-    else if (n.endsWith(".zst") || n.endsWith(".zstd")) Some("zst")
-    else None
+    CompressionSuffixes.find { case (s, _) => n.endsWith(s) }
   }
 
-  /** The file's bytes from `start`, decompressed by extension (compressed files start at 0). */
+  def compression(name: String): Option[String] = suffixOf(name).map(_._2)
+
+  def isCompressed(name: String): Boolean = suffixOf(name).isDefined
+
+  /** The name without its compression suffix ("a.JSON.gz" -> "a.JSON"). */
+  def stripCompression(name: String): String =
+    suffixOf(name).fold(name)(s => name.substring(0, name.length - s._1.length))
+
+  /**
+   * The file's bytes from `start`, decompressed by extension (compressed files start at 0).
+   * I/O failures (missing file, bad or truncated compressed data) become a
+   * [[DrillScanException]] naming the file and the byte reached, here and on every later read.
+   */
   def open(conf: Configuration, path: String, start: Long): InputStream = {
-    val p = new Path(path)
-    val raw = p.getFileSystem(conf).open(p)
-    if (start > 0) raw.seek(start)
-    compression(p.getName) match {
-      case Some("gz") => new GZIPInputStream(raw, 1 << 16)
-      case Some("bz2") => new BZip2CompressorInputStream(new BufferedInputStream(raw, 1 << 16), true)
-      case Some("zst") => new com.github.luben.zstd.ZstdInputStream(raw)
-      case _ => raw
+    var raw: InputStream = null
+    try {
+      val p = new Path(path)
+      val in = p.getFileSystem(conf).open(p)
+      raw = in
+      if (start > 0) in.seek(start)
+      val decoded = compression(p.getName) match {
+        case Some("gz") => new GZIPInputStream(in, 1 << 16)
+        case Some("bz2") => new BZip2CompressorInputStream(new BufferedInputStream(in, 1 << 16), true)
+        case Some("zst") => new com.github.luben.zstd.ZstdInputStream(in)
+        case _ => in
+      }
+      new ReadGuard(decoded, path, start)
+    } catch {
+      case e: Throwable =>
+        if (raw != null) closeQuietly(raw, e)
+        e match {
+          case io: IOException => throw cannotRead(path, start, io)
+          case _ => throw e
+        }
     }
   }
+
+  def cannotRead(path: String, at: Long, e: IOException): DrillScanException =
+    new DrillScanException(s"drill: $path (byte $at): cannot read: ${Option(e.getMessage).getOrElse(e.toString)}", e)
+
+  /** Close `c` after `cause` was thrown, keeping a close failure as a suppressed exception. */
+  def closeQuietly(c: AutoCloseable, cause: Throwable): Unit =
+    try c.close() catch { case e: Exception => if (cause != null && (e ne cause)) cause.addSuppressed(e) }
 
   def parser(f: JsonFactory, in: InputStream, o: DrillOptions): JsonParser =
     if (o.replaceInvalidUtf8) {
@@ -59,22 +91,13 @@ object JsonInput {
       f.createParser(new InputStreamReader(in, dec))
     } else f.createParser(in)
 
-  /** "file:/x.json line 3, column 7 (byte 120): <what>" */
-  def where(file: String, p: JsonParser, baseOffset: Long): String = {
-    val loc = if (p == null) null else p.currentLocation()
-    if (loc == null) file
-    else {
-      val byte = loc.getByteOffset
-      val lineInfo = if (baseOffset == 0) s" line ${loc.getLineNr}, column ${loc.getColumnNr}"
-        else s" line ${loc.getLineNr} of the split starting at byte $baseOffset, column ${loc.getColumnNr}"
-      val byteInfo = if (byte >= 0) s" (byte ${baseOffset + byte})" else ""
-      s"$file$lineInfo$byteInfo"
-    }
+  /** "file:/x.json line 3, column 7 (byte 120)"; in a split that does not start the file,
+   * "line 3 of the split starting at byte S" (S: the split's first line). Byte -1: unknown. */
+  def where(file: String, line: Long, column: Long, byte: Long, splitStart: Long): String = {
+    val lineInfo = if (splitStart <= 0) s" line $line" else s" line $line of the split starting at byte $splitStart"
+    val byteInfo = if (byte >= 0) s" (byte $byte)" else ""
+    s"$file$lineInfo, column $column$byteInfo"
   }
-
-  def error(file: String, p: JsonParser, baseOffset: Long, what: String, cause: Throwable = null)
-      : DrillScanException =
-    new DrillScanException(s"drill: ${where(file, p, baseOffset)}: $what", cause)
 
   /** Turn Jackson's error into ours, keeping its description but not its Source dump. */
   def describe(e: JsonProcessingException): String = {
@@ -86,4 +109,28 @@ object JsonInput {
     else if (low.contains("non-standard token")) s"$m (option nanInf is false)"
     else s"malformed JSON: $m"
   }
+}
+
+/** Reports an I/O failure of the stream below (file system, decompressor) as a
+ * [[DrillScanException]] naming the file and the byte reached, so no raw JVM exception without
+ * a file name escapes; Jackson sees it as a runtime exception and lets it through. */
+private final class ReadGuard(in: InputStream, path: String, from: Long) extends FilterInputStream(in) {
+  private var at = from
+  private def failed(e: IOException): Nothing = throw JsonInput.cannotRead(path, at, e)
+  override def read(): Int = {
+    val b = try in.read() catch { case e: IOException => failed(e) }
+    if (b >= 0) at += 1
+    b
+  }
+  override def read(b: Array[Byte], off: Int, len: Int): Int = {
+    val n = try in.read(b, off, len) catch { case e: IOException => failed(e) }
+    if (n > 0) at += n
+    n
+  }
+  override def skip(n: Long): Long = {
+    val s = try in.skip(n) catch { case e: IOException => failed(e) }
+    at += s
+    s
+  }
+  override def available(): Int = try in.available() catch { case e: IOException => failed(e) }
 }

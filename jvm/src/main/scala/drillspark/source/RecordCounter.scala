@@ -12,13 +12,15 @@ import org.apache.hadoop.conf.Configuration
  * but objects appears at the top level, no string or record is left open at the end. What it
  * does not check is the text inside a record (values, commas, colons, names, numbers, escape
  * sequences, UTF-8): like Spark's own count, it does not parse. Option `countScan=false` makes
- * count use the full parser. Splits follow [[RecordStream]]: records that start in
- * [start, end), after skipping the partial line before the first newline.
+ * count use the full parser. Splits follow [[RecordStream]]: after skipping the partial line
+ * before the first newline, the records of the lines that start in [start, end), see
+ * [[SplitOwnership]].
  */
 final class RecordCounter(conf: Configuration, val file: String, start: Long, end: Long, o: DrillOptions)
   extends AutoCloseable {
 
   private val in: InputStream = JsonInput.open(conf, file, if (start > 0) start - 1 else 0L)
+  private val owner = new SplitOwnership(end)
   private val buf = new Array[Byte](1 << 16)
   private var pos = 0
   private var lim = 0
@@ -36,16 +38,17 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
   private var inString = false
   private var escaped = false
   private var comment = 0 // 0 none, 1 after '/', 2 line comment, 3 block, 4 block after '*'
-  private var recordLine = 0L
   private var recordStart = 0L
   private var finished = false
 
-  locally {
+  try {
     if (start > 0) skipPartialLine()
     origin = bufBase + pos
     lineStart = origin
     if (start == 0 && fill() && lim - pos >= 3 && buf(0) == 0xEF.toByte && buf(1) == 0xBB.toByte && buf(2) == 0xBF.toByte)
       pos = 3 // UTF-8 byte order mark, as Jackson skips it
+  } catch {
+    case e: Throwable => JsonInput.closeQuietly(in, e); throw e
   }
 
   private def fill(): Boolean = {
@@ -61,7 +64,7 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
     while (fill()) {
       val b = buf(pos)
       pos += 1
-      if (b == '\n') return
+      if (b == '\n') { owner.newlineAt(bufBase + pos - 1); return }
     }
   }
 
@@ -69,7 +72,7 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
 
   private def fail(what: String, at: Long): DrillScanException = {
     val where = if (start > 0) s"line $line of the split starting at byte $origin" else s"line $line"
-    val hint = if (start > 0) RecordCounter.SplitHint else ""
+    val hint = if (start > 0) Splits.SplitHint else ""
     new DrillScanException(s"drill: $file $where, column ${at - lineStart + 1} (byte $at): $what$hint")
   }
 
@@ -107,17 +110,20 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
     val b = buf(pos)
     val at = bufBase + pos
     pos += 1
-    if (b == '\n') { line += 1; lineStart = at + 1 }
+    if (b == '\n') { line += 1; lineStart = at + 1; owner.newlineAt(at) }
     if (inString) {
       if (escaped) escaped = false
       else if (b == '\\') escaped = true
       else if (b == '"') inString = false
     } else if (comment != 0) comment = commentState(b, at)
-    else if (b == '/') comment = 1
     else if (b != ' ' && b != '\n' && b != '\t' && b != '\r') {
-      if (depth == 0 && end >= 0 && at >= end) { finished = true; pos -= 1; return }
-      if (structural(b, at)) stepped += 1
-      first = false
+      // the first byte of the next split's lines at the top level: the rest is its
+      if (depth == 0 && owner.beyond(at)) { finished = true; pos -= 1; return }
+      if (b == '/') comment = 1
+      else {
+        if (structural(b, at)) stepped += 1
+        first = false
+      }
     }
   }
 
@@ -135,7 +141,7 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
     case '{' =>
       val isRecord = depth == recordLevel
       push('{', at)
-      if (isRecord) { recordLine = line; recordStart = at }
+      if (isRecord) recordStart = at
       isRecord
     case '[' =>
       if (depth == 0 && first && start == 0) { arrayMode = true; push('[', at) }
@@ -150,8 +156,8 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
         throw fail(s"malformed JSON: unexpected close marker '${b.toChar}' (expected '${if (open == '{') '}' else ']'}')", at)
       depth -= 1
       if (arrayMode && depth == 0) arrayMode = false
-      else if (b == '}' && depth == recordLevel && end >= 0 && at >= end && line != recordLine)
-        throw RecordCounter.spansBoundary(file, recordStart, end)
+      else if (b == '}' && depth == recordLevel && owner.beyond(at))
+        throw Splits.spansBoundary(file, recordStart, owner.ownedEnd)
       false
     case '"' =>
       if (depth <= recordLevel) throw fail("expected a JSON object at the top level, found a string", at)
@@ -182,15 +188,4 @@ object RecordCounter {
   /** Bytes that end a fast skip inside a string / inside a record. */
   private val StringStop = table('"', '\\', '\n')
   private val RecordStop = table('{', '}', '[', ']', '"', '/', '\n')
-
-  /** Added to errors in a split that does not start the file: it may have started inside a
-   * record that spans lines. */
-  val SplitHint: String = " (this split starts inside the file, which was cut at line boundaries because " +
-    "its first 64 KiB looked like JSON lines; if records span lines, set option splitFiles=false)"
-
-  /** A record spanning lines crosses a split boundary: the file is not JSON lines after all. */
-  def spansBoundary(file: String, recordStart: Long, end: Long): DrillScanException =
-    new DrillScanException(s"drill: $file: the record starting at byte $recordStart spans several lines " +
-      s"and crosses the split boundary at byte $end; the file was cut at line boundaries because its first " +
-      "64 KiB looked like JSON lines. Set option splitFiles=false to read such files whole.")
 }

@@ -1,140 +1,248 @@
 package drillspark.source
 
-import java.io.{BufferedInputStream, ByteArrayOutputStream, FilterInputStream, InputStream}
+import java.io.{BufferedInputStream, ByteArrayInputStream, FilterInputStream, IOException, InputStream, SequenceInputStream}
+import java.util.Locale
 
-import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonProcessingException, JsonStreamContext, JsonToken}
+import com.fasterxml.jackson.core.{JsonFactory, JsonLocation, JsonParser, JsonProcessingException, JsonStreamContext, JsonToken}
+import com.fasterxml.jackson.core.io.JsonEOFException
 import org.apache.hadoop.conf.Configuration
 
-/** Counts the bytes handed to the parser, so a restart after a bad record knows where it is. */
-private final class CountingInputStream(in: InputStream) extends FilterInputStream(in) {
-  var count: Long = 0L
-  override def read(): Int = { val b = super.read(); if (b >= 0) count += 1; b }
-  override def read(b: Array[Byte], off: Int, len: Int): Int = {
-    val n = super.read(b, off, len); if (n > 0) count += n; n
+/** The parser's input: knows its absolute offset, and shows the newlines it passes to the
+ * split's [[SplitOwnership]]. */
+private final class TrackedInput(in: InputStream, var pos: Long, owner: SplitOwnership) extends FilterInputStream(in) {
+  override def read(): Int = {
+    val b = in.read()
+    if (b >= 0) { if (b == '\n') owner.newlineAt(pos); pos += 1 }
+    b
   }
-  override def skip(n: Long): Long = { val s = super.skip(n); count += s; s }
+  override def read(b: Array[Byte], off: Int, len: Int): Int = {
+    val n = in.read(b, off, len)
+    if (n > 0) { owner.scan(pos, b, off, n); pos += n }
+    n
+  }
+  override def skip(n: Long): Long = {
+    val buf = new Array[Byte](math.min(n, 8192L).toInt)
+    val r = if (n <= 0) 0 else read(buf, 0, buf.length)
+    math.max(r, 0).toLong
+  }
+  override def markSupported(): Boolean = false
+
+  /** Read through the next newline; false at the end of the input. */
+  def skipLine(): Boolean = {
+    var b = read()
+    while (b >= 0 && b != '\n') b = read()
+    b >= 0
+  }
+
+  def atEnd: Boolean = { in.mark(1); val b = in.read(); in.reset(); b < 0 }
 }
 
 /**
  * The top-level records of one file, or of one line-aligned split of it: JSON lines,
  * concatenated objects, or one outer array of objects; positions the parser on each record's
- * START_OBJECT. A split [start, end) reads the records that begin in it: it skips the partial
- * line before its first newline and stops at the first record starting at or after `end`.
- * With skipInvalidRecords a bad record is counted and reading resumes at the next line.
+ * START_OBJECT. A split [start, end) skips the partial line before its first newline and reads
+ * the records of the lines that start in it ([[SplitOwnership]]). With skipInvalidRecords a bad
+ * record is counted and reading resumes at the next line (a top-level scalar or array, which
+ * the parser reads whole, is counted and passed over).
+ *
+ * Positions in messages are the file's (the split's, in a split): after the input is reopened
+ * (a re-read record, a resumption after a bad one) the parser counts from where it restarted,
+ * so its lines and columns are offset by where that was.
  */
 final class RecordStream(
     conf: Configuration, val file: String, start: Long, end: Long, o: DrillOptions, f: JsonFactory)
   extends AutoCloseable {
 
-  private var in: InputStream = _
-  private var counting: CountingInputStream = _
+  private val owner = new SplitOwnership(end)
+  private var in: TrackedInput = _
   var parser: JsonParser = _
-  /** Absolute file offset of the parser's byte 0. */
-  var base: Long = 0L
+  /** Absolute file offset of the parser's byte 0 (one before its first file byte when it was
+   * handed a '[' to resume inside an outer array). */
+  private var base = 0L
+  /** Absolute offset of the first file byte the parser reads. */
+  private var parserFrom = 0L
+  /** Line of the parser's line 1, minus one; column of its column 1 (on its line 1), minus one. */
+  private var lineBase = 0L
+  private var colBase = 0L
+  /** First byte of this split's first line (0 for a whole file). */
+  private var origin = 0L
   private var arrayMode = false
   private var first = true
+  /** The parser was handed a '[' the file does not have at that place. */
+  private var resumedInArray = false
+
   private var recordParent: JsonStreamContext = _
+  private var recordOpen = false
+  /** Absolute byte, line and column of the current record's START_OBJECT. */
+  var recordStart: Long = -1L
+  private var recordLine = 0L
+  private var recordCol = 0L
   var skipped: Long = 0L
   var records: Long = 0L
 
-  open()
-
-  private def open(): Unit = {
-    val from = if (start > 0) start - 1 else 0L
-    val raw = new BufferedInputStream(JsonInput.open(conf, file, from), 1 << 16)
-    base = from
-    if (start > 0) base += skipLine(raw)
-    start(raw)
+  try {
+    openAt(if (start > 0) start - 1 else 0L)
+    if (start > 0) in.skipLine()
+    origin = in.pos
+    startParser(1, 1, inArray = false)
+    first = true
+  } catch {
+    case e: Throwable => JsonInput.closeQuietly(this, e); throw e
   }
 
-  private def start(stream: InputStream): Unit = {
-    in = stream
-    counting = new CountingInputStream(stream)
-    parser = JsonInput.parser(f, counting, o)
+  private def openAt(pos: Long): Unit = {
+    closeInput()
+    val compressed = JsonInput.isCompressed(file)
+    val raw = JsonInput.open(conf, file, if (compressed) 0L else pos)
+    try {
+      val buffered = new BufferedInputStream(raw, 1 << 16)
+      if (compressed && pos > 0) {
+        try buffered.skipNBytes(pos) catch { case e: IOException => throw JsonInput.cannotRead(file, pos, e) }
+      }
+      in = new TrackedInput(buffered, pos, owner)
+    } catch {
+      case e: Throwable => JsonInput.closeQuietly(raw, e); throw e
+    }
   }
 
-  /** Skip through the next newline; returns the bytes skipped. */
-  private def skipLine(s: InputStream): Long = {
-    var n = 0L
-    var b = s.read()
-    while (b >= 0 && b != '\n') { n += 1; b = s.read() }
-    if (b >= 0) n + 1 else n
+  /** A parser from the input's position, which is at `line` and `column`; inside an outer array
+   * it is handed a '[' first, so that the records' separators and the closing ']' still parse. */
+  private def startParser(line: Long, column: Long, inArray: Boolean): Unit = {
+    parserFrom = in.pos
+    base = in.pos
+    lineBase = line - 1
+    colBase = column - 1
+    resumedInArray = inArray && !in.atEnd
+    val src: InputStream =
+      if (!resumedInArray) in
+      else { base -= 1; colBase -= 1; new SequenceInputStream(new ByteArrayInputStream(RecordStream.OpenArray), in) }
+    parser = JsonInput.parser(f, src, o)
+    arrayMode = false
+    first = resumedInArray
+    recordOpen = false
   }
 
-  def where: String = JsonInput.where(file, parser, base)
+  /** Reopen at absolute offset `pos` (at `line`, `column`), skip `lines` line ends, parse on. */
+  private def reopenAt(pos: Long, line: Long, column: Long, lines: Int, inArray: Boolean): Unit = {
+    openAt(pos)
+    var l = line
+    var c = column
+    var k = 0
+    while (k < lines && in.skipLine()) { l += 1; c = 1; k += 1 }
+    startParser(l, c, inArray)
+  }
+
+  private def lineOf(loc: JsonLocation): Long = lineBase + loc.getLineNr
+  private def columnOf(loc: JsonLocation): Long =
+    if (loc.getLineNr == 1) colBase + loc.getColumnNr else loc.getColumnNr.toLong
+  private def byteOf(loc: JsonLocation): Long = if (loc.getByteOffset >= 0) base + loc.getByteOffset else -1L
+
+  private def whereAt(loc: JsonLocation): String =
+    if (loc == null) file
+    else JsonInput.where(file, lineOf(loc), columnOf(loc), byteOf(loc), if (start > 0) origin else 0L)
+
+  /** "file line L, column C (byte B)" of the parser's position. */
+  def where: String = whereAt(if (parser == null) null else parser.currentLocation())
 
   def fail(what: String, cause: Throwable = null): DrillScanException =
-    JsonInput.error(file, parser, base, what + (if (start > 0) RecordCounter.SplitHint else ""), cause)
+    failAt(if (parser == null) null else parser.currentLocation(), what, cause)
+
+  private def failAt(loc: JsonLocation, what: String, cause: Throwable = null): DrillScanException =
+    new DrillScanException(s"drill: ${whereAt(loc)}: $what${if (start > 0) Splits.SplitHint else ""}", cause)
 
   /** Move to the next record's START_OBJECT; false at the end of the file or split. */
   def next(): Boolean = {
     checkRecordEnd()
     while (true) {
-      val t = try parser.nextToken() catch {
-        case e: JsonProcessingException => onBadRecord(e); null
+      var t: JsonToken = null
+      var bad = false
+      try t = parser.nextToken() catch {
+        case e: JsonProcessingException =>
+          if (endsHere(e)) return false
+          onBadRecord(e)
+          bad = true
       }
-      if (t == null) {
-        if (!recovering) return false
-        recovering = false
-      } else if (first && t == JsonToken.START_ARRAY && start == 0) {
-        arrayMode = true
-        first = false
-      } else if (t == JsonToken.START_OBJECT) {
-        first = false
-        if (end >= 0 && base + parser.currentTokenLocation().getByteOffset >= end) return false
-        recordParent = parser.getParsingContext.getParent
+      if (!bad) {
+        if (t == null) return false
         val loc = parser.currentTokenLocation()
-        recordStart = base + loc.getByteOffset
-        recordLine = loc.getLineNr
-        records += 1
-        return true
-      } else if (arrayMode && t == JsonToken.END_ARRAY && parser.getParsingContext.inRoot) {
-        arrayMode = false
-      } else {
-        val what = s"expected a JSON object at the top level, found ${tokenText(t)}"
-        if (o.skipInvalidRecords) { skipped += 1; skipRestOfLine() }
-        else throw fail(what)
+        val at = base + loc.getByteOffset
+        if (owner.beyond(at)) return false
+        if (t == JsonToken.START_OBJECT) {
+          first = false
+          recordParent = parser.getParsingContext.getParent
+          recordOpen = true
+          recordStart = at
+          recordLine = lineOf(loc)
+          recordCol = columnOf(loc)
+          records += 1
+          return true
+        } else if (first && t == JsonToken.START_ARRAY && start == 0) arrayMode = true
+        else if (arrayMode && t == JsonToken.END_ARRAY && parser.getParsingContext.inRoot) arrayMode = false
+        else notAnObject(t)
+        first = false
       }
     }
     false
   }
 
-  private var recovering = false
-  /** Absolute byte and parser line of the current record's START_OBJECT (line 0: none). */
-  var recordStart: Long = -1L
-  private var recordLine: Int = 0
+  /** A syntax error between records that is not this split's: on a line the next split owns
+   * (it reports or skips it), or the end of input inside the '[' handed to the parser. */
+  private def endsHere(e: JsonProcessingException): Boolean = {
+    val ctx = parser.getParsingContext
+    if (resumedInArray && e.isInstanceOf[JsonEOFException] && ctx != null && ctx.inArray &&
+        ctx.getParent != null && ctx.getParent.inRoot) return true
+    val loc = e.getLocation
+    ctx != null && ctx.inRoot && loc != null && loc.getByteOffset >= 0 &&
+      owner.beyond(byteOf(loc) - columnOf(loc) + 1)
+  }
 
-  /** In a split, a record that crosses the split's end must lie on one line: otherwise the
-   * file is not JSON lines after all and the next split started inside a record. */
-  private def checkRecordEnd(): Unit = {
-    if (end >= 0 && recordLine > 0 && parser.currentToken() == JsonToken.END_OBJECT &&
-        (parser.getParsingContext eq recordParent)) {
-      val loc = parser.currentTokenLocation()
-      if (base + loc.getByteOffset >= end && loc.getLineNr != recordLine)
-        throw RecordCounter.spansBoundary(file, recordStart, end)
+  /** A top-level value that is not an object: fail, or (skipInvalidRecords) count it and go
+   * on after it; the parser read it whole (a scalar) or skips it whole (an array). */
+  private def notAnObject(t: JsonToken): Unit = {
+    if (!o.skipInvalidRecords)
+      throw failAt(parser.currentTokenLocation(), s"expected a JSON object at the top level, found ${tokenText(t)}")
+    skipped += 1
+    if (t == JsonToken.START_ARRAY) {
+      try parser.skipChildren() catch { case e: JsonProcessingException => resume(e) }
     }
-    recordLine = 0
+  }
+
+  /** In a split, a record must not run into the next split's first line: the file is not
+   * JSON lines after all, and the next split started inside this record. */
+  private def checkRecordEnd(): Unit = {
+    if (recordOpen && owner.ownedEnd >= 0 && parser.currentToken() == JsonToken.END_OBJECT &&
+        (parser.getParsingContext eq recordParent) &&
+        owner.beyond(base + parser.currentTokenLocation().getByteOffset))
+      throw Splits.spansBoundary(file, recordStart, owner.ownedEnd)
+    recordOpen = false
   }
 
   private def tokenText(t: JsonToken): String = t match {
     case JsonToken.START_ARRAY => "an array"
     case JsonToken.END_ARRAY | JsonToken.END_OBJECT => s"'${t.asString}'"
-    case _ => s"${t.toString.toLowerCase.replace("value_", "")} ${parser.getText}"
+    case _ => s"${t.toString.toLowerCase(Locale.ROOT).replace("value_", "")} ${parser.getText}"
   }
 
-  /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume at the
-   * line after the one holding the error. */
+  /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume after it. */
   def onBadRecord(e: JsonProcessingException): Unit = {
+    // with invalidUtf8=replace, positions are in decoded characters: nowhere to resume
     if (!o.skipInvalidRecords || o.replaceInvalidUtf8) throw fail(JsonInput.describe(e), e)
     skipped += 1
-    val loc = e.getLocation
-    val at = if (loc != null && loc.getByteOffset >= 0) base + loc.getByteOffset else -1L
-    // inside a record, an error at a line's first byte means the line before was cut short:
-    // resume at this line; at the top level the bad token is on this line: skip it
-    val inRecord = parser.getParsingContext != null && !parser.getParsingContext.inRoot
-    restartAfterLine(if (at > 0 && inRecord) at - 1 else at)
-    recovering = true
-    recordLine = 0
+    resume(e)
+  }
+
+  /** Resume after a syntax error at the line after the one holding it; but inside a record, an
+   * error at a line's first byte means the line before was cut short: resume at this line. */
+  private def resume(e: JsonProcessingException): Unit = {
+    if (o.replaceInvalidUtf8) throw fail(JsonInput.describe(e), e)
+    val loc = Option(e.getLocation).filter(_.getByteOffset >= 0).getOrElse(parser.currentLocation())
+    val at = byteOf(loc)
+    val ctx = parser.getParsingContext
+    val inRecord = ctx != null && !ctx.inRoot
+    val inArray = arrayMode
+    // at > parserFrom: never resume where this parser started (that line is the bad one)
+    if (inRecord && columnOf(loc) == 1 && at > parserFrom) reopenAt(at, lineOf(loc), 1, 0, inArray)
+    else reopenAt(at, lineOf(loc), columnOf(loc), 1, inArray)
   }
 
   /** A value that does not fit its column (not a syntax error): skip to the record's end. */
@@ -145,32 +253,8 @@ final class RecordStream(
         if (parser.nextToken() == null) return
       }
     } catch {
-      case _: JsonProcessingException => restartAfterLine(-1L); recovering = true
+      case e: JsonProcessingException => resume(e)
     }
-  }
-
-  private def skipRestOfLine(): Unit = restartAfterLine(-1L)
-
-  /** Reopen the file after the first newline at or after byte `from` (-1: the parser's position). */
-  private def restartAfterLine(from: Long): Unit = {
-    val pos = if (from >= 0) from else {
-      val rest = new ByteArrayOutputStream()
-      parser.releaseBuffered(rest)
-      base + counting.count - rest.size()
-    }
-    parser.close()
-    in.close()
-    val compressed = JsonInput.compression(file).isDefined
-    val raw = new BufferedInputStream(JsonInput.open(conf, file, if (compressed) 0L else pos), 1 << 16)
-    if (compressed) raw.skipNBytes(pos)
-    val before = base
-    base = pos + skipLine(raw)
-    // an error at the very start of the line this parser started on: that line itself is bad
-    // (resuming at it again would loop forever), so skip it too
-    if (base <= before && pos >= 0) base += skipLine(raw)
-    start(raw)
-    arrayMode = false
-    first = false
   }
 
   /** Inside a file's outer array (records cannot be re-read from their offset there). */
@@ -179,22 +263,23 @@ final class RecordStream(
   /** Reopen at the current record's START_OBJECT (a record rejected early by a pushed filter
    * but revived by a later duplicate key is read again in full). */
   def reread(): Unit = {
-    val at = recordStart
-    parser.close()
-    in.close()
-    val compressed = JsonInput.compression(file).isDefined
-    val raw = new BufferedInputStream(JsonInput.open(conf, file, if (compressed) 0L else at), 1 << 16)
-    if (compressed) raw.skipNBytes(at)
-    base = at
-    start(raw)
+    reopenAt(recordStart, recordLine, recordCol, 0, inArray = false)
     parser.nextToken()
     recordParent = parser.getParsingContext.getParent
-    recordLine = parser.currentTokenLocation().getLineNr
-    first = false
+    recordOpen = true
   }
 
-  override def close(): Unit = {
-    if (parser != null) parser.close()
-    if (in != null) in.close()
+  private def closeInput(): Unit = {
+    try { if (parser != null) parser.close() }
+    finally {
+      parser = null
+      if (in != null) { val s = in; in = null; s.close() }
+    }
   }
+
+  override def close(): Unit = closeInput()
+}
+
+object RecordStream {
+  private val OpenArray = Array[Byte]('[')
 }

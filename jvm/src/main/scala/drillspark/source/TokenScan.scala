@@ -25,8 +25,12 @@ object TokenScan {
         val tasks = files.map { path =>
           new Callable[Long] {
             def call(): Long = {
-              val p = f.createParser(new BufferedInputStream(new FileInputStream(path), 1 << 16))
-              try { var n = 0L; while (p.nextToken() != null) n += 1; n } finally p.close()
+              // the factory leaves the input open (AUTO_CLOSE_SOURCE is off): close it here
+              val in = new FileInputStream(path)
+              try {
+                val p = f.createParser(new BufferedInputStream(in, 1 << 16))
+                try { var n = 0L; while (p.nextToken() != null) n += 1; n } finally p.close()
+              } finally in.close()
             }
           }
         }
