@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import threading
+import time
 
 import pytest
 from pyspark.sql.types import BooleanType, ByteType, LongType, ShortType
@@ -197,15 +200,49 @@ def test_size_options_take_suffixes(spark, tmp_path):
 # --- one listing per load --------------------------------------------------------------------
 
 def test_one_listing_per_load(spark, tmp_path):
-    # a file the listing sees must be read with the schema that saw it: the schema and the
-    # table come from one listing (a second listing per load could pick up a newer file)
+    # Spark asks the source for the schema, then for the table: both must come from one
+    # listing. The table root's .drill.schema is a FIFO here, so reading it is seen by the
+    # writer thread, which adds a data file right then (before the reader sees the schema's
+    # end): a second listing for the table would pick that file up and read it with a schema
+    # that never saw it.
     d = tmp_path / "t"
     write_text(d / "1.json", '{"a": 1}\n')
-    df = read(spark, d)
-    write_text(d / "2.json", '{"a": 2, "b": "new"}\n')
-    assert df.columns == ["a"]
-    assert sorted(r.a for r in df.collect()) == [1]
-    assert sorted(read(spark, d).columns) == ["a", "b"]
+    fifo = d / ".drill.schema"
+    os.mkfifo(fifo)
+    opened, stop = [], threading.Event()
+
+    def reader_gone():  # the last reader closed the FIFO (opening it to write would fail)
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            return False
+        except OSError:
+            return True
+
+    def serve():
+        while True:
+            fd = os.open(fifo, os.O_WRONLY)  # blocks until a reader opens the FIFO
+            if not stop.is_set() and not opened:
+                write_text(d / "2.json", '{"a": 2, "late": 3}\n')
+            os.write(fd, b"a BIGINT NOT NULL")
+            os.close(fd)
+            if stop.is_set():
+                return
+            opened.append(1)
+            while not reader_gone():
+                time.sleep(0.01)
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    try:
+        df = read(spark, d)
+        assert df.columns == ["a"]
+        assert [tuple(r) for r in df.collect()] == [(1,)]
+        assert len(opened) == 1
+    finally:
+        stop.set()
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # release the writer
+        t.join(5)
+        os.close(fd)
 
 
 def test_nan_in_a_double_column_still_reads(spark, tmp_path):
