@@ -48,6 +48,12 @@ def test_star_join_of_schema_free_tables_resolves_qualified_names(engine):
     assert len(rows) == 1 and not [c for c in cols if c.startswith("$") or "$" in c]
     row = dict(zip(cols, rows[0], strict=True))
     assert row["integer"] == 2001 and row["i"] == 2001 and row["tag"] == "x"
+    # only the starred side's record reaches the output, plus the items named
+    cols, rows = q(engine, f"SELECT b.tag, a.* FROM {JSON} a JOIN (VALUES (2001, 'x', 7)) "
+                           "b(i, tag, n) ON a.`integer` = b.i")
+    assert "i" not in cols and "n" not in cols and not [c for c in cols if "$" in c]
+    row = dict(zip(cols, rows[0], strict=True))
+    assert len(rows) == 1 and row["tag"] == "x" and row["integer"] == 2001
 
 
 # --- 2. correlated EXISTS in a join ---------------------------------------------------------
@@ -119,6 +125,9 @@ def test_values_literals_have_sql_types(engine):
                         "(VALUES (1, 1.5, 'p'), (2, 10.25, 'q')) t(x, y, s) ORDER BY t.x")
     assert [r[:3] for r in rows] == [["INT", "VARDECIMAL", "VARCHAR"]] * 2
     assert [str(r[3]) for r in rows] == ["1.50", "10.25"]
+    _, rows = q(engine, "SELECT sqltypeof(t.x) a, t.x FROM (VALUES (1), (2.5)) t(x) ORDER BY t.x")
+    assert [[r[0], str(r[1])] for r in rows] == [["DECIMAL(11, 1)", "1.0"],
+                                                 ["DECIMAL(11, 1)", "2.5"]]
     _, rows = q(engine, "SELECT typeof(t.x) a FROM (VALUES (3000000000), (1)) t(x)")
     assert rows == [["BIGINT"], ["BIGINT"]]
     _, rows = q(engine, "SELECT typeof(t.x) a, t.x FROM (VALUES (1e1)) t(x)")

@@ -102,7 +102,7 @@ class PlanBuilder:
         where.update({k: start_of(n) for k, n in (parts or {}).items()})
         found = {k: v for k, v in where.items() if v is not None}
         if found:
-            self.positions[op_id] = found  # type: ignore[assignment]
+            self.positions[op_id] = found
         return op_id
 
 
@@ -331,7 +331,7 @@ class Lowering:
             selection["delimiter"] = fmt.get("fieldDelimiter", ",")
             selection["extractHeader"] = fmt.get("extractHeader", False)
         return Rel(self.builder.add({"op": "scan", "storageengine": engine,
-                                     "selection": selection}), None)
+                                     "selection": selection}, node), None)
 
     def engine_config(self, engine: str) -> dict:
         if engine == "cp":
@@ -416,9 +416,12 @@ def _column_type(cells: list[exp.Expr]) -> str | None:
     if any("e" in t.lower() for t in texts):
         return "FLOAT8"
     if any("." in t for t in texts):
+        # Calcite's least restrictive type: an integer counts as DECIMAL(10, 0) (INT) or
+        # DECIMAL(19, 0) (BIGINT), a decimal literal by its own digits.
         scale = max(len(t.split(".")[1]) if "." in t else 0 for t in texts)
-        whole = max(len(t.lstrip("-").split(".")[0].lstrip("0")) for t in texts)
-        return f"VARDECIMAL({max(whole + scale, 1)}, {scale})"
+        whole = max(len(t.lstrip("-").split(".")[0].lstrip("0")) if "." in t
+                    else 10 if int(t) in INT_RANGE else 19 for t in texts)
+        return f"VARDECIMAL({min(max(whole + scale, 1), 38)}, {scale})"
     return "INT" if all(int(t) in INT_RANGE for t in texts) else "BIGINT"
 
 

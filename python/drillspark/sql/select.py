@@ -239,8 +239,9 @@ class SelectLowering:
         """Gives each side's referenced columns a name unique in the join (`alias$column`) so
         both inputs' records can be merged and `a.x` / `b.x` stay apart. A star over sides
         with known columns references all of them (the star expands to `a.x`, `b.x`, ...);
-        a star over a schema-free side needs its whole record, so then every side keeps its
-        record and gets hidden qualified copies of its referenced columns (a `transform`)."""
+        a star over a schema-free side needs its whole record, so then each starred side keeps
+        its record and gets hidden qualified copies of its referenced columns (a `transform`),
+        and the other sides bring only hidden copies."""
         starred = self._starred() or []
         refs = self._referenced()
         whole = any(s.columns is None for s in starred)
@@ -251,20 +252,21 @@ class SelectLowering:
             if any(t is s for t in starred) and s.columns is not None:
                 cols |= set(known)
             cols_sorted = sorted(cols)
-            if whole:
-                s.fields = {c: f"${s.alias}${c}" for c in cols_sorted}
-                self.low.hidden_names.extend(s.fields.values())
-                if cols_sorted:
-                    s.rel = Rel(self.low.builder.add({"op": "transform", "input": s.rel.op,
-                                                      "transforms": [
-                        {"ref": s.fields[c], "expr": dx.path(known.get(c, c))}
-                        for c in cols_sorted]}), None)
-                continue
-            s.fields = {c: f"{s.alias}${c}" for c in cols_sorted}
+            # hidden copies (dropped from the result) when whole records reach the output
+            prefix = "$" if whole else ""
+            s.fields = {c: f"{prefix}{s.alias}${c}" for c in cols_sorted}
             projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))}
                            for c in cols_sorted]
+            if whole and any(t is s for t in starred):
+                self.low.hidden_names.extend(s.fields.values())
+                if projections:
+                    s.rel = Rel(self.low.builder.add({"op": "transform", "input": s.rel.op,
+                                                      "transforms": projections}), None)
+                continue
             if not projections:  # a side used only for its row count
-                projections = [{"ref": f"{s.alias}$", "expr": "1"}]
+                projections = [{"ref": f"{prefix}{s.alias}$", "expr": "1"}]
+            if whole:
+                self.low.hidden_names.extend(p["ref"] for p in projections)
             s.rel = Rel(self.low.builder.add({"op": "project", "input": s.rel.op,
                                               "projections": projections}),
                         [p["ref"] for p in projections])
