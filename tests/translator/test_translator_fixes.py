@@ -183,6 +183,15 @@ def test_collapsingaggregate_carries_over_the_last_record(run_plan):
     assert run_plan(q, CONSOLE).rows() == [{"c": 39, "n": 40}]
 
 
+def test_collapsingaggregate_carryover_wins_a_name_clash(run_plan):
+    # CollapsingAggregateROP adds the aggregations to the output record, then the carryovers
+    q = console({"op": "constant", "content": [{"n": 7}, {"n": 8}]},
+                {"op": "collapsingaggregate", "carryovers": ["n"],
+                 "aggregations": [{"ref": "n", "expr": "count(1)"},
+                                  {"ref": "s", "expr": "sum(n)"}]})
+    assert run_plan(q, CONSOLE).rows() == [{"n": 8, "s": 15}]
+
+
 def test_collapsingaggregate_target_takes_the_last_matching_record(run_plan):
     rows = [{"k": 1, "c": "a", "t": True}, {"k": 1, "c": "b", "t": True},
             {"k": 1, "c": "c", "t": False}, {"k": 2, "c": "d", "t": False}]

@@ -24,12 +24,15 @@ LEAF = "__drill_leaf"
 
 class _LeafScope(Scope):
     """A filter's scope where some occurrences of one field path (the plan nodes in `uses`)
-    mean the current element of a higher-order function (Appendix A), typed `leaf_type`."""
+    mean the current element of a higher-order function (Appendix A), typed `leaf_type`.
+    `typing` holds the scope's typing scope once built (shared by the scopes of one filter)."""
 
-    def __init__(self, base: Scope, uses: list[FieldPath], leaf: Column, leaf_type: T.DataType):
+    def __init__(self, base: Scope, uses: list[FieldPath], leaf: Column, leaf_type: T.DataType,
+                 typing: list[Scope] | None = None):
         super().__init__(base.df, base.where, base.columns, base.schema)
         self._base, self._nodes, self._uses = base, uses, {id(u) for u in uses}
         self._leaf, self._leaf_type = leaf, leaf_type
+        self._typing = typing if typing is not None else []
 
     def path(self, path: FieldPath) -> Column:
         return self._leaf if id(path) in self._uses else super().path(path)
@@ -43,13 +46,12 @@ class _LeafScope(Scope):
     def typing_scope(self) -> Scope:
         # a lambda variable has no type outside its function: analyze expressions over a
         # frame where the element is a real (typed, empty) column instead
-        df = self._base.df.withColumn(LEAF, F.lit(None).cast(self._leaf_type))
-        return _TypingScope(Scope(df, self.where), self._nodes, F.col(LEAF), self._leaf_type)
-
-
-class _TypingScope(_LeafScope):
-    def typing_scope(self) -> Scope:
-        return self
+        if not self._typing:
+            df = self._base.df.withColumn(LEAF, F.lit(None).cast(self._leaf_type))
+            typing = _LeafScope(Scope(df, self.where), self._nodes, F.col(LEAF), self._leaf_type)
+            typing._typing.append(typing)  # its columns analyze as they are
+            self._typing.append(typing)
+        return self._typing[0]
 
 
 def filter_(tr: Translator, op: Any) -> Rel:
@@ -62,8 +64,10 @@ def filter_(tr: Translator, op: Any) -> Rel:
         leaf = leaf_type(df.schema, path)
         if uses and leaf is not None and crosses_array(df.schema, path):
             # Appendix A: prune arrays along the path instead of judging the record as a whole
+            typing: list[Scope] = []
+
             def pred(value: Column) -> Column:
-                leaf_scope = _LeafScope(scope, uses, value, leaf)
+                leaf_scope = _LeafScope(scope, uses, value, leaf, typing)
                 return tr.compiler(op, leaf_scope, "expr").compile(op.expr)
 
             return Rel(filter_nested(df, path, pred))

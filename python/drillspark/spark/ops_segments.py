@@ -86,7 +86,11 @@ def collapsing_aggregate(tr: Translator, op: Any) -> Rel:
     taken = {i for i, _ in picked}
     for i, (path, _) in enumerate(carry):
         fields.append((path, F.col("__carry").getField(f"c{i}") if i in taken else F.col("__key")))
-    fields += [(path, F.col(f"__a{i}")) for i, (path, _) in enumerate(aggs)]
+    # Drill writes the aggregations first and the carryovers over them: on a name clash the
+    # carryover wins
+    carried = {tuple(n.lower() for n in path) for path, _ in carry}
+    fields += [(path, F.col(f"__a{i}")) for i, (path, _) in enumerate(aggs)
+               if tuple(n.lower() for n in path) not in carried]
     if target is not None:
         # no record whose target is true: the segment gives no output
         out = out.where(F.col("__carry").isNotNull())
