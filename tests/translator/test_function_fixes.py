@@ -212,3 +212,28 @@ def test_to_char_of_numbers_uses_decimal_format_patterns(spark):
 def test_to_char_of_dates_uses_the_pattern(spark):
     assert _eval(spark, [(TS,)], "t timestamp", "to_char", "$t", "yyyy-MM-dd HH:mm") == \
         ["2020-07-05 13:04"]
+
+
+def test_extract_from_a_time_value(run_plan):
+    got = _project(run_plan, [{"s": "01:02:20.123"}], h="extractHour(cast(s as TIME))",
+                   sec="extractSecond(cast(s as TIME))")
+    assert got == [{"h": 1, "sec": 20.123}]
+    with pytest.raises(Exception, match=r"@2.*a TIME has no year"):
+        _project(run_plan, [{"s": "01:02:20.123"}], y="extractYear(cast(s as TIME))")
+
+
+def test_apply_takes_a_function_already_looked_up(spark):
+    df = spark.createDataFrame([(-2,)], "x bigint")
+    fn = CATALOG.lookup("abs")
+    assert df.select(CATALOG.apply(fn, [Arg(F.col("x"))], Scope(df))).first()[0] == 2
+    with pytest.raises(FunctionArgumentError, match=r"@9: abs\(\) takes 1 arguments, got 0"):
+        CATALOG.apply(fn, [], Scope(df), "@9: ")
+
+
+def test_like_has_no_escape_character_unless_given(spark):
+    # Drill's LIKE without ESCAPE treats a backslash as an ordinary character
+    rows, schema = [("a\\b",), ("a%",), ("a\\x",)], "s string"
+    assert _eval(spark, rows, schema, "like", "$s", "a\\b") == [True, False, False]
+    assert _eval(spark, rows, schema, "like", "$s", "a\\%") == [True, False, True]
+    assert _eval(spark, rows, schema, "like", "$s", "a#%", "#") == [False, True, False]
+    assert _eval(spark, [("A\\B",)], schema, "ilike", "$s", "a\\b") == [True]

@@ -439,6 +439,21 @@ def _to_char(a: list[Arg], ctx: Context) -> Column:
     return F.date_format(a[0].col, fmt)
 
 
+# Drill's LIKE has no escape character unless one is given; Spark's defaults to a backslash,
+# so without one a character no pattern holds (NUL) stands in for "none".
+_NO_ESCAPE = "\u0000"
+
+
+def _like(fn: str) -> Builder:
+    def build(a: list[Arg], ctx: Context) -> Column:
+        escape = _lit_str(a[2], fn, 3) if len(a) > 2 else _NO_ESCAPE
+        if len(escape) != 1:
+            raise FunctionArgumentError(f"{fn}(): the escape {escape!r} must be one character")
+        return F.call_function(fn, a[0].col, a[1].col, F.lit(escape))
+
+    return build
+
+
 def _agg_count(a: list[Arg], ctx: Context) -> Column:
     if not a:
         return F.count(F.lit(1))
@@ -552,8 +567,8 @@ def _build_catalog() -> FunctionCatalog:
     scalar("replace", lambda a, c: F.replace(*_c(a)), 3)
     scalar("regexp_replace", lambda a, c: F.regexp_replace(*_c(a)), 3)
     scalar("regexp_matches", _regexp_matches, 2, "regex_like", "regexp_like")
-    scalar("like", lambda a, c: F.call_function("like", *_c(a)), (2, 3))
-    scalar("ilike", lambda a, c: F.call_function("ilike", *_c(a)), (2, 3))
+    scalar("like", _like("like"), (2, 3))
+    scalar("ilike", _like("ilike"), (2, 3))
     scalar("similar_to", _similar_to, (2, 3), "similar")
     scalar("lpad", lambda a, c: F.lpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
     scalar("rpad", lambda a, c: F.rpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
