@@ -552,6 +552,9 @@ def _build_catalog() -> FunctionCatalog:
 
     # strings
     scalar("concat", _concat, (1, None))
+    # a drillspark extension (no Drill function): fails the query with its message when a
+    # row reaches it; the SQL layer uses it for a scalar subquery returning several rows
+    scalar("raise_error", _unary(F.raise_error), 1)
     scalar("lower", _unary(F.lower), 1, "lcase")
     scalar("upper", _unary(F.upper), 1, "ucase")
     scalar("length", _unary(lambda x: F.length(x).cast("long")), 1,

@@ -461,8 +461,8 @@ class SelectLowering:
                 "op": "groupingaggregate", "input": inner.op, "keys": [], "exprs": [
                     {"ref": name, "expr": dx.call("any_value", [dx.path(inner.columns[0])])},
                     {"ref": count, "expr": "count(1)"}]}, sub), [name, count])
-            check = dx.case([(dx.binary(">", dx.path(count), "1"), dx.binary(">", _failure(
-                "a scalar subquery returned more than one row", dx.path(count)), "0"))], "true")
+            check = dx.case([(dx.binary(">", dx.path(count), "1"), dx.call("isnull", [_failure(
+                "a scalar subquery returned more than one row", dx.path(count))]))], "true")
             inner = Rel(self.low.builder.add({"op": "filter", "input": inner.op,
                                               "expr": check}, sub), inner.columns)
             inner = Rel(self.low.builder.add({"op": "project", "input": inner.op, "projections": [
@@ -735,10 +735,9 @@ _UNBOUNDED_PRECEDING, _UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
 
 
 def _failure(message: str, detail: str) -> str:
-    """An expression that fails the query with `message` when evaluated: the catalog has no
-    raise-error function, so a cast of the (non-constant) message text to INT, which Drill
-    and Spark's ANSI mode both refuse, carries it into the run-time error."""
-    return dx.cast(dx.call("concat", [dx.string(message + ": "), detail]), "INT")
+    """An expression that fails the query with `message: detail` when a row evaluates it (the
+    catalog's `raise_error`, a drillspark extension)."""
+    return dx.call("raise_error", [dx.call("concat", [dx.string(message + ": "), detail])])
 
 
 def _frame_bounds(frame: exp.WindowSpec, sel: SelectLowering) -> dict:
