@@ -22,7 +22,19 @@ object InputFiles {
 
   private def hasGlob(s: String): Boolean = s.exists(c => c == '*' || c == '?' || c == '[' || c == '{')
 
-  /** The files of `paths` and the table root folder (the single directory given), if any. */
+  /** True when `path` names an existing file or folder, or is a glob matching a visible one. */
+  def exists(conf: Configuration, path: String): Boolean = {
+    val p = new Path(path)
+    val fs = p.getFileSystem(conf)
+    if (hasGlob(path)) Option(fs.globStatus(p)).exists(_.exists(s => !hidden(s.getPath.getName)))
+    else fs.exists(p)
+  }
+
+  /**
+   * The files of `paths` and the table root folder (the single directory given), if any.
+   * A file named twice (or met in a folder and named too) is read twice, as Spark's own file
+   * sources do.
+   */
   def list(conf: Configuration, paths: Seq[String]): (Seq[InputFile], Option[Path]) = {
     if (paths.isEmpty) throw new IllegalArgumentException(
       "drill: no path given; use spark.read.format(\"drill\").load(path)")
@@ -98,8 +110,10 @@ object InputFiles {
     if (i < 0) "" else name.substring(i + 1)
   }
 
-  def formatOf(name: String): String = {
-    val n = name.toLowerCase(Locale.ROOT).stripSuffix(".gz").stripSuffix(".bz2").stripSuffix(".zst")
-    suffix(n)
+  /** The format named by a path's extension, past a compression suffix (`x.json.zstd`: json). */
+  def formatOf(path: String): String = {
+    val name = path.substring(path.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT)
+    val bare = if (JsonInput.compression(name).isDefined) name.substring(0, name.lastIndexOf('.')) else name
+    suffix(bare)
   }
 }
