@@ -151,6 +151,11 @@ def test_default_workspace_by_name(spark, dfsw, tmp_path):
     # workspace.root configures the workspace named root, not the default one
     assert spark.sql("SELECT secret FROM dfsd.root.`s.json`").first().secret == "fine"
     assert spark.sql("SELECT count(*) n FROM dfsd.`c.json`").first().n == 2
+    # the older spelling `root` and workspace.default may not disagree
+    spark.conf.set("spark.sql.catalog.dfsd2", CATALOG)
+    spark.conf.set("spark.sql.catalog.dfsd2.root", str(root / "clean"))
+    spark.conf.set("spark.sql.catalog.dfsd2.workspace.default", str(root / "sub"))
+    assert "keep one" in _error(spark, "SELECT * FROM dfsd2.`s.json`")
 
 
 # 6. duplicate and overlapping paths behave as Spark's own file sources do
@@ -164,3 +169,13 @@ def test_duplicate_paths_follow_spark(spark, tmp_path):
     for paths in ([str(f), str(f)], [str(d), str(f)], [str(d), str(d)]):
         drill = spark.read.format("drill").load(paths).count()
         assert drill == spark.read.json(paths).count(), paths
+
+
+def test_a_symlink_loop_in_a_folder_is_refused(spark, tmp_path):
+    d = tmp_path / "loop"
+    d.mkdir()
+    (d / "a.json").write_text('{"a": 1}\n')
+    os.symlink(d, d / "self")
+    with pytest.raises(Exception) as e:
+        spark.read.format("drill").load(str(d)).count()
+    assert "self" in str(e.value) and "loop" in str(e.value)

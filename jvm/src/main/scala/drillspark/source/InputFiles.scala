@@ -58,13 +58,26 @@ object InputFiles {
     (out.toSeq, root)
   }
 
-  private def walk(fs: FileSystem, dir: Path, dirs: Vector[String], out: ArrayBuffer[InputFile]): Unit = {
+  private def walk(fs: FileSystem, dir: Path, dirs: Vector[String], out: ArrayBuffer[InputFile],
+      ancestors: Set[String] = Set.empty): Unit = {
+    // a symlinked folder that leads back to one of its ancestors would be walked until the
+    // OS refuses the path, each file read many times over
+    val real = realDir(fs, dir)
+    if (real.exists(ancestors.contains)) throw new IllegalArgumentException(
+      s"drill: folder $dir is a symbolic link back to its ancestor ${real.get} (a loop); remove the link " +
+        "or name the files with a path or glob that avoids it")
+    val seen = ancestors ++ real
     val children = fs.listStatus(dir).filterNot(s => hidden(s.getPath.getName)).sortBy(_.getPath.getName)
     children.foreach { st =>
-      if (st.isDirectory) walk(fs, st.getPath, dirs :+ st.getPath.getName, out)
+      if (st.isDirectory) walk(fs, st.getPath, dirs :+ st.getPath.getName, out, seen)
       else out += InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs)
     }
   }
+
+  /** The real location of a local folder (symlinks followed); None on other file systems. */
+  private def realDir(fs: FileSystem, dir: Path): Option[String] =
+    if (fs.getScheme != "file") None
+    else Some(java.nio.file.Paths.get(dir.toUri.getPath).toRealPath().toString)
 
   def isCompressed(f: InputFile): Boolean = JsonInput.compression(f.path).isDefined
 
