@@ -32,20 +32,23 @@ final class DrillJsonTable(
   override def metadataColumns(): Array[MetadataColumn] = ImplicitColumns.metadataColumns
 
   /**
-   * Read options reach a catalog table only here, after its schema was settled from the
-   * catalog's options; since options like allTextMode change the schema, they are refused
-   * rather than ignored. (Through `spark.read.format("drill")` they are the load options,
-   * already applied.)
+   * Read options reach a catalog table only when it is scanned, after its schema was settled
+   * from the catalog's options; since options like allTextMode change the schema, they are
+   * refused rather than ignored (the analyzer's check refuses them already, see
+   * DrillCatalogReadCheck). Through `spark.read.format("drill")` they are the load options,
+   * already applied.
    */
+  def checkReadOptions(o: CaseInsensitiveStringMap): Unit = catalog.foreach { cat =>
+    if (!o.isEmpty) throw new IllegalArgumentException(
+      s"drill: read options (${o.asCaseSensitiveMap().keySet().asScala.toSeq.sorted.mkString(", ")}) " +
+        s"cannot be given to table $tableName of catalog $cat: its options are fixed when the catalog " +
+        s"loads it, since they can change its schema. Set them for the catalog with " +
+        s"spark.sql.catalog.$cat.option.<name>=<value>, or read the path with " +
+        "spark.read.format(\"drill\").option(...).load(path)")
+  }
+
   override def newScanBuilder(o: CaseInsensitiveStringMap): ScanBuilder = {
-    catalog.foreach { cat =>
-      if (!o.isEmpty) throw new IllegalArgumentException(
-        s"drill: read options (${o.asCaseSensitiveMap().keySet().asScala.toSeq.sorted.mkString(", ")}) " +
-          s"cannot be given to table $tableName of catalog $cat: its options are fixed when the catalog " +
-          s"loads it, since they can change its schema. Set them for the catalog with " +
-          s"spark.sql.catalog.$cat.option.<name>=<value>, or read the path with " +
-          "spark.read.format(\"drill\").option(...).load(path)")
-    }
+    checkReadOptions(o)
     new DrillScanBuilder(this)
   }
 }
