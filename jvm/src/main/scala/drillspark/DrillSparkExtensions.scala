@@ -37,6 +37,9 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // once nothing else in the query can resolve them (instead of UNRESOLVED_COLUMN)
     extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
 
+    // analyzer check: read options on a dfs catalog table are refused, never ignored
+    extensions.injectCheckRule { _ => org.apache.spark.sql.drillspark.compat.DrillCatalogReadCheck }
+
     // optimizer: drill_flatten runs as Spark's explode over its prepared array, so it gets
     // explode's optimizations (nested-field pruning through the generator) and generated code
     extensions.injectOptimizerRule { _ => FlattenAsExplode }

@@ -5,7 +5,12 @@ import java.util
 import java.util.Locale
 
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException
 import org.apache.spark.sql.connector.catalog.{Identifier, Table, TableCatalog, TableChange}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -20,56 +25,88 @@ final case class Workspace(name: String, root: Option[String], allowAbsolute: Bo
 
   private def isLocal(p: String): Boolean = !p.contains("://") || p.startsWith("file:")
 
-  private def local(p: String): JPath = Paths.get(if (p.startsWith("file:")) new java.net.URI(p).getPath else p)
+  // a `file:` URI (`file:///a%20b`), or a `file:` path as Hadoop writes it (`file:/a b`)
+  private def local(p: String): JPath = Paths.get(
+    if (!p.startsWith("file:")) p
+    else scala.util.Try(new java.net.URI(p).getPath).getOrElse(new Path(p).toUri.getPath))
+
+  def refuse(table: String, why: String): Nothing =
+    throw new IllegalArgumentException(s"drill: table `$table` is refused in workspace '$name': $why")
+
+  /**
+   * The real location of a local root, below which every file of a table must really lie
+   * (symlinks followed); None for the working-directory default and non-local roots.
+   */
+  def realRoot: Option[JPath] = root.filter(isLocal).map(local).map(_.toAbsolutePath.normalize())
+    .filter(Files.exists(_)).map(_.toRealPath())
 
   /** The table path for a Drill table name, refusing names that leave the workspace root. */
   def resolve(table: String): String = {
-    val refuse = (why: String) => throw new IllegalArgumentException(
-      s"drill: table `$table` is refused in workspace '$name': $why")
-    if (table.trim.isEmpty) refuse("empty path")
+    if (table.trim.isEmpty) refuse(table, "empty path")
     root match {
       case None =>
         if (table.contains("://")) table
         else Paths.get(System.getProperty("user.dir")).resolve(table).normalize().toString
       case Some(r) if isLocal(r) =>
+        if (table.contains("://") || table.startsWith("file:")) refuse(table, "a URI names another file system")
         val rootPath = local(r).toAbsolutePath.normalize()
         val asked = Paths.get(table)
-        if (table.contains("://")) refuse("a URI names another file system")
         val candidate =
           if (asked.isAbsolute) {
-            if (!allowAbsolute) refuse(s"absolute paths are not allowed (the workspace root is $rootPath)")
+            if (!allowAbsolute) refuse(table, s"absolute paths are not allowed (the workspace root is $rootPath)")
             asked.normalize()
           } else rootPath.resolve(asked).normalize()
-        if (!candidate.startsWith(rootPath)) refuse(s"the path escapes the workspace root $rootPath")
-        // symlinks: the real location must stay below the real root too
-        if (Files.exists(candidate) && Files.exists(rootPath)) {
-          val real = candidate.toRealPath()
-          val realRoot = rootPath.toRealPath()
-          if (!real.startsWith(realRoot)) refuse(s"it links to $real, outside the workspace root $realRoot")
-        }
+        if (!candidate.startsWith(rootPath)) refuse(table, s"the path escapes the workspace root $rootPath")
         candidate.toString
       case Some(r) =>
-        if (table.contains("://") || table.startsWith("/") && !allowAbsolute)
-          refuse("absolute paths are not allowed in this workspace")
-        val base = new java.net.URI(if (r.endsWith("/")) r else r + "/")
-        val resolved = base.resolve(table.stripPrefix("/")).normalize()
-        if (!resolved.toString.startsWith(base.toString)) refuse(s"the path escapes the workspace root $r")
-        resolved.toString
+        if (table.contains("://") || table.startsWith("file:")) refuse(table, "a URI names another file system")
+        val base = new Path(r).toUri
+        val basePath = Workspace.normalize(Option(base.getPath).filter(_.nonEmpty).getOrElse("/"))
+          .getOrElse(refuse(table, s"the workspace root $r is not a valid path"))
+        val asked =
+          if (table.startsWith("/")) {
+            if (!allowAbsolute) refuse(table, s"absolute paths are not allowed (the workspace root is $r)")
+            table
+          } else basePath.stripSuffix("/") + "/" + table
+        val resolved = Workspace.normalize(asked).filter(Workspace.within(_, basePath))
+          .getOrElse(refuse(table, s"the path escapes the workspace root $r"))
+        new Path(base.getScheme, base.getAuthority, resolved).toString
     }
+  }
+}
+
+object Workspace {
+  /** `/a/./b/../c` -> `/a/c` (keeping a trailing slash); None when `..` climbs above `/`. */
+  def normalize(path: String): Option[String] = {
+    val out = scala.collection.mutable.ArrayBuffer[String]()
+    var ok = true
+    path.split('/').foreach {
+      case "" | "." =>
+      case ".." => if (out.isEmpty) ok = false else out.remove(out.size - 1)
+      case s => out += s
+    }
+    val tail = if (path.endsWith("/") && out.nonEmpty) "/" else ""
+    if (ok) Some(out.mkString("/", "/", "") + tail) else None
+  }
+
+  def within(path: String, root: String): Boolean = {
+    val r = root.stripSuffix("/")
+    r.isEmpty || path == r || path.startsWith(r + "/")
   }
 }
 
 /**
  * Drill's `dfs` storage plugin as a Spark catalog: ``SELECT * FROM dfs.`data/x.json` `` and
  * ``dfs.tmp.`x/` `` in plain Spark SQL. Confs (prefix spark.sql.catalog.<name>.):
- * `root` (default workspace root; unset = driver's working directory), `workspace.<ws>` = root
- * folder, `workspace.<ws>.format`, `workspace.<ws>.allowAbsolute`, `option.<opt>` = a default
- * option of the drill source (e.g. option.typeConflict=variant).
+ * `workspace.default` (alias `root`: the default workspace's root; unset = driver's working
+ * directory), `workspace.<ws>` = root folder, `workspace.<ws>.format`,
+ * `workspace.<ws>.allowAbsolute`, `option.<opt>` = a default option of the drill source
+ * (e.g. option.typeConflict=variant). See docs/scan.md.
  */
-class DfsCatalog extends TableCatalog {
+class DfsCatalog extends TableCatalog with DrillCatalog {
   private var catalogName: String = "dfs"
   private var workspaces: Map[String, Workspace] = Map.empty
-  private var defaultWs: Workspace = Workspace("default", None, allowAbsolute = true, None)
+  private var defaultWs: Workspace = Workspace(DfsCatalog.Default, None, allowAbsolute = true, None)
   private var sourceOptions: Map[String, String] = Map.empty
 
   override def name(): String = catalogName
@@ -77,19 +114,30 @@ class DfsCatalog extends TableCatalog {
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
     catalogName = name
     val opts = options.asCaseSensitiveMap().asScala.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }.toMap
-    def flag(k: String, d: Boolean) = opts.get(k).map(_.trim.equalsIgnoreCase("true")).getOrElse(d)
-    defaultWs = Workspace("default", opts.get("root"), allowAbsolute = flag("root.allowabsolute", opts.get("root").isEmpty),
-      opts.get("format"))
+    def flag(k: String): Option[Boolean] = opts.get(k).map(_.trim.equalsIgnoreCase("true"))
+    // the default workspace: workspace.default.*, or the older spellings root / root.allowAbsolute / format
+    def either(k: String, older: String): Option[String] = (opts.get(s"workspace.default$k"), opts.get(older)) match {
+      case (Some(a), Some(b)) if a != b => throw new IllegalArgumentException(
+        s"drill: catalog $name sets both spark.sql.catalog.$name.workspace.default$k=$a and " +
+          s"spark.sql.catalog.$name.$older=$b (the same setting); keep one")
+      case (a, b) => a.orElse(b)
+    }
+    val defaultRoot = either("", "root")
+    defaultWs = Workspace(DfsCatalog.Default, defaultRoot,
+      allowAbsolute = either(".allowabsolute", "root.allowabsolute").map(_.trim.equalsIgnoreCase("true"))
+        .getOrElse(defaultRoot.isEmpty),
+      either(".format", "format"))
     val builtIn = Map(
       "root" -> Workspace("root", Some("/"), allowAbsolute = true, None),
       "tmp" -> Workspace("tmp", Some(System.getProperty("java.io.tmpdir")), allowAbsolute = false, None))
-    val names = opts.keys.collect { case k if k.startsWith("workspace.") => k.stripPrefix("workspace.").split('.').head }.toSet
+    val names = opts.keys.collect { case k if k.startsWith("workspace.") => k.stripPrefix("workspace.").split('.').head }
+      .toSet - DfsCatalog.Default
     val configured = names.map { ws =>
       ws -> Workspace(ws, opts.get(s"workspace.$ws").orElse(builtIn.get(ws).flatMap(_.root)),
-        allowAbsolute = flag(s"workspace.$ws.allowabsolute", builtIn.get(ws).exists(_.allowAbsolute)),
+        allowAbsolute = flag(s"workspace.$ws.allowabsolute").getOrElse(builtIn.get(ws).exists(_.allowAbsolute)),
         opts.get(s"workspace.$ws.format"))
     }.toMap
-    workspaces = builtIn ++ configured
+    workspaces = builtIn ++ configured + (DfsCatalog.Default -> defaultWs)
     sourceOptions = opts.collect { case (k, v) if k.startsWith("option.") => k.stripPrefix("option.") -> v }
   }
 
@@ -102,18 +150,52 @@ class DfsCatalog extends TableCatalog {
       s"drill: ${ns.mkString(".")} is not a workspace of catalog $catalogName (use $catalogName.<workspace>.`path`)")
   }
 
+  private def quoted(ident: Identifier): String =
+    (catalogName +: ident.namespace() :+ ident.name()).map(p => s"`${p.replace("`", "``")}`").mkString(".")
+
   override def loadTable(ident: Identifier): Table = {
     val ws = workspace(ident.namespace())
-    val path = ws.resolve(ident.name())
-    val fmt = {
-      val ext = InputFiles.formatOf(path.stripSuffix("/"))
-      if (ext.isEmpty || path.endsWith("/") || !ext.forall(_.isLetterOrDigit)) ws.format.getOrElse("json") else ext
+    val table = ident.name()
+    val path = ws.resolve(table)
+    val conf = SparkSession.active.sparkContext.hadoopConfiguration
+    val exists =
+      try InputFiles.exists(conf, path)
+      catch { case NonFatal(e) => throw new IllegalArgumentException(
+        s"drill: table `$table` of workspace '${ws.name}' ($path) cannot be listed: ${e.getMessage}", e) }
+    if (!exists) throw new NoSuchTableException("TABLE_OR_VIEW_NOT_FOUND",
+      Map("relationName" -> s"${quoted(ident)} (no file or folder matches $path)",
+        "searchPath" -> s"[`$catalogName`.`${ws.name}`]"), None)
+    val fmt = format(ws, table, path, conf)
+    if (fmt != "json") throw new IllegalArgumentException(
+      s"drill: table `$table`: format '$fmt' is not readable yet (json only; csv/tsv/psv/txt and " +
+        "parquet arrive with the storage engines)")
+    ws.realRoot.foreach(confine(ws, table, path, conf, _))
+    val options = sourceOptions + ("path" -> path) + ("format" -> fmt)
+    DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None).inCatalog(catalogName)
+  }
+
+  /** The extension's format for a file (or a glob naming one), else the workspace default. */
+  private def format(ws: Workspace, table: String, path: String, conf: Configuration): String = {
+    val p = new Path(path)
+    val isDir = !table.exists("*?[{".contains(_)) && p.getFileSystem(conf).getFileStatus(p).isDirectory
+    val ext = InputFiles.formatOf(path.stripSuffix("/"))
+    if (isDir || ext.isEmpty || !ext.forall(_.isLetterOrDigit)) ws.format.map(_.toLowerCase(Locale.ROOT)).getOrElse("json")
+    else ext
+  }
+
+  /**
+   * Every file the table lists (globs and folders walked, symlinks followed), and its
+   * `.drill.schema`, must really lie below the workspace's real root.
+   */
+  private def confine(ws: Workspace, table: String, path: String, conf: Configuration, realRoot: JPath): Unit = {
+    val (files, dir) = InputFiles.list(conf, Seq(path))
+    val schemaFile = dir.map(new Path(_, InputFiles.SchemaFileName)).filter(p => p.getFileSystem(conf).exists(p))
+    (files.map(f => new Path(f.path)) ++ schemaFile).foreach { p =>
+      val local = Paths.get(p.toUri.getPath)
+      val real = local.toRealPath()
+      if (!real.startsWith(realRoot))
+        ws.refuse(table, s"$local links to $real, outside the workspace root $realRoot")
     }
-    if (fmt != "json" && !Files.isDirectory(Paths.get(path)))
-      throw new IllegalArgumentException(
-        s"drill: table `${ident.name()}`: format '$fmt' is not readable yet (json only; csv/tsv/psv/txt and " +
-          "parquet arrive with the storage engines)")
-    DrillDataSource.resolve(new CaseInsensitiveStringMap((sourceOptions + ("path" -> path)).asJava), None)
   }
 
   override def listTables(namespace: Array[String]): Array[Identifier] = Array.empty
@@ -126,4 +208,9 @@ class DfsCatalog extends TableCatalog {
   override def alterTable(ident: Identifier, changes: TableChange*): Table = readOnly("ALTER TABLE")
   override def dropTable(ident: Identifier): Boolean = readOnly("DROP TABLE")
   override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit = readOnly("RENAME TABLE")
+}
+
+object DfsCatalog {
+  /** Drill's name for the workspace used when a table name has none. */
+  val Default = "default"
 }

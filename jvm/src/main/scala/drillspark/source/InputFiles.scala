@@ -22,7 +22,19 @@ object InputFiles {
 
   private def hasGlob(s: String): Boolean = s.exists(c => c == '*' || c == '?' || c == '[' || c == '{')
 
-  /** The files of `paths` and the table root folder (the single directory given), if any. */
+  /** True when `path` names an existing file or folder, or is a glob matching a visible one. */
+  def exists(conf: Configuration, path: String): Boolean = {
+    val p = new Path(path)
+    val fs = p.getFileSystem(conf)
+    if (hasGlob(path)) Option(fs.globStatus(p)).exists(_.exists(s => !hidden(s.getPath.getName)))
+    else fs.exists(p)
+  }
+
+  /**
+   * The files of `paths` and the table root folder (the single directory given), if any.
+   * A file named twice (or met in a folder and named too) is read twice, as Spark's own file
+   * sources do.
+   */
   def list(conf: Configuration, paths: Seq[String]): (Seq[InputFile], Option[Path]) = {
     if (paths.isEmpty) throw new IllegalArgumentException(
       "drill: no path given; use spark.read.format(\"drill\").load(path)")
@@ -46,13 +58,26 @@ object InputFiles {
     (out.toSeq, root)
   }
 
-  private def walk(fs: FileSystem, dir: Path, dirs: Vector[String], out: ArrayBuffer[InputFile]): Unit = {
+  private def walk(fs: FileSystem, dir: Path, dirs: Vector[String], out: ArrayBuffer[InputFile],
+      ancestors: Set[String] = Set.empty): Unit = {
+    // a symlinked folder that leads back to one of its ancestors would be walked until the
+    // OS refuses the path, each file read many times over
+    val real = realDir(fs, dir)
+    if (real.exists(ancestors.contains)) throw new IllegalArgumentException(
+      s"drill: folder $dir is a symbolic link back to its ancestor ${real.get} (a loop); remove the link " +
+        "or name the files with a path or glob that avoids it")
+    val seen = ancestors ++ real
     val children = fs.listStatus(dir).filterNot(s => hidden(s.getPath.getName)).sortBy(_.getPath.getName)
     children.foreach { st =>
-      if (st.isDirectory) walk(fs, st.getPath, dirs :+ st.getPath.getName, out)
+      if (st.isDirectory) walk(fs, st.getPath, dirs :+ st.getPath.getName, out, seen)
       else out += InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs)
     }
   }
+
+  /** The real location of a local folder (symlinks followed); None on other file systems. */
+  private def realDir(fs: FileSystem, dir: Path): Option[String] =
+    if (fs.getScheme != "file") None
+    else Some(java.nio.file.Paths.get(dir.toUri.getPath).toRealPath().toString)
 
   def isCompressed(f: InputFile): Boolean = JsonInput.compression(f.path).isDefined
 
@@ -98,8 +123,10 @@ object InputFiles {
     if (i < 0) "" else name.substring(i + 1)
   }
 
-  def formatOf(name: String): String = {
-    val n = name.toLowerCase(Locale.ROOT).stripSuffix(".gz").stripSuffix(".bz2").stripSuffix(".zst")
-    suffix(n)
+  /** The format named by a path's extension, past a compression suffix (`x.json.zstd`: json). */
+  def formatOf(path: String): String = {
+    val name = path.substring(path.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT)
+    val bare = if (JsonInput.compression(name).isDefined) name.substring(0, name.lastIndexOf('.')) else name
+    suffix(bare)
   }
 }

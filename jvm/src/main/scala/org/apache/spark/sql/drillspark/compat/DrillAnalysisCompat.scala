@@ -9,6 +9,7 @@ import org.apache.spark.sql.classic.{SparkSession => ClassicSession}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import drillspark.DrillTable
+import drillspark.catalog.DrillCatalog
 
 /**
  * The Spark-internal pieces the missing-column rule needs: finding DSv2 relations over a
@@ -57,7 +58,7 @@ object DrillAnalysisCompat {
       try {
         val manager = classic.sessionState.catalogManager
         manager.isCatalogRegistered(name) &&
-          manager.catalog(name).getClass.getName.startsWith("drillspark.")
+          manager.catalog(name).isInstanceOf[DrillCatalog]
       } catch { case NonFatal(_) => false }
 
     plan.resolveOperatorsUp {
