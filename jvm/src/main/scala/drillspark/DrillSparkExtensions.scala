@@ -4,6 +4,7 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
+import org.apache.spark.sql.drillspark.compat.DrillCatalogReadCheck
 
 import drillspark.analysis.ResolveMissingColumns
 import drillspark.functions.{DrillFunctions, FlattenAsExplode}
@@ -38,7 +39,7 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
 
     // analyzer check: read options on a dfs catalog table are refused, never ignored
-    extensions.injectCheckRule { _ => org.apache.spark.sql.drillspark.compat.DrillCatalogReadCheck }
+    extensions.injectCheckRule { _ => DrillCatalogReadCheck }
 
     // optimizer: drill_flatten runs as Spark's explode over its prepared array, so it gets
     // explode's optimizations (nested-field pruning through the generator) and generated code
