@@ -82,7 +82,10 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
   /** The next byte that is not JSON whitespace (consumed), counting lines as Jackson does. */
   private def skipWs(): Int = {
     while (true) {
-      val c = read()
+      if (pos >= lim && !fill()) return -1
+      val c = buf(pos) & 0xff
+      pos += 1
+      if (c > ' ') { prevCR = false; return c } // the common case: no whitespace at all
       if (c == ' ' || c == '\t') prevCR = false
       else if (c == '\n') {
         if (!prevCR) line += 1
