@@ -378,12 +378,8 @@ private[source] final class KeyIndex {
     null
   }
 
-  private def same(k: Array[Byte], buf: Array[Byte], off: Int, len: Int): Boolean = {
-    if (k.length != len) return false
-    var j = 0
-    while (j < len) { if (k(j) != buf(off + j)) return false; j += 1 }
-    true
-  }
+  private def same(k: Array[Byte], buf: Array[Byte], off: Int, len: Int): Boolean =
+    k.length == len && java.util.Arrays.equals(k, 0, len, buf, off, off + len) // vectorized compare
 
   def put(h: Int, key: Array[Byte], m: Member): Unit = {
     if (size >= KeyIndex.MaxEntries) return // a struct with this many spellings: decode each time
