@@ -1,20 +1,25 @@
 package drillspark.source
 
-import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns}
+import org.apache.spark.sql.connector.expressions.aggregate.{Aggregation, CountStar}
+import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownAggregates, SupportsPushDownFilters, SupportsPushDownRequiredColumns}
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
-/** Takes Spark's projection (nested too) and simple filters for a `drill` scan. */
+/** Takes Spark's projection (nested too), simple filters, and COUNT(*) for a `drill` scan. */
 final class DrillScanBuilder(table: DrillJsonTable)
-  extends ScanBuilder with SupportsPushDownRequiredColumns with SupportsPushDownFilters {
+  extends ScanBuilder with SupportsPushDownRequiredColumns with SupportsPushDownFilters
+  with SupportsPushDownAggregates {
 
   private var required: StructType = table.schema()
   private var pushed: Array[Filter] = Array.empty
+  private var filtered = false
+  private var countStar = false
 
   override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
 
   /** Filters the scan can check while parsing; Spark still checks all of them afterwards. */
   override def pushFilters(filters: Array[Filter]): Array[Filter] = {
+    filtered = filters.nonEmpty
     if (table.options.pushFilters) {
       val data = table.schema()
       val dataCols = data.fields.indices.filterNot(i => table.partitionColumns.contains(data.fields(i).name)).toSet
@@ -25,5 +30,22 @@ final class DrillScanBuilder(table: DrillJsonTable)
 
   override def pushedFilters(): Array[Filter] = pushed
 
-  override def build(): Scan = new DrillScan(table, required, pushed)
+  /**
+   * COUNT(*) (COUNT(1) arrives as COUNT(*)) with no GROUP BY and no filter: each partition
+   * returns its record count and Spark sums them. Refused where a count without parsing could
+   * differ from reading: skipInvalidRecords, invalidUtf8=replace, or countScan=false (which
+   * asks for the full parser).
+   */
+  override def pushAggregation(aggregation: Aggregation): Boolean = {
+    val o = table.options
+    countStar = !filtered && aggregation.groupByExpressions().isEmpty &&
+      aggregation.aggregateExpressions().length == 1 &&
+      aggregation.aggregateExpressions()(0).isInstanceOf[CountStar] &&
+      o.countScan && !o.skipInvalidRecords && !o.replaceInvalidUtf8
+    countStar
+  }
+
+  override def supportCompletePushDown(aggregation: Aggregation): Boolean = false
+
+  override def build(): Scan = if (countStar) new CountScan(table) else new DrillScan(table, required, pushed)
 }

@@ -1,7 +1,5 @@
 package drillspark.source
 
-import java.util.concurrent.ConcurrentHashMap
-
 import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.internal.Logging
@@ -23,26 +21,68 @@ object SchemaDiscovery extends Logging {
     "$binary" -> BINARY, "$oid" -> STRING)
 
   private final case class CacheKey(path: String, length: Long, mtime: Long, options: String)
-  private val cache = new ConcurrentHashMap[CacheKey, Node]()
+  /** A file's discovered schema and, when discovery read every record of it, its record count
+   * (-1: unknown), so that count(*) need not read the file again. */
+  private final case class Entry(node: Node, records: Long)
+
+  /** Most files kept in the schema cache (least recently used ones leave first). */
+  val MaxCachedFiles = 20000
+  private val cache = java.util.Collections.synchronizedMap(
+    new java.util.LinkedHashMap[CacheKey, Entry](256, 0.75f, true) {
+      override def removeEldestEntry(e: java.util.Map.Entry[CacheKey, Entry]): Boolean =
+        size() > MaxCachedFiles
+    })
 
   def clearCache(): Unit = cache.clear()
 
+  /** Spark conf choosing the discovery scanner, a diagnostic: `fast` (default: the byte
+   * scanner, falling back to the Jackson pass for a split it cannot handle exactly), `jackson`
+   * (the Jackson token pass only) or `bytes` (the byte scanner only: a split it gives up on
+   * fails, to test which inputs it handles). */
+  val ScannerConf = "spark.drillspark.discoveryScanner"
+  final val Jackson = 0
+  final val Fast = 1
+  final val BytesOnly = 2
+
+  private def scanner(spark: SparkSession): Int =
+    spark.conf.get(ScannerConf, "fast").trim.toLowerCase(java.util.Locale.ROOT) match {
+      case "fast" => Fast
+      case "jackson" => Jackson
+      case "bytes" => BytesOnly
+      case other => throw new IllegalArgumentException(
+        s"drill: $ScannerConf must be fast, jackson or bytes, not '$other'")
+    }
+
+  private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =
+    CacheKey(f.path, f.length, f.mtime, s"${o.discoveryKey},$scanner")
+
+  /** The record count of a file remembered by discovery, if the file is unchanged since. */
+  def cachedRecords(f: InputFile, o: DrillOptions): Option[Long] =
+    Iterator(Fast, Jackson, BytesOnly).map(s => cache.get(keyOf(f, o, s)))
+      .collectFirst { case e if e != null && e.records >= 0 => e.records }
+
+  /** Discovery reads every record of a file (so its count is the file's record count). */
+  private def complete(o: DrillOptions): Boolean =
+    o.sampleRecords < 0 && !o.skipInvalidRecords && !o.replaceInvalidUtf8
+
   /** The merged schema of all files, from the cache where (path, length, mtime) still match. */
   def discover(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): Node = {
-    val key = o.discoveryKey
-    val missingFiles = files.filter(f => !cache.containsKey(CacheKey(f.path, f.length, f.mtime, key)))
+    val mode = scanner(spark)
+    val known = new java.util.HashMap[InputFile, Entry]()
+    files.foreach { f => val e = cache.get(keyOf(f, o, mode)); if (e != null) known.put(f, e) }
+    val missingFiles = files.filterNot(known.containsKey)
     if (missingFiles.nonEmpty) {
       // large JSON-lines files are discovered split by split, like they are read
       val maxSplit = InputFiles.maxSplitBytes(spark, files, o)
       val missing = InputFiles.splits(spark.sparkContext.hadoopConfiguration, missingFiles, o, maxSplit)
-      val found: Seq[(FileSplit, Node)] =
+      val found: Seq[(FileSplit, Found)] =
         if (missing.size >= o.discoveryParallelFiles && o.discoveryParallelFiles > 0) {
           // many files: discover them in a Spark job instead of one by one on the driver
           val conf = ScanVectors.hadoopConf(spark)
           val slices = math.max(1, math.min(missing.size, spark.sparkContext.defaultParallelism * 4))
           spark.sparkContext.setJobDescription(s"drill: discovering the schema of ${missing.size} files")
           try spark.sparkContext.parallelize(missing, slices)
-            .map(f => (f, discoverSplit(conf.value, f, o))).collect().toSeq
+            .map(f => (f, discoverSplit(conf.value, f, o, mode))).collect().toSeq
           finally spark.sparkContext.setJobDescription(null)
         } else if (missing.size > 1) {
           // a few files: one thread per core on the driver, cheaper than scheduling a job
@@ -50,34 +90,47 @@ object SchemaDiscovery extends Logging {
           val threads = math.max(1, math.min(missing.size, spark.sparkContext.defaultParallelism))
           val pool = java.util.concurrent.Executors.newFixedThreadPool(threads)
           try {
-            val futures = missing.map(f => pool.submit(new java.util.concurrent.Callable[(FileSplit, Node)] {
-              override def call(): (FileSplit, Node) = (f, discoverSplit(conf, f, o))
+            val futures = missing.map(f => pool.submit(new java.util.concurrent.Callable[(FileSplit, Found)] {
+              override def call(): (FileSplit, Found) = (f, discoverSplit(conf, f, o, mode))
             }))
             futures.map { fu =>
               try fu.get() catch { case e: java.util.concurrent.ExecutionException => throw e.getCause }
             }
           } finally pool.shutdown()
         } else {
-          missing.map(f => (f, discoverSplit(spark.sparkContext.hadoopConfiguration, f, o)))
+          missing.map(f => (f, discoverSplit(spark.sparkContext.hadoopConfiguration, f, o, mode)))
         }
       // splits of one file merge in file order into that file's schema
       found.groupBy(_._1.file).foreach { case (f, parts) =>
         val sorted = parts.sortBy(_._1.start)
-        val node = sorted.head._2
-        sorted.tail.foreach(p => mergeInto(node, p._2))
-        cache.put(CacheKey(f.path, f.length, f.mtime, key), node)
+        val node = sorted.head._2.node
+        sorted.tail.foreach(p => mergeInto(node, p._2.node))
+        val records = if (complete(o)) sorted.map(_._2.records).sum else -1L
+        val e = Entry(node, records)
+        cache.put(keyOf(f, o, mode), e)
+        known.put(f, e)
       }
     }
     val root = Node.root(files.headOption.map(_.path).getOrElse(""))
-    files.foreach(f => mergeInto(root, cache.get(CacheKey(f.path, f.length, f.mtime, key)).copy()))
+    files.foreach(f => mergeInto(root, known.get(f).node.copy()))
     root
   }
 
-  def discoverSplit(conf: Configuration, split: FileSplit, o: DrillOptions): Node = {
+  /** The schema of one split and the records it holds. */
+  final case class Found(node: Node, records: Long)
+
+  def discoverSplit(conf: Configuration, split: FileSplit, o: DrillOptions, scanner: Int = Fast): Found = {
     val file = split.file
-    if (file.length == 0) return Node.root(file.path)
+    if (file.length == 0) return Found(Node.root(file.path), 0L)
+    if (scanner != Jackson) {
+      val b = new ByteDiscovery(conf, split, o)
+      if (b.run()) return Found(b.root, b.records)
+      if (scanner == BytesOnly) throw new DrillScanException(
+        s"drill: ${file.path}: the byte scanner gave up near byte ${b.gaveUpAt} (split ${split.start} to " +
+          s"${split.end}; $ScannerConf=bytes; the default, fast, falls back to the Jackson pass)")
+    }
     val rs = new RecordStream(conf, file.path, split.start, split.end, o, JsonInput.factory(o))
-    try new FilePass(rs, o).run()
+    try { val n = new FilePass(rs, o).run(); Found(n, rs.records) }
     finally rs.close()
   }
 

@@ -1,0 +1,109 @@
+package drillspark.source
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan}
+import org.apache.spark.sql.drillspark.compat.ScanVectors
+import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
+import org.apache.spark.sql.types.{LongType, StructField, StructType}
+
+/** Part of a pushed COUNT(*): records already known (from discovery) plus splits to count. */
+final case class CountPartition(known: Long, splits: Array[FileSplit]) extends InputPartition
+
+/**
+ * COUNT(*) pushed into the scan (no GROUP BY, no filter): each input partition yields one row,
+ * its record count, and Spark sums them. Files whose record count discovery remembered (same
+ * path, length and modification time) are not read again; the others are counted by the
+ * structural scan of [[RecordCounter]], in splits packed like [[DrillScan]]'s.
+ */
+final class CountScan(table: DrillJsonTable) extends Scan with Batch {
+  import CountScan._
+
+  /** (records known from the discovery cache, files that must be read) at planning time. */
+  private lazy val plan: (Long, Seq[InputFile]) = {
+    val conf = SparkSession.active.sparkContext.hadoopConfiguration
+    var known = 0L
+    val toRead = ArrayBuffer[InputFile]()
+    table.files.foreach { f =>
+      SchemaDiscovery.cachedRecords(f, table.options).filter(_ => unchanged(conf, f)) match {
+        case Some(n) => known += n
+        case None => toRead += f
+      }
+    }
+    (known, toRead.toSeq)
+  }
+
+  override def readSchema(): StructType = Schema
+
+  override def description(): String =
+    s"drill [${table.name()}] PushedAggregation: [COUNT(*)], files counted by reading: " +
+      s"${plan._2.size} of ${table.files.size} (the others from the discovery cache)"
+
+  override def toBatch: Batch = this
+
+  override def planInputPartitions(): Array[InputPartition] = {
+    val spark = SparkSession.active
+    val (known, toRead) = plan
+    val maxSplit = InputFiles.maxSplitBytes(spark, toRead, table.options)
+    val splits = InputFiles.splits(spark.sparkContext.hadoopConfiguration, toRead, table.options, maxSplit)
+    val parts = ArrayBuffer[InputPartition]()
+    val cur = ArrayBuffer[FileSplit]()
+    var size = 0L
+    splits.foreach { s =>
+      val len = (if (s.end < 0) s.file.length else s.end - s.start) + InputFiles.OpenCost
+      if (cur.nonEmpty && size + len > maxSplit) { parts += CountPartition(0L, cur.toArray); cur.clear(); size = 0 }
+      cur += s
+      size += len
+    }
+    // the known records ride with the first partition; there is always one row to sum
+    if (cur.nonEmpty || parts.isEmpty) parts += CountPartition(0L, cur.toArray)
+    parts(0) = parts(0).asInstanceOf[CountPartition].copy(known = known)
+    parts.toArray
+  }
+
+  override def createReaderFactory(): PartitionReaderFactory =
+    new CountReaderFactory(table.options, ScanVectors.hadoopConf(SparkSession.active))
+}
+
+object CountScan {
+  val Schema: StructType = StructType(Seq(StructField("count(*)", LongType, nullable = false)))
+
+  /** The file still has the length and modification time it was listed (and discovered) with. */
+  def unchanged(conf: Configuration, f: InputFile): Boolean =
+    try {
+      val p = new Path(f.path)
+      val st = p.getFileSystem(conf).getFileStatus(p)
+      st.getLen == f.length && st.getModificationTime == f.mtime
+    } catch { case _: java.io.IOException => false }
+}
+
+/** One row per partition: its known records plus the records of its splits. */
+final class CountReaderFactory(o: DrillOptions, conf: HadoopConf) extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val p = partition.asInstanceOf[CountPartition]
+    new PartitionReader[InternalRow] {
+      private var row: InternalRow = _
+      override def next(): Boolean = row == null && { row = InternalRow(count(p)); true }
+      override def get(): InternalRow = row
+      override def close(): Unit = ()
+    }
+  }
+
+  private def count(p: CountPartition): Long = {
+    var n = p.known
+    p.splits.foreach { s =>
+      if (s.file.length > 0) {
+        val c = new RecordCounter(conf.value, s.file.path, s.start, s.end, o)
+        try {
+          var k = c.count(Int.MaxValue)
+          while (k > 0) { n += k; k = c.count(Int.MaxValue) }
+        } finally c.close()
+      }
+    }
+    n
+  }
+}
