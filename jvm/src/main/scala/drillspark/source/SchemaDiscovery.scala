@@ -70,7 +70,7 @@ object SchemaDiscovery extends Logging {
     val mode = scanner(spark)
     val known = new java.util.HashMap[InputFile, Entry]()
     files.foreach { f => val e = cache.get(keyOf(f, o, mode)); if (e != null) known.put(f, e) }
-    val missingFiles = files.filterNot(known.containsKey)
+    val missingFiles = files.filterNot(known.containsKey).distinct // a path given twice is discovered once
     if (missingFiles.nonEmpty) {
       // large JSON-lines files are discovered split by split, like they are read
       val maxSplit = InputFiles.maxSplitBytes(spark, files, o)
