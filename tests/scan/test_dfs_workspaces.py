@@ -91,7 +91,7 @@ def test_zstd_suffixes_are_json_in_the_catalog(spark, tmp_path, suffix):
 def test_read_options_on_a_catalog_table_are_refused(spark, dfsw):
     reader = spark.read.option("allTextMode", "true")
     with pytest.raises(Exception) as e:
-        reader.table("dfsw.ws.`clean/c.json`").schema  # refused when analysed, before any scan
+        reader.table("dfsw.ws.`clean/c.json`").schema  # noqa: B018  (refused when analysed, before any scan)
     msg = str(e.value)
     assert "allTextMode" in msg and "spark.sql.catalog.dfsw.option." in msg
     # without options the table reads as usual
