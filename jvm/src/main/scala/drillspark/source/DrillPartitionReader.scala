@@ -33,8 +33,10 @@ final class DrillPartitionReader(
   private val rowSlot: Long = (record.rowSlot - record.slot).toLong + ReadPlan.ConstSlot * plan.constCols.length
   /** Rows the vectors are first sized for: no more than `batchBytes` worth (Spark preallocates
    * every vector to this capacity, so a wide schema at `batchRows` could dwarf the limit). */
-  private val capacity: Int =
-    math.max(1L, math.min(o.batchRows.toLong, o.batchBytes / math.max(1L, ScanVectors.preallocatedRowBytes(readSchema)) + 1)).toInt
+  private val capacity: Int = {
+    val perRow = math.max(1L, ScanVectors.preallocatedRowBytes(readSchema))
+    math.max(1L, math.min(o.batchRows.toLong, o.batchBytes / perRow + 1)).toInt
+  }
   private val vs: Array[Vec] = ScanVectors.allocate(capacity, readSchema)
   /** Holds the overflow row between batches; allocated when first needed. */
   private var spill: Array[Vec] = _
