@@ -8,18 +8,12 @@ from __future__ import annotations
 import pytest
 
 from drillspark.result import DrillRuntimeError
-from drillspark.sql import QueryPlanError, SqlEngine, SqlError, SqlSession
+from drillspark.sql import QueryPlanError, SqlError
 from drillspark.sql.output import columns_and_rows, render
 
 A = "(VALUES (1, 2)) a(id, v)"
 B = "(VALUES (1, 3)) b(id, v)"
 JSON = "dfs.`data/drill/jsoninput/input2.json`"  # integer 2010, -2002, 2001, 6005
-
-
-@pytest.fixture
-def engine(spark, shared, tmp_path):
-    return SqlEngine(spark, SqlSession(workspaces={
-        "root": str(shared / "data" / "drill-conformance"), "tmp": str(tmp_path)}))
 
 
 def q(engine, text):

@@ -15,16 +15,10 @@ import math
 
 import pytest
 
-from drillspark.sql import SqlEngine, SqlSession, TableNotFoundError, UnsupportedSqlError
+from drillspark.sql import TableNotFoundError, UnsupportedSqlError
 from drillspark.sql.output import columns_and_rows
 
 T = "dfs.`data/drill/jsoninput/input2.json`"
-
-
-@pytest.fixture
-def engine(spark, shared, tmp_path):
-    return SqlEngine(spark, SqlSession(workspaces={
-        "root": str(shared / "data" / "drill-conformance"), "tmp": str(tmp_path)}))
 
 
 def q(engine, text):

@@ -706,7 +706,11 @@ def similar_to_regex(pattern: str, escape: str = "") -> str:
         return FunctionArgumentError(f"similar_to(): invalid SIMILAR TO pattern {pattern!r} "
                                      f"({why})")
 
-    def literal(ch: str) -> str:
+    def escaped(i: int) -> str:
+        """The character after the escape at `i`, as a regex literal."""
+        ch = pattern[i + 1] if i + 1 < len(pattern) else ""
+        if not ch or (ch not in _SIMILAR_SPECIALS and ch != escape):
+            raise bad(f"the escape at position {i + 1} escapes nothing special")
         return "\\" + ch if ch in _JAVA_REGEX_SPECIALS else ch
 
     out: list[str] = []
@@ -714,13 +718,11 @@ def similar_to_regex(pattern: str, escape: str = "") -> str:
     while i < n:
         c = pattern[i]
         if escape and c == escape:
-            if i + 1 >= n or (pattern[i + 1] not in _SIMILAR_SPECIALS and pattern[i + 1] != escape):
-                raise bad(f"the escape at position {i + 1} escapes nothing special")
-            out.append(literal(pattern[i + 1]))
+            out.append(escaped(i))
             i += 2
             continue
         if c == "[":
-            i = _similar_class(pattern, i, escape, out, bad, literal)
+            i = _similar_class(pattern, i, escape, out, bad, escaped)
         elif c == "]":
             raise bad(f"unmatched ']' at position {i + 1}")
         else:
@@ -731,7 +733,7 @@ def similar_to_regex(pattern: str, escape: str = "") -> str:
 
 def _similar_class(pattern: str, start: int, escape: str, out: list[str],
                    bad: Callable[[str], FunctionArgumentError],
-                   literal: Callable[[str], str]) -> int:
+                   escaped: Callable[[int], str]) -> int:
     """The character class opening at `start`, appended to `out`; returns its `]` index."""
     out.append("[")
     i, n = start + 1, len(pattern)
@@ -741,9 +743,7 @@ def _similar_class(pattern: str, start: int, escape: str, out: list[str],
             out.append("]")
             return i
         if escape and c == escape:
-            if i + 1 >= n or (pattern[i + 1] not in _SIMILAR_SPECIALS and pattern[i + 1] != escape):
-                raise bad(f"the escape at position {i + 1} escapes nothing special")
-            out.append(literal(pattern[i + 1]))
+            out.append(escaped(i))
             i += 2
             continue
         if c in "-^":
