@@ -216,14 +216,19 @@ object ColumnWriter {
   private val DefaultParsers = new JsonFactory()
 }
 
-/** BIGINT and INT columns: the same JSON rules (numbers, booleans as 1/0, numeric strings,
- *  extended types), two widths. */
-sealed abstract class IntegralWriter(ctx: WriteContext, typeName: String, overflow: String)
-    extends ColumnWriter(ctx) {
-  protected def put(i: Int, v: Long): Unit
+/** BIGINT, INT, SMALLINT and TINYINT columns: the same JSON rules (numbers, booleans as 1/0,
+ *  numeric strings, extended types), four widths; a value outside the width does not fit. */
+sealed abstract class IntegralWriter(
+    ctx: WriteContext, typeName: String, min: Long, max: Long, val slot: Int) extends ColumnWriter(ctx) {
+  /** Store a value already checked against the column's range. */
+  protected def store(i: Int, v: Long): Unit
   protected def get(src: Vec, row: Int): Long
+  private def put(i: Int, v: Long): Unit = {
+    if (v > max || v < min) throw new ValueMismatch(s"$v does not fit column type $typeName")
+    vec.reserve(i + 1); vec.putNotNull(i); store(i, v); ctx.bytes += slot
+  }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
-    case JsonToken.VALUE_NUMBER_INT => put(i, longValue(p, t, overflow))
+    case JsonToken.VALUE_NUMBER_INT => put(i, longValue(p, t, typeName))
     case JsonToken.VALUE_NUMBER_FLOAT => put(i, math.round(p.getDoubleValue))
     case JsonToken.VALUE_TRUE => put(i, 1L)
     case JsonToken.VALUE_FALSE => put(i, 0L)
@@ -243,36 +248,27 @@ sealed abstract class IntegralWriter(ctx: WriteContext, typeName: String, overfl
     if (src.isNullAt(from)) writeNull(to) else put(to, get(src, from))
 }
 
-final class LongWriter(ctx: WriteContext) extends IntegralWriter(ctx, "BIGINT", "BIGINT") {
-  def slot: Int = 9
-  protected def put(i: Int, v: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, v); ctx.bytes += slot }
+final class LongWriter(ctx: WriteContext)
+    extends IntegralWriter(ctx, "BIGINT", Long.MinValue, Long.MaxValue, slot = 9) {
+  protected def store(i: Int, v: Long): Unit = vec.putLong(i, v)
   protected def get(src: Vec, row: Int): Long = src.getLong(row)
 }
 
-final class IntWriter(ctx: WriteContext) extends IntegralWriter(ctx, "INT", "INT") {
-  def slot: Int = 5
-  protected def put(i: Int, v: Long): Unit = {
-    if (v > Int.MaxValue || v < Int.MinValue) throw new ValueMismatch(s"$v does not fit column type INT")
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putInt(i, v.toInt); ctx.bytes += slot
-  }
+final class IntWriter(ctx: WriteContext)
+    extends IntegralWriter(ctx, "INT", Int.MinValue, Int.MaxValue, slot = 5) {
+  protected def store(i: Int, v: Long): Unit = vec.putInt(i, v.toInt)
   protected def get(src: Vec, row: Int): Long = src.getInt(row).toLong
 }
 
-final class ShortWriter(ctx: WriteContext) extends IntegralWriter(ctx, "SMALLINT", "SMALLINT") {
-  def slot: Int = 3
-  protected def put(i: Int, v: Long): Unit = {
-    if (v > Short.MaxValue || v < Short.MinValue) throw new ValueMismatch(s"$v does not fit column type SMALLINT")
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putShort(i, v.toShort); ctx.bytes += slot
-  }
+final class ShortWriter(ctx: WriteContext)
+    extends IntegralWriter(ctx, "SMALLINT", Short.MinValue, Short.MaxValue, slot = 3) {
+  protected def store(i: Int, v: Long): Unit = vec.putShort(i, v.toShort)
   protected def get(src: Vec, row: Int): Long = src.getShort(row).toLong
 }
 
-final class ByteWriter(ctx: WriteContext) extends IntegralWriter(ctx, "TINYINT", "TINYINT") {
-  def slot: Int = 2
-  protected def put(i: Int, v: Long): Unit = {
-    if (v > Byte.MaxValue || v < Byte.MinValue) throw new ValueMismatch(s"$v does not fit column type TINYINT")
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putByte(i, v.toByte); ctx.bytes += slot
-  }
+final class ByteWriter(ctx: WriteContext)
+    extends IntegralWriter(ctx, "TINYINT", Byte.MinValue, Byte.MaxValue, slot = 2) {
+  protected def store(i: Int, v: Long): Unit = vec.putByte(i, v.toByte)
   protected def get(src: Vec, row: Int): Long = src.getByte(row).toLong
 }
 
