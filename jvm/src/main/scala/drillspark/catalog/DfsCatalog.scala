@@ -15,7 +15,7 @@ import org.apache.spark.sql.connector.catalog.{Identifier, Table, TableCatalog, 
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import drillspark.source.{DrillDataSource, InputFiles}
+import drillspark.source.{DrillDataSource, InputFile, InputFiles}
 
 /**
  * A workspace of the dfs catalog: a root folder (None: the driver's working directory, with
@@ -169,9 +169,9 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     if (fmt != "json") throw new IllegalArgumentException(
       s"drill: table `$table`: format '$fmt' is not readable yet (json only; csv/tsv/psv/txt and " +
         "parquet arrive with the storage engines)")
-    ws.realRoot.foreach(confine(ws, table, path, conf, _))
     val options = sourceOptions + ("path" -> path) + ("format" -> fmt)
-    DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None).inCatalog(catalogName)
+    DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None,
+      admit = (files, dir) => ws.realRoot.foreach(confine(ws, table, files, dir, conf, _))).inCatalog(catalogName)
   }
 
   /** The extension's format for a file (or a glob naming one), else the workspace default. */
@@ -185,10 +185,11 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
 
   /**
    * Every file the table lists (globs and folders walked, symlinks followed), and its
-   * `.drill.schema`, must really lie below the workspace's real root.
+   * `.drill.schema`, must really lie below the workspace's real root: checked on the source's
+   * own listing, before discovery reads a byte.
    */
-  private def confine(ws: Workspace, table: String, path: String, conf: Configuration, realRoot: JPath): Unit = {
-    val (files, dir) = InputFiles.list(conf, Seq(path))
+  private def confine(ws: Workspace, table: String, files: Seq[InputFile], dir: Option[Path],
+      conf: Configuration, realRoot: JPath): Unit = {
     val schemaFile = dir.map(new Path(_, InputFiles.SchemaFileName)).filter(p => p.getFileSystem(conf).exists(p))
     (files.map(f => new Path(f.path)) ++ schemaFile).foreach { p =>
       val local = Paths.get(p.toUri.getPath)

@@ -5,6 +5,7 @@ import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
 import org.apache.spark.sql.connector.expressions.Transform
@@ -43,14 +44,18 @@ final class DrillDataSource extends TableProvider with DataSourceRegister {
 }
 
 object DrillDataSource {
-  /** List the files and settle the schema: the given one, else provided + discovered. */
-  def resolve(options: CaseInsensitiveStringMap, userSchema: Option[StructType]): DrillJsonTable = {
+  /** List the files and settle the schema: the given one, else provided + discovered.
+   * `admit` sees the listed files and the table's root folder before anything is read (the
+   * dfs catalog confines them to a workspace there). */
+  def resolve(options: CaseInsensitiveStringMap, userSchema: Option[StructType],
+      admit: (Seq[InputFile], Option[Path]) => Unit = (_, _) => ()): DrillJsonTable = {
     val o = DrillOptions(options)
     if (o.format != "json") throw new IllegalArgumentException(
       s"drill: format '${o.format}' is not supported yet by the drill source (json only)")
     val spark = SparkSession.active
     val conf = spark.sparkContext.hadoopConfiguration
     val (files, root) = InputFiles.list(conf, o.paths)
+    admit(files, root)
     val depth = if (files.isEmpty) 0 else files.map(_.dirs.size).max
     val dirs = (0 until depth).map(ImplicitColumns.dirName)
     def isDir(name: String) = dirs.exists(_.equalsIgnoreCase(name))
