@@ -31,7 +31,7 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
   /** Exact spellings already resolved (Jackson interns names), to skip lower-casing per key. */
   @transient private var bySpelling: java.util.HashMap[String, Member] = _
   /** Members by the UTF-8 bytes of their spellings, while the byte scanner runs. */
-  @transient private[source] var keyIndex: KeyIndex = _
+  @transient private[source] var keyIndex: KeyIndex[Member] = _
 
   def member(name: String, file: String): Member = {
     if (members == null) members = new JLinkedHashMap[String, Member]()

@@ -1,0 +1,457 @@
+package drillspark.source
+
+import java.io.InputStream
+import java.nio.{ByteBuffer, ByteOrder}
+
+import scala.util.control.ControlThrowable
+
+import org.apache.hadoop.conf.Configuration
+
+/** Anything a byte scanner does not handle exactly: the split goes to the Jackson path, which
+ * then also produces the error messages. */
+private[source] object GiveUp extends ControlThrowable
+
+/**
+ * Strict JSON straight from the bytes of one split, shared by [[ByteDiscovery]] (schemas) and
+ * [[ByteReader]] (rows): the buffer, Jackson's line counting, the split rule, and the lexical
+ * pieces (whitespace, names, strings, numbers, literals, skipping a whole value). Strings,
+ * escapes, numbers and UTF-8 are validated as strictly as Jackson does or stricter; anything
+ * else (comments, unquoted or single-quoted names, NaN/Infinity, escapes in names, invalid
+ * UTF-8, malformed input, deep nesting) throws [[GiveUp]].
+ *
+ * Split rule: a split [start, end) owns the records on the lines that start at or after
+ * `start` (after skipping the partial line before it) and before `end`.
+ */
+private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit, o: DrillOptions) {
+  protected final val file: String = split.file.path
+  protected final val start: Long = split.start
+  protected final val end: Long = split.end
+
+  protected final var buf = new Array[Byte](1 << 16)
+  /** `buf` read 8 bytes at a time (little-endian, so byte k of a word is buf(p + k)). */
+  private var words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
+  protected final var pos = 0
+  protected final var lim = 0
+  /** Absolute file offset of buf(0). */
+  protected final var bufBase: Long = if (start > 0) start - 1 else 0L
+  /** Jackson's line number (1-based, counted from where the parser starts; CR, LF, CRLF). */
+  protected final var line = 1
+  private var prevCR = false
+  /** Absolute offset where the current LF-terminated line starts (the split rule's lines). */
+  protected final var lineStart = 0L
+  private var newlineInRecord = false
+  protected final val depthLimit: Int = math.min(o.maxDepth - 1, ByteScanner.MaxRecursion)
+  private var in: InputStream = _
+
+  /** Roughly where the scanner gave up (for the `bytes` diagnostic modes' messages). */
+  var gaveUpAt: Long = -1L
+
+  private[source] final def giveUp(): Nothing = { gaveUpAt = bufBase + pos; throw GiveUp }
+
+  protected final def open(): Unit = in = JsonInput.open(conf, file, bufBase)
+
+  def close(): Unit = if (in != null) { val s = in; in = null; s.close() }
+
+  private def fill(): Boolean = {
+    bufBase += lim
+    pos = 0
+    lim = 0
+    more()
+  }
+
+  /** Read more bytes after `lim`; false at the end of the input. */
+  private def more(): Boolean = {
+    var n = 0
+    while (n == 0) n = in.read(buf, lim, buf.length - lim)
+    if (n > 0) { lim += n; true } else false
+  }
+
+  /** Move buf[from, lim) to the buffer's front (growing it to `grow` bytes when it is full),
+   * so that a token being scanned stays contiguous; returns how far it moved. */
+  private def compact(from: Int, grow: Int): Int = {
+    if (from == 0 && lim == buf.length) {
+      if (buf.length >= grow) giveUp()
+      buf = java.util.Arrays.copyOf(buf, math.min(grow.toLong, buf.length * 2L).toInt)
+      words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
+    }
+    System.arraycopy(buf, from, buf, 0, lim - from)
+    bufBase += from
+    lim -= from
+    pos -= from
+    from
+  }
+
+  protected final def read(): Int =
+    if (pos < lim || fill()) { val c = buf(pos) & 0xff; pos += 1; c } else -1
+
+  /** The next byte that is not JSON whitespace (consumed), counting lines as Jackson does. */
+  protected final def skipWs(): Int = {
+    while (true) {
+      if (pos >= lim && !fill()) return -1
+      val c = buf(pos) & 0xff
+      pos += 1
+      if (c > ' ') { prevCR = false; return c } // the common case: no whitespace at all
+      if (c == ' ' || c == '\t') prevCR = false
+      else if (c == '\n') {
+        if (!prevCR) line += 1
+        prevCR = false
+        lineStart = bufBase + pos
+        newlineInRecord = true
+      } else if (c == '\r') { line += 1; prevCR = true; newlineInRecord = true }
+      else { prevCR = false; return c }
+    }
+    -1
+  }
+
+  /** Open the input at the split's first owned line (past a file's UTF-8 byte order mark). */
+  protected final def begin(): Unit = {
+    open()
+    if (start > 0) {
+      var c = read()
+      while (c >= 0 && c != '\n') c = read()
+    } else if (fill() && lim >= 3 && buf(0) == 0xEF.toByte && buf(1) == 0xBB.toByte && buf(2) == 0xBF.toByte) {
+      pos = 3 // as Jackson skips it
+    }
+    lineStart = bufBase + pos
+  }
+
+  /** Consume the next record's '{'; false at the end of the split. A top-level value that is
+   * not an object gives up (the Jackson path reads outer arrays and reports the rest). */
+  protected final def nextRecord(): Boolean = {
+    val c = skipWs()
+    if (c < 0) return false
+    if (c != '{') giveUp()
+    if (end >= 0 && lineStart >= end) return false
+    newlineInRecord = false
+    true
+  }
+
+  /** After a record's '}': a record crossing the split's end over several lines is the
+   * Jackson path's to report. */
+  protected final def endRecord(): Unit =
+    if (end >= 0 && newlineInRecord && bufBase + pos - 1 >= end) giveUp()
+
+  /** A member name after its opening quote, contiguous in `buf` at [keyFrom, keyFrom + keyLen)
+   * (valid until the scanner reads on), with its hash `keyHash` (see [[KeyIndex]]). */
+  protected final var keyFrom = 0
+  protected final var keyLen = 0
+  protected final var keyHash = 0
+
+  protected final def scanKey(): Unit = {
+    var from = pos
+    var p = plainRun(from)
+    while (p >= lim) { // keep the name contiguous (names longer than the buffer: give up)
+      p -= compact(from, buf.length)
+      from = 0
+      if (!more()) giveUp()
+      p = plainRun(p)
+    }
+    if (buf(p) != '"') { // a non-ASCII name (checked below); escapes and controls give up
+      var b = buf(p)
+      while (b != '"') {
+        if (b == '\\' || (b >= 0 && b < 0x20)) giveUp()
+        p += 1
+        if (p >= lim) {
+          p -= compact(from, buf.length)
+          from = 0
+          if (!more()) giveUp()
+        }
+        b = buf(p)
+      }
+      ByteScanner.checkUtf8(buf, from, p)
+    }
+    pos = p + 1
+    keyFrom = from
+    keyLen = p - from
+    keyHash = hashKey(from, keyLen)
+    if (o.extendedTypes && keyLen > 0 && buf(from) == '$') giveUp()
+  }
+
+  /** A hash of buf[from, from + len) from its first and last 8 bytes and its length (names
+   * are short; a word read may pass the name's end when the buffer has room, and is masked). */
+  private def hashKey(from: Int, len: Int): Int = {
+    val w = words
+    val x =
+      if (len >= 8) w.getLong(from) * 0x9E3779B97F4A7C15L ^ w.getLong(from + len - 8)
+      else if (from + 8 <= buf.length) w.getLong(from) & ((1L << (len << 3)) - 1)
+      else {
+        var v = 0L
+        var i = 0
+        while (i < len) { v = v << 8 | (buf(from + i) & 0xff); i += 1 }
+        v
+      }
+    val h = (x ^ len) * 0xC2B2AE3D27D4EB4FL
+    (h ^ (h >>> 29)).toInt
+  }
+
+  /** The name after the opening quote, then its ':'; the first byte of the member's value. */
+  protected final def memberValue(): Int = {
+    if (skipWs() != ':') giveUp()
+    skipWs()
+  }
+
+  /** The first byte of buf[p, lim) that needs attention inside a string (a quote, a
+   * backslash, a control or a non-ASCII byte), or lim; 8 bytes at a time. */
+  private def plainRun(p0: Int): Int = {
+    var p = p0
+    val w = words
+    while (p + 8 <= lim) {
+      val m = ByteScanner.special(w.getLong(p))
+      if (m != 0L) return p + (java.lang.Long.numberOfTrailingZeros(m) >>> 3)
+      p += 8
+    }
+    while (p < lim && { val b = buf(p); b >= 0x20 && b != '"' && b != '\\' }) p += 1
+    p
+  }
+
+  /** A string value after its opening quote: escapes, control characters and UTF-8 checked. */
+  protected final def skipString(): Unit = {
+    while (true) {
+      pos = plainRun(pos)
+      if (pos == lim) { if (!fill()) giveUp() } // end of the buffer, not of the string
+      else {
+        val c = buf(pos) & 0xff
+        pos += 1
+        if (c == '"') return
+        if (c == '\\') escape()
+        else if (c < 0x80) giveUp() // a raw control character
+        else utf8(c)
+      }
+    }
+  }
+
+  /** The character of the escape after a backslash (-1 for a \\u escape, whose code unit is
+   * then in `escaped`). */
+  protected final var escaped = 0
+
+  protected final def escape(): Int = read() match {
+    case c @ ('"' | '\\' | '/') => c
+    case 'b' => '\b'
+    case 'f' => '\f'
+    case 'n' => '\n'
+    case 'r' => '\r'
+    case 't' => '\t'
+    case 'u' =>
+      var i = 0
+      var v = 0
+      while (i < 4) {
+        val h = read()
+        val d =
+          if (h >= '0' && h <= '9') h - '0'
+          else if (h >= 'a' && h <= 'f') h - 'a' + 10
+          else if (h >= 'A' && h <= 'F') h - 'A' + 10
+          else giveUp()
+        v = v * 16 + d
+        i += 1
+      }
+      escaped = v
+      -1
+    case _ => giveUp()
+  }
+
+  /** The continuation bytes of a UTF-8 sequence whose lead byte `c` was read (strict). */
+  protected final def utf8(c: Int): Unit = {
+    val n = ByteScanner.continuations(c)
+    val lo = ByteScanner.firstLow(c)
+    val hi = ByteScanner.firstHigh(c)
+    var i = 0
+    while (i < n) {
+      val b = read()
+      if (i == 0) { if (b < lo || b > hi) giveUp() }
+      else if ((b & 0xC0) != 0x80 || b < 0) giveUp()
+      i += 1
+    }
+  }
+
+  protected final def literal(a: Char, b: Char, c: Char): Unit =
+    if (read() != a || read() != b || read() != c) giveUp()
+
+  /** The text of the last number: buf[numFrom, numFrom + numLen), valid until the scanner
+   * reads on. */
+  protected final var numFrom = 0
+  protected final var numLen = 0
+
+  /** The byte at offset `q` of the number being scanned, reading more at the buffer's end
+   * (keeping the number contiguous); -1 at the end of the input. */
+  private def numByte(q: Int): Int = {
+    val p = numFrom + q
+    if (p < lim) buf(p) & 0xff
+    else {
+      if (q > ByteScanner.MaxNumberLength) giveUp()
+      numFrom -= compact(numFrom, buf.length)
+      if (more()) buf(numFrom + q) & 0xff else -1
+    }
+  }
+
+  /** A number whose first byte `c0` was read, to its last digit (its text at `numFrom`); true
+   * when it is a float. */
+  protected final def number(c0: Int): Boolean = {
+    numFrom = pos - 1
+    var q = 1
+    var c = c0
+    if (c == '-') { c = numByte(q); q += 1 }
+    if (c == '0') { c = numByte(q); q += 1; if (c >= '0' && c <= '9') giveUp() }
+    else if (c >= '1' && c <= '9') { while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) () }
+    else giveUp()
+    var float = false
+    if (c == '.') {
+      float = true
+      c = numByte(q); q += 1
+      if (c < '0' || c > '9') giveUp()
+      while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) ()
+    }
+    if (c == 'e' || c == 'E') {
+      float = true
+      c = numByte(q); q += 1
+      if (c == '+' || c == '-') { c = numByte(q); q += 1 }
+      if (c < '0' || c > '9') giveUp()
+      while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) ()
+    }
+    numLen = q - 1 // the byte after the number (at offset q - 1) is the caller's
+    if (numLen > ByteScanner.MaxNumberLength) giveUp()
+    pos = numFrom + numLen
+    float
+  }
+
+  /** Validate and skip one value whose first byte `c` was read (members at `depth`). */
+  protected final def skipValue(c: Int, depth: Int): Unit = c match {
+    case '"' => skipString()
+    case '{' => if (depth >= depthLimit) giveUp(); skipMembers(depth + 1)
+    case '[' => if (depth >= depthLimit) giveUp(); skipElements(depth + 1)
+    case 't' => literal('r', 'u', 'e')
+    case 'f' => literal('a', 'l', 's'); if (read() != 'e') giveUp()
+    case 'n' => literal('u', 'l', 'l')
+    case _ => if (c == '-' || (c >= '0' && c <= '9')) number(c) else giveUp()
+  }
+
+  /** The members of an object whose '{' was read, validated and skipped. */
+  protected final def skipMembers(depth: Int): Unit = {
+    var c = skipWs()
+    if (c == '}') return
+    while (true) {
+      if (c != '"') giveUp()
+      scanKey()
+      skipValue(memberValue(), depth)
+      c = skipWs()
+      if (c == '}') return
+      if (c != ',') giveUp()
+      c = skipWs()
+    }
+  }
+
+  /** The elements of an array whose '[' was read, validated and skipped. */
+  protected final def skipElements(depth: Int): Unit = {
+    var c = skipWs()
+    if (c == ']') return
+    while (true) {
+      skipValue(c, depth)
+      c = skipWs()
+      if (c == ']') return
+      if (c != ',') giveUp()
+      c = skipWs()
+    }
+  }
+}
+
+private[source] object ByteScanner {
+  /** Deeper nesting is left to the Jackson path (it checks maxDepth; we keep the stack small). */
+  val MaxRecursion = 400
+  val MaxNumberLength = 1000
+
+  private final val Ones = 0x0101010101010101L
+  private final val Highs = 0x8080808080808080L
+  private final val Quotes = 0x2222222222222222L
+  private final val Backslashes = 0x5C5C5C5C5C5C5C5CL
+  private final val Spaces = 0x2020202020202020L
+
+  /** The bytes of a word (little-endian) that are a quote, a backslash, below 0x20 or above
+   * 0x7F, flagged by their high bits (SWAR). A borrow can flag a byte above one that matched,
+   * never below it, so the lowest flag is exact. */
+  @inline def special(w: Long): Long = {
+    val q = w ^ Quotes
+    val b = w ^ Backslashes
+    (((q - Ones) & ~q) | ((b - Ones) & ~b) | (w - Spaces) | w) & Highs
+  }
+
+  /** UTF-8 lead byte `c`: continuation count and the allowed range of the first continuation
+   * byte (no overlongs, no surrogates, nothing above U+10FFFF); other leads give up. */
+  def continuations(c: Int): Int =
+    if (c >= 0xC2 && c <= 0xDF) 1
+    else if (c >= 0xE0 && c <= 0xEF) 2
+    else if (c >= 0xF0 && c <= 0xF4) 3
+    else throw GiveUp
+  def firstLow(c: Int): Int = if (c == 0xE0) 0xA0 else if (c == 0xF0) 0x90 else 0x80
+  def firstHigh(c: Int): Int = if (c == 0xED) 0x9F else if (c == 0xF4) 0x8F else 0xBF
+
+  /** Strict UTF-8 check of buf[from, until). */
+  def checkUtf8(buf: Array[Byte], from: Int, until: Int): Unit = {
+    var p = from
+    while (p < until) {
+      val c = buf(p) & 0xff
+      p += 1
+      if (c >= 0x80) {
+        val n = continuations(c)
+        if (p + n > until) throw GiveUp
+        val b0 = buf(p) & 0xff
+        if (b0 < firstLow(c) || b0 > firstHigh(c)) throw GiveUp
+        var i = 1
+        while (i < n) { if ((buf(p + i) & 0xC0) != 0x80) throw GiveUp; i += 1 }
+        p += n
+      }
+    }
+  }
+}
+
+/** Member names of one struct by their UTF-8 bytes (open addressing), so that a key seen
+ * before costs a hash and a byte compare, not a String; shared with [[ByteReader]]. */
+private[source] final class KeyIndex[T <: AnyRef] {
+  private var keys = new Array[Array[Byte]](16)
+  private var hashes = new Array[Int](16)
+  private var values = new Array[AnyRef](16)
+  private var size = 0
+
+  def get(h: Int, buf: Array[Byte], off: Int, len: Int): T = {
+    val mask = keys.length - 1
+    var i = h & mask
+    while (keys(i) != null) {
+      if (hashes(i) == h && same(keys(i), buf, off, len)) return values(i).asInstanceOf[T]
+      i = (i + 1) & mask
+    }
+    null.asInstanceOf[T]
+  }
+
+  /** Names are short: a plain loop beats the intrinsic compare's set-up. */
+  private def same(k: Array[Byte], buf: Array[Byte], off: Int, len: Int): Boolean = {
+    if (k.length != len) return false
+    var i = 0
+    while (i < len && k(i) == buf(off + i)) i += 1
+    i == len
+  }
+
+  def put(h: Int, key: Array[Byte], m: T): Unit = {
+    if (size >= KeyIndex.MaxEntries) return // a struct with this many spellings: decode each time
+    if (2 * (size + 1) > keys.length) grow()
+    insert(h, key, m)
+    size += 1
+  }
+
+  private def insert(h: Int, key: Array[Byte], m: AnyRef): Unit = {
+    val mask = keys.length - 1
+    var i = h & mask
+    while (keys(i) != null) i = (i + 1) & mask
+    keys(i) = key; hashes(i) = h; values(i) = m
+  }
+
+  private def grow(): Unit = {
+    val (ok, oh, ov) = (keys, hashes, values)
+    keys = new Array[Array[Byte]](ok.length * 2)
+    hashes = new Array[Int](ok.length * 2)
+    values = new Array[AnyRef](ok.length * 2)
+    var i = 0
+    while (i < ok.length) { if (ok(i) != null) insert(oh(i), ok(i), ov(i)); i += 1 }
+  }
+}
+
+private object KeyIndex {
+  val MaxEntries = 4096
+}
