@@ -69,10 +69,10 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
   private def member(n: Node): Member = {
     var idx = n.keyIndex
     if (idx == null) { idx = new KeyIndex[Member]; n.keyIndex = idx }
-    var m = idx.get(keyHash, buf, keyFrom, keyLen)
+    var m = idx.get(keyHash, keyWord, buf, keyFrom, keyLen)
     if (m == null) {
       m = n.member(new String(buf, keyFrom, keyLen, UTF_8), file)
-      idx.put(keyHash, java.util.Arrays.copyOfRange(buf, keyFrom, keyFrom + keyLen), m)
+      idx.put(keyHash, keyWord, java.util.Arrays.copyOfRange(buf, keyFrom, keyFrom + keyLen), m)
     }
     m
   }

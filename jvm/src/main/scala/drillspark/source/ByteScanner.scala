@@ -136,6 +136,8 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
   protected final var keyFrom = 0
   protected final var keyLen = 0
   protected final var keyHash = 0
+  /** The name's first 8 bytes (fewer: zero-padded), little-endian. */
+  protected final var keyWord = 0L
 
   protected final def scanKey(): Unit = {
     var from = pos
@@ -163,25 +165,29 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     pos = p + 1
     keyFrom = from
     keyLen = p - from
-    keyHash = hashKey(from, keyLen)
+    hashKey(from, keyLen)
     if (o.extendedTypes && keyLen > 0 && buf(from) == '$') giveUp()
   }
 
-  /** A hash of buf[from, from + len) from its first and last 8 bytes and its length (names
-   * are short; a word read may pass the name's end when the buffer has room, and is masked). */
-  private def hashKey(from: Int, len: Int): Int = {
+  /** `keyWord` and `keyHash` of buf[from, from + len), from its first and last 8 bytes and its
+   * length (names are short; a word read may pass the name's end when the buffer has room,
+   * and is masked). */
+  private def hashKey(from: Int, len: Int): Unit = {
     val w = words
-    val x =
-      if (len >= 8) w.getLong(from) * 0x9E3779B97F4A7C15L ^ w.getLong(from + len - 8)
-      else if (from + 8 <= buf.length) w.getLong(from) & ((1L << (len << 3)) - 1)
-      else {
+    val first =
+      if (len >= 8 || from + 8 <= buf.length) {
+        val x = w.getLong(from)
+        if (len >= 8) x else x & ((1L << (len << 3)) - 1)
+      } else {
         var v = 0L
-        var i = 0
-        while (i < len) { v = v << 8 | (buf(from + i) & 0xff); i += 1 }
+        var i = len - 1
+        while (i >= 0) { v = v << 8 | (buf(from + i) & 0xff); i -= 1 }
         v
       }
+    keyWord = first
+    val x = if (len > 8) first * 0x9E3779B97F4A7C15L ^ w.getLong(from + len - 8) else first
     val h = (x ^ len) * 0xC2B2AE3D27D4EB4FL
-    (h ^ (h >>> 29)).toInt
+    keyHash = (h ^ (h >>> 29)).toInt
   }
 
   /** The name after the opening quote, then its ':'; the first byte of the member's value. */
@@ -249,17 +255,72 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     case _ => giveUp()
   }
 
-  /** The continuation bytes of a UTF-8 sequence whose lead byte `c` was read (strict). */
-  protected final def utf8(c: Int): Unit = {
+  /** The continuation bytes of a UTF-8 sequence whose lead byte `c` was read (strict); with
+   * `keep`, the whole sequence is appended to the decoded string. */
+  protected final def utf8(c: Int, keep: Boolean = false): Unit = {
     val n = ByteScanner.continuations(c)
     val lo = ByteScanner.firstLow(c)
     val hi = ByteScanner.firstHigh(c)
+    if (keep) keepByte(c)
     var i = 0
     while (i < n) {
       val b = read()
       if (i == 0) { if (b < lo || b > hi) giveUp() }
       else if ((b & 0xC0) != 0x80 || b < 0) giveUp()
+      if (keep) keepByte(b)
       i += 1
+    }
+  }
+
+  /** The last decoded string value: str[0, strLen). */
+  private[source] final var str = new Array[Byte](256)
+  private[source] final var strLen = 0
+
+  private def room(n: Int): Unit =
+    if (strLen + n > str.length) str = java.util.Arrays.copyOf(str, math.max(str.length * 2, strLen + n))
+
+  private def keepByte(b: Int): Unit = { room(1); str(strLen) = b.toByte; strLen += 1 }
+
+  /** A code point as UTF-8. */
+  private def keepCodePoint(cp: Int): Unit =
+    if (cp < 0x80) keepByte(cp)
+    else if (cp < 0x800) { keepByte(0xC0 | cp >> 6); keepByte(0x80 | (cp & 0x3F)) }
+    else if (cp < 0x10000) { keepByte(0xE0 | cp >> 12); keepByte(0x80 | (cp >> 6 & 0x3F)); keepByte(0x80 | (cp & 0x3F)) }
+    else {
+      keepByte(0xF0 | cp >> 18); keepByte(0x80 | (cp >> 12 & 0x3F))
+      keepByte(0x80 | (cp >> 6 & 0x3F)); keepByte(0x80 | (cp & 0x3F))
+    }
+
+  /** A string value after its opening quote, decoded into `str` (UTF-8, escapes resolved; a
+   * lone surrogate escape gives up: Jackson's text would hold it, and its bytes a '?'). */
+  protected final def readString(): Unit = {
+    strLen = 0
+    while (true) {
+      val p = plainRun(pos)
+      if (p > pos) {
+        room(p - pos)
+        System.arraycopy(buf, pos, str, strLen, p - pos)
+        strLen += p - pos
+        pos = p
+      }
+      if (pos == lim) { if (!fill()) giveUp() }
+      else {
+        val c = buf(pos) & 0xff
+        pos += 1
+        if (c == '"') return
+        if (c == '\\') {
+          val e = escape()
+          if (e >= 0) keepByte(e)
+          else if (escaped < 0xD800 || escaped > 0xDFFF) keepCodePoint(escaped)
+          else { // a surrogate pair as two escapes
+            val high = escaped
+            if (high > 0xDBFF || read() != '\\' || escape() != -1 || escaped < 0xDC00 || escaped > 0xDFFF) giveUp()
+            keepCodePoint(0x10000 + ((high - 0xD800) << 10) + (escaped - 0xDC00))
+          }
+        }
+        else if (c < 0x80) giveUp() // a raw control character
+        else utf8(c, keep = true)
+      }
     }
   }
 
@@ -330,7 +391,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (c == '}') return
     while (true) {
       if (c != '"') giveUp()
-      scanKey()
+      skipString() // a name nobody looks up: any valid string will do
       skipValue(memberValue(), depth)
       c = skipWs()
       if (c == '}') return
@@ -354,6 +415,22 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
 }
 
 private[source] object ByteScanner {
+  /** Which scanner reads: the Jackson path only, the byte scanner handing anything unusual
+   * back to the Jackson path (the default), or the byte scanner alone (a diagnostic: a split
+   * it would hand back fails, so tests see which inputs it handles). */
+  final val Jackson = 0
+  final val Fast = 1
+  final val BytesOnly = 2
+
+  /** The mode named by Spark conf `key` (fast, jackson or bytes). */
+  def mode(spark: org.apache.spark.sql.SparkSession, key: String): Int =
+    spark.conf.get(key, "fast").trim.toLowerCase(java.util.Locale.ROOT) match {
+      case "fast" => Fast
+      case "jackson" => Jackson
+      case "bytes" => BytesOnly
+      case other => throw new IllegalArgumentException(s"drill: $key must be fast, jackson or bytes, not '$other'")
+    }
+
   /** Deeper nesting is left to the Jackson path (it checks maxDepth; we keep the stack small). */
   val MaxRecursion = 400
   val MaxNumberLength = 1000
@@ -402,53 +479,56 @@ private[source] object ByteScanner {
   }
 }
 
-/** Member names of one struct by their UTF-8 bytes (open addressing), so that a key seen
- * before costs a hash and a byte compare, not a String; shared with [[ByteReader]]. */
+/** Member names of one struct by their UTF-8 bytes (open addressing), so that a name seen
+ * before costs a hash and a word compare, not a String; `word` is the name's first 8 bytes
+ * (see [[ByteScanner.keyWord]]). Shared by [[ByteDiscovery]] and the byte reader's writers. */
 private[source] final class KeyIndex[T <: AnyRef] {
   private var keys = new Array[Array[Byte]](16)
+  private var words = new Array[Long](16)
   private var hashes = new Array[Int](16)
   private var values = new Array[AnyRef](16)
   private var size = 0
 
-  def get(h: Int, buf: Array[Byte], off: Int, len: Int): T = {
+  def get(h: Int, word: Long, buf: Array[Byte], off: Int, len: Int): T = {
     val mask = keys.length - 1
     var i = h & mask
     while (keys(i) != null) {
-      if (hashes(i) == h && same(keys(i), buf, off, len)) return values(i).asInstanceOf[T]
+      if (hashes(i) == h && words(i) == word && same(keys(i), buf, off, len)) return values(i).asInstanceOf[T]
       i = (i + 1) & mask
     }
     null.asInstanceOf[T]
   }
 
-  /** Names are short: a plain loop beats the intrinsic compare's set-up. */
+  /** Names are short and their first 8 bytes already matched: compare the rest. */
   private def same(k: Array[Byte], buf: Array[Byte], off: Int, len: Int): Boolean = {
     if (k.length != len) return false
-    var i = 0
+    var i = 8
     while (i < len && k(i) == buf(off + i)) i += 1
-    i == len
+    i >= len
   }
 
-  def put(h: Int, key: Array[Byte], m: T): Unit = {
+  def put(h: Int, word: Long, key: Array[Byte], m: T): Unit = {
     if (size >= KeyIndex.MaxEntries) return // a struct with this many spellings: decode each time
     if (2 * (size + 1) > keys.length) grow()
-    insert(h, key, m)
+    insert(h, word, key, m)
     size += 1
   }
 
-  private def insert(h: Int, key: Array[Byte], m: AnyRef): Unit = {
+  private def insert(h: Int, word: Long, key: Array[Byte], m: AnyRef): Unit = {
     val mask = keys.length - 1
     var i = h & mask
     while (keys(i) != null) i = (i + 1) & mask
-    keys(i) = key; hashes(i) = h; values(i) = m
+    keys(i) = key; words(i) = word; hashes(i) = h; values(i) = m
   }
 
   private def grow(): Unit = {
-    val (ok, oh, ov) = (keys, hashes, values)
+    val (ok, ow, oh, ov) = (keys, words, hashes, values)
     keys = new Array[Array[Byte]](ok.length * 2)
+    words = new Array[Long](ok.length * 2)
     hashes = new Array[Int](ok.length * 2)
     values = new Array[AnyRef](ok.length * 2)
     var i = 0
-    while (i < ok.length) { if (ok(i) != null) insert(oh(i), ok(i), ov(i)); i += 1 }
+    while (i < ok.length) { if (ok(i) != null) insert(oh(i), ow(i), ok(i), ov(i)); i += 1 }
   }
 }
 

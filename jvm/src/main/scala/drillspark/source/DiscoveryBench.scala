@@ -26,7 +26,7 @@ object DiscoveryBench {
     val pool = Executors.newFixedThreadPool(threads)
     try {
       (1 to rounds).foreach { _ =>
-        Seq("fast" -> SchemaDiscovery.BytesOnly, "jackson" -> SchemaDiscovery.Jackson)
+        Seq("fast" -> ByteScanner.BytesOnly, "jackson" -> ByteScanner.Jackson)
           .filter(m => sys.env.get("DISCOVERY_ONLY").forall(_ == m._1)).foreach { case (name, mode) =>
           val t0 = System.nanoTime()
           val tasks = files.map(f => new Callable[Long] {
