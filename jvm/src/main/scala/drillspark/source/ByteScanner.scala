@@ -186,8 +186,12 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
       }
     keyWord = first
     val x = if (len > 8) first * 0x9E3779B97F4A7C15L ^ w.getLong(from + len - 8) else first
-    val h = (x ^ len) * 0xC2B2AE3D27D4EB4FL
-    keyHash = (h ^ (h >>> 29)).toInt
+    // every input bit reaches the low bits the tables index by (names such as attr_000 ..
+    // attr_299 differ only in their last bytes, the word's high bits)
+    var h = (x ^ len) * 0xFF51AFD7ED558CCDL
+    h ^= h >>> 33
+    h *= 0xC4CEB9FE1A85EC53L
+    keyHash = (h ^ (h >>> 33)).toInt
   }
 
   /** The name after the opening quote, then its ':'; the first byte of the member's value. */
@@ -485,6 +489,7 @@ private[source] object ByteScanner {
 private[source] final class KeyIndex[T <: AnyRef] {
   private var keys = new Array[Array[Byte]](16)
   private var words = new Array[Long](16)
+  private var lens = new Array[Int](16)
   private var hashes = new Array[Int](16)
   private var values = new Array[AnyRef](16)
   private var size = 0
@@ -493,15 +498,15 @@ private[source] final class KeyIndex[T <: AnyRef] {
     val mask = keys.length - 1
     var i = h & mask
     while (keys(i) != null) {
-      if (hashes(i) == h && words(i) == word && same(keys(i), buf, off, len)) return values(i).asInstanceOf[T]
+      if (hashes(i) == h && words(i) == word && lens(i) == len && (len <= 8 || same(keys(i), buf, off, len)))
+        return values(i).asInstanceOf[T]
       i = (i + 1) & mask
     }
     null.asInstanceOf[T]
   }
 
-  /** Names are short and their first 8 bytes already matched: compare the rest. */
+  /** A name longer than 8 bytes whose first 8 bytes matched: compare the rest. */
   private def same(k: Array[Byte], buf: Array[Byte], off: Int, len: Int): Boolean = {
-    if (k.length != len) return false
     var i = 8
     while (i < len && k(i) == buf(off + i)) i += 1
     i >= len
@@ -518,13 +523,14 @@ private[source] final class KeyIndex[T <: AnyRef] {
     val mask = keys.length - 1
     var i = h & mask
     while (keys(i) != null) i = (i + 1) & mask
-    keys(i) = key; words(i) = word; hashes(i) = h; values(i) = m
+    keys(i) = key; words(i) = word; lens(i) = key.length; hashes(i) = h; values(i) = m
   }
 
   private def grow(): Unit = {
     val (ok, ow, oh, ov) = (keys, words, hashes, values)
     keys = new Array[Array[Byte]](ok.length * 2)
     words = new Array[Long](ok.length * 2)
+    lens = new Array[Int](ok.length * 2)
     hashes = new Array[Int](ok.length * 2)
     values = new Array[AnyRef](ok.length * 2)
     var i = 0
