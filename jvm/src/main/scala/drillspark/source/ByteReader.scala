@@ -157,6 +157,7 @@ final class ByteReader(conf: Configuration, split: FileSplit, o: DrillOptions)
   def nameFrom: Int = keyFrom
   def nameLen: Int = keyLen
   def nameHash: Int = keyHash
+  def nameIs(spelling: Array[Byte], word: Long): Boolean = keyIs(spelling, word)
   def nameWord: Long = keyWord
 }
 

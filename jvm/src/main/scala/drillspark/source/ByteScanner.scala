@@ -132,10 +132,9 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (end >= 0 && newlineInRecord && bufBase + pos - 1 >= end) giveUp()
 
   /** A member name after its opening quote, contiguous in `buf` at [keyFrom, keyFrom + keyLen)
-   * (valid until the scanner reads on), with its hash `keyHash` (see [[KeyIndex]]). */
+   * (valid until the scanner reads on), and its first word `keyWord`. */
   protected final var keyFrom = 0
   protected final var keyLen = 0
-  protected final var keyHash = 0
   /** The name's first 8 bytes (fewer: zero-padded), little-endian. */
   protected final var keyWord = 0L
 
@@ -165,34 +164,41 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     pos = p + 1
     keyFrom = from
     keyLen = p - from
-    hashKey(from, keyLen)
+    keyWord = wordOf(from, keyLen)
     if (o.extendedTypes && keyLen > 0 && buf(from) == '$') giveUp()
   }
 
-  /** `keyWord` and `keyHash` of buf[from, from + len), from its first and last 8 bytes and its
-   * length (names are short; a word read may pass the name's end when the buffer has room,
-   * and is masked). */
-  private def hashKey(from: Int, len: Int): Unit = {
-    val w = words
-    val first =
-      if (len >= 8 || from + 8 <= buf.length) {
-        val x = w.getLong(from)
-        if (len >= 8) x else x & ((1L << (len << 3)) - 1)
-      } else {
-        var v = 0L
-        var i = len - 1
-        while (i >= 0) { v = v << 8 | (buf(from + i) & 0xff); i -= 1 }
-        v
-      }
-    keyWord = first
-    val x = if (len > 8) first * 0x9E3779B97F4A7C15L ^ w.getLong(from + len - 8) else first
-    // every input bit reaches the low bits the tables index by (names such as attr_000 ..
-    // attr_299 differ only in their last bytes, the word's high bits)
-    var h = (x ^ len) * 0xFF51AFD7ED558CCDL
+  /** The first 8 bytes of buf[from, from + len) (fewer: zero-padded; a word read may pass
+   * the name's end when the buffer has room, and is masked). */
+  private def wordOf(from: Int, len: Int): Long =
+    if (len >= 8 || from + 8 <= buf.length) {
+      val x = words.getLong(from)
+      if (len >= 8) x else x & ((1L << (len << 3)) - 1)
+    } else {
+      var v = 0L
+      var i = len - 1
+      while (i >= 0) { v = v << 8 | (buf(from + i) & 0xff); i -= 1 }
+      v
+    }
+
+  /** The current name's hash (for [[KeyIndex]]), from its first and last 8 bytes and its
+   * length; every input bit reaches the low bits the tables index by (names such as
+   * attr_000 .. attr_299 differ only in their last bytes, the word's high bits). */
+  protected final def keyHash: Int = {
+    val x = if (keyLen > 8) keyWord * 0x9E3779B97F4A7C15L ^ words.getLong(keyFrom + keyLen - 8) else keyWord
+    var h = (x ^ keyLen) * 0xFF51AFD7ED558CCDL
     h ^= h >>> 33
     h *= 0xC4CEB9FE1A85EC53L
-    keyHash = (h ^ (h >>> 33)).toInt
+    (h ^ (h >>> 33)).toInt
   }
+
+  /** The current name is `spelling` (whose first 8 bytes are `word`). */
+  protected final def keyIs(spelling: Array[Byte], word: Long): Boolean =
+    word == keyWord && spelling.length == keyLen && (keyLen <= 8 || {
+      var i = 8
+      while (i < keyLen && spelling(i) == buf(keyFrom + i)) i += 1
+      i == keyLen
+    })
 
   /** The name after the opening quote, then its ':'; the first byte of the member's value. */
   protected final def memberValue(): Int = {

@@ -681,25 +681,37 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     case _ => mismatch(p, t, schema.simpleString)
   }
 
-  /** Columns by the bytes of the names' spellings, for the byte reader. */
-  private val byName = new KeyIndex[Integer]
+  /** For the byte reader: each spelling met at this path with its column, by its bytes. */
+  private val byName = new KeyIndex[StructWriter.Name]
+  /** The name that came first in the last object read (see [[StructWriter.Name.next]]). */
+  private var firstName: StructWriter.Name = _
 
-  private def indexOfName(r: ByteReader): Int = {
+  /** The current member name of `r`, after `prev` (null: the first). Objects mostly repeat
+   * their members' order, so the name that followed `prev` last time is tried first (one
+   * word compare), then the table. */
+  private def nameOf(r: ByteReader, prev: StructWriter.Name): StructWriter.Name = {
+    val guess = if (prev == null) firstName else prev.next
+    if (guess != null && r.nameIs(guess.spelling, guess.word)) return guess
     val b = r.bytes
-    val hit = byName.get(r.nameHash, r.nameWord, b, r.nameFrom, r.nameLen)
-    if (hit != null) return hit.intValue
-    val ix = index(new String(b, r.nameFrom, r.nameLen, UTF_8))
-    byName.put(r.nameHash, r.nameWord, java.util.Arrays.copyOfRange(b, r.nameFrom, r.nameFrom + r.nameLen),
-      Integer.valueOf(ix))
-    ix
+    val h = r.nameHash
+    var nm = byName.get(h, r.nameWord, b, r.nameFrom, r.nameLen)
+    if (nm == null) {
+      val spelling = java.util.Arrays.copyOfRange(b, r.nameFrom, r.nameFrom + r.nameLen)
+      nm = new StructWriter.Name(spelling, r.nameWord, index(new String(spelling, UTF_8)))
+      byName.put(h, r.nameWord, spelling, nm)
+    }
+    if (prev == null) firstName = nm else prev.next = nm
+    nm
   }
 
   /** [[writeMembers]] from the byte reader, after the object's '{'. */
   def writeMembersBytes(r: ByteReader, i: Int): Unit = {
     java.util.Arrays.fill(seen, false)
+    var prev: StructWriter.Name = null
     var more = r.firstMember()
     while (more) {
-      val ix = indexOfName(r)
+      prev = nameOf(r, prev)
+      val ix = prev.ix
       val c = r.value()
       if (ix >= 0) { children(ix).writeBytes(r, c, i); seen(ix) = true }
       else if (ix == StructWriter.Late) r.giveUp() // the Jackson path names the key
@@ -733,6 +745,12 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
 object StructWriter {
   /** [[StructWriter.index]] of a key discovery never saw (sampled discovery only). */
   final val Late = -2
+
+  /** A member name's spelling as bytes (first 8 as `word`), its column `ix` (as
+   * [[StructWriter.index]] gives it), and the name that followed it last time. */
+  final class Name(val spelling: Array[Byte], val word: Long, val ix: Int) {
+    var next: Name = _
+  }
 }
 
 /** A repeated value: elements appended to the child vector; JSON null is an empty array. */
