@@ -27,9 +27,9 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
   protected final val start: Long = split.start
   protected final val end: Long = split.end
 
-  protected final var buf = new Array[Byte](1 << 16)
+  protected final val buf = new Array[Byte](1 << 16)
   /** `buf` read 8 bytes at a time (little-endian, so byte k of a word is buf(p + k)). */
-  private var words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
+  private val words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
   protected final var pos = 0
   protected final var lim = 0
   /** Absolute file offset of buf(0). */
@@ -66,14 +66,10 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (n > 0) { lim += n; true } else false
   }
 
-  /** Move buf[from, lim) to the buffer's front (growing it to `grow` bytes when it is full),
-   * so that a token being scanned stays contiguous; returns how far it moved. */
-  private def compact(from: Int, grow: Int): Int = {
-    if (from == 0 && lim == buf.length) {
-      if (buf.length >= grow) giveUp()
-      buf = java.util.Arrays.copyOf(buf, math.min(grow.toLong, buf.length * 2L).toInt)
-      words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
-    }
+  /** Move buf[from, lim) to the buffer's front, so that a name or number being scanned stays
+   * contiguous (one as long as the buffer gives up); returns how far it moved. */
+  private def compact(from: Int): Int = {
+    if (from == 0 && lim == buf.length) giveUp()
     System.arraycopy(buf, from, buf, 0, lim - from)
     bufBase += from
     lim -= from
@@ -142,7 +138,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     var from = pos
     var p = plainRun(from)
     while (p >= lim) { // keep the name contiguous (names longer than the buffer: give up)
-      p -= compact(from, buf.length)
+      p -= compact(from)
       from = 0
       if (!more()) giveUp()
       p = plainRun(p)
@@ -153,7 +149,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
         if (b == '\\' || (b >= 0 && b < 0x20)) giveUp()
         p += 1
         if (p >= lim) {
-          p -= compact(from, buf.length)
+          p -= compact(from)
           from = 0
           if (!more()) giveUp()
         }
@@ -349,7 +345,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (p < lim) buf(p) & 0xff
     else {
       if (q > ByteScanner.MaxNumberLength) giveUp()
-      numFrom -= compact(numFrom, buf.length)
+      numFrom -= compact(numFrom)
       if (more()) buf(numFrom + q) & 0xff else -1
     }
   }
