@@ -70,7 +70,7 @@ def duck_queries(con, glob: str):
     src = f"read_ndjson_auto('{glob}')"
     return {
         "count": lambda: con.execute(f"SELECT count(*) FROM {src}").fetchone()[0],
-        "filter+project": lambda: con.execute(
+        "filter+project": lambda: con.sql(
             f"SELECT id, actor.login, repo.name FROM {src} WHERE {Q2_FILTER}").to_arrow_table().num_rows,
         "flatten+group": lambda: sorted(tuple(r) for r in con.execute(
             f"SELECT l.name, count(*) FROM (SELECT unnest(payload.pull_request.labels) AS l FROM {src}) "
