@@ -448,12 +448,15 @@ private[source] object ByteScanner {
   private final val Spaces = 0x2020202020202020L
 
   /** The bytes of a word (little-endian) that are a quote, a backslash, below 0x20 or above
-   * 0x7F, flagged by their high bits (SWAR). A borrow can flag a byte above one that matched,
-   * never below it, so the lowest flag is exact. */
+   * 0x7F, flagged by their high bits (SWAR). A byte's high bit is set when it is non-ASCII
+   * (the `| w`), when XOR-ing it with the quote or the backslash gives 0 (0 - 1 borrows), or
+   * when it is below 0x20 (x - 0x20 borrows); an ASCII byte that is none of these sets no
+   * high bit in any term. A borrow only reaches the bytes above a byte that matched, so the
+   * lowest flag is exact. */
   @inline def special(w: Long): Long = {
     val q = w ^ Quotes
     val b = w ^ Backslashes
-    (((q - Ones) & ~q) | ((b - Ones) & ~b) | (w - Spaces) | w) & Highs
+    ((q - Ones) | (b - Ones) | (w - Spaces) | w) & Highs
   }
 
   /** UTF-8 lead byte `c`: continuation count and the allowed range of the first continuation
