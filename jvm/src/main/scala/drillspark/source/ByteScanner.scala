@@ -350,29 +350,44 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     }
   }
 
+  /** The offset (from numFrom) of the first byte at or after offset `q0` that is not a digit. */
+  private def digits(q0: Int): Int = {
+    var q = q0
+    while (true) {
+      var p = numFrom + q
+      while (p < lim && { val b = buf(p); b >= '0' && b <= '9' }) p += 1
+      q = p - numFrom
+      if (p < lim) return q
+      val c = numByte(q) // the buffer's end: read on (the number stays contiguous)
+      if (c < '0' || c > '9') return q
+      q += 1
+    }
+    q
+  }
+
   /** A number whose first byte `c0` was read, to its last digit (its text at `numFrom`); true
    * when it is a float. */
   protected final def number(c0: Int): Boolean = {
     numFrom = pos - 1
-    var q = 1
+    var q = 1 // offset of the next byte; `c` is the byte at q - 1
     var c = c0
     if (c == '-') { c = numByte(q); q += 1 }
     if (c == '0') { c = numByte(q); q += 1; if (c >= '0' && c <= '9') giveUp() }
-    else if (c >= '1' && c <= '9') { while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) () }
+    else if (c >= '1' && c <= '9') { q = digits(q); c = numByte(q); q += 1 }
     else giveUp()
     var float = false
     if (c == '.') {
       float = true
       c = numByte(q); q += 1
       if (c < '0' || c > '9') giveUp()
-      while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) ()
+      q = digits(q); c = numByte(q); q += 1
     }
     if (c == 'e' || c == 'E') {
       float = true
       c = numByte(q); q += 1
       if (c == '+' || c == '-') { c = numByte(q); q += 1 }
       if (c < '0' || c > '9') giveUp()
-      while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) ()
+      q = digits(q); c = numByte(q); q += 1
     }
     numLen = q - 1 // the byte after the number (at offset q - 1) is the caller's
     if (numLen > ByteScanner.MaxNumberLength) giveUp()
