@@ -50,10 +50,12 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
     var c = skipWs()
     if (c == '}') { if (pending != null) conflict(pending, "STRUCT"); return }
     var first = true
+    var prev: Member = null
     while (true) {
       if (c != '"') giveUp()
       scanKey()
-      val m = if (n == null) null else member(n)
+      val m = if (n == null) null else member(n, prev)
+      prev = m
       val v = memberValue()
       if (first && pending != null) conflict(pending, "STRUCT")
       first = false
@@ -65,15 +67,26 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
     }
   }
 
-  /** The Member of `n` named by the key just scanned (decoded the first time a spelling is seen). */
-  private def member(n: Node): Member = {
+  /** The Member of `n` named by the key just scanned, after `prev` (null: the first). Objects
+   * mostly repeat their members' order: the member that followed `prev` last time is tried
+   * first (one word compare), then the table by bytes (a String is made only the first time a
+   * spelling is seen). */
+  private def member(n: Node, prev: Member): Member = {
+    val guess = if (prev == null) n.first else prev.next
+    if (guess != null && keyIs(guess.spelling, guess.spellingWord)) return guess
     var idx = n.keyIndex
     if (idx == null) { idx = new KeyIndex[Member]; n.keyIndex = idx }
-    var m = idx.get(keyHash, buf, keyFrom, keyLen)
+    val h = keyHash
+    var m = idx.get(h, keyWord, buf, keyFrom, keyLen)
     if (m == null) {
       m = n.member(new String(buf, keyFrom, keyLen, UTF_8), file)
-      idx.put(keyHash, java.util.Arrays.copyOfRange(buf, keyFrom, keyFrom + keyLen), m)
+      idx.put(h, keyWord, java.util.Arrays.copyOfRange(buf, keyFrom, keyFrom + keyLen), m)
     }
+    if (m.spelling == null || !keyIs(m.spelling, m.spellingWord)) {
+      m.spelling = java.util.Arrays.copyOfRange(buf, keyFrom, keyFrom + keyLen)
+      m.spellingWord = keyWord
+    }
+    if (prev == null) n.first = m else prev.next = m
     m
   }
 
@@ -128,7 +141,11 @@ object ByteDiscovery {
   /** The byte-keyed lookup tables are only needed while a split is scanned. */
   private[source] def dropKeyIndexes(n: Node): Unit = {
     n.keyIndex = null
-    if (n.members != null) n.members.values().forEach(m => dropKeyIndexes(m.node))
+    n.first = null
+    if (n.members != null) n.members.values().forEach { m =>
+      m.spelling = null; m.next = null
+      dropKeyIndexes(m.node)
+    }
     if (n.elem != null) dropKeyIndexes(n.elem)
   }
 }

@@ -27,9 +27,9 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
   protected final val start: Long = split.start
   protected final val end: Long = split.end
 
-  protected final var buf = new Array[Byte](1 << 16)
+  protected final val buf = new Array[Byte](1 << 16)
   /** `buf` read 8 bytes at a time (little-endian, so byte k of a word is buf(p + k)). */
-  private var words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
+  private val words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
   protected final var pos = 0
   protected final var lim = 0
   /** Absolute file offset of buf(0). */
@@ -66,14 +66,10 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (n > 0) { lim += n; true } else false
   }
 
-  /** Move buf[from, lim) to the buffer's front (growing it to `grow` bytes when it is full),
-   * so that a token being scanned stays contiguous; returns how far it moved. */
-  private def compact(from: Int, grow: Int): Int = {
-    if (from == 0 && lim == buf.length) {
-      if (buf.length >= grow) giveUp()
-      buf = java.util.Arrays.copyOf(buf, math.min(grow.toLong, buf.length * 2L).toInt)
-      words = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN)
-    }
+  /** Move buf[from, lim) to the buffer's front, so that a name or number being scanned stays
+   * contiguous (one as long as the buffer gives up); returns how far it moved. */
+  private def compact(from: Int): Int = {
+    if (from == 0 && lim == buf.length) giveUp()
     System.arraycopy(buf, from, buf, 0, lim - from)
     bufBase += from
     lim -= from
@@ -132,16 +128,17 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (end >= 0 && newlineInRecord && bufBase + pos - 1 >= end) giveUp()
 
   /** A member name after its opening quote, contiguous in `buf` at [keyFrom, keyFrom + keyLen)
-   * (valid until the scanner reads on), with its hash `keyHash` (see [[KeyIndex]]). */
+   * (valid until the scanner reads on), and its first word `keyWord`. */
   protected final var keyFrom = 0
   protected final var keyLen = 0
-  protected final var keyHash = 0
+  /** The name's first 8 bytes (fewer: zero-padded), little-endian. */
+  protected final var keyWord = 0L
 
   protected final def scanKey(): Unit = {
     var from = pos
     var p = plainRun(from)
     while (p >= lim) { // keep the name contiguous (names longer than the buffer: give up)
-      p -= compact(from, buf.length)
+      p -= compact(from)
       from = 0
       if (!more()) giveUp()
       p = plainRun(p)
@@ -152,7 +149,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
         if (b == '\\' || (b >= 0 && b < 0x20)) giveUp()
         p += 1
         if (p >= lim) {
-          p -= compact(from, buf.length)
+          p -= compact(from)
           from = 0
           if (!more()) giveUp()
         }
@@ -163,26 +160,41 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     pos = p + 1
     keyFrom = from
     keyLen = p - from
-    keyHash = hashKey(from, keyLen)
+    keyWord = wordOf(from, keyLen)
     if (o.extendedTypes && keyLen > 0 && buf(from) == '$') giveUp()
   }
 
-  /** A hash of buf[from, from + len) from its first and last 8 bytes and its length (names
-   * are short; a word read may pass the name's end when the buffer has room, and is masked). */
-  private def hashKey(from: Int, len: Int): Int = {
-    val w = words
-    val x =
-      if (len >= 8) w.getLong(from) * 0x9E3779B97F4A7C15L ^ w.getLong(from + len - 8)
-      else if (from + 8 <= buf.length) w.getLong(from) & ((1L << (len << 3)) - 1)
-      else {
-        var v = 0L
-        var i = 0
-        while (i < len) { v = v << 8 | (buf(from + i) & 0xff); i += 1 }
-        v
-      }
-    val h = (x ^ len) * 0xC2B2AE3D27D4EB4FL
-    (h ^ (h >>> 29)).toInt
+  /** The first 8 bytes of buf[from, from + len) (fewer: zero-padded; a word read may pass
+   * the name's end when the buffer has room, and is masked). */
+  private def wordOf(from: Int, len: Int): Long =
+    if (len >= 8 || from + 8 <= buf.length) {
+      val x = words.getLong(from)
+      if (len >= 8) x else x & ((1L << (len << 3)) - 1)
+    } else {
+      var v = 0L
+      var i = len - 1
+      while (i >= 0) { v = v << 8 | (buf(from + i) & 0xff); i -= 1 }
+      v
+    }
+
+  /** The current name's hash (for [[KeyIndex]]), from its first and last 8 bytes and its
+   * length; every input bit reaches the low bits the tables index by (names such as
+   * attr_000 .. attr_299 differ only in their last bytes, the word's high bits). */
+  protected final def keyHash: Int = {
+    val x = if (keyLen > 8) keyWord * 0x9E3779B97F4A7C15L ^ words.getLong(keyFrom + keyLen - 8) else keyWord
+    var h = (x ^ keyLen) * 0xFF51AFD7ED558CCDL
+    h ^= h >>> 33
+    h *= 0xC4CEB9FE1A85EC53L
+    (h ^ (h >>> 33)).toInt
   }
+
+  /** The current name is `spelling` (whose first 8 bytes are `word`). */
+  protected final def keyIs(spelling: Array[Byte], word: Long): Boolean =
+    word == keyWord && spelling.length == keyLen && (keyLen <= 8 || {
+      var i = 8
+      while (i < keyLen && spelling(i) == buf(keyFrom + i)) i += 1
+      i == keyLen
+    })
 
   /** The name after the opening quote, then its ':'; the first byte of the member's value. */
   protected final def memberValue(): Int = {
@@ -249,17 +261,72 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     case _ => giveUp()
   }
 
-  /** The continuation bytes of a UTF-8 sequence whose lead byte `c` was read (strict). */
-  protected final def utf8(c: Int): Unit = {
+  /** The continuation bytes of a UTF-8 sequence whose lead byte `c` was read (strict); with
+   * `keep`, the whole sequence is appended to the decoded string. */
+  protected final def utf8(c: Int, keep: Boolean = false): Unit = {
     val n = ByteScanner.continuations(c)
     val lo = ByteScanner.firstLow(c)
     val hi = ByteScanner.firstHigh(c)
+    if (keep) keepByte(c)
     var i = 0
     while (i < n) {
       val b = read()
       if (i == 0) { if (b < lo || b > hi) giveUp() }
       else if ((b & 0xC0) != 0x80 || b < 0) giveUp()
+      if (keep) keepByte(b)
       i += 1
+    }
+  }
+
+  /** The last decoded string value: str[0, strLen). */
+  private[source] final var str = new Array[Byte](256)
+  private[source] final var strLen = 0
+
+  private def room(n: Int): Unit =
+    if (strLen + n > str.length) str = java.util.Arrays.copyOf(str, math.max(str.length * 2, strLen + n))
+
+  private def keepByte(b: Int): Unit = { room(1); str(strLen) = b.toByte; strLen += 1 }
+
+  /** A code point as UTF-8. */
+  private def keepCodePoint(cp: Int): Unit =
+    if (cp < 0x80) keepByte(cp)
+    else if (cp < 0x800) { keepByte(0xC0 | cp >> 6); keepByte(0x80 | (cp & 0x3F)) }
+    else if (cp < 0x10000) { keepByte(0xE0 | cp >> 12); keepByte(0x80 | (cp >> 6 & 0x3F)); keepByte(0x80 | (cp & 0x3F)) }
+    else {
+      keepByte(0xF0 | cp >> 18); keepByte(0x80 | (cp >> 12 & 0x3F))
+      keepByte(0x80 | (cp >> 6 & 0x3F)); keepByte(0x80 | (cp & 0x3F))
+    }
+
+  /** A string value after its opening quote, decoded into `str` (UTF-8, escapes resolved; a
+   * lone surrogate escape gives up: Jackson's text would hold it, and its bytes a '?'). */
+  protected final def readString(): Unit = {
+    strLen = 0
+    while (true) {
+      val p = plainRun(pos)
+      if (p > pos) {
+        room(p - pos)
+        System.arraycopy(buf, pos, str, strLen, p - pos)
+        strLen += p - pos
+        pos = p
+      }
+      if (pos == lim) { if (!fill()) giveUp() }
+      else {
+        val c = buf(pos) & 0xff
+        pos += 1
+        if (c == '"') return
+        if (c == '\\') {
+          val e = escape()
+          if (e >= 0) keepByte(e)
+          else if (escaped < 0xD800 || escaped > 0xDFFF) keepCodePoint(escaped)
+          else { // a surrogate pair as two escapes
+            val high = escaped
+            if (high > 0xDBFF || read() != '\\' || escape() != -1 || escaped < 0xDC00 || escaped > 0xDFFF) giveUp()
+            keepCodePoint(0x10000 + ((high - 0xD800) << 10) + (escaped - 0xDC00))
+          }
+        }
+        else if (c < 0x80) giveUp() // a raw control character
+        else utf8(c, keep = true)
+      }
     }
   }
 
@@ -278,34 +345,49 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (p < lim) buf(p) & 0xff
     else {
       if (q > ByteScanner.MaxNumberLength) giveUp()
-      numFrom -= compact(numFrom, buf.length)
+      numFrom -= compact(numFrom)
       if (more()) buf(numFrom + q) & 0xff else -1
     }
+  }
+
+  /** The offset (from numFrom) of the first byte at or after offset `q0` that is not a digit. */
+  private def digits(q0: Int): Int = {
+    var q = q0
+    while (true) {
+      var p = numFrom + q
+      while (p < lim && { val b = buf(p); b >= '0' && b <= '9' }) p += 1
+      q = p - numFrom
+      if (p < lim) return q
+      val c = numByte(q) // the buffer's end: read on (the number stays contiguous)
+      if (c < '0' || c > '9') return q
+      q += 1
+    }
+    q
   }
 
   /** A number whose first byte `c0` was read, to its last digit (its text at `numFrom`); true
    * when it is a float. */
   protected final def number(c0: Int): Boolean = {
     numFrom = pos - 1
-    var q = 1
+    var q = 1 // offset of the next byte; `c` is the byte at q - 1
     var c = c0
     if (c == '-') { c = numByte(q); q += 1 }
     if (c == '0') { c = numByte(q); q += 1; if (c >= '0' && c <= '9') giveUp() }
-    else if (c >= '1' && c <= '9') { while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) () }
+    else if (c >= '1' && c <= '9') { q = digits(q); c = numByte(q); q += 1 }
     else giveUp()
     var float = false
     if (c == '.') {
       float = true
       c = numByte(q); q += 1
       if (c < '0' || c > '9') giveUp()
-      while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) ()
+      q = digits(q); c = numByte(q); q += 1
     }
     if (c == 'e' || c == 'E') {
       float = true
       c = numByte(q); q += 1
       if (c == '+' || c == '-') { c = numByte(q); q += 1 }
       if (c < '0' || c > '9') giveUp()
-      while ({ c = numByte(q); q += 1; c >= '0' && c <= '9' }) ()
+      q = digits(q); c = numByte(q); q += 1
     }
     numLen = q - 1 // the byte after the number (at offset q - 1) is the caller's
     if (numLen > ByteScanner.MaxNumberLength) giveUp()
@@ -330,7 +412,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     if (c == '}') return
     while (true) {
       if (c != '"') giveUp()
-      scanKey()
+      skipString() // a name nobody looks up: any valid string will do
       skipValue(memberValue(), depth)
       c = skipWs()
       if (c == '}') return
@@ -354,6 +436,22 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
 }
 
 private[source] object ByteScanner {
+  /** Which scanner reads: the Jackson path only, the byte scanner handing anything unusual
+   * back to the Jackson path (the default), or the byte scanner alone (a diagnostic: a split
+   * it would hand back fails, so tests see which inputs it handles). */
+  final val Jackson = 0
+  final val Fast = 1
+  final val BytesOnly = 2
+
+  /** The mode named by Spark conf `key` (fast, jackson or bytes). */
+  def mode(spark: org.apache.spark.sql.SparkSession, key: String): Int =
+    spark.conf.get(key, "fast").trim.toLowerCase(java.util.Locale.ROOT) match {
+      case "fast" => Fast
+      case "jackson" => Jackson
+      case "bytes" => BytesOnly
+      case other => throw new IllegalArgumentException(s"drill: $key must be fast, jackson or bytes, not '$other'")
+    }
+
   /** Deeper nesting is left to the Jackson path (it checks maxDepth; we keep the stack small). */
   val MaxRecursion = 400
   val MaxNumberLength = 1000
@@ -365,12 +463,15 @@ private[source] object ByteScanner {
   private final val Spaces = 0x2020202020202020L
 
   /** The bytes of a word (little-endian) that are a quote, a backslash, below 0x20 or above
-   * 0x7F, flagged by their high bits (SWAR). A borrow can flag a byte above one that matched,
-   * never below it, so the lowest flag is exact. */
+   * 0x7F, flagged by their high bits (SWAR). A byte's high bit is set when it is non-ASCII
+   * (the `| w`), when XOR-ing it with the quote or the backslash gives 0 (0 - 1 borrows), or
+   * when it is below 0x20 (x - 0x20 borrows); an ASCII byte that is none of these sets no
+   * high bit in any term. A borrow only reaches the bytes above a byte that matched, so the
+   * lowest flag is exact. */
   @inline def special(w: Long): Long = {
     val q = w ^ Quotes
     val b = w ^ Backslashes
-    (((q - Ones) & ~q) | ((b - Ones) & ~b) | (w - Spaces) | w) & Highs
+    ((q - Ones) | (b - Ones) | (w - Spaces) | w) & Highs
   }
 
   /** UTF-8 lead byte `c`: continuation count and the allowed range of the first continuation
@@ -402,53 +503,58 @@ private[source] object ByteScanner {
   }
 }
 
-/** Member names of one struct by their UTF-8 bytes (open addressing), so that a key seen
- * before costs a hash and a byte compare, not a String; shared with [[ByteReader]]. */
+/** Member names of one struct by their UTF-8 bytes (open addressing), so that a name seen
+ * before costs a hash and a word compare, not a String; `word` is the name's first 8 bytes
+ * (see [[ByteScanner.keyWord]]). Shared by [[ByteDiscovery]] and the byte reader's writers. */
 private[source] final class KeyIndex[T <: AnyRef] {
   private var keys = new Array[Array[Byte]](16)
+  private var words = new Array[Long](16)
+  private var lens = new Array[Int](16)
   private var hashes = new Array[Int](16)
   private var values = new Array[AnyRef](16)
   private var size = 0
 
-  def get(h: Int, buf: Array[Byte], off: Int, len: Int): T = {
+  def get(h: Int, word: Long, buf: Array[Byte], off: Int, len: Int): T = {
     val mask = keys.length - 1
     var i = h & mask
     while (keys(i) != null) {
-      if (hashes(i) == h && same(keys(i), buf, off, len)) return values(i).asInstanceOf[T]
+      if (hashes(i) == h && words(i) == word && lens(i) == len && (len <= 8 || same(keys(i), buf, off, len)))
+        return values(i).asInstanceOf[T]
       i = (i + 1) & mask
     }
     null.asInstanceOf[T]
   }
 
-  /** Names are short: a plain loop beats the intrinsic compare's set-up. */
+  /** A name longer than 8 bytes whose first 8 bytes matched: compare the rest. */
   private def same(k: Array[Byte], buf: Array[Byte], off: Int, len: Int): Boolean = {
-    if (k.length != len) return false
-    var i = 0
+    var i = 8
     while (i < len && k(i) == buf(off + i)) i += 1
-    i == len
+    i >= len
   }
 
-  def put(h: Int, key: Array[Byte], m: T): Unit = {
+  def put(h: Int, word: Long, key: Array[Byte], m: T): Unit = {
     if (size >= KeyIndex.MaxEntries) return // a struct with this many spellings: decode each time
     if (2 * (size + 1) > keys.length) grow()
-    insert(h, key, m)
+    insert(h, word, key, m)
     size += 1
   }
 
-  private def insert(h: Int, key: Array[Byte], m: AnyRef): Unit = {
+  private def insert(h: Int, word: Long, key: Array[Byte], m: AnyRef): Unit = {
     val mask = keys.length - 1
     var i = h & mask
     while (keys(i) != null) i = (i + 1) & mask
-    keys(i) = key; hashes(i) = h; values(i) = m
+    keys(i) = key; words(i) = word; lens(i) = key.length; hashes(i) = h; values(i) = m
   }
 
   private def grow(): Unit = {
-    val (ok, oh, ov) = (keys, hashes, values)
+    val (ok, ow, oh, ov) = (keys, words, hashes, values)
     keys = new Array[Array[Byte]](ok.length * 2)
+    words = new Array[Long](ok.length * 2)
+    lens = new Array[Int](ok.length * 2)
     hashes = new Array[Int](ok.length * 2)
     values = new Array[AnyRef](ok.length * 2)
     var i = 0
-    while (i < ok.length) { if (ok(i) != null) insert(oh(i), ok(i), ov(i)); i += 1 }
+    while (i < ok.length) { if (ok(i) != null) insert(oh(i), ow(i), ok(i), ov(i)); i += 1 }
   }
 }
 

@@ -101,6 +101,10 @@ abstract class ColumnWriter(val ctx: WriteContext) {
   /** Start of a batch (array writers restart their element count). */
   def newBatch(): Unit = ()
   def write(p: JsonParser, t: JsonToken, i: Int): Unit
+  /** The byte reader's entry: the value whose first byte `c` was read from `r`. A writer
+   * without one (or a value it does not convert itself) gives the split back to the Jackson
+   * path, which then writes the value with `write`. */
+  def writeBytes(r: ByteReader, c: Int, i: Int): Unit = r.giveUp()
   /** A JSON null or a missing value. */
   def writeNull(i: Int): Unit = { vec.reserve(i + 1); vec.putNull(i); ctx.bytes += slot }
   /** Row `i` of an array or map column: `n` entries starting at `start` in the child vectors. */
@@ -243,6 +247,12 @@ sealed abstract class IntegralWriter(
     }
     case _ => mismatch(p, t, typeName)
   }
+  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (r.isNumber(c)) { if (r.readNumber(c)) put(i, math.round(r.doubleValue(float = true))) else put(i, r.longValue()) }
+    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
+    else if (c == 't') { r.trueLiteral(); put(i, 1L) }
+    else if (c == 'f') { r.falseLiteral(); put(i, 0L) }
+    else r.giveUp()
   override def writeElementNull(i: Int): Unit = put(i, 0L)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to) else put(to, get(src, from))
@@ -290,6 +300,12 @@ final class DoubleWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
     }
     case _ => mismatch(p, t, "DOUBLE")
   }
+  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (r.isNumber(c)) put(i, r.doubleValue(r.readNumber(c)))
+    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
+    else if (c == 't') { r.trueLiteral(); put(i, 1.0) }
+    else if (c == 'f') { r.falseLiteral(); put(i, 0.0) }
+    else r.giveUp()
   override def writeElementNull(i: Int): Unit = put(i, 0.0)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to) else put(to, src.getDouble(from))
@@ -326,6 +342,12 @@ final class BoolWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, "BOOLEAN")
   }
+  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (c == 't') { r.trueLiteral(); put(i, true) }
+    else if (c == 'f') { r.falseLiteral(); put(i, false) }
+    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
+    else if (r.isNumber(c)) put(i, r.doubleValue(r.readNumber(c)) != 0.0)
+    else r.giveUp()
   override def writeElementNull(i: Int): Unit = put(i, false)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to) else put(to, src.getBoolean(from))
@@ -346,9 +368,26 @@ final class StringWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
     case JsonToken.START_OBJECT | JsonToken.START_ARRAY => put(i, ctx.jsonText(p))
     case _ => put(i, p.getText.getBytes(UTF_8))
   }
+  private def put(i: Int, b: Array[Byte], from: Int, len: Int): Unit = {
+    vec.reserve(i + 1); vec.putNotNull(i); vec.putByteArray(i, b, from, len); ctx.bytes += len + slot
+  }
+  /** Strings decoded, other scalars as their text; objects and arrays (JSON text, which is
+   * compacted) are the Jackson path's. */
+  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (c == '"') { r.readStringValue(); put(i, r.stringBytes, 0, r.stringLen) }
+    else if (r.isNumber(c)) { r.readNumber(c); put(i, r.bytes, r.numberFrom, r.numberLen) }
+    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
+    else if (c == 't') { r.trueLiteral(); put(i, StringWriter.True) }
+    else if (c == 'f') { r.falseLiteral(); put(i, StringWriter.False) }
+    else r.giveUp()
   override def writeElementNull(i: Int): Unit = put(i, Array.emptyByteArray)
   def copy(src: Vec, from: Int, to: Int): Unit =
     if (src.isNullAt(from)) writeNull(to) else put(to, src.getBinary(from))
+}
+
+private object StringWriter {
+  val True: Array[Byte] = "true".getBytes(UTF_8)
+  val False: Array[Byte] = "false".getBytes(UTF_8)
 }
 
 final class BinaryWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
@@ -641,6 +680,56 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, schema.simpleString)
   }
+
+  /** For the byte reader: each spelling met at this path with its column, by its bytes. */
+  private val byName = new KeyIndex[StructWriter.Name]
+  /** The name that came first in the last object read (see [[StructWriter.Name.next]]). */
+  private var firstName: StructWriter.Name = _
+
+  /** The current member name of `r`, after `prev` (null: the first). Objects mostly repeat
+   * their members' order, so the name that followed `prev` last time is tried first (one
+   * word compare), then the table. */
+  private def nameOf(r: ByteReader, prev: StructWriter.Name): StructWriter.Name = {
+    val guess = if (prev == null) firstName else prev.next
+    if (guess != null && r.nameIs(guess.spelling, guess.word)) return guess
+    val b = r.bytes
+    val h = r.nameHash
+    var nm = byName.get(h, r.nameWord, b, r.nameFrom, r.nameLen)
+    if (nm == null) {
+      val spelling = java.util.Arrays.copyOfRange(b, r.nameFrom, r.nameFrom + r.nameLen)
+      nm = new StructWriter.Name(spelling, r.nameWord, index(new String(spelling, UTF_8)))
+      byName.put(h, r.nameWord, spelling, nm)
+    }
+    if (prev == null) firstName = nm else prev.next = nm
+    nm
+  }
+
+  /** [[writeMembers]] from the byte reader, after the object's '{'. */
+  def writeMembersBytes(r: ByteReader, i: Int): Unit = {
+    java.util.Arrays.fill(seen, false)
+    var prev: StructWriter.Name = null
+    var more = r.firstMember()
+    while (more) {
+      prev = nameOf(r, prev)
+      val ix = prev.ix
+      val c = r.value()
+      if (ix >= 0) { children(ix).writeBytes(r, c, i); seen(ix) = true }
+      else if (ix == StructWriter.Late) r.giveUp() // the Jackson path names the key
+      else r.skip(c)
+      more = r.nextMember()
+    }
+    var c = 0
+    while (c < children.length) { if (!seen(c)) children(c).writeNull(i); c += 1 }
+  }
+
+  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (c == '{') {
+      r.enter()
+      vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
+      writeMembersBytes(r, i)
+      r.leave()
+    } else if (c == 'n') { r.nullLiteral(); writeNull(i) }
+    else r.giveUp()
   override def writeNull(i: Int): Unit = {
     vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
     children.foreach(_.writeNull(i))
@@ -656,6 +745,12 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
 object StructWriter {
   /** [[StructWriter.index]] of a key discovery never saw (sampled discovery only). */
   final val Late = -2
+
+  /** A member name's spelling as bytes (first 8 as `word`), its column `ix` (as
+   * [[StructWriter.index]] gives it), and the name that followed it last time. */
+  final class Name(val spelling: Array[Byte], val word: Long, val ix: Int) {
+    var next: Name = _
+  }
 }
 
 /** A repeated value: elements appended to the child vector; JSON null is an empty array. */
@@ -680,6 +775,21 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, "ARRAY")
   }
+  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (c == '[') {
+      r.enter()
+      val start = next
+      var e = r.firstElement()
+      while (e != ByteReader.End) {
+        val at = next
+        next += 1
+        if (e == 'n') { r.nullLiteral(); elem.writeElementNull(at) } else elem.writeBytes(r, e, at)
+        e = r.nextElement()
+      }
+      putEntries(i, start, next - start)
+      r.leave()
+    } else if (c == 'n') { r.nullLiteral(); writeNull(i) }
+    else r.giveUp()
   override def writeNull(i: Int): Unit = {
     putEntries(i, next, 0)
   }
@@ -760,6 +870,13 @@ final class DefaultWriter(ctx: WriteContext, inner: ColumnWriter, f: StructField
     else {
       val before = ctx.bytes
       inner.write(p, t, i)
+      if (vec.isNullAt(i)) { ctx.bytes = before; writeNull(i) }
+    }
+  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (c == 'n') { r.nullLiteral(); writeNull(i) }
+    else {
+      val before = ctx.bytes
+      inner.writeBytes(r, c, i)
       if (vec.isNullAt(i)) { ctx.bytes = before; writeNull(i) }
     }
   override def writeNull(i: Int): Unit = inner.copy(fill, 0, i)

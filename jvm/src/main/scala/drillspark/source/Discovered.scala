@@ -32,6 +32,8 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
   @transient private var bySpelling: java.util.HashMap[String, Member] = _
   /** Members by the UTF-8 bytes of their spellings, while the byte scanner runs. */
   @transient private[source] var keyIndex: KeyIndex[Member] = _
+  /** While the byte scanner runs: the member that came first in the last object read. */
+  @transient private[source] var first: Member = _
 
   def member(name: String, file: String): Member = {
     if (members == null) members = new JLinkedHashMap[String, Member]()
@@ -66,7 +68,13 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
   }
 }
 
-final class Member(val name: String, var node: Node) extends Serializable
+final class Member(val name: String, var node: Node) extends Serializable {
+  /** While the byte scanner runs: the spelling last read for this member (and its first 8
+   * bytes), and the member that followed it in its object, the guess for the next name. */
+  @transient private[source] var spelling: Array[Byte] = _
+  @transient private[source] var spellingWord: Long = 0L
+  @transient private[source] var next: Member = _
+}
 
 object Node {
   final val SpellingCacheSize = 4096

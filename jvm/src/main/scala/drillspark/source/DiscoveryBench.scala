@@ -11,7 +11,8 @@ import org.apache.hadoop.conf.Configuration
  * rounds (JIT warm for both): each round discovers every file (whole, one task per file) on
  * `threads` threads with one scanner, then the other. Run as
  * `java -cp CLASSPATH drillspark.source.DiscoveryBench threads rounds file...`;
- * prints `DISCOVERY <fast|jackson> <seconds> <records>` per round and scanner.
+ * prints `DISCOVERY <fast|jackson> <wall seconds> <thread CPU seconds> <records>` per round and
+ * scanner (a busy machine shows in the wall time only).
  */
 object DiscoveryBench {
   def main(args: Array[String]): Unit = {
@@ -23,17 +24,22 @@ object DiscoveryBench {
       InputFile("file:" + f.getAbsolutePath, f.length, f.lastModified, Nil)
     }
     val o = DrillOptions(files.map(_.path))
+    val cpu = java.lang.management.ManagementFactory.getThreadMXBean
     val pool = Executors.newFixedThreadPool(threads)
     try {
       (1 to rounds).foreach { _ =>
-        Seq("fast" -> SchemaDiscovery.BytesOnly, "jackson" -> SchemaDiscovery.Jackson)
+        Seq("fast" -> ByteScanner.BytesOnly, "jackson" -> ByteScanner.Jackson)
           .filter(m => sys.env.get("DISCOVERY_ONLY").forall(_ == m._1)).foreach { case (name, mode) =>
           val t0 = System.nanoTime()
-          val tasks = files.map(f => new Callable[Long] {
-            def call(): Long = SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o, mode).records
+          val tasks = files.map(f => new Callable[(Long, Long)] {
+            def call(): (Long, Long) = {
+              val c0 = cpu.getCurrentThreadCpuTime
+              val n = SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o, mode).records
+              (n, cpu.getCurrentThreadCpuTime - c0)
+            }
           })
-          val records = pool.invokeAll(tasks.asJava).asScala.map(_.get()).sum
-          println(f"DISCOVERY $name ${(System.nanoTime() - t0) / 1e9}%.3f $records")
+          val done = pool.invokeAll(tasks.asJava).asScala.map(_.get())
+          println(f"DISCOVERY $name ${(System.nanoTime() - t0) / 1e9}%.3f ${done.map(_._2).sum / 1e9}%.3f ${done.map(_._1).sum}")
         }
       }
     } finally pool.shutdown()

@@ -45,10 +45,12 @@ final case class DrillOptions(
     pushFilters: Boolean = true,
     countScan: Boolean = true,
     format: String = "json",
-    sampledSchema: Option[StructType] = None) {
+    sampledSchema: Option[StructType] = None,
+    readScanner: Int = ByteScanner.Fast) {
   // sampledSchema: set by DrillDataSource, not an option. With sampleRecords, the unpruned
   // data schema (provided columns typed NullType: not checked) against which the readers
-  // refuse keys discovery never saw.
+  // refuse keys discovery never saw. readScanner: set by DrillScan from the Spark conf
+  // spark.drillspark.readScanner (see ByteScanner.mode), not an option either.
 
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =

@@ -45,7 +45,13 @@ final class DrillPartitionReader(
   private var batch: ColumnarBatch = _
 
   private var splitIx = 0
+  private var split: FileSplit = _
+  /** The current split's reader: the byte reader while it copes, else the Jackson path. */
+  private var br: ByteReader = _
   private var rs: RecordStream = _
+  /** The byte reader's limits (see ByteScanner.run's for discovery): skipping and replacing
+   * bad input are the Jackson path's. */
+  private val useBytes = o.readScanner != ByteScanner.Jackson && !o.skipInvalidRecords && !o.replaceInvalidUtf8
   private var constants: Array[Array[Byte]] = new Array(plan.constCols.length)
   private var skipped = 0L
   private var peakBatchBytes = 0L
@@ -78,14 +84,46 @@ final class DrillPartitionReader(
   /** Next record of this partition, opening the next split as needed. */
   private def advance(): Boolean = {
     while (true) {
-      if (rs == null) {
+      if (br != null) {
+        val more = try br.next() catch { case GiveUp => handOver(inRecord = false); false }
+        if (more) return true
+        if (br != null) { br.close(); br = null }
+      } else if (rs == null) {
         val s = nextSplit()
         if (s == null) return false
-        if (s.file.length > 0) rs = new RecordStream(conf, s.file.path, s.start, s.end, o, factory)
+        split = s
+        if (s.file.length > 0) {
+          if (useBytes) br = new ByteReader(conf, s, o)
+          else rs = new RecordStream(conf, s.file.path, s.start, s.end, o, factory)
+        }
       } else if (rs.next()) return true
       else closeStream()
     }
     false
+  }
+
+  /**
+   * The byte reader met something it does not handle exactly: the Jackson path reads the rest
+   * of the split, after passing over the records the byte reader finished; `inRecord`: it
+   * stopped inside a record, on which the Jackson path is left (its START_OBJECT current).
+   */
+  private def handOver(inRecord: Boolean): Unit = {
+    val read = br.records
+    val done = read - (if (inRecord) 1 else 0)
+    val at = br.gaveUpAt
+    br.close()
+    br = null
+    if (o.readScanner == ByteScanner.BytesOnly) throw new DrillScanException(
+      s"drill: ${split.file.path}: the byte reader gave up near byte $at (split ${split.start} to ${split.end}; " +
+        s"${DrillScan.ReadScannerConf}=bytes; the default, fast, hands the split to the Jackson reader)")
+    rs = new RecordStream(conf, split.file.path, split.start, split.end, o, factory)
+    var k = 0L
+    while (k < done || (inRecord && k == done)) {
+      if (!rs.next()) throw new DrillScanException(s"drill: ${split.file.path}: internal error: the Jackson " +
+        s"reader found $k records where the byte reader read $read (near byte $at); please report it")
+      if (k < done) rs.parser.skipChildren()
+      k += 1
+    }
   }
 
   /** The next batch of the count path: rows without data columns (constants filled). */
@@ -142,16 +180,25 @@ final class DrillPartitionReader(
    */
   private def writeRecord(i: Int): Boolean = {
     val before = ctx.bytes
+    if (br != null) {
+      try {
+        record.writeMembersBytes(br, i)
+        br.finishRecord()
+      } catch {
+        case GiveUp | _: ValueMismatch | _: IllegalArgumentException | _: java.time.DateTimeException |
+             _: ArithmeticException =>
+          handOver(inRecord = true) // the Jackson path writes the row again and reports what is wrong
+          return writeRecord(i)
+      }
+      return keepRow(i, before)
+    }
     try {
       if (early != null && !rs.inArray) {
         val r = record.writeMembersFiltered(rs.parser, i, early, vs, filter.get)
         if (r == 0) return false
         if (r == 2) { rs.reread(); record.writeMembers(rs.parser, i) }
       } else record.writeMembers(rs.parser, i)
-      writeConstants(vs, i)
-      val keep = filter.forall(_.eval(vs, i) == 1)
-      if (!keep) ctx.bytes = before + math.max(0L, ctx.bytes - before - rowSlot)
-      keep
+      keepRow(i, before)
     } catch {
       case e: ValueMismatch =>
         if (o.skipInvalidRecords) { rs.skipRecord(); false }
@@ -163,6 +210,14 @@ final class DrillPartitionReader(
         if (o.skipInvalidRecords) { rs.skipRecord(); false }
         else throw rs.fail(s"cannot read the value: ${e.getMessage}", e)
     }
+  }
+
+  /** Implicit columns, then the pushed filters: false when the row is dropped. */
+  private def keepRow(i: Int, before: Long): Boolean = {
+    writeConstants(vs, i)
+    val keep = filter.forall(_.eval(vs, i) == 1)
+    if (!keep) ctx.bytes = before + math.max(0L, ctx.bytes - before - rowSlot)
+    keep
   }
 
   /** Copy row `from` of `src` to row `to` of `dst` (the writers end up bound to `dst`). */
@@ -233,6 +288,7 @@ final class DrillPartitionReader(
 
   override def close(): Unit = {
     if (counter != null) { counter.close(); counter = null }
+    if (br != null) { br.close(); br = null }
     if (rs != null) closeStream()
     vs.foreach(_.close())
     if (spill != null) spill.foreach(_.close())

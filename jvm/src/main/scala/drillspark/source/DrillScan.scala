@@ -64,6 +64,15 @@ final class DrillScan(table: DrillJsonTable, required: StructType, filters: Arra
         marked.fields(i).metadata.contains(ReadPlan.FileColumnKey)).toSet
     val checkable = filters.filter(RowFilter.compile(_, marked, dataCols).isDefined)
     val filter = checkable.reduceOption[Filter](And(_, _)).flatMap(RowFilter.compile(_, marked, dataCols))
-    new DrillPartitionReaderFactory(marked, table.options, ScanVectors.hadoopConf(SparkSession.active), filter)
+    val spark = SparkSession.active
+    val o = table.options.copy(readScanner = ByteScanner.mode(spark, DrillScan.ReadScannerConf))
+    new DrillPartitionReaderFactory(marked, o, ScanVectors.hadoopConf(spark), filter)
   }
+}
+
+object DrillScan {
+  /** Spark conf choosing the row reader, a diagnostic: `fast` (default: the byte reader,
+   * handing a split to the Jackson path from the first thing it does not handle exactly),
+   * `jackson`, or `bytes` (the byte reader alone: a split it would hand over fails). */
+  val ReadScannerConf = "spark.drillspark.readScanner"
 }

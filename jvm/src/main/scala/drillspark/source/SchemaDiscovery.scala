@@ -40,18 +40,7 @@ object SchemaDiscovery extends Logging {
    * (the Jackson token pass only) or `bytes` (the byte scanner only: a split it gives up on
    * fails, to test which inputs it handles). */
   val ScannerConf = "spark.drillspark.discoveryScanner"
-  final val Jackson = 0
-  final val Fast = 1
-  final val BytesOnly = 2
-
-  private def scanner(spark: SparkSession): Int =
-    spark.conf.get(ScannerConf, "fast").trim.toLowerCase(java.util.Locale.ROOT) match {
-      case "fast" => Fast
-      case "jackson" => Jackson
-      case "bytes" => BytesOnly
-      case other => throw new IllegalArgumentException(
-        s"drill: $ScannerConf must be fast, jackson or bytes, not '$other'")
-    }
+  import ByteScanner.{BytesOnly, Fast, Jackson}
 
   private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =
     CacheKey(f.path, f.length, f.mtime, s"${o.discoveryKey},$scanner")
@@ -67,7 +56,7 @@ object SchemaDiscovery extends Logging {
 
   /** The merged schema of all files, from the cache where (path, length, mtime) still match. */
   def discover(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): Node = {
-    val mode = scanner(spark)
+    val mode = ByteScanner.mode(spark, ScannerConf)
     val known = new java.util.HashMap[InputFile, Entry]()
     files.foreach { f => val e = cache.get(keyOf(f, o, mode)); if (e != null) known.put(f, e) }
     val missingFiles = files.filterNot(known.containsKey).distinct // a path given twice is discovered once
