@@ -192,3 +192,17 @@ def test_conflict_inside_array_of_structs(spark, tmp_path):
     el = df.schema["l"].dataType.elementType
     assert el["v"].dataType == StringType() and "`l[].v`" in el["v"].metadata["drill.typeConflict"]
     assert [[e.v for e in r.l] for r in df.collect()] == [["1", "[1,2]"], [None]]
+
+
+def test_names_spark_takes_for_one_are_one_column(spark, tmp_path):
+    """Names equal to Spark's case-insensitive resolver (String.equalsIgnoreCase, char by char)
+    are one column, though String.toLowerCase keeps them apart: 's' / 'ſ' (long s),
+    'i' / 'İ' (dotted capital I), 'σ' / 'ς' (final sigma). As two columns, a query failed with
+    Spark's INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND."""
+    p = tmp_path / "fold.json"
+    rows = [{"s": 1, "i": "a", "σοφ": True}, {"ſ": 2, "İ": "b", "ςοφ": False}]
+    p.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    df = spark.read.format("drill").load(str(p))
+    assert df.columns == ["s", "i", "σοφ"]  # the first spelling names each column
+    assert [tuple(r) for r in df.select("s", "i", "σοφ").collect()] == [(1, "a", True), (2, "b", False)]
+    assert [r[0] for r in df.filter("s = 2").select("i").collect()] == ["b"]

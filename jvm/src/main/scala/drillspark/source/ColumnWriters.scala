@@ -571,7 +571,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   /** Lower-case keys discovery saw at this path (null: not checked). */
   private val known: java.util.HashSet[String] =
     if (fullStruct == null) null
-    else new java.util.HashSet[String](fullStruct.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSeq.asJava)
+    else new java.util.HashSet[String](fullStruct.fieldNames.map(Names.fold).toSeq.asJava)
   val children: Array[ColumnWriter] = schema.fields.map { f =>
     val sub = if (fullStruct == null) null
       else fullStruct.fields.find(_.name.equalsIgnoreCase(f.name)).map(_.dataType).orNull
@@ -581,7 +581,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   private val lower = new JHashMap[String, Integer]()
   schema.fields.zipWithIndex.foreach { case (f, i) =>
     exact.put(f.name, i)
-    lower.putIfAbsent(f.name.toLowerCase(Locale.ROOT), i)
+    lower.putIfAbsent(Names.fold(f.name), i)
   }
   private val seen = new Array[Boolean](children.length)
   def slot: Int = 1
@@ -605,7 +605,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   protected def index(name: String): Int = {
     val ix = exact.get(name)
     if (ix != null) return ix.intValue
-    val lname = name.toLowerCase(Locale.ROOT)
+    val lname = Names.fold(name)
     val lo = lower.get(lname)
     val found =
       if (lo != null) lo.intValue

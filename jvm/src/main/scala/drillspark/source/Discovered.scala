@@ -19,7 +19,7 @@ final case class Conflict(path: String, typeA: String, fileA: String, typeB: Str
  */
 final class Node(val path: String, var kind: Int, var file: String) extends Serializable {
   import Node._
-  /** STRUCT members by lower-case name (first spelling kept in Member.name). */
+  /** STRUCT members by folded name (Names.fold; first spelling kept in Member.name). */
   var members: JLinkedHashMap[String, Member] = _
   /** ARRAY element type (kind NULL while only empty arrays/nulls were seen). */
   var elem: Node = _
@@ -40,7 +40,7 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
     if (bySpelling == null) bySpelling = new java.util.HashMap[String, Member]()
     var m = bySpelling.get(name)
     if (m != null) return m
-    val key = name.toLowerCase(Locale.ROOT)
+    val key = Names.fold(name)
     m = members.get(key)
     if (m == null) {
       m = new Member(name, new Node(if (path.isEmpty) name else s"$path.$name", NULL, file))

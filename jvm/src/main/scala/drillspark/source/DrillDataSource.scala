@@ -65,13 +65,13 @@ object DrillDataSource {
       case None =>
         val found = SchemaDiscovery.discover(spark, files, o)
         val provided = ProvidedSchema.find(conf, o, root)
-        val typed = provided.toSeq.flatMap(_.fieldNames).map(_.toLowerCase(Locale.ROOT)).toSet
+        val typed = provided.toSeq.flatMap(_.fieldNames).map(Names.fold).toSet
         // conflicts only matter in the discovered columns the provided schema does not type
         SchemaDiscovery.checkConflicts(untyped(found, typed), o)
         val discovered = Node.structOf(found, o)
         val merged = provided.fold(discovered)(ProvidedSchema.overlay(_, discovered))
         if (o.sampleRecords >= 0) opts = o.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
-          if (typed(f.name.toLowerCase(Locale.ROOT))) f.copy(dataType = NullType) else f
+          if (typed(Names.fold(f.name))) f.copy(dataType = NullType) else f
         })))
         merged
     }

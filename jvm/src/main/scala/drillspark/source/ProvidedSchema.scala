@@ -166,7 +166,7 @@ object ProvidedSchema {
 
   /** Provided columns win (in their order); discovered columns the schema lacks follow. */
   def overlay(provided: StructType, discovered: StructType): StructType = {
-    val names = provided.fields.map(_.name.toLowerCase(Locale.ROOT)).toSet
-    StructType(provided.fields ++ discovered.fields.filterNot(f => names(f.name.toLowerCase(Locale.ROOT))))
+    val names = provided.fields.map(f => Names.fold(f.name)).toSet
+    StructType(provided.fields ++ discovered.fields.filterNot(f => names(Names.fold(f.name))))
   }
 }

@@ -168,7 +168,7 @@ object RowFilter {
     var dt: DataType = null
     ps.zipWithIndex.foreach { case (p, k) =>
       if (st == null) return None
-      val i = st.fields.indexWhere(_.name.toLowerCase(Locale.ROOT) == p.toLowerCase(Locale.ROOT))
+      val i = st.fields.indexWhere(f => Names.fold(f.name) == Names.fold(p))
       if (i < 0 || (k == 0 && !dataCols(i))) return None
       idx += i
       dt = st.fields(i).dataType
