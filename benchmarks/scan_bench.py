@@ -69,10 +69,10 @@ def spark_queries(df):
 def duck_queries(con, glob: str):
     src = f"read_ndjson_auto('{glob}')"
     return {
-        "count": lambda: con.execute(f"SELECT count(*) FROM {src}").fetchone()[0],
+        "count": lambda: con.sql(f"SELECT count(*) FROM {src}").fetchall()[0][0],
         "filter+project": lambda: con.sql(
             f"SELECT id, actor.login, repo.name FROM {src} WHERE {Q2_FILTER}").to_arrow_table().num_rows,
-        "flatten+group": lambda: sorted(tuple(r) for r in con.execute(
+        "flatten+group": lambda: sorted(tuple(r) for r in con.sql(
             f"SELECT l.name, count(*) FROM (SELECT unnest(payload.pull_request.labels) AS l FROM {src}) "
             "GROUP BY 1").fetchall()),
     }
