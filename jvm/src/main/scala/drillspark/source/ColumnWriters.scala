@@ -3,7 +3,7 @@ package drillspark.source
 import java.io.ByteArrayOutputStream
 import java.nio.charset.StandardCharsets.UTF_8
 import java.time.{Instant, LocalDate, LocalDateTime, OffsetDateTime, ZoneOffset}
-import java.util.{HashMap => JHashMap, Locale}
+import java.util.{HashMap => JHashMap}
 
 import scala.jdk.CollectionConverters._
 
@@ -568,7 +568,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     case s: StructType if ctx.o.sampleRecords >= 0 => s
     case _ => null
   }
-  /** Lower-case keys discovery saw at this path (null: not checked). */
+  /** Folded keys (Names.fold) discovery saw at this path (null: not checked). */
   private val known: java.util.HashSet[String] =
     if (fullStruct == null) null
     else new java.util.HashSet[String](fullStruct.fieldNames.map(Names.fold).toSeq.asJava)

@@ -1,6 +1,6 @@
 package drillspark.source
 
-import java.util.{LinkedHashMap => JLinkedHashMap, Locale}
+import java.util.{LinkedHashMap => JLinkedHashMap}
 
 import scala.jdk.CollectionConverters._
 

@@ -1,7 +1,6 @@
 package drillspark.source
 
 import java.util
-import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 

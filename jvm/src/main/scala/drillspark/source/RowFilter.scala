@@ -1,7 +1,5 @@
 package drillspark.source
 
-import java.util.Locale
-
 import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.sources._
 import org.apache.spark.sql.types._
