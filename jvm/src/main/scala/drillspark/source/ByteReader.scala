@@ -148,7 +148,7 @@ final class ByteReader(conf: Configuration, split: FileSplit, o: DrillOptions)
 
   private def numberText: String = new String(buf, numFrom, numLen, java.nio.charset.StandardCharsets.ISO_8859_1)
 
-  /** Read a string value after its opening quote: `bytes` of `stringBytes[0, stringLen)`. */
+  /** Read a string value after its opening quote; its UTF-8 is `stringBytes[0, stringLen)`. */
   def readStringValue(): Unit = readString()
   def stringBytes: Array[Byte] = str
   def stringLen: Int = strLen

@@ -196,7 +196,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
       i == keyLen
     })
 
-  /** The name after the opening quote, then its ':'; the first byte of the member's value. */
+  /** After a member's name: its ':', then the first byte of the member's value. */
   protected final def memberValue(): Int = {
     if (skipWs() != ':') giveUp()
     skipWs()
