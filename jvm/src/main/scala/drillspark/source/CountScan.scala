@@ -50,19 +50,10 @@ final class CountScan(table: DrillJsonTable) extends Scan with Batch {
     val (known, toRead) = plan
     val maxSplit = InputFiles.maxSplitBytes(spark, toRead, table.options)
     val splits = InputFiles.splits(spark.sparkContext.hadoopConfiguration, toRead, table.options, maxSplit)
-    val parts = ArrayBuffer[InputPartition]()
-    val cur = ArrayBuffer[FileSplit]()
-    var size = 0L
-    splits.foreach { s =>
-      val len = (if (s.end < 0) s.file.length else s.end - s.start) + InputFiles.OpenCost
-      if (cur.nonEmpty && size + len > maxSplit) { parts += CountPartition(0L, cur.toArray); cur.clear(); size = 0 }
-      cur += s
-      size += len
-    }
+    val parts = InputFiles.pack(splits, maxSplit).map(CountPartition(0L, _))
     // the known records ride with the first partition; there is always one row to sum
-    if (cur.nonEmpty || parts.isEmpty) parts += CountPartition(0L, cur.toArray)
-    parts(0) = parts(0).asInstanceOf[CountPartition].copy(known = known)
-    parts.toArray
+    val all = if (parts.isEmpty) Seq(CountPartition(known, Array.empty)) else parts.head.copy(known = known) +: parts.tail
+    all.toArray[InputPartition]
   }
 
   override def createReaderFactory(): PartitionReaderFactory =

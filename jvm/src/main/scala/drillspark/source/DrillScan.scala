@@ -1,7 +1,5 @@
 package drillspark.source
 
-import scala.collection.mutable.ArrayBuffer
-
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.metric.CustomMetric
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
@@ -40,22 +38,9 @@ final class DrillScan(table: DrillJsonTable, required: StructType, filters: Arra
 
   override def planInputPartitions(): Array[InputPartition] = {
     val spark = SparkSession.active
-    val conf = spark.sparkContext.hadoopConfiguration
-    val openCost = InputFiles.OpenCost
     val maxSplit = InputFiles.maxSplitBytes(spark, table.files, table.options)
-    val splits = InputFiles.splits(conf, table.files, table.options, maxSplit)
-    // pack small files into partitions of about maxSplit bytes, keeping file order
-    val parts = ArrayBuffer[DrillInputPartition]()
-    val cur = ArrayBuffer[FileSplit]()
-    var size = 0L
-    splits.foreach { s =>
-      val len = (if (s.end < 0) s.file.length else s.end - s.start) + openCost
-      if (cur.nonEmpty && size + len > maxSplit) { parts += DrillInputPartition(cur.toArray); cur.clear(); size = 0 }
-      cur += s
-      size += len
-    }
-    if (cur.nonEmpty) parts += DrillInputPartition(cur.toArray)
-    parts.toArray
+    val splits = InputFiles.splits(spark.sparkContext.hadoopConfiguration, table.files, table.options, maxSplit)
+    InputFiles.pack(splits, maxSplit).map(DrillInputPartition(_): InputPartition).toArray
   }
 
   override def createReaderFactory(): PartitionReaderFactory = {

@@ -96,6 +96,22 @@ object InputFiles {
     } finally in.close()
   }
 
+  /** Splits packed into groups of about `maxSplit` bytes (each split also costs `OpenCost`),
+   * keeping file order: one group per input partition. */
+  def pack(splits: Seq[FileSplit], maxSplit: Long): Seq[Array[FileSplit]] = {
+    val groups = ArrayBuffer[Array[FileSplit]]()
+    val cur = ArrayBuffer[FileSplit]()
+    var size = 0L
+    splits.foreach { s =>
+      val len = (if (s.end < 0) s.file.length else s.end - s.start) + OpenCost
+      if (cur.nonEmpty && size + len > maxSplit) { groups += cur.toArray; cur.clear(); size = 0 }
+      cur += s
+      size += len
+    }
+    if (cur.nonEmpty) groups += cur.toArray
+    groups.toSeq
+  }
+
   /** Line-aligned splits of large uncompressed JSON-lines files; other files whole. */
   def splits(conf: Configuration, files: Seq[InputFile], o: DrillOptions, maxSplit: Long): Seq[FileSplit] =
     files.flatMap { f =>
