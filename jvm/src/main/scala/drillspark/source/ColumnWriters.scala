@@ -101,10 +101,13 @@ abstract class ColumnWriter(val ctx: WriteContext) {
   /** Start of a batch (array writers restart their element count). */
   def newBatch(): Unit = ()
   def write(p: JsonParser, t: JsonToken, i: Int): Unit
-  /** The byte reader's entry: the value whose first byte `c` was read from `r`. A writer
-   * without one (or a value it does not convert itself) gives the split back to the Jackson
-   * path, which then writes the value with `write`. */
-  def writeBytes(r: ByteReader, c: Int, i: Int): Unit = r.giveUp()
+  /** The byte reader's entry: the value whose first byte `c` was read from `r`; a JSON null
+   * is [[writeNull]], any other value [[writeValueBytes]]. */
+  def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+    if (c == 'n') { r.nullLiteral(); writeNull(i) } else writeValueBytes(r, c, i)
+  /** A non-null value from the byte reader. A writer without one (or a value it does not
+   * convert itself) gives the split back to the Jackson path, which then uses `write`. */
+  protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit = r.giveUp()
   /** A JSON null or a missing value. */
   def writeNull(i: Int): Unit = { vec.reserve(i + 1); vec.putNull(i); ctx.bytes += slot }
   /** Row `i` of an array or map column: `n` entries starting at `start` in the child vectors. */
@@ -247,9 +250,8 @@ sealed abstract class IntegralWriter(
     }
     case _ => mismatch(p, t, typeName)
   }
-  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+  override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
     if (r.isNumber(c)) { if (r.readNumber(c)) put(i, math.round(r.doubleValue(float = true))) else put(i, r.longValue()) }
-    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
     else if (c == 't') { r.trueLiteral(); put(i, 1L) }
     else if (c == 'f') { r.falseLiteral(); put(i, 0L) }
     else r.giveUp()
@@ -300,9 +302,8 @@ final class DoubleWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
     }
     case _ => mismatch(p, t, "DOUBLE")
   }
-  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+  override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
     if (r.isNumber(c)) put(i, r.doubleValue(r.readNumber(c)))
-    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
     else if (c == 't') { r.trueLiteral(); put(i, 1.0) }
     else if (c == 'f') { r.falseLiteral(); put(i, 0.0) }
     else r.giveUp()
@@ -342,10 +343,9 @@ final class BoolWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, "BOOLEAN")
   }
-  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+  override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
     if (c == 't') { r.trueLiteral(); put(i, true) }
     else if (c == 'f') { r.falseLiteral(); put(i, false) }
-    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
     else if (r.isNumber(c)) put(i, r.doubleValue(r.readNumber(c)) != 0.0)
     else r.giveUp()
   override def writeElementNull(i: Int): Unit = put(i, false)
@@ -359,9 +359,7 @@ final class BoolWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
  */
 final class StringWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   def slot: Int = 9
-  private[source] def put(i: Int, b: Array[Byte]): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); vec.putByteArray(i, b, 0, b.length); ctx.bytes += b.length + slot
-  }
+  private[source] def put(i: Int, b: Array[Byte]): Unit = put(i, b, 0, b.length)
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NULL => writeNull(i)
     case JsonToken.START_OBJECT if ctx.o.extendedTypes => put(i, ctx.extendedOrJsonText(p))
@@ -373,10 +371,9 @@ final class StringWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   }
   /** Strings decoded, other scalars as their text; objects and arrays (JSON text, which is
    * compacted) are the Jackson path's. */
-  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+  override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
     if (c == '"') { r.readStringValue(); put(i, r.stringBytes, 0, r.stringLen) }
     else if (r.isNumber(c)) { r.readNumber(c); put(i, r.bytes, r.numberFrom, r.numberLen) }
-    else if (c == 'n') { r.nullLiteral(); writeNull(i) }
     else if (c == 't') { r.trueLiteral(); put(i, StringWriter.True) }
     else if (c == 'f') { r.falseLiteral(); put(i, StringWriter.False) }
     else r.giveUp()
@@ -722,14 +719,13 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     while (c < children.length) { if (!seen(c)) children(c).writeNull(i); c += 1 }
   }
 
-  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+  override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
     if (c == '{') {
       r.enter()
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembersBytes(r, i)
       r.leave()
-    } else if (c == 'n') { r.nullLiteral(); writeNull(i) }
-    else r.giveUp()
+    } else r.giveUp()
   override def writeNull(i: Int): Unit = {
     vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
     children.foreach(_.writeNull(i))
@@ -775,7 +771,7 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, "ARRAY")
   }
-  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
+  override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
     if (c == '[') {
       r.enter()
       val start = next
@@ -788,8 +784,7 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
       }
       putEntries(i, start, next - start)
       r.leave()
-    } else if (c == 'n') { r.nullLiteral(); writeNull(i) }
-    else r.giveUp()
+    } else r.giveUp()
   override def writeNull(i: Int): Unit = {
     putEntries(i, next, 0)
   }
@@ -866,19 +861,16 @@ final class DefaultWriter(ctx: WriteContext, inner: ColumnWriter, f: StructField
   override def bind(v: Vec): Unit = { vec = v; inner.bind(v) }
   override def newBatch(): Unit = inner.newBatch()
   def write(p: JsonParser, t: JsonToken, i: Int): Unit =
-    if (t == JsonToken.VALUE_NULL) writeNull(i)
-    else {
-      val before = ctx.bytes
-      inner.write(p, t, i)
-      if (vec.isNullAt(i)) { ctx.bytes = before; writeNull(i) }
-    }
-  override def writeBytes(r: ByteReader, c: Int, i: Int): Unit =
-    if (c == 'n') { r.nullLiteral(); writeNull(i) }
-    else {
-      val before = ctx.bytes
-      inner.writeBytes(r, c, i)
-      if (vec.isNullAt(i)) { ctx.bytes = before; writeNull(i) }
-    }
+    if (t == JsonToken.VALUE_NULL) writeNull(i) else orFill(i)(inner.write(p, t, i))
+  override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
+    orFill(i)(inner.writeBytes(r, c, i))
+  /** Write a non-null value; one the type reads as null (an empty string in a number column)
+   * is replaced by the fill value. */
+  private def orFill(i: Int)(writeValue: => Unit): Unit = {
+    val before = ctx.bytes
+    writeValue
+    if (vec.isNullAt(i)) { ctx.bytes = before; writeNull(i) }
+  }
   override def writeNull(i: Int): Unit = inner.copy(fill, 0, i)
   override def writeElementNull(i: Int): Unit = writeNull(i)
   def copy(src: Vec, from: Int, to: Int): Unit = inner.copy(src, from, to)

@@ -49,7 +49,7 @@ final class DrillPartitionReader(
   /** The current split's reader: the byte reader while it copes, else the Jackson path. */
   private var br: ByteReader = _
   private var rs: RecordStream = _
-  /** The byte reader's limits (see ByteScanner.run's for discovery): skipping and replacing
+  /** The byte reader's limits (as ByteDiscovery.run's for discovery): skipping and replacing
    * bad input are the Jackson path's. */
   private val useBytes = o.readScanner != ByteScanner.Jackson && !o.skipInvalidRecords && !o.replaceInvalidUtf8
   private var constants: Array[Array[Byte]] = new Array(plan.constCols.length)
