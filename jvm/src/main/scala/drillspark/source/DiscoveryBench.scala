@@ -1,9 +1,5 @@
 package drillspark.source
 
-import java.util.concurrent.{Callable, Executors}
-
-import scala.jdk.CollectionConverters._
-
 import org.apache.hadoop.conf.Configuration
 
 /**
@@ -16,32 +12,11 @@ import org.apache.hadoop.conf.Configuration
  */
 object DiscoveryBench {
   def main(args: Array[String]): Unit = {
-    val threads = args(0).toInt
-    val rounds = args(1).toInt
     val conf = new Configuration()
-    val files = args.drop(2).toSeq.map { p =>
-      val f = new java.io.File(p)
-      InputFile("file:" + f.getAbsolutePath, f.length, f.lastModified, Nil)
-    }
+    val files = ScannerBench.files(args.drop(2).toSeq)
     val o = DrillOptions(files.map(_.path))
-    val cpu = java.lang.management.ManagementFactory.getThreadMXBean
-    val pool = Executors.newFixedThreadPool(threads)
-    try {
-      (1 to rounds).foreach { _ =>
-        Seq("fast" -> ByteScanner.BytesOnly, "jackson" -> ByteScanner.Jackson)
-          .filter(m => sys.env.get("DISCOVERY_ONLY").forall(_ == m._1)).foreach { case (name, mode) =>
-          val t0 = System.nanoTime()
-          val tasks = files.map(f => new Callable[(Long, Long)] {
-            def call(): (Long, Long) = {
-              val c0 = cpu.getCurrentThreadCpuTime
-              val n = SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o, mode).records
-              (n, cpu.getCurrentThreadCpuTime - c0)
-            }
-          })
-          val done = pool.invokeAll(tasks.asJava).asScala.map(_.get())
-          println(f"DISCOVERY $name ${(System.nanoTime() - t0) / 1e9}%.3f ${done.map(_._2).sum / 1e9}%.3f ${done.map(_._1).sum}")
-        }
-      }
-    } finally pool.shutdown()
+    ScannerBench.alternate("DISCOVERY", "DISCOVERY_ONLY", args(0).toInt, args(1).toInt, files, ByteScanner.BytesOnly) {
+      (mode, f) => SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o, mode).records
+    }
   }
 }
