@@ -49,7 +49,7 @@ test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 conformance: setup
-	$(PY) -m drillspark.sql.conformance
+	$(PY) tests/conformance/conformance_runner.py $(CONFORMANCE_ARGS)
 
 # --- the rest -----------------------------------------------------------------------------
 bench: setup

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from drillspark.sql.conformance import is_target, load_cases, run_case, values_equal
+from conformance_runner import is_target, load_cases, run_case, values_equal
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(__import__("os").environ.get("DRILLSPARK_SHARED", ROOT.parent / "shared"))
