@@ -281,9 +281,9 @@ def typed_equal(drill_type: str | None, expected: Any, actual: Any) -> bool:
     if t in ("VARDECIMAL", "DECIMAL"):
         if isinstance(actual, bool) or not isinstance(actual, int | float | decimal.Decimal):
             return False
-        if isinstance(actual, decimal.Decimal) and isinstance(expected, int | float):
-            if actual == decimal.Decimal(repr(expected)):
-                return True
+        if (isinstance(actual, decimal.Decimal) and isinstance(expected, int | float)
+                and actual == decimal.Decimal(repr(expected))):
+            return True
         return values_equal(float(expected), float(actual))
     if t == "DATE":
         return (isinstance(actual, dt.date) and not isinstance(actual, dt.datetime)

@@ -63,10 +63,8 @@ def test_typed_cells():
 
 
 def test_feature_counts():
+    from conformance_runner import Outcome
+
     cases = [{"feature": "a"}, {"feature": "a"}, {"feature": "b"}]
-
-    class O:
-        def __init__(self, passed):
-            self.passed = passed
-
-    assert feature_counts(cases, [O(True), O(False), O(True)]) == {"a": [1, 1], "b": [1, 0]}
+    outcomes = [Outcome("x", True), Outcome("y", False), Outcome("z", True)]
+    assert feature_counts(cases, outcomes) == {"a": [1, 1], "b": [1, 0]}

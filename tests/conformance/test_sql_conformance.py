@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conformance_runner import is_target, load_cases, run_case, values_equal
 
 ROOT = Path(__file__).resolve().parents[2]
