@@ -66,11 +66,36 @@ def _catalog_confs() -> dict[str, str]:
 TIME_TYPE_CONF = "spark.sql.timeType.enabled"
 
 
-def session(master: str = "local[*]", app_name: str = "drillspark", **conf: Any) -> SparkSession:
+LOG_LEVELS = ("ALL", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF")
+# Query context loggers of PySpark: each failing DataFrame is logged as a JSON line with the
+# whole Java stack trace, although the exception itself carries the same message.
+_PYSPARK_ERROR_LOGGERS = ("DataFrameQueryContextLogger", "SQLQueryContextLogger")
+
+
+def set_log_level(spark: SparkSession, level: str) -> None:
+    """Spark's (log4j) and PySpark's error logging at `level`. drillspark reports a failure as
+    one paragraph itself, so the default is FATAL: an executor's ERROR lines repeat it."""
+    from pyspark.logger import PySparkLogger
+
+    level = level.upper()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"log level {level!r}: expected one of {', '.join(LOG_LEVELS)}")
+    spark.sparkContext.setLogLevel(level)
+    quiet = LOG_LEVELS.index(level) > LOG_LEVELS.index("ERROR")
+    for name in _PYSPARK_ERROR_LOGGERS:
+        # PySpark's own class: a plain logging.Logger under that name breaks its calls
+        PySparkLogger.getLogger(name).disabled = quiet
+
+
+def session(master: str = "local[*]", app_name: str = "drillspark", log_level: str = "FATAL",
+            **conf: Any) -> SparkSession:
     """The embedded default: a local SparkSession with drillspark, quiet logs, and Python
     workers on this interpreter. Extra Spark settings go in `conf`, e.g.
-    `session(**{"spark.sql.shuffle.partitions": "4"})`.
+    `session(**{"spark.sql.shuffle.partitions": "4"})`; `log_level="WARN"` (or INFO, DEBUG)
+    brings back Spark's own logging.
     """
+    if log_level.upper() not in LOG_LEVELS:
+        raise ValueError(f"log level {log_level!r}: expected one of {', '.join(LOG_LEVELS)}")
     from pyspark.sql import SparkSession
 
     # Python workers must run the interpreter that has drillspark and pyarrow installed.
@@ -90,5 +115,5 @@ def session(master: str = "local[*]", app_name: str = "drillspark", **conf: Any)
     for key, value in conf.items():
         builder = builder.config(key, str(value))
     spark = configure(builder).getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
+    set_log_level(spark, log_level)
     return spark

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import traceback
 from collections.abc import Sequence
 
 # Modules under drillspark.cli, each with `register(subparsers)`.
@@ -43,6 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # last resort: one readable paragraph, never a JVM stack trace
         from drillspark.errors import describe
 
+        if getattr(args, "verbose", False):
+            traceback.print_exc()
         print(f"drillspark: {describe(e)}", file=sys.stderr)
         return 1
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import json
-import logging
 import sys
+import traceback
 from typing import Any
+
+from drillspark.cli.sql import add_log_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
     p.add_argument("--conf", action="append", default=[], metavar="K=V",
                    help="a Spark setting (repeatable)")
+    add_log_options(p)
     p.set_defaults(func=run_command)
 
 
@@ -67,8 +69,6 @@ def run_command(args: argparse.Namespace) -> int:
     import drillspark
     from drillspark.cli.main import CliError
 
-    # PySpark logs each failing DataFrame's context as a JSON line; the error is reported below
-    logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
     plan: str = sys.stdin.read() if args.plan == "-" else args.plan
     storage = _storage(args.storage)
     conf = _pairs(args.conf, "--conf")
@@ -77,10 +77,8 @@ def run_command(args: argparse.Namespace) -> int:
     from pyspark.sql import SparkSession
 
     owned = SparkSession.getActiveSession() is None  # never stop a session we did not start
-    spark = drillspark.session(master=args.master, **conf)
-    if owned:  # failures are reported as one paragraph below, not as executor logs
-        with contextlib.suppress(Exception):
-            spark.sparkContext.setLogLevel("FATAL")
+    # failures are reported as one paragraph below, not as executor logs
+    spark = drillspark.session(master=args.master, log_level=args.log_level, **conf)
     try:
         result = None
         try:
@@ -95,6 +93,8 @@ def run_command(args: argparse.Namespace) -> int:
         except Exception as e:
             from drillspark.result import DrillRuntimeError, runtime_message
 
+            if args.verbose:
+                traceback.print_exc()
             if isinstance(e, DrillRuntimeError) or result is None:
                 raise CliError(runtime_message(e)) from None
             raise CliError(result.failure_message(e)) from None

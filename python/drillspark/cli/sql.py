@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from pathlib import Path
 
 
@@ -35,6 +36,18 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="a session option, as ALTER SESSION SET would set it "
                         "(e.g. store.json.all_text_mode=true)")
     p.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
+    p.add_argument("--conf", action="append", default=[], metavar="K=V",
+                   help="a Spark setting for the session drillspark starts (repeatable)")
+    add_log_options(p)
+
+
+def add_log_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--log-level", default="FATAL", type=str.upper,
+                   choices=["ALL", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF"],
+                   help="Spark's log level (default FATAL: failures are reported as one "
+                        "paragraph; WARN or INFO show Spark's own logging)")
+    p.add_argument("--verbose", action="store_true",
+                   help="on a failure, print the full trace after the one-paragraph error")
 
 
 def make_engine(args: argparse.Namespace):
@@ -51,12 +64,18 @@ def make_engine(args: argparse.Namespace):
         if not folder.is_dir():
             raise CliError(f"workspace {name}: {folder} is not a folder", code=2)
         workspaces[name] = str(folder)
-    master = args.master
+    master, log_level = args.master, args.log_level
+    conf = {}
+    for item in args.conf:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CliError(f"--conf takes KEY=VALUE, not {item!r}", code=2)
+        conf[key.strip()] = value.strip()
 
     def spark_factory():
         import drillspark
 
-        return drillspark.session(master=master)
+        return drillspark.session(master=master, log_level=log_level, **conf)
 
     engine = SqlEngine(session=SqlSession(workspaces=workspaces), spark_factory=spark_factory)
     if args.schema:
@@ -99,6 +118,8 @@ def run_sql(args: argparse.Namespace) -> int:
         for result in engine.execute(text):
             print(render(result, args.format))
     except SqlError as e:
+        if args.verbose:
+            traceback.print_exc()
         print(f"drillspark: {e.render()}", file=sys.stderr)
         return 1
     return 0

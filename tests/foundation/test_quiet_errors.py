@@ -1,0 +1,58 @@
+"""A failing query through the command line is one paragraph: no Spark log lines, no Java
+stack trace (issue: runtime errors printed hundreds of lines); `--verbose` adds the trace."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import drillspark
+
+DRILLSPARK = str(Path(sys.executable).parent / "drillspark")
+BAD_CAST = "select cast(t.a as int) as n from (values('kevin')) t(a)"
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
+    return subprocess.run([DRILLSPARK, *args], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, env=env)
+
+
+def drillspark_lines(stderr: str) -> list[str]:
+    # The JVM's own "Using incubator modules" notice is printed by the java launcher itself.
+    return [line for line in stderr.splitlines() if "incubator modules" not in line]
+
+
+def test_runtime_error_is_one_paragraph(tmp_path):
+    proc = cli("sql", "--master", "local[1]", BAD_CAST, cwd=tmp_path)
+    assert proc.returncode == 1
+    lines = drillspark_lines(proc.stderr)
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("drillspark: operator @")
+    assert "CAST_INVALID_INPUT" in lines[0] and "kevin" in lines[0]
+    assert "\tat " not in proc.stderr and " ERROR " not in proc.stderr
+
+
+def test_verbose_adds_the_trace_and_log_level_brings_back_spark_logging(tmp_path):
+    proc = cli("sql", "--master", "local[1]", "--verbose", "--log-level", "error", BAD_CAST,
+               cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "Traceback (most recent call last)" in proc.stderr
+    assert " ERROR " in proc.stderr  # the executor's own log line, at the level asked for
+    assert proc.stderr.rstrip().splitlines()[-1].startswith("drillspark: operator @")
+
+
+def test_bad_conf_and_log_level_are_usage_errors(tmp_path):
+    proc = cli("sql", "--conf", "novalue", "select 1", cwd=tmp_path)
+    assert proc.returncode == 2 and "--conf takes KEY=VALUE" in proc.stderr
+    proc = cli("sql", "--log-level", "loud", "select 1", cwd=tmp_path)
+    assert proc.returncode == 2 and "--log-level" in proc.stderr
+
+
+def test_session_log_level_is_checked_before_spark_starts():
+    with pytest.raises(ValueError, match="log level 'loud'"):
+        drillspark.session(log_level="loud")
