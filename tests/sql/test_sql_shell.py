@@ -159,10 +159,10 @@ def test_progress_line_appears_for_slow_statements_and_is_erased():
     from drillspark.sql.shell import Progress
 
     out = _Tty()
-    with Progress(SqlEngine(), out):
+    with Progress(SqlEngine(), out):  # an engine whose Spark has not started yet
         time.sleep(1.6)
     text = out.getvalue()
-    assert "Running [" in text and re.search(r"\d+\.\ds", text)
+    assert "Starting Spark..." in text and re.search(r"\d+\.\ds", text)
     assert text.endswith("\r\x1b[K")  # the line is cleared before results print
     quick = _Tty()
     with Progress(SqlEngine(), quick):

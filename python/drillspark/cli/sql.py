@@ -100,7 +100,10 @@ def _literal(value: str) -> str:
 def run_sql(args: argparse.Namespace) -> int:
     from drillspark.cli.main import CliError
     from drillspark.sql import SqlError
+    from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
     from drillspark.sql.output import render
+    from drillspark.sql.shell import Progress
+    from drillspark.sql.statements import split
 
     if args.file is not None:
         if args.query:
@@ -114,9 +117,19 @@ def run_sql(args: argparse.Namespace) -> int:
     else:
         text = sys.stdin.read()
     engine = make_engine(args)
+
+    def work() -> list[str]:
+        return [render(result, args.format) for result in engine.execute(text)]
+
     try:
-        for result in engine.execute(text):
-            print(render(result, args.format))
+        with Progress(engine, sys.stderr):
+            statements = [stmt for _offset, stmt in split(text)]
+            outputs = run_cancellable(starter(engine, statements), work)
+        for output in outputs:
+            print(output)
+    except QueryCancelled as e:
+        print(f"drillspark: {e}", file=sys.stderr)
+        return 130
     except SqlError as e:
         if args.verbose:
             traceback.print_exc()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from drillspark.sql import statements as st
+from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
 from drillspark.sql.engine import SqlEngine
 from drillspark.sql.errors import SqlError
 from drillspark.sql.output import render
@@ -126,7 +127,9 @@ class Progress:
             return
         while not self._stop.is_set():
             elapsed = time.monotonic() - start
-            self.stream.write(f"\r\x1b[KRunning {self._bar()} {elapsed:5.1f}s")
+            # the first statement waits for Spark's start: say so, not an empty bar
+            what = "Running " + self._bar() if self.engine.has_spark else "Starting Spark..."
+            self.stream.write(f"\r\x1b[K{what} {elapsed:5.1f}s")
             self.stream.flush()
             self._shown = True
             self._stop.wait(0.25)
@@ -180,6 +183,8 @@ class Shell:
                                                    complete_while_typing=False)
         print("drillspark shell: Drill SQL on Spark. End statements with ';', "
               "!help for help, !quit to leave.", file=self.out)
+        # Spark starts while the first statement is typed (the first query waits for it).
+        threading.Thread(target=lambda: self.engine.spark, daemon=True).start()
         while True:
             try:
                 text = prompt.prompt("drillspark> ",
@@ -231,15 +236,17 @@ class Shell:
         from drillspark.errors import describe
 
         for _offset, stmt in st.split(text):
+            def work(stmt: str = stmt) -> str:
+                return render(self.engine.execute_statement(stmt))
+
             try:
                 with Progress(self.engine, sys.stderr):
-                    result = self.engine.execute_statement(stmt)
-                    rendered = render(result)
+                    rendered = run_cancellable(starter(self.engine, [stmt]), work)
             except SqlError as e:
                 print(e.render(), file=self.out)
                 return False
-            except KeyboardInterrupt:
-                print("Query cancelled.", file=self.out)
+            except QueryCancelled as e:
+                print(e, file=self.out)
                 return False
             except Exception as e:  # a Spark or plan error: one paragraph, no stack trace
                 print(f"Error: {describe(e)}", file=self.out)

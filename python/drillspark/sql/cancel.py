@@ -1,0 +1,113 @@
+"""Running a statement so that Ctrl-C cancels it: the work runs in a worker thread under a
+Spark job tag while the main thread waits, so a KeyboardInterrupt reaches a thread that is not
+inside a Py4J call (PySpark's own SIGINT handler would otherwise call into the JVM re-entrantly
+and print Py4J's tracebacks) and the tag's jobs are interrupted at once."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class QueryCancelled(Exception):
+    """The user interrupted the statement; its Spark jobs were cancelled."""
+
+    def __init__(self) -> None:
+        super().__init__("Query cancelled.")
+
+
+def spark_free(statement: str) -> bool:
+    """Statements answered without Spark (EXPLAIN, USE, SET, SHOW): they need not wait for it."""
+    from drillspark.sql import statements as st
+
+    try:
+        kind = type(st.classify(statement))
+    except Exception:  # noqa: BLE001 - the statement's own run reports the error
+        return True
+    return kind in (st.Explain, st.Use, st.SetOption, st.ShowFiles, st.ShowSchemas,
+                    st.ShowTables)
+
+
+def starter(engine: Any, statements: list[str]) -> Callable[[], Any]:
+    """What `run_cancellable` calls first for these statements: None when none needs Spark;
+    else a lone query is compiled (syntax and validation errors come before Spark starts,
+    in well under a second) and the engine's session started."""
+
+    def start() -> Any:
+        from drillspark.sql import statements as st
+
+        if all(spark_free(s) for s in statements):
+            return None
+        if len(statements) == 1:  # later statements may read what earlier ones create
+            kind = st.classify(statements[0])
+            if type(kind) is st.Query:
+                engine.compile(kind.text)
+        return engine.spark
+
+    return start
+
+
+def run_cancellable(start_spark: Callable[[], Any], work: Callable[[], T]) -> T:
+    """`work()` in a worker thread whose Spark jobs carry a fresh tag. `start_spark()` gives
+    the session (starting it if needed; None for work that needs no Spark) before `work` runs,
+    so every job of the statement is tagged. On Ctrl-C the tag's jobs are interrupted (a
+    statement still waiting for Spark to start never runs) and QueryCancelled is raised once
+    the worker stopped (at most 10 s)."""
+    tag = f"drillspark-{uuid.uuid4().hex[:12]}"
+    cancelled = threading.Event()
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        spark = None
+        try:
+            spark = start_spark()
+            if cancelled.is_set():
+                return
+            if spark is not None:
+                spark.addTag(tag)
+                # classic Spark: a cancelled task's thread is interrupted, not left running
+                # (Spark Connect has no SparkContext)
+                with contextlib.suppress(Exception):
+                    spark.sparkContext.setLocalProperty("spark.job.interruptOnCancel", "true")
+            box["working"] = True
+            box["value"] = work()
+        except BaseException as e:  # handed to the waiting thread
+            box["error"] = e
+        finally:
+            if spark is not None:
+                with contextlib.suppress(Exception):  # the session may be gone
+                    spark.removeTag(tag)
+            box["spark"] = spark
+
+    worker = threading.Thread(target=target, name=tag, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        cancelled.set()
+        if box.get("working"):  # still starting Spark: the worker returns before any work
+            _interrupt(start_spark, tag)
+            worker.join(10)
+        raise QueryCancelled() from None
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _interrupt(start_spark: Callable[[], Any], tag: str) -> None:
+    """Interrupt the tag's jobs from a thread of our own: the main thread may be the one PySpark's
+    SIGINT handler just used, and a second Ctrl-C must not land inside this call."""
+
+    def cancel() -> None:
+        with contextlib.suppress(Exception):  # nothing to cancel, or the session is gone
+            start_spark().interruptTag(tag)
+
+    t = threading.Thread(target=cancel, daemon=True)
+    t.start()
+    t.join(5)

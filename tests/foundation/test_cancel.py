@@ -1,0 +1,95 @@
+"""Ctrl-C cancels the running query: in `drillspark shell` (through a real pseudo-terminal)
+the statement's Spark jobs are interrupted, one line says so, and the next statement runs;
+`drillspark sql` exits with 130 and one line. No Python or Py4J traceback either way."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DRILLSPARK = str(Path(sys.executable).parent / "drillspark")
+# A cross join of 20,000 rows with itself through a regex: hours of work, so it is surely
+# still running when Ctrl-C comes.
+SLOW = ("select count(*) as c from dfs.`n.json` a, dfs.`n.json` b "
+        "where regexp_replace(a.s, 'x+', 'y') < regexp_replace(b.s, 'x+', 'z')")
+
+
+def write_rows(folder: Path) -> None:
+    with open(folder / "n.json", "w") as f:
+        for i in range(20000):
+            f.write(json.dumps({"i": i, "s": "x" * 40 + str(i)}) + "\n")
+
+
+class Terminal:
+    """A program on a pseudo-terminal: what it printed so far, and keys to send."""
+
+    def __init__(self, argv: list[str], cwd: Path):
+        env = dict(os.environ, PYSPARK_PYTHON=sys.executable, TERM="dumb")
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the program itself
+            os.chdir(cwd)
+            os.execve(argv[0], argv, env)
+        self.out = b""
+
+    def read_until(self, marker: bytes, timeout: float, start: int = 0) -> bool:
+        end = time.monotonic() + timeout
+        while marker not in self.out[start:] and time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], 0.2)
+            if ready:
+                try:
+                    self.out += os.read(self.fd, 65536)
+                except OSError:
+                    break
+        return marker in self.out[start:]
+
+    def send(self, data: bytes) -> int:
+        mark = len(self.out)
+        os.write(self.fd, data)
+        return mark
+
+    def close(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def test_ctrl_c_in_the_shell_cancels_and_the_next_query_runs(tmp_path):
+    write_rows(tmp_path)
+    term = Terminal([DRILLSPARK, "shell", "--master", "local[2]", "--history",
+                     str(tmp_path / "history")], tmp_path)
+    try:
+        assert term.read_until(b"drillspark>", 120), term.out[-2000:]
+        mark = term.send(SLOW.encode() + b";\r")
+        # the progress line counts the scan's tasks once the query's jobs run
+        assert term.read_until(b"tasks", 300, mark), term.out[-2000:]
+        mark = term.send(b"\x03")
+        assert term.read_until(b"Query cancelled.", 60, mark), term.out[-2000:]
+        mark = term.send(b"select 1+1 as two from (values(1));\r")
+        assert term.read_until(b"1 row selected", 300, mark), term.out[-2000:]
+        assert b"Traceback" not in term.out and b"Py4J" not in term.out
+        term.send(b"!quit\r")
+    finally:
+        term.close()
+
+
+def test_sigint_ends_drillspark_sql_with_one_line(tmp_path):
+    write_rows(tmp_path)
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    proc = subprocess.Popen([DRILLSPARK, "sql", "--master", "local[2]", SLOW], cwd=tmp_path,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(30)  # Spark started and the join running (it needs hours)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err[-2000:]
+    assert "drillspark: Query cancelled." in err
+    assert "Traceback" not in err and out == ""
