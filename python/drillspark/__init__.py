@@ -12,8 +12,7 @@ from drillspark.plugins import function, operator
 from drillspark.session import configure, jar_path, session, set_log_level
 
 __all__ = ["__version__", "configure", "function", "jar_path", "operator", "run", "session",
-           "set_log_level",
-           "sql"]
+           "set_log_level", "sql"]
 
 
 def __getattr__(name: str):

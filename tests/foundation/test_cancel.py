@@ -4,6 +4,7 @@ the statement's Spark jobs are interrupted, one line says so, and the next state
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
@@ -55,10 +56,8 @@ class Terminal:
         return mark
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError):  # it may have left already
             os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         os.waitpid(self.pid, 0)
         os.close(self.fd)
 
