@@ -47,7 +47,7 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     builder = builder.config(
         "spark.sql.extensions", _append(options.get("spark.sql.extensions"), EXTENSIONS_CLASS)
     )
-    for key, value in _catalog_confs().items():
+    for key, value in catalog_confs().items():
         if key not in options:
             builder = builder.config(key, value)
     return builder
@@ -56,7 +56,7 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
 DFS_CATALOG_CLASS = "drillspark.catalog.DfsCatalog"
 
 
-def _catalog_confs() -> dict[str, str]:
+def catalog_confs() -> dict[str, str]:
     """Catalogs the jar provides: Drill's `dfs`, so plain Spark SQL reads ``dfs.`path` ``;
     and Spark's TIME type, which Spark 4.x keeps behind a flag (Drill's TIME is Spark's
     TIME(3); the translator never changes a session's settings itself)."""

@@ -91,6 +91,19 @@ def test_pyspark_shell_with_jars(tmp_path):
     assert drillspark.__version__ in result_lines(proc.stdout, ">>> RESULT") + result_lines(proc.stdout, "RESULT")
 
 
+def test_pyspark_shell_with_the_printed_spark_conf_reads_dfs_tables(tmp_path):
+    """The documented route: `pyspark $(drillspark spark-conf)` has the extension and the dfs
+    catalog (the jar alone gives the functions only)."""
+    (tmp_path / "t.json").write_text('{"a": {"b": 1}}\n{"a": {"b": 2}}\n')
+    flags = run([str(BIN / "drillspark"), "spark-conf"], tmp_path).stdout.split()
+    assert flags[0] == "--jars" and "spark.sql.catalog.dfs=drillspark.catalog.DfsCatalog" in flags
+    script = ("r = spark.sql('SELECT sum(t.a.b) AS s FROM dfs.`t.json` t').first()\n"
+              "print('RESULT', r.s)\n")
+    proc = run([str(BIN / "pyspark"), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                *flags], tmp_path, stdin=script, PYSPARK_DRIVER_PYTHON_OPTS="-i")
+    assert "3" in result_lines(proc.stdout, ">>> RESULT") + result_lines(proc.stdout, "RESULT")
+
+
 @pytest.mark.cluster
 def test_local_cluster_reaches_executors(tmp_path):
     proc = run([sys.executable, str(APPS / "cluster_app.py")], tmp_path, timeout=400)
