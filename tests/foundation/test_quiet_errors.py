@@ -56,3 +56,17 @@ def test_bad_conf_and_log_level_are_usage_errors(tmp_path):
 def test_session_log_level_is_checked_before_spark_starts():
     with pytest.raises(ValueError, match="log level 'loud'"):
         drillspark.session(log_level="loud")
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """`drillspark sql ... | head -1`: the reader leaves early; no '[Errno 32] Broken pipe'."""
+    with open(tmp_path / "n.json", "w") as f:
+        for i in range(20000):
+            f.write('{"i": %d, "s": "%s"}\n' % (i, "x" * 50))
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
+    proc = subprocess.run(f"{DRILLSPARK} sql --master 'local[1]' --format json "
+                          f"'select * from dfs.`n.json`' | head -1", shell=True,
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env,
+                          executable="/bin/bash")
+    assert proc.stdout.count("\n") == 1 and '"i": 0' in proc.stdout
+    assert drillspark_lines(proc.stderr) == [], proc.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -41,6 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("drillspark: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `drillspark ... | head` closed the pipe: nothing more to say
+        _silence_stdout()
+        return 0
     except Exception as e:  # last resort: one readable paragraph, never a JVM stack trace
         from drillspark.errors import describe
 
@@ -48,6 +52,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(f"drillspark: {describe(e)}", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

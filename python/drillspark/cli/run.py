@@ -107,11 +107,19 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
+TABLE_ROWS = 1000  # rows `--format table` prints on a terminal
+
+
 def _write(result: Any, fmt: str, out: Any) -> None:
     if fmt == "table":
         df = result.df
         if out is sys.stdout:
-            df.show(n=1000, truncate=False)
+            shown = df.limit(TABLE_ROWS + 1).collect()
+            df.show(n=TABLE_ROWS, truncate=False)
+            if len(shown) > TABLE_ROWS:  # say so: a silent cut looks like the whole result
+                print(f"drillspark: the table shows the first {TABLE_ROWS} rows; use "
+                      "--format json or csv (or --output FILE) for all of them",
+                      file=sys.stderr)
         else:
             out.write(result.to_pandas().to_string(index=False) + "\n")
         return
