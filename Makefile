@@ -53,6 +53,7 @@ conformance: setup
 
 # --- the rest -----------------------------------------------------------------------------
 bench: setup
+	$(PY) tools/build_jar.py --bench
 	$(PY) benchmarks/run.py $(BENCH)
 
 lint: setup

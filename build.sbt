@@ -43,3 +43,15 @@ lazy val root = (project in file("."))
       Seq(out)
     }.taskValue
   )
+
+// The benchmark mains (ReadBench, DiscoveryBench, TokenScan): built against the extension,
+// never shipped with it (`tools/build_jar.py --bench` builds the same jar offline).
+lazy val bench = (project in file("jvm/src/bench"))
+  .dependsOn(root)
+  .settings(
+    name := "drillspark-bench",
+    version := drillsparkVersion,
+    Compile / scalaSource := baseDirectory.value / "scala",
+    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked"),
+    Compile / unmanagedJars ++= pysparkJars.toSeq.flatMap(dir => (dir * "*.jar").classpath)
+  )

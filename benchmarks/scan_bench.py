@@ -79,7 +79,7 @@ def duck_queries(con, glob: str):
 
 
 def token_scan(files: list[Path], threads: int = 2, rounds: int = 3) -> float:
-    """A bare Jackson token scan of the same bytes (drillspark.source.TokenScan in the jar, the
+    """A bare Jackson token scan of the same bytes (drillspark.source.TokenScan in the bench jar, the
     source's parser settings, nothing kept): the median seconds of the rounds after the first
     (JIT warm-up)."""
     import pyspark
@@ -88,7 +88,11 @@ def token_scan(files: list[Path], threads: int = 2, rounds: int = 3) -> float:
 
     jars = Path(pyspark.__file__).parent / "jars"
     java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if os.environ.get("JAVA_HOME") else "java"
-    cp = f"{jars}/*{os.pathsep}{drillspark.jar_path()}"
+    bench_jar = HERE.parent / "build" / "drillspark-bench.jar"  # `make bench` builds it
+    if not bench_jar.exists():
+        subprocess.run([sys.executable, str(HERE.parent / "tools" / "build_jar.py"), "--bench"],
+                       check=True)
+    cp = os.pathsep.join([f"{jars}/*", drillspark.jar_path(), str(bench_jar)])
     out = subprocess.run([str(java), "-cp", cp, "drillspark.source.TokenScan", str(threads), str(rounds),
                           *map(str, files)], capture_output=True, text=True, check=True)
     secs = [float(line.split()[1]) for line in out.stdout.splitlines() if line.startswith("TOKENSCAN")]

@@ -3,6 +3,9 @@
 Needs only Java and an installed pyspark: no sbt, no network. Used by `make jar` and by the
 wheel build (setup.py), so both produce the same jar. Does nothing when the inputs did not
 change (a hash of every source and resource is kept next to the jar).
+
+`--bench` also builds the benchmark mains (jvm/src/bench: ReadBench, DiscoveryBench, TokenScan)
+into build/drillspark-bench.jar, against the extension jar; they are never shipped.
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "jvm" / "src" / "main"
+BENCH_SRC = ROOT / "jvm" / "src" / "bench"
 JARS_DIR = ROOT / "python" / "drillspark" / "jars"
+BENCH_JAR = ROOT / "build" / "drillspark-bench.jar"
 
 
 def read_version() -> tuple[str, str]:
@@ -40,8 +46,8 @@ def pyspark_jars() -> Path:
     return jars
 
 
-def inputs() -> list[Path]:
-    return sorted(p for p in SRC.rglob("*") if p.is_file())
+def inputs(src: Path = SRC) -> list[Path]:
+    return sorted(p for p in src.rglob("*") if p.is_file())
 
 
 def digest(files: list[Path], version: str) -> str:
@@ -61,7 +67,8 @@ def java() -> str:
     return str(exe)
 
 
-def compile_scala(jars: Path, out: Path, sources: list[Path]) -> None:
+def compile_scala(jars: Path, out: Path, sources: list[Path],
+                  extra: Sequence[Path] = ()) -> None:
     compiler_cp = os.pathsep.join(
         str(next(jars.glob(f"{name}-2.13*.jar")))
         for name in ("scala-compiler", "scala-library", "scala-reflect")
@@ -75,7 +82,8 @@ def compile_scala(jars: Path, out: Path, sources: list[Path]) -> None:
         f"@{argfile}",
     ]
     # The compiler does not expand `dir/*` itself; hand it the full list.
-    cmd[cmd.index("-classpath") + 1] = os.pathsep.join(str(j) for j in sorted(jars.glob("*.jar")))
+    cmd[cmd.index("-classpath") + 1] = os.pathsep.join(
+        [str(j) for j in sorted(jars.glob("*.jar"))] + [str(e) for e in extra])
     subprocess.run(cmd, check=True)
 
 
@@ -125,7 +133,32 @@ def build(force: bool = False) -> Path:
     return target
 
 
+def build_bench(force: bool = False) -> Path:
+    """The benchmark mains, compiled against the extension jar (rebuilt first if needed)."""
+    extension = build(force)
+    stamp = BENCH_JAR.with_suffix(".sha256")
+    files = inputs(BENCH_SRC)
+    want = digest(files, extension.with_suffix(".sha256").read_text())
+    if not force and BENCH_JAR.exists() and stamp.exists() and stamp.read_text() == want:
+        print(f"build_jar: {BENCH_JAR.relative_to(ROOT)} is up to date")
+        return BENCH_JAR
+    jars = pyspark_jars()
+    with tempfile.TemporaryDirectory(prefix="drillspark-bench-") as tmpdir:
+        classes = Path(tmpdir) / "classes"
+        classes.mkdir()
+        sources = [f for f in files if f.suffix in (".scala", ".java")]
+        print(f"build_jar: compiling {len(sources)} benchmark sources")
+        compile_scala(jars, classes, sources, extra=[extension])
+        BENCH_JAR.parent.mkdir(parents=True, exist_ok=True)
+        pack(classes, BENCH_JAR)
+    stamp.write_text(want)
+    print(f"build_jar: wrote {BENCH_JAR.relative_to(ROOT)}")
+    return BENCH_JAR
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--force", action="store_true", help="rebuild even if nothing changed")
-    build(ap.parse_args().force)
+    ap.add_argument("--bench", action="store_true", help="also build the benchmark jar")
+    args = ap.parse_args()
+    (build_bench if args.bench else build)(args.force)

@@ -26,7 +26,12 @@ def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
     )
     (wheel,) = dist.glob("drillspark-*.whl")
     jar_name = f"drillspark/jars/drillspark-extension_2.13-{drillspark.__version__}.jar"
-    assert jar_name in zipfile.ZipFile(wheel).namelist()
+    names = zipfile.ZipFile(wheel).namelist()
+    assert jar_name in names
+    # test and benchmark code stays in the repository (tests/, jvm/src/bench)
+    assert not [n for n in names if "conformance" in n or "bench" in n.lower()]
+    with zipfile.ZipFile(ROOT / "python" / jar_name) as jar:
+        assert not [n for n in jar.namelist() if "Bench" in n or "TokenScan" in n]
 
     # The new environment must not see this checkout (PYTHONPATH would make pip think
     # drillspark is already installed) nor this interpreter's Spark settings.
