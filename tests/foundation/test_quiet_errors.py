@@ -3,6 +3,7 @@ stack trace (issue: runtime errors printed hundreds of lines); `--verbose` adds 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -62,7 +63,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     """`drillspark sql ... | head -1`: the reader leaves early; no '[Errno 32] Broken pipe'."""
     with open(tmp_path / "n.json", "w") as f:
         for i in range(20000):
-            f.write('{"i": %d, "s": "%s"}\n' % (i, "x" * 50))
+            f.write(json.dumps({"i": i, "s": "x" * 50}) + "\n")
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
     proc = subprocess.run(f"{DRILLSPARK} sql --master 'local[1]' --format json "
                           f"'select * from dfs.`n.json`' | head -1", shell=True,
