@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 from drillspark.plan.expressions import Expr, FieldPath
 
 Role = Literal["source", "single", "multi", "sink"]
-JoinType = Literal["INNER", "LEFT", "RIGHT", "FULL"]
+JoinType = Literal["INNER", "LEFT", "RIGHT", "FULL", "ANTI"]  # ANTI: semi-join only
 Direction = Literal["ASC", "DESC"]
 NullDirection = Literal["FIRST", "LAST", "UNSPECIFIED"]
 RelPath = tuple[str | int, ...]
@@ -182,7 +182,8 @@ class Join(Operator):
 
 @dataclass(frozen=True, kw_only=True)
 class SemiJoin(Join):
-    """Today's `semi-join`: rows of `left` that have a match in `right`."""
+    """Today's `semi-join`: rows of `left` that have a match in `right` (type INNER), or that
+    have none (type ANTI, drillspark's anti form)."""
 
     OP: ClassVar[str] = "semi-join"
 
@@ -196,6 +197,7 @@ class LateralJoin(Operator):
     ROLE: ClassVar[Role] = "multi"
     left: int
     right: int
+    type: JoinType = "INNER"  # LEFT keeps left rows whose right side is empty
 
     @property
     def input_ids(self) -> tuple[int, ...]:

@@ -102,6 +102,8 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
         ]
     elif isinstance(op, LateralJoin):
         out.update(left=op.left, right=op.right)
+        if op.type != "INNER":
+            out["type"] = op.type
     elif isinstance(op, Unnest):
         out["column"] = path_text(op.column)
     elif isinstance(op, SetOperator):

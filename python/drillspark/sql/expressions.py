@@ -236,6 +236,9 @@ class ExprLowering:
             return f"VARDECIMAL({p}, {s})"
         return drill
 
+    def _RawDrill(self, node: exp.Expr) -> str:
+        return node.name  # a subquery's value, lowered by sql/subqueries.py
+
     def _Subquery(self, node: exp.Subquery) -> str:
         raise self.sel.low.unsupported("a subquery in this position (only FROM, IN and "
                                        "scalar subqueries in WHERE are)", node)
