@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import joins as join_details
 from drillspark.sql import lateral
 from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import AGGREGATES, ExprLowering
@@ -76,8 +77,6 @@ class SelectLowering:
         for j in node.args.get("joins") or []:
             if j.args.get("method"):
                 raise self.low.unsupported(f"{j.args['method']} JOIN", j)
-            if j.args.get("using"):
-                raise self.low.unsupported("JOIN ... USING", j)
 
     def lower(self) -> Rel:
         node = self.node
@@ -146,6 +145,7 @@ class SelectLowering:
         sides = [first] + [lateral.placeholder(self, j.this) if lateral.is_lateral(j.this)
                             else self._source(j.this) for j in joins]
         self._check_aliases(sides)
+        join_details.rewrite_using(self, sides, joins)
         self.scope.sources.extend(sides)
         renamed = self._rename_for_join(sides)
         rel = renamed[0].rel
@@ -318,8 +318,13 @@ class SelectLowering:
         elif kind != "CROSS" and jtype != "INNER":
             raise self.fail("an outer join needs an ON condition", j)
         if residual and jtype != "INNER":
-            raise self.low.unsupported(
-                "an outer join condition that is not a comparison between the two sides", j)
+            for conj in residual:
+                cond = join_details.one_side_condition(self, conj, right)
+                if cond is None:
+                    raise self.low.unsupported("an outer join condition mixing both sides "
+                                               "other than a comparison", conj)
+                conditions.append(cond)
+            residual = []
         columns = None
         if left.columns is not None and right.rel.columns is not None:
             columns = left.columns + right.rel.columns
