@@ -383,8 +383,13 @@ def _join(p: _Props, cls: type[Join] = Join) -> Operator:
         return JoinCondition(o["relationship"], o["left"], o["right"])
 
     conditions = p.get("conditions", p.list_of(condition), default=())
+    duplicates = str(p.get("duplicates", p.str_, default="merge")).lower()
+    if duplicates not in ("merge", "rename"):
+        p.err(f"duplicates must be merge or rename, not {duplicates!r}", ("duplicates",))
+        duplicates = "merge"
     p.finish()
-    return cls(**common, left=left, right=right, type=join_type, conditions=conditions)  # type: ignore[arg-type]
+    return cls(**common, left=left, right=right, type=join_type, conditions=conditions,  # type: ignore[arg-type]
+               duplicates=duplicates)  # type: ignore[arg-type]
 
 
 def _unnest(p: _Props) -> Operator:

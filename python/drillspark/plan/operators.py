@@ -167,6 +167,10 @@ class Join(Operator):
     right: int
     type: JoinType = "INNER"
     conditions: tuple[JoinCondition, ...] = ()
+    # a name both inputs have: "merge" keeps one field (the left's where there is a left
+    # record); "rename" (drillspark, for SQL's SELECT * over a join) keeps both, the right
+    # one renamed with a digit as Drill names it (`dept0`)
+    duplicates: Literal["merge", "rename"] = "merge"
 
     @property
     def input_ids(self) -> tuple[int, ...]:

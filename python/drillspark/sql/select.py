@@ -328,8 +328,11 @@ class SelectLowering:
         columns = None
         if left.columns is not None and right.rel.columns is not None:
             columns = left.columns + right.rel.columns
-        rel = Rel(self.low.builder.add({"op": "join", "left": left.op, "right": right.rel.op,
-                                        "type": jtype, "conditions": conditions}, j), columns)
+        op = {"op": "join", "left": left.op, "right": right.rel.op, "type": jtype,
+              "conditions": conditions}
+        if self._renaming[2]:  # whole records under SELECT *: Drill keeps both, `x0`
+            op["duplicates"] = "rename"
+        rel = Rel(self.low.builder.add(op, j), columns)
         if residual:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": dx.boolean_chain("and", [
@@ -529,6 +532,10 @@ class SelectLowering:
         self.mode = "grouped"
         projections = [{"ref": i.name, "expr": self.expr(i.node)} for i in items]
         having = self.node.args.get("having")
+        pending: list = []
+        if having is not None and has_subquery(having.this):
+            node, pending = SubqueryLowering(self).defer(having.this)
+            having.set("this", node)
         having_expr = self.expr(having.this) if having is not None else None
         order = self.node.args.get("order")
         self._grouped_order_exprs = {
@@ -541,6 +548,8 @@ class SelectLowering:
                                             {"ref": n, "expr": e} for n, e in self.aggs]},
                                        group if group is not None else self.node),
                   [k["ref"] for k in keys] + [n for n, _ in self.aggs])
+        if pending:  # HAVING's subqueries, joined to the groups
+            rel = Rel(SubqueryLowering(self).finish(rel, pending).op, rel.columns)
         if having_expr is not None:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": having_expr}), rel.columns)

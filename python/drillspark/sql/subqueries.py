@@ -17,6 +17,7 @@ subquery's place in the expression is taken by an expression over the helpers' h
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -114,6 +115,20 @@ class Correlation:
     @property
     def equalities(self) -> bool:
         return all(r == "==" for _, r, _ in self.pairs)
+
+
+@dataclass
+class _Stats:
+    rel: Rel  # the outer stream with the stats joined in
+    inner: Rel  # the subquery: correlation keys and `v`
+    v: str
+    keys: list[str]
+    outer: list[str]  # the outer expressions the keys are compared with
+    empty: str  # true when the subquery has no row for the outer row
+    cnt: str
+    nn: str
+    mn: str
+    mx: str
 
 
 class SubqueryLowering:
@@ -222,6 +237,39 @@ class SubqueryLowering:
                 target.replace(replacement)
         return rel, node
 
+    def defer(self, node: exp.Expr) -> tuple[exp.Expr, list[tuple[exp.Expr, str]]]:
+        """HAVING: each subquery of `node` is replaced by a hidden column computed after the
+        aggregation (`finish`); aggregates of IN / ANY probes are registered now."""
+        pending: list[tuple[exp.Expr, str]] = []
+        for target in self._targets(node):
+            if isinstance(target, exp.In):
+                self.sel.expr(target.this)
+            elif isinstance(target, exp.Any | exp.All):
+                target = target.parent
+                self.sel.expr(target.this)
+            name = self.low.hidden("having")
+            placeholder = raw(dx.path(name))
+            if target is node:
+                node = placeholder
+            else:
+                target.replace(placeholder)
+            pending.append((target, name))
+        return node, pending
+
+    def finish(self, rel: Rel, pending: list[tuple[exp.Expr, str]]) -> Rel:
+        for target, name in pending:
+            if isinstance(target, exp.Exists):
+                rel, value = self._exists(rel, target)
+            elif isinstance(target, exp.In):
+                rel, value = self._in(rel, target)
+            elif isinstance(target.expression, exp.Any | exp.All):
+                rel, value = self._quantified(rel, target.expression)
+            else:
+                rel, value = self._scalar(rel, target)
+            rel = self.add({"op": "transform", "input": rel.op,
+                            "transforms": [{"ref": name, "expr": value}]}, None)
+        return rel
+
     def _targets(self, node: exp.Expr) -> list[exp.Expr]:
         out: list[exp.Expr] = []
 
@@ -266,47 +314,66 @@ class SubqueryLowering:
             raise self.low.unsupported("a correlation other than equality here (only a WHERE "
                                        "conjunct [NOT] EXISTS may use one)", node)
 
-    def _stats(self, rel: Rel, sub: exp.Expr, node: exp.Expr, minmax: bool
-               ) -> tuple[Rel, Rel, str, str, str, str]:
-        """The subquery's one column as `$v` (uncorrelated), and a one-row relation of its
-        count, non-NULL count (and MIN, MAX) cross-joined into `rel`."""
+    def _stats(self, rel: Rel, sub: exp.Expr, node: exp.Expr, minmax: bool) -> _Stats:
+        """The subquery's one column (`v`, with the correlation keys), and its count,
+        non-NULL count (and MIN, MAX) per correlation key joined into `rel` (a cross join
+        of one row when uncorrelated)."""
         query = query_of(sub)
-        if isinstance(query, exp.Select) and Correlation(self.sel, query, node).pairs:
-            raise self.low.unsupported("a correlated subquery with IN, ANY or ALL outside a "
-                                       "WHERE conjunct", node)
-        inner = self.low.lower_query(query)
-        if inner.columns is None or len(inner.columns) != 1:
-            raise self.sel.fail("the subquery must return exactly one column", sub)
+        keys: list[str] = []
+        outer: list[exp.Expr] = []
         v = self.low.hidden("v")
-        inner = self.low.rename(inner, [v])
+        if isinstance(query, exp.Select):
+            corr = Correlation(self.sel, query, node)
+            self._need_equalities(corr, node)
+            value = self.one_column(corr.query, sub, "the subquery")
+            inner = self.lower_select(corr.query, [(value, v)], corr)
+            keys = list(self.keys)
+            outer = [o for o, _, _ in corr.pairs]
+        else:
+            inner = self.low.lower_query(query)
+            if inner.columns is None or len(inner.columns) != 1:
+                raise self.sel.fail("the subquery must return exactly one column", sub)
+            inner = self.low.rename(inner, [v])
         cnt, nn, mn, mx = (self.low.hidden(p) for p in ("cnt", "nn", "min", "max"))
         exprs = [{"ref": cnt, "expr": "count(1)"},
                  {"ref": nn, "expr": dx.call("count", [dx.path(v)])}]
         if minmax:
             exprs += [{"ref": mn, "expr": dx.call("min", [dx.path(v)])},
                       {"ref": mx, "expr": dx.call("max", [dx.path(v)])}]
-        stats = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [],
-                          "exprs": exprs}, [e["ref"] for e in exprs])
-        rel = self.join(rel, stats, "INNER", [], node)
-        return rel, inner, cnt, nn, mn, mx
+        stats = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [
+            {"ref": k, "expr": dx.path(k)} for k in keys], "exprs": exprs},
+            keys + [e["ref"] for e in exprs])
+        outer_exprs = [self.sel.expr(o) for o in outer]
+        conds = [{"relationship": "==", "left": o, "right": dx.path(k)}
+                 for o, k in zip(outer_exprs, keys, strict=True)]
+        rel = self.join(rel, stats, "LEFT" if keys else "INNER", conds, node)
+        # no subquery row for this outer row: count NULL, as good as 0
+        empty = dx.boolean_chain("or", [dx.call("isnull", [dx.path(cnt)]),
+                                        dx.binary("==", dx.path(cnt), "0")])
+        return _Stats(rel, inner, v, keys, outer_exprs, empty, cnt, nn, mn, mx)
 
     def _in(self, rel: Rel, target: exp.In) -> tuple[Rel, str]:
         x = self.sel.expr(target.this)
         return self._membership(rel, target.args["query"], target, x)
 
     def _membership(self, rel: Rel, sub: exp.Expr, node: exp.Expr, x: str) -> tuple[Rel, str]:
-        rel, inner, cnt, nn, _mn, _mx = self._stats(rel, sub, node, False)
-        v = inner.columns[0]  # type: ignore[index]
-        distinct = self.add({"op": "groupingaggregate", "input": inner.op,
-                             "keys": [{"ref": v, "expr": dx.path(v)}], "exprs": []}, [v])
+        st = self._stats(rel, sub, node, False)
+        # the distinct (key, value) pairs, renamed apart from the stats' columns
+        renamed = [self.low.hidden("k") for _ in st.keys]
+        v2 = self.low.hidden("v")
+        distinct = self.add({"op": "groupingaggregate", "input": st.inner.op, "keys": [
+            {"ref": n, "expr": dx.path(k)} for k, n in zip(st.keys, renamed, strict=True)] + [
+            {"ref": v2, "expr": dx.path(st.v)}], "exprs": []}, renamed + [v2])
         distinct, marker = self.marked(distinct)
-        rel = self.join(rel, distinct, "LEFT", [{"relationship": "==", "left": x,
-                                                 "right": dx.path(v)}], node)
+        conds = [{"relationship": "==", "left": o, "right": dx.path(n)}
+                 for o, n in zip(st.outer, renamed, strict=True)]
+        rel = self.join(st.rel, distinct, "LEFT", conds + [
+            {"relationship": "==", "left": x, "right": dx.path(v2)}], node)
         value = dx.case([
-            (dx.binary("==", dx.path(cnt), "0"), "false"),
+            (st.empty, "false"),
             (dx.call("isnotnull", [dx.path(marker)]), "true"),
             (dx.call("isnull", [x]), dx.NULL),
-            (dx.binary(">", dx.path(cnt), dx.path(nn)), dx.NULL)], "false")
+            (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL)], "false")
         return rel, value
 
     def _quantified(self, rel: Rel, target: exp.Any | exp.All) -> tuple[Rel, str]:
@@ -322,24 +389,23 @@ class SubqueryLowering:
         if op == "!=" and every:
             rel, value = self._membership(rel, target.this, cmp, x)
             return rel, f"!({value})"
-        rel, _inner, cnt, nn, mn, mx = self._stats(rel, target.this, cmp, True)
+        st = self._stats(rel, target.this, cmp, True)
         if op in ("==", "!="):  # = ALL: every value equals x; <> ANY: some value differs
-            differs = dx.boolean_chain("or", [dx.binary("!=", dx.path(mn), x),
-                                              dx.binary("!=", dx.path(mx), x)])
-            decided, result = (differs, "false") if every else (differs, "true")
+            decided = dx.boolean_chain("or", [dx.binary("!=", dx.path(st.mn), x),
+                                              dx.binary("!=", dx.path(st.mx), x)])
+            result = "false" if every else "true"
         else:
             low_side = op in (">", ">=")  # x > ANY: above the minimum; x > ALL: the maximum
-            bound = (mx if low_side else mn) if every else (mn if low_side else mx)
+            bound = (st.mx if low_side else st.mn) if every else (st.mn if low_side else st.mx)
             holds = dx.binary(op, x, dx.path(bound))
             decided, result = (f"!({holds})", "false") if every else (holds, "true")
-        empty = "true" if every else "false"
         value = dx.case([
-            (dx.binary("==", dx.path(cnt), "0"), empty),
+            (st.empty, "true" if every else "false"),
             (dx.call("isnull", [x]), dx.NULL),
-            (dx.boolean_chain("and", [dx.binary(">", dx.path(nn), "0"), decided]), result),
-            (dx.binary(">", dx.path(cnt), dx.path(nn)), dx.NULL)],
+            (dx.boolean_chain("and", [dx.binary(">", dx.path(st.nn), "0"), decided]), result),
+            (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL)],
             "true" if every else "false")
-        return rel, value
+        return st.rel, value
 
     def _scalar(self, rel: Rel, sub: exp.Expr) -> tuple[Rel, str]:
         query = query_of(sub)
