@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 IMPLICIT = "$drill_implicit_field$"
 _RIGHT = "__drill_semi_r_"
+_OUTER = "__drill_outer_implicit"
 _RELATIONSHIPS = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
@@ -56,9 +57,11 @@ def lateral_join(tr: Translator, op: Any) -> Rel:
     """Each left row with the records its right side produces for it (rows whose right side
     is empty are dropped, as in Drill's inner lateral join; type LEFT keeps them with NULLs)."""
     left = tr.df(op.left)
-    if IMPLICIT in left.columns:
-        raise PlanExecutionError(f"{tr.where(op)}a lateral-join inside the right side of "
-                                 "another lateral-join is not supported")
+    # inside the right side of another lateral-join: its row number rides along under
+    # another name and comes back after the join
+    nested = IMPLICIT in left.columns
+    if nested:
+        left = left.withColumnRenamed(IMPLICIT, _OUTER)
     # numbered once and materialized, so the right side reads the very same numbers
     numbered = left.withColumn(IMPLICIT, F.monotonically_increasing_id()).localCheckpoint()
     stack = tr.__dict__.setdefault("_lateral_rows", [])
@@ -85,7 +88,10 @@ def lateral_join(tr: Translator, op: Any) -> Rel:
     rdf = right.select(F.col(quote(IMPLICIT)).alias("__drill_lateral_r"), *rcols)
     how = "left" if str(getattr(op, "type", "INNER")).upper() == "LEFT" else "inner"
     joined = numbered.join(rdf, numbered[quote(IMPLICIT)] == rdf["__drill_lateral_r"], how)
-    return Rel(joined.drop("__drill_lateral_r").drop(IMPLICIT))
+    joined = joined.drop("__drill_lateral_r").drop(IMPLICIT)
+    if nested:
+        joined = joined.withColumnRenamed(_OUTER, IMPLICIT)
+    return Rel(joined)
 
 
 def unnest(tr: Translator, op: Any) -> Rel:

@@ -90,6 +90,21 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
     return names
 
 
+def reads_outer(sel: SelectLowering, col: exp.Column) -> bool:
+    """Whether `col` is the argument of the UNNEST first in `sel`'s FROM (inside a lateral
+    subquery: a column of the enclosing query, resolved there)."""
+    from_ = sel.node.args.get("from_") or sel.node.args.get("from")
+    first = from_.this if from_ is not None else None
+    if not isinstance(first, exp.Unnest):
+        return False
+    p = col.parent
+    while p is not None and p is not sel.node:
+        if p is first:
+            return True
+        p = p.parent
+    return False
+
+
 def unnest_source(sel: SelectLowering, node: exp.Unnest) -> Source:
     """The UNNEST in the FROM of a lateral subquery: its argument names a column of the
     enclosing query's current row."""
@@ -160,10 +175,9 @@ def join(sel: SelectLowering, left: Rel, side: LateralSource, j: exp.Join) -> Re
             raise sel.fail("a lateral subquery needs an explicit select list", node)
         if rel.columns != side.rel.columns:
             rel = low.rename(rel, list(side.rel.columns or []))
-    mine = [u for u in unnests[first_unnest:]]
-    if len(mine) != 1:
-        raise sel.low.unsupported("a lateral subquery without exactly one UNNEST in its "
-                                  "FROM", node)
+    mine = unnests[first_unnest:]  # its own unnest first, then those of nested laterals
+    if not mine:
+        raise sel.low.unsupported("a lateral subquery without UNNEST in its FROM", node)
     side.rel = rel
     sel._rename_side(side)
     _keep_implicit(sel, mine[0], start)
@@ -196,7 +210,7 @@ def _keep_implicit(sel: SelectLowering, unnest_id: int, start: int) -> None:
             op["withins"].append(dict(keep))
         elif kind == "limit":
             _per_row_limit(sel, op)
-        elif kind in ("union", "Except", "intersect", "lateral-join"):
+        elif kind in ("union", "Except", "intersect"):
             raise low.unsupported(f"{kind} inside a lateral subquery", None)
 
 

@@ -195,7 +195,7 @@ class SelectLowering:
         aliases = {e.alias.lower() for e in self.node.expressions if isinstance(e, exp.Alias)}
         schema_free = [s for s in self.scope.sources if s.columns is None]
         for col in self.node.find_all(exp.Column):
-            if isinstance(col.this, exp.Star):
+            if isinstance(col.this, exp.Star) or lateral.reads_outer(self, col):
                 continue
             parts = column_parts(col)
             if _inside_subquery(col, self.node):
