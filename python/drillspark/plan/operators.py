@@ -26,10 +26,11 @@ JoinType = Literal["INNER", "LEFT", "RIGHT", "FULL", "ANTI"]  # ANTI: semi-join 
 Direction = Literal["ASC", "DESC"]
 NullDirection = Literal["FIRST", "LAST", "UNSPECIFIED"]
 RelPath = tuple[str | int, ...]
-Relationship = Literal["==", "!=", "<", "<=", ">", ">="]
+Relationship = Literal["==", "!=", "<", "<=", ">", ">=", "IS NOT DISTINCT FROM"]
 
 JOIN_TYPES: tuple[str, ...] = ("INNER", "LEFT", "RIGHT", "FULL")
-RELATIONSHIPS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=")
+# IS NOT DISTINCT FROM: equal, or both NULL (SQL's null-safe equality, as Drill's joins)
+RELATIONSHIPS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=", "IS NOT DISTINCT FROM")
 # Storage engine name Drill's planner gives the result sink (DrillScreenRel); needs no config.
 SCREEN = "--SCREEN--"
 

@@ -28,6 +28,7 @@ _OUTER = "__drill_outer_implicit"
 _RELATIONSHIPS = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
 }
 
 

@@ -20,6 +20,7 @@ _RELATIONSHIPS = {
     "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
     "<>": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
 }
 _LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
 
@@ -54,7 +55,7 @@ def join(tr: Translator, op: Any) -> Rel:
         rel = _RELATIONSHIPS.get(c.relationship)
         if rel is None:
             raise PlanExecutionError(f"{tr.where(op)}conditions[{i}]: unknown relationship "
-                                     f"{c.relationship!r} (known: ==, !=, <, <=, >, >=)")
+                                     f"{c.relationship!r} (known: ==, !=, <, <=, >, >=, IS NOT DISTINCT FROM)")
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
         conds.append(rel(lc, rc))

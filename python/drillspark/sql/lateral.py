@@ -40,6 +40,12 @@ def is_lateral(node: exp.Expr) -> bool:
 
 
 def placeholder(sel: SelectLowering, node: exp.Expr) -> LateralSource:
+    if isinstance(node, exp.Lateral) and isinstance(node.this, exp.Unnest):
+        # LATERAL UNNEST(t.a) u(x): the alias sits on the LATERAL
+        unnest = node.this.copy()
+        if node.args.get("alias") is not None:
+            unnest.set("alias", node.args["alias"].copy())
+        node = unnest
     alias_node = node.args.get("alias")
     alias = alias_node.name if alias_node is not None else ""
     if isinstance(node, exp.Unnest):
@@ -75,10 +81,18 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
     if not isinstance(query, exp.Select):
         raise sel.low.unsupported("LATERAL over a set operation", node)
     names: list[str] = []
+    from_ = query.args.get("from_") or query.args.get("from")
+    source = from_.this if from_ is not None else None
     for i, e in enumerate(query.expressions):
         if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this,
                                                                                 exp.Star)):
-            raise sel.low.unsupported("SELECT * in a LATERAL subquery", e)
+            alias = source.args.get("alias") if isinstance(source, exp.Unnest) else None
+            if query.args.get("joins") or not isinstance(source, exp.Unnest):
+                raise sel.low.unsupported("SELECT * in a LATERAL subquery over more than "
+                                          "one UNNEST", e)
+            names.append(alias.columns[0].name if alias is not None and alias.columns
+                         else alias.name if alias is not None else UNNAMED)
+            continue
         if isinstance(e, exp.Alias):
             names.append(e.alias)
         elif isinstance(e, exp.Column):

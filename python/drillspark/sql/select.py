@@ -340,8 +340,10 @@ class SelectLowering:
         return rel
 
     def _join_condition(self, conj: exp.Expr, right: Source) -> dict | None:
-        rels = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
-        flip = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+        rels = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<=",
+                "NullSafeEQ": "IS NOT DISTINCT FROM"}
+        flip = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">=",
+                "IS NOT DISTINCT FROM": "IS NOT DISTINCT FROM"}
         rel = rels.get(type(conj).__name__)
         if rel is None:
             return None

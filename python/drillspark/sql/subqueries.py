@@ -199,6 +199,8 @@ class SubqueryLowering:
         if isinstance(target, exp.In) and target.args.get("query") is not None and not negated:
             sub = target.args["query"]
             query = query_of(sub)
+            if isinstance(target.this, exp.Tuple) and isinstance(query, exp.Select):
+                return self._row_in(rel, target, query, conj)
             if isinstance(query, exp.Select):
                 corr = Correlation(self.sel, query, target)
                 value = self.one_column(corr.query, sub, "IN")
@@ -215,6 +217,22 @@ class SubqueryLowering:
             return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
                              "type": "INNER", "conditions": conds}, rel.columns, conj)
         return None
+
+    def _row_in(self, rel: Rel, target: exp.In, query: exp.Select, conj: exp.Expr) -> Rel:
+        """`(a, b) IN (SELECT x, y ...)` as a WHERE conjunct: a semi-join on a = x, b = y."""
+        probes = list(target.this.expressions)
+        corr = Correlation(self.sel, query, target)
+        values = [e.this if isinstance(e, exp.Alias) else e for e in corr.query.expressions]
+        if len(values) != len(probes) or any(isinstance(v, exp.Star) for v in values):
+            raise self.sel.fail(f"IN compares {len(probes)} values with a subquery of "
+                                f"{len(values)} columns", target)
+        names = [self.low.hidden("in") for _ in values]
+        inner = self.lower_select(corr.query, list(zip(values, names, strict=True)), corr)
+        conds = self.conditions(corr) + [
+            {"relationship": "==", "left": self.sel.expr(p), "right": dx.path(n)}
+            for p, n in zip(probes, names, strict=True)]
+        return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
+                         "type": "INNER", "conditions": conds}, rel.columns, conj)
 
     # ------------------------------------------------------------------ general rewrite
     def rewrite(self, rel: Rel, node: exp.Expr) -> tuple[Rel, exp.Expr]:
