@@ -203,3 +203,54 @@ def test_plan_shows_lateral_and_unnest(eng):
     text = plan_text(eng, f"SELECT c.cust, o.n FROM {O} c, LATERAL (SELECT COUNT(*) AS n "
                           "FROM UNNEST(c.orders) t(ord)) o")
     assert '"lateral-join"' in text and '"unnest"' in text
+
+
+# --- more forms, checked against Drill --------------------------------------------------------
+
+T1 = "dfs.`breadth/tf/aggregation/t1`"
+T2 = "dfs.`breadth/tf/aggregation/t2`"
+
+
+def test_correlated_not_in(eng):
+    _, rows = q(eng, f"SELECT id FROM {P} p WHERE p.id NOT IN (SELECT d.manager_id FROM {D} d "
+                     "WHERE d.dept = p.dept)")
+    assert bag(rows) == [[2], [4], [5], [6], [8]]
+
+
+def test_row_valued_in_and_not_in_over_parquet(eng):
+    _, rows = q(eng, f"SELECT a1 FROM {T1} WHERE (a1, b1) IN (SELECT a2, b2 FROM {T2})")
+    assert bag(rows) == [[1], [2], [3], [5], [6], [7], [9]]
+    _, rows = q(eng, f"SELECT a1, b1 FROM {T1} WHERE a1 NOT IN (SELECT a2 FROM {T2})")
+    assert rows == [[10, "jjjjj"]]
+
+
+def test_having_subquery(eng):
+    _, rows = q(eng, f"SELECT dept, COUNT(*) FROM {P} GROUP BY dept HAVING COUNT(*) > "
+                     f"(SELECT MIN(floor) FROM {D})")
+    assert bag(rows) == [["Engineering", 3], ["Marketing", 2], ["Sales", 2]]
+
+
+def test_is_not_distinct_from(eng):
+    _, rows = q(eng, f"SELECT p.id, d.floor FROM {P} p JOIN {D} d ON p.dept IS NOT DISTINCT "
+                     "FROM d.dept")
+    assert bag(rows) == bag([[1, 1], [2, 1], [3, 3], [6, 3], [4, 3], [5, 2], [7, 2]])
+    assert q(eng, f"SELECT n.id FROM {N} n WHERE n.s IS NOT DISTINCT FROM NULL")[1] == [[3]]
+
+
+def test_star_over_join_keeps_both_fields(eng):
+    cols, rows = q(eng, f"SELECT * FROM {P} p JOIN {D} d USING (dept) WHERE d.floor > 2")
+    assert cols == ["id", "first_name", "last_name", "dept", "salary", "hired", "active",
+                    "dept0", "floor", "manager_id"]
+    assert sorted(r[0] for r in rows) == [3, 4, 6]
+    cols, _ = q(eng, "SELECT * FROM dfs.`breadth/tpch/region.parquet` r1 JOIN "
+                     "dfs.`breadth/tpch/region.parquet` r2 ON r1.r_regionkey = r2.r_regionkey + 1")
+    assert cols == ["r_regionkey", "r_name", "r_comment", "r_regionkey0", "r_name0",
+                    "r_comment0"]
+
+
+def test_two_unnests_in_a_lateral_subquery(eng):
+    _, rows = q(eng, f"SELECT c.cust, t.x FROM {O} c, LATERAL (SELECT DISTINCT i.it AS x FROM "
+                     "UNNEST(c.orders) o(ord), UNNEST(o.ord.items) i(it)) t")
+    assert bag(rows) == bag([["ann", "ink"], ["ann", "pad"], ["ann", "pen"], ["bob", "desk"],
+                             ["bob", "lamp"], ["bob", "pen"], ["dee", "ink"], ["dee", "pad"],
+                             ["dee", "pen"]])

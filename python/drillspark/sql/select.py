@@ -392,10 +392,9 @@ class SelectLowering:
         found = [e for e in self.node.expressions if has_subquery(e)]
         if not found:
             return rel
-        if self.node.args.get("group") or any(self._has_aggregate(without_subqueries(e))
-                                              for e in self.node.expressions):
-            raise self.low.unsupported("a subquery in the select list of an aggregate query",
-                                       found[0])
+        if self.node.args.get("group") or self.node.args.get("having") or any(
+                self._has_aggregate(without_subqueries(e)) for e in self.node.expressions):
+            return rel  # an aggregate query: joined to the groups (_grouped)
         subs = SubqueryLowering(self)
         for e in found:
             rel, new = subs.rewrite(rel, e)
@@ -532,12 +531,17 @@ class SelectLowering:
             keys.append({"ref": name, "expr": self.expr(target)})
             self.group_nodes.append((target, name))
         self.mode = "grouped"
+        pending: list = []
+        for i in items:  # select-list subqueries: computed for each group
+            if has_subquery(i.node):
+                i.node, more = SubqueryLowering(self).defer(i.node)
+                pending.extend(more)
         projections = [{"ref": i.name, "expr": self.expr(i.node)} for i in items]
         having = self.node.args.get("having")
-        pending: list = []
         if having is not None and has_subquery(having.this):
-            node, pending = SubqueryLowering(self).defer(having.this)
+            node, more = SubqueryLowering(self).defer(having.this)
             having.set("this", node)
+            pending.extend(more)
         having_expr = self.expr(having.this) if having is not None else None
         order = self.node.args.get("order")
         self._grouped_order_exprs = {
