@@ -254,3 +254,16 @@ def test_two_unnests_in_a_lateral_subquery(eng):
     assert bag(rows) == bag([["ann", "ink"], ["ann", "pad"], ["ann", "pen"], ["bob", "desk"],
                              ["bob", "lamp"], ["bob", "pen"], ["dee", "ink"], ["dee", "pad"],
                              ["dee", "pen"]])
+
+
+def test_exists_over_unnest_of_the_row(eng):
+    _, rows = q(eng, f"SELECT c.cust FROM {O} c WHERE EXISTS (SELECT 1 FROM UNNEST(c.tags) "
+                     "u(tag) WHERE u.tag = 'vip')")
+    assert bag(rows) == [["ann"], ["dee"]]
+
+
+def test_subquery_in_aggregate_select_list(eng):
+    _, rows = q(eng, f"SELECT dept, COUNT(*) AS c, (SELECT COUNT(*) FROM {D}) AS nd FROM {P} "
+                     "GROUP BY dept")
+    assert bag(rows) == bag([["Engineering", 3, 4], ["Marketing", 2, 4], ["Sales", 2, 4],
+                             ["Support", 1, 4]])

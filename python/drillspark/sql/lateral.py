@@ -248,3 +248,35 @@ def _per_row_limit(sel: SelectLowering, op: dict) -> None:
     op.clear()
     op.update({"@id": op_id, "op": "filter", "input": window,
                "expr": dx.boolean_chain("and", conds)})
+
+
+def over_unnest(query: exp.Expr) -> bool:
+    """Whether a subquery reads an UNNEST of the enclosing row (`EXISTS (SELECT ... FROM
+    UNNEST(t.a) u(x) ...)`)."""
+    from_ = query.args.get("from_") or query.args.get("from") if isinstance(
+        query, exp.Select) else None
+    return from_ is not None and isinstance(from_.this, exp.Unnest)
+
+
+def exists(sel: SelectLowering, rel: Rel, query: exp.Select) -> tuple[Rel, str]:
+    """EXISTS over an UNNEST of the current row: a LEFT lateral join with the subquery's row
+    count (one row per outer row that has any); the value is whether that row is there."""
+    low = sel.low
+    q = query.copy()
+    n = low.hidden("n")
+    q.set("expressions", [exp.alias_(exp.Count(this=exp.Star()), n, quoted=True)])
+    for key in ("order", "limit", "offset", "distinct"):
+        q.set(key, None)
+    start = len(low.builder.ops)
+    unnests = low.__dict__.setdefault("lateral_unnests", [])
+    first_unnest = len(unnests)
+    stack = low.__dict__.setdefault("lateral_outer", [])
+    stack.append(sel)
+    try:
+        inner = low.lower_query(q)
+    finally:
+        stack.pop()
+    _keep_implicit(sel, unnests[first_unnest], start)
+    op = low.builder.add({"op": "lateral-join", "left": rel.op, "right": inner.op,
+                          "type": "LEFT"}, query)
+    return Rel(op, None), dx.call("isnotnull", [dx.path(n)])

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import lateral
 from drillspark.sql.lower import Rel, _conjuncts, column_parts
 
 if TYPE_CHECKING:
@@ -189,6 +190,8 @@ class SubqueryLowering:
             query = query_of(target.this)
             if not isinstance(query, exp.Select):
                 raise self.low.unsupported("EXISTS over a set operation", target)
+            if lateral.over_unnest(query):
+                return None
             corr = Correlation(self.sel, query, target)
             if not corr.pairs:
                 return None  # uncorrelated: the general form (a row count) is as cheap
@@ -311,6 +314,8 @@ class SubqueryLowering:
         query = query_of(target.this)
         if not isinstance(query, exp.Select):
             raise self.low.unsupported("EXISTS over a set operation", target)
+        if lateral.over_unnest(query):
+            return lateral.exists(self.sel, rel, query)
         corr = Correlation(self.sel, query, target)
         if not corr.pairs:
             inner = self.low.lower_query(corr.query.limit(1))
