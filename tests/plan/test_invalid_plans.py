@@ -259,7 +259,7 @@ EXPECTED = {
         (3, '$.query[2].type', 7, 51, '"cross"}', "join type must be one of inner, left, right, full (or 2013's outer), not 'cross'"),
     ],
     'join_bad_relationship': [
-        (3, '$.query[2].conditions[0].relationship', 8, 34, '"=", lef', "relationship must be one of == != < <= > >=, not '='"),
+        (3, '$.query[2].conditions[0].relationship', 8, 34, '"=", lef', "relationship must be one of == != < <= > >= IS NOT DISTINCT FROM, not '='"),
     ],
     'join_condition_expr_error': [
         (3, '$.query[2].conditions[0].left', 8, 50, '", right', "expression syntax error at column 4: unexpected end of expression in 'a +'"),

@@ -74,7 +74,7 @@ def test_empty_scalar_subquery_is_null(engine):
 
 def test_scalar_subquery_with_two_rows_fails(engine):
     sql = "SELECT x FROM (VALUES (1), (2)) a(x) WHERE x < (SELECT y FROM (VALUES (5), (6)) b(y))"
-    with pytest.raises(DrillRuntimeError, match="scalar subquery returned more than one row: 2"
+    with pytest.raises(DrillRuntimeError, match="Input for single_value function has more than one row: 2"
                        ) as info:
         q(engine, sql)
     assert sql in str(info.value)  # the failure names the query

@@ -78,6 +78,8 @@ def describe(op: Operator, dialect: str = "drill") -> str:
     if isinstance(op, Join):
         conds = " and ".join(f"{to_text(c.left)} {c.relationship} {to_text(c.right)}" for c in op.conditions)
         return f"{op.type} on {conds or 'true (cartesian)'}"
+    if isinstance(op, LateralJoin):
+        return op.type
     if isinstance(op, SetOperator):
         return "distinct" if op.distinct else "all"
     if isinstance(op, Unnest):

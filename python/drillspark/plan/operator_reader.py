@@ -367,7 +367,10 @@ def _join(p: _Props, cls: type[Join] = Join) -> Operator:
     join_type = None
     if type_raw is not None:
         join_type = {"OUTER": "FULL"}.get(type_raw.upper(), type_raw.upper())
-        if join_type not in JOIN_TYPES:
+        if cls is SemiJoin:
+            if join_type not in ("INNER", "ANTI"):
+                p.err(f"semi-join type must be inner or anti, not {type_raw!r}", ("type",))
+        elif join_type not in JOIN_TYPES:
             p.err(f"join type must be one of inner, left, right, full (or 2013's outer), not {type_raw!r}", ("type",))
 
     def condition(v: Any, path: JsonPath) -> JoinCondition | None:
@@ -380,8 +383,13 @@ def _join(p: _Props, cls: type[Join] = Join) -> Operator:
         return JoinCondition(o["relationship"], o["left"], o["right"])
 
     conditions = p.get("conditions", p.list_of(condition), default=())
+    duplicates = str(p.get("duplicates", p.str_, default="merge")).lower()
+    if duplicates not in ("merge", "rename"):
+        p.err(f"duplicates must be merge or rename, not {duplicates!r}", ("duplicates",))
+        duplicates = "merge"
     p.finish()
-    return cls(**common, left=left, right=right, type=join_type, conditions=conditions)  # type: ignore[arg-type]
+    return cls(**common, left=left, right=right, type=join_type, conditions=conditions,  # type: ignore[arg-type]
+               duplicates=duplicates)  # type: ignore[arg-type]
 
 
 def _unnest(p: _Props) -> Operator:
@@ -395,8 +403,13 @@ def _lateral(p: _Props) -> Operator:
     common = p.common()
     left = p.get("left", p.op_ref, required=True, what=" (the @id of the left input)")
     right = p.get("right", p.op_ref, required=True, what=" (the @id of the right input)")
+    type_raw = p.get("type", p.str_, default="inner")
+    join_type = str(type_raw).upper()
+    if join_type not in ("INNER", "LEFT"):
+        p.err(f"lateral-join type must be inner or left, not {type_raw!r}", ("type",))
+        join_type = "INNER"
     p.finish()
-    return LateralJoin(**common, left=left, right=right)
+    return LateralJoin(**common, left=left, right=right, type=join_type)  # type: ignore[arg-type]
 
 
 def _set_op(cls: type[SetOperator]) -> Callable[[_Props], Operator]:

@@ -22,14 +22,15 @@ from typing import Any, ClassVar, Literal
 from drillspark.plan.expressions import Expr, FieldPath
 
 Role = Literal["source", "single", "multi", "sink"]
-JoinType = Literal["INNER", "LEFT", "RIGHT", "FULL"]
+JoinType = Literal["INNER", "LEFT", "RIGHT", "FULL", "ANTI"]  # ANTI: semi-join only
 Direction = Literal["ASC", "DESC"]
 NullDirection = Literal["FIRST", "LAST", "UNSPECIFIED"]
 RelPath = tuple[str | int, ...]
-Relationship = Literal["==", "!=", "<", "<=", ">", ">="]
+Relationship = Literal["==", "!=", "<", "<=", ">", ">=", "IS NOT DISTINCT FROM"]
 
 JOIN_TYPES: tuple[str, ...] = ("INNER", "LEFT", "RIGHT", "FULL")
-RELATIONSHIPS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=")
+# IS NOT DISTINCT FROM: equal, or both NULL (SQL's null-safe equality, as Drill's joins)
+RELATIONSHIPS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=", "IS NOT DISTINCT FROM")
 # Storage engine name Drill's planner gives the result sink (DrillScreenRel); needs no config.
 SCREEN = "--SCREEN--"
 
@@ -167,6 +168,10 @@ class Join(Operator):
     right: int
     type: JoinType = "INNER"
     conditions: tuple[JoinCondition, ...] = ()
+    # a name both inputs have: "merge" keeps one field (the left's where there is a left
+    # record); "rename" (drillspark, for SQL's SELECT * over a join) keeps both, the right
+    # one renamed with a digit as Drill names it (`dept0`)
+    duplicates: Literal["merge", "rename"] = "merge"
 
     @property
     def input_ids(self) -> tuple[int, ...]:
@@ -182,7 +187,8 @@ class Join(Operator):
 
 @dataclass(frozen=True, kw_only=True)
 class SemiJoin(Join):
-    """Today's `semi-join`: rows of `left` that have a match in `right`."""
+    """Today's `semi-join`: rows of `left` that have a match in `right` (type INNER), or that
+    have none (type ANTI, drillspark's anti form)."""
 
     OP: ClassVar[str] = "semi-join"
 
@@ -196,6 +202,7 @@ class LateralJoin(Operator):
     ROLE: ClassVar[Role] = "multi"
     left: int
     right: int
+    type: JoinType = "INNER"  # LEFT keeps left rows whose right side is empty
 
     @property
     def input_ids(self) -> tuple[int, ...]:

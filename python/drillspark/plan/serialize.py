@@ -100,8 +100,12 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
             {"relationship": c.relationship, "left": to_text(c.left), "right": to_text(c.right)}
             for c in op.conditions
         ]
+        if op.duplicates != "merge":
+            out["duplicates"] = op.duplicates
     elif isinstance(op, LateralJoin):
         out.update(left=op.left, right=op.right)
+        if op.type != "INNER":
+            out["type"] = op.type
     elif isinstance(op, Unnest):
         out["column"] = path_text(op.column)
     elif isinstance(op, SetOperator):

@@ -20,6 +20,7 @@ _RELATIONSHIPS = {
     "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
     "<>": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
 }
 _LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
 
@@ -54,7 +55,7 @@ def join(tr: Translator, op: Any) -> Rel:
         rel = _RELATIONSHIPS.get(c.relationship)
         if rel is None:
             raise PlanExecutionError(f"{tr.where(op)}conditions[{i}]: unknown relationship "
-                                     f"{c.relationship!r} (known: ==, !=, <, <=, >, >=)")
+                                     f"{c.relationship!r} (known: ==, !=, <, <=, >, >=, IS NOT DISTINCT FROM)")
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
         conds.append(rel(lc, rc))
@@ -64,6 +65,8 @@ def join(tr: Translator, op: Any) -> Rel:
         joined = ldf.crossJoin(rdf) if how == "inner" else ldf.join(rdf, F.lit(True), how)
     if not clash:
         return Rel(joined)
+    if getattr(op, "duplicates", "merge") == "rename":
+        return Rel(joined.select(*_renamed_apart(left.columns, right.columns)))
     out: list[Column] = []
     right_names = {c.lower(): c for c in right.columns}
     for c in left.columns:
@@ -75,6 +78,25 @@ def join(tr: Translator, op: Any) -> Rel:
                        .otherwise(F.col(quote(_RIGHT + r))).alias(c))
     out.extend(F.col(quote(c)) for c in right.columns if c.lower() in right_names)
     return Rel(joined.select(*out))
+
+
+def _renamed_apart(left: list[str], right: list[str]) -> list[Column]:
+    """Every column of both sides; a right name the left already has gets a digit (`dept0`,
+    then `dept1`, ...), as Drill names the columns of SELECT * over a join."""
+    taken = {c.lower() for c in left}
+    out = [F.col(quote(_LEFT + c) if c.lower() in {r.lower() for r in right} else quote(c))
+           .alias(c) for c in left]
+    for c in right:
+        if c.lower() not in taken:
+            taken.add(c.lower())
+            out.append(F.col(quote(c)))
+            continue
+        n = 0
+        while f"{c}{n}".lower() in taken:
+            n += 1
+        taken.add(f"{c}{n}".lower())
+        out.append(F.col(quote(_RIGHT + c)).alias(f"{c}{n}"))
+    return out
 
 
 def _inputs(tr: Translator, op: Any) -> list[DataFrame]:

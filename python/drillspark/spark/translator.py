@@ -16,7 +16,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.errors import describe
-from drillspark.spark import ops_rows, ops_segments, ops_sets, ops_sources
+from drillspark.spark import ops_joins, ops_rows, ops_segments, ops_sets, ops_sources
 from drillspark.spark.expressions import ExpressionCompiler, ExpressionError, Scope
 from drillspark.spark.functions import CATALOG, FunctionCatalog
 from drillspark.spark.rel import PlanExecutionError, Rel
@@ -35,6 +35,9 @@ HANDLERS: dict[str, Handler] = {
     "order": ops_rows.order,
     "flatten": ops_rows.flatten,
     "join": ops_sets.join,
+    "semi-join": ops_joins.semi_join,
+    "lateral-join": ops_joins.lateral_join,
+    "unnest": ops_joins.unnest,
     "union": ops_sets.union,
     "except": ops_sets.except_,
     "intersect": ops_sets.intersect,

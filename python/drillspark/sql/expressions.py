@@ -176,6 +176,15 @@ class ExprLowering:
         return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e))
                                        for e in node.expressions])
 
+    def _NullSafeEQ(self, node: exp.Expr) -> str:
+        """a IS NOT DISTINCT FROM b: equal, or both NULL."""
+        a, b = self.lower(node.this), self.lower(node.expression)
+        return dx.case([(dx.call("isnull", [a]), dx.call("isnull", [b])),
+                        (dx.call("isnull", [b]), "false")], dx.binary("==", a, b))
+
+    def _NullSafeNEQ(self, node: exp.Expr) -> str:
+        return f"!({self._NullSafeEQ(node)})"
+
     def _Like(self, node: exp.Like) -> str:
         return dx.call("like", [self.lower(node.this), self.lower(node.expression)])
 
@@ -235,6 +244,9 @@ class ExprLowering:
             p, s = (list(params) + list(map(str, dx.DEFAULT_DECIMAL))[len(params):])[:2]
             return f"VARDECIMAL({p}, {s})"
         return drill
+
+    def _RawDrill(self, node: exp.Expr) -> str:
+        return node.name  # a subquery's value, lowered by sql/subqueries.py
 
     def _Subquery(self, node: exp.Subquery) -> str:
         raise self.sel.low.unsupported("a subquery in this position (only FROM, IN and "

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import joins as join_details
+from drillspark.sql import lateral
 from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import AGGREGATES, ExprLowering
+from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.lower import (
     DISTINCT_ARG,
     STAR,
@@ -74,8 +77,6 @@ class SelectLowering:
         for j in node.args.get("joins") or []:
             if j.args.get("method"):
                 raise self.low.unsupported(f"{j.args['method']} JOIN", j)
-            if j.args.get("using"):
-                raise self.low.unsupported("JOIN ... USING", j)
 
     def lower(self) -> Rel:
         node = self.node
@@ -84,6 +85,7 @@ class SelectLowering:
         where = node.args.get("where")
         if where is not None:
             rel = self._filter(rel, where.this)
+        rel = self._select_subqueries(rel)
         items = self._items()
         self._all_items = items
         grouped = bool(node.args.get("group")) or any(
@@ -133,17 +135,25 @@ class SelectLowering:
             # A SELECT without FROM reads one empty row (Drill's VALUES(0)).
             return Rel(self.low.builder.add({"op": "values", "content": [{"$dummy": 0}]}), [])
         joins = self.node.args.get("joins") or []
-        first = self._source(from_.this)
+        if isinstance(from_.this, exp.Unnest):
+            first = lateral.unnest_source(self, from_.this)
+        else:
+            first = self._source(from_.this)
         if not joins:
             self.scope.sources.append(first)
             return first.rel
-        sides = [first] + [self._source(j.this) for j in joins]
+        sides = [first] + [lateral.placeholder(self, j.this) if lateral.is_lateral(j.this)
+                            else self._source(j.this) for j in joins]
         self._check_aliases(sides)
+        join_details.rewrite_using(self, sides, joins)
         self.scope.sources.extend(sides)
         renamed = self._rename_for_join(sides)
         rel = renamed[0].rel
         for j, side in zip(joins, renamed[1:], strict=True):
-            rel = self._join(rel, side, j)
+            if isinstance(side, lateral.LateralSource):
+                rel = lateral.join(self, rel, side, j)
+            else:
+                rel = self._join(rel, side, j)
         return rel
 
     def _source(self, node: exp.Expr) -> Source:
@@ -159,7 +169,8 @@ class SelectLowering:
             rel = self.low._values(node)
             alias_node = None  # the column aliases name the VALUES columns already
         elif isinstance(node, exp.Unnest | exp.Lateral):
-            raise self.low.unsupported("LATERAL / UNNEST", node)
+            raise self.low.unsupported("LATERAL / UNNEST first in FROM (it follows the table "
+                                       "whose arrays it reads)", node)
         else:
             raise self.low.unsupported(f"{node.key.upper()} in FROM", node)
         if alias_node is not None and alias_node.columns:
@@ -184,7 +195,7 @@ class SelectLowering:
         aliases = {e.alias.lower() for e in self.node.expressions if isinstance(e, exp.Alias)}
         schema_free = [s for s in self.scope.sources if s.columns is None]
         for col in self.node.find_all(exp.Column):
-            if isinstance(col.this, exp.Star):
+            if isinstance(col.this, exp.Star) or lateral.reads_outer(self, col):
                 continue
             parts = column_parts(col)
             if _inside_subquery(col, self.node):
@@ -245,32 +256,48 @@ class SelectLowering:
         starred = self._starred() or []
         refs = self._referenced()
         whole = any(s.columns is None for s in starred)
+        self._renaming = (starred, refs, whole)
         for s in sides:
-            s.names = s.rel.columns
-            known = {c.lower(): c for c in s.columns or []}
-            cols = set(refs.get(s.alias.lower(), set()))
-            if any(t is s for t in starred) and s.columns is not None:
-                cols |= set(known)
-            cols_sorted = sorted(cols)
-            # hidden copies (dropped from the result) when whole records reach the output
-            prefix = "$" if whole else ""
-            s.fields = {c: f"{prefix}{s.alias}${c}" for c in cols_sorted}
-            projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))}
-                           for c in cols_sorted]
-            if whole and any(t is s for t in starred):
-                self.low.hidden_names.extend(s.fields.values())
-                if projections:
-                    s.rel = Rel(self.low.builder.add({"op": "transform", "input": s.rel.op,
-                                                      "transforms": projections}), None)
-                continue
-            if not projections:  # a side used only for its row count
-                projections = [{"ref": f"{prefix}{s.alias}$", "expr": "1"}]
-            if whole:
-                self.low.hidden_names.extend(p["ref"] for p in projections)
-            s.rel = Rel(self.low.builder.add({"op": "project", "input": s.rel.op,
-                                              "projections": projections}),
-                        [p["ref"] for p in projections])
+            if isinstance(s, lateral.LateralSource):
+                s.names = s.rel.columns
+                s.fields = self._side_fields(s)  # its rel is built at its join
+            else:
+                self._rename_side(s)
         return sides
+
+    def _side_fields(self, s: Source) -> dict[str, str]:
+        starred, refs, whole = self._renaming
+        known = {c.lower(): c for c in s.columns or []}
+        cols = set(refs.get(s.alias.lower(), set()))
+        if any(t is s for t in starred) and s.columns is not None:
+            cols |= set(known)
+        prefix = "$" if whole else ""
+        return {c: f"{prefix}{s.alias}${c}" for c in sorted(cols)}
+
+    def _rename_side(self, s: Source) -> None:
+        """One join side's project (or transform) to its join-unique field names."""
+        starred, _refs, whole = self._renaming
+        s.names = s.rel.columns
+        known = {c.lower(): c for c in s.columns or []}
+        # hidden copies (dropped from the result) when whole records reach the output
+        prefix = "$" if whole else ""
+        s.fields = self._side_fields(s)
+        cols_sorted = sorted(s.fields)
+        projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))}
+                       for c in cols_sorted]
+        if whole and any(t is s for t in starred):
+            self.low.hidden_names.extend(s.fields.values())
+            if projections:
+                s.rel = Rel(self.low.builder.add({"op": "transform", "input": s.rel.op,
+                                                  "transforms": projections}), None)
+            return
+        if not projections:  # a side used only for its row count
+            projections = [{"ref": f"{prefix}{s.alias}$", "expr": "1"}]
+        if whole:
+            self.low.hidden_names.extend(p["ref"] for p in projections)
+        s.rel = Rel(self.low.builder.add({"op": "project", "input": s.rel.op,
+                                          "projections": projections}),
+                    [p["ref"] for p in projections])
 
     def _join(self, left: Rel, right: Source, j: exp.Join) -> Rel:
         side = (j.args.get("side") or "").upper()
@@ -291,13 +318,21 @@ class SelectLowering:
         elif kind != "CROSS" and jtype != "INNER":
             raise self.fail("an outer join needs an ON condition", j)
         if residual and jtype != "INNER":
-            raise self.low.unsupported(
-                "an outer join condition that is not a comparison between the two sides", j)
+            for conj in residual:
+                cond = join_details.one_side_condition(self, conj, right)
+                if cond is None:
+                    raise self.low.unsupported("an outer join condition mixing both sides "
+                                               "other than a comparison", conj)
+                conditions.append(cond)
+            residual = []
         columns = None
         if left.columns is not None and right.rel.columns is not None:
             columns = left.columns + right.rel.columns
-        rel = Rel(self.low.builder.add({"op": "join", "left": left.op, "right": right.rel.op,
-                                        "type": jtype, "conditions": conditions}, j), columns)
+        op = {"op": "join", "left": left.op, "right": right.rel.op, "type": jtype,
+              "conditions": conditions}
+        if self._renaming[2]:  # whole records under SELECT *: Drill keeps both, `x0`
+            op["duplicates"] = "rename"
+        rel = Rel(self.low.builder.add(op, j), columns)
         if residual:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": dx.boolean_chain("and", [
@@ -305,8 +340,10 @@ class SelectLowering:
         return rel
 
     def _join_condition(self, conj: exp.Expr, right: Source) -> dict | None:
-        rels = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
-        flip = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+        rels = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<=",
+                "NullSafeEQ": "IS NOT DISTINCT FROM"}
+        flip = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">=",
+                "IS NOT DISTINCT FROM": "IS NOT DISTINCT FROM"}
         rel = rels.get(type(conj).__name__)
         if rel is None:
             return None
@@ -330,17 +367,15 @@ class SelectLowering:
     # ------------------------------------------------------------------ WHERE
     def _filter(self, rel: Rel, cond: exp.Expr) -> Rel:
         plain: list[exp.Expr] = []
+        subs = SubqueryLowering(self)
         for conj in _conjuncts(cond):
-            if isinstance(conj, exp.In) and conj.args.get("query") is not None:
-                rel = self._in_subquery(rel, conj)
-            elif isinstance(conj, exp.Exists) or (isinstance(conj, exp.Not)
-                                                  and isinstance(conj.this, exp.Exists)):
-                rel = self._exists(rel, conj)
-            elif conj.find(exp.Subquery, exp.Exists) is not None and not isinstance(
-                    conj, exp.In):
-                rel = self._scalar_subqueries(rel, conj, plain)
-            else:
-                plain.append(conj)
+            if has_subquery(conj):
+                semi = subs.semi_conjunct(rel, conj)
+                if semi is not None:
+                    rel = semi
+                    continue
+                rel, conj = subs.rewrite(rel, conj)
+            plain.append(conj)
         if plain:
             if any(c.find(exp.Flatten) for c in plain):
                 raise self.fail("FLATTEN in WHERE: filter a flattened column in an outer "
@@ -351,129 +386,20 @@ class SelectLowering:
                                            plain[0]), rel.columns)
         return rel
 
-    def _exists(self, rel: Rel, conj: exp.Expr) -> Rel:
-        """[NOT] EXISTS (subquery). Equality conditions on outer columns in the subquery's
-        WHERE become join keys over the subquery's distinct key values (a semi join, or for
-        NOT EXISTS a left join keeping the unmatched rows); without them the subquery's row
-        count decides."""
-        negated = isinstance(conj, exp.Not)
-        exists = conj.this if negated else conj
-        query = exists.this.this if isinstance(exists.this, exp.Subquery) else exists.this
-        if not isinstance(query, exp.Select):
-            raise self.low.unsupported("EXISTS over a set operation", exists)
-        query = query.copy()
-        pairs = self._correlations(query, exists)
-        if not pairs:
-            inner = self.low.lower_query(query.limit(1))
-            count = self.low.hidden("exists")
-            inner = Rel(self.low.builder.add({"op": "groupingaggregate", "input": inner.op,
-                                              "keys": [], "exprs": [
-                                                  {"ref": count, "expr": "count(1)"}]}), [count])
-            rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
-                                            "type": "INNER", "conditions": []}), None)
-            op = "==" if negated else ">"
-            return Rel(self.low.builder.add({"op": "filter", "input": rel.op, "expr":
-                                             dx.binary(op, dx.path(count), "0")}), None)
-        keys = [self.low.hidden("key") for _ in pairs]
-        query.set("expressions", [exp.alias_(inner_e, k, quoted=True)
-                                  for (inner_e, _), k in zip(pairs, keys, strict=True)])
-        query.set("distinct", exp.Distinct())
-        inner = self.low.lower_query(query)
-        conditions = [{"relationship": "==", "left": self.expr(outer_e), "right": dx.path(k)}
-                      for (_, outer_e), k in zip(pairs, keys, strict=True)]
-        if not negated:
-            return Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
-                                             "type": "INNER", "conditions": conditions}), None)
-        marker = self.low.hidden("matched")
-        inner = Rel(self.low.builder.add({"op": "project", "input": inner.op, "projections": [
-            {"ref": k, "expr": dx.path(k)} for k in keys] + [{"ref": marker, "expr": "true"}]}),
-            keys + [marker])
-        rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
-                                        "type": "LEFT", "conditions": conditions}), None)
-        return Rel(self.low.builder.add({"op": "filter", "input": rel.op,
-                                         "expr": dx.call("isnull", [dx.path(marker)])}), None)
-
-    def _correlations(self, query: exp.Select,
-                      exists: exp.Expr) -> list[tuple[exp.Expr, exp.Expr]]:
-        """Removes `inner = outer` conjuncts from the subquery's WHERE; (inner, outer) pairs.
-        Any other reference to an outer table is unsupported."""
-        inner_aliases = {t.alias_or_name.lower() for t in query.find_all(exp.Table)} | {
-            sq.alias.lower() for sq in query.find_all(exp.Subquery) if sq.alias}
-        outer_aliases = {s.alias.lower() for s in self.scope.sources if s.alias}
-
-        def is_outer(col: exp.Column) -> bool:
-            parts = column_parts(col)
-            return len(parts) >= 2 and parts[0].lower() in outer_aliases - inner_aliases
-
-        def refs_outer(e: exp.Expr) -> bool:
-            return any(is_outer(c) for c in e.find_all(exp.Column))
-
-        pairs: list[tuple[exp.Expr, exp.Expr]] = []
-        where = query.args.get("where")
-        kept: list[exp.Expr] = []
-        for c in (_conjuncts(where.this) if where is not None else []):
-            if isinstance(c, exp.EQ) and refs_outer(c):
-                left, right = c.this, c.expression
-                if refs_outer(right) and not refs_outer(left):
-                    pairs.append((left, right))
-                    continue
-                if refs_outer(left) and not refs_outer(right):
-                    pairs.append((right, left))
-                    continue
-            if refs_outer(c):
-                raise self.low.unsupported("a correlated condition other than inner = outer "
-                                           "in EXISTS", c)
-            kept.append(c)
-        query.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
-        if any(refs_outer(e) for e in query.expressions) or any(
-                refs_outer(j) for j in query.args.get("joins") or []):
-            raise self.low.unsupported("outer references outside the WHERE of EXISTS", exists)
-        return pairs
-
-    def _in_subquery(self, rel: Rel, node: exp.In) -> Rel:
-        """`x IN (SELECT y ...)` as an inner join with the distinct values of y."""
-        sub = node.args["query"]
-        inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
-        if inner.columns is None or len(inner.columns) != 1:
-            raise self.fail("IN (subquery) needs a subquery with exactly one column", sub)
-        key = self.low.hidden("in")
-        inner = self.low.rename(inner, [key])
-        inner = Rel(self.low.builder.add({"op": "groupingaggregate", "input": inner.op,
-                                          "keys": [{"ref": key, "expr": dx.path(key)}],
-                                          "exprs": []}), [key])
-        cond = {"relationship": "==", "left": self.expr(node.this), "right": dx.path(key)}
-        return Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
-                                         "type": "INNER", "conditions": [cond]}), None)
-
-    def _scalar_subqueries(self, rel: Rel, conj: exp.Expr,
-                           plain: list[exp.Expr]) -> Rel:
-        """Uncorrelated scalar subqueries: aggregated to exactly one row (the value, NULL when
-        the subquery is empty, and its row count) and cross-joined; more than one row fails
-        the query, as in Drill."""
-        for sub in list(conj.find_all(exp.Subquery)):
-            if isinstance(sub.parent, exp.Exists):
-                raise self.low.unsupported("EXISTS (subquery)", sub.parent)
-            inner = self.low.lower_query(sub.this)
-            if inner.columns is None or len(inner.columns) != 1:
-                raise self.fail("a scalar subquery must return one column", sub)
-            name, count = self.low.hidden("scalar"), self.low.hidden("rows")
-            inner = Rel(self.low.builder.add({
-                "op": "groupingaggregate", "input": inner.op, "keys": [], "exprs": [
-                    {"ref": name, "expr": dx.call("any_value", [dx.path(inner.columns[0])])},
-                    {"ref": count, "expr": "count(1)"}]}, sub), [name, count])
-            check = dx.case([(dx.binary(">", dx.path(count), "1"), dx.call("isnull", [_failure(
-                "a scalar subquery returned more than one row", dx.path(count))]))], "true")
-            inner = Rel(self.low.builder.add({"op": "filter", "input": inner.op,
-                                              "expr": check}, sub), inner.columns)
-            inner = Rel(self.low.builder.add({"op": "project", "input": inner.op, "projections": [
-                {"ref": name, "expr": dx.path(name)}]}, sub), [name])
-            rel = Rel(self.low.builder.add({"op": "join", "left": rel.op, "right": inner.op,
-                                            "type": "INNER", "conditions": []}, sub), None)
-            sub.replace(exp.column(exp.to_identifier(name, quoted=True)))
-            self.scope.sources.append(Source(name, Rel(inner.op, [name])))
-        if conj.find(exp.Exists) is not None:
-            raise self.low.unsupported("EXISTS (subquery)", conj)
-        plain.append(conj)
+    def _select_subqueries(self, rel: Rel) -> Rel:
+        """Scalar, IN and EXISTS subqueries of the select list, joined in before the
+        projection (sql/subqueries.py)."""
+        found = [e for e in self.node.expressions if has_subquery(e)]
+        if not found:
+            return rel
+        if self.node.args.get("group") or self.node.args.get("having") or any(
+                self._has_aggregate(without_subqueries(e)) for e in self.node.expressions):
+            return rel  # an aggregate query: joined to the groups (_grouped)
+        subs = SubqueryLowering(self)
+        for e in found:
+            rel, new = subs.rewrite(rel, e)
+            if new is not e:
+                e.replace(new)
         return rel
 
     # ------------------------------------------------------------------ select list
@@ -605,8 +531,17 @@ class SelectLowering:
             keys.append({"ref": name, "expr": self.expr(target)})
             self.group_nodes.append((target, name))
         self.mode = "grouped"
+        pending: list = []
+        for i in items:  # select-list subqueries: computed for each group
+            if has_subquery(i.node):
+                i.node, more = SubqueryLowering(self).defer(i.node)
+                pending.extend(more)
         projections = [{"ref": i.name, "expr": self.expr(i.node)} for i in items]
         having = self.node.args.get("having")
+        if having is not None and has_subquery(having.this):
+            node, more = SubqueryLowering(self).defer(having.this)
+            having.set("this", node)
+            pending.extend(more)
         having_expr = self.expr(having.this) if having is not None else None
         order = self.node.args.get("order")
         self._grouped_order_exprs = {
@@ -619,6 +554,8 @@ class SelectLowering:
                                             {"ref": n, "expr": e} for n, e in self.aggs]},
                                        group if group is not None else self.node),
                   [k["ref"] for k in keys] + [n for n, _ in self.aggs])
+        if pending:  # HAVING's subqueries, joined to the groups
+            rel = Rel(SubqueryLowering(self).finish(rel, pending).op, rel.columns)
         if having_expr is not None:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": having_expr}), rel.columns)

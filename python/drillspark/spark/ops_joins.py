@@ -1,0 +1,110 @@
+"""Joins beyond `join`: semi-join (and its anti form), lateral-join and unnest.
+
+A lateral-join numbers its left rows (the implicit field `$drill_implicit_field$`, as Drill's
+planner calls it); an `unnest` on its right side emits one record per element of the current
+row's array together with that number, and the operators between the unnest and the
+lateral-join keep the field (the SQL lowering adds it to their projections and grouping keys,
+as Drill's planner does). The lateral-join then joins each left row with the right records of
+its number.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+
+from drillspark.spark.rel import PlanExecutionError, Rel
+from drillspark.spark.scope import Scope, quote
+
+if TYPE_CHECKING:
+    from drillspark.spark.translator import Translator
+
+IMPLICIT = "$drill_implicit_field$"
+_RIGHT = "__drill_semi_r_"
+_OUTER = "__drill_outer_implicit"
+_RELATIONSHIPS = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
+}
+
+
+def semi_join(tr: Translator, op: Any) -> Rel:
+    """The left rows that have a match in `right` (type ANTI: that have none). A NULL key
+    matches nothing, so the anti form keeps rows with NULL keys (NOT EXISTS, not NOT IN)."""
+    left, right = tr.df(op.left), tr.df(op.right)
+    how = {"INNER": "left_semi", "ANTI": "left_anti"}.get(str(op.type).upper())
+    if how is None:
+        raise PlanExecutionError(f"{tr.where(op)}a semi-join's type is inner or anti, "
+                                 f"not {op.type!r}")
+    # the right side's columns never reach the output: rename them all apart
+    rdf = right.select(*[F.col(quote(c)).alias(_RIGHT + c) for c in right.columns])
+    rcols = {c.lower(): F.col(quote(_RIGHT + c)) for c in right.columns}
+    lscope = Scope(left, tr.where(op))
+    rscope = Scope(rdf, tr.where(op), rcols, right.schema)
+    conds: list[Column] = []
+    for i, c in enumerate(op.conditions):
+        lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
+        rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
+        conds.append(_RELATIONSHIPS[c.relationship](lc, rc))
+    cond = reduce(lambda a, b: a & b, conds) if conds else F.lit(True)
+    return Rel(left.join(rdf, cond, how))
+
+
+def lateral_join(tr: Translator, op: Any) -> Rel:
+    """Each left row with the records its right side produces for it (rows whose right side
+    is empty are dropped, as in Drill's inner lateral join; type LEFT keeps them with NULLs)."""
+    left = tr.df(op.left)
+    # inside the right side of another lateral-join: its row number rides along under
+    # another name and comes back after the join
+    nested = IMPLICIT in left.columns
+    if nested:
+        left = left.withColumnRenamed(IMPLICIT, _OUTER)
+    # numbered once and materialized, so the right side reads the very same numbers
+    numbered = left.withColumn(IMPLICIT, F.monotonically_increasing_id()).localCheckpoint()
+    stack = tr.__dict__.setdefault("_lateral_rows", [])
+    stack.append(numbered)
+    try:
+        right = tr.df(op.right)
+    finally:
+        stack.pop()
+    if IMPLICIT not in right.columns:
+        raise PlanExecutionError(
+            f"{tr.where(op)}the right input (@{op.right}) does not keep the field {IMPLICIT} "
+            "of its unnest: the operators between an unnest and its lateral-join must keep it "
+            "(in projections and grouping keys)")
+    taken = {c.lower() for c in left.columns}
+    rcols = []
+    for c in right.columns:
+        if c == IMPLICIT:
+            continue
+        name, n = c, 0
+        while name.lower() in taken:  # Drill names a repeated column x0, x1, ...
+            name, n = f"{c}{n}", n + 1
+        taken.add(name.lower())
+        rcols.append(F.col(quote(c)).alias(name))
+    rdf = right.select(F.col(quote(IMPLICIT)).alias("__drill_lateral_r"), *rcols)
+    how = "left" if str(getattr(op, "type", "INNER")).upper() == "LEFT" else "inner"
+    joined = numbered.join(rdf, numbered[quote(IMPLICIT)] == rdf["__drill_lateral_r"], how)
+    joined = joined.drop("__drill_lateral_r").drop(IMPLICIT)
+    if nested:
+        joined = joined.withColumnRenamed(_OUTER, IMPLICIT)
+    return Rel(joined)
+
+
+def unnest(tr: Translator, op: Any) -> Rel:
+    """One record per element of the array `column` of the current lateral row (none for an
+    empty array, a NULL or a missing field), named after the path's last name, with the row's
+    number."""
+    stack = tr.__dict__.get("_lateral_rows") or []
+    if not stack:
+        raise PlanExecutionError(f"{tr.where(op)}an unnest reads the current row of a "
+                                 "lateral-join: it must be on a lateral-join's right side")
+    rows: DataFrame = stack[-1]
+    value = tr.compiler(op, tr.scope(op, rows), "column").compile(op.column)
+    name = [s for s in op.column.segments if isinstance(s, str)][-1]
+    return Rel(rows.select(F.col(quote(IMPLICIT)),
+                           F.call_function("drill_flatten", value).alias(name)))

@@ -1,0 +1,104 @@
+"""Join details beyond ON comparisons: JOIN ... USING (cols), and outer-join conditions that
+read only one side.
+
+USING (c) is the condition `l.c = r.c`; an unqualified `c` elsewhere in the SELECT block means
+the joined column: the left side's for INNER and LEFT joins, the right side's for RIGHT,
+COALESCE of both for FULL (as in Drill). `l.c` and `r.c` stay available.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from drillspark.sql.lower import Source, _inside_subquery, column_parts
+
+if TYPE_CHECKING:
+    from drillspark.sql.select import SelectLowering
+
+
+def rewrite_using(sel: SelectLowering, sides: list[Source], joins: list[exp.Join]) -> None:
+    """Turns each USING into an ON condition and unqualified references to its columns into
+    qualified ones (in the AST of `sel`'s block)."""
+    merged: dict[str, exp.Expr] = {}
+    for k, j in enumerate(joins):
+        using = j.args.get("using")
+        if not using:
+            continue
+        right = sides[k + 1]
+        side = (j.args.get("side") or "").upper()
+        conds = []
+        for ident in using:
+            name = ident.name
+            left = _left_owner(sel, sides[: k + 1], name, j)
+            lcol = _qualified(left, name)
+            rcol = _qualified(right, name)
+            conds.append(exp.EQ(this=lcol, expression=rcol))
+            if side == "FULL":
+                merged[name.lower()] = exp.Coalesce(this=lcol.copy(), expressions=[rcol.copy()])
+            elif side == "RIGHT":
+                merged[name.lower()] = rcol.copy()
+            else:
+                merged[name.lower()] = lcol.copy()
+        j.set("using", None)
+        j.set("on", exp.and_(*conds))
+    if not merged:
+        return
+    node = sel.node
+    aliases = {e.alias.lower() for e in node.expressions if isinstance(e, exp.Alias)}
+    for col in list(node.find_all(exp.Column)):
+        parts = column_parts(col)
+        if len(parts) != 1 or parts[0].lower() not in merged or _inside_subquery(col, node):
+            continue
+        if isinstance(col.parent, exp.Join) or (parts[0].lower() in aliases and _in_order_by(
+                col, node)):
+            continue
+        replacement = merged[parts[0].lower()].copy()
+        if col.parent is node and col.arg_key == "expressions":
+            replacement = exp.alias_(replacement, col.name, quoted=True)
+        col.replace(replacement)
+
+
+def _in_order_by(col: exp.Expr, node: exp.Expr) -> bool:
+    p = col.parent
+    while p is not None and p is not node:
+        if isinstance(p, exp.Order | exp.Having):
+            return True
+        p = p.parent
+    return False
+
+
+def _left_owner(sel: SelectLowering, left: list[Source], name: str, j: exp.Join) -> Source:
+    known = [s for s in left if s.columns is not None and s.has(name)]
+    if len(known) == 1:
+        return known[0]
+    if len(known) > 1:
+        raise sel.fail(f"column '{name}' of USING is in more than one table on the left", j)
+    free = [s for s in left if s.columns is None]
+    if len(free) == 1:
+        return free[0]
+    if not free:
+        raise sel.fail(f"column '{name}' of USING is not a column of the left side", j)
+    raise sel.fail(f"column '{name}' of USING is ambiguous between schema-free tables on the "
+                   "left: write ON with qualified columns", j)
+
+
+def _qualified(src: Source, name: str) -> exp.Column:
+    if not src.alias:
+        return exp.column(exp.to_identifier(name, quoted=True))
+    return exp.column(exp.to_identifier(name, quoted=True),
+                      table=exp.to_identifier(src.alias, quoted=True))
+
+
+def one_side_condition(sel: SelectLowering, conj: exp.Expr, right: Source) -> dict | None:
+    """An outer join's ON conjunct that reads one side only (or none), as a join condition
+    `cond == true` on that side; None for a conjunct mixing both sides."""
+    sides = sel._sides(conj)
+    r = right.alias.lower()
+    expr = sel.expr(conj)
+    if sides == {r}:
+        return {"relationship": "==", "left": "true", "right": expr}
+    if r not in sides:
+        return {"relationship": "==", "left": expr, "right": "true"}
+    return None

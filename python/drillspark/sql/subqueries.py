@@ -1,0 +1,490 @@
+"""Subqueries in WHERE and the select list: [NOT] IN, [NOT] EXISTS, comparisons with ANY /
+SOME / ALL, and scalar subqueries, uncorrelated or correlated through comparisons in the
+subquery's WHERE (`inner.k = outer.k`).
+
+Each subquery is decorrelated into joins of the outer stream with helper relations, then the
+subquery's place in the expression is taken by an expression over the helpers' hidden columns
+(a `RawDrill` node) that keeps SQL's three-valued logic:
+- a positive IN / EXISTS conjunct of WHERE is a `semi-join`, NOT EXISTS an anti `semi-join`;
+- IN elsewhere (NOT IN, IN under OR, in the select list): a left join with the subquery's
+  distinct values plus its row and non-NULL counts (a NULL among the values makes a failed
+  probe NULL, so NOT IN keeps no row; an empty subquery makes IN false);
+- `x op ANY/ALL (q)`: the subquery's count, non-NULL count, MIN and MAX (empty: ANY false,
+  ALL true);
+- a scalar subquery: aggregated per correlation key and left-joined; an aggregate over no rows
+  takes the value the subquery has on an empty input (COUNT 0), more than one row fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from drillspark.sql import drill_expr as dx
+from drillspark.sql import lateral
+from drillspark.sql.lower import Rel, _conjuncts, column_parts
+
+if TYPE_CHECKING:
+    from drillspark.sql.select import SelectLowering
+
+SINGLE_VALUE_ERROR = "Input for single_value function has more than one row"
+_RELATIONSHIPS = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
+_FLIP = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+
+
+class RawDrill(exp.Expression):
+    """A Drill expression already lowered (`this`): the value a subquery was replaced by."""
+
+    arg_types = {"this": True}
+
+
+def raw(text: str) -> RawDrill:
+    return RawDrill(this=text)
+
+
+def query_of(node: exp.Expr) -> exp.Expr:
+    while isinstance(node, exp.Subquery | exp.Paren):
+        node = node.this
+    return node
+
+
+def without_subqueries(node: exp.Expr) -> exp.Expr:
+    """A copy of `node` with its subqueries replaced by NULL (to look at the rest)."""
+    def strip(n: exp.Expr) -> exp.Expr:
+        if isinstance(n, exp.Subquery | exp.Exists | exp.Any | exp.All | exp.Select) or (
+                isinstance(n, exp.In) and n.args.get("query") is not None):
+            return exp.null()
+        return n
+    return node.copy().transform(strip)
+
+
+def has_subquery(node: exp.Expr) -> bool:
+    return node.find(exp.Subquery, exp.Exists, exp.Any, exp.All, exp.Select) is not None or \
+        any(n.args.get("query") is not None for n in node.find_all(exp.In))
+
+
+class Correlation:
+    """A subquery's copy with its correlated WHERE conjuncts taken out: `pairs` holds
+    (outer expression, relationship, inner expression) for `outer REL inner`."""
+
+    def __init__(self, sel: SelectLowering, query: exp.Select, where: exp.Expr):
+        self.sel = sel
+        self.query = query.copy()
+        inner = {t.alias_or_name.lower() for t in self.query.find_all(exp.Table)} | {
+            n.alias.lower() for n in self.query.find_all(exp.Subquery, exp.Unnest, exp.Values)
+            if n.alias}
+        self.outer = {s.alias.lower() for s in sel.scope.sources if s.alias} - inner
+        self.pairs: list[tuple[exp.Expr, str, exp.Expr]] = []
+        w = self.query.args.get("where")
+        kept: list[exp.Expr] = []
+        for c in _conjuncts(w.this) if w is not None else []:
+            rel = _RELATIONSHIPS.get(type(c).__name__)
+            if rel is not None and self.refs_outer(c):
+                a, b = c.this, c.expression
+                if self.refs_outer(a) and not self.refs_outer(b) and self.refs_inner(b):
+                    self.pairs.append((a, rel, b))
+                    continue
+                if self.refs_outer(b) and not self.refs_outer(a) and self.refs_inner(a):
+                    self.pairs.append((b, _FLIP[rel], a))
+                    continue
+            if self.refs_outer(c):
+                raise sel.low.unsupported("a correlated condition that is not a comparison "
+                                          "of an inner and an outer expression", c)
+            kept.append(c)
+        self.query.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
+        for key, value in self.query.args.items():
+            if key == "where" or not value:
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, exp.Expr) and self.refs_outer(v):
+                    raise sel.low.unsupported("an outer reference outside the WHERE "
+                                              "conditions of a subquery", v)
+        del where
+
+    def is_outer(self, col: exp.Column) -> bool:
+        parts = column_parts(col)
+        return len(parts) >= 2 and parts[0].lower() in self.outer
+
+    def refs_outer(self, e: exp.Expr) -> bool:
+        return any(self.is_outer(c) for c in e.find_all(exp.Column))
+
+    def refs_inner(self, e: exp.Expr) -> bool:
+        return any(not self.is_outer(c) for c in e.find_all(exp.Column))
+
+    @property
+    def equalities(self) -> bool:
+        return all(r == "==" for _, r, _ in self.pairs)
+
+
+@dataclass
+class _Stats:
+    rel: Rel  # the outer stream with the stats joined in
+    inner: Rel  # the subquery: correlation keys and `v`
+    v: str
+    keys: list[str]
+    outer: list[str]  # the outer expressions the keys are compared with
+    empty: str  # true when the subquery has no row for the outer row
+    cnt: str
+    nn: str
+    mn: str
+    mx: str
+
+
+class SubqueryLowering:
+    def __init__(self, sel: SelectLowering):
+        self.sel = sel
+        self.low = sel.low
+
+    # ------------------------------------------------------------------ plumbing
+    def add(self, op: dict, columns: list[str] | None, node: exp.Expr | None = None) -> Rel:
+        return Rel(self.low.builder.add(op, node), columns)
+
+    def join(self, left: Rel, right: Rel, jtype: str, conditions: list[dict],
+             node: exp.Expr | None = None) -> Rel:
+        return self.add({"op": "join", "left": left.op, "right": right.op, "type": jtype,
+                         "conditions": conditions}, None, node)
+
+    def lower_select(self, query: exp.Select, values: list[tuple[exp.Expr, str]],
+                     corr: Correlation | None, group: bool = False) -> Rel:
+        """`query` selecting the correlation's inner keys (named by `self.keys`) and `values`;
+        grouped by the keys when `group`."""
+        q = query.copy()
+        keys = [(inner, self.low.hidden("k")) for _, _, inner in (corr.pairs if corr else [])]
+        self.keys = [k for _, k in keys]
+        q.set("expressions", [exp.alias_(e.copy(), n, quoted=True) for e, n in keys + values])
+        if group and keys:
+            q.set("group", exp.Group(expressions=[e.copy() for e, _ in keys]))
+        rel = self.low.lower_query(q)
+        return rel
+
+    def conditions(self, corr: Correlation) -> list[dict]:
+        return [{"relationship": r, "left": self.sel.expr(outer), "right": dx.path(k)}
+                for (outer, r, _), k in zip(corr.pairs, self.keys, strict=True)]
+
+    def marked(self, rel: Rel) -> tuple[Rel, str]:
+        marker = self.low.hidden("m")
+        assert rel.columns is not None
+        return self.add({"op": "project", "input": rel.op, "projections": [
+            {"ref": c, "expr": dx.path(c)} for c in rel.columns] + [
+            {"ref": marker, "expr": "true"}]}, rel.columns + [marker]), marker
+
+    def one_column(self, query: exp.Expr, node: exp.Expr, what: str) -> exp.Expr:
+        if not isinstance(query, exp.Select):
+            raise self.low.unsupported(f"{what} over a set operation", node)
+        if len(query.expressions) != 1 or isinstance(query.expressions[0], exp.Star):
+            raise self.sel.fail(f"{what} needs a subquery with exactly one column", node)
+        e = query.expressions[0]
+        return e.this if isinstance(e, exp.Alias) else e
+
+    # ------------------------------------------------------------------ WHERE conjuncts
+    def semi_conjunct(self, rel: Rel, conj: exp.Expr) -> Rel | None:
+        """A WHERE conjunct that is `x IN (q)`, `EXISTS (q)` or `NOT EXISTS (q)` as a
+        semi-join (anti for NOT EXISTS); None for any other conjunct."""
+        negated = isinstance(conj, exp.Not)
+        target = conj.this if negated else conj
+        if isinstance(target, exp.Paren):
+            target = target.unnest()
+        if isinstance(target, exp.Exists):
+            query = query_of(target.this)
+            if not isinstance(query, exp.Select):
+                raise self.low.unsupported("EXISTS over a set operation", target)
+            if lateral.over_unnest(query):
+                return None
+            corr = Correlation(self.sel, query, target)
+            if not corr.pairs:
+                return None  # uncorrelated: the general form (a row count) is as cheap
+            inner = self.lower_select(corr.query, [], corr)
+            return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
+                             "type": "ANTI" if negated else "INNER",
+                             "conditions": self.conditions(corr)}, rel.columns, conj)
+        if isinstance(target, exp.In) and target.args.get("query") is not None and not negated:
+            sub = target.args["query"]
+            query = query_of(sub)
+            if isinstance(target.this, exp.Tuple) and isinstance(query, exp.Select):
+                return self._row_in(rel, target, query, conj)
+            if isinstance(query, exp.Select):
+                corr = Correlation(self.sel, query, target)
+                value = self.one_column(corr.query, sub, "IN")
+                name = self.low.hidden("in")
+                inner = self.lower_select(corr.query, [(value, name)], corr)
+                conds = self.conditions(corr) + [{"relationship": "==", "left": self.sel.expr(
+                    target.this), "right": dx.path(name)}]
+            else:  # a set operation: its one column
+                inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
+                if inner.columns is None or len(inner.columns) != 1:
+                    raise self.sel.fail("IN needs a subquery with exactly one column", sub)
+                conds = [{"relationship": "==", "left": self.sel.expr(target.this),
+                          "right": dx.path(inner.columns[0])}]
+            return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
+                             "type": "INNER", "conditions": conds}, rel.columns, conj)
+        return None
+
+    def _row_in(self, rel: Rel, target: exp.In, query: exp.Select, conj: exp.Expr) -> Rel:
+        """`(a, b) IN (SELECT x, y ...)` as a WHERE conjunct: a semi-join on a = x, b = y."""
+        probes = list(target.this.expressions)
+        corr = Correlation(self.sel, query, target)
+        values = [e.this if isinstance(e, exp.Alias) else e for e in corr.query.expressions]
+        if len(values) != len(probes) or any(isinstance(v, exp.Star) for v in values):
+            raise self.sel.fail(f"IN compares {len(probes)} values with a subquery of "
+                                f"{len(values)} columns", target)
+        names = [self.low.hidden("in") for _ in values]
+        inner = self.lower_select(corr.query, list(zip(values, names, strict=True)), corr)
+        conds = self.conditions(corr) + [
+            {"relationship": "==", "left": self.sel.expr(p), "right": dx.path(n)}
+            for p, n in zip(probes, names, strict=True)]
+        return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
+                         "type": "INNER", "conditions": conds}, rel.columns, conj)
+
+    # ------------------------------------------------------------------ general rewrite
+    def rewrite(self, rel: Rel, node: exp.Expr) -> tuple[Rel, exp.Expr]:
+        """Joins the helpers of every subquery in `node` (not inside a nested query) into
+        `rel` and replaces each subquery by its value; returns `node` as rewritten."""
+        for target in self._targets(node):
+            if isinstance(target, exp.Exists):
+                rel, value = self._exists(rel, target)
+            elif isinstance(target, exp.In):
+                rel, value = self._in(rel, target)
+            elif isinstance(target, exp.Any | exp.All):
+                rel, value = self._quantified(rel, target)
+                target = target.parent  # the comparison is replaced
+            else:
+                rel, value = self._scalar(rel, target)
+            replacement = raw(value)
+            if target is node:
+                node = replacement
+            else:
+                target.replace(replacement)
+        return rel, node
+
+    def defer(self, node: exp.Expr) -> tuple[exp.Expr, list[tuple[exp.Expr, str]]]:
+        """HAVING: each subquery of `node` is replaced by a hidden column computed after the
+        aggregation (`finish`); aggregates of IN / ANY probes are registered now."""
+        pending: list[tuple[exp.Expr, str]] = []
+        for target in self._targets(node):
+            if isinstance(target, exp.In):
+                self.sel.expr(target.this)
+            elif isinstance(target, exp.Any | exp.All):
+                target = target.parent
+                self.sel.expr(target.this)
+            name = self.low.hidden("having")
+            placeholder = raw(dx.path(name))
+            if target is node:
+                node = placeholder
+            else:
+                target.replace(placeholder)
+            pending.append((target, name))
+        return node, pending
+
+    def finish(self, rel: Rel, pending: list[tuple[exp.Expr, str]]) -> Rel:
+        for target, name in pending:
+            if isinstance(target, exp.Exists):
+                rel, value = self._exists(rel, target)
+            elif isinstance(target, exp.In):
+                rel, value = self._in(rel, target)
+            elif isinstance(target.expression, exp.Any | exp.All):
+                rel, value = self._quantified(rel, target.expression)
+            else:
+                rel, value = self._scalar(rel, target)
+            rel = self.add({"op": "transform", "input": rel.op,
+                            "transforms": [{"ref": name, "expr": value}]}, None)
+        return rel
+
+    def _targets(self, node: exp.Expr) -> list[exp.Expr]:
+        out: list[exp.Expr] = []
+
+        def visit(n: exp.Expr) -> None:
+            if isinstance(n, exp.Exists | exp.Any | exp.All) or (
+                    isinstance(n, exp.In) and n.args.get("query") is not None):
+                if isinstance(n, exp.In):
+                    visit(n.this)
+                out.append(n)
+                return
+            if isinstance(n, exp.Subquery | exp.Select):
+                out.append(n)
+                return
+            for child in n.iter_expressions():
+                visit(child)
+
+        visit(node)
+        return out
+
+    def _exists(self, rel: Rel, target: exp.Exists) -> tuple[Rel, str]:
+        query = query_of(target.this)
+        if not isinstance(query, exp.Select):
+            raise self.low.unsupported("EXISTS over a set operation", target)
+        if lateral.over_unnest(query):
+            return lateral.exists(self.sel, rel, query)
+        corr = Correlation(self.sel, query, target)
+        if not corr.pairs:
+            inner = self.low.lower_query(corr.query.limit(1))
+            count = self.low.hidden("exists")
+            inner = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [],
+                              "exprs": [{"ref": count, "expr": "count(1)"}]}, [count])
+            rel = self.join(rel, inner, "INNER", [], target)
+            return rel, dx.binary(">", dx.path(count), "0")
+        self._need_equalities(corr, target)
+        inner = self.lower_select(corr.query, [], corr)
+        inner = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [
+            {"ref": k, "expr": dx.path(k)} for k in self.keys], "exprs": []}, list(self.keys))
+        inner, marker = self.marked(inner)
+        rel = self.join(rel, inner, "LEFT", self.conditions(corr), target)
+        return rel, dx.call("isnotnull", [dx.path(marker)])
+
+    def _need_equalities(self, corr: Correlation, node: exp.Expr) -> None:
+        if not corr.equalities:
+            raise self.low.unsupported("a correlation other than equality here (only a WHERE "
+                                       "conjunct [NOT] EXISTS may use one)", node)
+
+    def _stats(self, rel: Rel, sub: exp.Expr, node: exp.Expr, minmax: bool) -> _Stats:
+        """The subquery's one column (`v`, with the correlation keys), and its count,
+        non-NULL count (and MIN, MAX) per correlation key joined into `rel` (a cross join
+        of one row when uncorrelated)."""
+        query = query_of(sub)
+        keys: list[str] = []
+        outer: list[exp.Expr] = []
+        v = self.low.hidden("v")
+        if isinstance(query, exp.Select):
+            corr = Correlation(self.sel, query, node)
+            self._need_equalities(corr, node)
+            value = self.one_column(corr.query, sub, "the subquery")
+            inner = self.lower_select(corr.query, [(value, v)], corr)
+            keys = list(self.keys)
+            outer = [o for o, _, _ in corr.pairs]
+        else:
+            inner = self.low.lower_query(query)
+            if inner.columns is None or len(inner.columns) != 1:
+                raise self.sel.fail("the subquery must return exactly one column", sub)
+            inner = self.low.rename(inner, [v])
+        cnt, nn, mn, mx = (self.low.hidden(p) for p in ("cnt", "nn", "min", "max"))
+        exprs = [{"ref": cnt, "expr": "count(1)"},
+                 {"ref": nn, "expr": dx.call("count", [dx.path(v)])}]
+        if minmax:
+            exprs += [{"ref": mn, "expr": dx.call("min", [dx.path(v)])},
+                      {"ref": mx, "expr": dx.call("max", [dx.path(v)])}]
+        stats = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [
+            {"ref": k, "expr": dx.path(k)} for k in keys], "exprs": exprs},
+            keys + [e["ref"] for e in exprs])
+        outer_exprs = [self.sel.expr(o) for o in outer]
+        conds = [{"relationship": "==", "left": o, "right": dx.path(k)}
+                 for o, k in zip(outer_exprs, keys, strict=True)]
+        rel = self.join(rel, stats, "LEFT" if keys else "INNER", conds, node)
+        # no subquery row for this outer row: count NULL, as good as 0
+        empty = dx.boolean_chain("or", [dx.call("isnull", [dx.path(cnt)]),
+                                        dx.binary("==", dx.path(cnt), "0")])
+        return _Stats(rel, inner, v, keys, outer_exprs, empty, cnt, nn, mn, mx)
+
+    def _in(self, rel: Rel, target: exp.In) -> tuple[Rel, str]:
+        x = self.sel.expr(target.this)
+        return self._membership(rel, target.args["query"], target, x)
+
+    def _membership(self, rel: Rel, sub: exp.Expr, node: exp.Expr, x: str) -> tuple[Rel, str]:
+        st = self._stats(rel, sub, node, False)
+        # the distinct (key, value) pairs, renamed apart from the stats' columns
+        renamed = [self.low.hidden("k") for _ in st.keys]
+        v2 = self.low.hidden("v")
+        distinct = self.add({"op": "groupingaggregate", "input": st.inner.op, "keys": [
+            {"ref": n, "expr": dx.path(k)} for k, n in zip(st.keys, renamed, strict=True)] + [
+            {"ref": v2, "expr": dx.path(st.v)}], "exprs": []}, renamed + [v2])
+        distinct, marker = self.marked(distinct)
+        conds = [{"relationship": "==", "left": o, "right": dx.path(n)}
+                 for o, n in zip(st.outer, renamed, strict=True)]
+        rel = self.join(st.rel, distinct, "LEFT", conds + [
+            {"relationship": "==", "left": x, "right": dx.path(v2)}], node)
+        value = dx.case([
+            (st.empty, "false"),
+            (dx.call("isnotnull", [dx.path(marker)]), "true"),
+            (dx.call("isnull", [x]), dx.NULL),
+            (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL)], "false")
+        return rel, value
+
+    def _quantified(self, rel: Rel, target: exp.Any | exp.All) -> tuple[Rel, str]:
+        cmp = target.parent
+        op = _RELATIONSHIPS.get(type(cmp).__name__)
+        if op is None or cmp.expression is not target:
+            raise self.low.unsupported(f"{target.key.upper()} outside a comparison "
+                                       "`x op ANY/ALL (subquery)`", target)
+        every = isinstance(target, exp.All)
+        x = self.sel.expr(cmp.this)
+        if op == "==" and not every:
+            return self._membership(rel, target.this, cmp, x)
+        if op == "!=" and every:
+            rel, value = self._membership(rel, target.this, cmp, x)
+            return rel, f"!({value})"
+        st = self._stats(rel, target.this, cmp, True)
+        if op in ("==", "!="):  # = ALL: every value equals x; <> ANY: some value differs
+            decided = dx.boolean_chain("or", [dx.binary("!=", dx.path(st.mn), x),
+                                              dx.binary("!=", dx.path(st.mx), x)])
+            result = "false" if every else "true"
+        else:
+            low_side = op in (">", ">=")  # x > ANY: above the minimum; x > ALL: the maximum
+            bound = (st.mx if low_side else st.mn) if every else (st.mn if low_side else st.mx)
+            holds = dx.binary(op, x, dx.path(bound))
+            decided, result = (f"!({holds})", "false") if every else (holds, "true")
+        value = dx.case([
+            (st.empty, "true" if every else "false"),
+            (dx.call("isnull", [x]), dx.NULL),
+            (dx.boolean_chain("and", [dx.binary(">", dx.path(st.nn), "0"), decided]), result),
+            (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL)],
+            "true" if every else "false")
+        return st.rel, value
+
+    def _scalar(self, rel: Rel, sub: exp.Expr) -> tuple[Rel, str]:
+        query = query_of(sub)
+        if not isinstance(query, exp.Select):
+            inner = self.low.lower_query(query)
+            return self._single_value(rel, inner, sub)
+        corr = Correlation(self.sel, query, sub)
+        value = self.one_column(corr.query, sub, "a scalar subquery")
+        if not corr.pairs:
+            inner = self.low.lower_query(corr.query)
+            return self._single_value(rel, inner, sub)
+        self._need_equalities(corr, sub)
+        aggregated = not corr.query.args.get("group") and self.sel._has_aggregate(value)
+        v = self.low.hidden("v")
+        if aggregated:
+            keyed = self.lower_select(corr.query, [(value, v)], corr, group=True)
+            keyed, marker = self.marked(keyed)
+            conditions = self.conditions(corr)
+            # the subquery's value over no rows (COUNT: 0, SUM: NULL) for unmatched rows
+            empty_q = corr.query.copy()
+            empty_q.set("where", exp.Where(this=exp.false()))
+            e = self.low.hidden("empty")
+            empty_q.set("expressions", [exp.alias_(value.copy(), e, quoted=True)])
+            empty = self.low.lower_query(empty_q)
+            rel = self.join(rel, empty, "INNER", [], sub)
+            rel = self.join(rel, keyed, "LEFT", conditions, sub)
+            return rel, dx.case([(dx.call("isnull", [dx.path(marker)]), dx.path(e))],
+                                dx.path(v))
+        keyed = self.lower_select(corr.query, [(value, v)], corr)
+        conditions = self.conditions(corr)
+        one, count = self.low.hidden("v"), self.low.hidden("rows")
+        keyed = self.add({"op": "groupingaggregate", "input": keyed.op,
+                          "keys": [{"ref": k, "expr": dx.path(k)} for k in self.keys],
+                          "exprs": [{"ref": one, "expr": dx.call("any_value", [dx.path(v)])},
+                                    {"ref": count, "expr": "count(1)"}]},
+                         self.keys + [one, count], sub)
+        keyed = self._check_single(keyed, count, sub)
+        rel = self.join(rel, keyed, "LEFT", conditions, sub)
+        return rel, dx.path(one)
+
+    def _check_single(self, rel: Rel, count: str, node: exp.Expr) -> Rel:
+        from drillspark.sql.select import _failure
+
+        check = dx.case([(dx.binary(">", dx.path(count), "1"), dx.call("isnull", [
+            _failure(SINGLE_VALUE_ERROR, dx.path(count))]))], "true")
+        return self.add({"op": "filter", "input": rel.op, "expr": check}, rel.columns, node)
+
+    def _single_value(self, rel: Rel, inner: Rel, sub: exp.Expr) -> tuple[Rel, str]:
+        """An uncorrelated scalar subquery: one row (its value, NULL when it is empty)
+        cross-joined; more than one row fails the query, as in Drill."""
+        if inner.columns is None or len(inner.columns) != 1:
+            raise self.sel.fail("a scalar subquery must return one column", sub)
+        name, count = self.low.hidden("scalar"), self.low.hidden("rows")
+        one = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [], "exprs": [
+            {"ref": name, "expr": dx.call("any_value", [dx.path(inner.columns[0])])},
+            {"ref": count, "expr": "count(1)"}]}, [name, count], sub)
+        one = self._check_single(one, count, sub)
+        rel = self.join(rel, one, "INNER", [], sub)
+        return rel, dx.path(name)
