@@ -295,7 +295,10 @@ class Lowering:
             for frame in reversed(self.ctes):
                 if parts[0].lower() in frame:
                     return frame[parts[0].lower()]
-        return self.scan(parts, {}, node)
+        from drillspark.sql.catalog import named_table  # metadata tables, views, temp tables
+
+        found = named_table(self, parts, node)
+        return found if found is not None else self.scan(parts, {}, node)
 
     def _table_function(self, fn: exp.Anonymous) -> Rel:
         if len(fn.expressions) != 1:
