@@ -10,7 +10,7 @@ import atexit
 import os
 import shutil
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -313,5 +313,7 @@ def expand_view(low: Lowering, ref: SchemaRef, view: ViewFile, node: exp.Expr) -
         return rel
     names = [str(f.get("name")) for f in view.fields]
     if rel.columns is not None and len(rel.columns) == len(names) and rel.columns != names:
-        return low.rename(rel, names)
+        rel = low.rename(rel, names)
+    if rel.columns is not None:
+        rel = replace(rel, strict=True)
     return rel

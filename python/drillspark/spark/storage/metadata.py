@@ -23,8 +23,8 @@ from drillspark.spark.storage.engines import StorageEngine, StorageError
 from drillspark.spark.storage.views import ViewFile, list_views
 
 DRILL_VERSION = "1.22.0"  # the Drill release drillspark is compatible with
-V, I, B, BOOL, TS, DBL, FLT = "VARCHAR", "INTEGER", "BIGINT", "BOOLEAN", "TIMESTAMP", "DOUBLE", \
-    "FLOAT"
+V, INT, B, BOOL, TS, DBL, FLT = "VARCHAR", "INTEGER", "BIGINT", "BOOLEAN", "TIMESTAMP", \
+    "DOUBLE", "FLOAT"
 
 
 def _cols(spec: str, kinds: dict[str, str] | None = None,
@@ -44,9 +44,7 @@ ISCHEMA_TABLES: dict[str, list[tuple[str, str, bool]]] = {
         "NUMERIC_PRECISION_RADIX NUMERIC_SCALE DATETIME_PRECISION INTERVAL_TYPE "
         "INTERVAL_PRECISION COLUMN_SIZE COLUMN_FORMAT NUM_NULLS MIN_VAL MAX_VAL NDV "
         "EST_NUM_NON_NULLS IS_NESTED",
-        {**dict.fromkeys("ORDINAL_POSITION CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH "
-                         "NUMERIC_PRECISION NUMERIC_PRECISION_RADIX NUMERIC_SCALE "
-                         "DATETIME_PRECISION INTERVAL_PRECISION COLUMN_SIZE".split(), I),
+        {**dict.fromkeys(["ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH", "NUMERIC_PRECISION", "NUMERIC_PRECISION_RADIX", "NUMERIC_SCALE", "DATETIME_PRECISION", "INTERVAL_PRECISION", "COLUMN_SIZE"], INT),
          "NUM_NULLS": B, "NDV": FLT, "EST_NUM_NON_NULLS": FLT, "IS_NESTED": BOOL}),
     "PARTITIONS": _cols("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME METADATA_KEY METADATA_TYPE "
                         "METADATA_IDENTIFIER PARTITION_COLUMN PARTITION_VALUE LOCATION "
@@ -70,38 +68,33 @@ _PORTS = "user_port control_port data_port http_port"
 SYS_TABLES: dict[str, list[tuple[str, str, bool]]] = {
     "memory": _cols("hostname user_port heap_current heap_max direct_current "
                     "jvm_direct_current direct_max",
-                    dict.fromkeys("user_port heap_current heap_max direct_current "
-                                  "jvm_direct_current direct_max".split(), B),
-                    set("user_port heap_current heap_max direct_current jvm_direct_current "
-                        "direct_max".split())),
+                    dict.fromkeys(["user_port", "heap_current", "heap_max", "direct_current", "jvm_direct_current", "direct_max"], B),
+                    set(["user_port", "heap_current", "heap_max", "direct_current", "jvm_direct_current", "direct_max"])),
     "functions": _cols("name signature returnType source internal", {"internal": BOOL}),
     "internal_options_old": _OLD_OPTION_COLS,
     "storage_aliases": _cols("alias name user isPublic", {"isPublic": BOOL}),
     "profiles": _cols("queryId startTime foreman fragments user queue planTime queueTime "
                       "executeTime totalTime state pluginCount pluginList query",
                       {"startTime": TS, **dict.fromkeys(
-                          "fragments planTime queueTime executeTime totalTime pluginCount"
-                          .split(), B)},
-                      set("startTime fragments user queue planTime queueTime executeTime "
-                          "totalTime state pluginCount pluginList query".split())),
+                          ["fragments", "planTime", "queueTime", "executeTime", "totalTime", "pluginCount"], B)},
+                      set(["startTime", "fragments", "user", "queue", "planTime", "queueTime", "executeTime", "totalTime", "state", "pluginCount", "pluginList", "query"])),
     "internal_options": _OPTION_COLS,
     "threads": _cols("hostname user_port total_threads busy_threads",
-                     dict.fromkeys("user_port total_threads busy_threads".split(), B),
-                     set("user_port total_threads busy_threads".split())),
+                     dict.fromkeys(["user_port", "total_threads", "busy_threads"], B),
+                     set(["user_port", "total_threads", "busy_threads"])),
     "version": _cols("version commit_id commit_message commit_time build_email build_time",
-                     nullable=set("version commit_id commit_message commit_time build_email "
-                                  "build_time".split())),
+                     nullable=set(["version", "commit_id", "commit_message", "commit_time", "build_email", "build_time"])),
     "table_aliases": _cols("alias name user isPublic", {"isPublic": BOOL}),
     "options_old": _OLD_OPTION_COLS,
     "profiles_json": _cols("queryId json", nullable={"json"}),
     "options": _OPTION_COLS,
     "drillbits": _cols(f"hostname {_PORTS} current version state",
-                       {**dict.fromkeys(_PORTS.split(), I), "current": BOOL},
+                       {**dict.fromkeys(_PORTS.split(), INT), "current": BOOL},
                        set(_PORTS.split())),
     "boot": _OLD_OPTION_COLS,
     "connections": _cols("user client drillbit established duration queries isAuthenticated "
                          "isEncrypted usingSSL session",
-                         {"established": TS, "queries": I, "isAuthenticated": BOOL,
+                         {"established": TS, "queries": INT, "isAuthenticated": BOOL,
                           "isEncrypted": BOOL, "usingSSL": BOOL},
                          {"user", "duration", "queries", "isAuthenticated", "isEncrypted",
                           "usingSSL"}),
@@ -109,7 +102,7 @@ SYS_TABLES: dict[str, list[tuple[str, str, bool]]] = {
 # sys tables drillspark answers; the others are listed (TABLES, COLUMNS) but not readable.
 SYS_READABLE = ("version", "drillbits", "options", "storage_aliases", "table_aliases")
 
-_SPARK = {V: T.StringType(), I: T.IntegerType(), B: T.LongType(), BOOL: T.BooleanType(),
+_SPARK = {V: T.StringType(), INT: T.IntegerType(), B: T.LongType(), BOOL: T.BooleanType(),
           TS: T.TimestampNTZType(), DBL: T.DoubleType(), FLT: T.DoubleType()}
 
 
@@ -198,10 +191,7 @@ def _frame(spark: SparkSession, columns: list[tuple[str, str, bool]],
 
 
 def _table_name(selection: Any) -> str:
-    if isinstance(selection, Mapping):
-        name = selection.get("table")
-    else:
-        name = selection
+    name = selection.get("table") if isinstance(selection, Mapping) else selection
     if not isinstance(name, str) or not name:
         raise MetadataError("a metadata scan names its table: selection {\"table\": ...}")
     return name
