@@ -125,8 +125,8 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
                                   "different counts.")
         _check_names(list(stmt.columns))
         fields = view_fields(engine.session, tree, list(stmt.columns))
-    elif root.columns is not None:
-        _check_names(root.columns)
+    else:  # the select list's own names (the plan may have renamed a duplicate)
+        _check_names([f["name"] for f in fields if f["type"] != "DYNAMIC_STAR"])
     schema_path = list(engine.session.default_schema or ())
     write_view(path, name, stmt.query.strip(), fields, schema_path)
     verb = "replaced" if view_exists else "created"

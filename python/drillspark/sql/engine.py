@@ -132,6 +132,12 @@ class SqlEngine:
 
     # ------------------------------------------------------------------ session statements
     def _use(self, stmt: st.Use) -> RowsResult:
+        if len(stmt.schema) == 1 and stmt.schema[0].lower() in (catalog.ISCHEMA, catalog.SYS):
+            # the metadata schemas have no workspace; table names under them are looked up
+            # by catalog.named_table
+            self.session.default_schema = (stmt.schema[0].lower(), "")
+            name = stmt.schema[0].lower()
+            return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
         name = self.session.use(stmt.schema)
         return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
 
