@@ -45,7 +45,7 @@ def test_classify_non_queries():
     assert isinstance(st.classify("select * from t"), st.Query)
     ctas = st.classify("create table dfs.tmp.x (a) as select 1")
     assert isinstance(ctas, st.CreateTable) and ctas.columns == ("a",)
-    assert ctas.query == "select 1" and ctas.query_offset == 32
+    assert ctas.query == "select 1" and ctas.query_offset == 30
     view = st.classify("CREATE OR REPLACE VIEW v AS select 1")
     assert isinstance(view, st.CreateView) and view.replace and view.name == ("v",)
     drop = st.classify("drop view if exists dfs.tmp.`x y`")
