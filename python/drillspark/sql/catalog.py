@@ -207,20 +207,30 @@ def named_table(low: Lowering, parts: tuple[str, ...], node: exp.Expr) -> Rel | 
     """The Rel of a metadata table, view or temporary table named `parts`, or None."""
     session = low.session
     found = split_table(session, parts)
+    if found is None and len(parts) == 1 and session.default_schema is None:
+        # without a default schema a temporary table is found by its name alone
+        return _temporary_scan(low, parts[0], node)
     if found is None:
         return None
     ref, name = found
     if ref.is_metadata:
         return metadata_scan(low, ref, name, node)
     if ref == TEMP_SCHEMA:
-        path = temporary_tables(session).find(name)
-        if path is not None:
-            rel_path = os.path.relpath(path, session.workspaces["tmp"])
-            return low.scan(("dfs", "tmp", rel_path), {}, node)
+        temp = _temporary_scan(low, name, node)
+        if temp is not None:
+            return temp
     view = find_view(session, ref, name)
     if view is not None:
         return expand_view(low, ref, view, node)
     return None
+
+
+def _temporary_scan(low: Lowering, name: str, node: exp.Expr) -> Rel | None:
+    path = temporary_tables(low.session).find(name)
+    if path is None:
+        return None
+    rel_path = os.path.relpath(path, low.session.workspaces["tmp"])
+    return low.scan(("dfs", "tmp", rel_path), {}, node)
 
 
 def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> Rel:

@@ -134,6 +134,10 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
 
 
 def drop(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
+    if len(stmt.name) == 1 and engine.session.default_schema is None and stmt.kind == "TABLE" \
+            and catalog.temporary_tables(engine.session).find(stmt.name[0]) is not None:
+        # a temporary table is found by its name alone (its workspace is the temporary one)
+        return _drop_table(engine, catalog.TEMP_SCHEMA, stmt.name[0], stmt.if_exists)
     ref, name = target_schema(engine, stmt.name)
     if stmt.kind == "VIEW":
         return _drop_view(engine, ref, name, stmt.if_exists)
@@ -225,9 +229,12 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
     if stmt.temporary and ref != catalog.TEMP_SCHEMA:
         raise ValidationError("Temporary tables are not allowed to be created / dropped "
                               f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}].")
-    exists = os.path.exists(os.path.join(folder, name)) or \
-        os.path.isfile(view_path(folder, name)) or \
-        (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
+    if stmt.temporary:  # a temporary table may shadow a table or view of the same name
+        exists = temps.find(name) is not None
+    else:
+        exists = os.path.exists(os.path.join(folder, name)) or \
+            os.path.isfile(view_path(folder, name)) or \
+            (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
     if exists:
         message = f"A table or view with given name [{name}] already exists in schema " \
                   f"[{ref.name}]"
@@ -267,8 +274,10 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
                                   "different counts.")
         _check_names(list(stmt.columns))
         root = low.rename(_known(root, names), list(stmt.columns))
-    elif root.columns is not None:
-        _check_names(root.columns)
+    else:  # the select list's own names (the plan may have renamed a duplicate)
+        from drillspark.sql.view_fields import query_fields
+
+        _check_names([n for n, f in query_fields(engine.session, _tree) if n != "**"])
     if stmt.partition:
         # Drill writes one file per partition value; the rows read back are the same, so the
         # partition columns only order the write here.
