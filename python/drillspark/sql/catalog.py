@@ -207,9 +207,6 @@ def named_table(low: Lowering, parts: tuple[str, ...], node: exp.Expr) -> Rel | 
     """The Rel of a metadata table, view or temporary table named `parts`, or None."""
     session = low.session
     found = split_table(session, parts)
-    if found is None and len(parts) == 1 and session.default_schema is None:
-        # without a default schema a temporary table is found by its name alone
-        return _temporary_scan(low, parts[0], node)
     if found is None:
         return None
     ref, name = found

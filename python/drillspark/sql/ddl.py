@@ -134,10 +134,6 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
 
 
 def drop(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
-    if len(stmt.name) == 1 and engine.session.default_schema is None and stmt.kind == "TABLE" \
-            and catalog.temporary_tables(engine.session).find(stmt.name[0]) is not None:
-        # a temporary table is found by its name alone (its workspace is the temporary one)
-        return _drop_table(engine, catalog.TEMP_SCHEMA, stmt.name[0], stmt.if_exists)
     ref, name = target_schema(engine, stmt.name)
     if stmt.kind == "VIEW":
         return _drop_view(engine, ref, name, stmt.if_exists)
@@ -229,12 +225,10 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
     if stmt.temporary and ref != catalog.TEMP_SCHEMA:
         raise ValidationError("Temporary tables are not allowed to be created / dropped "
                               f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}].")
-    if stmt.temporary:  # a temporary table may shadow a table or view of the same name
-        exists = temps.find(name) is not None
-    else:
-        exists = os.path.exists(os.path.join(folder, name)) or \
-            os.path.isfile(view_path(folder, name)) or \
-            (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
+    # a temporary table may not shadow a table or view either (Drill 1.22)
+    exists = os.path.exists(os.path.join(folder, name)) or \
+        os.path.isfile(view_path(folder, name)) or \
+        (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
     if exists:
         message = f"A table or view with given name [{name}] already exists in schema " \
                   f"[{ref.name}]"
