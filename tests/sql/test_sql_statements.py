@@ -43,7 +43,13 @@ def test_classify_non_queries():
     e = st.classify("EXPLAIN PLAN FOR\nselect 1")
     assert isinstance(e, st.Explain) and e.query == "select 1"
     assert isinstance(st.classify("select * from t"), st.Query)
-    assert isinstance(st.classify("create table dfs.tmp.x as select 1"), st.Query)
+    ctas = st.classify("create table dfs.tmp.x (a) as select 1")
+    assert isinstance(ctas, st.CreateTable) and ctas.columns == ("a",)
+    assert ctas.query == "select 1" and ctas.query_offset == 30
+    view = st.classify("CREATE OR REPLACE VIEW v AS select 1")
+    assert isinstance(view, st.CreateView) and view.replace and view.name == ("v",)
+    drop = st.classify("drop view if exists dfs.tmp.`x y`")
+    assert (drop.kind, drop.name, drop.if_exists) == ("VIEW", ("dfs", "tmp", "x y"), True)
 
 
 def test_bad_option_value_names_the_position():

@@ -1,20 +1,21 @@
 """Running SQL statements: queries go through the Drill logical plan and the translator
-(`drillspark.run`); USE, ALTER SESSION, SHOW and EXPLAIN are answered here."""
+(`drillspark.run`); USE, ALTER SESSION, SHOW, DESCRIBE and EXPLAIN are answered here, CREATE
+VIEW / CREATE TABLE AS / DROP by sql/ddl.py."""
 
 from __future__ import annotations
 
-import datetime as _dt
-import fnmatch
 import json
 import os
 import re
-import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from drillspark.spark.storage import metadata as md
+from drillspark.spark.storage.views import jackson_pretty, list_views
+from drillspark.sql import catalog, ddl
 from drillspark.sql import statements as st
-from drillspark.sql.errors import QueryPlanError, SqlError, TableNotFoundError, position_of
+from drillspark.sql.errors import QueryPlanError, SqlError, ValidationError, position_of
 from drillspark.sql.parser import CompiledQuery, compile_query
 from drillspark.sql.session import SqlSession
 
@@ -131,6 +132,12 @@ class SqlEngine:
 
     # ------------------------------------------------------------------ session statements
     def _use(self, stmt: st.Use) -> RowsResult:
+        if len(stmt.schema) == 1 and stmt.schema[0].lower() in (catalog.ISCHEMA, catalog.SYS):
+            # the metadata schemas have no workspace; table names under them are looked up
+            # by catalog.named_table
+            self.session.default_schema = (stmt.schema[0].lower(), "")
+            name = stmt.schema[0].lower()
+            return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
         name = self.session.use(stmt.schema)
         return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
 
@@ -143,45 +150,136 @@ class SqlEngine:
         return RowsResult(["ok", "summary"], [[True, f"{stmt.name} updated."]])
 
     def _showschemas(self, stmt: st.ShowSchemas) -> RowsResult:
-        names = self.session.schemas()
+        names = catalog.schema_names(self.session)
         if stmt.like is not None:
-            pattern = stmt.like.replace("%", "*").replace("_", "?")
-            names = [n for n in names if fnmatch.fnmatch(n, pattern)]
+            names = [n for n in names if like(n, stmt.like)]
         return RowsResult(["SCHEMA_NAME"], [[n] for n in names])
 
     def _showfiles(self, stmt: st.ShowFiles) -> RowsResult:
         return show_files(self.session, stmt.schema)
 
     def _showtables(self, stmt: st.ShowTables) -> RowsResult:
-        schema, folder = self.session.schema_folder(stmt.schema)
-        files = show_files(self.session, stmt.schema)
-        rows = [[".".join(schema), r[0]] for r in files.data if not r[0].startswith(".")]
-        return RowsResult(["TABLE_SCHEMA", "TABLE_NAME"], rows)
+        if stmt.schema is None:
+            ref = catalog.default_ref(self.session)
+            if ref is None:
+                raise ValidationError("No default schema selected. Select a schema using "
+                                      "'USE schema' command")
+        else:
+            ref = catalog.resolve_schema(self.session, stmt.schema)
+        if ref.plugin == catalog.ISCHEMA:
+            names = list(md.ISCHEMA_TABLES)
+        elif ref.plugin == catalog.SYS:
+            names = list(md.SYS_TABLES)
+        else:  # Drill lists the views of a workspace, not its files
+            folder = catalog.folder_of(self.session, ref) if ref.plugin == "dfs" else None
+            names = [v.name for v in list_views(folder)] if folder else []
+        if stmt.like is not None:
+            names = [n for n in names if like(n, stmt.like)]
+        return RowsResult(["TABLE_SCHEMA", "TABLE_NAME"], [[ref.name, n] for n in names])
 
-    def _describe(self, stmt: st.Describe) -> Any:
-        self.session.resolve_table(stmt.table)  # a clear error for a missing table
-        compiled = self.compile(f"select * from {_quoted(stmt.table)} limit 0")
-        columns = describe_columns(self.run_plan(compiled))
-        return RowsResult(["COLUMN_NAME", "DATA_TYPE", "IS_NULLABLE"], columns)
+    def _describe(self, stmt: st.Describe) -> RowsResult:
+        fields = describe_fields(self.session, stmt.table)
+        if stmt.column is not None:
+            fields = [f for f in fields if f.name.lower() == stmt.column.lower()]
+        if stmt.like is not None:
+            fields = [f for f in fields if like(f.name, stmt.like)]
+        rows = [[f.name, md.column_attributes(f)["DATA_TYPE"], "YES" if f.nullable else "NO"]
+                for f in fields]
+        return RowsResult(["COLUMN_NAME", "DATA_TYPE", "IS_NULLABLE"], rows)
 
-
-def describe_columns(result: Any) -> list[list[Any]]:
-    """(name, Drill type, nullable) for each column of a query result, from its Spark schema
-    (arrays are REPEATED in Drill: `ARRAY<type>` here, as Drill's RowSet schemas print it)."""
-    from pyspark.sql import types as T
-
-    from drillspark.spark.drill_types import drill_name_of
-
-    def name_of(t: Any) -> str:
-        if isinstance(t, T.ArrayType):
-            return f"ARRAY<{name_of(t.elementType)}>"
+    def _describeschema(self, stmt: st.DescribeSchema) -> RowsResult:
         try:
-            return drill_name_of(t)
-        except Exception:  # a type Drill has no name for
-            return t.simpleString().upper()
+            ref = catalog.resolve_schema(self.session, stmt.schema)
+        except ValidationError:
+            raise ValidationError(f"Invalid schema name [{'.'.join(stmt.schema)}]") from None
+        return RowsResult(["schema", "properties"], [[ref.name, schema_properties(
+            self.session, ref)]])
 
-    return [[f.name, name_of(f.dataType), "YES" if f.nullable else "NO"]
-            for f in result.df.schema.fields]
+    # ------------------------------------------------------------------ DDL (sql/ddl.py)
+    def _createview(self, stmt: st.CreateView) -> RowsResult:
+        return ddl.create_view(self, stmt)
+
+    def _createtable(self, stmt: st.CreateTable) -> RowsResult:
+        return ddl.create_table(self, stmt)
+
+    def _drop(self, stmt: st.Drop) -> RowsResult:
+        return ddl.drop(self, stmt)
+
+    def close(self) -> None:
+        """End the session: its temporary tables are dropped."""
+        ddl.close_session(self)
+
+
+def like(text: str, pattern: str) -> bool:
+    """SQL LIKE as SHOW ... LIKE and DESCRIBE t 'pattern' apply it (case-insensitive)."""
+    regex = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in pattern)
+    return re.fullmatch(regex, text, re.I | re.S) is not None
+
+
+def describe_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlField]:
+    """DESCRIBE's columns: a view's or metadata table's declared columns; none for a file or
+    folder (Drill knows a schema-free table's columns only when it reads it)."""
+    found = catalog.split_table(session, parts)
+    if found is None:
+        schema = ".".join(parts[:-1]) or "dfs.default"
+        raise ValidationError(f"Unknown table [{parts[-1]}] in schema [{schema}]")
+    ref, name = found
+    if ref.is_metadata:
+        tables = md.ISCHEMA_TABLES if ref.plugin == catalog.ISCHEMA else md.SYS_TABLES
+        key = next((t for t in tables if t.lower() == name.lower()), None)
+        if key is not None:
+            return [md.SqlField(n, t, nullable) for n, t, nullable in tables[key]]
+    else:
+        view = catalog.find_view(session, ref, name)
+        if view is not None:
+            return [md.SqlField.of(f) for f in view.fields]
+        if ref == catalog.TEMP_SCHEMA and catalog.temporary_tables(session).find(name):
+            return []
+        try:
+            session.resolve_table(tuple(parts))
+            return []
+        except SqlError:
+            pass
+    raise ValidationError(f"Unknown table [{name}] in schema [{ref.name}]")
+
+
+def schema_properties(session: SqlSession, ref: catalog.SchemaRef) -> str:
+    """DESCRIBE SCHEMA's `properties`: the storage plugin config (Jackson-pretty JSON)."""
+    if ref.plugin == catalog.ISCHEMA:
+        config: dict[str, Any] = {"type": "InfoSchemaConfig", "enabled": True}
+    elif ref.plugin == catalog.SYS:
+        config = {"type": "SystemTablePluginConfig", "enabled": True}
+    else:
+        config = {"type": "file", "connection": "classpath:///" if ref.plugin == "cp" else
+                  "file:///", "formats": FORMATS_CONFIG, "authMode": "SHARED_USER",
+                  "enabled": True}
+        if ref.plugin == "dfs":
+            config.update(location=catalog.folder_of(session, ref),
+                          writable=catalog.writable(session, ref), defaultInputFormat=None,
+                          allowAccessOutsideWorkspace=False)
+    return jackson_pretty(config)
+
+
+def _text_format(ext: str, delimiter: str, header: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "text", "extensions": [ext], "lineDelimiter": "\n",
+                           "fieldDelimiter": delimiter, "quote": '"', "escape": '"',
+                           "comment": "#"}
+    if header:
+        out["extractHeader"] = True
+    return out
+
+
+# The formats of Drill's bootstrap dfs / cp plugin config.
+FORMATS_CONFIG: dict[str, Any] = {
+    "parquet": {"type": "parquet"},
+    "json": {"type": "json", "extensions": ["json"]},
+    "sequencefile": {"type": "sequencefile", "extensions": ["seq"]},
+    "csvh": _text_format("csvh", ",", True),
+    "psv": _text_format("tbl", "|"),
+    "avro": {"type": "avro", "extensions": ["avro"]},
+    "tsv": _text_format("tsv", "\t"),
+    "csv": _text_format("csv", ","),
+}
 
 
 def _quoted(parts: Sequence[str]) -> str:
@@ -189,32 +287,41 @@ def _quoted(parts: Sequence[str]) -> str:
 
 
 def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResult:
-    """Drill's SHOW FILES: the entries of a workspace folder."""
-    full, folder = session.schema_folder(schema)
-    if not os.path.isdir(folder):
-        raise TableNotFoundError(f"workspace {'.'.join(full)} resolves to {folder}, which is "
-                                 "not a folder")
-    rows = []
-    for name in sorted(os.listdir(folder)):
-        path = os.path.join(folder, name)
-        try:
-            info = os.stat(path)
-        except OSError:
-            continue
-        rows.append([name, stat.S_ISDIR(info.st_mode), stat.S_ISREG(info.st_mode), info.st_size,
-                     _owner(info.st_uid), stat.filemode(info.st_mode)[1:],
-                     _dt.datetime.fromtimestamp(info.st_mtime, _dt.UTC).replace(tzinfo=None)])
-    return RowsResult(["name", "isDirectory", "isFile", "length", "owner", "permissions",
-                       "modificationTime"], rows)
-
-
-def _owner(uid: int) -> str:
-    try:
-        import pwd
-
-        return pwd.getpwuid(uid).pw_name
-    except (ImportError, KeyError):
-        return str(uid)
+    """Drill's SHOW FILES [IN schema[.`sub/folder`]]: the entries of a workspace folder, of a
+    folder under it, or the one file it names."""
+    columns = ["name", "isDirectory", "isFile", "length", "owner", "group", "permissions",
+               "accessTime", "modificationTime"]
+    if schema is None:
+        ref = catalog.default_ref(session)
+        if ref is None or ref.plugin not in ("dfs", "cp"):
+            shown = ref.name if ref is not None else ""
+            raise ValidationError("SHOW FILES is supported in workspace type schema only. "
+                                  f"Schema [{shown}] is not a workspace schema.")
+        sub: tuple[str, ...] = ()
+    else:
+        parts = tuple(schema)
+        ref = None
+        for n in (2, 1):
+            if len(parts) >= n:
+                ref = catalog._absolute(session, tuple(p.lower() for p in parts[:n]))
+                if ref is not None:
+                    sub = parts[n:]
+                    break
+        if ref is None:
+            ref, sub = catalog.resolve_schema(session, ()), parts
+        if ref.plugin not in ("dfs", "cp"):
+            raise ValidationError("SHOW FILES is supported in workspace type schema only. "
+                                  f"Schema [{ref.name}] is not a workspace schema.")
+    folder = catalog.folder_of(session, ref)
+    if not folder:
+        return RowsResult(columns, [])
+    path = os.path.normpath(os.path.join(folder, *sub))
+    if os.path.isfile(path):
+        entries = [e for e in md.file_entries(os.path.dirname(path))
+                   if e[0] == os.path.basename(path)]
+    else:
+        entries = md.file_entries(path)
+    return RowsResult(columns, [list(e) for e in entries])
 
 
 def plan_json(plan: dict) -> str:
@@ -234,7 +341,9 @@ def summary(plan: dict) -> str:
         detail = ""
         if name == "scan":
             sel = op.get("selection", {})
-            detail = f" {op.get('storageengine')} [{sel.get('format', {}).get('type')}] " \
+            fmt = sel.get("format", {}).get("type") if isinstance(sel.get("format"), dict) \
+                else None
+            detail = f" {op.get('storageengine')}{f' [{fmt}]' if fmt else ''} " \
                      f"{sel.get('table', '')}"
         elif name == "flatten":
             detail = f" {op.get('name')} = flatten({op.get('expr')})"

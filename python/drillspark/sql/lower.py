@@ -31,12 +31,14 @@ DISTINCT_ARG = "$distinct"  # the pre-aggregated argument of COUNT(DISTINCT x)
 FORMAT_BY_EXTENSION = {
     "json": "json", "csv": "text", "csvh": "text", "tsv": "text", "psv": "text", "txt": "text",
     "parquet": "parquet", "avro": "avro", "seq": "sequencefile",
+    "tbl": "text",  # Drill's psv format (what CTAS writes with store.format 'psv')
 }
 TEXT_DEFAULTS = {
     "csv": {"fieldDelimiter": ",", "extractHeader": False},
     "csvh": {"fieldDelimiter": ",", "extractHeader": True},
     "tsv": {"fieldDelimiter": "\t", "extractHeader": False},
     "psv": {"fieldDelimiter": "|", "extractHeader": False},
+    "tbl": {"fieldDelimiter": "|", "extractHeader": False},
 }
 
 @dataclass
@@ -45,6 +47,7 @@ class Rel:
 
     op: int
     columns: list[str] | None
+    strict: bool = False  # a view's declared columns: another name is an error, not NULL
 
 
 @dataclass
@@ -295,7 +298,10 @@ class Lowering:
             for frame in reversed(self.ctes):
                 if parts[0].lower() in frame:
                     return frame[parts[0].lower()]
-        return self.scan(parts, {}, node)
+        from drillspark.sql.catalog import named_table  # metadata tables, views, temp tables
+
+        found = named_table(self, parts, node)
+        return found if found is not None else self.scan(parts, {}, node)
 
     def _table_function(self, fn: exp.Anonymous) -> Rel:
         if len(fn.expressions) != 1:

@@ -661,6 +661,8 @@ class SelectLowering:
         else:
             raise self.fail(f"column '{parts[0]}' is ambiguous: qualify it with a table alias",
                             col)
+        if src.rel.strict and not src.has(parts[0]):
+            raise self.fail(f"Column '{parts[0]}' not found in any table", col)
         return src, src.field_name(parts[0]), list(parts[1:])
 
     def expr(self, node: exp.Expr) -> str:

@@ -220,7 +220,9 @@ class Shell:
             if word in ("!quit", "!q", "!exit"):
                 return False
             if word == "!tables":
-                self._run("SHOW FILES")
+                # Drill's SHOW FILES needs a workspace: the default schema's, else dfs.root
+                default = self.engine.session.default_schema
+                self._run("SHOW FILES" if default else "SHOW FILES IN dfs.root")
             elif word == "!schemas":
                 self._run("SHOW SCHEMAS")
             elif word == "!help":

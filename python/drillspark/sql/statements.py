@@ -1,5 +1,6 @@
 """Splitting SQL text into statements and recognising Drill's non-query statements (USE,
-ALTER SESSION, SHOW, DESCRIBE, EXPLAIN). Queries and CTAS go on to sqlglot (parser.py)."""
+ALTER SESSION, SHOW, DESCRIBE, EXPLAIN, CREATE VIEW, CREATE TABLE AS, DROP). Queries (and the
+query of a CREATE) go on to sqlglot (parser.py)."""
 
 from __future__ import annotations
 
@@ -54,11 +55,53 @@ class ShowSchemas(Statement):
 @dataclass(frozen=True)
 class ShowTables(Statement):
     schema: tuple[str, ...] | None = None
+    like: str | None = None
 
 
 @dataclass(frozen=True)
 class Describe(Statement):
     table: tuple[str, ...] = field(default_factory=tuple)
+    column: str | None = None  # DESCRIBE t col
+    like: str | None = None  # DESCRIBE t 'pattern'
+
+
+@dataclass(frozen=True)
+class DescribeSchema(Statement):
+    schema: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CreateView(Statement):
+    """CREATE [OR REPLACE] VIEW [IF NOT EXISTS] name [(cols)] AS query."""
+
+    name: tuple[str, ...] = ()
+    columns: tuple[str, ...] | None = None
+    replace: bool = False
+    if_not_exists: bool = False
+    query: str = ""
+    query_offset: int = 0
+
+
+@dataclass(frozen=True)
+class CreateTable(Statement):
+    """CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name [(cols)] [PARTITION BY (cols)] AS query."""
+
+    name: tuple[str, ...] = ()
+    columns: tuple[str, ...] | None = None
+    temporary: bool = False
+    if_not_exists: bool = False
+    partition: tuple[str, ...] = ()
+    query: str = ""
+    query_offset: int = 0
+
+
+@dataclass(frozen=True)
+class Drop(Statement):
+    """DROP TABLE|VIEW [IF EXISTS] name."""
+
+    kind: str = "TABLE"
+    name: tuple[str, ...] = ()
+    if_exists: bool = False
 
 
 def split(text: str) -> list[tuple[int, str]]:
@@ -148,6 +191,7 @@ def is_complete(text: str) -> bool:
 _IDENT = r"(?:`(?:[^`]|``)*`|[A-Za-z_$][\w$]*)"
 _SCHEMA = rf"{_IDENT}(?:\s*\.\s*{_IDENT})*"
 _WS = r"\s+"
+_COLUMNS = rf"\(\s*{_IDENT}(?:\s*,\s*{_IDENT})*\s*\)"
 
 
 def parse_schema_path(text: str) -> tuple[str, ...]:
@@ -201,16 +245,58 @@ def classify(text: str) -> Statement:
     m = re.fullmatch(r"(?is)show\s+(?:schemas|databases)(?:\s+like\s+'((?:[^']|'')*)')?", body)
     if m:
         return ShowSchemas(text, like=m.group(1))
-    m = re.fullmatch(rf"(?is)show\s+tables(?:\s+(?:in|from)\s+({_SCHEMA}))?", body)
+    m = re.fullmatch(rf"(?is)show\s+tables(?:\s+(?:in|from)\s+({_SCHEMA}))?"
+                     r"(?:\s+like\s+'((?:[^']|'')*)')?", body)
     if m:
-        return ShowTables(text, schema=parse_schema_path(m.group(1)) if m.group(1) else None)
-    m = re.fullmatch(rf"(?is)(?:describe|desc)\s+(?:table\s+)?({_SCHEMA})", body)
+        return ShowTables(text, schema=parse_schema_path(m.group(1)) if m.group(1) else None,
+                          like=m.group(2).replace("''", "'") if m.group(2) is not None else None)
+    m = re.fullmatch(rf"(?is)(?:describe|desc)\s+(?:schema|database)\s+({_SCHEMA})", body)
     if m:
-        return Describe(text, table=parse_schema_path(m.group(1)))
+        return DescribeSchema(text, schema=parse_schema_path(m.group(1)))
+    m = re.fullmatch(rf"(?is)(?:describe|desc)\s+(?:table\s+)?({_SCHEMA})"
+                     rf"(?:\s+({_IDENT})|\s+'((?:[^']|'')*)')?", body)
+    if m:
+        column = parse_schema_path(m.group(2))[0] if m.group(2) else None
+        like = m.group(3).replace("''", "'") if m.group(3) is not None else None
+        return Describe(text, table=parse_schema_path(m.group(1)), column=column, like=like)
+    ddl = _ddl(text)
+    if ddl is not None:
+        return ddl
     first = re.match(r"\s*(\w+)", body)
     keyword = first.group(1).lower() if first else ""
-    if keyword in ("show", "describe", "desc", "alter", "use", "explain", "set", "reset"):
+    if keyword in ("show", "describe", "desc", "alter", "use", "explain", "set", "reset",
+                   "drop"):
         line, col = position_of(text, text.lower().find(keyword))
         raise SqlSyntaxError(f"cannot parse this {keyword.upper()} statement "
                              "(see docs/sql.md for the supported forms)", text, line, col)
     return Query(text)
+
+
+def _ddl(text: str) -> Statement | None:
+    """CREATE VIEW / CREATE TABLE AS / DROP, matched on `text` itself (comments before the
+    statement allowed) so that the query's offset in `text` is known."""
+    lead = re.match(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", text, re.S)
+    start = lead.end() if lead else 0
+    head = text[start:]
+    m = re.match(rf"(?is)create\s+(or\s+replace\s+)?view\s+(if\s+not\s+exists\s+)?"
+                 rf"({_SCHEMA})\s*({_COLUMNS})?\s*as\b\s*", head)
+    if m:
+        return CreateView(text, name=parse_schema_path(m.group(3)),
+                          columns=parse_schema_path(m.group(4)) if m.group(4) else None,
+                          replace=bool(m.group(1)), if_not_exists=bool(m.group(2)),
+                          query=head[m.end():], query_offset=start + m.end())
+    m = re.match(rf"(?is)create\s+(temporary\s+)?table\s+(if\s+not\s+exists\s+)?"
+                 rf"({_SCHEMA})\s*({_COLUMNS})?\s*(?:partition\s+by\s*({_COLUMNS})\s*)?"
+                 rf"as\b\s*", head)
+    if m:
+        return CreateTable(text, name=parse_schema_path(m.group(3)),
+                           columns=parse_schema_path(m.group(4)) if m.group(4) else None,
+                           temporary=bool(m.group(1)), if_not_exists=bool(m.group(2)),
+                           partition=parse_schema_path(m.group(5)) if m.group(5) else (),
+                           query=head[m.end():], query_offset=start + m.end())
+    m = re.fullmatch(rf"(?is)drop\s+(table|view)\s+(if\s+exists\s+)?({_SCHEMA})\s*",
+                     _strip_comments(text).strip())
+    if m:
+        return Drop(text, kind=m.group(1).upper(), name=parse_schema_path(m.group(3)),
+                    if_exists=bool(m.group(2)))
+    return None

@@ -7,6 +7,7 @@
 | `json`, `parquet`, `csv`, `tsv`, `psv` (a root holding one format) | that format | yes |
 | `console`, `queue`, `--SCREEN--` | - | returns the rows |
 | `mock` | generated rows | - |
+| `ischema`, `system-tables` | INFORMATION_SCHEMA / sys tables (`metadata.py`) | no |
 
 A path in a selection or target is resolved against the engine's root (or workspace) and may
 not leave it (`..` or symlinks pointing outside are refused).
@@ -215,6 +216,10 @@ def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] =
         return SinkEngine(name, config)
     if kind == "mock":
         return MockEngine(name, config)
+    if kind in ("ischema", "system-tables"):  # INFORMATION_SCHEMA and sys (metadata.py)
+        from drillspark.spark.storage.metadata import MetadataEngine
+
+        return MetadataEngine(name, config)
     if kind == "classpath":
         root = config.get("root")
         roots = [_strip_scheme(str(root))] if root else [os.path.abspath(d) for d in
@@ -225,7 +230,8 @@ def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] =
         default = kind if kind in FILE_FORMATS else None
         return FileEngine(name, config, roots=[_strip_scheme(str(root))], default_format=default)
     raise StorageError(f"storage engine {name!r} has unknown type {kind!r} (known: fs, file, "
-                       "classpath, json, parquet, csv, tsv, psv, console, queue, mock, named)")
+                       "classpath, json, parquet, csv, tsv, psv, console, queue, mock, named, "
+                       "ischema, system-tables)")
 
 
 class StorageRegistry:

@@ -1,0 +1,365 @@
+"""Drill's metadata schemas as storage engines: `INFORMATION_SCHEMA` (type `ischema`) and `sys`
+(type `system-tables`). A scan names the table (`selection.table`); the rows are computed when
+the plan runs, from the engine's config (the schemas and workspaces of the session, the
+options), so a plan lists the views that exist when it runs, not when it was written.
+
+Column names, types, nullability and row contents follow Drill 1.22 (asked with Drill itself:
+`SELECT * FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA IN ('information_schema', 'sys')`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import types as T
+
+from drillspark.spark.storage.engines import StorageEngine, StorageError
+from drillspark.spark.storage.views import ViewFile, list_views
+
+DRILL_VERSION = "1.22.0"  # the Drill release drillspark is compatible with
+V, INT, B, BOOL, TS, DBL, FLT = "VARCHAR", "INTEGER", "BIGINT", "BOOLEAN", "TIMESTAMP", \
+    "DOUBLE", "FLOAT"
+
+
+def _cols(spec: str, kinds: dict[str, str] | None = None,
+          nullable: set[str] | None = None) -> list[tuple[str, str, bool]]:
+    kinds = kinds or {}
+    nullable = nullable or set()
+    return [(c, kinds.get(c, V), c in nullable) for c in spec.split()]
+
+
+# INFORMATION_SCHEMA: every column NOT NULL in Drill's own COLUMNS listing.
+ISCHEMA_TABLES: dict[str, list[tuple[str, str, bool]]] = {
+    "VIEWS": _cols("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME VIEW_DEFINITION"),
+    "CATALOGS": _cols("CATALOG_NAME CATALOG_DESCRIPTION CATALOG_CONNECT"),
+    "COLUMNS": _cols(
+        "TABLE_CATALOG TABLE_SCHEMA TABLE_NAME COLUMN_NAME ORDINAL_POSITION COLUMN_DEFAULT "
+        "IS_NULLABLE DATA_TYPE CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION "
+        "NUMERIC_PRECISION_RADIX NUMERIC_SCALE DATETIME_PRECISION INTERVAL_TYPE "
+        "INTERVAL_PRECISION COLUMN_SIZE COLUMN_FORMAT NUM_NULLS MIN_VAL MAX_VAL NDV "
+        "EST_NUM_NON_NULLS IS_NESTED",
+        {**dict.fromkeys(["ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH", "NUMERIC_PRECISION", "NUMERIC_PRECISION_RADIX", "NUMERIC_SCALE", "DATETIME_PRECISION", "INTERVAL_PRECISION", "COLUMN_SIZE"], INT),
+         "NUM_NULLS": B, "NDV": FLT, "EST_NUM_NON_NULLS": FLT, "IS_NESTED": BOOL}),
+    "PARTITIONS": _cols("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME METADATA_KEY METADATA_TYPE "
+                        "METADATA_IDENTIFIER PARTITION_COLUMN PARTITION_VALUE LOCATION "
+                        "LAST_MODIFIED_TIME", {"LAST_MODIFIED_TIME": TS}),
+    "FILES": _cols("SCHEMA_NAME ROOT_SCHEMA_NAME WORKSPACE_NAME FILE_NAME RELATIVE_PATH "
+                   "IS_DIRECTORY IS_FILE LENGTH OWNER GROUP PERMISSION ACCESS_TIME "
+                   "MODIFICATION_TIME",
+                   {"IS_DIRECTORY": BOOL, "IS_FILE": BOOL, "LENGTH": B, "ACCESS_TIME": TS,
+                    "MODIFICATION_TIME": TS}),
+    "SCHEMATA": _cols("CATALOG_NAME SCHEMA_NAME SCHEMA_OWNER TYPE IS_MUTABLE"),
+    "TABLES": _cols("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME TABLE_TYPE TABLE_SOURCE LOCATION "
+                    "NUM_ROWS LAST_MODIFIED_TIME", {"NUM_ROWS": B, "LAST_MODIFIED_TIME": TS}),
+}
+
+_OPTION_COLS = _cols("name kind accessibleScopes val status optionScope description",
+                     nullable={"val", "status", "description"})
+_OLD_OPTION_COLS = _cols("name kind accessibleScopes optionScope status num_val string_val "
+                         "bool_val float_val", {"num_val": B, "bool_val": BOOL, "float_val": DBL},
+                         {"num_val", "string_val", "bool_val", "float_val"})
+_PORTS = "user_port control_port data_port http_port"
+SYS_TABLES: dict[str, list[tuple[str, str, bool]]] = {
+    "memory": _cols("hostname user_port heap_current heap_max direct_current "
+                    "jvm_direct_current direct_max",
+                    dict.fromkeys(["user_port", "heap_current", "heap_max", "direct_current", "jvm_direct_current", "direct_max"], B),
+                    set(["user_port", "heap_current", "heap_max", "direct_current", "jvm_direct_current", "direct_max"])),
+    "functions": _cols("name signature returnType source internal", {"internal": BOOL}),
+    "internal_options_old": _OLD_OPTION_COLS,
+    "storage_aliases": _cols("alias name user isPublic", {"isPublic": BOOL}),
+    "profiles": _cols("queryId startTime foreman fragments user queue planTime queueTime "
+                      "executeTime totalTime state pluginCount pluginList query",
+                      {"startTime": TS, **dict.fromkeys(
+                          ["fragments", "planTime", "queueTime", "executeTime", "totalTime", "pluginCount"], B)},
+                      set(["startTime", "fragments", "user", "queue", "planTime", "queueTime", "executeTime", "totalTime", "state", "pluginCount", "pluginList", "query"])),
+    "internal_options": _OPTION_COLS,
+    "threads": _cols("hostname user_port total_threads busy_threads",
+                     dict.fromkeys(["user_port", "total_threads", "busy_threads"], B),
+                     set(["user_port", "total_threads", "busy_threads"])),
+    "version": _cols("version commit_id commit_message commit_time build_email build_time",
+                     nullable=set(["version", "commit_id", "commit_message", "commit_time", "build_email", "build_time"])),
+    "table_aliases": _cols("alias name user isPublic", {"isPublic": BOOL}),
+    "options_old": _OLD_OPTION_COLS,
+    "profiles_json": _cols("queryId json", nullable={"json"}),
+    "options": _OPTION_COLS,
+    "drillbits": _cols(f"hostname {_PORTS} current version state",
+                       {**dict.fromkeys(_PORTS.split(), INT), "current": BOOL},
+                       set(_PORTS.split())),
+    "boot": _OLD_OPTION_COLS,
+    "connections": _cols("user client drillbit established duration queries isAuthenticated "
+                         "isEncrypted usingSSL session",
+                         {"established": TS, "queries": INT, "isAuthenticated": BOOL,
+                          "isEncrypted": BOOL, "usingSSL": BOOL},
+                         {"user", "duration", "queries", "isAuthenticated", "isEncrypted",
+                          "usingSSL"}),
+}
+# sys tables drillspark answers; the others are listed (TABLES, COLUMNS) but not readable.
+SYS_READABLE = ("version", "drillbits", "options", "storage_aliases", "table_aliases")
+
+_SPARK = {V: T.StringType(), INT: T.IntegerType(), B: T.LongType(), BOOL: T.BooleanType(),
+          TS: T.TimestampNTZType(), DBL: T.DoubleType(), FLT: T.DoubleType()}
+
+
+class MetadataError(StorageError):
+    pass
+
+
+# ----------------------------------------------------------------------------- column types
+@dataclass(frozen=True)
+class SqlField:
+    """A column as a view file or a metadata table declares it: a Calcite type name (`ANY` for
+    a schema-free column), precision / scale where the type has them, and nullability."""
+
+    name: str
+    type: str
+    nullable: bool = True
+    precision: int | None = None
+    scale: int | None = None
+
+    @staticmethod
+    def of(field: Mapping[str, Any]) -> SqlField:
+        return SqlField(str(field.get("name")), str(field.get("type", "ANY")).upper(),
+                        bool(field.get("isNullable", True)), field.get("precision"),
+                        field.get("scale"))
+
+
+_STANDARD_NAMES = {"VARCHAR": "CHARACTER VARYING", "CHAR": "CHARACTER",
+                   "VARBINARY": "BINARY VARYING"}
+_BINARY_PRECISION = {"TINYINT": 8, "SMALLINT": 16, "INTEGER": 32, "BIGINT": 64, "FLOAT": 24,
+                     "REAL": 24, "DOUBLE": 53}
+_INTERVAL_UNITS = ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND")
+VARCHAR_DEFAULT = 65536  # Drill's length of a VARCHAR without one
+
+
+def column_attributes(f: SqlField) -> dict[str, Any]:
+    """The INFORMATION_SCHEMA.COLUMNS cells Drill derives from a column's type."""
+    t = f.type
+    out: dict[str, Any] = {"DATA_TYPE": _STANDARD_NAMES.get(t, t)}
+    if t.startswith("INTERVAL_"):
+        units = t[len("INTERVAL_"):].split("_")
+        lead = f.precision if f.precision is not None and f.precision > 0 else 2
+        year_month = units[0] in ("YEAR", "MONTH")
+        out["DATA_TYPE"] = "INTERVAL"
+        out["INTERVAL_TYPE"] = " TO ".join(units)
+        out["INTERVAL_PRECISION"] = lead
+        out["DATETIME_PRECISION"] = 0 if year_month else 6
+        # the length of its ISO-8601 text: P, T before time units, digits and a letter a unit
+        out["COLUMN_SIZE"] = 1 + (lead + 1) * len(units) + \
+            (1 if any(u in ("HOUR", "MINUTE", "SECOND") for u in units) else 0)
+        return out
+    if t in ("VARCHAR", "CHAR", "VARBINARY", "BINARY"):
+        n = f.precision if f.precision is not None else (VARCHAR_DEFAULT if t in (
+            "VARCHAR", "VARBINARY") else 1)
+        out["CHARACTER_MAXIMUM_LENGTH"] = n
+        out["CHARACTER_OCTET_LENGTH"] = n * 4 if t in ("VARCHAR", "CHAR") else n
+        out["COLUMN_SIZE"] = n
+    elif t in _BINARY_PRECISION:
+        p = _BINARY_PRECISION[t]
+        out.update(NUMERIC_PRECISION=p, NUMERIC_PRECISION_RADIX=2, COLUMN_SIZE=p)
+        if t not in ("FLOAT", "REAL", "DOUBLE"):
+            out["NUMERIC_SCALE"] = 0
+    elif t == "DECIMAL":
+        p = f.precision if f.precision is not None else 38
+        out.update(NUMERIC_PRECISION=p, NUMERIC_PRECISION_RADIX=10,
+                   NUMERIC_SCALE=f.scale if f.scale is not None else 0, COLUMN_SIZE=p)
+    elif t == "BOOLEAN":
+        out["COLUMN_SIZE"] = 1
+    elif t == "DATE":
+        out.update(DATETIME_PRECISION=0, COLUMN_SIZE=10)
+    elif t in ("TIME", "TIMESTAMP"):
+        p = 3  # Drill keeps milliseconds
+        out.update(DATETIME_PRECISION=p, COLUMN_SIZE=(8 if t == "TIME" else 19) + p + 1)
+    return out
+
+
+# ----------------------------------------------------------------------------- the engines
+def _schema_of(columns: list[tuple[str, str, bool]]) -> T.StructType:
+    return T.StructType([T.StructField(n, _SPARK[t], nullable) for n, t, nullable in columns])
+
+
+def _frame(spark: SparkSession, columns: list[tuple[str, str, bool]],
+           rows: list[tuple]) -> DataFrame:
+    # nullable everywhere in the frame: Spark checks NOT NULL columns row by row
+    schema = T.StructType([T.StructField(n, _SPARK[t], True) for n, t, _ in columns])
+    return spark.createDataFrame(rows, schema)
+
+
+def _table_name(selection: Any) -> str:
+    name = selection.get("table") if isinstance(selection, Mapping) else selection
+    if not isinstance(name, str) or not name:
+        raise MetadataError("a metadata scan names its table: selection {\"table\": ...}")
+    return name
+
+
+def _table_key(tables: Mapping[str, Any], name: str, schema: str) -> str:
+    for k in tables:
+        if k.lower() == name.lower():
+            return k
+    raise MetadataError(f"Object '{name}' not found within '{schema}'")
+
+
+@dataclass
+class Schema:
+    """One schema of the session, as the ischema engine's config lists it."""
+
+    name: str
+    type: str
+    mutable: bool
+    location: str | None = None
+    plugin: str = ""
+    workspace: str = ""
+    has_views: bool = True
+
+    def views(self) -> list[ViewFile]:
+        if self.type != "file" or self.plugin != "dfs" or not self.location or \
+                not self.has_views:
+            return []
+        return list_views(self.location)
+
+
+def schemas_of(config: Mapping[str, Any]) -> list[Schema]:
+    return [Schema(str(s["name"]), str(s.get("type", "file")), bool(s.get("mutable")),
+                   s.get("location"), str(s.get("plugin", "")), str(s.get("workspace", "")),
+                   bool(s.get("views", True)))
+            for s in config.get("schemas") or []]
+
+
+def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
+    if table == "CATALOGS":
+        return [("DRILL", "The internal metadata used by Drill", "")]
+    if table == "SCHEMATA":
+        return [("DRILL", s.name, "<owner>", s.type, "YES" if s.mutable else "NO")
+                for s in schemas]
+    if table == "TABLES":
+        rows = [("DRILL", "information_schema", t, "SYSTEM TABLE", None, None, None, None)
+                for t in ISCHEMA_TABLES]
+        rows += [("DRILL", "sys", t, "SYSTEM TABLE", None, None, None, None)
+                 for t in SYS_TABLES]
+        rows += [("DRILL", s.name, v.name, "VIEW", None, None, None, None)
+                 for s in schemas for v in s.views()]
+        return rows
+    if table == "VIEWS":
+        return [("DRILL", s.name, v.name, v.sql) for s in schemas for v in s.views()]
+    if table == "COLUMNS":
+        rows = []
+        listed = [("information_schema", t, cols) for t, cols in ISCHEMA_TABLES.items()]
+        listed += [("sys", t, cols) for t, cols in SYS_TABLES.items()]
+        for schema, t, cols in listed:
+            fields = [SqlField(n, typ, nullable) for n, typ, nullable in cols]
+            rows += _column_rows(schema, t, fields)
+        for s in schemas:
+            for v in s.views():
+                rows += _column_rows(s.name, v.name, [SqlField.of(f) for f in v.fields])
+        return rows
+    if table == "PARTITIONS":
+        return []
+    if table == "FILES":
+        rows = []
+        for s in schemas:
+            if s.type == "file" and s.plugin == "dfs" and s.location:
+                for e in file_entries(s.location):
+                    rows.append((s.name, s.plugin, s.workspace, e[0], e[0], *e[1:]))
+        return rows
+    raise MetadataError(f"Object '{table}' not found within 'information_schema'")
+
+
+def _column_rows(schema: str, table: str, fields: list[SqlField]) -> list[tuple]:
+    names = [n for n, _, _ in ISCHEMA_TABLES["COLUMNS"]]
+    rows = []
+    for i, f in enumerate(fields, start=1):
+        cells: dict[str, Any] = {"TABLE_CATALOG": "DRILL", "TABLE_SCHEMA": schema,
+                                 "TABLE_NAME": table, "COLUMN_NAME": f.name,
+                                 "ORDINAL_POSITION": i,
+                                 "IS_NULLABLE": "YES" if f.nullable else "NO",
+                                 "IS_NESTED": False}
+        cells.update(column_attributes(f))
+        rows.append(tuple(cells.get(n) for n in names))
+    return rows
+
+
+def file_entries(folder: str) -> list[tuple]:
+    """(name, is_dir, is_file, length, owner, group, permissions, access, modification) of the
+    entries of `folder`, as Drill's SHOW FILES and INFORMATION_SCHEMA.FILES give them."""
+    rows = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return rows
+    for name in names:
+        try:
+            info = os.stat(os.path.join(folder, name))
+        except OSError:
+            continue
+        rows.append((name, stat.S_ISDIR(info.st_mode), stat.S_ISREG(info.st_mode),
+                     info.st_size, _user(info.st_uid), _group(info.st_gid),
+                     stat.filemode(info.st_mode)[1:], _utc(info.st_atime),
+                     _utc(info.st_mtime)))
+    return rows
+
+
+def _utc(seconds: float) -> _dt.datetime:
+    # Drill's times have milliseconds
+    t = _dt.datetime.fromtimestamp(seconds, _dt.UTC).replace(tzinfo=None)
+    return t.replace(microsecond=t.microsecond // 1000 * 1000)
+
+
+def _user(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return str(uid)
+
+
+def _group(gid: int) -> str:
+    try:
+        import grp
+
+        return grp.getgrgid(gid).gr_name
+    except (ImportError, KeyError):
+        return str(gid)
+
+
+def sys_rows(table: str, config: Mapping[str, Any]) -> list[tuple]:
+    if table == "version":
+        return [(DRILL_VERSION, str(config.get("commit_id") or ""),
+                 "drillspark (Drill " + DRILL_VERSION + " compatible)", "", None, None)]
+    if table == "drillbits":
+        return [("localhost", 31010, 31011, 31012, int(config.get("http_port") or 0), True,
+                 DRILL_VERSION, "ONLINE")]
+    if table == "options":
+        return [tuple(o) for o in config.get("options") or []]
+    if table in ("storage_aliases", "table_aliases"):
+        return []  # no aliases are configured
+    raise MetadataError(f"Unsupported: the system table sys.{table} (drillspark answers "
+                        f"sys.{', sys.'.join(SYS_READABLE)})")
+
+
+@dataclass
+class MetadataEngine(StorageEngine):
+    """`ischema` / `system-tables` storage engines (read-only)."""
+
+    readable = True
+
+    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
+        requested = _table_name(selection)
+        if self.kind == "ischema":
+            table = _table_key(ISCHEMA_TABLES, requested, "information_schema")
+            return _frame(spark, ISCHEMA_TABLES[table],
+                          ischema_rows(table, schemas_of(self.config)))
+        table = _table_key(SYS_TABLES, requested, "sys")
+        return _frame(spark, SYS_TABLES[table], sys_rows(table, self.config))
+
+    def write(self, df: DataFrame, target: Any) -> Any:
+        raise MetadataError(f"Unable to create or drop objects. Schema [{self.name}] is "
+                            "immutable.")
+
+
+METADATA_KINDS = ("ischema", "system-tables")

@@ -1,0 +1,326 @@
+"""What a session's schemas hold, as Drill names them: the schemas (`dfs.<workspace>`,
+`cp.default`, `information_schema`, `sys`), their writability, the views and temporary tables in
+them, and the table lookup the lowering calls before it treats a name as a file
+(`named_table`): INFORMATION_SCHEMA / sys tables become scans of the metadata storage engines,
+views expand to their query, temporary tables scan their session folder."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from drillspark.spark.storage import metadata as md
+from drillspark.spark.storage.views import ViewFile, ViewFileError, read_view, view_path
+from drillspark.sql.errors import SqlError, TableNotFoundError, ValidationError
+from drillspark.sql.session import OPTION_DEFAULTS, SqlSession
+
+if TYPE_CHECKING:
+    from drillspark.sql.lower import Lowering, Rel
+
+ISCHEMA = "information_schema"
+SYS = "sys"
+MAX_VIEW_DEPTH = 32  # a view that (indirectly) reads itself stops here
+
+
+@dataclass(frozen=True)
+class SchemaRef:
+    """A resolved schema: `plugin` (dfs, cp, information_schema, sys) and `workspace`."""
+
+    plugin: str
+    workspace: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.plugin}.{self.workspace}" if self.workspace else self.plugin
+
+    @property
+    def is_metadata(self) -> bool:
+        return self.plugin in (ISCHEMA, SYS)
+
+
+# ----------------------------------------------------------------------------- schemas
+def writable(session: SqlSession, ref: SchemaRef) -> bool:
+    """Drill's dfs.tmp is the writable workspace; a session may name others in `writable`."""
+    if ref.plugin != "dfs":
+        return False
+    extra = getattr(session, "writable", None)
+    if isinstance(extra, dict) and ref.workspace in extra:
+        return bool(extra[ref.workspace])
+    return ref.workspace == "tmp"
+
+
+def folder_of(session: SqlSession, ref: SchemaRef) -> str | None:
+    if ref.plugin == "cp":
+        return session.cp_root
+    if ref.plugin == "dfs":
+        ws = "root" if ref.workspace == "default" and "default" not in session.workspaces \
+            else ref.workspace
+        return session.workspaces.get(ws)
+    return None
+
+
+def dfs_workspaces(session: SqlSession) -> list[str]:
+    names = set(session.workspaces) | {"default"}
+    return sorted(names)
+
+
+def schema_names(session: SqlSession) -> list[str]:
+    """The schemas as Drill lists them (SHOW SCHEMAS, INFORMATION_SCHEMA.SCHEMATA)."""
+    return [f"dfs.{w}" for w in dfs_workspaces(session)] + [ISCHEMA, SYS, "cp.default"]
+
+
+def schema_configs(session: SqlSession) -> list[dict]:
+    """The ischema engine's config: each schema with its type, writability and folder."""
+    out = []
+    for w in dfs_workspaces(session):
+        ref = SchemaRef("dfs", w)
+        out.append({"name": ref.name, "type": "file", "mutable": writable(session, ref),
+                    "location": folder_of(session, ref), "plugin": "dfs", "workspace": w,
+                    # dfs.default is dfs.root: list its views once
+                    "views": not (w == "default" and "default" not in session.workspaces)})
+    out.append({"name": ISCHEMA, "type": "ischema", "mutable": False})
+    out.append({"name": SYS, "type": "system-tables", "mutable": False})
+    out.append({"name": "cp.default", "type": "file", "mutable": False,
+                "location": session.cp_root, "plugin": "cp", "workspace": "default"})
+    return out
+
+
+def resolve_schema(session: SqlSession, parts: tuple[str, ...] | list[str]) -> SchemaRef:
+    """A schema path (`dfs.tmp`, `tmp`, `dfs`, `sys`, ...) relative to the root, else to the
+    default schema, as Drill resolves it."""
+    parts = tuple(p.lower() for p in parts)
+    ref = _absolute(session, parts)
+    if ref is not None:
+        return ref
+    default = session.default_schema
+    if default is not None and default[0] == "dfs" and len(parts) == 0:
+        return SchemaRef("dfs", default[1])
+    raise ValidationError(f"Schema [{'.'.join(parts)}] is not valid with respect to either "
+                          "root schema or current default schema.")
+
+
+def _absolute(session: SqlSession, parts: tuple[str, ...]) -> SchemaRef | None:
+    if not parts:
+        return None
+    head = parts[0]
+    if head in (ISCHEMA, SYS) and len(parts) == 1:
+        return SchemaRef(head)
+    if head == "dfs":
+        if len(parts) == 1:
+            return SchemaRef("dfs", "default")
+        if len(parts) == 2 and (parts[1] in session.workspaces or parts[1] == "default"):
+            return SchemaRef("dfs", parts[1])
+        return None
+    if head == "cp" and len(parts) <= 2 and (len(parts) == 1 or parts[1] == "default"):
+        return SchemaRef("cp", "default")
+    if len(parts) == 1 and head in session.workspaces:
+        return SchemaRef("dfs", head)
+    return None
+
+
+def default_ref(session: SqlSession) -> SchemaRef | None:
+    d = session.default_schema
+    if not d:
+        return None
+    return SchemaRef(d[0], d[1] if len(d) > 1 else "")
+
+
+def split_table(session: SqlSession, parts: tuple[str, ...]) -> tuple[SchemaRef, str] | None:
+    """(schema, table name) of a table reference when its schema is a known one; None when
+    the name is not of that form (then the file lookup reports it)."""
+    parts = tuple(parts)
+    if len(parts) >= 2:
+        ref = _absolute(session, tuple(p.lower() for p in parts[:-1]))
+        if ref is not None:
+            return ref, parts[-1]
+        return None
+    if len(parts) == 1:
+        ref = default_ref(session)
+        if ref is not None:
+            return ref, parts[0]
+    return None
+
+
+# ----------------------------------------------------------------------------- views
+def find_view(session: SqlSession, ref: SchemaRef, name: str) -> ViewFile | None:
+    if ref.plugin != "dfs":
+        return None
+    folder = folder_of(session, ref)
+    if not folder:
+        return None
+    path = view_path(folder, name)
+    if not os.path.isfile(path):
+        return None
+    try:
+        return read_view(path)
+    except ViewFileError as e:
+        raise ValidationError(str(e)) from None
+
+
+# ----------------------------------------------------------------------------- temporary tables
+@dataclass
+class TemporaryTables:
+    """A session's temporary tables: each lives in a folder of the session under the temporary
+    workspace (dfs.tmp), found by name only through that workspace, removed with the session."""
+
+    folders: dict[str, str] = field(default_factory=dict)  # name -> its folder
+    roots: set[str] = field(default_factory=set)
+    session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+    def folder_for(self, tmp_folder: str, name: str) -> str:
+        root = os.path.join(tmp_folder, self.session_id)
+        if root not in self.roots:
+            self.roots.add(root)
+            atexit.register(shutil.rmtree, root, True)
+        return os.path.join(root, name)
+
+    def find(self, name: str) -> str | None:
+        path = self.folders.get(name)
+        return path if path is not None and os.path.exists(path) else None
+
+    def drop_all(self) -> None:
+        for root in self.roots:
+            shutil.rmtree(root, ignore_errors=True)
+        self.folders.clear()
+        self.roots.clear()
+
+
+def temporary_tables(session: SqlSession) -> TemporaryTables:
+    # kept on the session object (USE and options live there too) without a session field
+    state = session.__dict__.get("_temporary_tables")
+    if state is None:
+        state = session.__dict__["_temporary_tables"] = TemporaryTables()
+    return state
+
+
+TEMP_SCHEMA = SchemaRef("dfs", "tmp")
+
+
+# ----------------------------------------------------------------------------- the lookup
+def named_table(low: Lowering, parts: tuple[str, ...], node: exp.Expr) -> Rel | None:
+    """The Rel of a metadata table, view or temporary table named `parts`, or None."""
+    session = low.session
+    found = split_table(session, parts)
+    if found is None:
+        return None
+    ref, name = found
+    if ref.is_metadata:
+        return metadata_scan(low, ref, name, node)
+    if ref == TEMP_SCHEMA:
+        temp = _temporary_scan(low, name, node)
+        if temp is not None:
+            return temp
+    view = find_view(session, ref, name)
+    if view is not None:
+        return expand_view(low, ref, view, node)
+    return None
+
+
+def _temporary_scan(low: Lowering, name: str, node: exp.Expr) -> Rel | None:
+    path = temporary_tables(low.session).find(name)
+    if path is None:
+        return None
+    rel_path = os.path.relpath(path, low.session.workspaces["tmp"])
+    return low.scan(("dfs", "tmp", rel_path), {}, node)
+
+
+def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> Rel:
+    from drillspark.sql.lower import Rel
+
+    tables = md.ISCHEMA_TABLES if ref.plugin == ISCHEMA else md.SYS_TABLES
+    key = next((t for t in tables if t.lower() == name.lower()), None)
+    if key is None:
+        raise low.fail(f"Object '{name}' not found within '{ref.plugin}'", node,
+                       TableNotFoundError)
+    if ref.plugin == SYS and key not in md.SYS_READABLE:
+        raise low.unsupported(f"the system table sys.{key}", node)
+    low.builder.storage.setdefault(ref.plugin, engine_config(low.session, ref.plugin))
+    op = {"op": "scan", "storageengine": ref.plugin,
+          "selection": {"table": key}}
+    return Rel(low.builder.add(op, node), [c for c, _, _ in tables[key]])
+
+
+def engine_config(session: SqlSession, plugin: str) -> dict:
+    if plugin == ISCHEMA:
+        return {"type": "ischema", "schemas": schema_configs(session)}
+    return {"type": "system-tables", "options": option_rows(session)}
+
+
+def option_rows(session: SqlSession) -> list[list]:
+    """sys.options rows for the options drillspark knows (name, kind, scopes, val, status,
+    optionScope, description)."""
+    names = sorted(set(OPTION_DEFAULTS) | set(session.options))
+    rows = []
+    for n in names:
+        value = session.option(n)
+        default = OPTION_DEFAULTS.get(n)
+        kind = "BIT" if isinstance(value, bool) else "BIGINT" if isinstance(value, int) else \
+            "FLOAT8" if isinstance(value, float) else "VARCHAR"
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        changed = n in session.options
+        rows.append([n, kind, "ALL", text, "CHANGED" if changed else "DEFAULT",
+                     "SESSION" if changed else "BOOT", OPTION_DESCRIPTIONS.get(n, "")])
+        del default
+    return rows
+
+
+# Drill 1.22's own descriptions (sys.options) of the options drillspark understands.
+OPTION_DESCRIPTIONS = {
+    "store.json.all_text_mode": "Drill reads all data from the JSON files as VARCHAR. Prevents "
+                                "schema change errors.",
+    "store.json.read_numbers_as_double": "Reads numbers with or without a decimal point as "
+                                         "DOUBLE. Prevents schema change errors.",
+    "store.json.reader.allow_escape_any_char": "Enables the JSON record reader in Drill to "
+                                               "escape any character. Default is false. "
+                                               "(Drill 1.16+)",
+    "store.json.enable_v2_reader": "Enable the experimental \"version 2\" JSON reader.",
+    "exec.enable_union_type": "Enable support for Avro union type.",
+    "planner.enable_nestedloopjoin": "Sort-based operation. Writes to disk.",
+    "planner.slice_target": "The number of records manipulated within a fragment before Drill "
+                            "parallelizes operations.",
+    "planner.width.max_per_node": "Max number of threads that can run in parallel for a query "
+                                  "on a node.",
+}
+
+
+# ----------------------------------------------------------------------------- view expansion
+def expand_view(low: Lowering, ref: SchemaRef, view: ViewFile, node: exp.Expr) -> Rel:
+    """Lower the view's query in place: under the view's own default schema, without the outer
+    query's CTEs, then renamed to the view's field names."""
+    from drillspark.sql.lower import _err
+    from drillspark.sql.parser import parse_query
+
+    stack = low.__dict__.setdefault("_views", [])
+    key = (ref.name, view.name)
+    if key in stack or len(stack) >= MAX_VIEW_DEPTH:
+        raise low.fail(f"view {ref.name}.{view.name} reads itself (through "
+                       f"{' -> '.join('.'.join(k) for k in stack)})", node)
+    saved = (low.sql, low.ctes, low.session.default_schema)
+    stack.append(key)
+    try:
+        low.sql = view.sql
+        low.ctes = []
+        path = tuple(p.lower() for p in view.schema_path)
+        low.session.default_schema = path if len(path) == 2 else None
+        try:
+            rel = low.lower_query(parse_query(view.sql))
+        except SqlError as e:
+            raise _err(type(e), f"view {ref.name}.`{view.name}`: {e.message}", node,
+                       saved[0]) from None
+    finally:
+        stack.pop()
+        low.sql, low.ctes, low.session.default_schema = saved
+    if view.dynamic:
+        return rel
+    names = [str(f.get("name")) for f in view.fields]
+    if rel.columns is not None and len(rel.columns) == len(names) and rel.columns != names:
+        rel = low.rename(rel, names)
+    if rel.columns is not None:
+        rel = replace(rel, strict=True)
+    return rel

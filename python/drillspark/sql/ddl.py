@@ -1,0 +1,312 @@
+"""CREATE VIEW, CREATE [TEMPORARY] TABLE AS, DROP TABLE / VIEW, with Drill 1.22's checks, answers
+and messages (asked of Drill itself: `[ok, summary]` rows, `Fragment` / `Number of records
+written` for CTAS, VALIDATION errors for immutable schemas, name clashes and missing objects).
+
+Views are stored as Drill stores them (`name.view.drill` in the workspace folder, see
+spark/storage/views.py). CTAS writes a folder of data files named as Drill names them
+(`0_0_0.parquet`, ...). DROP TABLE removes only a table: a data file, or a folder holding data
+files of one format (nothing else: no sub-folders, no files of other kinds)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import TYPE_CHECKING, Any
+
+from drillspark.spark.storage.views import VIEW_SUFFIX, view_path, write_view
+from drillspark.sql import catalog
+from drillspark.sql import statements as st
+from drillspark.sql.catalog import SchemaRef
+from drillspark.sql.errors import SqlError, ValidationError
+
+if TYPE_CHECKING:
+    from drillspark.sql.engine import RowsResult, SqlEngine
+
+# store.format -> (Spark writer format known to writers.py, Drill's file extension)
+STORE_FORMATS = {"parquet": ("parquet", "parquet"), "json": ("json", "json"),
+                 "csv": ("csv", "csv"), "tsv": ("tsv", "tsv"), "psv": ("psv", "tbl")}
+DATA_EXTENSIONS = {"parquet", "json", "csv", "tsv", "psv", "tbl", "csvh", "txt", "avro",
+                   "seq", "gz", "bz2", "zip"}
+
+
+def _ok(ok: bool, summary: str) -> RowsResult:
+    from drillspark.sql.engine import RowsResult
+
+    return RowsResult(["ok", "summary"], [[ok, summary]])
+
+
+def target_schema(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[SchemaRef, str]:
+    """The schema an object named `parts` is created in / dropped from, and its name."""
+    session = engine.session
+    name = parts[-1]
+    if len(parts) == 1:
+        ref = catalog.default_ref(session)
+        if ref is None:
+            raise ValidationError("Root schema is immutable. Drill does not allow creating or "
+                                  "deleting tables or views in the root schema. Select a "
+                                  "schema using 'USE schema' command.")
+        return ref, name
+    schema = tuple(p.lower() for p in parts[:-1])
+    ref = catalog._absolute(session, schema)
+    if ref is None:
+        current = ".".join(session.default_schema) if session.default_schema else \
+            "No default schema selected"
+        raise ValidationError(f"Schema [{'.'.join(parts[:-1])}] is not valid with respect to "
+                              f"either root schema or current default schema.\n\n"
+                              f"Current default schema: {current}")
+    return ref, name
+
+
+def _mutable(engine: SqlEngine, ref: SchemaRef) -> str:
+    """The folder of a writable schema, else Drill's immutable-schema error."""
+    folder = catalog.folder_of(engine.session, ref)
+    if not catalog.writable(engine.session, ref) or not folder:
+        shown = "dfs" if ref == SchemaRef("dfs", "default") else \
+            "cp" if ref.plugin == "cp" else ref.name
+        raise ValidationError(f"Unable to create or drop objects. Schema [{shown}] is "
+                              "immutable.")
+    return folder
+
+
+def _check_names(names: list[str]) -> None:
+    seen = set()
+    for n in names:
+        if n.lower() in seen:
+            raise ValidationError(f"Duplicate column name [{n}]")
+        seen.add(n.lower())
+
+
+def _compile(engine: SqlEngine, query: str) -> tuple[Any, Any, Any]:
+    """(tree, Lowering, root Rel) of a DDL statement's query."""
+    from drillspark.sql.lower import Lowering
+    from drillspark.sql.parser import parse_query
+
+    tree = parse_query(query)
+    low = Lowering(engine.session, query)
+    return tree, low, low.lower_query(tree)
+
+
+def _located(e: SqlError, stmt: Any) -> SqlError:
+    from drillspark.sql.engine import _shift
+
+    return _shift(e, stmt.text, stmt.query_offset)
+
+
+# ----------------------------------------------------------------------------- views
+def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
+    from drillspark.sql.view_fields import view_fields
+
+    ref, name = target_schema(engine, stmt.name)
+    folder = _mutable(engine, ref)
+    path = view_path(folder, name)
+    temp = catalog.temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA \
+        else None
+    table_exists = os.path.exists(os.path.join(folder, name)) or temp is not None
+    view_exists = os.path.isfile(path)
+    if stmt.if_not_exists and (view_exists or table_exists):
+        return _ok(False, f"A table or view with given name [{name}] already exists in schema "
+                          f"[{ref.name}]")
+    if table_exists:
+        raise ValidationError(f"A non-view table with given name [{name}] already exists in "
+                              f"schema [{ref.name}]")
+    if view_exists and not stmt.replace:
+        raise ValidationError(f"A view with given name [{name}] already exists in schema "
+                              f"[{ref.name}]")
+    try:
+        tree, _low, root = _compile(engine, stmt.query)  # checks the query, as Drill does
+    except SqlError as e:
+        raise _located(e, stmt) from None
+    fields = view_fields(engine.session, tree, None)
+    dynamic = any(f["type"] == "DYNAMIC_STAR" for f in fields)
+    if stmt.columns is not None:
+        count = len(root.columns) if root.columns is not None else None
+        if dynamic or count is None or count != len(stmt.columns):
+            raise ValidationError("view's field list and the view's query field list have "
+                                  "different counts.")
+        _check_names(list(stmt.columns))
+        fields = view_fields(engine.session, tree, list(stmt.columns))
+    else:  # the select list's own names (the plan may have renamed a duplicate)
+        _check_names([f["name"] for f in fields if f["type"] != "DYNAMIC_STAR"])
+    schema_path = list(engine.session.default_schema or ())
+    write_view(path, name, stmt.query.strip(), fields, schema_path)
+    verb = "replaced" if view_exists else "created"
+    return _ok(True, f"View '{name}' {verb} successfully in '{ref.name}' schema")
+
+
+def drop(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
+    ref, name = target_schema(engine, stmt.name)
+    if stmt.kind == "VIEW":
+        return _drop_view(engine, ref, name, stmt.if_exists)
+    return _drop_table(engine, ref, name, stmt.if_exists)
+
+
+def _drop_view(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
+    folder = _mutable(engine, ref)
+    path = view_path(folder, name)
+    if os.path.isfile(path):
+        os.remove(path)
+        return _ok(True, f"View [{name}] deleted successfully from schema [{ref.name}].")
+    if os.path.exists(os.path.join(folder, name)):
+        raise ValidationError(f"[{name}] is not a VIEW in schema [{ref.name}]")
+    if if_exists:
+        return _ok(False, f"View [{name}] not found in schema [{ref.name}].")
+    raise ValidationError(f"Unknown view [{name}] in schema [{ref.name}].")
+
+
+def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
+    temps = catalog.temporary_tables(engine.session)
+    if ref == catalog.TEMP_SCHEMA:
+        temp = temps.find(name)
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+            temps.folders.pop(name, None)
+            return _ok(True, f"Temporary table [{name}] dropped")
+    folder = _mutable(engine, ref)
+    path = os.path.normpath(os.path.join(folder, name))
+    if not path.startswith(os.path.normpath(folder) + os.sep) or not os.path.exists(path):
+        if if_exists:
+            return _ok(False, f"Table [{name}] not found")
+        raise ValidationError(f"Table [{name}] not found")
+    _check_is_table(path, ref, name)
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    else:
+        os.remove(path)
+    return _ok(True, f"Table [{name}] dropped")
+
+
+def _check_is_table(path: str, ref: SchemaRef, name: str) -> None:
+    """Refuse to drop anything but a data file or a folder of data files of one format."""
+    if os.path.isfile(path):
+        if _extension(os.path.basename(path)) not in DATA_EXTENSIONS or \
+                path.endswith(VIEW_SUFFIX):
+            raise ValidationError(f"[{name}] in schema [{ref.name}] is not a table: only data "
+                                  "files and folders of data files are dropped")
+        return
+    formats = set()
+    for entry in os.scandir(path):
+        if entry.name.startswith((".", "_")):
+            continue  # hidden and bookkeeping files (.crc, _SUCCESS) go with the table
+        if entry.is_dir():
+            raise ValidationError(f"[{name}] in schema [{ref.name}] holds the folder "
+                                  f"[{entry.name}]: DROP TABLE removes only folders of data "
+                                  "files")
+        ext = _extension(entry.name)
+        if ext not in DATA_EXTENSIONS:
+            raise ValidationError("Table contains different file formats. \nDrop Table is only "
+                                  "supported for directories that contain homogeneous file "
+                                  "formats consumable by Drill")
+        formats.add(ext)
+    if not formats:
+        raise ValidationError("No files were found and no default format is set on the "
+                              f"queried workspace.\n\nworkspace: {ref.name}\ntable: {name}")
+    if len(formats) > 1:
+        raise ValidationError("Table contains different file formats. \nDrop Table is only "
+                              "supported for directories that contain homogeneous file "
+                              "formats consumable by Drill")
+
+
+def _extension(name: str) -> str:
+    for comp in (".gz", ".bz2", ".zip"):
+        if name.endswith(comp):
+            name = name[: -len(comp)]
+    return os.path.splitext(name)[1].lstrip(".").lower()
+
+
+# ----------------------------------------------------------------------------- CTAS
+def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
+    session = engine.session
+    temps = catalog.temporary_tables(session)
+    if stmt.temporary and len(stmt.name) == 1:
+        ref, name = catalog.TEMP_SCHEMA, stmt.name[0]  # Drill's default temporary workspace
+    else:
+        ref, name = target_schema(engine, stmt.name)
+    folder = _mutable(engine, ref)
+    if stmt.temporary and ref != catalog.TEMP_SCHEMA:
+        raise ValidationError("Temporary tables are not allowed to be created / dropped "
+                              f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}].")
+    # a temporary table may not shadow a table or view either (Drill 1.22)
+    exists = os.path.exists(os.path.join(folder, name)) or \
+        os.path.isfile(view_path(folder, name)) or \
+        (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
+    if exists:
+        message = f"A table or view with given name [{name}] already exists in schema " \
+                  f"[{ref.name}]"
+        if stmt.if_not_exists:
+            return _ok(False, message)
+        raise ValidationError(message)
+    fmt = str(session.option("store.format")).lower()
+    if fmt not in STORE_FORMATS:
+        raise ValidationError(f"unsupported store.format '{fmt}' for CREATE TABLE AS "
+                              f"(drillspark writes {', '.join(STORE_FORMATS)})")
+    path = temps.folder_for(folder, name) if stmt.temporary else os.path.join(folder, name)
+    try:
+        compiled = _ctas_plan(engine, stmt, path, fmt)
+    except SqlError as e:
+        raise _located(e, stmt) from None
+    result = engine.run_plan(compiled)
+    rows = sum(w.rows for w in result.written)
+    _drill_file_names(path, STORE_FORMATS[fmt][1])
+    if stmt.temporary:
+        temps.folders[name] = path
+    from drillspark.sql.engine import RowsResult
+
+    return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
+
+
+def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> Any:
+    from drillspark.sql.parser import CompiledQuery
+
+    _tree, low, root = _compile(engine, stmt.query)
+    if stmt.columns is not None:
+        names = root.columns
+        if names is None:  # SELECT * of a schema-free table: its columns once analysed
+            names = list(engine.run_plan(CompiledQuery(low.plan(root), None,
+                                                       sql=stmt.query)).df.columns)
+        if len(names) != len(stmt.columns):
+            raise ValidationError("table's field list and the table's query field list have "
+                                  "different counts.")
+        _check_names(list(stmt.columns))
+        root = low.rename(_known(root, names), list(stmt.columns))
+    else:  # the select list's own names (the plan may have renamed a duplicate)
+        from drillspark.sql.view_fields import query_fields
+
+        _check_names([n for n, f in query_fields(engine.session, _tree) if n != "**"])
+    if stmt.partition:
+        # Drill writes one file per partition value; the rows read back are the same, so the
+        # partition columns only order the write here.
+        from drillspark.sql import drill_expr as dx
+        from drillspark.sql.lower import Rel
+
+        orderings = [{"order": "ASC", "expr": dx.path(c), "nullDirection": "LAST"}
+                     for c in stmt.partition]
+        root = Rel(low.builder.add({"op": "order", "input": root.op, "orderings": orderings}),
+                   root.columns)
+    low.builder.storage.setdefault("dfs", low.engine_config("dfs"))
+    store = {"storageengine": "dfs", "target": {"path": path, "format": STORE_FORMATS[fmt][0],
+                                                "table": stmt.name[-1]}}
+    return CompiledQuery(low.plan(root, store=store), ["Fragment", "Number of records written"],
+                         target=path, sql=stmt.query, positions=low.builder.positions)
+
+
+def _known(rel: Any, names: list[str]) -> Any:
+    from drillspark.sql.lower import Rel
+
+    return Rel(rel.op, list(names))
+
+
+def _drill_file_names(path: str, ext: str) -> None:
+    """Spark's part files renamed as Drill names a fragment's files: 0_0_0.<ext>, 0_0_1, ..."""
+    if not os.path.isdir(path):
+        return
+    files = sorted(n for n in os.listdir(path) if not n.startswith((".", "_")))
+    for i, n in enumerate(files):
+        os.rename(os.path.join(path, n), os.path.join(path, f"0_0_{i}.{ext}"))
+    for n in os.listdir(path):  # checksums of the old names
+        if n.startswith(".") and n.endswith(".crc"):
+            os.remove(os.path.join(path, n))
+
+
+def close_session(engine: SqlEngine) -> None:
+    """Drop the session's temporary tables (Drill drops them when the session closes)."""
+    catalog.temporary_tables(engine.session).drop_all()
