@@ -58,7 +58,8 @@ def test_leftovers_of_a_killed_write_are_cleaned_by_the_next_write(spark, tmp_pa
     report = write_atomic(spark.range(2).coalesce(1), str(tmp_path / "t"), "json")
     assert report.rows == 2
     assert sorted(os.listdir(tmp_path)) == [".u.drillspark-0123abcd", "t"]
-    rows = [json.loads(x) for x in open(report.files[0])]
+    with open(report.files[0]) as f:
+        rows = [json.loads(x) for x in f]
     assert rows == [{"id": 0}, {"id": 1}]
 
 
