@@ -25,7 +25,8 @@ def _load_plan(plan: Any) -> Any:
 
 def run(plan: Any, spark: SparkSession | None = None,
         storage: Mapping[str, Mapping[str, Any]] | None = None,
-        classpath: Sequence[str] | None = None) -> DrillResult:
+        classpath: Sequence[str] | None = None,
+        workspaces: Mapping[str, Any] | None = None) -> DrillResult:
     """Run a Drill logical plan and return its result.
 
     plan:      a path to a plan file, JSON text, a dict, or a parsed LogicalPlan
@@ -34,6 +35,9 @@ def run(plan: Any, spark: SparkSession | None = None,
                `{"cp": {"type": "classpath", "root": "/data"}}`
     classpath: directories a `classpath` engine without a root searches (default: the
                current directory)
+    workspaces: name -> folder (or `{"location", "allowAccessOutsideWorkspace"}`): when
+               given, every file the plan's engines read or write must lie inside one of them
+               (docs/security.md); when not, a plan reads what its own engines declare
     """
     from drillspark.spark.storage import StorageRegistry
     from drillspark.spark.translator import Translator
@@ -44,8 +48,11 @@ def run(plan: Any, spark: SparkSession | None = None,
 
         spark = session()
     plan_storage = {name: cfg.to_json() for name, cfg in parsed.storage.items()}
+    from drillspark.spark.storage.workspaces import workspace_of
+
+    confine = [workspace_of(k, v) for k, v in (workspaces or {}).items()]
     registry = StorageRegistry(plan_storage, storage,
-                               list(classpath) if classpath else [os.getcwd()])
+                               list(classpath) if classpath else [os.getcwd()], confine)
     translator = Translator(spark, list(parsed.operators), registry,
                             dialect_2013=parsed.dialect == "2013",
                             missing_type=_missing_type(parsed.head))

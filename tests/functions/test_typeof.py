@@ -42,7 +42,8 @@ def test_sql_type_names_and_modes(spark, citibike):
         "drill_sqltypeof(12.3)", "drill_sqltypeof(1)",
         "drill_modeof(executionTime)", "drill_modeof(stationBeanList)", "drill_modeof(stationBeanList[0])",
         "drill_modeof(1)").first()
-    assert tuple(row) == ("CHARACTER VARYING", "ARRAY", "BIGINT", "DOUBLE", "BOOLEAN", "STRUCT",
+    # Drill 1.22: sqltypeof of a repeated map is its element's, STRUCT (measured with query.sh)
+    assert tuple(row) == ("CHARACTER VARYING", "STRUCT", "BIGINT", "DOUBLE", "BOOLEAN", "STRUCT",
                           "DECIMAL(3, 1)", "INTEGER", "NULLABLE", "ARRAY", "NOT NULL", "NOT NULL")
 
 

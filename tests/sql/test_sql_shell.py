@@ -105,7 +105,8 @@ def test_tab_completes_paths_and_keywords(shell):
                   "\t", ";\r"]:
         shell.send(chunk)
         time.sleep(0.5)
-    out = shell.expect(r'"query".*drillspark>')
+    # EXPLAIN resolves the table through the extension's workspace rule: Spark starts here
+    out = shell.expect(r'"query".*drillspark>', timeout=180)
     assert "dfs.`data/drill/jsoninput/input2.json`" in out  # completed, backtick closed
     assert "explain plan for select *" in out
     assert '"op": "scan"' in out and "jsoninput/input2.json" in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 import traceback
 from typing import Any
@@ -20,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "cp='{\"type\":\"classpath\",\"root\":\"/data\"}'")
     p.add_argument("--classpath", action="append", default=[], metavar="DIR",
                    help="a directory a root-less classpath engine searches (repeatable)")
+    p.add_argument("--workspace", action="append", default=[], metavar="NAME=DIR",
+                   help="confine the plan: every file its storage engines read or write must "
+                        "lie in one of these folders (repeatable; docs/security.md)")
     p.add_argument("--format", choices=["table", "json", "csv"], default="table")
     p.add_argument("--output", metavar="FILE", help="write the result here, not to stdout")
     p.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
@@ -83,7 +87,9 @@ def run_command(args: argparse.Namespace) -> int:
         result = None
         try:
             result = drillspark.run(plan, spark=spark, storage=storage,
-                                    classpath=args.classpath or None)
+                                    classpath=args.classpath or None,
+                                    workspaces={k: os.path.abspath(v) for k, v in _pairs(
+                                        args.workspace, "--workspace").items()} or None)
             out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
             try:
                 _write(result, args.format, out)

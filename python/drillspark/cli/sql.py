@@ -30,7 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workspace", action="append", default=[], metavar="NAME=PATH",
                    help="a dfs workspace (NAME=PATH); `root` is where dfs.`relative/path` "
-                        "resolves (default: the current directory)")
+                        "resolves (default: the current directory). Table names stay inside "
+                        "their workspace; once any is given, `root` is confined too "
+                        "(docs/security.md)")
     p.add_argument("--schema", help="default schema, as USE would set it (e.g. dfs.tmp)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="a session option, as ALTER SESSION SET would set it "

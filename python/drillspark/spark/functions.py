@@ -18,7 +18,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.drill_types import drill_name_of, drill_type
+from drillspark.spark.drill_types import drill_type
 
 NO_LITERAL: Any = object()
 Kind = Literal["scalar", "aggregate", "window"]
@@ -242,21 +242,19 @@ def _log(a: list[Arg], ctx: Context) -> Column:
     return F.call_function("log", a[0].col, a[1].col)  # log(base, x)
 
 
-def _typeof(a: list[Arg], ctx: Context) -> Column:
-    if a[0].missing_type is not None:  # a column the input lacks has the reader's null type
-        return F.lit(a[0].missing_type)
-    return F.lit(drill_name_of(ctx.type_of(a[0].col)))
+def _type_report(jvm_name: str) -> Builder:
+    """typeof / drilltypeof / sqltypeof / modeof: the extension's drill_* function owns Drill's
+    type names and modes (jvm/.../DrillTypeNames.scala), so drillspark.sql and spark.sql
+    answer alike. A missing column is an untyped NULL here (it combines with any type); the
+    function sees it as the reader's typed NULL, as the extension's missing-column rule does."""
 
+    def build(a: list[Arg], ctx: Context) -> Column:
+        col = a[0].col
+        if a[0].missing_type is not None:
+            col = F.lit(None).cast(drill_type(a[0].missing_type))
+        return F.call_function(jvm_name, col)
 
-def _sqltypeof(a: list[Arg], ctx: Context) -> Column:
-    if a[0].missing_type is not None:
-        return F.lit(_sql_type_name(drill_type(a[0].missing_type)))
-    return F.lit(_sql_type_name(ctx.type_of(a[0].col)))
-
-
-def _modeof(a: list[Arg], ctx: Context) -> Column:
-    t = ctx.type_of(a[0].col)
-    return F.lit("ARRAY" if isinstance(t, T.ArrayType) else "NULLABLE")
+    return build
 
 
 def _call(name: str) -> Builder:
@@ -603,10 +601,10 @@ def _build_catalog() -> FunctionCatalog:
     scalar("unix_timestamp", lambda a, c: F.unix_timestamp(*_c(a)), (0, 2))
 
     # types and conversions
-    scalar("typeof", _typeof, 1)
-    scalar("drilltypeof", _typeof, 1)
-    scalar("sqltypeof", _sqltypeof, 1)
-    scalar("modeof", _modeof, 1)
+    scalar("typeof", _type_report("drill_typeof"), 1)
+    scalar("drilltypeof", _type_report("drill_drilltypeof"), 1)
+    scalar("sqltypeof", _type_report("drill_sqltypeof"), 1)
+    scalar("modeof", _type_report("drill_modeof"), 1)
     scalar("convert_to", _convert_to, 2)
     scalar("convert_from", _convert_from, 2)
     scalar("string_binary", _unary(F.hex), 1)
@@ -762,19 +760,6 @@ def _similar_class(pattern: str, start: int, escape: str, out: list[str],
             out.append("\\\\" if c == "\\" else c)
         i += 1
     raise bad("unclosed '['")
-
-
-def _sql_type_name(t: T.DataType) -> str:
-    names = {"INT": "INTEGER", "BIGINT": "BIGINT", "FLOAT4": "FLOAT", "FLOAT8": "DOUBLE",
-             "BIT": "BOOLEAN", "VARCHAR": "CHARACTER VARYING", "VARBINARY": "BINARY VARYING",
-             "MAP": "STRUCT", "DATE": "DATE", "TIMESTAMP": "TIMESTAMP",
-             "TIME": "TIME"}
-    if isinstance(t, T.ArrayType):
-        return "ARRAY"
-    if isinstance(t, T.DecimalType):
-        return f"DECIMAL({t.precision}, {t.scale})"
-    d = drill_name_of(t)
-    return names.get(d, d)
 
 
 CATALOG = _build_catalog()

@@ -51,6 +51,8 @@ class SqlEngine:
         self._spark = spark
         self._spark_factory = spark_factory
         self.session = session or SqlSession()
+        if self.session.spark_provider is None:  # table paths are resolved by the extension
+            self.session.spark_provider = lambda: self.spark
 
     @property
     def has_spark(self) -> bool:

@@ -4,10 +4,15 @@ by USE, and the Drill options set by ALTER SESSION."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from drillspark.sql.errors import TableNotFoundError, ValidationError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 # Drill's defaults (drill-module.conf) for the options the SQL layer understands.
 OPTION_DEFAULTS: dict[str, object] = {
@@ -62,18 +67,32 @@ class ResolvedTable:
 
 @dataclass
 class SqlSession:
-    """What USE / ALTER SESSION change. `workspaces` are the `dfs` workspaces (name -> folder);
-    `root` is where `dfs.`relative/path`` resolves (the working directory by default)."""
+    """What USE / ALTER SESSION change. `workspaces` are the `dfs` workspaces (name -> folder,
+    or a Drill workspace config `{"location": ..., "allowAccessOutsideWorkspace": true}`);
+    `root` is where `dfs.`relative/path`` resolves (the working directory by default).
+    Table names stay inside their workspace (docs/security.md): only `root`, when no workspace
+    was configured, reaches outside it (absolute paths, `..`), as Drill's root `/` does."""
 
-    workspaces: dict[str, str] = field(default_factory=dict)
+    workspaces: dict[str, Any] = field(default_factory=dict)
     cp_root: str = field(default_factory=lambda: str(_default_cp_root()))
     default_schema: tuple[str, ...] | None = None
     options: dict[str, object] = field(default_factory=dict)
+    # workspace -> whether names may leave it (Drill's allowAccessOutsideWorkspace)
+    outside: dict[str, bool] = field(default_factory=dict)
+    # the Spark session whose extension resolves workspace paths (SqlEngine sets it)
+    spark_provider: Callable[[], SparkSession] | None = field(default=None, repr=False,
+                                                              compare=False)
 
     def __post_init__(self) -> None:
-        self.workspaces = {k.lower(): str(v) for k, v in self.workspaces.items()}
+        from drillspark.spark.storage.workspaces import workspace_of
+
+        configured = bool(self.workspaces)
+        given = {k.lower(): workspace_of(k.lower(), v) for k, v in self.workspaces.items()}
+        self.workspaces = {k: ws.location for k, ws in given.items()}
+        self.outside = {k: ws.allow_outside for k, ws in given.items()} | self.outside
         self.workspaces.setdefault("root", os.getcwd())
         self.workspaces.setdefault("tmp", "/tmp")
+        self.outside.setdefault("root", not configured)
 
     # --- options -------------------------------------------------------------------------
     def option(self, name: str) -> object:
@@ -137,15 +156,37 @@ class SqlSession:
         """dfs.`path`, dfs.<ws>.`path`, cp.`path`, <ws>.`path` or `path` (default schema)."""
         parts = tuple(parts)
         plugin, workspace, name = self._split(parts)
-        folder = self.cp_root if plugin == "cp" else self.workspaces[workspace]
-        path = name if os.path.isabs(name) else os.path.join(folder, name)
-        path = os.path.normpath(path)
+        path = self.workspace_path(plugin, workspace, name)
         table = ResolvedTable(plugin, workspace, name, path)
         if check and not os.path.exists(path):
             raise TableNotFoundError(
                 f"table '{'.'.join(parts)}' not found: {table.display} resolves to {path}, "
                 "which does not exist")
         return table
+
+    def workspace_path(self, plugin: str, workspace: str, name: str) -> str:
+        """Where `name` lies in the workspace, by the extension's one workspace rule."""
+        from drillspark.spark.storage import workspaces as wsp
+
+        ws = (wsp.Workspace("cp", self.cp_root) if plugin == "cp" else
+              wsp.Workspace(workspace, self.workspaces[workspace],
+                            self.outside.get(workspace, False)))
+        try:
+            return wsp.resolve(self._spark(), ws, name)
+        except wsp.WorkspaceError as e:
+            raise ValidationError(str(e)) from None
+
+    def _spark(self) -> SparkSession:
+        if self.spark_provider is not None:
+            return self.spark_provider()
+        from pyspark.sql import SparkSession
+
+        active = SparkSession.getActiveSession()
+        if active is not None:
+            return active
+        import drillspark
+
+        return drillspark.session()
 
     def _split(self, parts: tuple[str, ...]) -> tuple[str, str, str]:
         head = parts[0].lower() if parts else ""

@@ -9,8 +9,11 @@
 | `mock` | generated rows | - |
 | `ischema`, `system-tables` | INFORMATION_SCHEMA / sys tables (`metadata.py`) | no |
 
-A path in a selection or target is resolved against the engine's root (or workspace) and may
-not leave it (`..` or symlinks pointing outside are refused).
+A path in a selection or target is resolved against the engine's root (or workspace) by the
+extension's workspace rule (`storage/workspaces.py`, docs/security.md): `..`, URI schemes,
+look-alikes of `.` and `/`, and symlinks pointing outside are refused unless the workspace sets
+`allowAccessOutsideWorkspace`. A run given `workspaces` (CLI `drillspark run --workspace`) also
+confines every file a plan's own engines name to those workspaces.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 
 from drillspark.spark.storage import readers
+from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.mock import read_mock
 from drillspark.spark.storage.writers import WriteReport, write_atomic
 
@@ -84,27 +88,52 @@ class FileEngine(StorageEngine):
     writable = True
     readable = True
 
-    def _workspace_root(self, name: str | None) -> list[str]:
+    # the run's workspaces (CLI --workspace): every path must lie inside one of them too
+    confine_to: list[wsp.Workspace] = field(default_factory=list)
+
+    def _workspaces(self, name: str | None) -> list[wsp.Workspace]:
+        outside = self.config.get(wsp.ALLOW_OUTSIDE, False) in (True, "true")
         if not name or name == "default":
-            return self.roots
+            return [wsp.Workspace(self.name, r, outside) for r in self.roots]
         ws = (self.config.get("workspaces") or {}).get(name)
         if ws is None:
             known = ", ".join(sorted(self.config.get("workspaces") or {})) or "none"
             raise StorageError(f"storage engine {self.name!r} has no workspace {name!r} "
                                f"(workspaces: {known})")
-        loc = ws.get("location", "/") if isinstance(ws, Mapping) else str(ws)
-        return [_inside(r, loc.lstrip("/"), self.name) for r in self.roots]
+        conf = wsp.workspace_of(name, ws if isinstance(ws, Mapping) else {"location": str(ws)})
+        # a workspace location is the operator's config, relative to the engine's root
+        return [wsp.Workspace(f"{self.name}.{name}",
+                              os.path.normpath(os.path.join(r, conf.location.lstrip("/"))),
+                              conf.allow_outside) for r in self.roots]
 
-    def resolve(self, path: str, workspace: str | None = None, must_exist: bool = True) -> str:
-        """`path` under the engine's root (the first root where it exists)."""
-        candidates = [_inside(r, path, self.name) for r in self._workspace_root(workspace)]
-        if not must_exist:
-            return candidates[0]
-        for c in candidates:
-            if os.path.exists(c):
-                return c
-        where = " or ".join(self._workspace_root(workspace))
-        raise StorageError(f"{path!r} not found in storage engine {self.name!r} (under {where})")
+    def resolve(self, spark: SparkSession, path: str, workspace: str | None = None,
+                must_exist: bool = True) -> str:
+        """`path` in the engine's root or workspace (the first root where it exists)."""
+        candidates = []
+        for ws in self._workspaces(workspace):
+            try:
+                candidates.append(wsp.resolve(spark, ws, path.lstrip("/")))
+            except wsp.WorkspaceError as e:
+                raise StorageError(f"storage engine {self.name!r}: {e}") from None
+        found = candidates[0] if not must_exist else \
+            next((c for c in candidates if os.path.exists(c)), None)
+        if found is None:
+            where = " or ".join(ws.location for ws in self._workspaces(workspace))
+            raise StorageError(f"{path!r} not found in storage engine {self.name!r} "
+                               f"(under {where})")
+        return self._confined(spark, found)
+
+    def _confined(self, spark: SparkSession, path: str) -> str:
+        if not self.confine_to:
+            return path
+        refusals = []
+        for ws in self.confine_to:
+            try:
+                return wsp.resolve(spark, ws, path)
+            except wsp.WorkspaceError as e:
+                refusals.append(str(e))
+        raise StorageError(f"storage engine {self.name!r}: {path} is outside the run's "
+                           f"workspaces ({'; '.join(refusals)})")
 
     def _format_of(self, selection: Mapping[str, Any], path: str) -> str:
         fmt = selection.get("format") or selection.get("type") or self.default_format
@@ -133,7 +162,7 @@ class FileEngine(StorageEngine):
             raise StorageError(f"scan of {self.name!r}: selection has no 'path' or 'files'")
         raw_paths = [raw] if isinstance(raw, str) else list(raw)
         ws = selection.get("workspace")
-        paths = [self.resolve(_strip_scheme(str(p)), ws) for p in raw_paths]
+        paths = [self.resolve(spark, _strip_scheme(str(p)), ws) for p in raw_paths]
         fmt = self._format_of(selection, paths[0])
         fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
         if fmt == "json":
@@ -164,7 +193,8 @@ class FileEngine(StorageEngine):
         raw = target.get("path") or target.get("file")
         if not raw:
             raise StorageError(f"store to {self.name!r}: target has no 'path'")
-        path = self.resolve(_strip_scheme(str(raw)), target.get("workspace"), must_exist=False)
+        path = self.resolve(df.sparkSession, _strip_scheme(str(raw)), target.get("workspace"),
+                            must_exist=False)
         fmt = target.get("format") or target.get("type") or self.default_format or "json"
         if isinstance(fmt, Mapping):
             fmt = fmt.get("type", "json")
@@ -191,18 +221,11 @@ def _format_of_dir(path: str) -> str | None:
     return None
 
 
-def _inside(root: str, path: str, engine: str) -> str:
-    """`path` joined under `root`, refusing anything that resolves outside it."""
-    root_real = os.path.realpath(root)
-    full = os.path.realpath(os.path.join(root_real, path.lstrip("/")))
-    if full != root_real and not full.startswith(root_real.rstrip(os.sep) + os.sep):
-        raise StorageError(f"path {path!r} escapes the root {root!r} of storage engine {engine!r}")
-    return full
-
-
 def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] = (),
-                named: Mapping[str, Mapping[str, Any]] | None = None) -> StorageEngine:
-    """A storage engine from its plan config. `named` resolves `{type: "named", name: ...}`."""
+                named: Mapping[str, Mapping[str, Any]] | None = None,
+                confine_to: Sequence[wsp.Workspace] = ()) -> StorageEngine:
+    """A storage engine from its plan config. `named` resolves `{type: "named", name: ...}`;
+    file engines keep every path inside `confine_to` when given."""
     if not isinstance(config, Mapping) or "type" not in config:
         raise StorageError(f"storage engine {name!r} has no 'type'")
     kind = str(config["type"]).lower()
@@ -211,7 +234,7 @@ def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] =
         if not named or target not in named:
             raise StorageError(f"storage engine {name!r} refers to {target!r}, which is not "
                                "configured (pass it with storage={...} / --storage)")
-        return make_engine(name, named[target], classpath, None)
+        return make_engine(name, named[target], classpath, None, confine_to)
     if kind in ("console", "queue", SCREEN.lower(), "screen"):
         return SinkEngine(name, config)
     if kind == "mock":
@@ -224,11 +247,12 @@ def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] =
         root = config.get("root")
         roots = [_strip_scheme(str(root))] if root else [os.path.abspath(d) for d in
                                                          (classpath or [os.getcwd()])]
-        return ClasspathEngine(name, config, roots=roots)
+        return ClasspathEngine(name, config, roots=roots, confine_to=list(confine_to))
     if kind in ("fs", "file", "dfs") or kind in FILE_FORMATS:
         root = config.get("root") or config.get("connection") or "file:///"
         default = kind if kind in FILE_FORMATS else None
-        return FileEngine(name, config, roots=[_strip_scheme(str(root))], default_format=default)
+        return FileEngine(name, config, roots=[_strip_scheme(str(root))], default_format=default,
+                          confine_to=list(confine_to))
     raise StorageError(f"storage engine {name!r} has unknown type {kind!r} (known: fs, file, "
                        "classpath, json, parquet, csv, tsv, psv, console, queue, mock, named, "
                        "ischema, system-tables)")
@@ -236,13 +260,15 @@ def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] =
 
 class StorageRegistry:
     """The engines of one run: the plan's `storage` section overridden/extended by the
-    caller's `storage` mapping."""
+    caller's `storage` mapping. `workspaces` (the CLI's --workspace), when given, confine every
+    file the engines read or write."""
 
     def __init__(self, plan_storage: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None,
-                 classpath: Sequence[str] = ()):
+                 classpath: Sequence[str] = (), workspaces: Sequence[wsp.Workspace] = ()):
         self.configs: dict[str, Mapping[str, Any]] = dict(plan_storage or {})
         self.configs.update(overrides or {})
         self.classpath = list(classpath)
+        self.workspaces = list(workspaces)
         self._engines: dict[str, StorageEngine] = {}
 
     def get(self, name: str | None, where: str = "") -> StorageEngine:
@@ -253,5 +279,5 @@ class StorageRegistry:
                 known = ", ".join(sorted(self.configs)) or "none"
                 raise StorageError(f"{where}unknown storage engine {name!r} (configured: {known})")
             self._engines[name] = make_engine(name, self.configs[name], self.classpath,
-                                              self.configs)
+                                              self.configs, self.workspaces)
         return self._engines[name]

@@ -1,5 +1,7 @@
-"""Atomic writes for `store`: data goes to a hidden temporary directory beside the target,
-which is renamed into place only when the whole write succeeded; nothing partial is left.
+"""Atomic writes for `store` and CTAS: data goes to a hidden staging directory beside the
+target (so in its workspace), which is renamed into place only when the whole write succeeded;
+nothing partial is left, two writes to one target never interleave, and nothing that appears at
+the target meanwhile is deleted.
 
 The directory work (listing, renaming, removing) happens in this Python process, so the
 target must be on a file system this process shares with Spark's executors: local mode and a
@@ -7,8 +9,10 @@ local cluster, or a Spark Connect server on the same machine (docs/running-plans
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 import uuid
 from dataclasses import dataclass, field
 
@@ -31,38 +35,133 @@ class WriteReport:
     files: list[str] = field(default_factory=list)
 
 
+# hidden names beside the target: staging folders and the write lock (Drill and drillspark
+# skip `.` names when reading, so neither is ever seen as data)
+_STAGING = ".{name}.drillspark-"
+_LOCK = ".{name}.drillspark-lock"
+
+
 def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) -> WriteReport:
+    """Write `df` to `path` all or nothing: into a hidden staging folder beside the target (in
+    the same workspace), renamed into place when the whole write succeeded. One write per
+    target at a time (a lock file beside it; a second one fails clearly); whatever appears at
+    the target while writing is never deleted (the write fails instead); staging folders left
+    by killed writes are removed by the next write to the same target."""
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise WriteError(f"cannot store as {fmt!r}; formats: {', '.join(sorted(FORMATS))}")
-    if os.path.exists(path) and not overwrite:
+    if os.path.lexists(path) and not overwrite:
         raise WriteError(f"store target already exists: {path}")
     parent = os.path.dirname(os.path.abspath(path)) or "."
     os.makedirs(parent, exist_ok=True)
-    tmp = os.path.join(parent, f".{os.path.basename(path)}.drillspark-{uuid.uuid4().hex}")
-    # the rows are counted while they are written (one pass; works on Spark Connect too)
-    counted = Observation(f"drillspark_store_{uuid.uuid4().hex}")
-    try:
-        writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
-        if FORMATS[fmt] == "csv":
-            writer = writer.option("header", "true").option("sep", _DELIMITERS[fmt])
-            if len(df.columns) == 1:
-                # a NULL is an empty field, and a row of one empty field an empty line, which
-                # the CSV writer (and readers) skip: write it as "" so the row survives
-                writer = writer.option("nullValue", '""')
-        if fmt == "json":
-            writer = writer.option("ignoreNullFields", "true")  # Drill: skip_null_fields
-        writer.format(FORMATS[fmt]).save(tmp)
-        rows = int(counted.get.get("rows", 0))
-        files = sorted(n for n in os.listdir(tmp) if not n.startswith((".", "_")))
-        for n in os.listdir(tmp):  # Spark's bookkeeping files are not output
-            if n.startswith((".", "_")):
-                os.remove(os.path.join(tmp, n))
-        if os.path.exists(path):
-            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
-        os.rename(tmp, path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    name = os.path.basename(path.rstrip(os.sep))
+    with _TargetLock(parent, name, path):
+        _remove_orphans(parent, name)
+        before = _identity(path)
+        if before is not None and not overwrite:
+            raise WriteError(f"store target already exists: {path}")
+        tmp = os.path.join(parent, _STAGING.format(name=name) + uuid.uuid4().hex)
+        try:
+            rows, files = _write(df, tmp, fmt)
+            if _identity(path) != before:
+                raise WriteError(f"store target {path} changed while the write ran (something "
+                                 "else wrote there); it is left as it is and nothing was stored")
+            if before is not None:  # overwrite: the old table goes only once the new one is in
+                old = os.path.join(parent, _STAGING.format(name=name) + "old-" + uuid.uuid4().hex)
+                os.rename(path, old)
+                os.rename(tmp, path)
+                shutil.rmtree(old) if os.path.isdir(old) else os.remove(old)
+            else:
+                os.rename(tmp, path)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     return WriteReport(path=path, format=fmt, rows=rows,
                        files=[os.path.join(path, n) for n in files])
+
+
+def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
+    # the rows are counted while they are written (one pass; works on Spark Connect too)
+    counted = Observation(f"drillspark_store_{uuid.uuid4().hex}")
+    writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
+    if FORMATS[fmt] == "csv":
+        writer = writer.option("header", "true").option("sep", _DELIMITERS[fmt])
+        if len(df.columns) == 1:
+            # a NULL is an empty field, and a row of one empty field an empty line, which
+            # the CSV writer (and readers) skip: write it as "" so the row survives
+            writer = writer.option("nullValue", '""')
+    if fmt == "json":
+        writer = writer.option("ignoreNullFields", "true")  # Drill: skip_null_fields
+    writer.format(FORMATS[fmt]).save(tmp)
+    rows = int(counted.get.get("rows", 0))
+    files = sorted(n for n in os.listdir(tmp) if not n.startswith((".", "_")))
+    for n in os.listdir(tmp):  # Spark's bookkeeping files are not output
+        if n.startswith((".", "_")):
+            os.remove(os.path.join(tmp, n))
+    return rows, files
+
+
+def _identity(path: str) -> tuple[int, int, int] | None:
+    """What is at `path` (device, inode, mtime), or None: a change means someone wrote there."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_mtime_ns)
+
+
+def _remove_orphans(parent: str, name: str) -> None:
+    """Staging folders of earlier writes to this target: with the lock held, only killed
+    writes can have left them."""
+    prefix = _STAGING.format(name=name)
+    lock = _LOCK.format(name=name)
+    for entry in os.listdir(parent):
+        if entry.startswith(prefix) and entry != lock:
+            full = os.path.join(parent, entry)
+            shutil.rmtree(full, ignore_errors=True) if os.path.isdir(full) else os.remove(full)
+
+
+class _TargetLock:
+    """A lock file beside the target, created exclusively; it names its holder (host, pid) so
+    a lock left by a killed process on this host is taken over."""
+
+    def __init__(self, parent: str, name: str, target: str):
+        self.path = os.path.join(parent, _LOCK.format(name=name))
+        self.target = target
+        self.me = f"{socket.gethostname()} {os.getpid()} {uuid.uuid4().hex}"
+
+    def __enter__(self) -> _TargetLock:
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                if self._stale():
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(self.path)
+                    continue
+                raise WriteError(f"another write to {self.target} is in progress (lock "
+                                 f"{self.path}); try again when it has finished") from None
+            with os.fdopen(fd, "w") as f:
+                f.write(self.me)
+            return self
+        raise WriteError(f"cannot take the write lock {self.path} for {self.target}")
+
+    def _stale(self) -> bool:
+        try:
+            with open(self.path) as f:
+                host, pid, *_ = f.read().split()
+        except (OSError, ValueError):
+            return False  # being written by its holder right now
+        if host != socket.gethostname():
+            return False
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except (PermissionError, ValueError):
+            return False
+        return False
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(self.path)

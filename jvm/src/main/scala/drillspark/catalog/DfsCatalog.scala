@@ -18,10 +18,14 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import drillspark.source.{DrillDataSource, InputFile, InputFiles}
 
 /**
- * A workspace of the dfs catalog: a root folder (None: the driver's working directory, with
- * absolute paths taken as they are), whether absolute table paths are allowed, default format.
+ * A workspace of the dfs catalog: a root folder (None: the driver's working directory),
+ * whether names may leave it (Drill's `allowAccessOutsideWorkspace`), default format. Local
+ * roots follow [[WorkspacePaths]], the rule every drillspark entry point shares (absolute paths
+ * inside the root are fine there); `allowAbsolute` lets a non-local root take absolute paths of
+ * its file system, still inside the root.
  */
-final case class Workspace(name: String, root: Option[String], allowAbsolute: Boolean, format: Option[String]) {
+final case class Workspace(name: String, root: Option[String], allowOutside: Boolean, format: Option[String],
+    allowAbsolute: Boolean = false) {
 
   private def isLocal(p: String): Boolean = !p.contains("://") || p.startsWith("file:")
 
@@ -30,48 +34,39 @@ final case class Workspace(name: String, root: Option[String], allowAbsolute: Bo
     if (!p.startsWith("file:")) p
     else scala.util.Try(new java.net.URI(p).getPath).getOrElse(new Path(p).toUri.getPath))
 
-  def refuse(table: String, why: String): Nothing =
-    throw new IllegalArgumentException(s"drill: table `$table` is refused in workspace '$name': $why")
+  def refuse(table: String, why: String): Nothing = WorkspacePaths.refuse(name, table, why)
+
+  private def localRoot: Option[String] = root match {
+    case None => Some(System.getProperty("user.dir"))
+    case Some(r) if isLocal(r) => Some(local(r).toAbsolutePath.normalize().toString)
+    case _ => None
+  }
 
   /**
    * The real location of a local root, below which every file of a table must really lie
-   * (symlinks followed); None for the working-directory default and non-local roots.
+   * (symlinks followed); None when names may leave the workspace, and for non-local roots.
    */
-  def realRoot: Option[JPath] = root.filter(isLocal).map(local).map(_.toAbsolutePath.normalize())
+  def realRoot: Option[JPath] = if (allowOutside) None else localRoot.map(Paths.get(_))
     .filter(Files.exists(_)).map(_.toRealPath())
 
   /** The table path for a Drill table name, refusing names that leave the workspace root. */
-  def resolve(table: String): String = {
-    if (table.trim.isEmpty) refuse(table, "empty path")
-    root match {
-      case None =>
-        if (table.contains("://")) table
-        else Paths.get(System.getProperty("user.dir")).resolve(table).normalize().toString
-      case Some(r) if isLocal(r) =>
-        if (table.contains("://") || table.startsWith("file:")) refuse(table, "a URI names another file system")
-        val rootPath = local(r).toAbsolutePath.normalize()
-        val asked = Paths.get(table)
-        val candidate =
-          if (asked.isAbsolute) {
-            if (!allowAbsolute) refuse(table, s"absolute paths are not allowed (the workspace root is $rootPath)")
-            asked.normalize()
-          } else rootPath.resolve(asked).normalize()
-        if (!candidate.startsWith(rootPath)) refuse(table, s"the path escapes the workspace root $rootPath")
-        candidate.toString
-      case Some(r) =>
-        if (table.contains("://") || table.startsWith("file:")) refuse(table, "a URI names another file system")
-        val base = new Path(r).toUri
-        val basePath = Workspace.normalize(Option(base.getPath).filter(_.nonEmpty).getOrElse("/"))
-          .getOrElse(refuse(table, s"the workspace root $r is not a valid path"))
-        val asked =
-          if (table.startsWith("/")) {
-            if (!allowAbsolute) refuse(table, s"absolute paths are not allowed (the workspace root is $r)")
-            table
-          } else basePath.stripSuffix("/") + "/" + table
-        val resolved = Workspace.normalize(asked).filter(Workspace.within(_, basePath))
-          .getOrElse(refuse(table, s"the path escapes the workspace root $r"))
-        new Path(base.getScheme, base.getAuthority, resolved).toString
-    }
+  def resolve(table: String): String = localRoot match {
+    case Some(r) => WorkspacePaths.resolveLocal(name, r, allowOutside, table)
+    case None =>
+      val r = root.get
+      WorkspacePaths.checkName(name, table)
+      if (WorkspacePaths.hasScheme(table)) refuse(table, "a URI names another file system")
+      val base = new Path(r).toUri
+      val basePath = Workspace.normalize(Option(base.getPath).filter(_.nonEmpty).getOrElse("/"))
+        .getOrElse(refuse(table, s"the workspace root $r is not a valid path"))
+      val asked =
+        if (table.startsWith("/")) {
+          if (!allowOutside && !allowAbsolute) refuse(table, s"absolute paths are not allowed (the workspace root is $r)")
+          table
+        } else basePath.stripSuffix("/") + "/" + table
+      val resolved = Workspace.normalize(asked).filter(p => allowOutside || Workspace.within(p, basePath))
+        .getOrElse(refuse(table, s"the path escapes the workspace root $r"))
+      new Path(base.getScheme, base.getAuthority, resolved).toString
   }
 }
 
@@ -100,13 +95,13 @@ object Workspace {
  * ``dfs.tmp.`x/` `` in plain Spark SQL. Confs (prefix spark.sql.catalog.<name>.):
  * `workspace.default` (alias `root`: the default workspace's root; unset = driver's working
  * directory), `workspace.<ws>` = root folder, `workspace.<ws>.format`,
- * `workspace.<ws>.allowAbsolute`, `option.<opt>` = a default option of the drill source
+ * `workspace.<ws>.allowAccessOutsideWorkspace`, `workspace.<ws>.allowAbsolute` (non-local roots), `option.<opt>` = a default option of the drill source
  * (e.g. option.typeConflict=variant). See docs/scan.md.
  */
 class DfsCatalog extends TableCatalog with DrillCatalog {
   private var catalogName: String = "dfs"
   private var workspaces: Map[String, Workspace] = Map.empty
-  private var defaultWs: Workspace = Workspace(DfsCatalog.Default, None, allowAbsolute = true, None)
+  private var defaultWs: Workspace = Workspace(DfsCatalog.Default, None, allowOutside = true, None)
   private var sourceOptions: Map[String, String] = Map.empty
 
   override def name(): String = catalogName
@@ -124,18 +119,23 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     }
     val defaultRoot = either("", "root")
     defaultWs = Workspace(DfsCatalog.Default, defaultRoot,
-      allowAbsolute = either(".allowabsolute", "root.allowabsolute").map(_.trim.equalsIgnoreCase("true"))
-        .getOrElse(defaultRoot.isEmpty),
-      either(".format", "format"))
+      allowOutside = either(".allowaccessoutsideworkspace", "root.allowaccessoutsideworkspace")
+        .map(_.trim.equalsIgnoreCase("true")).getOrElse(defaultRoot.isEmpty),
+      either(".format", "format"),
+      allowAbsolute = either(".allowabsolute", "root.allowabsolute").exists(_.trim.equalsIgnoreCase("true")))
+    // `root` is the working directory, names may leave it (Drill's root is `/`): the same
+    // meaning as drillspark.sql's dfs.root when no workspace is configured (docs/security.md)
     val builtIn = Map(
-      "root" -> Workspace("root", Some("/"), allowAbsolute = true, None),
-      "tmp" -> Workspace("tmp", Some(System.getProperty("java.io.tmpdir")), allowAbsolute = false, None))
+      "root" -> Workspace("root", None, allowOutside = true, None),
+      "tmp" -> Workspace("tmp", Some(System.getProperty("java.io.tmpdir")), allowOutside = false, None))
     val names = opts.keys.collect { case k if k.startsWith("workspace.") => k.stripPrefix("workspace.").split('.').head }
       .toSet - DfsCatalog.Default
     val configured = names.map { ws =>
       ws -> Workspace(ws, opts.get(s"workspace.$ws").orElse(builtIn.get(ws).flatMap(_.root)),
-        allowAbsolute = flag(s"workspace.$ws.allowabsolute").getOrElse(builtIn.get(ws).exists(_.allowAbsolute)),
-        opts.get(s"workspace.$ws.format"))
+        allowOutside = flag(s"workspace.$ws.allowaccessoutsideworkspace")
+          .getOrElse(builtIn.get(ws).exists(_.allowOutside) && !opts.contains(s"workspace.$ws")),
+        opts.get(s"workspace.$ws.format"),
+        allowAbsolute = flag(s"workspace.$ws.allowabsolute").getOrElse(false))
     }.toMap
     workspaces = builtIn ++ configured + (DfsCatalog.Default -> defaultWs)
     sourceOptions = opts.collect { case (k, v) if k.startsWith("option.") => k.stripPrefix("option.") -> v }

@@ -24,7 +24,8 @@ object DrillFunctions {
     DrillRepeatedCount.description,
     DrillRepeatedContains.description,
     ConvertFunctions.fromDescription,
-    ConvertFunctions.toDescription
+    ConvertFunctions.toDescription,
+    drillspark.catalog.DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions
 
   /** Builds a description with usage text for DESCRIBE FUNCTION. */

@@ -43,8 +43,18 @@ object DrillTypeNames {
     case other => other.typeName.toUpperCase(java.util.Locale.ROOT)
   }
 
-  /** Drill's SQL type name (`Types.getExtendedSqlTypeName`): arrays are ARRAY. */
+  /**
+   * Drill's SQL type name (`Types.getExtendedSqlTypeName`): a repeated value reports its
+   * element's (Drill 1.22: `sqltypeof` of a JSON array of numbers is BIGINT, of maps STRUCT);
+   * an array of arrays, Drill's LIST, is ARRAY.
+   */
   def sqlType(dt: DataType): String = dt match {
+    case ArrayType(_: ArrayType, _) => "ARRAY"
+    case ArrayType(elem, _) => scalarSqlType(elem)
+    case other => scalarSqlType(other)
+  }
+
+  private def scalarSqlType(dt: DataType): String = dt match {
     case _: ArrayType => "ARRAY"
     case NullType => "NULL"
     case BooleanType => "BOOLEAN"

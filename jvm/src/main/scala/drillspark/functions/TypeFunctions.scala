@@ -27,7 +27,7 @@ case class DrillTypeOf(child: Expression, function: String) extends UnaryExpress
   @transient private lazy val staticName: UTF8String = UTF8String.fromString(function match {
     case DrillTypeOf.TypeOf | DrillTypeOf.DrillTypeOfName => DrillTypeNames.minorType(child.dataType)
     case DrillTypeOf.SqlTypeOf => DrillTypeNames.sqlType(child.dataType)
-    case DrillTypeOf.ModeOf => DrillTypeNames.mode(child.dataType, child.nullable)
+    case DrillTypeOf.ModeOf => DrillTypeNames.mode(child.dataType, DrillTypeOf.modeSource(child).nullable)
   })
 
   override def eval(input: InternalRow): Any =
@@ -50,6 +50,17 @@ case class DrillTypeOf(child: Expression, function: String) extends UnaryExpress
 }
 
 object DrillTypeOf {
+  /**
+   * The expression whose nullability is the data mode: a CAST keeps its input's mode in Drill
+   * (`modeof(cast(1 as decimal(5,2)))` and `modeof(date '2024-01-01')` are NOT NULL), where
+   * Spark marks a cast that could fail as nullable.
+   */
+  @scala.annotation.tailrec
+  def modeSource(e: Expression): Expression = e match {
+    case c: org.apache.spark.sql.catalyst.expressions.Cast => modeSource(c.child)
+    case other => other
+  }
+
   val TypeOf = "drill_typeof"
   val DrillTypeOfName = "drill_drilltypeof"
   val SqlTypeOf = "drill_sqltypeof"

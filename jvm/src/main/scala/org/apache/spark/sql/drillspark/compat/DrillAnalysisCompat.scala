@@ -14,7 +14,8 @@ import drillspark.catalog.DrillCatalog
 /**
  * The Spark-internal pieces the missing-column rule needs: finding DSv2 relations over a
  * [[DrillTable]] (through CTE references), the outer query of a subquery being analysed, and resolving a relation of
- * one of drillspark's own catalogs (`dfs`) before Spark's ResolveReferences runs.
+ * one of drillspark's own catalogs (`dfs`) or a temp view over Drill data before Spark's
+ * ResolveReferences runs.
  */
 object DrillAnalysisCompat {
 
@@ -61,8 +62,15 @@ object DrillAnalysisCompat {
           manager.catalog(name).isInstanceOf[DrillCatalog]
       } catch { case NonFatal(_) => false }
 
+    // a temp view (local or global) over a `drill` DataFrame or a dfs table: its plan is
+    // already analysed, so Spark's ResolveRelations only substitutes it
+    def isTempView(u: UnresolvedRelation): Boolean =
+      try classic.sessionState.catalog.isTempView(u.multipartIdentifier)
+      catch { case NonFatal(_) => false }
+
     plan.resolveOperatorsUp {
-      case u: UnresolvedRelation if u.multipartIdentifier.size >= 2 && isDrillCatalog(u.multipartIdentifier.head) =>
+      case u: UnresolvedRelation if (u.multipartIdentifier.size >= 2 && isDrillCatalog(u.multipartIdentifier.head)) ||
+          isTempView(u) =>
         val resolved = classic.sessionState.analyzer.ResolveRelations(u)
         if (readsDrillTable(resolved)) resolved else u
     }

@@ -1,0 +1,59 @@
+"""Workspace confinement for every Python entry point (drillspark.sql's tables and CTAS targets,
+the plan's file engines, the CLI's --workspace): the path a table name resolves to is asked
+from the extension's `drill_workspace_path` (jvm/.../catalog/WorkspacePaths.scala), the same
+rule the Spark `dfs` catalog applies, never re-implemented here. See docs/security.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql import SparkSession
+
+# Drill's workspace option: names may leave the workspace root (absolute paths, `..`, URIs).
+ALLOW_OUTSIDE = "allowAccessOutsideWorkspace"
+
+
+class WorkspaceError(ValueError):
+    """A table name refused by its workspace (it would leave the workspace root)."""
+
+
+@dataclass(frozen=True)
+class Workspace:
+    name: str
+    location: str
+    allow_outside: bool = False
+
+
+def workspace_of(name: str, config: Any, default_outside: bool = False) -> Workspace:
+    """A workspace from a folder or a Drill workspace config ({location, allowAccessOutside
+    Workspace}); `default_outside` when the config does not say."""
+    if isinstance(config, dict):
+        location = str(config.get("location", "/"))
+        outside = config.get(ALLOW_OUTSIDE, default_outside)
+        return Workspace(name, location, outside in (True, "true", "True"))
+    return Workspace(name, str(config), default_outside)
+
+
+def resolve(spark: SparkSession, ws: Workspace, table: str) -> str:
+    """The local path of `table` in `ws`, or WorkspaceError naming the workspace."""
+    try:
+        row = spark.sql("SELECT drill_workspace_path(?, ?, ?, ?) AS p",
+                        args=[ws.name, ws.location, ws.allow_outside, table]).first()
+    except Exception as e:  # noqa: BLE001  (the JVM's refusal, as PySpark raises it)
+        message = _refusal(e)
+        if message is None:
+            raise
+        raise WorkspaceError(message) from None
+    assert row is not None
+    return str(row.p)
+
+
+def _refusal(error: BaseException) -> str | None:
+    params = getattr(error, "getMessageParameters", None)
+    message = (params() or {}).get("errorMessage") if callable(params) else None
+    if message is None:
+        text = str(error)
+        start = text.find("drill: table `")
+        message = text[start:].splitlines()[0] if start >= 0 else None
+    return message if message and "is refused in workspace" in message else None
