@@ -461,7 +461,33 @@ def _agg_count(a: list[Arg], ctx: Context) -> Column:
 
 
 def _bool_agg(fn: str) -> Builder:
-    return lambda a, c: F.call_function(fn, a[0].col)
+    """Drill's BOOL_AND / BOOL_OR skip NULLs: only NULLs give BOOL_AND's start value true
+    (BOOL_OR's false); no rows at all give false for both."""
+    def build(a: list[Arg], ctx: Context) -> Column:
+        start = F.count(F.lit(1)) > 0 if fn == "bool_and" else F.lit(False)
+        return F.coalesce(F.call_function(fn, a[0].col), start)
+
+    return build
+
+
+def _every(a: list[Arg], ctx: Context) -> Column:
+    """Drill's EVERY is MIN over the condition as a number: TINYINT 1/0, NULL without input."""
+    x = a[0].col
+    return F.min(F.when(x, 1).when(~x, 0)).cast("tinyint")
+
+
+def _any_value(a: list[Arg], ctx: Context) -> Column:
+    # Drill keeps the last non-NULL value it reads
+    return F.last(a[0].col, ignorenulls=True)
+
+
+def _median(a: list[Arg], ctx: Context) -> Column:
+    """Drill's MEDIAN: the interpolated middle value as DOUBLE, truncated to BIGINT for
+    integer input."""
+    x = a[0].col
+    out = F.median(x.cast("double"))
+    t = ctx.type_of(x)
+    return out.cast("bigint") if isinstance(t, T.IntegralType) else out
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,12 +651,14 @@ def _build_catalog() -> FunctionCatalog:
     agg("avg", _unary(F.avg), 1)
     agg("min", _unary(F.min), 1)
     agg("max", _unary(F.max), 1)
-    agg("any_value", _unary(F.any_value), 1)
+    agg("any_value", _any_value, 1)
+    agg("median", _median, 1)
     agg("stddev", _unary(F.stddev_samp), 1, "stddev_samp")
     agg("stddev_pop", _unary(F.stddev_pop), 1)
     agg("variance", _unary(F.var_samp), 1, "var_samp")
     agg("var_pop", _unary(F.var_pop), 1)
-    agg("bool_and", _bool_agg("bool_and"), 1, "every")
+    agg("bool_and", _bool_agg("bool_and"), 1)
+    agg("every", _every, 1)
     agg("bool_or", _bool_agg("bool_or"), 1)
     agg("bit_and", _unary(F.bit_and), 1)
     agg("bit_or", _unary(F.bit_or), 1)

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
+from drillspark.sql.aggregates import unwrap_filter
 from drillspark.sql.errors import SqlError
-from drillspark.sql.lower import DISTINCT_ARG, _flatten_op
+from drillspark.sql.lower import _flatten_op
 
 if TYPE_CHECKING:
     from drillspark.sql.select import SelectLowering
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 AGGREGATES = {
     "count", "sum", "avg", "min", "max", "stddev", "stddev_pop", "stddev_samp", "variance",
     "var_pop", "var_samp", "any_value", "bool_and", "bool_or", "every", "bit_and", "bit_or",
+    "median",
 }
 WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", "ntile",
                "lead", "lag", "first_value", "last_value"}
@@ -256,21 +258,11 @@ class ExprLowering:
         return dx.path(name)
 
     def _Window(self, node: exp.Window) -> str:
-        if self.sel.mode == "grouped":
-            raise self.sel.low.unsupported("window functions over an aggregate query", node)
-        fn = node.this
-        saved, self.sel.mode = self.sel.mode, "window"
-        try:
-            call = self._aggregate_call(fn) if self._is_aggregate(fn) else self._function(fn)
-        finally:
-            self.sel.mode = saved
-        name = self.sel.low.hidden("win")
-        self.sel.windows.append((name, node, call))
-        return dx.path(name)
+        return self.sel.win.add(node, self)
 
     def _function(self, node: exp.Func) -> str:
         fname = self._name(node)
-        if fname in WINDOW_ONLY and self.sel.mode != "window":
+        if fname in WINDOW_ONLY and not self.sel.win.active:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
         if self._is_aggregate(node):
             return self._aggregate(node)
@@ -313,9 +305,16 @@ class ExprLowering:
 
     # --- aggregates ----------------------------------------------------------------------
     def _is_aggregate(self, node: exp.Expr) -> bool:
+        if isinstance(node, exp.Filter):
+            return self._is_aggregate(node.this)
         if isinstance(node, exp.AggFunc):
             return True
         return isinstance(node, exp.Anonymous) and node.name.lower() in AGGREGATES
+
+    def _Filter(self, node: exp.Filter) -> str:
+        if not self._is_aggregate(node.this):
+            raise self.fail("FILTER (WHERE ...) needs an aggregate function", node)
+        return self._aggregate(node)
 
     def _aggregate(self, node: exp.Expr) -> str:
         sel = self.sel
@@ -333,19 +332,35 @@ class ExprLowering:
         sel.aggs.append((name, call))
         return dx.path(name)
 
-    def _aggregate_call(self, node: exp.Expr) -> str:
+    def _aggregate_call(self, node: exp.Expr, window: bool = False) -> str:
+        """The plan's call of an aggregate: FILTER (WHERE c) keeps the argument only where c
+        holds (aggregates skip NULLs; COUNT(*) counts a constant); f(DISTINCT x) reads x on
+        the first row of each distinct value (see aggregates.py)."""
+        node, cond = unwrap_filter(node)
+        if cond is not None and window:
+            raise self.sel.low.unsupported("FILTER (WHERE ...) on a window function", node)
         assert isinstance(node, exp.Func)
         fname = self._name(node)
         args = self._args(node)
+        where = self.lower(cond) if cond is not None else None
         if isinstance(node, exp.Count) and (not args or isinstance(args[0], exp.Star)):
-            return "count(1)"
+            return "count(1)" if where is None else dx.call("count", [dx.case([(where, "1")],
+                                                                               dx.NULL)])
         if args and isinstance(args[0], exp.Distinct):
             inner = args[0].expressions
-            if len(inner) != 1 or len(args) != 1 or self.sel.mode == "window":
+            if window:
+                # Drill: "DISTINCT for window aggregate functions is not currently supported"
+                raise self.sel.low.unsupported("DISTINCT for window aggregate functions", node)
+            if len(inner) != 1 or len(args) != 1:
                 raise self.sel.low.unsupported(f"{fname.upper()}(DISTINCT ...) with several "
-                                               "arguments or in a window", node)
-            self.sel.distinct_args.add(self.lower(inner[0]))
-            return dx.call(fname, [dx.path(DISTINCT_ARG)])
-        if any(self.sel._has_aggregate(a) for a in args):
+                                               "arguments", node)
+            value = self.lower(inner[0])
+            if where is not None:
+                value = dx.case([(where, value)], dx.NULL)
+            return self.sel.distinct_call(fname, value)
+        if not window and any(self.sel._has_aggregate(a) for a in args):
             raise self.fail("aggregate functions cannot be nested", node)
-        return dx.call(fname, [self.lower(a) for a in args])
+        lowered = [self.lower(a) for a in args]
+        if where is not None and lowered:
+            lowered[0] = dx.case([(where, lowered[0])], dx.NULL)
+        return dx.call(fname, lowered)
