@@ -11,6 +11,7 @@ plan groups by the keys and x first instead (Drill's two-phase plan)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -42,7 +43,8 @@ def check_group_by(group: exp.Group, low: Lowering) -> None:
             raise _err(UnsupportedSqlError, "Rollup, Cube, Grouping Sets are not supported in "
                        "GROUP BY clause (DRILL-3962)", target, low.sql)
     for g in group.expressions:
-        if isinstance(g, exp.Anonymous) and g.name.lower() in ("grouping", "grouping_id"):
+        if isinstance(g, exp.Rollup | exp.Cube | exp.GroupingSets) or (
+                isinstance(g, exp.Anonymous) and g.name.lower() in ("grouping", "grouping_id")):
             raise _err(UnsupportedSqlError, "Rollup, Cube, Grouping Sets are not supported in "
                        "GROUP BY clause (DRILL-3962)", g, low.sql)
 
@@ -110,7 +112,7 @@ def pivot_query(sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot,
         value, vname = (v.this, v.alias) if isinstance(v, exp.PivotAlias | exp.Alias) else (
             v, None)
         if vname is None:
-            vname = value.name if isinstance(value, exp.Literal) else value.sql("drill")
+            vname = value.sql("drill")  # Drill names the column by the value's SQL: 'M'_a
         for node, alias in aggs:
             cond = exp.EQ(this=pin.this.copy(), expression=value.copy())
             item = exp.Filter(this=node.copy(), expression=exp.Where(this=cond))
@@ -122,3 +124,36 @@ def pivot_query(sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot,
         query.set("group", exp.Group(expressions=[
             exp.column(exp.to_identifier(c, quoted=True)) for c in keep]))
     return query
+
+
+# Drill rewrites AVG, STDDEV* and VAR* into sums over the argument cast to DOUBLE; with two or
+# more of them in one aggregate, the other aggregates over a column that a STDDEV / VAR reads
+# see that cast too (real Drill 1.22: `SELECT AVG(i), STDDEV(i), SUM(i), MIN(i)` gives SUM and
+# MIN as DOUBLE; BIT_AND / BIT_OR as INT). The lowering reproduces those result types.
+REDUCED = {"avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
+           "variance_pop", "variance_samp"}
+SPREAD = REDUCED - {"avg"}
+RETYPED = {"sum": "FLOAT8", "min": "FLOAT8", "max": "FLOAT8", "any_value": "FLOAT8",
+           "bit_and": "INT", "bit_or": "INT"}
+
+
+def doubled_columns(sel: SelectLowering, names: Callable[[exp.Expr], str]) -> set[str]:
+    """The columns (SQL text) whose plain aggregates Drill types as DOUBLE in this block."""
+    node = sel.node
+    parts = list(node.expressions) + [node.args[k] for k in ("having", "order")
+                                      if node.args.get(k) is not None]
+    reduced: set[str] = set()
+    spread: set[str] = set()
+    for part in parts:
+        for n in part.walk():
+            if not isinstance(n, exp.AggFunc) or isinstance(n.parent, exp.Window) or \
+                    n.find_ancestor(exp.Select) is not node:
+                continue
+            name = names(n)
+            arg = n.this
+            if name not in REDUCED or isinstance(arg, exp.Distinct):
+                continue
+            reduced.add(n.sql("drill"))
+            if name in SPREAD and isinstance(arg, exp.Column):
+                spread.add(arg.sql("drill"))
+    return spread if len(reduced) >= 2 else set()

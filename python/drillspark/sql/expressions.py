@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
-from drillspark.sql.aggregates import unwrap_filter
-from drillspark.sql.errors import SqlError
+from drillspark.sql.aggregates import RETYPED, unwrap_filter
+from drillspark.sql.errors import SqlError, UnsupportedSqlError
 from drillspark.sql.lower import _flatten_op
 
 if TYPE_CHECKING:
@@ -21,6 +21,7 @@ AGGREGATES = {
     "var_pop", "var_samp", "any_value", "bool_and", "bool_or", "every", "bit_and", "bit_or",
     "median",
 }
+SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", "ntile",
                "lead", "lag", "first_value", "last_value"}
 
@@ -38,7 +39,10 @@ class ExprLowering:
     def __init__(self, sel: SelectLowering):
         self.sel = sel
 
-    def fail(self, message: str, node: exp.Expr) -> SqlError:
+    def fail(self, message: str, node: exp.Expr,
+             cls: type[SqlError] | None = None) -> SqlError:
+        if cls is not None:
+            return self.sel.low.fail(message, node, cls)
         return self.sel.fail(message, node)
 
     def lower(self, node: exp.Expr) -> str:
@@ -349,8 +353,8 @@ class ExprLowering:
         if args and isinstance(args[0], exp.Distinct):
             inner = args[0].expressions
             if window:
-                # Drill: "DISTINCT for window aggregate functions is not currently supported"
-                raise self.sel.low.unsupported("DISTINCT for window aggregate functions", node)
+                raise self.fail("DISTINCT for window aggregate functions is not currently "
+                                "supported (DRILL-3182)", node, UnsupportedSqlError)
             if len(inner) != 1 or len(args) != 1:
                 raise self.sel.low.unsupported(f"{fname.upper()}(DISTINCT ...) with several "
                                                "arguments", node)
@@ -361,6 +365,16 @@ class ExprLowering:
         if not window and any(self.sel._has_aggregate(a) for a in args):
             raise self.fail("aggregate functions cannot be nested", node)
         lowered = [self.lower(a) for a in args]
+        retype = RETYPED.get(fname)
+        if not window and retype and len(args) == 1 and isinstance(args[0], exp.Column) and \
+                args[0].sql("drill") in self.sel.doubled(self._name):
+            lowered[0] = dx.cast(lowered[0], retype)
         if where is not None and lowered:
             lowered[0] = dx.case([(where, lowered[0])], dx.NULL)
-        return dx.call(fname, lowered)
+        call = dx.call(fname, lowered)
+        if window and fname in SAMPLE_STATISTICS:
+            # over a window Drill computes these from sums: one row gives 0/0, NaN (NULL
+            # in an aggregate query)
+            one = dx.binary("==", dx.call("count", lowered), "1")
+            call = dx.case([(one, dx.cast(dx.string("NaN"), "FLOAT8"))], call)
+        return call

@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
-from drillspark.sql.aggregates import check_group_by, distinct_call, distinct_input, pivot_query
+from drillspark.sql.aggregates import (
+    check_group_by,
+    distinct_call,
+    distinct_input,
+    doubled_columns,
+    pivot_query,
+)
 from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import AGGREGATES, ExprLowering
 from drillspark.sql.lower import (
@@ -52,6 +58,7 @@ class SelectLowering:
         # f(DISTINCT x): the distinct arguments, and the calls reading them (call -> f, x)
         self.distinct_args: dict[str, str] = {}  # x -> its first-row marker field
         self.distinct_calls: dict[str, tuple[str, str]] = {}
+        self._doubled: set[str] | None = None
         self.mode = "input"  # or "grouped": columns must be group keys
 
     def fail(self, message: str, node: exp.Expr | None) -> SqlError:
@@ -644,6 +651,11 @@ class SelectLowering:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": having_expr}), rel.columns)
         return rel, projections
+
+    def doubled(self, names) -> set[str]:
+        if self._doubled is None:
+            self._doubled = doubled_columns(self, names)
+        return self._doubled
 
     def distinct_call(self, fname: str, value: str) -> str:
         return distinct_call(self, fname, value)

@@ -24,9 +24,10 @@ UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
 
 # functions whose value depends on the row order: Drill (Calcite) wants an ORDER BY
 NEED_ORDER = {"rank", "dense_rank", "percent_rank", "cume_dist"}
-# functions that take no frame (a frame written with them is ignored, as in Drill)
+# functions that take no frame: Drill refuses one written with them, except NTILE's
 UNFRAMED = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag",
             "lead"}
+NO_FRAME = UNFRAMED - {"ntile"}
 
 
 @dataclass
@@ -122,6 +123,9 @@ class WindowLowering:
         finally:
             self.active = False
         frame = spec.args.get("spec")
+        if frame is not None and fname in NO_FRAME:
+            raise sel.fail("ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions "
+                           f"({fname.upper()})", frame)
         bounds = self.frame(frame, order is not None) if frame is not None else {}
         if fname in UNFRAMED:
             bounds = {}
