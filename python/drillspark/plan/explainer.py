@@ -115,7 +115,8 @@ def describe(op: Operator, dialect: str = "drill") -> str:
     if isinstance(op, GroupingAggregate):
         return f"keys {named(op.keys)}; {named(op.exprs)}"
     if isinstance(op, Window):
-        return f"{named(op.aggregations)} rows [{op.start}, {op.end}]"
+        units = "range" if op.frame_units_rows is False else "rows"
+        return f"{named(op.aggregations)} {units} [{op.start}, {op.end}]"
     if isinstance(op, CustomOperator):
         return json.dumps(dict(op.properties), separators=(",", ":"))
     return ""

@@ -571,9 +571,10 @@ def _window(p: _Props) -> Operator:
     orderings = p.get("orderings", p.list_of(p.ordering), default=())
     start = p.get("start", p.int_)
     end = p.get("end", p.int_)
+    rows = p.get("frameUnitsRows", p.bool_)
     p.finish()
     return Window(**common, input=inp, withins=withins, aggregations=aggregations,
-                  orderings=orderings, start=start, end=end)
+                  orderings=orderings, start=start, end=end, frame_units_rows=rows)
 
 
 _BUILDERS: dict[type, Callable[[_Props], Operator]] = {

@@ -385,7 +385,9 @@ class GroupingAggregate(SingleInput):
 @dataclass(frozen=True, kw_only=True)
 class Window(SingleInput):
     """Today's window: partitions `withins`, `orderings`, `aggregations` over the frame
-    start..end rows (None: unbounded)."""
+    start..end rows (None: unbounded). `frame_units_rows` False (JSON `frameUnitsRows`, as in
+    Drill's physical WindowPOP) makes start..end a RANGE frame: offsets count peer groups of
+    the orderings (0..0: the current row and its peers)."""
 
     OP: ClassVar[str] = "window"
     aggregations: tuple[NamedExpression, ...]
@@ -393,6 +395,7 @@ class Window(SingleInput):
     orderings: tuple[Ordering, ...] = ()
     start: int | None = None
     end: int | None = None
+    frame_units_rows: bool | None = None
 
     def expressions(self):
         return (

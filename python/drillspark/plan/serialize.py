@@ -149,6 +149,8 @@ def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
     elif isinstance(op, Window):
         out.update(withins=named(op.withins), aggregations=named(op.aggregations),
                    orderings=orderings(op.orderings), start=op.start, end=op.end)
+        if op.frame_units_rows is not None:
+            out["frameUnitsRows"] = op.frame_units_rows
     elif isinstance(op, CustomOperator):
         if op.single_input and len(op.inputs) == 1:
             out["input"] = op.inputs[0]

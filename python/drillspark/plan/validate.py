@@ -39,7 +39,7 @@ from drillspark.plan.relaxed_json import JsonPath, path_text
 
 # Drill's aggregate functions (plus those registered as plugins with kind="aggregate").
 AGGREGATE_FUNCTIONS = frozenset(
-    ["count", "sum", "min", "max", "avg", "any_value", "single_value", "bit_and", "bit_or", "bool_and", "bool_or", "every", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "approx_count_dups", "collect_list", "collect_to_list_varchar", "listagg", "$sum0", "sum0", "count_distinct", "hll", "hll_merge", "tdigest", "tdigest_merge", "percentile_cont", "percentile_disc"]
+    ["count", "sum", "min", "max", "avg", "any_value", "single_value", "bit_and", "bit_or", "bool_and", "bool_or", "every", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "approx_count_dups", "collect_list", "collect_to_list_varchar", "listagg", "$sum0", "sum0", "count_distinct", "hll", "hll_merge", "tdigest", "tdigest_merge", "percentile_cont", "percentile_disc", "median"]
 )
 
 
@@ -264,6 +264,9 @@ class _Checker:
         elif isinstance(op, WindowFrame | Window):
             if isinstance(op, WindowFrame) and op.start is None and op.end is None:
                 self.error(op, "windowframe needs start or end (or both)")
+            if isinstance(op, Window) and op.frame_units_rows is False and not op.orderings:
+                self.error(op, "a RANGE frame (frameUnitsRows false) needs orderings: its "
+                           "offsets count the orderings' peer groups", ("frameUnitsRows",))
             if op.start is not None and op.end is not None and op.start > op.end:
                 self.error(
                     op, f"{op.op} start ({op.start}) is after end ({op.end}); start must be <= end "

@@ -133,7 +133,7 @@ class ExpressionCompiler:
             col = self._call(e.name, args, e)
             if is_agg:
                 self.saw_aggregate = True
-                if self.agg_wrap is not None:
+                if self.agg_wrap is not None and not fn.composite:
                     col = self.agg_wrap(col)
             return col
         raise ExpressionError(f"{self.where(e)}unsupported expression {e!r}")

@@ -39,6 +39,13 @@ class Context(Protocol):
     def type_of(self, col: Column) -> T.DataType: ...
 
 
+def over(ctx: object, agg: Column) -> Column:
+    """`agg` as the context's operator runs aggregates: `agg.over(window)` in a window
+    operator, `agg` itself in a grouping one (see DrillFunction.composite)."""
+    wrap = getattr(ctx, "agg_wrap", None)
+    return wrap(agg) if wrap is not None else agg
+
+
 Builder = Callable[[list[Arg], Context], Column]
 
 
@@ -53,6 +60,10 @@ class DrillFunction:
     # last_value); ranking and offset functions (rank, lag, ...) take no frame in Spark
     framed: bool = False
     over_type: str | None = None  # window functions: Drill's result type, cast after OVER
+    # aggregates whose value is an expression over Spark aggregates (coalesce(bool_and(x),
+    # ...)): the builder passes each of those through `over(ctx, agg)` itself, so a window
+    # operator applies its window to them rather than to the whole expression
+    composite: bool = False
 
 
 class UnknownFunctionError(ValueError):
@@ -459,7 +470,33 @@ def _agg_count(a: list[Arg], ctx: Context) -> Column:
 
 
 def _bool_agg(fn: str) -> Builder:
-    return lambda a, c: F.call_function(fn, a[0].col)
+    """Drill's BOOL_AND / BOOL_OR skip NULLs: only NULLs give BOOL_AND's start value true
+    (BOOL_OR's false); no rows at all give false for both."""
+    def build(a: list[Arg], c: Context) -> Column:
+        start = over(c, F.count(F.lit(1))) > 0 if fn == "bool_and" else F.lit(False)
+        return F.coalesce(over(c, F.call_function(fn, a[0].col)), start)
+
+    return build
+
+
+def _every(a: list[Arg], ctx: Context) -> Column:
+    """Drill's EVERY is MIN over the condition as a number: TINYINT 1/0, NULL without input."""
+    x = a[0].col
+    return over(ctx, F.min(F.when(x, 1).when(~x, 0))).cast("tinyint")
+
+
+def _any_value(a: list[Arg], ctx: Context) -> Column:
+    # Drill keeps the last non-NULL value it reads
+    return F.last(a[0].col, ignorenulls=True)
+
+
+def _median(a: list[Arg], ctx: Context) -> Column:
+    """Drill's MEDIAN: the interpolated middle value as DOUBLE, truncated to BIGINT for
+    integer input."""
+    x = a[0].col
+    out = over(ctx, F.median(x.cast("double")))
+    t = ctx.type_of(x)
+    return out.cast("bigint") if isinstance(t, T.IntegralType) else out
 
 
 # --------------------------------------------------------------------------------------------
@@ -471,9 +508,10 @@ def _build_catalog() -> FunctionCatalog:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
 
-    def agg(name: str, build: Builder, n: int | tuple[int, int | None], *aliases: str) -> None:
+    def agg(name: str, build: Builder, n: int | tuple[int, int | None], *aliases: str,
+            composite: bool = False) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
-        cat.add(DrillFunction(name, "aggregate", build, lo, hi), *aliases)
+        cat.add(DrillFunction(name, "aggregate", build, lo, hi, composite=composite), *aliases)
 
     def window(name: str, build: Builder, n: int | tuple[int, int | None],
                framed: bool = False, over_type: str | None = None) -> None:
@@ -623,13 +661,15 @@ def _build_catalog() -> FunctionCatalog:
     agg("avg", _unary(F.avg), 1)
     agg("min", _unary(F.min), 1)
     agg("max", _unary(F.max), 1)
-    agg("any_value", _unary(F.any_value), 1)
+    agg("any_value", _any_value, 1)
+    agg("median", _median, 1, composite=True)
     agg("stddev", _unary(F.stddev_samp), 1, "stddev_samp")
     agg("stddev_pop", _unary(F.stddev_pop), 1)
     agg("variance", _unary(F.var_samp), 1, "var_samp")
     agg("var_pop", _unary(F.var_pop), 1)
-    agg("bool_and", _bool_agg("bool_and"), 1, "every")
-    agg("bool_or", _bool_agg("bool_or"), 1)
+    agg("bool_and", _bool_agg("bool_and"), 1, composite=True)
+    agg("every", _every, 1, composite=True)
+    agg("bool_or", _bool_agg("bool_or"), 1, composite=True)
     agg("bit_and", _unary(F.bit_and), 1)
     agg("bit_or", _unary(F.bit_or), 1)
     return cat

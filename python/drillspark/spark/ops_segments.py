@@ -181,7 +181,7 @@ def window(tr: Translator, op: Any) -> Rel:
     base = Window.partitionBy(*parts)
     if orders:
         base = base.orderBy(*orders)
-    w = _frame(base, op.start, op.end, bool(orders))
+    w = _frame(base, op.start, op.end, bool(orders), op.frame_units_rows is not False)
     # ranking/offset functions take no frame; without orderings all rows are peers (Drill:
     # rank() is 1 for every row), which Spark expresses as ordering by a constant
     unframed = base if orders else base.orderBy(F.lit(0))
@@ -195,11 +195,13 @@ def window(tr: Translator, op: Any) -> Rel:
     return Rel(_assign(df, cols))
 
 
-def _frame(base: WindowSpec, start: int | None, end: int | None, ordered: bool) -> WindowSpec:
+def _frame(base: WindowSpec, start: int | None, end: int | None, ordered: bool,
+           rows: bool = True) -> WindowSpec:
     """The window's frame. No bounds: SQL's default frame (Drill's WindowPOP without bounds),
     from the partition's start to the current row and its peers when ordered, the whole
-    partition otherwise. Any bound given: a ROWS frame, an absent start meaning unbounded
-    preceding and an absent end the current row (ordered) or unbounded following."""
+    partition otherwise. Any bound given: a ROWS frame (a RANGE frame when not `rows`), an
+    absent start meaning unbounded preceding and an absent end the current row (ordered) or
+    unbounded following."""
     start = None if start is None or start <= LONG_MIN else start
     end = None if end is None or end <= LONG_MIN else end  # MIN_VALUE: Drill's "absent"
     if start is None and end is None:
@@ -209,4 +211,4 @@ def _frame(base: WindowSpec, start: int | None, end: int | None, ordered: bool) 
     lo = Window.unboundedPreceding if start is None else start
     hi = (Window.currentRow if ordered else Window.unboundedFollowing) if end is None else \
         Window.unboundedFollowing if end >= LONG_MAX else end
-    return base.rowsBetween(lo, hi)
+    return base.rowsBetween(lo, hi) if rows else base.rangeBetween(lo, hi)

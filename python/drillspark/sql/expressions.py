@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.sql import drill_expr as dx
-from drillspark.sql.errors import SqlError
-from drillspark.sql.lower import DISTINCT_ARG, _flatten_op
+from drillspark.sql.aggregates import RETYPED, unwrap_filter
+from drillspark.sql.errors import SqlError, UnsupportedSqlError
+from drillspark.sql.lower import _flatten_op
 
 if TYPE_CHECKING:
     from drillspark.sql.select import SelectLowering
@@ -18,7 +19,9 @@ if TYPE_CHECKING:
 AGGREGATES = {
     "count", "sum", "avg", "min", "max", "stddev", "stddev_pop", "stddev_samp", "variance",
     "var_pop", "var_samp", "any_value", "bool_and", "bool_or", "every", "bit_and", "bit_or",
+    "median",
 }
+SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", "ntile",
                "lead", "lag", "first_value", "last_value"}
 
@@ -36,7 +39,10 @@ class ExprLowering:
     def __init__(self, sel: SelectLowering):
         self.sel = sel
 
-    def fail(self, message: str, node: exp.Expr) -> SqlError:
+    def fail(self, message: str, node: exp.Expr,
+             cls: type[SqlError] | None = None) -> SqlError:
+        if cls is not None:
+            return self.sel.low.fail(message, node, cls)
         return self.sel.fail(message, node)
 
     def lower(self, node: exp.Expr) -> str:
@@ -268,21 +274,11 @@ class ExprLowering:
         return dx.path(name)
 
     def _Window(self, node: exp.Window) -> str:
-        if self.sel.mode == "grouped":
-            raise self.sel.low.unsupported("window functions over an aggregate query", node)
-        fn = node.this
-        saved, self.sel.mode = self.sel.mode, "window"
-        try:
-            call = self._aggregate_call(fn) if self._is_aggregate(fn) else self._function(fn)
-        finally:
-            self.sel.mode = saved
-        name = self.sel.low.hidden("win")
-        self.sel.windows.append((name, node, call))
-        return dx.path(name)
+        return self.sel.win.add(node, self)
 
     def _function(self, node: exp.Func) -> str:
         fname = self._name(node)
-        if fname in WINDOW_ONLY and self.sel.mode != "window":
+        if fname in WINDOW_ONLY and not self.sel.win.active:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
         if self._is_aggregate(node):
             return self._aggregate(node)
@@ -325,9 +321,16 @@ class ExprLowering:
 
     # --- aggregates ----------------------------------------------------------------------
     def _is_aggregate(self, node: exp.Expr) -> bool:
+        if isinstance(node, exp.Filter):
+            return self._is_aggregate(node.this)
         if isinstance(node, exp.AggFunc):
             return True
         return isinstance(node, exp.Anonymous) and node.name.lower() in AGGREGATES
+
+    def _Filter(self, node: exp.Filter) -> str:
+        if not self._is_aggregate(node.this):
+            raise self.fail("FILTER (WHERE ...) needs an aggregate function", node)
+        return self._aggregate(node)
 
     def _aggregate(self, node: exp.Expr) -> str:
         sel = self.sel
@@ -345,19 +348,45 @@ class ExprLowering:
         sel.aggs.append((name, call))
         return dx.path(name)
 
-    def _aggregate_call(self, node: exp.Expr) -> str:
+    def _aggregate_call(self, node: exp.Expr, window: bool = False) -> str:
+        """The plan's call of an aggregate: FILTER (WHERE c) keeps the argument only where c
+        holds (aggregates skip NULLs; COUNT(*) counts a constant); f(DISTINCT x) reads x on
+        the first row of each distinct value (see aggregates.py)."""
+        node, cond = unwrap_filter(node)
+        if cond is not None and window:
+            raise self.sel.low.unsupported("FILTER (WHERE ...) on a window function", node)
         assert isinstance(node, exp.Func)
         fname = self._name(node)
         args = self._args(node)
+        where = self.lower(cond) if cond is not None else None
         if isinstance(node, exp.Count) and (not args or isinstance(args[0], exp.Star)):
-            return "count(1)"
+            return "count(1)" if where is None else dx.call("count", [dx.case([(where, "1")],
+                                                                               dx.NULL)])
         if args and isinstance(args[0], exp.Distinct):
             inner = args[0].expressions
-            if len(inner) != 1 or len(args) != 1 or self.sel.mode == "window":
+            if window:
+                raise self.fail("DISTINCT for window aggregate functions is not currently "
+                                "supported (DRILL-3182)", node, UnsupportedSqlError)
+            if len(inner) != 1 or len(args) != 1:
                 raise self.sel.low.unsupported(f"{fname.upper()}(DISTINCT ...) with several "
-                                               "arguments or in a window", node)
-            self.sel.distinct_args.add(self.lower(inner[0]))
-            return dx.call(fname, [dx.path(DISTINCT_ARG)])
-        if any(self.sel._has_aggregate(a) for a in args):
+                                               "arguments", node)
+            value = self.lower(inner[0])
+            if where is not None:
+                value = dx.case([(where, value)], dx.NULL)
+            return self.sel.distinct_call(fname, value)
+        if not window and any(self.sel._has_aggregate(a) for a in args):
             raise self.fail("aggregate functions cannot be nested", node)
-        return dx.call(fname, [self.lower(a) for a in args])
+        lowered = [self.lower(a) for a in args]
+        retype = RETYPED.get(fname)
+        if not window and retype and len(args) == 1 and isinstance(args[0], exp.Column) and \
+                args[0].sql("drill") in self.sel.doubled(self._name):
+            lowered[0] = dx.cast(lowered[0], retype)
+        if where is not None and lowered:
+            lowered[0] = dx.case([(where, lowered[0])], dx.NULL)
+        call = dx.call(fname, lowered)
+        if window and fname in SAMPLE_STATISTICS:
+            # over a window Drill computes these from sums: one row gives 0/0, NaN (NULL
+            # in an aggregate query)
+            one = dx.binary("==", dx.call("count", lowered), "1")
+            call = dx.case([(one, dx.cast(dx.string("NaN"), "FLOAT8"))], call)
+        return call

@@ -10,11 +10,17 @@ from sqlglot import exp
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import joins as join_details
 from drillspark.sql import lateral
+from drillspark.sql.aggregates import (
+    check_group_by,
+    distinct_call,
+    distinct_input,
+    doubled_columns,
+    pivot_query,
+)
 from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import AGGREGATES, ExprLowering
 from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.lower import (
-    DISTINCT_ARG,
     STAR,
     Lowering,
     Rel,
@@ -27,6 +33,7 @@ from drillspark.sql.lower import (
     column_parts,
     ordering,
 )
+from drillspark.sql.windows import WindowLowering
 
 
 @dataclass
@@ -49,9 +56,12 @@ class SelectLowering:
         self.flattens: list[tuple[str, str]] = []  # (name, expr) in evaluation order
         self.aggs: list[tuple[str, str]] = []
         self.agg_keys: dict[str, str] = {}
-        self.windows: list[tuple[str, exp.Window, str]] = []
+        self.win = WindowLowering(self)
         self.group_nodes: list[tuple[exp.Expr, str]] = []
-        self.distinct_args: set[str] = set()
+        # f(DISTINCT x): the distinct arguments, and the calls reading them (call -> f, x)
+        self.distinct_args: dict[str, str] = {}  # x -> its first-row marker field
+        self.distinct_calls: dict[str, tuple[str, str]] = {}
+        self._doubled: set[str] | None = None
         self.mode = "input"  # or "grouped": columns must be group keys
 
     def fail(self, message: str, node: exp.Expr | None) -> SqlError:
@@ -60,7 +70,7 @@ class SelectLowering:
     # ------------------------------------------------------------------ driver
     # SELECT clauses this lowering reads; any other clause present is rejected by name.
     HANDLED = {"expressions", "from", "from_", "joins", "where", "group", "having", "order",
-               "limit", "offset", "distinct", "with", "with_", "kind"}
+               "limit", "offset", "distinct", "with", "with_", "kind", "windows"}
 
     def _check_clauses(self) -> None:
         node = self.node
@@ -157,6 +167,8 @@ class SelectLowering:
         return rel
 
     def _source(self, node: exp.Expr) -> Source:
+        if node.args.get("pivots"):
+            return self._pivot(node)
         alias_node = node.args.get("alias")
         alias = alias_node.name if alias_node is not None else ""
         if isinstance(node, exp.Table):
@@ -180,6 +192,27 @@ class SelectLowering:
                                 alias_node)
             rel = self.low.rename(rel, names)
         return Source(alias, rel)
+
+    def _pivot(self, node: exp.Expr) -> Source:
+        """`FROM src PIVOT (...)`: a grouped SELECT over `src` (aggregates.pivot_query), which
+        needs the source's columns (a subquery with a select list, VALUES)."""
+        pivots = node.args["pivots"]
+        if len(pivots) != 1:
+            raise self.low.unsupported("several PIVOT clauses on one table", pivots[1])
+        pivot = pivots[0]
+        source = node.copy()
+        source.set("pivots", None)
+        inner = self._source(source)
+        if inner.columns is None:
+            raise self.low.unsupported("PIVOT over a table whose columns are not known (pivot "
+                                       "a subquery that selects its columns)", pivot)
+        if not source.args.get("alias"):
+            source.set("alias", exp.TableAlias(this=exp.to_identifier(
+                self.low.hidden("pivot"), quoted=True)))
+        query = pivot_query(self, source, pivot, inner.columns)
+        rel = self.low.lower_query(query)
+        alias = pivot.args.get("alias")
+        return Source(alias.name if alias is not None else "", rel)
 
     def _check_aliases(self, sides: list[Source]) -> None:
         seen: set[str] = set()
@@ -489,32 +522,25 @@ class SelectLowering:
         for name, expr in self.flattens:
             rel = Rel(self.low.builder.add({"op": "flatten", "input": rel.op, "name": name,
                                             "expr": expr, "drop": False}), None)
-        for name, win, fn in self.windows:
-            spec = win
-            withins = [{"ref": self.low.hidden("w"), "expr": self.expr(p)}
-                       for p in spec.args.get("partition_by") or []]
-            order = spec.args.get("order")
-            orderings = [ordering(self.expr(o.this), o) for o in order.expressions] \
-                if order is not None else []
-            op = {"op": "window", "input": rel.op, "withins": withins, "orderings": orderings,
-                  "aggregations": [{"ref": name, "expr": fn}]}
-            frame = spec.args.get("spec")
-            if frame is not None:
-                op.update(_frame_bounds(frame, self))
-            rel = Rel(self.low.builder.add(op), None)
-        return rel
+        return self.win.operators(rel)
 
     # ------------------------------------------------------------------ grouping
     def _has_aggregate(self, node: exp.Expr) -> bool:
+        """Whether `node` holds an aggregate of this block: not a window function itself
+        (`SUM(x) OVER ()`), but an aggregate inside one (`SUM(SUM(x)) OVER ()`) or inside its
+        window specification."""
         for n in node.walk():
-            if isinstance(n, exp.Window):
-                continue
             is_agg = isinstance(n, exp.AggFunc) or (isinstance(n, exp.Anonymous)
                                                     and n.name.lower() in AGGREGATES)
-            in_window = isinstance(node, exp.Window) or any(
-                isinstance(p, exp.Window) for p in _ancestors(n, node))
-            if is_agg and not in_window:
-                return True
+            if not is_agg or (n is not node and _inside_subquery(n, node)):
+                continue
+            parent = n.parent
+            if isinstance(parent, exp.Filter) and parent.this is n:
+                parent = parent.parent
+                n = n.parent
+            if isinstance(parent, exp.Window) and parent.this is n:
+                continue
+            return True
         return False
 
     def _grouped(self, rel: Rel, items: list[Item]) -> tuple[Rel, list[dict]]:
@@ -525,6 +551,8 @@ class SelectLowering:
                             "subquery and aggregate in the outer query (as in Drill)", self.node)
         keys: list[dict] = []
         group = self.node.args.get("group")
+        if group is not None:
+            check_group_by(group, self.low)
         for g in (group.expressions if group is not None else []):
             target = self._select_ref(g, items)
             name = self.low.hidden("g")
@@ -547,11 +575,11 @@ class SelectLowering:
         self._grouped_order_exprs = {
             idx: self.expr(o.this) for idx, o in enumerate(order.expressions if order else [])
             if self._order_name(o.this, items) is None}
+        exprs = [{"ref": n, "expr": e} for n, e in self.aggs]
         if self.distinct_args:
-            rel, keys = self._distinct_pre_aggregate(rel, keys)
+            rel, keys, exprs = distinct_input(self, rel, keys, exprs)
         rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
-                                        "keys": keys, "exprs": [
-                                            {"ref": n, "expr": e} for n, e in self.aggs]},
+                                        "keys": keys, "exprs": exprs},
                                        group if group is not None else self.node),
                   [k["ref"] for k in keys] + [n for n, _ in self.aggs])
         if pending:  # HAVING's subqueries, joined to the groups
@@ -561,18 +589,13 @@ class SelectLowering:
                                             "expr": having_expr}), rel.columns)
         return rel, projections
 
-    def _distinct_pre_aggregate(self, rel: Rel, keys: list[dict]) -> tuple[Rel, list[dict]]:
-        """COUNT(DISTINCT x) and friends: first group by the keys and x, then aggregate the
-        distinct x values (one DISTINCT argument, no other aggregates)."""
-        if len(self.distinct_args) > 1 or any(DISTINCT_ARG not in e for _, e in self.aggs):
-            raise self.low.unsupported("DISTINCT aggregates mixed with other aggregates or "
-                                       "over different arguments", self.node)
-        (arg,) = self.distinct_args
-        inner = keys + [{"ref": DISTINCT_ARG, "expr": arg}]
-        rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
-                                        "keys": inner, "exprs": []}),
-                  [k["ref"] for k in inner])
-        return rel, [{"ref": k["ref"], "expr": dx.path(k["ref"])} for k in keys]
+    def doubled(self, names) -> set[str]:
+        if self._doubled is None:
+            self._doubled = doubled_columns(self, names)
+        return self._doubled
+
+    def distinct_call(self, fname: str, value: str) -> str:
+        return distinct_call(self, fname, value)
 
     def _select_ref(self, g: exp.Expr, items: list[Item]) -> exp.Expr:
         """GROUP BY 1 / GROUP BY alias -> the select expression."""
@@ -669,43 +692,7 @@ class SelectLowering:
         return ExprLowering(self).lower(node)
 
 
-# the window operator's unbounded ends: Drill's Long.MIN_VALUE / Long.MAX_VALUE
-_UNBOUNDED_PRECEDING, _UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
-
-
 def _failure(message: str, detail: str) -> str:
     """An expression that fails the query with `message: detail` when a row evaluates it (the
     catalog's `raise_error`, a drillspark extension)."""
     return dx.call("raise_error", [dx.call("concat", [dx.string(message + ": "), detail])])
-
-
-def _frame_bounds(frame: exp.WindowSpec, sel: SelectLowering) -> dict:
-    """The window operator's `start`/`end` for an explicit frame: n PRECEDING is -n, CURRENT
-    ROW 0, n FOLLOWING n, UNBOUNDED PRECEDING/FOLLOWING Long.MIN_VALUE/MAX_VALUE; a ROWS frame
-    with one bound ends at the current row. A window without bounds gets SQL's default frame
-    (RANGE UNBOUNDED PRECEDING to CURRENT ROW, peers included), so that RANGE frame lowers to
-    no bounds; the only other RANGE frame Drill allows is the whole partition."""
-    def bound(value: object, side: object, is_end: bool) -> int:
-        if value is None and is_end:
-            return 0  # `ROWS n PRECEDING` = BETWEEN n PRECEDING AND CURRENT ROW
-        text = str(value).upper() if not isinstance(value, exp.Expr) else None
-        where = str(side).upper()
-        if text == "UNBOUNDED" and where == ("FOLLOWING" if is_end else "PRECEDING"):
-            return _UNBOUNDED_FOLLOWING if is_end else _UNBOUNDED_PRECEDING
-        if text == "CURRENT ROW":
-            return 0
-        if isinstance(value, exp.Literal) and not value.is_string and where in (
-                "PRECEDING", "FOLLOWING"):
-            n = int(value.this)
-            return -n if where == "PRECEDING" else n
-        raise sel.low.unsupported(f"the window frame bound {value} {side or ''}".rstrip(), frame)
-
-    start = bound(frame.args.get("start"), frame.args.get("start_side"), False)
-    end = bound(frame.args.get("end"), frame.args.get("end_side"), True)
-    if str(frame.args.get("kind", "")).upper() == "RANGE":
-        if (start, end) == (_UNBOUNDED_PRECEDING, 0):
-            return {}
-        if (start, end) != (_UNBOUNDED_PRECEDING, _UNBOUNDED_FOLLOWING):
-            raise sel.low.unsupported("RANGE frames other than UNBOUNDED PRECEDING to CURRENT "
-                                      "ROW or to UNBOUNDED FOLLOWING", frame)
-    return {"start": start, "end": end}

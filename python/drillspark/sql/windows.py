@@ -1,0 +1,205 @@
+"""Window functions of one SELECT block: named windows (`WINDOW w AS (...)`, `OVER w`,
+`OVER (w ORDER BY ...)`), the frames Drill accepts, and the `window` operators (one per
+distinct window specification) that compute them ahead of the projection. In an aggregate
+query the windows read the grouped rows (`SUM(SUM(x)) OVER ()`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from drillspark.sql import drill_expr as dx
+from drillspark.sql.errors import UnsupportedSqlError
+from drillspark.sql.lower import Rel, _err, ordering
+
+if TYPE_CHECKING:
+    from drillspark.sql.expressions import ExprLowering
+    from drillspark.sql.select import SelectLowering
+
+# the window operator's unbounded ends: Drill's Long.MIN_VALUE / Long.MAX_VALUE
+UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
+
+# functions whose value depends on the row order: Drill (Calcite) wants an ORDER BY
+NEED_ORDER = {"rank", "dense_rank", "percent_rank", "cume_dist"}
+# functions that take no frame: Drill refuses one written with them, except NTILE's
+UNFRAMED = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag",
+            "lead"}
+NO_FRAME = UNFRAMED - {"ntile"}
+
+
+@dataclass
+class WindowCall:
+    """One function over a window: its output field and the window operator's settings."""
+
+    name: str
+    call: str
+    withins: list[str]
+    orderings: list[dict]
+    frame: dict = field(default_factory=dict)
+
+    def key(self) -> str:
+        return json.dumps([self.withins, self.orderings, self.frame], sort_keys=True)
+
+
+class WindowLowering:
+    """Collects the window functions of a SELECT block while its expressions are lowered."""
+
+    def __init__(self, sel: SelectLowering):
+        self.sel = sel
+        self.calls: list[WindowCall] = []
+        self.active = False  # lowering a window function's own call
+        self._named: dict[str, exp.Window] | None = None
+
+    # ------------------------------------------------------------------ named windows
+    def named(self) -> dict[str, exp.Window]:
+        if self._named is None:
+            self._named = {}
+            for w in self.sel.node.args.get("windows") or []:
+                name = w.this.name.lower()
+                if name in self._named:
+                    raise self.sel.fail(f"Duplicate window names not allowed ('{w.this.name}')",
+                                        w)
+                self._named[name] = w
+        return self._named
+
+    def resolve(self, node: exp.Window, seen: tuple[str, ...] = ()) -> exp.Window:
+        """The window specification `node` stands for: a reference to a named window, refined
+        by an ORDER BY or frame of its own, is merged into one specification."""
+        ref = node.args.get("alias")
+        if ref is None or not ref.name:
+            return node
+        name = ref.name.lower()
+        base = self.named().get(name)
+        if base is None:
+            raise self.sel.fail(f"Window '{ref.name}' not found", node)
+        if name in seen:
+            raise self.sel.fail(f"window '{ref.name}' refers to itself", node)
+        base = self.resolve(base, seen + (name,))
+        if node.args.get("partition_by"):
+            raise self.sel.fail("PARTITION BY not allowed with existing window reference", node)
+        if node.args.get("order") is not None and base.args.get("order") is not None:
+            raise self.sel.fail("ORDER BY not allowed in both base and referenced windows",
+                                node)
+        if base.args.get("spec") is not None and (node.args.get("order") is not None
+                                                  or node.args.get("spec") is not None):
+            raise self.sel.fail("Referenced window cannot have framing declarations", node)
+        out = node.copy()
+        out.set("alias", None)
+        out.set("partition_by", [p.copy() for p in base.args.get("partition_by") or []])
+        if out.args.get("order") is None and base.args.get("order") is not None:
+            out.set("order", base.args["order"].copy())
+        if out.args.get("spec") is None and base.args.get("spec") is not None:
+            out.set("spec", base.args["spec"].copy())
+        return out
+
+    # ------------------------------------------------------------------ one function
+    def add(self, node: exp.Window, ex: ExprLowering) -> str:
+        """Registers `fn OVER (...)`; returns the path of its output field. The call, the
+        partitions and the orderings are lowered now, in the block's current mode (input
+        columns, or group keys and aggregates in an aggregate query)."""
+        sel = self.sel
+        spec = self.resolve(node)
+        fn = node.this
+        fname = _function_name(fn, ex)
+        order = spec.args.get("order")
+        if fname in NEED_ORDER and order is None:
+            raise sel.fail(f"{fname.upper()} function requires ORDER BY clause in window "
+                           "specification (RANK or DENSE_RANK functions require ORDER BY "
+                           "clause in window specification)", node)
+        if fname in ("lag", "lead"):
+            self._check_offset(fn, fname)
+        if self.active:
+            raise sel.fail("window functions cannot be nested", node)
+        self.active = True
+        try:
+            call = ex._aggregate_call(fn, window=True) if ex._is_aggregate(fn) else \
+                ex._function(fn)
+            withins = [ex.lower(p) for p in spec.args.get("partition_by") or []]
+            orderings = [ordering(ex.lower(o.this), o) for o in order.expressions] \
+                if order is not None else []
+        finally:
+            self.active = False
+        frame = spec.args.get("spec")
+        if frame is not None and fname in NO_FRAME:
+            raise sel.fail("ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions "
+                           f"({fname.upper()})", frame)
+        bounds = self.frame(frame, order is not None) if frame is not None else {}
+        if fname in UNFRAMED:
+            bounds = {}
+        name = sel.low.hidden("win")
+        self.calls.append(WindowCall(name, call, withins, orderings, bounds))
+        return dx.path(name)
+
+    def _check_offset(self, fn: exp.Expr, fname: str) -> None:
+        args = fn.expressions if isinstance(fn, exp.Anonymous) else [
+            a for a in (fn.args.get("offset"), fn.args.get("default")) if a is not None]
+        if isinstance(fn, exp.Anonymous):
+            args = args[1:]
+        ok = not args or (len(args) == 1 and isinstance(args[0], exp.Literal)
+                          and not args[0].is_string and args[0].this == "1")
+        if not ok:
+            raise _err(UnsupportedSqlError, f"Function {fname.upper()} only supports "
+                       "(<value expression>) or (<value expression>, 1) (DRILL-3596)", fn,
+                       self.sel.low.sql)
+
+    def frame(self, frame: exp.WindowSpec, ordered: bool) -> dict:
+        """The window operator's bounds for a written frame, for the frames Drill runs:
+        ROWS/RANGE from UNBOUNDED PRECEDING to CURRENT ROW (SQL's default frame: no bounds,
+        or for ROWS start Long.MIN_VALUE, end 0), RANGE from UNBOUNDED PRECEDING to
+        UNBOUNDED FOLLOWING (the whole partition) and RANGE from CURRENT ROW to CURRENT ROW
+        (the row's peers: `frameUnitsRows: false`, start 0, end 0)."""
+        kind = str(frame.args.get("kind") or "").upper()
+        start = _bound(frame.args.get("start"), frame.args.get("start_side"))
+        end = _bound(frame.args.get("end"), frame.args.get("end_side"))
+        if kind == "RANGE" and not ordered:
+            raise self.sel.fail("Window specification must contain an ORDER BY clause", frame)
+        if start == "UNBOUNDED PRECEDING" and end in (None, "CURRENT ROW"):
+            if kind == "RANGE":
+                return {}
+            return {"start": UNBOUNDED_PRECEDING, "end": 0}
+        if kind == "RANGE" and start == "UNBOUNDED PRECEDING" and end == "UNBOUNDED FOLLOWING":
+            return {"start": UNBOUNDED_PRECEDING, "end": UNBOUNDED_FOLLOWING}
+        if kind == "RANGE" and start == "CURRENT ROW" and end == "CURRENT ROW":
+            return {"frameUnitsRows": False, "start": 0, "end": 0}
+        if kind == "RANGE" and any(isinstance(b, exp.Expr) for b in (start, end)):
+            raise self.sel.fail("Data type of ORDER BY prohibits use of RANGE clause", frame)
+        raise _err(UnsupportedSqlError, "This type of window frame is currently not supported "
+                   f"({frame.sql('drill')}; DRILL-3188)", frame, self.sel.low.sql)
+
+    # ------------------------------------------------------------------ operators
+    def operators(self, rel: Rel) -> Rel:
+        """One `window` operator per distinct specification, in order of first use."""
+        groups: dict[str, list[WindowCall]] = {}
+        for c in self.calls:
+            groups.setdefault(c.key(), []).append(c)
+        for calls in groups.values():
+            first = calls[0]
+            op = {"op": "window", "input": rel.op,
+                  "withins": [{"ref": self.sel.low.hidden("w"), "expr": w}
+                              for w in first.withins],
+                  "orderings": first.orderings,
+                  "aggregations": [{"ref": c.name, "expr": c.call} for c in calls]}
+            op.update(first.frame)
+            rel = Rel(self.sel.low.builder.add(op), None)
+        return rel
+
+
+def _bound(value: object, side: object) -> str | exp.Expr | None:
+    """A frame bound as text (`UNBOUNDED PRECEDING`, `CURRENT ROW`) or its offset expression."""
+    if value is None:
+        return None
+    if isinstance(value, exp.Expr):
+        return value
+    text = str(value).upper()
+    if text == "CURRENT ROW":
+        return text
+    return f"{text} {str(side or '').upper()}".strip()
+
+
+def _function_name(fn: exp.Expr, ex: ExprLowering) -> str:
+    if isinstance(fn, exp.Filter):
+        fn = fn.this
+    return ex._name(fn) if isinstance(fn, exp.Func) else ""
