@@ -778,3 +778,9 @@ def _sql_type_name(t: T.DataType) -> str:
 
 
 CATALOG = _build_catalog()
+
+# Larger groups of functions live in their own modules; they add to (or refine) the catalog.
+from drillspark.spark import functions_datetime, functions_scalar  # noqa: E402
+
+functions_datetime.register(CATALOG)
+functions_scalar.register(CATALOG)
