@@ -118,6 +118,8 @@ class ExpressionCompiler:
             out = None
             for cond, value in e.branches:
                 c, v = self.compile(cond, inside_aggregate), self.compile(value, inside_aggregate)
+                if isinstance(cond, Literal) and cond.value is None:
+                    c = c.cast("boolean")  # WHEN NULL: never taken
                 out = F.when(c, v) if out is None else out.when(c, v)
             assert out is not None
             return out.otherwise(self.compile(e.else_, inside_aggregate))

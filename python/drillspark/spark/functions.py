@@ -784,3 +784,6 @@ from drillspark.spark import functions_datetime, functions_scalar  # noqa: E402
 
 functions_datetime.register(CATALOG)
 functions_scalar.register(CATALOG)
+from drillspark.spark import functions_hash  # noqa: E402
+
+functions_hash.register(CATALOG)

@@ -66,6 +66,52 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
               .cast("string")).otherwise(out)
 
 
+_WORD_BREAKS = " \t\n\r\x0c\x0b!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+
+def _initcap(a: list[Arg], ctx: Context) -> Column:
+    """Each word's first letter upper-cased, the rest lower-cased; words end at whitespace and
+    punctuation (Spark's initcap splits at spaces only)."""
+    breaks = _WORD_BREAKS
+    if len(a) > 1:
+        if not a[1].is_literal or not isinstance(a[1].literal, str):
+            raise FunctionArgumentError("initcap(): the delimiters must be a string literal")
+        breaks = a[1].literal
+    chars = F.split(a[0].col, "", -1)
+    marks = F.array(*[F.lit(ch) for ch in breaks]) if breaks else F.array().cast("array<string>")
+    word = F.transform(chars, lambda c, i: F.when(
+        (i == 0) | F.array_contains(marks, F.element_at(chars, i)), F.upper(c))
+        .otherwise(F.lower(c)))
+    return F.array_join(word, "")
+
+
+def _substr(a: list[Arg], ctx: Context) -> Column:
+    """substr(s, start [, length]): Drill gives '' for a start before the first character
+    (Spark counts a negative start from the end)."""
+    start = a[1].col
+    length = a[2].col if len(a) > 2 else F.lit(2**31 - 1)
+    out = F.substring(a[0].col, start.cast("int"), length.cast("int"))
+    return F.when(start < 1, F.when(a[0].col.isNotNull(), F.lit(""))).otherwise(out)
+
+
+def _truncate(a: list[Arg], ctx: Context) -> Column:
+    """trunc(x [, scale]): integers are already whole, decimals stay decimals."""
+    x = a[0].col
+    t = ctx.type_of(x)
+    scale = 0
+    if len(a) > 1:
+        if not a[1].is_literal or not isinstance(a[1].literal, int):
+            raise FunctionArgumentError("trunc(): the scale must be an integer literal")
+        scale = a[1].literal
+    if isinstance(t, _INTEGRAL) and scale >= 0:
+        return x
+    if isinstance(t, T.DecimalType):
+        s = F.lit(max(scale, 0))  # Drill cuts a decimal at scale 0 for a negative scale
+        return F.when(x >= 0, F.floor(x, s)).otherwise(F.ceil(x, s))
+    factor = F.pow(F.lit(10.0), F.lit(scale))
+    return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
+
+
 def _row(a: list[Arg], ctx: Context) -> Column:
     # Calcite names the fields of ROW(...) EXPR$0, EXPR$1, ...
     return F.struct(*[x.col.alias(f"EXPR${i}") for i, x in enumerate(a)])
@@ -86,3 +132,6 @@ def register(cat: FunctionCatalog) -> None:
     scalar("is_not_distinct_from", lambda a, c: a[0].col.eqNullSafe(a[1].col), 2)
     scalar("collect_to_list", lambda a, c: F.array(*[x.col for x in a]), (1, None))
     scalar("row", _row, (1, None))
+    scalar("initcap", _initcap, (1, 2))
+    scalar("substr", _substr, (2, 3), "substring")
+    scalar("trunc", _truncate, (1, 2), "truncate")

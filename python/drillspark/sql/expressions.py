@@ -265,6 +265,11 @@ class ExprLowering:
     _TryCast = _Cast
 
     def _drill_type(self, dtype: exp.DataType) -> str:
+        if isinstance(dtype.this, exp.Interval):  # INTERVAL <unit> [TO <unit>]
+            unit = dtype.this.args.get("unit")
+            first = unit.this if isinstance(unit, exp.IntervalSpan) else unit
+            word = first.name.upper() if first is not None else "DAY"
+            return "INTERVALYEAR" if word.startswith(("YEAR", "MONTH")) else "INTERVALDAY"
         name = dtype.this.name if hasattr(dtype.this, "name") else str(dtype.this)
         name = name.upper()
         drill = dx.CAST_TYPES.get(name)

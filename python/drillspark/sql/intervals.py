@@ -46,6 +46,10 @@ def interval_literal(text: str, start: str, end: str | None = None) -> tuple[str
         qual = start if start == end else f"{start} TO {end}"
         raise IntervalError(f"Illegal interval literal format '{text}' for INTERVAL {qual}")
     values = dict(zip(fields, parts, strict=True))
+    lead = values[fields[0]]
+    if len(lead.split(".")[0]) > 2:  # SQL's default leading precision is 2 digits
+        raise IntervalError(f"Interval field value {int(lead)} exceeds precision of "
+                            f"{fields[0]}(2) field")
     if fields[0] == "YEAR" or fields == ("MONTH",):
         months = sign * (12 * int(values.get("YEAR", 0)) + int(values.get("MONTH", 0)))
         return "intervalyear", year_month_text(months)

@@ -30,6 +30,9 @@ class DrillSql(Drill):
             **DrillParser.FUNCTIONS,
             "TIMESTAMPDIFF": lambda args: exp.Anonymous(this="TIMESTAMPDIFF", expressions=args),
             "TIMESTAMPADD": lambda args: exp.Anonymous(this="TIMESTAMPADD", expressions=args),
+            # sqlglot rewrites TO_CHAR's Joda pattern into strftime codes; keep it as written
+            "TO_CHAR": lambda args: exp.Anonymous(this="TO_CHAR", expressions=args),
+            "TO_TIMESTAMP": lambda args: exp.Anonymous(this="TO_TIMESTAMP", expressions=args),
         }
 
 
