@@ -23,6 +23,7 @@ from drillspark.plan.expressions import (
     IfElse,
     Literal,
 )
+from drillspark.spark.casts import cast_column
 from drillspark.spark.drill_types import drill_type
 from drillspark.spark.functions import CATALOG, Arg, FunctionCatalog
 from drillspark.spark.scope import Scope
@@ -106,7 +107,10 @@ class ExpressionCompiler:
                     f"{TIME_TYPE_CONF}=true on the session (drillspark.session() and "
                     "drillspark.configure() do)")
             col = self.compile(e.expr, inside_aggregate)
-            return F.transform(col, lambda x: x.cast(t)) if e.repeated else col.cast(t)
+            if e.repeated:
+                return F.transform(col, lambda x: x.cast(t))
+            length = e.args[0] if e.type.upper() in ("VARCHAR", "VARBINARY") and e.args else None
+            return cast_column(col, self.type_of(col), t, length)
         if isinstance(e, Convert):
             args = [Arg(self.compile(e.expr, inside_aggregate)), Arg(F.lit(e.encoding), e.encoding)]
             return self._call(f"convert_{e.direction}", args, e)
@@ -114,6 +118,8 @@ class ExpressionCompiler:
             out = None
             for cond, value in e.branches:
                 c, v = self.compile(cond, inside_aggregate), self.compile(value, inside_aggregate)
+                if isinstance(cond, Literal) and cond.value is None:
+                    c = c.cast("boolean")  # WHEN NULL: never taken
                 out = F.when(c, v) if out is None else out.when(c, v)
             assert out is not None
             return out.otherwise(self.compile(e.else_, inside_aggregate))

@@ -803,3 +803,12 @@ def _similar_class(pattern: str, start: int, escape: str, out: list[str],
 
 
 CATALOG = _build_catalog()
+
+# Larger groups of functions live in their own modules; they add to (or refine) the catalog.
+from drillspark.spark import functions_datetime, functions_scalar  # noqa: E402
+
+functions_datetime.register(CATALOG)
+functions_scalar.register(CATALOG)
+from drillspark.spark import functions_hash  # noqa: E402
+
+functions_hash.register(CATALOG)

@@ -11,6 +11,7 @@ from sqlglot import exp
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.aggregates import RETYPED, unwrap_filter
 from drillspark.sql.errors import SqlError, UnsupportedSqlError
+from drillspark.sql.intervals import IntervalError, interval_literal
 from drillspark.sql.lower import _flatten_op
 
 if TYPE_CHECKING:
@@ -31,6 +32,17 @@ FUNCTION_NAMES = {
     "CurrentTime": "current_time", "ArraySize": "repeated_count", "Pow": "power",
     "StrPosition": "strpos", "Ln": "ln", "Upper": "upper", "Lower": "lower",
 }
+
+# Functions Calcite calls without parentheses: an unquoted single name among these is the
+# function, never a column (Calcite tries them before columns).
+NILADIC = {"pi": "pi", "localtime": "localtime", "localtimestamp": "localtimestamp",
+           "current_date": "current_date", "current_time": "current_time",
+           "current_timestamp": "current_timestamp", "user": "user",
+           "current_user": "user", "session_user": "user", "system_user": "user",
+           "current_schema": "current_schema"}
+# TIMESTAMPADD / TIMESTAMPDIFF units (SQL_TSI_* are JDBC's spellings of the same)
+TIME_UNITS = {"NANOSECOND", "MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY",
+              "WEEK", "MONTH", "QUARTER", "YEAR"}
 
 
 class ExprLowering:
@@ -69,6 +81,10 @@ class ExprLowering:
     def _Column(self, node: exp.Column) -> str:
         if isinstance(node.this, exp.Star):
             raise self.fail("'*' is only allowed alone in the select list", node)
+        ident = node.this
+        if (not node.table and isinstance(ident, exp.Identifier) and not ident.quoted
+                and ident.name.lower() in NILADIC):
+            return dx.call(NILADIC[ident.name.lower()], [])
         src, name, rest = self.sel._resolve(node)
         del src
         return dx.path(name, rest)
@@ -182,23 +198,41 @@ class ExprLowering:
         return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e))
                                        for e in node.expressions])
 
+    def _Like(self, node: exp.Expr, escape: exp.Expr | None = None) -> str:
+        # `x NOT LIKE p` is one node with negate=True (there is no Not around it)
+        fname = "ilike" if isinstance(node, exp.ILike) else "like"
+        args = [self.lower(node.this), self.lower(node.expression)]
+        if escape is not None:
+            args.append(self.lower(escape))
+        for key, value in node.args.items():
+            if key not in ("this", "expression", "negate") and value:
+                raise self.sel.low.unsupported(f"{fname.upper()} with {key.upper()}", node)
+        call = dx.call(fname, args)
+        return f"!({call})" if node.args.get("negate") else call
+
+    _ILike = _Like
+
+    def _Escape(self, node: exp.Escape) -> str:
+        inner = node.this
+        if not isinstance(inner, exp.Like | exp.ILike | exp.SimilarTo):
+            raise self.sel.low.unsupported(f"ESCAPE after {inner.key.upper()}", node)
+        if isinstance(inner, exp.SimilarTo):
+            call = dx.call("similar_to", [self.lower(inner.this), self.lower(inner.expression),
+                                          self.lower(node.expression)])
+            return f"!({call})" if inner.args.get("negate") else call
+        return self._Like(inner, node.expression)
+
     def _NullSafeEQ(self, node: exp.Expr) -> str:
-        """a IS NOT DISTINCT FROM b: equal, or both NULL."""
-        a, b = self.lower(node.this), self.lower(node.expression)
-        return dx.case([(dx.call("isnull", [a]), dx.call("isnull", [b])),
-                        (dx.call("isnull", [b]), "false")], dx.binary("==", a, b))
+        # IS NOT DISTINCT FROM: equal, or both NULL
+        return dx.call("is_not_distinct_from", [self.lower(node.this),
+                                                self.lower(node.expression)])
 
     def _NullSafeNEQ(self, node: exp.Expr) -> str:
-        return f"!({self._NullSafeEQ(node)})"
-
-    def _Like(self, node: exp.Like) -> str:
-        return dx.call("like", [self.lower(node.this), self.lower(node.expression)])
-
-    def _ILike(self, node: exp.ILike) -> str:
-        return dx.call("ilike", [self.lower(node.this), self.lower(node.expression)])
+        return dx.call("is_distinct_from", [self.lower(node.this), self.lower(node.expression)])
 
     def _SimilarTo(self, node: exp.Expr) -> str:
-        return dx.call("similar_to", [self.lower(node.this), self.lower(node.expression)])
+        call = dx.call("similar_to", [self.lower(node.this), self.lower(node.expression)])
+        return f"!({call})" if node.args.get("negate") else call
 
     def _DPipe(self, node: exp.DPipe) -> str:
         # `||` is Drill's concatOperator: NULL if either side is (concat() skips NULLs).
@@ -237,6 +271,11 @@ class ExprLowering:
     _TryCast = _Cast
 
     def _drill_type(self, dtype: exp.DataType) -> str:
+        if isinstance(dtype.this, exp.Interval):  # INTERVAL <unit> [TO <unit>]
+            unit = dtype.this.args.get("unit")
+            first = unit.this if isinstance(unit, exp.IntervalSpan) else unit
+            word = first.name.upper() if first is not None else "DAY"
+            return "INTERVALYEAR" if word.startswith(("YEAR", "MONTH")) else "INTERVALDAY"
         name = dtype.this.name if hasattr(dtype.this, "name") else str(dtype.this)
         name = name.upper()
         drill = dx.CAST_TYPES.get(name)
@@ -262,7 +301,21 @@ class ExprLowering:
         raise self.sel.low.unsupported("EXISTS (subquery)", node)
 
     def _Interval(self, node: exp.Interval) -> str:
-        raise self.sel.low.unsupported("INTERVAL literals", node)
+        value, unit = node.this, node.args.get("unit")
+        if isinstance(value, exp.Neg) and isinstance(value.this, exp.Literal):
+            value = exp.Literal.string("-" + value.this.name)
+        if not isinstance(value, exp.Literal) or unit is None:
+            raise self.sel.low.unsupported(f"the interval '{node.sql('drill')}' (only "
+                                           "INTERVAL 'text' <unit> [TO <unit>] is)", node)
+        if isinstance(unit, exp.IntervalSpan):
+            start, end = unit.this.name, unit.expression.name
+        else:
+            start, end = unit.name, None
+        try:
+            drill_type, text = interval_literal(value.name, start, end)
+        except IntervalError as e:
+            raise self.fail(str(e), node) from None
+        return dx.cast(dx.string(text), drill_type)
 
     # --- nested-data and scalar functions ------------------------------------------------
     def _Flatten(self, node: exp.Flatten) -> str:
@@ -293,7 +346,22 @@ class ExprLowering:
 
     def _Extract(self, node: exp.Extract) -> str:
         unit = node.this.name.lower()
-        return dx.call(f"extract{unit}", [self.lower(node.expression)])
+        return dx.call("date_part", [dx.string(unit), self.lower(node.expression)])
+
+    def _Anonymous(self, node: exp.Anonymous) -> str:
+        fname = node.name.lower()
+        if fname in ("timestampadd", "timestampdiff"):
+            args = list(node.expressions)
+            if len(args) != 3:
+                raise self.fail(f"{fname.upper()} takes a unit and two arguments", node)
+            unit = args[0]
+            word = unit.name.upper() if isinstance(unit, exp.Column | exp.Var) else ""
+            word = word.removeprefix("SQL_TSI_").replace("FRAC_SECOND", "MICROSECOND")
+            if word not in TIME_UNITS:
+                raise self.fail(f"{fname.upper()}: unknown time unit "
+                                f"'{unit.sql('drill')}'", unit)
+            return dx.call(fname, [dx.string(word)] + [self.lower(a) for a in args[1:]])
+        return self._function(node)
 
     @staticmethod
     def _name(node: exp.Func) -> str:

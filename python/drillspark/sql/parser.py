@@ -10,6 +10,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.drill import Drill
 from sqlglot.errors import ParseError, TokenError
+from sqlglot.parsers.drill import DrillParser
 
 from drillspark.sql.errors import SqlError, SqlSyntaxError, UnsupportedSqlError, position_of
 from drillspark.sql.lower import Lowering
@@ -21,6 +22,18 @@ class DrillSql(Drill):
     ascending, first when descending)."""
 
     NULL_ORDERING = "nulls_are_large"
+
+    class Parser(DrillParser):
+        # sqlglot reads TIMESTAMPDIFF(unit, a, b) in another dialect's argument order (and
+        # upper-cases b into a unit): keep Drill's calls as written, the lowering reads them.
+        FUNCTIONS = {
+            **DrillParser.FUNCTIONS,
+            "TIMESTAMPDIFF": lambda args: exp.Anonymous(this="TIMESTAMPDIFF", expressions=args),
+            "TIMESTAMPADD": lambda args: exp.Anonymous(this="TIMESTAMPADD", expressions=args),
+            # sqlglot rewrites TO_CHAR's Joda pattern into strftime codes; keep it as written
+            "TO_CHAR": lambda args: exp.Anonymous(this="TO_CHAR", expressions=args),
+            "TO_TIMESTAMP": lambda args: exp.Anonymous(this="TO_TIMESTAMP", expressions=args),
+        }
 
 
 # sqlglot warns on statements it falls back to parsing as commands; we report those ourselves.

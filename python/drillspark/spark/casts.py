@@ -1,0 +1,75 @@
+"""Drill's CAST rules where Spark's cast differs: a DECIMAL or floating value cast to an
+integer type is rounded half away from zero (Spark truncates); text cast to an integer must be
+an integer (Java's parseInt: Spark would accept '1.5'); VARCHAR(n) cuts the text to n
+characters; TIMESTAMP and TIME text keep their milliseconds; text is cast to an interval from
+ISO period text."""
+
+from __future__ import annotations
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+_INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+_INTEGER_TEXT = r"^[+-]?[0-9]+$"
+
+
+def cast_column(col: Column, source: T.DataType, target: T.DataType,
+                length: int | None = None) -> Column:
+    if isinstance(target, _INTEGRAL):
+        if isinstance(source, T.DecimalType | T.DoubleType | T.FloatType):
+            return F.round(col, 0).cast(target)
+        if isinstance(source, T.StringType):
+            bad = F.raise_error(F.concat(F.lit("NumberFormatException: "), col))
+            return F.when(col.isNull() | col.rlike(_INTEGER_TEXT), col.cast(target)) \
+                .otherwise(bad.cast(target))
+    if isinstance(target, T.DayTimeIntervalType | T.YearMonthIntervalType):
+        return cast_to_interval(col, source, target)
+    if isinstance(target, T.StringType):
+        if isinstance(source, T.TimestampType | T.TimestampNTZType):
+            out = F.date_format(col, "yyyy-MM-dd HH:mm:ss.SSS")
+        elif type(source).__name__ == "TimeType":
+            out = F.date_format(F.to_timestamp_ntz(F.concat(F.lit("1970-01-01 "),
+                                                            col.cast("string"))),
+                                "HH:mm:ss.SSS")
+        else:
+            out = col.cast(target)
+        if length is not None and length < 65536:
+            out = F.substring(out, 1, length)
+        return out
+    return col.cast(target)
+
+
+_PERIOD_SQL = (r"^(-)?P(?:(-?\d+)Y)?(?:(-?\d+)M)?(?:(-?\d+)W)?(?:(-?\d+)D)?"
+               r"(?:T(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?)?$")
+
+
+def cast_to_interval(col: Column, source: T.DataType, target: T.DataType) -> Column:
+    """Drill's cast of ISO period text ('P1Y2M', 'P1DT7200S') or a number to an interval."""
+    if isinstance(source, _INTEGRAL):  # Drill: a number of days / months
+        if isinstance(target, T.YearMonthIntervalType):
+            return F.make_ym_interval(F.lit(0), col.cast("int"))
+        return F.make_dt_interval(col.cast("int"))
+    if not isinstance(source, T.StringType | T.NullType):
+        return col.cast(target)
+    text = F.trim(col.cast("string"))
+
+    def grp(i: int) -> Column:
+        return F.coalesce(F.nullif(F.regexp_extract(text, _PERIOD_SQL, i), F.lit("")),
+                          F.lit("0"))
+
+    sign = F.when(F.regexp_extract(text, _PERIOD_SQL, 1) == "-", -1).otherwise(1)
+    bad = ~text.rlike(_PERIOD_SQL) | (text == "P")
+    fail = F.raise_error(F.concat(F.lit('IllegalArgumentException: Invalid format: "'),
+                                  text, F.lit('"')))
+    if isinstance(target, T.YearMonthIntervalType):
+        months = sign * (grp(2).cast("int") * 12 + grp(3).cast("int"))
+        value = F.make_ym_interval(F.lit(0), months)
+    else:
+        days = grp(4).cast("int") * 7 + grp(5).cast("int")
+        secs = (grp(6).cast("decimal(20,6)") * 3600 + grp(7).cast("decimal(20,6)") * 60
+                + grp(8).cast("decimal(20,6)"))
+        value = F.make_dt_interval((sign * days).cast("int"), F.lit(0), F.lit(0),
+                                   (sign * secs).cast("decimal(18,6)"))
+    return F.when(text.isNull(), F.lit(None).cast(target)).when(bad, fail.cast(target)) \
+        .otherwise(value)

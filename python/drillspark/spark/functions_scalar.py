@@ -1,0 +1,137 @@
+"""Drill scalar functions beyond the core catalog (spark/functions.py) and the ones whose
+result type Drill fixes differently from Spark's built-in: SIGN is an INT, CEIL/FLOOR keep
+their argument's type, SPLIT_PART (3 and 4 arguments), IS [NOT] DISTINCT FROM, COT,
+COLLECT_TO_LIST, ROW. Registered into the one catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.spark.functions import (
+    _INTEGRAL,
+    Arg,
+    Context,
+    DrillFunction,
+    FunctionArgumentError,
+    FunctionCatalog,
+    _java_quote,
+)
+
+
+def _rounding(fn: Callable[[Column], Column]) -> Callable[[list[Arg], Context], Column]:
+    """CEIL / FLOOR: the argument's own type (Spark's are BIGINT for doubles and integers)."""
+    def build(a: list[Arg], ctx: Context) -> Column:
+        x = a[0].col
+        t = ctx.type_of(x)
+        if isinstance(t, T.DecimalType):
+            return fn(x)
+        if isinstance(t, _INTEGRAL):
+            return x
+        if isinstance(t, T.StringType):
+            t = T.DoubleType()
+        return fn(x).cast(t)
+
+    return build
+
+
+def _split_part(a: list[Arg], ctx: Context) -> Column:
+    """split_part(s, delimiter, start [, end]): the start-th part (1-based; '' past the end),
+    or parts start..end joined by the delimiter."""
+    d = a[1]
+    if not d.is_literal or not isinstance(d.literal, str) or not d.literal:
+        raise FunctionArgumentError("split_part(): the delimiter must be a non-empty string "
+                                    "literal")
+    for i, arg in enumerate(a[2:], start=3):
+        if arg.is_literal and isinstance(arg.literal, int) and arg.literal < 1:
+            raise FunctionArgumentError(f"split_part(): argument {i} must be positive, "
+                                        f"not {arg.literal}")
+    parts = F.split(a[0].col, F.lit(_java_quote(d.literal)), -1)
+    start = a[2].col.cast("int")
+    bad = F.raise_error(F.lit("Index in split_part must be positive"))
+    if len(a) == 3:
+        out = F.coalesce(F.get(parts, start - 1), F.lit(""))
+        return F.when(start < 1, bad.cast("string")).otherwise(out)
+    end = a[3].col.cast("int")
+    n = F.size(parts)
+    picked = F.when(start > n, F.array().cast("array<string>")).otherwise(
+        F.slice(parts, start, F.greatest(F.least(end, n) - start + 1, F.lit(0))))
+    out = F.array_join(picked, d.literal)
+    return F.when((start < 1) | (end < 1), bad.cast("string")) \
+        .when(end < start, F.raise_error(F.lit(
+            "End index in split_part must be greater or equal to start index"))
+              .cast("string")).otherwise(out)
+
+
+_WORD_BREAKS = " \t\n\r\x0c\x0b!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+
+def _initcap(a: list[Arg], ctx: Context) -> Column:
+    """Each word's first letter upper-cased, the rest lower-cased; words end at whitespace and
+    punctuation (Spark's initcap splits at spaces only)."""
+    breaks = _WORD_BREAKS
+    if len(a) > 1:
+        if not a[1].is_literal or not isinstance(a[1].literal, str):
+            raise FunctionArgumentError("initcap(): the delimiters must be a string literal")
+        breaks = a[1].literal
+    chars = F.split(a[0].col, "", -1)
+    marks = F.array(*[F.lit(ch) for ch in breaks]) if breaks else F.array().cast("array<string>")
+    word = F.transform(chars, lambda c, i: F.when(
+        (i == 0) | F.array_contains(marks, F.element_at(chars, i)), F.upper(c))
+        .otherwise(F.lower(c)))
+    return F.array_join(word, "")
+
+
+def _substr(a: list[Arg], ctx: Context) -> Column:
+    """substr(s, start [, length]): Drill gives '' for a start before the first character
+    (Spark counts a negative start from the end)."""
+    start = a[1].col
+    length = a[2].col if len(a) > 2 else F.lit(2**31 - 1)
+    out = F.substring(a[0].col, start.cast("int"), length.cast("int"))
+    return F.when(start < 1, F.when(a[0].col.isNotNull(), F.lit(""))).otherwise(out)
+
+
+def _truncate(a: list[Arg], ctx: Context) -> Column:
+    """trunc(x [, scale]): integers are already whole, decimals stay decimals."""
+    x = a[0].col
+    t = ctx.type_of(x)
+    scale = 0
+    if len(a) > 1:
+        if not a[1].is_literal or not isinstance(a[1].literal, int):
+            raise FunctionArgumentError("trunc(): the scale must be an integer literal")
+        scale = a[1].literal
+    if isinstance(t, _INTEGRAL) and scale >= 0:
+        return x
+    if isinstance(t, T.DecimalType):
+        s = F.lit(max(scale, 0))  # Drill cuts a decimal at scale 0 for a negative scale
+        return F.when(x >= 0, F.floor(x, s)).otherwise(F.ceil(x, s))
+    factor = F.pow(F.lit(10.0), F.lit(scale))
+    return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
+
+
+def _row(a: list[Arg], ctx: Context) -> Column:
+    # Calcite names the fields of ROW(...) EXPR$0, EXPR$1, ...
+    return F.struct(*[x.col.alias(f"EXPR${i}") for i, x in enumerate(a)])
+
+
+def register(cat: FunctionCatalog) -> None:
+    def scalar(name: str, build: Callable[[list[Arg], Context], Column],
+               n: int | tuple[int, int | None], *aliases: str) -> None:
+        lo, hi = (n, n) if isinstance(n, int) else n
+        cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
+
+    scalar("sign", lambda a, c: F.signum(a[0].col).cast("int"), 1)
+    scalar("ceil", _rounding(F.ceil), 1, "ceiling")
+    scalar("floor", _rounding(F.floor), 1)
+    scalar("cot", lambda a, c: 1.0 / F.tan(a[0].col), 1)
+    scalar("split_part", _split_part, (3, 4))
+    scalar("is_distinct_from", lambda a, c: ~a[0].col.eqNullSafe(a[1].col), 2)
+    scalar("is_not_distinct_from", lambda a, c: a[0].col.eqNullSafe(a[1].col), 2)
+    scalar("collect_to_list", lambda a, c: F.array(*[x.col for x in a]), (1, None))
+    scalar("row", _row, (1, None))
+    scalar("initcap", _initcap, (1, 2))
+    scalar("substr", _substr, (2, 3), "substring")
+    scalar("trunc", _truncate, (1, 2), "truncate")
