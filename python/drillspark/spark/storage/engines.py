@@ -140,7 +140,10 @@ class FileEngine(StorageEngine):
             return readers.read_json(spark, paths, self._json_options(selection, fmt_conf),
                                      implicit)
         if fmt == "parquet":
-            return readers.read_parquet(spark, paths, selection.get("columns"), implicit)
+            fmt_sel = selection.get("format")
+            options = dict(fmt_sel) if isinstance(fmt_sel, Mapping) else {}
+            return readers.read_parquet(spark, paths, selection.get("columns"), implicit,
+                                        options)
         return readers.read_text(spark, paths, self._text_config(selection, fmt, fmt_conf),
                                  implicit)
 

@@ -110,7 +110,8 @@ def footer(path: str) -> Footer:
     return foot
 
 
-def read_parquet(spark: SparkSession, files: Sequence[str]) -> DataFrame:
+def read_parquet(spark: SparkSession, files: Sequence[str],
+                 auto_correct_dates: bool = True) -> DataFrame:
     """`files` with Spark's schema merging, TIME columns and corrupt dates as Drill reads them;
     the last column, `PATH_COL`, is each row's file (for the implicit columns)."""
     feet = [footer(f) for f in files]
@@ -130,7 +131,8 @@ def read_parquet(spark: SparkSession, files: Sequence[str]) -> DataFrame:
         df = spark.read.schema(schema).parquet(*files)
         df = df.select(*[_time(n, times[n]) if n in times else F.col(quote(n))
                          for n in df.columns], F.col("_metadata.file_path").alias(PATH_COL))
-    corrupt = [os.path.realpath(ft.path) for ft in feet if ft.corrupt_dates and ft.dates]
+    corrupt = [os.path.realpath(ft.path) for ft in feet
+               if auto_correct_dates and ft.corrupt_dates and ft.dates]
     if corrupt:
         dates = {d for ft in feet if ft.corrupt_dates for d in ft.dates}
         in_corrupt = local_path(F.col(quote(PATH_COL))).isin(corrupt)

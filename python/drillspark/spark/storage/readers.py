@@ -112,7 +112,8 @@ def _has_source(spark: SparkSession, name: str) -> bool:
 
 def read_parquet(spark: SparkSession, paths: Sequence[str],
                  columns: Sequence[str] | None = None,
-                 implicit: Sequence[str] = ()) -> DataFrame:
+                 implicit: Sequence[str] = (),
+                 options: Mapping[str, Any] | None = None) -> DataFrame:
     """Parquet with schema merging across files (TIME columns and pre-1.9 Drill dates as Drill
     reads them, see `parquet`), dirN columns first and the `implicit` file columns; `columns`
     a file lacks are filled with nulls (Drill's missing-column rule: nullable INT when no
@@ -120,8 +121,15 @@ def read_parquet(spark: SparkSession, paths: Sequence[str],
     files = _expand(paths, (".parquet",))
     if not files:
         raise ReadError(f"no parquet files at {', '.join(paths)}")
+    auto_correct = True
+    for key, value in (options or {}).items():
+        if key.lower() == "autocorrectcorruptdates":
+            auto_correct = text.truthy(value)
+        elif key.lower() not in ("type", "extensions"):
+            raise ReadError(f"unknown parquet format option {key!r} (known: "
+                            "autoCorrectCorruptDates)")
     try:
-        df = parquet.read_parquet(spark, files)
+        df = parquet.read_parquet(spark, files, auto_correct)
     except parquet.ParquetReadError as e:
         raise ReadError(str(e)) from None
     df = with_implicit(df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=True,

@@ -37,7 +37,7 @@ class TextFormatError(ValueError):
     pass
 
 
-def _truthy(value: Any) -> bool:
+def truthy(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes")
     return bool(value)
@@ -94,7 +94,7 @@ class TextFormat:
                         "extractHeader, skipFirstLine, schema"
                 raise TextFormatError(f"unknown text format option {key!r} (known: {known})")
             if name in ("extract_header", "skip_first_line"):
-                values[name] = _truthy(value)
+                values[name] = truthy(value)
             elif name == "schema":
                 values[name] = parse_inline_schema(str(value))
             else:
