@@ -38,8 +38,10 @@ TEXT_DEFAULTS = {
     "csvh": {"fieldDelimiter": ",", "extractHeader": True},
     "tsv": {"fieldDelimiter": "\t", "extractHeader": False},
     "psv": {"fieldDelimiter": "|", "extractHeader": False},
-    "tbl": {"fieldDelimiter": "|", "extractHeader": False},
+    "tbl": {"fieldDelimiter": "|", "extractHeader": False},  # Drill's `psv` format is *.tbl
 }
+# Drill's implicit file columns: read only when the query names them.
+IMPLICIT_FILE_COLUMNS = ("filename", "filepath", "fqn", "suffix")
 
 @dataclass
 class Rel:
@@ -336,8 +338,25 @@ class Lowering:
         if fmt["type"] == "text":  # the translator's text reader reads these two keys
             selection["delimiter"] = fmt.get("fieldDelimiter", ",")
             selection["extractHeader"] = fmt.get("extractHeader", False)
+        implicit = self._implicit_columns(node)
+        if implicit:
+            selection["implicit"] = implicit
         return Rel(self.builder.add({"op": "scan", "storageengine": engine,
                                      "selection": selection}, node), None)
+
+    def _implicit_columns(self, node: exp.Expr) -> list[str]:
+        """The implicit file columns the statement names anywhere. They become scan columns;
+        when the outermost SELECT does not list them they are dropped from a `*` result
+        (Drill's `select *` never has them)."""
+        root = node.root()
+        named = {c.name.lower() for c in root.find_all(exp.Column)}
+        found = [n for n in IMPLICIT_FILE_COLUMNS if n in named]
+        outer = {e.alias_or_name.lower() for e in getattr(root, "expressions", [])
+                 if isinstance(e, exp.Column | exp.Alias)} if isinstance(root, exp.Select) else set()
+        for n in found:
+            if n not in outer and n not in self.hidden_names:
+                self.hidden_names.append(n)
+        return found
 
     def engine_config(self, engine: str) -> dict:
         if engine == "cp":

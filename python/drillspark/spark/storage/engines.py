@@ -165,14 +165,32 @@ class FileEngine(StorageEngine):
         paths = [self.resolve(spark, _strip_scheme(str(p)), ws) for p in raw_paths]
         fmt = self._format_of(selection, paths[0])
         fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
+        implicit = list(selection.get("implicit") or ())  # file columns the query names
         if fmt == "json":
-            return readers.read_json(spark, paths, self._json_options(selection, fmt_conf))
+            return readers.read_json(spark, paths, self._json_options(selection, fmt_conf),
+                                     implicit)
         if fmt == "parquet":
-            return readers.read_parquet(spark, paths, selection.get("columns"))
-        delimiter = selection.get("delimiter") or fmt_conf.get("delimiter") or \
-            TEXT_DELIMITERS.get(fmt, ",")
-        header = bool(selection.get("extractHeader", fmt_conf.get("extractHeader", False)))
-        return readers.read_text(spark, paths, delimiter, header)
+            fmt_sel = selection.get("format")
+            options = dict(fmt_sel) if isinstance(fmt_sel, Mapping) else {}
+            return readers.read_parquet(spark, paths, selection.get("columns"), implicit,
+                                        options)
+        return readers.read_text(spark, paths, self._text_config(selection, fmt, fmt_conf),
+                                 implicit)
+
+    @staticmethod
+    def _text_config(selection: Mapping[str, Any], fmt: str,
+                     fmt_conf: Mapping[str, Any]) -> dict[str, Any]:
+        """The text format config: the engine's, the selection's `format` (a table
+        function's options), then the plan's older `delimiter` / `extractHeader` keys."""
+        config: dict[str, Any] = {"fieldDelimiter": TEXT_DELIMITERS.get(fmt, ",")}
+        if isinstance(fmt_conf, Mapping):
+            config.update(fmt_conf)
+        if isinstance(selection.get("format"), Mapping):
+            config.update(selection["format"])
+        for key in ("delimiter", "extractHeader"):
+            if key in selection:
+                config[key] = selection[key]
+        return config
 
     def _json_options(self, selection: Mapping[str, Any],
                       fmt_conf: Mapping[str, Any]) -> dict[str, str]:

@@ -4,6 +4,7 @@ extension's `drill` source (`read_json`); every drillspark session has the jar."
 from __future__ import annotations
 
 import os
+import re
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,6 +13,9 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from drillspark.spark.scope import quote
+from drillspark.spark.storage import parquet, text
+from drillspark.spark.storage.implicit import FILE_COLUMNS, with_implicit
+from drillspark.spark.storage.text import PATH_COL
 
 
 class ReadError(ValueError):
@@ -30,6 +34,7 @@ JSON_OPTIONS = {
     "escapeAnyChar": "escapeAnyChar",
     "allowEscapeAnyChar": "escapeAnyChar",
     "extendedTypes": "extendedTypes",
+    "schema": "schema",  # a provided schema: `inline=(a int, ...)` or the source's DDL text
 }
 # Format-config keys that say which files are JSON, not how to read them.
 _JSON_FORMAT_KEYS = {"type", "extensions"}
@@ -47,8 +52,14 @@ def json_options(config: Mapping[str, Any], where: str = "") -> dict[str, str]:
         if name is None:
             known = ", ".join(sorted(JSON_OPTIONS))
             raise ReadError(f"{where}unknown JSON format option {key!r} (known: {known})")
-        out[name] = _option_text(value)
+        out[name] = _inline_schema(value) if name == "schema" else _option_text(value)
     return out
+
+
+def _inline_schema(value: Any) -> str:
+    """A table function's `schema => 'inline=(a int, b varchar)'` as the source's DDL text."""
+    m = re.match(r"^\s*inline\s*=\s*\((.*)\)\s*$", str(value), re.IGNORECASE | re.DOTALL)
+    return m.group(1) if m else str(value)
 
 
 def _option_text(value: Any) -> str:
@@ -58,7 +69,8 @@ def _option_text(value: Any) -> str:
 
 
 def read_json(spark: SparkSession, paths: Sequence[str],
-              options: Mapping[str, str] | None = None) -> DataFrame:
+              options: Mapping[str, str] | None = None,
+              implicit: Sequence[str] = ()) -> DataFrame:
     """Drill-style JSON through the extension's `drill` source: JSON lines, concatenated
     objects, or one top-level array per file; comments and unquoted field names allowed;
     Drill's type rules. `options` are the `drill` source's (see `json_options`)."""
@@ -68,7 +80,14 @@ def read_json(spark: SparkSession, paths: Sequence[str],
             "drillspark.session() / drillspark.configure(builder), or start Spark (or the "
             "Spark Connect server) with --jars <drillspark.jar_path()> and "
             "spark.sql.extensions=drillspark.DrillSparkExtensions")
-    return spark.read.format("drill").options(**dict(options or {})).load(list(paths))
+    df = spark.read.format("drill").options(**dict(options or {})).load(list(paths))
+    # the source's file columns are metadata columns: present only when selected
+    have = {c.lower() for c in df.columns}
+    extra = [n for n in dict.fromkeys(x.lower() for x in implicit)
+             if n in FILE_COLUMNS and n not in have]
+    if extra:
+        df = df.select(*[F.col(quote(c)) for c in df.columns], *[F.col(n) for n in extra])
+    return df
 
 
 # Per session, weakly held: an id() key could be reused by a later session.
@@ -92,13 +111,29 @@ def _has_source(spark: SparkSession, name: str) -> bool:
 
 
 def read_parquet(spark: SparkSession, paths: Sequence[str],
-                 columns: Sequence[str] | None = None) -> DataFrame:
-    """Parquet with schema merging across files; `columns` a file lacks are filled with nulls
-    (Drill's missing-column rule: nullable INT when no reader knows the type)."""
+                 columns: Sequence[str] | None = None,
+                 implicit: Sequence[str] = (),
+                 options: Mapping[str, Any] | None = None) -> DataFrame:
+    """Parquet with schema merging across files (TIME columns and pre-1.9 Drill dates as Drill
+    reads them, see `parquet`), dirN columns first and the `implicit` file columns; `columns`
+    a file lacks are filled with nulls (Drill's missing-column rule: nullable INT when no
+    reader knows the type)."""
     files = _expand(paths, (".parquet",))
     if not files:
         raise ReadError(f"no parquet files at {', '.join(paths)}")
-    df = spark.read.option("mergeSchema", "true").parquet(*files)
+    auto_correct = True
+    for key, value in (options or {}).items():
+        if key.lower() == "autocorrectcorruptdates":
+            auto_correct = text.truthy(value)
+        elif key.lower() not in ("type", "extensions"):
+            raise ReadError(f"unknown parquet format option {key!r} (known: "
+                            "autoCorrectCorruptDates)")
+    try:
+        df = parquet.read_parquet(spark, files, auto_correct)
+    except parquet.ParquetReadError as e:
+        raise ReadError(str(e)) from None
+    df = with_implicit(df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=True,
+                       drop=PATH_COL)
     if columns:
         have = {f.name.lower(): f.name for f in df.schema.fields}
         df = df.select(*[F.col(quote(have[c.lower()])).alias(c) if c.lower() in have
@@ -106,31 +141,20 @@ def read_parquet(spark: SparkSession, paths: Sequence[str],
     return df
 
 
-def _split_outside_quotes(value: Column, delimiter: str, quote: str = '"') -> Column:
-    d = "\\" + delimiter if delimiter in ".|^$*+?()[]{}\\" else delimiter
-    if delimiter == "\t":
-        d = "\\t"
-    pattern = f"{d}(?=(?:[^{quote}]*{quote}[^{quote}]*{quote})*[^{quote}]*$)"
-    parts = F.split(value, pattern, -1)
-    # strip the quotes of quoted fields and unescape doubled quotes
-    return F.transform(parts, lambda p: F.when(
-        p.startswith(quote) & p.endswith(quote) & (F.length(p) >= 2),
-        F.regexp_replace(p.substr(F.lit(2), F.length(p) - 2), quote * 2, quote),
-    ).otherwise(p))
-
-
-def read_text(spark: SparkSession, paths: Sequence[str], delimiter: str,
-              header: bool = False, extensions: Sequence[str] = ()) -> DataFrame:
-    """Drill's text reader: without a header every line becomes one `columns` array of strings;
-    with a header the named columns are strings."""
+def read_text(spark: SparkSession, paths: Sequence[str], config: Mapping[str, Any],
+              implicit: Sequence[str] = (), extensions: Sequence[str] = ()) -> DataFrame:
+    """Drill's text reader (see `text`): without a header every record is one `columns` array
+    of strings; with a header the named columns are strings; dirN columns last."""
     files = _expand(paths, tuple(extensions))
     if not files:
         raise ReadError(f"no text files at {', '.join(paths)}")
-    if header:
-        return (spark.read.option("header", "true").option("sep", delimiter)
-                .option("inferSchema", "false").csv(files))
-    lines = spark.read.text(files).where(F.length("value") > 0)
-    return lines.select(_split_outside_quotes(F.col("value"), delimiter).alias("columns"))
+    try:
+        fmt = text.TextFormat.from_config(config)
+    except text.TextFormatError as e:
+        raise ReadError(str(e)) from None
+    df = text.read_text(spark, files, fmt)
+    return with_implicit(df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=False,
+                         drop=PATH_COL)
 
 
 def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:

@@ -1,0 +1,69 @@
+"""Drill's implicit columns on the Python readers (text, Parquet); the JSON `drill` source has
+its own (jvm ImplicitColumns).
+
+`dir0`, `dir1`, ... are the directories between the table root and each file (NULL for a file
+at a shallower level); `select *` has them (first for Parquet, last for text, as in Drill).
+`filename`, `filepath`, `fqn` and `suffix` exist only when the query names them (the scan's
+`implicit` list); a data column of the same name wins.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+
+from drillspark.spark.scope import quote
+
+FILE_COLUMNS = ("filename", "filepath", "fqn", "suffix")
+
+
+def dir_depth(roots: Sequence[str], files: Sequence[str]) -> int:
+    """How many `dirN` columns a selection has: the deepest file's directories below its root."""
+    depth = 0
+    for f in files:
+        for r in roots:
+            if os.path.isdir(r) and (f + os.sep).startswith(r.rstrip(os.sep) + os.sep):
+                rel = os.path.relpath(os.path.dirname(f), r)
+                depth = max(depth, 0 if rel == "." else len(rel.split(os.sep)))
+                break
+    return depth
+
+
+def local_path(uri: Column) -> Column:
+    """The local path of a `file:` URI column (Spark's `_metadata.file_path`); a `+` in a URI
+    path is a plus, not a space."""
+    decoded = F.url_decode(F.regexp_replace(uri, r"\+", "%2B"))
+    return F.regexp_replace(decoded, r"^file:/*", "/")
+
+
+def with_implicit(df: DataFrame, path: Column, roots: Sequence[str], files: Sequence[str],
+                  wanted: Sequence[str], dirs_first: bool, drop: str | None = None) -> DataFrame:
+    """`df` (whose file is `path`, a URI) with its dirN columns and the `wanted` file columns."""
+    own = [c for c in df.columns if c != drop]
+    have = {c.lower() for c in own}
+    p = local_path(path)
+    root = next((r for r in roots if os.path.isdir(r)), None)
+    dirs: list[Column] = []
+    if root is not None:
+        rel = F.substring(p, len(root.rstrip("/")) + 2, 1 << 30)  # past "<root>/"
+        parts = F.split(rel, "/")
+        for i in range(dir_depth(roots, files)):
+            name = f"dir{i}"
+            if name not in have:
+                dirs.append(F.when(F.size(parts) > i + 1, F.get(parts, i)).alias(name))
+    name = F.element_at(F.split(p, "/"), -1)
+    values = {
+        "filename": name,
+        "filepath": F.regexp_replace(p, r"/[^/]*$", ""),
+        "fqn": p,
+        "suffix": F.when(name.contains("."), F.regexp_extract(name, r"\.([^.]*)$", 1))
+                   .otherwise(F.lit("")),
+    }
+    extra = [values[n.lower()].alias(n.lower()) for n in dict.fromkeys(x.lower() for x in wanted)
+             if n in values and n not in have]
+    data = [F.col(quote(c)) for c in own]
+    cols = [*dirs, *data] if dirs_first else [*data, *dirs]
+    return df.select(*cols, *extra)

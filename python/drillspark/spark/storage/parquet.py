@@ -1,0 +1,159 @@
+"""Parquet as Drill reads it, on Spark's Parquet source.
+
+Two things Spark does not do by itself:
+
+* `TIME(MILLIS)` / `TIME(MICROS)` columns (Drill writes TIME as INT32 TIME_MILLIS) are refused
+  by Spark's schema converter. Such files are read with a schema that types those columns as
+  integers (taken from the footers), then turned into Drill's TIME (Spark `TIME(3)`).
+* Drill before 1.9 wrote DATE values shifted by twice the Julian day of the Unix epoch
+  (DRILL-4203). Like Drill (format option `autoCorrectCorruptDates`, default true), dates of
+  such files are shifted back: files whose `drill.version` is older than 1.9, and files of
+  older Drill writers that did not record it (`created_by` plain `parquet-mr` or a `-drill`
+  parquet-mr build), whose values are past the year 5000.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.spark.scope import quote
+from drillspark.spark.storage.implicit import local_path
+from drillspark.spark.storage.text import PATH_COL
+
+CORRUPT_DATE_SHIFT = 2 * 2440588  # days: twice the Julian day number of 1970-01-01
+CORRUPT_DATE_THRESHOLD = (datetime.date(5000, 1, 1) - datetime.date(1970, 1, 1)).days
+
+
+class ParquetReadError(ValueError):
+    pass
+
+
+@dataclass
+class Footer:
+    path: str
+    fields: list[tuple[str, T.DataType]]
+    times: dict[str, str] = field(default_factory=dict)  # column -> "ms" / "us" / "ns"
+    dates: list[str] = field(default_factory=list)
+    corrupt_dates: bool = False
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
+
+
+def _maybe_corrupt_dates(created_by: str | None, kv: dict[bytes, bytes]) -> bool:
+    drill_version = kv.get(b"drill.version")
+    if drill_version is not None:
+        fixed = kv.get(b"is.date.correct", b"").lower() == b"true" or \
+            int(kv.get(b"drill-writer.version", b"1") or 1) >= 2
+        return not fixed and _version(drill_version.decode("utf-8", "replace")) < (1, 9)
+    created = (created_by or "").strip()
+    return created in ("", "parquet-mr") or ("parquet-mr" in created and "drill" in created)
+
+
+def _spark_type(t: object, where: str) -> T.DataType:
+    import pyarrow as pa
+    assert isinstance(t, pa.DataType)
+    simple = [(pa.types.is_boolean, T.BooleanType()), (pa.types.is_int8, T.ByteType()),
+              (pa.types.is_int16, T.ShortType()), (pa.types.is_int32, T.IntegerType()),
+              (pa.types.is_int64, T.LongType()), (pa.types.is_uint8, T.ShortType()),
+              (pa.types.is_uint16, T.IntegerType()), (pa.types.is_uint32, T.LongType()),
+              (pa.types.is_float32, T.FloatType()), (pa.types.is_float64, T.DoubleType()),
+              (pa.types.is_string, T.StringType()), (pa.types.is_large_string, T.StringType()),
+              (pa.types.is_binary, T.BinaryType()), (pa.types.is_large_binary, T.BinaryType()),
+              (pa.types.is_fixed_size_binary, T.BinaryType()), (pa.types.is_date32, T.DateType())]
+    for test, st in simple:
+        if test(t):
+            return st
+    if pa.types.is_uint64(t):
+        return T.DecimalType(20, 0)
+    if pa.types.is_decimal(t):
+        return T.DecimalType(t.precision, t.scale)
+    if pa.types.is_timestamp(t):
+        return T.TimestampType() if t.tz is not None or t.unit == "ns" else T.TimestampNTZType()
+    if pa.types.is_time32(t):
+        return T.IntegerType()
+    if pa.types.is_time64(t):
+        return T.LongType()
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return T.ArrayType(_spark_type(t.value_type, where))
+    if pa.types.is_struct(t):
+        return T.StructType([T.StructField(t.field(i).name, _spark_type(t.field(i).type, where))
+                             for i in range(t.num_fields)])
+    if pa.types.is_map(t):
+        return T.MapType(_spark_type(t.key_type, where), _spark_type(t.item_type, where))
+    raise ParquetReadError(f"{where}: Parquet type {t} is not supported")
+
+
+def footer(path: str) -> Footer:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pf = pq.ParquetFile(path)
+    md = pf.metadata
+    schema = pf.schema_arrow
+    foot = Footer(path, [], corrupt_dates=_maybe_corrupt_dates(md.created_by, md.metadata or {}))
+    for f in schema:
+        t = f.type
+        if pa.types.is_time32(t) or pa.types.is_time64(t):
+            foot.times[f.name] = t.unit
+        if pa.types.is_date32(t):
+            foot.dates.append(f.name)
+        foot.fields.append((f.name, _spark_type(t, f"{path}: column {f.name!r}")))
+    return foot
+
+
+def read_parquet(spark: SparkSession, files: Sequence[str],
+                 auto_correct_dates: bool = True) -> DataFrame:
+    """`files` with Spark's schema merging, TIME columns and corrupt dates as Drill reads them;
+    the last column, `PATH_COL`, is each row's file (for the implicit columns)."""
+    feet = [footer(f) for f in files]
+    times: dict[str, str] = {}
+    for ft in feet:
+        times.update(ft.times)
+    if not times:
+        df = spark.read.option("mergeSchema", "true").parquet(*files)
+        df = df.select(*[F.col(quote(n)) for n in df.columns],
+                       F.col("_metadata.file_path").alias(PATH_COL))
+    else:
+        merged: dict[str, tuple[str, T.DataType]] = {}
+        for ft in feet:
+            for name, t in ft.fields:
+                merged.setdefault(name.lower(), (name, t))
+        schema = T.StructType([T.StructField(n, t) for n, t in merged.values()])
+        df = spark.read.schema(schema).parquet(*files)
+        df = df.select(*[_time(n, times[n]) if n in times else F.col(quote(n))
+                         for n in df.columns], F.col("_metadata.file_path").alias(PATH_COL))
+    corrupt = [os.path.realpath(ft.path) for ft in feet
+               if auto_correct_dates and ft.corrupt_dates and ft.dates]
+    if corrupt:
+        dates = {d for ft in feet if ft.corrupt_dates for d in ft.dates}
+        in_corrupt = local_path(F.col(quote(PATH_COL))).isin(corrupt)
+        df = df.select(*[_fixed_date(n, in_corrupt) if n in dates else F.col(quote(n))
+                         for n in df.columns])
+    return df
+
+
+def _time(name: str, unit: str) -> F.Column:
+    c = F.col(quote(name))
+    if unit == "ms":
+        value = F.call_function("time_from_millis", c)
+    elif unit == "us":
+        value = F.call_function("time_from_micros", c)
+    else:
+        value = F.call_function("time_from_micros", F.floor(c / 1000))
+    return value.cast("time(3)").alias(name)
+
+
+def _fixed_date(name: str, in_corrupt: F.Column) -> F.Column:
+    c = F.col(quote(name))
+    shifted = F.date_sub(c, CORRUPT_DATE_SHIFT)
+    return F.when(in_corrupt & (F.unix_date(c) > CORRUPT_DATE_THRESHOLD), shifted) \
+        .otherwise(c).alias(name)

@@ -1,0 +1,206 @@
+"""Files and formats as Drill 1.22 reads them: the text reader (csv/csvh/tsv/.tbl, table-function
+options, inline schemas), Parquet TIME and pre-1.9 Drill dates, implicit columns on every
+format. Expected values are what real Drill 1.22 answered for the same files and queries."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from drillspark.spark.storage.text import TextFormat, header_names, parse_records
+from drillspark.sql import SqlEngine, SqlSession
+
+
+@pytest.fixture
+def data(spark, shared, tmp_path):
+    """An engine whose `dfs` root is shared/data (the breadth corpus' root)."""
+    return SqlEngine(spark, SqlSession(workspaces={"root": str(shared / "data"),
+                                                    "tmp": str(tmp_path / "ws")}))
+
+
+@pytest.fixture
+def files(spark, tmp_path):
+    """An engine over a scratch folder the test writes its own files into."""
+    (tmp_path / "ws").mkdir()
+    return SqlEngine(spark, SqlSession(workspaces={"root": str(tmp_path),
+                                                    "tmp": str(tmp_path / "ws")})), tmp_path
+
+
+def rows(engine, sql):
+    result = engine.execute(sql)[-1]
+    return result.df.columns, [tuple(r) for r in result.df.collect()]
+
+
+
+
+# ------------------------------------------------------------------ the record parser
+
+CSV = TextFormat()
+
+
+def test_empty_lines_trailing_delimiters_and_spaces_kept():
+    text = "a,b,c\n\n1,2,\n3,,5\n\n6\n  7 , 8 ,9\n"
+    assert list(parse_records(text, CSV)) == [
+        ["a", "b", "c"], [], ["1", "2", ""], ["3", "", "5"], [], ["6"], ["  7 ", " 8 ", "9"]]
+
+
+def test_carriage_return_stays_in_the_last_field():
+    assert list(parse_records("1,2,3\r\n4,5,6\r\n", CSV)) == [["1", "2", "3\r"], ["4", "5", "6\r"]]
+
+
+def test_quotes_doubled_quotes_and_quotes_that_do_not_end_a_field():
+    text = '1,"hello, world"\n2,"say ""hi"""\n3,""\n4,a"b\n5,"a\\"b"\n'
+    assert list(parse_records(text, CSV)) == [
+        ["1", "hello, world"], ["2", 'say "hi"'], ["3", ""], ["4", 'a"b'], ["5", 'a\\"b']]
+    # a quoted field spans lines; a quote followed by text keeps going to the end of the file
+    assert list(parse_records('1,"multi\nline",z\n2,b,c\n', CSV)) == [
+        ["1", "multi\nline", "z"], ["2", "b", "c"]]
+    assert list(parse_records('1,a"b\n2,"x"y\n', CSV)) == [["1", 'a"b'], ["2", 'x"y\n']]
+
+
+def test_comment_lines_and_other_line_delimiters():
+    assert list(parse_records("# c\n1,a\n#two\n2,b\n", CSV)) == [["1", "a"], ["2", "b"]]
+    semi = TextFormat.from_config({"fieldDelimiter": ",", "lineDelimiter": ";"})
+    assert list(parse_records("1,a;2,b;3,c", semi)) == [["1", "a"], ["2", "b"], ["3", "c"]]
+
+
+def test_header_names_trimmed_unique_and_never_empty():
+    assert header_names(["a", " b ", "c"]) == ["a", "b", "c"]
+    assert header_names(["a", "a", ""]) == ["a", "a_2", "column_3"]
+
+
+def test_unknown_text_option_is_refused():
+    with pytest.raises(ValueError, match="unknown text format option 'fieldDelimeter'"):
+        TextFormat.from_config({"fieldDelimeter": ";"})
+
+
+# ------------------------------------------------------------------ text formats in SQL
+
+def test_tbl_files_are_pipe_delimited(data):
+    cols, got = rows(data, "SELECT columns[1] AS n FROM dfs.`breadth/tpch_text/nation.tbl` "
+                           "WHERE columns[2] = '0'")
+    assert cols == ["n"]
+    assert sorted(r[0] for r in got) == ["ALGERIA", "ETHIOPIA", "KENYA", "MOROCCO", "MOZAMBIQUE"]
+    _, got = rows(data, "SELECT columns FROM dfs.`breadth/own/text/people.tbl` "
+                        "WHERE columns[0] = '2'")
+    assert got == [(["2", "Bob", "Jones", "Sales", "4100.0", "2020-07-15", "false"],)]
+
+
+def test_csvh_quotes_and_empty_lines(files):
+    engine, root = files
+    (root / "q.csvh").write_text('id,note\n1,"hello, world"\n2,"say ""hi"""\n3,plain\n4,""\n')
+    assert rows(engine, "SELECT * FROM dfs.`q.csvh`") == (
+        ["id", "note"], [("1", "hello, world"), ("2", 'say "hi"'), ("3", "plain"), ("4", "")])
+    # with a header: a short or empty line fills '', extra fields are dropped
+    (root / "hs.csvh").write_text('a, b ,c\n1,2\n\n3,4,5,6\n"x,y",,\n')
+    assert rows(engine, "SELECT * FROM dfs.`hs.csvh`") == (
+        ["a", "b", "c"], [("1", "2", ""), ("", "", ""), ("3", "4", "5"), ("x,y", "", "")])
+
+
+def test_headerless_empty_lines_are_empty_arrays(files):
+    engine, root = files
+    (root / "e.csv").write_text("a,b,c\n\n1,2,\n")
+    assert rows(engine, "SELECT columns, columns[0] AS c0, columns[5] AS c5 FROM dfs.`e.csv`")[1] \
+        == [(["a", "b", "c"], "a", None), ([], None, None), (["1", "2", ""], "1", None)]
+
+
+def test_table_function_text_options(files):
+    engine, root = files
+    (root / "s.txt").write_text("a;b;c\n1;2;3\n4;5;6\n")
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`s.txt`(type => 'text', fieldDelimiter => ';', "
+                        "skipFirstLine => true))")[1] == [(["1", "2", "3"],), (["4", "5", "6"],)]
+    # skipFirstLine does not apply when the first line is the header
+    (root / "h.csv").write_text("id,n\n1,a\n2,b\n")
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`h.csv`(type => 'text', fieldDelimiter => ',', "
+                        "extractHeader => true, skipFirstLine => true))") == (
+        ["id", "n"], [("1", "a"), ("2", "b")])
+    (root / "ld.csv").write_text("1,a;2,b;3,c")
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`ld.csv`(type => 'text', fieldDelimiter => ',', "
+                        "lineDelimiter => ';'))")[1] == [(["1", "a"],), (["2", "b"],), (["3", "c"],)]
+    (root / "c.csv").write_text("# comment\n1,a\n")
+    assert rows(engine, "SELECT * FROM dfs.`c.csv`")[1] == [(["1", "a"],)]
+
+
+def test_inline_schema_types_columns_by_name_or_position(files):
+    engine, root = files
+    (root / "q.csvh").write_text("id,note\n1,x\n2,y\n")
+    cols, got = rows(engine, "SELECT *, typeof(id) FROM TABLE(dfs.`q.csvh`("
+                             "schema => 'inline=(id int)'))")
+    assert cols == ["id", "note", "EXPR$1"] and got == [(1, "x", "INT"), (2, "y", "INT")]
+    # provided columns first; one the file lacks is null
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`q.csvh`(schema => "
+                        "'inline=(id int not null, extra varchar)'))") == (
+        ["id", "extra", "note"], [(1, None, "x"), (2, None, "y")])
+    # without a header the provided columns are the fields in order
+    (root / "nh.csv").write_text("1,Al,true\n2,Bo,false\n")
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`nh.csv`(schema => "
+                        "'inline=(id int, name varchar, ok boolean)'))") == (
+        ["id", "name", "ok"], [(1, "Al", True), (2, "Bo", False)])
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`nh.csv`(schema => 'inline=(id int)'))") == (
+        ["id"], [(1,), (2,)])
+
+
+# ------------------------------------------------------------------ implicit columns
+
+def test_implicit_file_columns_on_parquet_json_and_csv(data, shared):
+    assert rows(data, "SELECT filename FROM dfs.`breadth/tpch/nation.parquet` "
+                      "WHERE n_nationkey = 0")[1] == [("nation.parquet",)]
+    _, got = rows(data, "SELECT filename, id FROM dfs.`breadth/own/logs` ORDER BY id")
+    assert got[:2] == [("top.json", 0), ("part-2023q1.json", 1)]
+    logs = shared / "data" / "breadth" / "own" / "logs_csv" / "2023" / "q1"
+    _, got = rows(data, "SELECT dir0, dir1, filename, filepath, fqn, suffix, id "
+                        "FROM dfs.`breadth/own/logs_csv` WHERE id = '1'")
+    assert got == [("2023", "q1", "part-2023q1.csvh", str(logs), str(logs / "part-2023q1.csvh"),
+                    "csvh", "1")]
+
+
+def test_select_star_has_dirs_but_not_file_columns(files):
+    engine, root = files
+    (root / "t" / "x").mkdir(parents=True)
+    (root / "t" / "x" / "one.csv").write_text("1,a\n")
+    (root / "t" / "two.csv").write_text("2,b\n")
+    cols, got = rows(engine, "SELECT * FROM dfs.`t` WHERE filename = 'one.csv'")
+    assert cols == ["columns", "dir0"] and got == [(["1", "a"], "x")]
+    cols, got = rows(engine, "SELECT *, filename FROM dfs.`t` ORDER BY filename")
+    assert cols == ["columns", "dir0", "filename"]
+    assert got == [(["1", "a"], "x", "one.csv"), (["2", "b"], None, "two.csv")]
+
+
+def test_parquet_dirs_come_first(files, shared):
+    engine, root = files
+    region = (shared / "data" / "breadth" / "tpch" / "region.parquet").read_bytes()
+    (root / "p" / "2020" / "q1").mkdir(parents=True)
+    (root / "p" / "2020" / "q1" / "r.parquet").write_bytes(region)
+    (root / "p" / "top.parquet").write_bytes(region)
+    cols, _ = rows(engine, "SELECT * FROM dfs.`p`")
+    assert cols == ["dir0", "dir1", "r_regionkey", "r_name", "r_comment"]
+    assert sorted(rows(engine, "SELECT dir0, dir1, filename, suffix FROM dfs.`p` "
+                               "WHERE r_regionkey = 1")[1], key=str) == [
+        ("2020", "q1", "r.parquet", "parquet"), (None, None, "top.parquet", "parquet")]
+
+
+# ------------------------------------------------------------------ Parquet types
+
+def test_parquet_time_millis_reads_as_time(data):
+    cols, got = rows(data, "SELECT c_time, typeof(c_time), c_date, c_timestamp, d9, d38 "
+                           "FROM dfs.`breadth/tf/aggregation/alltypes` WHERE c_integer = 451237400")
+    assert got[0][:4] == (datetime.time(18, 21, 6), "TIME", datetime.date(2015, 1, 21),
+                          datetime.datetime(2014, 1, 17, 16, 14, 25))
+    assert float(got[0][4]) == 1032.65 and float(got[0][5]) == 1032.65157
+    _, got = rows(data, "SELECT col8 FROM dfs.`breadth/tf/window_functions/fewRowsAllData.parquet`"
+                        " WHERE col5 = DATE '2000-10-18'")
+    assert got == [(datetime.time(18, 44, 25, 430000),)]
+
+
+def test_pre_1_9_drill_dates_are_corrected(data):
+    assert rows(data, "SELECT c1 FROM dfs.`breadth/tf/aggregation/t1` WHERE a1 < 3 "
+                      "ORDER BY a1")[1] == [(datetime.date(2015, 1, 1),),
+                                            (datetime.date(2015, 1, 2),)]
+    # a file that records drill.version 1.6: every date is shifted back
+    _, got = rows(data, "SELECT c7 FROM dfs.`breadth/tf/window_functions/t_alltype.parquet`")
+    assert got[:2] == [(datetime.date(1960, 4, 10),), (datetime.date(1920, 5, 14),)]
+    # autoCorrectCorruptDates => false reads the stored values as they are
+    assert rows(data, "SELECT CAST(c1 AS VARCHAR) AS d FROM TABLE(dfs.`breadth/tf/aggregation/t1`"
+                      "(type => 'parquet', autoCorrectCorruptDates => false)) WHERE a1 = 1")[1] \
+        == [("+15379-03-17",)]
