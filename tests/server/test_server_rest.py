@@ -257,6 +257,6 @@ def test_status_endpoints(http, server):
     assert bit["httpPort"] == str(server.port) and bit["version"] >= "1.19"
     assert cluster["authEnabled"] is False
     stats = http.get_json("/stats.json")
-    assert stats[0] == {"key": "Number of Drill Bits", "value": 1}
+    assert stats[0] == {"name": "Number of Drill Bits", "value": 1}
     status, _, data = http.request("HEAD", "/")
     assert status == 200 and data == b""

@@ -70,6 +70,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _dispatch(self, method: str) -> None:
         self._cookie_out: str | None = None
+        self._body_read = False
         self._session: HttpSession | None = None
         self._user: str | None = None
         self._admin = False
@@ -83,8 +84,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             route = self._route(method, path)
             route()
         except _Answered:
-            pass
+            self._discard_body()
         except HttpError as e:
+            self._discard_body()
             self._send_json(e.status, {"errorMessage": str(e)}, e.headers)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
@@ -165,7 +167,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._send(303, b"", "text/plain", {"Location": location})
 
     def _page(self, name: str) -> None:
-        self._send(200, _asset(name), "text/html;charset=utf-8")
+        body = _asset(name)
+        if name == "login.html" and "error" in self._query_args:
+            # the text Drill's login page shows (sqlalchemy-drill and pydrill look for it)
+            body = body.replace(b"<!--error-->", b'<p style="color:red">Invalid '
+                                b"username/password credentials.</p>")
+        self._send(200, body, "text/html;charset=utf-8")
 
     def _static(self) -> None:
         name = self._match["file"]
@@ -178,6 +185,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                       kind.endswith("javascript") else ""))
 
     # --------------------------------------------------------------- requests
+    def _discard_body(self) -> None:
+        """An unread request body would be taken for the next request on this connection:
+        read a small one, else close the connection after the answer."""
+        if self._body_read:
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if 0 <= length <= self.app.max_request_bytes and "chunked" not in \
+                self.headers.get("Transfer-Encoding", "").lower():
+            if length:
+                self.rfile.read(length)
+        else:
+            self.close_connection = True
+        self._body_read = True
+
     def _body(self) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             raise HttpError(411, "a request body needs a Content-Length")
@@ -189,8 +213,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raise HttpError(400, "invalid Content-Length")
         if length > self.app.max_request_bytes:
             self.close_connection = True  # the unread body must not be parsed as a request
+            self._body_read = True
             raise HttpError(413, f"request body of {length} bytes exceeds the server's "
                                  f"limit of {self.app.max_request_bytes} bytes")
+        self._body_read = True
         return self.rfile.read(length) if length else b""
 
     def _json_body(self) -> Any:
@@ -479,14 +505,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _stats(self) -> None:
         qm = self.app.queries
         self._send_json(200, [
-            {"key": "Number of Drill Bits", "value": 1},
-            {"key": "Bit #0", "value": "localhost initialized"},
-            {"key": "Data Port Address", "value": "localhost:31012"},
-            {"key": "User Port Address", "value": "localhost:31010"},
-            {"key": "Control Port Address", "value": "localhost:31011"},
-            {"key": "Maximum Direct Memory", "value": 0},
-            {"key": "Running Queries", "value": len(qm.running())},
-            {"key": "Finished Queries", "value": sum(qm.counters.values())},
+            {"name": "Number of Drill Bits", "value": 1},
+            {"name": "Bit #0", "value": "localhost initialized"},
+            {"name": "Data Port Address", "value": "localhost:31012"},
+            {"name": "User Port Address", "value": "localhost:31010"},
+            {"name": "Control Port Address", "value": "localhost:31011"},
+            {"name": "Maximum Direct Memory", "value": 0},
+            {"name": "Running Queries", "value": len(qm.running())},
+            {"name": "Finished Queries", "value": sum(qm.counters.values())},
         ])
 
     def _metrics(self) -> None:

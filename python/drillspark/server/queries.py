@@ -209,7 +209,7 @@ class QueryManager:
                     self.spark.sparkContext.cancelJobGroup(q.id)
                 except Exception:  # the context is stopping; the query ends with it
                     return
-                if q.done.wait(0.5):
+                if q.done.wait(1.0):
                     return
 
         threading.Thread(target=keep_cancelling, name=f"cancel-{q.id}", daemon=True).start()
