@@ -83,7 +83,7 @@ async function load() {
   const running = !p.end;
   const pr = await getJson("/profiles/" + id + "/progress.json").catch(() => ({jobs: []}));
   box.innerHTML = "";
-  box.append(el("div", {class: "card grid"},
+  box.append(...[el("div", {class: "card grid"},
     el("b", {}, "State"), el("span", {class: "state-" + state.replace(/ /g, ""), id: "state"}, state),
     el("b", {}, "User"), el("span", {}, p.user),
     el("b", {}, "Started"), el("span", {}, fmtTime(p.start)),
@@ -94,7 +94,7 @@ async function load() {
     el("h2", {}, "SQL"), el("pre", {id: "sql"}, p.query),
     p.error ? el("div", {}, el("h2", {}, "Error"), el("div", {class: "error"}, p.error)) : null,
     el("h2", {}, "Spark progress"), progress(pr),
-    el("h2", {}, "Logical plan"));
+    el("h2", {}, "Logical plan")].filter(Boolean));
   const pic = p.plan ? planPicture(p.plan) : null;
   box.append(pic ? el("div", {class: "card", style: "overflow:auto"}, pic) : el("p", {class: "muted"}, "No plan (the query did not reach planning, or needs none)."));
   if (p.plan) box.append(el("details", {}, el("summary", {}, "Plan JSON"), el("pre", {}, p.plan)));
