@@ -5,11 +5,10 @@ authentication tests."""
 from __future__ import annotations
 
 import pytest
+from tests.server.helpers import PASSWORDS, Http
 
 from drillspark.server import DrillServer, Limits
 from drillspark.server.auth import add_user, read_users
-
-from tests.server.helpers import PASSWORDS, Http
 
 
 @pytest.fixture(scope="session")

@@ -10,9 +10,9 @@ import sys
 import threading
 
 import pytest
+from tests.server.helpers import Http
 
 from drillspark.server.app import free_port
-from tests.server.helpers import Http
 
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 

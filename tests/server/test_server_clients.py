@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import requests
 from pydrill.client import PyDrill
-
 from tests.server.helpers import PASSWORDS, Http
 
 NATION = "dfs.data.`breadth/tpch_json/nation.json`"

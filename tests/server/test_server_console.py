@@ -16,7 +16,6 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
-
 from tests.server.helpers import Http
 
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"

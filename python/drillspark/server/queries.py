@@ -151,7 +151,7 @@ class QueryManager:
         self._finished: collections.OrderedDict[str, Query] = collections.OrderedDict()
         self._pools = [f"drillspark-{i}" for i in range(max_running)]
         self._slots = threading.Semaphore(max_running)
-        self.counters = collections.Counter()
+        self.counters: collections.Counter[str] = collections.Counter()
         self.closing = False
 
     # --------------------------------------------------------------- bookkeeping
@@ -256,7 +256,7 @@ class QueryManager:
         sc.setJobGroup(q.id, q.text[:200], interruptOnCancel=True)
         sc.setLocalProperty("spark.scheduler.pool", q.pool)
 
-        released = []
+        released: list[bool] = []
 
         def release() -> None:
             if released:
@@ -296,7 +296,7 @@ class QueryManager:
         def abandon() -> None:
             try:
                 sc.cancelJobGroup(q.id)
-                rows.close()
+                getattr(rows, "close", lambda: None)()
             except Exception:  # best effort: the client is gone
                 pass
             release()
@@ -345,7 +345,8 @@ class QueryManager:
 
         def rows() -> Iterator[str]:
             with result.fetching():
-                for row in df.toLocalIterator():
+                # a partition at a time; the next one is computed while this one is sent
+                for row in df.toLocalIterator(prefetchPartitions=True):
                     yield write(row)
 
         return rows(), columns, metadata
