@@ -166,3 +166,17 @@ def test_bind_refused_without_auth(spark):
 
     with pytest.raises(BindError, match="--insecure-bind"):
         DrillServer(spark, host="0.0.0.0", port=0)
+
+
+def test_cli_sql_connect(server, capsys):
+    from drillspark.cli.main import main
+
+    code = main(["sql", "--connect", server.url, "--format", "json",
+                 "USE dfs.data; SELECT N_NAME FROM `breadth/tpch_json/nation.json` "
+                 "WHERE N_NATIONKEY = 3"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[-1] == '{"N_NAME": "CANADA"}'  # the USE held for the second statement
+    code = main(["sql", "--connect", server.url, "selec 1"])
+    assert code == 1
+    assert "FAILED: Syntax error" in capsys.readouterr().out
