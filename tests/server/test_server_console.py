@@ -88,7 +88,16 @@ def test_profiles_page_cancels_a_running_query(browser, server, shots):
     worker = threading.Thread(target=lambda: answer.update(http.query(slow)))
     worker.start()
     browser.get(server.url + "/profiles")
-    button = wait(browser, EC.element_to_be_clickable((By.CSS_SELECTOR, "#running .cancel")))
+    # no refresh behind our back (it would replace the button between finding and clicking)
+    wait(browser, EC.element_to_be_clickable((By.ID, "auto"))).click()
+
+    def cancel_button(driver):
+        found = driver.find_elements(By.CSS_SELECTOR, "#running .cancel")
+        if not found:
+            driver.find_element(By.ID, "refresh").click()
+        return found[0] if found else False
+
+    button = wait(browser, cancel_button)
     browser.save_screenshot(str(shots / "profiles.png"))
     button.click()
     worker.join(timeout=120)
@@ -108,7 +117,9 @@ def test_profile_page_draws_the_plan(browser, server, shots):
     ops = browser.find_elements(By.CSS_SELECTOR, "#plan-svg g.op")
     assert len(ops) >= 3 and any("scan" in o.text for o in ops)
     assert "GROUP BY N_REGIONKEY" in browser.find_element(By.ID, "sql").text
+    browser.set_window_size(1280, 1350)  # the whole plan in the picture
     browser.save_screenshot(str(shots / "profile.png"))
+    browser.set_window_size(1280, 900)
 
 
 def test_storage_and_options_pages(browser, server, shots):

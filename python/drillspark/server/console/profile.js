@@ -38,7 +38,7 @@ function planPicture(planText) {
     else if (o.op === "filter") extra = String(o.expr || "");
     else if (o.op === "project") extra = (o.projections || []).map(p => p.ref).join(", ");
     else if (o.op === "segment" || o.op === "collapsingaggregate") extra = (o.exprs || []).length + " expr";
-    extra = String(extra).split("/").pop();
+    extra = String(extra).split("/").pop().replace(/`/g, "");
     return ["@" + o["@id"] + " " + o.op, extra.length > 30 ? extra.slice(0, 29) + "…" : extra];
   };
   for (const o of ops) for (const i of inputs(o)) {
