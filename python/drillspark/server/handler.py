@@ -426,7 +426,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         query_id = self._match["id"]
         q = self.app.queries.get(query_id)
         if q is not None and self._visible(q) and self.app.queries.cancel(query_id):
-            text = f"Cancelled query {query_id}"
+            text = f"Cancelled query {query_id} on locally running node."
         else:
             text = (f"Failure attempting to cancel query {query_id}.  Unable to find "
                     "information about where query is actively running.")

@@ -396,11 +396,11 @@ class QueryManager:
         return {
             "queryId": q.id,
             "startTime": q.start,
-            "endTime": q.end if q.end is not None else 0,
+            "endTime": q.end if q.end is not None else int(time.time() * 1000),
             "time": started.strftime("%m/%d/%Y %H:%M:%S"),
             "link": f"{base_url}/profiles/{q.id}.json",
             "foreman": "localhost",
-            "query": q.text,
+            "query": q.text[:150],  # as Drill's list cuts it; the profile has it whole
             "state": STATE_DISPLAY.get(q.state, q.state),
             "user": q.user,
             "totalCost": 0.0,
@@ -415,17 +415,17 @@ class QueryManager:
             "start": q.start,
             "end": q.end if q.end is not None else 0,
             "query": q.text,
-            "plan": q.plan or "",
+            **({"plan": q.plan} if q.plan else {}),
             "foreman": {"address": "localhost", "userPort": ports.get("user", 31010),
                         "controlPort": 31011, "dataPort": 31012,
                         "version": ports.get("version", ""), "state": 0},
             "state": STATE_NUMBER.get(q.state, 1),
             "totalFragments": 1,
             "finishedFragments": 0 if q.running else 1,
-            "fragmentProfile": [],
+            **({"fragmentProfile": []} if q.plan else {}),
             "user": q.user,
         }
-        if q.error is not None:
+        if q.error is not None and q.state != "CANCELED":  # Drill records no error then
             out["error"] = q.error
             out["verboseError"] = q.error
             out["errorId"] = q.error_id
