@@ -37,6 +37,8 @@ jar: $(VENV)/.deps java
 # The package itself, editable, with the dev tools; the jar is built first (setup.py reuses it).
 $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py
 	$(PIP) install -q --no-build-isolation -e ".[dev]"
+	@# pydrill's wheel installs its own top-level `tests` package, which would hide ours
+	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
 setup: $(VENV)/.installed

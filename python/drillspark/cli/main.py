@@ -10,7 +10,7 @@ import traceback
 from collections.abc import Sequence
 
 # Modules under drillspark.cli, each with `register(subparsers)`.
-COMMANDS = ["info", "plan", "run", "sql"]
+COMMANDS = ["info", "plan", "run", "serve", "sql"]
 
 
 class CliError(Exception):

@@ -15,6 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-f", "--file", type=Path, help="read the statements from this file")
     p.add_argument("--format", choices=["table", "json", "csv"], default="table",
                    help="table (default), json (one object per row) or csv")
+    p.add_argument("--connect", metavar="URL",
+                   help="run on a running `drillspark serve` (or Drill) at URL, e.g. "
+                        "http://127.0.0.1:8047 (login from DRILLSPARK_USER/_PASSWORD)")
     _common(p)
     p.set_defaults(func=run_sql)
 
@@ -118,6 +121,10 @@ def run_sql(args: argparse.Namespace) -> int:
         text = args.query
     else:
         text = sys.stdin.read()
+    if args.connect:
+        from drillspark.cli.remote import run
+
+        return run(args.connect, text, args.format)
     engine = make_engine(args)
 
     def work() -> list[str]:

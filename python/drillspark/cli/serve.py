@@ -1,0 +1,125 @@
+"""`drillspark serve`: Drill's REST API and web console on one long-lived SparkSession."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="serve Drill's REST API and web console (port 8047)",
+                       description="A long-lived drillspark speaking Apache Drill 1.22's REST "
+                                   "API (POST /query.json, /profiles, /storage, /options, ...) "
+                                   "and serving its web console. Ctrl-C or SIGTERM stops it.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; anything else needs --users "
+                        "or --insecure-bind)")
+    p.add_argument("--port", type=int, default=8047, help="HTTP port (default 8047, 0: any)")
+    p.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
+    p.add_argument("--workspace", action="append", default=[], metavar="NAME=PATH",
+                   help="a dfs workspace (repeatable); `root` defaults to the current "
+                        "directory, `tmp` to /tmp; queries read nothing outside them")
+    p.add_argument("--users", type=Path, metavar="FILE",
+                   help="users file (name:role:scrypt-hash lines): turns on authentication "
+                        "(form login at /j_security_check and HTTP Basic)")
+    p.add_argument("--add-user", metavar="NAME",
+                   help="add NAME to --users FILE (password from stdin or a prompt) and exit")
+    p.add_argument("--admin", action="store_true", help="with --add-user: an admin user")
+    p.add_argument("--insecure-bind", action="store_true",
+                   help="allow a non-loopback --host without authentication")
+    p.add_argument("--max-rows", type=int, default=1_000_000,
+                   help="most rows one answer carries (default 1000000; 0: no limit)")
+    p.add_argument("--max-seconds", type=float, default=600.0,
+                   help="a query running longer is cancelled (default 600; 0: no limit)")
+    p.add_argument("--max-running", type=int, default=16,
+                   help="queries running at once; more wait their turn (default 16)")
+    p.add_argument("--max-request-bytes", type=int, default=1 << 20,
+                   help="largest request body (default 1 MiB)")
+    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Spark setting (repeatable), e.g. spark.driver.memory=4g")
+    p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING"],
+                   help="server log level (default INFO: one line per query)")
+    p.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from drillspark.cli.main import CliError
+    from drillspark.server.auth import UsersFileError, add_user, read_users
+
+    if args.add_user:
+        if args.users is None:
+            raise CliError("--add-user needs --users FILE", code=2)
+        password = (getpass.getpass(f"password for {args.add_user}: ") if sys.stdin.isatty()
+                    else sys.stdin.readline().rstrip("\n"))
+        if not password:
+            raise CliError("empty password", code=2)
+        try:
+            add_user(str(args.users), args.add_user, password,
+                     "admin" if args.admin else "user")
+        except UsersFileError as e:
+            raise CliError(str(e), code=2) from None
+        print(f"{args.add_user} ({'admin' if args.admin else 'user'}) written to {args.users}")
+        return 0
+
+    users = None
+    if args.users is not None:
+        try:
+            users = read_users(str(args.users))
+        except UsersFileError as e:
+            raise CliError(str(e), code=2) from None
+    workspaces = {}
+    for item in args.workspace:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise CliError(f"--workspace takes NAME=PATH, not {item!r}", code=2)
+        folder = Path(path).expanduser().resolve()
+        if not folder.is_dir():
+            raise CliError(f"workspace {name}: {folder} is not a folder", code=2)
+        workspaces[name] = str(folder)
+    conf = {"spark.scheduler.mode": "FAIR", "spark.ui.enabled": "false",
+            "spark.sql.session.timeZone": "UTC"}
+    for item in args.conf:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CliError(f"--conf takes KEY=VALUE, not {item!r}", code=2)
+        conf[key.strip()] = value.strip()
+
+    logging.basicConfig(level=getattr(logging, args.log_level), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    from drillspark.server import BindError, DrillServer, Limits
+
+    limits = Limits(max_request_bytes=args.max_request_bytes, max_rows=args.max_rows,
+                    max_seconds=args.max_seconds, max_running=args.max_running)
+    stop = threading.Event()
+    # signals first: a SIGTERM during Spark's start-up still stops cleanly
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    import drillspark
+
+    spark = drillspark.session(master=args.master, app_name="drillspark-serve", **conf)
+    try:
+        try:
+            server = DrillServer(spark, host=args.host, port=args.port, workspaces=workspaces,
+                                 users=users, limits=limits, insecure_bind=args.insecure_bind)
+        except BindError as e:
+            raise CliError(str(e), code=2) from None
+        except OSError as e:
+            raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}",
+                           code=2) from None
+        server.start()
+        print(f"drillspark serve: Drill {server.ports()['version']} REST API and web console "
+              f"on {server.url}/ (Ctrl-C or SIGTERM stops it)", file=sys.stderr, flush=True)
+        while not stop.wait(0.5):
+            pass
+        print("drillspark serve: stopping (running queries are cancelled)", file=sys.stderr,
+              flush=True)
+        server.stop()
+    finally:
+        spark.stop()
+    print("drillspark serve: stopped", file=sys.stderr, flush=True)
+    return 0

@@ -1,0 +1,260 @@
+"""`DrillServer`: one SparkSession behind Drill's REST API and web console, its limits, and a
+clean stop (running queries cancelled, then Spark stopped)."""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import logging
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
+from typing import Any
+
+from drillspark.server.auth import Authenticator, SessionStore, User
+from drillspark.server.catalog import SERVER_OPTIONS, Catalog
+from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
+from drillspark.server.queries import QueryFailed, QueryManager
+from drillspark.sql import statements as st
+from drillspark.sql.engine import RowsResult, SqlEngine
+from drillspark.sql.errors import SqlError, UnsupportedSqlError, ValidationError
+
+log = logging.getLogger("drillspark.server")
+DRILL_VERSION = "1.22.0"  # the REST API this server speaks (clients check it)
+
+
+class BindError(ValueError):
+    pass
+
+
+@dataclass
+class Limits:
+    max_request_bytes: int = 1 << 20  # a query text is small; anything bigger is refused
+    max_rows: int = 1_000_000  # rows per answer (0: unbounded), announced as attemptedAutoLimit
+    max_seconds: float = 600.0  # per query (0: unbounded)
+    max_running: int = 16  # queries at once; more wait (ENQUEUED)
+    session_idle: float = 3600.0  # as Drill's drill.exec.http.session_max_idle_secs
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class _HttpServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 64
+
+
+@dataclass
+class DrillServer:
+    spark: Any
+    host: str = "127.0.0.1"
+    port: int = 8047
+    workspaces: dict[str, str] = field(default_factory=dict)
+    users: dict[str, User] | None = None
+    limits: Limits = field(default_factory=Limits)
+    insecure_bind: bool = False
+
+    def __post_init__(self) -> None:
+        if not is_loopback(self.host) and self.users is None and not self.insecure_bind:
+            raise BindError(f"refusing to listen on {self.host} without authentication: give "
+                            "--users FILE, or --insecure-bind to accept anyone who can reach "
+                            "the port")
+        self.auth = Authenticator(self.users)
+        self.catalog = Catalog(self.workspaces)
+        self.sessions = SessionStore(idle=self.limits.session_idle)
+        self.queries = QueryManager(self.spark, max_running=self.limits.max_running,
+                                    max_seconds=self.limits.max_seconds,
+                                    max_rows=self.limits.max_rows)
+        self.max_request_bytes = self.limits.max_request_bytes
+        self.started = time.time()
+        self._basic: dict[str, tuple[User, float]] = {}
+        self._basic_lock = threading.Lock()
+        handler = type("BoundHandler", (Handler,), {"app": self})
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        _HttpServer.address_family = family
+        self.httpd = _HttpServer((self.host, self.port), handler)
+        self.port = self.httpd.server_address[1]
+        self._thread: threading.Thread | None = None
+
+    # --------------------------------------------------------------- lifecycle
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def start(self) -> DrillServer:
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="drillspark-http",
+                                        kwargs={"poll_interval": 0.2}, daemon=True)
+        self._thread.start()
+        log.info("drillspark serve: Drill %s REST API and web console on %s (auth %s)",
+                 DRILL_VERSION, self.url, "on" if self.auth.enabled else "off")
+        return self
+
+    def stop(self, grace: float = 10.0) -> None:
+        """Stop accepting requests, cancel the running queries and wait up to `grace`
+        seconds for them to end."""
+        self.queries.closing = True
+        self.httpd.shutdown()
+        self.queries.cancel_all("shutdown")
+        deadline = time.monotonic() + grace
+        for q in self.queries.running():
+            q.done.wait(max(0.0, deadline - time.monotonic()))
+        self.httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> DrillServer:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # --------------------------------------------------------------- helpers for the handler
+    def base_url(self, host_header: str | None) -> str:
+        return f"http://{host_header}" if host_header else self.url
+
+    def ports(self) -> dict[str, Any]:
+        return {"http": self.port, "user": 31010, "version": DRILL_VERSION}
+
+    def basic_user(self, header: str) -> User | None:
+        """HTTP Basic: the password is checked once (scrypt is slow on purpose), then the
+        header's digest is remembered for 5 minutes."""
+        key = basic_key(header)
+        now = time.monotonic()
+        with self._basic_lock:
+            hit = self._basic.get(key)
+            if hit is not None and now - hit[1] < 300:
+                return hit[0]
+        try:
+            name, _, password = base64.b64decode(header.split(None, 1)[1]).decode().partition(":")
+        except (ValueError, IndexError, UnicodeDecodeError):
+            return None
+        user = self.auth.check(name, password)
+        if user is not None:
+            with self._basic_lock:
+                if len(self._basic) > 1000:
+                    self._basic.clear()
+                self._basic[key] = (user, now)
+        else:
+            log.warning("failed HTTP Basic login for %r", name)
+        return user
+
+    def metrics(self) -> dict[str, Any]:
+        c = self.queries.counters
+        gauges: dict[str, Any] = {
+            "drillbit.uptime": {"value": int((time.time() - self.started) * 1000)},
+            "threads.count": {"value": threading.active_count()},
+            "os.load.avg": {"value": os.getloadavg()[0]},
+            "drillspark.sessions.count": {"value": len(self.sessions)},
+        }
+        try:
+            rt = self.spark._jvm.java.lang.Runtime.getRuntime()
+            used = rt.totalMemory() - rt.freeMemory()
+            gauges.update({"memory.heap.used": {"value": used},
+                           "memory.heap.committed": {"value": rt.totalMemory()},
+                           "memory.heap.max": {"value": rt.maxMemory()},
+                           "memory.heap.usage": {"value": used / rt.maxMemory()}})
+        except Exception:  # Spark Connect has no JVM here
+            pass
+        running = len(self.queries.running())
+        counters = {f"drill.queries.{k}": {"count": v} for k, v in {
+            "canceled": c["canceled"], "completed": sum(c.values()),
+            "enqueued": 0, "failed": c["failed"], "planning": 0, "running": running,
+            "succeeded": c["completed"]}.items()}
+        return {"version": "4.0.0", "gauges": dict(sorted(gauges.items())),
+                "counters": counters, "histograms": {}, "meters": {}, "timers": {}}
+
+    # --------------------------------------------------------------- queries
+    def run_query(self, handler: Handler, session: Any, query_type: str, text: str,
+                  options: dict[str, Any], auto_limit: int, default_schema: str | None,
+                  user: str) -> None:
+        verbose = verbose_errors(self.catalog, options, session)
+        with session.lock:
+            base_schema, base_options = session.default_schema, dict(session.options)
+        sql_options = {k.lower(): v for k, v in options.items()}
+        try:
+            sql_session = self.catalog.session(base_schema, {**base_options, **sql_options})
+            if default_schema:
+                sql_session.use(st.parse_schema_path(default_schema))
+        except SqlError as e:  # Drill refuses such a request before it becomes a query
+            raise HttpError(500, f"Query submission failed: {e.message}") from None
+        q = self.queries.new(text, user, query_type, sql_options)
+
+        def execute() -> Any:
+            if query_type == "SQL":
+                return self._sql(text, sql_session, session, handler)
+            if query_type == "LOGICAL":
+                if not handler._admin:  # a logical plan names its own storage: admins only
+                    raise ValidationError("LOGICAL queries need an admin user")
+                from drillspark.api import run
+
+                return run(text, spark=self.spark)
+            raise UnsupportedSqlError(f"queryType {query_type} (drillspark runs SQL and "
+                                      "LOGICAL plans)")
+
+        def run() -> Any:
+            if self.queries.closing:
+                self.queries.finish(q, "FAILED", "the server is shutting down")
+                raise QueryFailed("the server is shutting down")
+            return self.queries.run(q, execute, auto_limit)
+
+        handler.stream_query(q.id, run, verbose)
+
+    def _sql(self, text: str, sql_session: Any, session: Any, handler: Handler) -> Any:
+        statements = st.split(text)
+        if len(statements) != 1:
+            raise ValidationError(f"one statement per request, not {len(statements)} "
+                                  "(as Drill's REST API)")
+        stmt_text = statements[0][1]
+        stmt = st.classify(stmt_text)
+        if isinstance(stmt, st.SetOption) and (stmt.scope == "system"
+                                               or stmt.name in SERVER_OPTIONS):
+            return self._set_option(stmt, session, handler)
+        result = SqlEngine(self.spark, session=sql_session).execute_statement(stmt_text)
+        if isinstance(stmt, st.Use | st.SetOption):
+            # the HTTP session keeps it (built without this request's own options)
+            with session.lock:
+                own = self.catalog.session(session.default_schema, session.options,
+                                           system=False)
+                SqlEngine(self.spark, session=own).execute_statement(stmt_text)
+                session.default_schema, session.options = own.default_schema, own.options
+        return result
+
+    def _set_option(self, stmt: st.SetOption, session: Any, handler: Handler) -> RowsResult:
+        if stmt.scope == "system":
+            if not handler._admin:
+                raise ValidationError("ALTER SYSTEM needs an admin user")
+            names = [stmt.name] if stmt.name else list(self.catalog.system_options)
+            for name in names:
+                if stmt.value is None:
+                    self.catalog.system_options.pop(name, None)
+                else:
+                    self.catalog.set_system_option(name, stmt.value, None)
+        else:
+            with session.lock:
+                if stmt.value is None:
+                    session.options.pop(stmt.name, None)
+                else:
+                    if not isinstance(stmt.value, bool):
+                        raise ValidationError(f"option '{stmt.name}' takes true or false")
+                    session.options[stmt.name] = stmt.value
+        what = stmt.name or "all options"
+        summary = f"{what} updated." if stmt.value is not None else f"{what} reset."
+        return RowsResult(["ok", "summary"], [[True, summary]])
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+

@@ -1,0 +1,76 @@
+"use strict";
+// Query page: runs /query.json, pages through the rows, shows errors at their SQL position
+const PAGE_ROWS = 50;
+let answer = null, pageNo = 0;
+
+function showError(message, sql) {
+  const box = document.getElementById("error");
+  box.innerHTML = "";
+  if (!message) return;
+  let text = message;
+  const m = /\(line (\d+), column (\d+)\)/.exec(message);
+  if (m && sql) {
+    const line = sql.split("\n")[Number(m[1]) - 1];
+    if (line !== undefined) text += "\n\n" + line + "\n" + " ".repeat(Math.max(0, Number(m[2]) - 1)) + "^";
+    const area = document.getElementById("sql");
+    const lines = sql.split("\n");
+    let offset = 0;
+    for (let i = 0; i < Number(m[1]) - 1; i++) offset += lines[i].length + 1;
+    offset += Number(m[2]) - 1;
+    area.focus(); area.setSelectionRange(offset, offset + 1);
+  }
+  box.append(el("div", {class: "error", id: "error-message"}, text));
+}
+
+function renderPage() {
+  const out = document.getElementById("result");
+  out.innerHTML = "";
+  if (!answer) return;
+  const rows = answer.rows || [];
+  const pages = Math.max(1, Math.ceil(rows.length / PAGE_ROWS));
+  const slice = rows.slice(pageNo * PAGE_ROWS, (pageNo + 1) * PAGE_ROWS);
+  const head = el("tr", {}, answer.columns.map((c, i) => el("th", {title: answer.metadata[i]}, c, el("div", {class: "muted"}, answer.metadata[i]))));
+  const body = slice.map(r => el("tr", {}, answer.columns.map((c, i) => cell(r[c], answer.metadata[i]))));
+  const limited = answer.attemptedAutoLimit > 0 && rows.length >= answer.attemptedAutoLimit;
+  out.append(el("div", {class: "toolbar"},
+    el("span", {id: "row-count"}, rows.length + " row" + (rows.length === 1 ? "" : "s") + (limited ? " (limited to " + answer.attemptedAutoLimit + ")" : "")),
+    el("button", {class: "secondary", id: "prev", onclick: () => { pageNo--; renderPage(); }, ...(pageNo === 0 ? {disabled: ""} : {})}, "‹ Previous"),
+    el("span", {id: "page"}, "page " + (pageNo + 1) + " of " + pages),
+    el("button", {class: "secondary", id: "next", onclick: () => { pageNo++; renderPage(); }, ...(pageNo >= pages - 1 ? {disabled: ""} : {})}, "Next ›"),
+    el("a", {href: "/profiles/" + answer.queryId}, "profile")),
+    el("div", {class: "scroll"}, el("table", {id: "result-table"}, el("thead", {}, head), el("tbody", {}, body))));
+}
+
+async function run() {
+  const sql = document.getElementById("sql").value;
+  const status = document.getElementById("status");
+  const button = document.getElementById("run");
+  showError(null); answer = null; pageNo = 0; renderPage();
+  const body = {queryType: document.getElementById("qtype").value, query: sql,
+                autoLimit: document.getElementById("limit").value || "0"};
+  const schema = document.getElementById("schema").value.trim();
+  if (schema) body.defaultSchema = schema;
+  button.disabled = true; status.textContent = "running…";
+  const t0 = performance.now();
+  try {
+    const r = await fetch("/query.json", {method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const data = await r.json();
+    status.textContent = ((performance.now() - t0) / 1000).toFixed(2) + " s";
+    if (!r.ok) { showError(data.errorMessage || ("HTTP " + r.status), sql); return; }
+    if (data.queryState !== "COMPLETED") {
+      showError((data.queryState || "FAILED") + ": " + (data.errorMessage || "the query failed"), sql);
+      if (!data.columns) return;
+    }
+    answer = data; renderPage();
+  } catch (e) {
+    showError(String(e)); status.textContent = "";
+  } finally { button.disabled = false; }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("run").addEventListener("click", run);
+  document.getElementById("sql").addEventListener("keydown", e => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) run(); });
+  const q = new URLSearchParams(location.search).get("q");
+  if (q) document.getElementById("sql").value = q;
+});

@@ -1,0 +1,585 @@
+"""The HTTP side of `drillspark serve`: Drill 1.22's REST paths, its login, and the web
+console's pages, on the standard library's threaded HTTP server (one thread per
+connection; a query runs in the thread of its request)."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import json
+import logging
+import mimetypes
+import re
+import sys
+import threading
+import time
+import traceback
+import urllib.parse
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from drillspark.server import responses
+from drillspark.server.auth import HttpSession
+from drillspark.server.catalog import SERVER_OPTIONS, VERBOSE_ERRORS
+from drillspark.server.queries import QueryFailed
+from drillspark.sql.errors import SqlError
+
+if TYPE_CHECKING:
+    from drillspark.server.app import DrillServer
+
+log = logging.getLogger("drillspark.server")
+COOKIE = "JSESSIONID"
+PAGES = {"/": "index.html", "/query": "query.html", "/profiles": "profiles.html",
+         "/storage": "storage.html", "/options": "options.html", "/login": "login.html",
+         "/status": "status.html"}
+PUBLIC = {"/login", "/j_security_check", "/status.json"}
+_CHUNK = 64 * 1024
+
+
+class HttpError(Exception):
+    """Answered as Drill answers errors: `{"errorMessage" : ...}` with `status`."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.headers = headers or {}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "drillspark"
+    sys_version = ""
+    timeout = 120  # an idle or stalled connection frees its thread
+    app: DrillServer  # set on the subclass the server makes
+
+    # --------------------------------------------------------------- plumbing
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def do_DELETE(self) -> None:
+        self._dispatch("DELETE")
+
+    def do_HEAD(self) -> None:
+        self._dispatch("HEAD")
+
+    def _dispatch(self, method: str) -> None:
+        self._cookie_out: str | None = None
+        self._body_read = False
+        self._session: HttpSession | None = None
+        self._user: str | None = None
+        self._admin = False
+        url = urllib.parse.urlsplit(self.path)
+        self._query_args = urllib.parse.parse_qs(url.query)
+        path = urllib.parse.unquote(url.path)
+        if len(path) > 1:
+            path = path.rstrip("/")
+        try:
+            self._authenticate(method, path)
+            route = self._route(method, path)
+            route()
+        except _Answered:
+            self._discard_body()
+        except HttpError as e:
+            self._discard_body()
+            self._send_json(e.status, {"errorMessage": str(e)}, e.headers)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        except Exception as e:  # never a stack trace to the client; one in the log
+            log.error("internal error on %s %s: %s", method, path,
+                      "".join(traceback.format_exception(e)))
+            try:
+                self._send_json(500, {"errorMessage": f"internal error: {type(e).__name__}"})
+            except OSError:
+                self.close_connection = True
+
+    def _route(self, method: str, path: str) -> Any:
+        get = method in ("GET", "HEAD")
+        m = None
+        if get and path in PAGES and path not in ("/status",):
+            return lambda: self._page(PAGES[path])
+        routes: list[tuple[str, str, Any]] = [
+            ("POST", r"/query\.json", self._query),
+            ("POST", r"/j_security_check", self._login),
+            ("GET", r"/logout", self._logout),
+            ("GET", r"/status", lambda: self._page("status.html")),
+            ("GET", r"/status\.json", lambda: self._send_json(200, {"status": "Running!"})),
+            ("GET", r"/status/metrics", self._metrics),
+            ("GET", r"/status/threads", self._threads),
+            ("GET", r"/stats\.json", self._stats),
+            ("GET", r"/cluster\.json", self._cluster),
+            ("GET", r"/profiles\.json", self._profiles),
+            ("GET", r"/profiles/cancel/(?P<id>[^/]+)", self._cancel),
+            ("GET", r"/profiles/(?P<id>[^/]+)\.json", self._profile),
+            ("GET", r"/profiles/(?P<id>[^/]+)/progress\.json", self._progress),
+            ("GET", r"/profiles/(?P<id>[^/.]+)", lambda: self._page("profile.html")),
+            ("GET", r"/storage\.json", self._storage_list),
+            ("GET", r"/storage/(?P<name>[^/]+)\.json", self._storage_get),
+            ("POST", r"/storage/(?P<name>[^/]+)\.json", self._storage_post),
+            ("DELETE", r"/storage/(?P<name>[^/]+)\.json", self._storage_delete),
+            ("GET", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
+            ("GET", r"/options\.json", self._options),
+            ("POST", r"/option/(?P<name>[^/]+)", self._set_option),
+            ("GET", r"/static/(?P<file>[A-Za-z0-9_.-]+)", self._static),
+            ("GET", r"/session\.json", self._session_info),
+        ]
+        allowed = []
+        for verb, pattern, handler in routes:
+            m = re.fullmatch(pattern, path)
+            if m is None:
+                continue
+            if verb == method or (verb == "GET" and method == "HEAD"):
+                self._match = m
+                return handler
+            allowed.append(verb)
+        if allowed:
+            raise HttpError(405, "HTTP 405 Method Not Allowed")
+        raise HttpError(404, "HTTP 404 Not Found")
+
+    # --------------------------------------------------------------- responses
+    def _send(self, status: int, body: bytes, content_type: str,
+              headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self._common_headers(headers)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _common_headers(self, headers: dict[str, str] | None = None) -> None:
+        self.send_header("Cache-Control", "must-revalidate,no-cache,no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if self._cookie_out is not None:
+            self.send_header("Set-Cookie", self._cookie_out)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+
+    def _send_json(self, status: int, value: Any, headers: dict[str, str] | None = None) -> None:
+        self._send(status, responses.jackson(value).encode(), "application/json", headers)
+
+    def _redirect(self, location: str) -> None:
+        self._send(303, b"", "text/plain", {"Location": location})
+
+    def _page(self, name: str) -> None:
+        body = _asset(name)
+        if name == "login.html" and "error" in self._query_args:
+            # the text Drill's login page shows (sqlalchemy-drill and pydrill look for it)
+            body = body.replace(b"<!--error-->", b'<p style="color:red">Invalid '
+                                b"username/password credentials.</p>")
+        self._send(200, body, "text/html;charset=utf-8")
+
+    def _static(self) -> None:
+        name = self._match["file"]
+        try:
+            body = _asset(name)
+        except FileNotFoundError:
+            raise HttpError(404, "HTTP 404 Not Found") from None
+        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        self._send(200, body, kind + (";charset=utf-8" if kind.startswith("text/") or
+                                      kind.endswith("javascript") else ""))
+
+    # --------------------------------------------------------------- requests
+    def _discard_body(self) -> None:
+        """An unread request body would be taken for the next request on this connection:
+        read a small one, else close the connection after the answer."""
+        if self._body_read:
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if 0 <= length <= self.app.max_request_bytes and "chunked" not in \
+                self.headers.get("Transfer-Encoding", "").lower():
+            if length:
+                self.rfile.read(length)
+        else:
+            self.close_connection = True
+        self._body_read = True
+
+    def _body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            raise HttpError(411, "a request body needs a Content-Length")
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            raise HttpError(400, "invalid Content-Length") from None
+        if length < 0:
+            raise HttpError(400, "invalid Content-Length")
+        if length > self.app.max_request_bytes:
+            self.close_connection = True  # the unread body must not be parsed as a request
+            self._body_read = True
+            raise HttpError(413, f"request body of {length} bytes exceeds the server's "
+                                 f"limit of {self.app.max_request_bytes} bytes")
+        self._body_read = True
+        return self.rfile.read(length) if length else b""
+
+    def _json_body(self) -> Any:
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            self._body()
+            raise HttpError(415, "HTTP 415 Unsupported Media Type")
+        raw = self._body()
+        try:
+            return json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise HttpError(400, f"malformed JSON in the request body: {e}") from None
+
+    def _form(self) -> dict[str, str]:
+        raw = self._body()
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind == "application/json":
+            try:
+                value = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                raise HttpError(400, f"malformed JSON in the request body: {e}") from None
+            if not isinstance(value, dict):
+                raise HttpError(400, "expected a JSON object")
+            return {str(k): v for k, v in value.items()}
+        try:
+            pairs = urllib.parse.parse_qsl(raw.decode("utf-8"), keep_blank_values=True,
+                                           strict_parsing=False)
+        except UnicodeDecodeError:
+            raise HttpError(400, "the form is not UTF-8") from None
+        return dict(pairs)
+
+    def _wants_html(self) -> bool:
+        return "text/html" in self.headers.get("Accept", "")
+
+    # --------------------------------------------------------------- sessions and login
+    def _cookie_session(self) -> HttpSession | None:
+        for part in self.headers.get_all("Cookie", []):
+            for item in part.split(";"):
+                name, _, value = item.strip().partition("=")
+                if name == COOKIE:
+                    s = self.app.sessions.get(value)
+                    if s is not None:
+                        return s
+        return None
+
+    def _new_session(self) -> HttpSession:
+        s = self.app.sessions.create()
+        self._cookie_out = f"{COOKIE}={s.id}; Path=/; HttpOnly; SameSite=Strict"
+        return s
+
+    def _authenticate(self, method: str, path: str) -> None:
+        self._session = self._cookie_session()
+        auth = self.app.auth
+        if not auth.enabled:
+            self._admin = True
+            return
+        header = self.headers.get("Authorization", "")
+        if header.lower().startswith("basic "):
+            user = self.app.basic_user(header)
+            if user is None:
+                raise HttpError(401, "Invalid username/password credentials.",
+                                {"WWW-Authenticate": 'Basic realm="drillspark"'})
+            self._user, self._admin = user.name, user.admin
+            return
+        if self._session is not None and self._session.user is not None:
+            self._user, self._admin = self._session.user, self._session.admin
+            return
+        if path in PUBLIC or path.startswith("/static/") or (method == "HEAD" and path == "/"):
+            return
+        if method in ("GET", "HEAD") and (path in PAGES or self._wants_html()):
+            self._redirect("/login")
+            raise _Answered()
+        raise HttpError(401, "authentication required: log in at /j_security_check or send "
+                             "HTTP Basic credentials",
+                        {"WWW-Authenticate": 'Basic realm="drillspark"'})
+
+    def _require_admin(self) -> None:
+        if not self._admin:
+            raise HttpError(403, "this needs an admin user")
+
+    def _login(self) -> None:
+        form = self._form()
+        if not self.app.auth.enabled:
+            self._redirect("/")
+            return
+        user = self.app.auth.check(str(form.get("j_username", "")),
+                                   str(form.get("j_password", "")))
+        if user is None:
+            log.warning("failed login for %r from %s", form.get("j_username"),
+                        self.client_address[0])
+            self._redirect("/login?error=1")
+            return
+        if self._session is not None:  # a new id on login: no session fixation
+            self.app.sessions.drop(self._session.id)
+        s = self._new_session()
+        s.user, s.admin = user.name, user.admin
+        self._redirect("/")
+
+    def _logout(self) -> None:
+        if self._session is not None:
+            self.app.sessions.drop(self._session.id)
+        self._cookie_out = f"{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict"
+        self._redirect("/login" if self.app.auth.enabled else "/")
+
+    def _session_info(self) -> None:
+        s = self._session
+        self._send_json(200, {"user": self._user or "anonymous", "admin": self._admin,
+                              "authEnabled": self.app.auth.enabled,
+                              "defaultSchema": ".".join(s.default_schema)
+                              if s and s.default_schema else None,
+                              "options": dict(s.options) if s else {}})
+
+    # --------------------------------------------------------------- /query.json
+    def _query(self) -> None:
+        body = self._json_body()
+        if not isinstance(body, dict):
+            raise HttpError(400, "expected a JSON object such as "
+                                 '{"queryType":"SQL","query":"SELECT 1"}')
+        query_type = body.get("queryType")
+        if not isinstance(query_type, str):
+            raise HttpError(400, "queryType is required (SQL, LOGICAL or PHYSICAL)")
+        query_type = query_type.upper()
+        text = body.get("query")
+        if not isinstance(text, str) or not text.strip():
+            raise HttpError(400, "query is required: the SQL text")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise HttpError(500, "Query submission failed: options must be an object")
+        auto_limit = _auto_limit(body.get("autoLimit"))
+        default_schema = body.get("defaultSchema")
+        if default_schema is not None and not isinstance(default_schema, str):
+            raise HttpError(500, "Query submission failed: defaultSchema must be a string")
+        user = self._user or _user_name(body.get("userName")) or "anonymous"
+        session = self._session or self._new_session()
+        self.app.run_query(self, session, query_type, text, options, auto_limit,
+                           default_schema, user)
+
+    def stream_query(self, query_id: str, run: Any, verbose: bool) -> None:
+        """Write the query's answer: `run()` gives the Result or raises QueryFailed."""
+        try:
+            result = run()
+        except QueryFailed as e:
+            body = responses.query_failed(query_id, e.state, str(e), e.exception, verbose)
+            self._send(200, body.encode(), "application/json")
+            return
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self._common_headers()
+            self.end_headers()
+            buf = [responses.query_head(query_id, result.columns, result.metadata,
+                                        result.auto_limit)]
+            size = len(buf[0])
+            state, error, exception = "COMPLETED", None, None
+            first = True
+            try:
+                for row in result:
+                    piece = row + "\n" if first else "," + row + "\n"
+                    first = False
+                    buf.append(piece)
+                    size += len(piece)
+                    if size >= _CHUNK:
+                        self._chunk("".join(buf))
+                        buf, size = [], 0
+            except QueryFailed as e:
+                state, error, exception = e.state, str(e), e.exception
+            buf.append(responses.query_tail(state, error, exception, verbose))
+            self._chunk("".join(buf))
+            self.wfile.write(b"0\r\n\r\n")
+        finally:
+            result.close()
+
+    def _chunk(self, text: str) -> None:
+        data = text.encode("utf-8")
+        if data:
+            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+
+    # --------------------------------------------------------------- profiles
+    def _visible(self, q: Any) -> bool:
+        return self._admin or q.user == self._user
+
+    def _profiles(self) -> None:
+        base = self.app.base_url(self.headers.get("Host"))
+        qm = self.app.queries
+        running = [qm.list_entry(q, base) for q in qm.running() if self._visible(q)]
+        finished = [qm.list_entry(q, base) for q in qm.finished() if self._visible(q)]
+        self._send_json(200, {"errors": [], "runningQueries": running,
+                              "finishedQueries": finished, "maxFetchedQueries": qm.keep,
+                              "queriesPerPage": "10,25,50,100"})
+
+    def _found(self) -> Any:
+        q = self.app.queries.get(self._match["id"])
+        if q is None or not self._visible(q):
+            raise HttpError(404, f"no profile for query id {self._match['id']}")
+        return q
+
+    def _profile(self) -> None:
+        q = self._found()
+        self._send_json(200, self.app.queries.profile(q, self.app.ports()))
+
+    def _progress(self) -> None:
+        q = self._found()
+        self._send_json(200, self.app.queries.progress(q))
+
+    def _cancel(self) -> None:
+        query_id = self._match["id"]
+        q = self.app.queries.get(query_id)
+        if q is not None and self._visible(q) and self.app.queries.cancel(query_id):
+            text = f"Cancelled query {query_id} on locally running node."
+        else:
+            text = (f"Failure attempting to cancel query {query_id}.  Unable to find "
+                    "information about where query is actively running.")
+        self._send(200, text.encode(), "text/plain")
+
+    # --------------------------------------------------------------- storage and options
+    def _storage_list(self) -> None:
+        cat = self.app.catalog
+        self._send_json(200, [cat.plugin_json(n) for n in cat.plugin_names()])
+
+    def _storage_get(self) -> None:
+        name = self._match["name"]
+        found = self.app.catalog.plugin_json(name)
+        self._send_json(200, found if found is not None else {"name": name, "config": None})
+
+    def _storage_post(self) -> None:
+        self._require_admin()
+        body = self._json_body()
+        try:
+            self.app.catalog.update_plugin(self._match["name"], body)
+        except SqlError as e:
+            raise HttpError(400, e.message) from None
+        log.info("storage plugin %s updated by %s", self._match["name"],
+                 self._user or "anonymous")
+        self._send_json(200, {"result": "Success"})
+
+    def _storage_delete(self) -> None:
+        self._require_admin()
+        name = self._match["name"]
+        if name in self.app.catalog.plugin_names():
+            raise HttpError(400, f"the {name} plugin cannot be deleted (drillspark's plugins "
+                                 "are built in; /storage/{name}/enable/false disables it)")
+        raise HttpError(404, f"no storage plugin named '{name}'")
+
+    def _enable(self) -> None:
+        self._require_admin()
+        try:
+            self.app.catalog.set_enabled(self._match["name"], self._match["flag"] == "true")
+        except KeyError:
+            raise HttpError(404, f"no storage plugin named '{self._match['name']}'") from None
+        self._send_json(200, {"result": "Success"})
+
+    def _options(self) -> None:
+        self._send_json(200, self.app.catalog.options_json())
+
+    def _set_option(self) -> None:
+        self._require_admin()
+        name = self._match["name"]
+        form = self._form()
+        if "value" not in form:
+            raise HttpError(400, "the form needs a value (and kind: BOOLEAN, LONG, DOUBLE "
+                                 "or STRING)")
+        try:
+            self.app.catalog.set_system_option(name, form["value"], form.get("kind"))
+        except SqlError as e:
+            raise HttpError(400, f"option {name}: {e.message}") from None
+        log.info("system option %s = %r set by %s", name, form["value"],
+                 self._user or "anonymous")
+        if self._wants_html():
+            self._redirect("/options")
+        else:
+            self._send_json(200, {"result": "Success"})
+
+    # --------------------------------------------------------------- status
+    def _cluster(self) -> None:
+        ports = self.app.ports()
+        self._send_json(200, {
+            "drillbits": [{"address": "localhost", "httpPort": str(ports["http"]),
+                           "userPort": "31010", "controlPort": "31011", "dataPort": "31012",
+                           "version": ports["version"], "current": True,
+                           "versionMatch": True, "state": "ONLINE"}],
+            "currentVersion": ports["version"], "mismatchedVersions": [],
+            "userEncryptionEnabled": False, "bitEncryptionEnabled": False,
+            "authEnabled": self.app.auth.enabled})
+
+    def _stats(self) -> None:
+        qm = self.app.queries
+        self._send_json(200, [
+            {"name": "Number of Drill Bits", "value": 1},
+            {"name": "Bit #0", "value": "localhost initialized"},
+            {"name": "Data Port Address", "value": "localhost:31012"},
+            {"name": "User Port Address", "value": "localhost:31010"},
+            {"name": "Control Port Address", "value": "localhost:31011"},
+            {"name": "Maximum Direct Memory", "value": 0},
+            {"name": "Running Queries", "value": len(qm.running())},
+            {"name": "Finished Queries", "value": sum(qm.counters.values())},
+        ])
+
+    def _metrics(self) -> None:
+        self._send(200, json.dumps(self.app.metrics(), separators=(",", ":")).encode(),
+                   "application/json")
+
+    def _threads(self) -> None:
+        self._require_admin()
+        frames = sys._current_frames()
+        out = []
+        for t in threading.enumerate():
+            out.append(f'"{t.name}" id={t.ident} daemon={t.daemon}')
+            frame = frames.get(t.ident or -1)
+            if frame is not None:
+                out.extend("    at " + line.strip().replace("\n", " | ")
+                           for line in traceback.format_stack(frame)[::-1])
+            out.append("")
+        self._send(200, "\n".join(out).encode(), "text/plain")
+
+
+class _Answered(HttpError):
+    """The response was already sent (a redirect to the login page)."""
+
+    def __init__(self) -> None:
+        super().__init__(0, "")
+
+
+def _auto_limit(value: Any) -> int:
+    if value is None or value == "":
+        return 0
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = int(value)
+    except (TypeError, ValueError):
+        raise HttpError(500, f"Query submission failed: autoLimit must be an integer, not "
+                             f"{value!r}") from None
+    return max(number, 0)
+
+
+def _user_name(value: Any) -> str | None:
+    return value.strip()[:128] or None if isinstance(value, str) else None
+
+
+_ASSETS: dict[str, bytes] = {}
+
+
+def _asset(name: str) -> bytes:
+    if name not in _ASSETS:
+        try:
+            _ASSETS[name] = (resources.files("drillspark.server") / "console" / name).read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            raise FileNotFoundError(name) from None
+    return _ASSETS[name]
+
+
+def basic_key(header: str) -> str:
+    return hashlib.sha256(header.encode()).hexdigest()
+
+
+def verbose_errors(catalog: Any, options: dict[str, Any], session: HttpSession) -> bool:
+    value = options.get(VERBOSE_ERRORS, session.options.get(
+        VERBOSE_ERRORS, catalog.system_options.get(VERBOSE_ERRORS,
+                                                   SERVER_OPTIONS[VERBOSE_ERRORS])))
+    return value is True or str(value).lower() == "true"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+

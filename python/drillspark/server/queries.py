@@ -1,0 +1,478 @@
+"""Running REST queries on the server's one SparkSession: each query is a Spark job group (so
+it can be cancelled), runs in its own FAIR scheduler pool, is bounded in time and rows, and
+leaves a profile (Drill's /profiles) behind."""
+
+from __future__ import annotations
+
+import collections
+import datetime as _dt
+import json
+import logging
+import os
+import struct
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from drillspark.server import values
+from drillspark.sql.errors import SqlError, TableNotFoundError
+from drillspark.sql.session import SqlSession
+
+log = logging.getLogger("drillspark.server")
+
+# Drill's QueryState numbers (profile `state`) and the names its profile list shows
+STATE_NUMBER = {"STARTING": 0, "RUNNING": 1, "COMPLETED": 2, "CANCELED": 3, "FAILED": 4,
+                "CANCELLATION_REQUESTED": 5, "ENQUEUED": 6, "PREPARING": 7, "PLANNING": 8}
+STATE_DISPLAY = {"STARTING": "Starting", "RUNNING": "Running", "COMPLETED": "Succeeded",
+                 "CANCELED": "Canceled", "FAILED": "Failed",
+                 "CANCELLATION_REQUESTED": "Cancellation Requested", "ENQUEUED": "Enqueued",
+                 "PREPARING": "Preparing", "PLANNING": "Planning"}
+
+
+class QueryFailed(Exception):
+    """A query ended without a result: FAILED (message) or CANCELED."""
+
+    def __init__(self, message: str, state: str = "FAILED", exception: str = ""):
+        super().__init__(message)
+        self.state = state
+        self.exception = exception
+
+
+class ConfinedSession(SqlSession):
+    """A SqlSession whose tables must lie inside one of its workspaces (or cp): the server
+    never reads a file outside the folders it was given, whatever path a query names."""
+
+    def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> Any:
+        table = super().resolve_table(parts, check)
+        real = os.path.realpath(table.path)
+        roots = [os.path.realpath(p) for p in [*self.workspaces.values(), self.cp_root]]
+        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+            raise TableNotFoundError(f"table '{'.'.join(parts)}' not found: {table.display} "
+                                     "lies outside the server's workspaces")
+        return table
+
+
+def new_query_id() -> str:
+    """Drill's query id text: two 64-bit halves as 8-4-4-4-12 hex digits."""
+    return str(uuid.uuid4())
+
+
+def id_parts(query_id: str) -> dict[str, int]:
+    raw = uuid.UUID(query_id).bytes
+    part1, part2 = struct.unpack(">qq", raw)
+    return {"part1": part1, "part2": part2}
+
+
+@dataclass
+class Query:
+    """One query, running or finished (the profile)."""
+
+    id: str
+    text: str
+    user: str
+    query_type: str = "SQL"
+    options: dict[str, Any] = field(default_factory=dict)
+    start: int = field(default_factory=lambda: int(time.time() * 1000))
+    end: int | None = None
+    state: str = "STARTING"
+    error: str | None = None
+    error_id: str | None = None
+    exception: str = ""
+    plan: str | None = None
+    rows: int = 0
+    columns: list[str] = field(default_factory=list)
+    pool: str | None = None
+    cancel_reason: str | None = None
+    queue_wait_end: int | None = None
+    plan_end: int | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def running(self) -> bool:
+        return self.end is None
+
+    def duration_ms(self) -> int:
+        return (self.end or int(time.time() * 1000)) - self.start
+
+
+def duration_text(ms: int) -> str:
+    """Drill's profile list duration: `0.955 sec`, `1 min 5.012 sec`, `2 hr 0 min 1.000 sec`."""
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.3f} sec"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{int(minutes)} min {seconds:.3f} sec"
+    hours, minutes = divmod(minutes, 60)
+    return f"{int(hours)} hr {int(minutes)} min {seconds:.3f} sec"
+
+
+class Result:
+    """What a query answers before its rows: column names, Drill types, and the rows (each
+    already as Drill's JSON object text). Iterate it to the end or `close()` it: either ends
+    the query's profile and frees its slot."""
+
+    def __init__(self, columns: list[str], metadata: list[str], rows: Iterator[str],
+                 auto_limit: int, abandon: Callable[[], None]):
+        self.columns = columns
+        self.metadata = metadata
+        self.auto_limit = auto_limit
+        self._rows = rows
+        self._abandon = abandon
+        self._started = False
+
+    def __iter__(self) -> Iterator[str]:
+        self._started = True
+        return self._rows
+
+    def close(self) -> None:
+        if self._started:
+            close = getattr(self._rows, "close", None)
+            if close is not None:
+                close()
+        else:  # never iterated: the generator's own clean-up would not run
+            self._abandon()
+
+
+class QueryManager:
+    """Runs queries for the HTTP handlers and keeps their profiles (the newest `keep`)."""
+
+    def __init__(self, spark: Any, max_running: int = 16, max_seconds: float = 0,
+                 max_rows: int = 0, keep: int = 100):
+        self.spark = spark
+        self.max_seconds = max_seconds  # 0: unbounded
+        self.max_rows = max_rows  # 0: unbounded
+        self.keep = keep
+        self._lock = threading.Lock()
+        self._running: dict[str, Query] = {}
+        self._finished: collections.OrderedDict[str, Query] = collections.OrderedDict()
+        self._pools = [f"drillspark-{i}" for i in range(max_running)]
+        self._slots = threading.Semaphore(max_running)
+        self.counters: collections.Counter[str] = collections.Counter()
+        self.closing = False
+
+    # --------------------------------------------------------------- bookkeeping
+    def new(self, text: str, user: str, query_type: str, options: dict[str, Any]) -> Query:
+        q = Query(new_query_id(), text, user, query_type, dict(options))
+        with self._lock:
+            self._running[q.id] = q
+        return q
+
+    def get(self, query_id: str) -> Query | None:
+        with self._lock:
+            return self._running.get(query_id) or self._finished.get(query_id)
+
+    def running(self) -> list[Query]:
+        with self._lock:
+            return sorted(self._running.values(), key=lambda q: -q.start)
+
+    def finished(self) -> list[Query]:
+        with self._lock:
+            return sorted(self._finished.values(), key=lambda q: -q.start)
+
+    def finish(self, q: Query, state: str, error: str | None = None) -> None:
+        if q.end is not None:
+            return
+        q.end = int(time.time() * 1000)
+        q.state = state
+        if error is not None:
+            q.error = error
+            q.error_id = str(uuid.uuid4())
+        with self._lock:
+            self._running.pop(q.id, None)
+            self._finished[q.id] = q
+            while len(self._finished) > self.keep:
+                self._finished.popitem(last=False)
+        self.counters[state.lower()] += 1
+        q.done.set()
+        log.info("query %s %s user=%s rows=%d %.3fs: %s%s", q.id, state, q.user, q.rows,
+                 q.duration_ms() / 1000, " ".join(q.text.split())[:500],
+                 f" -- {error}" if error else "")
+
+    # --------------------------------------------------------------- cancelling
+    def cancel(self, query_id: str, reason: str = "canceled") -> bool:
+        """Ask a running query to stop: its Spark jobs are cancelled now, and again while
+        it still runs (a job started between two checks is caught by the next)."""
+        q = self.get(query_id)
+        if q is None or not q.running:
+            return False
+        if q.cancel_reason is None:
+            q.cancel_reason = reason
+        q.state = "CANCELLATION_REQUESTED" if q.state != "ENQUEUED" else q.state
+
+        def keep_cancelling() -> None:
+            while q.running and not q.done.wait(0.0):
+                try:
+                    self.spark.sparkContext.cancelJobGroup(q.id)
+                except Exception:  # the context is stopping; the query ends with it
+                    return
+                if q.done.wait(1.0):
+                    return
+
+        threading.Thread(target=keep_cancelling, name=f"cancel-{q.id}", daemon=True).start()
+        return True
+
+    def cancel_all(self, reason: str) -> None:
+        for q in self.running():
+            self.cancel(q.id, reason)
+
+    def _check(self, q: Query) -> None:
+        if q.cancel_reason is not None:
+            raise QueryFailed(self._cancel_message(q), "CANCELED")
+
+    def _cancel_message(self, q: Query) -> str:
+        if q.cancel_reason == "timeout":
+            return (f"query exceeded the server's time limit of {self.max_seconds:g} s and "
+                    "was cancelled")
+        if q.cancel_reason == "shutdown":
+            return "the server is shutting down; the query was cancelled"
+        return "the query was cancelled"
+
+    # --------------------------------------------------------------- running
+    def run(self, q: Query, execute: Callable[[], Any], auto_limit: int) -> Result:
+        """Run the statement (`execute()` returns a DrillResult or a RowsResult) as Spark
+        job group `q.id`; the Result's row iterator must be consumed or closed. A failure
+        before the first row raises QueryFailed (and finishes the profile)."""
+        timer = None
+        if self.max_seconds:
+            timer = threading.Timer(self.max_seconds, self.cancel, (q.id, "timeout"))
+            timer.daemon = True
+            timer.start()
+        q.state = "ENQUEUED"
+        while not self._slots.acquire(timeout=0.2):
+            if q.cancel_reason is not None:
+                if timer:
+                    timer.cancel()
+                self.finish(q, "CANCELED", self._cancel_message(q))
+                raise QueryFailed(self._cancel_message(q), "CANCELED")
+        with self._lock:
+            q.pool = self._pools.pop()
+        q.queue_wait_end = int(time.time() * 1000)
+        q.state = "PLANNING"
+        sc = self.spark.sparkContext
+        sc.setJobGroup(q.id, q.text[:200], interruptOnCancel=True)
+        sc.setLocalProperty("spark.scheduler.pool", q.pool)
+
+        released: list[bool] = []
+
+        def release() -> None:
+            if released:
+                return
+            released.append(True)
+            if timer:
+                timer.cancel()
+            for key in ("spark.jobGroup.id", "spark.job.description",
+                        "spark.job.interruptOnCancel", "spark.scheduler.pool"):
+                sc.setLocalProperty(key, None)
+            with self._lock:
+                if q.pool is not None:
+                    self._pools.append(q.pool)
+            self._slots.release()
+
+        try:
+            self._check(q)
+            result = execute()
+            self._check(q)
+            q.plan_end = int(time.time() * 1000)
+            q.state = "RUNNING"
+            fetch, limit = self._limit(auto_limit)
+            rows, columns, metadata = self._rows(q, result, fetch)
+            first = next(rows, None)  # a failure in the first Spark job still gets FAILED
+            self._check(q)
+        except QueryFailed as e:
+            release()
+            self.finish(q, e.state, str(e))
+            raise
+        except Exception as e:
+            release()
+            message = self._message(q, e)
+            self.finish(q, "CANCELED" if q.cancel_reason else "FAILED", message)
+            raise QueryFailed(message, q.state, type(e).__name__) from None
+        q.columns = columns
+
+        def abandon() -> None:
+            try:
+                sc.cancelJobGroup(q.id)
+                getattr(rows, "close", lambda: None)()
+            except Exception:  # best effort: the client is gone
+                pass
+            release()
+            self.finish(q, "CANCELED", "the client closed the connection")
+
+        return Result(columns, metadata, self._stream(q, first, rows, release), limit, abandon)
+
+    def _limit(self, auto_limit: int) -> tuple[int, int]:
+        """(rows to fetch, attemptedAutoLimit): the client's autoLimit when it is within the
+        server's maximum; else one row more than the maximum, so an answer that would be
+        cut fails (never a silently short result)."""
+        auto_limit = max(auto_limit, 0)
+        if self.max_rows and (auto_limit == 0 or auto_limit > self.max_rows):
+            return self.max_rows + 1, auto_limit
+        return auto_limit, auto_limit
+
+    def _message(self, q: Query, e: BaseException) -> str:
+        if q.cancel_reason is not None:
+            return self._cancel_message(q)
+        if isinstance(e, SqlError):
+            return str(e)
+        from drillspark.result import runtime_message
+
+        return runtime_message(e)
+
+    def _rows(self, q: Query, result: Any, limit: int) -> tuple[Iterator[str], list[str],
+                                                               list[str]]:
+        data = getattr(result, "data", None)
+        if isinstance(data, list):  # answered without Spark (USE, SHOW FILES, ...)
+            columns = list(result.columns)
+            plain = [list(r) for r in (data[:limit] if limit else data)]
+            metadata = [values.python_type([r[i] for r in plain]) for i in range(len(columns))]
+            write = values.row_writer(columns, [values.python_value] * len(columns))
+            return (write(r) for r in plain), columns, metadata
+        if getattr(result, "plan", None) is not None:
+            try:
+                q.plan = result.plan.to_json_text()
+            except Exception:  # the profile's plan is informative only
+                q.plan = None
+        df = result.df if not limit else result.df.limit(limit)
+        schema = df.schema
+        columns = [f.name for f in schema.fields]
+        metadata = [values.metadata_name(f.dataType) for f in schema.fields]
+        write = values.row_writer(columns, [values.converter(f.dataType)
+                                            for f in schema.fields])
+
+        def rows() -> Iterator[str]:
+            with result.fetching():
+                # a partition at a time; the next one is computed while this one is sent
+                for row in df.toLocalIterator(prefetchPartitions=True):
+                    yield write(row)
+
+        return rows(), columns, metadata
+
+    def _stream(self, q: Query, first: str | None, rows: Iterator[str],
+                release: Callable[[], None]) -> Iterator[str]:
+        """The rows; the profile is finished when the iterator ends, fails or is closed."""
+        state, error = "COMPLETED", None
+        try:
+            if first is not None:
+                q.rows += 1
+                yield first
+            for row in rows:
+                q.rows += 1
+                if q.rows % 1024 == 0:
+                    self._check(q)
+                if self.max_rows and q.rows > self.max_rows:
+                    raise QueryFailed(f"the result has more than {self.max_rows} rows, the "
+                                      "server's maximum per answer (--max-rows): ask for fewer "
+                                      "with autoLimit or LIMIT")
+                yield row
+            self._check(q)
+        except QueryFailed as e:
+            state, error = e.state, str(e)
+            raise
+        except GeneratorExit:  # the client went away
+            state, error = "CANCELED", "the client closed the connection"
+            raise
+        except Exception as e:
+            state = "CANCELED" if q.cancel_reason else "FAILED"
+            error = self._message(q, e)
+            raise QueryFailed(error, state, type(e).__name__) from None
+        finally:
+            close = getattr(rows, "close", None)
+            if close is not None and state != "COMPLETED":
+                try:
+                    self.spark.sparkContext.cancelJobGroup(q.id)
+                    close()
+                except Exception:  # closing after a failure is best effort
+                    pass
+            release()
+            self.finish(q, state, error)
+
+    # --------------------------------------------------------------- profiles as Drill shows them
+    def list_entry(self, q: Query, base_url: str) -> dict[str, Any]:
+        started = _dt.datetime.fromtimestamp(q.start / 1000, _dt.UTC)
+        return {
+            "queryId": q.id,
+            "startTime": q.start,
+            "endTime": q.end if q.end is not None else int(time.time() * 1000),
+            "time": started.strftime("%m/%d/%Y %H:%M:%S"),
+            "link": f"{base_url}/profiles/{q.id}.json",
+            "foreman": "localhost",
+            "query": q.text[:150],  # as Drill's list cuts it; the profile has it whole
+            "state": STATE_DISPLAY.get(q.state, q.state),
+            "user": q.user,
+            "totalCost": 0.0,
+            "queueName": q.pool or "-",
+            "duration": duration_text(q.duration_ms()),
+        }
+
+    def profile(self, q: Query, ports: dict[str, int]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": id_parts(q.id),
+            "type": {"SQL": 1, "LOGICAL": 2, "PHYSICAL": 3}.get(q.query_type, 1),
+            "start": q.start,
+            "end": q.end if q.end is not None else 0,
+            "query": q.text,
+            **({"plan": q.plan} if q.plan else {}),
+            "foreman": {"address": "localhost", "userPort": ports.get("user", 31010),
+                        "controlPort": 31011, "dataPort": 31012,
+                        "version": ports.get("version", ""), "state": 0},
+            "state": STATE_NUMBER.get(q.state, 1),
+            "totalFragments": 1,
+            "finishedFragments": 0 if q.running else 1,
+            **({"fragmentProfile": []} if q.plan else {}),
+            "user": q.user,
+        }
+        if q.error is not None and q.state != "CANCELED":  # Drill records no error then
+            out["error"] = q.error
+            out["verboseError"] = q.error
+            out["errorId"] = q.error_id
+        out["optionsJson"] = json.dumps(
+            [{"kind": _kind(v), "accessibleScopes": "ALL", "name": k, _value_key(v): v,
+              "scope": "QUERY"} for k, v in q.options.items()], indent=2)
+        out["planEnd"] = q.plan_end or 0
+        out["queueWaitEnd"] = q.queue_wait_end or 0
+        out["totalCost"] = 0.0
+        out["queueName"] = q.pool or "-"
+        out["queryId"] = q.id
+        return out
+
+    def progress(self, q: Query) -> dict[str, Any]:
+        """Spark's view of a query's jobs: per job its stages' task counts."""
+        tracker = self.spark.sparkContext.statusTracker()
+        jobs = []
+        try:
+            for job_id in sorted(tracker.getJobIdsForGroup(q.id)):
+                info = tracker.getJobInfo(job_id)
+                if info is None:
+                    continue
+                stages = []
+                for sid in info.stageIds:
+                    s = tracker.getStageInfo(sid)
+                    if s is not None:
+                        stages.append({"stageId": sid, "name": s.name, "tasks": s.numTasks,
+                                       "completed": s.numCompletedTasks,
+                                       "active": s.numActiveTasks,
+                                       "failed": s.numFailedTasks})
+                jobs.append({"jobId": job_id, "status": info.status, "stages": stages})
+        except Exception:  # Spark forgets old jobs; progress is informative only
+            pass
+        return {"queryId": q.id, "state": q.state, "rows": q.rows,
+                "duration": q.duration_ms(), "jobs": jobs}
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "BOOLEAN"
+    if isinstance(v, int):
+        return "LONG"
+    if isinstance(v, float):
+        return "DOUBLE"
+    return "STRING"
+
+
+def _value_key(v: Any) -> str:
+    return {"BOOLEAN": "bool_val", "LONG": "num_val", "DOUBLE": "float_val"}.get(_kind(v),
+                                                                               "string_val")

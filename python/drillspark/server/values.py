@@ -1,0 +1,218 @@
+"""Result columns as Drill 1.22's REST API sends them: the `metadata` type names and the JSON
+form of each value (DATE/TIMESTAMP as epoch milliseconds, TIME as milliseconds of the day,
+intervals as Joda period text, VARBINARY as base64, NaN/Infinity as strings, map members that
+are null kept)."""
+
+from __future__ import annotations
+
+import base64
+import calendar
+import datetime as _dt
+import decimal
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+_EPOCH_DATE = _dt.date(1970, 1, 1)
+
+Converter = Callable[[Any], Any]
+
+
+class Raw(str):
+    """JSON text written as is (a DECIMAL keeps its scale: 1.50, not 1.5)."""
+
+
+def metadata_name(data_type: Any) -> str:
+    """Drill's REST `metadata` entry for a Spark type: VARDECIMAL(p, s), MAP for structs,
+    the element type for an array (REST does not mark repetition)."""
+    from pyspark.sql import types as T
+
+    from drillspark.spark.drill_types import drill_name_of
+
+    if isinstance(data_type, T.ArrayType):
+        return metadata_name(data_type.elementType)
+    if isinstance(data_type, T.DecimalType):
+        return f"VARDECIMAL({data_type.precision}, {data_type.scale})"
+    try:
+        return drill_name_of(data_type)
+    except Exception:  # a Spark type Drill has no name for: say what it is
+        return data_type.simpleString().upper()
+
+
+def _float(value: float) -> Any:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return value
+
+
+def _float4(value: float) -> Any:
+    # Spark hands a FLOAT4 over as a double (0.1f -> 0.10000000149011612); Drill writes the
+    # float's own shortest text
+    if math.isnan(value) or math.isinf(value):
+        return _float(value)
+    import numpy as np
+
+    return Raw(str(np.float32(value)))
+
+
+def _decimal(value: decimal.Decimal) -> Any:
+    if not value.is_finite():
+        return str(value)
+    return Raw(format(value, "f"))
+
+
+def _date(value: _dt.date) -> int:
+    return (value - _EPOCH_DATE).days * 86_400_000
+
+
+def _timestamp_ntz(value: _dt.datetime) -> int:
+    return calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
+
+
+def _timestamp_ltz(value: _dt.datetime) -> int:
+    # PySpark gives a TIMESTAMP WITH LOCAL TIME ZONE as a naive datetime in the process's
+    # zone, which .timestamp() reads as such
+    return int(value.timestamp() * 1000)
+
+
+def _time(value: _dt.time) -> int:
+    return ((value.hour * 60 + value.minute) * 60 + value.second) * 1000 + \
+        value.microsecond // 1000
+
+
+def period_day(value: _dt.timedelta) -> str:
+    """Joda's period text of a Drill INTERVALDAY: P1D, P1DT7384S, PT0.5S, P-1D."""
+    total_ms = round(value.total_seconds() * 1000)
+    days, ms = int(total_ms / 86_400_000), total_ms - int(total_ms / 86_400_000) * 86_400_000
+    out = "P"
+    if days:
+        out += f"{days}D"
+    if ms or not days:
+        seconds = ms / 1000
+        text = f"{seconds:.3f}".rstrip("0").rstrip(".")
+        out += f"T{text}S"
+    return out
+
+
+def period_year(months: int) -> str:
+    """Joda's period text of a Drill INTERVALYEAR: P1Y2M, P3M, P0D for zero."""
+    years, rest = int(months / 12), months - int(months / 12) * 12
+    out = "P" + (f"{years}Y" if years else "") + (f"{rest}M" if rest else "")
+    return out if out != "P" else "P0D"
+
+
+def _binary(value: bytes | bytearray) -> str:
+    return base64.b64encode(bytes(value)).decode("ascii")
+
+
+def converter(data_type: Any) -> Converter:
+    """A function from the Python value PySpark gives for `data_type` to Drill's REST JSON."""
+    from pyspark.sql import types as T
+
+    def nullable(f: Converter) -> Converter:
+        return lambda v: None if v is None else f(v)
+
+    if isinstance(data_type, T.StructType):
+        fields = [(f.name, converter(f.dataType)) for f in data_type.fields]
+
+        def struct(v: Any) -> dict[str, Any]:
+            return {name: conv(v[i]) for i, (name, conv) in enumerate(fields)}
+
+        return nullable(struct)
+    if isinstance(data_type, T.ArrayType):
+        elem = converter(data_type.elementType)
+        return nullable(lambda v: [elem(x) for x in v])
+    if isinstance(data_type, T.MapType):
+        val = converter(data_type.valueType)
+        return nullable(lambda v: {str(k): val(x) for k, x in v.items()})
+    if isinstance(data_type, T.FloatType):
+        return nullable(_float4)
+    if isinstance(data_type, T.DoubleType):
+        return nullable(_float)
+    if isinstance(data_type, T.DecimalType):
+        return nullable(_decimal)
+    if isinstance(data_type, T.TimestampNTZType):
+        return nullable(_timestamp_ntz)
+    if isinstance(data_type, T.TimestampType):
+        return nullable(_timestamp_ltz)
+    if isinstance(data_type, T.DateType):
+        return nullable(_date)
+    if isinstance(data_type, T.TimeType):
+        return nullable(_time)
+    if isinstance(data_type, T.DayTimeIntervalType):
+        return nullable(period_day)
+    if isinstance(data_type, T.YearMonthIntervalType):
+        return nullable(period_year)
+    if isinstance(data_type, T.BinaryType):
+        return nullable(_binary)
+    return lambda v: v
+
+
+def python_value(value: Any) -> Any:
+    """A value of a statement answered without Spark (USE, SHOW FILES, ...) in REST form."""
+    if isinstance(value, _dt.datetime):
+        return _timestamp_ntz(value)
+    if isinstance(value, _dt.date):
+        return _date(value)
+    if isinstance(value, _dt.time):
+        return _time(value)
+    if isinstance(value, float):
+        return _float(value)
+    if isinstance(value, decimal.Decimal):
+        return _decimal(value)
+    if isinstance(value, bytes | bytearray):
+        return _binary(value)
+    if isinstance(value, dict):
+        return {str(k): python_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [python_value(v) for v in value]
+    return value
+
+
+def python_type(values: list[Any]) -> str:
+    """The metadata name for a column of Python values (the first non-null decides)."""
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, bool):
+            return "BIT"
+        if isinstance(v, int):
+            return "BIGINT"
+        if isinstance(v, float):
+            return "FLOAT8"
+        if isinstance(v, _dt.datetime):
+            return "TIMESTAMP"
+        if isinstance(v, _dt.date):
+            return "DATE"
+        if isinstance(v, dict):
+            return "MAP"
+        return "VARCHAR"
+    return "VARCHAR"
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON as Drill's /query.json writes it (non-ASCII kept as is, Raw numbers
+    verbatim)."""
+    if isinstance(value, Raw):
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dumps(v)
+                              for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(dumps(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def row_writer(names: list[str], converters: list[Converter]) -> Callable[[Any], str]:
+    """One result row (a sequence of Python values) as Drill's JSON object text."""
+    keys = [json.dumps(n, ensure_ascii=False) + ":" for n in names]
+    pairs = list(zip(keys, converters, strict=True))
+
+    def write(row: Any) -> str:
+        return "{" + ",".join(k + dumps(conv(v)) for (k, conv), v in zip(pairs, row,
+                                                                            strict=True)) + "}"
+
+    return write

@@ -1,0 +1,53 @@
+"""Plain-HTTP helper of the server tests."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+PASSWORDS = {"alice": "wonderland-42", "bob": "builder-7"}
+
+
+class Http:
+    """A plain HTTP client (urllib) that keeps its own cookies when asked to."""
+
+    def __init__(self, base: str, cookies: bool = False):
+        self.base = base
+        self.cookie: str | None = None
+        self.keep = cookies
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        headers = dict(headers or {})
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        req = urllib.request.Request(self.base + path, data=body, method=method,
+                                     headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=300) as r:
+                status, hdrs, data = r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            status, hdrs, data = e.code, dict(e.headers), e.read()
+        cookie = hdrs.get("Set-Cookie")
+        if self.keep and cookie:
+            self.cookie = cookie.split(";")[0]
+        return status, hdrs, data
+
+    def get(self, path: str, **kw: Any) -> tuple[int, dict[str, str], bytes]:
+        return self.request("GET", path, **kw)
+
+    def get_json(self, path: str) -> Any:
+        status, _, data = self.get(path)
+        assert status == 200, data
+        return json.loads(data)
+
+    def query_raw(self, sql: str, **fields: Any) -> tuple[int, dict[str, str], bytes]:
+        body = json.dumps({"queryType": "SQL", "query": sql, **fields}).encode()
+        return self.request("POST", "/query.json", body, {"Content-Type": "application/json"})
+
+    def query(self, sql: str, **fields: Any) -> dict[str, Any]:
+        status, _, data = self.query_raw(sql, **fields)
+        assert status == 200, data
+        return json.loads(data)

@@ -1,0 +1,182 @@
+"""Drill's clients from PyPI against `drillspark serve`: pydrill, requests (plain HTTP), many
+at once, a cancelled query, and logins right and wrong."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import requests
+from pydrill.client import PyDrill
+from tests.server.helpers import PASSWORDS, Http
+
+NATION = "dfs.data.`breadth/tpch_json/nation.json`"
+SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
+
+
+def test_pydrill(server):
+    drill = PyDrill(host="127.0.0.1", port=server.port)
+    assert drill.is_active()
+    result = drill.query(f"SELECT N_NAME, N_REGIONKEY FROM {NATION} WHERE N_REGIONKEY = 1 "
+                         "ORDER BY N_NAME", timeout=300)
+    assert result.columns == ["N_NAME", "N_REGIONKEY"]
+    assert [r["N_NAME"] for r in result] == ["ARGENTINA", "BRAZIL", "CANADA", "PERU",
+                                             "UNITED STATES"]
+    frame = result.to_dataframe()
+    assert list(frame["N_NAME"])[:2] == ["ARGENTINA", "BRAZIL"]
+    stats = drill.stats()
+    assert stats.drillbits_number == 1 and stats.drillbits[0].address == "localhost"
+    assert {p["name"] for p in drill.storage().data} == {"cp", "dfs"}
+    assert drill.storage_detail("dfs").data["config"]["type"] == "file"
+    assert any(o["name"] == "store.json.all_text_mode" for o in drill.options().data)
+    profiles = drill.profiles()
+    assert any(q["query"].startswith("SELECT N_NAME") for q in profiles.finished_queries)
+    assert "counters" in drill.metrics().data
+
+
+def test_requests_session_keeps_use_and_alter_session(server):
+    with requests.Session() as s:
+        url = server.url + "/query.json"
+        use = s.post(url, json={"queryType": "SQL", "query": "USE dfs.data"}).json()
+        assert use["rows"] == [{"ok": True, "summary": "Default schema changed to [dfs.data]"}]
+        s.post(url, json={"queryType": "SQL",
+                          "query": "ALTER SESSION SET `store.json.all_text_mode` = true"})
+        answer = s.post(url, json={"queryType": "SQL", "query":
+                                   "SELECT N_NATIONKEY FROM `breadth/tpch_json/nation.json` "
+                                   "LIMIT 1"}).json()
+        assert answer["metadata"] == ["VARCHAR"], answer
+    # without the cookie: a session of its own, as every anonymous Drill request
+    fresh = requests.post(server.url + "/query.json", json={
+        "queryType": "SQL", "query": "SELECT N_NATIONKEY FROM `breadth/tpch_json/nation.json`"})
+    assert fresh.json()["queryState"] == "FAILED"
+    assert "no default schema" in fresh.json()["errorMessage"]
+
+
+def test_sixteen_clients_with_their_own_session_options(server):
+    def client(i: int) -> tuple[int, list[str], list[str]]:
+        http = Http(server.url, cookies=True)
+        text_mode = i % 2 == 0
+        http.query(f"ALTER SESSION SET `store.json.all_text_mode` = {str(text_mode).lower()}")
+        http.query("USE dfs.data")
+        seen = []
+        for _ in range(3):
+            a = http.query("SELECT N_NATIONKEY, N_NAME FROM `breadth/tpch_json/nation.json` "
+                           f"WHERE N_NATIONKEY = {i}")
+            assert a["queryState"] == "COMPLETED", a
+            seen.append(a["metadata"][0])
+            assert a["rows"][0]["N_NATIONKEY"] == (str(i) if text_mode else i)
+        return i, seen, [a["rows"][0]["N_NAME"]]
+
+    with ThreadPoolExecutor(16) as pool:
+        results = list(pool.map(client, range(16)))
+    for i, seen, _ in results:
+        assert seen == ["VARCHAR" if i % 2 == 0 else "BIGINT"] * 3
+    assert len({name for _, _, (name,) in results}) == 16
+
+
+def test_a_running_query_is_cancelled(server):
+    http = Http(server.url)
+    slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
+            "WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) LIKE '%zzqq%'")
+    answer: dict = {}
+    worker = threading.Thread(target=lambda: answer.update(http.query(slow)))
+    worker.start()
+    query_id = None
+    while query_id is None and worker.is_alive():
+        running = http.get_json("/profiles.json")["runningQueries"]
+        query_id = next((q["queryId"] for q in running if q["query"] == slow[:150]), None)
+        time.sleep(0.2)
+    assert query_id is not None, answer
+    status, _, data = http.get(f"/profiles/cancel/{query_id}")
+    assert status == 200 and data.decode() == f"Cancelled query {query_id} on locally running node."
+    worker.join(timeout=120)
+    assert not worker.is_alive()
+    assert answer["queryState"] == "CANCELED", answer
+    profile = http.get_json(f"/profiles/{query_id}.json")
+    assert profile["state"] == 3 and "error" not in profile  # as Drill's canceled profile
+    entry = next(q for q in http.get_json("/profiles.json")["finishedQueries"]
+                 if q["queryId"] == query_id)
+    assert entry["state"] == "Canceled"
+    # the server goes on answering
+    assert http.query("SELECT 1 AS one FROM (VALUES(1))")["rows"] == [{"one": 1}]
+
+
+def test_form_login_and_session_cookie(auth_server):
+    base = auth_server.url
+    with requests.Session() as s:
+        denied = s.post(base + "/query.json", json={"queryType": "SQL", "query": "SELECT 1"})
+        assert denied.status_code == 401
+        assert "authentication required" in denied.json()["errorMessage"]
+        page = s.post(base + "/j_security_check",
+                      data={"j_username": "bob", "j_password": PASSWORDS["bob"]})
+        assert page.status_code == 200
+        assert "Invalid username/password credentials" not in page.text
+        answer = s.post(base + "/query.json", json={
+            "queryType": "SQL", "query": "SELECT 1 AS one FROM (VALUES(1))",
+            "userName": "mallory"}).json()
+        assert answer["rows"] == [{"one": 1}]
+        entry = next(q for q in s.get(base + "/profiles.json").json()["finishedQueries"]
+                     if q["queryId"] == answer["queryId"])
+        assert entry["user"] == "bob"  # the login, not the userName field
+        # a user is not an admin
+        assert s.get(base + "/storage/dfs/enable/false").status_code == 403
+        assert s.get(base + "/logout").status_code == 200
+        assert s.post(base + "/query.json",
+                      json={"queryType": "SQL", "query": "SELECT 1"}).status_code == 401
+
+
+def test_wrong_password(auth_server):
+    base = auth_server.url
+    with requests.Session() as s:
+        page = s.post(base + "/j_security_check",
+                      data={"j_username": "alice", "j_password": "not-her-password"})
+        assert "Invalid username/password credentials" in page.text
+        assert s.post(base + "/query.json",
+                      json={"queryType": "SQL", "query": "SELECT 1"}).status_code == 401
+    wrong = requests.post(base + "/query.json", auth=("alice", "nope"),
+                          json={"queryType": "SQL", "query": "SELECT 1"})
+    assert wrong.status_code == 401
+    assert wrong.headers["WWW-Authenticate"].startswith("Basic")
+    assert json.loads(wrong.text)["errorMessage"] == "Invalid username/password credentials."
+    unknown = requests.get(base + "/profiles.json", auth=("nobody", "x"))
+    assert unknown.status_code == 401
+
+
+def test_http_basic_and_pydrill_login(auth_server):
+    base = auth_server.url
+    ok = requests.post(base + "/query.json", auth=("alice", PASSWORDS["alice"]),
+                       json={"queryType": "SQL", "query": "SELECT 2 AS two FROM (VALUES(1))"})
+    assert ok.json()["rows"] == [{"two": 2}]
+    assert requests.get(base + "/cluster.json",
+                        auth=("alice", PASSWORDS["alice"])).json()["authEnabled"] is True
+    drill = PyDrill(host="127.0.0.1", port=auth_server.port,
+                    auth=f"alice:{PASSWORDS['alice']}")
+    assert drill.query("SELECT 3 AS three FROM (VALUES(1))", timeout=300).rows == [{"three": 3}]
+    # a browser without a login is sent to the login form
+    page = requests.get(base + "/query", headers={"Accept": "text/html"})
+    assert 'action="/j_security_check"' in page.text
+
+
+def test_bind_refused_without_auth(spark):
+    import pytest
+
+    from drillspark.server import BindError, DrillServer
+
+    with pytest.raises(BindError, match="--insecure-bind"):
+        DrillServer(spark, host="0.0.0.0", port=0)
+
+
+def test_cli_sql_connect(server, capsys):
+    from drillspark.cli.main import main
+
+    code = main(["sql", "--connect", server.url, "--format", "json",
+                 "USE dfs.data; SELECT N_NAME FROM `breadth/tpch_json/nation.json` "
+                 "WHERE N_NATIONKEY = 3"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[-1] == '{"N_NAME": "CANADA"}'  # the USE held for the second statement
+    code = main(["sql", "--connect", server.url, "selec 1"])
+    assert code == 1
+    assert "FAILED: Syntax error" in capsys.readouterr().out
