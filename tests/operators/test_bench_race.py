@@ -150,3 +150,39 @@ def test_startup_bench_variants_and_queries():
     assert st.variant_env("current", "/x") == {}
     a = st.build_parser().parse_args(["--variants", "baseline,ui-off", "--queries", "select1"])
     assert (a.variants, a.queries) == (["baseline", "ui-off"], ["select1"])
+
+
+def test_tpch_copies_shift_order_keys_so_joins_keep_their_shape(shared, tmp_path):
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    tpch = _load("tpch_bench")
+    src = shared / "data" / "breadth" / "tpch"
+    d = tpch.make_copies(src, tmp_path, 2)
+    li, li2 = pq.read_table(src / "lineitem.parquet"), pq.read_table(d / "lineitem.parquet")
+    o, o2 = pq.read_table(src / "orders.parquet"), pq.read_table(d / "orders.parquet")
+    assert (li2.num_rows, o2.num_rows) == (2 * li.num_rows, 2 * o.num_rows)
+    assert pc.count_distinct(o2["o_orderkey"]).as_py() == 2 * pc.count_distinct(o["o_orderkey"]).as_py()
+    # every lineitem still finds its order
+    assert set(li2["l_orderkey"].to_pylist()) <= set(o2["o_orderkey"].to_pylist())
+    assert (d / "customer.parquet").resolve() == (src / "customer.parquet").resolve()
+    assert tpch.make_copies(src, tmp_path, 2) == d  # made once
+
+
+def test_tpch_answers_compare_doubles_to_nine_digits():
+    tpch = _load("tpch_bench")
+    assert tpch.comparable([{"a": "x", "s": 0.1 + 0.2}]) == tpch.comparable([{"a": "x", "s": 0.3}])
+    assert tpch.comparable([{"s": 1.0}]) != tpch.comparable([{"s": 1.00001}])
+    assert list(tpch.sql_queries(Path("/d"))) == ["q1 agg", "q3 join3", "q5 join6", "q6 filter-sum"]
+
+
+def test_scale_bench_sizes_and_masters():
+    sc = _load("scale_bench")
+    a = sc.build_parser().parse_args(["--sizes", "1GB,10GB", "--masters", "local[1],local-cluster[2,1,2048]"])
+    assert a.sizes == [2**30, 10 * 2**30]
+    assert a.masters == ["local[1]", "local-cluster[2,1,2048]"]
+    assert sc.build_parser().parse_args([]).masters == ["local[1]", "local[2]", "local-cluster[2,1,2048]"]
+    with pytest.raises(SystemExit):
+        sc.build_parser().parse_args(["--sizes", "lots"])
+    assert sc.size_name(10 * 2**30) == "10GiB" and sc.size_name(20 * 2**20) == "20MiB"
+    assert sc.peak_rss_mib([os.getpid()]) > 0

@@ -37,7 +37,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
 
 
-def make_engine(args: argparse.Namespace):
+def make_engine(args: argparse.Namespace, short_lived: bool = False):
     from drillspark.cli.main import CliError
     from drillspark.sql import SqlEngine, SqlSession
     from drillspark.sql.statements import parse_schema_path
@@ -55,8 +55,9 @@ def make_engine(args: argparse.Namespace):
 
     def spark_factory():
         import drillspark
+        from drillspark.session import short_lived_conf
 
-        return drillspark.session(master=master)
+        return drillspark.session(master=master, **(short_lived_conf() if short_lived else {}))
 
     engine = SqlEngine(session=SqlSession(workspaces=workspaces), spark_factory=spark_factory)
     if args.schema:
@@ -94,7 +95,7 @@ def run_sql(args: argparse.Namespace) -> int:
         text = args.query
     else:
         text = sys.stdin.read()
-    engine = make_engine(args)
+    engine = make_engine(args, short_lived=True)
     try:
         for result in engine.execute(text):
             print(render(result, args.format))
