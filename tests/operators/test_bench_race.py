@@ -186,3 +186,22 @@ def test_scale_bench_sizes_and_masters():
         sc.build_parser().parse_args(["--sizes", "lots"])
     assert sc.size_name(10 * 2**30) == "10GiB" and sc.size_name(20 * 2**20) == "20MiB"
     assert sc.peak_rss_mib([os.getpid()]) > 0
+
+
+def test_driver_java_flags_from_conf_and_environment_follow_the_log_config(monkeypatch):
+    s = importlib.import_module("drillspark.session")  # the module, not the function of that name
+
+    monkeypatch.delenv(s.DRIVER_JAVA_OPTS_ENV, raising=False)
+    assert s._driver_java_options(Path("/l.xml")) == "-Dlog4j.configurationFile=/l.xml"
+    monkeypatch.setenv(s.DRIVER_JAVA_OPTS_ENV, " -XX:TieredStopAtLevel=1 ")
+    assert s._driver_java_options(Path("/l.xml"), "-Da=1") == (
+        "-Dlog4j.configurationFile=/l.xml -Da=1 -XX:TieredStopAtLevel=1")
+
+
+def test_the_cli_short_lived_settings_can_be_left_out(monkeypatch):
+    s = importlib.import_module("drillspark.session")  # the module, not the function of that name
+
+    monkeypatch.delenv(s.CLI_DEFAULTS_ENV, raising=False)
+    assert s.short_lived_conf() == {"spark.ui.enabled": "false"}
+    monkeypatch.setenv(s.CLI_DEFAULTS_ENV, "0")
+    assert s.short_lived_conf() == {}
