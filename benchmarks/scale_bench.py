@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -94,9 +93,8 @@ def executor_pids(driver_pid: int) -> list[int]:
 def probe(path: str, master: str, runs: int) -> None:
     """One size on one master in this process: prints a RESULT json line."""
     sys.path.insert(0, str(HERE))
-    from scan_bench import spark_queries
-
     import drillspark
+    from scan_bench import spark_queries
 
     conf = {"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "4", "spark.driver.memory": "3g"}
     if master.startswith("local-cluster"):
