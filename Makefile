@@ -56,7 +56,7 @@ conformance: setup
 # --- the rest -----------------------------------------------------------------------------
 bench: setup
 	$(PY) tools/build_jar.py --bench
-	$(PY) benchmarks/run.py $(BENCH)
+	$(PY) benchmarks/run.py $(BENCH) $(BENCH_ARGS)
 
 lint: setup
 	$(PY) -m ruff check python tests benchmarks tools examples

@@ -1,7 +1,8 @@
 """`make bench`: runs every benchmarks/*_bench.py in turn. Each script runs drillspark and the
 alternative (plain Spark, DuckDB) side by side in one process and prints its own ratio table.
-`make bench BENCH=scan` runs only the scripts whose names contain "scan"; each script's own
-size options are in its --help (run it directly for a smaller or larger run)."""
+`make bench BENCH=scan` runs only the scripts whose names contain "scan"; words from the first
+one starting with '-' on are passed to every script run, e.g. `make bench BENCH="scan --size
+50MB --runs 1"` (or BENCH_ARGS="--size 50MB"); each script's options are in its --help."""
 
 from __future__ import annotations
 
@@ -12,15 +13,24 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def main() -> int:
-    only = sys.argv[1:]
+def split_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(script name parts, arguments for the scripts): the arguments start at the first word
+    that starts with '-'."""
+    for i, word in enumerate(argv):
+        if word.startswith("-"):
+            return argv[:i], argv[i:]
+    return argv, []
+
+
+def main(argv: list[str] | None = None) -> int:
+    only, extra = split_args(sys.argv[1:] if argv is None else argv)
     scripts = sorted(HERE.glob("*_bench.py"))
     if only:
         scripts = [s for s in scripts if any(name in s.name for name in only)]
     failed = []
     for script in scripts:
         print(f"\n##### {script.name} " + "#" * 60, flush=True)
-        if subprocess.run([sys.executable, str(script)]).returncode != 0:
+        if subprocess.run([sys.executable, str(script), *extra]).returncode != 0:
             failed.append(script.name)
     if failed:
         print(f"\nbenchmarks that failed: {', '.join(failed)}")

@@ -65,6 +65,26 @@ def catalog_confs() -> dict[str, str]:
 
 TIME_TYPE_CONF = "spark.sql.timeType.enabled"
 
+# Extra JVM flags for the driver of sessions made here (benchmarks/startup_bench.py tries them).
+DRIVER_JAVA_OPTS_ENV = "DRILLSPARK_DRIVER_JAVA_OPTS"
+
+
+def _driver_java_options(log4j: Path, given: str | None = None) -> str:
+    """Our log4j config, then the flags given in conf, then those of the environment."""
+    parts = [f"-Dlog4j.configurationFile={log4j}", given or "", os.environ.get(DRIVER_JAVA_OPTS_ENV, "")]
+    return " ".join(p.strip() for p in parts if p and p.strip())
+
+
+# The CLI's one-statement sessions (`drillspark sql`) start with these (measured in
+# docs/performance.md); DRILLSPARK_CLI_DEFAULTS=0 leaves them out (the benchmark's baseline).
+CLI_DEFAULTS_ENV = "DRILLSPARK_CLI_DEFAULTS"
+
+
+def short_lived_conf() -> dict[str, str]:
+    if os.environ.get(CLI_DEFAULTS_ENV, "1") == "0":
+        return {}
+    return {"spark.ui.enabled": "false"}  # no web UI to start (or port to hunt for) per command
+
 
 LOG_LEVELS = ("ALL", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF")
 # Query context loggers of PySpark: each failing DataFrame is logged as a JSON line with the
@@ -109,7 +129,8 @@ def session(master: str = "local[*]", app_name: str = "drillspark", log_level: s
         SparkSession.builder.master(master)
         .appName(app_name)
         .config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
-        .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={log4j}")
+        .config("spark.driver.extraJavaOptions",
+                _driver_java_options(log4j, conf.pop("spark.driver.extraJavaOptions", None)))
         .config("spark.ui.showConsoleProgress", "false")
     )
     for key, value in conf.items():

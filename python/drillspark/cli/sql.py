@@ -55,7 +55,7 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                    help="on a failure, print the full trace after the one-paragraph error")
 
 
-def make_engine(args: argparse.Namespace):
+def make_engine(args: argparse.Namespace, short_lived: bool = False):
     from drillspark.cli.main import CliError
     from drillspark.sql import SqlEngine, SqlSession
     from drillspark.sql.statements import parse_schema_path
@@ -79,8 +79,10 @@ def make_engine(args: argparse.Namespace):
 
     def spark_factory():
         import drillspark
+        from drillspark.session import short_lived_conf
 
-        return drillspark.session(master=master, log_level=log_level, **conf)
+        settings = {**(short_lived_conf() if short_lived else {}), **conf}
+        return drillspark.session(master=master, log_level=log_level, **settings)
 
     engine = SqlEngine(session=SqlSession(workspaces=workspaces), spark_factory=spark_factory)
     if args.schema:
@@ -125,7 +127,7 @@ def run_sql(args: argparse.Namespace) -> int:
         from drillspark.cli.remote import run
 
         return run(args.connect, text, args.format)
-    engine = make_engine(args)
+    engine = make_engine(args, short_lived=True)
 
     def work() -> list[str]:
         return [render(result, args.format) for result in engine.execute(text)]
