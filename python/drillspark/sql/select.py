@@ -12,7 +12,6 @@ from drillspark.sql import joins as join_details
 from drillspark.sql import lateral
 from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import AGGREGATES, ExprLowering
-from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.lower import (
     DISTINCT_ARG,
     STAR,
@@ -27,6 +26,7 @@ from drillspark.sql.lower import (
     column_parts,
     ordering,
 )
+from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 
 
 @dataclass
