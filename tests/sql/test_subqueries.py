@@ -18,7 +18,7 @@ from drillspark.sql.output import columns_and_rows
 P = "dfs.`breadth/own/json/people.json`"
 D = "dfs.`breadth/own/json/depts.json`"
 N = "dfs.`breadth/own/json/nums.json`"
-O = "dfs.`breadth/own/json/orders_nested.json`"
+ORD = "dfs.`breadth/own/json/orders_nested.json`"
 C = "dfs.`breadth/drilltest/lateraljoin/nested-customer.parquet`"
 
 
@@ -164,30 +164,30 @@ def test_outer_join_with_one_side_conditions(eng):
 # --- LATERAL / UNNEST ------------------------------------------------------------------------
 
 def test_lateral_aggregate_per_row(eng):
-    cols, rows = q(eng, f"SELECT c.cust, o.n FROM {O} c, LATERAL (SELECT COUNT(*) AS n "
+    cols, rows = q(eng, f"SELECT c.cust, o.n FROM {ORD} c, LATERAL (SELECT COUNT(*) AS n "
                         "FROM UNNEST(c.orders) t(ord)) o")
     assert cols == ["cust", "n"]
     assert bag(rows) == [["ann", 2], ["bob", 1], ["dee", 3]]  # cid's empty array: no row
 
 
 def test_left_join_lateral_keeps_empty_rows(eng):
-    _, rows = q(eng, f"SELECT c.cust, o.x FROM {O} c LEFT JOIN LATERAL (SELECT t.ord.oid AS x "
+    _, rows = q(eng, f"SELECT c.cust, o.x FROM {ORD} c LEFT JOIN LATERAL (SELECT t.ord.oid AS x "
                      "FROM UNNEST(c.orders) t(ord)) o ON TRUE")
     assert bag(rows) == bag([["ann", 1], ["ann", 2], ["bob", 3], ["cid", None], ["dee", 4],
                              ["dee", 5], ["dee", 6]])
 
 
 def test_lateral_limit_per_row(eng):
-    _, rows = q(eng, f"SELECT c.cust, o.x FROM {O} c, LATERAL (SELECT t.ord.oid AS x FROM "
+    _, rows = q(eng, f"SELECT c.cust, o.x FROM {ORD} c, LATERAL (SELECT t.ord.oid AS x FROM "
                      "UNNEST(c.orders) t(ord) ORDER BY t.ord.amount DESC LIMIT 1) o")
     assert bag(rows) == [["ann", 1], ["bob", 3], ["dee", 5]]
 
 
 def test_unnest_names(eng):
-    cols, rows = q(eng, f"SELECT c.cust, u.* FROM {O} c, UNNEST(c.tags) u")
+    cols, rows = q(eng, f"SELECT c.cust, u.* FROM {ORD} c, UNNEST(c.tags) u")
     assert cols == ["cust", "u"]
     assert bag(rows) == [["ann", "new"], ["ann", "vip"], ["bob", "old"], ["dee", "vip"]]
-    cols, _ = q(eng, f"SELECT * FROM {O} c, UNNEST(c.tags) u(tag)")
+    cols, _ = q(eng, f"SELECT * FROM {ORD} c, UNNEST(c.tags) u(tag)")
     assert cols == ["cust", "city", "tags", "orders", "scores", "tag"]
 
 
@@ -200,7 +200,7 @@ def test_chained_laterals(eng):
 
 
 def test_plan_shows_lateral_and_unnest(eng):
-    text = plan_text(eng, f"SELECT c.cust, o.n FROM {O} c, LATERAL (SELECT COUNT(*) AS n "
+    text = plan_text(eng, f"SELECT c.cust, o.n FROM {ORD} c, LATERAL (SELECT COUNT(*) AS n "
                           "FROM UNNEST(c.orders) t(ord)) o")
     assert '"lateral-join"' in text and '"unnest"' in text
 
@@ -249,7 +249,7 @@ def test_star_over_join_keeps_both_fields(eng):
 
 
 def test_two_unnests_in_a_lateral_subquery(eng):
-    _, rows = q(eng, f"SELECT c.cust, t.x FROM {O} c, LATERAL (SELECT DISTINCT i.it AS x FROM "
+    _, rows = q(eng, f"SELECT c.cust, t.x FROM {ORD} c, LATERAL (SELECT DISTINCT i.it AS x FROM "
                      "UNNEST(c.orders) o(ord), UNNEST(o.ord.items) i(it)) t")
     assert bag(rows) == bag([["ann", "ink"], ["ann", "pad"], ["ann", "pen"], ["bob", "desk"],
                              ["bob", "lamp"], ["bob", "pen"], ["dee", "ink"], ["dee", "pad"],
@@ -257,7 +257,7 @@ def test_two_unnests_in_a_lateral_subquery(eng):
 
 
 def test_exists_over_unnest_of_the_row(eng):
-    _, rows = q(eng, f"SELECT c.cust FROM {O} c WHERE EXISTS (SELECT 1 FROM UNNEST(c.tags) "
+    _, rows = q(eng, f"SELECT c.cust FROM {ORD} c WHERE EXISTS (SELECT 1 FROM UNNEST(c.tags) "
                      "u(tag) WHERE u.tag = 'vip')")
     assert bag(rows) == [["ann"], ["dee"]]
 

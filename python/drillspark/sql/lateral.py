@@ -83,6 +83,8 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
     names: list[str] = []
     from_ = query.args.get("from_") or query.args.get("from")
     source = from_.this if from_ is not None else None
+    aliases = {n.alias_or_name.lower() for n in [source] + [
+        j.this for j in query.args.get("joins") or []] if n is not None}
     for i, e in enumerate(query.expressions):
         if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this,
                                                                                 exp.Star)):
@@ -95,10 +97,9 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
             continue
         if isinstance(e, exp.Alias):
             names.append(e.alias)
-        elif isinstance(e, exp.Column):
-            names.append(e.name)
-        elif isinstance(e, exp.Dot):
-            names.append(e.name)
+        elif isinstance(e, exp.Column) and (len(e.parts) == 1 or (
+                len(e.parts) == 2 and e.parts[0].name.lower() in aliases)):
+            names.append(e.name)  # a column, not a member of one (that is EXPR$n)
         else:
             names.append(f"EXPR${i}")
     return names

@@ -19,7 +19,6 @@ from drillspark.sql.aggregates import (
 )
 from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import AGGREGATES, ExprLowering
-from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.lower import (
     STAR,
     Lowering,
@@ -33,6 +32,7 @@ from drillspark.sql.lower import (
     column_parts,
     ordering,
 )
+from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.windows import WindowLowering
 
 
