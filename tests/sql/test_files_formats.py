@@ -204,3 +204,10 @@ def test_pre_1_9_drill_dates_are_corrected(data):
     assert rows(data, "SELECT CAST(c1 AS VARCHAR) AS d FROM TABLE(dfs.`breadth/tf/aggregation/t1`"
                       "(type => 'parquet', autoCorrectCorruptDates => false)) WHERE a1 = 1")[1] \
         == [("+15379-03-17",)]
+
+
+def test_file_column_selected_in_a_subquery_reaches_an_outer_star(files):
+    engine, root = files
+    (root / "a.csv").write_text("1,x\n")
+    assert rows(engine, "SELECT * FROM (SELECT filename, columns[0] AS c FROM dfs.`a.csv`)") == (
+        ["filename", "c"], [("a.csv", "1")])

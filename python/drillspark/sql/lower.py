@@ -346,13 +346,15 @@ class Lowering:
 
     def _implicit_columns(self, node: exp.Expr) -> list[str]:
         """The implicit file columns the statement names anywhere. They become scan columns;
-        when the outermost SELECT does not list them they are dropped from a `*` result
-        (Drill's `select *` never has them)."""
+        when no SELECT list names them they are dropped from a `*` result (Drill's `select *`
+        never has them)."""
         root = node.root()
         named = {c.name.lower() for c in root.find_all(exp.Column)}
         found = [n for n in IMPLICIT_FILE_COLUMNS if n in named]
-        outer = {e.alias_or_name.lower() for e in getattr(root, "expressions", [])
-                 if isinstance(e, exp.Column | exp.Alias)} if isinstance(root, exp.Select) else set()
+        # names some SELECT list gives its output (`SELECT filename` in a subquery reaches the
+        # result through an outer `*`)
+        outer = {e.alias_or_name.lower() for sel in root.find_all(exp.Select)
+                 for e in sel.expressions if isinstance(e, exp.Column | exp.Alias)}
         for n in found:
             if n not in outer and n not in self.hidden_names:
                 self.hidden_names.append(n)

@@ -54,12 +54,12 @@ def with_implicit(df: DataFrame, path: Column, roots: Sequence[str], files: Sequ
             name = f"dir{i}"
             if name not in have:
                 dirs.append(F.when(F.size(parts) > i + 1, F.get(parts, i)).alias(name))
-    name = F.element_at(F.split(p, "/"), -1)
-    values = {
-        "filename": name,
+    base = F.element_at(F.split(p, "/"), -1)
+    values: dict[str, Column] = {
+        "filename": base,
         "filepath": F.regexp_replace(p, r"/[^/]*$", ""),
         "fqn": p,
-        "suffix": F.when(name.contains("."), F.regexp_extract(name, r"\.([^.]*)$", 1))
+        "suffix": F.when(base.contains("."), F.regexp_extract(base, r"\.([^.]*)$", 1))
                    .otherwise(F.lit("")),
     }
     extra = [values[n.lower()].alias(n.lower()) for n in dict.fromkeys(x.lower() for x in wanted)
