@@ -10,7 +10,7 @@ VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_ve
 JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
 PYTEST_ARGS ?=
 
-.PHONY: all setup java jar demo test conformance bench lint clean
+.PHONY: all setup java browser jar demo test conformance bench lint clean
 
 all: setup
 
@@ -20,6 +20,13 @@ java:
 	  echo "make: java not found; installing openjdk-17-jdk-headless with apt-get"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless) \
 	  || { echo "make: drillspark needs Java 17. Install it: apt-get install -y openjdk-17-jdk-headless"; exit 1; }; }
+
+# The server's console tests drive a real headless browser: Debian's chromium + chromedriver.
+browser:
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
+	  echo "make: installing chromium and chromium-driver with apt-get (the console tests)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) \
+	  || { echo "make: the console tests need chromium and chromium-driver (apt-get install -y chromium chromium-driver)"; exit 1; }; }
 
 $(VENV)/.deps: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "make: drillspark needs Python >= 3.11 (found %s)" % sys.version.split()[0])'
@@ -47,7 +54,7 @@ setup: $(VENV)/.installed
 demo: setup
 	$(PY) examples/demo.py
 
-test: setup
+test: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 conformance: setup
