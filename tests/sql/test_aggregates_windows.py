@@ -51,8 +51,9 @@ def ops(engine, text):
 def same_types(got, want):
     """Cells equal and of the same Python type (Drill's BIGINT vs DOUBLE)."""
     return len(got) == len(want) and all(
-        len(g) == len(w) and all(type(a) is type(b) and a == b for a, b in zip(g, w))
-        for g, w in zip(got, want))
+        len(g) == len(w) and all(type(a) is type(b) and a == b
+                                 for a, b in zip(g, w, strict=True))
+        for g, w in zip(got, want, strict=True))
 
 
 # ---------------------------------------------------------------- aggregates

@@ -53,7 +53,7 @@ def interval_literal(text: str, start: str, end: str | None = None) -> tuple[str
     if fields[0] == "YEAR" or fields == ("MONTH",):
         months = sign * (12 * int(values.get("YEAR", 0)) + int(values.get("MONTH", 0)))
         return "intervalyear", year_month_text(months)
-    seconds = sum(Decimal(v) * _SECONDS[f] for f, v in values.items()) * sign
+    seconds = Decimal(sum(Decimal(v) * _SECONDS[f] for f, v in values.items()) * sign)
     return "intervalday", day_time_text(seconds)
 
 

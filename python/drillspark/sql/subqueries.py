@@ -248,6 +248,7 @@ class SubqueryLowering:
                 rel, value = self._in(rel, target)
             elif isinstance(target, exp.Any | exp.All):
                 rel, value = self._quantified(rel, target)
+                assert target.parent is not None  # _quantified checked the comparison
                 target = target.parent  # the comparison is replaced
             else:
                 rel, value = self._scalar(rel, target)
@@ -266,6 +267,7 @@ class SubqueryLowering:
             if isinstance(target, exp.In):
                 self.sel.expr(target.this)
             elif isinstance(target, exp.Any | exp.All):
+                assert target.parent is not None  # ANY/ALL stand inside a comparison
                 target = target.parent
                 self.sel.expr(target.this)
             name = self.low.hidden("having")
@@ -402,7 +404,7 @@ class SubqueryLowering:
     def _quantified(self, rel: Rel, target: exp.Any | exp.All) -> tuple[Rel, str]:
         cmp = target.parent
         op = _RELATIONSHIPS.get(type(cmp).__name__)
-        if op is None or cmp.expression is not target:
+        if op is None or cmp is None or cmp.expression is not target:
             raise self.low.unsupported(f"{target.key.upper()} outside a comparison "
                                        "`x op ANY/ALL (subquery)`", target)
         every = isinstance(target, exp.All)

@@ -286,7 +286,7 @@ def _column_rows(schema: str, table: str, fields: list[SqlField]) -> list[tuple]
 def file_entries(folder: str) -> list[tuple]:
     """(name, is_dir, is_file, length, owner, group, permissions, access, modification) of the
     entries of `folder`, as Drill's SHOW FILES and INFORMATION_SCHEMA.FILES give them."""
-    rows = []
+    rows: list[tuple] = []
     try:
         names = sorted(os.listdir(folder))
     except OSError:

@@ -58,7 +58,7 @@ def read_view(path: str) -> ViewFile:
 
 def list_views(folder: str) -> list[ViewFile]:
     """The views of a workspace folder (its top level only, as Drill looks for them)."""
-    out = []
+    out: list[ViewFile] = []
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
