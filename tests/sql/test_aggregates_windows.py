@@ -51,8 +51,8 @@ def ops(engine, text):
 def same_types(got, want):
     """Cells equal and of the same Python type (Drill's BIGINT vs DOUBLE)."""
     return len(got) == len(want) and all(
-        len(g) == len(w) and all(type(a) is type(b) and a == b for a, b in zip(g, w))
-        for g, w in zip(got, want))
+        len(g) == len(w) and all(type(a) is type(b) and a == b for a, b in zip(g, w, strict=True))
+        for g, w in zip(got, want, strict=True))
 
 
 # ---------------------------------------------------------------- aggregates
@@ -223,3 +223,33 @@ def test_window_statistics_and_booleans(engine):
     assert math.isclose(by_id[3][1], 231.08444524313697)
     assert math.isnan(by_id[8][1])  # one row: Drill's 0/0
     assert [by_id[i][2] for i in range(1, 9)] == [False] * 7 + [True]
+
+
+def test_decimal_statistics(engine):
+    _, got = q(engine, f"SELECT STDDEV(CAST(d AS DECIMAL(10,2))) sd, VARIANCE(CAST(d AS "
+                       f"DECIMAL(10,2))) v, STDDEV_POP(CAST(d AS DECIMAL(10,2))) sp FROM {N}")
+    assert [str(x.normalize()) for x in got[0]] == ["3.581201", "12.825", "3.269174"]
+
+
+def test_drill_types_aggregates_next_to_two_reductions_as_double(engine):
+    _, got = q(engine, f"SELECT AVG(i) a, STDDEV(i) b, SUM(i) s, MIN(i) m FROM {N}")
+    assert same_types([got[0][2:]], [[25.0, -3.0]])
+    _, got = q(engine, f"SELECT SUM(i) s, STDDEV(i) b FROM {N}")  # one reduction: BIGINT
+    assert same_types([got[0][:1]], [[25]])
+
+
+# ---------------------------------------------------------------- PIVOT
+def test_pivot(engine):
+    cols, got = q(engine, f"SELECT * FROM (SELECT dept, salary, active FROM {P}) "
+                          "PIVOT (SUM(salary) FOR dept IN ('Sales' s, 'Engineering' e))")
+    assert cols == ["active", "s", "e"]
+    assert sorted(got, key=repr) == sorted([[True, 5200.5, 14200.25],
+                                            [False, 4100.0, 7300.25]], key=repr)
+    cols, got = q(engine, f"SELECT * FROM (SELECT dept, salary, id FROM {P}) PIVOT (SUM(salary) "
+                          "AS total, COUNT(*) AS cnt FOR dept IN ('Sales', 'Engineering'))")
+    assert cols == ["id", "'Sales'_total", "'Sales'_cnt", "'Engineering'_total",
+                    "'Engineering'_cnt"]
+    assert sorted(got)[0] == [1, 5200.5, 1, None, 0]
+    assert q(engine, f"SELECT p.* FROM (SELECT dept, salary FROM {P}) PIVOT (SUM(salary) "
+                     "FOR dept IN ('Sales' s, 'Marketing' m)) AS p") == (
+        ["s", "m"], [[9300.5, 9900.75]])
