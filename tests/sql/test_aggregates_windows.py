@@ -178,15 +178,16 @@ def test_frames_drill_runs(engine):
                           [1, 23101.35], [4, 30001.35], [3, 37301.6], [6, 44601.85]], key=repr)
 
 
-@pytest.mark.parametrize("frame", [
-    "RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
-    "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING",
-    "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING",
-    "ROWS BETWEEN CURRENT ROW AND CURRENT ROW",
-])
-def test_frames_drill_refuses(engine, frame):
+def test_frames_beyond_drill(engine):
+    # Drill refuses these (DRILL-3188); they run here, RANGE frames with offsets do not
+    got = rows(engine, f"SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 "
+                       f"FOLLOWING) s, COUNT(*) OVER (PARTITION BY dept ORDER BY salary RANGE "
+                       f"BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) c FROM {P}")
+    assert got == [[1, 3, 1], [2, 6, 2], [3, 9, 2], [4, 12, 3], [5, 15, 2], [6, 18, 2],
+                   [7, 21, 1], [8, 15, 1]]
     with pytest.raises(UnsupportedSqlError, match="This type of window frame is currently not"):
-        ops(engine, f"SELECT SUM(salary) OVER (ORDER BY salary {frame}) FROM {P}")
+        ops(engine, f"SELECT SUM(salary) OVER (ORDER BY salary RANGE BETWEEN 1 PRECEDING AND "
+                    f"CURRENT ROW) FROM {P}")
 
 
 def test_window_function_rules(engine):
