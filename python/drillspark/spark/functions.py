@@ -479,6 +479,18 @@ def _bool_agg(fn: str) -> Builder:
     return build
 
 
+def _statistic(f: Callable[[Column], Column]) -> Builder:
+    """STDDEV / VARIANCE: DOUBLE, or for a DECIMAL argument a DECIMAL with scale 6 as in
+    Drill."""
+    def build(a: list[Arg], ctx: Context) -> Column:
+        out = over(ctx, f(a[0].col))
+        if isinstance(ctx.type_of(a[0].col), T.DecimalType):
+            return out.cast(T.DecimalType(38, 6))
+        return out
+
+    return build
+
+
 def _every(a: list[Arg], ctx: Context) -> Column:
     """Drill's EVERY is MIN over the condition as a number: TINYINT 1/0, NULL without input."""
     x = a[0].col
@@ -663,10 +675,10 @@ def _build_catalog() -> FunctionCatalog:
     agg("max", _unary(F.max), 1)
     agg("any_value", _any_value, 1)
     agg("median", _median, 1, composite=True)
-    agg("stddev", _unary(F.stddev_samp), 1, "stddev_samp")
-    agg("stddev_pop", _unary(F.stddev_pop), 1)
-    agg("variance", _unary(F.var_samp), 1, "var_samp")
-    agg("var_pop", _unary(F.var_pop), 1)
+    agg("stddev", _statistic(F.stddev_samp), 1, "stddev_samp", composite=True)
+    agg("stddev_pop", _statistic(F.stddev_pop), 1, composite=True)
+    agg("variance", _statistic(F.var_samp), 1, "var_samp", composite=True)
+    agg("var_pop", _statistic(F.var_pop), 1, composite=True)
     agg("bool_and", _bool_agg("bool_and"), 1, composite=True)
     agg("every", _every, 1, composite=True)
     agg("bool_or", _bool_agg("bool_or"), 1, composite=True)

@@ -146,28 +146,43 @@ class WindowLowering:
                        self.sel.low.sql)
 
     def frame(self, frame: exp.WindowSpec, ordered: bool) -> dict:
-        """The window operator's bounds for a written frame, for the frames Drill runs:
-        ROWS/RANGE from UNBOUNDED PRECEDING to CURRENT ROW (SQL's default frame: no bounds,
-        or for ROWS start Long.MIN_VALUE, end 0), RANGE from UNBOUNDED PRECEDING to
-        UNBOUNDED FOLLOWING (the whole partition) and RANGE from CURRENT ROW to CURRENT ROW
-        (the row's peers: `frameUnitsRows: false`, start 0, end 0)."""
+        """The window operator's bounds for a written frame. n PRECEDING is -n, CURRENT ROW 0,
+        n FOLLOWING n, UNBOUNDED PRECEDING/FOLLOWING Long.MIN_VALUE/MAX_VALUE; one bound
+        ends at the current row. RANGE from UNBOUNDED PRECEDING to CURRENT ROW is SQL's
+        default frame (no bounds); other RANGE frames count peer groups
+        (`frameUnitsRows: false`; CURRENT ROW to CURRENT ROW: the row and its peers). Drill
+        itself runs only the default frame, ROWS UNBOUNDED PRECEDING, RANGE over the whole
+        partition and RANGE CURRENT ROW to CURRENT ROW (DRILL-3188); the other ROWS frames
+        run here as well, RANGE frames with offsets do not."""
         kind = str(frame.args.get("kind") or "").upper()
-        start = _bound(frame.args.get("start"), frame.args.get("start_side"))
-        end = _bound(frame.args.get("end"), frame.args.get("end_side"))
         if kind == "RANGE" and not ordered:
             raise self.sel.fail("Window specification must contain an ORDER BY clause", frame)
-        if start == "UNBOUNDED PRECEDING" and end in (None, "CURRENT ROW"):
-            if kind == "RANGE":
+
+        def bound(value: object, side: object, is_end: bool) -> int:
+            if value is None and is_end:
+                return 0
+            text = str(value).upper() if not isinstance(value, exp.Expr) else ""
+            where = str(side or "").upper()
+            if text == "UNBOUNDED":
+                return UNBOUNDED_FOLLOWING if where == "FOLLOWING" else UNBOUNDED_PRECEDING
+            if text == "CURRENT ROW":
+                return 0
+            if kind == "ROWS" and isinstance(value, exp.Literal) and not value.is_string and \
+                    value.this.isdigit() and where in ("PRECEDING", "FOLLOWING"):
+                return -int(value.this) if where == "PRECEDING" else int(value.this)
+            raise _err(UnsupportedSqlError, "This type of window frame is currently not "
+                       f"supported ({frame.sql('drill')}; DRILL-3188)", frame, self.sel.low.sql)
+
+        start = bound(frame.args.get("start"), frame.args.get("start_side"), False)
+        end = bound(frame.args.get("end"), frame.args.get("end_side"), True)
+        if start > end or start == UNBOUNDED_FOLLOWING or end == UNBOUNDED_PRECEDING:
+            raise self.sel.fail(f"the window frame {frame.sql('drill')} is empty", frame)
+        if kind == "RANGE":
+            if (start, end) == (UNBOUNDED_PRECEDING, 0):
                 return {}
-            return {"start": UNBOUNDED_PRECEDING, "end": 0}
-        if kind == "RANGE" and start == "UNBOUNDED PRECEDING" and end == "UNBOUNDED FOLLOWING":
-            return {"start": UNBOUNDED_PRECEDING, "end": UNBOUNDED_FOLLOWING}
-        if kind == "RANGE" and start == "CURRENT ROW" and end == "CURRENT ROW":
-            return {"frameUnitsRows": False, "start": 0, "end": 0}
-        if kind == "RANGE" and any(isinstance(b, exp.Expr) for b in (start, end)):
-            raise self.sel.fail("Data type of ORDER BY prohibits use of RANGE clause", frame)
-        raise _err(UnsupportedSqlError, "This type of window frame is currently not supported "
-                   f"({frame.sql('drill')}; DRILL-3188)", frame, self.sel.low.sql)
+            if (start, end) != (UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING):
+                return {"frameUnitsRows": False, "start": start, "end": end}
+        return {"start": start, "end": end}
 
     # ------------------------------------------------------------------ operators
     def operators(self, rel: Rel) -> Rel:
