@@ -14,9 +14,9 @@ _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
 
 def cast_column(col: Column, source: T.DataType, target: T.DataType,
                 length: int | None = None) -> Column:
-    if isinstance(target, _INTEGRAL):
-        if isinstance(source, T.DecimalType | T.DoubleType | T.FloatType):
-            return F.round(col, 0).cast(target)
+    if isinstance(target, _INTEGRAL) and isinstance(source, T.DecimalType | T.DoubleType
+                                                    | T.FloatType):
+        return F.round(col, 0).cast(target)
     if isinstance(target, T.DayTimeIntervalType | T.YearMonthIntervalType):
         return cast_to_interval(col, source, target)
     if isinstance(target, T.StringType):
