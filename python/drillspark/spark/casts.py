@@ -1,6 +1,5 @@
 """Drill's CAST rules where Spark's cast differs: a DECIMAL or floating value cast to an
-integer type is rounded half away from zero (Spark truncates); text cast to an integer must be
-an integer (Java's parseInt: Spark would accept '1.5'); VARCHAR(n) cuts the text to n
+integer type is rounded half away from zero (Spark truncates); VARCHAR(n) cuts the text to n
 characters; TIMESTAMP and TIME text keep their milliseconds; text is cast to an interval from
 ISO period text."""
 
@@ -11,18 +10,13 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
-_INTEGER_TEXT = r"^[+-]?[0-9]+$"
 
 
 def cast_column(col: Column, source: T.DataType, target: T.DataType,
                 length: int | None = None) -> Column:
-    if isinstance(target, _INTEGRAL):
-        if isinstance(source, T.DecimalType | T.DoubleType | T.FloatType):
-            return F.round(col, 0).cast(target)
-        if isinstance(source, T.StringType):
-            bad = F.raise_error(F.concat(F.lit("NumberFormatException: "), col))
-            return F.when(col.isNull() | col.rlike(_INTEGER_TEXT), col.cast(target)) \
-                .otherwise(bad.cast(target))
+    if isinstance(target, _INTEGRAL) and isinstance(source, T.DecimalType | T.DoubleType
+                                                    | T.FloatType):
+        return F.round(col, 0).cast(target)
     if isinstance(target, T.DayTimeIntervalType | T.YearMonthIntervalType):
         return cast_to_interval(col, source, target)
     if isinstance(target, T.StringType):

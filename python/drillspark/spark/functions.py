@@ -332,6 +332,12 @@ _TIME_UNITS = ("hour", "minute", "second")
 def _extract_column(unit: str, x: Column, t: T.DataType, fn: str) -> Column:
     if isinstance(t, T.DayTimeIntervalType | T.YearMonthIntervalType):
         return _extract_interval(unit, x, t)
+    if isinstance(t, T.CalendarIntervalType):  # AGE's months-days-time interval
+        if unit not in ("year", "month", "day", "hour", "minute", "second"):
+            raise FunctionArgumentError(f"{fn}(): an interval has no {unit}")
+        value = F.date_part(F.lit(unit.upper()), x)
+        return (F.floor(value * 1000) / 1000).cast("double") if unit == "second" \
+            else value.cast("long")
     if type(t).__name__ == "TimeType" and unit not in _TIME_UNITS:
         raise FunctionArgumentError(f"{fn}(): a TIME has no {unit} (only hour, minute, second)")
     if unit == "second":

@@ -110,6 +110,23 @@ def _subtract(a: list[Arg], ctx: Context) -> Column:
     return x - y
 
 
+def _date_add_fn(core: Callable[[list[Arg], Context], Column],
+                 sign: int) -> Callable[[list[Arg], Context], Column]:
+    """date_add / date_sub: with an interval, the same typing as `+` / `-` (TIMESTAMP for a
+    DATE plus an interval, a TIMESTAMP without a zone); days keep the core catalog's rules."""
+    def build(a: list[Arg], ctx: Context) -> Column:
+        x, y = a[0].col, a[1].col
+        tx, ty = ctx.type_of(x), ctx.type_of(y)
+        if sign > 0 and isinstance(tx, _INTERVAL) and not isinstance(ty, _INTERVAL):
+            x, y, tx, ty = y, x, ty, tx
+        if isinstance(ty, _INTERVAL) and not isinstance(tx, T.StringType) and (
+                isinstance(tx, _DATETIME) or _is_time(tx)):
+            return shift(x, tx, y, ty, sign)
+        return core(a, ctx)
+
+    return build
+
+
 # --------------------------------------------------------------- TIMESTAMPADD / TIMESTAMPDIFF
 _DAY_UNITS = ("DAY", "WEEK", "MONTH", "QUARTER", "YEAR")
 _MONTHS = {"MONTH": 1, "QUARTER": 3, "YEAR": 12}
@@ -345,6 +362,9 @@ def register(cat: FunctionCatalog) -> None:
 
     scalar("add", _add, 2)
     scalar("subtract", _subtract, 2)
+    core_add, core_sub = cat.functions["date_add"], cat.functions["date_sub"]
+    scalar("date_add", _date_add_fn(core_add.build, 1), 2, "adddate")
+    scalar("date_sub", _date_add_fn(core_sub.build, -1), 2, "subdate", "date_diff", "datediff")
     scalar("timestampadd", _timestampadd, 3)
     scalar("timestampdiff", _timestampdiff, 3)
     scalar("date_trunc", _date_trunc, 2)

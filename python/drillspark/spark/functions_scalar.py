@@ -19,6 +19,7 @@ from drillspark.spark.functions import (
     FunctionArgumentError,
     FunctionCatalog,
     _java_quote,
+    _lit_scale,
 )
 
 
@@ -98,11 +99,7 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
     """trunc(x [, scale]): integers are already whole, decimals stay decimals."""
     x = a[0].col
     t = ctx.type_of(x)
-    scale = 0
-    if len(a) > 1:
-        if not a[1].is_literal or not isinstance(a[1].literal, int):
-            raise FunctionArgumentError("trunc(): the scale must be an integer literal")
-        scale = a[1].literal
+    scale = _lit_scale(a, "trunc")
     if isinstance(t, _INTEGRAL) and scale >= 0:
         return x
     if isinstance(t, T.DecimalType):

@@ -37,9 +37,7 @@ FUNCTION_NAMES = {
 # function, never a column (Calcite tries them before columns).
 NILADIC = {"pi": "pi", "localtime": "localtime", "localtimestamp": "localtimestamp",
            "current_date": "current_date", "current_time": "current_time",
-           "current_timestamp": "current_timestamp", "user": "user",
-           "current_user": "user", "session_user": "user", "system_user": "user",
-           "current_schema": "current_schema"}
+           "current_timestamp": "current_timestamp"}
 # TIMESTAMPADD / TIMESTAMPDIFF units (SQL_TSI_* are JDBC's spellings of the same)
 TIME_UNITS = {"NANOSECOND", "MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY",
               "WEEK", "MONTH", "QUARTER", "YEAR"}
