@@ -65,7 +65,8 @@ def test_paths_escaping_a_workspace_are_refused(spark, ws_catalog, table, why):
 
 def test_absolute_path_refused_in_a_named_workspace(spark, ws_catalog):
     _, outside = ws_catalog
-    with pytest.raises(Exception, match="absolute paths are not allowed"):
+    with pytest.raises(Exception, match="absolute paths outside the workspace root .* are not "
+                                        "allowed"):
         spark.sql(f"SELECT * FROM dfsws.mine.`{outside / 'secret.json'}`").collect()
 
 

@@ -57,14 +57,18 @@ def target_schema(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[SchemaRef,
     return ref, name
 
 
-def _mutable(engine: SqlEngine, ref: SchemaRef) -> str:
-    """The folder of a writable schema, else Drill's immutable-schema error."""
+def _mutable(engine: SqlEngine, ref: SchemaRef, name: str | None = None) -> str:
+    """The folder of a writable schema, else Drill's immutable-schema error. With `name`, the
+    name must also stay inside the workspace (the one workspace rule: no `..`, absolute
+    paths, links out or look-alikes)."""
     folder = catalog.folder_of(engine.session, ref)
     if not catalog.writable(engine.session, ref) or not folder:
         shown = "dfs" if ref == SchemaRef("dfs", "default") else \
             "cp" if ref.plugin == "cp" else ref.name
         raise ValidationError(f"Unable to create or drop objects. Schema [{shown}] is "
                               "immutable.")
+    if name is not None and ref.plugin == "dfs" and ref.workspace in engine.session.workspaces:
+        engine.session.workspace_path("dfs", ref.workspace, name)
     return folder
 
 
@@ -97,7 +101,7 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
     from drillspark.sql.view_fields import view_fields
 
     ref, name = target_schema(engine, stmt.name)
-    folder = _mutable(engine, ref)
+    folder = _mutable(engine, ref, name)
     path = view_path(folder, name)
     temp = catalog.temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA \
         else None
@@ -141,7 +145,7 @@ def drop(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
 
 
 def _drop_view(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
-    folder = _mutable(engine, ref)
+    folder = _mutable(engine, ref, name)
     path = view_path(folder, name)
     if os.path.isfile(path):
         os.remove(path)
@@ -161,7 +165,7 @@ def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -
             shutil.rmtree(temp, ignore_errors=True)
             temps.folders.pop(name, None)
             return _ok(True, f"Temporary table [{name}] dropped")
-    folder = _mutable(engine, ref)
+    folder = _mutable(engine, ref, name)
     path = os.path.normpath(os.path.join(folder, name))
     if not path.startswith(os.path.normpath(folder) + os.sep) or not os.path.exists(path):
         if if_exists:
@@ -221,7 +225,7 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
         ref, name = catalog.TEMP_SCHEMA, stmt.name[0]  # Drill's default temporary workspace
     else:
         ref, name = target_schema(engine, stmt.name)
-    folder = _mutable(engine, ref)
+    folder = _mutable(engine, ref, name)
     if stmt.temporary and ref != catalog.TEMP_SCHEMA:
         raise ValidationError("Temporary tables are not allowed to be created / dropped "
                               f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}].")
