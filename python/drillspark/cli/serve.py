@@ -10,6 +10,8 @@ import sys
 import threading
 from pathlib import Path
 
+from drillspark.cli import options
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="serve Drill's REST API and web console (port 8047)",
@@ -72,22 +74,9 @@ def run_serve(args: argparse.Namespace) -> int:
             users = read_users(str(args.users))
         except UsersFileError as e:
             raise CliError(str(e), code=2) from None
-    workspaces = {}
-    for item in args.workspace:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise CliError(f"--workspace takes NAME=PATH, not {item!r}", code=2)
-        folder = Path(path).expanduser().resolve()
-        if not folder.is_dir():
-            raise CliError(f"workspace {name}: {folder} is not a folder", code=2)
-        workspaces[name] = str(folder)
+    workspaces = options.workspaces(args.workspace)
     conf = {"spark.scheduler.mode": "FAIR", "spark.ui.enabled": "false",
-            "spark.sql.session.timeZone": "UTC"}
-    for item in args.conf:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise CliError(f"--conf takes KEY=VALUE, not {item!r}", code=2)
-        conf[key.strip()] = value.strip()
+            "spark.sql.session.timeZone": "UTC", **options.spark_conf(args.conf)}
 
     logging.basicConfig(level=getattr(logging, args.log_level), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")

@@ -7,6 +7,8 @@ import sys
 import traceback
 from pathlib import Path
 
+from drillspark.cli import options
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sql", help="run Drill SQL statements and print their results",
@@ -60,22 +62,9 @@ def make_engine(args: argparse.Namespace, short_lived: bool = False):
     from drillspark.sql import SqlEngine, SqlSession
     from drillspark.sql.statements import parse_schema_path
 
-    workspaces = {}
-    for item in args.workspace:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise CliError(f"--workspace takes NAME=PATH, not {item!r}", code=2)
-        folder = Path(path).expanduser().resolve()
-        if not folder.is_dir():
-            raise CliError(f"workspace {name}: {folder} is not a folder", code=2)
-        workspaces[name] = str(folder)
+    workspaces = options.workspaces(args.workspace)
     master, log_level = args.master, args.log_level
-    conf = {}
-    for item in args.conf:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise CliError(f"--conf takes KEY=VALUE, not {item!r}", code=2)
-        conf[key.strip()] = value.strip()
+    conf = options.spark_conf(args.conf)
 
     def spark_factory():
         import drillspark
