@@ -8,10 +8,11 @@ JSON) on Apache Spark.
 
 from drillspark._version import __version__
 from drillspark.api import run
+from drillspark.errors import Error
 from drillspark.plugins import function, operator
 from drillspark.session import configure, jar_path, session, set_log_level
 
-__all__ = ["__version__", "configure", "function", "jar_path", "operator", "run", "session",
+__all__ = ["Error", "__version__", "configure", "function", "jar_path", "operator", "run", "session",
            "set_log_level", "sql"]
 
 

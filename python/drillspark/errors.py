@@ -1,6 +1,61 @@
-"""Turning errors from Spark (JVM or Connect) into one readable paragraph."""
+"""The root of drillspark's errors, its families, and turning errors from Spark (JVM or
+Connect) into one readable paragraph.
+
+    Error
+    ├── PlanFailure       a plan that cannot be read or checked (PlanError, JsonSyntaxError, ...)
+    ├── SqlError          a SQL statement that cannot be compiled (drillspark.sql.errors)
+    ├── ExecutionError    a plan that fails while it is translated or run; carries `op_id`,
+    │                     `op`, `property` and `detail` (PlanExecutionError, DrillRuntimeError,
+    │                     storage, function and operator errors)
+    └── UsageError        bad configuration or command-line use (CliError, BindError, ...)
+
+Each class keeps the builtin base its callers catch (`class PlanError(PlanFailure,
+ValueError)`), so `except ValueError` still works. This module imports nothing of drillspark:
+every layer may import it.
+"""
 
 from __future__ import annotations
+
+from typing import Any, Self
+
+
+class Error(Exception):
+    """Every error drillspark raises on purpose."""
+
+
+class PlanFailure(Error):
+    """A logical plan (or one of its expressions) that cannot be read, checked or explained."""
+
+
+class UsageError(Error):
+    """Bad configuration, command-line arguments or server set-up."""
+
+
+class ExecutionError(Error):
+    """A plan that fails while it is translated to Spark or while its rows are computed.
+
+    `op_id` / `op` name the plan operator (`@id` and its `op` name) when known, `property`
+    the operator property whose expression failed (`projections[0].expr`), `line` / `column`
+    the place in that expression, and `detail` the message without the operator's place
+    (None when the message does not name the operator, e.g. a file error naming its file).
+    Whoever knows a fact sets it where the error is raised; `locate` fills the ones still
+    missing on the way out, never overwriting what an inner layer knew."""
+
+    op_id: Any = None  # the plan's @id (an int), or the id a caller gave an Arrow operator
+    op: str | None = None
+    property: str | None = None
+    line: int | None = None
+    column: int | None = None
+    detail: str | None = None
+
+    def locate(self, op_id: Any = None, op: str | None = None,
+               property: str | None = None, detail: str | None = None,
+               line: int | None = None, column: int | None = None) -> Self:
+        for name, value in (("op_id", op_id), ("op", op), ("property", property),
+                            ("detail", detail), ("line", line), ("column", column)):
+            if value is not None and getattr(self, name) is None:
+                setattr(self, name, value)
+        return self
 
 
 def describe(error: BaseException) -> str:

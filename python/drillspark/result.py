@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from drillspark.errors import ExecutionError
 from drillspark.operators.outcome import IterOutcome
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ DEFAULT_BATCH_ROWS = 4096  # Drill's default rows per batch
 _ERROR_CLASS = re.compile(r"(\[[A-Z][A-Z0-9_.]+\] [^\n]*)")
 
 
-class DrillRuntimeError(RuntimeError):
+class DrillRuntimeError(ExecutionError, RuntimeError):
     """Computing the result's rows failed; the message is Spark's error class and message in
     one paragraph, the original exception is the `__cause__`."""
 
@@ -32,15 +33,21 @@ def runtime_message(error: BaseException) -> str:
     py4j errors whose text is a JVM stack trace)."""
     from drillspark.errors import describe
 
-    if isinstance(error, DrillRuntimeError):
+    if isinstance(error, DrillRuntimeError) or _names_operator(error):
         return str(error)
     text = describe(error)
-    if text.startswith(("operator @", "invalid logical plan", "[")):
+    if text.startswith(("invalid logical plan", "[")):
         return text
     found = _ERROR_CLASS.findall(str(error))
     if found:
         return "running the plan failed: " + found[-1].split(" SQLSTATE")[0].strip()
     return text
+
+
+def _names_operator(error: BaseException) -> bool:
+    """Whether `error`'s message already names the plan operator that failed."""
+    return isinstance(error, ExecutionError) and error.detail is not None \
+        and error.op_id is not None
 
 
 @contextlib.contextmanager
@@ -163,7 +170,7 @@ class DrillResult:
         """One paragraph for `error`, raised while this result's rows were computed: the
         failing operator `@id` where it can be found, and the query or plan it belongs to."""
         text = runtime_message(error)
-        if text.startswith("operator @"):
+        if _names_operator(error):
             return text
         text = text.removeprefix("running the plan failed: ")
         where = None

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drillspark._version import SCALA_BINARY, __version__
+from drillspark.errors import UsageError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -16,7 +17,7 @@ EXTENSIONS_CLASS = "drillspark.DrillSparkExtensions"
 _JARS_DIR = Path(__file__).parent / "jars"
 
 
-class JarNotFoundError(FileNotFoundError):
+class JarNotFoundError(UsageError, FileNotFoundError):
     """The extension jar is not in the package (a source checkout that was never built)."""
 
 

@@ -9,8 +9,8 @@ from drillspark import plugins
 from drillspark.operators import SingleInputOperator
 from drillspark.operators.nested_filter import NestedFilter
 from drillspark.operators.spark import (
-    UnknownFunctionError,
     UnknownOperatorError,
+    UnknownPluginFunctionError,
     function_column,
     make_operator,
 )
@@ -78,7 +78,7 @@ def test_bad_registrations_are_refused():
 def test_unknown_names_suggest_close_ones():
     with pytest.raises(UnknownOperatorError, match="did you mean nested-filter"):
         make_operator("nested-filtr")
-    with pytest.raises(UnknownFunctionError, match="no function named 'drill_nope'"):
+    with pytest.raises(UnknownPluginFunctionError, match="no function named 'drill_nope'"):
         function_column("drill_nope", "x")
 
 

@@ -9,11 +9,13 @@ import sys
 import traceback
 from collections.abc import Sequence
 
+from drillspark.errors import UsageError
+
 # Modules under drillspark.cli, each with `register(subparsers)`.
 COMMANDS = ["info", "plan", "run", "serve", "sql"]
 
 
-class CliError(Exception):
+class CliError(UsageError):
     """An error to print as one paragraph (no traceback) before exiting with `code`."""
 
     def __init__(self, message: str, code: int = 1):

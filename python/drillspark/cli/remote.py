@@ -10,8 +10,10 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from drillspark.errors import UsageError
 
-class RemoteError(Exception):
+
+class RemoteError(UsageError):
     pass
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drillspark.errors import ExecutionError
 
-class OperatorPropertyError(ValueError):
+
+class OperatorPropertyError(ExecutionError, ValueError):
     """An operator's properties are invalid; `.errors` lists every problem found."""
 
     def __init__(self, operator: str, errors: list[str], op_id: object = None):
@@ -16,7 +18,7 @@ class OperatorPropertyError(ValueError):
         super().__init__(f"{where}: invalid properties: " + "; ".join(self.errors))
 
 
-class ProtocolError(RuntimeError):
+class ProtocolError(ExecutionError, RuntimeError):
     """An operator or its caller broke the iterator protocol (a bug, never bad data)."""
 
 
@@ -37,7 +39,7 @@ class InputPosition:
         return f"input batch {self.batch} (rows {self.first_row}..{self.end_row - 1})"
 
 
-class OperatorError(RuntimeError):
+class OperatorError(ExecutionError, RuntimeError):
     """The error a STOP carries: which operator failed, where in its input, and why.
 
     Operators above the failing one return STOP with this same object, so whoever drives

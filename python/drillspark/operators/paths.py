@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
+from drillspark.errors import ExecutionError
 
-class PathError(ValueError):
+
+class PathError(ExecutionError, ValueError):
     pass
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from drillspark import plugins
+from drillspark.errors import ExecutionError
 from drillspark.operators._pyspark_compat import (
     from_arrow_schema,
     register_pickle_by_value,
@@ -41,11 +42,11 @@ if TYPE_CHECKING:
 OperatorSpec = str | type | SingleInputOperator
 
 
-class UnknownOperatorError(LookupError):
+class UnknownOperatorError(ExecutionError, LookupError):
     pass
 
 
-class UnknownFunctionError(LookupError):
+class UnknownPluginFunctionError(ExecutionError, LookupError):
     pass
 
 
@@ -201,7 +202,7 @@ def spark_udf(name: str) -> Any:
     if fn is None:
         close = difflib.get_close_matches(name.lower(), plugins.function_names(), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise UnknownFunctionError(f"no function named '{name}' is registered{hint}")
+        raise UnknownPluginFunctionError(f"no function named '{name}' is registered{hint}")
     cached = _udfs.get(fn.name)
     if cached is None or cached[0] is not fn:
         cached = _udfs[fn.name] = (fn, _build_udf(fn))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drillspark.errors import PlanFailure
+
 
 @dataclass(frozen=True)
 class PlanIssue:
@@ -29,7 +31,7 @@ class PlanIssue:
         return f"{where}:{op} {self.path}: {self.message}"
 
 
-class PlanError(ValueError):
+class PlanError(PlanFailure, ValueError):
     """An invalid plan; `.errors` lists every problem found (in source order)."""
 
     def __init__(self, errors: list[PlanIssue]):

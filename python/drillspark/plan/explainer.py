@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from typing import Any
 
+from drillspark.errors import PlanFailure
 from drillspark.plan.expressions import path_text, quote_name, to_text
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import (
@@ -43,7 +44,7 @@ GRAPHVIZ_HINT = (
 )
 
 
-class ExplainError(RuntimeError):
+class ExplainError(PlanFailure, RuntimeError):
     pass
 
 

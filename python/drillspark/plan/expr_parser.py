@@ -19,6 +19,7 @@ from typing import Literal as TypingLiteral
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 
+from drillspark.errors import PlanFailure
 from drillspark.plan.expressions import (
     BIGINT_MAX,
     BIGINT_MIN,
@@ -49,7 +50,7 @@ CAST_TYPES: dict[str, int] = {
 }
 
 
-class ExpressionError(ValueError):
+class ExpressionError(PlanFailure, ValueError):
     """A syntax error in an expression; `line`/`column` are 1-based, `offset` 0-based."""
 
     def __init__(self, message: str, text: str, line: int, column: int, offset: int):

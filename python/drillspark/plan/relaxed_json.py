@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from drillspark.errors import PlanFailure
+
 JsonPath = tuple[str | int, ...]
 
 
@@ -63,7 +65,7 @@ class Document:
         return Location(line, column)
 
 
-class JsonSyntaxError(ValueError):
+class JsonSyntaxError(PlanFailure, ValueError):
     def __init__(self, message: str, line: int, column: int):
         self.reason = message
         self.line = line

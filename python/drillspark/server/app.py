@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from typing import Any
 
+from drillspark.errors import UsageError
 from drillspark.server.auth import Authenticator, SessionStore, User
 from drillspark.server.catalog import SERVER_OPTIONS, Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
@@ -26,7 +27,7 @@ log = logging.getLogger("drillspark.server")
 DRILL_VERSION = "1.22.0"  # the REST API this server speaks (clients check it)
 
 
-class BindError(ValueError):
+class BindError(UsageError, ValueError):
     pass
 
 

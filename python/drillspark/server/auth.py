@@ -18,11 +18,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from drillspark.errors import UsageError
+
 _N, _R, _P = 2**14, 8, 1  # scrypt cost: ~16 MB and tens of ms per check
 ROLES = ("admin", "user")
 
 
-class UsersFileError(ValueError):
+class UsersFileError(UsageError, ValueError):
     pass
 
 

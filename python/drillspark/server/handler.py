@@ -18,6 +18,7 @@ import urllib.parse
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from drillspark.errors import UsageError
 from drillspark.server import responses
 from drillspark.server.auth import HttpSession
 from drillspark.server.catalog import SERVER_OPTIONS, VERBOSE_ERRORS
@@ -36,7 +37,7 @@ PUBLIC = {"/login", "/j_security_check", "/status.json"}
 _CHUNK = 64 * 1024
 
 
-class HttpError(Exception):
+class HttpError(UsageError):
     """Answered as Drill answers errors: `{"errorMessage" : ...}` with `status`."""
 
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from drillspark.errors import ExecutionError
 from drillspark.server import values
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
@@ -32,7 +33,7 @@ STATE_DISPLAY = {"STARTING": "Starting", "RUNNING": "Running", "COMPLETED": "Suc
                  "PREPARING": "Preparing", "PLANNING": "Planning"}
 
 
-class QueryFailed(Exception):
+class QueryFailed(ExecutionError):
     """A query ended without a result: FAILED (message) or CANCELED."""
 
     def __init__(self, message: str, state: str = "FAILED", exception: str = ""):

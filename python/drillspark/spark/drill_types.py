@@ -7,6 +7,8 @@ import re
 
 from pyspark.sql import types as T
 
+from drillspark.errors import ExecutionError
+
 # Drill minor type names (upper case) -> a builder of the Spark type; precision/length args
 # are passed through where Spark has them.
 _SIMPLE: dict[str, T.DataType] = {
@@ -49,7 +51,7 @@ _DECIMALS = {
 _TYPE_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9 ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?\))?\s*$")
 
 
-class UnknownTypeError(ValueError):
+class UnknownTypeError(ExecutionError, ValueError):
     pass
 
 

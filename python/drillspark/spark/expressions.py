@@ -9,11 +9,13 @@ operators turn each aggregate into `agg.over(window)`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.errors import ExecutionError
 from drillspark.plan.expressions import (
     Cast,
     Convert,
@@ -25,15 +27,19 @@ from drillspark.plan.expressions import (
 )
 from drillspark.spark.casts import cast_column
 from drillspark.spark.drill_types import drill_type
-from drillspark.spark.functions import CATALOG, Arg, FunctionCatalog
+from drillspark.spark.functions import CATALOG, Arg, FunctionCatalog, UnknownFunctionError
 from drillspark.spark.scope import Scope
 
 _LITERAL_TYPES = {"INT": T.IntegerType(), "BIGINT": T.LongType(), "FLOAT8": T.DoubleType(),
                   "VARCHAR": T.StringType(), "BIT": T.BooleanType()}
 
 
-class ExpressionError(ValueError):
-    """An expression that cannot run; the message names the operator and the position."""
+class ExpressionCompileError(ExecutionError, ValueError):
+    """An expression that cannot run; the message names the operator and the position (also
+    set as `property`, `line`, `column`; the translator adds `op_id`)."""
+
+
+E = TypeVar("E", bound=ExecutionError)
 
 
 class ExpressionCompiler:
@@ -64,6 +70,17 @@ class ExpressionCompiler:
         prop = f" {self.prop}" if self.prop else ""
         base = self.scope.where.rstrip().rstrip(":")
         return f"{base}{prop}{at}: "
+
+    def error(self, e: Expr, message: str) -> ExpressionCompileError:
+        """The error for `message` about expression `e`, placed (operator, property, line)."""
+        return self.placed(ExpressionCompileError(f"{self.where(e)}{message}"), e, message)
+
+    def placed(self, err: E, e: Expr, detail: str) -> E:
+        pos = getattr(e, "pos", None)
+        err.locate(property=self.prop or None, detail=detail,
+                   line=pos.line if pos is not None else None,
+                   column=pos.column if pos is not None else None)
+        return err
 
     def type_of(self, col: Column) -> T.DataType:
         """The Spark type of a compiled argument: the context the function catalog's builders
@@ -100,10 +117,9 @@ class ExpressionCompiler:
             try:
                 t = drill_type(e.type, *(list(e.args) + [None, None])[:2])
             except ValueError as err:
-                raise ExpressionError(f"{self.where(e)}{err}") from None
+                raise self.error(e, f"{err}") from None
             if isinstance(t, T.TimeType) and not _time_type_enabled(self.scope):
-                raise ExpressionError(
-                    f"{self.where(e)}cast to TIME needs Spark's TIME type: set "
+                raise self.error(e, f"cast to TIME needs Spark's TIME type: set "
                     f"{TIME_TYPE_CONF}=true on the session (drillspark.session() and "
                     "drillspark.configure() do)")
             col = self.compile(e.expr, inside_aggregate)
@@ -124,16 +140,20 @@ class ExpressionCompiler:
             assert out is not None
             return out.otherwise(self.compile(e.else_, inside_aggregate))
         if isinstance(e, FunctionCall):
-            fn = self.catalog.lookup(e.name, self.where(e))
+            try:
+                fn = self.catalog.lookup(e.name)
+            except UnknownFunctionError as err:
+                raise self.placed(UnknownFunctionError(err.name, err.suggestions, self.where(e)),
+                                  e, str(err)) from None
             is_agg = fn.kind == "aggregate"
             if fn.kind == "window":
                 col = self._window_call(e, fn.framed, inside_aggregate)
                 return col.cast(fn.over_type) if fn.over_type else col
             if is_agg and not self.aggregates:
-                raise ExpressionError(f"{self.where(e)}aggregate function {e.name}() is not "
+                raise self.error(e, f"aggregate function {e.name}() is not "
                                       "allowed here (only in aggregations)")
             if is_agg and inside_aggregate:
-                raise ExpressionError(f"{self.where(e)}aggregate {e.name}() nested inside "
+                raise self.error(e, f"aggregate {e.name}() nested inside "
                                       "another aggregate")
             args = [self._arg(a, inside_aggregate or is_agg) for a in e.args]
             col = self._call(e.name, args, e)
@@ -142,14 +162,14 @@ class ExpressionCompiler:
                 if self.agg_wrap is not None and not fn.composite:
                     col = self.agg_wrap(col)
             return col
-        raise ExpressionError(f"{self.where(e)}unsupported expression {e!r}")
+        raise self.error(e, f"unsupported expression {e!r}")
 
     def _window_call(self, e: FunctionCall, framed: bool, inside_aggregate: bool) -> Column:
         if self.window_wrap is None:
-            raise ExpressionError(f"{self.where(e)}window function {e.name}() is only allowed "
+            raise self.error(e, f"window function {e.name}() is only allowed "
                                   "in a window operator's aggregations")
         if inside_aggregate:
-            raise ExpressionError(f"{self.where(e)}window function {e.name}() nested inside "
+            raise self.error(e, f"window function {e.name}() nested inside "
                                   "an aggregate")
         args = [self._arg(a, inside_aggregate) for a in e.args]
         return self.window_wrap(self._call(e.name, args, e), framed)
@@ -164,13 +184,15 @@ class ExpressionCompiler:
 
     def _call(self, name: str, args: list[Arg], e: Expr) -> Column:
         try:
-            return self.catalog.call(name, args, self, self.where(e))
-        except ExpressionError:
+            return self.catalog.call(name, args, self)
+        except ExpressionCompileError:
             raise
         except ValueError as err:
             msg = str(err)
-            raise ExpressionError(msg if msg.startswith(self.scope.where) else
-                                  f"{self.where(e)}{msg}") from None
+            if self.scope.where and msg.startswith(self.scope.where):  # placed further in
+                raise self.placed(ExpressionCompileError(msg), e,
+                                  msg.removeprefix(self.scope.where)) from None
+            raise self.error(e, msg) from None
 
 
 TIME_TYPE_CONF = "spark.sql.timeType.enabled"

@@ -18,6 +18,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.errors import ExecutionError
 from drillspark.spark.drill_types import drill_type
 
 NO_LITERAL: Any = object()
@@ -66,7 +67,7 @@ class DrillFunction:
     composite: bool = False
 
 
-class UnknownFunctionError(ValueError):
+class UnknownFunctionError(ExecutionError, ValueError):
     """A function name the catalog does not know; the message names the closest known names."""
 
     def __init__(self, name: str, suggestions: Sequence[str], where: str = ""):
@@ -76,7 +77,7 @@ class UnknownFunctionError(ValueError):
         super().__init__(f"{where}unknown function {name!r}{hint}")
 
 
-class FunctionArgumentError(ValueError):
+class FunctionArgumentError(ExecutionError, ValueError):
     pass
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
-from drillspark.spark.rel import PlanExecutionError, Rel
+from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def semi_join(tr: Translator, op: Any) -> Rel:
     left, right = tr.df(op.left), tr.df(op.right)
     how = {"INNER": "left_semi", "ANTI": "left_anti"}.get(str(op.type).upper())
     if how is None:
-        raise PlanExecutionError(f"{tr.where(op)}a semi-join's type is inner or anti, "
+        raise tr.fail(op, f"a semi-join's type is inner or anti, "
                                  f"not {op.type!r}")
     # the right side's columns never reach the output: rename them all apart
     rdf = right.select(*[F.col(quote(c)).alias(_RIGHT + c) for c in right.columns])
@@ -72,8 +72,7 @@ def lateral_join(tr: Translator, op: Any) -> Rel:
     finally:
         stack.pop()
     if IMPLICIT not in right.columns:
-        raise PlanExecutionError(
-            f"{tr.where(op)}the right input (@{op.right}) does not keep the field {IMPLICIT} "
+        raise tr.fail(op, f"the right input (@{op.right}) does not keep the field {IMPLICIT} "
             "of its unnest: the operators between an unnest and its lateral-join must keep it "
             "(in projections and grouping keys)")
     taken = {c.lower() for c in left.columns}
@@ -101,7 +100,7 @@ def unnest(tr: Translator, op: Any) -> Rel:
     number."""
     stack = tr.__dict__.get("_lateral_rows") or []
     if not stack:
-        raise PlanExecutionError(f"{tr.where(op)}an unnest reads the current row of a "
+        raise tr.fail(op, "an unnest reads the current row of a "
                                  "lateral-join: it must be on a lateral-join's right side")
     rows: DataFrame = stack[-1]
     value = tr.compiler(op, tr.scope(op, rows), "column").compile(op.column)

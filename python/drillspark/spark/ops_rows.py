@@ -12,7 +12,7 @@ from drillspark.plan.expressions import FieldPath
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.nested_filter import crosses_array, element_uses, filter_nested, leaf_type
 from drillspark.spark.records import drop_path, names_of, record_of, set_path
-from drillspark.spark.rel import PlanExecutionError, Rel
+from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope
 
 if TYPE_CHECKING:
@@ -87,8 +87,7 @@ def project(tr: Translator, op: Any) -> Rel:
         if not path:
             t = scope.type_of(value)
             if not isinstance(t, T.StructType):
-                raise PlanExecutionError(
-                    f"{tr.where(op)}projections[{i}]: ref {p.ref.dotted()!r} merges a map into "
+                raise tr.fail(op, f"projections[{i}]: ref {p.ref.dotted()!r} merges a map into "
                     f"the record, but {p.expr} is not a map")
             fields.extend(((f.name,), value.getField(f.name)) for f in t.fields)
         else:
@@ -108,7 +107,7 @@ def limit(tr: Translator, op: Any) -> Rel:
     df = tr.input_df(op)
     first = op.first or 0
     if first < 0 or (op.last is not None and op.last < first):
-        raise PlanExecutionError(f"{tr.where(op)}invalid range first={op.first} last={op.last}")
+        raise tr.fail(op, f"invalid range first={op.first} last={op.last}")
     if first:
         df = df.offset(first)
     if op.last is not None:

@@ -11,7 +11,7 @@ from pyspark.sql import functions as F
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.ops_rows import sort_column
 from drillspark.spark.records import Path, names_of, record_of, set_path
-from drillspark.spark.rel import POS, PendingSegment, PlanExecutionError, Rel
+from drillspark.spark.rel import POS, PendingSegment, Rel
 from drillspark.spark.scope import quote
 
 # Drill's logical Window keeps an absent bound as Long.MIN_VALUE; Long.MAX_VALUE (Spark's
@@ -28,12 +28,12 @@ def segment(tr: Translator, op: Any) -> Rel:
     scope = tr.scope(op, df)
     keys = [tr.compiler(op, scope, f"exprs[{i}]").compile(e) for i, e in enumerate(op.exprs)]
     if not keys:
-        raise PlanExecutionError(f"{tr.where(op)}segment needs at least one expression")
+        raise tr.fail(op, "segment needs at least one expression")
     value = keys[0] if len(keys) == 1 else \
         F.struct(*[k.alias(f"k{i}") for i, k in enumerate(keys)])
     ref = names_of(op.ref)
     if len(ref) != 1:
-        raise PlanExecutionError(f"{tr.where(op)}a segment ref must be a single name")
+        raise tr.fail(op, "a segment ref must be a single name")
     key = value
     if any(p.root.lower() == ref[0].lower() for e in op.exprs for p in paths_in(e)):
         # the ref replaces a field the key reads: later operators group by the stored key,
@@ -135,7 +135,7 @@ def window_frame(tr: Translator, op: Any) -> Rel:
     target record (its 0-based position in the stream, or in its segment with `within`) and
     `ref.position` the record's offset from the target (-2, -1, 0, ...)."""
     if op.start is None and op.end is None:
-        raise PlanExecutionError(f"{tr.where(op)}windowframe needs start or end")
+        raise tr.fail(op, "windowframe needs start or end")
     df, key, _ = _segment_key(tr, op, op.within)
     df = df.withColumn(POS, F.monotonically_increasing_id())
     part = Window.partitionBy(key) if key is not None else Window.partitionBy()

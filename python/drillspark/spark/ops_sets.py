@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
-from drillspark.spark.rel import PlanExecutionError, Rel
+from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def join(tr: Translator, op: Any) -> Rel:
     left, right = tr.df(op.left), tr.df(op.right)
     how = _JOIN_TYPES.get(str(op.type).upper())
     if how is None:
-        raise PlanExecutionError(f"{tr.where(op)}unknown join type {op.type!r}")
+        raise tr.fail(op, f"unknown join type {op.type!r}")
     clash = {c.lower() for c in left.columns} & {c.lower() for c in right.columns}
     ldf, lcols = _side(left, _LEFT, clash)
     if clash:
@@ -54,7 +54,7 @@ def join(tr: Translator, op: Any) -> Rel:
     for i, c in enumerate(op.conditions):
         rel = _RELATIONSHIPS.get(c.relationship)
         if rel is None:
-            raise PlanExecutionError(f"{tr.where(op)}conditions[{i}]: unknown relationship "
+            raise tr.fail(op, f"conditions[{i}]: unknown relationship "
                                      f"{c.relationship!r} (known: ==, !=, <, <=, >, >=, IS NOT DISTINCT FROM)")
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
@@ -101,7 +101,7 @@ def _renamed_apart(left: list[str], right: list[str]) -> list[Column]:
 
 def _inputs(tr: Translator, op: Any) -> list[DataFrame]:
     if len(op.inputs) < 2:
-        raise PlanExecutionError(f"{tr.where(op)}needs two or more inputs")
+        raise tr.fail(op, "needs two or more inputs")
     return [tr.df(i) for i in op.inputs]
 
 
@@ -125,8 +125,7 @@ def _aligned(tr: Translator, op: Any) -> list[DataFrame]:
             other = {c.lower() for c in d.columns}
             only_first = sorted(n for n in names if n.lower() not in other)
             only_other = sorted(c for c in d.columns if c.lower() not in first)
-            raise PlanExecutionError(
-                f"{tr.where(op)}input {i} has other fields than input {op.inputs[0]}: "
+            raise tr.fail(op, f"input {i} has other fields than input {op.inputs[0]}: "
                 f"only in input {op.inputs[0]}: [{', '.join(only_first)}], only in input {i}: "
                 f"[{', '.join(only_other)}] ({op.op} compares whole records; project the "
                 "inputs to the same fields)")

@@ -9,7 +9,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.spark.records import names_of, record_of
-from drillspark.spark.rel import PlanExecutionError, Rel
+from drillspark.spark.rel import Rel
 from drillspark.spark.scope import quote
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def scan(tr: Translator, op: Any) -> Rel:
     engine = tr.storage.get(op.storage_engine, tr.where(op))
     if not engine.readable:
-        raise PlanExecutionError(f"{tr.where(op)}storage engine {op.storage_engine!r} "
+        raise tr.fail(op, f"storage engine {op.storage_engine!r} "
                                  f"({engine.kind}) cannot be scanned")
     df = engine.read(tr.spark, op.selection)
     ref = getattr(op, "ref", None)
@@ -36,11 +36,11 @@ def constant(tr: Translator, op: Any) -> Rel:
         try:
             content = json.loads(content)
         except ValueError as e:
-            raise PlanExecutionError(f"{tr.where(op)}content is not JSON: {e}") from None
+            raise tr.fail(op, f"content is not JSON: {e}") from None
     if isinstance(content, dict):
         content = [content]
     if not isinstance(content, list) or not all(isinstance(r, dict) for r in content):
-        raise PlanExecutionError(f"{tr.where(op)}content must be a list of records")
+        raise tr.fail(op, "content must be a list of records")
     schema = infer_schema(content)
     rows = [(json.dumps(r),) for r in content]
     raw = tr.spark.createDataFrame(rows, "value string")

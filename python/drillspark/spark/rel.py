@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from drillspark.errors import ExecutionError
 from drillspark.plan.expressions import Expr
 from drillspark.spark.scope import quote
 
 POS = "__drill_pos"  # a record's position in the input stream, added only where needed
 
 
-class PlanExecutionError(RuntimeError):
+class PlanExecutionError(ExecutionError, RuntimeError):
     """A plan that cannot run; the message names the operator (`@id`) and what went wrong."""
 
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.errors import describe
+from drillspark.errors import ExecutionError, describe
 from drillspark.spark import ops_joins, ops_rows, ops_segments, ops_sets, ops_sources
-from drillspark.spark.expressions import ExpressionCompiler, ExpressionError, Scope
+from drillspark.spark.expressions import ExpressionCompileError, ExpressionCompiler, Scope
 from drillspark.spark.functions import CATALOG, FunctionCatalog
 from drillspark.spark.rel import PlanExecutionError, Rel
 from drillspark.spark.storage import StorageError, StorageRegistry, WriteReport
@@ -61,6 +61,15 @@ def jvm_message(error: BaseException) -> str:
     return _JAVA_CLASS.sub("", text)
 
 
+E = TypeVar("E", bound=ExecutionError)
+
+
+def _place(e: BaseException) -> dict[str, Any]:
+    """The place attributes of `e` (an ExecutionError), to carry over to a re-raised error."""
+    names = ("op_id", "op", "property", "detail", "line", "column")
+    return {n: getattr(e, n, None) for n in names}
+
+
 class Translator:
     def __init__(self, spark: SparkSession, operators: list[Any], storage: StorageRegistry,
                  dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG,
@@ -78,6 +87,11 @@ class Translator:
     @staticmethod
     def where(op: Any) -> str:
         return f"operator @{op.id} ({op.op}): "
+
+    def fail(self, op: Any, message: str) -> PlanExecutionError:
+        """The error for `message` about operator `op`: named in the text and as attributes."""
+        return PlanExecutionError(f"{self.where(op)}{message}").locate(
+            op_id=op.id, op=op.op, detail=message)
 
     def scope(self, op: Any, df: DataFrame) -> Scope:
         return Scope(df, self.where(op))
@@ -112,26 +126,36 @@ class Translator:
             if handler is not None:
                 return handler(self, op)
             return self._custom(op)
-        except (PlanExecutionError, ExpressionError, StorageError):
+        except (PlanExecutionError, ExpressionCompileError, StorageError) as e:
+            self._placed(e, op)
             raise
         except ValueError as e:  # bad arguments found while building (names the operator)
-            msg = str(e)
-            raise PlanExecutionError(msg if msg.startswith("operator @") else
-                                     f"{self.where(op)}{msg}") from None
+            if isinstance(e, ExecutionError) and e.detail is not None:  # placed already
+                raise self._placed(PlanExecutionError(str(e)).locate(**_place(e)), op) from None
+            raise self.fail(op, str(e)) from None
         except Exception as e:  # Spark analysis errors: one readable line, no JVM trace
-            raise PlanExecutionError(f"{self.where(op)}{jvm_message(e)}") from e
+            raise self.fail(op, jvm_message(e)) from e
+
+    def _placed(self, e: E, op: Any) -> E:
+        """`e` with the operator it was raised under, unless an inner operator claimed it; its
+        `detail` is the message after this operator's place when the message starts so."""
+        prefix, text = self.where(op), str(e)
+        detail = text.removeprefix(prefix) if text.startswith(prefix) else None
+        if e.op_id is None:
+            e.locate(op_id=op.id, op=op.op, detail=detail)
+        return e
 
     def _custom(self, op: Any) -> Rel:
         from drillspark.plugins import registered_operator
 
         cls = registered_operator(op.op)
         if cls is None:
-            raise PlanExecutionError(f"{self.where(op)}unknown operator {op.op!r}")
+            raise self.fail(op, f"unknown operator {op.op!r}")
         from drillspark.operators.spark import apply_operator  # imports pyarrow: only here
 
         inputs = list(op.input_ids)
         if len(inputs) != 1:
-            raise PlanExecutionError(f"{self.where(op)}plugin operators take exactly one input")
+            raise self.fail(op, "plugin operators take exactly one input")
         props = dict(getattr(op, "properties", {}) or {})
         return Rel(apply_operator(self.df(inputs[0]), cls, props, op_id=op.id))
 
@@ -161,9 +185,9 @@ class Translator:
             try:
                 written.append(engine.write(df, op.target))
             except StorageError as e:
-                raise PlanExecutionError(f"{self.where(op)}{e}") from None
+                raise self.fail(op, str(e)) from None
             except Exception as e:
-                raise PlanExecutionError(f"{self.where(op)}{describe(e)}") from e
+                raise self.fail(op, f"{describe(e)}") from e
         if result is None:
             result = self._written_frame(written)
         return result, written

@@ -11,10 +11,12 @@ import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from drillspark.errors import ExecutionError
+
 T = TypeVar("T")
 
 
-class QueryCancelled(Exception):
+class QueryCancelled(ExecutionError):
     """The user interrupted the statement; its Spark jobs were cancelled."""
 
     def __init__(self) -> None:

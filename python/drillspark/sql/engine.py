@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from drillspark.errors import ExecutionError
+from drillspark.plan.errors import PlanError
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage.views import jackson_pretty, list_views
 from drillspark.sql import catalog, ddl
@@ -359,35 +361,47 @@ def summary(plan: dict) -> str:
     return "\n".join(lines)
 
 
-# "operator @2 (project) projections[0].expr (line 1, column 1): message" (translator) and
-# "<plan>:1:1034: @id 3 $.query[2].storageengine: message" (plan validation); the line and
-# column there are positions in the generated plan JSON, which mean nothing to the user.
-_OPERATOR_FAILURE = re.compile(
-    r"operator @(?P<id>\d+) \((?P<op>[^)]*)\)(?: (?P<prop>[^\s:(]+))?(?: \(line \d+, "
-    r"column \d+\))?: (?P<msg>.*)", re.S)
-_PLAN_FAILURE = re.compile(
-    r"<plan>:\d+:\d+: @id (?P<id>\d+) \$\.query\[\d+\]\.?(?P<prop>\S*): (?P<msg>.*)", re.S)
-
-
 def plan_failure(error: Exception, compiled: CompiledQuery) -> SqlError | None:
     """A QueryPlanError for a translator or plan-validation failure naming an operator: the
     message, the plan operator, and the position of the SQL that produced it; None for
-    failures of another kind (a file that cannot be read names its own place)."""
-    text = str(error)
-    m = _OPERATOR_FAILURE.search(text) or _PLAN_FAILURE.search(text)
-    if m is None:
+    failures of another kind (a file that cannot be read names its own place). The place
+    comes from the error's attributes (`op_id`, `property`, `detail` of an ExecutionError;
+    the first issue with an operator of a PlanError); positions in the generated plan JSON
+    mean nothing to the user and are left out."""
+    place = _failure_place(error)
+    if place is None:
         return None
-    op_id = int(m["id"])
-    prop = m["prop"] or ""
+    op_id, prop, detail = place
     ops = {o["@id"]: o.get("op") for o in compiled.plan.get("query", [])}
     where = " ".join(x for x in (f"@{op_id}", str(ops.get(op_id, "")), prop) if x)
-    message = f"{m['msg'].strip()} (plan operator {where})"
+    message = f"{detail.strip()} (plan operator {where})"
     sql = compiled.sql
     offset = compiled.position(op_id, prop) if sql is not None else None
     if sql is None or offset is None:
         return QueryPlanError(message, sql)
     line, column = position_of(sql, offset)
     return QueryPlanError(message, sql, line, column)
+
+
+def _failure_place(error: Exception) -> tuple[int, str, str] | None:
+    """(operator @id, property, message) of a failure that names a plan operator."""
+    if isinstance(error, ExecutionError):
+        if error.op_id is None or error.detail is None:
+            return None
+        return int(error.op_id), error.property or "", error.detail
+    if isinstance(error, PlanError):
+        for issue in error.errors:
+            if issue.op_id is not None:
+                return issue.op_id, _property_of(issue.path), issue.message
+    return None
+
+
+def _property_of(path: str) -> str:
+    """`storageengine` for the JSON path `$.query[2].storageengine` ('' for the operator)."""
+    if not path.startswith("$.query["):
+        return ""
+    rest = path[len("$.query["):]
+    return rest[rest.find("]") + 1:].lstrip(".")
 
 
 def _shift(e: SqlError, text: str, offset: int) -> SqlError:

@@ -3,8 +3,10 @@ shell and the CLI can point at it with a caret."""
 
 from __future__ import annotations
 
+from drillspark.errors import Error
 
-class SqlError(Exception):
+
+class SqlError(Error):
     """A problem with a SQL statement. `line`/`column` are 1-based positions in `sql` when
     known; `str(error)` is one readable paragraph."""
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from drillspark.errors import Error
+
 YEAR_MONTH = ("YEAR", "MONTH")
 DAY_TIME = ("DAY", "HOUR", "MINUTE", "SECOND")
 _SECONDS = {"DAY": 86400, "HOUR": 3600, "MINUTE": 60, "SECOND": 1}
 
 
-class IntervalError(ValueError):
+class IntervalError(Error, ValueError):
     pass
 
 

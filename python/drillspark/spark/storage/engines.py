@@ -25,6 +25,7 @@ from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 
+from drillspark.errors import ExecutionError
 from drillspark.spark.storage import readers
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.mock import read_mock
@@ -35,7 +36,7 @@ TEXT_DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
 FILE_FORMATS = ("json", "parquet", "csv", "tsv", "psv", "text")
 
 
-class StorageError(ValueError):
+class StorageError(ExecutionError, ValueError):
     """A storage engine configuration, selection or target that cannot be used."""
 
 

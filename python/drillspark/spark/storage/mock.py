@@ -15,10 +15,11 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.errors import ExecutionError
 from drillspark.spark.drill_types import drill_type
 
 
-class MockSelectionError(ValueError):
+class MockSelectionError(ExecutionError, ValueError):
     pass
 
 

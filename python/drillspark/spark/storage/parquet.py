@@ -24,6 +24,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.errors import ExecutionError
 from drillspark.spark.scope import quote
 from drillspark.spark.storage.implicit import local_path
 from drillspark.spark.storage.text import PATH_COL
@@ -32,7 +33,7 @@ CORRUPT_DATE_SHIFT = 2 * 2440588  # days: twice the Julian day number of 1970-01
 CORRUPT_DATE_THRESHOLD = (datetime.date(5000, 1, 1) - datetime.date(1970, 1, 1)).days
 
 
-class ParquetReadError(ValueError):
+class ParquetReadError(ExecutionError, ValueError):
     pass
 
 

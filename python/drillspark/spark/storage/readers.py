@@ -12,13 +12,14 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from drillspark.errors import ExecutionError
 from drillspark.spark.scope import quote
 from drillspark.spark.storage import parquet, text
 from drillspark.spark.storage.implicit import FILE_COLUMNS, with_implicit
 from drillspark.spark.storage.text import PATH_COL
 
 
-class ReadError(ValueError):
+class ReadError(ExecutionError, ValueError):
     pass
 
 

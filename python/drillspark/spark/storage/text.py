@@ -27,13 +27,14 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.errors import ExecutionError
 from drillspark.spark.drill_types import UnknownTypeError, drill_type
 from drillspark.spark.scope import quote as quote_name
 
 PATH_COL = "$file"  # the file each record comes from (for implicit columns), dropped later
 
 
-class TextFormatError(ValueError):
+class TextFormatError(ExecutionError, ValueError):
     pass
 
 

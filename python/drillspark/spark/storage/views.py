@@ -15,10 +15,12 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from drillspark.errors import ExecutionError
+
 VIEW_SUFFIX = ".view.drill"
 
 
-class ViewFileError(ValueError):
+class ViewFileError(ExecutionError, ValueError):
     pass
 
 

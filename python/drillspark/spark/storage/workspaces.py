@@ -10,11 +10,13 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from drillspark.errors import ExecutionError
+
 # Drill's workspace option: names may leave the workspace root (absolute paths, `..`, URIs).
 ALLOW_OUTSIDE = "allowAccessOutsideWorkspace"
 
 
-class WorkspaceError(ValueError):
+class WorkspaceError(ExecutionError, ValueError):
     """A table name refused by its workspace (it would leave the workspace root)."""
 
 

@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from pyspark.sql import DataFrame, Observation
 from pyspark.sql import functions as F
 
+from drillspark.errors import ExecutionError
+
 FORMATS = {"json": "json", "parquet": "parquet", "csv": "csv", "tsv": "csv", "psv": "csv"}
 _DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
 
 
-class WriteError(RuntimeError):
+class WriteError(ExecutionError, RuntimeError):
     pass
 
 
