@@ -17,7 +17,13 @@ from typing import Any
 from drillspark import plugins
 from drillspark.plan.errors import PlanError, PlanIssue, PlanWarning
 from drillspark.plan.expr_parser import ExpressionError
-from drillspark.plan.model import LogicalPlan, PlanDialect, SourceInfo, StorageConfig
+from drillspark.plan.model import (
+    DIALECT_OPTION,
+    LogicalPlan,
+    PlanDialect,
+    SourceInfo,
+    StorageConfig,
+)
 from drillspark.plan.operator_reader import (
     _BUILDERS,
     _REPLACEMENT,
@@ -39,7 +45,6 @@ from drillspark.plan.relaxed_json import Document, JsonPath, JsonSyntaxError, lo
 
 # head.options key that records the dialect in plans written by to_json (refs and
 # expressions of 2013 plans read differently).
-DIALECT_OPTION = "drillspark.dialect"
 PLAN_TYPES = ("APACHE_DRILL_LOGICAL", "APACHE_DRILL_PHYSICAL")
 
 

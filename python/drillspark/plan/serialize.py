@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from drillspark.plan.expressions import FieldPath, path_text, to_text
-from drillspark.plan.model import LogicalPlan
+from drillspark.plan.model import DIALECT_OPTION, LogicalPlan
 from drillspark.plan.operators import (
     CollapsingAggregate,
     Constant,
@@ -42,7 +42,6 @@ from drillspark.plan.operators import (
     Window,
     WindowFrame,
 )
-from drillspark.plan.parser import DIALECT_OPTION
 
 
 def plan_to_json(plan: LogicalPlan) -> dict[str, Any]:
