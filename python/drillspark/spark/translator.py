@@ -16,6 +16,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError, describe
+from drillspark.plan import operators as lo
 from drillspark.spark import ops_joins, ops_rows, ops_segments, ops_sets, ops_sources
 from drillspark.spark.expressions import ExpressionCompileError, ExpressionCompiler, Scope
 from drillspark.spark.functions import CATALOG, FunctionCatalog
@@ -24,29 +25,36 @@ from drillspark.spark.storage import StorageError, StorageRegistry, WriteReport
 
 Handler = Callable[["Translator", Any], Rel]
 
-HANDLERS: dict[str, Handler] = {
-    "scan": ops_sources.scan,
-    "constant": ops_sources.constant,
-    "values": ops_sources.constant,
-    "filter": ops_rows.filter_,
-    "project": ops_rows.project,
-    "transform": ops_rows.transform,
-    "limit": ops_rows.limit,
-    "order": ops_rows.order,
-    "flatten": ops_rows.flatten,
-    "join": ops_sets.join,
-    "semi-join": ops_joins.semi_join,
-    "lateral-join": ops_joins.lateral_join,
-    "unnest": ops_joins.unnest,
-    "union": ops_sets.union,
-    "except": ops_sets.except_,
-    "intersect": ops_sets.intersect,
-    "segment": ops_segments.segment,
-    "collapsingaggregate": ops_segments.collapsing_aggregate,
-    "runningaggregate": ops_segments.running_aggregate,
-    "windowframe": ops_segments.window_frame,
-    "groupingaggregate": ops_segments.grouping_aggregate,
-    "window": ops_segments.window,
+# Keyed by the plan's operator class (one definition of the set: plan.operators); `store` is
+# run by `Translator.run` (it writes, it yields no stream) and user operators by `_custom`.
+HANDLERS: dict[type[lo.Operator], Handler] = {
+    lo.Scan: ops_sources.scan,
+    lo.Constant: ops_sources.constant,
+    lo.Values: ops_sources.constant,
+    lo.Filter: ops_rows.filter_,
+    lo.Project: ops_rows.project,
+    lo.Transform: ops_rows.transform,
+    lo.Limit: ops_rows.limit,
+    lo.Order: ops_rows.order,
+    lo.Flatten: ops_rows.flatten,
+    lo.Join: ops_sets.join,
+    lo.SemiJoin: ops_joins.semi_join,
+    lo.LateralJoin: ops_joins.lateral_join,
+    lo.Unnest: ops_joins.unnest,
+    lo.Union: ops_sets.union,
+    lo.Except: ops_sets.except_,
+    lo.Intersect: ops_sets.intersect,
+    lo.Segment: ops_segments.segment,
+    lo.CollapsingAggregate: ops_segments.collapsing_aggregate,
+    lo.RunningAggregate: ops_segments.running_aggregate,
+    lo.WindowFrame: ops_segments.window_frame,
+    lo.GroupingAggregate: ops_segments.grouping_aggregate,
+    lo.Window: ops_segments.window,
+}
+# Operators with no stream handler, and where they are handled instead.
+ELSEWHERE: dict[type[lo.Operator], str] = {
+    lo.Store: "Translator.run writes it",
+    lo.CustomOperator: "Translator._custom runs the registered Arrow operator",
 }
 
 
@@ -120,8 +128,7 @@ class Translator:
     # --- translation --------------------------------------------------------------------------
 
     def _translate(self, op: Any) -> Rel:
-        name = op.op
-        handler = HANDLERS.get(name) or HANDLERS.get(name.lower())
+        handler = HANDLERS.get(type(op))
         try:
             if handler is not None:
                 return handler(self, op)
