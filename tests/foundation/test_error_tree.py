@@ -15,7 +15,7 @@ from drillspark.sql.errors import SqlError
 
 # Private control-flow signals, never raised to a caller: they stay outside the tree so an
 # `except drillspark.Error` cannot swallow them.
-CONTROL_FLOW = {"drillspark.plan.operator_reader._Stop", "drillspark.operators.base._InputStopped",
+CONTROL_FLOW = {"drillspark.plan.operator_reader.Stop", "drillspark.operators.base._InputStopped",
                 "drillspark.operators.testing._KitFailure"}
 
 

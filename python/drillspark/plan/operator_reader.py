@@ -1,11 +1,12 @@
 """Building one operator from its JSON object: property readers with Jackson-like coercions
-and one builder per operator. Problems are recorded on the plan reader (parser.py)."""
+and one public reader per operator (`read_scan`, ...; plan/registry.py pairs each with its
+class). Problems are recorded on the plan reader (parser.py)."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from drillspark.plan.expr_parser import ExpressionError, parse_expression
 from drillspark.plan.expressions import Expr, FieldPath
@@ -25,7 +26,6 @@ from drillspark.plan.operators import (
     LateralJoin,
     Limit,
     NamedExpression,
-    Operator,
     Order,
     Ordering,
     Project,
@@ -48,6 +48,9 @@ if TYPE_CHECKING:
     from drillspark.plan.parser import _PlanReader
 
 _MISSING = object()
+C = TypeVar("C", Values, Constant)
+J = TypeVar("J", bound=Join)
+S = TypeVar("S", bound=SetOperator)
 
 # Keys old plan files use where the current format has another.
 _PROPERTY_HINTS = {
@@ -57,7 +60,7 @@ _PROPERTY_HINTS = {
     ("store", "partition"): " in today's plans (only 2013 stores had it)",
 }
 
-_REPLACEMENT = {
+REPLACEMENT = {
     "constant": "today's plans use 'values'",
     "segment": "today's plans use 'groupingaggregate'",
     "collapsingaggregate": "today's plans use 'groupingaggregate'",
@@ -65,22 +68,22 @@ _REPLACEMENT = {
 }
 
 
-class _Stop(Exception):
+class Stop(Exception):
     """An operator could not be built; its errors are already recorded."""
 
 
-def _op_name(item: Any) -> Any:
+def op_name(item: Any) -> Any:
     return item.get("op") if isinstance(item, Mapping) else None
 
 
-def _role_of_name(name: Any) -> str | None:
+def role_of_name(name: Any) -> str | None:
     if not isinstance(name, str):
         return None
     cls = BUILTIN_OPERATORS.get(name)
     return cls.ROLE if cls else plugin_role(name)
 
 
-class _Props:
+class OperatorProps:
     """Reads one operator's properties, records problems, and reports unread (unknown) keys."""
 
     def __init__(self, reader: _PlanReader, item: Mapping[str, Any], path: JsonPath, op_id: int,
@@ -131,14 +134,14 @@ class _Props:
             if k in ("input", "inputs", "left", "right"):
                 self.err(self.input_shape_message(k), (k,), at_key=True)
                 continue
-            hint = _suggest(k, known) or _PROPERTY_HINTS.get((str(self.op), k), "")
+            hint = suggest(k, known) or _PROPERTY_HINTS.get((str(self.op), k), "")
             self.err(f"unknown property {k!r} of {self.op}{hint}", (k,), at_key=True)
         if self.failed:
-            raise _Stop
+            raise Stop
 
     def input_shape_message(self, key: str) -> str:
         """Why `key` does not fit this operator's class (source / single / multi / sink)."""
-        role = _role_of_name(self.op)
+        role = role_of_name(self.op)
         if role == "source":
             return f"{self.op} is a source operator: it reads no input, so {key!r} is not allowed"
         if self.op == "join":
@@ -151,13 +154,13 @@ class _Props:
         memo = self.item.get("memo")
         self.used.add("memo")
         if memo is not None and not isinstance(memo, str):
-            self.err(f"memo must be a string, not {_kind(memo)}", ("memo",))
+            self.err(f"memo must be a string, not {kind_of(memo)}", ("memo",))
         return {"id": self.id, "memo": memo}
 
     # --- value kinds -------------------------------------------------------------------------
 
     def int_(self, v: Any, p: JsonPath) -> int | None:
-        n = _as_int(v)
+        n = as_int(v)
         if n is None:
             self.err(f"{p[-1]} must be an integer, not {v!r}", p)
         return n
@@ -175,7 +178,7 @@ class _Props:
     def str_(self, v: Any, p: JsonPath) -> str | None:
         if isinstance(v, str):
             return v
-        self.err(f"{p[-1]} must be a string, not {_kind(v)}", p)
+        self.err(f"{p[-1]} must be a string, not {kind_of(v)}", p)
         return None
 
     def json(self, v: Any, p: JsonPath) -> Any:
@@ -183,7 +186,7 @@ class _Props:
 
     def expr(self, v: Any, p: JsonPath) -> Expr | None:
         if not isinstance(v, str):
-            self.err(f"{p[-1]} must be an expression string, not {_kind(v)}", p)
+            self.err(f"{p[-1]} must be an expression string, not {kind_of(v)}", p)
             return None
         try:
             return parse_expression(v, self.r.dialect)
@@ -213,7 +216,7 @@ class _Props:
     def schema_path(self, v: Any, p: JsonPath) -> FieldPath | None:
         """A SchemaPath (dots and [n] are parsed, unlike a ref)."""
         if not isinstance(v, str):
-            self.err(f"{p[-1]} must be a field path string, not {_kind(v)}", p)
+            self.err(f"{p[-1]} must be a field path string, not {kind_of(v)}", p)
             return None
         try:
             e = parse_expression(v, self.r.dialect)
@@ -229,7 +232,7 @@ class _Props:
     def list_of(self, kind: Callable[[Any, JsonPath], Any]) -> Callable[[Any, JsonPath], Any]:
         def read(v: Any, p: JsonPath) -> tuple[Any, ...] | None:
             if not isinstance(v, list):
-                self.err(f"{p[-1]} must be a list, not {_kind(v)}", p)
+                self.err(f"{p[-1]} must be a list, not {kind_of(v)}", p)
                 return None
             return tuple(kind(x, (*p, i)) for i, x in enumerate(v))
 
@@ -237,12 +240,12 @@ class _Props:
 
     def obj(self, v: Any, p: JsonPath, keys: dict[str, tuple[Callable, bool]]) -> dict[str, Any] | None:
         if not isinstance(v, Mapping):
-            self.err(f"{_where(p)} must be an object, not {_kind(v)}", p)
+            self.err(f"{_where(p)} must be an object, not {kind_of(v)}", p)
             return None
         out: dict[str, Any] = {}
         for k in v:
             if k not in keys:
-                self.err(f"unknown property {k!r} in {_where(p)}{_suggest(k, list(keys))}", (*p, k), at_key=True)
+                self.err(f"unknown property {k!r} in {_where(p)}{suggest(k, list(keys))}", (*p, k), at_key=True)
         for k, (kind, required) in keys.items():
             if v.get(k) is None:
                 if required:
@@ -290,7 +293,7 @@ class _Props:
         return Ordering(o["expr"], direction, nd)  # type: ignore[arg-type]
 
     def op_ref(self, v: Any, p: JsonPath) -> int | None:
-        n = _as_int(v)
+        n = as_int(v)
         if n is None:
             self.err(f"{_where(p)} must be an operator @id, not {v!r}", p)
         return n
@@ -335,7 +338,7 @@ class _Props:
 # --- one builder per operator ---------------------------------------------------------------------
 
 
-def _scan(p: _Props) -> Operator:
+def read_scan(p: OperatorProps) -> Scan:
     common = p.common()
     se = p.get("storageengine", p.str_, required=True, what=" (the storage engine name)")
     selection = p.get("selection", p.json)
@@ -350,16 +353,33 @@ def _scan(p: _Props) -> Operator:
     return Scan(**common, storage_engine=se, selection=selection, ref=ref)
 
 
-def _content(p: _Props, cls: type) -> Operator:
+def read_content(cls: type[C]) -> Callable[[OperatorProps], C]:
+    """The reader of `values` or 2013's `constant` (the same JSON)."""
+
+    def read(p: OperatorProps) -> C:
+        return _content(p, cls)
+
+    return read
+
+
+def _content(p: OperatorProps, cls: type[C]) -> C:
     common = p.common()
     content = p.get("content", p.json, required=True, what=f" (content attribute is required for source operator '{p.op}')")
     if content is not None and (not isinstance(content, list) or not all(isinstance(r, Mapping) for r in content)):
-        p.err(f"content must be a JSON array of records (objects), not {_kind(content)}", ("content",))
+        p.err(f"content must be a JSON array of records (objects), not {kind_of(content)}", ("content",))
     p.finish()
     return cls(**common, content=content)
 
 
-def _join(p: _Props, cls: type[Join] = Join) -> Operator:
+def read_join(p: OperatorProps) -> Join:
+    return _join(p, Join)
+
+
+def read_semi_join(p: OperatorProps) -> SemiJoin:
+    return _join(p, SemiJoin)
+
+
+def _join(p: OperatorProps, cls: type[J]) -> J:
     common = p.common()
     left = p.get("left", p.op_ref, required=True, what=" (the @id of the left input)")
     right = p.get("right", p.op_ref, required=True, what=" (the @id of the right input)")
@@ -392,14 +412,14 @@ def _join(p: _Props, cls: type[Join] = Join) -> Operator:
                duplicates=duplicates)  # type: ignore[arg-type]
 
 
-def _unnest(p: _Props) -> Operator:
+def read_unnest(p: OperatorProps) -> Unnest:
     common = p.common()
     column = p.get("column", p.schema_path, required=True, what=" (the array to unnest)")
     p.finish()
     return Unnest(**common, column=column)
 
 
-def _lateral(p: _Props) -> Operator:
+def read_lateral(p: OperatorProps) -> LateralJoin:
     common = p.common()
     left = p.get("left", p.op_ref, required=True, what=" (the @id of the left input)")
     right = p.get("right", p.op_ref, required=True, what=" (the @id of the right input)")
@@ -412,8 +432,10 @@ def _lateral(p: _Props) -> Operator:
     return LateralJoin(**common, left=left, right=right, type=join_type)  # type: ignore[arg-type]
 
 
-def _set_op(cls: type[SetOperator]) -> Callable[[_Props], Operator]:
-    def build(p: _Props) -> Operator:
+def read_set(cls: type[S]) -> Callable[[OperatorProps], S]:
+    """The reader of one set operator (union, Except, intersect share their JSON)."""
+
+    def build(p: OperatorProps) -> S:
         common = p.common()
         inputs = p.get("inputs", p.list_of(p.op_ref), required=True, what=" (the list of input @ids)")
         distinct = p.get("distinct", p.bool_, default=False)
@@ -423,7 +445,7 @@ def _set_op(cls: type[SetOperator]) -> Callable[[_Props], Operator]:
     return build
 
 
-def _store(p: _Props) -> Operator:
+def read_store(p: OperatorProps) -> Store:
     common = p.common()
     inp = _input(p)
     se = p.get(
@@ -439,7 +461,7 @@ def _store(p: _Props) -> Operator:
                  partition=None if part is _MISSING else part)
 
 
-def _input(p: _Props) -> int:
+def _input(p: OperatorProps) -> int:
     if p.in_sequence:
         p.used.add("input")
         return p.input_id if p.input_id is not None else -1
@@ -447,14 +469,14 @@ def _input(p: _Props) -> int:
     return v if v is not None else -1
 
 
-def _named_list(p: _Props, key: str, required: bool = True, nonempty: str = "") -> tuple[NamedExpression, ...]:
+def _named_list(p: OperatorProps, key: str, required: bool = True, nonempty: str = "") -> tuple[NamedExpression, ...]:
     items = p.get(key, p.list_of(p.named), required=required, default=())
     if items is not None and not items and nonempty and key in p.item:
         p.err(nonempty, (key,))
     return items or ()
 
 
-def _project(p: _Props) -> Operator:
+def read_project(p: OperatorProps) -> Project:
     common = p.common()
     inp = _input(p)
     projections = _named_list(p, "projections", nonempty="Project did not provide any projection selections.")
@@ -462,7 +484,7 @@ def _project(p: _Props) -> Operator:
     return Project(**common, input=inp, projections=projections)
 
 
-def _filter(p: _Props) -> Operator:
+def read_filter(p: OperatorProps) -> Filter:
     common = p.common()
     inp = _input(p)
     expr = p.get("expr", p.expr, required=True, what=" (the condition)")
@@ -470,7 +492,7 @@ def _filter(p: _Props) -> Operator:
     return Filter(**common, input=inp, expr=expr)
 
 
-def _transform(p: _Props) -> Operator:
+def read_transform(p: OperatorProps) -> Transform:
     common = p.common()
     inp = _input(p)
     transforms = _named_list(p, "transforms")
@@ -478,7 +500,7 @@ def _transform(p: _Props) -> Operator:
     return Transform(**common, input=inp, transforms=transforms)
 
 
-def _order(p: _Props) -> Operator:
+def read_order(p: OperatorProps) -> Order:
     common = p.common()
     inp = _input(p)
     within = p.get("within", p.ref)
@@ -487,7 +509,7 @@ def _order(p: _Props) -> Operator:
     return Order(**common, input=inp, within=within, orderings=orderings)
 
 
-def _limit(p: _Props) -> Operator:
+def read_limit(p: OperatorProps) -> Limit:
     common = p.common()
     inp = _input(p)
     first = p.get("first", p.int_)
@@ -496,7 +518,7 @@ def _limit(p: _Props) -> Operator:
     return Limit(**common, input=inp, first=first, last=last)
 
 
-def _flatten(p: _Props) -> Operator:
+def read_flatten(p: OperatorProps) -> Flatten:
     common = p.common()
     inp = _input(p)
     name = p.get("name", p.ref, aliases=("ref",), required=True, what=" (where each element goes; 2013 also 'ref')")
@@ -506,7 +528,7 @@ def _flatten(p: _Props) -> Operator:
     return Flatten(**common, input=inp, name=name, expr=expr, drop=drop)
 
 
-def _segment(p: _Props) -> Operator:
+def read_segment(p: OperatorProps) -> Segment:
     common = p.common()
     inp = _input(p)
     ref = p.get("ref", p.ref, required=True, what=" (the segment key name)")
@@ -515,7 +537,7 @@ def _segment(p: _Props) -> Operator:
     return Segment(**common, input=inp, ref=ref, exprs=exprs)
 
 
-def _windowframe(p: _Props) -> Operator:
+def read_windowframe(p: OperatorProps) -> WindowFrame:
     common = p.common()
     inp = _input(p)
     within = p.get("within", p.ref)
@@ -533,7 +555,7 @@ def _windowframe(p: _Props) -> Operator:
     return WindowFrame(**common, input=inp, within=within, start=start, end=end, ref=ref)
 
 
-def _collapsing(p: _Props) -> Operator:
+def read_collapsing(p: OperatorProps) -> CollapsingAggregate:
     common = p.common()
     inp = _input(p)
     within = p.get("within", p.ref)
@@ -545,7 +567,7 @@ def _collapsing(p: _Props) -> Operator:
                                carryovers=carryovers, aggregations=aggregations)
 
 
-def _running(p: _Props) -> Operator:
+def read_running(p: OperatorProps) -> RunningAggregate:
     common = p.common()
     inp = _input(p)
     within = p.get("within", p.ref)
@@ -554,7 +576,7 @@ def _running(p: _Props) -> Operator:
     return RunningAggregate(**common, input=inp, within=within, aggregations=aggregations)
 
 
-def _grouping(p: _Props) -> Operator:
+def read_grouping(p: OperatorProps) -> GroupingAggregate:
     common = p.common()
     inp = _input(p)
     keys = _named_list(p, "keys")
@@ -563,7 +585,7 @@ def _grouping(p: _Props) -> Operator:
     return GroupingAggregate(**common, input=inp, keys=keys, exprs=exprs)
 
 
-def _window(p: _Props) -> Operator:
+def read_window(p: OperatorProps) -> Window:
     common = p.common()
     inp = _input(p)
     withins = _named_list(p, "withins", required=False)
@@ -577,37 +599,10 @@ def _window(p: _Props) -> Operator:
                   orderings=orderings, start=start, end=end, frame_units_rows=rows)
 
 
-_BUILDERS: dict[type, Callable[[_Props], Operator]] = {
-    Scan: _scan,
-    Values: lambda p: _content(p, Values),
-    Constant: lambda p: _content(p, Constant),
-    Join: _join,
-    SemiJoin: lambda p: _join(p, SemiJoin),
-    LateralJoin: _lateral,
-    Unnest: _unnest,
-    Store: _store,
-    Project: _project,
-    Filter: _filter,
-    Transform: _transform,
-    Order: _order,
-    Limit: _limit,
-    Flatten: _flatten,
-    Segment: _segment,
-    WindowFrame: _windowframe,
-    CollapsingAggregate: _collapsing,
-    RunningAggregate: _running,
-    GroupingAggregate: _grouping,
-    Window: _window,
-}
-for _cls in BUILTIN_OPERATORS.values():
-    if issubclass(_cls, SetOperator):
-        _BUILDERS[_cls] = _set_op(_cls)
-
-
 # --- small helpers ---------------------------------------------------------------------------------
 
 
-def _as_int(v: Any) -> int | None:
+def as_int(v: Any) -> int | None:
     """Jackson's int coercion: integers and strings of digits ("1")."""
     if isinstance(v, bool):
         return None
@@ -622,7 +617,7 @@ def _as_int(v: Any) -> int | None:
     return None
 
 
-def _kind(v: Any) -> str:
+def kind_of(v: Any) -> str:
     if v is None:
         return "null"
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
@@ -633,7 +628,7 @@ def _where(p: JsonPath) -> str:
     return path_text(p).removeprefix("$.")
 
 
-def _suggest(word: str, candidates: Any) -> str:
+def suggest(word: str, candidates: Any) -> str:
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     if not close:
         close = [c for c in candidates if c.lower() == word.lower()]

@@ -24,23 +24,21 @@ from drillspark.plan.model import (
     SourceInfo,
     StorageConfig,
 )
-from drillspark.plan.operator_reader import (
-    _BUILDERS,
-    _REPLACEMENT,
-    _as_int,
-    _kind,
-    _op_name,
-    _Props,
-    _role_of_name,
-    _Stop,
-    _suggest,
-)
+from drillspark.plan.operator_reader import REPLACEMENT as _REPLACEMENT
+from drillspark.plan.operator_reader import OperatorProps as _Props
+from drillspark.plan.operator_reader import Stop as _Stop
+from drillspark.plan.operator_reader import as_int as _as_int
+from drillspark.plan.operator_reader import kind_of as _kind
+from drillspark.plan.operator_reader import op_name as _op_name
+from drillspark.plan.operator_reader import role_of_name as _role_of_name
+from drillspark.plan.operator_reader import suggest as _suggest
 from drillspark.plan.operators import (
     BUILTIN_OPERATORS,
     OPERATORS_2013,
     OPERATORS_TODAY,
     Operator,
 )
+from drillspark.plan.registry import read_operator
 from drillspark.plan.relaxed_json import Document, JsonPath, JsonSyntaxError, loads, path_text
 
 # head.options key that records the dialect in plans written by to_json (refs and
@@ -536,6 +534,6 @@ class _PlanReader:
             )
             return None
         try:
-            return _BUILDERS[cls](props)
+            return read_operator(cls, props)
         except _Stop:
             return None
