@@ -11,6 +11,8 @@ from drillspark.result import DrillResult
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+    from drillspark.spark.failures import Located
+
 
 def _load_plan(plan: Any) -> Any:
     """A parsed, validated LogicalPlan from a path, JSON text, a dict, or a LogicalPlan."""
@@ -58,7 +60,7 @@ def run(plan: Any, spark: SparkSession | None = None,
                             missing_type=_missing_type(parsed.head))
     df, written = translator.run()
 
-    def locate(error: BaseException) -> str | None:
+    def locate(error: BaseException) -> Located | None:
         from drillspark.spark.failures import locate
 
         return locate(error, translator.frames())

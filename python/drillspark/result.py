@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql import DataFrame
 
+    from drillspark.spark.failures import Located
     from drillspark.spark.storage import WriteReport
 
 DEFAULT_BATCH_ROWS = 4096  # Drill's default rows per batch
@@ -50,8 +51,13 @@ def _names_operator(error: BaseException) -> bool:
         and error.op_id is not None
 
 
+def _plain_failure(error: BaseException) -> DrillRuntimeError:
+    return DrillRuntimeError(runtime_message(error))
+
+
 @contextlib.contextmanager
-def _fetching(message: Callable[[BaseException], str] = runtime_message) -> Iterator[None]:
+def _fetching(failure: Callable[[BaseException], DrillRuntimeError] = _plain_failure
+              ) -> Iterator[None]:
     try:
         yield
     except DrillRuntimeError:
@@ -60,7 +66,7 @@ def _fetching(message: Callable[[BaseException], str] = runtime_message) -> Iter
         from pyspark.errors import PySparkException
 
         if isinstance(e, PySparkException) or "py4j" in type(e).__module__:
-            raise DrillRuntimeError(message(e)) from e
+            raise failure(e) from e
         raise
 
 
@@ -84,9 +90,9 @@ class BatchStream:
     `.error`. Iterating yields `(outcome, batch)` pairs up to and including NONE or STOP."""
 
     def __init__(self, df: DataFrame, batch_rows: int = DEFAULT_BATCH_ROWS,
-                 message: Callable[[BaseException], str] = runtime_message):
+                 failure: Callable[[BaseException], DrillRuntimeError] = _plain_failure):
         self._df = df
-        self._message = message
+        self._failure = failure
         self._batch_rows = max(1, int(batch_rows))
         self._rows: Iterator[Any] | None = None
         self._started = False
@@ -128,7 +134,7 @@ class BatchStream:
                 return IterOutcome.OK_NEW_SCHEMA, batch
             batch = self._next_batch()
         except Exception as e:  # the protocol reports failures as STOP, the error attached
-            err = DrillRuntimeError(self._message(e))
+            err = self._failure(e)
             err.__cause__ = e
             self.error = err
             return IterOutcome.STOP, None
@@ -156,7 +162,7 @@ class DrillResult:
 
     def __init__(self, df: DataFrame, plan: Any = None, written: Sequence[WriteReport] = (),
                  plan_text: str | None = None,
-                 locate: Callable[[BaseException], str | None] | None = None,
+                 locate: Callable[[BaseException], Located | None] | None = None,
                  plan_name: str | None = None, statement: str | None = None):
         self.df = df
         self.plan = plan
@@ -169,9 +175,14 @@ class DrillResult:
     def failure_message(self, error: BaseException) -> str:
         """One paragraph for `error`, raised while this result's rows were computed: the
         failing operator `@id` where it can be found, and the query or plan it belongs to."""
+        return str(self.failure(error))
+
+    def failure(self, error: BaseException) -> DrillRuntimeError:
+        """The DrillRuntimeError for `error` (message as `failure_message`), with `op_id` and
+        `op` of the operator it was traced to."""
         text = runtime_message(error)
-        if _names_operator(error):
-            return text
+        if isinstance(error, ExecutionError) and _names_operator(error):
+            return DrillRuntimeError(text).locate(op_id=error.op_id, op=error.op)
         text = text.removeprefix("running the plan failed: ")
         where = None
         if self._locate is not None:
@@ -184,13 +195,14 @@ class DrillResult:
         else:
             origin = f"plan {self.plan_name}" if self.plan_name else "the plan"
         if where:
-            return f"{where}: {text} (in {origin})"
-        return f"running {origin} failed: {text}"
+            return DrillRuntimeError(f"{where}: {text} (in {origin})").locate(
+                op_id=where.op_id, op=where.op)
+        return DrillRuntimeError(f"running {origin} failed: {text}")
 
     def fetching(self) -> contextlib.AbstractContextManager[None]:
         """A context in which Spark failures while fetching rows become DrillRuntimeErrors
         with `failure_message` (for callers that read `.df` directly)."""
-        return _fetching(self.failure_message)
+        return _fetching(self.failure)
 
     def rows(self) -> list[dict[str, Any]]:
         """All result records as plain dicts (nested maps as dicts, arrays as lists)."""
@@ -224,7 +236,7 @@ class DrillResult:
         return text
 
     def batches(self, batch_rows: int = DEFAULT_BATCH_ROWS) -> BatchStream:
-        return BatchStream(self.df, batch_rows, self.failure_message)
+        return BatchStream(self.df, batch_rows, self.failure)
 
     def __repr__(self) -> str:
         return f"DrillResult(columns={self.df.columns!r}, written={len(self.written)})"

@@ -147,11 +147,33 @@ def test_row_failures_name_the_operator_that_failed(run_plan):
                   {"@id": 4, "op": "filter", "input": 3, "expr": "n > 0"}])
     expected = r"^operator @3 \(transform\): .*CAST_INVALID_INPUT.*'[xy]'.*\(in the plan\)$"
     for fetch in (r.rows, r.to_arrow):
-        with pytest.raises(DrillRuntimeError, match=expected):
+        with pytest.raises(DrillRuntimeError, match=expected) as e:
             fetch()
+        assert (e.value.op_id, e.value.op) == (3, "transform")
     stream = r.batches()
     assert stream.next() == (IterOutcome.STOP, None)
     assert re.match(expected, str(stream.error))
+    assert isinstance(stream.error, DrillRuntimeError) and stream.error.op_id == 3
+
+
+def test_an_operator_no_handler_knows_is_refused_by_id(spark):
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from drillspark.plan.operators import Operator
+    from drillspark.spark.storage import StorageRegistry
+    from drillspark.spark.translator import Translator
+
+    @dataclass(frozen=True, kw_only=True)
+    class Mystery(Operator):
+        OP: ClassVar[str] = "mystery"
+        ROLE = "source"
+
+    from drillspark.spark.rel import PlanExecutionError
+
+    with pytest.raises(PlanExecutionError, match=r"^operator @7 \(mystery\): unknown operator 'mystery'") as e:
+        Translator(spark, [Mystery(id=7)], StorageRegistry({}, None)).run()
+    assert (e.value.op_id, e.value.op) == (7, "mystery")
 
 
 def test_row_failures_in_sql_name_the_operator_and_query(spark, shared):

@@ -5,17 +5,21 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from drillspark.errors import PlanFailure
 from drillspark.plan.expressions import path_text, quote_name, to_text
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import (
     CollapsingAggregate,
+    Constant,
     CustomOperator,
+    Except,
     Filter,
     Flatten,
     GroupingAggregate,
+    Intersect,
     Join,
     LateralJoin,
     Limit,
@@ -26,9 +30,10 @@ from drillspark.plan.operators import (
     RunningAggregate,
     Scan,
     Segment,
-    SetOperator,
+    SemiJoin,
     Store,
     Transform,
+    Union,
     Unnest,
     Values,
     Window,
@@ -60,67 +65,109 @@ def explain(plan: LogicalPlan, format: str = "text") -> str:
     raise ValueError(f"unknown explain format {format!r}; use one of {', '.join(FORMATS)}")
 
 
+class _Text:
+    """Refs and named expressions for reading: quoted only where needed."""
+
+    def __init__(self, dialect: str):
+        self.dialect = dialect
+
+    def ref(self, r: Any) -> str:
+        return path_text(r) if self.dialect == "2013" or len(r.segments) > 1 else quote_name(r.root)
+
+    def named(self, items: tuple[NamedExpression, ...]) -> str:
+        return ", ".join(f"{self.ref(n.ref)} = {to_text(n.expr)}" for n in items)
+
+    def within(self, r: Any) -> str:
+        return f" within {self.ref(r)}" if r else ""
+
+
+Op = TypeVar("Op", bound=Operator)
+Describer = Callable[[Any, _Text], str]
+
+
+def _scan(op: Scan, t: _Text) -> str:
+    out = f"{op.storage_engine} {json.dumps(op.selection, separators=(',', ':'))}"
+    return out + (f" as {t.ref(op.ref)}" if op.ref is not None else "")
+
+
+def _content(op: Values | Constant, t: _Text) -> str:
+    return f"{len(op.content) if isinstance(op.content, list) else '?'} record(s)"
+
+
+def _join(op: Join, t: _Text) -> str:
+    conds = " and ".join(f"{to_text(c.left)} {c.relationship} {to_text(c.right)}" for c in op.conditions)
+    return f"{op.type} on {conds or 'true (cartesian)'}"
+
+
+def _store(op: Store, t: _Text) -> str:
+    target = "" if op.target is None else " " + json.dumps(op.target, separators=(",", ":"))
+    return f"{op.storage_engine or '(result)'}{target}"
+
+
+def _order(op: Order, t: _Text) -> str:
+    parts = [f"{to_text(o.expr)} {o.direction} nulls {'first' if o.nulls_first else 'last'}"
+             for o in op.orderings]
+    return ", ".join(parts) + t.within(op.within)
+
+
+def _limit(op: Limit, t: _Text) -> str:
+    return f"[{op.first if op.first is not None else 0}, {op.last if op.last is not None else '∞'})"
+
+
+def _windowframe(op: WindowFrame, t: _Text) -> str:
+    return (f"[{op.start}, {op.end}] -> {t.ref(op.ref.segment)}, {t.ref(op.ref.position)}"
+            + t.within(op.within))
+
+
+def _collapsing(op: CollapsingAggregate, t: _Text) -> str:
+    out = t.named(op.aggregations)
+    if op.carryovers:
+        out += f"; carry {', '.join(t.ref(c) for c in op.carryovers)}"
+    return out + t.within(op.within)
+
+
+def _window(op: Window, t: _Text) -> str:
+    units = "range" if op.frame_units_rows is False else "rows"
+    return f"{t.named(op.aggregations)} {units} [{op.start}, {op.end}]"
+
+
+def _entry(cls: type[Op], describe: Callable[[Op, _Text], str]) -> tuple[type[Operator], Describer]:
+    # one call per operator, so mypy checks the function takes that class
+    return cls, describe
+
+
+# The one-line detail of each operator class (explain's text tree and DOT labels).
+DESCRIBERS: dict[type[Operator], Describer] = dict([
+    _entry(Scan, _scan),
+    _entry(Values, _content),
+    _entry(Constant, _content),
+    _entry(Join, _join),
+    _entry(SemiJoin, _join),
+    _entry(LateralJoin, lambda op, t: op.type),
+    *(_entry(cls, lambda op, t: "distinct" if op.distinct else "all")
+      for cls in (Union, Except, Intersect)),
+    _entry(Unnest, lambda op, t: path_text(op.column)),
+    _entry(Store, _store),
+    _entry(Project, lambda op, t: t.named(op.projections)),
+    _entry(Transform, lambda op, t: t.named(op.transforms)),
+    _entry(Filter, lambda op, t: to_text(op.expr)),
+    _entry(Order, _order),
+    _entry(Limit, _limit),
+    _entry(Flatten, lambda op, t: f"{t.ref(op.name)} = flatten({to_text(op.expr)}){' drop' if op.drop else ''}"),
+    _entry(Segment, lambda op, t: f"{t.ref(op.ref)} by {', '.join(to_text(e) for e in op.exprs)}"),
+    _entry(WindowFrame, _windowframe),
+    _entry(CollapsingAggregate, _collapsing),
+    _entry(RunningAggregate, lambda op, t: t.named(op.aggregations) + t.within(op.within)),
+    _entry(GroupingAggregate, lambda op, t: f"keys {t.named(op.keys)}; {t.named(op.exprs)}"),
+    _entry(Window, _window),
+    _entry(CustomOperator, lambda op, t: json.dumps(dict(op.properties), separators=(",", ":"))),
+])
+
+
 def describe(op: Operator, dialect: str = "drill") -> str:
-    """One line about an operator's arguments."""
-
-    def ref(r: Any) -> str:
-        # quote only where needed: explain output is for reading
-        return path_text(r) if dialect == "2013" or len(r.segments) > 1 else quote_name(r.root)
-
-    def named(items: tuple[NamedExpression, ...]) -> str:
-        return ", ".join(f"{ref(n.ref)} = {to_text(n.expr)}" for n in items)
-
-    if isinstance(op, Scan):
-        out = f"{op.storage_engine} {json.dumps(op.selection, separators=(',', ':'))}"
-        return out + (f" as {ref(op.ref)}" if op.ref is not None else "")
-    if isinstance(op, Values) or op.op == "constant":
-        content = getattr(op, "content", None)
-        return f"{len(content) if isinstance(content, list) else '?'} record(s)"
-    if isinstance(op, Join):
-        conds = " and ".join(f"{to_text(c.left)} {c.relationship} {to_text(c.right)}" for c in op.conditions)
-        return f"{op.type} on {conds or 'true (cartesian)'}"
-    if isinstance(op, LateralJoin):
-        return op.type
-    if isinstance(op, SetOperator):
-        return "distinct" if op.distinct else "all"
-    if isinstance(op, Unnest):
-        return path_text(op.column)
-    if isinstance(op, Store):
-        target = "" if op.target is None else " " + json.dumps(op.target, separators=(",", ":"))
-        return f"{op.storage_engine or '(result)'}{target}"
-    if isinstance(op, Project):
-        return named(op.projections)
-    if isinstance(op, Transform):
-        return named(op.transforms)
-    if isinstance(op, Filter):
-        return to_text(op.expr)
-    if isinstance(op, Order):
-        parts = [f"{to_text(o.expr)} {o.direction} nulls {'first' if o.nulls_first else 'last'}" for o in op.orderings]
-        return ", ".join(parts) + (f" within {ref(op.within)}" if op.within else "")
-    if isinstance(op, Limit):
-        return f"[{op.first if op.first is not None else 0}, {op.last if op.last is not None else '∞'})"
-    if isinstance(op, Flatten):
-        return f"{ref(op.name)} = flatten({to_text(op.expr)}){' drop' if op.drop else ''}"
-    if isinstance(op, Segment):
-        return f"{ref(op.ref)} by {', '.join(to_text(e) for e in op.exprs)}"
-    if isinstance(op, WindowFrame):
-        return (f"[{op.start}, {op.end}] -> {ref(op.ref.segment)}, {ref(op.ref.position)}"
-                + (f" within {ref(op.within)}" if op.within else ""))
-    if isinstance(op, CollapsingAggregate):
-        out = named(op.aggregations)
-        if op.carryovers:
-            out += f"; carry {', '.join(ref(c) for c in op.carryovers)}"
-        return out + (f" within {ref(op.within)}" if op.within else "")
-    if isinstance(op, RunningAggregate):
-        return named(op.aggregations) + (f" within {ref(op.within)}" if op.within else "")
-    if isinstance(op, GroupingAggregate):
-        return f"keys {named(op.keys)}; {named(op.exprs)}"
-    if isinstance(op, Window):
-        units = "range" if op.frame_units_rows is False else "rows"
-        return f"{named(op.aggregations)} {units} [{op.start}, {op.end}]"
-    if isinstance(op, CustomOperator):
-        return json.dumps(dict(op.properties), separators=(",", ":"))
-    return ""
+    """One line about an operator's arguments ('' for a class with no describer)."""
+    found = DESCRIBERS.get(type(op))
+    return found(op, _Text(dialect)) if found is not None else ""
 
 
 def text_tree(plan: LogicalPlan) -> str:

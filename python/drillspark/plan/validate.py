@@ -10,7 +10,8 @@ windowframe / window ranges, and the properties of plugin operators
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from drillspark import plugins
 from drillspark.plan.errors import PlanError, PlanIssue
@@ -19,17 +20,30 @@ from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import (
     SCREEN,
     CollapsingAggregate,
+    Constant,
     CustomOperator,
+    Except,
+    Filter,
+    Flatten,
     GroupingAggregate,
+    Intersect,
     Join,
     LateralJoin,
     Limit,
     NamedExpression,
     Operator,
+    Order,
+    Project,
     RunningAggregate,
     Scan,
+    Segment,
+    SemiJoin,
     SetOperator,
     Store,
+    Transform,
+    Union,
+    Unnest,
+    Values,
     Window,
     WindowFrame,
     plugin_role,
@@ -130,12 +144,10 @@ class _Checker:
                 self.ids[op.id] = op
         for op in self.plan.operators:
             self.check_inputs(op)
-            self.check_storage(op)
-            self.check_aggregates(op)
-            self.check_ranges(op)
+            check = CHECKS.get(type(op))
+            if check is not None:
+                check(self, op)
             self.check_refs(op)
-            if isinstance(op, CustomOperator):
-                self.check_plugin(op)
         self.check_cycles()
         return self.errors
 
@@ -168,10 +180,6 @@ class _Checker:
                 )
             elif ref == op.id:
                 self.error(op, f"operator {op.id} reads itself", rel)
-        if isinstance(op, SetOperator) and len(op.inputs) < 2:
-            self.error(
-                op, f"{op.op} combines two or more inputs, got {len(op.inputs)}", ("inputs",)
-            )
 
     def check_cycles(self) -> None:
         color: dict[int, int] = {}  # 1 = on the stack, 2 = done
@@ -205,10 +213,10 @@ class _Checker:
 
     # --- storage ---------------------------------------------------------------------------------
 
-    def check_storage(self, op: Operator) -> None:
+    def check_storage(self, op: Scan | Store) -> None:
         if isinstance(op, Scan):
             name, key = op.storage_engine, "storageengine"
-        elif isinstance(op, Store) and op.storage_engine not in (None, SCREEN):
+        elif op.storage_engine not in (None, SCREEN):
             name, key = op.storage_engine, self.key_of(op, "storageengine", "storageEngine")
         else:
             return
@@ -220,19 +228,17 @@ class _Checker:
         listed = ", ".join(repr(d) for d in defined) if defined else "none"
         self.error(op, f"unknown storage engine {name!r} (defined in storage: {listed}){hint}", (key,))
 
+    def check_set_inputs(self, op: SetOperator) -> None:
+        if len(op.inputs) < 2:
+            self.error(
+                op, f"{op.op} combines two or more inputs, got {len(op.inputs)}", ("inputs",)
+            )
+
     # --- expressions -----------------------------------------------------------------------------
 
-    def check_aggregates(self, op: Operator) -> None:
-        if isinstance(op, CollapsingAggregate | RunningAggregate):
-            items = [(("aggregations", i, "expr"), n.expr) for i, n in enumerate(op.aggregations)]
-        elif isinstance(op, GroupingAggregate):
-            items = [(("exprs", i, "expr"), n.expr) for i, n in enumerate(op.exprs)]
-        elif isinstance(op, Window):
-            items = [(("aggregations", i, "expr"), n.expr) for i, n in enumerate(op.aggregations)]
-        else:
-            return
-        for rel, expr in items:
-            self._nested(op, rel, expr, None)
+    def check_aggregates(self, op: Operator, prop: str, items: tuple[NamedExpression, ...]) -> None:
+        for i, n in enumerate(items):
+            self._nested(op, (prop, i, "expr"), n.expr, None)
 
     def _nested(self, op: Operator, rel: JsonPath, e: Expr, outer: FunctionCall | None) -> None:
         if isinstance(e, FunctionCall) and is_aggregate(e.name):
@@ -250,28 +256,32 @@ class _Checker:
 
     # --- ranges ----------------------------------------------------------------------------------
 
-    def check_ranges(self, op: Operator) -> None:
-        if isinstance(op, Limit):
-            if op.first is not None and op.first < 0:
-                self.error(op, f"limit first must be 0 or more, not {op.first}", ("first",))
-            if op.last is not None and op.last < 0:
-                self.error(op, f"limit last must be 0 or more, not {op.last}", ("last",))
-            elif op.last is not None and op.first is not None and op.last < op.first:
-                self.error(
-                    op, f"limit last ({op.last}) is before first ({op.first}); the range is "
-                    "[first, last)", ("last",),
-                )
-        elif isinstance(op, WindowFrame | Window):
-            if isinstance(op, WindowFrame) and op.start is None and op.end is None:
-                self.error(op, "windowframe needs start or end (or both)")
-            if isinstance(op, Window) and op.frame_units_rows is False and not op.orderings:
-                self.error(op, "a RANGE frame (frameUnitsRows false) needs orderings: its "
-                           "offsets count the orderings' peer groups", ("frameUnitsRows",))
-            if op.start is not None and op.end is not None and op.start > op.end:
-                self.error(
-                    op, f"{op.op} start ({op.start}) is after end ({op.end}); start must be <= end "
-                    "(e.g. start -2, end 0: the two records before and the current one)", ("start",),
-                )
+    def check_limit(self, op: Limit) -> None:
+        if op.first is not None and op.first < 0:
+            self.error(op, f"limit first must be 0 or more, not {op.first}", ("first",))
+        if op.last is not None and op.last < 0:
+            self.error(op, f"limit last must be 0 or more, not {op.last}", ("last",))
+        elif op.last is not None and op.first is not None and op.last < op.first:
+            self.error(
+                op, f"limit last ({op.last}) is before first ({op.first}); the range is "
+                "[first, last)", ("last",),
+            )
+
+    def check_frame(self, op: WindowFrame | Window) -> None:
+        if isinstance(op, WindowFrame) and op.start is None and op.end is None:
+            self.error(op, "windowframe needs start or end (or both)")
+        if isinstance(op, Window) and op.frame_units_rows is False and not op.orderings:
+            self.error(op, "a RANGE frame (frameUnitsRows false) needs orderings: its "
+                       "offsets count the orderings' peer groups", ("frameUnitsRows",))
+        if op.start is not None and op.end is not None and op.start > op.end:
+            self.error(
+                op, f"{op.op} start ({op.start}) is after end ({op.end}); start must be <= end "
+                "(e.g. start -2, end 0: the two records before and the current one)", ("start",),
+            )
+
+    def check_window(self, op: Window) -> None:
+        self.check_aggregates(op, "aggregations", op.aggregations)
+        self.check_frame(op)
 
     def check_refs(self, op: Operator) -> None:
         if self.plan.dialect != "drill":
@@ -316,3 +326,33 @@ class _Checker:
             return
         for message in messages or ():
             self.error(op, f"{op.op_name}: {message}")
+
+
+Op = TypeVar("Op", bound=Operator)
+Check = Callable[[_Checker, Any], None]
+
+
+def _entry(cls: type[Op], check: Callable[[_Checker, Op], None]) -> tuple[type[Operator], Check]:
+    # one call per operator, so mypy checks the check takes that class
+    return cls, check
+
+
+# The checks of one operator class, run after the generic ones every operator gets (unique
+# @id, inputs that exist and are no sink, no cycles, one-name refs in today's dialect).
+CHECKS: dict[type[Operator], Check] = dict([
+    _entry(Scan, _Checker.check_storage),
+    _entry(Store, _Checker.check_storage),
+    *(_entry(cls, _Checker.check_set_inputs) for cls in (Union, Except, Intersect)),
+    _entry(CollapsingAggregate, lambda c, op: c.check_aggregates(op, "aggregations", op.aggregations)),
+    _entry(RunningAggregate, lambda c, op: c.check_aggregates(op, "aggregations", op.aggregations)),
+    _entry(GroupingAggregate, lambda c, op: c.check_aggregates(op, "exprs", op.exprs)),
+    _entry(Limit, _Checker.check_limit),
+    _entry(WindowFrame, _Checker.check_frame),
+    _entry(Window, _Checker.check_window),
+    _entry(CustomOperator, _Checker.check_plugin),
+])
+# Classes whose every rule is a generic one or the reader's (property types and values).
+GENERIC_ONLY: frozenset[type[Operator]] = frozenset({
+    Values, Constant, Unnest, Join, SemiJoin, LateralJoin, Project, Filter, Transform, Order,
+    Flatten, Segment,
+})

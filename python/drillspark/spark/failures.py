@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import DataFrame
@@ -35,8 +36,19 @@ def is_row_error(error: BaseException) -> bool:
     return bool(_DATA_EXCEPTION.search(str(error)))
 
 
-def locate(error: BaseException, frames: Iterable[tuple[Any, DataFrame]]) -> str | None:
-    """`operator @N (kind)` for the first operator whose DataFrame fails, or None."""
+@dataclass(frozen=True)
+class Located:
+    """The plan operator a row-level failure was traced to."""
+
+    op_id: int
+    op: str
+
+    def __str__(self) -> str:
+        return f"operator @{self.op_id} ({self.op})"
+
+
+def locate(error: BaseException, frames: Iterable[tuple[Any, DataFrame]]) -> Located | None:
+    """The first operator whose DataFrame fails, or None."""
     if not is_row_error(error):
         return None
     for i, (op, df) in enumerate(frames):
@@ -45,5 +57,5 @@ def locate(error: BaseException, frames: Iterable[tuple[Any, DataFrame]]) -> str
         try:
             df.write.format("noop").mode("overwrite").save()
         except Exception as e:
-            return f"operator @{op.id} ({op.op})" if is_row_error(e) else None
+            return Located(op.id, op.op) if is_row_error(e) else None
     return None

@@ -11,11 +11,12 @@ its number.
 from __future__ import annotations
 
 from functools import reduce
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from drillspark.plan import operators as lo
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
@@ -32,7 +33,7 @@ _RELATIONSHIPS = {
 }
 
 
-def semi_join(tr: Translator, op: Any) -> Rel:
+def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
     """The left rows that have a match in `right` (type ANTI: that have none). A NULL key
     matches nothing, so the anti form keeps rows with NULL keys (NOT EXISTS, not NOT IN)."""
     left, right = tr.df(op.left), tr.df(op.right)
@@ -54,7 +55,7 @@ def semi_join(tr: Translator, op: Any) -> Rel:
     return Rel(left.join(rdf, cond, how))
 
 
-def lateral_join(tr: Translator, op: Any) -> Rel:
+def lateral_join(tr: Translator, op: lo.LateralJoin) -> Rel:
     """Each left row with the records its right side produces for it (rows whose right side
     is empty are dropped, as in Drill's inner lateral join; type LEFT keeps them with NULLs)."""
     left = tr.df(op.left)
@@ -94,7 +95,7 @@ def lateral_join(tr: Translator, op: Any) -> Rel:
     return Rel(joined)
 
 
-def unnest(tr: Translator, op: Any) -> Rel:
+def unnest(tr: Translator, op: lo.Unnest) -> Rel:
     """One record per element of the array `column` of the current lateral row (none for an
     empty array, a NULL or a missing field), named after the path's last name, with the row's
     number."""

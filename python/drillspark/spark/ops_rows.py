@@ -8,6 +8,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.plan import operators as lo
 from drillspark.plan.expressions import FieldPath
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.nested_filter import crosses_array, element_uses, filter_nested, leaf_type
@@ -54,7 +55,7 @@ class _LeafScope(Scope):
         return self._typing[0]
 
 
-def filter_(tr: Translator, op: Any) -> Rel:
+def filter_(tr: Translator, op: lo.Filter) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
     paths = {tuple(str(s).lower() for s in p.segments): p for p in paths_in(op.expr)}
@@ -75,7 +76,7 @@ def filter_(tr: Translator, op: Any) -> Rel:
     return Rel(df.where(cond))  # where() drops false and null alike, as Drill's filter
 
 
-def project(tr: Translator, op: Any) -> Rel:
+def project(tr: Translator, op: lo.Project) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
     fields: list[tuple[tuple[str, ...], Column]] = []
@@ -95,7 +96,7 @@ def project(tr: Translator, op: Any) -> Rel:
     return Rel(df.select(*record_of(fields)))
 
 
-def transform(tr: Translator, op: Any) -> Rel:
+def transform(tr: Translator, op: lo.Transform) -> Rel:
     df = tr.input_df(op)
     for i, t in enumerate(op.transforms):
         value = tr.compiler(op, tr.scope(op, df), f"transforms[{i}].expr").compile(t.expr)
@@ -103,7 +104,7 @@ def transform(tr: Translator, op: Any) -> Rel:
     return Rel(df)
 
 
-def limit(tr: Translator, op: Any) -> Rel:
+def limit(tr: Translator, op: lo.Limit) -> Rel:
     df = tr.input_df(op)
     first = op.first or 0
     if first < 0 or (op.last is not None and op.last < first):
@@ -121,7 +122,7 @@ def sort_column(col: Column, descending: bool, nulls_first: bool) -> Column:
     return col.asc_nulls_first() if nulls_first else col.asc_nulls_last()
 
 
-def order(tr: Translator, op: Any) -> Rel:
+def order(tr: Translator, op: lo.Order) -> Rel:
     rel = tr.rel(op.input)
     within = op.within
     df = rel.df if _segment_is(rel, within) else rel.materialized()
@@ -140,7 +141,7 @@ def _segment_is(rel: Rel, within: Any) -> bool:
             and names_of(within) == (rel.segment.ref,))
 
 
-def flatten(tr: Translator, op: Any) -> Rel:
+def flatten(tr: Translator, op: lo.Flatten) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
     value = tr.compiler(op, scope, "expr").compile(op.expr)

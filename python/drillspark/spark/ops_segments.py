@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql import Column, DataFrame, Window, WindowSpec
 from pyspark.sql import functions as F
 
+from drillspark.plan import operators as lo
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.ops_rows import sort_column
 from drillspark.spark.records import Path, names_of, record_of, set_path
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
 
 
-def segment(tr: Translator, op: Any) -> Rel:
+def segment(tr: Translator, op: lo.Segment) -> Rel:
     """The key goes to `ref`; the records are brought together lazily (see PendingSegment)."""
     df = tr.input_df(op)
     scope = tr.scope(op, df)
@@ -55,7 +56,7 @@ def _segment_key(tr: Translator, op: Any, within: Any) -> tuple[DataFrame, Colum
     return df, tr.scope(op, df).path(within), None
 
 
-def collapsing_aggregate(tr: Translator, op: Any) -> Rel:
+def collapsing_aggregate(tr: Translator, op: lo.CollapsingAggregate) -> Rel:
     """One record per segment. Carryovers come from the segment's last record (with `target`:
     its last record whose target is true, and no output without one), as Drill's reference
     interpreter overwrites them record by record; `max_by` over the input position says
@@ -103,7 +104,7 @@ def _same_path(expr: Any, path: Any) -> bool:
         [str(s).lower() for s in path.segments]
 
 
-def running_aggregate(tr: Translator, op: Any) -> Rel:
+def running_aggregate(tr: Translator, op: lo.RunningAggregate) -> Rel:
     """Running values in input order, restarting at each segment of `within`."""
     df, key, _ = _segment_key(tr, op, op.within)
     seg = "__drill_segment"  # the key as of the input (an aggregation may replace its fields)
@@ -130,7 +131,7 @@ def _assign(df: DataFrame, cols: list[tuple[Path, Column]]) -> DataFrame:
     return df.drop(*tmp)
 
 
-def window_frame(tr: Translator, op: Any) -> Rel:
+def window_frame(tr: Translator, op: lo.WindowFrame) -> Rel:
     """Each record is repeated once per window it falls in: `ref.segment` holds the window's
     target record (its 0-based position in the stream, or in its segment with `within`) and
     `ref.position` the record's offset from the target (-2, -1, 0, ...)."""
@@ -155,7 +156,7 @@ def window_frame(tr: Translator, op: Any) -> Rel:
     return Rel(df.drop(POS, idx, n, pcol, seg))
 
 
-def grouping_aggregate(tr: Translator, op: Any) -> Rel:
+def grouping_aggregate(tr: Translator, op: lo.GroupingAggregate) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
     keys = [(names_of(k.ref), tr.compiler(op, scope, f"keys[{i}].expr").compile(k.expr))
@@ -170,7 +171,7 @@ def grouping_aggregate(tr: Translator, op: Any) -> Rel:
     return Rel(out.select(*record_of(fields)))
 
 
-def window(tr: Translator, op: Any) -> Rel:
+def window(tr: Translator, op: lo.Window) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
     parts = [tr.compiler(op, scope, f"withins[{i}].expr").compile(w.expr)

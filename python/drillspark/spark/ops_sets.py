@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from functools import reduce
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from drillspark.plan import operators as lo
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
@@ -34,7 +35,7 @@ def _side(df: DataFrame, prefix: str, clash: set[str]) -> tuple[DataFrame, dict[
                 F.col(quote(c)) for c in df.columns}
 
 
-def join(tr: Translator, op: Any) -> Rel:
+def join(tr: Translator, op: lo.Join) -> Rel:
     """Names both sides share are renamed apart before joining, so conditions and the merged
     record never see ambiguous names (other columns are left alone, so a join without clashes
     is exactly Spark's join). On a clash the left record's field wins wherever there is a left
@@ -51,13 +52,13 @@ def join(tr: Translator, op: Any) -> Rel:
     lscope = Scope(ldf, tr.where(op), lcols, left.schema)
     rscope = Scope(rdf, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
-    for i, c in enumerate(op.conditions):
-        rel = _RELATIONSHIPS.get(c.relationship)
+    for i, cond in enumerate(op.conditions):
+        rel = _RELATIONSHIPS.get(cond.relationship)
         if rel is None:
             raise tr.fail(op, f"conditions[{i}]: unknown relationship "
-                                     f"{c.relationship!r} (known: ==, !=, <, <=, >, >=, IS NOT DISTINCT FROM)")
-        lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
-        rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
+                                     f"{cond.relationship!r} (known: ==, !=, <, <=, >, >=, IS NOT DISTINCT FROM)")
+        lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(cond.left)
+        rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(cond.right)
         conds.append(rel(lc, rc))
     if conds:
         joined = ldf.join(rdf, reduce(lambda a, b: a & b, conds), how)
@@ -99,20 +100,20 @@ def _renamed_apart(left: list[str], right: list[str]) -> list[Column]:
     return out
 
 
-def _inputs(tr: Translator, op: Any) -> list[DataFrame]:
+def _inputs(tr: Translator, op: lo.SetOperator) -> list[DataFrame]:
     if len(op.inputs) < 2:
         raise tr.fail(op, "needs two or more inputs")
     return [tr.df(i) for i in op.inputs]
 
 
-def union(tr: Translator, op: Any) -> Rel:
+def union(tr: Translator, op: lo.Union) -> Rel:
     # by name; fields missing from an input (also inside maps) are null
     dfs = _inputs(tr, op)
     out = reduce(lambda a, b: a.unionByName(b, allowMissingColumns=True), dfs)
     return Rel(out.distinct() if op.distinct else out)
 
 
-def _aligned(tr: Translator, op: Any) -> list[DataFrame]:
+def _aligned(tr: Translator, op: lo.SetOperator) -> list[DataFrame]:
     """The inputs with the first one's column order. Records compare field by field, so every
     input must have the same fields (by name, ignoring case): a field only some inputs have
     is an error, never silently dropped."""
@@ -132,13 +133,13 @@ def _aligned(tr: Translator, op: Any) -> list[DataFrame]:
     return [dfs[0]] + [d.select(*[F.col(quote(n)) for n in names]) for d in dfs[1:]]
 
 
-def except_(tr: Translator, op: Any) -> Rel:
+def except_(tr: Translator, op: lo.Except) -> Rel:
     dfs = _aligned(tr, op)
     out = reduce(lambda a, b: a.subtract(b) if op.distinct else a.exceptAll(b), dfs)
     return Rel(out)
 
 
-def intersect(tr: Translator, op: Any) -> Rel:
+def intersect(tr: Translator, op: lo.Intersect) -> Rel:
     dfs = _aligned(tr, op)
     out = reduce(lambda a, b: a.intersect(b) if op.distinct else a.intersectAll(b), dfs)
     return Rel(out)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.plan import operators as lo
 from drillspark.spark.records import names_of, record_of
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import quote
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
 
 
-def scan(tr: Translator, op: Any) -> Rel:
+def scan(tr: Translator, op: lo.Scan) -> Rel:
     engine = tr.storage.get(op.storage_engine, tr.where(op))
     if not engine.readable:
         raise tr.fail(op, f"storage engine {op.storage_engine!r} "
@@ -30,7 +31,7 @@ def scan(tr: Translator, op: Any) -> Rel:
     return Rel(df)
 
 
-def constant(tr: Translator, op: Any) -> Rel:
+def constant(tr: Translator, op: lo.Values | lo.Constant) -> Rel:
     content = op.content
     if isinstance(content, str):
         try:

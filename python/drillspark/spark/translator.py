@@ -23,34 +23,41 @@ from drillspark.spark.functions import CATALOG, FunctionCatalog
 from drillspark.spark.rel import PlanExecutionError, Rel
 from drillspark.spark.storage import StorageError, StorageRegistry, WriteReport
 
+Op = TypeVar("Op", bound=lo.Operator)
 Handler = Callable[["Translator", Any], Rel]
+
+
+def _entry(cls: type[Op], handler: Callable[[Translator, Op], Rel]) -> tuple[type[lo.Operator], Handler]:
+    # one call per operator, so mypy checks the handler takes that class
+    return cls, handler
+
 
 # Keyed by the plan's operator class (one definition of the set: plan.operators); `store` is
 # run by `Translator.run` (it writes, it yields no stream) and user operators by `_custom`.
-HANDLERS: dict[type[lo.Operator], Handler] = {
-    lo.Scan: ops_sources.scan,
-    lo.Constant: ops_sources.constant,
-    lo.Values: ops_sources.constant,
-    lo.Filter: ops_rows.filter_,
-    lo.Project: ops_rows.project,
-    lo.Transform: ops_rows.transform,
-    lo.Limit: ops_rows.limit,
-    lo.Order: ops_rows.order,
-    lo.Flatten: ops_rows.flatten,
-    lo.Join: ops_sets.join,
-    lo.SemiJoin: ops_joins.semi_join,
-    lo.LateralJoin: ops_joins.lateral_join,
-    lo.Unnest: ops_joins.unnest,
-    lo.Union: ops_sets.union,
-    lo.Except: ops_sets.except_,
-    lo.Intersect: ops_sets.intersect,
-    lo.Segment: ops_segments.segment,
-    lo.CollapsingAggregate: ops_segments.collapsing_aggregate,
-    lo.RunningAggregate: ops_segments.running_aggregate,
-    lo.WindowFrame: ops_segments.window_frame,
-    lo.GroupingAggregate: ops_segments.grouping_aggregate,
-    lo.Window: ops_segments.window,
-}
+HANDLERS: dict[type[lo.Operator], Handler] = dict([
+    _entry(lo.Scan, ops_sources.scan),
+    _entry(lo.Constant, ops_sources.constant),
+    _entry(lo.Values, ops_sources.constant),
+    _entry(lo.Filter, ops_rows.filter_),
+    _entry(lo.Project, ops_rows.project),
+    _entry(lo.Transform, ops_rows.transform),
+    _entry(lo.Limit, ops_rows.limit),
+    _entry(lo.Order, ops_rows.order),
+    _entry(lo.Flatten, ops_rows.flatten),
+    _entry(lo.Join, ops_sets.join),
+    _entry(lo.SemiJoin, ops_joins.semi_join),
+    _entry(lo.LateralJoin, ops_joins.lateral_join),
+    _entry(lo.Unnest, ops_joins.unnest),
+    _entry(lo.Union, ops_sets.union),
+    _entry(lo.Except, ops_sets.except_),
+    _entry(lo.Intersect, ops_sets.intersect),
+    _entry(lo.Segment, ops_segments.segment),
+    _entry(lo.CollapsingAggregate, ops_segments.collapsing_aggregate),
+    _entry(lo.RunningAggregate, ops_segments.running_aggregate),
+    _entry(lo.WindowFrame, ops_segments.window_frame),
+    _entry(lo.GroupingAggregate, ops_segments.grouping_aggregate),
+    _entry(lo.Window, ops_segments.window),
+])
 # Operators with no stream handler, and where they are handled instead.
 ELSEWHERE: dict[type[lo.Operator], str] = {
     lo.Store: "Translator.run writes it",
