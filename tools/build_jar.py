@@ -5,7 +5,8 @@ wheel build (setup.py), so both produce the same jar. Does nothing when the inpu
 change (a hash of every source and resource is kept next to the jar).
 
 `--bench` also builds the benchmark mains (jvm/src/bench: ReadBench, DiscoveryBench, TokenScan)
-into build/drillspark-bench.jar, against the extension jar; they are never shipped.
+into build/drillspark-bench.jar, and `--tests` the JVM unit tests (jvm/src/test) into
+build/drillspark-tests.jar, both against the extension jar; neither is ever shipped.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "jvm" / "src" / "main"
 BENCH_SRC = ROOT / "jvm" / "src" / "bench"
+TEST_SRC = ROOT / "jvm" / "src" / "test"
 JARS_DIR = ROOT / "python" / "drillspark" / "jars"
 BENCH_JAR = ROOT / "build" / "drillspark-bench.jar"
+TEST_JAR = ROOT / "build" / "drillspark-tests.jar"
 
 
 def read_version() -> tuple[str, str]:
@@ -133,32 +136,46 @@ def build(force: bool = False) -> Path:
     return target
 
 
-def build_bench(force: bool = False) -> Path:
-    """The benchmark mains, compiled against the extension jar (rebuilt first if needed)."""
+def build_side(src: Path, target: Path, what: str, force: bool = False) -> Path:
+    """Code compiled against the extension jar (rebuilt first if needed), never shipped with
+    it: the benchmark mains (jvm/src/bench) or the JVM unit tests (jvm/src/test)."""
     extension = build(force)
-    stamp = BENCH_JAR.with_suffix(".sha256")
-    files = inputs(BENCH_SRC)
+    stamp = target.with_suffix(".sha256")
+    files = inputs(src)
     want = digest(files, extension.with_suffix(".sha256").read_text())
-    if not force and BENCH_JAR.exists() and stamp.exists() and stamp.read_text() == want:
-        print(f"build_jar: {BENCH_JAR.relative_to(ROOT)} is up to date")
-        return BENCH_JAR
+    if not force and target.exists() and stamp.exists() and stamp.read_text() == want:
+        print(f"build_jar: {target.relative_to(ROOT)} is up to date")
+        return target
     jars = pyspark_jars()
-    with tempfile.TemporaryDirectory(prefix="drillspark-bench-") as tmpdir:
+    with tempfile.TemporaryDirectory(prefix="drillspark-side-") as tmpdir:
         classes = Path(tmpdir) / "classes"
         classes.mkdir()
         sources = [f for f in files if f.suffix in (".scala", ".java")]
-        print(f"build_jar: compiling {len(sources)} benchmark sources")
+        print(f"build_jar: compiling {len(sources)} {what} sources")
         compile_scala(jars, classes, sources, extra=[extension])
-        BENCH_JAR.parent.mkdir(parents=True, exist_ok=True)
-        pack(classes, BENCH_JAR)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pack(classes, target)
     stamp.write_text(want)
-    print(f"build_jar: wrote {BENCH_JAR.relative_to(ROOT)}")
-    return BENCH_JAR
+    print(f"build_jar: wrote {target.relative_to(ROOT)}")
+    return target
+
+
+def build_bench(force: bool = False) -> Path:
+    return build_side(BENCH_SRC, BENCH_JAR, "benchmark", force)
+
+
+def build_tests(force: bool = False) -> Path:
+    return build_side(TEST_SRC, TEST_JAR, "JVM unit test", force)
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--force", action="store_true", help="rebuild even if nothing changed")
     ap.add_argument("--bench", action="store_true", help="also build the benchmark jar")
+    ap.add_argument("--tests", action="store_true", help="also build the JVM unit tests' jar")
     args = ap.parse_args()
-    (build_bench if args.bench else build)(args.force)
+    build(args.force)
+    if args.bench:
+        build_bench()
+    if args.tests:
+        build_tests()
