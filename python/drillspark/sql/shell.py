@@ -11,11 +11,11 @@ import os
 import re
 import sys
 import threading
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
+from drillspark.progress import ProgressWatch, TextProgress
 from drillspark.sql import statements as st
 from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
 from drillspark.sql.engine import SqlEngine
@@ -98,59 +98,24 @@ def _completer(engine: SqlEngine):
 
 
 class Progress:
-    """A one-line elapsed-time / Spark-task indicator on stderr while a query runs (shown
-    after the first second, erased when done)."""
+    """A one-line elapsed-time / Spark-task indicator on `stream` while a statement runs, on a
+    terminal only (shown after the first second, erased when done): drillspark.progress's
+    watch and text line."""
 
     def __init__(self, engine: SqlEngine, stream: TextIO):
-        self.engine = engine
         self.stream = stream
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-        self._shown = False
+        self._watch = ProgressWatch(TextProgress(stream),
+                                    lambda: engine.spark if engine.has_spark else None,
+                                    interval=0.25, delay=1.0)
 
     def __enter__(self) -> Progress:
         if self.stream.isatty():
-            self._thread.start()
+            self._watch.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join()
-        if self._shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-
-    def _loop(self) -> None:
-        start = time.monotonic()
-        if self._stop.wait(1.0):
-            return
-        while not self._stop.is_set():
-            elapsed = time.monotonic() - start
-            # the first statement waits for Spark's start: say so, not an empty bar
-            what = "Running " + self._bar() if self.engine.has_spark else "Starting Spark..."
-            self.stream.write(f"\r\x1b[K{what} {elapsed:5.1f}s")
-            self.stream.flush()
-            self._shown = True
-            self._stop.wait(0.25)
-
-    def _bar(self, width: int = 20) -> str:
-        done = total = 0
-        if not self.engine.has_spark:  # never start Spark just to draw the bar
-            return "[" + "." * width + "]"
-        try:  # classic Spark only; Spark Connect has no status tracker
-            tracker = self.engine.spark.sparkContext.statusTracker()
-            for sid in tracker.getActiveStageIds():
-                info = tracker.getStageInfo(sid)
-                if info is not None:
-                    done += info.numCompletedTasks
-                    total += info.numTasks
-        except Exception:
-            total = 0
-        if not total:
-            return "[" + "." * width + "]"
-        filled = int(width * done / total)
-        return "[" + "#" * filled + "." * (width - filled) + f"] {done}/{total} tasks"
+        if self.stream.isatty():
+            self._watch.__exit__(*exc)
 
 
 class Shell:
