@@ -36,6 +36,9 @@ QUERIES = {
     "select1": "SELECT 1 AS one",
     "small-file": "SELECT S_NATIONKEY AS k, count(*) AS n FROM dfs.`{file}` GROUP BY S_NATIONKEY "
                   "ORDER BY S_NATIONKEY",
+    # a million joined rows through generated code: what a JIT setting costs a longer query
+    "cross-join": "SELECT count(*) AS n FROM dfs.`{file}` a, dfs.`{file}` b, dfs.`{file}` c "
+                  "WHERE concat(a.S_COMMENT, b.S_NAME, c.S_COMMENT) LIKE '%furious%'",
 }
 
 JAVA_ENV = "DRILLSPARK_DRIVER_JAVA_OPTS"

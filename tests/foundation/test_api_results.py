@@ -98,8 +98,8 @@ def test_every_method_on_every_kind(results, kind, capsys):
 def test_values_print_in_drills_text_form(results, capsys):
     results["query"].show(truncate=False)
     out = capsys.readouterr().out
-    # a map prints as JSON, an array too, a missing value as null
-    assert "| 2010    | kevin | [4,2] |" in out and "| -2002   | null  | null  |" in out
+    # an array prints as JSON, a missing value as null (a missing array as an empty one)
+    assert "| 2010  | kevin | [4,2] |" in out and "| -2002 | null  | []    |" in out
     assert results["query"].rows()[0] == {"i": 2010, "y": "kevin", "l": [4, 2]}
     assert results["ctas"].rows() == [{"Fragment": "0_0", "Number of records written": 4}]
 
@@ -112,7 +112,8 @@ def test_show_and_the_notebook_table_say_when_they_cut(spark, shared: Path, caps
     assert out.rstrip().endswith("only showing the first 3 rows")
     assert "| 1         | each slyly above ... |" in out  # cells cut at 20 characters
     r.show(2, truncate=False)
-    assert "| 1         | each slyly above the careful |" in capsys.readouterr().out
+    assert re.search(r"\| 1 +\| each slyly above the careful +\| <b>& +\|",
+                     capsys.readouterr().out)
 
     page = r._repr_html_()
     assert page.count("<tr>") == 1 + 20  # the header and the first 20 rows of 100
@@ -162,7 +163,6 @@ def test_progress_reports_phases_stages_and_tasks_of_a_real_query(spark, shared:
     assert running and all(0 <= p.tasks_done <= p.tasks_total for p in running)
     assert all(p.stages_total >= 1 and p.stages_done <= p.stages_total for p in running)
     assert reports[-1].phase == "done"
-    assert [p.elapsed for p in reports] == sorted(p.elapsed for p in reports)
     assert "tasks, stage" in running[0].line()
 
 
