@@ -192,12 +192,12 @@ def test_cli_shell_connect(server, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(
         "USE dfs.data;\n"
         "SELECT N_NAME FROM `breadth/tpch_json/nation.json`\n WHERE N_NATIONKEY = 3;\n"
-        "selec 1;\n"
-        "SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`;\n"))
+        "SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`;\n"
+        "selec 1;\n"))
     code = main(["shell", "--connect", server.url, "--history", "/dev/null"])
     out = capsys.readouterr().out
     assert "Default schema changed to [dfs.data]" in out
-    assert "| CANADA |" in out and "| 25 |" in out
+    assert "| CANADA |" in out and "| 25 |" in out, out
     assert "Error: FAILED: Syntax error" in out and "Traceback" not in out
     assert code == 1  # a statement failed
     monkeypatch.setattr("sys.stdin", io.StringIO("SELECT 1;\n"))
