@@ -20,6 +20,18 @@ JSON = "data/drill-conformance/data/drill/jsoninput"
 SUPPLIER = "data/breadth/tpch_json/supplier.json"
 
 
+def supplier_plan(shared: Path) -> dict:
+    """A logical plan: the first 3 suppliers."""
+    return {"head": {"version": 1, "type": "APACHE_DRILL_LOGICAL"},
+           "storage": {"dfs": {"type": "file", "connection": "file:///"}},
+           "query": [{"op": "scan", "@id": 1, "storageengine": "dfs",
+                      "selection": {"format": {"type": "json"},
+                                    "files": [str(shared / SUPPLIER)]}},
+                     {"op": "limit", "@id": 2, "input": 1, "first": 0, "last": 3},
+                     {"op": "store", "@id": 3, "input": 2, "target": None,
+                      "storageEngine": "--SCREEN--"}]}
+
+
 @pytest.fixture(scope="module")
 def results(spark, shared: Path, tmp_path_factory) -> dict[str, Result]:
     folder = shared / JSON
@@ -29,18 +41,10 @@ def results(spark, shared: Path, tmp_path_factory) -> dict[str, Result]:
     def last(sql: str) -> Result:
         return engine.execute(sql)[-1]
 
-    plan = {"head": {"version": 1, "type": "APACHE_DRILL_LOGICAL"},
-            "storage": {"dfs": {"type": "file", "connection": "file:///"}},
-            "query": [{"op": "scan", "@id": 1, "storageengine": "dfs",
-                       "selection": {"format": {"type": "json"},
-                                     "files": [str(shared / SUPPLIER)]}},
-                      {"op": "limit", "@id": 2, "input": 1, "first": 0, "last": 3},
-                      {"op": "store", "@id": 3, "input": 2, "target": None,
-                       "storageEngine": "--SCREEN--"}]}
     return {
         "query": drillspark.sql(f"SELECT t.`integer` AS i, t.x.y AS y, t.l AS l "
                                 f"FROM dfs.`{folder / 'input2.json'}` t", spark),
-        "plan": drillspark.run(plan, spark=spark),
+        "plan": drillspark.run(supplier_plan(shared), spark=spark),
         "show files": last("SHOW FILES IN dfs.root"),
         "show schemas": last("SHOW SCHEMAS"),
         "describe": last("DESCRIBE INFORMATION_SCHEMA.`TABLES`"),
@@ -177,3 +181,14 @@ def test_progress_true_prints_one_line_and_blanks_it(spark, shared: Path, capsys
     assert err.endswith("\r") and not err.split("\r")[-2].strip()
     with pytest.raises(TypeError, match="progress must be a callable"):
         drillspark.sql("SHOW SCHEMAS", spark, progress="yes")  # type: ignore[arg-type]
+
+
+def test_run_reports_progress_while_its_rows_are_fetched(spark, shared: Path):
+    reports: list[drillspark.ProgressInfo] = []
+    result = drillspark.run(supplier_plan(shared), spark=spark, progress=reports.append)
+    assert reports == []  # nothing runs until the rows are fetched
+    assert result.to_arrow().num_rows == 3
+    assert reports and {p.phase for p in reports[:-1]} <= {"running"}
+    assert reports[-1].phase == "done"
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        drillspark.run(supplier_plan(shared), spark=spark, progress=1)  # type: ignore[arg-type]
