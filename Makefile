@@ -30,20 +30,26 @@ browser:
 
 $(VENV)/.deps: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "make: drillspark needs Python >= 3.11 (found %s)" % sys.version.split()[0])'
+	@echo "make: creating the virtualenv $(VENV)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "make: upgrading pip, setuptools and wheel in $(VENV)"
 	$(PIP) install -q --upgrade pip setuptools wheel
-	$(PIP) install -q "pyspark==4.3.*"
+	@echo "make: installing pyspark 4.3 (a download of about 450 MB: minutes on a slow line) ..."
+	$(PIP) install --progress-bar on "pyspark==4.3.*"
 	touch $@
 
 $(JAR): $(VENV)/.deps $(JAR_SOURCES) | java
+	@echo "make: compiling the Scala extension (2-3 minutes) ..."
 	$(PY) tools/build_jar.py
 
 jar: $(VENV)/.deps java
+	@echo "make: building the Scala extension jar (2-3 minutes when the sources changed) ..."
 	$(PY) tools/build_jar.py
 
 # The package itself, editable, with the dev tools; the jar is built first (setup.py reuses it).
 $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py
-	$(PIP) install -q --no-build-isolation -e ".[dev]"
+	@echo "make: installing drillspark (editable) and its dependencies and dev tools (pyarrow, pandas, sqlglot, pytest, ruff, mypy, ...) ..."
+	$(PIP) install --progress-bar on --no-build-isolation -e ".[dev]"
 	@# pydrill's wheel installs its own top-level `tests` package, which would hide ours
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@

@@ -36,6 +36,9 @@ QUERIES = {
     "select1": "SELECT 1 AS one",
     "small-file": "SELECT S_NATIONKEY AS k, count(*) AS n FROM dfs.`{file}` GROUP BY S_NATIONKEY "
                   "ORDER BY S_NATIONKEY",
+    # a million joined rows through generated code: what a JIT setting costs a longer query
+    "cross-join": "SELECT count(*) AS n FROM dfs.`{file}` a, dfs.`{file}` b, dfs.`{file}` c "
+                  "WHERE concat(a.S_COMMENT, b.S_NAME, c.S_COMMENT) LIKE '%furious%'",
 }
 
 JAVA_ENV = "DRILLSPARK_DRIVER_JAVA_OPTS"
@@ -51,6 +54,9 @@ VARIANTS: dict[str, tuple[dict[str, str], str]] = {
     "serialgc": ({"DRILLSPARK_CLI_DEFAULTS": "0", JAVA_ENV: "-XX:+UseSerialGC"}, "-XX:+UseSerialGC"),
     "cds": ({"DRILLSPARK_CLI_DEFAULTS": "0", JAVA_ENV: "-XX:SharedArchiveFile={cds}"},
             "-XX:SharedArchiveFile (dynamic archive of one run)"),
+    "c1cds": ({"DRILLSPARK_CLI_DEFAULTS": "0",
+               JAVA_ENV: "-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile={cds}"},
+              "C1 only and the class-data-sharing archive"),
     "all": ({"DRILLSPARK_CLI_DEFAULTS": "0",
              "PYSPARK_SUBMIT_ARGS": "--conf spark.ui.enabled=false pyspark-shell",
              JAVA_ENV: "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:SharedArchiveFile={cds}"},
@@ -144,7 +150,7 @@ def import_time() -> float:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
-    ap.add_argument("--variants", default="current,baseline,ui-off,c1,serialgc,cds,all",
+    ap.add_argument("--variants", default="current,baseline,ui-off,c1,serialgc,cds,c1cds,all",
                     type=lambda s: parse_list(s, VARIANTS, "variant"),
                     help=f"comma-separated, from: {', '.join(VARIANTS)}")
     ap.add_argument("--queries", default="select1,small-file",

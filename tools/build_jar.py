@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -87,7 +88,26 @@ def compile_scala(jars: Path, out: Path, sources: list[Path],
     # The compiler does not expand `dir/*` itself; hand it the full list.
     cmd[cmd.index("-classpath") + 1] = os.pathsep.join(
         [str(j) for j in sorted(jars.glob("*.jar"))] + [str(e) for e in extra])
-    subprocess.run(cmd, check=True)
+    run_with_heartbeat(cmd, "compiling")
+
+
+HEARTBEAT_SECONDS = 30
+
+
+def run_with_heartbeat(cmd: list[str], doing: str) -> None:
+    """Run cmd; a line every HEARTBEAT_SECONDS says it is still `doing` (a silent compile of
+    minutes looks like a hang), and one at the end how long it took."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd)
+    while True:
+        try:
+            rc = proc.wait(HEARTBEAT_SECONDS)
+            break
+        except subprocess.TimeoutExpired:
+            print(f"build_jar: still {doing} ({time.monotonic() - start:.0f} s) ...", flush=True)
+    if rc != 0:
+        raise subprocess.CalledProcessError(rc, cmd)
+    print(f"build_jar: {doing} took {time.monotonic() - start:.0f} s", flush=True)
 
 
 def pack(classes: Path, target: Path) -> None:
@@ -120,7 +140,8 @@ def build(force: bool = False) -> Path:
         classes = Path(tmpdir) / "classes"
         classes.mkdir()
         sources = [f for f in files if f.suffix in (".scala", ".java")]
-        print(f"build_jar: compiling {len(sources)} Scala sources with {jars}")
+        print(f"build_jar: compiling {len(sources)} Scala sources with the Scala compiler in "
+              f"{jars} (2-3 minutes; more on a busy machine) ...", flush=True)
         compile_scala(jars, classes, sources)
         resources = SRC / "resources"
         if resources.exists():
@@ -151,7 +172,8 @@ def build_side(src: Path, target: Path, what: str, force: bool = False) -> Path:
         classes = Path(tmpdir) / "classes"
         classes.mkdir()
         sources = [f for f in files if f.suffix in (".scala", ".java")]
-        print(f"build_jar: compiling {len(sources)} {what} sources")
+        print(f"build_jar: compiling {len(sources)} {what} sources (about a minute) ...",
+              flush=True)
         compile_scala(jars, classes, sources, extra=[extension])
         target.parent.mkdir(parents=True, exist_ok=True)
         pack(classes, target)

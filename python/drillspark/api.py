@@ -11,6 +11,7 @@ from drillspark.result import DrillResult
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+    from drillspark.progress import ProgressCallback
     from drillspark.spark.failures import Located
 
 
@@ -28,7 +29,8 @@ def _load_plan(plan: Any) -> Any:
 def run(plan: Any, spark: SparkSession | None = None,
         storage: Mapping[str, Mapping[str, Any]] | None = None,
         classpath: Sequence[str] | None = None,
-        workspaces: Mapping[str, Any] | None = None) -> DrillResult:
+        workspaces: Mapping[str, Any] | None = None,
+        progress: ProgressCallback | bool | None = None) -> DrillResult:
     """Run a Drill logical plan and return its result.
 
     plan:      a path to a plan file, JSON text, a dict, or a parsed LogicalPlan
@@ -40,7 +42,14 @@ def run(plan: Any, spark: SparkSession | None = None,
     workspaces: name -> folder (or `{"location", "allowAccessOutsideWorkspace"}`): when
                given, every file the plan's engines read or write must lie inside one of them
                (docs/security.md); when not, a plan reads what its own engines declare
+    progress:  reports while the result's rows are computed, as for `drillspark.sql`: a
+               callable taking a ProgressInfo, True (a line on stderr), False, or None (the
+               line inside IPython, nothing elsewhere)
     """
+    from drillspark.progress import resolve
+
+    callback = resolve(progress)  # a wrong argument fails before any work
+
     from drillspark.spark.storage import StorageRegistry
     from drillspark.spark.translator import Translator
 
@@ -66,8 +75,10 @@ def run(plan: Any, spark: SparkSession | None = None,
         return locate(error, translator.frames())
 
     source = getattr(parsed, "source", None)
-    return DrillResult(df, parsed, written, plan_text=_plan_text(parsed), locate=locate,
-                       plan_name=getattr(source, "file", None) if source else None)
+    result = DrillResult(df, parsed, written, plan_text=_plan_text(parsed), locate=locate,
+                         plan_name=getattr(source, "file", None) if source else None)
+    result.progress = callback
+    return result
 
 
 def _missing_type(head: Mapping[str, Any]) -> str:

@@ -1,22 +1,28 @@
-"""DrillResult: what `drillspark.run()` returns — the result DataFrame plus ways to fetch it,
-including Drill's batch protocol (seed 000) over Arrow record batches."""
+"""The results of drillspark.run() and drillspark.sql(): `Result`, the methods every result
+shares (PySpark-like: show, collect, to_pandas, to_arrow, a notebook table); `DrillResult`, a
+query's rows as a Spark DataFrame, including Drill's batch protocol (seed 000) over Arrow
+record batches; `StatementResult`, the rows of a statement answered without a Spark job
+(USE, SHOW, DESCRIBE, EXPLAIN, ALTER SESSION, CREATE / DROP)."""
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import io
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from drillspark import display
 from drillspark.errors import ExecutionError
 from drillspark.operators.outcome import IterOutcome
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
-    from pyspark.sql import DataFrame
+    from pyspark.sql import DataFrame, Row
 
+    from drillspark.progress import ProgressCallback
     from drillspark.spark.failures import Located
     from drillspark.spark.storage import WriteReport
 
@@ -151,7 +157,59 @@ class BatchStream:
                 return
 
 
-class DrillResult:
+HTML_ROWS = 20  # rows a notebook shows of a result (it says when there are more)
+
+
+class Result(abc.ABC):
+    """What every result of drillspark.sql() and drillspark.run() offers, query results and
+    statement results alike."""
+
+    @property
+    @abc.abstractmethod
+    def columns(self) -> list[str]:
+        """The column names, in order."""
+
+    @abc.abstractmethod
+    def rows(self) -> list[dict[str, Any]]:
+        """All records as plain dicts (nested maps as dicts, arrays as lists)."""
+
+    @abc.abstractmethod
+    def collect(self) -> list[Row]:
+        """All records as PySpark Rows (`row.name`, `row["name"]`, `row.asDict()`)."""
+
+    @abc.abstractmethod
+    def to_arrow(self) -> pa.Table:
+        """All records as a pyarrow Table."""
+
+    @abc.abstractmethod
+    def _head(self, n: int) -> list[list[Any]]:
+        """The first `n` records as lists of plain values."""
+
+    def to_pandas(self) -> pd.DataFrame:
+        """All records as a pandas DataFrame."""
+        return self.to_arrow().to_pandas()
+
+    def show(self, n: int = 20, truncate: bool | int = True) -> None:
+        """Print the first `n` rows as a table; `truncate` cuts cells at 20 characters (True),
+        at that many (an int), or not at all (False)."""
+        print(self.show_text(n, truncate))
+
+    def show_text(self, n: int = 20, truncate: bool | int = True) -> str:
+        """What show() prints."""
+        head = self._head(n + 1)
+        width = 20 if truncate is True else int(truncate) if truncate else 1 << 30
+        footer = f"only showing the first {n} rows" if len(head) > n else None
+        return display.table(self.columns, head[:n], max(width, 4), footer)
+
+    def _repr_html_(self) -> str:
+        """The notebook's view: an HTML table of the first rows (HTML_ROWS), saying when the
+        result has more."""
+        head = self._head(HTML_ROWS + 1)
+        note = f"only showing the first {HTML_ROWS} rows" if len(head) > HTML_ROWS else None
+        return display.html_table(self.columns, head[:HTML_ROWS], note)
+
+
+class DrillResult(Result):
     """The result of running a plan. `.df` is the Spark DataFrame of the result stream (for
     a plan whose sinks only write files: one row per written target). `.written` lists the
     `WriteReport`s of file stores (path, format, rows, files).
@@ -171,6 +229,9 @@ class DrillResult:
         self._locate = locate
         self.plan_name = plan_name
         self.statement = statement  # the SQL text, for results of drillspark.sql
+
+    # reports the progress of fetching the rows (drillspark.progress); set by run() / sql()
+    progress: ProgressCallback | None = None
 
     def failure_message(self, error: BaseException) -> str:
         """One paragraph for `error`, raised while this result's rows were computed: the
@@ -204,22 +265,42 @@ class DrillResult:
         with `failure_message` (for callers that read `.df` directly)."""
         return _fetching(self.failure)
 
+    @contextlib.contextmanager
+    def _running(self) -> Iterator[None]:
+        """fetching(), with the progress reported while Spark computes the rows."""
+        with self.fetching():
+            if self.progress is None:
+                yield
+                return
+            from drillspark.progress import ProgressWatch
+
+            with ProgressWatch(self.progress, lambda: self.df.sparkSession):
+                yield
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.df.columns)
+
     def rows(self) -> list[dict[str, Any]]:
         """All result records as plain dicts (nested maps as dicts, arrays as lists)."""
-        with self.fetching():
+        with self._running():
             return [_plain(r) for r in self.df.collect()]
 
+    def collect(self) -> list[Row]:
+        with self._running():
+            return self.df.collect()
+
+    def _head(self, n: int) -> list[list[Any]]:
+        with self._running():
+            return [[display.plain(v) for v in r] for r in self.df.limit(n).collect()]
+
     def to_arrow(self) -> pa.Table:
-        with self.fetching():
+        with self._running():
             return self.df.toArrow()
 
     def to_pandas(self) -> pd.DataFrame:
-        with self.fetching():
+        with self._running():
             return self.df.toPandas()
-
-    def show(self, n: int = 20, truncate: bool | int = False) -> None:
-        with self.fetching():
-            self.df.show(n, truncate=truncate)
 
     def explain(self, print_it: bool = True) -> str:
         """The Drill plan followed by Spark's physical plan (returned, and printed unless
@@ -240,3 +321,75 @@ class DrillResult:
 
     def __repr__(self) -> str:
         return f"DrillResult(columns={self.df.columns!r}, written={len(self.written)})"
+
+
+class StatementResult(Result):
+    """The answer of a statement that needs no Spark job (USE, ALTER SESSION, SHOW, DESCRIBE,
+    EXPLAIN, CREATE / DROP): its rows, held in memory. `text`, when set, is what show() prints
+    instead of a table (EXPLAIN's plan JSON)."""
+
+    def __init__(self, columns: Sequence[str], data: Sequence[Sequence[Any]] | None = None,
+                 text: str | None = None):
+        self._columns = list(columns)
+        self.data: list[list[Any]] = [list(r) for r in data or []]
+        self.text = text
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self._columns)
+
+    @property
+    def df(self) -> DataFrame:
+        """The rows as a Spark DataFrame, on the active session (else drillspark.session()),
+        for code that treats every result as a DataFrame."""
+        from pyspark.sql import SparkSession
+
+        spark = SparkSession.getActiveSession()
+        if spark is None:
+            from drillspark.session import session
+
+            spark = session()
+        return spark.createDataFrame(self.to_arrow())
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [dict(zip(self._columns, r, strict=True)) for r in self.data]
+
+    def collect(self) -> list[Row]:
+        from pyspark.sql import Row
+
+        make = Row(*self._columns)
+        return [make(*r) for r in self.data]
+
+    def _head(self, n: int) -> list[list[Any]]:
+        return [list(r) for r in self.data[:n]]
+
+    def to_arrow(self) -> pa.Table:
+        import pyarrow as pa
+
+        arrays = [pa.array([r[i] for r in self.data]) for i in range(len(self._columns))]
+        return pa.Table.from_arrays(arrays, names=self._columns)
+
+    def show_text(self, n: int = 20, truncate: bool | int = True) -> str:
+        return self.text if self.text is not None else super().show_text(n, truncate)
+
+    def _repr_html_(self) -> str:
+        if self.text is not None:
+            import html
+
+            return f"<pre>{html.escape(self.text)}</pre>"
+        return super()._repr_html_()
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        return iter([list(r) for r in self.data])
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, StatementResult) and self._columns == other._columns
+                and self.data == other.data and self.text == other.text)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        return f"StatementResult(columns={self._columns!r}, rows={len(self.data)})"

@@ -203,6 +203,11 @@ def test_the_cli_short_lived_settings_can_be_left_out(monkeypatch):
     s = importlib.import_module("drillspark.session")  # the module, not the function of that name
 
     monkeypatch.delenv(s.CLI_DEFAULTS_ENV, raising=False)
-    assert s.short_lived_conf() == {"spark.ui.enabled": "false"}
+    monkeypatch.delenv(s.DRIVER_JAVA_OPTS_ENV, raising=False)
+    assert s.short_lived_conf() == {"spark.ui.enabled": "false",
+                                    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1"}
+    # the driver gets them after the log configuration (a user's --conf would replace them)
+    assert s._driver_java_options(Path("/l.xml"), s.short_lived_conf()[
+        "spark.driver.extraJavaOptions"]).endswith(" -XX:TieredStopAtLevel=1")
     monkeypatch.setenv(s.CLI_DEFAULTS_ENV, "0")
     assert s.short_lived_conf() == {}

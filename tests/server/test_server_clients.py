@@ -180,3 +180,26 @@ def test_cli_sql_connect(server, capsys):
     code = main(["sql", "--connect", server.url, "selec 1"])
     assert code == 1
     assert "FAILED: Syntax error" in capsys.readouterr().out
+
+
+def test_cli_shell_connect(server, capsys, monkeypatch):
+    """`drillspark shell --connect URL` with piped statements: the server answers them, USE
+    holds for the next statement (the session cookie), and an error is one line."""
+    import io
+
+    from drillspark.cli.main import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        "USE dfs.data;\n"
+        "SELECT N_NAME FROM `breadth/tpch_json/nation.json`\n WHERE N_NATIONKEY = 3;\n"
+        "SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`;\n"
+        "selec 1;\n"))
+    code = main(["shell", "--connect", server.url, "--history", "/dev/null"])
+    out = capsys.readouterr().out
+    assert "Default schema changed to [dfs.data]" in out
+    assert "| CANADA |" in out and "| 25 |" in out, out
+    assert "Error: FAILED: Syntax error" in out and "Traceback" not in out
+    assert code == 1  # a statement failed
+    monkeypatch.setattr("sys.stdin", io.StringIO("SELECT 1;\n"))
+    assert main(["shell", "--connect", "http://127.0.0.1:9", "--history", "/dev/null"]) == 1
+    assert "Error: cannot reach http://127.0.0.1:9" in capsys.readouterr().out

@@ -81,8 +81,11 @@ def run_command(args: argparse.Namespace) -> int:
     from pyspark.sql import SparkSession
 
     owned = SparkSession.getActiveSession() is None  # never stop a session we did not start
+    from drillspark.session import short_lived_conf
+
     # failures are reported as one paragraph below, not as executor logs
-    spark = drillspark.session(master=args.master, log_level=args.log_level, **conf)
+    spark = drillspark.session(master=args.master, log_level=args.log_level,
+                               **{**short_lived_conf(), **conf})
     try:
         result = None
         try:

@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "leave, !tables to list the current workspace.")
     s.add_argument("--history", type=Path, default=Path.home() / ".drillspark_history",
                    help="history file (default ~/.drillspark_history)")
+    s.add_argument("--connect", metavar="URL",
+                   help="run the statements on a running `drillspark serve` (or Drill) at URL, "
+                        "e.g. http://127.0.0.1:8047 (login from DRILLSPARK_USER/_PASSWORD)")
     _common(s)
     s.set_defaults(func=run_shell)
 
@@ -139,6 +142,10 @@ def run_sql(args: argparse.Namespace) -> int:
 
 
 def run_shell(args: argparse.Namespace) -> int:
+    if args.connect:
+        from drillspark.cli.remote import shell
+
+        return shell(args.connect, args.history)
     from drillspark.sql.shell import Shell
 
     return Shell(make_engine(args), history=args.history).run()

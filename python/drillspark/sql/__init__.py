@@ -4,16 +4,17 @@ Drill logical plan and run by the same translator as JSON plans.
     import drillspark
     result = drillspark.sql("SELECT t.a.b FROM dfs.`data.json` t")
 
-`drillspark.sql` is both this package and that function (the module is callable).
+`drillspark.sql` (the function) calls `run_sql` here; `import drillspark.sql.engine` and
+`from drillspark.sql import SqlEngine` reach this package.
 """
 
 from __future__ import annotations
 
-import sys
-import types
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from drillspark.progress import ProgressCallback, ProgressWatch, resolve
+from drillspark.result import DrillResult, StatementResult
 from drillspark.sql.engine import RowsResult, SqlEngine
 from drillspark.sql.errors import (
     QueryPlanError,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["QueryPlanError", "RowsResult", "SqlEngine", "SqlError", "SqlSession", "SqlSyntaxError",
            "TableNotFoundError", "UnsupportedSqlError", "ValidationError", "default_engine",
-           "sql"]
+           "run_sql", "sql"]
 
 # Per session, weakly held: an id() key could be reused by a later session.
 _engines: weakref.WeakKeyDictionary[Any, SqlEngine] = weakref.WeakKeyDictionary()
@@ -51,18 +52,25 @@ def default_engine(spark: SparkSession | None = None) -> SqlEngine:
     return engine
 
 
-def sql(query: str, spark: SparkSession | None = None) -> Any:
+def run_sql(query: str, spark: SparkSession | None = None,
+            progress: ProgressCallback | bool | None = None) -> DrillResult | StatementResult:
     """Run Drill SQL (one or more ';'-separated statements); the last statement's result: a
-    DrillResult for queries, a RowsResult for USE / SHOW / EXPLAIN / ALTER SESSION."""
-    results = default_engine(spark).execute(query)
+    DrillResult for queries, a StatementResult for USE / SHOW / DESCRIBE / EXPLAIN / ALTER
+    SESSION / CREATE / DROP. `progress` (drillspark.progress.resolve) is reported while Spark
+    starts and plans, and stays with a DrillResult for the jobs that fetch its rows."""
+    callback = resolve(progress)
+    engine = default_engine(spark)
+    if callback is None:
+        results = engine.execute(query)
+    else:
+        with ProgressWatch(callback, lambda: engine.spark if engine.has_spark else None):
+            results = engine.execute(query)
     if not results:
         raise SqlError("no statement to run")
-    return results[-1]
+    result = results[-1]
+    if isinstance(result, DrillResult):  # its rows are fetched later, by show() and the like
+        result.progress = callback
+    return result
 
 
-class _CallableModule(types.ModuleType):
-    def __call__(self, query: str, spark: SparkSession | None = None) -> Any:
-        return sql(query, spark)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+sql = run_sql  # `from drillspark.sql import sql`, as before

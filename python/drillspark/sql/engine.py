@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from drillspark.errors import ExecutionError
 from drillspark.plan.errors import PlanError
+from drillspark.result import DrillResult, StatementResult
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage.views import jackson_pretty, list_views
 from drillspark.sql import catalog, ddl
@@ -25,23 +25,8 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
-@dataclass
-class RowsResult:
-    """The answer of a statement that needs no Spark job (USE, SHOW FILES, EXPLAIN, ...)."""
-
-    columns: list[str]
-    data: list[list[Any]] = field(default_factory=list)
-    text: str | None = None  # shown as is instead of a table (EXPLAIN's plan JSON)
-
-    def rows(self) -> list[dict[str, Any]]:
-        """Records as dicts, like DrillResult.rows()."""
-        return [dict(zip(self.columns, r, strict=True)) for r in self.data]
-
-    def __iter__(self) -> Iterator[list[Any]]:
-        return iter([list(r) for r in self.data])
-
-    def __len__(self) -> int:
-        return len(self.data)
+# The statements' answers are the API's StatementResult (show, to_pandas, ... as query results).
+RowsResult = StatementResult
 
 
 class SqlEngine:
@@ -69,14 +54,14 @@ class SqlEngine:
             if active is None and self._spark_factory is not None:
                 active = self._spark_factory()
             if active is None:
-                import drillspark
+                from drillspark.session import session
 
-                active = drillspark.session()
+                active = session()
             self._spark = active
         return self._spark
 
     # ------------------------------------------------------------------ entry points
-    def execute(self, text: str) -> list[Any]:
+    def execute(self, text: str) -> list[DrillResult | StatementResult]:
         """Run every ';'-separated statement of `text`; the results in order."""
         results = []
         for offset, stmt in st.split(text):
@@ -86,7 +71,7 @@ class SqlEngine:
                 raise _shift(e, text, offset) from None
         return results
 
-    def execute_statement(self, text: str) -> Any:
+    def execute_statement(self, text: str) -> DrillResult | StatementResult:
         stmt = st.classify(text)
         handler = getattr(self, "_" + type(stmt).__name__.lower())
         try:
@@ -101,12 +86,12 @@ class SqlEngine:
         return compile_query(text, self.session)
 
     # ------------------------------------------------------------------ queries
-    def _query(self, stmt: st.Query) -> Any:
+    def _query(self, stmt: st.Query) -> DrillResult:
         result = self.run_plan(self.compile(stmt.text))
         result.statement = stmt.text  # runtime failures name the query
         return result
 
-    def run_plan(self, compiled: CompiledQuery) -> Any:
+    def run_plan(self, compiled: CompiledQuery) -> DrillResult:
         try:
             from drillspark.api import run
             from drillspark.plan import parse

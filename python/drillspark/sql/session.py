@@ -184,9 +184,9 @@ class SqlSession:
         active = SparkSession.getActiveSession()
         if active is not None:
             return active
-        import drillspark
+        from drillspark.session import session
 
-        return drillspark.session()
+        return session()
 
     def _split(self, parts: tuple[str, ...]) -> tuple[str, str, str]:
         head = parts[0].lower() if parts else ""

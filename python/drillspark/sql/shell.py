@@ -11,11 +11,11 @@ import os
 import re
 import sys
 import threading
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
+from drillspark.progress import ProgressWatch, TextProgress
 from drillspark.sql import statements as st
 from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
 from drillspark.sql.engine import SqlEngine
@@ -48,16 +48,17 @@ Tab completes keywords, functions, schemas and file names inside dfs.`...`."""
 _PATH_RE = re.compile(r"(?:\b(dfs|cp)(?:\.(\w+))?\.)?`([^`]*)$", re.I)
 
 
-def _completer(engine: SqlEngine):
+def _completer(engine: SqlEngine | None):
     from prompt_toolkit.completion import Completer, Completion
 
     class SqlCompleter(Completer):
-        """Keywords, functions and schemas; file paths inside backticks."""
+        """Keywords, functions and schemas; file paths inside backticks (schemas and paths
+        only with a local engine)."""
 
         def get_completions(self, document, complete_event) -> Iterable[Completion]:
             before = document.text_before_cursor
             m = _PATH_RE.search(before)
-            if m and before.count("`") % 2 == 1:
+            if m and before.count("`") % 2 == 1 and engine is not None:
                 yield from self._paths(m.group(1), m.group(2), m.group(3))
                 return
             word = re.search(r"[\w.!$]*$", before).group(0)  # type: ignore[union-attr]
@@ -65,7 +66,7 @@ def _completer(engine: SqlEngine):
                 return
             upper = word.upper()
             candidates = COMMANDS if word.startswith("!") else (
-                KEYWORDS + FUNCTIONS + engine.session.schemas())
+                KEYWORDS + FUNCTIONS + (engine.session.schemas() if engine else []))
             for c in candidates:
                 if c.upper().startswith(upper) and c.upper() != upper:
                     text = c if (c.startswith(("!", "dfs", "cp")) or word.isupper()) \
@@ -73,6 +74,7 @@ def _completer(engine: SqlEngine):
                     yield Completion(text, start_position=-len(word))
 
         def _paths(self, plugin: str | None, workspace: str | None, partial: str):
+            assert engine is not None
             session = engine.session
             if plugin and plugin.lower() == "cp":
                 folder = session.cp_root
@@ -98,67 +100,56 @@ def _completer(engine: SqlEngine):
 
 
 class Progress:
-    """A one-line elapsed-time / Spark-task indicator on stderr while a query runs (shown
-    after the first second, erased when done)."""
+    """A one-line elapsed-time / Spark-task indicator on `stream` while a statement runs, on a
+    terminal only (shown after the first second, erased when done): drillspark.progress's
+    watch and text line."""
 
     def __init__(self, engine: SqlEngine, stream: TextIO):
-        self.engine = engine
         self.stream = stream
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-        self._shown = False
+        self._watch = ProgressWatch(TextProgress(stream),
+                                    lambda: engine.spark if engine.has_spark else None,
+                                    interval=0.25, delay=1.0)
 
     def __enter__(self) -> Progress:
         if self.stream.isatty():
-            self._thread.start()
+            self._watch.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join()
-        if self._shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-
-    def _loop(self) -> None:
-        start = time.monotonic()
-        if self._stop.wait(1.0):
-            return
-        while not self._stop.is_set():
-            elapsed = time.monotonic() - start
-            # the first statement waits for Spark's start: say so, not an empty bar
-            what = "Running " + self._bar() if self.engine.has_spark else "Starting Spark..."
-            self.stream.write(f"\r\x1b[K{what} {elapsed:5.1f}s")
-            self.stream.flush()
-            self._shown = True
-            self._stop.wait(0.25)
-
-    def _bar(self, width: int = 20) -> str:
-        done = total = 0
-        if not self.engine.has_spark:  # never start Spark just to draw the bar
-            return "[" + "." * width + "]"
-        try:  # classic Spark only; Spark Connect has no status tracker
-            tracker = self.engine.spark.sparkContext.statusTracker()
-            for sid in tracker.getActiveStageIds():
-                info = tracker.getStageInfo(sid)
-                if info is not None:
-                    done += info.numCompletedTasks
-                    total += info.numTasks
-        except Exception:
-            total = 0
-        if not total:
-            return "[" + "." * width + "]"
-        filled = int(width * done / total)
-        return "[" + "#" * filled + "." * (width - filled) + f"] {done}/{total} tasks"
+        if self.stream.isatty():
+            self._watch.__exit__(*exc)
 
 
 class Shell:
+    """The shell over a local SqlEngine. A subclass may run the statements elsewhere
+    (`drillspark shell --connect`, cli/remote.py) by overriding `execute`, `warm_up`,
+    `completer` and `tables_statement`."""
+
     def __init__(self, engine: SqlEngine, history: Path | None = None,
                  stdout: TextIO | None = None):
         self.engine = engine
         self.history = history
         self.out = stdout or sys.stdout
+
+    def warm_up(self) -> None:
+        """Called once the prompt shows: Spark starts while the first statement is typed
+        (the first query waits for it)."""
+        threading.Thread(target=lambda: self.engine.spark, daemon=True).start()
+
+    def completer(self):
+        return _completer(self.engine)
+
+    def tables_statement(self) -> str:
+        # Drill's SHOW FILES needs a workspace: the default schema's, else dfs.root
+        return "SHOW FILES" if self.engine.session.default_schema else "SHOW FILES IN dfs.root"
+
+    def execute(self, statement: str) -> str:
+        """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
+        def work() -> str:
+            return render(self.engine.execute_statement(statement))
+
+        with Progress(self.engine, sys.stderr):
+            return run_cancellable(starter(self.engine, [statement]), work)
 
     def run(self) -> int:
         if not sys.stdin.isatty():
@@ -178,13 +169,12 @@ class Shell:
                 buf.insert_text("\n")
 
         history = FileHistory(str(self.history)) if self.history else InMemoryHistory()
-        prompt: PromptSession[str] = PromptSession(history=history, completer=_completer(self.engine),
+        prompt: PromptSession[str] = PromptSession(history=history, completer=self.completer(),
                                                    key_bindings=kb, multiline=True,
                                                    complete_while_typing=False)
         print("drillspark shell: Drill SQL on Spark. End statements with ';', "
               "!help for help, !quit to leave.", file=self.out)
-        # Spark starts while the first statement is typed (the first query waits for it).
-        threading.Thread(target=lambda: self.engine.spark, daemon=True).start()
+        self.warm_up()
         while True:
             try:
                 text = prompt.prompt("drillspark> ",
@@ -220,9 +210,7 @@ class Shell:
             if word in ("!quit", "!q", "!exit"):
                 return False
             if word == "!tables":
-                # Drill's SHOW FILES needs a workspace: the default schema's, else dfs.root
-                default = self.engine.session.default_schema
-                self._run("SHOW FILES" if default else "SHOW FILES IN dfs.root")
+                self._run(self.tables_statement())
             elif word == "!schemas":
                 self._run("SHOW SCHEMAS")
             elif word == "!help":
@@ -238,12 +226,8 @@ class Shell:
         from drillspark.errors import describe
 
         for _offset, stmt in st.split(text):
-            def work(stmt: str = stmt) -> str:
-                return render(self.engine.execute_statement(stmt))
-
             try:
-                with Progress(self.engine, sys.stderr):
-                    rendered = run_cancellable(starter(self.engine, [stmt]), work)
+                rendered = self.execute(stmt)
             except SqlError as e:
                 print(e.render(), file=self.out)
                 return False
