@@ -178,6 +178,12 @@ def test_ctas_column_list_summary_and_formats(eng, tmp_path):
     eng.execute(f"CREATE TABLE dfs.tmp.c10 AS SELECT r_name FROM {REGION} WHERE r_regionkey = 4")
     assert [p.name for p in (tmp_path / "c10").iterdir()] == ["0_0_0.tbl"]
     assert q(eng, "SELECT * FROM dfs.tmp.c10")[1] == [[["r_name"]], [["MIDDLE EAST"]]]
+    # a map in a text table is its JSON text, quoted with doubled quotes (Drill reads it back)
+    eng.execute("ALTER SESSION SET `store.format` = 'csv'")
+    eng.execute("CREATE TABLE dfs.tmp.c11 AS SELECT cust, city FROM "
+                "dfs.`breadth/own/json/orders_nested.json` WHERE cust = 'bob'")
+    assert q(eng, "SELECT * FROM dfs.tmp.c11")[1] == [[["cust", "city"]],
+                                                      [["bob", '{"name":"Rome","zip":"00100"}']]]
     with pytest.raises(ValidationError, match=r"Schema \[dfs\] is immutable"):
         eng.execute("CREATE TABLE dfs.`x` AS SELECT 1 AS a FROM (VALUES(1))")
 

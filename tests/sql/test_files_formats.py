@@ -122,6 +122,39 @@ def test_table_function_text_options(files):
     assert rows(engine, "SELECT * FROM dfs.`c.csv`")[1] == [(["1", "a"],)]
 
 
+def test_delimiter_escapes_and_newlines_under_another_line_delimiter(files):
+    engine, root = files
+    (root / "tab.txt").write_text("1\t2\n3\t4\n")
+    for delim in ("\\t", "\\u0009"):  # Java escapes, as Drill reads them
+        assert rows(engine, f"SELECT * FROM TABLE(dfs.`tab.txt`(type => 'text', fieldDelimiter => '{delim}'))"
+                    )[1] == [(["1", "2"],), (["3", "4"],)]
+    (root / "bs.csv").write_text("1\\a\\b\n")
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`bs.csv`(type => 'text', fieldDelimiter => '\\\\'))"
+                )[1] == [(["1", "a", "b"],)]
+    # a newline still ends a line when lineDelimiter is something else
+    (root / "ld.csv").write_text("a,b|c,d\ne,f|g,h\n")
+    assert rows(engine, "SELECT * FROM TABLE(dfs.`ld.csv`(type => 'text', fieldDelimiter => ',', "
+                        "lineDelimiter => '|', extractHeader => true))") == (
+        ["a", "b"], [("c", "d"), ("e", "f"), ("g", "h")])
+
+
+def test_json_table_function_takes_text_and_double_modes_from_the_session(data):
+    # Drill 1.22 ignores allTextMode / readNumbersAsDouble given in a table function
+    assert rows(data, "SELECT id, salary FROM TABLE(dfs.`breadth/own/json/people.json`(type => 'json', "
+                      "allTextMode => true)) WHERE id = 3") == (["id", "salary"], [(3, 7300.25)])
+    assert rows(data, "SELECT id, i FROM TABLE(dfs.`breadth/own/json/nums.json`(type => 'json', "
+                      "readNumbersAsDouble => true)) WHERE id < 3") == (["id", "i"], [(1, 10), (2, -3)])
+
+
+def test_parquet_files_that_type_a_column_differently(data):
+    # contributions is DECIMAL(6,2) in some files, DOUBLE in others: Drill reads each file alone
+    assert rows(data, "SELECT dir0, COUNT(*) AS n FROM dfs.`breadth/tf/min_max_dir/data` "
+                      "GROUP BY dir0 ORDER BY dir0")[1] == [
+        ("1985", 75), ("1999", 35), ("2005", 55), ("2014", 120), ("2016", 315)]
+    assert rows(data, "SELECT MAX(dir0) AS y, MIN(dir1) AS m FROM dfs.`breadth/tf/min_max_dir/data`"
+                )[1] == [("2016", "Apr")]
+
+
 def test_inline_schema_types_columns_by_name_or_position(files):
     engine, root = files
     (root / "q.csvh").write_text("id,note\n1,x\n2,y\n")

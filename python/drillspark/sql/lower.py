@@ -27,6 +27,9 @@ from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, SqlSess
 STAR = "*"
 DISTINCT_ARG = "$distinct"  # the pre-aggregated argument of COUNT(DISTINCT x)
 
+# JSON options a table function cannot set (lower case)
+SESSION_ONLY_JSON_OPTIONS = {"alltextmode", "readnumbersasdouble"}
+
 # Extension -> Drill format type for `dfs` tables without a table function `type`.
 FORMAT_BY_EXTENSION = {
     "json": "json", "csv": "text", "csvh": "text", "tsv": "text", "psv": "text", "txt": "text",
@@ -377,6 +380,9 @@ class Lowering:
         if ftype == "json":
             for option, key in JSON_FORMAT_OPTIONS.items():
                 fmt[key] = self.session.option(option)
+            # Drill 1.22's JSON reader takes these two from the session options only: given
+            # in a table function they change nothing (docs/drill-differences.md)
+            opts = {k: v for k, v in opts.items() if k.lower() not in SESSION_ONLY_JSON_OPTIONS}
         fmt.update(opts)
         return fmt
 

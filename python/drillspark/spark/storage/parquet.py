@@ -119,6 +119,8 @@ def read_parquet(spark: SparkSession, files: Sequence[str],
     times: dict[str, str] = {}
     for ft in feet:
         times.update(ft.times)
+    if _disagree(feet):
+        return _read_groups(spark, files, feet, auto_correct_dates)
     if not times:
         df = spark.read.option("mergeSchema", "true").parquet(*files)
         df = df.select(*[F.col(quote(n)) for n in df.columns],
@@ -140,6 +142,60 @@ def read_parquet(spark: SparkSession, files: Sequence[str],
         df = df.select(*[_fixed_date(n, in_corrupt) if n in dates else F.col(quote(n))
                          for n in df.columns])
     return df
+
+
+def _disagree(feet: Sequence[Footer]) -> bool:
+    """Files that give one column different types (DECIMAL in some, DOUBLE in others), which
+    Spark's schema merging refuses; Drill reads each file with its own types."""
+    seen: dict[str, T.DataType] = {}
+    for ft in feet:
+        for name, t in ft.fields:
+            if seen.setdefault(name.lower(), t) != t:
+                return True
+    return False
+
+
+def _common(a: T.DataType, b: T.DataType) -> T.DataType:
+    """One type for a column the files type differently: numbers widen (to DOUBLE once a
+    DECIMAL meets a float or another DECIMAL), anything else is read as its text."""
+    if a == b:
+        return a
+    ints = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+    if isinstance(a, ints) and isinstance(b, ints):
+        return T.LongType()
+    nums = (*ints, T.FloatType, T.DoubleType, T.DecimalType)
+    if isinstance(a, nums) and isinstance(b, nums):
+        return T.DoubleType()
+    return T.StringType()
+
+
+def _read_groups(spark: SparkSession, files: Sequence[str], feet: Sequence[Footer],
+                 auto_correct_dates: bool) -> DataFrame:
+    """Files whose schemas disagree: each group of files with one schema read alone, the
+    disagreeing columns cast to one type, then the groups unioned by name."""
+    groups: dict[tuple[tuple[str, str], ...], list[int]] = {}
+    for i, ft in enumerate(feet):
+        groups.setdefault(tuple((n.lower(), t.simpleString()) for n, t in ft.fields), []).append(i)
+    types: dict[str, T.DataType] = {}
+    names: dict[str, str] = {}
+    differ: set[str] = set()
+    for ft in feet:
+        for n, t in ft.fields:
+            names.setdefault(n.lower(), n)
+            if types.setdefault(n.lower(), t) != t:
+                differ.add(n.lower())
+                types[n.lower()] = _common(types[n.lower()], t)
+    out: DataFrame | None = None
+    for idx in groups.values():
+        df = read_parquet(spark, [files[i] for i in idx], auto_correct_dates)
+        df = df.select(*[F.col(quote(c)).cast(types[c.lower()]).alias(names[c.lower()])
+                         if c.lower() in differ else F.col(quote(c))
+                         for c in df.columns])
+        out = df if out is None else out.unionByName(df, allowMissingColumns=True)
+    assert out is not None
+    # the file-path column last, as the single read gives it
+    cols = [c for c in out.columns if c != PATH_COL] + [PATH_COL]
+    return out.select(*[F.col(quote(c)) for c in cols])
 
 
 def _time(name: str, unit: str) -> F.Column:

@@ -51,6 +51,30 @@ def _char(value: Any, key: str, allow_empty: bool = False) -> str:
     return text
 
 
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "b": "\b", "f": "\f", "\\": "\\", "'": "'", '"': '"'}
+
+
+def unescape(text: str) -> str:
+    """Java escapes in a delimiter option, as Drill reads them: '\\t' is a tab, '\\u0009'
+    too, '\\\\' a backslash; an unknown or unfinished escape stays as written."""
+    if "\\" not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        nxt = text[i + 1] if i + 1 < len(text) else ""
+        if c == "\\" and nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif c == "\\" and nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2:i + 6]):
+            out.append(chr(int(text[i + 2:i + 6], 16)))
+            i += 6
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 @dataclass(frozen=True)
 class ProvidedColumn:
     name: str
@@ -98,6 +122,8 @@ class TextFormat:
                 values[name] = truthy(value)
             elif name == "schema":
                 values[name] = parse_inline_schema(str(value))
+            elif name in ("delimiter", "line_delimiter"):
+                values[name] = _char(unescape(str(value)), key)
             else:
                 values[name] = _char(value, key, allow_empty=name == "comment")
         return cls(**values)
@@ -165,8 +191,10 @@ def parse_inline_schema(text: str) -> tuple[ProvidedColumn, ...]:
 
 def parse_records(text: str, fmt: TextFormat) -> Iterator[list[str]]:
     """The records of one file's text, each a list of field strings (Drill's rules, above)."""
-    n, i = len(text), 0
     ld, delim, q = fmt.line_delimiter, fmt.delimiter, fmt.quote
+    if ld != "\n" and "\n" in text:
+        text = text.replace("\n", ld)  # Drill: a newline ends a line whatever lineDelimiter says
+    n, i = len(text), 0
     while i < n:
         if fmt.comment and text.startswith(fmt.comment, i):
             j = text.find(ld, i)

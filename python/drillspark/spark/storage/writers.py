@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 
 from pyspark.sql import DataFrame, Observation
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.spark.scope import quote
 
 from drillspark.errors import ExecutionError
 
@@ -85,9 +88,12 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
 def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
     # the rows are counted while they are written (one pass; works on Spark Connect too)
     counted = Observation(f"drillspark_store_{uuid.uuid4().hex}")
+    if FORMATS[fmt] == "csv":
+        df = _nested_as_json(df)
     writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
     if FORMATS[fmt] == "csv":
-        writer = writer.option("header", "true").option("sep", _DELIMITERS[fmt])
+        # a quote inside a quoted field is doubled, as Drill writes and reads it
+        writer = writer.option("header", "true").option("sep", _DELIMITERS[fmt]).option("escape", '"')
         if len(df.columns) == 1:
             # a NULL is an empty field, and a row of one empty field an empty line, which
             # the CSV writer (and readers) skip: write it as "" so the row survives
@@ -101,6 +107,16 @@ def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
         if n.startswith((".", "_")):
             os.remove(os.path.join(tmp, n))
     return rows, files
+
+
+def _nested_as_json(df: DataFrame) -> DataFrame:
+    """Maps and arrays in a text table are their JSON text (Drill's text writer)."""
+    nested = (T.StructType, T.ArrayType, T.MapType)
+    if not any(isinstance(f.dataType, nested) for f in df.schema.fields):
+        return df
+    return df.select(*[F.to_json(F.col(quote(f.name))).alias(f.name)
+                       if isinstance(f.dataType, nested) else F.col(quote(f.name))
+                       for f in df.schema.fields])
 
 
 def _identity(path: str) -> tuple[int, int, int] | None:

@@ -92,7 +92,10 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
 
   /** One value whose first byte `c` was read, into `n`. */
   private def value(n: Node, c: Int, depth: Int): Unit = c match {
-    case '"' => skipString(); scalar(n, STRING)
+    case '"' =>
+      skipString()
+      // a string where the file had a map reads as an empty map (Drill, DRILL-7821)
+      if (n == null || n.kind != STRUCT) scalar(n, STRING)
     case '{' =>
       if (depth >= depthLimit) giveUp()
       n.kind match {

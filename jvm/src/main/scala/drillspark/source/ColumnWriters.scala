@@ -98,6 +98,9 @@ abstract class ColumnWriter(val ctx: WriteContext) {
    * members (array elements are entries of their own, charged as they are written). */
   def rowSlot: Int = slot
   def bind(v: Vec): Unit = vec = v
+  /** The file being read never gives this map or array a value (Node.fileNullPaths): a null
+   * is NULL here, not the empty map or array it is in other files. */
+  var fileNull: Boolean = false
   /** Start of a batch (array writers restart their element count). */
   def newBatch(): Unit = ()
   def write(p: JsonParser, t: JsonToken, i: Int): Unit
@@ -675,7 +678,26 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembers(p, i)
     case JsonToken.VALUE_NULL => writeNull(i)
+    case JsonToken.VALUE_STRING => writeEmpty(i) // Drill: a string where a map was is {} (DRILL-7821)
     case _ => mismatch(p, t, schema.simpleString)
+  }
+
+  /** The empty map {} (Drill's maps are never null: their members are). */
+  private def writeEmpty(i: Int): Unit = {
+    vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
+    children.foreach(_.writeNull(i))
+  }
+
+  /** Mark the maps and arrays under this struct that the file being read never gives a value
+   * (`paths` as [[Node.fileNullPaths]] makes them; `prefix`: this struct's path). */
+  def markFileNulls(paths: java.util.Set[String], prefix: String): Unit = {
+    var c = 0
+    while (c < children.length) {
+      val name = Names.fold(schema.fields(c).name)
+      val path = if (prefix.isEmpty) name else s"$prefix${Node.PathSep}$name"
+      StructWriter.markFileNulls(children(c), paths, path)
+      c += 1
+    }
   }
 
   /** For the byte reader: each spelling met at this path with its column, by its bytes. */
@@ -725,11 +747,13 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembersBytes(r, i)
       r.leave()
-    } else r.giveUp()
-  override def writeNull(i: Int): Unit = {
-    vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
-    children.foreach(_.writeNull(i))
-  }
+    } else if (c == '"') { r.skip(c); writeEmpty(i) }
+    else r.giveUp()
+  override def writeNull(i: Int): Unit =
+    if (fileNull) {
+      vec.reserve(i + 1); vec.putNull(i); ctx.bytes += slot
+      children.foreach(_.writeNull(i))
+    } else writeEmpty(i)
   def copy(src: Vec, from: Int, to: Int): Unit = {
     vec.reserve(to + 1)
     if (src.isNullAt(from)) vec.putNull(to) else vec.putNotNull(to)
@@ -739,6 +763,16 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
 }
 
 object StructWriter {
+  private[source] def markFileNulls(w: ColumnWriter, paths: java.util.Set[String], path: String): Unit = {
+    w.fileNull = paths.contains(path)
+    w match {
+      case s: StructWriter => s.markFileNulls(paths, path)
+      case a: ArrayWriter => markFileNulls(a.elem, paths, s"$path${Node.PathSep}[]")
+      case d: DefaultWriter => markFileNulls(d.inner, paths, path)
+      case _ => ()
+    }
+  }
+
   /** [[StructWriter.index]] of a key discovery never saw (sampled discovery only). */
   final val Late = -2
 
@@ -785,10 +819,11 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
       putEntries(i, start, next - start)
       r.leave()
     } else r.giveUp()
-  override def writeNull(i: Int): Unit = {
-    putEntries(i, next, 0)
-  }
+  override def writeNull(i: Int): Unit =
+    if (fileNull) { vec.reserve(i + 1); vec.putNull(i); vec.putArray(i, next, 0); ctx.bytes += slot }
+    else putEntries(i, next, 0)
   def copy(src: Vec, from: Int, to: Int): Unit = {
+    if (src.isNullAt(from)) { vec.reserve(to + 1); vec.putNull(to); vec.putArray(to, next, 0); ctx.bytes += slot; return }
     val n = src.getArrayLength(from)
     val off = src.getArrayOffset(from)
     val start = next
@@ -829,10 +864,11 @@ final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends Column
     case JsonToken.VALUE_NULL => writeNull(i)
     case _ => mismatch(p, t, "MAP")
   }
-  override def writeNull(i: Int): Unit = {
-    putEntries(i, next, 0)
-  }
+  override def writeNull(i: Int): Unit =
+    if (fileNull) { vec.reserve(i + 1); vec.putNull(i); vec.putArray(i, next, 0); ctx.bytes += slot }
+    else putEntries(i, next, 0)
   def copy(src: Vec, from: Int, to: Int): Unit = {
+    if (src.isNullAt(from)) { vec.reserve(to + 1); vec.putNull(to); vec.putArray(to, next, 0); ctx.bytes += slot; return }
     val n = src.getArrayLength(from)
     val off = src.getArrayOffset(from)
     val start = next
@@ -853,7 +889,7 @@ final class MapWriter(ctx: WriteContext, val value: ColumnWriter) extends Column
  * `default '...'`), else the type's zero value (0, "", false, empty array): Spark trusts the
  * column to hold no nulls.
  */
-final class DefaultWriter(ctx: WriteContext, inner: ColumnWriter, f: StructField)
+final class DefaultWriter(ctx: WriteContext, val inner: ColumnWriter, f: StructField)
   extends ColumnWriter(ctx) {
   private val fill: Vec = ColumnWriter.fillValue(f)
   def slot: Int = inner.slot

@@ -113,11 +113,14 @@ object Node {
       if (a == DOUBLE || b == DOUBLE || a == DECIMAL || b == DECIMAL) DOUBLE else BIGINT
     } else TEXT
 
-  /** Fold `b` into `a` (mutating `a`); `a` and `b` describe the same path. */
-  def mergeInto(a: Node, b: Node): Unit = {
+  /** Fold `b` into `a` (mutating `a`); `a` and `b` describe the same path. `sameFile`: `b`
+   * is a later split of `a`'s file, where strings after a map read as empty maps, as within
+   * one split (across files Drill reads each file with its own types: a conflict). */
+  def mergeInto(a: Node, b: Node, sameFile: Boolean = false): Unit = {
     if (b.kind == NULL) {
       return
     }
+    if (sameFile && a.kind == STRUCT && b.kind == STRING) return
     if (a.kind == NULL) {
       a.kind = b.kind; a.file = b.file; a.members = b.members; a.elem = b.elem; a.conflict = b.conflict
       return
@@ -138,17 +141,46 @@ object Node {
         if (mine == null) {
           if (a.members == null) a.members = new JLinkedHashMap[String, Member]()
           a.members.put(k, m)
-        } else mergeInto(mine.node, m.node)
+        } else mergeInto(mine.node, m.node, sameFile)
       }
       return
     }
     if (a.kind == ARRAY && b.kind == ARRAY) {
       if (a.elem == null) a.elem = b.elem
-      else if (b.elem != null) mergeInto(a.elem, b.elem)
+      else if (b.elem != null) mergeInto(a.elem, b.elem, sameFile)
       return
     }
     a.conflict = Conflict(a.path, kindName(a.kind), a.file, kindName(b.kind), b.file)
     toConflict(a)
+  }
+
+  /** Separates the folded names of a path in [[fileNullPaths]] ("[]" stands for elements). */
+  final val PathSep = '\u0001'
+
+  /**
+   * The maps and arrays of the merged schema that one file never gives a value (absent, or
+   * only null): Drill types such a column by that file alone (nullable VARCHAR), so its records
+   * read NULL there, while a null map of a file that has the map reads as {} and a null array
+   * as []. Paths are folded names joined by [[PathSep]], "[]" for array elements.
+   */
+  def fileNullPaths(merged: Node, file: Node): Seq[String] = {
+    val out = scala.collection.mutable.ArrayBuffer.empty[String]
+    def members(m: Node, f: Node, prefix: String): Unit = if (m.members != null) {
+      m.members.forEach { (k, mm) =>
+        val fm = if (f.members == null) null else f.members.get(k)
+        val path = if (prefix.isEmpty) k else s"$prefix$PathSep$k"
+        if (mm.node.isComplex) {
+          if (fm == null || fm.node.kind == NULL) out += path
+          else complex(mm.node, fm.node, path)
+        }
+      }
+    }
+    def complex(m: Node, f: Node, path: String): Unit =
+      if (m.kind == STRUCT && f.kind == STRUCT) members(m, f, path)
+      else if (m.kind == ARRAY && f.kind == ARRAY && m.elem != null && f.elem != null)
+        complex(m.elem, f.elem, s"$path$PathSep[]")
+    members(merged, file, "")
+    out.toSeq
   }
 
   private def toConflict(a: Node): Unit = { a.kind = CONFLICT; a.members = null; a.elem = null }

@@ -62,14 +62,22 @@ object DrillDataSource {
     val data = userSchema match {
       case Some(s) => StructType(s.fields.filterNot(f => isDir(f.name)))
       case None =>
-        val found = SchemaDiscovery.discover(spark, files, o)
+        val (found, each) = SchemaDiscovery.discoverFiles(spark, files, o)
         val provided = ProvidedSchema.find(conf, o, root)
         val typed = provided.toSeq.flatMap(_.fieldNames).map(Names.fold).toSet
+        // a sample may miss a file's later values: then a null map stays a map
+        if (o.sampleRecords < 0 && files.size > 1) {
+          val nulls = each.flatMap { case (f, n) =>
+            val paths = Node.fileNullPaths(found, n).filterNot(p => typed(p.takeWhile(_ != Node.PathSep)))
+            if (paths.isEmpty) None else Some(f.path -> paths)
+          }.toMap
+          if (nulls.nonEmpty) opts = opts.copy(fileNulls = nulls)
+        }
         // conflicts only matter in the discovered columns the provided schema does not type
         SchemaDiscovery.checkConflicts(untyped(found, typed), o)
         val discovered = Node.structOf(found, o)
         val merged = provided.fold(discovered)(ProvidedSchema.overlay(_, discovered))
-        if (o.sampleRecords >= 0) opts = o.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
+        if (o.sampleRecords >= 0) opts = opts.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
           if (typed(Names.fold(f.name))) f.copy(dataType = NullType) else f
         })))
         merged

@@ -46,11 +46,14 @@ final case class DrillOptions(
     countScan: Boolean = true,
     format: String = "json",
     sampledSchema: Option[StructType] = None,
+    fileNulls: Map[String, Seq[String]] = Map.empty,
     readScanner: Int = ByteScanner.Fast) {
   // sampledSchema: set by DrillDataSource, not an option. With sampleRecords, the unpruned
   // data schema (provided columns typed NullType: not checked) against which the readers
   // refuse keys discovery never saw. readScanner: set by DrillScan from the Spark conf
-  // spark.drillspark.readScanner (see ByteScanner.mode), not an option either.
+  // spark.drillspark.readScanner (see ByteScanner.mode), not an option either. fileNulls: set
+  // by DrillDataSource, per file path the maps and arrays that file never gives a value
+  // (Node.fileNullPaths), read NULL in its records.
 
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =

@@ -2,6 +2,8 @@ package drillspark.source
 
 import java.nio.charset.StandardCharsets.UTF_8
 
+import scala.jdk.CollectionConverters._
+
 import com.fasterxml.jackson.core.JsonProcessingException
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.internal.Logging
@@ -78,6 +80,10 @@ final class DrillPartitionReader(
     val s = splits(splitIx)
     splitIx += 1
     constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
+    if (o.fileNulls.nonEmpty) {
+      val paths = new java.util.HashSet[String](o.fileNulls.getOrElse(s.file.path, Nil).asJava)
+      record.markFileNulls(paths, "")
+    }
     s
   }
 

@@ -55,7 +55,11 @@ object SchemaDiscovery extends Logging {
     o.sampleRecords < 0 && !o.skipInvalidRecords && !o.replaceInvalidUtf8
 
   /** The merged schema of all files, from the cache where (path, length, mtime) still match. */
-  def discover(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): Node = {
+  def discover(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): Node =
+    discoverFiles(spark, files, o)._1
+
+  /** [[discover]], with each file's own schema (shared with the cache: read only). */
+  def discoverFiles(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): (Node, Seq[(InputFile, Node)]) = {
     val mode = ByteScanner.mode(spark, ScannerConf)
     val known = new java.util.HashMap[InputFile, Entry]()
     files.foreach { f => val e = cache.get(keyOf(f, o, mode)); if (e != null) known.put(f, e) }
@@ -93,7 +97,7 @@ object SchemaDiscovery extends Logging {
       found.groupBy(_._1.file).foreach { case (f, parts) =>
         val sorted = parts.sortBy(_._1.start)
         val node = sorted.head._2.node
-        sorted.tail.foreach(p => mergeInto(node, p._2.node))
+        sorted.tail.foreach(p => mergeInto(node, p._2.node, sameFile = true))
         val records = if (complete(o)) sorted.map(_._2.records).sum else -1L
         val e = Entry(node, records)
         cache.put(keyOf(f, o, mode), e)
@@ -102,7 +106,7 @@ object SchemaDiscovery extends Logging {
     }
     val root = Node.root(files.headOption.map(_.path).getOrElse(""))
     files.foreach(f => mergeInto(root, known.get(f).node.copy()))
-    root
+    (root, files.map(f => (f, known.get(f).node)))
   }
 
   /** The schema of one split and the records it holds. */
@@ -193,6 +197,8 @@ object SchemaDiscovery extends Logging {
         case _ =>
           conflict(p, n, "ARRAY"); p.skipChildren()
       }
+      case JsonToken.VALUE_STRING if n.kind == STRUCT =>
+        () // a string where the file had a map reads as an empty map (Drill, DRILL-7821)
       case _ =>
         val k = scalarKind(t)
         n.kind match {
