@@ -65,6 +65,9 @@ def describe(error: BaseException) -> str:
         from pyspark.errors import PySparkException
     except ImportError:  # pragma: no cover - pyspark is a dependency
         PySparkException = ()  # type: ignore[assignment,misc]
+    if "java.lang.StackOverflowError" in str(error):
+        return ("the query or plan nests too deeply for Spark (java.lang.StackOverflowError in "
+                "the JVM); shorten the chain of operators or expressions")
     if isinstance(error, PySparkException):
         condition = error.getCondition() if hasattr(error, "getCondition") else None
         text = error.getMessage() if hasattr(error, "getMessage") else str(error)

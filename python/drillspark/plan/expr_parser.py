@@ -20,6 +20,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 
 from drillspark.errors import PlanFailure
+from drillspark.plan.depth import RECURSION_LIMIT, room
 from drillspark.plan.expressions import (
     BIGINT_MAX,
     BIGINT_MIN,
@@ -164,14 +165,24 @@ def parse_expression(text: str, dialect: Dialect = "drill") -> Expr:
     if not text.strip():
         raise ExpressionError("empty expression", text, 1, 1, 0)
     try:
-        tree = _parser(dialect).parse(text)
-        return _Build(text).transform(tree)
+        with room():
+            tree = _parser(dialect).parse(text)
+            return _Build(text).transform(tree)
     except VisitError as e:  # an error raised inside the tree builder
         if isinstance(e.orig_exc, ExpressionError):
             raise e.orig_exc from None
+        if isinstance(e.orig_exc, RecursionError):
+            raise _too_deep(text) from None
         raise
     except UnexpectedInput as e:
         raise _syntax_error(e, text) from None
+    except RecursionError:
+        raise _too_deep(text) from None
+
+
+def _too_deep(text: str) -> ExpressionError:
+    return ExpressionError(f"the expression nests too deeply (Python recursion limit "
+                           f"{RECURSION_LIMIT} reached)", text[:200], 1, 1, 0)
 
 
 def _syntax_error(e: UnexpectedInput, text: str) -> ExpressionError:

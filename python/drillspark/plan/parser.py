@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from drillspark import plugins
+from drillspark.plan.depth import RECURSION_LIMIT, room
 from drillspark.plan.errors import PlanError, PlanIssue, PlanWarning
 from drillspark.plan.expr_parser import ExpressionError
 from drillspark.plan.model import (
@@ -59,6 +60,18 @@ def parse(
     JSON path, and line/column for text input); `validate=False` skips the graph checks of
     validate() but not the problems that prevent building the operators.
     """
+    try:
+        with room():
+            return _parse(source, dialect, validate, file)
+    except RecursionError:
+        where = file if file is not None else (None if isinstance(source, Mapping | str) else
+                                               os.fspath(source))
+        raise PlanError([PlanIssue("the plan nests too deeply to read (Python recursion limit "
+                                   f"{RECURSION_LIMIT} reached)", file=where)]) from None
+
+
+def _parse(source: str | os.PathLike | Mapping[str, Any], dialect: PlanDialect | None,
+           validate: bool, file: str | None) -> LogicalPlan:
     doc: Document | None = None
     if isinstance(source, Mapping):
         value: Any = source
@@ -86,7 +99,7 @@ def parse(
             for message, path, loc in doc.warnings
         )
         for note in notes:  # told even when the plan turns out invalid
-            warnings.warn(str(note), PlanWarning, stacklevel=2)
+            warnings.warn(str(note), PlanWarning, stacklevel=3)
     reader = _PlanReader(value, doc, file, dialect)
     plan = reader.read()
     errors = reader.errors

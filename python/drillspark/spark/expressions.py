@@ -140,6 +140,11 @@ class ExpressionCompiler:
             assert out is not None
             return out.otherwise(self.compile(e.else_, inside_aggregate))
         if isinstance(e, FunctionCall):
+            listed = _in_list(e)
+            if listed is not None:  # SQL's `x IN (v1, ..., vn)`: one Spark In, not n ORs
+                subject, values = listed
+                return self.compile(subject, inside_aggregate).isin(
+                    *[self.compile(v, inside_aggregate) for v in values])
             try:
                 fn = self.catalog.lookup(e.name)
             except UnknownFunctionError as err:
@@ -193,6 +198,25 @@ class ExpressionCompiler:
                 raise self.placed(ExpressionCompileError(msg), e,
                                   msg.removeprefix(self.scope.where)) from None
             raise self.error(e, msg) from None
+
+
+def _in_list(e: FunctionCall) -> tuple[Expr, list[Literal]] | None:
+    """(x, [v1, ...]) when `e` is `x == v1 or x == v2 or ...` over literals of one type."""
+    if e.name.lower() != "booleanor" or len(e.args) < 3:
+        return None
+    first = e.args[0]
+    if not (isinstance(first, FunctionCall) and first.name == "equal" and len(first.args) == 2):
+        return None
+    subject = first.args[0]
+    values: list[Literal] = []
+    for a in e.args:
+        if not (isinstance(a, FunctionCall) and a.name == "equal" and len(a.args) == 2
+                and isinstance(a.args[1], Literal) and a.args[0] == subject):
+            return None
+        values.append(a.args[1])
+    if len({v.type for v in values if v.type != "NULL"}) > 1:
+        return None  # mixed types: each comparison keeps its own coercion
+    return subject, values
 
 
 TIME_TYPE_CONF = "spark.sql.timeType.enabled"

@@ -695,10 +695,13 @@ def _build_catalog() -> FunctionCatalog:
 
 
 def _fold(a: list[Arg], op: Callable[[Column, Column], Column]) -> Column:
-    out = a[0].col
-    for x in a[1:]:
-        out = op(out, x.col)
-    return out
+    # A balanced tree of the associative AND / OR: `x IN (5,000 literals)` arrives as one
+    # n-ary OR, and a left-deep chain that long overflows the JVM stack in Catalyst.
+    cols = [x.col for x in a]
+    while len(cols) > 1:
+        pairs = [op(cols[i], cols[i + 1]) for i in range(0, len(cols) - 1, 2)]
+        cols = pairs + ([cols[-1]] if len(cols) % 2 else [])
+    return cols[0]
 
 
 def _truncate(a: list[Arg]) -> Column:

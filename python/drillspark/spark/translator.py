@@ -17,6 +17,7 @@ from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError, describe
 from drillspark.plan import operators as lo
+from drillspark.plan.depth import RECURSION_LIMIT, room
 from drillspark.spark import ops_joins, ops_rows, ops_segments, ops_sets, ops_sources
 from drillspark.spark.expressions import ExpressionCompileError, ExpressionCompiler, Scope
 from drillspark.spark.functions import CATALOG, FunctionCatalog
@@ -122,9 +123,28 @@ class Translator:
         if op_id not in self._rels:
             if op_id not in self.ops:
                 raise PlanExecutionError(f"no operator with @id {op_id}")
-            op = self.ops[op_id]
-            self._rels[op_id] = self._translate(op)
+            # inputs first, without recursion: a long operator chain would otherwise hit
+            # Python's recursion limit inside some inner operator and name the wrong one
+            for dep in self._unbuilt_inputs_first(op_id):
+                self._rels[dep] = self._translate(self.ops[dep])
         return self._rels[op_id]
+
+    def _unbuilt_inputs_first(self, op_id: int) -> list[int]:
+        """`op_id` and its untranslated (transitive) inputs, inputs before their consumers."""
+        order: list[int] = []
+        seen = {op_id}
+        stack: list[tuple[int, bool]] = [(op_id, False)]
+        while stack:
+            current, expanded = stack.pop()
+            if expanded:
+                order.append(current)
+                continue
+            stack.append((current, True))
+            for dep in reversed(list(self.ops[current].input_ids)):
+                if dep in self.ops and dep not in self._rels and dep not in seen:
+                    seen.add(dep)
+                    stack.append((dep, False))
+        return order
 
     def df(self, op_id: int) -> DataFrame:
         return self.rel(op_id).materialized()
@@ -143,6 +163,9 @@ class Translator:
         except (PlanExecutionError, ExpressionCompileError, StorageError) as e:
             self._placed(e, op)
             raise
+        except RecursionError:
+            raise self.fail(op, "its expressions nest too deeply to translate (Python "
+                                f"recursion limit {RECURSION_LIMIT} reached)") from None
         except ValueError as e:  # bad arguments found while building (names the operator)
             if isinstance(e, ExecutionError) and e.detail is not None:  # placed already
                 raise self._placed(PlanExecutionError(str(e)).locate(**_place(e)), op) from None
@@ -180,6 +203,10 @@ class Translator:
     def run(self) -> tuple[DataFrame, list[WriteReport]]:
         """Translate the whole plan, write file stores, and return the result stream (the
         console/screen sink's input, else the last sink's input or the plan's last operator)."""
+        with room():
+            return self._run()
+
+    def _run(self) -> tuple[DataFrame, list[WriteReport]]:
         consumed = {i for op in self.ops.values() for i in op.input_ids}
         roots = [op for op in self.ops.values() if op.id not in consumed]
         if not roots:

@@ -10,6 +10,7 @@ Drill logical plan and run by the same translator as JSON plans.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -33,22 +34,31 @@ __all__ = ["QueryPlanError", "RowsResult", "SqlEngine", "SqlError", "SqlSession"
            "TableNotFoundError", "UnsupportedSqlError", "ValidationError", "default_engine",
            "run_sql", "sql"]
 
-# Per session, weakly held: an id() key could be reused by a later session.
-_engines: weakref.WeakKeyDictionary[Any, SqlEngine] = weakref.WeakKeyDictionary()
-_default_engine: SqlEngine | None = None
+class _ThreadEngines(threading.local):
+    """Each thread's engines: USE / ALTER SESSION through `drillspark.sql` change only the
+    calling thread's state (a notebook runs in one thread, so its USE still holds for the
+    next cell), as separate Drill connections do."""
+
+    def __init__(self) -> None:
+        # per SparkSession, weakly held: an id() key could be reused by a later session
+        self.by_session: weakref.WeakKeyDictionary[Any, SqlEngine] = \
+            weakref.WeakKeyDictionary()
+        self.default: SqlEngine | None = None
+
+
+_engines = _ThreadEngines()
 
 
 def default_engine(spark: SparkSession | None = None) -> SqlEngine:
-    """The engine (and so the USE / ALTER SESSION state) shared by `sql()` calls for one
-    SparkSession (`None`: the engine of drillspark's default session)."""
-    global _default_engine
+    """The engine (and so the USE / ALTER SESSION state) shared by the calling thread's
+    `sql()` calls for one SparkSession (`None`: drillspark's default session)."""
     if spark is None:
-        if _default_engine is None:
-            _default_engine = SqlEngine(None)
-        return _default_engine
-    engine = _engines.get(spark)
+        if _engines.default is None:
+            _engines.default = SqlEngine(None)
+        return _engines.default
+    engine = _engines.by_session.get(spark)
     if engine is None:
-        engine = _engines[spark] = SqlEngine(spark)
+        engine = _engines.by_session[spark] = SqlEngine(spark)
     return engine
 
 

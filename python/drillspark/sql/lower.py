@@ -197,18 +197,30 @@ class Lowering:
         raise self.unsupported(f"the statement {node.key.upper()}", node)
 
     def _set_op(self, node: exp.Expr) -> Rel:
-        left = self.lower_query(node.this)
-        right = self.lower_query(node.expression)
-        if left.columns is not None and right.columns is not None:
-            if len(left.columns) != len(right.columns):
-                raise self.fail(f"{node.key.upper()} inputs have different numbers of columns "
-                                f"({len(left.columns)} and {len(right.columns)})", node)
-            if [c.lower() for c in left.columns] != [c.lower() for c in right.columns]:
-                right = self.rename(right, left.columns)
-        op = {"union": "union", "intersect": "intersect", "except": "Except"}[node.key]
         distinct = bool(node.args.get("distinct", True))
-        rel = Rel(self.builder.add({"op": op, "inputs": [left.op, right.op],
-                                    "distinct": distinct}), left.columns)
+        # `a UNION ALL b UNION ALL c ...` is a left-deep tree: take its spine as one n-ary
+        # union (a 500-way UNION ALL would otherwise recurse 500 deep here and in Spark).
+        spine = [node]
+        while (isinstance(spine[-1].this, exp.Union) and isinstance(node, exp.Union)
+               and bool(spine[-1].this.args.get("distinct", True)) == distinct
+               and not any(spine[-1].this.args.get(k) for k in ("order", "limit", "offset",
+                                                                 "with"))):
+            spine.append(spine[-1].this)
+        left = self.lower_query(spine[-1].this)
+        inputs = [left.op]
+        for part in reversed(spine):
+            right = self.lower_query(part.expression)
+            if left.columns is not None and right.columns is not None:
+                if len(left.columns) != len(right.columns):
+                    raise self.fail(f"{node.key.upper()} inputs have different numbers of "
+                                    f"columns ({len(left.columns)} and {len(right.columns)})",
+                                    part)
+                if [c.lower() for c in left.columns] != [c.lower() for c in right.columns]:
+                    right = self.rename(right, left.columns)
+            inputs.append(right.op)
+        op = {"union": "union", "intersect": "intersect", "except": "Except"}[node.key]
+        rel = Rel(self.builder.add({"op": op, "inputs": inputs, "distinct": distinct}),
+                  left.columns)
         return self._modifiers(rel, node)
 
     def rename(self, rel: Rel, names: list[str]) -> Rel:

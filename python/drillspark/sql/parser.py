@@ -11,7 +11,9 @@ from sqlglot import exp
 from sqlglot.dialects.drill import Drill
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.parsers.drill import DrillParser
+from sqlglot.tokens import TokenType
 
+from drillspark.plan.depth import MAX_SQL_NESTING, RECURSION_LIMIT, room
 from drillspark.sql.errors import SqlError, SqlSyntaxError, UnsupportedSqlError, position_of
 from drillspark.sql.lower import Lowering
 from drillspark.sql.session import SqlSession
@@ -40,10 +42,31 @@ class DrillSql(Drill):
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 
+def check_nesting(text: str) -> None:
+    """Refuse parentheses nested deeper than MAX_SQL_NESTING, at the first one too deep: the
+    recursive-descent parser would run out of stack long before the text ends."""
+    depth = 0
+    try:
+        tokens = DrillSql().tokenize(text)
+    except TokenError:
+        return  # parse_query reports it
+    for token in tokens:
+        if token.token_type == TokenType.L_PAREN:
+            depth += 1
+            if depth > MAX_SQL_NESTING:
+                line, col = position_of(text, token.start)
+                raise SqlSyntaxError(f"parentheses nest more than {MAX_SQL_NESTING} levels deep",
+                                     text, line, col)
+        elif token.token_type == TokenType.R_PAREN:
+            depth -= 1
+
+
 def parse_query(text: str) -> exp.Expr:
     """One query (SELECT, set operation, WITH, VALUES, CREATE TABLE AS) as a sqlglot tree."""
+    check_nesting(text)
     try:
-        trees = sqlglot.parse(text, read=DrillSql)
+        with room():
+            trees = sqlglot.parse(text, read=DrillSql)
     except ParseError as e:
         info = e.errors[0] if e.errors else {}
         desc = str(info.get("description") or e).split(". Line")[0]
@@ -53,6 +76,8 @@ def parse_query(text: str) -> exp.Expr:
         raise SqlSyntaxError(desc, text, info.get("line"), info.get("col")) from None
     except TokenError as e:
         raise SqlSyntaxError(str(e), text) from None
+    except RecursionError:
+        raise _too_deep(text) from None
     found = [t for t in trees if t is not None]
     if len(found) != 1:
         raise SqlSyntaxError("expected one statement", text)
@@ -90,8 +115,21 @@ class CompiledQuery:
         return where[best] if best is not None else None
 
 
+def _too_deep(text: str) -> SqlError:
+    return SqlSyntaxError(f"the statement nests too deeply to compile (Python recursion limit "
+                          f"{RECURSION_LIMIT} reached)", text, 1, 1)
+
+
 def compile_query(text: str, session: SqlSession) -> CompiledQuery:
     """Parse and lower one query or CTAS to a Drill logical plan."""
+    try:
+        with room():
+            return _compile(text, session)
+    except RecursionError:
+        raise _too_deep(text) from None
+
+
+def _compile(text: str, session: SqlSession) -> CompiledQuery:
     tree = parse_query(text)
     low = Lowering(session, text)
     if isinstance(tree, exp.Create):

@@ -20,9 +20,8 @@ from pyspark.sql import DataFrame, Observation
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.scope import quote
-
 from drillspark.errors import ExecutionError
+from drillspark.spark.scope import quote
 
 FORMATS = {"json": "json", "parquet": "parquet", "csv": "csv", "tsv": "csv", "psv": "csv"}
 _DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
