@@ -69,8 +69,9 @@ object DiscoverySuite extends Suite {
           val cuts = (0L +: Seq.fill(3)(1L + rnd.nextInt(file.length.toInt)).sorted :+ file.length).distinct
           val parts = cuts.zip(cuts.tail).map { case (s, e) => found(s, e, mode) }
           c.equal(parts.map(_.records).sum, lines.size.toLong, s"$path split at $cuts (scanner $mode): records")
-          val merged = Node.root(path.toString)
-          parts.foreach(p => Node.mergeInto(merged, p.node))
+          // as SchemaDiscovery does: a file's later splits fold into its first (sameFile)
+          val merged = parts.head.node
+          parts.tail.foreach(p => Node.mergeInto(merged, p.node, sameFile = true))
           c.equal(schema(merged).simpleString, schema(jackson.node).simpleString,
             s"$path split at $cuts (scanner $mode): merged schema")
         }
