@@ -140,11 +140,19 @@ class Translator:
                 order.append(current)
                 continue
             stack.append((current, True))
-            for dep in reversed(list(self.ops[current].input_ids)):
+            for dep in reversed(self._eager_inputs(self.ops[current])):
                 if dep in self.ops and dep not in self._rels and dep not in seen:
                     seen.add(dep)
                     stack.append((dep, False))
         return order
+
+    @staticmethod
+    def _eager_inputs(op: Any) -> list[int]:
+        """The inputs built before `op`: all but a lateral-join's right side, which its handler
+        builds itself while the current left row is set (the unnest there reads it)."""
+        if isinstance(op, lo.LateralJoin):
+            return [op.left]
+        return list(op.input_ids)
 
     def df(self, op_id: int) -> DataFrame:
         return self.rel(op_id).materialized()

@@ -64,6 +64,7 @@ class SqlEngine:
     def execute(self, text: str) -> list[DrillResult | StatementResult]:
         """Run every ';'-separated statement of `text`; the results in order."""
         results = []
+        self.session.follow_cwd()
         for offset, stmt in st.split(text):
             try:
                 results.append(self.execute_statement(stmt))

@@ -90,9 +90,17 @@ class SqlSession:
         given = {k.lower(): workspace_of(k.lower(), v) for k, v in self.workspaces.items()}
         self.workspaces = {k: ws.location for k, ws in given.items()}
         self.outside = {k: ws.allow_outside for k, ws in given.items()} | self.outside
+        # without a configured root, `dfs.root` is the current directory when a statement runs
+        self.root_follows_cwd = "root" not in self.workspaces
         self.workspaces.setdefault("root", os.getcwd())
         self.workspaces.setdefault("tmp", "/tmp")
         self.outside.setdefault("root", not configured)
+
+    def follow_cwd(self) -> None:
+        """Point `dfs.root` at the current directory again (a notebook may chdir between
+        statements) unless the session was given a root."""
+        if self.root_follows_cwd:
+            self.workspaces["root"] = os.getcwd()
 
     # --- options -------------------------------------------------------------------------
     def option(self, name: str) -> object:
