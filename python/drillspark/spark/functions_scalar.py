@@ -100,8 +100,10 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
     x = a[0].col
     t = ctx.type_of(x)
     scale = _lit_scale(a, "trunc")
-    if isinstance(t, _INTEGRAL) and scale >= 0:
-        return x
+    if isinstance(t, _INTEGRAL):
+        if len(a) == 1:
+            return x
+        x = x.cast("double")  # Drill: trunc(int, s) is a DOUBLE, like round(int, s)
     if isinstance(t, T.DecimalType):
         s = F.lit(max(scale, 0))  # Drill cuts a decimal at scale 0 for a negative scale
         return F.when(x >= 0, F.floor(x, s)).otherwise(F.ceil(x, s))
