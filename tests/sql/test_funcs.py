@@ -168,3 +168,19 @@ def test_decimal_results_wider_than_38_digits_take_drills_scale(engine):
                        "CAST(1.5 AS DECIMAL(38,10)) + 1, "
                        "CAST(1.5 AS DECIMAL(38,10)) * CAST(1.5 AS DECIMAL(38,10))") == \
         [Decimal("31"), Decimal("31"), Decimal("30.75"), Decimal("2.500000000"), Decimal("2")]
+
+
+def test_day_interval_division_splits_days_and_millis(engine):
+    # Drill 1.22: P1D, PT12600S, PT21600S, PT0S, P-1D, PT3.333S (and P1DT43200S for * 1.5)
+    assert row(engine, "INTERVAL '3' DAY / 2, INTERVAL '7' HOUR / 2, "
+                       "INTERVAL '1 12:00:00' DAY TO SECOND / 2, INTERVAL '3' DAY / 4, "
+                       "INTERVAL '-3' DAY / 2, INTERVAL '10' SECOND / 3, INTERVAL '1' DAY * 1.5") == \
+        [dt.timedelta(days=1), dt.timedelta(hours=3.5), dt.timedelta(hours=6), dt.timedelta(0),
+         dt.timedelta(days=-1), dt.timedelta(seconds=3, milliseconds=333),
+         dt.timedelta(days=1.5)]
+
+
+def test_split_part_negative_index_counts_from_the_end(engine):
+    # Drill 1.22: 'c', '', 'c'
+    assert row(engine, "SPLIT_PART('a,b,c', ',', 3), SPLIT_PART('a,b,c', ',', 4), "
+                       "SPLIT_PART('a,b,c', ',', -1)") == ["c", "", "c"]

@@ -217,6 +217,19 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     return build
 
 
+def _divide_day_interval(x: Column, y: Column) -> Column:
+    """Drill divides a day-time interval's days and its milliseconds separately, each
+    truncated toward zero (`INTERVAL '1 12:00:00' DAY TO SECOND / 2` is 6 hours)."""
+    x = x.cast(T.DayTimeIntervalType(0, 3))
+    days = F.extract(F.lit("DAY"), x)
+    millis = (F.extract(F.lit("HOUR"), x) * 3600000 + F.extract(F.lit("MINUTE"), x) * 60000
+              + F.extract(F.lit("SECOND"), x) * 1000)
+    d = y.cast("double")
+    return F.make_dt_interval(
+        (days / d).cast("long").cast("int"), F.lit(0), F.lit(0),
+        ((millis / d).cast("long") / 1000).cast("decimal(18,6)"))
+
+
 def _divide(a: list[Arg], ctx: Context) -> Column:
     # Drill: integer / integer is integer division (truncating, and by zero an error, as Java);
     # otherwise floating point.
@@ -224,6 +237,8 @@ def _divide(a: list[Arg], ctx: Context) -> Column:
     lt, rt = ctx.type_of(x), ctx.type_of(y)
     if isinstance(lt, _INTEGRAL) and isinstance(rt, _INTEGRAL):
         return F.call_function("div", x, y)  # truncates toward zero, like Java
+    if isinstance(lt, T.DayTimeIntervalType) and isinstance(rt, T.NumericType):
+        return _divide_day_interval(x, y)
     if isinstance(lt, _FLOATING) or isinstance(rt, _FLOATING):
         # Java: x / 0.0 is +-Infinity (NaN for 0/0) where Spark's ANSI division raises;
         # x * 0.0^-1 gives exactly that, the sign of a -0.0 divisor included.
