@@ -10,6 +10,7 @@ FUNCTIONS = {
     "drill_repeated_count": "REPEATED_COUNT", "drill_repeated_contains": "REPEATED_CONTAINS",
     "drill_typeof": "TYPEOF", "drill_drilltypeof": "DRILLTYPEOF", "drill_sqltypeof": "SQLTYPEOF",
     "drill_modeof": "MODEOF", "drill_convert_from": "CONVERT_FROM", "drill_convert_to": "CONVERT_TO",
+    "drill_hash32": "HASH32", "drill_hash64": "HASH64",
 }
 
 

@@ -143,3 +143,44 @@ def test_hash32_matches_drill(engine):
 def test_collect_to_list_and_row(engine):
     assert row(engine, "collect_to_list(1, 2, 3), ROW(1, 2)") == \
         [[1, 2, 3], {"EXPR$0": 1, "EXPR$1": 2}]
+
+
+def test_round_trunc_scales_as_drill(engine):
+    # Drill 1.22: a DECIMAL rounds at scale 0 for a negative scale; an integer with a scale is
+    # a DOUBLE (round and trunc alike)
+    assert row(engine, "ROUND(1234.5678, -2), ROUND(cast(155 as decimal(5,0)), -1), "
+                       "TRUNC(cast(987.654 as decimal(10,3)), -2), ROUND(7, 1), "
+                       "ROUND(cast(15 as bigint), -1), ROUND(cast(-15 as int), -1), "
+                       "TRUNC(cast(15 as int), -1), TRUNC(cast(17 as bigint), 1), ROUND(7)") == \
+        [Decimal("1235"), Decimal("155"), Decimal("987"), 7.0, 20.0, -20.0, 10.0, 17.0, 7]
+
+
+def test_strpos_of_empty_text_and_log10(engine):
+    assert row(engine, "STRPOS('hello', ''), STRPOS('', ''), POSITION('' IN 'hello'), "
+                       "STRPOS(cast(null as varchar), ''), LOG10(100), LOG10(ABS(-100) + 1)") == \
+        [0, 0, 0, None, 2.0, pytest.approx(2.0043213737826426)]
+
+
+def test_decimal_results_wider_than_38_digits_take_drills_scale(engine):
+    # Drill 1.22: DECIMAL(38, 0) 31, DECIMAL(38, 0) 31, 30.75, DECIMAL(38, 9) 2.5, 2
+    assert row(engine, "CAST(10.25 AS DECIMAL(38,2)) * 3, CAST(10.25 AS DECIMAL(30,2)) * 3, "
+                       "CAST(10.25 AS DECIMAL(30,2)) * CAST(3 AS DECIMAL(10,2)), "
+                       "CAST(1.5 AS DECIMAL(38,10)) + 1, "
+                       "CAST(1.5 AS DECIMAL(38,10)) * CAST(1.5 AS DECIMAL(38,10))") == \
+        [Decimal("31"), Decimal("31"), Decimal("30.75"), Decimal("2.500000000"), Decimal("2")]
+
+
+def test_day_interval_division_splits_days_and_millis(engine):
+    # Drill 1.22: P1D, PT12600S, PT21600S, PT0S, P-1D, PT3.333S (and P1DT43200S for * 1.5)
+    assert row(engine, "INTERVAL '3' DAY / 2, INTERVAL '7' HOUR / 2, "
+                       "INTERVAL '1 12:00:00' DAY TO SECOND / 2, INTERVAL '3' DAY / 4, "
+                       "INTERVAL '-3' DAY / 2, INTERVAL '10' SECOND / 3, INTERVAL '1' DAY * 1.5") == \
+        [dt.timedelta(days=1), dt.timedelta(hours=3.5), dt.timedelta(hours=6), dt.timedelta(0),
+         dt.timedelta(days=-1), dt.timedelta(seconds=3, milliseconds=333),
+         dt.timedelta(days=1.5)]
+
+
+def test_split_part_negative_index_counts_from_the_end(engine):
+    # Drill 1.22: 'c', '', 'c'
+    assert row(engine, "SPLIT_PART('a,b,c', ',', 3), SPLIT_PART('a,b,c', ',', 4), "
+                       "SPLIT_PART('a,b,c', ',', -1)") == ["c", "", "c"]

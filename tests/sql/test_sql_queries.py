@@ -192,3 +192,19 @@ def test_ranking_window_functions(engine):
     assert cols == ["i", "r", "n", "p", "b"]
     assert rows == [[-2002, 1, 1, None, 1], [2001, 2, 2, -2002, 1], [2010, 4, 3, 2001, 2],
                     [6005, 2, 4, 2010, 2]]
+
+
+def test_with_column_list_names_the_cte_columns(spark, shared, tmp_path):
+    # Drill 1.22: WITH a (k, v) AS (SELECT n_nationkey, n_name ...) ... WHERE k = 5 -> ETHIOPIA
+    from drillspark.sql import SqlEngine, SqlSession
+
+    engine = SqlEngine(spark, SqlSession(workspaces={"root": str(shared / "data"),
+                                                     "tmp": str(tmp_path)}))
+    nation = "dfs.`breadth/tpch/nation.parquet`"
+    assert q(engine, f"WITH a (k, v) AS (SELECT n_nationkey, n_name FROM {nation}) "
+                     "SELECT v FROM a WHERE k = 5") == (["v"], [["ETHIOPIA"]])
+    assert q(engine, "WITH a (k) AS (SELECT x FROM (VALUES (1), (2)) t(x)), "
+                     "b AS (SELECT k * 2 AS d FROM a) SELECT d FROM b ORDER BY d") == \
+        (["d"], [[2], [4]])
+    with pytest.raises(SqlError, match="the WITH column list needs a query with that many"):
+        q(engine, f"WITH a (k, v) AS (SELECT n_nationkey FROM {nation}) SELECT * FROM a")

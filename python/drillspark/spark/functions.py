@@ -182,6 +182,55 @@ def _binary(f: Callable[[Column, Column], Column]) -> Builder:
     return lambda a, c: f(a[0].col, a[1].col)
 
 
+def _decimal_digits(t: T.DataType) -> tuple[int, int] | None:
+    """(precision, scale) of a DECIMAL, or of an integer as Drill widens it."""
+    if isinstance(t, T.DecimalType):
+        return t.precision, t.scale
+    if isinstance(t, T.ByteType | T.ShortType | T.IntegerType):
+        return 10, 0
+    if isinstance(t, T.LongType):
+        return 19, 0
+    return None
+
+
+def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
+    """+, - and * as Spark computes them, except that a DECIMAL result wider than 38 digits
+    takes Drill's scale: the exact scale less the digits over 38, down to 0 (Drill 1.22:
+    `CAST(10.25 AS DECIMAL(38,2)) * 3` is 31, DECIMAL(38, 0)), where Spark keeps 6 places."""
+    def build(a: list[Arg], ctx: Context) -> Column:
+        x, y = a[0].col, a[1].col
+        out = f(x, y)
+        lt, rt = ctx.type_of(x), ctx.type_of(y)
+        if not (isinstance(lt, T.DecimalType) or isinstance(rt, T.DecimalType)):
+            return out
+        ld, rd = _decimal_digits(lt), _decimal_digits(rt)
+        if ld is None or rd is None:
+            return out
+        if kind == "multiply":
+            p, s = ld[0] + rd[0], ld[1] + rd[1]
+        else:
+            s = max(ld[1], rd[1])
+            p = max(ld[0] - ld[1], rd[0] - rd[1]) + s + 1
+        if p <= 38:
+            return out
+        return out.cast(T.DecimalType(38, max(0, s - (p - 38))))
+
+    return build
+
+
+def _divide_day_interval(x: Column, y: Column) -> Column:
+    """Drill divides a day-time interval's days and its milliseconds separately, each
+    truncated toward zero (`INTERVAL '1 12:00:00' DAY TO SECOND / 2` is 6 hours)."""
+    x = x.cast(T.DayTimeIntervalType(0, 3))
+    days = F.extract(F.lit("DAY"), x)
+    millis = (F.extract(F.lit("HOUR"), x) * 3600000 + F.extract(F.lit("MINUTE"), x) * 60000
+              + F.extract(F.lit("SECOND"), x) * 1000)
+    d = y.cast("double")
+    return F.make_dt_interval(
+        (days / d).cast("long").cast("int"), F.lit(0), F.lit(0),
+        ((millis / d).cast("long") / 1000).cast("decimal(18,6)"))
+
+
 def _divide(a: list[Arg], ctx: Context) -> Column:
     # Drill: integer / integer is integer division (truncating, and by zero an error, as Java);
     # otherwise floating point.
@@ -189,6 +238,8 @@ def _divide(a: list[Arg], ctx: Context) -> Column:
     lt, rt = ctx.type_of(x), ctx.type_of(y)
     if isinstance(lt, _INTEGRAL) and isinstance(rt, _INTEGRAL):
         return F.call_function("div", x, y)  # truncates toward zero, like Java
+    if isinstance(lt, T.DayTimeIntervalType) and isinstance(rt, T.NumericType):
+        return _divide_day_interval(x, y)
     if isinstance(lt, _FLOATING) or isinstance(rt, _FLOATING):
         # Java: x / 0.0 is +-Infinity (NaN for 0/0) where Spark's ANSI division raises;
         # x * 0.0^-1 gives exactly that, the sign of a -0.0 divisor included.
@@ -218,6 +269,10 @@ def _round(a: list[Arg], ctx: Context) -> Column:
     x = a[0].col
     scale = _lit_scale(a, "round")
     t = ctx.type_of(x)
+    if isinstance(t, T.DecimalType) and scale < 0:
+        scale = 0  # Drill rounds a DECIMAL at scale 0 for a negative scale
+    if len(a) > 1 and isinstance(t, T.ByteType | T.ShortType | T.IntegerType | T.LongType):
+        return F.round(x.cast("double"), scale)  # Drill: round(int, s) is a DOUBLE
     rounded = F.round(x, scale)
     if isinstance(t, T.DoubleType | T.FloatType):
         # Drill: round(NaN) = 0, round(+-Infinity) = Long.MAX/MIN as a double.
@@ -550,9 +605,9 @@ def _build_catalog() -> FunctionCatalog:
     window("last_value", lambda a, c: F.last(a[0].col), 1, framed=True)
 
     # operators (FunctionNames: the names the expression grammar produces)
-    scalar("add", _binary(lambda x, y: x + y), 2)
-    scalar("subtract", _binary(lambda x, y: x - y), 2)
-    scalar("multiply", _binary(lambda x, y: x * y), 2)
+    scalar("add", _decimal_arith(lambda x, y: x + y, "add"), 2)
+    scalar("subtract", _decimal_arith(lambda x, y: x - y, "add"), 2)
+    scalar("multiply", _decimal_arith(lambda x, y: x * y, "multiply"), 2)
     scalar("divide", _divide, 2)
     scalar("modulo", _mod, 2, "mod")
     scalar("negative", _unary(lambda x: -x), 1)
@@ -620,8 +675,13 @@ def _build_catalog() -> FunctionCatalog:
     scalar("btrim", _trim("both"), (1, 2), "trim")
     scalar("ltrim", _trim("leading"), (1, 2))
     scalar("rtrim", _trim("trailing"), (1, 2))
-    scalar("strpos", lambda a, c: F.call_function("instr", a[0].col, a[1].col), 2)
-    scalar("position", lambda a, c: F.call_function("locate", a[0].col, a[1].col), 2)
+    # Drill: an empty needle is found nowhere (0); Spark's instr finds it at 1
+    scalar("strpos", lambda a, c: F.when(
+        (F.length(a[1].col) == 0) & a[0].col.isNotNull(), F.lit(0)).otherwise(
+        F.call_function("instr", a[0].col, a[1].col)), 2)
+    scalar("position", lambda a, c: F.when(
+        (F.length(a[0].col) == 0) & a[1].col.isNotNull(), F.lit(0)).otherwise(
+        F.call_function("locate", a[0].col, a[1].col)), 2)
     scalar("replace", lambda a, c: F.replace(*_c(a)), 3)
     scalar("regexp_replace", lambda a, c: F.regexp_replace(*_c(a)), 3)
     scalar("regexp_matches", _regexp_matches, 2, "regex_like", "regexp_like")

@@ -47,7 +47,10 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
         raise FunctionArgumentError("split_part(): the delimiter must be a non-empty string "
                                     "literal")
     for i, arg in enumerate(a[2:], start=3):
-        if arg.is_literal and isinstance(arg.literal, int) and arg.literal < 1:
+        # Drill 1.22: a negative start (3 arguments) counts from the end; 0 is an error
+        negative_ok = len(a) == 3 and i == 3 and arg.is_literal and arg.literal != 0
+        if (not negative_ok and arg.is_literal and isinstance(arg.literal, int)
+                and arg.literal < 1):
             raise FunctionArgumentError(f"split_part(): argument {i} must be positive, "
                                         f"not {arg.literal}")
     parts = F.split(a[0].col, F.lit(_java_quote(d.literal)), -1)
@@ -55,7 +58,8 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
     bad = F.raise_error(F.lit("Index in split_part must be positive"))
     if len(a) == 3:
         out = F.coalesce(F.get(parts, start - 1), F.lit(""))
-        return F.when(start < 1, bad.cast("string")).otherwise(out)
+        from_end = F.coalesce(F.get(parts, F.size(parts) + start), F.lit(""))
+        return F.when(start == 0, bad.cast("string")).when(start < 0, from_end).otherwise(out)
     end = a[3].col.cast("int")
     n = F.size(parts)
     picked = F.when(start > n, F.array().cast("array<string>")).otherwise(
@@ -100,8 +104,10 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
     x = a[0].col
     t = ctx.type_of(x)
     scale = _lit_scale(a, "trunc")
-    if isinstance(t, _INTEGRAL) and scale >= 0:
-        return x
+    if isinstance(t, _INTEGRAL):
+        if len(a) == 1:
+            return x
+        x = x.cast("double")  # Drill: trunc(int, s) is a DOUBLE, like round(int, s)
     if isinstance(t, T.DecimalType):
         s = F.lit(max(scale, 0))  # Drill cuts a decimal at scale 0 for a negative scale
         return F.when(x >= 0, F.floor(x, s)).otherwise(F.ceil(x, s))

@@ -340,7 +340,10 @@ class ExprLowering:
                 if isinstance(value, str) and value:
                     raise self.sel.low.unsupported(
                         f"{fname.upper()} with {key.upper()} {value}", node)
-        return dx.call(fname, [self.lower(a) for a in self._args(node)])
+        args = self._args(node)
+        if fname == "log10" and isinstance(node, exp.Log) and len(args) == 2:
+            args = args[1:]  # sqlglot reads LOG10(x) as LOG(10, x)
+        return dx.call(fname, [self.lower(a) for a in args])
 
     def _Extract(self, node: exp.Extract) -> str:
         unit = node.this.name.lower()

@@ -177,7 +177,15 @@ class Lowering:
             self.ctes.append(frame)
             try:
                 for cte in with_.expressions:
-                    frame[cte.alias_or_name.lower()] = self._lower_body(cte.this)
+                    rel = self._lower_body(cte.this)
+                    alias = cte.args.get("alias")
+                    if alias is not None and alias.columns:  # WITH a (k, v) AS (...)
+                        names = [c.name for c in alias.columns]
+                        if rel.columns is None or len(names) != len(rel.columns):
+                            raise self.fail("the WITH column list needs a query with that "
+                                            "many columns", alias)
+                        rel = self.rename(rel, names)
+                    frame[cte.alias_or_name.lower()] = rel
                 return self._lower_body(node)
             finally:
                 self.ctes.pop()

@@ -26,7 +26,7 @@ object DrillFunctions {
     ConvertFunctions.fromDescription,
     ConvertFunctions.toDescription,
     drillspark.catalog.DrillWorkspacePath.description
-  ) ++ DrillTypeOf.descriptions
+  ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 
   /** Builds a description with usage text for DESCRIBE FUNCTION. */
   def describe(
