@@ -34,6 +34,7 @@ __all__ = ["QueryPlanError", "RowsResult", "SqlEngine", "SqlError", "SqlSession"
            "TableNotFoundError", "UnsupportedSqlError", "ValidationError", "default_engine",
            "run_sql", "sql"]
 
+
 class _ThreadEngines(threading.local):
     """Each thread's engines: USE / ALTER SESSION through `drillspark.sql` change only the
     calling thread's state (a notebook runs in one thread, so its USE still holds for the
