@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,60 +126,66 @@ def pack(classes: Path, target: Path) -> None:
     tmp.replace(target)
 
 
-def build(force: bool = False) -> Path:
-    version, scala = read_version()
-    target = JARS_DIR / f"drillspark-extension_{scala}-{version}.jar"
+def _up_to_date(target: Path, want: str, force: bool) -> bool:
     stamp = target.with_suffix(".sha256")
-    files = inputs()
-    want = digest(files, version)
     if not force and target.exists() and stamp.exists() and stamp.read_text() == want:
         print(f"build_jar: {target.relative_to(ROOT)} is up to date")
-        return target
+        return True
+    return False
+
+
+def _compile_jar(target: Path, files: list[Path], want: str, what: str,
+                 extra: Sequence[Path] = (),
+                 finish: Callable[[Path], None] | None = None) -> Path:
+    """Compile the sources among `files` into the jar `target` and stamp it with `want`;
+    `finish(classes)` adds what else the jar holds."""
     jars = pyspark_jars()
     with tempfile.TemporaryDirectory(prefix="drillspark-jar-") as tmpdir:
         classes = Path(tmpdir) / "classes"
         classes.mkdir()
         sources = [f for f in files if f.suffix in (".scala", ".java")]
-        print(f"build_jar: compiling {len(sources)} Scala sources with the Scala compiler in "
-              f"{jars} (2-3 minutes; more on a busy machine) ...", flush=True)
-        compile_scala(jars, classes, sources)
+        print(f"build_jar: compiling {len(sources)} {what} ...", flush=True)
+        compile_scala(jars, classes, sources, extra)
+        if finish is not None:
+            finish(classes)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pack(classes, target)
+    target.with_suffix(".sha256").write_text(want)
+    print(f"build_jar: wrote {target.relative_to(ROOT)}")
+    return target
+
+
+def build(force: bool = False) -> Path:
+    version, scala = read_version()
+    target = JARS_DIR / f"drillspark-extension_{scala}-{version}.jar"
+    files = inputs()
+    want = digest(files, version)
+    if _up_to_date(target, want, force):
+        return target
+
+    def finish(classes: Path) -> None:
         resources = SRC / "resources"
         if resources.exists():
             shutil.copytree(resources, classes, dirs_exist_ok=True)
         (classes / "drillspark-version.properties").write_text(f"version={version}\n")
-        JARS_DIR.mkdir(parents=True, exist_ok=True)
         for old in JARS_DIR.glob("drillspark-extension_*.jar"):
             if old != target:
                 old.unlink()
-        pack(classes, target)
-    stamp.write_text(want)
-    print(f"build_jar: wrote {target.relative_to(ROOT)}")
-    return target
+
+    return _compile_jar(target, files, want, f"Scala sources with the Scala compiler in "
+                        f"{pyspark_jars()} (2-3 minutes; more on a busy machine)", finish=finish)
 
 
 def build_side(src: Path, target: Path, what: str, force: bool = False) -> Path:
     """Code compiled against the extension jar (rebuilt first if needed), never shipped with
     it: the benchmark mains (jvm/src/bench) or the JVM unit tests (jvm/src/test)."""
     extension = build(force)
-    stamp = target.with_suffix(".sha256")
     files = inputs(src)
     want = digest(files, extension.with_suffix(".sha256").read_text())
-    if not force and target.exists() and stamp.exists() and stamp.read_text() == want:
-        print(f"build_jar: {target.relative_to(ROOT)} is up to date")
+    if _up_to_date(target, want, force):
         return target
-    jars = pyspark_jars()
-    with tempfile.TemporaryDirectory(prefix="drillspark-side-") as tmpdir:
-        classes = Path(tmpdir) / "classes"
-        classes.mkdir()
-        sources = [f for f in files if f.suffix in (".scala", ".java")]
-        print(f"build_jar: compiling {len(sources)} {what} sources (about a minute) ...",
-              flush=True)
-        compile_scala(jars, classes, sources, extra=[extension])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        pack(classes, target)
-    stamp.write_text(want)
-    print(f"build_jar: wrote {target.relative_to(ROOT)}")
-    return target
+    return _compile_jar(target, files, want, f"{what} sources (about a minute)",
+                        extra=[extension])
 
 
 def build_bench(force: bool = False) -> Path:
@@ -196,8 +202,10 @@ if __name__ == "__main__":
     ap.add_argument("--bench", action="store_true", help="also build the benchmark jar")
     ap.add_argument("--tests", action="store_true", help="also build the JVM unit tests' jar")
     args = ap.parse_args()
-    build(args.force)
+    # the side jars build the extension first (once: the second finds it up to date)
     if args.bench:
-        build_bench()
+        build_bench(args.force)
     if args.tests:
-        build_tests()
+        build_tests(args.force and not args.bench)
+    if not (args.bench or args.tests):
+        build(args.force)
