@@ -1,4 +1,4 @@
-"""Shared fixture of the SQL tests: an engine whose `dfs` root is the shared conformance data."""
+"""Shared fixtures of the SQL tests: engines whose `dfs` root is shared data, read in place."""
 
 from __future__ import annotations
 
@@ -12,3 +12,10 @@ def engine(spark, shared, tmp_path):
     """`root` is ../shared/data/drill-conformance (read in place), `tmp` a fresh folder."""
     return SqlEngine(spark, SqlSession(workspaces={
         "root": str(shared / "data" / "drill-conformance"), "tmp": str(tmp_path)}))
+
+
+@pytest.fixture
+def data_engine(spark, shared, tmp_path):
+    """`root` is ../shared/data (the breadth corpus' root), `tmp` a fresh folder."""
+    return SqlEngine(spark, SqlSession(workspaces={
+        "root": str(shared / "data"), "tmp": str(tmp_path)}))
