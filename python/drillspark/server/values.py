@@ -108,6 +108,22 @@ def _binary(value: bytes | bytearray) -> str:
     return base64.b64encode(bytes(value)).decode("ascii")
 
 
+# Spark scalar types, by class name (pyspark loads lazily), whose values Drill's REST API
+# sends in another form; the others go as they are
+_SCALARS: dict[str, Callable[[Any], Any]] = {
+    "FloatType": _float4,
+    "DoubleType": _float,
+    "DecimalType": _decimal,
+    "TimestampNTZType": _timestamp_ntz,
+    "TimestampType": _timestamp_ltz,
+    "DateType": _date,
+    "TimeType": _time,
+    "DayTimeIntervalType": period_day,
+    "YearMonthIntervalType": period_year,
+    "BinaryType": _binary,
+}
+
+
 def converter(data_type: Any) -> Converter:
     """A function from the Python value PySpark gives for `data_type` to Drill's REST JSON."""
     from pyspark.sql import types as T
@@ -128,26 +144,9 @@ def converter(data_type: Any) -> Converter:
     if isinstance(data_type, T.MapType):
         val = converter(data_type.valueType)
         return nullable(lambda v: {str(k): val(x) for k, x in v.items()})
-    if isinstance(data_type, T.FloatType):
-        return nullable(_float4)
-    if isinstance(data_type, T.DoubleType):
-        return nullable(_float)
-    if isinstance(data_type, T.DecimalType):
-        return nullable(_decimal)
-    if isinstance(data_type, T.TimestampNTZType):
-        return nullable(_timestamp_ntz)
-    if isinstance(data_type, T.TimestampType):
-        return nullable(_timestamp_ltz)
-    if isinstance(data_type, T.DateType):
-        return nullable(_date)
-    if isinstance(data_type, T.TimeType):
-        return nullable(_time)
-    if isinstance(data_type, T.DayTimeIntervalType):
-        return nullable(period_day)
-    if isinstance(data_type, T.YearMonthIntervalType):
-        return nullable(period_year)
-    if isinstance(data_type, T.BinaryType):
-        return nullable(_binary)
+    scalar = _SCALARS.get(type(data_type).__name__)
+    if scalar is not None:
+        return nullable(scalar)
     return lambda v: v
 
 
