@@ -261,3 +261,23 @@ def test_status_endpoints(http, server):
     assert stats[0] == {"name": "Number of Drill Bits", "value": 1}
     status, _, data = http.request("HEAD", "/")
     assert status == 200 and data == b""
+
+
+def test_a_client_may_name_its_query(http):
+    """drillspark's X-Drillspark-Query-Id: the id a client gives its query (to cancel it
+    while it waits); a malformed or used one is refused."""
+    import uuid
+
+    query_id = str(uuid.uuid4())
+    headers = {"Content-Type": "application/json", "X-Drillspark-Query-Id": query_id}
+    body = json.dumps({"queryType": "SQL", "query": "SELECT 1 AS one FROM (VALUES(1))"}).encode()
+    status, _, data = http.request("POST", "/query.json", body, headers)
+    assert status == 200 and json.loads(data)["queryId"] == query_id
+    assert http.get_json(f"/profiles/{query_id}.json")["queryId"] == query_id
+    status, _, data = http.request("POST", "/query.json", body, headers)
+    assert status == 409
+    assert json.loads(data) == {"errorMessage": f"query id {query_id} is already in use"}
+    for bad in ("x", query_id.upper(), "../" + query_id):
+        status, _, data = http.request("POST", "/query.json", body,
+                                       {**headers, "X-Drillspark-Query-Id": bad})
+        assert status == 400 and "X-Drillspark-Query-Id" in json.loads(data)["errorMessage"]

@@ -18,7 +18,7 @@ from drillspark.errors import UsageError
 from drillspark.server.auth import Authenticator, SessionStore, User
 from drillspark.server.catalog import SERVER_OPTIONS, Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
-from drillspark.server.queries import QueryFailed, QueryManager
+from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager
 from drillspark.sql import statements as st
 from drillspark.sql.engine import RowsResult, SqlEngine
 from drillspark.sql.errors import SqlError, UnsupportedSqlError, ValidationError
@@ -178,7 +178,7 @@ class DrillServer:
     # --------------------------------------------------------------- queries
     def run_query(self, handler: Handler, session: Any, query_type: str, text: str,
                   options: dict[str, Any], auto_limit: int, default_schema: str | None,
-                  user: str) -> None:
+                  user: str, query_id: str | None = None) -> None:
         verbose = verbose_errors(self.catalog, options, session)
         with session.lock:
             base_schema, base_options = session.default_schema, dict(session.options)
@@ -189,7 +189,10 @@ class DrillServer:
                 sql_session.use(st.parse_schema_path(default_schema))
         except SqlError as e:  # Drill refuses such a request before it becomes a query
             raise HttpError(500, f"Query submission failed: {e.message}") from None
-        q = self.queries.new(text, user, query_type, sql_options)
+        try:
+            q = self.queries.new(text, user, query_type, sql_options, query_id)
+        except QueryIdInUse as e:
+            raise HttpError(409, str(e)) from None
 
         def execute() -> Any:
             if query_type == "SQL":

@@ -22,7 +22,8 @@ from drillspark.errors import UsageError
 from drillspark.server import responses
 from drillspark.server.auth import HttpSession
 from drillspark.server.catalog import SERVER_OPTIONS, VERBOSE_ERRORS
-from drillspark.server.queries import QueryFailed
+from drillspark.server.queries import QueryFailed, client_query_id
+from drillspark.server.responses import QUERY_ID_HEADER
 from drillspark.sql.errors import SqlError
 
 if TYPE_CHECKING:
@@ -368,9 +369,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if default_schema is not None and not isinstance(default_schema, str):
             raise HttpError(500, "Query submission failed: defaultSchema must be a string")
         user = self._user or _user_name(body.get("userName")) or "anonymous"
+        query_id = None
+        if self.headers.get(QUERY_ID_HEADER) is not None:
+            query_id = client_query_id(self.headers[QUERY_ID_HEADER])
+            if query_id is None:
+                raise HttpError(400, f"{QUERY_ID_HEADER} must be a query id such as "
+                                     "3f0c6d4e-1a2b-4c5d-8e9f-0a1b2c3d4e5f")
         session = self._session or self._new_session()
         self.app.run_query(self, session, query_type, text, options, auto_limit,
-                           default_schema, user)
+                           default_schema, user, query_id)
 
     def stream_query(self, query_id: str, run: Any, verbose: bool) -> None:
         """Write the query's answer: `run()` gives the Result or raises QueryFailed."""

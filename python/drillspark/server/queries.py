@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from drillspark.errors import ExecutionError
+from drillspark.errors import ExecutionError, UsageError
 from drillspark.server import values
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
@@ -42,6 +42,10 @@ class QueryFailed(ExecutionError):
         self.exception = exception
 
 
+class QueryIdInUse(UsageError):
+    """A client-chosen query id (X-Drillspark-Query-Id) that names a known query."""
+
+
 class ConfinedSession(SqlSession):
     """A SqlSession whose tables must lie inside one of its workspaces (or cp): the server
     never reads a file outside the folders it was given, whatever path a query names."""
@@ -59,6 +63,16 @@ class ConfinedSession(SqlSession):
 def new_query_id() -> str:
     """Drill's query id text: two 64-bit halves as 8-4-4-4-12 hex digits."""
     return str(uuid.uuid4())
+
+
+def client_query_id(value: str) -> str | None:
+    """A client-chosen query id if it is in canonical 8-4-4-4-12 lower-case form, else
+    None."""
+    try:
+        parsed = str(uuid.UUID(value))
+    except (ValueError, AttributeError):
+        return None
+    return parsed if parsed == value else None
 
 
 def id_parts(query_id: str) -> dict[str, int]:
@@ -156,9 +170,14 @@ class QueryManager:
         self.closing = False
 
     # --------------------------------------------------------------- bookkeeping
-    def new(self, text: str, user: str, query_type: str, options: dict[str, Any]) -> Query:
-        q = Query(new_query_id(), text, user, query_type, dict(options))
+    def new(self, text: str, user: str, query_type: str, options: dict[str, Any],
+            query_id: str | None = None) -> Query:
+        """A query, registered as running; `query_id` is one the client chose (so it can
+        cancel the query while waiting for the answer), else a fresh one."""
+        q = Query(query_id or new_query_id(), text, user, query_type, dict(options))
         with self._lock:
+            if q.id in self._running or q.id in self._finished:
+                raise QueryIdInUse(f"query id {q.id} is already in use")
             self._running[q.id] = q
         return q
 

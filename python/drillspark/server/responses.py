@@ -6,6 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+# drillspark's own request header: the id a client gives its query, so that it can cancel it
+# (GET /profiles/cancel/{id}) while it still waits for the answer (the CLI's Ctrl-C)
+QUERY_ID_HEADER = "X-Drillspark-Query-Id"
+
 
 def jackson(value: Any, indent: int = 0) -> str:
     """JSON as Jackson's DefaultPrettyPrinter writes it: `"key" : value`, two-space indent,
