@@ -3,11 +3,13 @@ cancels the running query and stops it cleanly (exit status 0)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from tests.server.helpers import Http
@@ -20,7 +22,9 @@ SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 @pytest.mark.slow
 def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    runtime = tmp_path / "runtime"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+               DRILLSPARK_RUNTIME_DIR=str(runtime))
     proc = subprocess.Popen(
         [sys.executable, "-m", "drillspark", "serve", "--port", str(port), "--master",
          "local[2]", "--workspace", f"data={shared / 'data'}", "--conf",
@@ -43,6 +47,20 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
         http = Http(f"http://127.0.0.1:{port}")
         answer = http.query("SELECT count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json`")
         assert answer["rows"] == [{"n": 25}]
+        # its discovery file, and `drillspark sql` with the same workspaces finding it
+        (found,) = runtime.glob("serve-*.json")
+        assert json.loads(found.read_text())["url"] == f"http://127.0.0.1:{port}"
+        assert json.loads(found.read_text())["pid"] == proc.pid
+        sql = subprocess.run(
+            [sys.executable, "-m", "drillspark", "sql", "--workspace",
+             f"data={shared / 'data'}", "SELECT N_NAME FROM dfs.data."
+             "`breadth/tpch_json/nation.json` WHERE N_NATIONKEY = 3"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert sql.returncode == 0, sql.stderr
+        assert sql.stderr == (f"drillspark: answered by drillspark serve at "
+                              f"http://127.0.0.1:{port} (pid {proc.pid}; --local runs "
+                              "without it)\n")
+        assert "| CANADA |" in sql.stdout
         slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
                 f"{SUPPLIER} d WHERE concat(a.S_COMMENT, d.S_COMMENT) LIKE '%sigterm%'")
         result: dict = {}
@@ -55,6 +73,7 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
         assert result["queryState"] == "CANCELED", result
         assert "shutting down" in result["errorMessage"]
         assert proc.wait(timeout=120) == 0
+        assert not list(runtime.glob("serve-*")), "the discovery file outlived the server"
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -66,3 +85,73 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
     assert any(" COMPLETED user=anonymous rows=1 " in line and "nation.json" in line
                for line in lines), log
     assert "Traceback" not in log
+    assert "clientserver" not in log  # Py4J's connection chatter is not logged
+
+
+def _slow(tag: str) -> str:
+    """A query that runs for minutes on the test machine (its text names the test)."""
+    return (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
+            f"WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) LIKE '%{tag}%'")
+
+
+def _interrupt_when_running(proc: subprocess.Popen, http: Http, sql: str) -> str:
+    """Wait until the server runs `sql`, then Ctrl-C the CLI; the query's id."""
+    query_id = None
+    while query_id is None:
+        assert proc.poll() is None, proc.communicate()
+        running = http.get_json("/profiles.json")["runningQueries"]
+        query_id = next((q["queryId"] for q in running if q["query"] == sql[:150]), None)
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    return query_id
+
+
+def _cli(*args: str, stdin: str | None = None) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.Popen([sys.executable, "-m", "drillspark", *args], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None
+    proc.stdin.write(stdin or "")
+    proc.stdin.close()
+    proc.stdin = None  # all given: communicate() only reads
+    return proc
+
+
+def _assert_canceled(http: Http, query_id: str) -> None:
+    deadline = time.monotonic() + 120
+    while (profile := http.get_json(f"/profiles/{query_id}.json"))["state"] != 3:
+        assert profile["state"] in (1, 5, 8), profile  # running, cancelling or planning
+        assert time.monotonic() < deadline, profile
+        time.sleep(0.2)
+    entry = next(q for q in http.get_json("/profiles.json")["finishedQueries"]
+                 if q["queryId"] == query_id)
+    assert entry["state"] == "Canceled"
+
+
+def test_ctrl_c_in_shell_connect_cancels_the_query_on_the_server(server):
+    """The shell (a real process, statements piped in) sends its query with an id of its
+    own; Ctrl-C cancels that query on the server and the shell goes on with the next."""
+    http = Http(server.url)
+    sql = _slow("shellctrlc")
+    proc = _cli("shell", "--connect", server.url, "--history", "/dev/null",
+                stdin=f"{sql};\n!schemas\n")
+    query_id = _interrupt_when_running(proc, http, sql)
+    out, err = proc.communicate(timeout=120)
+    _assert_canceled(http, query_id)
+    assert "Query cancelled." in out, (out, err)
+    assert "dfs.data" in out  # the next entry ran: the server keeps answering
+    assert "Traceback" not in out + err
+    assert http.query("SELECT 1 AS one FROM (VALUES(1))")["rows"] == [{"one": 1}]
+
+
+def test_ctrl_c_in_sql_connect_cancels_the_query_on_the_server(server):
+    http = Http(server.url)
+    sql = _slow("sqlctrlc")
+    proc = _cli("sql", "--connect", server.url, sql)
+    query_id = _interrupt_when_running(proc, http, sql)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (out, err)
+    assert err.strip() == "drillspark: Query cancelled.", err
+    _assert_canceled(http, query_id)
+    assert http.query("SELECT 1 AS one FROM (VALUES(1))")["rows"] == [{"one": 1}]

@@ -179,7 +179,7 @@ def test_cli_sql_connect(server, capsys):
     assert out[-1] == '{"N_NAME": "CANADA"}'  # the USE held for the second statement
     code = main(["sql", "--connect", server.url, "selec 1"])
     assert code == 1
-    assert "FAILED: Syntax error" in capsys.readouterr().out
+    assert "FAILED: Syntax error" in capsys.readouterr().err  # as a local run, on stderr
 
 
 def test_cli_shell_connect(server, capsys, monkeypatch):

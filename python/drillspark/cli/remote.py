@@ -1,17 +1,35 @@
-"""`drillspark sql --connect URL` and `drillspark shell --connect URL`: run statements on a
-running `drillspark serve` (or a real Drill) through its REST API, so a command-line query
-skips Spark's start-up."""
+"""`drillspark sql` and `drillspark shell` on a running `drillspark serve` (or a real Drill),
+through its REST API, so a command-line query skips Spark's start-up: the server named by
+`--connect URL`, or a local one found through its discovery file (cli/discovery.py) when it
+would answer exactly as a local run would. Ctrl-C cancels the query on the server."""
 
 from __future__ import annotations
 
 import base64
+import datetime as _dt
+import decimal
 import json
 import os
+import sys
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
+from collections.abc import Callable
 from typing import Any
 
+from drillspark.cli import discovery
 from drillspark.errors import UsageError
+from drillspark.server.responses import QUERY_ID_HEADER
+
+# How long a found server may take to show it is alive before the CLI runs locally instead.
+ALIVE_TIMEOUT = 1.0
+# A server option that changes error texts only, not answers.
+_PRESENTATION_OPTIONS = {"drill.exec.http.rest.errors.verbose"}
+# What the server says of a table outside its workspaces (server/queries.py ConfinedSession;
+# the dfs catalog's confined root), where a local run without --workspace reads it.
+_OUTSIDE = ("lies outside the server's workspaces", "is refused in workspace 'root'")
 
 
 class RemoteError(UsageError):
@@ -24,33 +42,81 @@ class RemoteSession:
     def __init__(self, url: str, user: str | None = None, password: str | None = None):
         self.url = url.rstrip("/")
         self.cookie: str | None = None
-        self.auth = None
+        self.auth: str | None = None
         if user:
             token = base64.b64encode(f"{user}:{password or ''}".encode()).decode()
             self.auth = f"Basic {token}"
 
-    def query(self, sql: str) -> dict[str, Any]:
-        headers = {"Content-Type": "application/json"}
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None,
+                timeout: float | None = None) -> tuple[int, bytes]:
+        """(status, body) of one request in this session; RemoteError when the server cannot
+        be reached."""
+        headers = dict(headers or {})
         if self.cookie:
             headers["Cookie"] = self.cookie
         if self.auth:
             headers["Authorization"] = self.auth
-        body = json.dumps({"queryType": "SQL", "query": sql}).encode()
-        req = urllib.request.Request(self.url + "/query.json", data=body, headers=headers)
+        req = urllib.request.Request(self.url + path, data=body, method=method,
+                                     headers=headers)
         try:
-            with urllib.request.urlopen(req) as r:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
                 cookie = r.headers.get("Set-Cookie")
-                data = r.read()
+                status, data = r.status, r.read()
         except urllib.error.HTTPError as e:
-            try:
-                message = json.loads(e.read()).get("errorMessage")
-            except ValueError:
-                message = None
-            raise RemoteError(f"{self.url}: HTTP {e.code}: {message or e.reason}") from None
+            return e.code, e.read()
         except urllib.error.URLError as e:
             raise RemoteError(f"cannot reach {self.url}: {e.reason}") from None
+        except (TimeoutError, ConnectionError) as e:
+            raise RemoteError(f"cannot reach {self.url}: {e}") from None
         if cookie:
             self.cookie = cookie.split(";")[0]
+        return status, data
+
+    def query(self, sql: str) -> dict[str, Any]:
+        """The server's answer to one statement. The query carries an id chosen here, so
+        Ctrl-C while waiting cancels it on the server (then QueryCancelled)."""
+        query_id = str(uuid.uuid4())
+        body = json.dumps({"queryType": "SQL", "query": sql}).encode()
+        try:
+            status, data = self.request("POST", "/query.json", body, {
+                "Content-Type": "application/json", QUERY_ID_HEADER: query_id})
+        except KeyboardInterrupt:
+            if not self.cancel(query_id):
+                print(f"drillspark: {self.url} did not cancel query {query_id} (it had "
+                      "ended, or the server does not answer)", file=sys.stderr)
+            from drillspark.sql.cancel import QueryCancelled
+
+            raise QueryCancelled() from None
+        if status != 200:
+            try:
+                message = json.loads(data).get("errorMessage")
+            except (ValueError, AttributeError):
+                message = None
+            raise RemoteError(f"{self.url}: HTTP {status}: {message or data[:200]!r}")
+        return decode(json.loads(data, parse_float=decimal.Decimal))
+
+    def cancel(self, query_id: str, wait: float = 5.0) -> bool:
+        """Cancel the query on the server; True once it is. A query the server has not
+        registered yet (its request still on the way) is asked again until `wait` runs
+        out; False when it had ended already or the server does not answer."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                _, text = self.request("GET", f"/profiles/cancel/{query_id}", timeout=2)
+                if text.startswith(b"Cancelled query"):
+                    return True
+                status, _ = self.request("GET", f"/profiles/{query_id}.json", timeout=2)
+            except RemoteError:
+                return False
+            if status == 200 or time.monotonic() > deadline:  # ended before the cancel
+                return False
+            time.sleep(0.1)
+
+    def get_json(self, path: str, timeout: float | None = None) -> Any:
+        status, data = self.request("GET", path, timeout=timeout)
+        if status != 200:
+            raise RemoteError(f"{self.url}{path}: HTTP {status}")
         return json.loads(data)
 
 
@@ -60,45 +126,162 @@ def login(url: str) -> RemoteSession:
                          os.environ.get("DRILLSPARK_PASSWORD"))
 
 
+# --------------------------------------------------------------- answers
+def _millis(value: Any) -> int:
+    return int(value)
+
+
+_EPOCH = _dt.datetime(1970, 1, 1)
+# A column's values back to what a local run gives (docs/server.md: values as Drill sends them)
+_DECODERS: dict[str, Callable[[Any], Any]] = {
+    "DATE": lambda v: (_EPOCH + _dt.timedelta(milliseconds=_millis(v))).date(),
+    "TIMESTAMP": lambda v: _EPOCH + _dt.timedelta(milliseconds=_millis(v)),
+    "TIME": lambda v: (_EPOCH + _dt.timedelta(milliseconds=_millis(v))).time(),
+    "VARBINARY": lambda v: base64.b64decode(v),
+    "FLOAT4": float,
+    "FLOAT8": float,
+}
+
+
+def _floats(value: Any) -> Any:
+    """JSON numbers were read as Decimal (to keep a DECIMAL's scale): floats elsewhere."""
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    return value
+
+
+def decode(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer with its rows as lists of Python values, typed by `metadata`."""
+    columns = answer.get("columns", [])
+    metadata = answer.get("metadata") or [""] * len(columns)
+    decoders = []
+    for kind in metadata:
+        if kind.startswith(("VARDECIMAL", "DECIMAL")):
+            decoders.append(lambda v: v if isinstance(v, decimal.Decimal) else
+                            decimal.Decimal(v))
+        else:
+            decoders.append(_DECODERS.get(kind, _floats))
+    rows = []
+    for row in answer.get("rows", []):
+        rows.append([None if row.get(c) is None else d(row.get(c))
+                     for c, d in zip(columns, decoders, strict=True)])
+    return {**answer, "rows": rows}
+
+
 def answer_text(answer: dict[str, Any], fmt: str = "table") -> str:
     """A completed query's answer in `fmt`; RemoteError for a failed one."""
-    from drillspark.sql.output import FORMATS
+    from drillspark.display import FORMATS
 
     if answer.get("queryState") != "COMPLETED":
         message = answer.get("errorMessage") or "(the server gave no message)"
         raise RemoteError(f"{answer.get('queryState', 'FAILED')}: {message}")
-    columns = answer.get("columns", [])
-    rows = [[r.get(c) for c in columns] for r in answer.get("rows", [])]
-    return FORMATS[fmt](columns, rows)
+    return FORMATS[fmt](answer.get("columns", []), answer.get("rows", []))
 
 
-def run(url: str, text: str, fmt: str) -> int:
+# --------------------------------------------------------------- finding a local server
+def find_local(workspaces: dict[str, str]) -> tuple[RemoteSession, discovery.LocalServer] | None:
+    """A running local `drillspark serve` that answers as a local run with these
+    `workspaces` (name -> folder, with the defaults filled in) would: the same workspaces,
+    its plugins enabled, no system option changed. A server whose file says it runs but
+    that does not answer is skipped with a note on stderr."""
+    wanted = _real(workspaces)
+    for server in discovery.local_servers():
+        if _real(server.workspaces) != wanted:
+            continue
+        if server.auth and not os.environ.get("DRILLSPARK_USER"):
+            continue  # it needs a login the command does not have
+        session = login(server.url)
+        try:
+            status, _ = session.request("GET", "/status.json", timeout=ALIVE_TIMEOUT)
+            if status != 200:
+                raise RemoteError(f"HTTP {status}")
+            if not _answers_as_local(session, wanted):
+                continue
+        except (RemoteError, ValueError, OSError) as e:
+            print(f"drillspark: the server at {server.url} (pid {server.pid}) does not "
+                  f"answer ({e}); running locally", file=sys.stderr)
+            continue
+        return session, server
+    return None
+
+
+def _real(workspaces: dict[str, str]) -> dict[str, str]:
+    return {k.lower(): os.path.realpath(v) for k, v in workspaces.items()}
+
+
+def _answers_as_local(session: RemoteSession, wanted: dict[str, str]) -> bool:
+    """The server's live state (an admin may have changed it since it wrote its file)."""
+    plugins = {p.get("name"): p.get("config") or {}
+               for p in session.get_json("/storage.json", timeout=ALIVE_TIMEOUT)}
+    if any(not plugins.get(name, {}).get("enabled") for name in ("cp", "dfs")):
+        return False
+    live = {k: (ws or {}).get("location", "")
+            for k, ws in (plugins["dfs"].get("workspaces") or {}).items()}
+    if _real(live) != wanted:
+        return False
+    options = session.get_json("/options.json", timeout=ALIVE_TIMEOUT)
+    return not any(o.get("optionScope") == "SYSTEM" and o.get("name")
+                   not in _PRESENTATION_OPTIONS for o in options)
+
+
+# --------------------------------------------------------------- the commands
+# run() gives this when the server cannot answer as a local run would: run locally instead
+RUN_LOCALLY = -1
+
+
+def setup_statements(schema: str | None, settings: list[str]) -> list[str]:
+    """`--schema` and `--set` as the USE and ALTER SESSION statements the session runs
+    before the command's own."""
+    from drillspark.cli.sql import option_statement
+
+    return ([f"USE {schema}"] if schema else []) + [option_statement(s) for s in settings]
+
+
+def run(session: RemoteSession, text: str, fmt: str, setup: list[str],
+        open_root: bool = False) -> int:
+    """`drillspark sql` on the server; RUN_LOCALLY when the local run has an `open_root`
+    (no --workspace: its dfs.root reads any path) and the first statement reads outside the
+    server's workspaces."""
     from drillspark.cli.main import CliError
-    from drillspark.sql import statements as st
+    from drillspark.sql.cancel import QueryCancelled
+    from drillspark.sql.statements import split
 
-    session = login(url)
-    for _, statement in st.split(text):
+    try:
+        for statement in setup:
+            answer_text(session.query(statement))
+    except RemoteError as e:
+        raise CliError(str(e), code=2) from None
+    for i, (_, statement) in enumerate(split(text)):
         try:
             answer = session.query(statement)
         except RemoteError as e:
             raise CliError(str(e)) from None
+        except QueryCancelled as e:  # as a local run reports it
+            print(f"drillspark: {e}", file=sys.stderr)
+            return 130
         try:
-            print(answer_text(answer, fmt))
+            print(answer_text(answer, fmt), flush=True)
         except RemoteError as e:
-            print(f"drillspark: {e}")
+            if open_root and i == 0 and any(m in str(e) for m in _OUTSIDE):
+                return RUN_LOCALLY
+            print(f"drillspark: {e}", file=sys.stderr)
             return 1
     return 0
 
 
-def shell(url: str, history: Any) -> int:
-    """The interactive shell, its statements answered by the server at `url` (USE and ALTER
-    SESSION hold through the session cookie)."""
+def shell(session: RemoteSession, history: Any, setup: list[str]) -> int:
+    """The interactive shell, its statements answered by the server (USE and ALTER SESSION
+    hold through the session cookie); Ctrl-C cancels the running query on the server."""
     from drillspark.sql.shell import Shell
 
     class RemoteShell(Shell):
         def __init__(self) -> None:
             super().__init__(None, history=history)  # type: ignore[arg-type]  # no local engine
-            self.remote = login(url)
+            self.remote = session
 
         def warm_up(self) -> None:  # the server's Spark is running already
             pass
@@ -112,11 +295,13 @@ def shell(url: str, history: Any) -> int:
             return "SHOW FILES"
 
         def execute(self, statement: str) -> str:
-            from drillspark.sql.cancel import QueryCancelled
+            return answer_text(self.remote.query(statement))
 
-            try:
-                return answer_text(self.remote.query(statement))
-            except KeyboardInterrupt:  # the server finishes the query; the shell moves on
-                raise QueryCancelled() from None
+    try:
+        for statement in setup:
+            answer_text(session.query(statement))
+    except RemoteError as e:
+        from drillspark.cli.main import CliError
 
+        raise CliError(str(e), code=2) from None
     return RemoteShell().run()

@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from drillspark.cli import options
+from drillspark.cli import discovery, options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -80,6 +80,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=getattr(logging, args.log_level), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")
+    # Py4J logs each closed gateway connection at INFO: the log is one line per query
+    logging.getLogger("py4j").setLevel(max(logging.WARNING, logging.root.level))
     from drillspark.server import BindError, DrillServer, Limits
 
     limits = Limits(max_request_bytes=args.max_request_bytes, max_rows=args.max_rows,
@@ -101,10 +103,16 @@ def run_serve(args: argparse.Namespace) -> int:
             raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}",
                            code=2) from None
         server.start()
+        # how `drillspark sql` / `shell` on this machine find it (cli/discovery.py)
+        found_at = _publish(server)
         print(f"drillspark serve: Drill {server.ports()['version']} REST API and web console "
               f"on {server.url}/ (Ctrl-C or SIGTERM stops it)", file=sys.stderr, flush=True)
-        while not stop.wait(0.5):
-            pass
+        try:
+            while not stop.wait(0.5):
+                pass
+        finally:
+            if found_at is not None:
+                discovery.withdraw(found_at)
         print("drillspark serve: stopping (running queries are cancelled)", file=sys.stderr,
               flush=True)
         server.stop()
@@ -112,3 +120,14 @@ def run_serve(args: argparse.Namespace) -> int:
         spark.stop()
     print("drillspark serve: stopped", file=sys.stderr, flush=True)
     return 0
+
+
+def _publish(server) -> Path | None:
+    """Write the discovery file; a server that cannot write it still serves (with a note)."""
+    try:
+        return discovery.publish(discovery.client_url(server.host, server.port),
+                                 dict(server.catalog.workspaces), server.auth.enabled)
+    except OSError as e:
+        print(f"drillspark serve: cannot write {discovery.runtime_dir()} ({e.strerror}): "
+              "`drillspark sql` will not find this server without --connect", file=sys.stderr)
+        return None

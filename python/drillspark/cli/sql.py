@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 from drillspark.cli import options
 
@@ -45,9 +47,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="a session option, as ALTER SESSION SET would set it "
                         "(e.g. store.json.all_text_mode=true)")
-    p.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
+    p.add_argument("--master", help="Spark master (default local[*]); runs locally")
     p.add_argument("--conf", action="append", default=[], metavar="K=V",
-                   help="a Spark setting for the session drillspark starts (repeatable)")
+                   help="a Spark setting for the session drillspark starts (repeatable); "
+                        "runs locally")
+    p.add_argument("--local", action="store_true",
+                   help="always start Spark here, even when a local `drillspark serve` "
+                        "could answer (by default one with the same workspaces does)")
     add_log_options(p)
 
 
@@ -61,12 +67,11 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
 
 
 def make_engine(args: argparse.Namespace, short_lived: bool = False):
-    from drillspark.cli.main import CliError
     from drillspark.sql import SqlEngine, SqlSession
     from drillspark.sql.statements import parse_schema_path
 
     workspaces = options.workspaces(args.workspace)
-    master, log_level = args.master, args.log_level
+    master, log_level = args.master or "local[*]", args.log_level
     conf = options.spark_conf(args.conf)
 
     def spark_factory():
@@ -80,11 +85,53 @@ def make_engine(args: argparse.Namespace, short_lived: bool = False):
     if args.schema:
         engine.session.use(parse_schema_path(args.schema))
     for item in args.set:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise CliError(f"--set takes OPTION=VALUE, not {item!r}", code=2)
-        engine.execute(f"ALTER SESSION SET `{name.strip()}` = {_literal(value.strip())}")
+        engine.execute(option_statement(item))
     return engine
+
+
+def option_statement(item: str) -> str:
+    """`--set OPTION=VALUE` as its ALTER SESSION statement."""
+    from drillspark.cli.main import CliError
+
+    name, sep, value = item.partition("=")
+    if not sep or not name:
+        raise CliError(f"--set takes OPTION=VALUE, not {item!r}", code=2)
+    return f"ALTER SESSION SET `{name.strip()}` = {_literal(value.strip())}"
+
+
+def remote_session(args: argparse.Namespace) -> Any:
+    """The server to run on: `--connect URL`'s; else, unless `--local` (or `--master`,
+    `--conf`: settings of a local Spark), a local `drillspark serve` that answers as a local
+    run would (cli/remote.py find_local), announced on stderr; else None."""
+    from drillspark.cli.main import CliError
+
+    if args.connect:
+        if args.local:
+            raise CliError("--connect and --local exclude each other", code=2)
+        from drillspark.cli.remote import login
+
+        return login(args.connect)
+    if args.local or args.master or args.conf:
+        return None
+    from drillspark.cli.remote import find_local
+
+    found = find_local(local_workspaces(options.workspaces(args.workspace)))
+    if found is None:
+        return None
+    session, server = found
+    print(f"drillspark: answered by drillspark serve at {server.url} (pid {server.pid}; "
+          "--local runs without it)", file=sys.stderr, flush=True)
+    return session
+
+
+def local_workspaces(given: dict[str, str]) -> dict[str, str]:
+    """The workspaces a local run has: `given`, with SqlSession's defaults (`root` the
+    current directory, `tmp` /tmp), without importing the SQL engine (a remote run never
+    needs it)."""
+    out = {k.lower(): v for k, v in given.items()}
+    out.setdefault("root", os.getcwd())
+    out.setdefault("tmp", "/tmp")
+    return out
 
 
 def _literal(value: str) -> str:
@@ -98,11 +145,6 @@ def _literal(value: str) -> str:
 
 def run_sql(args: argparse.Namespace) -> int:
     from drillspark.cli.main import CliError
-    from drillspark.sql import SqlError
-    from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
-    from drillspark.sql.output import render
-    from drillspark.sql.shell import Progress
-    from drillspark.sql.statements import split
 
     if args.file is not None:
         if args.query:
@@ -115,10 +157,22 @@ def run_sql(args: argparse.Namespace) -> int:
         text = args.query
     else:
         text = sys.stdin.read()
-    if args.connect:
-        from drillspark.cli.remote import run
+    remote = remote_session(args)
+    if remote is not None:
+        from drillspark.cli.remote import RUN_LOCALLY, run, setup_statements
 
-        return run(args.connect, text, args.format)
+        code = run(remote, text, args.format, setup_statements(args.schema, args.set),
+                   open_root=not args.connect and not args.workspace)
+        if code != RUN_LOCALLY:
+            return code
+        print("drillspark: the query reads outside the server's workspaces; running locally",
+              file=sys.stderr, flush=True)
+    from drillspark.sql import SqlError
+    from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
+    from drillspark.sql.output import render
+    from drillspark.sql.shell import Progress
+    from drillspark.sql.statements import split
+
     engine = make_engine(args, short_lived=True)
 
     def work() -> list[str]:
@@ -142,10 +196,11 @@ def run_sql(args: argparse.Namespace) -> int:
 
 
 def run_shell(args: argparse.Namespace) -> int:
-    if args.connect:
-        from drillspark.cli.remote import shell
+    remote = remote_session(args)
+    if remote is not None:
+        from drillspark.cli.remote import setup_statements, shell
 
-        return shell(args.connect, args.history)
+        return shell(remote, args.history, setup_statements(args.schema, args.set))
     from drillspark.sql.shell import Shell
 
     return Shell(make_engine(args), history=args.history).run()

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.progress import ProgressCallback, ProgressWatch, resolve
 from drillspark.result import DrillResult, StatementResult
-from drillspark.sql.engine import RowsResult, SqlEngine
 from drillspark.sql.errors import (
     QueryPlanError,
     SqlError,
@@ -25,10 +24,25 @@ from drillspark.sql.errors import (
     UnsupportedSqlError,
     ValidationError,
 )
-from drillspark.sql.session import SqlSession
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+    from drillspark.sql.engine import RowsResult, SqlEngine
+    from drillspark.sql.session import SqlSession
+
+# The engine and the session load on first use, so that `drillspark.sql.statements` (the
+# statement splitter `drillspark sql` needs to send statements to a server) costs no Spark.
+_LAZY = {"RowsResult": "drillspark.sql.engine", "SqlEngine": "drillspark.sql.engine",
+         "SqlSession": "drillspark.sql.session"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'drillspark.sql' has no attribute {name!r}")
 
 __all__ = ["QueryPlanError", "RowsResult", "SqlEngine", "SqlError", "SqlSession", "SqlSyntaxError",
            "TableNotFoundError", "UnsupportedSqlError", "ValidationError", "default_engine",
@@ -53,6 +67,8 @@ _engines = _ThreadEngines()
 def default_engine(spark: SparkSession | None = None) -> SqlEngine:
     """The engine (and so the USE / ALTER SESSION state) shared by the calling thread's
     `sql()` calls for one SparkSession (`None`: drillspark's default session)."""
+    from drillspark.sql.engine import SqlEngine
+
     if spark is None:
         if _engines.default is None:
             _engines.default = SqlEngine(None)
