@@ -233,14 +233,6 @@ def _answers_as_local(session: RemoteSession, wanted: dict[str, str]) -> bool:
 RUN_LOCALLY = -1
 
 
-def setup_statements(schema: str | None, settings: list[str]) -> list[str]:
-    """`--schema` and `--set` as the USE and ALTER SESSION statements the session runs
-    before the command's own."""
-    from drillspark.cli.sql import option_statement
-
-    return ([f"USE {schema}"] if schema else []) + [option_statement(s) for s in settings]
-
-
 def run(session: RemoteSession, text: str, fmt: str, setup: list[str],
         open_root: bool = False) -> int:
     """`drillspark sql` on the server; RUN_LOCALLY when the local run has an `open_root`

@@ -99,6 +99,12 @@ def option_statement(item: str) -> str:
     return f"ALTER SESSION SET `{name.strip()}` = {_literal(value.strip())}"
 
 
+def setup_statements(schema: str | None, settings: list[str]) -> list[str]:
+    """`--schema` and `--set` as the USE and ALTER SESSION statements a server session runs
+    before the command's own."""
+    return ([f"USE {schema}"] if schema else []) + [option_statement(s) for s in settings]
+
+
 def remote_session(args: argparse.Namespace) -> Any:
     """The server to run on: `--connect URL`'s; else, unless `--local` (or `--master`,
     `--conf`: settings of a local Spark), a local `drillspark serve` that answers as a local
@@ -159,7 +165,7 @@ def run_sql(args: argparse.Namespace) -> int:
         text = sys.stdin.read()
     remote = remote_session(args)
     if remote is not None:
-        from drillspark.cli.remote import RUN_LOCALLY, run, setup_statements
+        from drillspark.cli.remote import RUN_LOCALLY, run
 
         code = run(remote, text, args.format, setup_statements(args.schema, args.set),
                    open_root=not args.connect and not args.workspace)
@@ -198,7 +204,7 @@ def run_sql(args: argparse.Namespace) -> int:
 def run_shell(args: argparse.Namespace) -> int:
     remote = remote_session(args)
     if remote is not None:
-        from drillspark.cli.remote import setup_statements, shell
+        from drillspark.cli.remote import shell
 
         return shell(remote, args.history, setup_statements(args.schema, args.set))
     from drillspark.sql.shell import Shell
