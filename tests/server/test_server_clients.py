@@ -203,3 +203,63 @@ def test_cli_shell_connect(server, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("SELECT 1;\n"))
     assert main(["shell", "--connect", "http://127.0.0.1:9", "--history", "/dev/null"]) == 1
     assert "Error: cannot reach http://127.0.0.1:9" in capsys.readouterr().out
+
+
+def test_a_cancelled_create_table_leaves_nothing_half_written(server):
+    """A CTAS cancelled while Spark writes (as the server's stop cancels it) leaves no table
+    behind: reading it fails as unknown and the same name can be created again."""
+    import os
+
+    http = Http(server.url)
+    sql = (f"CREATE TABLE dfs.tmp.halfway AS SELECT a.S_NAME AS n, b.S_COMMENT AS c, "
+           f"c.S_COMMENT AS d, e.S_NAME AS e FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
+           f"{SUPPLIER} e")
+    answer: dict = {}
+    worker = threading.Thread(target=lambda: answer.update(http.query(sql)))
+    worker.start()
+    query_id = None
+    while query_id is None and worker.is_alive():
+        running = http.get_json("/profiles.json")["runningQueries"]
+        query_id = next((q["queryId"] for q in running if q["query"] == sql[:150]), None)
+        time.sleep(0.2)
+    assert query_id is not None, answer
+    tmp = server.catalog.workspaces["tmp"]
+
+    def ours() -> list[str]:  # the table, its staging folder and its write lock
+        return sorted(n for n in os.listdir(tmp) if "halfway" in n)
+
+    deadline = time.monotonic() + 300
+    # Spark has started writing into the staging folder (storage/writers.py)
+    while not any(n.startswith(".halfway.drillspark-") and not n.endswith("lock")
+                  for n in ours()):
+        assert time.monotonic() < deadline and worker.is_alive(), (answer, ours())
+        time.sleep(0.1)
+    time.sleep(1)
+    assert http.get(f"/profiles/cancel/{query_id}")[0] == 200
+    worker.join(timeout=120)
+    assert answer["queryState"] == "CANCELED", answer
+    assert ours() == []
+    failed = http.query("SELECT * FROM dfs.tmp.halfway")
+    assert failed["queryState"] == "FAILED" and "not found" in failed["errorMessage"], failed
+    again = http.query("CREATE TABLE dfs.tmp.halfway AS SELECT 1 AS one FROM (VALUES(1))")
+    assert again["queryState"] == "COMPLETED", again
+    assert http.query("SELECT one FROM dfs.tmp.halfway")["rows"] == [{"one": 1}]
+
+
+def test_a_query_over_the_time_limit_is_cancelled(spark, shared):
+    """--max-seconds: a query running longer is cancelled with a message saying why, and
+    the server answers the next one."""
+    from drillspark.server import DrillServer, Limits
+
+    srv = DrillServer(spark, port=0, workspaces={"data": str(shared / "data")},
+                      limits=Limits(max_seconds=5))
+    with srv:
+        http = Http(srv.url)
+        slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
+                f"{SUPPLIER} d WHERE concat(a.S_COMMENT, d.S_COMMENT) LIKE '%timelimit%'")
+        answer = http.query(slow)
+        assert answer["queryState"] == "CANCELED", answer
+        assert answer["errorMessage"] == ("query exceeded the server's time limit of 5 s and "
+                                          "was cancelled")
+        assert http.get_json("/status.json") == {"status": "Running!"}
+        assert http.query("SHOW SCHEMAS")["queryState"] == "COMPLETED"
