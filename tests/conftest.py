@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # Real data written by others; read in place, never copied into the repository.
 SHARED = Path(os.environ.get("DRILLSPARK_SHARED", ROOT.parent / "shared")).resolve()
+# `drillspark sql` in a test never reaches a developer's running `drillspark serve` (its
+# discovery file, docs/server.md): the test run has a runtime folder of its own.
+os.environ["DRILLSPARK_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="drillspark-runtime-")
 
 
 @pytest.fixture(scope="session")

@@ -190,13 +190,17 @@ def test_cli_shell_connect(server, capsys, monkeypatch):
     from drillspark.cli.main import main
 
     monkeypatch.setattr("sys.stdin", io.StringIO(
+        "!tables\n"  # no default schema yet: dfs.root's files, as the local shell
         "USE dfs.data;\n"
+        "!tables\n"
         "SELECT N_NAME FROM `breadth/tpch_json/nation.json`\n WHERE N_NATIONKEY = 3;\n"
         "SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`;\n"
         "selec 1;\n"))
     code = main(["shell", "--connect", server.url, "--history", "/dev/null"])
     out = capsys.readouterr().out
     assert "Default schema changed to [dfs.data]" in out
+    before, after = out.split("Default schema changed to [dfs.data]")
+    assert "README.md" in before and "| breadth " in after, out
     assert "| CANADA |" in out and "| 25 |" in out, out
     assert "Error: FAILED: Syntax error" in out and "Traceback" not in out
     assert code == 1  # a statement failed

@@ -51,11 +51,12 @@ def test_found_server_answers_as_a_local_run(server, runtime, monkeypatch, capsy
               "ORDER BY N_NATIONKEY")
     for sql in (TYPES, nation, f"USE dfs.data; SELECT count(*) AS n FROM {NATION}"):
         for fmt in ("table", "json", "csv"):
-            before = len(server.queries.finished())
+            before = {q.id for q in server.queries.finished()}
             assert main(["sql", *_args(server), "--format", fmt, sql]) == 0
             remote = capsys.readouterr()
             assert f"answered by drillspark serve at {server.url}" in remote.err
-            assert len(server.queries.finished()) > before  # the server ran it
+            newest = server.queries.finished()[0]  # the server ran it
+            assert newest.id not in before and newest.text == sql.split("; ")[-1]
             assert main(["sql", *_args(server), "--local", "--format", fmt, sql]) == 0
             local = capsys.readouterr()
             assert "answered by" not in local.err

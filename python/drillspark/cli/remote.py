@@ -284,7 +284,13 @@ def shell(session: RemoteSession, history: Any, setup: list[str]) -> int:
             return _completer(None)
 
         def tables_statement(self) -> str:
-            return "SHOW FILES"
+            # as the local shell: the default schema's files, else dfs.root's (a
+            # drillspark server tells its session's default schema; Drill does not)
+            try:
+                info = self.remote.get_json("/session.json", timeout=ALIVE_TIMEOUT)
+            except (RemoteError, ValueError):
+                return "SHOW FILES"
+            return "SHOW FILES" if info.get("defaultSchema") else "SHOW FILES IN dfs.root"
 
         def execute(self, statement: str) -> str:
             return answer_text(self.remote.query(statement))
