@@ -66,6 +66,9 @@ class Operator:
     """
 
     drill_name: ClassVar[str | None] = None  # set by @drillspark.operator("name")
+    # the plan operator class this one runs as: "source" (no input) or "single" (one input);
+    # the plan validator reads it by name (plan.operators.plugin_role)
+    drill_role: ClassVar[str | None] = None
 
     def __init__(
         self, properties: Mapping[str, Any] | None = None, /, *, op_id: object = None, **kwargs: Any
@@ -193,6 +196,7 @@ class BatchSource(Operator):
     cut to the batch limits. No batches at all gives NONE on the first `next()`."""
 
     drill_name = "batch-source"
+    drill_role = "source"
 
     def __init__(
         self,
@@ -246,6 +250,8 @@ class SingleInputOperator(Operator):
     When the operator produced nothing at all but its input had a schema, the first `next()`
     still returns OK_NEW_SCHEMA with a zero-row batch of the output schema.
     """
+
+    drill_role = "single"
 
     def __init__(
         self, properties: Mapping[str, Any] | None = None, /, *, op_id: object = None, **kwargs: Any
