@@ -55,7 +55,7 @@ KIT_RUNS = {
             ),
             {"bad_batch": pa.RecordBatch.from_pylist([{"a": [{"x": "text"}]}])},
         ),
-        (  # conflicting types held as JSON text (the appendix's worked example)
+        (  # conflicting types held as JSON text (the nested-filter worked example)
             lambda: NestedFilter(path="a.x", relationship=">", value=3),
             pa.RecordBatch.from_pylist(
                 [{"a": json.dumps(r["a"]), "c": r["c"]} for r in _APPENDIX_A]
