@@ -5,12 +5,13 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
-JAR_SOURCES := $(shell find jvm/src/main -type f 2>/dev/null) python/drillspark/_version.py tools/build_jar.py
+JAR_SOURCES := $(shell find jvm/src/main -type f 2>/dev/null) jvm/scalac.options jvm/scalac-warnings-allowed.txt \
+               python/drillspark/_version.py tools/build_jar.py
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_version.py)
 JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
 PYTEST_ARGS ?=
 
-.PHONY: all setup java browser jar demo test conformance bench lint clean
+.PHONY: all setup java browser jar demo test unit conformance bench lint clean
 
 all: setup
 
@@ -62,6 +63,10 @@ demo: setup
 
 test: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The fast tier: tests that start no Spark (tests/conftest.py decides and guards; docs/architecture.md).
+unit: setup
+	$(PY) -m pytest --unit $(PYTEST_ARGS)
 
 conformance: setup
 	$(PY) tests/conformance/conformance_runner.py $(CONFORMANCE_ARGS)

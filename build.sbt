@@ -10,6 +10,23 @@ val drillsparkVersion = {
 
 val sparkVersion = "4.3.0"
 
+// The compiler's options: the file tools/build_jar.py reads too (unused code and the lint checks
+// that pay are errors), then one -Wconf per entry of the warnings still allowed. The stale-entry
+// check of that list is build_jar's alone.
+def fileEntries(name: String): Seq[String] =
+  IO.readLines(file(name)).map(_.trim).filter(l => l.nonEmpty && !l.startsWith("#"))
+
+val drillsparkScalacOptions: Seq[String] =
+  fileEntries("jvm/scalac.options") ++ Seq("-rootdir", file(".").getCanonicalPath) ++
+    fileEntries("jvm/scalac-warnings-allowed.txt").map { entry =>
+      val (path, message) = entry.split(" \\| ", 2) match {
+        case Array(p, m) => (p.trim, m.trim)
+        case Array(p) => (p.trim, "")
+      }
+      val msg = if (message.isEmpty) "" else "&msg=^" + java.util.regex.Pattern.quote(message)
+      s"-Wconf:src=$path$msg:w"
+    }
+
 // Spark's jars come from the pip-installed pyspark when there is one (`make setup` creates
 // .venv; or point PYSPARK_JARS at any pyspark/jars folder): the same jars `make jar` compiles
 // against, and the only source of 4.3 while Maven Central lags behind PyPI. Otherwise Spark is
@@ -30,7 +47,7 @@ lazy val root = (project in file("."))
     Compile / javaSource := baseDirectory.value / "jvm" / "src" / "main" / "java",
     Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
-    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked"),
+    scalacOptions ++= drillsparkScalacOptions,
     libraryDependencies ++= (if (pysparkJars.isDefined) Nil else Seq(
       "org.apache.spark" %% "spark-sql" % sparkVersion % "provided",
       "org.apache.spark" %% "spark-catalyst" % sparkVersion % "provided"
@@ -52,6 +69,6 @@ lazy val bench = (project in file("jvm/src/bench"))
     name := "drillspark-bench",
     version := drillsparkVersion,
     Compile / scalaSource := baseDirectory.value / "scala",
-    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked"),
+    scalacOptions ++= drillsparkScalacOptions,
     Compile / unmanagedJars ++= pysparkJars.toSeq.flatMap(dir => (dir * "*.jar").classpath)
   )

@@ -1,4 +1,4 @@
-"""Python operator vs native Spark: seed 001 Appendix A's nested-value filter.
+"""Python operator vs native Spark: the nested-value filter (docs/running-plans.md).
 
     python benchmarks/operator_bench.py [ROWS] [--size 1M] [--repeat 3] [--master local[2]] [--json]
 

@@ -7,6 +7,10 @@ change (a hash of every source and resource is kept next to the jar).
 `--bench` also builds the benchmark mains (jvm/src/bench: ReadBench, DiscoveryBench, TokenScan)
 into build/drillspark-bench.jar, and `--tests` the JVM unit tests (jvm/src/test) into
 build/drillspark-tests.jar, both against the extension jar; neither is ever shipped.
+
+The compiler's options are jvm/scalac.options (build.sbt reads the same file): unused code and
+the lint checks that pay are errors, except the warnings jvm/scalac-warnings-allowed.txt lists;
+an entry there that matches no warning fails the build, so that list only shrinks.
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +37,8 @@ TEST_SRC = ROOT / "jvm" / "src" / "test"
 JARS_DIR = ROOT / "python" / "drillspark" / "jars"
 BENCH_JAR = ROOT / "build" / "drillspark-bench.jar"
 TEST_JAR = ROOT / "build" / "drillspark-tests.jar"
+SCALAC_OPTIONS = ROOT / "jvm" / "scalac.options"
+ALLOWED_WARNINGS = ROOT / "jvm" / "scalac-warnings-allowed.txt"
 
 
 def read_version() -> tuple[str, str]:
@@ -51,7 +60,68 @@ def pyspark_jars() -> Path:
 
 
 def inputs(src: Path = SRC) -> list[Path]:
-    return sorted(p for p in src.rglob("*") if p.is_file())
+    # the compiler's options are inputs too: a changed option or allowance rebuilds
+    return sorted(p for p in src.rglob("*") if p.is_file()) + [SCALAC_OPTIONS, ALLOWED_WARNINGS]
+
+
+def _entries(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text().splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+@dataclass(frozen=True)
+class AllowedWarning:
+    """One line of jvm/scalac-warnings-allowed.txt: warnings in the files `path` (a regex on
+    the path from the repository root) whose message starts with `message` stay warnings."""
+
+    path: str
+    message: str = ""
+
+    def wconf(self) -> str:
+        # the last matching -Wconf wins, so these follow scalac.options' `any:e`
+        msg = f"&msg=^{re.escape(self.message)}" if self.message else ""
+        return f"-Wconf:src={self.path}{msg}:w"
+
+    def matches(self, path: str, message: str) -> bool:
+        return re.fullmatch(self.path, path) is not None and message.startswith(self.message)
+
+
+def allowed_warnings() -> list[AllowedWarning]:
+    out = []
+    for line in _entries(ALLOWED_WARNINGS):
+        path, _, message = (part.strip() for part in line.partition(" | "))
+        if any(c in line for c in ",:&"):
+            sys.exit(f"build_jar: {ALLOWED_WARNINGS.relative_to(ROOT)}: {line!r} holds `,` `:` or "
+                     "`&`, which scalac's -Wconf cannot take; shorten the message")
+        out.append(AllowedWarning(path, message))
+    return out
+
+
+def scalac_options() -> list[str]:
+    return [*_entries(SCALAC_OPTIONS), "-rootdir", str(ROOT),
+            *(a.wconf() for a in allowed_warnings())]
+
+
+WARNING = re.compile(r"^(?P<path>\S+?\.(?:scala|java)):\d+: warning: (?P<message>.*)$")
+
+
+def check_allowances(output: list[str], sources: Sequence[Path]) -> None:
+    """Fail on an allowance that covers some of `sources` but matched none of the warnings
+    the compiler printed: it is out of date and must go."""
+    seen = []
+    for line in output:
+        m = WARNING.match(line)
+        if m:
+            path = Path(m["path"])
+            seen.append((str(path.resolve().relative_to(ROOT)) if path.is_absolute() else
+                         m["path"], m["message"]))
+    compiled = [str(s.resolve().relative_to(ROOT)) for s in sources]
+    stale = [a for a in allowed_warnings()
+             if any(re.fullmatch(a.path, c) for c in compiled)
+             and not any(a.matches(p, msg) for p, msg in seen)]
+    if stale:
+        sys.exit("build_jar: these entries of jvm/scalac-warnings-allowed.txt match no warning any "
+                 "more; remove them: " + "; ".join(f"{a.path} | {a.message}" for a in stale))
 
 
 def digest(files: list[Path], version: str) -> str:
@@ -81,33 +151,44 @@ def compile_scala(jars: Path, out: Path, sources: list[Path],
     argfile.write_text("\n".join(str(s) for s in sources))
     cmd = [
         java(), "-Xss8m", "-Xmx2g", "-cp", compiler_cp, "scala.tools.nsc.Main",
-        "-classpath", str(jars / "*"), "-d", str(out),
-        "-release", "17", "-deprecation", "-feature", "-unchecked",
-        f"@{argfile}",
+        "-classpath", str(jars / "*"), "-d", str(out), *scalac_options(), f"@{argfile}",
     ]
     # The compiler does not expand `dir/*` itself; hand it the full list.
     cmd[cmd.index("-classpath") + 1] = os.pathsep.join(
         [str(j) for j in sorted(jars.glob("*.jar"))] + [str(e) for e in extra])
-    run_with_heartbeat(cmd, "compiling")
+    check_allowances(run_with_heartbeat(cmd, "compiling"), sources)
 
 
 HEARTBEAT_SECONDS = 30
 
 
-def run_with_heartbeat(cmd: list[str], doing: str) -> None:
-    """Run cmd; a line every HEARTBEAT_SECONDS says it is still `doing` (a silent compile of
-    minutes looks like a hang), and one at the end how long it took."""
+def run_with_heartbeat(cmd: list[str], doing: str) -> list[str]:
+    """Run cmd, echoing its output and returning its lines; a line every HEARTBEAT_SECONDS says
+    it is still `doing` (a silent compile of minutes looks like a hang), and one at the end how
+    long it took."""
     start = time.monotonic()
-    proc = subprocess.Popen(cmd)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+
+    def echo() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            print(line, end="", flush=True)
+            lines.append(line.rstrip("\n"))
+
+    reader = threading.Thread(target=echo, daemon=True)
+    reader.start()
     while True:
         try:
             rc = proc.wait(HEARTBEAT_SECONDS)
             break
         except subprocess.TimeoutExpired:
             print(f"build_jar: still {doing} ({time.monotonic() - start:.0f} s) ...", flush=True)
+    reader.join()
     if rc != 0:
         raise subprocess.CalledProcessError(rc, cmd)
     print(f"build_jar: {doing} took {time.monotonic() - start:.0f} s", flush=True)
+    return lines
 
 
 def pack(classes: Path, target: Path) -> None:

@@ -16,6 +16,10 @@ from typing import TYPE_CHECKING
 from drillspark._version import __version__
 from drillspark.api import run
 from drillspark.errors import Error
+
+# the built-in Arrow operators register themselves in drillspark.plugins on import; any import
+# of a drillspark module runs this file first, so they are always known by name
+from drillspark.operators import builtin as _builtin_operators  # noqa: F401
 from drillspark.plugins import function, operator
 from drillspark.progress import ProgressInfo
 from drillspark.result import DrillResult, Result, StatementResult

@@ -7,8 +7,9 @@
     def my_fn(x: pa.Array) -> pa.Array: ...      # vectorized: Arrow arrays in and out
 
 The plan validator, the translator and the SQL front end look names up here, so a registered
-operator or function is known everywhere at once. The built-in Python operators
-(drillspark.operators) are registered the first time a name is looked up.
+operator or function is known everywhere at once. This module is the bottom of the package: it
+imports nothing of drillspark. The built-in Python operators (drillspark.operators.builtin)
+register themselves here when the drillspark package is imported (drillspark/__init__.py).
 
 Function options understood by drillspark.operators.spark: `returns` (the Spark result type,
 a DDL string such as "double" or a DataType; required to run it) and `style` ("arrow", the
@@ -36,7 +37,6 @@ class RegisteredFunction:
 
 _operators: dict[str, type] = {}
 _functions: dict[str, RegisteredFunction] = {}
-_builtins_loaded = False
 
 
 def operator(name: str) -> Callable[[type[T]], type[T]]:
@@ -72,15 +72,7 @@ def function(name: str, kind: FunctionKind = "scalar", **options: Any) -> Callab
     return register
 
 
-def _load_builtins() -> None:
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        import drillspark.operators.builtin  # noqa: F401  (registers on import)
-
-
 def registered_operator(name: str) -> type | None:
-    _load_builtins()
     return _operators.get(name.lower())
 
 
@@ -89,7 +81,6 @@ def registered_function(name: str) -> RegisteredFunction | None:
 
 
 def operator_names() -> list[str]:
-    _load_builtins()
     return sorted(_operators)
 
 

@@ -1,6 +1,6 @@
 """The results of drillspark.run() and drillspark.sql(): `Result`, the methods every result
 shares (PySpark-like: show, collect, to_pandas, to_arrow, a notebook table); `DrillResult`, a
-query's rows as a Spark DataFrame, including Drill's batch protocol (seed 000) over Arrow
+query's rows as a Spark DataFrame, including Drill's batch protocol (docs/operators.md) over Arrow
 record batches; `StatementResult`, the rows of a statement answered without a Spark job
 (USE, SHOW, DESCRIBE, EXPLAIN, ALTER SESSION, CREATE / DROP)."""
 

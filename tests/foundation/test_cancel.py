@@ -15,6 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
+pytestmark = pytest.mark.spark_process
+
 DRILLSPARK = str(Path(sys.executable).parent / "drillspark")
 # A cross join of 20,000 rows with itself through a regex: hours of work, so it is surely
 # still running when Ctrl-C comes.

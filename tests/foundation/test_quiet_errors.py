@@ -13,6 +13,9 @@ import pytest
 
 import drillspark
 
+# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
+pytestmark = pytest.mark.spark_process
+
 DRILLSPARK = str(Path(sys.executable).parent / "drillspark")
 BAD_CAST = "select cast(t.a as int) as n from (values('kevin')) t(a)"
 

@@ -12,6 +12,9 @@ import pytest
 
 import drillspark
 
+# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
+pytestmark = pytest.mark.spark_process
+
 APPS = Path(__file__).parent / "apps"
 BIN = Path(sys.executable).parent
 

@@ -13,6 +13,9 @@ import pytest
 
 import drillspark
 
+# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
+pytestmark = pytest.mark.spark_process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

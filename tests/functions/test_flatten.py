@@ -87,7 +87,7 @@ def test_empty_array_in_all_text_mode(spark, shared):
 
 
 def test_scalar_and_map_give_one_row(spark, citibike):
-    # Seed 001's flatten operator: a scalar or map input returns a single record holding it.
+    # The logical plan's flatten operator (docs/functions.md): a scalar or map input returns a single record holding it.
     df = citibike.select("executionTime", F.call_function("drill_flatten", "executionTime").alias("f"))
     assert [(r.executionTime == r.f) for r in df.collect()] == [True, True]
     one = spark.sql("select drill_flatten(named_struct('a', 1)) m, drill_flatten(cast(null as int)) n")

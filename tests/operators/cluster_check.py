@@ -79,7 +79,7 @@ def check(spark) -> list[str]:
     expect = problems.expect
     on_cluster = spark.conf.get("spark.master", "").startswith("local-cluster")
 
-    # Seed 001 Appendix A's worked example; `a` conflicts (map / array), so it is JSON text.
+    # The nested-filter worked example (docs/running-plans.md, Filtering nested values); `a` conflicts (map / array), so it is JSON text.
     rows = [
         (json.dumps({"b": 1, "x": 5}), 1),
         (json.dumps([{"b": 1}, {"z": {"x": 4}}, {"q": 3, "x": 5}]), 2),

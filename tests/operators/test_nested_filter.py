@@ -1,4 +1,4 @@
-"""Filtering nested values (seed 001, Appendix A) with the Arrow `nested-filter` operator."""
+"""Filtering nested values (docs/running-plans.md, Filtering nested values) with the Arrow `nested-filter` operator."""
 
 from __future__ import annotations
 
@@ -24,14 +24,14 @@ def run(rows_or_batch, schema=None, **props):
     return [row for part in out for row in part.to_pylist()]
 
 
-# ---- the appendix's own examples ------------------------------------------------------------
+# ---- the rule's worked example (docs) ----------------------------------------------------------
 APPENDIX_INPUT = [
     {"a": {"b": 1, "x": 5}, "c": 1},
     {"a": [{"b": 1}, {"z": {"x": 4}}, {"q": 3, "x": 5}], "c": 2},
     {"a": {"b": 2, "x": [1, 2, 3, 4, 5]}, "c": 3},
     {"a": {"b": 3, "x": [1, 2]}, "c": 4},
 ]
-# The appendix's result with the struck-out (<del>) parts removed.
+# The worked example's result (the design notes strike out the parts that go).
 APPENDIX_OUTPUT = [
     {"a": {"b": 1, "x": 5}, "c": 1},
     {"a": [{"q": 3, "x": 5}], "c": 2},
@@ -223,7 +223,7 @@ def test_sliced_input_is_handled():
 
 # ---- against an independent reference on random nested data -------------------------------
 def reference(value, path, test):
-    """Appendix A written directly from its text, on Python values."""
+    """The rule written directly from its text (docs/running-plans.md), on Python values."""
     if isinstance(value, list):
         kept = [r for r in (reference(e, path, test) for e in value) if r is not None]
         return kept or None

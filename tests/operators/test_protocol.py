@@ -1,4 +1,4 @@
-"""The iterator protocol of seed 000 as the base class enforces it, on plain Arrow batches."""
+"""The iterator protocol (docs/operators.md, The protocol) as the base class enforces it, on plain Arrow batches."""
 
 from __future__ import annotations
 

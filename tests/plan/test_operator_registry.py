@@ -52,6 +52,18 @@ def test_every_operator_is_translated_or_handled_elsewhere():
     assert not set(HANDLERS) & set(ELSEWHERE)
 
 
+def test_the_built_in_arrow_operators_are_plugins_named_apart_from_the_logical_ones():
+    # two different sets: logical operator classes (above) and Arrow operators run by name
+    from drillspark import plugins
+    from drillspark.operators.builtin import ARROW_OPERATORS
+
+    logical = {name.lower() for name in BUILTIN_OPERATORS} | {"sequence"}
+    for cls in ARROW_OPERATORS:
+        assert cls.drill_name is not None
+        assert plugins.registered_operator(cls.drill_name) is cls
+        assert cls.drill_name.lower() not in logical  # the parser would never reach it
+
+
 def test_an_unregistered_operator_is_refused_by_name_and_id():
     op = Mystery(id=7)
     with pytest.raises(UnregisteredOperator, match=r"cannot write operator @7 \(mystery\)"):

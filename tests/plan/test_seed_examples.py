@@ -1,4 +1,5 @@
-"""The seed document's logical plan examples (001: operators, sequences, Appendix A)."""
+"""The 2013 logical-plan document's examples (docs/logical-plans.md): operators, sequences and
+the nested filter (docs/running-plans.md, Filtering nested values)."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import reduce
 from pathlib import Path
 
+import pytest
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import BooleanType, DoubleType, LongType, StringType, StructType
@@ -929,6 +930,7 @@ PROBE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.spark_process
 def test_skipped_record_count_is_the_same(tmp_path, python_exe):
     """The skippedInvalidRecords metric (read back through the UI's REST API, in a separate
     process with the UI on) counts each bad record once, whichever reader skipped it."""

@@ -6,6 +6,8 @@ import json
 import subprocess
 import textwrap
 
+import pytest
+
 METRIC_PROBE = textwrap.dedent("""
     import json, sys, time, urllib.request
     import drillspark
@@ -45,6 +47,7 @@ def scan_metrics(tmp_path, python_exe, path, options: dict, metrics: list[str]) 
     return json.loads(result[0].split(" ", 1)[1])
 
 
+@pytest.mark.spark_process
 def test_skipped_invalid_records_metric_on_the_scan_node(tmp_path, python_exe):
     d = tmp_path / "in"
     d.mkdir()
@@ -61,6 +64,7 @@ def test_skipped_invalid_records_metric_on_the_scan_node(tmp_path, python_exe):
     assert got == {"rows": len(good) + 3, "invalid records skipped": len(bad) + 1}
 
 
+@pytest.mark.spark_process
 def test_wide_sparse_rows_pay_for_every_column_slot(tmp_path, python_exe):
     # 300 string columns, each row sets one: a null still occupies its null flag, offset and
     # length in Spark's vectors (9 bytes), so a row costs ~300 * 9 bytes however sparse it is,

@@ -16,6 +16,9 @@ from tests.server.helpers import Http
 
 from drillspark.server.app import free_port
 
+# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
+pytestmark = pytest.mark.spark_process
+
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 
 

@@ -1,4 +1,5 @@
-"""Drill SQL lowered to Drill logical plan operators (no Spark needed)."""
+"""Drill SQL lowered to Drill logical plan operators. Lowering runs no Spark job, but a `dfs`
+table is resolved by the extension's workspace rule, which needs a running session."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ INPUT2 = "dfs.`data/drill/jsoninput/input2.json`"
 
 
 @pytest.fixture
-def session(shared):
+def session(spark, shared):  # the workspace rule runs in the session's JVM
     return SqlSession(workspaces={"root": str(shared / "data" / "drill-conformance")})
 
 

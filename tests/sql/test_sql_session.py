@@ -1,4 +1,5 @@
-"""Table resolution and session options (no Spark needed)."""
+"""Table resolution and session options (resolving a `dfs` table asks the extension's workspace
+rule, so those tests need the session; options and USE errors do not)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ def session(shared):
                                               "drill" / "jsoninput")})
 
 
+@pytest.mark.usefixtures("spark")
 def test_dfs_relative_path_resolves_against_root(session, shared):
     t = session.resolve_table(("dfs", "data/drill/jsoninput/input2.json"))
     assert t.path == str(shared / "data/drill-conformance/data/drill/jsoninput/input2.json")
     assert (t.plugin, t.workspace) == ("dfs", "root")
 
 
+@pytest.mark.usefixtures("spark")
 def test_workspace_and_use(session, shared):
     t = session.resolve_table(("dfs", "json", "input2.json"))
     assert t.path.endswith("jsoninput/input2.json")
@@ -31,6 +34,7 @@ def test_workspace_and_use(session, shared):
     assert session.resolve_table(("json", "input2.json")).path == t.path
 
 
+@pytest.mark.usefixtures("spark")
 def test_missing_table_names_resolved_path(session, shared):
     with pytest.raises(TableNotFoundError) as e:
         session.resolve_table(("dfs", "no/such.json"))

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
+pytestmark = pytest.mark.spark_process
+
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 

@@ -1,4 +1,4 @@
-"""Seed 001 Appendix A: filtering nested values, with the appendix's worked examples.
+"""Filtering nested values (docs/running-plans.md, Filtering nested values), with the rule's worked examples.
 
 A Spark column has one type, so records whose `a` is a map in one and an array in another
 cannot share a DataFrame: each shape of the example runs as its own stream (records 3 and 4

@@ -113,6 +113,7 @@ def test_cli_run_json_output(spark, shared, tmp_path, capsys):
         "33,Engineering", "34,Clerical", "35,Marketing"]
 
 
+@pytest.mark.usefixtures("spark")  # the CLI runs in process on the session
 def test_cli_run_errors_are_one_paragraph(tmp_path, capsys):
     plan = tmp_path / "bad.json"
     plan.write_text(json.dumps({"head": HEAD, "query": [

@@ -1,6 +1,6 @@
 """Row and segment operators: cases a review found wrong. Expected rows are worked out by hand
 from Drill's semantics (SQL window frames, the 0.1 reference interpreter for 2013 operators,
-seed 001 Appendix A)."""
+nested filtering: docs/running-plans.md, Filtering nested values)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def console(*steps):
 
 CONSOLE = {"console": {"type": "console"}}
 
-# --- filters on whole arrays (Appendix A applies only where a path is used per element) ---------
+# --- filters on whole arrays (nested filtering applies only where a path is used per element) -
 
 
 def test_filter_with_array_functions_judges_the_whole_array(run_plan):
@@ -62,7 +62,7 @@ def test_sql_where_on_array_functions(spark, shared):
     assert got == [[2001], [2010], [6005]]
 
 
-# --- Appendix A: integer arithmetic on the element -------------------------------------------
+# --- nested filtering: integer arithmetic on the element -------------------------------------
 
 
 @pytest.mark.parametrize(("rows", "expr", "want"), [

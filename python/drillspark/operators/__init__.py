@@ -1,4 +1,4 @@
-"""Drill's runtime operator protocol over Arrow record batches (seed 000).
+"""Drill's runtime operator protocol over Arrow record batches (docs/operators.md).
 
     from drillspark.operators import SingleInputOperator, run_fragment
     from drillspark.operators.spark import apply_operator, function_column   # Spark glue

@@ -1,4 +1,5 @@
-"""The runtime operator protocol of seed 000, enforced once for every operator.
+"""Drill's runtime operator protocol (docs/operators.md, The protocol), enforced once for
+every operator.
 
 An operator is an iterator over Arrow record batches:
 
@@ -19,7 +20,8 @@ An operator is an iterator over Arrow record batches:
 * `close()` runs the `release()` hook once, calls nothing on parent or child operators,
   and allocates nothing.
 
-Work is split as seed 003 describes: `output_schema(input_schema)` is the schema-time part
+Work is split in two (docs/operators.md, Schema time and read time): `output_schema(input_schema)`
+is the schema-time part
 (pure, needed before Spark runs anything), `setup` / `process` / `finish` the read-time part.
 """
 
@@ -62,10 +64,13 @@ class Operator:
     Subclasses implement `_produce()`; user operators derive from `SingleInputOperator`.
     Properties arrive as a mapping and/or keywords; `validate_properties` (a classmethod the
     plan validator also calls) checks them before anything else happens, then `configure()`
-    reads them. The constructor does no schema work (seed 000: it cannot see the schema).
+    reads them. The constructor does no schema work (it cannot see the schema yet).
     """
 
     drill_name: ClassVar[str | None] = None  # set by @drillspark.operator("name")
+    # the plan operator class this one runs as: "source" (no input) or "single" (one input);
+    # the plan validator reads it by name (plan.operators.plugin_role)
+    drill_role: ClassVar[str | None] = None
 
     def __init__(
         self, properties: Mapping[str, Any] | None = None, /, *, op_id: object = None, **kwargs: Any
@@ -193,6 +198,7 @@ class BatchSource(Operator):
     cut to the batch limits. No batches at all gives NONE on the first `next()`."""
 
     drill_name = "batch-source"
+    drill_role = "source"
 
     def __init__(
         self,
@@ -247,6 +253,8 @@ class SingleInputOperator(Operator):
     still returns OK_NEW_SCHEMA with a zero-row batch of the output schema.
     """
 
+    drill_role = "single"
+
     def __init__(
         self, properties: Mapping[str, Any] | None = None, /, *, op_id: object = None, **kwargs: Any
     ):
@@ -296,7 +304,7 @@ class SingleInputOperator(Operator):
             if outcome is IterOutcome.NONE:
                 self._finished = True
                 if self._in_batches == 0:
-                    return None  # no input at all: NONE, without finish() (seed 000)
+                    return None  # no input at all: NONE, without finish() (docs/operators.md)
                 out = self.finish()
                 if out is None and not self._emitted and self._out_schema is not None:
                     out = pa.RecordBatch.from_pylist([], schema=self._out_schema)

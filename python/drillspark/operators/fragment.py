@@ -2,8 +2,8 @@
 
     while root.next() not in (NONE, STOP): yield root.batch
 
-as Drill's FragmentExecutor does, then closes every operator from root to leaf (seed 000:
-"normal close"). STOP raises the error the root carries (an `OperatorError` naming the
+as Drill's FragmentExecutor does, then closes every operator from root to leaf (its "normal
+close"; docs/operators.md, The fragment runner). STOP raises the error the root carries (an `OperatorError` naming the
 operator that failed and its input position).
 """
 

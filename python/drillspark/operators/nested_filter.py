@@ -1,4 +1,5 @@
-"""Filtering nested values (seed 001, Appendix A), vectorized over Arrow.
+"""Filtering nested values (the rule: docs/running-plans.md, Filtering nested values),
+vectorized over Arrow.
 
 A record is kept when the value at the path satisfies the test somewhere; on the way:
 
@@ -13,7 +14,7 @@ A record is kept when the value at the path satisfies the test somewhere; on the
 Typed columns (structs and lists at any depth) are pruned with Arrow kernels and offset
 arithmetic, never per row in Python. A string column met where the path goes on is taken
 as JSON text (how the scan keeps values whose type conflicts, e.g. a map in one record and
-an array in another, as in the appendix's worked example); such values are parsed, pruned
+an array in another, as in the rule's worked example); such values are parsed, pruned
 and written back as JSON text, value by value. A user `predicate` is still called on Arrow
 arrays there: the leaf values of the whole batch are collected first and tested in one call
 (one per kind of JSON scalar present: numbers, strings, booleans).
@@ -176,7 +177,7 @@ def _is_list(type_: pa.DataType) -> bool:
 
 
 class NestedPruner:
-    """Appendix A's rules over Arrow arrays for one path and leaf test."""
+    """The nested-filter rule over Arrow arrays for one path and leaf test."""
 
     def __init__(self, path: tuple[str, ...], test: LeafTest, json_text: bool | None = None):
         self.path = path
@@ -331,7 +332,7 @@ def collect_leaves(value: Any, path: tuple[str, ...], out: list[Any]) -> None:
 
 
 def prune_value(value: Any, path: tuple[str, ...], test: LeafTest | _Answers) -> tuple[bool, Any]:
-    """Appendix A's rules on one parsed JSON value; returns (kept, pruned value), the pruned
+    """The nested-filter rule on one parsed JSON value; returns (kept, pruned value), the pruned
     value being `value` itself when nothing under it was removed."""
     if isinstance(value, list):
         kept = []
@@ -369,7 +370,7 @@ def _dict_key(value: Mapping[str, Any], name: str) -> str | None:
 @operator("nested-filter")
 class NestedFilter(SingleInputOperator):
     """Keep records, and elements of arrays on the path, whose value at `path` passes the
-    test (seed 001, Appendix A).
+    test (docs/running-plans.md, Filtering nested values).
 
     Properties: `path` ("a.x" or ["a", "x"]); `relationship` (one of > >= < <= == = != <>,
     named as in Drill's join conditions, since `op` names the operator in a plan node) and

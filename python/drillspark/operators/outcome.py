@@ -1,4 +1,4 @@
-"""What an operator's `next()` returns (seed 000): shared by operators and result streams."""
+"""What an operator's `next()` returns (docs/operators.md, The protocol): shared by operators and result streams."""
 
 from __future__ import annotations
 

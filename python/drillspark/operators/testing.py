@@ -1,4 +1,5 @@
-"""The protocol conformance kit: run any single-input operator through seed 000's rules.
+"""The protocol conformance kit: run any single-input operator through the protocol's rules
+(docs/operators.md, The protocol).
 
     from drillspark.operators.testing import assert_conforms
 

@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from drillspark.plan.relaxed_json import Document, JsonPath
 
 PlanDialect = Literal["drill", "2013"]
-# head.options key marking a plan serialized from the 2013 dialect (parser and serializer agree)
-DIALECT_OPTION = "drillspark.dialect"
 
 DEFAULT_HEAD: Mapping[str, Any] = {
     "type": "APACHE_DRILL_LOGICAL",

@@ -456,19 +456,14 @@ def role_of(op: Operator) -> Role:
 
 
 def plugin_role(name: str) -> Role | None:
-    """The operator class a registered plugin operator needs, from its runtime base class
-    (drillspark.operators.base): a SingleInputOperator reads exactly one `input`, a
-    BatchSource none. None when the name is not registered or its class says nothing (then
-    either `input` or `inputs` is accepted)."""
+    """The operator class a registered plugin operator needs, from the `drill_role` its runtime
+    base class declares (drillspark.operators.base, read here by name so the plan layer needs
+    no Arrow): a SingleInputOperator reads exactly one `input`, a BatchSource none. None when
+    the name is not registered or its class says nothing (then `input` or `inputs` will do)."""
     from drillspark import plugins
 
-    cls = plugins.registered_operator(name)
-    if not isinstance(cls, type):
-        return None
-    from drillspark.operators.base import BatchSource, SingleInputOperator
+    declared = getattr(plugins.registered_operator(name), "drill_role", None)
+    return _PLUGIN_ROLES.get(declared) if isinstance(declared, str) else None
 
-    if issubclass(cls, SingleInputOperator):
-        return "single"
-    if issubclass(cls, BatchSource):
-        return "source"
-    return None
+
+_PLUGIN_ROLES: dict[str, Role] = {"single": "single", "source": "source"}

@@ -19,7 +19,6 @@ from drillspark.plan.depth import RECURSION_LIMIT, room
 from drillspark.plan.errors import PlanError, PlanIssue, PlanWarning
 from drillspark.plan.expr_parser import ExpressionError
 from drillspark.plan.model import (
-    DIALECT_OPTION,
     LogicalPlan,
     PlanDialect,
     SourceInfo,
@@ -41,6 +40,7 @@ from drillspark.plan.operators import (
 )
 from drillspark.plan.registry import read_operator
 from drillspark.plan.relaxed_json import Document, JsonPath, JsonSyntaxError, loads, path_text
+from drillspark.plan.serialize import DIALECT_OPTION
 
 # head.options key that records the dialect in plans written by to_json (refs and
 # expressions of 2013 plans read differently).

@@ -12,12 +12,17 @@ which says the refs follow 2013 rules (a project ref's first segment names the o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from drillspark.plan.model import DIALECT_OPTION, LogicalPlan
 from drillspark.plan.operator_writer import JsonWriter
 from drillspark.plan.operators import Operator, SingleInput
 from drillspark.plan.registry import write_body
+
+if TYPE_CHECKING:  # LogicalPlan.to_json calls this module
+    from drillspark.plan.model import LogicalPlan
+
+# head.options key marking a plan serialized from the 2013 dialect (the parser reads it back)
+DIALECT_OPTION = "drillspark.dialect"
 
 
 def plan_to_json(plan: LogicalPlan) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Filtering nested values (seed 001, Appendix A), natively with Spark's higher-order functions.
+"""Filtering nested values (docs/running-plans.md, Filtering nested values), natively with Spark's higher-order functions.
 
 When the filter's field path crosses arrays, the filter applies inside the tree: an array keeps
 only the elements that satisfy it (recursively, keeping array nesting), a map is kept whole when

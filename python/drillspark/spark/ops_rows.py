@@ -25,7 +25,7 @@ LEAF = "__drill_leaf"
 
 class _LeafScope(Scope):
     """A filter's scope where some occurrences of one field path (the plan nodes in `uses`)
-    mean the current element of a higher-order function (Appendix A), typed `leaf_type`.
+    mean the current element of a higher-order function (nested filtering), typed `leaf_type`.
     `typing` holds the scope's typing scope once built (shared by the scopes of one filter)."""
 
     def __init__(self, base: Scope, uses: list[FieldPath], leaf: Column, leaf_type: T.DataType,
@@ -64,7 +64,7 @@ def filter_(tr: Translator, op: lo.Filter) -> Rel:
         uses = element_uses(op.expr, path)
         leaf = leaf_type(df.schema, path)
         if uses and leaf is not None and crosses_array(df.schema, path):
-            # Appendix A: prune arrays along the path instead of judging the record as a whole
+            # nested filtering (docs/running-plans.md): prune arrays along the path instead of judging the record as a whole
             typing: list[Scope] = []
 
             def pred(value: Column) -> Column:

@@ -25,38 +25,15 @@ from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 
-from drillspark.errors import ExecutionError
 from drillspark.spark.storage import readers
 from drillspark.spark.storage import workspaces as wsp
+from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.mock import read_mock
 from drillspark.spark.storage.writers import WriteReport, write_atomic
 
 SCREEN = "--SCREEN--"
 TEXT_DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
 FILE_FORMATS = ("json", "parquet", "csv", "tsv", "psv", "text")
-
-
-class StorageError(ExecutionError, ValueError):
-    """A storage engine configuration, selection or target that cannot be used."""
-
-
-@dataclass
-class StorageEngine:
-    name: str
-    config: Mapping[str, Any]
-
-    readable = False
-    sink = False  # console/queue: `store` returns the rows instead of writing
-
-    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
-        raise StorageError(f"storage engine {self.name!r} ({self.kind}) cannot be scanned")
-
-    def write(self, df: DataFrame, target: Any) -> WriteReport:
-        raise StorageError(f"storage engine {self.name!r} ({self.kind}) cannot be written to")
-
-    @property
-    def kind(self) -> str:
-        return str(self.config.get("type", "?"))
 
 
 @dataclass

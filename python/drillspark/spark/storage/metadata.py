@@ -19,7 +19,7 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
-from drillspark.spark.storage.engines import StorageEngine, StorageError
+from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.views import ViewFile, list_views
 
 DRILL_VERSION = "1.22.0"  # the Drill release drillspark is compatible with

@@ -17,11 +17,6 @@ object DrillErrors {
   def kvgenNotMap(where: String, drillType: String): RuntimeException =
     runtime(s"kvgen function only supports Simple maps as input. ($where got a $drillType value)")
 
-  /** drill_kvgen met a VARIANT object whose members have different types. */
-  def kvgenHeterogeneous(where: String, field: String, drillType: String, first: String)
-      : RuntimeException =
-    runtime(heterogeneousMessage(field, drillType, first) + s" ($where)")
-
   def heterogeneousMessage(field: String, drillType: String, first: String): String =
     "Mappify/kvgen does not support heterogeneous value types. All values in the input map " +
       s"must be of the same type. The field [$field] has a differing type [$drillType] " +

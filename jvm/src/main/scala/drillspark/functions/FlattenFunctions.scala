@@ -10,7 +10,7 @@ import org.apache.spark.unsafe.types.VariantVal
 /**
  * `drill_flatten(x)`: Drill's FLATTEN as a Spark generator. One row per element of an array
  * (an empty, null or missing array gives none); a scalar or map gives one row holding it
- * (seed 001's flatten operator) or, with `spark.drillspark.flatten.strict=true`, Drill SQL's
+ * (the logical plan's flatten operator, docs/functions.md) or, with `spark.drillspark.flatten.strict=true`, Drill SQL's
  * "Flatten does not support inputs of non-list values"; a VARIANT decides per row.
  * `drill_flatten(drill_flatten(x))` is one generator of depth 2: Spark refuses generators
  * nested in expressions, so the builder folds the outer call into the inner one.

@@ -1,0 +1,36 @@
+"""What every storage engine is: `StorageEngine` (the engines in engines.py and the metadata
+engine in metadata.py derive from it) and the `StorageError` they raise."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+
+from drillspark.errors import ExecutionError
+from drillspark.spark.storage.writers import WriteReport
+
+
+class StorageError(ExecutionError, ValueError):
+    """A storage engine configuration, selection or target that cannot be used."""
+
+
+@dataclass
+class StorageEngine:
+    name: str
+    config: Mapping[str, Any]
+
+    readable = False
+    sink = False  # console/queue: `store` returns the rows instead of writing
+
+    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
+        raise StorageError(f"storage engine {self.name!r} ({self.kind}) cannot be scanned")
+
+    def write(self, df: DataFrame, target: Any) -> WriteReport:
+        raise StorageError(f"storage engine {self.name!r} ({self.kind}) cannot be written to")
+
+    @property
+    def kind(self) -> str:
+        return str(self.config.get("type", "?"))
