@@ -92,3 +92,24 @@ def test_one_argument_date_part_functions(data_engine):
 def test_length_with_a_charset(data_engine):
     got = rows_of(data_engine, f"SELECT id, LENGTH(s, 'UTF8') l FROM {STRINGS} ORDER BY id")
     assert got == [[1, 12], [2, 11], [3, 10], [4, 10], [5, None], [6, 12]]
+
+
+def test_avg_of_a_decimal_cast_rounds_from_enough_digits(data_engine):
+    got = rows_of(data_engine, "SELECT avg(cast(employee_id as decimal(28, 20))) as colDec20, "
+                               "avg(cast(employee_id as decimal(28, 0))) as colDec6, "
+                               "avg(cast(employee_id as integer)) as colInt "
+                               "FROM dfs.`breadth/foodmart/employee.json`")
+    # Drill (JDBC): 578.9982683982684, 578.998268, 578.9982683982684
+    assert got[0][1] == Decimal("578.998268")
+    assert abs(got[0][0] - Decimal("578.9982683982684")) < Decimal("1e-12")
+    assert got[0][2] == 578.9982683982684
+
+
+def test_split_part_counts_a_negative_range_from_the_end(data_engine):
+    # TestStringFunctions (Drill 1.22 answers)
+    assert rows_of(data_engine, "SELECT split_part('a~@~b~@~c', '~@~', -2, -1), "
+                                "split_part('a,b,c', ',', -5, -4), "
+                                "split_part('a,b,c', ',', -10, -1), "
+                                "split_part('a,b,c', ' ', -2, -1), "
+                                "split_part('a,b,c', ',', -2, -2) FROM (VALUES(1))") == \
+        [["b~@~c", "", "a,b,c", "a,b,c", "b"]]

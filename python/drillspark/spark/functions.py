@@ -587,11 +587,12 @@ def _avg(a: list[Arg], ctx: Context) -> Column:
     t = ctx.type_of(a[0].col)
     if isinstance(t, T.LongType):  # Drill: the wrapping BIGINT sum over the count
         return _long_sum(a[0].col, ctx).cast("double") / over(ctx, F.count(a[0].col))
-    out = over(ctx, F.avg(a[0].col))
-    if isinstance(t, T.DecimalType):
-        scale = max(t.scale, 6) if "CAST(" in str(a[0].col).upper() else t.scale
-        return out.cast(T.DecimalType(38, scale))
-    return out
+    if not isinstance(t, T.DecimalType):
+        return over(ctx, F.avg(a[0].col))
+    scale = max(t.scale, 6) if "CAST(" in str(a[0].col).upper() else t.scale
+    # widened first, so that Spark's average (scale + 4) has the digits to round from
+    x = a[0].col.cast(T.DecimalType(min(38, t.precision + scale - t.scale), scale))
+    return over(ctx, F.avg(x)).cast(T.DecimalType(38, scale))
 
 
 

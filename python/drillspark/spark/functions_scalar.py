@@ -48,9 +48,13 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
     if not d.is_literal or not isinstance(d.literal, str) or not d.literal:
         raise FunctionArgumentError("split_part(): the delimiter must be a non-empty string "
                                     "literal")
+    both_negative = len(a) == 4 and all(
+        x.is_literal and isinstance(x.literal, int) and x.literal < 0 for x in a[2:])
     for i, arg in enumerate(a[2:], start=3):
-        # Drill 1.22: a negative start (3 arguments) counts from the end; 0 is an error
-        negative_ok = len(a) == 3 and i == 3 and arg.is_literal and arg.literal != 0
+        # Drill 1.22: a negative start (3 arguments), or a negative start and end (4), count
+        # from the end; 0 is an error
+        negative_ok = (len(a) == 3 and i == 3 and arg.is_literal and arg.literal != 0
+                       or both_negative)
         if (not negative_ok and arg.is_literal and isinstance(arg.literal, int)
                 and arg.literal < 1):
             raise FunctionArgumentError(f"split_part(): argument {i} must be positive, "
@@ -66,6 +70,11 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
             .when(start < 0, from_end).otherwise(out)
     end = a[3].col.cast("int")
     n = F.size(parts)
+    if both_negative:  # -k is the k-th part from the end; a start before the first is 1
+        start, end = F.greatest(n + start + 1, F.lit(1)), n + end + 1
+        picked = F.when(end < 1, F.array().cast("array<string>")).otherwise(
+            F.slice(parts, start, F.greatest(end - start + 1, F.lit(0))))
+        return F.when(a[0].col.isNull(), none).otherwise(F.array_join(picked, d.literal))
     picked = F.when(start > n, F.array().cast("array<string>")).otherwise(
         F.slice(parts, start, F.greatest(F.least(end, n) - start + 1, F.lit(0))))
     out = F.array_join(picked, d.literal)
