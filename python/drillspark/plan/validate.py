@@ -53,7 +53,7 @@ from drillspark.plan.relaxed_json import JsonPath, path_text
 
 # Drill's aggregate functions (plus those registered as plugins with kind="aggregate").
 AGGREGATE_FUNCTIONS = frozenset(
-    ["count", "sum", "min", "max", "avg", "any_value", "single_value", "bit_and", "bit_or", "bool_and", "bool_or", "every", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "approx_count_dups", "collect_list", "collect_to_list_varchar", "listagg", "$sum0", "sum0", "count_distinct", "hll", "hll_merge", "tdigest", "tdigest_merge", "percentile_cont", "percentile_disc", "median"]
+    ["count", "sum", "min", "max", "avg", "any_value", "single_value", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "approx_count_dups", "collect_list", "collect_to_list_varchar", "listagg", "$sum0", "sum0", "count_distinct", "hll", "hll_merge", "tdigest", "tdigest_merge", "percentile_cont", "percentile_disc", "median"]
 )
 
 

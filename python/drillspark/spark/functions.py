@@ -553,6 +553,49 @@ def _statistic(f: Callable[[Column], Column]) -> Builder:
     return build
 
 
+def _length(a: list[Arg], ctx: Context) -> Column:
+    """length(s [, charset]): characters; the text is UTF-8, so only a UTF-8 charset is read."""
+    if len(a) > 1:
+        charset = _lit_str(a[1], "length", 2)
+        if charset.upper().replace("-", "") != "UTF8":
+            raise FunctionArgumentError(f"length(): only the charset 'UTF8' is supported, "
+                                        f"not {charset!r}")
+    return F.length(a[0].col).cast("long")
+
+
+def _sum(a: list[Arg], ctx: Context) -> Column:
+    """SUM: a BIGINT sum wraps around on overflow as Drill's Java long addition does (Spark's
+    ANSI sum fails, also when only a partial sum of a shuffled group overflows)."""
+    if not isinstance(ctx.type_of(a[0].col), T.LongType):
+        return over(ctx, F.sum(a[0].col))
+    return _long_sum(a[0].col, ctx)
+
+
+def _long_sum(x: Column, ctx: Context) -> Column:
+    dec = T.DecimalType(38, 0)
+    exact = over(ctx, F.sum(x.cast(dec)))
+    half, whole = F.lit(str(2**63)).cast(dec), F.lit(str(2**64)).cast(dec)
+    return (F.pmod(exact + half, whole) - half).cast("long")
+
+
+def _avg(a: list[Arg], ctx: Context) -> Column:
+    """AVG of a DECIMAL(p, s): Drill 1.22 answers DECIMAL(38, max(s, 6)) when its planner
+    knows the argument is a DECIMAL (a CAST, a literal) and DECIMAL(38, s) when only the
+    run time does (a Parquet column, arithmetic on one); the CAST in the argument tells the
+    two apart here. Spark's own is DECIMAL(p + 4, s + 4). A BIGINT average is the (wrapping)
+    BIGINT sum over the count."""
+    t = ctx.type_of(a[0].col)
+    if isinstance(t, T.LongType):  # Drill: the wrapping BIGINT sum over the count
+        return _long_sum(a[0].col, ctx).cast("double") / over(ctx, F.count(a[0].col))
+    if not isinstance(t, T.DecimalType):
+        return over(ctx, F.avg(a[0].col))
+    scale = max(t.scale, 6) if "CAST(" in str(a[0].col).upper() else t.scale
+    # widened first, so that Spark's average (scale + 4) has the digits to round from
+    x = a[0].col.cast(T.DecimalType(min(38, t.precision + scale - t.scale), scale))
+    return over(ctx, F.avg(x)).cast(T.DecimalType(38, scale))
+
+
+
 def _every(a: list[Arg], ctx: Context) -> Column:
     """Drill's EVERY is MIN over the condition as a number: TINYINT 1/0, NULL without input."""
     x = a[0].col
@@ -667,8 +710,7 @@ def _build_catalog() -> FunctionCatalog:
     scalar("raise_error", _unary(F.raise_error), 1)
     scalar("lower", _unary(F.lower), 1, "lcase")
     scalar("upper", _unary(F.upper), 1, "ucase")
-    scalar("length", _unary(lambda x: F.length(x).cast("long")), 1,
-           "char_length", "character_length")
+    scalar("length", _length, (1, 2), "char_length", "character_length")
     scalar("octet_length", _unary(F.octet_length), 1)
     scalar("bit_length", _unary(F.bit_length), 1)
     scalar("substr", _substr, (2, 3), "substring")
@@ -711,10 +753,14 @@ def _build_catalog() -> FunctionCatalog:
     scalar("date_part", _date_part, 2)
     for unit in EXTRACT_UNITS:
         scalar(f"extract{unit}", _extract(unit), 1)
+    # Calcite's one-argument forms of EXTRACT (Drill 1.22 runs these; DAY(x) it refuses)
+    for unit in ("year", "quarter", "month", "week", "dayofweek", "dayofyear", "hour", "minute",
+                 "second"):
+        scalar(unit, _extract(unit), 1)
+    scalar("dayofmonth", _extract("day"), 1)
     scalar("to_timestamp", _to_timestamp, (1, 2))
     scalar("to_date", _to_date, (1, 2))
     scalar("to_char", _to_char, 2)
-    scalar("to_number", lambda a, c: F.to_number(a[0].col, a[1].col), 2)
     scalar("unix_timestamp", lambda a, c: F.unix_timestamp(*_c(a)), (0, 2))
 
     # types and conversions
@@ -724,8 +770,6 @@ def _build_catalog() -> FunctionCatalog:
     scalar("modeof", _type_report("drill_modeof"), 1)
     scalar("convert_to", _convert_to, 2)
     scalar("convert_from", _convert_from, 2)
-    scalar("string_binary", _unary(F.hex), 1)
-    scalar("binary_string", _unary(F.unhex), 1)
 
     # nested data: Spark built-ins where they agree with Drill, the extension's drill_* otherwise
     scalar("repeated_count", _call("drill_repeated_count"), 1)
@@ -736,8 +780,8 @@ def _build_catalog() -> FunctionCatalog:
     # aggregates
     agg("count", _agg_count, (0, 1))
     agg("count_distinct", lambda a, c: F.count_distinct(a[0].col), 1)
-    agg("sum", _unary(F.sum), 1)
-    agg("avg", _unary(F.avg), 1)
+    agg("sum", _sum, 1, composite=True)
+    agg("avg", _avg, 1, composite=True)
     agg("min", _unary(F.min), 1)
     agg("max", _unary(F.max), 1)
     agg("any_value", _any_value, 1)
@@ -751,6 +795,7 @@ def _build_catalog() -> FunctionCatalog:
     agg("bool_or", _bool_agg("bool_or"), 1, composite=True)
     agg("bit_and", _unary(F.bit_and), 1)
     agg("bit_or", _unary(F.bit_or), 1)
+    agg("bit_xor", _unary(F.bit_xor), 1)
     return cat
 
 

@@ -354,6 +354,27 @@ def _unix_timestamp(a: list[Arg], ctx: Context) -> Column:
 # --------------------------------------------------------------- registration
 
 
+# ISDATE reads three digit runs with one separator (any non-digit) between them at the start
+# of the text, as year, month and day; whatever follows is ignored. Checked with Drill 1.22:
+# '2023/1/5', '2023x01x15', '12023-01-15' and '2023-01-15 25:00:00' are dates; ' 2023-01-15',
+# '20230115', '2023--01-15', '2023-02-29' and NULL are not.
+_ISDATE_PREFIX = r"^(\d+)\D(\d+)\D(\d+)"
+
+
+def _isdate(a: list[Arg], ctx: Context) -> Column:
+    text = a[0].col.cast("string")
+
+    def part(i: int) -> Column:
+        return F.regexp_extract(text, _ISDATE_PREFIX, i).try_cast("bigint")
+
+    y, m, d = part(1), part(2), part(3)
+    leap = ((y % 4 == 0) & (y % 100 != 0)) | (y % 400 == 0)
+    days = F.when(m == 2, F.when(leap, 29).otherwise(28)) \
+        .when(m.isin(4, 6, 9, 11), 30).otherwise(31)
+    valid = text.rlike(_ISDATE_PREFIX) & m.between(1, 12) & d.between(F.lit(1), days)
+    return F.coalesce(valid, F.lit(False))
+
+
 def register(cat: FunctionCatalog) -> None:
     def scalar(name: str, build: Callable[[list[Arg], Context], Column],
                n: int | tuple[int, int | None], *aliases: str) -> None:
@@ -369,6 +390,7 @@ def register(cat: FunctionCatalog) -> None:
     scalar("timestampdiff", _timestampdiff, 3)
     scalar("date_trunc", _date_trunc, 2)
     scalar("last_day", _last_day, 1)
+    scalar("isdate", _isdate, 1)
     scalar("age", _age, (1, 2))
     scalar("to_timestamp", _to_timestamp, (1, 2))
     scalar("to_date", _to_date, (1, 2))

@@ -1,7 +1,7 @@
 """Drill scalar functions beyond the core catalog (spark/functions.py) and the ones whose
 result type Drill fixes differently from Spark's built-in: SIGN is an INT, CEIL/FLOOR keep
 their argument's type, SPLIT_PART (3 and 4 arguments), IS [NOT] DISTINCT FROM, COT,
-COLLECT_TO_LIST, ROW. Registered into the one catalog."""
+COLLECT_TO_LIST, ROW, BYTE_SUBSTR, TO_NUMBER (functions_number_format.py). Registered into the one catalog."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ from drillspark.spark.functions import (
     FunctionCatalog,
     _java_quote,
     _lit_scale,
+    _lit_str,
 )
+from drillspark.spark.functions_number_format import to_number
 
 
 def _rounding(fn: Callable[[Column], Column]) -> Callable[[list[Arg], Context], Column]:
@@ -46,9 +48,13 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
     if not d.is_literal or not isinstance(d.literal, str) or not d.literal:
         raise FunctionArgumentError("split_part(): the delimiter must be a non-empty string "
                                     "literal")
+    both_negative = len(a) == 4 and all(
+        x.is_literal and isinstance(x.literal, int) and x.literal < 0 for x in a[2:])
     for i, arg in enumerate(a[2:], start=3):
-        # Drill 1.22: a negative start (3 arguments) counts from the end; 0 is an error
-        negative_ok = len(a) == 3 and i == 3 and arg.is_literal and arg.literal != 0
+        # Drill 1.22: a negative start (3 arguments), or a negative start and end (4), count
+        # from the end; 0 is an error
+        negative_ok = (len(a) == 3 and i == 3 and arg.is_literal and arg.literal != 0
+                       or both_negative)
         if (not negative_ok and arg.is_literal and isinstance(arg.literal, int)
                 and arg.literal < 1):
             raise FunctionArgumentError(f"split_part(): argument {i} must be positive, "
@@ -56,16 +62,23 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
     parts = F.split(a[0].col, F.lit(_java_quote(d.literal)), -1)
     start = a[2].col.cast("int")
     bad = F.raise_error(F.lit("Index in split_part must be positive"))
+    none = F.lit(None).cast("string")  # a NULL text has no parts (Drill: NULL, not '')
     if len(a) == 3:
         out = F.coalesce(F.get(parts, start - 1), F.lit(""))
         from_end = F.coalesce(F.get(parts, F.size(parts) + start), F.lit(""))
-        return F.when(start == 0, bad.cast("string")).when(start < 0, from_end).otherwise(out)
+        return F.when(start == 0, bad.cast("string")).when(a[0].col.isNull(), none) \
+            .when(start < 0, from_end).otherwise(out)
     end = a[3].col.cast("int")
     n = F.size(parts)
+    if both_negative:  # -k is the k-th part from the end; a start before the first is 1
+        start, end = F.greatest(n + start + 1, F.lit(1)), n + end + 1
+        picked = F.when(end < 1, F.array().cast("array<string>")).otherwise(
+            F.slice(parts, start, F.greatest(end - start + 1, F.lit(0))))
+        return F.when(a[0].col.isNull(), none).otherwise(F.array_join(picked, d.literal))
     picked = F.when(start > n, F.array().cast("array<string>")).otherwise(
         F.slice(parts, start, F.greatest(F.least(end, n) - start + 1, F.lit(0))))
     out = F.array_join(picked, d.literal)
-    return F.when((start < 1) | (end < 1), bad.cast("string")) \
+    return F.when((start < 1) | (end < 1), bad.cast("string")).when(a[0].col.isNull(), none) \
         .when(end < start, F.raise_error(F.lit(
             "End index in split_part must be greater or equal to start index"))
               .cast("string")).otherwise(out)
@@ -115,6 +128,72 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
     return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
 
 
+def _byte_substr(a: list[Arg], ctx: Context) -> Column:
+    """byte_substr(s, start, length): the bytes start..start+length-1 (1-based) of the text's
+    UTF-8 bytes (or of a VARBINARY), as VARBINARY; a length below 1 gives no bytes."""
+    data = a[0].col.cast("binary")
+    start, length = a[1].col.cast("int"), a[2].col.cast("int")
+    empty = F.lit(bytearray()).cast("binary")
+    return F.when(data.isNull() | start.isNull() | length.isNull(), F.lit(None).cast("binary")) \
+        .when(length < 1, empty).otherwise(F.substring(data, start, length))
+
+
+# STRING_BINARY prints these bytes as themselves and every other byte as \\xHH (checked with
+# Drill 1.22); BINARY_STRING reads that text back.
+_BINARY_PRINTABLE = (
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    " `~!@#$%^&*()-_=+[]{}|;:'\",.<>/?")
+
+
+def _string_binary(a: list[Arg], ctx: Context) -> Column:
+    pairs = F.regexp_extract_all(F.hex(a[0].col.cast("binary")), F.lit("(..)"), 1)
+    printable = F.array(*[F.lit(ord(ch)) for ch in _BINARY_PRINTABLE])
+    shown = F.transform(pairs, lambda h: F.when(
+        F.array_contains(printable, F.conv(h, 16, 10).cast("int")),
+        F.unhex(h).cast("string")).otherwise(F.concat(F.lit("\\x"), h)))
+    return F.array_join(shown, "")
+
+
+def _binary_string(a: list[Arg], ctx: Context) -> Column:
+    tokens = F.regexp_extract_all(a[0].col.cast("string"),
+                                  F.lit("(\\\\x[0-9A-Fa-f]{2}|[\\s\\S])"), 1)
+    hexed = F.transform(tokens, lambda t: F.when(
+        t.startswith("\\x") & (F.length(t) == 4), F.upper(F.substring(t, 3, 2)))
+        .otherwise(F.hex(t)))
+    return F.unhex(F.array_join(hexed, ""))
+
+
+def _regexp_extract(a: list[Arg], ctx: Context) -> Column:
+    """regexp_extract(s, pattern): the pattern's capture groups at its first match, as an
+    ARRAY of VARCHAR ([] for a pattern without groups); NULL where it does not match."""
+    pattern = _lit_str(a[1], "regexp_extract", 2)
+    n = _capture_groups(pattern)
+    text = a[0].col
+    groups = (F.array(*[F.regexp_extract(text, pattern, i) for i in range(1, n + 1)]) if n
+              else F.array().cast("array<string>"))
+    return F.when(text.rlike(pattern), groups)
+
+
+def _capture_groups(pattern: str) -> int:
+    """The number of capturing groups of a Java regex: `(` not escaped, not in a class, not
+    `(?...)` (named groups `(?<name>` capture)."""
+    n, i, in_class = 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(" and (not pattern.startswith("(?", i) or (
+                pattern.startswith("(?<", i) and pattern[i + 3:i + 4] not in ("=", "!"))):
+            n += 1
+        i += 1
+    return n
+
+
 def _row(a: list[Arg], ctx: Context) -> Column:
     # Calcite names the fields of ROW(...) EXPR$0, EXPR$1, ...
     return F.struct(*[x.col.alias(f"EXPR${i}") for i, x in enumerate(a)])
@@ -135,6 +214,11 @@ def register(cat: FunctionCatalog) -> None:
     scalar("is_not_distinct_from", lambda a, c: a[0].col.eqNullSafe(a[1].col), 2)
     scalar("collect_to_list", lambda a, c: F.array(*[x.col for x in a]), (1, None))
     scalar("row", _row, (1, None))
+    scalar("byte_substr", _byte_substr, 3)
+    scalar("to_number", to_number, 2)
+    scalar("string_binary", _string_binary, 1)
+    scalar("regexp_extract", _regexp_extract, 2)
+    scalar("binary_string", _binary_string, 1)
     scalar("initcap", _initcap, (1, 2))
     scalar("substr", _substr, (2, 3), "substring")
     scalar("trunc", _truncate, (1, 2), "truncate")

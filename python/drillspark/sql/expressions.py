@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 AGGREGATES = {
     "count", "sum", "avg", "min", "max", "stddev", "stddev_pop", "stddev_samp", "variance",
     "var_pop", "var_samp", "any_value", "bool_and", "bool_or", "every", "bit_and", "bit_or",
-    "median",
+    "bit_xor", "median",
 }
 SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", "ntile",

@@ -296,6 +296,8 @@ class Lowering:
                 raise self.fail("VALUES rows have different numbers of columns", tup)
             rows.append(cells)
         assert names is not None
+        if not all(_is_constant(c) for r in rows for c in r):
+            return self._values_of_expressions(node, rows, names)
         types = [_column_type([r[i] for r in rows]) for i in range(len(names))]
         content = []
         for cells in rows:
@@ -312,6 +314,20 @@ class Lowering:
         return Rel(self.builder.add({"op": "project", "input": rel.op, "projections": [
             {"ref": n, "expr": dx.path(n) if t is None else dx.cast(dx.path(n), t)}
             for n, t in zip(names, types, strict=True)]}, node), names)
+
+    def _values_of_expressions(self, node: exp.Values, rows: list[list[exp.Expr]],
+                               names: list[str]) -> Rel:
+        """VALUES rows with expressions (`(VALUES(CAST(NULL AS INT)), (1 + 1))`): each row a
+        SELECT of its cells over one row, the rows one UNION ALL."""
+        selects = [exp.Select(expressions=[
+            exp.Alias(this=cell.copy(), alias=exp.to_identifier(name, quoted=True))
+            for name, cell in zip(names, cells, strict=True)]).from_(exp.Values(
+                expressions=[exp.Tuple(expressions=[exp.Literal.number(1)])]))
+            for cells in rows]
+        query: exp.Expr = selects[0]
+        for sel in selects[1:]:
+            query = exp.Union(this=query, expression=sel, distinct=False)
+        return self.lower_query(query)
 
     # ------------------------------------------------------------------ tables
     def table(self, node: exp.Table) -> Rel:
@@ -455,6 +471,12 @@ def _number_text(node: exp.Expr) -> str:
         return "-" + _number_text(node.this)
     assert isinstance(node, exp.Literal)
     return node.this
+
+
+def _is_constant(node: exp.Expr) -> bool:
+    """A cell `literal_value` reads (a literal, NULL, TRUE / FALSE, a negated number)."""
+    return isinstance(node, exp.Boolean | exp.Null | exp.Literal) or (
+        isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal))
 
 
 def _column_type(cells: list[exp.Expr]) -> str | None:
