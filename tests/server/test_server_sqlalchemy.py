@@ -5,6 +5,8 @@ come from the SQL engine (the ddl work), not from the server."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import warnings
 
 import pandas as pd
@@ -49,3 +51,22 @@ def test_inspect(server):
     assert "breadth" in tables
     columns = inspector.get_columns("`breadth/tpch_json/nation.json`", schema="dfs.data")
     assert [c["name"] for c in columns] == ["N_NATIONKEY", "N_NAME", "N_REGIONKEY", "N_COMMENT"]
+
+
+
+def test_superset_time_grain(server, shared):
+    # Superset's Drill time grains are NEARESTDATE calls (PT15M: 'QUARTER_HOUR'), grouped by,
+    # over a real folder: Citi Bike snapshots taken about five minutes apart
+    grain = "NEARESTDATE(executionTime, 'yyyy-MM-dd hh:mm:ss a', 'QUARTER_HOUR')"
+    with _engine(server).connect() as conn:
+        rows = conn.execute(text(f"SELECT {grain} AS __timestamp, COUNT(*) AS `count` "
+                                 f"FROM `citibike` GROUP BY {grain} ORDER BY __timestamp "
+                                 "LIMIT 10000")).fetchall()
+    want: dict[str, int] = {}
+    for f in sorted((shared / "data" / "citibike").iterdir()):
+        for line in f.read_text().splitlines():
+            t = dt.datetime.strptime(json.loads(line)["executionTime"], "%Y-%m-%d %I:%M:%S %p")
+            start = t.replace(minute=t.minute - t.minute % 15, second=0).isoformat(" ")
+            want[start] = want.get(start, 0) + 1
+    assert len(want) > 1
+    assert [(str(r[0])[:19], r[1]) for r in rows] == sorted(want.items())

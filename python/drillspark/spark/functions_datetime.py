@@ -225,6 +225,42 @@ def _last_day(a: list[Arg], ctx: Context) -> Column:
     return F.last_day(x.cast("date") if not isinstance(t, T.DateType) else x)
 
 
+# --------------------------------------------------------------- NEARESTDATE (time buckets)
+# Drill's nearestDate (contrib udfs, what Superset's Drill time grains call): the start of the
+# bucket a timestamp falls in. Units whose bucket Spark's date_trunc knows map to it; weeks
+# start on the given day; the half and quarter units floor the minutes or seconds.
+_NEAREST_UNITS = ("YEAR", "QUARTER", "MONTH", "WEEK_SUNDAY", "WEEK_MONDAY", "DAY", "HOUR",
+                  "HALF_HOUR", "QUARTER_HOUR", "MINUTE", "HALF_MINUTE", "QUARTER_MINUTE",
+                  "SECOND")
+_NEAREST_TRUNC = {"YEAR": "YEAR", "QUARTER": "QUARTER", "MONTH": "MONTH", "WEEK_MONDAY": "WEEK",
+                  "DAY": "DAY", "HOUR": "HOUR", "MINUTE": "MINUTE", "SECOND": "SECOND"}
+# unit -> (the part floored, the coarser unit it is floored within, the bucket size)
+_NEAREST_STEPS = {"HALF_HOUR": ("MINUTE", "HOUR", 30), "QUARTER_HOUR": ("MINUTE", "HOUR", 15),
+                  "HALF_MINUTE": ("SECOND", "MINUTE", 30), "QUARTER_MINUTE": ("SECOND", "MINUTE", 15)}
+
+
+def _nearest_date(a: list[Arg], ctx: Context) -> Column:
+    unit_arg = a[-1]
+    unit = _lit_str(unit_arg, "nearestdate", len(a)).upper()
+    if unit not in _NEAREST_UNITS:
+        raise FunctionArgumentError(
+            f"nearestdate(): [{_lit_str(unit_arg, 'nearestdate', len(a))}] is not a valid time "
+            f"statement. Expecting: [{', '.join(_NEAREST_UNITS)}]")
+    if len(a) == 3:  # (text, Java date-time pattern, unit)
+        x = F.to_timestamp_ntz(a[0].col, F.lit(_lit_str(a[1], "nearestdate", 2)))
+    else:
+        x = a[0].col.cast("timestamp_ntz")
+    if unit in _NEAREST_TRUNC:
+        return F.date_trunc(_NEAREST_TRUNC[unit], x).cast("timestamp_ntz")
+    if unit == "WEEK_SUNDAY":  # dayofweek: Sunday is 1
+        return F.date_trunc("DAY", x).cast("timestamp_ntz") - F.make_dt_interval(
+            days=F.dayofweek(x) - 1)
+    part, within, size = _NEAREST_STEPS[unit]
+    n = (F.floor(F.date_part(F.lit(part), x) / size) * size).cast("int")
+    step = F.make_dt_interval(mins=n) if part == "MINUTE" else F.make_dt_interval(secs=n)
+    return F.date_trunc(within, x).cast("timestamp_ntz") + step
+
+
 # --------------------------------------------------------------- parsing and formatting
 def _millis_timestamp(x: Column) -> Column:
     # Drill keeps milliseconds: the fraction past them is cut (a narrow decimal first, so
@@ -390,6 +426,7 @@ def register(cat: FunctionCatalog) -> None:
     scalar("timestampdiff", _timestampdiff, 3)
     scalar("date_trunc", _date_trunc, 2)
     scalar("last_day", _last_day, 1)
+    scalar("nearestdate", _nearest_date, (2, 3), "nearest_date")
     scalar("isdate", _isdate, 1)
     scalar("age", _age, (1, 2))
     scalar("to_timestamp", _to_timestamp, (1, 2))
