@@ -164,7 +164,9 @@ class ExprLowering:
         inner = node.this
         if isinstance(inner, exp.Literal) and not inner.is_string:
             return self._Literal(exp.Literal(this="-" + inner.this, is_string=False))
-        return f"(-{self.lower(inner)})"
+        text = self.lower(inner)
+        # the plan grammar negates an atom only: -!(x) and --x need the operand parenthesised
+        return f"(-({text}))" if text.startswith(("!", "-")) else f"(-{text})"
 
     # --- operators -----------------------------------------------------------------------
     def _binary(self, node: exp.Binary) -> str:
