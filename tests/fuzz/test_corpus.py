@@ -10,10 +10,10 @@ import ast
 import warnings
 
 import pytest
+from tests.fuzz import checks
 
 from drillspark import plan as lp
 from drillspark.sql import SqlEngine, SqlError, SqlSession
-from tests.fuzz import checks
 
 
 def ids(target: str) -> list:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
-
-from drillspark.sql import SqlEngine, SqlSession
 from tests.fuzz import checks, inputs
 from tests.fuzz.conftest import long, short
+
+from drillspark.sql import SqlEngine, SqlSession
 
 # hypothesis warns when it prints a large strategy; the strategies hold the corpus' queries
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
