@@ -79,6 +79,10 @@ def test_found_plans_give_located_errors():
     assert "half a UTF-16 surrogate pair" in _issue(_read("plan", "lone-surrogate-escape.json"))
     assert "cannot read plan file" in _issue(_read("plan", "nul-in-file-name.txt"))
     assert "not UTF-8" in _issue((checks.CORPUS / "plan_bytes" / "not-utf8.bin").read_bytes())
+    assert "2:47: $: JSON syntax error: the number is too large for a double" in \
+        _issue(_read("plan", "double-overflow-atheris.json"))
+    assert "$.content[0].a: nan is not a JSON number" in \
+        _issue({"op": "values", "@id": 1, "content": [{"a": float("nan")}]})
     assert "a key must be a string, not int 1" in _issue({1: 2})
     assert "a plan is JSON text, UTF-8 bytes, a file path or a dict, not int" in _issue(5)
 

@@ -7,6 +7,7 @@ meaning checks live in validate.py. Everything is reported together in one PlanE
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import warnings
@@ -159,6 +160,8 @@ def _not_json(value: Mapping[str, Any]) -> tuple[JsonPath, str] | None:
             return path, "the string holds half a UTF-16 surrogate pair (not a character)"
         elif isinstance(v, list | tuple):
             stack.extend(((*path, i), item) for i, item in enumerate(v))
+        elif isinstance(v, float) and not math.isfinite(v):
+            return path, f"{v} is not a JSON number"
         elif not isinstance(v, _JSON_SCALARS):
             return path, f"a value of type {type(v).__name__} is not JSON"
     return None

@@ -7,6 +7,7 @@ Jackson does; each repeat is recorded in `Document.warnings`.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -137,7 +138,11 @@ class _Reader:
         if m and m.end() > self.i:
             self.i = m.end()
             if m.group(1) or m.group(2):
-                return float(m.group(0))
+                number = float(m.group(0))
+                if math.isinf(number):  # it could not be written back as JSON
+                    self.i = m.start()
+                    self.fail("the number is too large for a double")
+                return number
             try:
                 return int(m.group(0))
             except ValueError:  # longer than Python's int conversion limit (4,300 digits)
