@@ -123,6 +123,9 @@ def test_found_sql_that_is_valid_runs(engine):
 
     _, rows = columns_and_rows(engine.execute_statement(_read("sql_run", "leading-zeros.sql")))
     assert [[r[0], float(r[1])] for r in rows] == [[7, 1.5], [14, 2.5]]
+    _, rows = columns_and_rows(
+        engine.execute_statement(_read("sql_run", "negative-leading-zeros.sql")))
+    assert [[float(v) for v in r] for r in rows] == [[-7, -0.5, -0.25]]
     # -NOT x lowers to a plan the reader takes (it did not); Spark then refuses NOT of an INT
     with pytest.raises(SqlError, match="NOT x") as e:
         engine.execute_statement(_read("sql_run", "negated-not.sql"))

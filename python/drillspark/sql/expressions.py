@@ -30,13 +30,14 @@ WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", 
 # What a function name can be in a plan expression (`a/b`(x) parses, but names nothing).
 _FUNCTION_NAME = re.compile(r"[A-Za-z_$][A-Za-z_$0-9]*")
 
+
 def _plan_number(text: str) -> str:
     """A SQL number as the plan grammar reads it: no leading zeros (`007`), a digit before
     the point (`.5`)."""
-    m = re.fullmatch(r"(\d*)(\.\d*)?([eE][+-]?\d+)?", text)
+    m = re.fullmatch(r"(-?)(\d*)(\.\d*)?([eE][+-]?\d+)?", text)
     if m is None:
         return text
-    return (m[1].lstrip("0") or "0") + (m[2] or "") + (m[3] or "")
+    return m[1] + (m[2].lstrip("0") or "0") + (m[3] or "") + (m[4] or "")
 
 
 # sqlglot node classes whose Drill function name is not recorded in meta.
