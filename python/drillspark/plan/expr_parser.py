@@ -235,7 +235,9 @@ def _pos(item) -> SourcePos:
 def _number(token: Token, sign: str = "") -> Literal:
     text = sign + str(token)
     pos = _pos(token)
-    if "." not in text and "e" not in text.lower():
+    # more digits than a BIGINT holds read as FLOAT8 (as below) without int(), which refuses
+    # more than 4,300 digits
+    if "." not in text and "e" not in text.lower() and len(text) <= 21:
         value = int(text)
         if INT_MIN <= value <= INT_MAX:
             return Literal(value, "INT", pos)
@@ -298,6 +300,8 @@ class _Build(Transformer):
         tok = items[0]
         if not str(tok).isdigit():
             raise self._err(f"array index must be a whole number, not {tok}", tok)
+        if len(str(tok)) > 10 or int(str(tok)) > INT_MAX:
+            raise self._err(f"array index {str(tok)[:20]} is out of range (at most {INT_MAX})", tok)
         return int(str(tok)), tok
 
     def path(self, meta, items):
@@ -368,6 +372,8 @@ class _Build(Transformer):
         for t in arg_toks:
             if not str(t).isdigit():
                 raise self._err(f"size of {name} must be a whole number, not {t}", t)
+            if len(str(t)) > 10 or int(str(t)) > INT_MAX:
+                raise self._err(f"size of {name} is out of range (at most {INT_MAX})", t)
         return name, tuple(int(str(t)) for t in arg_toks)
 
     # conditionals

@@ -238,7 +238,9 @@ def path_text(path: FieldPath) -> str:
 def _number_text(value: int | float, type_: str) -> str:
     if type_ == "FLOAT8":
         text = repr(float(value))
-        if text in ("inf", "-inf", "nan"):
+        if text in ("inf", "-inf"):  # a literal too big for a double reads back as infinity
+            return text.replace("inf", "1e999")
+        if text == "nan":
             return f"cast({quote_string(text)} as float8)"
         if "." not in text and "e" not in text:
             text += ".0"
@@ -297,9 +299,16 @@ def _call_text(e: FunctionCall) -> str:
     return f"{_function_name(e.name)}({', '.join(_text(a, 0) for a in e.args)})"
 
 
+# Keywords that can start an expression: the lexer never reads them as a function's name.
+# The others (`then(`, `repeat(`, `and(`) are names where an expression starts, so they parse
+# as calls (SQL's REPEAT('x', 3) lowers to `repeat(...)`) and print as such.
+_LEADING_KEYWORDS = frozenset(["if", "case", "cast", "true", "false", "null", "convert_from",
+                               "convert_to"])
+
+
 def _function_name(name: str) -> str:
     # Names the lexer would take as keywords cannot be called directly; they never occur in
     # parsed trees, so a constructed tree with such a name is a programming error.
-    if not _IDENT.match(name) or name in KEYWORDS:
+    if not _IDENT.match(name) or name in _LEADING_KEYWORDS:
         raise ValueError(f"function name {name!r} cannot be written in Drill's expression grammar")
     return name

@@ -612,7 +612,9 @@ def as_int(v: Any) -> int | None:
         return int(v)
     if isinstance(v, str):
         s = v.strip()
-        if s.lstrip("-").isdigit():
+        digits = s.removeprefix("-")
+        # ASCII only: str.isdigit() is also true of '²', which int() refuses
+        if digits.isascii() and digits.isdigit() and len(digits) <= 4300:
             return int(s)
     return None
 

@@ -7,7 +7,9 @@ meaning checks live in validate.py. Everything is reported together in one PlanE
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -48,13 +50,14 @@ PLAN_TYPES = ("APACHE_DRILL_LOGICAL", "APACHE_DRILL_PHYSICAL")
 
 
 def parse(
-    source: str | os.PathLike | Mapping[str, Any],
+    source: str | bytes | os.PathLike | Mapping[str, Any],
     *,
     dialect: PlanDialect | None = None,
     validate: bool = True,
     file: str | None = None,
 ) -> LogicalPlan:
-    """Read a plan from JSON text (a str starting with `{`), a file path, or a dict.
+    """Read a plan from JSON text (a str starting with `{`, or UTF-8 bytes), a file path,
+    or a dict of JSON values.
 
     `dialect` None detects it. Raises PlanError listing every problem (with operator @id,
     JSON path, and line/column for text input); `validate=False` skips the graph checks of
@@ -64,27 +67,36 @@ def parse(
         with room():
             return _parse(source, dialect, validate, file)
     except RecursionError:
-        where = file if file is not None else (None if isinstance(source, Mapping | str) else
-                                               os.fspath(source))
+        where = file if file is not None or not isinstance(source, os.PathLike) else \
+            str(os.fspath(source))
         raise PlanError([PlanIssue("the plan nests too deeply to read (Python recursion limit "
                                    f"{RECURSION_LIMIT} reached)", file=where)]) from None
 
 
-def _parse(source: str | os.PathLike | Mapping[str, Any], dialect: PlanDialect | None,
+def _parse(source: str | bytes | os.PathLike | Mapping[str, Any], dialect: PlanDialect | None,
            validate: bool, file: str | None) -> LogicalPlan:
     doc: Document | None = None
     if isinstance(source, Mapping):
         value: Any = source
+        bad = _not_json(source)
+        if bad is not None:
+            raise PlanError([PlanIssue(bad[1], path=path_text(bad[0]), file=file)])
     else:
-        if isinstance(source, os.PathLike) or not str(source).lstrip().startswith(("{", "[", "//", "/*")):
+        if isinstance(source, bytes | bytearray | memoryview):
+            text = _decode(bytes(source), file)
+        elif not isinstance(source, str | os.PathLike):
+            raise PlanError([PlanIssue("a plan is JSON text, UTF-8 bytes, a file path or a dict, "
+                                       f"not {type(source).__name__}", file=file)])
+        elif isinstance(source, os.PathLike) or not source.lstrip().startswith(("{", "[", "//", "/*")):
             path = Path(source)
             file = file or str(path)
             try:
-                text = path.read_text(encoding="utf-8")
-            except OSError as e:
-                raise PlanError([PlanIssue(f"cannot read plan file: {e.strerror or e}", file=file)]) from None
+                text = _decode(path.read_bytes(), file)
+            except (OSError, ValueError) as e:  # ValueError: a NUL in the name
+                reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+                raise PlanError([PlanIssue(f"cannot read plan file: {reason}", file=file)]) from None
         else:
-            text = str(source)
+            text = source
         try:
             doc = loads(text)
         except JsonSyntaxError as e:
@@ -113,6 +125,46 @@ def _parse(source: str | os.PathLike | Mapping[str, Any], dialect: PlanDialect |
     if notes and plan.source is not None:  # notes come from source text, which sets `source`
         plan = replace(plan, source=replace(plan.source, warnings=notes))
     return plan
+
+
+def _decode(data: bytes, file: str | None) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise PlanError([PlanIssue(f"the plan is not UTF-8 text ({e.reason} at byte {e.start})",
+                                   line=line, column=column, file=file)]) from None
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _not_json(value: Mapping[str, Any]) -> tuple[JsonPath, str] | None:
+    """The first place where a plan given as a dict holds something JSON cannot: a key that
+    is not a string, or a value that is not null, a bool, a number, a string, a list or a
+    dict (tuples pass: the reader names them where it expects a list). Iterative, so a deep
+    dict is reported by the reader's own depth check, not here."""
+    stack: list[tuple[JsonPath, Any]] = [((), value)]
+    while stack:
+        path, v = stack.pop()
+        if isinstance(v, Mapping):
+            for k, item in v.items():
+                if not isinstance(k, str):
+                    return path, f"a key must be a string, not {type(k).__name__} {k!r}"
+                if _SURROGATE.search(k):
+                    return path, f"the key {k!r} holds half a UTF-16 surrogate pair"
+                stack.append(((*path, k), item))
+        elif isinstance(v, str) and _SURROGATE.search(v):
+            return path, "the string holds half a UTF-16 surrogate pair (not a character)"
+        elif isinstance(v, list | tuple):
+            stack.extend(((*path, i), item) for i, item in enumerate(v))
+        elif isinstance(v, float) and not math.isfinite(v):
+            return path, f"{v} is not a JSON number"
+        elif not isinstance(v, _JSON_SCALARS):
+            return path, f"a value of type {type(v).__name__} is not JSON"
+    return None
 
 
 def _sorted(errors: list[PlanIssue]) -> list[PlanIssue]:
@@ -342,7 +394,12 @@ class _PlanReader:
         if v is not None and _as_int(v) is None:
             self.error(f"head.version must be an integer, not {v!r}", ("head", "version"))
         options = head.get("options")
-        if isinstance(options, Mapping) and DIALECT_OPTION in options:
+        if options is None:  # null is no options (to_json adds the dialect option)
+            head.pop("options", None)
+        elif not isinstance(options, Mapping):
+            self.error(f"head.options must be an object, not {_kind(options)}", ("head", "options"))
+            del head["options"]
+        elif DIALECT_OPTION in options:
             rest = {k: v for k, v in options.items() if k != DIALECT_OPTION}
             if rest:
                 head["options"] = rest

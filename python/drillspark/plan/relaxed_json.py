@@ -7,6 +7,7 @@ Jackson does; each repeat is recorded in `Document.warnings`.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -75,6 +76,7 @@ class JsonSyntaxError(PlanFailure, ValueError):
 
 _WS = re.compile(r"(?:[ \t\r\n\ufeff]+|//[^\n]*|/\*.*?\*/)*", re.S)
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _BARE_NAME = re.compile(r"[A-Za-z_$@][A-Za-z_$@0-9]*")
 _STRING = re.compile(r'"((?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*)"')
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -136,8 +138,16 @@ class _Reader:
         if m and m.end() > self.i:
             self.i = m.end()
             if m.group(1) or m.group(2):
-                return float(m.group(0))
-            return int(m.group(0))
+                number = float(m.group(0))
+                if math.isinf(number):  # it could not be written back as JSON
+                    self.i = m.start()
+                    self.fail("the number is too large for a double")
+                return number
+            try:
+                return int(m.group(0))
+            except ValueError:  # longer than Python's int conversion limit (4,300 digits)
+                self.i = m.start()
+                self.fail(f"an integer of {len(m.group(0).lstrip('-'))} digits is too long")
         for word, val in (("true", True), ("false", False), ("null", None)):
             if self.text.startswith(word, self.i):
                 self.i += len(word)
@@ -151,9 +161,13 @@ class _Reader:
             if '"' not in self.text[self.i + 1 : end if end >= 0 else None]:
                 self.fail("unterminated string")
             self.fail("invalid character or escape in string")
-        self.i = m.end()
         raw = m.group(1)
-        return raw, _decode(raw)
+        try:
+            value = _decode(raw)
+        except UnicodeDecodeError:
+            self.fail("half a UTF-16 surrogate pair (U+D800 to U+DFFF) is not a character")
+        self.i = m.end()
+        return raw, value
 
     def obj(self, path: JsonPath) -> dict[str, Any]:
         self.i += 1
@@ -224,7 +238,7 @@ class _Reader:
 
 
 def _decode(raw: str) -> str:
-    if "\\" not in raw:
+    if "\\" not in raw and not _SURROGATE.search(raw):
         return raw
     out, i = [], 0
     while i < len(raw):
@@ -240,7 +254,10 @@ def _decode(raw: str) -> str:
         else:
             out.append(c)
             i += 1
-    return "".join(out)
+    text = "".join(out)
+    if _SURROGATE.search(text):  # \ud83d\ude00 is one character; a lone half is none
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16")
+    return text
 
 
 def path_text(path: JsonPath) -> str:

@@ -4,6 +4,7 @@ and window functions (registered with their SELECT block)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -25,6 +26,19 @@ AGGREGATES = {
 SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", "ntile",
                "lead", "lag", "first_value", "last_value"}
+
+# What a function name can be in a plan expression (`a/b`(x) parses, but names nothing).
+_FUNCTION_NAME = re.compile(r"[A-Za-z_$][A-Za-z_$0-9]*")
+
+
+def _plan_number(text: str) -> str:
+    """A SQL number as the plan grammar reads it: no leading zeros (`007`), a digit before
+    the point (`.5`)."""
+    m = re.fullmatch(r"(-?)(\d*)(\.\d*)?([eE][+-]?\d+)?", text)
+    if m is None:
+        return text
+    return m[1] + (m[2].lstrip("0") or "0") + (m[3] or "") + (m[4] or "")
+
 
 # sqlglot node classes whose Drill function name is not recorded in meta.
 FUNCTION_NAMES = {
@@ -127,7 +141,7 @@ class ExprLowering:
     def _Literal(self, node: exp.Literal) -> str:
         if node.is_string:
             return dx.string(node.this)
-        text = node.this
+        text = _plan_number(node.this)
         if "e" in text.lower():
             return text
         if "." in text:
@@ -151,7 +165,9 @@ class ExprLowering:
         inner = node.this
         if isinstance(inner, exp.Literal) and not inner.is_string:
             return self._Literal(exp.Literal(this="-" + inner.this, is_string=False))
-        return f"(-{self.lower(inner)})"
+        text = self.lower(inner)
+        # the plan grammar negates an atom only: -!(x) and --x need the operand parenthesised
+        return f"(-({text}))" if text.startswith(("!", "-")) else f"(-{text})"
 
     # --- operators -----------------------------------------------------------------------
     def _binary(self, node: exp.Binary) -> str:
@@ -192,6 +208,8 @@ class ExprLowering:
     def _In(self, node: exp.In) -> str:
         if node.args.get("query") is not None:
             raise self.sel.low.unsupported("IN (subquery) outside a WHERE conjunct", node)
+        if not node.expressions:  # sqlglot's `x IN field` (no list): nothing to compare with
+            raise self.sel.low.unsupported(f"IN without a list ('{node.sql('drill')}')", node)
         v = self.lower(node.this)
         return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e))
                                        for e in node.expressions])
@@ -279,8 +297,12 @@ class ExprLowering:
         drill = dx.CAST_TYPES.get(name)
         if drill is None:
             raise self.sel.low.unsupported(f"CAST to {dtype.sql('drill')}", dtype)
-        params = [p.this.this if isinstance(p.this, exp.Literal) else p.sql()
-                  for p in dtype.expressions]
+        for p in dtype.expressions:  # sqlglot also takes names and expressions here
+            if not (isinstance(p.this, exp.Literal) and p.this.is_int
+                    and 0 <= int(p.this.this) <= 2**31 - 1):
+                raise self.fail(f"CAST to {dtype.sql('drill')}: a type's size must be a whole "
+                                "number", p)
+        params = [p.this.this for p in dtype.expressions]
         if drill in ("VARCHAR", "VARBINARY"):
             return f"{drill}({params[0] if params else dx.DEFAULT_VARCHAR_LENGTH})"
         if drill == "VARDECIMAL":
@@ -329,6 +351,8 @@ class ExprLowering:
 
     def _function(self, node: exp.Func) -> str:
         fname = self._name(node)
+        if not _FUNCTION_NAME.fullmatch(fname):  # a quoted name (`a/b`(x)) no function has
+            raise self.fail(f"no function is named '{fname}'", node)
         if fname in WINDOW_ONLY and not self.sel.win.active:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
         if self._is_aggregate(node):

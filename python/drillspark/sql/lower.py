@@ -453,7 +453,10 @@ def literal_value(node: exp.Expr, low: Lowering) -> object:
         if node.is_string:
             return node.this
         text = node.this
-        return int(text) if text.lstrip("-").isdigit() else float(text)
+        try:
+            return int(text) if text.lstrip("-").isdigit() else float(text)
+        except ValueError:  # sqlglot's `1E` (no exponent digits), or over 4,300 digits
+            raise low.fail(f"'{text[:40]}' is not a number Drill reads", node) from None
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
         value = literal_value(node.this, low)
         assert isinstance(value, int | float)
@@ -464,6 +467,10 @@ def literal_value(node: exp.Expr, low: Lowering) -> object:
 # ====================================================================== helpers
 
 INT_RANGE = range(-(2**31), 2**31)
+
+
+def _fits_int(text: str) -> bool:
+    return len(text.lstrip("-")) <= 10 and int(text) in INT_RANGE
 
 
 def _number_text(node: exp.Expr) -> str:
@@ -495,9 +502,9 @@ def _column_type(cells: list[exp.Expr]) -> str | None:
         # DECIMAL(19, 0) (BIGINT), a decimal literal by its own digits.
         scale = max(len(t.split(".")[1]) if "." in t else 0 for t in texts)
         whole = max(len(t.lstrip("-").split(".")[0].lstrip("0")) if "." in t
-                    else 10 if int(t) in INT_RANGE else 19 for t in texts)
+                    else 10 if _fits_int(t) else 19 for t in texts)
         return f"VARDECIMAL({min(max(whole + scale, 1), 38)}, {scale})"
-    return "INT" if all(int(t) in INT_RANGE for t in texts) else "BIGINT"
+    return "INT" if all(_fits_int(t) for t in texts) else "BIGINT"
 
 
 def column_parts(col: exp.Column) -> list[str]:

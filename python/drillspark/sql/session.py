@@ -183,6 +183,11 @@ class SqlSession:
             return wsp.resolve(self._spark(), ws, name)
         except wsp.WorkspaceError as e:
             raise ValidationError(str(e)) from None
+        except Exception as e:  # noqa: BLE001 - the JVM's own refusal, e.g. a glob's '{'
+            from drillspark.errors import describe
+
+            raise ValidationError(f"table `{name}` cannot be resolved in workspace "
+                                  f"'{ws.name}': {describe(e)}") from None
 
     def _spark(self) -> SparkSession:
         if self.spark_provider is not None:

@@ -1,0 +1,1 @@
+SELECT * FROM dfs.`breadth/[x`

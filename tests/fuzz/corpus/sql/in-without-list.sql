@@ -1,0 +1,1 @@
+SELECT * FROM (SELECT n_ IN regionkey, n_name FROM dfs.`breadth/tpch/nation.parquet`)

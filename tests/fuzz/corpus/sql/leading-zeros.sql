@@ -1,0 +1,1 @@
+SELECT p.id FROM dfs.`breadth/own/json/people.json` p WHERE p.salary > 000 AND p.id < 007.50

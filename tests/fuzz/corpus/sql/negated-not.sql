@@ -1,0 +1,1 @@
+SELECT -NOT x AS c0 FROM (VALUES (1, 'a', 2.5)) AS t(x, s, d)

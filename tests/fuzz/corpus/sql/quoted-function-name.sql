@@ -1,0 +1,1 @@
+SELECT `breadth/own/json/orders_nested.json`(salary) FROM dfs.`breadth/foodmart/employee.json`

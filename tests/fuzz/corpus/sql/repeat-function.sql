@@ -1,0 +1,1 @@
+SELECT REPEAT('s3', 3) AS r

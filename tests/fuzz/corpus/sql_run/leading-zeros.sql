@@ -1,0 +1,1 @@
+SELECT x * 007 AS y, .5 + x AS z FROM (VALUES (1), (2)) AS t(x)
