@@ -1,7 +1,7 @@
 """Coverage-guided fuzzing of the plan reader and the expression parser with atheris
 (libFuzzer for Python), run by hand, not by pytest:
 
-    pip install atheris      # a wheel exists for CPython 3.11 on x86-64 Linux
+    pip install -e ".[fuzz]"     # atheris: wheels for CPython 3.11 on x86-64 Linux
     PYTHONPATH=python python tests/fuzz/atheris_fuzz.py plan -max_total_time=120
     PYTHONPATH=python python tests/fuzz/atheris_fuzz.py expression -max_total_time=120
 
