@@ -185,6 +185,7 @@ class DrillServer:
         sql_options = {k.lower(): v for k, v in options.items()}
         try:
             sql_session = self.catalog.session(base_schema, {**base_options, **sql_options})
+            sql_session.user = user
             if default_schema:
                 sql_session.use(st.parse_schema_path(default_schema))
         except SqlError as e:  # Drill refuses such a request before it becomes a query

@@ -52,6 +52,9 @@ FUNCTION_NAMES = {
 NILADIC = {"pi": "pi", "localtime": "localtime", "localtimestamp": "localtimestamp",
            "current_date": "current_date", "current_time": "current_time",
            "current_timestamp": "current_timestamp"}
+# Calcite's niladic session values: the query's user and default schema, constants of the
+# statement (Drill: `anonymous` without authentication, '' before any USE)
+SESSION_VALUES = ("user", "session_user", "system_user", "current_schema")
 # TIMESTAMPADD / TIMESTAMPDIFF units (SQL_TSI_* are JDBC's spellings of the same)
 TIME_UNITS = {"NANOSECOND", "MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY",
               "WEEK", "MONTH", "QUARTER", "YEAR"}
@@ -97,6 +100,12 @@ class ExprLowering:
         if (not node.table and isinstance(ident, exp.Identifier) and not ident.quoted
                 and ident.name.lower() in NILADIC):
             return dx.call(NILADIC[ident.name.lower()], [])
+        if (not node.table and isinstance(ident, exp.Identifier) and not ident.quoted
+                and ident.name.lower() in SESSION_VALUES):
+            session = self.sel.low.session
+            if ident.name.lower() == "current_schema":
+                return dx.string(".".join(session.default_schema or ()))
+            return dx.string(session.user)
         src, name, rest = self.sel._resolve(node)
         del src
         return dx.path(name, rest)

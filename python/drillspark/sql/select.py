@@ -566,6 +566,8 @@ class SelectLowering:
                 pending.extend(more)
         projections = [{"ref": i.name, "expr": self.expr(i.node)} for i in items]
         having = self.node.args.get("having")
+        if having is not None:
+            having.set("this", self._having_aliases(having.this, items))
         if having is not None and has_subquery(having.this):
             node, more = SubqueryLowering(self).defer(having.this)
             having.set("this", node)
@@ -609,6 +611,22 @@ class SelectLowering:
                 if i.name.lower() == g.name.lower() and not self._is_input_column(g):
                     return i.node
         return g
+
+    def _having_aliases(self, cond: exp.Expr, items: list[Item]) -> exp.Expr:
+        """HAVING naming a select-list alias (`... count(*) AS c ... HAVING c > 4`): Drill
+        reads the alias, even where an input column has the same name, unless the name is a
+        GROUP BY key (a grouped column can only mean the column)."""
+        keys = [k for k, _ in self.group_nodes]
+        named = {i.name.lower(): i.node for i in items if not i.star}
+
+        def swap(n: exp.Expr) -> exp.Expr:
+            if isinstance(n, exp.Column) and not n.table and isinstance(n.this, exp.Identifier) \
+                    and n.name.lower() in named and n not in keys \
+                    and not _inside_subquery(n, self.node):
+                return named[n.name.lower()].copy()
+            return n
+
+        return cond.transform(swap, copy=False)
 
     def _is_input_column(self, col: exp.Column) -> bool:
         return any(s.has(col.name) for s in self.scope.sources)

@@ -76,6 +76,8 @@ class SqlSession:
     workspaces: dict[str, Any] = field(default_factory=dict)
     cp_root: str = field(default_factory=lambda: str(_default_cp_root()))
     default_schema: tuple[str, ...] | None = None
+    # who runs the statements (USER / SESSION_USER): Drill's name for a user without login
+    user: str = "anonymous"
     options: dict[str, object] = field(default_factory=dict)
     # workspace -> whether names may leave it (Drill's allowAccessOutsideWorkspace)
     outside: dict[str, bool] = field(default_factory=dict)
