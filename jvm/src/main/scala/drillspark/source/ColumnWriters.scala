@@ -7,7 +7,7 @@ import java.util.{HashMap => JHashMap}
 
 import scala.jdk.CollectionConverters._
 
-import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonGenerator, JsonParser, JsonToken}
+import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonGenerator, JsonParser, JsonToken, StreamWriteConstraints}
 import com.fasterxml.jackson.core.exc.InputCoercionException
 import com.fasterxml.jackson.core.io.JsonStringEncoder
 import com.fasterxml.jackson.core.json.JsonWriteFeature
@@ -70,8 +70,11 @@ final class WriteContext(val o: DrillOptions) {
 }
 
 object WriteContext {
+  /** JSON text is written as deep as the parser read it (maxDepth is the parser's limit). */
   private val TextFactory: JsonFactory =
-    new JsonFactoryBuilder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS).build()
+    new JsonFactoryBuilder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
+      .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(DrillOptions.MaxDepth + 1).build())
+      .build()
 
   /** Skip the remaining members of an object whose current token is a member's value (or its
    * last token), up to and including its END_OBJECT. */
