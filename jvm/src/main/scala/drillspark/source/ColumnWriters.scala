@@ -575,10 +575,11 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   private val known: java.util.HashSet[String] =
     if (fullStruct == null) null
     else new java.util.HashSet[String](fullStruct.fieldNames.map(Names.fold).toSeq.asJava)
-  val children: Array[ColumnWriter] = schema.fields.map { f =>
-    val sub = if (fullStruct == null) null
-      else fullStruct.fields.find(_.name.equalsIgnoreCase(f.name)).map(_.dataType).orNull
-    ColumnWriter.forField(f, ctx, sub)
+  val children: Array[ColumnWriter] = {
+    // the sampled types by folded name (a linear search per field was quadratic in width)
+    val sampled = new JHashMap[String, DataType]()
+    if (fullStruct != null) fullStruct.fields.reverseIterator.foreach(f => sampled.put(Names.fold(f.name), f.dataType))
+    schema.fields.map(f => ColumnWriter.forField(f, ctx, if (fullStruct == null) null else sampled.get(Names.fold(f.name))))
   }
   private val exact = new JHashMap[String, Integer]()
   private val lower = new JHashMap[String, Integer]()
