@@ -90,8 +90,16 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
     m
   }
 
-  /** One value whose first byte `c` was read, into `n`. */
-  private def value(n: Node, c: Int, depth: Int): Unit = c match {
+  /** One value whose first byte `c` was read, into `n` (a member at `depth`: a map or array
+   * here opens level depth + 1). Past maxSchemaDepth the node becomes JSON text and the value
+   * is only validated, so the recursion here stays within maxSchemaDepth. */
+  private def value(n: Node, c: Int, depth: Int): Unit =
+    if ((c == '{' || c == '[') && depth >= o.maxSchemaDepth) {
+      n.markDeep(s"$file line $line")
+      skipValue(c, depth)
+    } else typed(n, c, depth)
+
+  private def typed(n: Node, c: Int, depth: Int): Unit = c match {
     case '"' =>
       skipString()
       // a string where the file had a map reads as an empty map (Drill, DRILL-7821)
@@ -100,12 +108,13 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
       if (depth >= depthLimit) giveUp()
       n.kind match {
         case NULL | STRUCT => n.kind = STRUCT; members(n, depth + 1, null)
-        case CONFLICT => skipMembers(depth + 1)
+        case CONFLICT | DEEP => skipMembers(depth + 1)
         case _ => members(null, depth + 1, n)
       }
     case '[' =>
       if (depth >= depthLimit) giveUp()
-      if (n.kind != NULL && n.kind != ARRAY) { conflict(n, "ARRAY"); skipElements(depth + 1) }
+      if (n.kind == DEEP) skipElements(depth + 1)
+      else if (n.kind != NULL && n.kind != ARRAY) { conflict(n, "ARRAY"); skipElements(depth + 1) }
       else { n.kind = ARRAY; elements(n, depth + 1) }
     case 't' => literal('r', 'u', 'e'); scalar(n, BOOL)
     case 'f' => literal('a', 'l', 's'); if (read() != 'e') giveUp(); scalar(n, BOOL)
@@ -134,7 +143,7 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
     n.kind match {
       case NULL => n.kind = k; n.file = file
       case STRUCT | ARRAY => conflict(n, kindName(k))
-      case CONFLICT => ()
+      case CONFLICT | DEEP => ()
       case old => n.kind = meetScalar(old, k)
     }
   }

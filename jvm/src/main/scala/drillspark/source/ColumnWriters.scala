@@ -7,7 +7,7 @@ import java.util.{HashMap => JHashMap}
 
 import scala.jdk.CollectionConverters._
 
-import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonGenerator, JsonParser, JsonToken}
+import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonGenerator, JsonParser, JsonToken, StreamWriteConstraints}
 import com.fasterxml.jackson.core.exc.InputCoercionException
 import com.fasterxml.jackson.core.io.JsonStringEncoder
 import com.fasterxml.jackson.core.json.JsonWriteFeature
@@ -70,8 +70,11 @@ final class WriteContext(val o: DrillOptions) {
 }
 
 object WriteContext {
+  /** JSON text is written as deep as the parser read it (maxDepth is the parser's limit). */
   private val TextFactory: JsonFactory =
-    new JsonFactoryBuilder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS).build()
+    new JsonFactoryBuilder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
+      .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(DrillOptions.MaxDepth + 1).build())
+      .build()
 
   /** Skip the remaining members of an object whose current token is a member's value (or its
    * last token), up to and including its END_OBJECT. */
@@ -572,10 +575,11 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   private val known: java.util.HashSet[String] =
     if (fullStruct == null) null
     else new java.util.HashSet[String](fullStruct.fieldNames.map(Names.fold).toSeq.asJava)
-  val children: Array[ColumnWriter] = schema.fields.map { f =>
-    val sub = if (fullStruct == null) null
-      else fullStruct.fields.find(_.name.equalsIgnoreCase(f.name)).map(_.dataType).orNull
-    ColumnWriter.forField(f, ctx, sub)
+  val children: Array[ColumnWriter] = {
+    // the sampled types by folded name (a linear search per field was quadratic in width)
+    val sampled = new JHashMap[String, DataType]()
+    if (fullStruct != null) fullStruct.fields.reverseIterator.foreach(f => sampled.put(Names.fold(f.name), f.dataType))
+    schema.fields.map(f => ColumnWriter.forField(f, ctx, if (fullStruct == null) null else sampled.get(Names.fold(f.name))))
   }
   private val exact = new JHashMap[String, Integer]()
   private val lower = new JHashMap[String, Integer]()

@@ -24,6 +24,8 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
   /** ARRAY element type (kind NULL while only empty arrays/nulls were seen). */
   var elem: Node = _
   var conflict: Conflict = _
+  /** DEEP: where a map or array first went past maxSchemaDepth ("file line L"). */
+  var deepAt: String = _
 
   def isScalar: Boolean = kind >= BOOL && kind <= TEXT
   def isComplex: Boolean = kind == STRUCT || kind == ARRAY
@@ -58,7 +60,14 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
     }
     if (elem != null) n.elem = elem.copy()
     n.conflict = conflict
+    n.deepAt = deepAt
     n
+  }
+
+  /** A map or array nested deeper than maxSchemaDepth met at this node (`where`): from now on
+   * it holds each value's JSON text, whatever else the node holds. */
+  def markDeep(where: String): Unit = if (kind != Node.DEEP) {
+    kind = Node.DEEP; deepAt = where; members = null; elem = null; conflict = null
   }
 
   def conflicts: Seq[Conflict] = {
@@ -92,6 +101,7 @@ object Node {
   final val STRUCT = 11
   final val ARRAY = 12
   final val CONFLICT = 13 // scalar vs complex: JSON text or VARIANT per typeConflict
+  final val DEEP = 14 // maps or arrays deeper than maxSchemaDepth: each value's JSON text
 
   def kindName(k: Int): String = k match {
     case NULL => "NULL"; case BOOL => "BOOLEAN"; case INT => "INT"; case BIGINT => "BIGINT"
@@ -123,6 +133,11 @@ object Node {
     if (sameFile && a.kind == STRUCT && b.kind == STRING) return
     if (a.kind == NULL) {
       a.kind = b.kind; a.file = b.file; a.members = b.members; a.elem = b.elem; a.conflict = b.conflict
+      a.deepAt = b.deepAt
+      return
+    }
+    if (a.kind == DEEP || b.kind == DEEP) { // JSON text absorbs everything, conflicts too
+      if (a.kind != DEEP) a.markDeep(b.deepAt)
       return
     }
     if (a.kind == CONFLICT || b.kind == CONFLICT) {
@@ -186,6 +201,8 @@ object Node {
   private def toConflict(a: Node): Unit = { a.kind = CONFLICT; a.members = null; a.elem = null }
 
   val ConflictKey = "drill.typeConflict"
+  /** Field metadata of a column typed as JSON text because it nests too deeply. */
+  val DeepKey = "drill.tooDeep"
 
   /** The Spark type of a discovered node. */
   def toSpark(n: Node, o: DrillOptions): DataType = n.kind match {
@@ -198,7 +215,7 @@ object Node {
     case DATE => DateType
     case TIMESTAMP => TimestampType
     case BINARY => BinaryType
-    case STRING | TEXT => StringType
+    case STRING | TEXT | DEEP => StringType
     case STRUCT => structOf(n, o)
     case ARRAY => ArrayType(if (n.elem == null) o.nullType else toSpark(n.elem, o), containsNull = true)
     case _ => if (o.typeConflict == TypeConflict.Variant) VariantType else StringType
@@ -209,6 +226,9 @@ object Node {
     else StructType(n.members.values().asScala.toSeq.map { m =>
       val meta = if (m.node.kind == CONFLICT && m.node.conflict != null)
         new MetadataBuilder().putString(ConflictKey, m.node.conflict.describe).build()
+      else if (m.node.kind == DEEP)
+        new MetadataBuilder().putString(DeepKey, s"`${m.node.path}` nests maps or arrays deeper than " +
+          s"option maxSchemaDepth (first in ${m.node.deepAt}): read as JSON text").build()
       else Metadata.empty
       StructField(m.name, toSpark(m.node, o), nullable = true, meta)
     })

@@ -38,6 +38,7 @@ final case class DrillOptions(
     sampleRecords: Long = -1L,
     schemaDdl: Option[String] = None,
     maxDepth: Int = 1000,
+    maxSchemaDepth: Int = DrillOptions.DefaultSchemaDepth,
     replaceInvalidUtf8: Boolean = false,
     splitFiles: Boolean = true,
     splitBytes: Long = -1L,
@@ -58,7 +59,7 @@ final case class DrillOptions(
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
     Seq(allTextMode, readNumbersAsDouble, nanInf, escapeAnyChar, extendedTypes, sampleRecords,
-      maxDepth, replaceInvalidUtf8, skipInvalidRecords).mkString(",")
+      maxDepth, maxSchemaDepth, replaceInvalidUtf8, skipInvalidRecords).mkString(",")
 }
 
 object DrillOptions {
@@ -66,6 +67,14 @@ object DrillOptions {
   val MaxBatchRows: Int = 65536
   /** Jackson's nesting limit is an int; far beyond any real document. */
   val MaxDepth: Int = 1000000
+  /** Maps and arrays nested deeper than `maxSchemaDepth` levels (the record is level 1) are
+   * typed as their JSON text: Spark's analyzer, code generation and PySpark's row conversion
+   * recurse once or more per level of a nested type, and a few hundred levels overflow a
+   * thread's stack (which kills the SparkContext when it happens in a task). Measured: 200
+   * levels still read and collect through PySpark, 250 do not; 100 leaves room for the
+   * callers' own frames. */
+  val DefaultSchemaDepth: Int = 100
+  val MaxSchemaDepth: Int = 200
 
   private def bool(m: CaseInsensitiveStringMap, k: String, d: Boolean): Boolean =
     Option(m.get(k)).map(_.trim.toLowerCase(Locale.ROOT)) match {
@@ -119,7 +128,7 @@ object DrillOptions {
   def apply(m: CaseInsensitiveStringMap): DrillOptions = {
     val known = Set("path", "paths", "alltextmode", "readnumbersasdouble", "skipinvalidrecords",
       "skipmalformedjsonrecords", "naninf", "escapeanychar", "extendedtypes", "typeconflict",
-      "nulltype", "batchrows", "batchbytes", "samplerecords", "schema", "maxdepth", "invalidutf8",
+      "nulltype", "batchrows", "batchbytes", "samplerecords", "schema", "maxdepth", "maxschemadepth", "invalidutf8",
       "splitfiles", "splitbytes", "discoveryparallelfiles", "pushfilters", "countscan", "format", "type")
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
@@ -154,6 +163,7 @@ object DrillOptions {
       sampleRecords = count(m, "sampleRecords", -1L, 1, Long.MaxValue),
       schemaDdl = Option(m.get("schema")).filter(_.trim.nonEmpty),
       maxDepth = count(m, "maxDepth", 1000, 1, MaxDepth).toInt,
+      maxSchemaDepth = count(m, "maxSchemaDepth", DefaultSchemaDepth, 1, MaxSchemaDepth).toInt,
       replaceInvalidUtf8 = utf8 == "replace",
       splitFiles = bool(m, "splitFiles", true),
       splitBytes = splitBytes,

@@ -71,6 +71,8 @@ final class RecordStream(
   /** The parser was handed a '[' the file does not have at that place. */
   private var resumedInArray = false
 
+  /** Strict UTF-8 below the parser (null with invalidUtf8=replace: the decoder replaces). */
+  private var guard: Utf8Guard = _
   private var recordParent: JsonStreamContext = _
   private var recordOpen = false
   /** Absolute byte, line and column of the current record's START_OBJECT. */
@@ -113,9 +115,11 @@ final class RecordStream(
     lineBase = line - 1
     colBase = column - 1
     resumedInArray = inArray && !in.atEnd
+    guard = if (o.replaceInvalidUtf8) null else new Utf8Guard(in, in.pos)
+    val body: InputStream = if (guard == null) in else guard
     val src: InputStream =
-      if (!resumedInArray) in
-      else { base -= 1; colBase -= 1; new SequenceInputStream(new ByteArrayInputStream(RecordStream.OpenArray), in) }
+      if (!resumedInArray) body
+      else { base -= 1; colBase -= 1; new SequenceInputStream(new ByteArrayInputStream(RecordStream.OpenArray), body) }
     parser = JsonInput.parser(f, src, o)
     arrayMode = false
     first = resumedInArray
@@ -226,10 +230,21 @@ final class RecordStream(
   /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume after it. */
   def onBadRecord(e: JsonProcessingException): Unit = {
     // with invalidUtf8=replace, positions are in decoded characters: nowhere to resume
-    if (!o.skipInvalidRecords || o.replaceInvalidUtf8) throw fail(JsonInput.describe(e), e)
+    if (!o.skipInvalidRecords || o.replaceInvalidUtf8) throw fail(JsonInput.describe(e, utf8Problem(e)), e)
     skipped += 1
     resume(e)
   }
+
+  /** What the guard turned into 0xFF, when that is what Jackson failed on (or a sequence cut
+   * short by the end of the input, which Jackson reports as the end of the input). */
+  private def utf8Problem(e: JsonProcessingException): String =
+    if (guard == null || guard.problems.isEmpty) null
+    else {
+      val m = Option(e.getOriginalMessage).getOrElse("").toLowerCase(Locale.ROOT)
+      val head = guard.problems.peekFirst()
+      if (m.contains("0xff") || (m.contains("end-of-input") && head.contains("end of the input"))) guard.problems.pollFirst()
+      else null
+    }
 
   /** Resume after a syntax error at the line after the one holding it; but inside a record, an
    * error at a line's first byte means the line before was cut short: resume at this line. */

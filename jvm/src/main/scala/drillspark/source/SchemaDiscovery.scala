@@ -134,7 +134,7 @@ object SchemaDiscovery extends Logging {
     def run(): Node = {
       var n = 0L
       while ((o.sampleRecords < 0 || n < o.sampleRecords) && rs.next()) {
-        try members(rs.parser, root, rs.parser.nextToken())
+        try members(rs.parser, root, rs.parser.nextToken(), 1)
         catch {
           case e: JsonProcessingException => rs.onBadRecord(e)
         }
@@ -161,18 +161,24 @@ object SchemaDiscovery extends Logging {
       }
     }
 
-    /** Members of an object; `t` is the token after START_OBJECT. */
-    private def members(p: JsonParser, n: Node, first: JsonToken): Unit = {
+    /** Members of an object (at `depth`); `t` is the token after START_OBJECT. */
+    private def members(p: JsonParser, n: Node, first: JsonToken, depth: Int): Unit = {
       var t = first
       while (t == JsonToken.FIELD_NAME) {
         val m = n.member(p.currentName(), file)
-        value(p, m.node, p.nextToken())
+        value(p, m.node, p.nextToken(), depth)
         t = p.nextToken()
       }
     }
 
-    private def value(p: JsonParser, n: Node, t: JsonToken): Unit = t match {
+    /** One value at `depth` (a map or array here opens level depth + 1): past maxSchemaDepth
+     * the node becomes JSON text and the parser skips the value (without recursion), so the
+     * recursion here stays within maxSchemaDepth however deep the file nests. */
+    private def value(p: JsonParser, n: Node, t: JsonToken, depth: Int): Unit = t match {
       case JsonToken.VALUE_NULL => ()
+      case JsonToken.START_OBJECT | JsonToken.START_ARRAY if depth >= o.maxSchemaDepth || n.kind == DEEP =>
+        n.markDeep(here(p))
+        p.skipChildren()
       case JsonToken.START_OBJECT =>
         val t1 = p.nextToken()
         if (o.extendedTypes && t1 == JsonToken.FIELD_NAME && ExtendedKinds.contains(p.currentName())) {
@@ -181,7 +187,7 @@ object SchemaDiscovery extends Logging {
           while (p.nextToken() != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren() }
           scalar(p, n, if (o.allTextMode) STRING else k)
         } else n.kind match {
-          case NULL | STRUCT => n.kind = STRUCT; members(p, n, t1)
+          case NULL | STRUCT => n.kind = STRUCT; members(p, n, t1, depth + 1)
           case CONFLICT => skipRest(p)
           case _ => conflict(p, n, "STRUCT"); skipRest(p)
         }
@@ -191,7 +197,7 @@ object SchemaDiscovery extends Logging {
           var e = p.nextToken()
           while (e != JsonToken.END_ARRAY) {
             if (n.elem == null) n.elem = new Node(n.path + "[]", NULL, file)
-            value(p, n.elem, e)
+            value(p, n.elem, e, depth + 1)
             e = p.nextToken()
           }
         case _ =>
@@ -204,7 +210,7 @@ object SchemaDiscovery extends Logging {
         n.kind match {
           case NULL => n.kind = k; n.file = file
           case STRUCT | ARRAY => conflict(p, n, kindName(k))
-          case CONFLICT => ()
+          case CONFLICT | DEEP => ()
           case old => n.kind = meetScalar(old, k)
         }
     }
@@ -212,7 +218,7 @@ object SchemaDiscovery extends Logging {
     private def scalar(p: JsonParser, n: Node, k: Int): Unit = n.kind match {
       case NULL => n.kind = k
       case STRUCT | ARRAY => conflict(p, n, kindName(k))
-      case CONFLICT => ()
+      case CONFLICT | DEEP => ()
       case old => n.kind = meetScalar(old, k)
     }
 

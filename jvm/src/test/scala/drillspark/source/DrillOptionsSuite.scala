@@ -23,6 +23,10 @@ object DrillOptionsSuite extends Suite {
     c.fails("must be a size in bytes", "batchBytes 'lots'")(opts("batchBytes" -> "lots"))
     c.fails("must be a size in bytes", "a size that overflows")(opts("batchBytes" -> "99999999999g"))
     c.fails("at least 1 byte", "splitBytes 0")(opts("splitBytes" -> "0"))
+    c.equal(opts("maxSchemaDepth" -> "7").maxSchemaDepth, 7, "maxSchemaDepth")
+    c.equal(opts().maxSchemaDepth, 100, "maxSchemaDepth by default")
+    c.fails("maxSchemaDepth must be between 1 and 200, not 201", "maxSchemaDepth past what Spark can type")(
+      opts("maxSchemaDepth" -> "201"))
 
     c.equal(opts("allTextMode" -> " TRUE ").allTextMode, true, "a boolean, any case, spaces")
     c.fails("must be true or false, not 'yes'", "a boolean 'yes'")(opts("nanInf" -> "yes"))
