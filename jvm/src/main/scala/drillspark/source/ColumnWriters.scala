@@ -189,7 +189,10 @@ object ColumnWriter {
       case fa: ArrayType => fa.elementType
       case _ => null
     }))
-    case m: MapType if m.keyType == StringType => new MapWriter(ctx, apply(m.valueType, ctx))
+    case m: MapType if m.keyType == StringType => new MapWriter(ctx, apply(m.valueType, ctx, full match {
+      case fm: MapType => fm.valueType
+      case _ => null
+    }))
     case other => throw new IllegalArgumentException(
       s"drill: the JSON reader cannot produce type ${other.sql}")
   }

@@ -58,7 +58,7 @@ final case class DrillOptions(
 
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
-    Seq(allTextMode, readNumbersAsDouble, nanInf, escapeAnyChar, extendedTypes, sampleRecords,
+    Seq[Any](allTextMode, readNumbersAsDouble, nanInf, escapeAnyChar, extendedTypes, sampleRecords,
       maxDepth, maxSchemaDepth, replaceInvalidUtf8, skipInvalidRecords).mkString(",")
 }
 

@@ -44,10 +44,6 @@ object JsonInput {
 
   def isCompressed(name: String): Boolean = suffixOf(name).isDefined
 
-  /** The name without its compression suffix ("a.JSON.gz" -> "a.JSON"). */
-  def stripCompression(name: String): String =
-    suffixOf(name).fold(name)(s => name.substring(0, name.length - s._1.length))
-
   /**
    * The file's bytes from `start`, decompressed by extension (compressed files start at 0).
    * I/O failures (missing file, bad or truncated compressed data) become a

@@ -164,15 +164,20 @@ object RowFilter {
     var st = schema
     val idx = scala.collection.mutable.ArrayBuffer[Int]()
     var dt: DataType = null
-    ps.zipWithIndex.foreach { case (p, k) =>
-      if (st == null) return None
-      val i = st.fields.indexWhere(f => Names.fold(f.name) == Names.fold(p))
-      if (i < 0 || (k == 0 && !dataCols(i))) return None
-      idx += i
-      dt = st.fields(i).dataType
-      st = dt match { case s: StructType => s; case _ => null }
+    var k = 0
+    var found = true
+    while (found && k < ps.length) {
+      val i = if (st == null) -1 else st.fields.indexWhere(f => Names.fold(f.name) == Names.fold(ps(k)))
+      if (i < 0 || (k == 0 && !dataCols(i))) found = false
+      else {
+        idx += i
+        dt = st.fields(i).dataType
+        st = dt match { case s: StructType => s; case _ => null }
+        k += 1
+      }
     }
-    dt match {
+    if (!found) None
+    else dt match {
       case LongType | IntegerType | DoubleType | BooleanType | StringType => Some(Col(idx.toArray, dt))
       case _ => None
     }

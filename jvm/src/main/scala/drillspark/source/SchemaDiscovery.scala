@@ -33,8 +33,6 @@ object SchemaDiscovery extends Logging {
         size() > MaxCachedFiles
     })
 
-  def clearCache(): Unit = cache.clear()
-
   /** Spark conf choosing the discovery scanner, a diagnostic: `fast` (default: the byte
    * scanner, falling back to the Jackson pass for a split it cannot handle exactly), `jackson`
    * (the Jackson token pass only) or `bytes` (the byte scanner only: a split it gives up on
