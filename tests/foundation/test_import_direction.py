@@ -51,19 +51,12 @@ FORBIDDEN = {("drillspark.plan", "drillspark.operators"): "the plan layer has no
 # that no longer exists. Each is a follow-up of issue #16: their files had other owners when
 # the plugins, plan-model and storage cycles were removed.
 ALLOWED_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"drillspark.spark.functions", "drillspark.spark.functions_datetime",
-               "drillspark.spark.functions_hash", "drillspark.spark.functions_scalar"}):
-        "the catalog imports its families, which import the catalog's Arg/DrillFunction "
-        "(fix: Arg/DrillFunction in a module of their own)",
     frozenset({"drillspark.sql.aggregates", "drillspark.sql.catalog", "drillspark.sql.expressions",
                "drillspark.sql.joins", "drillspark.sql.lateral", "drillspark.sql.lower",
                "drillspark.sql.parser", "drillspark.sql.select", "drillspark.sql.subqueries",
                "drillspark.sql.windows"}):
         "lowering recurses: select lowers expressions, whose subqueries lower selects again "
         "(a real mutual recursion; fix: hand the lowering entry points down)",
-    frozenset({"drillspark.sql.ddl", "drillspark.sql.engine"}):
-        "engine runs DDL; ddl builds the engine's RowsResult and re-places errors with _shift "
-        "(fix: RowsResult and _shift in a module below both)",
 }
 
 

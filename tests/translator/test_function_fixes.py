@@ -10,7 +10,8 @@ import math
 import pytest
 from pyspark.sql import functions as F
 
-from drillspark.spark.functions import CATALOG, Arg, FunctionArgumentError
+from drillspark.spark.function_catalog import Arg, FunctionArgumentError
+from drillspark.spark.functions import CATALOG
 from drillspark.spark.scope import Scope
 
 

@@ -7,7 +7,8 @@ import math
 import pytest
 from pyspark.sql import functions as F
 
-from drillspark.spark.functions import CATALOG, Arg, UnknownFunctionError
+from drillspark.spark.function_catalog import Arg, UnknownFunctionError
+from drillspark.spark.functions import CATALOG
 from drillspark.spark.scope import Scope
 
 

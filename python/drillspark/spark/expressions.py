@@ -27,7 +27,8 @@ from drillspark.plan.expressions import (
 )
 from drillspark.spark.casts import cast_column
 from drillspark.spark.drill_types import drill_type
-from drillspark.spark.functions import CATALOG, Arg, FunctionCatalog, UnknownFunctionError
+from drillspark.spark.function_catalog import Arg, FunctionCatalog, UnknownFunctionError
+from drillspark.spark.functions import CATALOG
 from drillspark.spark.scope import Scope
 
 _LITERAL_TYPES = {"INT": T.IntegerType(), "BIGINT": T.LongType(), "FLOAT8": T.DoubleType(),

@@ -9,165 +9,46 @@ Spark expressions: no Python runs per row.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from collections.abc import Callable
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.errors import ExecutionError
 from drillspark.spark.drill_types import drill_type
-
-NO_LITERAL: Any = object()
-Kind = Literal["scalar", "aggregate", "window"]
-
-
-@dataclass(frozen=True)
-class Arg:
-    col: Column
-    literal: Any = NO_LITERAL  # the Python value when the argument is a literal
-    missing_type: str | None = None  # Drill type name when the argument is a missing column
-
-    @property
-    def is_literal(self) -> bool:
-        return self.literal is not NO_LITERAL
-
-
-class Context(Protocol):
-    def type_of(self, col: Column) -> T.DataType: ...
-
-
-def over(ctx: object, agg: Column) -> Column:
-    """`agg` as the context's operator runs aggregates: `agg.over(window)` in a window
-    operator, `agg` itself in a grouping one (see DrillFunction.composite)."""
-    wrap = getattr(ctx, "agg_wrap", None)
-    return wrap(agg) if wrap is not None else agg
-
-
-Builder = Callable[[list[Arg], Context], Column]
-
-
-@dataclass(frozen=True)
-class DrillFunction:
-    name: str
-    kind: Kind
-    build: Builder
-    min_args: int = 0
-    max_args: int | None = None  # None = any number
-    # window functions only: whether the window operator's frame applies (first_value,
-    # last_value); ranking and offset functions (rank, lag, ...) take no frame in Spark
-    framed: bool = False
-    over_type: str | None = None  # window functions: Drill's result type, cast after OVER
-    # aggregates whose value is an expression over Spark aggregates (coalesce(bool_and(x),
-    # ...)): the builder passes each of those through `over(ctx, agg)` itself, so a window
-    # operator applies its window to them rather than to the whole expression
-    composite: bool = False
-
-
-class UnknownFunctionError(ExecutionError, ValueError):
-    """A function name the catalog does not know; the message names the closest known names."""
-
-    def __init__(self, name: str, suggestions: Sequence[str], where: str = ""):
-        self.name = name
-        self.suggestions = list(suggestions)
-        hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else ""
-        super().__init__(f"{where}unknown function {name!r}{hint}")
-
-
-class FunctionArgumentError(ExecutionError, ValueError):
-    pass
-
-
-@dataclass
-class FunctionCatalog:
-    functions: dict[str, DrillFunction] = field(default_factory=dict)
-
-    def add(self, fn: DrillFunction, *aliases: str) -> None:
-        for n in (fn.name, *aliases):
-            self.functions[n.lower()] = fn
-
-    def names(self) -> list[str]:
-        return sorted(self.functions)
-
-    def get(self, name: str) -> DrillFunction | None:
-        fn = self.functions.get(name.lower())
-        if fn is None:
-            fn = _registered(name)
-        return fn
-
-    def lookup(self, name: str, where: str = "") -> DrillFunction:
-        fn = self.get(name)
-        if fn is None:
-            close = difflib.get_close_matches(name.lower(), self.names(), n=3, cutoff=0.6)
-            raise UnknownFunctionError(name, close, where)
-        return fn
-
-    def is_aggregate(self, name: str) -> bool:
-        fn = self.get(name)
-        return fn is not None and fn.kind == "aggregate"
-
-    def call(self, name: str, args: list[Arg], ctx: Context, where: str = "") -> Column:
-        return self.apply(self.lookup(name, where), args, ctx, where, name)
-
-    def apply(self, fn: DrillFunction, args: list[Arg], ctx: Context, where: str = "",
-              name: str | None = None) -> Column:
-        """`fn` (already looked up, e.g. by the expression compiler) applied to `args`."""
-        n = len(args)
-        if n < fn.min_args or (fn.max_args is not None and n > fn.max_args):
-            want = (f"{fn.min_args}" if fn.max_args == fn.min_args
-                    else f"{fn.min_args}..{fn.max_args if fn.max_args is not None else 'n'}")
-            raise FunctionArgumentError(
-                f"{where}{name or fn.name}() takes {want} arguments, got {n}")
-        return fn.build(args, ctx)
-
-
-def _registered(name: str) -> DrillFunction | None:
-    """A function registered with `drillspark.function(...)`: a vectorized (Arrow) UDF built
-    by drillspark.operators.spark.function_column."""
-    from drillspark.plugins import registered_function
-
-    reg = registered_function(name)
-    if reg is None:
-        return None
-    from drillspark.operators.spark import function_column
-
-    return DrillFunction(reg.name, reg.kind,
-                         lambda a, c: function_column(reg.name, *[x.col for x in a]))
-
+from drillspark.spark.function_catalog import (
+    DATETIME,
+    FLOATING,
+    INTEGRAL,
+    INTERVAL,
+    JAVA_REGEX_SPECIALS,
+    Arg,
+    Builder,
+    Context,
+    DrillFunction,
+    FunctionArgumentError,
+    FunctionCatalog,
+    java_quote,
+    lit_int,
+    lit_scale,
+    lit_str,
+    over,
+)
 
 # --------------------------------------------------------------------------------------------
 # helpers
 
-_INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
-_FLOATING = (T.FloatType, T.DoubleType)
-_INTERVAL = (T.DayTimeIntervalType, T.YearMonthIntervalType, T.CalendarIntervalType)
-_DATETIME = (T.DateType, T.TimestampType, T.TimestampNTZType)
-
-
-def _lit_int(arg: Arg, fn: str, pos: int) -> int:
-    if not arg.is_literal or isinstance(arg.literal, bool) or not isinstance(arg.literal, int):
-        raise FunctionArgumentError(f"{fn}(): argument {pos} must be an integer literal")
-    return arg.literal
 
 
 def _offset_fn(name: str) -> Builder:
     """lag/lead(expr [, offset [, default]]): the offset is a literal, 1 by default; the
     default may be any expression."""
     def build(a: list[Arg], ctx: Context) -> Column:
-        offset = F.lit(_lit_int(a[1], name, 2) if len(a) > 1 else 1)
+        offset = F.lit(lit_int(a[1], name, 2) if len(a) > 1 else 1)
         default = [a[2].col] if len(a) > 2 else []
         return F.call_function(name, a[0].col, offset, *default)
 
     return build
-
-
-def _lit_str(arg: Arg, fn: str, pos: int) -> str:
-    if not arg.is_literal or not isinstance(arg.literal, str):
-        raise FunctionArgumentError(f"{fn}(): argument {pos} must be a string literal")
-    return arg.literal
 
 
 def _c(args: list[Arg]) -> list[Column]:
@@ -236,11 +117,11 @@ def _divide(a: list[Arg], ctx: Context) -> Column:
     # otherwise floating point.
     x, y = a[0].col, a[1].col
     lt, rt = ctx.type_of(x), ctx.type_of(y)
-    if isinstance(lt, _INTEGRAL) and isinstance(rt, _INTEGRAL):
+    if isinstance(lt, INTEGRAL) and isinstance(rt, INTEGRAL):
         return F.call_function("div", x, y)  # truncates toward zero, like Java
     if isinstance(lt, T.DayTimeIntervalType) and isinstance(rt, T.NumericType):
         return _divide_day_interval(x, y)
-    if isinstance(lt, _FLOATING) or isinstance(rt, _FLOATING):
+    if isinstance(lt, FLOATING) or isinstance(rt, FLOATING):
         # Java: x / 0.0 is +-Infinity (NaN for 0/0) where Spark's ANSI division raises;
         # x * 0.0^-1 gives exactly that, the sign of a -0.0 divisor included.
         return F.when(y == 0, x * F.pow(y, F.lit(-1.0))).otherwise(x / y)
@@ -253,21 +134,9 @@ def _mod(a: list[Arg], ctx: Context) -> Column:
     return F.when(y == 0, x).otherwise(x % y)
 
 
-def _lit_scale(a: list[Arg], fn: str) -> int:
-    """The scale of round/trunc: Spark's round needs a constant, so only a literal will do."""
-    if len(a) < 2:
-        return 0
-    arg = a[1]
-    if (not arg.is_literal or isinstance(arg.literal, bool)
-            or not isinstance(arg.literal, int | float) or int(arg.literal) != arg.literal):
-        raise FunctionArgumentError(f"{fn}(): argument 2 (the scale) must be an integer "
-                                    "literal; a column or expression is not supported")
-    return int(arg.literal)
-
-
 def _round(a: list[Arg], ctx: Context) -> Column:
     x = a[0].col
-    scale = _lit_scale(a, "round")
+    scale = lit_scale(a, "round")
     t = ctx.type_of(x)
     if isinstance(t, T.DecimalType) and scale < 0:
         scale = 0  # Drill rounds a DECIMAL at scale 0 for a negative scale
@@ -352,7 +221,7 @@ def _from_bytes(b: Column, width: int, big_endian: bool, target: str) -> Column:
 
 
 def _convert_to(a: list[Arg], ctx: Context) -> Column:
-    enc = _lit_str(a[1], "convert_to", 2).upper()
+    enc = lit_str(a[1], "convert_to", 2).upper()
     base, be = (enc[:-3], True) if enc.endswith("_BE") else (enc, False)
     if base in _BE_WIDTH:
         return _to_bytes(a[0].col, _BE_WIDTH[base], be)
@@ -364,7 +233,7 @@ def _convert_to(a: list[Arg], ctx: Context) -> Column:
 
 
 def _convert_from(a: list[Arg], ctx: Context) -> Column:
-    enc = _lit_str(a[1], "convert_from", 2).upper()
+    enc = lit_str(a[1], "convert_from", 2).upper()
     base, be = (enc[:-3], True) if enc.endswith("_BE") else (enc, False)
     if base in _BE_WIDTH:
         target = {1: "tinyint", 2: "smallint", 4: "int", 8: "bigint"}[_BE_WIDTH[base]]
@@ -435,7 +304,7 @@ def _extract(unit: str) -> Builder:
 
 def _date_part(a: list[Arg], ctx: Context) -> Column:
     # Drill rewrites date_part('unit', x) to extract<Unit>(x)
-    unit = _lit_str(a[0], "date_part", 1).lower()
+    unit = lit_str(a[0], "date_part", 1).lower()
     if unit not in EXTRACT_UNITS:
         raise FunctionArgumentError(f"date_part(): unknown unit {unit!r} "
                                     f"(units: {', '.join(EXTRACT_UNITS)})")
@@ -454,10 +323,10 @@ def _date_add(a: list[Arg], ctx: Context) -> Column:
     (either argument order); an integer cannot be added to a TIMESTAMP."""
     x, y = a[0].col, a[1].col
     tx, ty = ctx.type_of(x), ctx.type_of(y)
-    if isinstance(tx, _INTERVAL + _INTEGRAL) and not isinstance(ty, _INTERVAL + _INTEGRAL):
+    if isinstance(tx, INTERVAL + INTEGRAL) and not isinstance(ty, INTERVAL + INTEGRAL):
         x, y, tx, ty = y, x, ty, tx
     x, tx = _as_datetime(x, tx)
-    if isinstance(ty, _INTERVAL):
+    if isinstance(ty, INTERVAL):
         return (x.cast("timestamp") if isinstance(tx, T.DateType) else x) + y
     _no_integer_on_timestamp(tx, "date_add", "add")
     return F.date_add(x, y)
@@ -469,11 +338,11 @@ def _date_sub(a: list[Arg], ctx: Context) -> Column:
     left side's type."""
     x, y = a[0].col, a[1].col
     (x, tx), (y, ty) = _as_datetime(x, ctx.type_of(x)), _as_datetime(y, ctx.type_of(y))
-    if isinstance(ty, _DATETIME):
+    if isinstance(ty, DATETIME):
         if isinstance(tx, T.DateType) and isinstance(ty, T.DateType):
             return x - y  # INTERVAL DAY
         return x.cast("timestamp") - y.cast("timestamp")  # INTERVAL DAY TO SECOND
-    if isinstance(ty, _INTERVAL):
+    if isinstance(ty, INTERVAL):
         out = x - y
         return out.cast("date") if isinstance(tx, T.DateType) else out
     _no_integer_on_timestamp(tx, "date_sub", "subtract")
@@ -490,17 +359,17 @@ def _no_integer_on_timestamp(t: T.DataType, fn: str, verb: str) -> None:
 def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
     if len(a) == 1:  # seconds since the epoch
         return F.timestamp_seconds(a[0].col)
-    return F.to_timestamp(a[0].col, _lit_str(a[1], "to_timestamp", 2))
+    return F.to_timestamp(a[0].col, lit_str(a[1], "to_timestamp", 2))
 
 
 def _to_date(a: list[Arg], ctx: Context) -> Column:
     if len(a) == 1:
         return F.to_date(a[0].col)
-    return F.to_date(a[0].col, _lit_str(a[1], "to_date", 2))
+    return F.to_date(a[0].col, lit_str(a[1], "to_date", 2))
 
 
 def _to_char(a: list[Arg], ctx: Context) -> Column:
-    fmt = _lit_str(a[1], "to_char", 2)
+    fmt = lit_str(a[1], "to_char", 2)
     t = ctx.type_of(a[0].col)
     if isinstance(t, T.NumericType):
         # Drill formats numbers with java.text.DecimalFormat(pattern); so does Spark's
@@ -517,7 +386,7 @@ _NO_ESCAPE = "\u0000"
 
 def _like(fn: str) -> Builder:
     def build(a: list[Arg], ctx: Context) -> Column:
-        escape = _lit_str(a[2], fn, 3) if len(a) > 2 else _NO_ESCAPE
+        escape = lit_str(a[2], fn, 3) if len(a) > 2 else _NO_ESCAPE
         if len(escape) != 1:
             raise FunctionArgumentError(f"{fn}(): the escape {escape!r} must be one character")
         return F.call_function(fn, a[0].col, a[1].col, F.lit(escape))
@@ -556,7 +425,7 @@ def _statistic(f: Callable[[Column], Column]) -> Builder:
 def _length(a: list[Arg], ctx: Context) -> Column:
     """length(s [, charset]): characters; the text is UTF-8, so only a UTF-8 charset is read."""
     if len(a) > 1:
-        charset = _lit_str(a[1], "length", 2)
+        charset = lit_str(a[1], "length", 2)
         if charset.upper().replace("-", "") != "UTF8":
             raise FunctionArgumentError(f"length(): only the charset 'UTF8' is supported, "
                                         f"not {charset!r}")
@@ -641,7 +510,7 @@ def _build_catalog() -> FunctionCatalog:
     window("dense_rank", lambda a, c: F.dense_rank(), 0, over_type="bigint")
     window("percent_rank", lambda a, c: F.percent_rank(), 0)
     window("cume_dist", lambda a, c: F.cume_dist(), 0)
-    window("ntile", lambda a, c: F.ntile(_lit_int(a[0], "ntile", 1)), 1)
+    window("ntile", lambda a, c: F.ntile(lit_int(a[0], "ntile", 1)), 1)
     window("lag", _offset_fn("lag"), (1, 3))
     window("lead", _offset_fn("lead"), (1, 3))
     window("first_value", lambda a, c: F.first(a[0].col), 1, framed=True)
@@ -749,7 +618,7 @@ def _build_catalog() -> FunctionCatalog:
     scalar("current_date", lambda a, c: F.current_date(), 0)
     scalar("date_add", _date_add, 2)
     scalar("date_sub", _date_sub, 2, "date_diff", "datediff")
-    scalar("date_trunc", lambda a, c: F.date_trunc(_lit_str(a[0], "date_trunc", 1), a[1].col), 2)
+    scalar("date_trunc", lambda a, c: F.date_trunc(lit_str(a[0], "date_trunc", 1), a[1].col), 2)
     scalar("date_part", _date_part, 2)
     for unit in EXTRACT_UNITS:
         scalar(f"extract{unit}", _extract(unit), 1)
@@ -811,7 +680,7 @@ def _fold(a: list[Arg], op: Callable[[Column, Column], Column]) -> Column:
 
 def _truncate(a: list[Arg]) -> Column:
     x = a[0].col
-    scale = _lit_scale(a, "trunc")
+    scale = lit_scale(a, "trunc")
     factor = F.pow(F.lit(10.0), F.lit(scale))
     return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
 
@@ -825,13 +694,8 @@ def _split(a: list[Arg], ctx: Context) -> Column:
     if len(d.literal) != 1:
         raise FunctionArgumentError("split(): only single character delimiters are supported, "
                                     f"not {d.literal!r}")
-    parts = F.split(a[0].col, F.lit(_java_quote(d.literal)), -1)
+    parts = F.split(a[0].col, F.lit(java_quote(d.literal)), -1)
     return F.coalesce(parts, F.array().cast("array<string>"))
-
-
-def _java_quote(text: str) -> str:
-    """`text` as a Java regex matching it literally."""
-    return "".join("\\" + ch if ch in _JAVA_REGEX_SPECIALS else ch for ch in text)
 
 
 def _whole(pattern: Column) -> Column:
@@ -846,15 +710,15 @@ def _regexp_matches(a: list[Arg], ctx: Context) -> Column:
 
 
 def _similar_to(a: list[Arg], ctx: Context) -> Column:
-    pattern = _lit_str(a[1], "similar_to", 2)
-    escape = _lit_str(a[2], "similar_to", 3) if len(a) > 2 else ""
+    pattern = lit_str(a[1], "similar_to", 2)
+    escape = lit_str(a[2], "similar_to", 3) if len(a) > 2 else ""
     if len(escape) > 1:
         raise FunctionArgumentError(f"similar_to(): the escape {escape!r} must be one character")
     regex = similar_to_regex(pattern, escape)
     return F.rlike(a[0].col, F.lit(f"\\A(?:{regex})\\z"))
 
 
-_JAVA_REGEX_SPECIALS = "[]()|^-+*?{}$\\."
+
 _SIMILAR_SPECIALS = "[]()|^-+*_%?{}"
 _CHAR_CLASSES = {"[:ALPHA:]": "\\p{Alpha}", "[:UPPER:]": "\\p{Upper}",
                  "[:LOWER:]": "\\p{Lower}", "[:DIGIT:]": "\\d", "[:SPACE:]": " ",
@@ -876,7 +740,7 @@ def similar_to_regex(pattern: str, escape: str = "") -> str:
         ch = pattern[i + 1] if i + 1 < len(pattern) else ""
         if not ch or (ch not in _SIMILAR_SPECIALS and ch != escape):
             raise bad(f"the escape at position {i + 1} escapes nothing special")
-        return "\\" + ch if ch in _JAVA_REGEX_SPECIALS else ch
+        return "\\" + ch if ch in JAVA_REGEX_SPECIALS else ch
 
     out: list[str] = []
     i, n = 0, len(pattern)

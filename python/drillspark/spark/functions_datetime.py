@@ -15,16 +15,16 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.functions import (
-    _DATETIME,
-    _INTEGRAL,
-    _INTERVAL,
+from drillspark.spark.function_catalog import (
+    DATETIME,
+    INTEGRAL,
+    INTERVAL,
     Arg,
     Context,
     DrillFunction,
     FunctionArgumentError,
     FunctionCatalog,
-    _lit_str,
+    lit_str,
 )
 
 # PySpark can only collect a YEAR TO MONTH interval as its month count with this set (the
@@ -87,13 +87,13 @@ def shift(x: Column, tx: T.DataType, y: Column, ty: T.DataType, sign: int) -> Co
 def _add(a: list[Arg], ctx: Context) -> Column:
     x, y = a[0].col, a[1].col
     tx, ty = ctx.type_of(x), ctx.type_of(y)
-    if isinstance(tx, _INTERVAL) and not isinstance(ty, _INTERVAL + _INTEGRAL + (T.NullType,)):
+    if isinstance(tx, INTERVAL) and not isinstance(ty, INTERVAL + INTEGRAL + (T.NullType,)):
         x, y, tx, ty = y, x, ty, tx
-    if isinstance(ty, _INTERVAL) and (isinstance(tx, _DATETIME) or _is_time(tx)):
+    if isinstance(ty, INTERVAL) and (isinstance(tx, DATETIME) or _is_time(tx)):
         return shift(x, tx, y, ty, 1)
-    if isinstance(tx, T.DateType) and isinstance(ty, _INTEGRAL):
+    if isinstance(tx, T.DateType) and isinstance(ty, INTEGRAL):
         return F.date_add(x, y)
-    if isinstance(ty, T.DateType) and isinstance(tx, _INTEGRAL):
+    if isinstance(ty, T.DateType) and isinstance(tx, INTEGRAL):
         return F.date_add(y, x)
     return x + y
 
@@ -101,9 +101,9 @@ def _add(a: list[Arg], ctx: Context) -> Column:
 def _subtract(a: list[Arg], ctx: Context) -> Column:
     x, y = a[0].col, a[1].col
     tx, ty = ctx.type_of(x), ctx.type_of(y)
-    if isinstance(ty, _INTERVAL) and (isinstance(tx, _DATETIME) or _is_time(tx)):
+    if isinstance(ty, INTERVAL) and (isinstance(tx, DATETIME) or _is_time(tx)):
         return shift(x, tx, y, ty, -1)
-    if isinstance(tx, T.DateType) and isinstance(ty, _INTEGRAL):
+    if isinstance(tx, T.DateType) and isinstance(ty, INTEGRAL):
         return F.date_sub(x, y)
     if isinstance(tx, T.DateType) and _is_ts(ty) or _is_ts(tx) and isinstance(ty, T.DateType):
         return x.cast("timestamp_ntz") - y.cast("timestamp_ntz")
@@ -117,10 +117,10 @@ def _date_add_fn(core: Callable[[list[Arg], Context], Column],
     def build(a: list[Arg], ctx: Context) -> Column:
         x, y = a[0].col, a[1].col
         tx, ty = ctx.type_of(x), ctx.type_of(y)
-        if sign > 0 and isinstance(tx, _INTERVAL) and not isinstance(ty, _INTERVAL):
+        if sign > 0 and isinstance(tx, INTERVAL) and not isinstance(ty, INTERVAL):
             x, y, tx, ty = y, x, ty, tx
-        if isinstance(ty, _INTERVAL) and not isinstance(tx, T.StringType) and (
-                isinstance(tx, _DATETIME) or _is_time(tx)):
+        if isinstance(ty, INTERVAL) and not isinstance(tx, T.StringType) and (
+                isinstance(tx, DATETIME) or _is_time(tx)):
             return shift(x, tx, y, ty, sign)
         return core(a, ctx)
 
@@ -135,7 +135,7 @@ _SECONDS = {"NANOSECOND": 1e-9, "MICROSECOND": 1e-6, "MILLISECOND": 1e-3, "SECON
 
 
 def _unit(arg: Arg, fn: str) -> str:
-    unit = _lit_str(arg, fn, 1).upper()
+    unit = lit_str(arg, fn, 1).upper()
     if unit not in _MONTHS and unit not in _SECONDS:
         raise FunctionArgumentError(f"{fn}(): unknown time unit {unit!r}")
     return unit
@@ -190,7 +190,7 @@ _TRUNC_UNITS = ("MILLENNIUM", "CENTURY", "DECADE", "YEAR", "QUARTER", "MONTH", "
 
 
 def _date_trunc(a: list[Arg], ctx: Context) -> Column:
-    unit = _lit_str(a[0], "date_trunc", 1).upper()
+    unit = lit_str(a[0], "date_trunc", 1).upper()
     if unit not in _TRUNC_UNITS:
         raise FunctionArgumentError(f"date_trunc(): unknown unit {unit!r} "
                                     f"(units: {', '.join(_TRUNC_UNITS)})")
@@ -201,7 +201,7 @@ def _date_trunc(a: list[Arg], ctx: Context) -> Column:
         if unit in ("HOUR", "MINUTE", "SECOND"):
             return F.time_trunc(F.lit(unit), x).cast(_TIME3)
         return F.lit("00:00:00").cast(_TIME3)
-    if isinstance(t, _INTERVAL):
+    if isinstance(t, INTERVAL):
         raise FunctionArgumentError("date_trunc() of an interval is not supported")
     year = F.year(x)
     if unit in ("MILLENNIUM", "CENTURY", "DECADE"):
@@ -241,13 +241,13 @@ _NEAREST_STEPS = {"HALF_HOUR": ("MINUTE", "HOUR", 30), "QUARTER_HOUR": ("MINUTE"
 
 def _nearest_date(a: list[Arg], ctx: Context) -> Column:
     unit_arg = a[-1]
-    unit = _lit_str(unit_arg, "nearestdate", len(a)).upper()
+    unit = lit_str(unit_arg, "nearestdate", len(a)).upper()
     if unit not in _NEAREST_UNITS:
         raise FunctionArgumentError(
-            f"nearestdate(): [{_lit_str(unit_arg, 'nearestdate', len(a))}] is not a valid time "
+            f"nearestdate(): [{lit_str(unit_arg, 'nearestdate', len(a))}] is not a valid time "
             f"statement. Expecting: [{', '.join(_NEAREST_UNITS)}]")
     if len(a) == 3:  # (text, Java date-time pattern, unit)
-        x = F.to_timestamp_ntz(a[0].col, F.lit(_lit_str(a[1], "nearestdate", 2)))
+        x = F.to_timestamp_ntz(a[0].col, F.lit(lit_str(a[1], "nearestdate", 2)))
     else:
         x = a[0].col.cast("timestamp_ntz")
     if unit in _NEAREST_TRUNC:
@@ -275,7 +275,7 @@ def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
         if isinstance(t, T.StringType):  # Drill reads a string as seconds since the epoch
             return _millis_timestamp(a[0].col.cast("decimal(38,9)"))
         return _millis_timestamp(a[0].col)
-    return F.to_timestamp_ntz(a[0].col, F.lit(joda_pattern(_lit_str(a[1], "to_timestamp", 2))))
+    return F.to_timestamp_ntz(a[0].col, F.lit(joda_pattern(lit_str(a[1], "to_timestamp", 2))))
 
 
 def _to_date(a: list[Arg], ctx: Context) -> Column:
@@ -284,7 +284,7 @@ def _to_date(a: list[Arg], ctx: Context) -> Column:
         if isinstance(t, T.NumericType):  # milliseconds since the epoch
             return F.timestamp_millis(a[0].col.cast("long")).cast("timestamp_ntz").cast("date")
         return F.to_date(a[0].col)
-    return F.to_date(a[0].col, joda_pattern(_lit_str(a[1], "to_date", 2)))
+    return F.to_date(a[0].col, joda_pattern(lit_str(a[1], "to_date", 2)))
 
 
 def _to_time(a: list[Arg], ctx: Context) -> Column:
@@ -293,7 +293,7 @@ def _to_time(a: list[Arg], ctx: Context) -> Column:
         if isinstance(t, T.NumericType):  # milliseconds of the day
             return _time_of_seconds(a[0].col.cast("decimal(20,3)") / 1000)
         return a[0].col.cast(_TIME3)
-    fmt = joda_pattern(_lit_str(a[1], "to_time", 2))
+    fmt = joda_pattern(lit_str(a[1], "to_time", 2))
     return F.to_time(a[0].col, F.lit(fmt)).cast(_TIME3)
 
 
@@ -354,7 +354,7 @@ def sql_pattern(fmt: str) -> str:
 
 def _sql_to(kind: str) -> Callable[[list[Arg], Context], Column]:
     def build(a: list[Arg], ctx: Context) -> Column:
-        fmt = sql_pattern(_lit_str(a[1], f"sql_to_{kind}", 2))
+        fmt = sql_pattern(lit_str(a[1], f"sql_to_{kind}", 2))
         text = a[0].col
         if kind == "date":
             return F.to_date(text, fmt)
@@ -382,7 +382,7 @@ def _age(a: list[Arg], ctx: Context) -> Column:
 def _unix_timestamp(a: list[Arg], ctx: Context) -> Column:
     if not a:
         return F.unix_timestamp()
-    fmt = joda_pattern(_lit_str(a[1], "unix_timestamp", 2)) if len(a) > 1 \
+    fmt = joda_pattern(lit_str(a[1], "unix_timestamp", 2)) if len(a) > 1 \
         else "yyyy-MM-dd HH:mm:ss"
     return F.unix_timestamp(F.to_timestamp_ntz(a[0].col, F.lit(fmt)).cast("timestamp"))
 

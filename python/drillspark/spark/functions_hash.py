@@ -10,7 +10,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.functions import (
+from drillspark.spark.function_catalog import (
     Arg,
     Context,
     DrillFunction,

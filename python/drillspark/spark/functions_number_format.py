@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
-from drillspark.spark.functions import Arg, Context, FunctionArgumentError, _lit_str
+from drillspark.spark.function_catalog import Arg, Context, FunctionArgumentError, lit_str
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def _quote(text: str) -> str:
 
 
 def to_number(a: list[Arg], ctx: Context) -> Column:
-    pattern = _lit_str(a[1], "to_number", 2)
+    pattern = lit_str(a[1], "to_number", 2)
     p = parse_pattern(pattern)
     text = a[0].col.cast("string")
     pos = _number_regex(p, p.pos_prefix, p.pos_suffix)

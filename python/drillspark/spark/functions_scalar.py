@@ -11,16 +11,16 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.functions import (
-    _INTEGRAL,
+from drillspark.spark.function_catalog import (
+    INTEGRAL,
     Arg,
     Context,
     DrillFunction,
     FunctionArgumentError,
     FunctionCatalog,
-    _java_quote,
-    _lit_scale,
-    _lit_str,
+    java_quote,
+    lit_scale,
+    lit_str,
 )
 from drillspark.spark.functions_number_format import to_number
 
@@ -32,7 +32,7 @@ def _rounding(fn: Callable[[Column], Column]) -> Callable[[list[Arg], Context], 
         t = ctx.type_of(x)
         if isinstance(t, T.DecimalType):
             return fn(x)
-        if isinstance(t, _INTEGRAL):
+        if isinstance(t, INTEGRAL):
             return x
         if isinstance(t, T.StringType):
             t = T.DoubleType()
@@ -59,7 +59,7 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
                 and arg.literal < 1):
             raise FunctionArgumentError(f"split_part(): argument {i} must be positive, "
                                         f"not {arg.literal}")
-    parts = F.split(a[0].col, F.lit(_java_quote(d.literal)), -1)
+    parts = F.split(a[0].col, F.lit(java_quote(d.literal)), -1)
     start = a[2].col.cast("int")
     bad = F.raise_error(F.lit("Index in split_part must be positive"))
     none = F.lit(None).cast("string")  # a NULL text has no parts (Drill: NULL, not '')
@@ -116,8 +116,8 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
     """trunc(x [, scale]): integers are already whole, decimals stay decimals."""
     x = a[0].col
     t = ctx.type_of(x)
-    scale = _lit_scale(a, "trunc")
-    if isinstance(t, _INTEGRAL):
+    scale = lit_scale(a, "trunc")
+    if isinstance(t, INTEGRAL):
         if len(a) == 1:
             return x
         x = x.cast("double")  # Drill: trunc(int, s) is a DOUBLE, like round(int, s)
@@ -166,7 +166,7 @@ def _binary_string(a: list[Arg], ctx: Context) -> Column:
 def _regexp_extract(a: list[Arg], ctx: Context) -> Column:
     """regexp_extract(s, pattern): the pattern's capture groups at its first match, as an
     ARRAY of VARCHAR ([] for a pattern without groups); NULL where it does not match."""
-    pattern = _lit_str(a[1], "regexp_extract", 2)
+    pattern = lit_str(a[1], "regexp_extract", 2)
     n = _capture_groups(pattern)
     text = a[0].col
     groups = (F.array(*[F.regexp_extract(text, pattern, i) for i in range(1, n + 1)]) if n

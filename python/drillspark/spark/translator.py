@@ -20,7 +20,8 @@ from drillspark.plan import operators as lo
 from drillspark.plan.depth import RECURSION_LIMIT, room
 from drillspark.spark import ops_joins, ops_rows, ops_segments, ops_sets, ops_sources
 from drillspark.spark.expressions import ExpressionCompileError, ExpressionCompiler, Scope
-from drillspark.spark.functions import CATALOG, FunctionCatalog
+from drillspark.spark.function_catalog import FunctionCatalog
+from drillspark.spark.functions import CATALOG
 from drillspark.spark.rel import PlanExecutionError, Rel
 from drillspark.spark.storage import StorageError, StorageRegistry, WriteReport
 

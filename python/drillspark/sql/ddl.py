@@ -13,14 +13,18 @@ import os
 import shutil
 from typing import TYPE_CHECKING, Any
 
+from drillspark.result import StatementResult
 from drillspark.spark.storage.views import VIEW_SUFFIX, view_path, write_view
 from drillspark.sql import catalog
 from drillspark.sql import statements as st
 from drillspark.sql.catalog import SchemaRef
-from drillspark.sql.errors import SqlError, ValidationError
+from drillspark.sql.errors import SqlError, ValidationError, shift_error
 
 if TYPE_CHECKING:
-    from drillspark.sql.engine import RowsResult, SqlEngine
+    from drillspark.sql.engine import SqlEngine
+
+# what a DDL statement answers (the engine's RowsResult is the same class)
+RowsResult = StatementResult
 
 # store.format -> (Spark writer format known to writers.py, Drill's file extension)
 STORE_FORMATS = {"parquet": ("parquet", "parquet"), "json": ("json", "json"),
@@ -30,8 +34,6 @@ DATA_EXTENSIONS = {"parquet", "json", "csv", "tsv", "psv", "tbl", "csvh", "txt",
 
 
 def _ok(ok: bool, summary: str) -> RowsResult:
-    from drillspark.sql.engine import RowsResult
-
     return RowsResult(["ok", "summary"], [[ok, summary]])
 
 
@@ -91,9 +93,7 @@ def _compile(engine: SqlEngine, query: str) -> tuple[Any, Any, Any]:
 
 
 def _located(e: SqlError, stmt: Any) -> SqlError:
-    from drillspark.sql.engine import _shift
-
-    return _shift(e, stmt.text, stmt.query_offset)
+    return shift_error(e, stmt.text, stmt.query_offset)
 
 
 # ----------------------------------------------------------------------------- views
@@ -253,8 +253,6 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
     _drill_file_names(path, STORE_FORMATS[fmt][1])
     if stmt.temporary:
         temps.folders[name] = path
-    from drillspark.sql.engine import RowsResult
-
     return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
 
 

@@ -17,7 +17,13 @@ from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage.views import jackson_pretty, list_views
 from drillspark.sql import catalog, ddl
 from drillspark.sql import statements as st
-from drillspark.sql.errors import QueryPlanError, SqlError, ValidationError, position_of
+from drillspark.sql.errors import (
+    QueryPlanError,
+    SqlError,
+    ValidationError,
+    position_of,
+    shift_error,
+)
 from drillspark.sql.parser import CompiledQuery, compile_query
 from drillspark.sql.session import SqlSession
 
@@ -69,7 +75,7 @@ class SqlEngine:
             try:
                 results.append(self.execute_statement(stmt))
             except SqlError as e:
-                raise _shift(e, text, offset) from None
+                raise shift_error(e, text, offset) from None
         return results
 
     def execute_statement(self, text: str) -> DrillResult | StatementResult:
@@ -116,7 +122,7 @@ class SqlEngine:
         try:
             compiled = self.compile(stmt.query)
         except SqlError as e:
-            raise _shift(e, stmt.text, stmt.query_offset) from None
+            raise shift_error(e, stmt.text, stmt.query_offset) from None
         text = plan_json(compiled.plan)
         return RowsResult(["text", "json"], [[summary(compiled.plan), text]], text=text)
 
@@ -388,13 +394,3 @@ def _property_of(path: str) -> str:
         return ""
     rest = path[len("$.query["):]
     return rest[rest.find("]") + 1:].lstrip(".")
-
-
-def _shift(e: SqlError, text: str, offset: int) -> SqlError:
-    """Re-place an error found in a statement at its position in the whole `text`."""
-    if e.line is None or e.column is None or e.sql is None:
-        return type(e)(e.message, text if e.sql is None else e.sql, e.line, e.column)
-    lines = e.sql.splitlines(keepends=True)
-    local = sum(len(x) for x in lines[: e.line - 1]) + e.column - 1
-    line, column = position_of(text, offset + local)
-    return type(e)(e.message, text, line, column)

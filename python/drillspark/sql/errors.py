@@ -69,3 +69,13 @@ def position_of(sql: str, offset: int) -> tuple[int, int]:
     line = before.count("\n") + 1
     column = offset - (before.rfind("\n") + 1) + 1
     return line, column
+
+
+def shift_error(e: SqlError, text: str, offset: int) -> SqlError:
+    """Re-place an error found in a statement at its position in the whole `text`."""
+    if e.line is None or e.column is None or e.sql is None:
+        return type(e)(e.message, text if e.sql is None else e.sql, e.line, e.column)
+    lines = e.sql.splitlines(keepends=True)
+    local = sum(len(x) for x in lines[: e.line - 1]) + e.column - 1
+    line, column = position_of(text, offset + local)
+    return type(e)(e.message, text, line, column)
