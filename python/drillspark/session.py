@@ -113,10 +113,17 @@ def set_log_level(spark: SparkSession, level: str) -> None:
         PySparkLogger.getLogger(name).disabled = quiet
 
 
-def session(master: str = "local[*]", app_name: str = "drillspark", log_level: str = "FATAL",
+def _under_spark_submit() -> bool:
+    """spark-submit starts the JVM first and hands Python its gateway port: the master and
+    the rest of its settings are already in that JVM's configuration."""
+    return "PYSPARK_GATEWAY_PORT" in os.environ
+
+
+def session(master: str | None = None, app_name: str = "drillspark", log_level: str = "FATAL",
             **conf: Any) -> SparkSession:
     """The embedded default: a local SparkSession with drillspark, quiet logs, and Python
-    workers on this interpreter. Extra Spark settings go in `conf`, e.g.
+    workers on this interpreter. `master` defaults to `local[*]`, except under `spark-submit`,
+    whose `--master` (and other settings) the session then keeps. Extra Spark settings go in `conf`, e.g.
     `session(**{"spark.sql.shuffle.partitions": "4"})`; `log_level="WARN"` (or INFO, DEBUG)
     brings back Spark's own logging.
     """
@@ -127,12 +134,15 @@ def session(master: str = "local[*]", app_name: str = "drillspark", log_level: s
     # Python workers must run the interpreter that has drillspark and pyarrow installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    if master.startswith("local"):
+    if master is None and not _under_spark_submit():
+        master = "local[*]"
+    if master is not None and master.startswith("local"):
         # Embedded: bind to loopback instead of warning that the hostname resolves to it.
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log4j = Path(__file__).parent / "conf" / "log4j2.properties"
+    builder = SparkSession.builder if master is None else SparkSession.builder.master(master)
     builder = (
-        SparkSession.builder.master(master)
+        builder
         .appName(app_name)
         .config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
         .config("spark.driver.extraJavaOptions",

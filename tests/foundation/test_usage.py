@@ -63,6 +63,16 @@ def test_spark_submit_with_jars_and_explicit_extension(tmp_path):
     assert "replaced a previously registered function" not in proc.stderr
 
 
+def test_drillspark_session_keeps_spark_submits_master(tmp_path):
+    # `drillspark serve` / `run` / `sql` build their session with drillspark.session(): under
+    # spark-submit it must not replace the submitted master with the embedded local[*]
+    proc = run([str(BIN / "spark-submit"), "--master", "local[2]",
+                "--conf", "spark.ui.enabled=false", "--conf", "spark.default.parallelism=3",
+                "--jars", drillspark.jar_path(), str(APPS / "submit_session_app.py")], tmp_path)
+    assert result_lines(proc.stdout, "RESULT") == [
+        f"master=local[2] cores=3 version={drillspark.__version__}"]
+
+
 def test_builder_configure(tmp_path):
     proc = run([sys.executable, str(APPS / "builder_app.py")], tmp_path)
     assert result_lines(proc.stdout, "RESULT") == [drillspark.__version__]

@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "lie in one of these folders (repeatable; docs/security.md)")
     p.add_argument("--format", choices=["table", "json", "csv"], default="table")
     p.add_argument("--output", metavar="FILE", help="write the result here, not to stdout")
-    p.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
+    p.add_argument("--master", default=None,
+                   help="Spark master URL (default local[*]; under spark-submit, its --master)")
     p.add_argument("--conf", action="append", default=[], metavar="K=V",
                    help="a Spark setting (repeatable)")
     add_log_options(p)

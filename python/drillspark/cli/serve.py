@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="address to listen on (default 127.0.0.1; anything else needs --users "
                         "or --insecure-bind)")
     p.add_argument("--port", type=int, default=8047, help="HTTP port (default 8047, 0: any)")
-    p.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
+    p.add_argument("--master", default=None,
+                   help="Spark master (default local[*]; under spark-submit, its --master)")
     p.add_argument("--workspace", action="append", default=[], metavar="NAME=PATH",
                    help="a dfs workspace (repeatable); `root` defaults to the current "
                         "directory, `tmp` to /tmp; queries read nothing outside them")

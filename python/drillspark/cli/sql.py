@@ -71,7 +71,7 @@ def make_engine(args: argparse.Namespace, short_lived: bool = False):
     from drillspark.sql.statements import parse_schema_path
 
     workspaces = options.workspaces(args.workspace)
-    master, log_level = args.master or "local[*]", args.log_level
+    master, log_level = args.master, args.log_level
     conf = options.spark_conf(args.conf)
 
     def spark_factory():
