@@ -70,7 +70,7 @@ def test_drillspark_session_keeps_spark_submits_master(tmp_path):
                 "--conf", "spark.ui.enabled=false", "--conf", "spark.default.parallelism=3",
                 "--jars", drillspark.jar_path(), str(APPS / "submit_session_app.py")], tmp_path)
     assert result_lines(proc.stdout, "RESULT") == [
-        f"master=local[2] cores=3 version={drillspark.__version__}"]
+        f"master=local[2] cores=3 version={drillspark.__version__} two=2"]
 
 
 def test_builder_configure(tmp_path):

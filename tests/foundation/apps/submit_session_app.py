@@ -4,7 +4,8 @@ of its settings) instead of starting the embedded local[*] default."""
 import drillspark
 
 spark = drillspark.session()
-rows = drillspark.sql("SELECT drill_version() v FROM (VALUES(1))").rows()
+version = spark.sql("SELECT drill_version()").first()[0]  # the extension is on
+rows = drillspark.sql("SELECT 1 + 1 AS two FROM (VALUES(1))").rows()  # Drill SQL runs
 print(f"RESULT master={spark.sparkContext.master} "
-      f"cores={spark.sparkContext.defaultParallelism} version={rows[0][0]}")
+      f"cores={spark.sparkContext.defaultParallelism} version={version} two={rows[0]['two']}")
 spark.stop()
