@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import traceback
 from pathlib import Path
@@ -120,24 +119,15 @@ def remote_session(args: argparse.Namespace) -> Any:
     if args.local or args.master or args.conf:
         return None
     from drillspark.cli.remote import find_local
+    from drillspark.sql.session import with_default_workspaces
 
-    found = find_local(local_workspaces(options.workspaces(args.workspace)))
+    found = find_local(with_default_workspaces(options.workspaces(args.workspace)))
     if found is None:
         return None
     session, server = found
     print(f"drillspark: answered by drillspark serve at {server.url} (pid {server.pid}; "
           "--local runs without it)", file=sys.stderr, flush=True)
     return session
-
-
-def local_workspaces(given: dict[str, str]) -> dict[str, str]:
-    """The workspaces a local run has: `given`, with SqlSession's defaults (`root` the
-    current directory, `tmp` /tmp), without importing the SQL engine (a remote run never
-    needs it)."""
-    out = {k.lower(): v for k, v in given.items()}
-    out.setdefault("root", os.getcwd())
-    out.setdefault("tmp", "/tmp")
-    return out
 
 
 def _literal(value: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from drillspark.server.queries import ConfinedSession
 from drillspark.sql.errors import TableNotFoundError, ValidationError
-from drillspark.sql.session import OPTION_DEFAULTS, SqlSession
+from drillspark.sql.session import OPTION_DEFAULTS, SqlSession, with_default_workspaces
 
 VERBOSE_ERRORS = "drill.exec.http.rest.errors.verbose"
 # Options the server itself reads (the SQL layer never sees them)
@@ -85,9 +85,7 @@ def parse_option_value(value: Any, kind: str | None, default: object) -> object:
 class Catalog:
     def __init__(self, workspaces: dict[str, str]):
         self._lock = threading.Lock()
-        self.workspaces = {k.lower(): v for k, v in workspaces.items()}
-        self.workspaces.setdefault("root", os.getcwd())
-        self.workspaces.setdefault("tmp", "/tmp")
+        self.workspaces = with_default_workspaces(workspaces)
         self.disabled: set[str] = set()
         self.system_options: dict[str, object] = {}
 

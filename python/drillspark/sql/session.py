@@ -65,6 +65,17 @@ class ResolvedTable:
         return f"{self.plugin}.{self.workspace}.`{self.name}`"
 
 
+def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
+    """`workspaces` (names lower-cased) with the two every `dfs` has unless configured:
+    `root`, the current directory, and `tmp`, /tmp. The one place of that rule: the SQL
+    session, the server's catalog and the CLI (which compares a found server's workspaces
+    with a local run's) all apply it."""
+    out = {k.lower(): v for k, v in workspaces.items()}
+    out.setdefault("root", os.getcwd())
+    out.setdefault("tmp", "/tmp")
+    return out
+
+
 @dataclass
 class SqlSession:
     """What USE / ALTER SESSION change. `workspaces` are the `dfs` workspaces (name -> folder,
@@ -90,12 +101,10 @@ class SqlSession:
 
         configured = bool(self.workspaces)
         given = {k.lower(): workspace_of(k.lower(), v) for k, v in self.workspaces.items()}
-        self.workspaces = {k: ws.location for k, ws in given.items()}
         self.outside = {k: ws.allow_outside for k, ws in given.items()} | self.outside
         # without a configured root, `dfs.root` is the current directory when a statement runs
-        self.root_follows_cwd = "root" not in self.workspaces
-        self.workspaces.setdefault("root", os.getcwd())
-        self.workspaces.setdefault("tmp", "/tmp")
+        self.root_follows_cwd = "root" not in given
+        self.workspaces = with_default_workspaces({k: ws.location for k, ws in given.items()})
         self.outside.setdefault("root", not configured)
 
     def follow_cwd(self) -> None:
