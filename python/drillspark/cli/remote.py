@@ -127,16 +127,12 @@ def login(url: str) -> RemoteSession:
 
 
 # --------------------------------------------------------------- answers
-def _millis(value: Any) -> int:
-    return int(value)
-
-
 _EPOCH = _dt.datetime(1970, 1, 1)
 # A column's values back to what a local run gives (docs/server.md: values as Drill sends them)
 _DECODERS: dict[str, Callable[[Any], Any]] = {
-    "DATE": lambda v: (_EPOCH + _dt.timedelta(milliseconds=_millis(v))).date(),
-    "TIMESTAMP": lambda v: _EPOCH + _dt.timedelta(milliseconds=_millis(v)),
-    "TIME": lambda v: (_EPOCH + _dt.timedelta(milliseconds=_millis(v))).time(),
+    "DATE": lambda v: (_EPOCH + _dt.timedelta(milliseconds=int(v))).date(),
+    "TIMESTAMP": lambda v: _EPOCH + _dt.timedelta(milliseconds=int(v)),
+    "TIME": lambda v: (_EPOCH + _dt.timedelta(milliseconds=int(v))).time(),
     "VARBINARY": lambda v: base64.b64decode(v),
     "FLOAT4": float,
     "FLOAT8": float,
@@ -242,11 +238,7 @@ def run(session: RemoteSession, text: str, fmt: str, setup: list[str],
     from drillspark.sql.cancel import QueryCancelled
     from drillspark.sql.statements import split
 
-    try:
-        for statement in setup:
-            answer_text(session.query(statement))
-    except RemoteError as e:
-        raise CliError(str(e), code=2) from None
+    _set_up(session, setup)
     for i, (_, statement) in enumerate(split(text)):
         try:
             answer = session.query(statement)
@@ -295,11 +287,17 @@ def shell(session: RemoteSession, history: Any, setup: list[str]) -> int:
         def execute(self, statement: str) -> str:
             return answer_text(self.remote.query(statement))
 
+    _set_up(session, setup)
+    return RemoteShell().run()
+
+
+def _set_up(session: RemoteSession, setup: list[str]) -> None:
+    """Run `--schema` / `--set` (as USE / ALTER SESSION) in the server session first; a
+    failure is a usage error."""
+    from drillspark.cli.main import CliError
+
     try:
         for statement in setup:
             answer_text(session.query(statement))
     except RemoteError as e:
-        from drillspark.cli.main import CliError
-
         raise CliError(str(e), code=2) from None
-    return RemoteShell().run()

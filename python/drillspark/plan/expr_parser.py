@@ -232,6 +232,12 @@ def _pos(item) -> SourcePos:
     return SourcePos(meta.line, meta.column, meta.start_pos)
 
 
+def _fits_int(digits: str) -> bool:
+    """Whether a run of digits is an INT (checked by length first: int() refuses more than
+    4,300 digits)."""
+    return len(digits) <= 10 and int(digits) <= INT_MAX
+
+
 def _number(token: Token, sign: str = "") -> Literal:
     text = sign + str(token)
     pos = _pos(token)
@@ -300,7 +306,7 @@ class _Build(Transformer):
         tok = items[0]
         if not str(tok).isdigit():
             raise self._err(f"array index must be a whole number, not {tok}", tok)
-        if len(str(tok)) > 10 or int(str(tok)) > INT_MAX:
+        if not _fits_int(str(tok)):
             raise self._err(f"array index {str(tok)[:20]} is out of range (at most {INT_MAX})", tok)
         return int(str(tok)), tok
 
@@ -372,7 +378,7 @@ class _Build(Transformer):
         for t in arg_toks:
             if not str(t).isdigit():
                 raise self._err(f"size of {name} must be a whole number, not {t}", t)
-            if len(str(t)) > 10 or int(str(t)) > INT_MAX:
+            if not _fits_int(str(t)):
                 raise self._err(f"size of {name} is out of range (at most {INT_MAX})", t)
         return name, tuple(int(str(t)) for t in arg_toks)
 

@@ -463,7 +463,8 @@ def plugin_role(name: str) -> Role | None:
     from drillspark import plugins
 
     declared = getattr(plugins.registered_operator(name), "drill_role", None)
-    return _PLUGIN_ROLES.get(declared) if isinstance(declared, str) else None
-
-
-_PLUGIN_ROLES: dict[str, Role] = {"single": "single", "source": "source"}
+    if declared == "single":
+        return "single"
+    if declared == "source":
+        return "source"
+    return None

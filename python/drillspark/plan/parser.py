@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -41,7 +40,14 @@ from drillspark.plan.operators import (
     Operator,
 )
 from drillspark.plan.registry import read_operator
-from drillspark.plan.relaxed_json import Document, JsonPath, JsonSyntaxError, loads, path_text
+from drillspark.plan.relaxed_json import (
+    SURROGATE,
+    Document,
+    JsonPath,
+    JsonSyntaxError,
+    loads,
+    path_text,
+)
 from drillspark.plan.serialize import DIALECT_OPTION
 
 # head.options key that records the dialect in plans written by to_json (refs and
@@ -138,7 +144,6 @@ def _decode(data: bytes, file: str | None) -> str:
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _not_json(value: Mapping[str, Any]) -> tuple[JsonPath, str] | None:
@@ -153,10 +158,10 @@ def _not_json(value: Mapping[str, Any]) -> tuple[JsonPath, str] | None:
             for k, item in v.items():
                 if not isinstance(k, str):
                     return path, f"a key must be a string, not {type(k).__name__} {k!r}"
-                if _SURROGATE.search(k):
+                if SURROGATE.search(k):
                     return path, f"the key {k!r} holds half a UTF-16 surrogate pair"
                 stack.append(((*path, k), item))
-        elif isinstance(v, str) and _SURROGATE.search(v):
+        elif isinstance(v, str) and SURROGATE.search(v):
             return path, "the string holds half a UTF-16 surrogate pair (not a character)"
         elif isinstance(v, list | tuple):
             stack.extend(((*path, i), item) for i, item in enumerate(v))

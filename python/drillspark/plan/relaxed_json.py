@@ -76,7 +76,8 @@ class JsonSyntaxError(PlanFailure, ValueError):
 
 _WS = re.compile(r"(?:[ \t\r\n\ufeff]+|//[^\n]*|/\*.*?\*/)*", re.S)
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# half of a UTF-16 surrogate pair: no character on its own (parser.py checks dicts with it)
+SURROGATE = re.compile("[\ud800-\udfff]")
 _BARE_NAME = re.compile(r"[A-Za-z_$@][A-Za-z_$@0-9]*")
 _STRING = re.compile(r'"((?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*)"')
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -238,7 +239,7 @@ class _Reader:
 
 
 def _decode(raw: str) -> str:
-    if "\\" not in raw and not _SURROGATE.search(raw):
+    if "\\" not in raw and not SURROGATE.search(raw):
         return raw
     out, i = [], 0
     while i < len(raw):
@@ -255,7 +256,7 @@ def _decode(raw: str) -> str:
             out.append(c)
             i += 1
     text = "".join(out)
-    if _SURROGATE.search(text):  # \ud83d\ude00 is one character; a lone half is none
+    if SURROGATE.search(text):  # \ud83d\ude00 is one character; a lone half is none
         text = text.encode("utf-16", "surrogatepass").decode("utf-16")
     return text
 

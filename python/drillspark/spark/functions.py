@@ -140,7 +140,7 @@ def _round(a: list[Arg], ctx: Context) -> Column:
     t = ctx.type_of(x)
     if isinstance(t, T.DecimalType) and scale < 0:
         scale = 0  # Drill rounds a DECIMAL at scale 0 for a negative scale
-    if len(a) > 1 and isinstance(t, T.ByteType | T.ShortType | T.IntegerType | T.LongType):
+    if len(a) > 1 and isinstance(t, INTEGRAL):
         return F.round(x.cast("double"), scale)  # Drill: round(int, s) is a DOUBLE
     rounded = F.round(x, scale)
     if isinstance(t, T.DoubleType | T.FloatType):

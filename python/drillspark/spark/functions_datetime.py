@@ -240,12 +240,11 @@ _NEAREST_STEPS = {"HALF_HOUR": ("MINUTE", "HOUR", 30), "QUARTER_HOUR": ("MINUTE"
 
 
 def _nearest_date(a: list[Arg], ctx: Context) -> Column:
-    unit_arg = a[-1]
-    unit = lit_str(unit_arg, "nearestdate", len(a)).upper()
+    given = lit_str(a[-1], "nearestdate", len(a))
+    unit = given.upper()
     if unit not in _NEAREST_UNITS:
-        raise FunctionArgumentError(
-            f"nearestdate(): [{lit_str(unit_arg, 'nearestdate', len(a))}] is not a valid time "
-            f"statement. Expecting: [{', '.join(_NEAREST_UNITS)}]")
+        raise FunctionArgumentError(f"nearestdate(): [{given}] is not a valid time statement. "
+                                    f"Expecting: [{', '.join(_NEAREST_UNITS)}]")
     if len(a) == 3:  # (text, Java date-time pattern, unit)
         x = F.to_timestamp_ntz(a[0].col, F.lit(lit_str(a[1], "nearestdate", 2)))
     else:

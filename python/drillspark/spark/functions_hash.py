@@ -11,6 +11,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.spark.function_catalog import (
+    INTEGRAL,
     Arg,
     Context,
     DrillFunction,
@@ -35,7 +36,7 @@ def _seed(name: str, a: list[Arg], ctx: Context) -> Column:
         low = seed.literal & 0xFFFFFFFF
         return F.lit(low - (1 << 32) if low >= 1 << 31 else low)
     t = ctx.type_of(seed.col)
-    if not isinstance(t, T.IntegerType | T.LongType | T.ShortType | T.ByteType):
+    if not isinstance(t, INTEGRAL):
         raise FunctionArgumentError(f"{name}(): the seed must be an INT or BIGINT, "
                                     f"not {t.simpleString()}")
     return seed.col

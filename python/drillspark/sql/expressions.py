@@ -97,13 +97,13 @@ class ExprLowering:
         if isinstance(node.this, exp.Star):
             raise self.fail("'*' is only allowed alone in the select list", node)
         ident = node.this
-        if (not node.table and isinstance(ident, exp.Identifier) and not ident.quoted
-                and ident.name.lower() in NILADIC):
-            return dx.call(NILADIC[ident.name.lower()], [])
-        if (not node.table and isinstance(ident, exp.Identifier) and not ident.quoted
-                and ident.name.lower() in SESSION_VALUES):
+        word = (ident.name.lower() if not node.table and isinstance(ident, exp.Identifier)
+                and not ident.quoted else None)  # a bare name may be a niladic function
+        if word in NILADIC:
+            return dx.call(NILADIC[word], [])
+        if word in SESSION_VALUES:
             session = self.sel.low.session
-            if ident.name.lower() == "current_schema":
+            if word == "current_schema":
                 return dx.string(".".join(session.default_schema or ()))
             return dx.string(session.user)
         src, name, rest = self.sel._resolve(node)
