@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 PASSWORDS = {"alice": "wonderland-42", "bob": "builder-7"}
@@ -51,3 +54,22 @@ class Http:
         status, _, data = self.query_raw(sql, **fields)
         assert status == 200, data
         return json.loads(data)
+
+    def running_id(self, sql: str, alive: Callable[[], bool]) -> str | None:
+        """The id of `sql` once the server lists it among its running queries; None when
+        `alive()` (whoever sent it) turns false first."""
+        while alive():
+            running = self.get_json("/profiles.json")["runningQueries"]
+            found = next((q["queryId"] for q in running if q["query"] == sql[:150]), None)
+            if found is not None:
+                return found
+            time.sleep(0.2)
+        return None
+
+    def start(self, sql: str) -> tuple[threading.Thread, dict[str, Any], str | None]:
+        """Send `sql` from a thread; (the thread, the answer it fills in, the query's id once
+        the server runs it)."""
+        answer: dict[str, Any] = {}
+        worker = threading.Thread(target=lambda: answer.update(self.query(sql)))
+        worker.start()
+        return worker, answer, self.running_id(sql, worker.is_alive)

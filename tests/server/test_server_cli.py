@@ -64,13 +64,9 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
                               f"http://127.0.0.1:{port} (pid {proc.pid}; --local runs "
                               "without it)\n")
         assert "| CANADA |" in sql.stdout
-        slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
-                f"{SUPPLIER} d WHERE concat(a.S_COMMENT, d.S_COMMENT) LIKE '%sigterm%'")
-        result: dict = {}
-        worker = threading.Thread(target=lambda: result.update(http.query(slow)))
-        worker.start()
-        while not http.get_json("/profiles.json")["runningQueries"]:
-            assert worker.is_alive(), result
+        slow = _slow("sigterm")  # every row of 900^4 tested: it runs for minutes
+        worker, result, query_id = http.start(slow)
+        assert query_id is not None, result
         proc.send_signal(signal.SIGTERM)
         worker.join(timeout=120)
         assert result["queryState"] == "CANCELED", result
@@ -99,12 +95,8 @@ def _slow(tag: str) -> str:
 
 def _interrupt_when_running(proc: subprocess.Popen, http: Http, sql: str) -> str:
     """Wait until the server runs `sql`, then Ctrl-C the CLI; the query's id."""
-    query_id = None
-    while query_id is None:
-        assert proc.poll() is None, proc.communicate()
-        running = http.get_json("/profiles.json")["runningQueries"]
-        query_id = next((q["queryId"] for q in running if q["query"] == sql[:150]), None)
-        time.sleep(0.2)
+    query_id = http.running_id(sql, lambda: proc.poll() is None)
+    assert query_id is not None, proc.communicate()
     proc.send_signal(signal.SIGINT)
     return query_id
 

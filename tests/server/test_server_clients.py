@@ -4,7 +4,6 @@ at once, a cancelled query, and logins right and wrong."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -80,14 +79,7 @@ def test_a_running_query_is_cancelled(server):
     http = Http(server.url)
     slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
             "WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) LIKE '%zzqq%'")
-    answer: dict = {}
-    worker = threading.Thread(target=lambda: answer.update(http.query(slow)))
-    worker.start()
-    query_id = None
-    while query_id is None and worker.is_alive():
-        running = http.get_json("/profiles.json")["runningQueries"]
-        query_id = next((q["queryId"] for q in running if q["query"] == slow[:150]), None)
-        time.sleep(0.2)
+    worker, answer, query_id = http.start(slow)
     assert query_id is not None, answer
     status, _, data = http.get(f"/profiles/cancel/{query_id}")
     assert status == 200 and data.decode() == f"Cancelled query {query_id} on locally running node."
@@ -218,14 +210,7 @@ def test_a_cancelled_create_table_leaves_nothing_half_written(server):
     sql = (f"CREATE TABLE dfs.tmp.halfway AS SELECT a.S_NAME AS n, b.S_COMMENT AS c, "
            f"c.S_COMMENT AS d, e.S_NAME AS e FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
            f"{SUPPLIER} e")
-    answer: dict = {}
-    worker = threading.Thread(target=lambda: answer.update(http.query(sql)))
-    worker.start()
-    query_id = None
-    while query_id is None and worker.is_alive():
-        running = http.get_json("/profiles.json")["runningQueries"]
-        query_id = next((q["queryId"] for q in running if q["query"] == sql[:150]), None)
-        time.sleep(0.2)
+    worker, answer, query_id = http.start(sql)
     assert query_id is not None, answer
     tmp = server.catalog.workspaces["tmp"]
 
