@@ -223,6 +223,10 @@ def test_a_cancelled_create_table_leaves_nothing_half_written(server):
                   for n in ours()):
         assert time.monotonic() < deadline and worker.is_alive(), (answer, ours())
         time.sleep(0.1)
+    # the write runs inside the statement's planning call: the profile says Running anyway
+    listed = http.get_json("/profiles.json")["runningQueries"]
+    assert [q["state"] for q in listed if q["queryId"] == query_id] == ["Running"], listed
+    assert http.get_json(f"/profiles/{query_id}.json")["state"] == 1  # Drill's RUNNING
     time.sleep(1)
     assert http.get(f"/profiles/cancel/{query_id}")[0] == 200
     worker.join(timeout=120)

@@ -411,6 +411,19 @@ class QueryManager:
             self.finish(q, state, error)
 
     # --------------------------------------------------------------- profiles as Drill shows them
+    def state(self, q: Query) -> str:
+        """The query's state as a profile shows it. A statement that does its work while it
+        is being planned (CTAS writes, DROP, a SHOW that lists files) runs Spark jobs before
+        `run` marks it RUNNING: once Spark has a job in the query's group, it is running."""
+        if q.state != "PLANNING":
+            return q.state
+        try:
+            if self.spark.sparkContext.statusTracker().getJobIdsForGroup(q.id):
+                return "RUNNING"
+        except Exception:  # the tracker is informative only; the recorded state stands
+            pass
+        return q.state
+
     def list_entry(self, q: Query, base_url: str) -> dict[str, Any]:
         started = _dt.datetime.fromtimestamp(q.start / 1000, _dt.UTC)
         return {
@@ -421,7 +434,7 @@ class QueryManager:
             "link": f"{base_url}/profiles/{q.id}.json",
             "foreman": "localhost",
             "query": q.text[:150],  # as Drill's list cuts it; the profile has it whole
-            "state": STATE_DISPLAY.get(q.state, q.state),
+            "state": STATE_DISPLAY.get(self.state(q), q.state),
             "user": q.user,
             "totalCost": 0.0,
             "queueName": q.pool or "-",
@@ -439,7 +452,7 @@ class QueryManager:
             "foreman": {"address": "localhost", "userPort": ports.get("user", 31010),
                         "controlPort": 31011, "dataPort": 31012,
                         "version": ports.get("version", ""), "state": 0},
-            "state": STATE_NUMBER.get(q.state, 1),
+            "state": STATE_NUMBER.get(self.state(q), 1),
             "totalFragments": 1,
             "finishedFragments": 0 if q.running else 1,
             **({"fragmentProfile": []} if q.plan else {}),
@@ -479,7 +492,7 @@ class QueryManager:
                 jobs.append({"jobId": job_id, "status": info.status, "stages": stages})
         except Exception:  # Spark forgets old jobs; progress is informative only
             pass
-        return {"queryId": q.id, "state": q.state, "rows": q.rows,
+        return {"queryId": q.id, "state": self.state(q), "rows": q.rows,
                 "duration": q.duration_ms(), "jobs": jobs}
 
 
