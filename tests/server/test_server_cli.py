@@ -150,3 +150,86 @@ def test_ctrl_c_in_sql_connect_cancels_the_query_on_the_server(server):
     assert err.strip() == "drillspark: Query cancelled.", err
     _assert_canceled(http, query_id)
     assert http.query("SELECT 1 AS one FROM (VALUES(1))")["rows"] == [{"one": 1}]
+
+
+def _descendants(pid: int) -> list[str]:
+    """The command lines of every process below `pid` (from /proc)."""
+    parent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:  # gone meanwhile
+                pass
+    found = []
+    for p in parent:
+        q = p
+        while q in parent and q != pid:
+            q = parent[q]
+        if q == pid and p != pid:
+            try:
+                with open(f"/proc/{p}/cmdline", "rb") as f:
+                    found.append(f.read().replace(b"\0", b" ").decode(errors="replace"))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.cluster
+@pytest.mark.slow
+def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
+    """`drillspark serve --master local-cluster[2,1,1024]`: the drill source, FLATTEN and
+    KVGEN run in two separate executor JVMs, and the answers are the file's, computed here
+    from the JSON lines themselves."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+               DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(
+        sys.modules["drillspark"].__file__ or "")))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drillspark", "serve", "--port", str(port), "--master",
+         "local-cluster[2,1,1024]", "--workspace", f"data={shared / 'data'}",
+         "--conf", "spark.executor.memory=512m", "--conf", "spark.driver.memory=1g",
+         "--conf", f"spark.executorEnv.PYTHONPATH={package}",
+         "--conf", f"spark.executorEnv.PYSPARK_PYTHON={sys.executable}"],
+        cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.append(line)
+            if "REST API and web console on" in line:
+                ready.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    source = shared / "data" / "breadth" / "own" / "json" / "orders_nested.json"
+    records = [json.loads(line) for line in source.read_text().splitlines() if line.strip()]
+    table = "dfs.data.`breadth/own/json/orders_nested.json`"
+    try:
+        assert ready.wait(400), "".join(lines)
+        http = Http(f"http://127.0.0.1:{port}")
+        orders = http.query(
+            "SELECT f.o.oid AS oid, f.o.amount AS amount, f.cust AS cust FROM (SELECT t.cust "
+            f"AS cust, FLATTEN(t.orders) AS o FROM {table} t) f ORDER BY oid")
+        assert orders["queryState"] == "COMPLETED", orders
+        expected = sorted(((o["oid"], o["amount"], r["cust"]) for r in records
+                           for o in r.get("orders") or []), key=lambda t: t[0])
+        got = [(int(r["oid"]), float(r["amount"]), r["cust"]) for r in orders["rows"]]
+        assert got == [(a, float(b), c) for a, b, c in expected]
+        scores = http.query(f"SELECT count(*) AS n FROM (SELECT FLATTEN(KVGEN(t.scores)) AS kv "
+                            f"FROM {table} t) k")
+        assert scores["rows"] == [{"n": sum(len(r.get("scores") or {}) for r in records)}]
+        executors = [c for c in _descendants(proc.pid) if "CoarseGrainedExecutorBackend" in c]
+        assert len(executors) == 2, executors
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(timeout=10)
+    assert "Traceback" not in "".join(lines)
