@@ -11,7 +11,7 @@ VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_ve
 JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
 PYTEST_ARGS ?=
 
-.PHONY: all setup java browser jar demo test unit conformance bench lint clean
+.PHONY: all setup java browser jar demo test test-long unit conformance bench lint clean
 
 all: setup
 
@@ -63,6 +63,12 @@ demo: setup
 
 test: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The long tier, which `make test` leaves out (tests/conftest.py): the separate deployments
+# (local-cluster, Spark Connect, pyspark shells, spark-submit, a wheel installed elsewhere)
+# and the long fuzzing pass. CI runs it after `make test`.
+test-long: setup browser
+	$(PY) -m pytest -m "deploy or fuzz" $(PYTEST_ARGS)
 
 # The fast tier: tests that start no Spark (tests/conftest.py decides and guards; docs/architecture.md).
 unit: setup

@@ -100,14 +100,29 @@ def is_unit(item: pytest.Item) -> bool:
             and not any(item.get_closest_marker(m) for m in NOT_UNIT_MARKERS))
 
 
+# The long tier: the long fuzzing pass and the separate deployments (local-cluster, Spark
+# Connect, pyspark shells, spark-submit, a wheel installed elsewhere). `make test` leaves them
+# out to stay near 20 minutes on 2 cores; `make test-long` and CI (.ci/run) run them. A test
+# of the tier runs only when the marker expression names its marker (`pytest -m deploy`).
+LONG_MARKERS = ("fuzz", "deploy")
+
+
+def _deselect(config, items, drop) -> None:
+    dropped = [i for i in items if drop(i)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [i for i in items if not drop(i)]
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if is_unit(item):
             item.add_marker(pytest.mark.unit)
+    named = config.getoption("markexpr") or ""
+    left_out = [m for m in LONG_MARKERS if m not in named]
+    _deselect(config, items, lambda i: any(i.get_closest_marker(m) for m in left_out))
     if config.getoption("--unit"):
-        kept = [i for i in items if i.get_closest_marker("unit")]
-        config.hook.pytest_deselected(items=[i for i in items if not i.get_closest_marker("unit")])
-        items[:] = kept
+        _deselect(config, items, lambda i: not i.get_closest_marker("unit"))
 
 
 @contextlib.contextmanager

@@ -45,6 +45,7 @@ def test_cli_jar_path_and_version(tmp_path):
     assert proc.stdout.strip() == drillspark.__version__
 
 
+@pytest.mark.deploy
 def test_spark_submit_with_jars_and_explicit_extension(tmp_path):
     # The service file loads the extension; naming it in spark.sql.extensions too must be harmless.
     proc = run(
@@ -73,6 +74,7 @@ def test_drillspark_session_keeps_spark_submits_master(tmp_path):
         f"master=local[2] cores=3 version={drillspark.__version__} two=2"]
 
 
+@pytest.mark.deploy
 def test_builder_configure(tmp_path):
     proc = run([sys.executable, str(APPS / "builder_app.py")], tmp_path)
     assert result_lines(proc.stdout, "RESULT") == [drillspark.__version__]
@@ -91,6 +93,7 @@ def test_configure_keeps_existing_settings():
     assert builder._options["spark.jars"].count("drillspark-extension") == 1
 
 
+@pytest.mark.deploy
 def test_pyspark_shell_with_jars(tmp_path):
     script = "print('RESULT', spark.sql('SELECT drill_version()').first()[0])\n"
     proc = run(
@@ -104,6 +107,7 @@ def test_pyspark_shell_with_jars(tmp_path):
     assert drillspark.__version__ in result_lines(proc.stdout, ">>> RESULT") + result_lines(proc.stdout, "RESULT")
 
 
+@pytest.mark.deploy
 def test_pyspark_shell_with_the_printed_spark_conf_reads_dfs_tables(tmp_path):
     """The documented route: `pyspark $(drillspark spark-conf)` has the extension and the dfs
     catalog (the jar alone gives the functions only)."""
@@ -117,6 +121,7 @@ def test_pyspark_shell_with_the_printed_spark_conf_reads_dfs_tables(tmp_path):
     assert "3" in result_lines(proc.stdout, ">>> RESULT") + result_lines(proc.stdout, "RESULT")
 
 
+@pytest.mark.deploy
 @pytest.mark.cluster
 def test_local_cluster_reaches_executors(tmp_path):
     proc = run([sys.executable, str(APPS / "cluster_app.py")], tmp_path, timeout=400)
@@ -133,6 +138,7 @@ def test_local_cluster_reaches_executors(tmp_path):
     assert result_lines(proc.stdout, "OPERATOR_PROBLEM") == []
 
 
+@pytest.mark.deploy
 def test_spark_connect_reaches_the_extension(tmp_path):
     proc = run([sys.executable, str(APPS / "connect_app.py")], tmp_path, timeout=400)
     v = drillspark.__version__

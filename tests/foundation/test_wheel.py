@@ -19,6 +19,7 @@ pytestmark = pytest.mark.spark_process
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.deploy
 @pytest.mark.slow
 def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
     dist = tmp_path / "dist"

@@ -2,13 +2,12 @@
 
 Every fuzz test comes in two passes: a short deterministic one (hypothesis `derandomize=True`,
 a bounded number of examples) that runs with the normal tests, and a long random one marked
-`fuzz`, deselected unless asked for with `pytest -m fuzz`. Hypothesis keeps no example
-database: an input found by the long pass goes into `corpus/`, which every run replays.
+`fuzz`, deselected unless asked for with `pytest -m fuzz` (the long tier of tests/conftest.py,
+run by `make test-long` and CI). Hypothesis keeps no example database: an input found by the long pass goes into `corpus/`, which every run replays.
 """
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 _RELAXED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
@@ -25,15 +24,3 @@ def long(examples: int) -> settings:
     """The `-m fuzz` pass: `examples` fresh random inputs."""
     return settings(max_examples=examples, database=None, deadline=None,
                     suppress_health_check=_RELAXED, print_blob=True)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # The long pass runs only when the marker expression names it (`-m fuzz`).
-    if "fuzz" in (config.getoption("markexpr") or ""):
-        return
-    kept, dropped = [], []
-    for item in items:
-        (dropped if item.get_closest_marker("fuzz") else kept).append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = kept

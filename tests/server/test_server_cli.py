@@ -176,6 +176,7 @@ def _descendants(pid: int) -> list[str]:
     return found
 
 
+@pytest.mark.deploy
 @pytest.mark.cluster
 @pytest.mark.slow
 def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
