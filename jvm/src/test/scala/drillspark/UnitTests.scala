@@ -11,8 +11,8 @@ import drillspark.testkit.{Checks, Suite}
  */
 object UnitTests {
   val suites: Seq[Suite] = Seq(
-    source.Utf8Suite, source.SwarSuite, source.KeyIndexSuite, source.NamesSuite,
-    source.DrillOptionsSuite, source.DiscoverySuite, source.HostileJsonSuite, catalog.WorkspacePathsSuite)
+    source.bytes.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
+    source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite, catalog.WorkspacePathsSuite)
 
   def main(args: Array[String]): Unit = {
     val chosen = if (args.isEmpty) suites else suites.filter(s => args.contains(s.name))

@@ -2,6 +2,10 @@ package drillspark.source
 
 import org.apache.hadoop.conf.Configuration
 
+import drillspark.source.bytes.ByteScanner
+import drillspark.source.discovery.SchemaDiscovery
+import drillspark.source.input.FileSplit
+
 /**
  * Discovery alone, the byte scanner against the Jackson token pass, in one JVM with alternating
  * rounds (JIT warm for both): each round discovers every file (whole, one task per file) on

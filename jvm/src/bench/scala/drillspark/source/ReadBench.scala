@@ -3,6 +3,11 @@ package drillspark.source
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.{StructField, StructType}
 
+import drillspark.source.bytes.ByteScanner
+import drillspark.source.discovery.{Node, SchemaDiscovery}
+import drillspark.source.input.FileSplit
+import drillspark.source.read.DrillPartitionReader
+
 /**
  * The row readers alone, the byte reader against the Jackson path, in one JVM with alternating
  * rounds (JIT warm for both): each round reads every file (whole, one task per file) on

@@ -5,6 +5,9 @@ import java.util.concurrent.{Callable, Executors}
 
 import scala.jdk.CollectionConverters._
 
+import drillspark.source.bytes.ByteScanner
+import drillspark.source.input.InputFile
+
 /** What [[DiscoveryBench]] and [[ReadBench]] share: the files from the command line, and
  * rounds that alternate the byte scanner with the Jackson path, each reading every file (one
  * task per file) on `threads` threads, reporting wall and thread CPU seconds. */

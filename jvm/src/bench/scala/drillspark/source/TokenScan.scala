@@ -5,6 +5,8 @@ import java.util.concurrent.{Callable, Executors}
 
 import scala.jdk.CollectionConverters._
 
+import drillspark.source.input.JsonInput
+
 /**
  * The benchmark's reference: a bare Jackson token scan of the same bytes (the parser factory
  * the source uses, every token read, nothing kept), on `threads` threads, one file per task.

@@ -15,7 +15,8 @@ import org.apache.spark.sql.connector.catalog.{Identifier, Table, TableCatalog, 
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import drillspark.source.{DrillDataSource, InputFile, InputFiles}
+import drillspark.source.DrillDataSource
+import drillspark.source.input.{InputFile, InputFiles}
 
 /**
  * A workspace of the dfs catalog: a root folder (None: the driver's working directory),

@@ -11,6 +11,10 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
 import org.apache.spark.sql.types.{LongType, StructField, StructType}
 
+import drillspark.source.discovery.SchemaDiscovery
+import drillspark.source.input.{FileSplit, InputFile, InputFiles}
+import drillspark.source.read.RecordCounter
+
 /** Part of a pushed COUNT(*): records already known (from discovery) plus splits to count. */
 final case class CountPartition(known: Long, splits: Array[FileSplit]) extends InputPartition
 

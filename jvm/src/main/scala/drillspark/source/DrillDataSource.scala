@@ -12,6 +12,9 @@ import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.{NullType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import drillspark.source.discovery.{Member, Node, SchemaDiscovery}
+import drillspark.source.input.{ImplicitColumns, InputFile, InputFiles}
+
 /**
  * The `drill` data source: `spark.read.format("drill").load(paths)` reads nested JSON with no
  * declared schema. The schema is discovered (or provided) when the DataFrame is created,

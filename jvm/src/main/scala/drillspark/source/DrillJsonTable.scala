@@ -9,6 +9,8 @@ import org.apache.spark.sql.connector.read.ScanBuilder
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import drillspark.source.input.{ImplicitColumns, InputFile}
+
 /**
  * A JSON table read schema-on-read: the files, the data schema (provided and/or discovered)
  * and the partition columns dir0, dir1, ... after the data columns. `catalog` names the

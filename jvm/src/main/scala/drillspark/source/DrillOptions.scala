@@ -7,6 +7,8 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.types.{DataType, StringType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import drillspark.source.bytes.ByteScanner
+
 /** What to do with a path that is a scalar in some records and a struct or array in others. */
 object TypeConflict extends Enumeration {
   val Json, Variant, Error = Value

@@ -7,6 +7,10 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.sources.{And, Filter}
 import org.apache.spark.sql.types.{MetadataBuilder, StructField, StructType}
 
+import drillspark.source.bytes.ByteScanner
+import drillspark.source.input.{FileSplit, ImplicitColumns, InputFiles}
+import drillspark.source.read.{DrillPartitionReaderFactory, ReadPlan}
+
 /** One input partition: line-aligned splits of files, read one after the other. */
 final case class DrillInputPartition(splits: Array[FileSplit]) extends InputPartition
 

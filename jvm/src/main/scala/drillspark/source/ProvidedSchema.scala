@@ -11,6 +11,9 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types._
 
+import drillspark.source.input.InputFiles
+import drillspark.source.write.ColumnWriter
+
 /**
  * A provided schema (Drill's CREATE SCHEMA): option `schema` as DDL text, or the table root's
  * `.drill.schema` file (Drill's JSON form, or DDL text). Columns are `name type [not null]

@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.input
 
 import java.io.{BufferedInputStream, FilterInputStream, IOException, InputStream, InputStreamReader}
 import java.nio.charset.{CodingErrorAction, StandardCharsets}
@@ -10,6 +10,9 @@ import com.fasterxml.jackson.core.json.JsonReadFeature
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
+
+import drillspark.source.DrillOptions
+import drillspark.source.bytes.ByteScanner
 
 /** A malformed or unreadable input: the message names the file, line, column and byte. */
 final class DrillScanException(message: String, cause: Throwable = null)

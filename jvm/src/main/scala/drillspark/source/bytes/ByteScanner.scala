@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.bytes
 
 import java.io.InputStream
 import java.nio.{ByteBuffer, ByteOrder}
@@ -6,6 +6,9 @@ import java.nio.{ByteBuffer, ByteOrder}
 import scala.util.control.ControlThrowable
 
 import org.apache.hadoop.conf.Configuration
+
+import drillspark.source.DrillOptions
+import drillspark.source.input.{FileSplit, JsonInput}
 
 /** Anything a byte scanner does not handle exactly: the split goes to the Jackson path, which
  * then also produces the error messages. */

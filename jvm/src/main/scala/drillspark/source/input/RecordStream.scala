@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.input
 
 import java.io.{BufferedInputStream, ByteArrayInputStream, FilterInputStream, IOException, InputStream, SequenceInputStream}
 import java.util.Locale
@@ -6,6 +6,8 @@ import java.util.Locale
 import com.fasterxml.jackson.core.{JsonFactory, JsonLocation, JsonParser, JsonProcessingException, JsonStreamContext, JsonToken}
 import com.fasterxml.jackson.core.io.JsonEOFException
 import org.apache.hadoop.conf.Configuration
+
+import drillspark.source.DrillOptions
 
 /** The parser's input: knows its absolute offset, and shows the newlines it passes to the
  * split's [[SplitOwnership]]. */

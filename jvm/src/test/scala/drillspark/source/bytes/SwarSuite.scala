@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.bytes
 
 import drillspark.testkit.{Checks, Suite}
 

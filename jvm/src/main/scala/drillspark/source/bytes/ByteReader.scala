@@ -1,6 +1,9 @@
-package drillspark.source
+package drillspark.source.bytes
 
 import org.apache.hadoop.conf.Configuration
+
+import drillspark.source.DrillOptions
+import drillspark.source.input.FileSplit
 
 /**
  * The records of one split read straight from the bytes (the reader's fast path): the column

@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.input
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.connector.catalog.MetadataColumn

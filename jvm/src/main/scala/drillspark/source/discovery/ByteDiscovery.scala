@@ -1,10 +1,13 @@
-package drillspark.source
+package drillspark.source.discovery
 
 import java.nio.charset.StandardCharsets.UTF_8
 
 import org.apache.hadoop.conf.Configuration
 
-import drillspark.source.Node._
+import drillspark.source.discovery.Node._
+import drillspark.source.DrillOptions
+import drillspark.source.bytes.{ByteScanner, GiveUp, KeyIndex}
+import drillspark.source.input.FileSplit
 
 /**
  * Schema discovery of one split straight from the bytes (no Jackson, no per-key String): builds

@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.discovery
 
 import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 import org.apache.hadoop.conf.Configuration
@@ -6,7 +6,10 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 
-import drillspark.source.Node._
+import drillspark.source.discovery.Node._
+import drillspark.source.{DrillOptions, TypeConflict}
+import drillspark.source.bytes.ByteScanner
+import drillspark.source.input.{DrillScanException, FileSplit, InputFile, InputFiles, JsonInput, RecordStream}
 
 /**
  * Late schema, discovered before the query runs: one streaming token pass per file (Jackson

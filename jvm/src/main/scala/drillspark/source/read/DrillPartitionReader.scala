@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.read
 
 import java.nio.charset.StandardCharsets.UTF_8
 
@@ -13,6 +13,11 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
+
+import drillspark.source.{DrillMetrics, DrillOptions, DrillScan, EarlyFilter, RowFilter}
+import drillspark.source.bytes.{ByteReader, ByteScanner, GiveUp}
+import drillspark.source.input.{DrillScanException, FileSplit, ImplicitColumns, JsonInput, RecordStream}
+import drillspark.source.write.{StructWriter, ValueMismatch, WriteContext}
 
 /**
  * Reads the splits of one input partition into columnar batches, the way Drill's result set

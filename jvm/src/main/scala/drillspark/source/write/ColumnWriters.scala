@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.write
 
 import java.io.ByteArrayOutputStream
 import java.nio.charset.StandardCharsets.UTF_8
@@ -15,6 +15,10 @@ import org.apache.spark.sql.drillspark.compat.VariantErrors
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.types._
+
+import drillspark.source.{DrillOptions, EarlyFilter, Names, RowFilter}
+import drillspark.source.bytes.{ByteReader, KeyIndex}
+import drillspark.source.discovery.{Node, SchemaDiscovery}
 
 /** A value that does not fit its column (the reader adds file, line and column). */
 final class ValueMismatch(message: String) extends RuntimeException(message)

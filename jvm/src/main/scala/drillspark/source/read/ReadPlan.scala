@@ -1,6 +1,8 @@
-package drillspark.source
+package drillspark.source.read
 
 import org.apache.spark.sql.types.StructType
+
+import drillspark.source.input.ImplicitColumns
 
 /** Where each column of the read schema comes from: the JSON data, or a per-file constant. */
 final case class ReadPlan(readSchema: StructType) {

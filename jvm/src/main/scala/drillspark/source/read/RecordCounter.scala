@@ -1,8 +1,11 @@
-package drillspark.source
+package drillspark.source.read
 
 import java.io.InputStream
 
 import org.apache.hadoop.conf.Configuration
+
+import drillspark.source.DrillOptions
+import drillspark.source.input.{DrillScanException, JsonInput, SplitOwnership, Splits}
 
 /**
  * Counts the top-level records of a file or split without tokenizing them: the `count()` path

@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.bytes
 
 import java.nio.charset.StandardCharsets.UTF_8
 

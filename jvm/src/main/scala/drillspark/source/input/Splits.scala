@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.input
 
 /**
  * Which records a line-aligned split [start, end) owns: those on the lines that *start* in it.

@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.discovery
 
 import java.io.ByteArrayInputStream
 import java.nio.ByteBuffer
@@ -9,6 +9,9 @@ import java.nio.file.{Files, Path}
 import org.apache.hadoop.conf.Configuration
 
 import drillspark.testkit.{Checks, Suite}
+import drillspark.source.DrillOptions
+import drillspark.source.bytes.ByteScanner
+import drillspark.source.input.{FileSplit, InputFile, Utf8Guard}
 
 /**
  * Hostile JSON (issue #15) for schema discovery and the strict UTF-8 check under Jackson:

@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.input
 
 import java.util.Locale
 
@@ -6,6 +6,8 @@ import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+
+import drillspark.source.DrillOptions
 
 /** One data file of a table, with its partition directories below the table root (dir0, ...). */
 final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String])

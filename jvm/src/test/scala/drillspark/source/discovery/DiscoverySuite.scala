@@ -1,4 +1,4 @@
-package drillspark.source
+package drillspark.source.discovery
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.Files
@@ -6,6 +6,9 @@ import java.nio.file.Files
 import org.apache.hadoop.conf.Configuration
 
 import drillspark.testkit.{Checks, Suite}
+import drillspark.source.DrillOptions
+import drillspark.source.bytes.ByteScanner
+import drillspark.source.input.{FileSplit, InputFile}
 
 /**
  * Schema discovery straight from the bytes against the Jackson token pass, on random strict

@@ -1,10 +1,12 @@
-package drillspark.source
+package drillspark.source.read
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
+
+import drillspark.source.{DrillInputPartition, DrillOptions, RowFilter}
 
 /** Builds a columnar reader per input partition, on the executors. */
 final class DrillPartitionReaderFactory(

@@ -1,10 +1,13 @@
-package drillspark.source
+package drillspark.source.discovery
 
 import java.util.{LinkedHashMap => JLinkedHashMap}
 
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.types._
+
+import drillspark.source.{DrillOptions, Names, TypeConflict}
+import drillspark.source.bytes.KeyIndex
 
 /** A type conflict found by discovery: one path, two types, where each was seen. */
 final case class Conflict(path: String, typeA: String, fileA: String, typeB: String, fileB: String) {
