@@ -154,6 +154,17 @@ def test_unknown_paths_and_methods(http):
     assert status == 405
 
 
+def test_console_files_are_looked_up_by_name_never_opened(http):
+    """Found by fuzzing (tests/fuzz/test_rest_fuzz.py): a 300-character name under /static/
+    reached open() and came back as a 500 internal error (file name too long)."""
+    for name in ("a" * 300, "..", ".", "console", "nosuch.js"):
+        status, _, data = http.get(f"/static/{name}")
+        assert status == 404 and json.loads(data) == {"errorMessage": "HTTP 404 Not Found"}, name
+    status, headers, data = http.get("/static/app.js")
+    assert status == 200 and "javascript" in headers["Content-Type"]
+    assert data  # the shipped file
+
+
 def test_one_statement_per_request(http):
     answer = http.query("SELECT 1 AS a FROM (VALUES(1)); SELECT 2 AS b FROM (VALUES(1))")
     assert answer["queryState"] == "FAILED"

@@ -586,11 +586,13 @@ _ASSETS: dict[str, bytes] = {}
 
 
 def _asset(name: str) -> bytes:
+    """A file of the console by name: only the files the package ships, read once. A request's
+    name is looked up, never used as a path (a 70,000-character name once reached open())."""
+    if not _ASSETS:
+        folder = resources.files("drillspark.server") / "console"
+        _ASSETS.update({f.name: f.read_bytes() for f in folder.iterdir() if f.is_file()})
     if name not in _ASSETS:
-        try:
-            _ASSETS[name] = (resources.files("drillspark.server") / "console" / name).read_bytes()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            raise FileNotFoundError(name) from None
+        raise FileNotFoundError(name)
     return _ASSETS[name]
 
 
