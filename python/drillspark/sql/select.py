@@ -708,9 +708,3 @@ class SelectLowering:
 
     def expr(self, node: exp.Expr) -> str:
         return ExprLowering(self).lower(node)
-
-
-def _failure(message: str, detail: str) -> str:
-    """An expression that fails the query with `message: detail` when a row evaluates it (the
-    catalog's `raise_error`, a drillspark extension)."""
-    return dx.call("raise_error", [dx.call("concat", [dx.string(message + ": "), detail])])
