@@ -53,15 +53,25 @@ def _every_aggregate(plugin: str) -> list[str]:
 
 
 def _sql_groups(name: str) -> bool:
-    """Whether the SQL lowering takes `name(b)` for an aggregate: `a` beside it must then be
-    grouped (Drill: "Expression 'a' is not being grouped")."""
-    sql = f"SELECT a, `{name}`(b) FROM (VALUES (1, 2)) v(a, b)"
+    """Whether the SQL lowering takes `name(b)` for an aggregate, in both places that decide:
+    the SELECT block (without GROUP BY, `a` beside it must then be grouped; Drill: "Expression
+    'a' is not being grouped") and the expression (with GROUP BY a, `b` is then read inside
+    the aggregate, not as an ungrouped column)."""
+    values = "(VALUES (1, 2)) v(a, b)"
     try:
-        compile_query(sql, SqlSession())
+        compile_query(f"SELECT a, `{name}`(b) FROM {values}", SqlSession())
+        block = False
     except ValidationError as e:
         assert e.message == "expression 'a' is neither in GROUP BY nor inside an aggregate function"
-        return True
-    return False
+        block = True
+    try:
+        plan = compile_query(f"SELECT `{name}`(b) FROM {values} GROUP BY a", SqlSession()).plan
+        expression = any(name in x["expr"] for op in plan["query"] for x in op.get("exprs", ()))
+    except ValidationError as e:
+        assert e.message == "expression 'b' is neither in GROUP BY nor inside an aggregate function"
+        expression = False
+    assert block == expression, f"{name}: the SELECT block and the expression disagree"
+    return block
 
 
 def _plan_nests(name: str) -> bool:
@@ -94,6 +104,6 @@ def test_sql_and_plan_take_no_scalar_for_an_aggregate():
     scalars = sorted(_names("scalar"))
     assert len(scalars) > 100
     assert [n for n in scalars if is_aggregate(n)] == []
-    for name in ("upper", "concat", "typeof", "flatten", "sqrt"):
+    for name in ("upper", "concat", "typeof", "sqrt", "abs"):
         assert not _sql_groups(name)
         assert not _plan_nests(name)
