@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from drillspark import plugins
 from drillspark.plan.errors import PlanError, PlanIssue
 from drillspark.plan.expressions import Expr, FieldPath, FunctionCall
+from drillspark.plan.function_kinds import is_aggregate
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import (
     SCREEN,
@@ -51,11 +52,6 @@ from drillspark.plan.operators import (
 )
 from drillspark.plan.relaxed_json import JsonPath, path_text
 
-# Drill's aggregate functions (plus those registered as plugins with kind="aggregate").
-AGGREGATE_FUNCTIONS = frozenset(
-    ["count", "sum", "min", "max", "avg", "any_value", "single_value", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "approx_count_dups", "collect_list", "collect_to_list_varchar", "listagg", "$sum0", "sum0", "count_distinct", "hll", "hll_merge", "tdigest", "tdigest_merge", "percentile_cont", "percentile_disc", "median"]
-)
-
 
 def _refs(op: Operator) -> list[tuple[JsonPath, FieldPath]]:
     out: list[tuple[JsonPath, FieldPath]] = []
@@ -70,13 +66,6 @@ def _refs(op: Operator) -> list[tuple[JsonPath, FieldPath]]:
     for i, c in enumerate(getattr(op, "carryovers", ()) or ()):
         out.append((("carryovers", i), c))
     return out
-
-
-def is_aggregate(name: str) -> bool:
-    if name.lower() in AGGREGATE_FUNCTIONS:
-        return True
-    fn = plugins.registered_function(name)
-    return fn is not None and fn.kind == "aggregate"
 
 
 def validate(plan: LogicalPlan) -> LogicalPlan:

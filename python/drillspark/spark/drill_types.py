@@ -75,26 +75,26 @@ def drill_type(name: str, precision: int | None = None, scale: int | None = None
     )
 
 
-_SPARK_TO_DRILL = {
-    "tinyint": "TINYINT", "smallint": "SMALLINT", "int": "INT", "bigint": "BIGINT",
-    "float": "FLOAT4", "double": "FLOAT8", "boolean": "BIT", "string": "VARCHAR",
-    "binary": "VARBINARY", "date": "DATE", "timestamp": "TIMESTAMP", "timestamp_ntz": "TIMESTAMP",
-    "void": "NULL",
+# Spark type -> Drill's minor type name: the JVM's rule (functions/DrillTypeNames.scala, behind
+# typeof and drilltypeof) for the Python code that names a type without running Spark (the
+# REST API's column metadata); tests/foundation/test_type_names.py asks the JVM over a column of
+# every type, so the two cannot drift. Drill's maps are structs here, its DICT a Spark map, its
+# UNION a VARIANT.
+_MINOR_TYPES: dict[type[T.DataType], str] = {
+    T.NullType: "NULL", T.BooleanType: "BIT", T.ByteType: "TINYINT", T.ShortType: "SMALLINT",
+    T.IntegerType: "INT", T.LongType: "BIGINT", T.FloatType: "FLOAT4", T.DoubleType: "FLOAT8",
+    T.DecimalType: "VARDECIMAL", T.StringType: "VARCHAR", T.CharType: "VARCHAR",
+    T.VarcharType: "VARCHAR", T.BinaryType: "VARBINARY", T.DateType: "DATE",
+    T.TimestampType: "TIMESTAMP", T.TimestampNTZType: "TIMESTAMP", T.TimeType: "TIME",
+    T.YearMonthIntervalType: "INTERVALYEAR", T.DayTimeIntervalType: "INTERVALDAY",
+    T.CalendarIntervalType: "INTERVAL", T.StructType: "MAP", T.MapType: "DICT",
+    T.ArrayType: "LIST", T.VariantType: "UNION",
 }
 
 
 def drill_name_of(spark_type: T.DataType) -> str:
-    """Drill's minor type name for a Spark type (`typeof()`): arrays report their element type."""
-    if isinstance(spark_type, T.ArrayType):
-        return drill_name_of(spark_type.elementType)
-    if isinstance(spark_type, T.StructType | T.MapType):
-        return "MAP"
-    if isinstance(spark_type, T.DecimalType):
-        return "VARDECIMAL"
-    if isinstance(spark_type, T.TimeType):
-        return "TIME"
-    if isinstance(spark_type, T.DayTimeIntervalType):
-        return "INTERVALDAY"
-    if isinstance(spark_type, T.YearMonthIntervalType):
-        return "INTERVALYEAR"
-    return _SPARK_TO_DRILL.get(spark_type.simpleString(), spark_type.simpleString().upper())
+    """Drill's minor type name for a Spark type (`drilltypeof()`): an array reports its
+    element's (Drill's repeated type), an array of arrays is Drill's LIST."""
+    if isinstance(spark_type, T.ArrayType) and not isinstance(spark_type.elementType, T.ArrayType):
+        spark_type = spark_type.elementType
+    return _MINOR_TYPES.get(type(spark_type), spark_type.typeName().upper())

@@ -183,10 +183,10 @@ class ExpressionCompiler:
     def _arg(self, a: Expr, inside_aggregate: bool) -> Arg:
         col = self.compile(a, inside_aggregate)
         if isinstance(a, Literal):
-            return Arg(col, a.value)
+            return Arg(col, a.value, plan_typed=True)
         if isinstance(a, FieldPath) and self.scope.is_missing(a):
             return Arg(col, missing_type=self.missing_type)
-        return Arg(col)
+        return Arg(col, plan_typed=_plan_typed(a))
 
     def _call(self, name: str, args: list[Arg], e: Expr) -> Column:
         try:
@@ -199,6 +199,20 @@ class ExpressionCompiler:
                 raise self.placed(ExpressionCompileError(msg), e,
                                   msg.removeprefix(self.scope.where)) from None
             raise self.error(e, msg) from None
+
+
+def _plan_typed(e: Expr) -> bool:
+    """Whether Drill's planner knows the type of `e`'s values: literals and CASTs do, a column
+    read from schema-free data does not (ANY until run time), and an expression only when
+    every value it is made of does (a CASE's conditions do not count). Drill 1.22:
+    `AVG(CAST(d AS DECIMAL(9,2)) * 2)` is planned as a DECIMAL, `AVG(d * 1)` is not."""
+    if isinstance(e, Literal | Cast):
+        return True
+    if isinstance(e, IfElse):
+        return all(_plan_typed(v) for _, v in e.branches) and _plan_typed(e.else_)
+    if isinstance(e, FunctionCall):
+        return all(_plan_typed(a) for a in e.args)
+    return False  # a column; CONVERT_FROM's type is the data's
 
 
 def _in_list(e: FunctionCall) -> tuple[Expr, list[Literal]] | None:

@@ -23,6 +23,10 @@ class Arg:
     col: Column
     literal: Any = NO_LITERAL  # the Python value when the argument is a literal
     missing_type: str | None = None  # Drill type name when the argument is a missing column
+    # Whether Drill's planner knows the argument's type (a literal, a CAST, an expression of
+    # those): a column of schema-free data is ANY to it, typed only at run time. Some answers
+    # differ by it (AVG of a DECIMAL).
+    plan_typed: bool = False
 
     @property
     def is_literal(self) -> bool:

@@ -449,16 +449,15 @@ def _long_sum(x: Column, ctx: Context) -> Column:
 
 def _avg(a: list[Arg], ctx: Context) -> Column:
     """AVG of a DECIMAL(p, s): Drill 1.22 answers DECIMAL(38, max(s, 6)) when its planner
-    knows the argument is a DECIMAL (a CAST, a literal) and DECIMAL(38, s) when only the
-    run time does (a Parquet column, arithmetic on one); the CAST in the argument tells the
-    two apart here. Spark's own is DECIMAL(p + 4, s + 4). A BIGINT average is the (wrapping)
-    BIGINT sum over the count."""
+    knows the argument is a DECIMAL (a CAST, a literal: `Arg.plan_typed`) and DECIMAL(38, s)
+    when only the run time does (a Parquet column, arithmetic on one). Spark's own is
+    DECIMAL(p + 4, s + 4). A BIGINT average is the (wrapping) BIGINT sum over the count."""
     t = ctx.type_of(a[0].col)
     if isinstance(t, T.LongType):  # Drill: the wrapping BIGINT sum over the count
         return _long_sum(a[0].col, ctx).cast("double") / over(ctx, F.count(a[0].col))
     if not isinstance(t, T.DecimalType):
         return over(ctx, F.avg(a[0].col))
-    scale = max(t.scale, 6) if "CAST(" in str(a[0].col).upper() else t.scale
+    scale = max(t.scale, 6) if a[0].plan_typed else t.scale
     # widened first, so that Spark's average (scale + 4) has the digits to round from
     x = a[0].col.cast(T.DecimalType(min(38, t.precision + scale - t.scale), scale))
     return over(ctx, F.avg(x)).cast(T.DecimalType(38, scale))

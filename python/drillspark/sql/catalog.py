@@ -294,7 +294,6 @@ def expand_view(low: Lowering, ref: SchemaRef, view: ViewFile, node: exp.Expr) -
     """Lower the view's query in place: under the view's own default schema, without the outer
     query's CTEs, then renamed to the view's field names."""
     from drillspark.sql.lower import _err
-    from drillspark.sql.parser import parse_query
 
     stack = low.__dict__.setdefault("_views", [])
     key = (ref.name, view.name)
@@ -309,7 +308,7 @@ def expand_view(low: Lowering, ref: SchemaRef, view: ViewFile, node: exp.Expr) -
         path = tuple(p.lower() for p in view.schema_path)
         low.session.default_schema = path if len(path) == 2 else None
         try:
-            rel = low.lower_query(parse_query(view.sql))
+            rel = low.lower_query(low.steps.parse(view.sql))
         except SqlError as e:
             raise _err(type(e), f"view {ref.name}.`{view.name}`: {e.message}", node,
                        saved[0]) from None

@@ -84,11 +84,10 @@ def _check_names(names: list[str]) -> None:
 
 def _compile(engine: SqlEngine, query: str) -> tuple[Any, Any, Any]:
     """(tree, Lowering, root Rel) of a DDL statement's query."""
-    from drillspark.sql.lower import Lowering
-    from drillspark.sql.parser import parse_query
+    from drillspark.sql.parser import new_lowering, parse_query
 
     tree = parse_query(query)
-    low = Lowering(engine.session, query)
+    low = new_lowering(engine.session, query)
     return tree, low, low.lower_query(tree)
 
 

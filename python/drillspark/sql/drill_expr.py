@@ -51,6 +51,12 @@ def call(name: str, args: Sequence[str]) -> str:
     return f"{name}({', '.join(args)})"
 
 
+def failure(message: str, detail: str) -> str:
+    """An expression that fails the query with `message: detail` when a row evaluates it (the
+    catalog's `raise_error`, a drillspark extension)."""
+    return call("raise_error", [call("concat", [string(message + ": "), detail])])
+
+
 def binary(op: str, left: str, right: str) -> str:
     return f"({left} {op} {right})"
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.plan.function_kinds import WINDOW_FUNCTIONS, is_aggregate
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.aggregates import RETYPED, unwrap_filter
 from drillspark.sql.errors import SqlError, UnsupportedSqlError
@@ -18,14 +19,7 @@ from drillspark.sql.lower import _flatten_op
 if TYPE_CHECKING:
     from drillspark.sql.select import SelectLowering
 
-AGGREGATES = {
-    "count", "sum", "avg", "min", "max", "stddev", "stddev_pop", "stddev_samp", "variance",
-    "var_pop", "var_samp", "any_value", "bool_and", "bool_or", "every", "bit_and", "bit_or",
-    "bit_xor", "median",
-}
 SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
-WINDOW_ONLY = {"rank", "dense_rank", "row_number", "percent_rank", "cume_dist", "ntile",
-               "lead", "lag", "first_value", "last_value"}
 
 # What a function name can be in a plan expression (`a/b`(x) parses, but names nothing).
 _FUNCTION_NAME = re.compile(r"[A-Za-z_$][A-Za-z_$0-9]*")
@@ -362,7 +356,7 @@ class ExprLowering:
         fname = self._name(node)
         if not _FUNCTION_NAME.fullmatch(fname):  # a quoted name (`a/b`(x)) no function has
             raise self.fail(f"no function is named '{fname}'", node)
-        if fname in WINDOW_ONLY and not self.sel.win.active:
+        if fname in WINDOW_FUNCTIONS and not self.sel.win.active:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
         if self._is_aggregate(node):
             return self._aggregate(node)
@@ -427,7 +421,7 @@ class ExprLowering:
             return self._is_aggregate(node.this)
         if isinstance(node, exp.AggFunc):
             return True
-        return isinstance(node, exp.Anonymous) and node.name.lower() in AGGREGATES
+        return isinstance(node, exp.Anonymous) and is_aggregate(node.name)
 
     def _Filter(self, node: exp.Filter) -> str:
         if not self._is_aggregate(node.this):

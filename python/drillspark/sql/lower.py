@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -130,12 +131,26 @@ def _err(cls: type[SqlError], message: str, node: exp.Expr | None, sql: str) -> 
     return cls(message, sql, line, column)
 
 
-class Lowering:
-    """Lowers one query. `lower_query(node)` returns the root Rel; `plan()` the whole plan."""
+@dataclass(frozen=True)
+class LoweringSteps:
+    """The steps a query's lowering recurses into that live above this module (they import
+    it): a SELECT block (sql/select.py, whose subqueries lower queries again), a named table
+    (sql/catalog.py: metadata tables, views, temporary tables) and the parser (a view's
+    text). Handed in by `sql.parser.new_lowering`, so no import points back up here."""
 
-    def __init__(self, session: SqlSession, sql: str):
+    select: Callable[[Lowering, exp.Select], Rel]
+    named_table: Callable[[Lowering, tuple[str, ...], exp.Table], Rel | None]
+    parse: Callable[[str], exp.Expr]
+
+
+class Lowering:
+    """Lowers one query. `lower_query(node)` returns the root Rel; `plan()` the whole plan.
+    Built by `sql.parser.new_lowering`, which hands in the steps above this module."""
+
+    def __init__(self, session: SqlSession, sql: str, steps: LoweringSteps):
         self.session = session
         self.sql = sql
+        self.steps = steps
         self.builder = PlanBuilder()
         self._names = itertools.count()
         self.ctes: list[dict[str, Rel]] = []
@@ -195,9 +210,7 @@ class Lowering:
         if isinstance(node, exp.Subquery):
             return self._modifiers(self.lower_query(node.this), node)
         if isinstance(node, exp.Select):
-            from drillspark.sql.select import SelectLowering
-
-            return SelectLowering(self, node).lower()
+            return self.steps.select(self, node)
         if isinstance(node, exp.Union | exp.Intersect | exp.Except):
             return self._set_op(node)
         if isinstance(node, exp.Values):
@@ -339,9 +352,7 @@ class Lowering:
             for frame in reversed(self.ctes):
                 if parts[0].lower() in frame:
                     return frame[parts[0].lower()]
-        from drillspark.sql.catalog import named_table  # metadata tables, views, temp tables
-
-        found = named_table(self, parts, node)
+        found = self.steps.named_table(self, parts, node)  # metadata tables, views, temp tables
         return found if found is not None else self.scan(parts, {}, node)
 
     def _table_function(self, fn: exp.Anonymous) -> Rel:

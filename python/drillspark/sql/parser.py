@@ -14,8 +14,10 @@ from sqlglot.parsers.drill import DrillParser
 from sqlglot.tokens import TokenType
 
 from drillspark.plan.depth import MAX_SQL_NESTING, RECURSION_LIMIT, room
+from drillspark.sql.catalog import named_table
 from drillspark.sql.errors import SqlError, SqlSyntaxError, UnsupportedSqlError, position_of
-from drillspark.sql.lower import Lowering
+from drillspark.sql.lower import Lowering, LoweringSteps
+from drillspark.sql.select import SelectLowering
 from drillspark.sql.session import SqlSession
 
 
@@ -120,6 +122,16 @@ def _too_deep(text: str) -> SqlError:
                           f"{RECURSION_LIMIT} reached)", text, 1, 1)
 
 
+def new_lowering(session: SqlSession, text: str) -> Lowering:
+    """A Lowering of `text`, handed the steps that sit above sql/lower.py (the one place that
+    wires the lowering's mutual recursion, so the modules import each other one way)."""
+    return Lowering(session, text, _STEPS)
+
+
+_STEPS = LoweringSteps(select=lambda low, node: SelectLowering(low, node).lower(),
+                       named_table=named_table, parse=parse_query)
+
+
 def compile_query(text: str, session: SqlSession) -> CompiledQuery:
     """Parse and lower one query or CTAS to a Drill logical plan."""
     try:
@@ -131,7 +143,7 @@ def compile_query(text: str, session: SqlSession) -> CompiledQuery:
 
 def _compile(text: str, session: SqlSession) -> CompiledQuery:
     tree = parse_query(text)
-    low = Lowering(session, text)
+    low = new_lowering(session, text)
     if isinstance(tree, exp.Create):
         return _ctas(tree, low, session, text)
     if not isinstance(tree, exp.Query | exp.Values):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from drillspark.plan.function_kinds import is_aggregate
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import joins as join_details
 from drillspark.sql import lateral
@@ -18,7 +19,7 @@ from drillspark.sql.aggregates import (
     pivot_query,
 )
 from drillspark.sql.errors import SqlError, SqlSyntaxError
-from drillspark.sql.expressions import AGGREGATES, ExprLowering
+from drillspark.sql.expressions import ExprLowering
 from drillspark.sql.lower import (
     STAR,
     Lowering,
@@ -531,7 +532,7 @@ class SelectLowering:
         window specification."""
         for n in node.walk():
             is_agg = isinstance(n, exp.AggFunc) or (isinstance(n, exp.Anonymous)
-                                                    and n.name.lower() in AGGREGATES)
+                                                    and is_aggregate(n.name))
             if not is_agg or (n is not node and _inside_subquery(n, node)):
                 continue
             parent = n.parent
@@ -708,9 +709,3 @@ class SelectLowering:
 
     def expr(self, node: exp.Expr) -> str:
         return ExprLowering(self).lower(node)
-
-
-def _failure(message: str, detail: str) -> str:
-    """An expression that fails the query with `message: detail` when a row evaluates it (the
-    catalog's `raise_error`, a drillspark extension)."""
-    return dx.call("raise_error", [dx.call("concat", [dx.string(message + ": "), detail])])

@@ -472,10 +472,8 @@ class SubqueryLowering:
         return rel, dx.path(one)
 
     def _check_single(self, rel: Rel, count: str, node: exp.Expr) -> Rel:
-        from drillspark.sql.select import _failure
-
         check = dx.case([(dx.binary(">", dx.path(count), "1"), dx.call("isnull", [
-            _failure(SINGLE_VALUE_ERROR, dx.path(count))]))], "true")
+            dx.failure(SINGLE_VALUE_ERROR, dx.path(count))]))], "true")
         return self.add({"op": "filter", "input": rel.op, "expr": check}, rel.columns, node)
 
     def _single_value(self, rel: Rel, inner: Rel, sub: exp.Expr) -> tuple[Rel, str]:
