@@ -33,9 +33,11 @@ def client(args: list[str], cwd: str, runtime: str) -> tuple[str, str, dict]:
 
 
 @pytest.mark.parametrize("how", ["found", "connect"])
-def test_a_server_answered_query_imports_no_spark_arrow_or_sqlglot(server, tmp_path, how):
+def test_a_server_answered_query_imports_no_spark_arrow_or_sqlglot(server, tmp_path, how,
+                                                                    monkeypatch):
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
+    monkeypatch.setenv(discovery.RUNTIME_DIR_ENV, str(runtime))
     ws = server.catalog.workspaces
     if how == "found":
         discovery.publish(server.url, dict(ws), auth=False)
@@ -46,6 +48,6 @@ def test_a_server_answered_query_imports_no_spark_arrow_or_sqlglot(server, tmp_p
                                "SELECT 1 AS one FROM (VALUES(1)); SELECT 2 AS two"],
                               cwd=ws["root"], runtime=str(runtime))
     assert report == {"code": 0, "heavy": []}, err
-    assert out == "one\n1\n\ntwo\n2\n"
+    assert out == "one\n1\ntwo\n2\n"
     if how == "found":
         assert f"answered by drillspark serve at {server.url}" in err
