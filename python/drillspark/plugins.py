@@ -39,8 +39,7 @@ class RegisteredFunction:
 
 _operators: dict[str, type] = {}
 _functions: dict[str, RegisteredFunction] = {}
-# Registrations to run before the registry is first read or written (built-ins first, so a
-# user's registration of the same name still wins).
+# Registrations to run before the registry is first read (the built-ins).
 _deferred: list[Callable[[], object]] = []
 _deferred_lock = threading.RLock()
 _loaded = True  # no loader is waiting
@@ -69,6 +68,14 @@ def _load_deferred() -> None:
             _loaded = True
 
 
+def _store(registry: dict[str, Any], key: str, value: Any) -> None:
+    """A registration; one made by a deferred loader keeps a name the user registered first."""
+    if getattr(_loading, "active", False):
+        registry.setdefault(key, value)
+    else:
+        registry[key] = value
+
+
 def operator(name: str) -> Callable[[type[T]], type[T]]:
     """Class decorator: register `cls` as the logical-plan operator `name` (case-insensitive).
 
@@ -78,8 +85,7 @@ def operator(name: str) -> Callable[[type[T]], type[T]]:
         raise ValueError(f"an operator name must be a non-empty string, not {name!r}")
 
     def register(cls: type[T]) -> type[T]:
-        _load_deferred()
-        _operators[name.lower()] = cls
+        _store(_operators, name.lower(), cls)
         if isinstance(cls, type) and getattr(cls, "drill_name", None) is None:
             with contextlib.suppress(TypeError, AttributeError):  # built-in types refuse
                 cls.drill_name = name  # type: ignore[attr-defined]
@@ -97,8 +103,8 @@ def function(name: str, kind: FunctionKind = "scalar", **options: Any) -> Callab
         raise ValueError(f"function style must be 'arrow' or 'pandas', not {style!r}")
 
     def register(fn: T) -> T:
-        _load_deferred()
-        _functions[name.lower()] = RegisteredFunction(name.lower(), kind, fn, dict(options))  # type: ignore[arg-type]
+        _store(_functions, name.lower(),
+               RegisteredFunction(name.lower(), kind, fn, dict(options)))  # type: ignore[arg-type]
         return fn
 
     return register

@@ -63,6 +63,14 @@ def test_builtin_operators_register_on_the_registrys_first_use():
         "class Mine: pass\n"
         "print(json.dumps(drillspark.plugins.registered_operator('nested-filter').__name__))")
     assert out == "Mine"
+    # the operator's module imported first (as a Spark worker unpickling it does)
+    out = _in_fresh_interpreter(
+        "import json\n"
+        "from drillspark.operators.nested_filter import NestedFilter\n"
+        "import drillspark\n"
+        "print(json.dumps(drillspark.plugins.registered_operator('nested-filter') is "
+        "NestedFilter))")
+    assert out is True
 
 
 # --------------------------------------------------------------- class-data sharing bookkeeping
