@@ -9,30 +9,55 @@ JSON) on Apache Spark.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from drillspark import plugins as _plugins
 from drillspark._version import __version__
-from drillspark.api import run
 from drillspark.errors import Error
-
-# the built-in Arrow operators register themselves in drillspark.plugins on import; any import
-# of a drillspark module runs this file first, so they are always known by name
-from drillspark.operators import builtin as _builtin_operators  # noqa: F401
 from drillspark.plugins import function, operator
-from drillspark.progress import ProgressInfo
-from drillspark.result import DrillResult, Result, StatementResult
-from drillspark.session import configure, jar_path, session, set_log_level
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-    from drillspark.progress import ProgressCallback
+    from drillspark.api import run
+    from drillspark.progress import ProgressCallback, ProgressInfo
+    from drillspark.result import DrillResult, Result, StatementResult
+    from drillspark.session import configure, jar_path, session, set_log_level
 
 __all__ = ["DrillResult", "Error", "ProgressInfo", "Result", "StatementResult", "__version__",
            "configure", "function", "jar_path", "operator", "run", "session", "set_log_level",
            "sql"]
+
+# The rest of the API loads on first use (PEP 562), so that `import drillspark` costs no
+# pyarrow, pyspark or sqlglot: `drillspark sql` answered by a running server needs none of them.
+_LAZY = {"run": "drillspark.api", "ProgressInfo": "drillspark.progress",
+         "DrillResult": "drillspark.result", "Result": "drillspark.result",
+         "StatementResult": "drillspark.result", "configure": "drillspark.session",
+         "jar_path": "drillspark.session", "session": "drillspark.session",
+         "set_log_level": "drillspark.session"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # once: later lookups are plain attribute reads
+        return value
+    raise AttributeError(f"module 'drillspark' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def _builtin_operators() -> None:
+    # the built-in Arrow operators (pyarrow) register on the registry's first use
+    from drillspark.operators import builtin  # noqa: F401
+
+
+_plugins.defer(_builtin_operators)
 
 
 def sql(query: str, spark: SparkSession | None = None, *,
@@ -58,12 +83,18 @@ def sql(query: str, spark: SparkSession | None = None, *,
     return run_sql(query, spark, progress)
 
 
+# Functions named like the module that holds them (or a package): importing that module
+# (e.g. `import drillspark.sql.engine`, `from drillspark.session import jar_path`) would
+# otherwise bind the module to the name.
+_SHADOWED = ("sql", "session")
+
+
 class _Package(types.ModuleType):
-    """Keeps `drillspark.sql` the function above: importing the drillspark.sql package (e.g.
-    `import drillspark.sql.engine`) would otherwise bind the package to this name."""
+    """Keeps `drillspark.sql` the function above and `drillspark.session` the function of
+    drillspark.session (loaded on first use)."""
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name == "sql" and isinstance(value, types.ModuleType):
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)
 

@@ -8,8 +8,9 @@
 
 The plan validator, the translator and the SQL front end look names up here, so a registered
 operator or function is known everywhere at once. This module is the bottom of the package: it
-imports nothing of drillspark. The built-in Python operators (drillspark.operators.builtin)
-register themselves here when the drillspark package is imported (drillspark/__init__.py).
+imports nothing of drillspark. The built-in Python operators (drillspark.operators.builtin, which
+needs pyarrow) register themselves here on the registry's first use: the package hands over a
+loader (`defer`), so `import drillspark` alone loads no Arrow (docs/performance.md).
 
 Function options understood by drillspark.operators.spark: `returns` (the Spark result type,
 a DDL string such as "double" or a DataType; required to run it) and `style` ("arrow", the
@@ -19,6 +20,7 @@ default: pyarrow arrays in and out; or "pandas": pandas Series in and out).
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -37,6 +39,41 @@ class RegisteredFunction:
 
 _operators: dict[str, type] = {}
 _functions: dict[str, RegisteredFunction] = {}
+# Registrations to run before the registry is first read (the built-ins).
+_deferred: list[Callable[[], object]] = []
+_deferred_lock = threading.RLock()
+_loaded = True  # no loader is waiting
+_loading = threading.local()  # set in the thread running the loaders (they register too)
+
+
+def defer(loader: Callable[[], object]) -> None:
+    """Run `loader` (which registers names) on the registry's first use."""
+    global _loaded
+    with _deferred_lock:
+        _deferred.append(loader)
+        _loaded = False
+
+
+def _load_deferred() -> None:
+    global _loaded
+    if _loaded or getattr(_loading, "active", False):
+        return
+    with _deferred_lock:  # another thread's lookup waits until the names are in
+        _loading.active = True
+        try:
+            while _deferred:
+                _deferred.pop(0)()
+        finally:
+            _loading.active = False
+            _loaded = True
+
+
+def _store(registry: dict[str, Any], key: str, value: Any) -> None:
+    """A registration; one made by a deferred loader keeps a name the user registered first."""
+    if getattr(_loading, "active", False):
+        registry.setdefault(key, value)
+    else:
+        registry[key] = value
 
 
 def operator(name: str) -> Callable[[type[T]], type[T]]:
@@ -48,7 +85,7 @@ def operator(name: str) -> Callable[[type[T]], type[T]]:
         raise ValueError(f"an operator name must be a non-empty string, not {name!r}")
 
     def register(cls: type[T]) -> type[T]:
-        _operators[name.lower()] = cls
+        _store(_operators, name.lower(), cls)
         if isinstance(cls, type) and getattr(cls, "drill_name", None) is None:
             with contextlib.suppress(TypeError, AttributeError):  # built-in types refuse
                 cls.drill_name = name  # type: ignore[attr-defined]
@@ -66,29 +103,35 @@ def function(name: str, kind: FunctionKind = "scalar", **options: Any) -> Callab
         raise ValueError(f"function style must be 'arrow' or 'pandas', not {style!r}")
 
     def register(fn: T) -> T:
-        _functions[name.lower()] = RegisteredFunction(name.lower(), kind, fn, dict(options))  # type: ignore[arg-type]
+        _store(_functions, name.lower(),
+               RegisteredFunction(name.lower(), kind, fn, dict(options)))  # type: ignore[arg-type]
         return fn
 
     return register
 
 
 def registered_operator(name: str) -> type | None:
+    _load_deferred()
     return _operators.get(name.lower())
 
 
 def registered_function(name: str) -> RegisteredFunction | None:
+    _load_deferred()
     return _functions.get(name.lower())
 
 
 def operator_names() -> list[str]:
+    _load_deferred()
     return sorted(_operators)
 
 
 def function_names() -> list[str]:
+    _load_deferred()
     return sorted(_functions)
 
 
 def unregister(name: str) -> None:
     """Forget an operator or function (tests use this to keep the registry clean)."""
+    _load_deferred()
     _operators.pop(name.lower(), None)
     _functions.pop(name.lower(), None)

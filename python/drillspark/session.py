@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drillspark import class_sharing
 from drillspark._version import SCALA_BINARY, __version__
 from drillspark.errors import UsageError
 
@@ -140,17 +141,40 @@ def session(master: str | None = None, app_name: str = "drillspark", log_level: 
         # Embedded: bind to loopback instead of warning that the hostname resolves to it.
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log4j = Path(__file__).parent / "conf" / "log4j2.properties"
+    java_options = _driver_java_options(log4j, conf.pop("spark.driver.extraJavaOptions", None))
+    sharing = _class_sharing(master, java_options, conf)
+    if sharing is not None:
+        java_options = f"{java_options} {sharing.flags}"
     builder = SparkSession.builder if master is None else SparkSession.builder.master(master)
     builder = (
         builder
         .appName(app_name)
         .config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
-        .config("spark.driver.extraJavaOptions",
-                _driver_java_options(log4j, conf.pop("spark.driver.extraJavaOptions", None)))
+        .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.ui.showConsoleProgress", "false")
     )
     for key, value in conf.items():
         builder = builder.config(key, str(value))
-    spark = configure(builder).getOrCreate()
+    try:
+        spark = configure(builder).getOrCreate()
+    finally:
+        class_sharing.started(sharing)  # names the archive once the JVM has written it
     set_log_level(spark, log_level)
     return spark
+
+
+def _class_sharing(master: str | None, java_options: str,
+                   conf: dict[str, Any]) -> class_sharing.Sharing | None:
+    """Class-data sharing for a local driver JVM drillspark starts (drillspark/class_sharing.py):
+    not under spark-submit (master None here) or Spark Connect, whose JVMs are not ours."""
+    import pyspark
+
+    if master is None or "spark.remote" in conf:
+        return None
+    try:
+        jar = jar_path()
+    except JarNotFoundError:
+        return None  # configure() says so
+    spark_id = "|".join([pyspark.__version__, os.path.dirname(pyspark.__file__),
+                         os.environ.get("SPARK_HOME", "")])
+    return class_sharing.prepare(master, java_options, jar, spark_id)

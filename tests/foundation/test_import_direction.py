@@ -26,6 +26,7 @@ LAYERS = {
     "drillspark.display": 5,
     "drillspark.progress": 5,
     "drillspark.session": 5,
+    "drillspark.class_sharing": 5,
     "drillspark.spark": 4,
     "drillspark.plan": 3,
     "drillspark.operators": 1,

@@ -1,0 +1,185 @@
+"""Time to first result, the parts that start no Spark: `import drillspark` loads no pyarrow,
+pyspark or sqlglot (they load on first use), the public API is unchanged, and the class-data
+sharing cache's bookkeeping (drillspark/class_sharing.py) on real files and processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from drillspark import class_sharing
+
+HEAVY = ("pyspark", "pyarrow", "sqlglot", "numpy", "pandas", "py4j")
+
+
+def _in_fresh_interpreter(code: str) -> dict:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_drillspark_loads_no_spark_arrow_or_sqlglot():
+    out = _in_fresh_interpreter(
+        "import sys, json, drillspark, drillspark.cli.main, drillspark.cli.remote, "
+        "drillspark.sql.statements, drillspark.sql.session\n"
+        "drillspark.cli.main.build_parser()\n"
+        f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))")
+    assert out == []
+
+
+def test_the_public_api_loads_on_first_use():
+    out = _in_fresh_interpreter(
+        "import sys, json, pydoc, drillspark\n"
+        "import drillspark.session, drillspark.sql.engine\n"  # submodules named like functions
+        "from drillspark.result import DrillResult\n"
+        "text = pydoc.render_doc(drillspark, renderer=pydoc.plaintext)\n"
+        "print(json.dumps({'session': callable(drillspark.session) and "
+        "drillspark.session.__module__, 'sql': drillspark.sql.__module__, "
+        "'run': drillspark.run.__module__, 'result': drillspark.DrillResult is DrillResult, "
+        "'all': sorted(n for n in drillspark.__all__ if not hasattr(drillspark, n)), "
+        "'dir': sorted(set(drillspark.__all__) - set(dir(drillspark))), "
+        "'help': [n for n in ('session(', 'run(', 'sql(', 'DrillResult') if n not in text]}))")
+    assert out == {"session": "drillspark.session", "sql": "drillspark", "run": "drillspark.api",
+                   "result": True, "all": [], "dir": [], "help": []}
+
+
+def test_builtin_operators_register_on_the_registrys_first_use():
+    out = _in_fresh_interpreter(
+        "import sys, json, drillspark\n"
+        "before = 'drillspark.operators.builtin' in sys.modules\n"
+        "op = drillspark.plugins.registered_operator('nested-filter')\n"
+        "print(json.dumps([before, op.__name__]))")
+    assert out == [False, "NestedFilter"]
+    # a user's operator of the same name, registered before any lookup, still wins
+    out = _in_fresh_interpreter(
+        "import json, drillspark\n"
+        "@drillspark.operator('nested-filter')\n"
+        "class Mine: pass\n"
+        "print(json.dumps(drillspark.plugins.registered_operator('nested-filter').__name__))")
+    assert out == "Mine"
+    # the operator's module imported first (as a Spark worker unpickling it does)
+    out = _in_fresh_interpreter(
+        "import json\n"
+        "from drillspark.operators.nested_filter import NestedFilter\n"
+        "import drillspark\n"
+        "print(json.dumps(drillspark.plugins.registered_operator('nested-filter') is "
+        "NestedFilter))")
+    assert out is True
+
+
+# --------------------------------------------------------------- class-data sharing bookkeeping
+def _archive(folder: Path, name: str, body: bytes) -> Path:
+    path = folder / f"{name}-{len(body)}.jsa"
+    path.write_bytes(body)
+    return path
+
+
+def test_a_found_archive_is_checked_before_the_jvm_sees_it(tmp_path):
+    whole = class_sharing.DYNAMIC_MAGIC + b"\0" * 60
+    good = _archive(tmp_path, "drillspark-k", whole)
+    sharing = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
+    assert sharing is not None and sharing.writing is None
+    assert f"-XX:SharedArchiveFile={good}" in sharing.flags
+    assert class_sharing.VERIFY in sharing.flags and class_sharing.QUIET in sharing.flags
+    # cut short (Java 17 dies of SIGBUS on it) or not an archive: removed, and written anew
+    for bad in (whole, b"\0" * 64):
+        path = _archive(tmp_path, "drillspark-k", bad)
+        if bad == whole:
+            os.truncate(path, 20)
+        else:
+            good.unlink()
+        sharing = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
+        assert not path.exists()
+        assert sharing is not None and sharing.writing is not None
+        assert sharing.flags.startswith(f"-XX:ArchiveClassesAtExit={sharing.writing} ")
+        assert sharing.lock is not None
+        sharing.lock.unlink()
+
+
+def test_only_one_of_two_first_starts_writes_the_archive(tmp_path):
+    first = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
+    second = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
+    assert first is not None and first.lock is not None and first.lock.exists()
+    assert second is None  # runs without sharing while the first one's JVM writes
+    # a lock left by a run that died long ago is taken over
+    old = time.time() - class_sharing.STALE_LOCK_SECONDS - 60
+    os.utime(first.lock, (old, old))
+    third = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
+    assert third is not None and third.writing is not None
+
+
+def test_the_watcher_names_a_whole_archive_and_drops_a_partial_one(tmp_path):
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # an exited JVM
+    for body, kept in ((class_sharing.DYNAMIC_MAGIC + b"x" * 100, True),
+                       (b"\0" * 104, False)):  # killed while writing: no header yet
+        folder = tmp_path / str(kept)
+        folder.mkdir()
+        sharing = class_sharing._archive_or_claim(folder, "drillspark-k")
+        assert sharing is not None and sharing.writing is not None and sharing.lock is not None
+        sharing.writing.write_bytes(body)
+        final = class_sharing.finish(gone.pid, sharing.writing, sharing.lock)
+        assert not sharing.writing.exists() and not sharing.lock.exists()
+        if kept:
+            assert final == folder / "drillspark-k-104.jsa" and final.read_bytes() == body
+            assert [p.name for p in folder.iterdir()] == ["drillspark-k-104.jsa"]
+        else:
+            assert final is None and not list(folder.iterdir())
+
+
+def test_the_watcher_waits_for_the_jvm(tmp_path):
+    sharing = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
+    assert sharing is not None and sharing.writing is not None and sharing.lock is not None
+    writer = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; time.sleep(1.0); "
+        f"open({str(sharing.writing)!r}, 'wb').write({class_sharing.DYNAMIC_MAGIC!r} + b'y' * 8)")])
+    try:
+        final = class_sharing.finish(writer.pid, sharing.writing, sharing.lock, poll=0.05)
+    finally:
+        writer.wait()
+    assert final is not None and final.read_bytes().endswith(b"y" * 8)
+
+
+@pytest.mark.parametrize("master, java_options, env", [
+    ("yarn", "", {}),
+    ("local-cluster[2,1,1024]", "", {}),
+    ("spark://host:7077", "", {}),
+    ("local[2]", "-Xshare:off", {}),
+    ("local[2]", "-XX:SharedArchiveFile=/mine.jsa", {}),
+    ("local[2]", "", {"PYSPARK_SUBMIT_ARGS": "--driver-java-options -Xshare:off pyspark-shell"}),
+    ("local[2]", "", {class_sharing.CDS_ENV: "0"}),
+])
+def test_no_sharing_for_other_masters_own_flags_or_when_turned_off(tmp_path, monkeypatch,
+                                                                   master, java_options, env):
+    monkeypatch.setenv(class_sharing.CACHE_DIR_ENV, str(tmp_path / "cache"))
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert class_sharing.prepare(master, java_options, "/no.jar", "spark") is None
+    assert not (tmp_path / "cache").exists()
+
+
+def test_local_masters_share_in_the_cache_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv(class_sharing.CACHE_DIR_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert class_sharing.cache_dir() == tmp_path / "xdg" / "drillspark"
+    monkeypatch.setenv(class_sharing.CACHE_DIR_ENV, str(tmp_path / "cache"))
+    jar = tmp_path / "x.jar"
+    jar.write_bytes(b"jar")
+    for master in ("local", "local[2]", "local[*]"):
+        sharing = class_sharing.prepare(master, "-Dx=1", str(jar), "spark")
+        assert sharing is not None and sharing.lock is not None  # the first start writes it
+        assert sharing.lock.parent == tmp_path / "cache"
+        sharing.lock.unlink()
+    # another jar (or Java, or pyspark) is another archive
+    jar.write_bytes(b"other")
+    keys = {class_sharing.archive_key("java", "spark", str(jar))}
+    jar.write_bytes(b"third")
+    keys.add(class_sharing.archive_key("java", "spark", str(jar)))
+    keys.add(class_sharing.archive_key("java", "spark2", str(jar)))
+    assert len(keys) == 3
