@@ -185,7 +185,8 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
     from the JSON lines themselves."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
-               DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"))
+               DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"),
+               SPARK_WORKER_DIR=str(tmp_path / "work"))  # not into pyspark's folder
     package = os.path.dirname(os.path.dirname(os.path.abspath(
         sys.modules["drillspark"].__file__ or "")))
     proc = subprocess.Popen(

@@ -1,0 +1,97 @@
+"""Runs on local-cluster[2,1,1024]: one executor JVM is killed (SIGKILL) while the scan's tasks
+run; Spark re-runs the lost tasks elsewhere and the `drill` source reads their splits again from
+the start. Prints the answer, what was killed and a second query's answer (the session lives on).
+
+    python executor_loss_app.py DATA_DIR
+"""
+
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import drillspark
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "tests" / "operators"))
+import cluster_check  # noqa: E402
+
+
+def executors(pid: int) -> list[int]:
+    """The executor JVMs below `pid` (local-cluster starts them from the driver's JVM)."""
+    parent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                pass
+    found = []
+    for p in parent:
+        q = p
+        while q in parent and q != pid:
+            q = parent[q]
+        if q == pid and p != pid:
+            try:
+                with open(f"/proc/{p}/cmdline", "rb") as f:
+                    if b"CoarseGrainedExecutorBackend" in f.read():
+                        found.append(p)
+            except OSError:
+                pass
+    return sorted(found)
+
+
+def slow(batches):
+    """Pass the rows through, slowly: the scan's tasks are still running when one is killed."""
+    import time as t
+
+    for batch in batches:
+        t.sleep(0.25)
+        yield batch
+
+
+data = Path(sys.argv[1])
+spark = drillspark.session(
+    master="local-cluster[2,1,1024]", app_name="drillspark-executor-loss",
+    **{**cluster_check.session_conf(), "spark.sql.execution.arrow.maxRecordsPerBatch": "200",
+       "spark.task.maxFailures": "4"})
+sc = spark.sparkContext
+killed: list[int] = []
+
+
+def kill_one_when_running() -> None:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        active = [s for s in sc.statusTracker().getActiveStageIds()
+                  if (info := sc.statusTracker().getStageInfo(s)) and info.numActiveTasks > 0
+                  and info.numCompletedTasks > 0]
+        pids = executors(os.getpid())
+        if active and len(pids) == 2:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+            return
+        time.sleep(0.1)
+
+
+df = spark.read.format("drill").load(str(data)).select("id", "v")
+killer = threading.Thread(target=kill_one_when_running, daemon=True)
+killer.start()
+sc.setJobGroup("scan-with-a-loss", "the scan an executor dies in")
+rows = df.mapInArrow(slow, "id long, v long").agg({"id": "count", "v": "sum"}).collect()
+killer.join(timeout=10)
+tracker = sc.statusTracker()
+failed = 0
+for job in tracker.getJobIdsForGroup("scan-with-a-loss"):
+    info = tracker.getJobInfo(job)
+    for stage in (info.stageIds if info else []):
+        stage_info = tracker.getStageInfo(stage)
+        failed += stage_info.numFailedTasks if stage_info else 0
+sc.setJobGroup(None, None)  # type: ignore[arg-type]
+print("KILLED", len(killed))
+print("FAILED_TASKS", failed)
+print("ANSWER", rows[0]["count(id)"], rows[0]["sum(v)"])
+print("AFTER", spark.read.format("drill").load(str(data)).count())
+spark.stop()
