@@ -11,7 +11,7 @@ import drillspark.testkit.{Checks, Suite}
  */
 object UnitTests {
   val suites: Seq[Suite] = Seq(
-    source.bytes.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
+    source.input.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
     source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite, catalog.WorkspacePathsSuite)
 
   def main(args: Array[String]): Unit = {

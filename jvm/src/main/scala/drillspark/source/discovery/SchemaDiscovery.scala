@@ -7,8 +7,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 
 import drillspark.source.discovery.Node._
-import drillspark.source.{DrillOptions, TypeConflict}
-import drillspark.source.bytes.ByteScanner
+import drillspark.source.{DrillOptions, ScannerMode, TypeConflict}
 import drillspark.source.input.{DrillScanException, FileSplit, InputFile, InputFiles, JsonInput, RecordStream}
 
 /**
@@ -41,7 +40,7 @@ object SchemaDiscovery extends Logging {
    * (the Jackson token pass only) or `bytes` (the byte scanner only: a split it gives up on
    * fails, to test which inputs it handles). */
   val ScannerConf = "spark.drillspark.discoveryScanner"
-  import ByteScanner.{BytesOnly, Fast, Jackson}
+  import ScannerMode.{BytesOnly, Fast, Jackson}
 
   private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =
     CacheKey(f.path, f.length, f.mtime, s"${o.discoveryKey},$scanner")
@@ -61,7 +60,7 @@ object SchemaDiscovery extends Logging {
 
   /** [[discover]], with each file's own schema (shared with the cache: read only). */
   def discoverFiles(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): (Node, Seq[(InputFile, Node)]) = {
-    val mode = ByteScanner.mode(spark, ScannerConf)
+    val mode = ScannerMode(spark, ScannerConf)
     val known = new java.util.HashMap[InputFile, Entry]()
     files.foreach { f => val e = cache.get(keyOf(f, o, mode)); if (e != null) known.put(f, e) }
     val missingFiles = files.filterNot(known.containsKey).distinct // a path given twice is discovered once
