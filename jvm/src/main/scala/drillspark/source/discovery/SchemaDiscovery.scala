@@ -143,14 +143,12 @@ object SchemaDiscovery extends Logging {
       root
     }
 
-    private def scalarKind(t: JsonToken): Int =
-      if (o.allTextMode) STRING
-      else t match {
-        case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => BOOL
-        case JsonToken.VALUE_NUMBER_INT => if (o.readNumbersAsDouble) DOUBLE else BIGINT
-        case JsonToken.VALUE_NUMBER_FLOAT => DOUBLE
-        case _ => STRING
-      }
+    private def scalarKind(t: JsonToken): Int = Node.scalarKind(t match {
+      case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => BOOL
+      case JsonToken.VALUE_NUMBER_INT => BIGINT
+      case JsonToken.VALUE_NUMBER_FLOAT => DOUBLE
+      case _ => STRING
+    }, o)
 
     private def here(p: JsonParser): String = s"$file line ${p.currentLocation().getLineNr}"
 
@@ -185,7 +183,7 @@ object SchemaDiscovery extends Logging {
           val k = ExtendedKinds(p.currentName())
           p.nextToken(); p.skipChildren()
           while (p.nextToken() != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren() }
-          scalar(p, n, if (o.allTextMode) STRING else k)
+          n.meetScalarKind(Node.scalarKind(k, o, extended = true), file)(conflict(p, n, _))
         } else n.kind match {
           case NULL | STRUCT => n.kind = STRUCT; members(p, n, t1, depth + 1)
           case CONFLICT => skipRest(p)
@@ -205,21 +203,7 @@ object SchemaDiscovery extends Logging {
       }
       case JsonToken.VALUE_STRING if n.kind == STRUCT =>
         () // a string where the file had a map reads as an empty map (Drill, DRILL-7821)
-      case _ =>
-        val k = scalarKind(t)
-        n.kind match {
-          case NULL => n.kind = k; n.file = file
-          case STRUCT | ARRAY => conflict(p, n, kindName(k))
-          case CONFLICT | DEEP => ()
-          case old => n.kind = meetScalar(old, k)
-        }
-    }
-
-    private def scalar(p: JsonParser, n: Node, k: Int): Unit = n.kind match {
-      case NULL => n.kind = k
-      case STRUCT | ARRAY => conflict(p, n, kindName(k))
-      case CONFLICT | DEEP => ()
-      case old => n.kind = meetScalar(old, k)
+      case _ => n.meetScalarKind(scalarKind(t), file)(conflict(p, n, _))
     }
 
     /** Skip to the END_OBJECT of the object whose first member name was already read. */
