@@ -5,14 +5,15 @@ import drillspark.testkit.{Checks, Suite}
 /**
  * Plain-JVM unit tests of the extension's pieces that need no Spark session: the byte
  * scanner's UTF-8 and SWAR checks, the key index, name folding, option parsing, schema
- * discovery (byte path against the Jackson path), hostile JSON (deep, wide, invalid UTF-8)
- * and workspace confinement. Run by
+ * discovery (byte path against the Jackson path), hostile JSON (deep, wide, invalid UTF-8),
+ * the column writers' conversions (both input paths) and workspace confinement. Run by
  * tests/foundation/test_jvm_units.py (`make test`); `tools/build_jar.py --tests` builds them.
  */
 object UnitTests {
   val suites: Seq[Suite] = Seq(
-    source.bytes.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
-    source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite, catalog.WorkspacePathsSuite)
+    source.input.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
+    source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite,
+    source.write.ConversionsSuite, catalog.WorkspacePathsSuite)
 
   def main(args: Array[String]): Unit = {
     val chosen = if (args.isEmpty) suites else suites.filter(s => args.contains(s.name))

@@ -2,7 +2,6 @@ package drillspark.source
 
 import org.apache.hadoop.conf.Configuration
 
-import drillspark.source.bytes.ByteScanner
 import drillspark.source.discovery.SchemaDiscovery
 import drillspark.source.input.FileSplit
 
@@ -19,7 +18,7 @@ object DiscoveryBench {
     val conf = new Configuration()
     val files = ScannerBench.files(args.drop(2).toSeq)
     val o = DrillOptions(files.map(_.path))
-    ScannerBench.alternate("DISCOVERY", "DISCOVERY_ONLY", args(0).toInt, args(1).toInt, files, ByteScanner.BytesOnly) {
+    ScannerBench.alternate("DISCOVERY", "DISCOVERY_ONLY", args(0).toInt, args(1).toInt, files, ScannerMode.BytesOnly) {
       (mode, f) => SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o, mode).records
     }
   }

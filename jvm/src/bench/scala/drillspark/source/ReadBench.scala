@@ -3,7 +3,6 @@ package drillspark.source
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.{StructField, StructType}
 
-import drillspark.source.bytes.ByteScanner
 import drillspark.source.discovery.{Node, SchemaDiscovery}
 import drillspark.source.input.FileSplit
 import drillspark.source.read.DrillPartitionReader
@@ -25,7 +24,7 @@ object ReadBench {
     files.foreach(f => Node.mergeInto(root, SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o).node))
     val full = Node.structOf(root, o)
     val schema = if (args(2) == "*") full else prune(full, args(2).split(",").toSeq.map(_.split("\\.").toList))
-    ScannerBench.alternate("READ", "READ_ONLY", args(0).toInt, args(1).toInt, files, ByteScanner.Fast) { (mode, f) =>
+    ScannerBench.alternate("READ", "READ_ONLY", args(0).toInt, args(1).toInt, files, ScannerMode.Fast) { (mode, f) =>
       val r = new DrillPartitionReader(Seq(FileSplit(f, 0L, -1L)), schema, o.copy(readScanner = mode), conf, None)
       var rows = 0L
       try while (r.next()) rows += r.get().numRows() finally r.close()

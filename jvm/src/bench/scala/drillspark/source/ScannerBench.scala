@@ -5,7 +5,6 @@ import java.util.concurrent.{Callable, Executors}
 
 import scala.jdk.CollectionConverters._
 
-import drillspark.source.bytes.ByteScanner
 import drillspark.source.input.InputFile
 
 /** What [[DiscoveryBench]] and [[ReadBench]] share: the files from the command line, and
@@ -25,7 +24,7 @@ private[source] object ScannerBench {
     val pool = Executors.newFixedThreadPool(threads)
     try {
       (1 to rounds).foreach { _ =>
-        Seq("fast" -> fast, "jackson" -> ByteScanner.Jackson)
+        Seq("fast" -> fast, "jackson" -> ScannerMode.Jackson)
           .filter(m => sys.env.get(only).forall(_ == m._1)).foreach { case (name, mode) =>
             val t0 = System.nanoTime()
             val tasks = files.map(f => new Callable[(Long, Long)] {

@@ -5,24 +5,19 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan}
+import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
 import org.apache.spark.sql.drillspark.compat.ScanVectors
-import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
 import org.apache.spark.sql.types.{LongType, StructField, StructType}
 
 import drillspark.source.discovery.SchemaDiscovery
-import drillspark.source.input.{FileSplit, InputFile, InputFiles}
-import drillspark.source.read.RecordCounter
-
-/** Part of a pushed COUNT(*): records already known (from discovery) plus splits to count. */
-final case class CountPartition(known: Long, splits: Array[FileSplit]) extends InputPartition
+import drillspark.source.input.{InputFile, InputFiles}
+import drillspark.source.read.{CountPartition, CountReaderFactory}
 
 /**
  * COUNT(*) pushed into the scan (no GROUP BY, no filter): each input partition yields one row,
  * its record count, and Spark sums them. Files whose record count discovery remembered (same
  * path, length and modification time) are not read again; the others are counted by the
- * structural scan of [[RecordCounter]], in splits packed like [[DrillScan]]'s.
+ * structural scan of [[read.RecordCounter]], in splits packed like [[DrillScan]]'s.
  */
 final class CountScan(table: DrillJsonTable) extends Scan with Batch {
   import CountScan._
@@ -74,31 +69,4 @@ object CountScan {
       val st = p.getFileSystem(conf).getFileStatus(p)
       st.getLen == f.length && st.getModificationTime == f.mtime
     } catch { case _: java.io.IOException => false }
-}
-
-/** One row per partition: its known records plus the records of its splits. */
-final class CountReaderFactory(o: DrillOptions, conf: HadoopConf) extends PartitionReaderFactory {
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val p = partition.asInstanceOf[CountPartition]
-    new PartitionReader[InternalRow] {
-      private var row: InternalRow = _
-      override def next(): Boolean = row == null && { row = InternalRow(count(p)); true }
-      override def get(): InternalRow = row
-      override def close(): Unit = ()
-    }
-  }
-
-  private def count(p: CountPartition): Long = {
-    var n = p.known
-    p.splits.foreach { s =>
-      if (s.file.length > 0) {
-        val c = new RecordCounter(conf.value, s.file.path, s.start, s.end, o)
-        try {
-          var k = c.count(Int.MaxValue)
-          while (k > 0) { n += k; k = c.count(Int.MaxValue) }
-        } finally c.close()
-      }
-    }
-    n
-  }
 }

@@ -7,8 +7,6 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.types.{DataType, StringType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import drillspark.source.bytes.ByteScanner
-
 /** What to do with a path that is a scalar in some records and a struct or array in others. */
 object TypeConflict extends Enumeration {
   val Json, Variant, Error = Value
@@ -19,6 +17,25 @@ object TypeConflict extends Enumeration {
     case other => throw new IllegalArgumentException(
       s"drill: option typeConflict must be json, variant or error, not '$other'")
   }
+}
+
+/** Which scanner reads (Spark confs spark.drillspark.discoveryScanner and readScanner, a
+ * diagnostic): the Jackson path only, the byte scanner handing anything unusual back to the
+ * Jackson path (the default), or the byte scanner alone (a split it would hand back fails, so
+ * tests see which inputs it handles). */
+object ScannerMode {
+  final val Jackson = 0
+  final val Fast = 1
+  final val BytesOnly = 2
+
+  /** The mode named by Spark conf `key` (fast, jackson or bytes). */
+  def apply(spark: org.apache.spark.sql.SparkSession, key: String): Int =
+    spark.conf.get(key, "fast").trim.toLowerCase(Locale.ROOT) match {
+      case "fast" => Fast
+      case "jackson" => Jackson
+      case "bytes" => BytesOnly
+      case other => throw new IllegalArgumentException(s"drill: $key must be fast, jackson or bytes, not '$other'")
+    }
 }
 
 /**
@@ -50,11 +67,11 @@ final case class DrillOptions(
     format: String = "json",
     sampledSchema: Option[StructType] = None,
     fileNulls: Map[String, Seq[String]] = Map.empty,
-    readScanner: Int = ByteScanner.Fast) {
+    readScanner: Int = ScannerMode.Fast) {
   // sampledSchema: set by DrillDataSource, not an option. With sampleRecords, the unpruned
   // data schema (provided columns typed NullType: not checked) against which the readers
   // refuse keys discovery never saw. readScanner: set by DrillScan from the Spark conf
-  // spark.drillspark.readScanner (see ByteScanner.mode), not an option either. fileNulls: set
+  // spark.drillspark.readScanner (see ScannerMode), not an option either. fileNulls: set
   // by DrillDataSource, per file path the maps and arrays that file never gives a value
   // (Node.fileNullPaths), read NULL in its records.
 

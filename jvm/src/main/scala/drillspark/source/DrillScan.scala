@@ -7,12 +7,8 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.sources.{And, Filter}
 import org.apache.spark.sql.types.{MetadataBuilder, StructField, StructType}
 
-import drillspark.source.bytes.ByteScanner
-import drillspark.source.input.{FileSplit, ImplicitColumns, InputFiles}
-import drillspark.source.read.{DrillPartitionReaderFactory, ReadPlan}
-
-/** One input partition: line-aligned splits of files, read one after the other. */
-final case class DrillInputPartition(splits: Array[FileSplit]) extends InputPartition
+import drillspark.source.input.{ImplicitColumns, InputFiles}
+import drillspark.source.read.{DrillInputPartition, DrillPartitionReader, DrillPartitionReaderFactory, ReadPlan}
 
 /** A planned `drill` scan: the pruned read schema, pushed filters, and the file splits. */
 final class DrillScan(table: DrillJsonTable, required: StructType, filters: Array[Filter])
@@ -56,14 +52,7 @@ final class DrillScan(table: DrillJsonTable, required: StructType, filters: Arra
     val checkable = filters.filter(RowFilter.compile(_, marked, dataCols).isDefined)
     val filter = checkable.reduceOption[Filter](And(_, _)).flatMap(RowFilter.compile(_, marked, dataCols))
     val spark = SparkSession.active
-    val o = table.options.copy(readScanner = ByteScanner.mode(spark, DrillScan.ReadScannerConf))
+    val o = table.options.copy(readScanner = ScannerMode(spark, DrillPartitionReader.ScannerConf))
     new DrillPartitionReaderFactory(marked, o, ScanVectors.hadoopConf(spark), filter)
   }
-}
-
-object DrillScan {
-  /** Spark conf choosing the row reader, a diagnostic: `fast` (default: the byte reader,
-   * handing a split to the Jackson path from the first thing it does not handle exactly),
-   * `jackson`, or `bytes` (the byte reader alone: a split it would hand over fails). */
-  val ReadScannerConf = "spark.drillspark.readScanner"
 }

@@ -8,7 +8,7 @@ import scala.util.control.ControlThrowable
 import org.apache.hadoop.conf.Configuration
 
 import drillspark.source.DrillOptions
-import drillspark.source.input.{FileSplit, JsonInput}
+import drillspark.source.input.{FileSplit, JsonInput, Utf8}
 
 /** Anything a byte scanner does not handle exactly: the split goes to the Jackson path, which
  * then also produces the error messages. */
@@ -158,7 +158,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
         }
         b = buf(p)
       }
-      ByteScanner.checkUtf8(buf, from, p)
+      if (!Utf8.valid(buf, from, p)) giveUp()
     }
     pos = p + 1
     keyFrom = from
@@ -267,9 +267,10 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
   /** The continuation bytes of a UTF-8 sequence whose lead byte `c` was read (strict); with
    * `keep`, the whole sequence is appended to the decoded string. */
   protected final def utf8(c: Int, keep: Boolean = false): Unit = {
-    val n = ByteScanner.continuations(c)
-    val lo = ByteScanner.firstLow(c)
-    val hi = ByteScanner.firstHigh(c)
+    val n = Utf8.continuations(c)
+    if (n < 0) giveUp()
+    val lo = Utf8.firstLow(c)
+    val hi = Utf8.firstHigh(c)
     if (keep) keepByte(c)
     var i = 0
     while (i < n) {
@@ -439,22 +440,6 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
 }
 
 private[source] object ByteScanner {
-  /** Which scanner reads: the Jackson path only, the byte scanner handing anything unusual
-   * back to the Jackson path (the default), or the byte scanner alone (a diagnostic: a split
-   * it would hand back fails, so tests see which inputs it handles). */
-  final val Jackson = 0
-  final val Fast = 1
-  final val BytesOnly = 2
-
-  /** The mode named by Spark conf `key` (fast, jackson or bytes). */
-  def mode(spark: org.apache.spark.sql.SparkSession, key: String): Int =
-    spark.conf.get(key, "fast").trim.toLowerCase(java.util.Locale.ROOT) match {
-      case "fast" => Fast
-      case "jackson" => Jackson
-      case "bytes" => BytesOnly
-      case other => throw new IllegalArgumentException(s"drill: $key must be fast, jackson or bytes, not '$other'")
-    }
-
   /** Deeper nesting is left to the Jackson path (it checks maxDepth; we keep the stack small). */
   val MaxRecursion = 400
   val MaxNumberLength = 1000
@@ -476,91 +461,4 @@ private[source] object ByteScanner {
     val b = w ^ Backslashes
     ((q - Ones) | (b - Ones) | (w - Spaces) | w) & Highs
   }
-
-  /** UTF-8 lead byte `c`: continuation count and the allowed range of the first continuation
-   * byte (no overlongs, no surrogates, nothing above U+10FFFF); other leads give up. */
-  def continuations(c: Int): Int =
-    if (c >= 0xC2 && c <= 0xDF) 1
-    else if (c >= 0xE0 && c <= 0xEF) 2
-    else if (c >= 0xF0 && c <= 0xF4) 3
-    else throw GiveUp
-  def firstLow(c: Int): Int = if (c == 0xE0) 0xA0 else if (c == 0xF0) 0x90 else 0x80
-  def firstHigh(c: Int): Int = if (c == 0xED) 0x9F else if (c == 0xF4) 0x8F else 0xBF
-
-  /** Strict UTF-8 check of buf[from, until). */
-  def checkUtf8(buf: Array[Byte], from: Int, until: Int): Unit = {
-    var p = from
-    while (p < until) {
-      val c = buf(p) & 0xff
-      p += 1
-      if (c >= 0x80) {
-        val n = continuations(c)
-        if (p + n > until) throw GiveUp
-        val b0 = buf(p) & 0xff
-        if (b0 < firstLow(c) || b0 > firstHigh(c)) throw GiveUp
-        var i = 1
-        while (i < n) { if ((buf(p + i) & 0xC0) != 0x80) throw GiveUp; i += 1 }
-        p += n
-      }
-    }
-  }
-}
-
-/** Member names of one struct by their UTF-8 bytes (open addressing), so that a name seen
- * before costs a hash and a word compare, not a String; `word` is the name's first 8 bytes
- * (see [[ByteScanner.keyWord]]). Shared by [[ByteDiscovery]] and the byte reader's writers. */
-private[source] final class KeyIndex[T <: AnyRef] {
-  private var keys = new Array[Array[Byte]](16)
-  private var words = new Array[Long](16)
-  private var lens = new Array[Int](16)
-  private var hashes = new Array[Int](16)
-  private var values = new Array[AnyRef](16)
-  private var size = 0
-
-  def get(h: Int, word: Long, buf: Array[Byte], off: Int, len: Int): T = {
-    val mask = keys.length - 1
-    var i = h & mask
-    while (keys(i) != null) {
-      if (hashes(i) == h && words(i) == word && lens(i) == len && (len <= 8 || same(keys(i), buf, off, len)))
-        return values(i).asInstanceOf[T]
-      i = (i + 1) & mask
-    }
-    null.asInstanceOf[T]
-  }
-
-  /** A name longer than 8 bytes whose first 8 bytes matched: compare the rest. */
-  private def same(k: Array[Byte], buf: Array[Byte], off: Int, len: Int): Boolean = {
-    var i = 8
-    while (i < len && k(i) == buf(off + i)) i += 1
-    i >= len
-  }
-
-  def put(h: Int, word: Long, key: Array[Byte], m: T): Unit = {
-    if (size >= KeyIndex.MaxEntries) return // a struct with this many spellings: decode each time
-    if (2 * (size + 1) > keys.length) grow()
-    insert(h, word, key, m)
-    size += 1
-  }
-
-  private def insert(h: Int, word: Long, key: Array[Byte], m: AnyRef): Unit = {
-    val mask = keys.length - 1
-    var i = h & mask
-    while (keys(i) != null) i = (i + 1) & mask
-    keys(i) = key; words(i) = word; lens(i) = key.length; hashes(i) = h; values(i) = m
-  }
-
-  private def grow(): Unit = {
-    val (ok, ow, oh, ov) = (keys, words, hashes, values)
-    keys = new Array[Array[Byte]](ok.length * 2)
-    words = new Array[Long](ok.length * 2)
-    lens = new Array[Int](ok.length * 2)
-    hashes = new Array[Int](ok.length * 2)
-    values = new Array[AnyRef](ok.length * 2)
-    var i = 0
-    while (i < ok.length) { if (ok(i) != null) insert(oh(i), ow(i), ok(i), ov(i)); i += 1 }
-  }
-}
-
-private object KeyIndex {
-  val MaxEntries = 4096
 }

@@ -123,7 +123,7 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
     case 'f' => literal('a', 'l', 's'); if (read() != 'e') giveUp(); scalar(n, BOOL)
     case 'n' => literal('u', 'l', 'l')
     case _ =>
-      if (c == '-' || (c >= '0' && c <= '9')) scalar(n, if (number(c) || o.readNumbersAsDouble) DOUBLE else BIGINT)
+      if (c == '-' || (c >= '0' && c <= '9')) scalar(n, if (number(c)) DOUBLE else BIGINT)
       else giveUp()
   }
 
@@ -141,15 +141,8 @@ final class ByteDiscovery(conf: Configuration, split: FileSplit, o: DrillOptions
     }
   }
 
-  private def scalar(n: Node, k0: Int): Unit = if (n != null) {
-    val k = if (o.allTextMode) STRING else k0
-    n.kind match {
-      case NULL => n.kind = k; n.file = file
-      case STRUCT | ARRAY => conflict(n, kindName(k))
-      case CONFLICT | DEEP => ()
-      case old => n.kind = meetScalar(old, k)
-    }
-  }
+  private def scalar(n: Node, k: Int): Unit =
+    if (n != null) n.meetScalarKind(Node.scalarKind(k, o), file)(conflict(n, _))
 }
 
 object ByteDiscovery {

@@ -73,6 +73,16 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
     kind = Node.DEEP; deepAt = where; members = null; elem = null; conflict = null
   }
 
+  /** A scalar of kind `k` ([[Node.scalarKind]]) met at this path in `in`, by either discovery
+   * pass: kinds meet in Drill's lattice; a scalar where a map or array was is a conflict, which
+   * the pass records (`conflict`, given the scalar's kind name) with its own position. */
+  def meetScalarKind(k: Int, in: String)(conflict: String => Unit): Unit = kind match {
+    case NULL => kind = k; file = in
+    case STRUCT | ARRAY => conflict(kindName(k))
+    case CONFLICT | DEEP => ()
+    case old => kind = meetScalar(old, k)
+  }
+
   def conflicts: Seq[Conflict] = {
     val own = Option(conflict).toSeq
     val inMembers = if (members == null) Nil else members.values().asScala.toSeq.flatMap(_.node.conflicts)
@@ -114,6 +124,13 @@ object Node {
   }
 
   def root(file: String): Node = new Node("", STRUCT, file)
+
+  /** The kind a JSON scalar is typed as (Drill's reading modes), for both discovery passes: `k`
+   * is the kind as read (BOOL, BIGINT for an integer, DOUBLE for a float, STRING); allTextMode
+   * types every scalar VARCHAR, readNumbersAsDouble every integer DOUBLE. An extended-type
+   * wrapper's kind (`extended`: $numberLong, $date, ...) is kept except under allTextMode. */
+  def scalarKind(k: Int, o: DrillOptions, extended: Boolean = false): Int =
+    if (o.allTextMode) STRING else if (k == BIGINT && o.readNumbersAsDouble && !extended) DOUBLE else k
 
   private def isNumeric(k: Int) = k == INT || k == BIGINT || k == DOUBLE || k == DECIMAL
 

@@ -7,8 +7,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 
 import drillspark.source.discovery.Node._
-import drillspark.source.{DrillOptions, TypeConflict}
-import drillspark.source.bytes.ByteScanner
+import drillspark.source.{DrillOptions, ScannerMode, TypeConflict}
 import drillspark.source.input.{DrillScanException, FileSplit, InputFile, InputFiles, JsonInput, RecordStream}
 
 /**
@@ -41,7 +40,7 @@ object SchemaDiscovery extends Logging {
    * (the Jackson token pass only) or `bytes` (the byte scanner only: a split it gives up on
    * fails, to test which inputs it handles). */
   val ScannerConf = "spark.drillspark.discoveryScanner"
-  import ByteScanner.{BytesOnly, Fast, Jackson}
+  import ScannerMode.{BytesOnly, Fast, Jackson}
 
   private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =
     CacheKey(f.path, f.length, f.mtime, s"${o.discoveryKey},$scanner")
@@ -61,7 +60,7 @@ object SchemaDiscovery extends Logging {
 
   /** [[discover]], with each file's own schema (shared with the cache: read only). */
   def discoverFiles(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): (Node, Seq[(InputFile, Node)]) = {
-    val mode = ByteScanner.mode(spark, ScannerConf)
+    val mode = ScannerMode(spark, ScannerConf)
     val known = new java.util.HashMap[InputFile, Entry]()
     files.foreach { f => val e = cache.get(keyOf(f, o, mode)); if (e != null) known.put(f, e) }
     val missingFiles = files.filterNot(known.containsKey).distinct // a path given twice is discovered once
@@ -144,14 +143,12 @@ object SchemaDiscovery extends Logging {
       root
     }
 
-    private def scalarKind(t: JsonToken): Int =
-      if (o.allTextMode) STRING
-      else t match {
-        case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => BOOL
-        case JsonToken.VALUE_NUMBER_INT => if (o.readNumbersAsDouble) DOUBLE else BIGINT
-        case JsonToken.VALUE_NUMBER_FLOAT => DOUBLE
-        case _ => STRING
-      }
+    private def scalarKind(t: JsonToken): Int = Node.scalarKind(t match {
+      case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => BOOL
+      case JsonToken.VALUE_NUMBER_INT => BIGINT
+      case JsonToken.VALUE_NUMBER_FLOAT => DOUBLE
+      case _ => STRING
+    }, o)
 
     private def here(p: JsonParser): String = s"$file line ${p.currentLocation().getLineNr}"
 
@@ -186,7 +183,7 @@ object SchemaDiscovery extends Logging {
           val k = ExtendedKinds(p.currentName())
           p.nextToken(); p.skipChildren()
           while (p.nextToken() != JsonToken.END_OBJECT) { p.nextToken(); p.skipChildren() }
-          scalar(p, n, if (o.allTextMode) STRING else k)
+          n.meetScalarKind(Node.scalarKind(k, o, extended = true), file)(conflict(p, n, _))
         } else n.kind match {
           case NULL | STRUCT => n.kind = STRUCT; members(p, n, t1, depth + 1)
           case CONFLICT => skipRest(p)
@@ -206,21 +203,7 @@ object SchemaDiscovery extends Logging {
       }
       case JsonToken.VALUE_STRING if n.kind == STRUCT =>
         () // a string where the file had a map reads as an empty map (Drill, DRILL-7821)
-      case _ =>
-        val k = scalarKind(t)
-        n.kind match {
-          case NULL => n.kind = k; n.file = file
-          case STRUCT | ARRAY => conflict(p, n, kindName(k))
-          case CONFLICT | DEEP => ()
-          case old => n.kind = meetScalar(old, k)
-        }
-    }
-
-    private def scalar(p: JsonParser, n: Node, k: Int): Unit = n.kind match {
-      case NULL => n.kind = k
-      case STRUCT | ARRAY => conflict(p, n, kindName(k))
-      case CONFLICT | DEEP => ()
-      case old => n.kind = meetScalar(old, k)
+      case _ => n.meetScalarKind(scalarKind(t), file)(conflict(p, n, _))
     }
 
     /** Skip to the END_OBJECT of the object whose first member name was already read. */

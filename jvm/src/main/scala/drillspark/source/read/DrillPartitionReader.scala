@@ -14,8 +14,8 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
-import drillspark.source.{DrillMetrics, DrillOptions, DrillScan, EarlyFilter, RowFilter}
-import drillspark.source.bytes.{ByteReader, ByteScanner, GiveUp}
+import drillspark.source.{DrillMetrics, DrillOptions, EarlyFilter, RowFilter, ScannerMode}
+import drillspark.source.bytes.{ByteReader, GiveUp}
 import drillspark.source.input.{DrillScanException, FileSplit, ImplicitColumns, JsonInput, RecordStream}
 import drillspark.source.write.{StructWriter, ValueMismatch, WriteContext}
 
@@ -58,7 +58,7 @@ final class DrillPartitionReader(
   private var rs: RecordStream = _
   /** The byte reader's limits (as ByteDiscovery.run's for discovery): skipping and replacing
    * bad input are the Jackson path's. */
-  private val useBytes = o.readScanner != ByteScanner.Jackson && !o.skipInvalidRecords && !o.replaceInvalidUtf8
+  private val useBytes = o.readScanner != ScannerMode.Jackson && !o.skipInvalidRecords && !o.replaceInvalidUtf8
   private var constants: Array[Array[Byte]] = new Array(plan.constCols.length)
   private var skipped = 0L
   private var peakBatchBytes = 0L
@@ -124,9 +124,9 @@ final class DrillPartitionReader(
     val at = br.gaveUpAt
     br.close()
     br = null
-    if (o.readScanner == ByteScanner.BytesOnly) throw new DrillScanException(
+    if (o.readScanner == ScannerMode.BytesOnly) throw new DrillScanException(
       s"drill: ${split.file.path}: the byte reader gave up near byte $at (split ${split.start} to ${split.end}; " +
-        s"${DrillScan.ReadScannerConf}=bytes; the default, fast, hands the split to the Jackson reader)")
+        s"${DrillPartitionReader.ScannerConf}=bytes; the default, fast, hands the split to the Jackson reader)")
     rs = new RecordStream(conf, split.file.path, split.start, split.end, o, factory)
     var k = 0L
     while (k < done || (inRecord && k == done)) {
@@ -307,6 +307,11 @@ final class DrillPartitionReader(
 }
 
 object DrillPartitionReader {
+  /** Spark conf choosing the row reader, a diagnostic (see [[ScannerMode]]): `fast` (default:
+   * the byte reader, handing a split to the Jackson path from the first thing it does not
+   * handle exactly), `jackson`, or `bytes` (the byte reader alone: a split it would hand over
+   * fails). */
+  val ScannerConf = "spark.drillspark.readScanner"
   /** An overflow row larger than this does not keep its spill vectors between batches. */
   val KeepSpillBytes: Long = 1L << 20
 }

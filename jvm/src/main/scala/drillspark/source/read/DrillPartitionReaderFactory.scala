@@ -6,7 +6,11 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import drillspark.source.{DrillInputPartition, DrillOptions, RowFilter}
+import drillspark.source.{DrillOptions, RowFilter}
+import drillspark.source.input.FileSplit
+
+/** One input partition: line-aligned splits of files, read one after the other. */
+final case class DrillInputPartition(splits: Array[FileSplit]) extends InputPartition
 
 /** Builds a columnar reader per input partition, on the executors. */
 final class DrillPartitionReaderFactory(

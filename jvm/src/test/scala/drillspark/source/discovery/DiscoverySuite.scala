@@ -6,8 +6,7 @@ import java.nio.file.Files
 import org.apache.hadoop.conf.Configuration
 
 import drillspark.testkit.{Checks, Suite}
-import drillspark.source.DrillOptions
-import drillspark.source.bytes.ByteScanner
+import drillspark.source.{DrillOptions, ScannerMode}
 import drillspark.source.input.{FileSplit, InputFile}
 
 /**
@@ -63,12 +62,12 @@ object DiscoverySuite extends Suite {
         val o = DrillOptions(paths = Seq(path.toString))
         def found(s: Long, e: Long, mode: Int) = SchemaDiscovery.discoverSplit(conf, FileSplit(file, s, e), o, mode)
         def schema(node: Node) = Node.structOf(node, o)
-        val jackson = found(0, file.length, ByteScanner.Jackson)
-        val bytes = found(0, file.length, ByteScanner.BytesOnly)
+        val jackson = found(0, file.length, ScannerMode.Jackson)
+        val bytes = found(0, file.length, ScannerMode.BytesOnly)
         c.equal(bytes.records, jackson.records, s"$path: records, bytes vs Jackson")
         c.equal(bytes.records, lines.size.toLong, s"$path: records")
         c.equal(schema(bytes.node).json, schema(jackson.node).json, s"$path: schema and conflicts, bytes vs Jackson")
-        for (mode <- Seq(ByteScanner.Jackson, ByteScanner.Fast)) {
+        for (mode <- Seq(ScannerMode.Jackson, ScannerMode.Fast)) {
           val cuts = (0L +: Seq.fill(3)(1L + rnd.nextInt(file.length.toInt)).sorted :+ file.length).distinct
           val parts = cuts.zip(cuts.tail).map { case (s, e) => found(s, e, mode) }
           c.equal(parts.map(_.records).sum, lines.size.toLong, s"$path split at $cuts (scanner $mode): records")

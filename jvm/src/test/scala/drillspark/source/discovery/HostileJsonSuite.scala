@@ -9,8 +9,7 @@ import java.nio.file.{Files, Path}
 import org.apache.hadoop.conf.Configuration
 
 import drillspark.testkit.{Checks, Suite}
-import drillspark.source.DrillOptions
-import drillspark.source.bytes.ByteScanner
+import drillspark.source.{DrillOptions, ScannerMode}
 import drillspark.source.input.{FileSplit, InputFile, Utf8Guard}
 
 /**
@@ -53,7 +52,7 @@ object HostileJsonSuite extends Suite {
   }
 
   private def deep(c: Checks, dir: Path): Unit = {
-    for (levels <- Seq(50, 300, 1000); scanner <- Seq(ByteScanner.Fast, ByteScanner.Jackson)) {
+    for (levels <- Seq(50, 300, 1000); scanner <- Seq(ScannerMode.Fast, ScannerMode.Jackson)) {
       val f = write(dir, s"deep$levels.json", deepObjects(levels) + "\n{\"b\": 2}\n")
       val o = DrillOptions(paths = Seq(f.path))
       val what = s"$levels levels, scanner $scanner"
@@ -71,7 +70,7 @@ object HostileJsonSuite extends Suite {
           }
       }
     }
-    for (levels <- Seq(1001, 20000); scanner <- Seq(ByteScanner.Fast, ByteScanner.Jackson)) {
+    for (levels <- Seq(1001, 20000); scanner <- Seq(ScannerMode.Fast, ScannerMode.Jackson)) {
       val f = write(dir, s"deep$levels.json", deepObjects(levels) + "\n")
       val o = DrillOptions(paths = Seq(f.path))
       val got = onSmallStack(SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o, scanner))
@@ -94,7 +93,7 @@ object HostileJsonSuite extends Suite {
   private def wide(c: Checks, dir: Path): Unit = {
     val keys = 100000
     val f = write(dir, "wide.json", (0 until keys).map(i => f"\"k$i%06d\":$i").mkString("{", ",", "}\n"))
-    for (scanner <- Seq(ByteScanner.Fast, ByteScanner.Jackson)) {
+    for (scanner <- Seq(ScannerMode.Fast, ScannerMode.Jackson)) {
       val o = DrillOptions(paths = Seq(f.path))
       val found = SchemaDiscovery.discoverSplit(conf, FileSplit(f, 0L, -1L), o, scanner)
       val names = Node.structOf(found.node, o).fieldNames

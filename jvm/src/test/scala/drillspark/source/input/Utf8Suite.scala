@@ -1,12 +1,12 @@
-package drillspark.source.bytes
+package drillspark.source.input
 
 import java.nio.ByteBuffer
 import java.nio.charset.{CharacterCodingException, CodingErrorAction, StandardCharsets}
 
 import drillspark.testkit.{Checks, Suite}
 
-/** The byte scanner's strict UTF-8 check accepts exactly what the JDK's strict decoder
- * accepts: every 1- and 2-byte sequence, every 3-byte one, the edges of the 4-byte ranges and
+/** The strict UTF-8 check (`Utf8.valid`, which the byte scanner applies to names) accepts
+ * exactly what the JDK's strict decoder accepts: every 1- and 2-byte sequence, every 3-byte one, the edges of the 4-byte ranges and
  * random 4-byte sequences (overlongs, surrogates and code points above U+10FFFF refused). */
 object Utf8Suite extends Suite {
   val name = "utf8"
@@ -18,8 +18,7 @@ object Utf8Suite extends Suite {
     try { decoder.reset(); decoder.decode(ByteBuffer.wrap(b)); true }
     catch { case _: CharacterCodingException => false }
 
-  private def ours(b: Array[Byte]): Boolean =
-    try { ByteScanner.checkUtf8(b, 0, b.length); true } catch { case GiveUp => false }
+  private def ours(b: Array[Byte]): Boolean = Utf8.valid(b, 0, b.length)
 
   private def hex(b: Array[Byte]): String = b.map(x => f"${x & 0xff}%02X").mkString(" ")
 
@@ -29,7 +28,7 @@ object Utf8Suite extends Suite {
       val (j, o) = (jdk(b), ours(b))
       if (j != o) {
         disagree += 1
-        if (disagree <= 20) c.check(false, s"${hex(b)}: JDK ${if (j) "accepts" else "refuses"}, checkUtf8 ${if (o) "accepts" else "refuses"}")
+        if (disagree <= 20) c.check(false, s"${hex(b)}: JDK ${if (j) "accepts" else "refuses"}, Utf8.valid ${if (o) "accepts" else "refuses"}")
       }
     }
     for (a <- 0 to 255) same(Array(a.toByte))
