@@ -71,7 +71,9 @@ class UnknownFunctionError(ExecutionError, ValueError):
         self.name = name
         self.suggestions = list(suggestions)
         hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else ""
-        super().__init__(f"{where}unknown function {name!r}{hint}")
+        # Drill's own words too, for those who look for them
+        super().__init__(f"{where}unknown function {name!r} (No match found for function "
+                         f"signature {name.upper()}){hint}")
 
 
 class FunctionArgumentError(ExecutionError, ValueError):

@@ -74,14 +74,35 @@ def _decimal_digits(t: T.DataType) -> tuple[int, int] | None:
     return None
 
 
+_TRY = {"add": F.try_add, "subtract": F.try_subtract, "multiply": F.try_multiply}
+
+
+def _wrapping(kind: str, f: Callable[[Column, Column], Column], x: Column, y: Column,
+              t: T.DataType) -> Column:
+    """Integer arithmetic wraps around on overflow as Java's int / long does in Drill
+    (`2147483647 + 1` is -2147483648), where Spark's ANSI arithmetic fails: the exact result,
+    computed as a DECIMAL only for the rows that overflow, taken modulo 2^32 or 2^64."""
+    quick = _TRY[kind](x, y)
+    bits = 64 if isinstance(t, T.LongType) else 32
+    dec = T.DecimalType(38, 0)
+    half, whole = F.lit(str(2 ** (bits - 1))).cast(dec), F.lit(str(2 ** bits)).cast(dec)
+    wrapped = (F.pmod(f(x.cast(dec), y.cast(dec)) + half, whole) - half).cast(t)
+    return F.when(quick.isNull() & x.isNotNull() & y.isNotNull(), wrapped).otherwise(quick)
+
+
 def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
-    """+, - and * as Spark computes them, except that a DECIMAL result wider than 38 digits
-    takes Drill's scale: the exact scale less the digits over 38, down to 0 (Drill 1.22:
-    `CAST(10.25 AS DECIMAL(38,2)) * 3` is 31, DECIMAL(38, 0)), where Spark keeps 6 places."""
+    """+, - and * with Drill's result types. A DECIMAL product is DECIMAL(p1 + p2, s1 + s2)
+    (Spark's is one digit wider); a DECIMAL result wider than 38 digits takes Drill's scale:
+    the exact scale less the digits over 38, down to 0 (Drill 1.22:
+    `CAST(10.25 AS DECIMAL(38,2)) * 3` is 31, DECIMAL(38, 0)), where Spark keeps 6 places.
+    Integers wrap around on overflow (`_wrapping`)."""
     def build(a: list[Arg], ctx: Context) -> Column:
         x, y = a[0].col, a[1].col
-        out = f(x, y)
         lt, rt = ctx.type_of(x), ctx.type_of(y)
+        if isinstance(lt, INTEGRAL) and isinstance(rt, INTEGRAL):
+            wide = T.LongType() if T.LongType() in (lt, rt) else T.IntegerType()
+            return _wrapping(kind, f, x, y, wide)
+        out = f(x, y)
         if not (isinstance(lt, T.DecimalType) or isinstance(rt, T.DecimalType)):
             return out
         ld, rd = _decimal_digits(lt), _decimal_digits(rt)
@@ -89,6 +110,8 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
             return out
         if kind == "multiply":
             p, s = ld[0] + rd[0], ld[1] + rd[1]
+            if p <= 38:
+                return out.cast(T.DecimalType(p, s))
         else:
             s = max(ld[1], rd[1])
             p = max(ld[0] - ld[1], rd[0] - rd[1]) + s + 1
@@ -517,7 +540,7 @@ def _build_catalog() -> FunctionCatalog:
 
     # operators (FunctionNames: the names the expression grammar produces)
     scalar("add", _decimal_arith(lambda x, y: x + y, "add"), 2)
-    scalar("subtract", _decimal_arith(lambda x, y: x - y, "add"), 2)
+    scalar("subtract", _decimal_arith(lambda x, y: x - y, "subtract"), 2)
     scalar("multiply", _decimal_arith(lambda x, y: x * y, "multiply"), 2)
     scalar("divide", _divide, 2)
     scalar("modulo", _mod, 2, "mod")

@@ -20,6 +20,7 @@ from drillspark.spark.function_catalog import (
     INTEGRAL,
     INTERVAL,
     Arg,
+    Builder,
     Context,
     DrillFunction,
     FunctionArgumentError,
@@ -84,7 +85,7 @@ def shift(x: Column, tx: T.DataType, y: Column, ty: T.DataType, sign: int) -> Co
     return x + y if sign > 0 else x - y
 
 
-def _add(a: list[Arg], ctx: Context) -> Column:
+def _add(a: list[Arg], ctx: Context, numeric: Builder) -> Column:
     x, y = a[0].col, a[1].col
     tx, ty = ctx.type_of(x), ctx.type_of(y)
     if isinstance(tx, INTERVAL) and not isinstance(ty, INTERVAL + INTEGRAL + (T.NullType,)):
@@ -95,10 +96,10 @@ def _add(a: list[Arg], ctx: Context) -> Column:
         return F.date_add(x, y)
     if isinstance(ty, T.DateType) and isinstance(tx, INTEGRAL):
         return F.date_add(y, x)
-    return x + y
+    return numeric(a, ctx)
 
 
-def _subtract(a: list[Arg], ctx: Context) -> Column:
+def _subtract(a: list[Arg], ctx: Context, numeric: Builder) -> Column:
     x, y = a[0].col, a[1].col
     tx, ty = ctx.type_of(x), ctx.type_of(y)
     if isinstance(ty, INTERVAL) and (isinstance(tx, DATETIME) or _is_time(tx)):
@@ -107,7 +108,7 @@ def _subtract(a: list[Arg], ctx: Context) -> Column:
         return F.date_sub(x, y)
     if isinstance(tx, T.DateType) and _is_ts(ty) or _is_ts(tx) and isinstance(ty, T.DateType):
         return x.cast("timestamp_ntz") - y.cast("timestamp_ntz")
-    return x - y
+    return numeric(a, ctx)
 
 
 def _date_add_fn(core: Callable[[list[Arg], Context], Column],
@@ -416,8 +417,10 @@ def register(cat: FunctionCatalog) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
 
-    scalar("add", _add, 2)
-    scalar("subtract", _subtract, 2)
+    # date-time operands first, numbers by the core operators (integer wrap, DECIMAL types)
+    core = {n: cat.functions[n].build for n in ("add", "subtract")}
+    scalar("add", lambda a, c: _add(a, c, core["add"]), 2)
+    scalar("subtract", lambda a, c: _subtract(a, c, core["subtract"]), 2)
     core_add, core_sub = cat.functions["date_add"], cat.functions["date_sub"]
     scalar("date_add", _date_add_fn(core_add.build, 1), 2, "adddate")
     scalar("date_sub", _date_add_fn(core_sub.build, -1), 2, "subdate", "date_diff", "datediff")

@@ -99,6 +99,9 @@ def _located(e: SqlError, stmt: Any) -> SqlError:
 def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
     from drillspark.sql.view_fields import view_fields
 
+    if stmt.replace and stmt.if_not_exists:
+        raise ValidationError("Create view statement cannot have both <OR REPLACE> and "
+                              "<IF NOT EXISTS> clause")
     ref, name = target_schema(engine, stmt.name)
     folder = _mutable(engine, ref, name)
     path = view_path(folder, name)
@@ -242,6 +245,8 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
     if fmt not in STORE_FORMATS:
         raise ValidationError(f"unsupported store.format '{fmt}' for CREATE TABLE AS "
                               f"(drillspark writes {', '.join(STORE_FORMATS)})")
+    if stmt.partition and fmt != "parquet":  # Drill's other writers cannot partition
+        raise ValidationError(f"{fmt} format does not support auto-partitioning.")
     path = temps.folder_for(folder, name) if stmt.temporary else os.path.join(folder, name)
     try:
         compiled = _ctas_plan(engine, stmt, path, fmt)
@@ -273,6 +278,11 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
         from drillspark.sql.view_fields import query_fields
 
         _check_names([n for n, f in query_fields(engine.session, _tree) if n != "**"])
+    if stmt.partition and root.columns is not None:
+        known = {c.lower() for c in root.columns}
+        for c in stmt.partition:
+            if c.lower() not in known:
+                raise ValidationError(f"Partition column {c} is not in the SELECT list of CTAS!")
     if stmt.partition:
         # Drill writes one file per partition value; the rows read back are the same, so the
         # partition columns only order the write here.

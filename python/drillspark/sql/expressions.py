@@ -297,6 +297,8 @@ class ExprLowering:
             return "INTERVALYEAR" if word.startswith(("YEAR", "MONTH")) else "INTERVALDAY"
         name = dtype.this.name if hasattr(dtype.this, "name") else str(dtype.this)
         name = name.upper()
+        if name in ("SMALLINT", "TINYINT"):  # Drill 1.22 refuses them (DRILL-1959)
+            raise self.sel.low.unsupported(name, dtype)
         drill = dx.CAST_TYPES.get(name)
         if drill is None:
             raise self.sel.low.unsupported(f"CAST to {dtype.sql('drill')}", dtype)

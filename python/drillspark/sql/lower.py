@@ -19,6 +19,7 @@ from sqlglot import exp
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import (
     SqlError,
+    SqlSyntaxError,
     UnsupportedSqlError,
     ValidationError,
     position_of,
@@ -188,17 +189,21 @@ class Lowering:
     def lower_query(self, node: exp.Expr) -> Rel:
         with_ = node.args.get("with_") or node.args.get("with")
         if with_ is not None:
+            if with_.args.get("recursive"):  # Drill's parser knows no WITH RECURSIVE
+                first = with_.expressions[0]
+                raise self.fail(f'Encountered "{first.alias_or_name}": WITH RECURSIVE is not '
+                                "supported by Drill", first, SqlSyntaxError)
             frame: dict[str, Rel] = {}
             self.ctes.append(frame)
             try:
                 for cte in with_.expressions:
-                    rel = self._lower_body(cte.this)
+                    rel = self.lower_query(cte.this)  # its own WITH, if any, nests
                     alias = cte.args.get("alias")
                     if alias is not None and alias.columns:  # WITH a (k, v) AS (...)
                         names = [c.name for c in alias.columns]
                         if rel.columns is None or len(names) != len(rel.columns):
-                            raise self.fail("the WITH column list needs a query with that "
-                                            "many columns", alias)
+                            raise self.fail("Number of columns must match number of query "
+                                            "columns (the WITH column list)", alias)
                         rel = self.rename(rel, names)
                     frame[cte.alias_or_name.lower()] = rel
                 return self._lower_body(node)
@@ -233,16 +238,28 @@ class Lowering:
             right = self.lower_query(part.expression)
             if left.columns is not None and right.columns is not None:
                 if len(left.columns) != len(right.columns):
-                    raise self.fail(f"{node.key.upper()} inputs have different numbers of "
-                                    f"columns ({len(left.columns)} and {len(right.columns)})",
-                                    part)
+                    raise self.fail(f"Column count mismatch in {node.key.upper()}: its inputs "
+                                    f"have {len(left.columns)} and {len(right.columns)} "
+                                    "columns", part)
                 if [c.lower() for c in left.columns] != [c.lower() for c in right.columns]:
                     right = self.rename(right, left.columns)
+                if node.key != "union":
+                    right = self._without_nulls(right)
             inputs.append(right.op)
         op = {"union": "union", "intersect": "intersect", "except": "Except"}[node.key]
         rel = Rel(self.builder.add({"op": op, "inputs": inputs, "distinct": distinct}),
                   left.columns)
         return self._modifiers(rel, node)
+
+    def _without_nulls(self, rel: Rel) -> Rel:
+        """Drill matches INTERSECT / EXCEPT rows as a join does: a row with a NULL in any column
+        matches nothing (INTERSECT drops it, EXCEPT keeps it), so the right side's rows with a
+        NULL are left out before Spark's NULL-equal set operation."""
+        assert rel.columns is not None
+        check = dx.boolean_chain("and", [dx.call("isnotnull", [dx.path(c)])
+                                         for c in rel.columns])
+        return Rel(self.builder.add({"op": "filter", "input": rel.op, "expr": check}),
+                   rel.columns)
 
     def rename(self, rel: Rel, names: list[str]) -> Rel:
         assert rel.columns is not None
