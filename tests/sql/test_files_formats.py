@@ -297,3 +297,13 @@ def test_extract_header_over_a_headerless_file_cleans_the_names(data):
     sql = ("SELECT `5200.5` FROM TABLE(dfs.`breadth/own/text/people.csv`(type => 'text', "
            "fieldDelimiter => ',', extractHeader => true)) WHERE col_1 = '3'")
     assert rows(data, sql) == (["5200.5"], [("",)])
+
+
+def test_parquet_required_columns_are_not_null(data):
+    # Drill 1.22: modeof of a REQUIRED Parquet column is NOT NULL, of an OPTIONAL one NULLABLE
+    assert rows(data, "SELECT modeof(r_name) a, modeof(r_regionkey) b, sqltypeof(r_regionkey) c "
+                      "FROM dfs.`breadth/tpch/region.parquet` WHERE r_regionkey = 1")[1] == [
+        ("NOT NULL", "NOT NULL", "INTEGER")]
+    assert rows(data, "SELECT modeof(c_integer) a, typeof(c_integer) b, modeof(c_date) c "
+                      "FROM dfs.`breadth/tf/aggregation/alltypes` LIMIT 1")[1] == [
+        ("NULLABLE", "INT", "NULLABLE")]

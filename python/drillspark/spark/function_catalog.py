@@ -23,6 +23,7 @@ class Arg:
     col: Column
     literal: Any = NO_LITERAL  # the Python value when the argument is a literal
     missing_type: str | None = None  # Drill type name when the argument is a missing column
+    required: bool = False  # a column its reader knows is NOT NULL (scope.REQUIRED_COLUMN)
 
     @property
     def is_literal(self) -> bool:

@@ -19,6 +19,9 @@ from pyspark.sql import types as T
 
 # StructField metadata key the text reader sets on its data columns (see Scope.text_default)
 TEXT_COLUMN = "drill.text"
+# StructField metadata key of a column Drill reads as NOT NULL though Spark's file sources
+# make every column nullable (Parquet REQUIRED): modeof of such a column is NOT NULL
+REQUIRED_COLUMN = "drill.required"
 _IMPLICIT = re.compile(r"dir\d+|filename|filepath|fqn|suffix|\$file", re.IGNORECASE)
 
 
@@ -107,6 +110,13 @@ class Scope:
         assert self.schema is not None
         data = [f for f in self.schema.fields if not _IMPLICIT.fullmatch(f.name)]
         return bool(data) and all(f.metadata.get(TEXT_COLUMN) for f in data)
+
+    def is_required(self, path: Any) -> bool:
+        """Whether `path` is a whole column its reader marked NOT NULL (REQUIRED_COLUMN)."""
+        assert self.schema is not None
+        real = real_name([f.name for f in self.schema.fields], path.root)
+        return len(path.segments) == 1 and real is not None and \
+            bool(self.schema[real].metadata.get(REQUIRED_COLUMN))
 
     def is_missing(self, path: Any) -> bool:
         """Whether `path` names no column or member of the input (it compiles to NULL)."""
