@@ -307,3 +307,20 @@ def test_parquet_required_columns_are_not_null(data):
     assert rows(data, "SELECT modeof(c_integer) a, typeof(c_integer) b, modeof(c_date) c "
                       "FROM dfs.`breadth/tf/aggregation/alltypes` LIMIT 1")[1] == [
         ("NULLABLE", "INT", "NULLABLE")]
+
+
+def test_select_star_over_text_lists_the_missing_columns_the_query_names(data):
+    # Drill 1.22: SELECT * over a text file adds a column named elsewhere in the query (WHERE,
+    # ORDER BY) that the file lacks, as ''; JSON and Parquet do not
+    csvh = "dfs.`breadth/own/text/people.csvh`"
+    cols, got = rows(data, f"SELECT *, 1 AS k FROM {csvh} WHERE yy = '' AND id = '2'")
+    assert cols == ["id", "first_name", "last_name", "dept", "salary", "hired", "active", "yy",
+                    "k"]
+    assert got == [("2", "Bob", "Jones", "Sales", "4100.0", "2020-07-15", "false", "", 1)]
+    assert rows(data, "SELECT * FROM dfs.`breadth/own/text/people.csv` "
+                      "WHERE nosuch = '' AND columns[0] = '1'") == (
+        ["columns", "nosuch"],
+        [(["1", "Alice", "Smith", "Sales", "5200.5", "2019-03-01", "true"], "")])
+    assert rows(data, "SELECT * FROM dfs.`breadth/own/json/depts.json` "
+                      "WHERE nosuch IS NULL AND floor = 1") == (
+        ["dept", "floor", "manager_id"], [("Sales", 1, 1)])
