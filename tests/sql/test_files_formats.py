@@ -307,6 +307,9 @@ def test_parquet_required_columns_are_not_null(data):
     assert rows(data, "SELECT modeof(c_integer) a, typeof(c_integer) b, modeof(c_date) c "
                       "FROM dfs.`breadth/tf/aggregation/alltypes` LIMIT 1")[1] == [
         ("NULLABLE", "INT", "NULLABLE")]
+    assert rows(data, "SELECT modeof(c_name) a, modeof(orders) b, typeof(orders) c FROM "
+                      "dfs.`breadth/drilltest/lateraljoin/nested-customer.parquet` LIMIT 1")[1] \
+        == [("NULLABLE", "ARRAY", "MAP")]
 
 
 def test_select_star_over_text_lists_the_missing_columns_the_query_names(data):

@@ -109,8 +109,8 @@ def footer(path: str) -> Footer:
         if pa.types.is_date32(t):
             foot.dates.append(f.name)
         foot.fields.append((f.name, _spark_type(t, f"{path}: column {f.name!r}")))
-        if not f.nullable:
-            foot.required.add(f.name)
+        if not f.nullable and not (pa.types.is_list(t) or pa.types.is_large_list(t)):
+            foot.required.add(f.name)  # (a list's mode is ARRAY whatever its repetition)
     return foot
 
 
