@@ -70,6 +70,29 @@ def test_header_names_trimmed_unique_and_never_empty():
     assert header_names(["a", "a", ""]) == ["a", "a_2", "column_3"]
 
 
+def test_header_names_cleaned_as_drill_names_them():
+    # Drill 1.22's names for this header (SELECT * FROM a .csvh file, and the same through
+    # table(... extractHeader => true)): not-letter-or-digit -> '_', 'col_' before a name
+    # that does not start with a letter, then unique ignoring case
+    header = ["first name", "a-b", "1abc", "_x", "été", "a.b", "", "id", "ID", "col1",
+              "Total ($)", "  sp  ", "x"]
+    assert header_names(header) == [
+        "first_name", "a_b", "col_1abc", "col_x", "été", "a_b_2", "column_7", "id", "ID_2",
+        "col1", "Total____", "sp", "x"]
+    assert header_names(["5200.5", "2019-03-01", "true", "-1", "a b c", "q,uoted", "NULL"]) == [
+        "col_5200_5", "col_2019_03_01", "true", "col_1", "a_b_c", "q_uoted", "NULL"]
+
+
+def test_a_longer_field_delimiter_uses_its_first_character():
+    # Drill: fieldDelimiter => '||' or '|x' splits on '|'; 'aaaa' on 'a'
+    for delim in ("||", "|x"):
+        fmt = TextFormat.from_config({"fieldDelimiter": delim})
+        assert list(parse_records("1|Alice|Smith\n", fmt)) == [["1", "Alice", "Smith"]]
+    fmt = TextFormat.from_config({"fieldDelimiter": "aaaa"})
+    assert list(parse_records("1aaaa2 3aaaa4aaa5\n", fmt)) == [
+        ["1", "", "", "", "2 3", "", "", "", "4", "", "", "5"]]
+
+
 def test_unknown_text_option_is_refused():
     with pytest.raises(ValueError, match="unknown text format option 'fieldDelimeter'"):
         TextFormat.from_config({"fieldDelimeter": ";"})
@@ -244,3 +267,63 @@ def test_file_column_selected_in_a_subquery_reaches_an_outer_star(files):
     (root / "a.csv").write_text("1,x\n")
     assert rows(engine, "SELECT * FROM (SELECT filename, columns[0] AS c FROM dfs.`a.csv`)") == (
         ["filename", "c"], [("a.csv", "1")])
+
+
+def test_text_columns_from_a_header_are_not_null_and_missing_ones_empty(files):
+    # Drill 1.22: a header column is VARCHAR NOT NULL; a column the text file does not have
+    # is '' (VARCHAR NOT NULL), not NULL, with or without a header
+    engine, root = files
+    (root / "plain.csvh").write_text("a,b\n1,2\n")
+    (root / "p.csv").write_text("1,Alice\n2,Bob\n")
+    assert rows(engine, "SELECT a, zz, typeof(zz) t, modeof(zz) m, modeof(a) ma "
+                        "FROM dfs.`plain.csvh`") == (
+        ["a", "zz", "t", "m", "ma"], [("1", "", "VARCHAR", "NOT NULL", "NOT NULL")])
+    assert rows(engine, "SELECT a, zz FROM dfs.`plain.csvh` WHERE zz IS NULL")[1] == []
+    assert rows(engine, "SELECT COUNT(zz) c FROM dfs.`plain.csvh`")[1] == [(1,)]
+    assert rows(engine, "SELECT columns[0] AS c, x FROM dfs.`p.csv` WHERE columns[0] = '1'")[1] \
+        == [("1", "")]
+    assert rows(engine, "SELECT typeof(columns[0]) t, modeof(columns[0]) m FROM dfs.`p.csv` "
+                        "WHERE columns[0] = '1'")[1] == [("VARCHAR", "NULLABLE")]
+
+
+def test_extract_header_over_a_headerless_file_cleans_the_names(data):
+    # Drill 1.22: the first data line becomes the header ('1' -> col_1, '5200.5' ->
+    # col_5200_5); a column named as written before cleaning does not exist: ''
+    sql = ("SELECT * FROM TABLE(dfs.`breadth/own/text/people.csv`(type => 'text', "
+           "fieldDelimiter => ',', extractHeader => true)) WHERE Alice = 'Bob'")
+    assert rows(data, sql) == (
+        ["col_1", "Alice", "Smith", "Sales", "col_5200_5", "col_2019_03_01", "true"],
+        [("2", "Bob", "Jones", "Sales", "4100.0", "2020-07-15", "false")])
+    sql = ("SELECT `5200.5` FROM TABLE(dfs.`breadth/own/text/people.csv`(type => 'text', "
+           "fieldDelimiter => ',', extractHeader => true)) WHERE col_1 = '3'")
+    assert rows(data, sql) == (["5200.5"], [("",)])
+
+
+def test_parquet_required_columns_are_not_null(data):
+    # Drill 1.22: modeof of a REQUIRED Parquet column is NOT NULL, of an OPTIONAL one NULLABLE
+    assert rows(data, "SELECT modeof(r_name) a, modeof(r_regionkey) b, sqltypeof(r_regionkey) c "
+                      "FROM dfs.`breadth/tpch/region.parquet` WHERE r_regionkey = 1")[1] == [
+        ("NOT NULL", "NOT NULL", "INTEGER")]
+    assert rows(data, "SELECT modeof(c_integer) a, typeof(c_integer) b, modeof(c_date) c "
+                      "FROM dfs.`breadth/tf/aggregation/alltypes` LIMIT 1")[1] == [
+        ("NULLABLE", "INT", "NULLABLE")]
+    assert rows(data, "SELECT modeof(c_name) a, modeof(orders) b, typeof(orders) c FROM "
+                      "dfs.`breadth/drilltest/lateraljoin/nested-customer.parquet` LIMIT 1")[1] \
+        == [("NULLABLE", "ARRAY", "MAP")]
+
+
+def test_select_star_over_text_lists_the_missing_columns_the_query_names(data):
+    # Drill 1.22: SELECT * over a text file adds a column named elsewhere in the query (WHERE,
+    # ORDER BY) that the file lacks, as ''; JSON and Parquet do not
+    csvh = "dfs.`breadth/own/text/people.csvh`"
+    cols, got = rows(data, f"SELECT *, 1 AS k FROM {csvh} WHERE yy = '' AND id = '2'")
+    assert cols == ["id", "first_name", "last_name", "dept", "salary", "hired", "active", "yy",
+                    "k"]
+    assert got == [("2", "Bob", "Jones", "Sales", "4100.0", "2020-07-15", "false", "", 1)]
+    assert rows(data, "SELECT * FROM dfs.`breadth/own/text/people.csv` "
+                      "WHERE nosuch = '' AND columns[0] = '1'") == (
+        ["columns", "nosuch"],
+        [(["1", "Alice", "Smith", "Sales", "5200.5", "2019-03-01", "true"], "")])
+    assert rows(data, "SELECT * FROM dfs.`breadth/own/json/depts.json` "
+                      "WHERE nosuch IS NULL AND floor = 1") == (
+        ["dept", "floor", "manager_id"], [("Sales", 1, 1)])

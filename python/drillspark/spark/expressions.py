@@ -186,6 +186,8 @@ class ExpressionCompiler:
             return Arg(col, a.value, plan_typed=True)
         if isinstance(a, FieldPath) and self.scope.is_missing(a):
             return Arg(col, missing_type=self.missing_type)
+        if isinstance(a, FieldPath) and self.scope.is_required(a):
+            return Arg(col, required=True)
         return Arg(col, plan_typed=_plan_typed(a))
 
     def _call(self, name: str, args: list[Arg], e: Expr) -> Column:

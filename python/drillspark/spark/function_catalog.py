@@ -27,6 +27,7 @@ class Arg:
     # those): a column of schema-free data is ANY to it, typed only at run time. Some answers
     # differ by it (AVG of a DECIMAL).
     plan_typed: bool = False
+    required: bool = False  # a column its reader knows is NOT NULL (scope.REQUIRED_COLUMN)
 
     @property
     def is_literal(self) -> bool:

@@ -211,6 +211,9 @@ def _type_report(jvm_name: str) -> Builder:
         col = a[0].col
         if a[0].missing_type is not None:
             col = F.lit(None).cast(drill_type(a[0].missing_type))
+        if a[0].required and jvm_name == "drill_modeof":
+            # a Parquet REQUIRED column: Spark's file sources read every column as nullable
+            return F.lit("NOT NULL")
         return F.call_function(jvm_name, col)
 
     return build

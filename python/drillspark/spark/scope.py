@@ -2,11 +2,13 @@
 
 Field paths resolve against the input's schema, case-insensitively as Drill's identifiers,
 so a missing field or member is NULL (never an analysis error) and an index past the end of
-an array is NULL too.
+an array is NULL too. Over a text scan (every column marked `TEXT_COLUMN` by the text reader)
+a missing column is '' instead, VARCHAR NOT NULL, as Drill's text reader answers.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +16,13 @@ from typing import Any
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
+
+# StructField metadata key the text reader sets on its data columns (see Scope.text_default)
+TEXT_COLUMN = "drill.text"
+# StructField metadata key of a column Drill reads as NOT NULL though Spark's file sources
+# make every column nullable (Parquet REQUIRED): modeof of such a column is NOT NULL
+REQUIRED_COLUMN = "drill.required"
+_IMPLICIT = re.compile(r"dir\d+|filename|filepath|fqn|suffix|\$file", re.IGNORECASE)
 
 
 def quote(name: str) -> str:
@@ -96,11 +105,24 @@ class Scope:
         """A scope whose columns Spark can analyze on their own (see ops_rows' leaf scope)."""
         return self
 
+    def text_default(self) -> bool:
+        """Whether a missing column is '' here: every data column comes from a text scan."""
+        assert self.schema is not None
+        data = [f for f in self.schema.fields if not _IMPLICIT.fullmatch(f.name)]
+        return bool(data) and all(f.metadata.get(TEXT_COLUMN) for f in data)
+
+    def is_required(self, path: Any) -> bool:
+        """Whether `path` is a whole column its reader marked NOT NULL (REQUIRED_COLUMN)."""
+        assert self.schema is not None
+        real = real_name([f.name for f in self.schema.fields], path.root)
+        return len(path.segments) == 1 and real is not None and \
+            bool(self.schema[real].metadata.get(REQUIRED_COLUMN))
+
     def is_missing(self, path: Any) -> bool:
         """Whether `path` names no column or member of the input (it compiles to NULL)."""
         assert self.schema is not None
         if field_type(self.schema, (path.root,)) is None:
-            return True
+            return not (len(path.segments) == 1 and self.text_default())
         t = field_type(self.schema, (_real_name(self.schema, path.root),))
         for seg in path.segments[1:]:
             t = field_type(t, (seg,))
@@ -111,6 +133,8 @@ class Scope:
     def path(self, path: Any) -> Column:
         assert self.schema is not None
         if field_type(self.schema, (path.root,)) is None:
+            if len(path.segments) == 1 and self.text_default():
+                return F.lit("")
             return F.lit(None)  # a missing column is NULL in Drill
         root = _real_name(self.schema, path.root)
         col = self.columns[root.lower()] if self.columns is not None else F.col(quote(root))

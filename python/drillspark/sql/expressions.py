@@ -135,6 +135,10 @@ class ExprLowering:
         if isinstance(cur, exp.Column):
             _src, name, rest = self.sel._resolve(cur)
             return dx.path(name, rest + segs)
+        if isinstance(cur, exp.Flatten) and isinstance(node, exp.Bracket):
+            # FLATTEN(m)[0], FLATTEN(t.orders)['oid']: an index into the flattened column
+            # (Drill refuses the dotted form, FLATTEN(x).y, as "Incompatible types")
+            return dx.path(self._flattened(cur), segs)
         # Plan paths start at a column; there is no function indexing a computed value.
         what = "an array index" if isinstance(node, exp.Bracket) else "member access"
         raise self.sel.low.unsupported(f"{what} on a computed value ('{node.sql('drill')}'; "
@@ -344,12 +348,18 @@ class ExprLowering:
 
     # --- nested-data and scalar functions ------------------------------------------------
     def _Flatten(self, node: exp.Flatten) -> str:
+        return dx.path(self._flattened(node))
+
+    def _flattened(self, node: exp.Flatten) -> str:
+        """The hidden column a flatten operator ahead of the projection writes `node` into."""
+        if id(node) in self.sel.preflattened:  # under an aggregate: flattened ahead of it
+            return self.sel.preflattened[id(node)]
         if self.sel.mode == "grouped":
             raise self.fail("FLATTEN cannot be used with aggregates in one SELECT", node)
         inner = self.lower(node.this)
         name = self.sel.low.hidden("flatten")
         self.sel.flattens.append((name, inner))
-        return dx.path(name)
+        return name
 
     def _Window(self, node: exp.Window) -> str:
         return self.sel.win.add(node, self)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -408,6 +409,10 @@ class Lowering:
         implicit = self._implicit_columns(node)
         if implicit:
             selection["implicit"] = implicit
+        if fmt["type"] == "text":
+            named = self._star_text_columns(node, implicit)
+            if named:
+                selection["named"] = named
         return Rel(self.builder.add({"op": "scan", "storageengine": engine,
                                      "selection": selection}, node), None)
 
@@ -426,6 +431,28 @@ class Lowering:
             if n not in outer and n not in self.hidden_names:
                 self.hidden_names.append(n)
         return found
+
+    @staticmethod
+    def _star_text_columns(node: exp.Expr, implicit: list[str]) -> list[str]:
+        """Columns a `SELECT *` over one text table names elsewhere (`WHERE x = ''`, `ORDER BY
+        x`): Drill's text reader adds those it lacks to the `*` result, as ''. Only for a
+        block whose FROM is this one table; select-list aliases and implicit columns aside."""
+        select = node.find_ancestor(exp.Select)
+        if select is None or not any(isinstance(e, exp.Star) for e in select.expressions) \
+                or select.args.get("joins"):
+            return []
+        aliases = {e.alias.lower() for e in select.expressions if isinstance(e, exp.Alias)}
+        out: list[str] = []
+        for col in select.find_all(exp.Column):
+            if _inside_subquery(col, select) or not isinstance(col.this, exp.Identifier):
+                continue
+            name = col.name
+            low = name.lower()
+            if low in aliases or low in implicit or low == "columns" or \
+                    re.fullmatch(r"dir\d+", low) or low in (n.lower() for n in out):
+                continue
+            out.append(name)
+        return out
 
     def engine_config(self, engine: str) -> dict:
         if engine == "cp":

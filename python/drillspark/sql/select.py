@@ -64,6 +64,8 @@ class SelectLowering:
         self.distinct_calls: dict[str, tuple[str, str]] = {}
         self._doubled: set[str] | None = None
         self.mode = "input"  # or "grouped": columns must be group keys
+        # FLATTENs under an aggregate, flattened ahead of it: id(node) -> hidden column
+        self.preflattened: dict[int, str] = {}
 
     def fail(self, message: str, node: exp.Expr | None) -> SqlError:
         return self.low.fail(message, node)
@@ -126,6 +128,10 @@ class SelectLowering:
                                            self.node, parts),
                       visible + [p["ref"] for p in order_hidden])
         if node.args.get("distinct"):
+            flat = next((f for i in items for f in i.node.find_all(exp.Flatten)), None)
+            if flat is not None:
+                raise self.fail("Flatten function is not supported in Distinct (DRILL-2181)",
+                                flat)
             if order_hidden:
                 raise self.fail("ORDER BY of a SELECT DISTINCT must use selected columns",
                                 node.args["order"])
@@ -547,11 +553,9 @@ class SelectLowering:
     def _grouped(self, rel: Rel, items: list[Item]) -> tuple[Rel, list[dict]]:
         if any(i.star for i in items):
             raise self.fail("SELECT * cannot be used with GROUP BY or aggregates", self.node)
-        if any(i.node.find(exp.Flatten) for i in items):
-            raise self.fail("FLATTEN together with GROUP BY or aggregates: flatten in a "
-                            "subquery and aggregate in the outer query (as in Drill)", self.node)
-        keys: list[dict] = []
         group = self.node.args.get("group")
+        rel = self._flatten_under_aggregates(rel, items, group)
+        keys: list[dict] = []
         if group is not None:
             check_group_by(group, self.low)
         for g in (group.expressions if group is not None else []):
@@ -591,6 +595,40 @@ class SelectLowering:
             rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
                                             "expr": having_expr}), rel.columns)
         return rel, projections
+
+    def _flatten_under_aggregates(self, rel: Rel, items: list[Item],
+                                  group: exp.Expr | None) -> Rel:
+        """`SUM(FLATTEN(x))`, `MAX(FLATTEN(t.o)['amount'])`: Drill aggregates the flattened
+        values, so the flatten operators run ahead of the aggregate. Drill refuses FLATTEN in
+        GROUP BY, in COUNT, and outside an aggregate of a grouped SELECT (DRILL-2181)."""
+        if group is not None and group.find(exp.Flatten):
+            raise self.fail("Flatten function is not supported in Group By (DRILL-2181)",
+                            group.find(exp.Flatten))
+        having = self.node.args.get("having")
+        found = [f for i in items for f in i.node.find_all(exp.Flatten)]
+        if having is not None:
+            found += list(having.find_all(exp.Flatten))
+        if not found:
+            return rel
+        lowering = ExprLowering(self)
+        for f in found:
+            if isinstance(f.parent, exp.Flatten) or _inside_subquery(f, self.node):
+                continue  # the outer FLATTEN of FLATTEN(FLATTEN(m)) is lowered with it
+            agg = next((a for a in _ancestors(f, self.node) if isinstance(a, exp.AggFunc)
+                        or (isinstance(a, exp.Anonymous) and is_aggregate(a.name))),
+                       None)
+            if agg is None:
+                raise self.fail("FLATTEN together with GROUP BY or aggregates: flatten in a "
+                                "subquery and aggregate in the outer query (as in Drill)", f)
+            if isinstance(agg, exp.Count):
+                raise self.fail("Flatten function in aggregate functions is not supported "
+                                "(DRILL-2181)", f)
+            self.preflattened[id(f)] = lowering._flattened(f)
+        for name, expr in self.flattens:
+            rel = Rel(self.low.builder.add({"op": "flatten", "input": rel.op, "name": name,
+                                            "expr": expr, "drop": False}), None)
+        self.flattens.clear()
+        return rel
 
     def doubled(self, names) -> set[str]:
         if self._doubled is None:

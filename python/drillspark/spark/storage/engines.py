@@ -129,7 +129,8 @@ class FileEngine(StorageEngine):
         if fmt in formats and isinstance(formats[fmt], Mapping) and formats[fmt].get("type"):
             fmt = str(formats[fmt]["type"]).lower()
         if fmt not in FILE_FORMATS:
-            raise StorageError(f"unknown format {fmt!r}; formats: {', '.join(FILE_FORMATS)}")
+            raise StorageError(f"unknown type {fmt!r} (no such format), expected one of "
+                               f"{', '.join(FILE_FORMATS)}")
         return fmt
 
     def read(self, spark: SparkSession, selection: Any) -> DataFrame:
@@ -153,7 +154,7 @@ class FileEngine(StorageEngine):
             return readers.read_parquet(spark, paths, selection.get("columns"), implicit,
                                         options)
         return readers.read_text(spark, paths, self._text_config(selection, fmt, fmt_conf),
-                                 implicit)
+                                 implicit, named=selection.get("named") or ())
 
     @staticmethod
     def _text_config(selection: Mapping[str, Any], fmt: str,

@@ -25,7 +25,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
-from drillspark.spark.scope import quote
+from drillspark.spark.scope import REQUIRED_COLUMN, quote
 from drillspark.spark.storage.implicit import local_path
 from drillspark.spark.storage.text import PATH_COL
 
@@ -44,6 +44,7 @@ class Footer:
     times: dict[str, str] = field(default_factory=dict)  # column -> "ms" / "us" / "ns"
     dates: list[str] = field(default_factory=list)
     corrupt_dates: bool = False
+    required: set[str] = field(default_factory=set)  # REQUIRED (NOT NULL) top-level columns
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -108,6 +109,8 @@ def footer(path: str) -> Footer:
         if pa.types.is_date32(t):
             foot.dates.append(f.name)
         foot.fields.append((f.name, _spark_type(t, f"{path}: column {f.name!r}")))
+        if not f.nullable and not (pa.types.is_list(t) or pa.types.is_large_list(t)):
+            foot.required.add(f.name)  # (a list's mode is ARRAY whatever its repetition)
     return foot
 
 
@@ -141,6 +144,10 @@ def read_parquet(spark: SparkSession, files: Sequence[str],
         in_corrupt = local_path(F.col(quote(PATH_COL))).isin(corrupt)
         df = df.select(*[_fixed_date(n, in_corrupt) if n in dates else F.col(quote(n))
                          for n in df.columns])
+    required = set.intersection(*(ft.required for ft in feet)) if feet else set()
+    if required:  # NOT NULL in Drill's modeof (Spark reads every file column as nullable)
+        df = df.select(*[F.col(quote(n)).alias(n, metadata={REQUIRED_COLUMN: True})
+                         if n in required else F.col(quote(n)) for n in df.columns])
     return df
 
 

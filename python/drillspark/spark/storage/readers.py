@@ -13,7 +13,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from drillspark.errors import ExecutionError
-from drillspark.spark.scope import quote
+from drillspark.spark.scope import TEXT_COLUMN, quote
 from drillspark.spark.storage import parquet, text
 from drillspark.spark.storage.implicit import FILE_COLUMNS, with_implicit
 from drillspark.spark.storage.text import PATH_COL
@@ -143,9 +143,11 @@ def read_parquet(spark: SparkSession, paths: Sequence[str],
 
 
 def read_text(spark: SparkSession, paths: Sequence[str], config: Mapping[str, Any],
-              implicit: Sequence[str] = (), extensions: Sequence[str] = ()) -> DataFrame:
+              implicit: Sequence[str] = (), extensions: Sequence[str] = (),
+              named: Sequence[str] = ()) -> DataFrame:
     """Drill's text reader (see `text`): without a header every record is one `columns` array
-    of strings; with a header the named columns are strings; dirN columns last."""
+    of strings; with a header the named columns are strings; dirN columns last. `named`
+    columns the files lack are added as '' (a `SELECT *` naming them elsewhere lists them)."""
     files = _expand(paths, tuple(extensions))
     if not files:
         raise ReadError(f"no text files at {', '.join(paths)}")
@@ -154,6 +156,12 @@ def read_text(spark: SparkSession, paths: Sequence[str], config: Mapping[str, An
     except text.TextFormatError as e:
         raise ReadError(str(e)) from None
     df = text.read_text(spark, files, fmt)
+    have = {c.lower() for c in df.columns}
+    extra = [n for n in named if n.lower() not in have]
+    if extra:
+        df = df.select(*[F.col(quote(c)) for c in df.columns if c != PATH_COL],
+                       *[F.lit("").alias(n, metadata={TEXT_COLUMN: True}) for n in extra],
+                       F.col(quote(PATH_COL)))
     return with_implicit(df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=False,
                          drop=PATH_COL)
 

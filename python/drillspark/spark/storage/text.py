@@ -29,9 +29,11 @@ from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
 from drillspark.spark.drill_types import UnknownTypeError, drill_type
+from drillspark.spark.scope import TEXT_COLUMN
 from drillspark.spark.scope import quote as quote_name
 
 PATH_COL = "$file"  # the file each record comes from (for implicit columns), dropped later
+_MARK = {TEXT_COLUMN: True}  # a missing column next to these is '' (scope.Scope.text_default)
 
 
 class TextFormatError(ExecutionError, ValueError):
@@ -122,7 +124,9 @@ class TextFormat:
                 values[name] = truthy(value)
             elif name == "schema":
                 values[name] = parse_inline_schema(str(value))
-            elif name in ("delimiter", "line_delimiter"):
+            elif name == "delimiter":  # Drill uses the first character of a longer one
+                values[name] = _char(unescape(str(value)), key)[0]
+            elif name == "line_delimiter":
                 values[name] = _char(unescape(str(value)), key)
             else:
                 values[name] = _char(value, key, allow_empty=name == "comment")
@@ -254,12 +258,24 @@ def _parse_record(text: str, i: int, fmt: TextFormat) -> tuple[list[str], int]:
         return fields, i + len(ld)  # at the line delimiter
 
 
+def clean_header_name(raw: str) -> str:
+    """A header field as Drill 1.22 names its column: trimmed, every character that is not a
+    letter or digit made `_`, and `col_` in front (after any leading `_`) when the name does
+    not start with a letter: `first name` is `first_name`, `5200.5` is `col_5200_5`, `_x` is
+    `col_x`; an empty field is '' (the caller numbers it)."""
+    name = "".join(ch if ch.isalpha() or ch.isdigit() else "_" for ch in raw.strip())
+    if name and not name[0].isalpha():
+        name = "col_" + name.lstrip("_")
+    return name
+
+
 def header_names(record: Sequence[str]) -> list[str]:
-    """Column names from a header record, as Drill makes them unique and non-empty."""
+    """Column names from a header record, as Drill cleans them (`clean_header_name`) and makes
+    them unique (case-insensitively, `<name>_2`) and non-empty (`column_<n>`)."""
     names: list[str] = []
     seen: set[str] = set()
     for k, raw in enumerate(record):
-        name = raw.strip() or f"column_{k + 1}"
+        name = clean_header_name(raw) or f"column_{k + 1}"
         base, n = name, 1
         while name.lower() in seen:
             n += 1
@@ -305,9 +321,14 @@ def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> Dat
     else:
         out_names = ["columns"]
     if fmt.extract_header or fmt.schema:
-        fields = [T.StructField(n, T.StringType()) for n in out_names]
+        # a header column is VARCHAR NOT NULL in Drill (a short line fills ''), when every
+        # file's header has it
+        everywhere = set.intersection(*({n.lower() for n in h} for h in headers.values())) \
+            if headers else set()
+        fields = [T.StructField(n, T.StringType(), n.lower() not in everywhere, _MARK)
+                  for n in out_names]
     else:
-        fields = [T.StructField("columns", T.ArrayType(T.StringType(), False))]
+        fields = [T.StructField("columns", T.ArrayType(T.StringType(), False), True, _MARK)]
     schema = T.StructType([*fields, T.StructField(PATH_COL, T.StringType())])
     by_uri = {os.path.realpath(f): h for f, h in headers.items()}
     raw = spark.read.text(list(files), wholetext=True) \
