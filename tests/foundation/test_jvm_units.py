@@ -1,6 +1,6 @@
 """The JVM unit tests (jvm/src/test): the extension's pieces that need no Spark session, run
 in a plain JVM against the real jar — the byte scanner's UTF-8 and SWAR checks, the key index,
-name folding, option parsing, the split plan, byte-path vs Jackson-path schema discovery on random JSON,
+name folding, option parsing, byte-path vs Jackson-path schema discovery on random JSON,
 hostile JSON (deep, wide, invalid UTF-8) and the workspace rule on a real folder tree. Each
 suite is a pytest case so a failure names it."""
 
@@ -17,7 +17,7 @@ import pytest
 from drillspark.session import jar_path
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITES = ["utf8", "swar", "key-index", "names", "options", "split-plan", "discovery", "hostile-json", "workspace-paths"]
+SUITES = ["utf8", "swar", "key-index", "names", "options", "discovery", "hostile-json", "workspace-paths"]
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import drillspark.testkit.{Checks, Suite}
 object UnitTests {
   val suites: Seq[Suite] = Seq(
     source.bytes.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
-    source.DrillOptionsSuite, source.input.SplitPlanSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite, catalog.WorkspacePathsSuite)
+    source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite, catalog.WorkspacePathsSuite)
 
   def main(args: Array[String]): Unit = {
     val chosen = if (args.isEmpty) suites else suites.filter(s => args.contains(s.name))

@@ -129,21 +129,12 @@ object InputFiles {
   /** Split size: option splitBytes, else Spark's maxPartitionBytes lowered so every core works. */
   def maxSplitBytes(spark: org.apache.spark.sql.SparkSession, files: Seq[InputFile], o: DrillOptions): Long =
     if (o.splitBytes > 0) o.splitBytes
-    else balancedSplitBytes(files.map(_.length).sum, org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
-      spark.conf.get("spark.sql.files.maxPartitionBytes", "128m")), spark.sparkContext.defaultParallelism)
-
-  /**
-   * The split size that cuts `total` bytes into a whole number of waves over `cores`: the
-   * fewest partitions of at most `maxPartition` bytes, rounded up to a multiple of `cores`.
-   * (`total / cores` capped at `maxPartition` left a short last wave: eight 37.5 MiB files on
-   * 2 cores were packed 3 + 3 + 2, the last partition running alone while the other core idled.)
-   */
-  def balancedSplitBytes(total: Long, maxPartition: Long, cores: Int): Long = {
-    val c = math.max(1, cores).toLong
-    val waves = math.max(1L, (total + maxPartition * c - 1) / (maxPartition * c))
-    val per = (total + waves * c - 1) / (waves * c)
-    math.min(maxPartition, math.max(OpenCost, per))
-  }
+    else {
+      val maxPartition = org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
+        spark.conf.get("spark.sql.files.maxPartitionBytes", "128m"))
+      val total = files.map(_.length).sum
+      math.min(maxPartition, math.max(OpenCost, total / math.max(1, spark.sparkContext.defaultParallelism)))
+    }
 
   def suffix(name: String): String = {
     val i = name.lastIndexOf('.')
