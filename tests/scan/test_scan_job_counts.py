@@ -1,7 +1,6 @@
-"""What a scan costs in Spark jobs and how its bytes are cut: the SQL layer runs no job of its
-own beside the query's (the workspace check folds on the driver;
-tests/security/test_workspace_attacks.py checks its refusals), and a scan's input partitions
-come in whole waves over the cores (none left to run alone while a core idles)."""
+"""What a scan costs in Spark jobs: the SQL layer runs no job of its own beside the query's
+(the workspace check folds on the driver; tests/security/test_workspace_attacks.py checks its
+refusals)."""
 
 from __future__ import annotations
 
@@ -49,23 +48,3 @@ def test_sql_query_runs_no_job_beyond_the_sources(spark, table):
     assert run_jobs == src_jobs >= 1
     assert sorted(table_out.column(0).to_pylist()) == sorted(src_rows.column(0).to_pylist())
     assert table_out.num_rows == 150
-
-
-def test_partitions_come_in_whole_waves(spark, tmp_path):
-    """One 24 MiB JSON-lines file, maxPartitionBytes 5 MiB, 2 cores: 6 ranges of 4 MiB, not
-    5 MiB ranges (4 full and a short fifth that runs alone), and every record read once."""
-    p = tmp_path / "big.json"
-    line = json.dumps({"id": 0, "pad": "p" * 200})
-    n = (24 << 20) // (len(line) + 1)
-    with p.open("w") as f:
-        for k in range(n):
-            f.write(json.dumps({"id": k, "pad": "p" * 200}) + "\n")
-    cores = spark.sparkContext.defaultParallelism
-    spark.conf.set("spark.sql.files.maxPartitionBytes", "5m")
-    try:
-        df = spark.read.format("drill").load(str(p))
-        parts = df.rdd.getNumPartitions()
-        assert parts % cores == 0 and parts >= 2 * cores, parts
-        assert df.selectExpr("count(*)", "sum(id)", "count(distinct id)").first() == (n, n * (n - 1) // 2, n)
-    finally:
-        spark.conf.unset("spark.sql.files.maxPartitionBytes")
