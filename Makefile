@@ -84,6 +84,7 @@ bench: setup
 
 lint: setup
 	$(PY) -m ruff check python tests benchmarks tools examples
+	$(PY) -m ruff format --check python tests benchmarks tools examples
 	$(PY) -m mypy
 
 clean:

@@ -52,14 +52,15 @@ def drill_missing(tool: Path | None = None, lib: Path | None = None) -> str | No
 
 # ---- the scan benchmark's three queries in Drill SQL (drillspark runs the same text) ----
 
+
 def scan_sql(data_dir: str | Path) -> dict[str, str]:
     src = f"dfs.`{Path(data_dir).resolve()}`"
     return {
         "count": f"SELECT count(*) AS n FROM {src}",
         "filter+project": f"SELECT t.id, t.actor.login AS login, t.repo.name AS name FROM {src} t "
-                          "WHERE t.payload.action = 'opened' AND t.metrics.score > 50",
+        "WHERE t.payload.action = 'opened' AND t.metrics.score > 50",
         "flatten+group": "SELECT f.l.name AS name, count(*) AS n FROM (SELECT "
-                         f"flatten(t.payload.pull_request.labels) AS l FROM {src} t) f GROUP BY f.l.name",
+        f"flatten(t.payload.pull_request.labels) AS l FROM {src} t) f GROUP BY f.l.name",
     }
 
 
@@ -82,10 +83,16 @@ def normalize(query: str, rows: list) -> object:
 def describe_difference(a: object, b: object) -> str:
     """A short account of how two normalized answers differ."""
     if isinstance(a, list) and isinstance(b, list):
-        da, db = dict(map(tuple, a)) if _pairs(a) else None, dict(map(tuple, b)) if _pairs(b) else None
+        da, db = (
+            dict(map(tuple, a)) if _pairs(a) else None,
+            dict(map(tuple, b)) if _pairs(b) else None,
+        )
         if da is not None and db is not None:
-            diff = [f"{k}: {da.get(k)} vs {db.get(k)}" for k in sorted(set(da) | set(db), key=str)
-                    if da.get(k) != db.get(k)]
+            diff = [
+                f"{k}: {da.get(k)} vs {db.get(k)}"
+                for k in sorted(set(da) | set(db), key=str)
+                if da.get(k) != db.get(k)
+            ]
             return f"{len(diff)} group(s) differ ({'; '.join(diff[:4])}{'; ...' if len(diff) > 4 else ''})"
         return f"{len(a)} vs {len(b)} rows"
     if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool):
@@ -100,9 +107,11 @@ def _pairs(rows: list) -> bool:
 # Differences of real Drill that are understood (checked with query.sh on the generated data);
 # they are still printed, with the reason.
 KNOWN = {
-    ("Drill", "filter+project"):
-        "Drill reads a decimal metrics.score in a batch whose score began as integers as a BIGINT "
-        "(50.324 -> 50, typeof BIGINT), so `score > 50` drops those rows",
+    (
+        "Drill",
+        "filter+project",
+    ): "Drill reads a decimal metrics.score in a batch whose score began as integers as a BIGINT "
+    "(50.324 -> 50, typeof BIGINT), so `score > 50` drops those rows",
 }
 
 
@@ -118,18 +127,22 @@ def mismatches(answers: dict[tuple[str, str], object], reference: str) -> list[s
         for (eng, q2), got in answers.items():
             if q2 == q and eng != reference and got != ref:
                 why = KNOWN.get((eng, q))
-                out.append(f"MISMATCH {q}: {eng} answers differently from {reference}: "
-                           f"{describe_difference(got, ref)}" + (f" [known: {why}]" if why else ""))
+                out.append(
+                    f"MISMATCH {q}: {eng} answers differently from {reference}: "
+                    f"{describe_difference(got, ref)}" + (f" [known: {why}]" if why else "")
+                )
     return out
 
 
 # ---- running Drill ----
 
+
 @dataclass
 class DrillRun:
     """One Drillbit's answers to one statement sent several times."""
-    ready_s: float | None = None      # process launch -> the tool's "up" line
-    up_s: float | None = None         # the tool's own start time (connection)
+
+    ready_s: float | None = None  # process launch -> the tool's "up" line
+    up_s: float | None = None  # the tool's own start time (connection)
     first_result_s: float | None = None  # process launch -> first answer on stdout
     ms: list[int] = field(default_factory=list)
     rows: list | None = None
@@ -172,13 +185,19 @@ def drill_command(sql: str, times: int, tool: Path | None = None) -> list[str]:
     return [str((tool or drill_tool_dir()) / "query.sh"), "--json", *([sql] * times)]
 
 
-def run_drill(sql: str, times: int, heap: str = "3g", direct: str = "3g",
-              timeout: float = 1800) -> DrillRun:
+def run_drill(
+    sql: str, times: int, heap: str = "3g", direct: str = "3g", timeout: float = 1800
+) -> DrillRun:
     """Start a Drillbit, run `sql` `times` times in its one session, stop it."""
     env = {**os.environ, "DRILL_HEAP": heap, "DRILL_DIRECT": direct}
     t0 = time.perf_counter()
-    proc = subprocess.Popen(drill_command(sql, times), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        drill_command(sql, times),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     err: list[str] = []
     ready: list[float] = []
 
@@ -216,10 +235,11 @@ def run_drill(sql: str, times: int, heap: str = "3g", direct: str = "3g",
 
 # ---- drillspark in a fresh process (the CLI), for the first-query-of-a-process race ----
 
+
 @dataclass
 class FreshRun:
     first_result_s: float | None = None  # process launch -> first line of the answer
-    exit_s: float | None = None          # process launch -> exit (session stop included)
+    exit_s: float | None = None  # process launch -> exit (session stop included)
     answer: object = None
     error: str | None = None
 
@@ -242,8 +262,13 @@ def csv_answer(query: str, text: str) -> object:
 def run_fresh(python: str, sql: str, query: str, master: str, timeout: float = 1800) -> FreshRun:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     t0 = time.perf_counter()
-    proc = subprocess.Popen(fresh_command(python, sql, master), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        fresh_command(python, sql, master),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     err: list[str] = []
     reader = threading.Thread(target=lambda: err.extend(proc.stderr or []), daemon=True)
     reader.start()
@@ -265,7 +290,9 @@ def run_fresh(python: str, sql: str, query: str, master: str, timeout: float = 1
             proc.wait()
     reader.join(10)
     if proc.returncode != 0:
-        run.error = " | ".join("".join(err).strip().splitlines()[-2:]) or f"exit status {proc.returncode}"
+        run.error = (
+            " | ".join("".join(err).strip().splitlines()[-2:]) or f"exit status {proc.returncode}"
+        )
     else:
         run.answer = csv_answer(query, "".join(out))
     return run

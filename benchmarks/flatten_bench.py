@@ -43,15 +43,23 @@ def compare(name: str, make, runs: int) -> float:
         for fn in order:
             (spark_ts if fn == "explode" else drill_ts).append(run_time(make(fn)))
     ratio = statistics.median(d / s for d, s in zip(drill_ts, spark_ts, strict=True))
-    print(f"{name:<28} explode {min(spark_ts):7.3f}s   drill_flatten {min(drill_ts):7.3f}s   "
-          f"best/best {min(drill_ts) / min(spark_ts):5.2f}   median paired ratio {ratio:5.2f}")
+    print(
+        f"{name:<28} explode {min(spark_ts):7.3f}s   drill_flatten {min(drill_ts):7.3f}s   "
+        f"best/best {min(drill_ts) / min(spark_ts):5.2f}   median paired ratio {ratio:5.2f}"
+    )
     return ratio
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tiles", type=int, default=50, help="copies of the citibike records (default 50)")
-    ap.add_argument("--rows", type=int, default=500_000, help="generated rows of 16 BIGINTs (default 500k)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--tiles", type=int, default=50, help="copies of the citibike records (default 50)"
+    )
+    ap.add_argument(
+        "--rows", type=int, default=500_000, help="generated rows of 16 BIGINTs (default 500k)"
+    )
     ap.add_argument("--runs", type=int, default=9, help="timed runs per query (default 9)")
     args = ap.parse_args()
 
@@ -59,30 +67,53 @@ def main() -> None:
 
     import drillspark
 
-    spark = drillspark.session(master="local[2]", app_name="flatten-bench",
-                               **{"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2"})
+    spark = drillspark.session(
+        master="local[2]",
+        app_name="flatten-bench",
+        **{"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2"},
+    )
     try:
         files = sorted(str(p) for p in (SHARED / "data" / "citibike").glob("*.ndjson"))
         if not files:
             raise SystemExit(f"no citibike data under {SHARED}/data; set DRILLSPARK_SHARED")
-        bikes = (spark.read.json(files).crossJoin(spark.range(args.tiles).withColumnRenamed("id", "tile"))
-                 .repartition(2).cache())
+        bikes = (
+            spark.read.json(files)
+            .crossJoin(spark.range(args.tiles).withColumnRenamed("id", "tile"))
+            .repartition(2)
+            .cache()
+        )
         stations = bikes.count() * 332
-        longs = (spark.range(args.rows, numPartitions=2)
-                 .select("id", F.sequence(F.col("id"), F.col("id") + 15).alias("arr")).cache())
+        longs = (
+            spark.range(args.rows, numPartitions=2)
+            .select("id", F.sequence(F.col("id"), F.col("id") + 15).alias("arr"))
+            .cache()
+        )
         longs.count()
 
         parquet = tempfile.mkdtemp(prefix="flatten-bench-")
         bikes.write.mode("overwrite").parquet(parquet)
         ratios = [
-            compare(f"citibike structs ({stations:,})",
-                    lambda fn: bikes.select("executionTime", "tile", F.call_function(fn, "stationBeanList").alias("s"))
-                    .select("tile", "s.id", "s.availableBikes"), args.runs),
-            compare(f"parquet, one field ({stations:,})",
-                    lambda fn: spark.read.parquet(parquet)
-                    .select(F.call_function(fn, "stationBeanList").alias("s")).select("s.id"), args.runs),
-            compare(f"bigint arrays ({args.rows * 16:,})",
-                    lambda fn: longs.select("id", F.call_function(fn, "arr").alias("x")), args.runs),
+            compare(
+                f"citibike structs ({stations:,})",
+                lambda fn: bikes.select(
+                    "executionTime", "tile", F.call_function(fn, "stationBeanList").alias("s")
+                ).select("tile", "s.id", "s.availableBikes"),
+                args.runs,
+            ),
+            compare(
+                f"parquet, one field ({stations:,})",
+                lambda fn: (
+                    spark.read.parquet(parquet)
+                    .select(F.call_function(fn, "stationBeanList").alias("s"))
+                    .select("s.id")
+                ),
+                args.runs,
+            ),
+            compare(
+                f"bigint arrays ({args.rows * 16:,})",
+                lambda fn: longs.select("id", F.call_function(fn, "arr").alias("x")),
+                args.runs,
+            ),
         ]
         print(f"drill_flatten / explode (median paired ratio, worst input): {max(ratios):.2f}")
     finally:

@@ -17,11 +17,47 @@ import json
 import random
 from pathlib import Path
 
-TYPES = ["PushEvent", "PullRequestEvent", "IssuesEvent", "IssueCommentEvent", "WatchEvent",
-         "ForkEvent", "CreateEvent", "ReleaseEvent", "PullRequestReviewEvent"]
+TYPES = [
+    "PushEvent",
+    "PullRequestEvent",
+    "IssuesEvent",
+    "IssueCommentEvent",
+    "WatchEvent",
+    "ForkEvent",
+    "CreateEvent",
+    "ReleaseEvent",
+    "PullRequestReviewEvent",
+]
 WEIGHTS = [30, 18, 10, 12, 10, 5, 7, 3, 5]
 ACTIONS = ["opened", "closed", "reopened", "edited", "synchronize", "created"]
-WORDS = ["fix", "add", "update", "remove", "refactor", "bump", "docs", "test", "build", "ci", "release", "merge", "branch", "parser", "scan", "vector", "batch", "schema", "column", "null", "array", "struct", "map", "json", "reader", "writer"]
+WORDS = [
+    "fix",
+    "add",
+    "update",
+    "remove",
+    "refactor",
+    "bump",
+    "docs",
+    "test",
+    "build",
+    "ci",
+    "release",
+    "merge",
+    "branch",
+    "parser",
+    "scan",
+    "vector",
+    "batch",
+    "schema",
+    "column",
+    "null",
+    "array",
+    "struct",
+    "map",
+    "json",
+    "reader",
+    "writer",
+]
 
 
 def parse_size(text: str) -> int:
@@ -56,45 +92,90 @@ class Gen:
     def payload(self, typ: str, frac: float, last: bool) -> dict:
         r = self.r
         if typ == "PushEvent":
-            p: dict = {"push_id": r.randrange(1 << 40), "ref": "refs/heads/main",
-                       "head": f"{r.getrandbits(160):040x}"}
+            p: dict = {
+                "push_id": r.randrange(1 << 40),
+                "ref": "refs/heads/main",
+                "head": f"{r.getrandbits(160):040x}",
+            }
             if frac < 0.8:
-                commits = [{"sha": f"{r.getrandbits(160):040x}",
-                            "author": {"name": f"dev{r.randrange(5000)}", "email": "dev@example.com"},
-                            "message": self.words(r.randrange(3, 12)), "distinct": r.random() < 0.9}
-                           for _ in range(r.choice([0, 1, 1, 2, 3, 5]))]
+                commits = [
+                    {
+                        "sha": f"{r.getrandbits(160):040x}",
+                        "author": {"name": f"dev{r.randrange(5000)}", "email": "dev@example.com"},
+                        "message": self.words(r.randrange(3, 12)),
+                        "distinct": r.random() < 0.9,
+                    }
+                    for _ in range(r.choice([0, 1, 1, 2, 3, 5]))
+                ]
                 p.update(size=len(commits), distinct_size=len(commits), commits=commits)
             return p
         if typ in ("PullRequestEvent", "PullRequestReviewEvent"):
             additions = r.randrange(0, 2000) if r.random() < 0.7 else round(r.random() * 500, 2)
-            pr = {"number": r.randrange(1, 90000), "title": self.words(r.randrange(3, 9)),
-                  "state": r.choice(["open", "closed"]), "additions": additions,
-                  "deletions": r.randrange(0, 900), "merged": r.random() < 0.4,
-                  "labels": [{"name": r.choice(["bug", "docs", "feature", "ci", "deps", "perf"]),
-                              "color": f"{r.getrandbits(24):06x}"} for _ in range(r.choice([0, 0, 1, 2, 3]))],
-                  "requested_reviewers": [self.user(frac) for _ in range(r.choice([0, 0, 1, 2]))],
-                  "auto_merge": ({"enabled_by": self.user(frac), "merge_method": "squash"} if last else None)}
+            pr = {
+                "number": r.randrange(1, 90000),
+                "title": self.words(r.randrange(3, 9)),
+                "state": r.choice(["open", "closed"]),
+                "additions": additions,
+                "deletions": r.randrange(0, 900),
+                "merged": r.random() < 0.4,
+                "labels": [
+                    {
+                        "name": r.choice(["bug", "docs", "feature", "ci", "deps", "perf"]),
+                        "color": f"{r.getrandbits(24):06x}",
+                    }
+                    for _ in range(r.choice([0, 0, 1, 2, 3]))
+                ],
+                "requested_reviewers": [self.user(frac) for _ in range(r.choice([0, 0, 1, 2]))],
+                "auto_merge": (
+                    {"enabled_by": self.user(frac), "merge_method": "squash"} if last else None
+                ),
+            }
             return {"action": r.choice(ACTIONS[:5]), "number": pr["number"], "pull_request": pr}
         if typ in ("IssuesEvent", "IssueCommentEvent"):
-            issue = {"number": r.randrange(1, 90000), "title": self.words(r.randrange(3, 9)),
-                     "labels": [{"name": r.choice(["bug", "question", "wontfix"])}
-                                for _ in range(r.choice([0, 1, 2]))],
-                     "comments": r.randrange(0, 40), "body": self.words(r.randrange(5, 40))}
+            issue = {
+                "number": r.randrange(1, 90000),
+                "title": self.words(r.randrange(3, 9)),
+                "labels": [
+                    {"name": r.choice(["bug", "question", "wontfix"])}
+                    for _ in range(r.choice([0, 1, 2]))
+                ],
+                "comments": r.randrange(0, 40),
+                "body": self.words(r.randrange(5, 40)),
+            }
             p = {"action": r.choice(ACTIONS), "issue": issue}
             if typ == "IssueCommentEvent":
                 p["comment"] = {"id": r.randrange(1 << 32), "body": self.words(r.randrange(3, 30))}
             return p
         if typ == "ReleaseEvent":
-            return {"action": "published", "release": {
-                "tag_name": f"v{r.randrange(10)}.{r.randrange(30)}", "prerelease": r.random() < 0.1,
-                "assets": [{"name": f"pkg-{i}.tar.gz", "size": r.randrange(1 << 24),
-                            "download_count": r.randrange(10000)} for i in range(r.randrange(0, 4))]}}
+            return {
+                "action": "published",
+                "release": {
+                    "tag_name": f"v{r.randrange(10)}.{r.randrange(30)}",
+                    "prerelease": r.random() < 0.1,
+                    "assets": [
+                        {
+                            "name": f"pkg-{i}.tar.gz",
+                            "size": r.randrange(1 << 24),
+                            "download_count": r.randrange(10000),
+                        }
+                        for i in range(r.randrange(0, 4))
+                    ],
+                },
+            }
         if typ == "CreateEvent":
-            return {"ref": f"feature/{r.choice(WORDS)}", "ref_type": r.choice(["branch", "tag"]),
-                    "description": None if r.random() < 0.5 else self.words(6)}
+            return {
+                "ref": f"feature/{r.choice(WORDS)}",
+                "ref_type": r.choice(["branch", "tag"]),
+                "description": None if r.random() < 0.5 else self.words(6),
+            }
         if typ == "ForkEvent":
-            return {"forkee": {"id": r.randrange(1 << 30), "full_name": f"user{r.randrange(10**6)}/x",
-                               "stargazers_count": r.randrange(100)}}
+            return {
+                "forkee": {
+                    "id": r.randrange(1 << 30),
+                    "full_name": f"user{r.randrange(10**6)}/x",
+                    "stargazers_count": r.randrange(100),
+                }
+            }
         return {"action": "started"}
 
     def record(self, frac: float, last: bool) -> dict:
@@ -103,21 +184,30 @@ class Gen:
         self.next_id += 1
         repo_id = r.randrange(1, 80_000_000)
         rec: dict = {
-            "id": str(self.next_id), "type": typ, "public": True,
+            "id": str(self.next_id),
+            "type": typ,
+            "public": True,
             "created_at": f"2024-0{r.randrange(1, 10)}-1{r.randrange(10)}T12:{r.randrange(60):02}:00Z",
             "actor": self.user(frac),
             "repo": {"id": repo_id, "name": f"org{repo_id % 9000}/repo{repo_id}"},
             "payload": self.payload(typ, frac, last),
-            "metrics": {"score": r.randrange(0, 100) if r.random() < 0.6 else round(r.random() * 100, 3),
-                        "latency_ms": r.randrange(1, 5000)},
-            "attrs": {self.zipf_key(): r.choice([r.randrange(1000), self.words(1), True, None])
-                      for _ in range(r.randrange(0, 6))},
+            "metrics": {
+                "score": r.randrange(0, 100) if r.random() < 0.6 else round(r.random() * 100, 3),
+                "latency_ms": r.randrange(1, 5000),
+            },
+            "attrs": {
+                self.zipf_key(): r.choice([r.randrange(1000), self.words(1), True, None])
+                for _ in range(r.randrange(0, 6))
+            },
             "tags": [r.choice(WORDS) for _ in range(r.choice([0, 0, 1, 2, 4]))],
         }
         if r.random() < 0.05:
             rec["org"] = {"id": r.randrange(1 << 20), "login": f"org{r.randrange(9000)}"}
         if frac >= 0.8:
-            rec["geo"] = {"lat": round(r.uniform(-80, 80), 4), "lon": round(r.uniform(-170, 170), 4)}
+            rec["geo"] = {
+                "lat": round(r.uniform(-80, 80), 4),
+                "lon": round(r.uniform(-170, 170), 4),
+            }
         return rec
 
 
@@ -147,7 +237,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
     paths = generate(a.out, parse_size(a.size), a.files, a.seed)
-    print(f"wrote {len(paths)} files, {sum(p.stat().st_size for p in paths) / 2**20:.1f} MiB in {a.out}")
+    print(
+        f"wrote {len(paths)} files, {sum(p.stat().st_size for p in paths) / 2**20:.1f} MiB in {a.out}"
+    )
 
 
 if __name__ == "__main__":

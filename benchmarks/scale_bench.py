@@ -96,11 +96,19 @@ def probe(path: str, master: str, runs: int) -> None:
     import drillspark
     from scan_bench import spark_queries
 
-    conf = {"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "4", "spark.driver.memory": "3g"}
+    conf = {
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "4",
+        "spark.driver.memory": "3g",
+    }
     if master.startswith("local-cluster"):
-        conf.update({"spark.executor.memory": "1536m",
-                     "spark.executorEnv.PYTHONPATH": str(Path(drillspark.__file__).resolve().parents[1]),
-                     "spark.executorEnv.PYSPARK_PYTHON": sys.executable})
+        conf.update(
+            {
+                "spark.executor.memory": "1536m",
+                "spark.executorEnv.PYTHONPATH": str(Path(drillspark.__file__).resolve().parents[1]),
+                "spark.executorEnv.PYSPARK_PYTHON": sys.executable,
+            }
+        )
     spark = drillspark.session(master=master, app_name="scale-bench", **conf)
     try:
         driver = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
@@ -116,8 +124,13 @@ def probe(path: str, master: str, runs: int) -> None:
         rss = peak_rss_mib(executor_pids(driver))
     finally:
         spark.stop()
-    print("RESULT " + json.dumps({"first": first, "rss_mib": rss,
-                                  **{q: statistics.median(v) for q, v in times.items()}}), flush=True)
+    print(
+        "RESULT "
+        + json.dumps(
+            {"first": first, "rss_mib": rss, **{q: statistics.median(v) for q, v in times.items()}}
+        ),
+        flush=True,
+    )
 
 
 def split_masters(text: str) -> list[str]:
@@ -137,10 +150,18 @@ def split_masters(text: str) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=parse_sizes, default=parse_sizes("1GB,3GB,10GB"),
-                    help="comma-separated data sizes (default 1GB,3GB,10GB)")
-    ap.add_argument("--masters", type=split_masters, default=list(MASTERS),
-                    help=f"Spark masters (default {','.join(MASTERS)})")
+    ap.add_argument(
+        "--sizes",
+        type=parse_sizes,
+        default=parse_sizes("1GB,3GB,10GB"),
+        help="comma-separated data sizes (default 1GB,3GB,10GB)",
+    )
+    ap.add_argument(
+        "--masters",
+        type=split_masters,
+        default=list(MASTERS),
+        help=f"Spark masters (default {','.join(MASTERS)})",
+    )
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--data", default=str(HERE.parent / ".bench-data"))
     ap.add_argument("--out", type=Path, default=HERE / "out" / "scale.csv")
@@ -162,8 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         actual = sum(p.stat().st_size for p in d.glob("*.json"))
         for master in a.masters:
             print(f"{size_name(size)} on {master} ...", flush=True)
-            out = subprocess.run([sys.executable, __file__, "--probe", str(d), master, "--runs", str(a.runs)],
-                                 capture_output=True, text=True)
+            out = subprocess.run(
+                [sys.executable, __file__, "--probe", str(d), master, "--runs", str(a.runs)],
+                capture_output=True,
+                text=True,
+            )
             line = [x for x in out.stdout.splitlines() if x.startswith("RESULT ")]
             if not line:
                 print(f"  failed: {' | '.join(out.stderr.strip().splitlines()[-3:])}")
@@ -171,14 +195,23 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"bytes": actual, "master": master, **json.loads(line[0][7:])})
     if not rows:
         return 1
-    print(f"\nwarm seconds (median of {a.runs}), first read (discovery included), peak RSS of the "
-          "task JVMs (MiB)")
-    print(f"{'size':>9} {'master':26}" + "".join(f"{q:>16}" for q in QUERIES) + f"{'first':>8}{'RSS':>8}"
-          f"{'s/GiB (f+p)':>13}")
+    print(
+        f"\nwarm seconds (median of {a.runs}), first read (discovery included), peak RSS of the "
+        "task JVMs (MiB)"
+    )
+    print(
+        f"{'size':>9} {'master':26}"
+        + "".join(f"{q:>16}" for q in QUERIES)
+        + f"{'first':>8}{'RSS':>8}"
+        f"{'s/GiB (f+p)':>13}"
+    )
     for r in rows:
         gib = r["bytes"] / 2**30
-        print(f"{size_name(r['bytes']):>9} {r['master']:26}" + "".join(f"{r[q]:>16.2f}" for q in QUERIES)
-              + f"{r['first']:>8.1f}{r['rss_mib']:>8.0f}{r['filter+project'] / gib:>13.2f}")
+        print(
+            f"{size_name(r['bytes']):>9} {r['master']:26}"
+            + "".join(f"{r[q]:>16.2f}" for q in QUERIES)
+            + f"{r['first']:>8.1f}{r['rss_mib']:>8.0f}{r['filter+project'] / gib:>13.2f}"
+        )
     print("\nspeed-up of local[2] over local[1] (target 2.0 within 20 %: >= 1.6)")
     by = {(r["bytes"], r["master"]): r for r in rows}
     for b in sorted({r["bytes"] for r in rows}):

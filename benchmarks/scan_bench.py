@@ -48,10 +48,12 @@ Q2_COLS = ["id", "actor.login", "repo.name"]
 # warm drill runs with a fast path off: count parsing every record, filters checked after parsing,
 # rows read by the Jackson path instead of the byte reader: (query, name, option, Spark conf)
 READER_CONF = "spark.drillspark.readScanner"
-BASELINES = [("count", "drillspark warm, countScan=false", "countScan", None),
-             ("filter+project", "drillspark warm, pushFilters=false", "pushFilters", None),
-             ("filter+project", "drillspark warm, Jackson reader", None, (READER_CONF, "jackson")),
-             ("flatten+group", "drillspark warm, Jackson reader", None, (READER_CONF, "jackson"))]
+BASELINES = [
+    ("count", "drillspark warm, countScan=false", "countScan", None),
+    ("filter+project", "drillspark warm, pushFilters=false", "pushFilters", None),
+    ("filter+project", "drillspark warm, Jackson reader", None, (READER_CONF, "jackson")),
+    ("flatten+group", "drillspark warm, Jackson reader", None, (READER_CONF, "jackson")),
+]
 
 
 def data_dir(base: Path, size: int) -> Path:
@@ -78,8 +80,12 @@ def spark_queries(df):
         # for these 64k rows, fetchall() DuckDB ~0.05 s: not the scan's speed either way)
         "filter+project": lambda: df.filter(Q2_FILTER).select(*Q2_COLS).toArrow().num_rows,
         "flatten+group": lambda: sorted(
-            tuple(r) for r in df.select(F.explode("payload.pull_request.labels").alias("l"))
-            .groupBy("l.name").count().collect()),
+            tuple(r)
+            for r in df.select(F.explode("payload.pull_request.labels").alias("l"))
+            .groupBy("l.name")
+            .count()
+            .collect()
+        ),
     }
 
 
@@ -87,11 +93,18 @@ def duck_queries(con, glob: str):
     src = f"read_ndjson_auto('{glob}')"
     return {
         "count": lambda: con.sql(f"SELECT count(*) FROM {src}").fetchall()[0][0],
-        "filter+project": lambda: con.sql(
-            f"SELECT id, actor.login, repo.name FROM {src} WHERE {Q2_FILTER}").to_arrow_table().num_rows,
-        "flatten+group": lambda: sorted(tuple(r) for r in con.sql(
-            f"SELECT l.name, count(*) FROM (SELECT unnest(payload.pull_request.labels) AS l FROM {src}) "
-            "GROUP BY 1").fetchall()),
+        "filter+project": lambda: (
+            con.sql(f"SELECT id, actor.login, repo.name FROM {src} WHERE {Q2_FILTER}")
+            .to_arrow_table()
+            .num_rows
+        ),
+        "flatten+group": lambda: sorted(
+            tuple(r)
+            for r in con.sql(
+                f"SELECT l.name, count(*) FROM (SELECT unnest(payload.pull_request.labels) AS l FROM {src}) "
+                "GROUP BY 1"
+            ).fetchall()
+        ),
     }
 
 
@@ -107,12 +120,27 @@ def token_scan(files: list[Path], threads: int = 2, rounds: int = 3) -> float:
     java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if os.environ.get("JAVA_HOME") else "java"
     bench_jar = HERE.parent / "build" / "drillspark-bench.jar"  # `make bench` builds it
     if not bench_jar.exists():
-        subprocess.run([sys.executable, str(HERE.parent / "tools" / "build_jar.py"), "--bench"],
-                       check=True)
+        subprocess.run(
+            [sys.executable, str(HERE.parent / "tools" / "build_jar.py"), "--bench"], check=True
+        )
     cp = os.pathsep.join([f"{jars}/*", drillspark.jar_path(), str(bench_jar)])
-    out = subprocess.run([str(java), "-cp", cp, "drillspark.source.TokenScan", str(threads), str(rounds),
-                          *map(str, files)], capture_output=True, text=True, check=True)
-    secs = [float(line.split()[1]) for line in out.stdout.splitlines() if line.startswith("TOKENSCAN")]
+    out = subprocess.run(
+        [
+            str(java),
+            "-cp",
+            cp,
+            "drillspark.source.TokenScan",
+            str(threads),
+            str(rounds),
+            *map(str, files),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    secs = [
+        float(line.split()[1]) for line in out.stdout.splitlines() if line.startswith("TOKENSCAN")
+    ]
     return statistics.median(secs[1:] or secs)
 
 
@@ -134,31 +162,43 @@ def print_drill_race(med: dict, names: list[str], drill_off: str | None, args) -
     def ratio(a: float | None, b: float | None) -> str:
         return f"{a / b:.2f}" if a is not None and b else "-"
 
-    print("\nApache Drill 1.22 race (embedded Drillbit, one per query and round; Drill's cold is its "
-          "first query after start, drillspark's cold is the first query over files it has not seen "
-          "in a running session)")
+    print(
+        "\nApache Drill 1.22 race (embedded Drillbit, one per query and round; Drill's cold is its "
+        "first query after start, drillspark's cold is the first query over files it has not seen "
+        "in a running session)"
+    )
     if drill_off:
         print(f"Drill: {drill_off}")
     else:
         ready = statistics.median(v for (e, _), v in med.items() if e == "Drill ready")
         up = statistics.median(v for (e, _), v in med.items() if e == "Drill up")
-        print(f"Drillbit start: {ready:.1f} s from launch to ready (JVM, the tool's compile, Drill's "
-              f"start), of which Drill's own start {up:.1f} s")
+        print(
+            f"Drillbit start: {ready:.1f} s from launch to ready (JVM, the tool's compile, Drill's "
+            f"start), of which Drill's own start {up:.1f} s"
+        )
         print("speed-up over Drill = Drill seconds / drillspark seconds (target >= 3)")
-        print(f"{'query':16}{'warm: source':>14}{'warm: SQL':>12}{'cold: source':>14}{'cold: SQL':>12}")
+        print(
+            f"{'query':16}{'warm: source':>14}{'warm: SQL':>12}{'cold: source':>14}{'cold: SQL':>12}"
+        )
         for q in names:
             dw, dc = get("Drill warm", q), get("Drill cold", q)
-            print(f"{q:16}{ratio(dw, get('drillspark warm', q)):>14}"
-                  f"{ratio(dw, get('drillspark SQL warm', q)):>12}"
-                  f"{ratio(dc, get('drillspark cold', q)):>14}{ratio(dc, get('drillspark SQL cold', q)):>12}")
+            print(
+                f"{q:16}{ratio(dw, get('drillspark warm', q)):>14}"
+                f"{ratio(dw, get('drillspark SQL warm', q)):>12}"
+                f"{ratio(dc, get('drillspark cold', q)):>14}{ratio(dc, get('drillspark SQL cold', q)):>12}"
+            )
     if args.fresh:
-        print("\nfirst answer of a fresh process, seconds from launch (drillspark: `drillspark sql`; "
-              "Drill: its start + first query); ratio Drill / drillspark (target >= 1)")
+        print(
+            "\nfirst answer of a fresh process, seconds from launch (drillspark: `drillspark sql`; "
+            "Drill: its start + first query); ratio Drill / drillspark (target >= 1)"
+        )
         print(f"{'query':16}{'drillspark':>12}{'(to exit)':>11}{'Drill':>10}{'ratio':>8}")
         for q in names:
             fs, fe, df = get("fresh first", q), get("fresh exit", q), get("Drill first", q)
-            print(f"{q:16}{fs or float('nan'):>12.1f}{fe or float('nan'):>11.1f}"
-                  f"{df or float('nan'):>10.1f}{ratio(df, fs):>8}")
+            print(
+                f"{q:16}{fs or float('nan'):>12.1f}{fe or float('nan'):>11.1f}"
+                f"{df or float('nan'):>10.1f}{ratio(df, fs):>8}"
+            )
 
 
 def sql_answer(q: str, result) -> object:
@@ -179,9 +219,15 @@ def run(args) -> None:
     d = data_dir(Path(args.data), size)
     path = str(d)
     glob = str(d / "*.json")
-    spark = drillspark.session(master=args.master, app_name="scan-bench", **{
-        "spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2",
-        "spark.driver.memory": "3g"})
+    spark = drillspark.session(
+        master=args.master,
+        app_name="scan-bench",
+        **{
+            "spark.ui.enabled": "false",
+            "spark.sql.shuffle.partitions": "2",
+            "spark.driver.memory": "3g",
+        },
+    )
     con = duckdb.connect()
     con.execute("SET threads TO 2")
     given = spark.read.json(path).schema
@@ -244,7 +290,9 @@ def run(args) -> None:
             answers[("duckdb", q)] = normalize_spark(q, out)
             if not drill_off:  # one Drillbit per query and round: its first answer is cold
                 print(f"round {rnd + 1}: Apache Drill, {q} ...", flush=True)
-                dr = run_drill(sql[q], 1 + args.drill_warm, heap=args.drill_heap, direct=args.drill_direct)
+                dr = run_drill(
+                    sql[q], 1 + args.drill_warm, heap=args.drill_heap, direct=args.drill_direct
+                )
                 if dr.error:
                     failures.append(f"Apache Drill failed on {q}: {dr.error}")
                 if dr.ms:
@@ -252,7 +300,11 @@ def run(args) -> None:
                     if dr.warm is not None:
                         times.setdefault(("Drill warm", q), []).append(dr.warm)
                     answers[("Drill", q)] = normalize(q, dr.rows)
-                for key, v in (("ready", dr.ready_s), ("up", dr.up_s), ("first", dr.first_result_s)):
+                for key, v in (
+                    ("ready", dr.ready_s),
+                    ("up", dr.up_s),
+                    ("first", dr.first_result_s),
+                ):
                     if v is not None:
                         times.setdefault((f"Drill {key}", q), []).append(v)
             if args.fresh:  # drillspark's first query in a fresh process: `drillspark sql`
@@ -279,33 +331,46 @@ def run(args) -> None:
     med = {k: statistics.median(v) for k, v in times.items()}
     cols = [*engines, *sql_engines, "duckdb", "Drill cold", "Drill warm"]
     cols = [c for c in cols if all((c, q) in med for q in names)]
-    print(f"\n{d.name}: {sum(p.stat().st_size for p in d.glob('*.json')) / 2**20:.0f} MiB, "
-          f"{args.master}, median of {args.runs} alternating runs (seconds)")
+    print(
+        f"\n{d.name}: {sum(p.stat().st_size for p in d.glob('*.json')) / 2**20:.0f} MiB, "
+        f"{args.master}, median of {args.runs} alternating runs (seconds)"
+    )
     print(f"{'query':16}" + "".join(f"{c:>20}" for c in cols))
     for q in names:
         print(f"{q:16}" + "".join(f"{med[(c, q)]:>20.2f}" for c in cols))
     print("\nratios (> 1 means drillspark is faster)")
-    print(f"{'query':16}{'inferred/cold':>16}{'duckdb/cold':>14}{'given/warm':>14}{'duckdb/warm':>14}")
+    print(
+        f"{'query':16}{'inferred/cold':>16}{'duckdb/cold':>14}{'given/warm':>14}{'duckdb/warm':>14}"
+    )
     for q in names:
         c, w = med[("drillspark cold", q)], med[("drillspark warm", q)]
-        print(f"{q:16}{med[('spark inferred', q)] / c:>16.2f}{med[('duckdb', q)] / c:>14.2f}"
-              f"{med[('spark given schema', q)] / w:>14.2f}{med[('duckdb', q)] / w:>14.2f}")
+        print(
+            f"{q:16}{med[('spark inferred', q)] / c:>16.2f}{med[('duckdb', q)] / c:>14.2f}"
+            f"{med[('spark given schema', q)] / w:>14.2f}{med[('duckdb', q)] / w:>14.2f}"
+        )
     print_drill_race(med, names, drill_off, args)
     print()
     for q, name, _, _ in BASELINES:
         print(f"{q} warm: {med[('drillspark warm', q)]:.2f} s; {name}: {med[(name, q)]:.2f} s")
     disc = med[("discovery", "schema")]
     bare = token_scan(sorted(d.glob("*.json")))
-    print(f"discovery (listing + token pass, schema only): {disc:.2f} s; bare Jackson token scan of the "
-          f"same bytes (2 threads, JIT warm): {bare:.2f} s; discovery speed / token-scan speed = "
-          f"{bare / max(disc, 1e-9):.2f} (target >= 0.5)")
+    print(
+        f"discovery (listing + token pass, schema only): {disc:.2f} s; bare Jackson token scan of the "
+        f"same bytes (2 threads, JIT warm): {bare:.2f} s; discovery speed / token-scan speed = "
+        f"{bare / max(disc, 1e-9):.2f} (target >= 0.5)"
+    )
 
     if not args.skip_memory:
-        print("\nfull read (all columns, batchRows=65536) into a noop sink, 2 readers: peak live heap "
-              "above the idle session's")
+        print(
+            "\nfull read (all columns, batchRows=65536) into a noop sink, 2 readers: peak live heap "
+            "above the idle session's"
+        )
         for bb in ("1m", "64m"):
-            out = subprocess.run([sys.executable, __file__, "--memory-probe", bb, "--data", path],
-                                 capture_output=True, text=True)
+            out = subprocess.run(
+                [sys.executable, __file__, "--memory-probe", bb, "--data", path],
+                capture_output=True,
+                text=True,
+            )
             line = [x for x in out.stdout.splitlines() if x.startswith("PEAK")]
             if line:
                 print(f"  batchBytes={bb:>4}: {line[0].split()[1]} MiB")
@@ -321,8 +386,11 @@ def memory_probe(batch_bytes: str, path: str) -> None:
 
     import drillspark
 
-    spark = drillspark.session(master="local[2]", app_name="scan-bench-mem", **{
-        "spark.ui.enabled": "false", "spark.driver.memory": "2g"})
+    spark = drillspark.session(
+        master="local[2]",
+        app_name="scan-bench-mem",
+        **{"spark.ui.enabled": "false", "spark.driver.memory": "2g"},
+    )
     jvm = spark.sparkContext._jvm
     heap = jvm.java.lang.management.ManagementFactory.getMemoryMXBean()
 
@@ -330,7 +398,12 @@ def memory_probe(batch_bytes: str, path: str) -> None:
         jvm.java.lang.System.gc()
         return heap.getHeapMemoryUsage().getUsed()
 
-    df = spark.read.format("drill").option("batchBytes", batch_bytes).option("batchRows", "65536").load(path)
+    df = (
+        spark.read.format("drill")
+        .option("batchBytes", batch_bytes)
+        .option("batchRows", "65536")
+        .load(path)
+    )
     df.schema  # noqa: B018  (discovery before the baseline)
     base, peak, stop = live(), [0], threading.Event()
 
@@ -358,14 +431,28 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--skip-memory", action="store_true")
     ap.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
     ap.add_argument("--no-drill", action="store_true", help="leave Apache Drill out of the race")
-    ap.add_argument("--drill-warm", type=int, default=3,
-                    help="warm repeats per Drillbit after its cold query (default 3)")
-    ap.add_argument("--drill-heap", default=os.environ.get("DRILL_HEAP", "3g"),
-                    help="Drill's max heap (default $DRILL_HEAP or 3g)")
-    ap.add_argument("--drill-direct", default=os.environ.get("DRILL_DIRECT", "3g"),
-                    help="Drill's max direct memory (default $DRILL_DIRECT or 3g)")
-    ap.add_argument("--no-fresh", dest="fresh", action="store_false",
-                    help="skip the fresh-process runs of `drillspark sql`")
+    ap.add_argument(
+        "--drill-warm",
+        type=int,
+        default=3,
+        help="warm repeats per Drillbit after its cold query (default 3)",
+    )
+    ap.add_argument(
+        "--drill-heap",
+        default=os.environ.get("DRILL_HEAP", "3g"),
+        help="Drill's max heap (default $DRILL_HEAP or 3g)",
+    )
+    ap.add_argument(
+        "--drill-direct",
+        default=os.environ.get("DRILL_DIRECT", "3g"),
+        help="Drill's max direct memory (default $DRILL_DIRECT or 3g)",
+    )
+    ap.add_argument(
+        "--no-fresh",
+        dest="fresh",
+        action="store_false",
+        help="skip the fresh-process runs of `drillspark sql`",
+    )
     ap.add_argument("--memory-probe", help=argparse.SUPPRESS)
     return ap
 

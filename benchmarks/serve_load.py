@@ -13,8 +13,10 @@ import threading
 import time
 import urllib.request
 
-QUERY = ("SELECT N_REGIONKEY, count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json` "
-         "GROUP BY N_REGIONKEY")
+QUERY = (
+    "SELECT N_REGIONKEY, count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json` "
+    "GROUP BY N_REGIONKEY"
+)
 
 
 def main() -> int:
@@ -27,17 +29,24 @@ def main() -> int:
     import drillspark
     from drillspark.server import DrillServer, Limits
 
-    spark = drillspark.session(master=args.master, **{"spark.ui.enabled": "false",
-                                                      "spark.scheduler.mode": "FAIR",
-                                                      "spark.sql.shuffle.partitions": "2"})
-    server = DrillServer(spark, port=0, workspaces={"data": args.data},
-                         limits=Limits(max_running=args.clients)).start()
+    spark = drillspark.session(
+        master=args.master,
+        **{
+            "spark.ui.enabled": "false",
+            "spark.scheduler.mode": "FAIR",
+            "spark.sql.shuffle.partitions": "2",
+        },
+    )
+    server = DrillServer(
+        spark, port=0, workspaces={"data": args.data}, limits=Limits(max_running=args.clients)
+    ).start()
     body = json.dumps({"queryType": "SQL", "query": QUERY}).encode()
 
     def ask() -> float:
         t0 = time.perf_counter()
-        req = urllib.request.Request(server.url + "/query.json", data=body,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            server.url + "/query.json", data=body, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=300) as r:
             answer = json.loads(r.read())
         assert answer["queryState"] == "COMPLETED", answer
@@ -65,9 +74,11 @@ def main() -> int:
     server.stop()
     spark.stop()
     q = statistics.quantiles(latencies, n=100)
-    print(f"{args.clients} clients, {len(latencies)} queries in {elapsed:.1f} s: "
-          f"{len(latencies) / elapsed:.1f} queries/s, p50 {q[49] * 1000:.0f} ms, "
-          f"p95 {q[94] * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
+    print(
+        f"{args.clients} clients, {len(latencies)} queries in {elapsed:.1f} s: "
+        f"{len(latencies) / elapsed:.1f} queries/s, p50 {q[49] * 1000:.0f} ms, "
+        f"p95 {q[94] * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
+    )
     return 0
 
 

@@ -41,10 +41,10 @@ SMALL_FILE = HERE.parent.parent / "shared" / "data" / "breadth" / "tpch_json" / 
 QUERIES = {
     "select1": "SELECT 1 AS one",
     "small-file": "SELECT S_NATIONKEY AS k, count(*) AS n FROM dfs.`{file}` GROUP BY S_NATIONKEY "
-                  "ORDER BY S_NATIONKEY",
+    "ORDER BY S_NATIONKEY",
     # a million joined rows through generated code: what a JIT setting costs a longer query
     "cross-join": "SELECT count(*) AS n FROM dfs.`{file}` a, dfs.`{file}` b, dfs.`{file}` c "
-                  "WHERE concat(a.S_COMMENT, b.S_NAME, c.S_COMMENT) LIKE '%furious%'",
+    "WHERE concat(a.S_COMMENT, b.S_NAME, c.S_COMMENT) LIKE '%furious%'",
 }
 
 JAVA_ENV = "DRILLSPARK_DRIVER_JAVA_OPTS"
@@ -58,17 +58,28 @@ VARIANTS: dict[str, tuple[dict[str, str], str]] = {
     "first": ({CACHE_ENV: "{fresh}"}, "the CLI's first run: writes the archive at exit"),
     "no-cds": ({"DRILLSPARK_CDS": "0"}, "the CLI without class-data sharing (DRILLSPARK_CDS=0)"),
     "baseline": (OFF, "no short-lived-session settings, no class-data sharing"),
-    "ui-off": ({**OFF, "PYSPARK_SUBMIT_ARGS": "--conf spark.ui.enabled=false pyspark-shell"},
-               "spark.ui.enabled=false"),
+    "ui-off": (
+        {**OFF, "PYSPARK_SUBMIT_ARGS": "--conf spark.ui.enabled=false pyspark-shell"},
+        "spark.ui.enabled=false",
+    ),
     "c1": ({**OFF, JAVA_ENV: "-XX:TieredStopAtLevel=1"}, "-XX:TieredStopAtLevel=1 (C1 JIT only)"),
     "serialgc": ({**OFF, JAVA_ENV: "-XX:+UseSerialGC"}, "-XX:+UseSerialGC"),
-    "cds": ({**OFF, JAVA_ENV: "-XX:SharedArchiveFile={cds}"},
-            "-XX:SharedArchiveFile (dynamic archive of one run)"),
-    "c1cds": ({**OFF, JAVA_ENV: "-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile={cds}"},
-              "C1 only and the class-data-sharing archive"),
-    "all": ({**OFF, "PYSPARK_SUBMIT_ARGS": "--conf spark.ui.enabled=false pyspark-shell",
-             JAVA_ENV: "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:SharedArchiveFile={cds}"},
-            "all of the above"),
+    "cds": (
+        {**OFF, JAVA_ENV: "-XX:SharedArchiveFile={cds}"},
+        "-XX:SharedArchiveFile (dynamic archive of one run)",
+    ),
+    "c1cds": (
+        {**OFF, JAVA_ENV: "-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile={cds}"},
+        "C1 only and the class-data-sharing archive",
+    ),
+    "all": (
+        {
+            **OFF,
+            "PYSPARK_SUBMIT_ARGS": "--conf spark.ui.enabled=false pyspark-shell",
+            JAVA_ENV: "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:SharedArchiveFile={cds}",
+        },
+        "all of the above",
+    ),
 }
 
 
@@ -78,7 +89,8 @@ def parse_list(text: str, known: dict, what: str) -> list[str]:
     unknown = [n for n in names if n not in known]
     if unknown or not names:
         raise argparse.ArgumentTypeError(
-            f"unknown {what} {', '.join(map(repr, unknown)) or '(none given)'}; choose from {', '.join(known)}")
+            f"unknown {what} {', '.join(map(repr, unknown)) or '(none given)'}; choose from {', '.join(known)}"
+        )
     return names
 
 
@@ -115,8 +127,13 @@ def one_run(cmd: list[str], env: dict[str, str]) -> dict[str, float | str]:
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, __file__, "--reap", "--", *cmd], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=full_env)
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--reap", "--", *cmd],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=full_env,
+    )
     first = None
     out = []
     assert proc.stdout is not None
@@ -130,9 +147,12 @@ def one_run(cmd: list[str], env: dict[str, str]) -> dict[str, float | str]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = [float(line.split()[1]) for line in err.splitlines() if line.startswith("REAPED")]
     res: dict[str, float | str] = {
-        "first": first if first is not None else float("nan"), "end": end,
+        "first": first if first is not None else float("nan"),
+        "end": end,
         # the wrapper's own CPU is small but counted: the whole tree from our side
-        "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime) if cpu else float("nan"),
+        "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        if cpu
+        else float("nan"),
     }
     if proc.returncode != 0:
         res["error"] = " | ".join(err.strip().splitlines()[-2:])
@@ -183,9 +203,13 @@ def served(runs: int, master: str) -> int:
         runtime = Path(tmp) / "runtime"
         runtime.mkdir(mode=0o700)
         env = {**os.environ, "DRILLSPARK_RUNTIME_DIR": str(runtime)}
-        server = subprocess.Popen([sys.executable, "-m", "drillspark", "serve", "--port", "0",
-                                   "--master", master], cwd=tmp, env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "drillspark", "serve", "--port", "0", "--master", master],
+            cwd=tmp,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             deadline = time.monotonic() + 600
             while not list(runtime.glob("serve-*.json")):
@@ -212,24 +236,39 @@ def served(runs: int, master: str) -> int:
             server.wait(timeout=120)
     med = {k: statistics.median(float(x[k]) for x in results) for k in ("first", "end", "cpu")}
     spread = ", ".join(f"{float(x['end']):.2f}" for x in results)
-    print(f"`drillspark sql \"SELECT 1\"` answered by a running server ({master}), median of "
-          f"{runs}: first line {med['first']:.2f} s, end {med['end']:.2f} s, CPU {med['cpu']:.2f} s "
-          f"(ends: {spread})")
+    print(
+        f'`drillspark sql "SELECT 1"` answered by a running server ({master}), median of '
+        f"{runs}: first line {med['first']:.2f} s, end {med['end']:.2f} s, CPU {med['cpu']:.2f} s "
+        f"(ends: {spread})"
+    )
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
-    ap.add_argument("--variants", default="current,no-cds,baseline",
-                    type=lambda s: parse_list(s, VARIANTS, "variant"),
-                    help=f"comma-separated, from: {', '.join(VARIANTS)}")
-    ap.add_argument("--queries", default="select1,small-file",
-                    type=lambda s: parse_list(s, QUERIES, "query"), help=f"from: {', '.join(QUERIES)}")
-    ap.add_argument("--file", type=Path, default=SMALL_FILE, help="the small file (default: %(default)s)")
+    ap.add_argument(
+        "--variants",
+        default="current,no-cds,baseline",
+        type=lambda s: parse_list(s, VARIANTS, "variant"),
+        help=f"comma-separated, from: {', '.join(VARIANTS)}",
+    )
+    ap.add_argument(
+        "--queries",
+        default="select1,small-file",
+        type=lambda s: parse_list(s, QUERIES, "query"),
+        help=f"from: {', '.join(QUERIES)}",
+    )
+    ap.add_argument(
+        "--file", type=Path, default=SMALL_FILE, help="the small file (default: %(default)s)"
+    )
     ap.add_argument("--master", default="local[2]")
-    ap.add_argument("--served", type=int, metavar="N",
-                    help="instead: time N `drillspark sql` runs answered by a running server")
+    ap.add_argument(
+        "--served",
+        type=int,
+        metavar="N",
+        help="instead: time N `drillspark sql` runs answered by a running server",
+    )
     ap.add_argument("--reap", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("cmd", nargs="*", help=argparse.SUPPRESS)
     return ap
@@ -266,11 +305,17 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"  failed: {res['error']}")
                     results.setdefault((q, v), []).append(res)
     for what, times in imports.items():
-        print(f"\nimporting the {what} (no JVM): {statistics.median(t[0] for t in times):.2f} s wall, "
-              f"{statistics.median(t[1] for t in times):.2f} CPU-s")
-    print(f"\nfresh `drillspark sql` on {a.master}, median of {a.rounds} alternating rounds: seconds "
-          "to the first answer line / to every process's end / CPU seconds of the process tree")
-    print(f"{'query':12}{'variant':10}{'first':>8}{'end':>8}{'cpu':>8}  {'vs baseline (cpu)':>18}  setting")
+        print(
+            f"\nimporting the {what} (no JVM): {statistics.median(t[0] for t in times):.2f} s wall, "
+            f"{statistics.median(t[1] for t in times):.2f} CPU-s"
+        )
+    print(
+        f"\nfresh `drillspark sql` on {a.master}, median of {a.rounds} alternating rounds: seconds "
+        "to the first answer line / to every process's end / CPU seconds of the process tree"
+    )
+    print(
+        f"{'query':12}{'variant':10}{'first':>8}{'end':>8}{'cpu':>8}  {'vs baseline (cpu)':>18}  setting"
+    )
     for q in a.queries:
         base = results.get((q, "baseline"))
         base_cpu = statistics.median(float(x["cpu"]) for x in base) if base else None
@@ -279,8 +324,10 @@ def main(argv: list[str] | None = None) -> int:
             runs = results[(q, v)]
             med = {k: statistics.median(float(x[k]) for x in runs) for k in ("first", "end", "cpu")}
             rel = f"{med['cpu'] / base_cpu:.2f}" if base_cpu else "-"
-            print(f"{q:12}{v:10}{med['first']:>8.1f}{med['end']:>8.1f}{med['cpu']:>8.1f}  {rel:>18}  "
-                  f"{VARIANTS[v][1]}")
+            print(
+                f"{q:12}{v:10}{med['first']:>8.1f}{med['end']:>8.1f}{med['cpu']:>8.1f}  {rel:>18}  "
+                f"{VARIANTS[v][1]}"
+            )
         if len(answers) > 1:
             print(f"MISMATCH {q}: the variants printed {len(answers)} different answers")
     return 0

@@ -37,24 +37,24 @@ def sql_queries(root: Path) -> dict[str, str]:
   sum(l_extendedprice) AS sum_base_price, sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
   sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge, avg(l_quantity) AS avg_qty,
   avg(l_extendedprice) AS avg_price, avg(l_discount) AS avg_disc, count(*) AS count_order
-FROM {t('lineitem')} WHERE l_shipdate <= DATE '1998-09-02'
+FROM {t("lineitem")} WHERE l_shipdate <= DATE '1998-09-02'
 GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus""",
         "q3 join3": f"""SELECT l.l_orderkey, sum(l.l_extendedprice * (1 - l.l_discount)) AS revenue,
   o.o_orderdate, o.o_shippriority
-FROM {t('customer')} c JOIN {t('orders')} o ON c.c_custkey = o.o_custkey
-  JOIN {t('lineitem')} l ON l.l_orderkey = o.o_orderkey
+FROM {t("customer")} c JOIN {t("orders")} o ON c.c_custkey = o.o_custkey
+  JOIN {t("lineitem")} l ON l.l_orderkey = o.o_orderkey
 WHERE c.c_mktsegment = 'BUILDING' AND o.o_orderdate < DATE '1995-03-15' AND l.l_shipdate > DATE '1995-03-15'
 GROUP BY l.l_orderkey, o.o_orderdate, o.o_shippriority
 ORDER BY revenue DESC, o.o_orderdate, l.l_orderkey LIMIT 10""",
         "q5 join6": f"""SELECT n.n_name, sum(l.l_extendedprice * (1 - l.l_discount)) AS revenue
-FROM {t('customer')} c JOIN {t('orders')} o ON c.c_custkey = o.o_custkey
-  JOIN {t('lineitem')} l ON l.l_orderkey = o.o_orderkey
-  JOIN {t('supplier')} s ON l.l_suppkey = s.s_suppkey AND c.c_nationkey = s.s_nationkey
-  JOIN {t('nation')} n ON s.s_nationkey = n.n_nationkey
-  JOIN {t('region')} r ON n.n_regionkey = r.r_regionkey
+FROM {t("customer")} c JOIN {t("orders")} o ON c.c_custkey = o.o_custkey
+  JOIN {t("lineitem")} l ON l.l_orderkey = o.o_orderkey
+  JOIN {t("supplier")} s ON l.l_suppkey = s.s_suppkey AND c.c_nationkey = s.s_nationkey
+  JOIN {t("nation")} n ON s.s_nationkey = n.n_nationkey
+  JOIN {t("region")} r ON n.n_regionkey = r.r_regionkey
 WHERE r.r_name = 'ASIA' AND o.o_orderdate >= DATE '1994-01-01' AND o.o_orderdate < DATE '1995-01-01'
 GROUP BY n.n_name ORDER BY revenue DESC""",
-        "q6 filter-sum": f"""SELECT sum(l_extendedprice * l_discount) AS revenue FROM {t('lineitem')}
+        "q6 filter-sum": f"""SELECT sum(l_extendedprice * l_discount) AS revenue FROM {t("lineitem")}
 WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
   AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24""",
     }
@@ -73,44 +73,75 @@ def pyspark_queries(spark, root: Path) -> dict:
     disc = F.col("l_extendedprice") * (1 - F.col("l_discount"))
 
     def q1():
-        return (t("lineitem").where(F.col("l_shipdate") <= d("1998-09-02"))
-                .groupBy("l_returnflag", "l_linestatus")
-                .agg(F.sum("l_quantity").alias("sum_qty"), F.sum("l_extendedprice").alias("sum_base_price"),
-                     F.sum(disc).alias("sum_disc_price"), F.sum(disc * (1 + F.col("l_tax"))).alias("sum_charge"),
-                     F.avg("l_quantity").alias("avg_qty"), F.avg("l_extendedprice").alias("avg_price"),
-                     F.avg("l_discount").alias("avg_disc"), F.count(F.lit(1)).alias("count_order"))
-                .orderBy("l_returnflag", "l_linestatus"))
+        return (
+            t("lineitem")
+            .where(F.col("l_shipdate") <= d("1998-09-02"))
+            .groupBy("l_returnflag", "l_linestatus")
+            .agg(
+                F.sum("l_quantity").alias("sum_qty"),
+                F.sum("l_extendedprice").alias("sum_base_price"),
+                F.sum(disc).alias("sum_disc_price"),
+                F.sum(disc * (1 + F.col("l_tax"))).alias("sum_charge"),
+                F.avg("l_quantity").alias("avg_qty"),
+                F.avg("l_extendedprice").alias("avg_price"),
+                F.avg("l_discount").alias("avg_disc"),
+                F.count(F.lit(1)).alias("count_order"),
+            )
+            .orderBy("l_returnflag", "l_linestatus")
+        )
 
     def q3():
         c = t("customer").where(F.col("c_mktsegment") == "BUILDING")
         o = t("orders").where(F.col("o_orderdate") < d("1995-03-15"))
         li = t("lineitem").where(F.col("l_shipdate") > d("1995-03-15"))
-        return (c.join(o, c.c_custkey == o.o_custkey).join(li, li.l_orderkey == o.o_orderkey)
-                .groupBy("l_orderkey", "o_orderdate", "o_shippriority").agg(F.sum(disc).alias("revenue"))
-                .select("l_orderkey", "revenue", "o_orderdate", "o_shippriority")
-                .orderBy(F.desc("revenue"), "o_orderdate", "l_orderkey").limit(10))
+        return (
+            c.join(o, c.c_custkey == o.o_custkey)
+            .join(li, li.l_orderkey == o.o_orderkey)
+            .groupBy("l_orderkey", "o_orderdate", "o_shippriority")
+            .agg(F.sum(disc).alias("revenue"))
+            .select("l_orderkey", "revenue", "o_orderdate", "o_shippriority")
+            .orderBy(F.desc("revenue"), "o_orderdate", "l_orderkey")
+            .limit(10)
+        )
 
     def q5():
         c, o, li, s = t("customer"), t("orders"), t("lineitem"), t("supplier")
         n, r = t("nation"), t("region").where(F.col("r_name") == "ASIA")
-        o = o.where((F.col("o_orderdate") >= d("1994-01-01")) & (F.col("o_orderdate") < d("1995-01-01")))
-        return (c.join(o, c.c_custkey == o.o_custkey).join(li, li.l_orderkey == o.o_orderkey)
-                .join(s, (li.l_suppkey == s.s_suppkey) & (c.c_nationkey == s.s_nationkey))
-                .join(n, s.s_nationkey == n.n_nationkey).join(r, n.n_regionkey == r.r_regionkey)
-                .groupBy("n_name").agg(F.sum(disc).alias("revenue")).orderBy(F.desc("revenue")))
+        o = o.where(
+            (F.col("o_orderdate") >= d("1994-01-01")) & (F.col("o_orderdate") < d("1995-01-01"))
+        )
+        return (
+            c.join(o, c.c_custkey == o.o_custkey)
+            .join(li, li.l_orderkey == o.o_orderkey)
+            .join(s, (li.l_suppkey == s.s_suppkey) & (c.c_nationkey == s.s_nationkey))
+            .join(n, s.s_nationkey == n.n_nationkey)
+            .join(r, n.n_regionkey == r.r_regionkey)
+            .groupBy("n_name")
+            .agg(F.sum(disc).alias("revenue"))
+            .orderBy(F.desc("revenue"))
+        )
 
     def q6():
-        return (t("lineitem").where((F.col("l_shipdate") >= d("1994-01-01")) & (F.col("l_shipdate") < d("1995-01-01"))
-                                    & F.col("l_discount").between(0.05, 0.07) & (F.col("l_quantity") < 24))
-                .agg(F.sum(F.col("l_extendedprice") * F.col("l_discount")).alias("revenue")))
+        return (
+            t("lineitem")
+            .where(
+                (F.col("l_shipdate") >= d("1994-01-01"))
+                & (F.col("l_shipdate") < d("1995-01-01"))
+                & F.col("l_discount").between(0.05, 0.07)
+                & (F.col("l_quantity") < 24)
+            )
+            .agg(F.sum(F.col("l_extendedprice") * F.col("l_discount")).alias("revenue"))
+        )
 
     return {"q1 agg": q1, "q3 join3": q3, "q5 join6": q5, "q6 filter-sum": q6}
 
 
 def comparable(rows: list[dict]) -> list[tuple]:
     """Rows with doubles cut to 9 significant digits (the sides may add in different orders)."""
+
     def cell(v):
         return float(f"{v:.9g}") if isinstance(v, float) else v
+
     return [tuple(cell(v) for v in r.values()) for r in rows]
 
 
@@ -124,7 +155,14 @@ def make_copies(src: Path, out: Path, copies: int) -> Path:
     if (d / "lineitem.parquet").exists():
         return d
     d.mkdir(parents=True, exist_ok=True)
-    shift = int(pc.max(pq.read_table(src / "orders.parquet", columns=["o_orderkey"])["o_orderkey"]).as_py()) + 1
+    shift = (
+        int(
+            pc.max(
+                pq.read_table(src / "orders.parquet", columns=["o_orderkey"])["o_orderkey"]
+            ).as_py()
+        )
+        + 1
+    )
     for name in TABLES:
         target = d / f"{name}.parquet"
         if name not in SHIFTED:
@@ -146,8 +184,12 @@ def make_copies(src: Path, out: Path, copies: int) -> Path:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5, help="alternating timed rounds (default 5)")
-    ap.add_argument("--copies", type=int, default=1, help="copies of lineitem and orders (default 1: as is)")
-    ap.add_argument("--data", type=Path, default=HERE.parent / ".bench-data", help="where copies go")
+    ap.add_argument(
+        "--copies", type=int, default=1, help="copies of lineitem and orders (default 1: as is)"
+    )
+    ap.add_argument(
+        "--data", type=Path, default=HERE.parent / ".bench-data", help="where copies go"
+    )
     ap.add_argument("--master", default="local[2]")
     return ap
 
@@ -161,10 +203,18 @@ def main(argv: list[str] | None = None) -> int:
     import drillspark
     from drillspark.sql import default_engine
 
-    spark = drillspark.session(master=a.master, app_name="tpch-bench", **{
-        "spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2", "spark.driver.memory": "3g"})
+    spark = drillspark.session(
+        master=a.master,
+        app_name="tpch-bench",
+        **{
+            "spark.ui.enabled": "false",
+            "spark.sql.shuffle.partitions": "2",
+            "spark.driver.memory": "3g",
+        },
+    )
     engine = default_engine(spark)
     sql, hand = sql_queries(root), pyspark_queries(spark, root)
+
     def through_sql(q: str) -> list[dict]:
         t = time.perf_counter()
         result = engine.execute(sql[q])[-1]  # parse, logical plan, translation: no Spark job yet
@@ -197,15 +247,21 @@ def main(argv: list[str] | None = None) -> int:
     import pyarrow.parquet as pq
 
     rows = pq.ParquetFile(root / "lineitem.parquet").metadata.num_rows
-    print(f"\nTPC-H-like parquet ({root}; lineitem {rows:,} rows), {a.master}, warm, "
-          f"median of {a.rounds} alternating rounds (seconds)")
-    print(f"{'query':16}{'drillspark SQL':>16}{'PySpark':>10}{'ratio':>8}{'SQL to DataFrame':>18}"
-          "   (target ratio <= 1.10)")
+    print(
+        f"\nTPC-H-like parquet ({root}; lineitem {rows:,} rows), {a.master}, warm, "
+        f"median of {a.rounds} alternating rounds (seconds)"
+    )
+    print(
+        f"{'query':16}{'drillspark SQL':>16}{'PySpark':>10}{'ratio':>8}{'SQL to DataFrame':>18}"
+        "   (target ratio <= 1.10)"
+    )
     for q in sql:
         ds, ps = times.get(("drillspark SQL", q)), times.get(("PySpark", q))
         if ds and ps:
             a_, b_ = statistics.median(ds), statistics.median(ps)
-            print(f"{q:16}{a_:>16.3f}{b_:>10.3f}{a_ / b_:>8.2f}{statistics.median(compile_s[q][1:]):>18.3f}")
+            print(
+                f"{q:16}{a_:>16.3f}{b_:>10.3f}{a_ / b_:>8.2f}{statistics.median(compile_s[q][1:]):>18.3f}"
+            )
         else:
             print(f"{q:16}{'-':>16}{'-':>10}{'-':>8}")
     for (side, q), msg in failed.items():

@@ -16,23 +16,33 @@ DATA = EXAMPLES / "data" / "shop"
 PLAN = EXAMPLES / "plans" / "shop_revenue.json"
 
 SQL_QUERIES = [
-    ("Orders per month directory (dir0) and who ordered",
-     "SELECT dir0 AS month, o.order_id, o.customer.name AS customer, o.customer.city "
-     "FROM dfs.`data/shop` o ORDER BY o.order_id"),
-    ("FLATTEN: one row per line item, revenue per SKU",
-     "SELECT i.item.sku AS sku, SUM(i.item.qty) AS qty, "
-     "ROUND(SUM(i.item.qty * i.item.price), 2) AS revenue "
-     "FROM (SELECT FLATTEN(o.items) AS item FROM dfs.`data/shop` o) i "
-     "GROUP BY i.item.sku ORDER BY revenue DESC"),
-    ("Fields that exist only in later files are NULL elsewhere",
-     "SELECT o.order_id, o.coupon.code, o.customer.vip FROM dfs.`data/shop` o "
-     "WHERE o.order_id > 1004 ORDER BY 1"),
-    ("REPEATED_COUNT, REPEATED_CONTAINS and TYPEOF on arrays",
-     "SELECT o.order_id, REPEATED_COUNT(o.tags) AS n_tags, "
-     "REPEATED_CONTAINS(o.tags, 'web') AS web, TYPEOF(o.items) AS items_type "
-     "FROM dfs.`data/shop` o WHERE o.order_id IN (1001, 1002, 1006)"),
-    ("EXPLAIN PLAN FOR shows the Drill logical plan",
-     "EXPLAIN PLAN FOR SELECT FLATTEN(o.tags) AS tag FROM dfs.`data/shop` o"),
+    (
+        "Orders per month directory (dir0) and who ordered",
+        "SELECT dir0 AS month, o.order_id, o.customer.name AS customer, o.customer.city "
+        "FROM dfs.`data/shop` o ORDER BY o.order_id",
+    ),
+    (
+        "FLATTEN: one row per line item, revenue per SKU",
+        "SELECT i.item.sku AS sku, SUM(i.item.qty) AS qty, "
+        "ROUND(SUM(i.item.qty * i.item.price), 2) AS revenue "
+        "FROM (SELECT FLATTEN(o.items) AS item FROM dfs.`data/shop` o) i "
+        "GROUP BY i.item.sku ORDER BY revenue DESC",
+    ),
+    (
+        "Fields that exist only in later files are NULL elsewhere",
+        "SELECT o.order_id, o.coupon.code, o.customer.vip FROM dfs.`data/shop` o "
+        "WHERE o.order_id > 1004 ORDER BY 1",
+    ),
+    (
+        "REPEATED_COUNT, REPEATED_CONTAINS and TYPEOF on arrays",
+        "SELECT o.order_id, REPEATED_COUNT(o.tags) AS n_tags, "
+        "REPEATED_CONTAINS(o.tags, 'web') AS web, TYPEOF(o.items) AS items_type "
+        "FROM dfs.`data/shop` o WHERE o.order_id IN (1001, 1002, 1006)",
+    ),
+    (
+        "EXPLAIN PLAN FOR shows the Drill logical plan",
+        "EXPLAIN PLAN FOR SELECT FLATTEN(o.tags) AS tag FROM dfs.`data/shop` o",
+    ),
 ]
 
 
@@ -70,8 +80,9 @@ def drill_sql(spark) -> None:
 
 
 def main() -> None:
-    spark = drillspark.session(master="local[2]", **{"spark.ui.enabled": "false",
-                                                     "spark.sql.shuffle.partitions": "2"})
+    spark = drillspark.session(
+        master="local[2]", **{"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2"}
+    )
     try:
         extension_from_plain_spark(spark)
         logical_plan(spark)

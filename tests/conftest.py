@@ -74,12 +74,17 @@ class SparkStartedInUnitTest(AssertionError):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--unit", action="store_true",
-                     help="run only the unit tier: tests that start no Spark, in process or not")
+    parser.addoption(
+        "--unit",
+        action="store_true",
+        help="run only the unit tier: tests that start no Spark, in process or not",
+    )
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "unit: needs no Spark (set by tests/conftest.py, not by hand)")
+    config.addinivalue_line(
+        "markers", "unit: needs no Spark (set by tests/conftest.py, not by hand)"
+    )
     home = Path(tempfile.mkdtemp(prefix="drillspark-no-spark-"))
     (home / "bin").mkdir()
     for name in ("spark-submit", "spark-class", "pyspark", "spark-shell", "spark-sql"):
@@ -96,8 +101,9 @@ def pytest_unconfigure(config):
 
 
 def is_unit(item: pytest.Item) -> bool:
-    return ("spark" not in getattr(item, "fixturenames", ())
-            and not any(item.get_closest_marker(m) for m in NOT_UNIT_MARKERS))
+    return "spark" not in getattr(item, "fixturenames", ()) and not any(
+        item.get_closest_marker(m) for m in NOT_UNIT_MARKERS
+    )
 
 
 # The long tier: the long fuzzing pass and the separate deployments (local-cluster, Spark
@@ -133,7 +139,9 @@ def _no_spark(item: pytest.Item):
     home: Path = item.config.stash[_STUB_HOME]
     mp = pytest.MonkeyPatch()
     mp.setenv("SPARK_HOME", str(home))
-    if "pyspark.sql" in sys.modules:  # a session may exist already (make test): refuse to hand it out
+    if (
+        "pyspark.sql" in sys.modules
+    ):  # a session may exist already (make test): refuse to hand it out
         from pyspark.sql import SparkSession
 
         def refused(self, *args, **kwargs):
@@ -152,7 +160,8 @@ def _no_spark(item: pytest.Item):
             raise SparkStartedInUnitTest(
                 f"{item.nodeid} is in the unit tier (no spark fixture, no spark_process mark) but "
                 f"started Spark: {what}. Give it the spark fixture or mark it "
-                "@pytest.mark.spark_process.")
+                "@pytest.mark.spark_process."
+            )
 
 
 @pytest.hookimpl(wrapper=True)

@@ -51,8 +51,10 @@ def pyspark_jars() -> Path:
     try:
         import pyspark
     except ImportError:
-        sys.exit("build_jar: pyspark is not installed; run `make jar` (it creates .venv) "
-                 "or `pip install 'pyspark==4.3.*'` first")
+        sys.exit(
+            "build_jar: pyspark is not installed; run `make jar` (it creates .venv) "
+            "or `pip install 'pyspark==4.3.*'` first"
+        )
     jars = Path(pyspark.__file__).parent / "jars"
     if not any(jars.glob("scala-compiler-*.jar")):
         sys.exit(f"build_jar: no scala-compiler jar in {jars}; is this a full pyspark install?")
@@ -65,8 +67,11 @@ def inputs(src: Path = SRC) -> list[Path]:
 
 
 def _entries(path: Path) -> list[str]:
-    return [line.strip() for line in path.read_text().splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        line.strip()
+        for line in path.read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 @dataclass(frozen=True)
@@ -91,15 +96,21 @@ def allowed_warnings() -> list[AllowedWarning]:
     for line in _entries(ALLOWED_WARNINGS):
         path, _, message = (part.strip() for part in line.partition(" | "))
         if any(c in line for c in ",:&"):
-            sys.exit(f"build_jar: {ALLOWED_WARNINGS.relative_to(ROOT)}: {line!r} holds `,` `:` or "
-                     "`&`, which scalac's -Wconf cannot take; shorten the message")
+            sys.exit(
+                f"build_jar: {ALLOWED_WARNINGS.relative_to(ROOT)}: {line!r} holds `,` `:` or "
+                "`&`, which scalac's -Wconf cannot take; shorten the message"
+            )
         out.append(AllowedWarning(path, message))
     return out
 
 
 def scalac_options() -> list[str]:
-    return [*_entries(SCALAC_OPTIONS), "-rootdir", str(ROOT),
-            *(a.wconf() for a in allowed_warnings())]
+    return [
+        *_entries(SCALAC_OPTIONS),
+        "-rootdir",
+        str(ROOT),
+        *(a.wconf() for a in allowed_warnings()),
+    ]
 
 
 WARNING = re.compile(r"^(?P<path>\S+?\.(?:scala|java)):\d+: warning: (?P<message>.*)$")
@@ -113,15 +124,24 @@ def check_allowances(output: list[str], sources: Sequence[Path]) -> None:
         m = WARNING.match(line)
         if m:
             path = Path(m["path"])
-            seen.append((str(path.resolve().relative_to(ROOT)) if path.is_absolute() else
-                         m["path"], m["message"]))
+            seen.append(
+                (
+                    str(path.resolve().relative_to(ROOT)) if path.is_absolute() else m["path"],
+                    m["message"],
+                )
+            )
     compiled = [str(s.resolve().relative_to(ROOT)) for s in sources]
-    stale = [a for a in allowed_warnings()
-             if any(re.fullmatch(a.path, c) for c in compiled)
-             and not any(a.matches(p, msg) for p, msg in seen)]
+    stale = [
+        a
+        for a in allowed_warnings()
+        if any(re.fullmatch(a.path, c) for c in compiled)
+        and not any(a.matches(p, msg) for p, msg in seen)
+    ]
     if stale:
-        sys.exit("build_jar: these entries of jvm/scalac-warnings-allowed.txt match no warning any "
-                 "more; remove them: " + "; ".join(f"{a.path} | {a.message}" for a in stale))
+        sys.exit(
+            "build_jar: these entries of jvm/scalac-warnings-allowed.txt match no warning any "
+            "more; remove them: " + "; ".join(f"{a.path} | {a.message}" for a in stale)
+        )
 
 
 def digest(files: list[Path], version: str) -> str:
@@ -136,13 +156,14 @@ def java() -> str:
     home = os.environ.get("JAVA_HOME")
     exe = Path(home, "bin", "java") if home else shutil.which("java")
     if not exe or not Path(exe).exists():
-        sys.exit("build_jar: `java` not found; install a JDK 17 "
-                 "(apt-get install -y openjdk-17-jdk-headless)")
+        sys.exit(
+            "build_jar: `java` not found; install a JDK 17 "
+            "(apt-get install -y openjdk-17-jdk-headless)"
+        )
     return str(exe)
 
 
-def compile_scala(jars: Path, out: Path, sources: list[Path],
-                  extra: Sequence[Path] = ()) -> None:
+def compile_scala(jars: Path, out: Path, sources: list[Path], extra: Sequence[Path] = ()) -> None:
     compiler_cp = os.pathsep.join(
         str(next(jars.glob(f"{name}-2.13*.jar")))
         for name in ("scala-compiler", "scala-library", "scala-reflect")
@@ -150,12 +171,23 @@ def compile_scala(jars: Path, out: Path, sources: list[Path],
     argfile = out.parent / "sources.txt"
     argfile.write_text("\n".join(str(s) for s in sources))
     cmd = [
-        java(), "-Xss8m", "-Xmx2g", "-cp", compiler_cp, "scala.tools.nsc.Main",
-        "-classpath", str(jars / "*"), "-d", str(out), *scalac_options(), f"@{argfile}",
+        java(),
+        "-Xss8m",
+        "-Xmx2g",
+        "-cp",
+        compiler_cp,
+        "scala.tools.nsc.Main",
+        "-classpath",
+        str(jars / "*"),
+        "-d",
+        str(out),
+        *scalac_options(),
+        f"@{argfile}",
     ]
     # The compiler does not expand `dir/*` itself; hand it the full list.
     cmd[cmd.index("-classpath") + 1] = os.pathsep.join(
-        [str(j) for j in sorted(jars.glob("*.jar"))] + [str(e) for e in extra])
+        [str(j) for j in sorted(jars.glob("*.jar"))] + [str(e) for e in extra]
+    )
     check_allowances(run_with_heartbeat(cmd, "compiling"), sources)
 
 
@@ -196,11 +228,15 @@ def pack(classes: Path, target: Path) -> None:
     tmp = target.with_suffix(".tmp")
     jar_tool = shutil.which("jar", path=str(Path(java()).parent)) or shutil.which("jar")
     if jar_tool:
-        subprocess.run([jar_tool, "--create", "--file", str(tmp), "-C", str(classes), "."], check=True)
+        subprocess.run(
+            [jar_tool, "--create", "--file", str(tmp), "-C", str(classes), "."], check=True
+        )
         tmp.replace(target)
         return
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\nCreated-By: drillspark build_jar\n\n")
+        zf.writestr(
+            "META-INF/MANIFEST.MF", "Manifest-Version: 1.0\nCreated-By: drillspark build_jar\n\n"
+        )
         for p in sorted(classes.rglob("*")):
             if p.is_file():
                 zf.write(p, p.relative_to(classes).as_posix())
@@ -215,9 +251,14 @@ def _up_to_date(target: Path, want: str, force: bool) -> bool:
     return False
 
 
-def _compile_jar(target: Path, files: list[Path], want: str, what: str,
-                 extra: Sequence[Path] = (),
-                 finish: Callable[[Path], None] | None = None) -> Path:
+def _compile_jar(
+    target: Path,
+    files: list[Path],
+    want: str,
+    what: str,
+    extra: Sequence[Path] = (),
+    finish: Callable[[Path], None] | None = None,
+) -> Path:
     """Compile the sources among `files` into the jar `target` and stamp it with `want`;
     `finish(classes)` adds what else the jar holds."""
     jars = pyspark_jars()
@@ -253,8 +294,14 @@ def build(force: bool = False) -> Path:
             if old != target:
                 old.unlink()
 
-    return _compile_jar(target, files, want, f"Scala sources with the Scala compiler in "
-                        f"{pyspark_jars()} (2-3 minutes; more on a busy machine)", finish=finish)
+    return _compile_jar(
+        target,
+        files,
+        want,
+        f"Scala sources with the Scala compiler in "
+        f"{pyspark_jars()} (2-3 minutes; more on a busy machine)",
+        finish=finish,
+    )
 
 
 def build_side(src: Path, target: Path, what: str, force: bool = False) -> Path:
@@ -265,8 +312,7 @@ def build_side(src: Path, target: Path, what: str, force: bool = False) -> Path:
     want = digest(files, extension.with_suffix(".sha256").read_text())
     if _up_to_date(target, want, force):
         return target
-    return _compile_jar(target, files, want, f"{what} sources (about a minute)",
-                        extra=[extension])
+    return _compile_jar(target, files, want, f"{what} sources (about a minute)", extra=[extension])
 
 
 def build_bench(force: bool = False) -> Path:

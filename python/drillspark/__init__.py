@@ -27,17 +27,36 @@ if TYPE_CHECKING:
     from drillspark.result import DrillResult, Result, StatementResult
     from drillspark.session import configure, jar_path, session, set_log_level
 
-__all__ = ["DrillResult", "Error", "ProgressInfo", "Result", "StatementResult", "__version__",
-           "configure", "function", "jar_path", "operator", "run", "session", "set_log_level",
-           "sql"]
+__all__ = [
+    "DrillResult",
+    "Error",
+    "ProgressInfo",
+    "Result",
+    "StatementResult",
+    "__version__",
+    "configure",
+    "function",
+    "jar_path",
+    "operator",
+    "run",
+    "session",
+    "set_log_level",
+    "sql",
+]
 
 # The rest of the API loads on first use (PEP 562), so that `import drillspark` costs no
 # pyarrow, pyspark or sqlglot: `drillspark sql` answered by a running server needs none of them.
-_LAZY = {"run": "drillspark.api", "ProgressInfo": "drillspark.progress",
-         "DrillResult": "drillspark.result", "Result": "drillspark.result",
-         "StatementResult": "drillspark.result", "configure": "drillspark.session",
-         "jar_path": "drillspark.session", "session": "drillspark.session",
-         "set_log_level": "drillspark.session"}
+_LAZY = {
+    "run": "drillspark.api",
+    "ProgressInfo": "drillspark.progress",
+    "DrillResult": "drillspark.result",
+    "Result": "drillspark.result",
+    "StatementResult": "drillspark.result",
+    "configure": "drillspark.session",
+    "jar_path": "drillspark.session",
+    "session": "drillspark.session",
+    "set_log_level": "drillspark.session",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -60,8 +79,12 @@ def _builtin_operators() -> None:
 _plugins.defer(_builtin_operators)
 
 
-def sql(query: str, spark: SparkSession | None = None, *,
-        progress: ProgressCallback | bool | None = None) -> DrillResult | StatementResult:
+def sql(
+    query: str,
+    spark: SparkSession | None = None,
+    *,
+    progress: ProgressCallback | bool | None = None,
+) -> DrillResult | StatementResult:
     """Run Drill SQL: one or more ';'-separated statements; returns the last one's result.
 
     A query gives a DrillResult (its rows are computed when fetched); USE, SHOW, DESCRIBE,

@@ -26,11 +26,14 @@ def _load_plan(plan: Any) -> Any:
     return lp.parse(plan)
 
 
-def run(plan: Any, spark: SparkSession | None = None,
-        storage: Mapping[str, Mapping[str, Any]] | None = None,
-        classpath: Sequence[str] | None = None,
-        workspaces: Mapping[str, Any] | None = None,
-        progress: ProgressCallback | bool | None = None) -> DrillResult:
+def run(
+    plan: Any,
+    spark: SparkSession | None = None,
+    storage: Mapping[str, Mapping[str, Any]] | None = None,
+    classpath: Sequence[str] | None = None,
+    workspaces: Mapping[str, Any] | None = None,
+    progress: ProgressCallback | bool | None = None,
+) -> DrillResult:
     """Run a Drill logical plan and return its result.
 
     plan:      a path to a plan file, JSON text, a dict, or a parsed LogicalPlan
@@ -62,11 +65,16 @@ def run(plan: Any, spark: SparkSession | None = None,
     from drillspark.spark.storage.workspaces import workspace_of
 
     confine = [workspace_of(k, v) for k, v in (workspaces or {}).items()]
-    registry = StorageRegistry(plan_storage, storage,
-                               list(classpath) if classpath else [os.getcwd()], confine)
-    translator = Translator(spark, list(parsed.operators), registry,
-                            dialect_2013=parsed.dialect == "2013",
-                            missing_type=_missing_type(parsed.head))
+    registry = StorageRegistry(
+        plan_storage, storage, list(classpath) if classpath else [os.getcwd()], confine
+    )
+    translator = Translator(
+        spark,
+        list(parsed.operators),
+        registry,
+        dialect_2013=parsed.dialect == "2013",
+        missing_type=_missing_type(parsed.head),
+    )
     df, written = translator.run()
 
     def locate(error: BaseException) -> Located | None:
@@ -75,8 +83,14 @@ def run(plan: Any, spark: SparkSession | None = None,
         return locate(error, translator.frames())
 
     source = getattr(parsed, "source", None)
-    result = DrillResult(df, parsed, written, plan_text=_plan_text(parsed), locate=locate,
-                         plan_name=getattr(source, "file", None) if source else None)
+    result = DrillResult(
+        df,
+        parsed,
+        written,
+        plan_text=_plan_text(parsed),
+        locate=locate,
+        plan_name=getattr(source, "file", None) if source else None,
+    )
     result.progress = callback
     return result
 

@@ -40,8 +40,13 @@ CACHE_DIR_ENV = "DRILLSPARK_CACHE_DIR"
 # starts with it, after every region, so a file cut short while written does not have it
 DYNAMIC_MAGIC = (0xF00BABA8).to_bytes(4, "little")
 # JVM flags that choose sharing themselves: given any of them, drillspark adds none
-_USER_CHOICE = ("-Xshare", "SharedArchiveFile", "ArchiveClassesAtExit", "UseSharedSpaces",
-                "AutoCreateSharedArchive")
+_USER_CHOICE = (
+    "-Xshare",
+    "SharedArchiveFile",
+    "ArchiveClassesAtExit",
+    "UseSharedSpaces",
+    "AutoCreateSharedArchive",
+)
 # A lock older than this belongs to a run that died before its JVM wrote the archive.
 STALE_LOCK_SECONDS = 30 * 60
 # The watcher gives up on a JVM that runs longer (a long-lived `serve` or shell that made
@@ -204,8 +209,12 @@ def started(sharing: Sharing | None) -> None:
         subprocess.Popen(
             # -I: this file as a script (it imports only the standard library), no site
             [sys.executable, "-I", __file__, str(pid), str(sharing.writing), str(sharing.lock)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, close_fds=True)
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
     except OSError:
         with contextlib.suppress(OSError):
             sharing.lock.unlink(missing_ok=True)

@@ -66,8 +66,7 @@ def text(value: object) -> str:
     if isinstance(value, float):
         return _float_text(value)
     if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"), default=_json_default,
-                          allow_nan=True)
+        return json.dumps(value, separators=(",", ":"), default=_json_default, allow_nan=True)
     if isinstance(value, _dt.datetime):
         return value.isoformat(sep=" ")
     if isinstance(value, bytes | bytearray):
@@ -75,8 +74,12 @@ def text(value: object) -> str:
     return str(value)
 
 
-def table(columns: Sequence[str], rows: Iterable[Sequence[object]], max_width: int = 80,
-          footer: str | None = None) -> str:
+def table(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    max_width: int = 80,
+    footer: str | None = None,
+) -> str:
     """A boxed table like sqlline's, cells cut at `max_width` characters; the last line is
     `footer`, else `N rows selected`."""
     cells = [[_cut(text(v), max_width) for v in row] for row in rows]
@@ -99,10 +102,15 @@ def _cut(value: str, width: int) -> str:
     return value if len(value) <= width else value[: width - 3] + "..."
 
 
-def html_table(columns: Sequence[str], rows: Iterable[Sequence[object]],
-               note: str | None = None, max_width: int = 200) -> str:
+def html_table(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    note: str | None = None,
+    max_width: int = 200,
+) -> str:
     """An HTML table of the cells' text (escaped, cut at `max_width`), `note` below it (e.g.
     that only the first rows are shown)."""
+
     def cell(tag: str, value: str) -> str:
         return f"<{tag}>{html.escape(_cut(value, max_width))}</{tag}>"
 

@@ -48,11 +48,23 @@ class ExecutionError(Error):
     column: int | None = None
     detail: str | None = None
 
-    def locate(self, op_id: Any = None, op: str | None = None,
-               property: str | None = None, detail: str | None = None,
-               line: int | None = None, column: int | None = None) -> Self:
-        for name, value in (("op_id", op_id), ("op", op), ("property", property),
-                            ("detail", detail), ("line", line), ("column", column)):
+    def locate(
+        self,
+        op_id: Any = None,
+        op: str | None = None,
+        property: str | None = None,
+        detail: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> Self:
+        for name, value in (
+            ("op_id", op_id),
+            ("op", op),
+            ("property", property),
+            ("detail", detail),
+            ("line", line),
+            ("column", column),
+        ):
             if value is not None and getattr(self, name) is None:
                 setattr(self, name, value)
         return self
@@ -66,8 +78,10 @@ def describe(error: BaseException) -> str:
     except ImportError:  # pragma: no cover - pyspark is a dependency
         PySparkException = ()  # type: ignore[assignment,misc]
     if "java.lang.StackOverflowError" in str(error):
-        return ("the query or plan nests too deeply for Spark (java.lang.StackOverflowError in "
-                "the JVM); shorten the chain of operators or expressions")
+        return (
+            "the query or plan nests too deeply for Spark (java.lang.StackOverflowError in "
+            "the JVM); shorten the chain of operators or expressions"
+        )
     if isinstance(error, PySparkException):
         condition = error.getCondition() if hasattr(error, "getCondition") else None
         text = error.getMessage() if hasattr(error, "getMessage") else str(error)

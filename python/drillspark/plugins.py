@@ -103,8 +103,7 @@ def function(name: str, kind: FunctionKind = "scalar", **options: Any) -> Callab
         raise ValueError(f"function style must be 'arrow' or 'pandas', not {style!r}")
 
     def register(fn: T) -> T:
-        _store(_functions, name.lower(),
-               RegisteredFunction(name.lower(), kind, fn, dict(options)))  # type: ignore[arg-type]
+        _store(_functions, name.lower(), RegisteredFunction(name.lower(), kind, fn, dict(options)))  # type: ignore[arg-type]
         return fn
 
     return register

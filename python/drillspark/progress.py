@@ -40,9 +40,11 @@ class ProgressInfo:
         if not self.tasks_total:
             return f"{what} [{'.' * width}] {self.elapsed:5.1f}s"
         filled = int(width * self.tasks_done / self.tasks_total)
-        return (f"{what} [{'#' * filled}{'.' * (width - filled)}] {self.tasks_done}/"
-                f"{self.tasks_total} tasks, stage {self.stages_done}/{self.stages_total} "
-                f"{self.elapsed:5.1f}s")
+        return (
+            f"{what} [{'#' * filled}{'.' * (width - filled)}] {self.tasks_done}/"
+            f"{self.tasks_total} tasks, stage {self.stages_done}/{self.stages_total} "
+            f"{self.elapsed:5.1f}s"
+        )
 
 
 ProgressCallback = Callable[[ProgressInfo], Any]
@@ -79,8 +81,13 @@ class ProgressWatch:
     (the watch never starts Spark itself). A callback that raises is not called again, and its
     error is raised when the block ends (unless the block itself failed)."""
 
-    def __init__(self, callback: ProgressCallback, spark: Callable[[], SparkSession | None],
-                 interval: float = 0.5, delay: float = 0.0):
+    def __init__(
+        self,
+        callback: ProgressCallback,
+        spark: Callable[[], SparkSession | None],
+        interval: float = 0.5,
+        delay: float = 0.0,
+    ):
         self.callback = callback
         self.spark = spark
         self.interval = interval
@@ -88,8 +95,7 @@ class ProgressWatch:
         self.reported = False
         self._error: BaseException | None = None
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="drillspark-progress",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._loop, name="drillspark-progress", daemon=True)
         self._start = 0.0
 
     def __enter__(self) -> ProgressWatch:

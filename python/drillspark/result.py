@@ -53,8 +53,9 @@ def runtime_message(error: BaseException) -> str:
 
 def _names_operator(error: BaseException) -> bool:
     """Whether `error`'s message already names the plan operator that failed."""
-    return isinstance(error, ExecutionError) and error.detail is not None \
-        and error.op_id is not None
+    return (
+        isinstance(error, ExecutionError) and error.detail is not None and error.op_id is not None
+    )
 
 
 def _plain_failure(error: BaseException) -> DrillRuntimeError:
@@ -62,8 +63,9 @@ def _plain_failure(error: BaseException) -> DrillRuntimeError:
 
 
 @contextlib.contextmanager
-def _fetching(failure: Callable[[BaseException], DrillRuntimeError] = _plain_failure
-              ) -> Iterator[None]:
+def _fetching(
+    failure: Callable[[BaseException], DrillRuntimeError] = _plain_failure,
+) -> Iterator[None]:
     try:
         yield
     except DrillRuntimeError:
@@ -95,8 +97,12 @@ class BatchStream:
     further batch, then `NONE` for every later call. A failure gives `STOP`, with the error in
     `.error`. Iterating yields `(outcome, batch)` pairs up to and including NONE or STOP."""
 
-    def __init__(self, df: DataFrame, batch_rows: int = DEFAULT_BATCH_ROWS,
-                 failure: Callable[[BaseException], DrillRuntimeError] = _plain_failure):
+    def __init__(
+        self,
+        df: DataFrame,
+        batch_rows: int = DEFAULT_BATCH_ROWS,
+        failure: Callable[[BaseException], DrillRuntimeError] = _plain_failure,
+    ):
         self._df = df
         self._failure = failure
         self._batch_rows = max(1, int(batch_rows))
@@ -218,10 +224,16 @@ class DrillResult(Result):
     operator that failed (for row-level data errors such as a bad cast, see
     `drillspark.spark.failures`), else the plan file or SQL `statement`."""
 
-    def __init__(self, df: DataFrame, plan: Any = None, written: Sequence[WriteReport] = (),
-                 plan_text: str | None = None,
-                 locate: Callable[[BaseException], Located | None] | None = None,
-                 plan_name: str | None = None, statement: str | None = None):
+    def __init__(
+        self,
+        df: DataFrame,
+        plan: Any = None,
+        written: Sequence[WriteReport] = (),
+        plan_text: str | None = None,
+        locate: Callable[[BaseException], Located | None] | None = None,
+        plan_name: str | None = None,
+        statement: str | None = None,
+    ):
         self.df = df
         self.plan = plan
         self.written = list(written)
@@ -257,7 +269,8 @@ class DrillResult(Result):
             origin = f"plan {self.plan_name}" if self.plan_name else "the plan"
         if where:
             return DrillRuntimeError(f"{where}: {text} (in {origin})").locate(
-                op_id=where.op_id, op=where.op)
+                op_id=where.op_id, op=where.op
+            )
         return DrillRuntimeError(f"running {origin} failed: {text}")
 
     def fetching(self) -> contextlib.AbstractContextManager[None]:
@@ -328,8 +341,12 @@ class StatementResult(Result):
     EXPLAIN, CREATE / DROP): its rows, held in memory. `text`, when set, is what show() prints
     instead of a table (EXPLAIN's plan JSON)."""
 
-    def __init__(self, columns: Sequence[str], data: Sequence[Sequence[Any]] | None = None,
-                 text: str | None = None):
+    def __init__(
+        self,
+        columns: Sequence[str],
+        data: Sequence[Sequence[Any]] | None = None,
+        text: str | None = None,
+    ):
         self._columns = list(columns)
         self.data: list[list[Any]] = [list(r) for r in data or []]
         self.text = text
@@ -386,8 +403,12 @@ class StatementResult(Result):
         return len(self.data)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, StatementResult) and self._columns == other._columns
-                and self.data == other.data and self.text == other.text)
+        return (
+            isinstance(other, StatementResult)
+            and self._columns == other._columns
+            and self.data == other.data
+            and self.text == other.text
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 

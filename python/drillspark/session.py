@@ -73,7 +73,11 @@ DRIVER_JAVA_OPTS_ENV = "DRILLSPARK_DRIVER_JAVA_OPTS"
 
 def _driver_java_options(log4j: Path, given: str | None = None) -> str:
     """Our log4j config, then the flags given in conf, then those of the environment."""
-    parts = [f"-Dlog4j.configurationFile={log4j}", given or "", os.environ.get(DRIVER_JAVA_OPTS_ENV, "")]
+    parts = [
+        f"-Dlog4j.configurationFile={log4j}",
+        given or "",
+        os.environ.get(DRIVER_JAVA_OPTS_ENV, ""),
+    ]
     return " ".join(p.strip() for p in parts if p and p.strip())
 
 
@@ -89,8 +93,10 @@ C1_ONLY = "-XX:TieredStopAtLevel=1"
 def short_lived_conf() -> dict[str, str]:
     if os.environ.get(CLI_DEFAULTS_ENV, "1") == "0":
         return {}
-    return {"spark.ui.enabled": "false",  # no web UI to start (or port to hunt for) per command
-            "spark.driver.extraJavaOptions": C1_ONLY}
+    return {
+        "spark.ui.enabled": "false",  # no web UI to start (or port to hunt for) per command
+        "spark.driver.extraJavaOptions": C1_ONLY,
+    }
 
 
 LOG_LEVELS = ("ALL", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF")
@@ -120,8 +126,9 @@ def _under_spark_submit() -> bool:
     return "PYSPARK_GATEWAY_PORT" in os.environ
 
 
-def session(master: str | None = None, app_name: str = "drillspark", log_level: str = "FATAL",
-            **conf: Any) -> SparkSession:
+def session(
+    master: str | None = None, app_name: str = "drillspark", log_level: str = "FATAL", **conf: Any
+) -> SparkSession:
     """The embedded default: a local SparkSession with drillspark, quiet logs, and Python
     workers on this interpreter. `master` defaults to `local[*]`, except under `spark-submit`,
     whose `--master` (and other settings) the session then keeps. Extra Spark settings go in `conf`, e.g.
@@ -147,8 +154,7 @@ def session(master: str | None = None, app_name: str = "drillspark", log_level: 
         java_options = f"{java_options} {sharing.flags}"
     builder = SparkSession.builder if master is None else SparkSession.builder.master(master)
     builder = (
-        builder
-        .appName(app_name)
+        builder.appName(app_name)
         .config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
         .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.ui.showConsoleProgress", "false")
@@ -163,8 +169,9 @@ def session(master: str | None = None, app_name: str = "drillspark", log_level: 
     return spark
 
 
-def _class_sharing(master: str | None, java_options: str,
-                   conf: dict[str, Any]) -> class_sharing.Sharing | None:
+def _class_sharing(
+    master: str | None, java_options: str, conf: dict[str, Any]
+) -> class_sharing.Sharing | None:
     """Class-data sharing for a local driver JVM drillspark starts (drillspark/class_sharing.py):
     not under spark-submit (master None here) or Spark Connect, whose JVMs are not ours."""
     import pyspark
@@ -175,6 +182,7 @@ def _class_sharing(master: str | None, java_options: str,
         jar = jar_path()
     except JarNotFoundError:
         return None  # configure() says so
-    spark_id = "|".join([pyspark.__version__, os.path.dirname(pyspark.__file__),
-                         os.environ.get("SPARK_HOME", "")])
+    spark_id = "|".join(
+        [pyspark.__version__, os.path.dirname(pyspark.__file__), os.environ.get("SPARK_HOME", "")]
+    )
     return class_sharing.prepare(master, java_options, jar, spark_id)

@@ -99,8 +99,11 @@ def values_equal(expected: Any, actual: Any) -> bool:
         act_l = {k.lower(): v for k, v in actual.items()}
         return all(values_equal(exp_l.get(k), act_l.get(k)) for k in keys)
     if isinstance(expected, list):
-        return isinstance(actual, list) and len(expected) == len(actual) and all(
-            values_equal(e, a) for e, a in zip(expected, actual, strict=True))
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(values_equal(e, a) for e, a in zip(expected, actual, strict=True))
+        )
     if expected is None or actual is None:
         return expected is None and actual is None
     if isinstance(expected, bool) or isinstance(actual, bool):
@@ -137,15 +140,17 @@ def tsv_cell_equal(expected: str, actual: Any) -> bool:
     return text(actual) == expected
 
 
-def rows_match(expected: Sequence[Sequence[Any]], actual: Sequence[Sequence[Any]],
-               ordered: bool, cell_equal) -> str | None:
+def rows_match(
+    expected: Sequence[Sequence[Any]], actual: Sequence[Sequence[Any]], ordered: bool, cell_equal
+) -> str | None:
     """None when the rows match, else a short reason."""
     if len(expected) != len(actual):
         return f"expected {len(expected)} rows, got {len(actual)}"
 
     def row_equal(e: Sequence[Any], a: Sequence[Any]) -> bool:
         return len(e) == len(a) and all(
-            cell_equal(x, y, i) for i, (x, y) in enumerate(zip(e, a, strict=True)))
+            cell_equal(x, y, i) for i, (x, y) in enumerate(zip(e, a, strict=True))
+        )
 
     if ordered:
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
@@ -159,8 +164,9 @@ def rows_match(expected: Sequence[Sequence[Any]], actual: Sequence[Sequence[Any]
                 del remaining[j]
                 break
         else:
-            return f"expected row {_show(e)} not found; unmatched actual rows: " \
-                   f"{_show(remaining[:3])}"
+            return (
+                f"expected row {_show(e)} not found; unmatched actual rows: {_show(remaining[:3])}"
+            )
     return None
 
 
@@ -197,8 +203,7 @@ def run_case(case: dict, spark: Any, shared: Path) -> Outcome:
             return Outcome(cid, False, f"error {message!r} lacks {expected_error!r}")
         return Outcome(cid, False, f"error: {message}")
     if expected_error is not None:
-        return Outcome(cid, False, f"expected the error {expected_error!r}, got "
-                                   f"{len(rows)} rows")
+        return Outcome(cid, False, f"expected the error {expected_error!r}, got {len(rows)} rows")
     if case.get("expected_row_count") is not None:
         n = case["expected_row_count"]
         if len(rows) != n:
@@ -207,13 +212,15 @@ def run_case(case: dict, spark: Any, shared: Path) -> Outcome:
     if "expected" not in case:
         return Outcome(cid, False, "case has no expectation")
     if case.get("expected_format") == "tsv":
-        reason = rows_match(case["expected"], rows, bool(case.get("ordered")),
-                            lambda e, a, _i: tsv_cell_equal(e, a))
+        reason = rows_match(
+            case["expected"], rows, bool(case.get("ordered")), lambda e, a, _i: tsv_cell_equal(e, a)
+        )
     else:
         expected = [[_expected_value(v) for v in row] for row in case["expected"]]
         actual = [[_actual_value(v) for v in row] for row in rows]
-        reason = rows_match(expected, actual, bool(case.get("ordered")),
-                            lambda e, a, _i: values_equal(e, a))
+        reason = rows_match(
+            expected, actual, bool(case.get("ordered")), lambda e, a, _i: values_equal(e, a)
+        )
     if reason is not None:
         return Outcome(cid, False, reason)
     return _columns_outcome(cid, case, columns)
@@ -243,8 +250,10 @@ def _frac(us: int) -> str:
     return ("." + f"{us:06d}".rstrip("0")) if us else ""
 
 
-_PERIOD = re.compile(r"^(-)?P(?:(-?\d+)Y)?(?:(-?\d+)M)?(?:(-?\d+)W)?(?:(-?\d+)D)?"
-                     r"(?:T(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?)?$")
+_PERIOD = re.compile(
+    r"^(-)?P(?:(-?\d+)Y)?(?:(-?\d+)M)?(?:(-?\d+)W)?(?:(-?\d+)D)?"
+    r"(?:T(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?)?$"
+)
 
 
 def _period(text: str) -> tuple[int, float] | None:
@@ -281,27 +290,46 @@ def typed_equal(drill_type: str | None, expected: Any, actual: Any) -> bool:
     if t in ("VARDECIMAL", "DECIMAL"):
         if isinstance(actual, bool) or not isinstance(actual, int | float | decimal.Decimal):
             return False
-        if (isinstance(actual, decimal.Decimal) and isinstance(expected, int | float)
-                and actual == decimal.Decimal(repr(expected))):
+        if (
+            isinstance(actual, decimal.Decimal)
+            and isinstance(expected, int | float)
+            and actual == decimal.Decimal(repr(expected))
+        ):
             return True
         return values_equal(float(expected), float(actual))
     if t == "DATE":
-        return (isinstance(actual, dt.date) and not isinstance(actual, dt.datetime)
-                and actual.isoformat() == expected)
+        return (
+            isinstance(actual, dt.date)
+            and not isinstance(actual, dt.datetime)
+            and actual.isoformat() == expected
+        )
     if t == "TIMESTAMP":
-        return isinstance(actual, dt.datetime) and (
-            f"{actual:%Y-%m-%d %H:%M:%S}" + _frac(actual.microsecond)) == expected
+        return (
+            isinstance(actual, dt.datetime)
+            and (f"{actual:%Y-%m-%d %H:%M:%S}" + _frac(actual.microsecond)) == expected
+        )
     if t == "TIME":
-        return isinstance(actual, dt.time) and (
-            f"{actual:%H:%M:%S}" + _frac(actual.microsecond)) == expected
+        return (
+            isinstance(actual, dt.time)
+            and (f"{actual:%H:%M:%S}" + _frac(actual.microsecond)) == expected
+        )
     if t in ("INTERVALDAY", "INTERVAL DAY TO SECOND"):
         p = _period(expected)
-        return (isinstance(actual, dt.timedelta) and p is not None and p[0] == 0
-                and abs(actual.total_seconds() - p[1]) < 1e-6)
+        return (
+            isinstance(actual, dt.timedelta)
+            and p is not None
+            and p[0] == 0
+            and abs(actual.total_seconds() - p[1]) < 1e-6
+        )
     if t in ("INTERVALYEAR", "INTERVAL YEAR TO MONTH"):
         p = _period(expected)
-        return (isinstance(actual, int) and not isinstance(actual, bool) and p is not None
-                and p[1] == 0 and actual == p[0])
+        return (
+            isinstance(actual, int)
+            and not isinstance(actual, bool)
+            and p is not None
+            and p[1] == 0
+            and actual == p[0]
+        )
     return values_equal(expected, _actual_value(actual))
 
 
@@ -411,36 +439,52 @@ def corpus_path(shared: Path, corpus: str) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="conformance_runner.py",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shared", type=Path, default=default_shared(),
-                        help="the shared folder (default $DRILLSPARK_SHARED or ../shared)")
-    parser.add_argument("--corpus", choices=["core", "breadth", "all"], default="all",
-                        help="Drill's own cases, the breadth corpus, or both (default)")
+    parser = argparse.ArgumentParser(
+        prog="conformance_runner.py", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=default_shared(),
+        help="the shared folder (default $DRILLSPARK_SHARED or ../shared)",
+    )
+    parser.add_argument(
+        "--corpus",
+        choices=["core", "breadth", "all"],
+        default="all",
+        help="Drill's own cases, the breadth corpus, or both (default)",
+    )
     parser.add_argument("--cases", type=Path, help="a cases file instead of --corpus")
     parser.add_argument("--tier", choices=["core", "extra", "breadth"])
-    parser.add_argument("--target", action="store_true",
-                        help="only the target cases (core, reader both or v2)")
+    parser.add_argument(
+        "--target", action="store_true", help="only the target cases (core, reader both or v2)"
+    )
     parser.add_argument("-k", dest="pattern", help="only cases whose id contains this")
     parser.add_argument("-v", "--verbose", action="store_true", help="print passing cases too")
     args = parser.parse_args(argv)
     paths = [args.cases] if args.cases else corpus_path(args.shared, args.corpus)
-    cases = select([c for p in paths for c in load_cases(p)], args.tier, args.target,
-                   args.pattern)
+    cases = select([c for p in paths for c in load_cases(p)], args.tier, args.target, args.pattern)
 
     import drillspark
 
-    spark = drillspark.session(master="local[2]", **{
-        "spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2",
-        "spark.sql.session.timeZone": "UTC"})
+    spark = drillspark.session(
+        master="local[2]",
+        **{
+            "spark.ui.enabled": "false",
+            "spark.sql.shuffle.partitions": "2",
+            "spark.sql.session.timeZone": "UTC",
+        },
+    )
     try:
         outcomes = run_cases(cases, spark, args.shared)
     finally:
         spark.stop()
     for o in outcomes:
         if args.verbose or not o.passed:
-            print(f"{'PASS' if o.passed else 'FAIL'} {o.case_id}" +
-                  (f": {o.message}" if o.message else ""))
+            print(
+                f"{'PASS' if o.passed else 'FAIL'} {o.case_id}"
+                + (f": {o.message}" if o.message else "")
+            )
     for key, (ok, bad) in feature_counts(cases, outcomes).items():
         print(f"{key}: {ok} passed, {bad} failed")
     passed = sum(o.passed for o in outcomes)

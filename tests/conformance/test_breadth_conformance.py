@@ -30,8 +30,8 @@ def test_breadth_case(case, spark, shared, tmp_path):
     if outcome.passed:
         return
     assert case["id"] in documented(), (
-        f"breadth case failed and is not listed in docs/drill-differences.md: "
-        f"{outcome.message}")
+        f"breadth case failed and is not listed in docs/drill-differences.md: {outcome.message}"
+    )
 
 
 def test_breadth_cases_are_present():
@@ -53,8 +53,9 @@ def test_typed_cells():
     assert typed_equal("VARDECIMAL", 1.5, decimal.Decimal("1.50"))
     assert typed_equal("DATE", "2024-01-02", dt.date(2024, 1, 2))
     assert not typed_equal("DATE", "2024-01-02", "2024-01-02")
-    assert typed_equal("TIMESTAMP", "2024-01-02 03:04:05.5",
-                       dt.datetime(2024, 1, 2, 3, 4, 5, 500000))
+    assert typed_equal(
+        "TIMESTAMP", "2024-01-02 03:04:05.5", dt.datetime(2024, 1, 2, 3, 4, 5, 500000)
+    )
     assert typed_equal("TIME", "03:04:05", dt.time(3, 4, 5))
     assert typed_equal("INTERVALDAY", "P1DT7384S", dt.timedelta(days=1, seconds=7384))
     assert typed_equal("INTERVALYEAR", "P1Y2M", 14)

@@ -36,7 +36,8 @@ def test_case(case, spark, shared):
     reasons = documented()
     assert case["id"] in reasons, (
         f"{'TARGET ' if is_target(case) else ''}case failed and is not listed in "
-        f"docs/drill-differences.md: {outcome.message}")
+        f"docs/drill-differences.md: {outcome.message}"
+    )
 
 
 def test_cases_are_present(shared):

@@ -22,14 +22,20 @@ SUPPLIER = "data/breadth/tpch_json/supplier.json"
 
 def supplier_plan(shared: Path) -> dict:
     """A logical plan: the first 3 suppliers."""
-    return {"head": {"version": 1, "type": "APACHE_DRILL_LOGICAL"},
-           "storage": {"dfs": {"type": "file", "connection": "file:///"}},
-           "query": [{"op": "scan", "@id": 1, "storageengine": "dfs",
-                      "selection": {"format": {"type": "json"},
-                                    "files": [str(shared / SUPPLIER)]}},
-                     {"op": "limit", "@id": 2, "input": 1, "first": 0, "last": 3},
-                     {"op": "store", "@id": 3, "input": 2, "target": None,
-                      "storageEngine": "--SCREEN--"}]}
+    return {
+        "head": {"version": 1, "type": "APACHE_DRILL_LOGICAL"},
+        "storage": {"dfs": {"type": "file", "connection": "file:///"}},
+        "query": [
+            {
+                "op": "scan",
+                "@id": 1,
+                "storageengine": "dfs",
+                "selection": {"format": {"type": "json"}, "files": [str(shared / SUPPLIER)]},
+            },
+            {"op": "limit", "@id": 2, "input": 1, "first": 0, "last": 3},
+            {"op": "store", "@id": 3, "input": 2, "target": None, "storageEngine": "--SCREEN--"},
+        ],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -42,22 +48,34 @@ def results(spark, shared: Path, tmp_path_factory) -> dict[str, Result]:
         return engine.execute(sql)[-1]
 
     return {
-        "query": drillspark.sql(f"SELECT t.`integer` AS i, t.x.y AS y, t.l AS l "
-                                f"FROM dfs.`{folder / 'input2.json'}` t", spark),
+        "query": drillspark.sql(
+            f"SELECT t.`integer` AS i, t.x.y AS y, t.l AS l FROM dfs.`{folder / 'input2.json'}` t",
+            spark,
+        ),
         "plan": drillspark.run(supplier_plan(shared), spark=spark),
         "show files": last("SHOW FILES IN dfs.root"),
         "show schemas": last("SHOW SCHEMAS"),
         "describe": last("DESCRIBE INFORMATION_SCHEMA.`TABLES`"),
         "explain": last("EXPLAIN PLAN FOR SELECT * FROM dfs.`input2.json`"),
         "alter session": last("ALTER SESSION SET `store.json.all_text_mode` = false"),
-        "ctas": last("CREATE TABLE dfs.tmp.`api_t` AS SELECT t.`integer` AS i "
-                     "FROM dfs.`input2.json` t"),
+        "ctas": last(
+            "CREATE TABLE dfs.tmp.`api_t` AS SELECT t.`integer` AS i FROM dfs.`input2.json` t"
+        ),
         "use": last("USE dfs.tmp"),
     }
 
 
-KINDS = ["query", "plan", "show files", "show schemas", "describe", "explain", "alter session",
-         "ctas", "use"]
+KINDS = [
+    "query",
+    "plan",
+    "show files",
+    "show schemas",
+    "describe",
+    "explain",
+    "alter session",
+    "ctas",
+    "use",
+]
 
 
 def test_the_kinds_are_the_documented_types(results):
@@ -109,15 +127,17 @@ def test_values_print_in_drills_text_form(results, capsys):
 
 
 def test_show_and_the_notebook_table_say_when_they_cut(spark, shared: Path, capsys):
-    r = drillspark.sql(f"SELECT S_SUPPKEY, S_COMMENT, '<b>&' AS markup "
-                       f"FROM dfs.`{shared / SUPPLIER}` ORDER BY S_SUPPKEY", spark)
+    r = drillspark.sql(
+        f"SELECT S_SUPPKEY, S_COMMENT, '<b>&' AS markup "
+        f"FROM dfs.`{shared / SUPPLIER}` ORDER BY S_SUPPKEY",
+        spark,
+    )
     r.show(3)
     out = capsys.readouterr().out
     assert out.rstrip().endswith("only showing the first 3 rows")
     assert "| 1         | each slyly above ... |" in out  # cells cut at 20 characters
     r.show(2, truncate=False)
-    assert re.search(r"\| 1 +\| each slyly above the careful +\| <b>& +\|",
-                     capsys.readouterr().out)
+    assert re.search(r"\| 1 +\| each slyly above the careful +\| <b>& +\|", capsys.readouterr().out)
 
     page = r._repr_html_()
     assert page.count("<tr>") == 1 + 20  # the header and the first 20 rows of 100
@@ -132,8 +152,9 @@ def test_a_statement_result_is_also_a_dataframe(results):
     assert df.count() == len(results["describe"].rows())
 
 
-def test_progress_reports_phases_stages_and_tasks_of_a_real_query(spark, shared: Path,
-                                                                  tmp_path: Path):
+def test_progress_reports_phases_stages_and_tasks_of_a_real_query(
+    spark, shared: Path, tmp_path: Path
+):
     """A registered function holds its tasks until the callback has seen them running, so the
     callback must see the tasks while the job runs (or the query fails after a minute)."""
     flag = tmp_path / "seen"
@@ -155,8 +176,11 @@ def test_progress_reports_phases_stages_and_tasks_of_a_real_query(spark, shared:
             flag.touch()
 
     try:
-        r = drillspark.sql(f"SELECT drill_test_hold(S_SUPPKEY) AS k FROM dfs.`{shared / SUPPLIER}`",
-                           spark, progress=callback)
+        r = drillspark.sql(
+            f"SELECT drill_test_hold(S_SUPPKEY) AS k FROM dfs.`{shared / SUPPLIER}`",
+            spark,
+            progress=callback,
+        )
         assert isinstance(r, DrillResult)
         assert sorted(r.to_pandas()["k"]) == list(range(1, 101))
     finally:

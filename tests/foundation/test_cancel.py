@@ -23,8 +23,10 @@ pytestmark = pytest.mark.spark_process
 DRILLSPARK = str(Path(sys.executable).parent / "drillspark")
 # A cross join of 20,000 rows with itself through a regex: hours of work, so it is surely
 # still running when Ctrl-C comes.
-SLOW = ("select count(*) as c from dfs.`n.json` a, dfs.`n.json` b "
-        "where regexp_replace(a.s, 'x+', 'y') < regexp_replace(b.s, 'x+', 'z')")
+SLOW = (
+    "select count(*) as c from dfs.`n.json` a, dfs.`n.json` b "
+    "where regexp_replace(a.s, 'x+', 'y') < regexp_replace(b.s, 'x+', 'z')"
+)
 
 
 def write_rows(folder: Path) -> None:
@@ -69,8 +71,10 @@ class Terminal:
 
 def test_ctrl_c_in_the_shell_cancels_and_the_next_query_runs(tmp_path):
     write_rows(tmp_path)
-    term = Terminal([DRILLSPARK, "shell", "--master", "local[2]", "--history",
-                     str(tmp_path / "history")], tmp_path)
+    term = Terminal(
+        [DRILLSPARK, "shell", "--master", "local[2]", "--history", str(tmp_path / "history")],
+        tmp_path,
+    )
     try:
         assert term.read_until(b"drillspark>", 120), term.out[-2000:]
         mark = term.send(SLOW.encode() + b";\r")
@@ -89,8 +93,14 @@ def test_ctrl_c_in_the_shell_cancels_and_the_next_query_runs(tmp_path):
 def test_sigint_ends_drillspark_sql_with_one_line(tmp_path):
     write_rows(tmp_path)
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
-    proc = subprocess.Popen([DRILLSPARK, "sql", "--master", "local[2]", SLOW], cwd=tmp_path,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [DRILLSPARK, "sql", "--master", "local[2]", SLOW],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(30)  # Spark started and the join running (it needs hours)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)

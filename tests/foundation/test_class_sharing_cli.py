@@ -27,13 +27,34 @@ def run(tmp: Path, name: str, **env: str) -> tuple[subprocess.CompletedProcess, 
     """`drillspark sql` in a fresh process, its driver JVM logging where classes come from;
     returns the process and that log."""
     log = tmp / f"{name}.log"
-    full = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
-                DRILLSPARK_DRIVER_JAVA_OPTS=f"-Xlog:class+load=info:file={log}", **env)
+    full = dict(
+        os.environ,
+        PYSPARK_PYTHON=sys.executable,
+        PYSPARK_DRIVER_PYTHON=sys.executable,
+        DRILLSPARK_DRIVER_JAVA_OPTS=f"-Xlog:class+load=info:file={log}",
+        **env,
+    )
     full.pop("PYSPARK_GATEWAY_PORT", None)
     # the JVM keeps the output pipes until it exits: run() returns after any archive is written
-    proc = subprocess.run([sys.executable, "-m", "drillspark", "sql", "--local", "--master",
-                           "local[1]", "--format", "csv", SQL], capture_output=True, text=True,
-                          timeout=900, cwd=tmp, env=full)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "drillspark",
+            "sql",
+            "--local",
+            "--master",
+            "local[1]",
+            "--format",
+            "csv",
+            SQL,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=tmp,
+        env=full,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "one\n1\n"
     noise = [line for line in proc.stderr.splitlines() if "incubator modules" not in line]
@@ -57,8 +78,9 @@ def wait_for_archive(cache: Path) -> Path:
 
 
 def spark_classes_from_archive(log: str) -> int:
-    return sum(1 for line in log.splitlines()
-               if FROM_ARCHIVE in line and " org.apache.spark." in line)
+    return sum(
+        1 for line in log.splitlines() if FROM_ARCHIVE in line and " org.apache.spark." in line
+    )
 
 
 def test_first_run_writes_the_archive_later_runs_use_it_corruption_falls_back(tmp_path):
@@ -99,7 +121,8 @@ def test_first_run_writes_the_archive_later_runs_use_it_corruption_falls_back(tm
 
 def test_cds_0_turns_it_off(tmp_path):
     cache = tmp_path / "cache"
-    _, log = run(tmp_path, "off", **{class_sharing.CACHE_DIR_ENV: str(cache),
-                                     class_sharing.CDS_ENV: "0"})
+    _, log = run(
+        tmp_path, "off", **{class_sharing.CACHE_DIR_ENV: str(cache), class_sharing.CDS_ENV: "0"}
+    )
     assert "ArchiveClassesAtExit" not in log and spark_classes_from_archive(log) == 0
     assert not cache.exists()

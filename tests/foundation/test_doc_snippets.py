@@ -29,24 +29,54 @@ def test_the_documented_python_examples_type_check(tmp_path: Path):
         files.append(str(path))
     env = {**os.environ, "MYPYPATH": str(ROOT / "python")}
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-         "--follow-imports=silent", "--cache-dir", str(ROOT / ".mypy_cache" / "snippets"),
-         "--no-error-summary", *files],
-        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--follow-imports=silent",
+            "--cache-dir",
+            str(ROOT / ".mypy_cache" / "snippets"),
+            "--no-error-summary",
+            *files,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_mypy_sees_drillspark_sql_as_a_function(tmp_path: Path):
     """Importing the drillspark.sql package must not turn the function into a module, for
     mypy (which once said `Module not callable`) nor at run time."""
-    code = ("import drillspark\nimport drillspark.sql.engine\nfrom drillspark import sql\n"
-            "r = drillspark.sql('SELECT 1')\nreveal_type(r)\nsql('SHOW SCHEMAS').show()\n")
+    code = (
+        "import drillspark\nimport drillspark.sql.engine\nfrom drillspark import sql\n"
+        "r = drillspark.sql('SELECT 1')\nreveal_type(r)\nsql('SHOW SCHEMAS').show()\n"
+    )
     (tmp_path / "calls.py").write_text(code)
     env = {**os.environ, "MYPYPATH": str(ROOT / "python")}
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-         "--follow-imports=silent", "--cache-dir", str(ROOT / ".mypy_cache" / "snippets"),
-         "calls.py"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--follow-imports=silent",
+            "--cache-dir",
+            str(ROOT / ".mypy_cache" / "snippets"),
+            "calls.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "DrillResult | drillspark.result.StatementResult" in done.stdout
 

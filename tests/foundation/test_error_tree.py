@@ -15,8 +15,11 @@ from drillspark.sql.errors import SqlError
 
 # Private control-flow signals, never raised to a caller: they stay outside the tree so an
 # `except drillspark.Error` cannot swallow them.
-CONTROL_FLOW = {"drillspark.plan.operator_reader.Stop", "drillspark.operators.base._InputStopped",
-                "drillspark.operators.testing._KitFailure"}
+CONTROL_FLOW = {
+    "drillspark.plan.operator_reader.Stop",
+    "drillspark.operators.base._InputStopped",
+    "drillspark.operators.testing._KitFailure",
+}
 
 
 def _exception_classes() -> list[type[BaseException]]:
@@ -26,8 +29,11 @@ def _exception_classes() -> list[type[BaseException]]:
             continue
         module = importlib.import_module(info.name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
-            if (cls.__module__ == info.name and issubclass(cls, BaseException)
-                    and not issubclass(cls, Warning)):
+            if (
+                cls.__module__ == info.name
+                and issubclass(cls, BaseException)
+                and not issubclass(cls, Warning)
+            ):
                 found.append(cls)
     return found
 
@@ -35,9 +41,12 @@ def _exception_classes() -> list[type[BaseException]]:
 def test_every_exception_class_is_a_drillspark_error():
     classes = _exception_classes()
     assert len(classes) > 30  # the walk found the package's modules
-    outside = [f"{c.__module__}.{c.__qualname__}" for c in classes
-               if not issubclass(c, drillspark.Error)
-               and f"{c.__module__}.{c.__qualname__}" not in CONTROL_FLOW]
+    outside = [
+        f"{c.__module__}.{c.__qualname__}"
+        for c in classes
+        if not issubclass(c, drillspark.Error)
+        and f"{c.__module__}.{c.__qualname__}" not in CONTROL_FLOW
+    ]
     assert outside == []
 
 
@@ -76,10 +85,21 @@ def _run(spark, query):
 
 def test_a_failing_expression_carries_operator_and_property(spark):
     with pytest.raises(drillspark.Error) as caught:
-        _run(spark, [{"@id": 1, "op": "values", "content": ROWS},
-                     {"@id": 2, "op": "project", "input": 1,
-                      "projections": [{"ref": "x", "expr": "name"},
-                                      {"ref": "y", "expr": "sbustr(name, 1)"}]}])
+        _run(
+            spark,
+            [
+                {"@id": 1, "op": "values", "content": ROWS},
+                {
+                    "@id": 2,
+                    "op": "project",
+                    "input": 1,
+                    "projections": [
+                        {"ref": "x", "expr": "name"},
+                        {"ref": "y", "expr": "sbustr(name, 1)"},
+                    ],
+                },
+            ],
+        )
     err = caught.value
     assert isinstance(err, ExecutionError)
     assert (err.op_id, err.op, err.property) == (2, "project", "projections[1].expr")
@@ -89,9 +109,14 @@ def test_a_failing_expression_carries_operator_and_property(spark):
 
 def test_a_failing_operator_carries_its_id(spark):
     with pytest.raises(ExecutionError) as caught:
-        _run(spark, [{"@id": 1, "op": "values", "content": ROWS},
-                     {"@id": 2, "op": "values", "content": [{"other": 1}]},
-                     {"@id": 7, "op": "intersect", "inputs": [1, 2]}])
+        _run(
+            spark,
+            [
+                {"@id": 1, "op": "values", "content": ROWS},
+                {"@id": 2, "op": "values", "content": [{"other": 1}]},
+                {"@id": 7, "op": "intersect", "inputs": [1, 2]},
+            ],
+        )
     err = caught.value
     assert (err.op_id, err.op, err.property) == (7, "intersect", None)
     assert str(err) == f"operator @7 (intersect): {err.detail}"

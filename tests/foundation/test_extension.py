@@ -13,7 +13,9 @@ def test_drill_version_from_sql(spark):
 
 def test_drill_version_from_call_function_and_expr(spark):
     df = spark.range(1)
-    row = df.select(F.call_function("drill_version").alias("a"), F.expr("drill_version()").alias("b")).first()
+    row = df.select(
+        F.call_function("drill_version").alias("a"), F.expr("drill_version()").alias("b")
+    ).first()
     assert row.a == row.b == drillspark.__version__
 
 
@@ -31,5 +33,8 @@ def test_wrong_arity_names_the_function_and_position(spark):
     import pytest
     from pyspark.errors import PySparkException
 
-    with pytest.raises(PySparkException, match=r"WRONG_NUM_ARGS.*`drill_version` requires 0 parameters.*line 1 pos 7"):
+    with pytest.raises(
+        PySparkException,
+        match=r"WRONG_NUM_ARGS.*`drill_version` requires 0 parameters.*line 1 pos 7",
+    ):
         spark.sql("SELECT drill_version(1)").collect()

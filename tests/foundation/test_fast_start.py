@@ -19,8 +19,9 @@ HEAVY = ("pyspark", "pyarrow", "sqlglot", "numpy", "pandas", "py4j")
 
 
 def _in_fresh_interpreter(code: str) -> dict:
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -29,7 +30,8 @@ def test_import_drillspark_loads_no_spark_arrow_or_sqlglot():
         "import sys, json, drillspark, drillspark.cli.main, drillspark.cli.remote, "
         "drillspark.sql.statements, drillspark.sql.session\n"
         "drillspark.cli.main.build_parser()\n"
-        f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))")
+        f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))"
+    )
     assert out == []
 
 
@@ -44,9 +46,17 @@ def test_the_public_api_loads_on_first_use():
         "'run': drillspark.run.__module__, 'result': drillspark.DrillResult is DrillResult, "
         "'all': sorted(n for n in drillspark.__all__ if not hasattr(drillspark, n)), "
         "'dir': sorted(set(drillspark.__all__) - set(dir(drillspark))), "
-        "'help': [n for n in ('session(', 'run(', 'sql(', 'DrillResult') if n not in text]}))")
-    assert out == {"session": "drillspark.session", "sql": "drillspark", "run": "drillspark.api",
-                   "result": True, "all": [], "dir": [], "help": []}
+        "'help': [n for n in ('session(', 'run(', 'sql(', 'DrillResult') if n not in text]}))"
+    )
+    assert out == {
+        "session": "drillspark.session",
+        "sql": "drillspark",
+        "run": "drillspark.api",
+        "result": True,
+        "all": [],
+        "dir": [],
+        "help": [],
+    }
 
 
 def test_builtin_operators_register_on_the_registrys_first_use():
@@ -54,14 +64,16 @@ def test_builtin_operators_register_on_the_registrys_first_use():
         "import sys, json, drillspark\n"
         "before = 'drillspark.operators.builtin' in sys.modules\n"
         "op = drillspark.plugins.registered_operator('nested-filter')\n"
-        "print(json.dumps([before, op.__name__]))")
+        "print(json.dumps([before, op.__name__]))"
+    )
     assert out == [False, "NestedFilter"]
     # a user's operator of the same name, registered before any lookup, still wins
     out = _in_fresh_interpreter(
         "import json, drillspark\n"
         "@drillspark.operator('nested-filter')\n"
         "class Mine: pass\n"
-        "print(json.dumps(drillspark.plugins.registered_operator('nested-filter').__name__))")
+        "print(json.dumps(drillspark.plugins.registered_operator('nested-filter').__name__))"
+    )
     assert out == "Mine"
     # the operator's module imported first (as a Spark worker unpickling it does)
     out = _in_fresh_interpreter(
@@ -69,7 +81,8 @@ def test_builtin_operators_register_on_the_registrys_first_use():
         "from drillspark.operators.nested_filter import NestedFilter\n"
         "import drillspark\n"
         "print(json.dumps(drillspark.plugins.registered_operator('nested-filter') is "
-        "NestedFilter))")
+        "NestedFilter))"
+    )
     assert out is True
 
 
@@ -117,8 +130,10 @@ def test_only_one_of_two_first_starts_writes_the_archive(tmp_path):
 def test_the_watcher_names_a_whole_archive_and_drops_a_partial_one(tmp_path):
     gone = subprocess.Popen(["true"])
     gone.wait()  # an exited JVM
-    for body, kept in ((class_sharing.DYNAMIC_MAGIC + b"x" * 100, True),
-                       (b"\0" * 104, False)):  # killed while writing: no header yet
+    for body, kept in (
+        (class_sharing.DYNAMIC_MAGIC + b"x" * 100, True),
+        (b"\0" * 104, False),
+    ):  # killed while writing: no header yet
         folder = tmp_path / str(kept)
         folder.mkdir()
         sharing = class_sharing._archive_or_claim(folder, "drillspark-k")
@@ -136,9 +151,16 @@ def test_the_watcher_names_a_whole_archive_and_drops_a_partial_one(tmp_path):
 def test_the_watcher_waits_for_the_jvm(tmp_path):
     sharing = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
     assert sharing is not None and sharing.writing is not None and sharing.lock is not None
-    writer = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; time.sleep(1.0); "
-        f"open({str(sharing.writing)!r}, 'wb').write({class_sharing.DYNAMIC_MAGIC!r} + b'y' * 8)")])
+    writer = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time; time.sleep(1.0); "
+                f"open({str(sharing.writing)!r}, 'wb').write({class_sharing.DYNAMIC_MAGIC!r} + b'y' * 8)"
+            ),
+        ]
+    )
     try:
         final = class_sharing.finish(writer.pid, sharing.writing, sharing.lock, poll=0.05)
     finally:
@@ -146,17 +168,25 @@ def test_the_watcher_waits_for_the_jvm(tmp_path):
     assert final is not None and final.read_bytes().endswith(b"y" * 8)
 
 
-@pytest.mark.parametrize("master, java_options, env", [
-    ("yarn", "", {}),
-    ("local-cluster[2,1,1024]", "", {}),
-    ("spark://host:7077", "", {}),
-    ("local[2]", "-Xshare:off", {}),
-    ("local[2]", "-XX:SharedArchiveFile=/mine.jsa", {}),
-    ("local[2]", "", {"PYSPARK_SUBMIT_ARGS": "--driver-java-options -Xshare:off pyspark-shell"}),
-    ("local[2]", "", {class_sharing.CDS_ENV: "0"}),
-])
-def test_no_sharing_for_other_masters_own_flags_or_when_turned_off(tmp_path, monkeypatch,
-                                                                   master, java_options, env):
+@pytest.mark.parametrize(
+    "master, java_options, env",
+    [
+        ("yarn", "", {}),
+        ("local-cluster[2,1,1024]", "", {}),
+        ("spark://host:7077", "", {}),
+        ("local[2]", "-Xshare:off", {}),
+        ("local[2]", "-XX:SharedArchiveFile=/mine.jsa", {}),
+        (
+            "local[2]",
+            "",
+            {"PYSPARK_SUBMIT_ARGS": "--driver-java-options -Xshare:off pyspark-shell"},
+        ),
+        ("local[2]", "", {class_sharing.CDS_ENV: "0"}),
+    ],
+)
+def test_no_sharing_for_other_masters_own_flags_or_when_turned_off(
+    tmp_path, monkeypatch, master, java_options, env
+):
     monkeypatch.setenv(class_sharing.CACHE_DIR_ENV, str(tmp_path / "cache"))
     for key, value in env.items():
         monkeypatch.setenv(key, value)

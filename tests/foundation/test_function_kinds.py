@@ -77,17 +77,29 @@ def _sql_groups(name: str) -> bool:
 def _plan_nests(name: str) -> bool:
     """Whether the plan validator takes `name(b)` for an aggregate: inside sum() it is then
     refused as a nested aggregate."""
-    text = json.dumps({
-        "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1}, "storage": {},
-        "query": [{"@id": 1, "op": "values", "content": [{"b": 1}]},
-                  {"@id": 2, "op": "groupingaggregate", "input": 1, "keys": [],
-                   "exprs": [{"ref": "s", "expr": f"sum({name}(b))"}]}]})
+    text = json.dumps(
+        {
+            "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1},
+            "storage": {},
+            "query": [
+                {"@id": 1, "op": "values", "content": [{"b": 1}]},
+                {
+                    "@id": 2,
+                    "op": "groupingaggregate",
+                    "input": 1,
+                    "keys": [],
+                    "exprs": [{"ref": "s", "expr": f"sum({name}(b))"}],
+                },
+            ],
+        }
+    )
     try:
         parse(text)
     except PlanError as e:
         assert [i.message for i in e.errors] == [
             f"aggregate {name}() is nested inside aggregate sum(): an aggregate expression must "
-            "never nest one aggregate within another"]
+            "never nest one aggregate within another"
+        ]
         return True
     return False
 

@@ -65,7 +65,8 @@ MODULES = _modules()
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(name: str, path: Path) -> set[str]:
@@ -117,8 +118,9 @@ def _against_direction(src: str, dst: str) -> bool:
 
 
 def test_imports_point_one_way():
-    wrong = sorted((s, d) for s, targets in GRAPH.items() for d in targets
-                   if _against_direction(s, d))
+    wrong = sorted(
+        (s, d) for s, targets in GRAPH.items() for d in targets if _against_direction(s, d)
+    )
     new = [f"{s} imports {d}" for s, d in wrong if (s, d) not in ALLOWED_EDGES]
     gone = [f"{s} -> {d}" for s, d in ALLOWED_EDGES if (s, d) not in wrong]
     assert new == [], "imports against the layer direction"

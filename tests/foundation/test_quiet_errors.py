@@ -22,8 +22,9 @@ BAD_CAST = "select cast(t.a as int) as n from (values('kevin')) t(a)"
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
-    return subprocess.run([DRILLSPARK, *args], capture_output=True, text=True, timeout=300,
-                          cwd=cwd, env=env)
+    return subprocess.run(
+        [DRILLSPARK, *args], capture_output=True, text=True, timeout=300, cwd=cwd, env=env
+    )
 
 
 def drillspark_lines(stderr: str) -> list[str]:
@@ -42,8 +43,9 @@ def test_runtime_error_is_one_paragraph(tmp_path):
 
 
 def test_verbose_adds_the_trace_and_log_level_brings_back_spark_logging(tmp_path):
-    proc = cli("sql", "--master", "local[1]", "--verbose", "--log-level", "error", BAD_CAST,
-               cwd=tmp_path)
+    proc = cli(
+        "sql", "--master", "local[1]", "--verbose", "--log-level", "error", BAD_CAST, cwd=tmp_path
+    )
     assert proc.returncode == 1
     assert "Traceback (most recent call last)" in proc.stderr
     assert " ERROR " in proc.stderr  # the executor's own log line, at the level asked for
@@ -68,9 +70,16 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
         for i in range(20000):
             f.write(json.dumps({"i": i, "s": "x" * 50}) + "\n")
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
-    proc = subprocess.run(f"{DRILLSPARK} sql --master 'local[1]' --format json "
-                          f"'select * from dfs.`n.json`' | head -1", shell=True,
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env,
-                          executable="/bin/bash")
+    proc = subprocess.run(
+        f"{DRILLSPARK} sql --master 'local[1]' --format json "
+        f"'select * from dfs.`n.json`' | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=env,
+        executable="/bin/bash",
+    )
     assert proc.stdout.count("\n") == 1 and '"i": 0' in proc.stdout
     assert drillspark_lines(proc.stderr) == [], proc.stderr

@@ -54,8 +54,10 @@ def test_an_allowance_no_warning_matches_fails_the_build(monkeypatch):
     monkeypatch.setattr(build_jar, "allowed_warnings", lambda: [SOURCE_ALLOWANCE])
     source_entry = SOURCE_ALLOWANCE
     covered = [s for s in SOURCES if re.fullmatch(source_entry.path, str(s.relative_to(ROOT)))]
-    warned = [f"{ROW_FILTER}:170: warning: return statement uses an exception to pass control",
-              "      if (i < 0) return None"]
+    warned = [
+        f"{ROW_FILTER}:170: warning: return statement uses an exception to pass control",
+        "      if (i < 0) return None",
+    ]
     build_jar.check_allowances(warned, covered)  # matched: fine
     with pytest.raises(SystemExit, match="match no warning any more; remove them"):
         build_jar.check_allowances(["4 warnings"], covered)

@@ -45,7 +45,8 @@ def test_python_and_jvm_name_every_type_alike(spark):
     kinds = {type(f.dataType) for f in df.schema.fields}
     assert {T.MapType, T.StructType, T.VariantType, T.NullType, T.CalendarIntervalType} <= kinds
     # drilltypeof: the column's type (typeof names each VARIANT row's own)
-    jvm = df.select([F.call_function("drill_drilltypeof", F.col(k)).alias(k)
-                     for k in VALUES]).first()
+    jvm = df.select(
+        [F.call_function("drill_drilltypeof", F.col(k)).alias(k) for k in VALUES]
+    ).first()
     python = {f.name: drill_name_of(f.dataType) for f in df.schema.fields}
     assert python == jvm.asDict()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PROBES = textwrap.dedent('''
+PROBES = textwrap.dedent("""
     import subprocess
     import sys
 
@@ -46,19 +46,42 @@ PROBES = textwrap.dedent('''
 
     def test_with_the_fixture_through_another(needs_spark):
         raise AssertionError("deselected by --unit, never run")
-''')
+""")
 
 
 def test_the_unit_tier_deselects_spark_tests_and_fails_those_that_start_it(tmp_path):
     (tmp_path / "test_probes.py").write_text(PROBES)
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--unit", "-p", "tests.conftest", "-p", "no:cacheprovider",
-         "-q", "-rf", "--rootdir", str(tmp_path), str(tmp_path / "test_probes.py")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--unit",
+            "-p",
+            "tests.conftest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rf",
+            "--rootdir",
+            str(tmp_path),
+            str(tmp_path / "test_probes.py"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     out = done.stdout + done.stderr
     assert "3 failed, 1 passed, 3 deselected" in out, out
-    for probe in ("test_spark_in_a_subprocess", "test_spark_in_process",
-                  "test_an_existing_session_in_process"):
-        assert f"{probe} is in the unit tier (no spark fixture, no spark_process mark) but started Spark" in out, out
+    for probe in (
+        "test_spark_in_a_subprocess",
+        "test_spark_in_process",
+        "test_an_existing_session_in_process",
+    ):
+        assert (
+            f"{probe} is in the unit tier (no spark fixture, no spark_process mark) but started Spark"
+            in out
+        ), out
     assert "spark-submit" in out  # what the subprocess ran
     assert "SparkSession.builder.getOrCreate() in process" in out

@@ -23,7 +23,9 @@ def run(cmd: list[str], tmp_path: Path, stdin: str | None = None, timeout: int =
     env = dict(os.environ)
     env["PYSPARK_PYTHON"] = sys.executable
     env["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    env["SPARK_WORKER_DIR"] = str(tmp_path / "work")  # local-cluster writes here, not into site-packages
+    env["SPARK_WORKER_DIR"] = str(
+        tmp_path / "work"
+    )  # local-cluster writes here, not into site-packages
     env.pop("PYSPARK_DRIVER_PYTHON_OPTS", None)
     env.update(extra_env)
     proc = subprocess.run(
@@ -40,7 +42,9 @@ def result_lines(stdout: str, tag: str) -> list[str]:
 def test_cli_jar_path_and_version(tmp_path):
     proc = run([str(BIN / "drillspark"), "jar-path"], tmp_path)
     assert proc.stdout.strip() == drillspark.jar_path()
-    assert Path(proc.stdout.strip()).name == f"drillspark-extension_2.13-{drillspark.__version__}.jar"
+    assert (
+        Path(proc.stdout.strip()).name == f"drillspark-extension_2.13-{drillspark.__version__}.jar"
+    )
     proc = run([str(BIN / "drillspark"), "version"], tmp_path)
     assert proc.stdout.strip() == drillspark.__version__
 
@@ -51,10 +55,14 @@ def test_spark_submit_with_jars_and_explicit_extension(tmp_path):
     proc = run(
         [
             str(BIN / "spark-submit"),
-            "--master", "local[1]",
-            "--conf", "spark.ui.enabled=false",
-            "--conf", "spark.sql.extensions=drillspark.DrillSparkExtensions",
-            "--jars", drillspark.jar_path(),
+            "--master",
+            "local[1]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--conf",
+            "spark.sql.extensions=drillspark.DrillSparkExtensions",
+            "--jars",
+            drillspark.jar_path(),
             str(APPS / "submit_app.py"),
         ],
         tmp_path,
@@ -67,11 +75,24 @@ def test_spark_submit_with_jars_and_explicit_extension(tmp_path):
 def test_drillspark_session_keeps_spark_submits_master(tmp_path):
     # `drillspark serve` / `run` / `sql` build their session with drillspark.session(): under
     # spark-submit it must not replace the submitted master with the embedded local[*]
-    proc = run([str(BIN / "spark-submit"), "--master", "local[2]",
-                "--conf", "spark.ui.enabled=false", "--conf", "spark.default.parallelism=3",
-                "--jars", drillspark.jar_path(), str(APPS / "submit_session_app.py")], tmp_path)
+    proc = run(
+        [
+            str(BIN / "spark-submit"),
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--conf",
+            "spark.default.parallelism=3",
+            "--jars",
+            drillspark.jar_path(),
+            str(APPS / "submit_session_app.py"),
+        ],
+        tmp_path,
+    )
     assert result_lines(proc.stdout, "RESULT") == [
-        f"master=local[2] cores=3 version={drillspark.__version__} two=2"]
+        f"master=local[2] cores=3 version={drillspark.__version__} two=2"
+    ]
 
 
 @pytest.mark.deploy
@@ -97,14 +118,23 @@ def test_configure_keeps_existing_settings():
 def test_pyspark_shell_with_jars(tmp_path):
     script = "print('RESULT', spark.sql('SELECT drill_version()').first()[0])\n"
     proc = run(
-        [str(BIN / "pyspark"), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
-         "--jars", drillspark.jar_path()],
+        [
+            str(BIN / "pyspark"),
+            "--master",
+            "local[1]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--jars",
+            drillspark.jar_path(),
+        ],
         tmp_path,
         stdin=script,
         # stdin is a pipe here, not a terminal: -i keeps the shell interactive, as for a person
         PYSPARK_DRIVER_PYTHON_OPTS="-i",
     )
-    assert drillspark.__version__ in result_lines(proc.stdout, ">>> RESULT") + result_lines(proc.stdout, "RESULT")
+    assert drillspark.__version__ in result_lines(proc.stdout, ">>> RESULT") + result_lines(
+        proc.stdout, "RESULT"
+    )
 
 
 @pytest.mark.deploy
@@ -114,10 +144,16 @@ def test_pyspark_shell_with_the_printed_spark_conf_reads_dfs_tables(tmp_path):
     (tmp_path / "t.json").write_text('{"a": {"b": 1}}\n{"a": {"b": 2}}\n')
     flags = run([str(BIN / "drillspark"), "spark-conf"], tmp_path).stdout.split()
     assert flags[0] == "--jars" and "spark.sql.catalog.dfs=drillspark.catalog.DfsCatalog" in flags
-    script = ("r = spark.sql('SELECT sum(t.a.b) AS s FROM dfs.`t.json` t').first()\n"
-              "print('RESULT', r.s)\n")
-    proc = run([str(BIN / "pyspark"), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
-                *flags], tmp_path, stdin=script, PYSPARK_DRIVER_PYTHON_OPTS="-i")
+    script = (
+        "r = spark.sql('SELECT sum(t.a.b) AS s FROM dfs.`t.json` t').first()\n"
+        "print('RESULT', r.s)\n"
+    )
+    proc = run(
+        [str(BIN / "pyspark"), "--master", "local[1]", "--conf", "spark.ui.enabled=false", *flags],
+        tmp_path,
+        stdin=script,
+        PYSPARK_DRIVER_PYTHON_OPTS="-i",
+    )
     assert "3" in result_lines(proc.stdout, ">>> RESULT") + result_lines(proc.stdout, "RESULT")
 
 
@@ -130,11 +166,15 @@ def test_local_cluster_reaches_executors(tmp_path):
     assert result_lines(proc.stdout, "PYTHONS") == [str([sys.executable])]
     assert result_lines(proc.stdout, "JVM_VERSION") == [drillspark.__version__]
     # examples/data/shop's tags arrays, counted by hand (null and [] count 0, as in Drill)
-    assert result_lines(proc.stdout, "TAG_COUNTS") == [str(
-        [(1001, 1), (1002, 0), (1003, 2), (1004, 0), (1005, 1), (1006, 2), (1007, 1), (1008, 1)])]
+    assert result_lines(proc.stdout, "TAG_COUNTS") == [
+        str(
+            [(1001, 1), (1002, 0), (1003, 2), (1004, 0), (1005, 1), (1006, 2), (1007, 1), (1008, 1)]
+        )
+    ]
     # revenue plan: glazed 2+6, coffee 1+2+1, bagel 3+1, choc 1 (ordered by revenue desc)
-    assert result_lines(proc.stdout, "PLAN_ROWS") == [str(
-        [("donut-glazed", 8), ("coffee", 4), ("bagel", 4), ("donut-choc", 1)])]
+    assert result_lines(proc.stdout, "PLAN_ROWS") == [
+        str([("donut-glazed", 8), ("coffee", 4), ("bagel", 4), ("donut-choc", 1)])
+    ]
     assert result_lines(proc.stdout, "OPERATOR_PROBLEM") == []
 
 
@@ -143,7 +183,8 @@ def test_spark_connect_reaches_the_extension(tmp_path):
     proc = run([sys.executable, str(APPS / "connect_app.py")], tmp_path, timeout=400)
     v = drillspark.__version__
     assert result_lines(proc.stdout, "RESULT") == [f"{v} {v}"]
-    assert result_lines(proc.stdout, "PLAN_ROWS") == [str(
-        [("donut-glazed", 8), ("coffee", 4), ("bagel", 4), ("donut-choc", 1)])]
+    assert result_lines(proc.stdout, "PLAN_ROWS") == [
+        str([("donut-glazed", 8), ("coffee", 4), ("bagel", 4), ("donut-choc", 1)])
+    ]
     assert result_lines(proc.stdout, "SQL_ROWS") == [str([(1006, "bulk"), (1006, "web")])]
     assert result_lines(proc.stdout, "OPERATOR_PROBLEM") == []

@@ -24,9 +24,22 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(dist), str(ROOT)],
-        check=True, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(dist),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     (wheel,) = dist.glob("drillspark-*.whl")
     jar_name = f"drillspark/jars/drillspark-extension_2.13-{drillspark.__version__}.jar"
@@ -39,14 +52,20 @@ def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
 
     # The new environment must not see this checkout (PYTHONPATH would make pip think
     # drillspark is already installed) nor this interpreter's Spark settings.
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")
+    }
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     py = venv / "bin" / "python"
     install = subprocess.run(
         [str(py), "-m", "pip", "install", "-q", str(wheel)],
-        capture_output=True, text=True, timeout=600, env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
     )
     assert install.returncode == 0, install.stderr[-3000:]
     check = (
@@ -55,8 +74,9 @@ def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
         "print('JAR', pathlib.Path(drillspark.jar_path()).is_relative_to(pathlib.Path(drillspark.__file__).parent));"
         "print('RESULT', s.sql('SELECT drill_version()').first()[0]); s.stop()"
     )
-    proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, timeout=300,
-                          cwd=tmp_path, env=env)
+    proc = subprocess.run(
+        [str(py), "-c", check], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "JAR True" in proc.stdout
     assert f"RESULT {drillspark.__version__}" in proc.stdout

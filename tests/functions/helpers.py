@@ -41,11 +41,15 @@ def read_json(spark: SparkSession, path: Path, **options: Any) -> DataFrame:
             docs.append(json.dumps(obj))
     except json.JSONDecodeError:
         # Not plain JSON (e.g. Drill's unquoted field names): let Spark's lenient reader parse it.
-        return spark.read.options(multiLine=True, allowUnquotedFieldNames=True, **options).json(str(path))
+        return spark.read.options(multiLine=True, allowUnquotedFieldNames=True, **options).json(
+            str(path)
+        )
     return spark.read.options(**options).json(spark.sparkContext.parallelize(docs, 1))
 
 
-def conformance_table(spark: SparkSession, shared: Path, case_id: str, name: str = "t", **options: Any) -> dict:
+def conformance_table(
+    spark: SparkSession, shared: Path, case_id: str, name: str = "t", **options: Any
+) -> dict:
     """Registers the case's (single) data file as view `name`; returns the case."""
     c = case(shared, case_id)
     (data,) = c["data"]

@@ -22,7 +22,9 @@ def test_convert_from_json_feeds_flatten_and_kvgen(spark, shared):
 
 
 def test_convert_to_json_round_trips(spark, citibike):
-    df = citibike.select(F.call_function("drill_convert_to", F.col("stationBeanList")[0], F.lit("json")).alias("b"))
+    df = citibike.select(
+        F.call_function("drill_convert_to", F.col("stationBeanList")[0], F.lit("json")).alias("b")
+    )
     assert df.schema["b"].dataType.typeName() == "binary"
     text = bytes(df.first().b).decode()
     assert json.loads(text)["id"] == citibike.first().stationBeanList[0].id
@@ -30,17 +32,32 @@ def test_convert_to_json_round_trips(spark, citibike):
 
 
 def test_utf8(spark):
-    assert spark.sql("select drill_convert_from(drill_convert_to('héllo', 'UTF8'), 'UTF8')").first()[0] == "héllo"
+    assert (
+        spark.sql("select drill_convert_from(drill_convert_to('héllo', 'UTF8'), 'UTF8')").first()[0]
+        == "héllo"
+    )
 
 
-@pytest.mark.parametrize("call, condition, message", [
-    ("drill_convert_from('x', 'BSON')", "INVALID_PARAMETER_VALUE.CHARSET",
-     "`encoding` in `drill_convert_from` is invalid: expects one of the JSON, SIMPLEJSON, EXTENDEDJSON, UTF8, but got 'BSON'"),
-    ("drill_convert_to('x', cast(null as string))", "INVALID_PARAMETER_VALUE.NULL",
-     "`encoding` in `drill_convert_to` is invalid: expects a non-NULL value"),
-    ("drill_convert_from('x', s)", "NON_FOLDABLE_ARGUMENT",
-     "`drill_convert_from` requires the parameter `encoding` to be a foldable expression"),
-])
+@pytest.mark.parametrize(
+    "call, condition, message",
+    [
+        (
+            "drill_convert_from('x', 'BSON')",
+            "INVALID_PARAMETER_VALUE.CHARSET",
+            "`encoding` in `drill_convert_from` is invalid: expects one of the JSON, SIMPLEJSON, EXTENDEDJSON, UTF8, but got 'BSON'",
+        ),
+        (
+            "drill_convert_to('x', cast(null as string))",
+            "INVALID_PARAMETER_VALUE.NULL",
+            "`encoding` in `drill_convert_to` is invalid: expects a non-NULL value",
+        ),
+        (
+            "drill_convert_from('x', s)",
+            "NON_FOLDABLE_ARGUMENT",
+            "`drill_convert_from` requires the parameter `encoding` to be a foldable expression",
+        ),
+    ],
+)
 def test_bad_encoding_is_sparks_error_with_the_calls_position(spark, call, condition, message):
     with pytest.raises(AnalysisException) as e:
         spark.sql(f"select {call} from values ('JSON') as v(s)").collect()

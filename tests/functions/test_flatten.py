@@ -12,7 +12,9 @@ from tests.functions.helpers import DRILL_ROOT, assert_case, conformance_table, 
 
 def test_one_row_per_element_other_columns_copied(spark, citibike):
     per_record = citibike.select("executionTime", F.size("stationBeanList").alias("n")).collect()
-    flat = citibike.select("executionTime", F.call_function("drill_flatten", "stationBeanList").alias("s"))
+    flat = citibike.select(
+        "executionTime", F.call_function("drill_flatten", "stationBeanList").alias("s")
+    )
     counts = {r.executionTime: r.n for r in per_record}
     got = {r.executionTime: r["count"] for r in flat.groupBy("executionTime").count().collect()}
     assert got == counts and sum(got.values()) == 664
@@ -26,7 +28,9 @@ def test_array_of_structs_gives_struct_rows(spark, citibike):
 
 
 def test_same_rows_as_explode(spark, citibike):
-    ours = citibike.select("executionTime", F.call_function("drill_flatten", "stationBeanList").alias("s"))
+    ours = citibike.select(
+        "executionTime", F.call_function("drill_flatten", "stationBeanList").alias("s")
+    )
     spark_s = citibike.select("executionTime", F.explode("stationBeanList").alias("s"))
     assert ours.exceptAll(spark_s).count() == 0 and spark_s.exceptAll(ours).count() == 0
 
@@ -48,17 +52,22 @@ def test_drill2106_flatten_of_flattened_2d_array(spark, shared):
 def test_nested_flatten_flattens_two_levels(spark, shared):
     # DRILL-2254: flatten(flatten(a)) yields the scalars of a 2-D array.
     conformance_table(spark, shared, "drill.flatten.drill2106_a")
-    got = sorted(r[0] for r in spark.sql("select drill_flatten(drill_flatten(rl)) x from t").collect())
+    got = sorted(
+        r[0] for r in spark.sql("select drill_flatten(drill_flatten(rl)) x from t").collect()
+    )
     assert got == sorted([2, 1, 4, 6] * 3)
     via_api = spark.table("t").select(
-        F.call_function("drill_flatten", F.call_function("drill_flatten", "rl")).alias("x"))
+        F.call_function("drill_flatten", F.call_function("drill_flatten", "rl")).alias("x")
+    )
     assert sorted(r.x for r in via_api.collect()) == got
 
 
 def test_drill2099_flatten_after_sort(spark, shared):
     c = conformance_table(spark, shared, "drill.flatten.drill2099_after_sort")
-    q = ("select drill_flatten(s1.rms.rptd) rptds from (select d.uid uid, drill_flatten(d.map.rm) rms "
-         "from t d order by d.uid) s1")
+    q = (
+        "select drill_flatten(s1.rms.rptd) rptds from (select d.uid uid, drill_flatten(d.map.rm) rms "
+        "from t d order by d.uid) s1"
+    )
     assert_case(spark.sql(q), c)
 
 
@@ -71,26 +80,41 @@ def test_drill1671_eleven_flattens_are_a_cross_product(spark, shared):
 
 # The other test-framework flatten cases run as written over the dfs catalog
 # (test_drill_source_cases.py); these two need the arithmetic moved out of the generator.
-@pytest.mark.parametrize("case_id, query", [
-    # Spark refuses a generator inside an expression: the +1 goes one query level up.
-    ("tf.json.json_kvgenflatten.flatten.flatten29", "select id, f + 1 from (select id, drill_flatten(ints) f from t)"),
-    ("tf.json.json_kvgenflatten.flatten.flatten30", "select id, f + 1 from (select id, drill_flatten(decs) f from t)"),
-])
+@pytest.mark.parametrize(
+    "case_id, query",
+    [
+        # Spark refuses a generator inside an expression: the +1 goes one query level up.
+        (
+            "tf.json.json_kvgenflatten.flatten.flatten29",
+            "select id, f + 1 from (select id, drill_flatten(ints) f from t)",
+        ),
+        (
+            "tf.json.json_kvgenflatten.flatten.flatten30",
+            "select id, f + 1 from (select id, drill_flatten(decs) f from t)",
+        ),
+    ],
+)
 def test_test_framework_cases(spark, shared, case_id, query):
     c = conformance_table(spark, shared, case_id)
     assert_case(spark.sql(query), c)
 
 
 def test_empty_array_in_all_text_mode(spark, shared):
-    c = conformance_table(spark, shared, "drill.json.flatten_empty_array_all_text_true", primitivesAsString=True)
+    c = conformance_table(
+        spark, shared, "drill.json.flatten_empty_array_all_text_true", primitivesAsString=True
+    )
     assert_case(spark.sql("select drill_flatten(t.a.b.c) as c from t"), c)
 
 
 def test_scalar_and_map_give_one_row(spark, citibike):
     # The logical plan's flatten operator (docs/functions.md): a scalar or map input returns a single record holding it.
-    df = citibike.select("executionTime", F.call_function("drill_flatten", "executionTime").alias("f"))
+    df = citibike.select(
+        "executionTime", F.call_function("drill_flatten", "executionTime").alias("f")
+    )
     assert [(r.executionTime == r.f) for r in df.collect()] == [True, True]
-    one = spark.sql("select drill_flatten(named_struct('a', 1)) m, drill_flatten(cast(null as int)) n")
+    one = spark.sql(
+        "select drill_flatten(named_struct('a', 1)) m, drill_flatten(cast(null as int)) n"
+    )
     assert one.count() == 0  # a null scalar flattens to no rows, so the product is empty
     assert rows(spark.sql("select drill_flatten(named_struct('a', 1)) m")) == [[{"a": 1}]]
 
@@ -99,7 +123,9 @@ def test_strict_mode_raises_drills_error(spark, citibike):
     spark.conf.set("spark.drillspark.flatten.strict", "true")
     try:
         df = citibike.select(F.call_function("drill_flatten", "executionTime"))
-        with pytest.raises(PySparkException, match="Flatten does not support inputs of non-list values") as e:
+        with pytest.raises(
+            PySparkException, match="Flatten does not support inputs of non-list values"
+        ) as e:
             df.collect()
         assert "drill_flatten(executionTime)" in str(e.value)
         # Arrays are unaffected, and null scalars still give no rows.
@@ -153,9 +179,13 @@ def test_same_optimized_and_physical_plan_as_explode(spark, citibike):
     # The claim behind the benchmark: after FlattenAsExplode, drill_flatten *is* explode.
     citibike.createOrReplaceTempView("bikes")
     query = "select executionTime, {}(stationBeanList) s from bikes"
-    assert "Generate drill_flatten(bikes.stationBeanList)" in explain(spark, query.format("drill_flatten"), "Analyzed Logical Plan")
+    assert "Generate drill_flatten(bikes.stationBeanList)" in explain(
+        spark, query.format("drill_flatten"), "Analyzed Logical Plan"
+    )
     for section in ("Optimized Logical Plan", "Physical Plan"):
-        ours, sparks = (explain(spark, query.format(fn), section) for fn in ("drill_flatten", "explode"))
+        ours, sparks = (
+            explain(spark, query.format(fn), section) for fn in ("drill_flatten", "explode")
+        )
         assert ours == sparks, section
     physical = explain(spark, query.format("drill_flatten"), "Physical Plan")
     assert "*(" in physical and "Generate explode(" in physical  # whole-stage generated code
@@ -166,7 +196,9 @@ def test_nested_fields_are_pruned_through_the_generator(spark, citibike, tmp_pat
     citibike.write.parquet(str(tmp_path / "bikes"))
     spark.read.parquet(str(tmp_path / "bikes")).createOrReplaceTempView("bikes_parquet")
     query = "select s.id from (select drill_flatten(stationBeanList) s from bikes_parquet)"
-    assert "ReadSchema: struct<stationBeanList:array<struct<id:bigint>>>" in explain(spark, query, "Physical Plan")
+    assert "ReadSchema: struct<stationBeanList:array<struct<id:bigint>>>" in explain(
+        spark, query, "Physical Plan"
+    )
     assert spark.sql(query).count() == 664
 
 
@@ -181,8 +213,15 @@ def test_several_flattens_in_drills_order(spark, shared):
     while text[pos:].strip():
         record, pos = decoder.raw_decode(text, pos + len(text[pos:]) - len(text[pos:].lstrip()))
         records.append(record)
-    want = [[r["uid"], a, b, c] for r in records
-            for a in r["lst_lst"][1] for b in r["lst_lst"][0] for c in r["lst_lst"]]
-    q = (f"select uid, drill_flatten(d.lst_lst[1]) lst1, drill_flatten(d.lst_lst[0]) lst0, "
-         f"drill_flatten(d.lst_lst) lst from dfs.`{data}` d")
+    want = [
+        [r["uid"], a, b, c]
+        for r in records
+        for a in r["lst_lst"][1]
+        for b in r["lst_lst"][0]
+        for c in r["lst_lst"]
+    ]
+    q = (
+        f"select uid, drill_flatten(d.lst_lst[1]) lst1, drill_flatten(d.lst_lst[0]) lst0, "
+        f"drill_flatten(d.lst_lst) lst from dfs.`{data}` d"
+    )
     assert rows(spark.sql(q)) == want and len(want) == 100

@@ -10,10 +10,16 @@ from tests.functions.helpers import assert_case, case, conformance_table, rows
 
 # kvgen1..kvgen17 and drill1653 also run as written over the dfs catalog
 # (test_drill_source_cases.py); here they read through Spark's own JSON reader.
-@pytest.mark.parametrize("case_id, query", [
-    ("tf.json.json_kvgenflatten.kvgen.kvgen1", "select drill_kvgen(varcharcol) from t"),
-    ("tf.json.json_kvgenflatten.kvgen.kvgen2", "select drill_kvgen(bigintegercol), drill_kvgen(float8col) from t"),
-])
+@pytest.mark.parametrize(
+    "case_id, query",
+    [
+        ("tf.json.json_kvgenflatten.kvgen.kvgen1", "select drill_kvgen(varcharcol) from t"),
+        (
+            "tf.json.json_kvgenflatten.kvgen.kvgen2",
+            "select drill_kvgen(bigintegercol), drill_kvgen(float8col) from t",
+        ),
+    ],
+)
 def test_test_framework_cases(spark, shared, case_id, query):
     c = conformance_table(spark, shared, case_id)
     assert_case(spark.sql(query), c)
@@ -21,8 +27,10 @@ def test_test_framework_cases(spark, shared, case_id, query):
 
 def test_drill1653_flatten_of_kvgen_over_missing_map(spark, shared):
     c = conformance_table(spark, shared, "drill.flatten.drill1653_kvgen_missing_map")
-    q = ("select * from (select sum(t.flat.`value`) as sm from "
-         "(select id, drill_flatten(drill_kvgen(m)) as flat from t) t) where sm = 10")
+    q = (
+        "select * from (select sum(t.flat.`value`) as sm from "
+        "(select id, drill_flatten(drill_kvgen(m)) as flat from t) t) where sm = 10"
+    )
     assert spark.sql(q).count() == c["expected_row_count"]
 
 
@@ -31,7 +39,11 @@ def test_null_members_skipped_and_null_map_is_empty(spark, yelp):
     df = yelp.select("business_id", "hours", F.call_function("drill_kvgen", "hours").alias("kv"))
     for r in df.collect():
         present = {k: v for k, v in r.hours.asDict().items() if v is not None} if r.hours else {}
-        assert [e.key for e in r.kv] == [k for k in r.hours.asDict() if k in present] if r.hours else r.kv == []
+        assert (
+            [e.key for e in r.kv] == [k for k in r.hours.asDict() if k in present]
+            if r.hours
+            else r.kv == []
+        )
         assert {e.key: e.value for e in r.kv} == present
     assert rows(spark.sql("select drill_kvgen(cast(null as struct<a:int>))")) == [[[]]]
 
@@ -51,9 +63,13 @@ def test_heterogeneous_values_name_field_and_types(spark):
 
 def test_variant_values_may_differ(spark):
     df = spark.sql("""select drill_kvgen(parse_json('{"n": 1, "s": "x", "z": null}')) kv""")
-    kv = df.selectExpr("transform(kv, e -> e.key) keys", "transform(kv, e -> drill_typeof(e.value)) types").first()
+    kv = df.selectExpr(
+        "transform(kv, e -> e.key) keys", "transform(kv, e -> drill_typeof(e.value)) types"
+    ).first()
     assert (kv["keys"], kv["types"]) == (["n", "s"], ["BIGINT", "VARCHAR"])
-    with pytest.raises(PySparkException, match=r"only supports Simple maps.*drill_kvgen\(parse_json"):
+    with pytest.raises(
+        PySparkException, match=r"only supports Simple maps.*drill_kvgen\(parse_json"
+    ):
         spark.sql("select drill_kvgen(parse_json('[1]'))").collect()
 
 
@@ -66,4 +82,6 @@ def test_mappify_is_kvgen(spark, shared):
     conformance_table(spark, shared, "tf.json.json_kvgenflatten.kvgen.kvgen1")
     a = rows(spark.sql("select drill_kvgen(varcharcol) from t"))
     b = rows(spark.sql("select drill_mappify(varcharcol) from t"))
-    assert a == b and len(a) == len(case(shared, "tf.json.json_kvgenflatten.kvgen.kvgen1")["expected"])
+    assert a == b and len(a) == len(
+        case(shared, "tf.json.json_kvgenflatten.kvgen.kvgen1")["expected"]
+    )

@@ -13,7 +13,13 @@ ROOT = Path(__file__).resolve().parents[2] / "jvm" / "src" / "main" / "scala" / 
 INTERNAL = re.compile(r"^import org\.apache\.spark\.(sql\.internal|types\.variant)\b", re.MULTILINE)
 
 
-@pytest.mark.parametrize("source", sorted(
-    str(p.relative_to(ROOT)) for area in ("functions", "analysis") for p in (ROOT / area).glob("*.scala")))
+@pytest.mark.parametrize(
+    "source",
+    sorted(
+        str(p.relative_to(ROOT))
+        for area in ("functions", "analysis")
+        for p in (ROOT / area).glob("*.scala")
+    ),
+)
 def test_no_spark_internal_imports_outside_compat(source):
     assert INTERNAL.findall((ROOT / source).read_text()) == [], source

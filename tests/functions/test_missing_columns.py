@@ -49,8 +49,10 @@ def test_missing_nested_field_in_sql_and_dataframes(spark, all_types):
 
 
 def test_missing_column_inside_functions_and_filters(spark, all_types):
-    q = (f"select drill_typeof(x) t, coalesce(x, 'dflt') c, drill_repeated_count(ar) n "
-         f"from dfs.`{all_types}` where x is null and y is null")
+    q = (
+        f"select drill_typeof(x) t, coalesce(x, 'dflt') c, drill_repeated_count(ar) n "
+        f"from dfs.`{all_types}` where x is null and y is null"
+    )
     assert [tuple(r) for r in spark.sql(q).collect()] == [("VARCHAR", "dflt", 2)]
 
 
@@ -81,7 +83,9 @@ def test_other_sources_keep_sparks_errors(spark, shared, all_types):
     with pytest.raises(AnalysisException, match="FIELD_NOT_FOUND"):
         spark.sql("select plain.mp.nope from plain").collect()
     with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):
-        spark.read.json(all_types, multiLine=True, allowUnquotedFieldNames=True).select("x").collect()
+        spark.read.json(all_types, multiLine=True, allowUnquotedFieldNames=True).select(
+            "x"
+        ).collect()
 
 
 def test_sparks_own_resolution_still_comes_first(spark, all_types):
@@ -102,21 +106,28 @@ def test_only_operators_over_drill_data_get_nulls(spark, shared, all_types):
     # another source keeps Spark's error though the query also reads a Drill table.
     read_json(spark, shared / DRILL_ROOT / ALL_TYPES).createOrReplaceTempView("plain")
     t = f"dfs.`{all_types}`"
-    for q in [f"select nope from plain union all select bi from {t}",
-              f"select bi from {t} union all select nope from plain",
-              f"select bi, (select max(nope) from plain) m from {t}",
-              f"select bi from {t} where bi in (select nope from plain)",
-              f"with c as (select nope from plain) select * from c cross join {t}"]:
+    for q in [
+        f"select nope from plain union all select bi from {t}",
+        f"select bi from {t} union all select nope from plain",
+        f"select bi, (select max(nope) from plain) m from {t}",
+        f"select bi from {t} where bi in (select nope from plain)",
+        f"with c as (select nope from plain) select * from c cross join {t}",
+    ]:
         with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):
             spark.sql(q).collect()
     with pytest.raises(AnalysisException, match="FIELD_NOT_FOUND"):
         spark.sql(f"select plain.mp.nope from plain union all select bi from {t}").collect()
     # The Drill parts of the same shapes still read missing columns as NULLs.
-    drill_parts = [f"select nope from {t} union all select st from plain",
-                   f"with c as (select * from {t}) select nope, bi from c",
-                   f"select st, (select max(nope) from {t}) m from plain"]
+    drill_parts = [
+        f"select nope from {t} union all select st from plain",
+        f"with c as (select * from {t}) select nope, bi from c",
+        f"select st, (select max(nope) from {t}) m from plain",
+    ]
     assert [[tuple(r) for r in spark.sql(q).collect()] for q in drill_parts] == [
-        [(None,), ("foo",)], [(None, 123)], [("foo", None)]]
+        [(None,), ("foo",)],
+        [(None, 123)],
+        [("foo", None)],
+    ]
 
 
 def test_the_query_carries_a_warning_naming_what_was_missing(spark, all_types):
@@ -131,5 +142,7 @@ def test_the_query_carries_a_warning_naming_what_was_missing(spark, all_types):
     assert df.columns == ["coalesce(x, dflt)", "nope", "bi"]
     assert df.schema["nope"].metadata == {"drill.missing": "t.mp.nope"}
     assert [tuple(r) for r in df.collect()] == [("dflt", None, 123)]
-    present = "\n".join(r[0] for r in spark.sql(f"EXPLAIN EXTENDED select bi from dfs.`{all_types}`").collect())
+    present = "\n".join(
+        r[0] for r in spark.sql(f"EXPLAIN EXTENDED select bi from dfs.`{all_types}`").collect()
+    )
     assert "drill_missing" not in present

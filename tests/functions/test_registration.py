@@ -6,11 +6,19 @@ import pyspark.sql.functions as F
 import pytest
 
 FUNCTIONS = {
-    "drill_flatten": "FLATTEN", "drill_kvgen": "KVGEN", "drill_mappify": "KVGEN",
-    "drill_repeated_count": "REPEATED_COUNT", "drill_repeated_contains": "REPEATED_CONTAINS",
-    "drill_typeof": "TYPEOF", "drill_drilltypeof": "DRILLTYPEOF", "drill_sqltypeof": "SQLTYPEOF",
-    "drill_modeof": "MODEOF", "drill_convert_from": "CONVERT_FROM", "drill_convert_to": "CONVERT_TO",
-    "drill_hash32": "HASH32", "drill_hash64": "HASH64",
+    "drill_flatten": "FLATTEN",
+    "drill_kvgen": "KVGEN",
+    "drill_mappify": "KVGEN",
+    "drill_repeated_count": "REPEATED_COUNT",
+    "drill_repeated_contains": "REPEATED_CONTAINS",
+    "drill_typeof": "TYPEOF",
+    "drill_drilltypeof": "DRILLTYPEOF",
+    "drill_sqltypeof": "SQLTYPEOF",
+    "drill_modeof": "MODEOF",
+    "drill_convert_from": "CONVERT_FROM",
+    "drill_convert_to": "CONVERT_TO",
+    "drill_hash32": "HASH32",
+    "drill_hash64": "HASH64",
 }
 
 
@@ -31,7 +39,10 @@ def test_describe_function_names_a_drillspark_class(spark, name):
 def test_listed_and_no_builtin_replaced(spark):
     names = {r.function for r in spark.sql("SHOW FUNCTIONS LIKE 'drill_*'").collect()}
     assert set(FUNCTIONS) <= {n.split(".")[-1] for n in names}
-    assert spark.sql("select flatten(array(array(1), array(2))) f, typeof(1) t").first() == ([1, 2], "int")
+    assert spark.sql("select flatten(array(array(1), array(2))) f, typeof(1) t").first() == (
+        [1, 2],
+        "int",
+    )
 
 
 def test_callable_from_call_function_and_expr(spark):
@@ -45,7 +56,13 @@ def test_callable_from_call_function_and_expr(spark):
         F.expr("drill_modeof(a)").alias("mo"),
     ).first()
     assert (row.n, row.c, [tuple(e) for e in row.kv], row.t, row.s, row.mo) == (
-        2, True, [("a", 1)], "INT", "INTEGER", "ARRAY")
+        2,
+        True,
+        [("a", 1)],
+        "INT",
+        "INTEGER",
+        "ARRAY",
+    )
     assert [r.x for r in df.select(F.expr("drill_flatten(a)").alias("x")).collect()] == [1, 2]
 
 

@@ -52,8 +52,7 @@ def main() -> None:
         sys.exit("usage: atheris_fuzz.py plan|expression [libFuzzer options]")
     work = Path(tempfile.mkdtemp(prefix=f"atheris-{target}-"))
     seeds(target, work)
-    atheris.Setup([sys.argv[0], *sys.argv[2:], str(work)],
-                  plan if target == "plan" else expression)
+    atheris.Setup([sys.argv[0], *sys.argv[2:], str(work)], plan if target == "plan" else expression)
     atheris.Fuzz()
 
 

@@ -10,17 +10,32 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, settings
 
-_RELAXED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
-            HealthCheck.large_base_example]
+_RELAXED = [
+    HealthCheck.too_slow,
+    HealthCheck.data_too_large,
+    HealthCheck.filter_too_much,
+    HealthCheck.large_base_example,
+]
 
 
 def short(examples: int) -> settings:
     """The normal run's pass: the same `examples` inputs every time."""
-    return settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-                    suppress_health_check=_RELAXED, print_blob=True)
+    return settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=_RELAXED,
+        print_blob=True,
+    )
 
 
 def long(examples: int) -> settings:
     """The `-m fuzz` pass: `examples` fresh random inputs."""
-    return settings(max_examples=examples, database=None, deadline=None,
-                    suppress_health_check=_RELAXED, print_blob=True)
+    return settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        suppress_health_check=_RELAXED,
+        print_blob=True,
+    )

@@ -23,19 +23,101 @@ BREADTH = SHARED / "conformance" / "breadth" / "cases.jsonl"
 # ------------------------------------------------------------------------------ plans
 
 # Property names and values plans use, for mutations that stay near the real shapes.
-PLAN_KEYS = ["op", "@id", "memo", "input", "inputs", "expr", "ref", "projections", "selection",
-             "storageengine", "storageEngine", "content", "left", "right", "conditions", "type",
-             "relationship", "orderings", "order", "nullCollation", "first", "last", "keys",
-             "exprs", "within", "withins", "target", "aggregations", "distinct", "name", "drop",
-             "column", "transforms", "do", "sequence", "head", "storage", "query", "start",
-             "end", "segment", "position", "carryovers", "partition", "version", "options",
-             "duplicates", "direction"]
-PLAN_WORDS = ["scan", "values", "constant", "join", "semi-join", "lateral-join", "unnest",
-              "union", "except", "intersect", "store", "project", "filter", "transform",
-              "order", "limit", "flatten", "segment", "windowframe", "collapsingaggregate",
-              "runningaggregate", "groupingaggregate", "window", "sequence", "inner", "left",
-              "outer", "anti", "==", "<", "ASC", "DESC", "FIRST", "LAST", "--SCREEN--",
-              "APACHE_DRILL_LOGICAL", "classpath", "fs", "mock", "queue", "cp", "dfs", "merge"]
+PLAN_KEYS = [
+    "op",
+    "@id",
+    "memo",
+    "input",
+    "inputs",
+    "expr",
+    "ref",
+    "projections",
+    "selection",
+    "storageengine",
+    "storageEngine",
+    "content",
+    "left",
+    "right",
+    "conditions",
+    "type",
+    "relationship",
+    "orderings",
+    "order",
+    "nullCollation",
+    "first",
+    "last",
+    "keys",
+    "exprs",
+    "within",
+    "withins",
+    "target",
+    "aggregations",
+    "distinct",
+    "name",
+    "drop",
+    "column",
+    "transforms",
+    "do",
+    "sequence",
+    "head",
+    "storage",
+    "query",
+    "start",
+    "end",
+    "segment",
+    "position",
+    "carryovers",
+    "partition",
+    "version",
+    "options",
+    "duplicates",
+    "direction",
+]
+PLAN_WORDS = [
+    "scan",
+    "values",
+    "constant",
+    "join",
+    "semi-join",
+    "lateral-join",
+    "unnest",
+    "union",
+    "except",
+    "intersect",
+    "store",
+    "project",
+    "filter",
+    "transform",
+    "order",
+    "limit",
+    "flatten",
+    "segment",
+    "windowframe",
+    "collapsingaggregate",
+    "runningaggregate",
+    "groupingaggregate",
+    "window",
+    "sequence",
+    "inner",
+    "left",
+    "outer",
+    "anti",
+    "==",
+    "<",
+    "ASC",
+    "DESC",
+    "FIRST",
+    "LAST",
+    "--SCREEN--",
+    "APACHE_DRILL_LOGICAL",
+    "classpath",
+    "fs",
+    "mock",
+    "queue",
+    "cp",
+    "dfs",
+    "merge",
+]
 
 
 @cache
@@ -89,7 +171,8 @@ def operator_templates() -> dict[str, tuple[dict, ...]]:
 @cache  # one strategy object: hypothesis validates each new one
 def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
     scalars = st.one_of(
-        st.none(), st.booleans(),
+        st.none(),
+        st.booleans(),
         st.integers(min_value=-(2**70), max_value=2**70),
         st.floats(allow_nan=False, allow_infinity=False),
         st.sampled_from(PLAN_WORDS + PLAN_KEYS + EXPRESSION_SAMPLES),
@@ -99,9 +182,12 @@ def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
         scalars,
         lambda inner: st.one_of(
             st.lists(inner, max_size=3),
-            st.dictionaries(st.one_of(st.sampled_from(PLAN_KEYS), st.text(max_size=6)),
-                            inner, max_size=3)),
-        max_leaves=max_leaves)
+            st.dictionaries(
+                st.one_of(st.sampled_from(PLAN_KEYS), st.text(max_size=6)), inner, max_size=3
+            ),
+        ),
+        max_leaves=max_leaves,
+    )
 
 
 def _paths(value: Any, here: tuple = ()) -> list[tuple]:
@@ -144,15 +230,21 @@ def mutated(draw: st.DrawFn, base: Any, rounds: int = 3) -> Any:
         if how == "delete" and path:
             value = _replace(value, path, None, delete=True)
         elif how == "add":
-            new = dict(draw(st.dictionaries(st.sampled_from(PLAN_KEYS), json_values(4),
-                                            min_size=1, max_size=2)))
+            new = dict(
+                draw(
+                    st.dictionaries(
+                        st.sampled_from(PLAN_KEYS), json_values(4), min_size=1, max_size=2
+                    )
+                )
+            )
             target = _get(value, path)
             if isinstance(target, dict):
                 value = _replace(value, path, {**target, **new}, delete=False)
         elif how == "copy":  # a piece of another real plan
             other = draw(st.sampled_from(plan_trees()))
-            value = _replace(value, path, _get(other, draw(st.sampled_from(_paths(other)))),
-                             delete=False)
+            value = _replace(
+                value, path, _get(other, draw(st.sampled_from(_paths(other)))), delete=False
+            )
         else:
             value = _replace(value, path, draw(json_values()), delete=False)
     return value
@@ -180,16 +272,22 @@ def generated_plans(draw: st.DrawFn) -> dict:
             if key in op:
                 op[key] = draw(st.sampled_from(earlier)) if earlier else 1
         if "inputs" in op:
-            op["inputs"] = draw(st.lists(st.sampled_from(earlier), min_size=2, max_size=3)) \
-                if earlier else [1, 1]
+            op["inputs"] = (
+                draw(st.lists(st.sampled_from(earlier), min_size=2, max_size=3))
+                if earlier
+                else [1, 1]
+            )
         query.append(op)
-    query.append({"@id": count + 1, "op": "store", "input": count,
-                  "storageengine": "--SCREEN--"})
-    plan = {"head": {"type": "APACHE_DRILL_LOGICAL", "version": 1,
-                     "generator": {"type": "fuzz", "info": ""}},
-            "storage": {"cp": {"type": "classpath"}, "fs": {"type": "file",
-                                                             "connection": "file:///"}},
-            "query": query}
+    query.append({"@id": count + 1, "op": "store", "input": count, "storageengine": "--SCREEN--"})
+    plan = {
+        "head": {
+            "type": "APACHE_DRILL_LOGICAL",
+            "version": 1,
+            "generator": {"type": "fuzz", "info": ""},
+        },
+        "storage": {"cp": {"type": "classpath"}, "fs": {"type": "file", "connection": "file:///"}},
+        "query": query,
+    }
     return draw(mutated(plan, rounds=2))
 
 
@@ -200,6 +298,7 @@ def mutated_plan_trees(draw: st.DrawFn) -> Any:
 
 # ------------------------------------------------------------------------------ text
 
+
 @st.composite
 def mutated_text(draw: st.DrawFn, seeds: tuple[str, ...], pieces: list[str]) -> str:
     """A seed with characters deleted, pieces or random characters inserted, or a slice of
@@ -209,7 +308,7 @@ def mutated_text(draw: st.DrawFn, seeds: tuple[str, ...], pieces: list[str]) -> 
         i = draw(st.integers(0, len(text)))
         how = draw(st.sampled_from(["delete", "piece", "char", "splice", "cut"]))
         if how == "delete":
-            text = text[:i] + text[i + draw(st.integers(1, 12)):]
+            text = text[:i] + text[i + draw(st.integers(1, 12)) :]
         elif how == "piece":
             text = text[:i] + draw(st.sampled_from(pieces)) + text[i:]
         elif how == "char":
@@ -217,59 +316,180 @@ def mutated_text(draw: st.DrawFn, seeds: tuple[str, ...], pieces: list[str]) -> 
         elif how == "splice":
             other = draw(st.sampled_from(seeds))
             j = draw(st.integers(0, len(other)))
-            text = text[:i] + other[j:j + draw(st.integers(1, 60))] + text[i:]
+            text = text[:i] + other[j : j + draw(st.integers(1, 60))] + text[i:]
         else:
             text = text[:i]
     return text
 
 
-JSON_PIECES = ["{", "}", "[", "]", ",", ":", '"', "'", "0", "-1", "1e999", "null", "true",
-               '"op"', "@id", '"input"', '"expr"', "99999999999999999999", "\\u0000", "\\",
-               "/*", "//", "\n", '"\\ud800"', "NaN", '"a.b[0]"', '"(a"', '"x +"']
+JSON_PIECES = [
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    '"',
+    "'",
+    "0",
+    "-1",
+    "1e999",
+    "null",
+    "true",
+    '"op"',
+    "@id",
+    '"input"',
+    '"expr"',
+    "99999999999999999999",
+    "\\u0000",
+    "\\",
+    "/*",
+    "//",
+    "\n",
+    '"\\ud800"',
+    "NaN",
+    '"a.b[0]"',
+    '"(a"',
+    '"x +"',
+]
 
 # ------------------------------------------------------------------------------ expressions
 
-EXPRESSION_SAMPLES = ["a", "b.c", "a[0]", "`x y`", "'s'", "1", "-1", "1.5", "1e3", "true",
-                      "null", "a + 1", "(a", "f(", "cast(a as int)", "a[", "x.`y`[2].z",
-                      "if (a) then b else c end", "convert_from(a, 'JSON')"]
-_ATOMS = ["a", "b.c", "a[0]", "`x y`", "`a\\`b`", "'s'", "'it\\'s'", "'\\n'", "1", "-1",
-          "1.5", "1e3", "1e999", "2147483648", "9223372036854775808", "true", "false", "null",
-          "x.`y`[2].z", "'\u00e9'", "0", ".5", "1.", "a_b", "$a", "then", "`end`"]
+EXPRESSION_SAMPLES = [
+    "a",
+    "b.c",
+    "a[0]",
+    "`x y`",
+    "'s'",
+    "1",
+    "-1",
+    "1.5",
+    "1e3",
+    "true",
+    "null",
+    "a + 1",
+    "(a",
+    "f(",
+    "cast(a as int)",
+    "a[",
+    "x.`y`[2].z",
+    "if (a) then b else c end",
+    "convert_from(a, 'JSON')",
+]
+_ATOMS = [
+    "a",
+    "b.c",
+    "a[0]",
+    "`x y`",
+    "`a\\`b`",
+    "'s'",
+    "'it\\'s'",
+    "'\\n'",
+    "1",
+    "-1",
+    "1.5",
+    "1e3",
+    "1e999",
+    "2147483648",
+    "9223372036854775808",
+    "true",
+    "false",
+    "null",
+    "x.`y`[2].z",
+    "'\u00e9'",
+    "0",
+    ".5",
+    "1.",
+    "a_b",
+    "$a",
+    "then",
+    "`end`",
+]
 _FUNCS = ["f", "sqrt", "add", "concat", "count", "sum", "repeat", "then", "and", "else"]
-_TYPES = ["int", "bigint", "varchar(10)", "float8", "vardecimal(10, 2)", "varchar", "bit",
-          "date", "int repeat", "float4", "interval", "decimal9(1)", "varchar(99999999999)"]
-_BINARY = ["+", "-", "*", "/", "%", "^", "==", "=", "!=", "<>", "<", "<=", ">", ">=", "and",
-           "or", "&&", "||"]
+_TYPES = [
+    "int",
+    "bigint",
+    "varchar(10)",
+    "float8",
+    "vardecimal(10, 2)",
+    "varchar",
+    "bit",
+    "date",
+    "int repeat",
+    "float4",
+    "interval",
+    "decimal9(1)",
+    "varchar(99999999999)",
+]
+_BINARY = [
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "^",
+    "==",
+    "=",
+    "!=",
+    "<>",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "and",
+    "or",
+    "&&",
+    "||",
+]
 
 
 @cache  # one strategy object: hypothesis validates each new one
 def expressions() -> st.SearchStrategy[str]:
     """Expressions of the grammar (docs/logical-plans.md), some deliberately off it."""
+
     def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         return st.one_of(
             st.tuples(inner, st.sampled_from(_BINARY), inner).map(" ".join),
             inner.map(lambda e: f"({e})"),
             st.tuples(st.sampled_from(["-", "!", "- "]), inner).map("".join),
             st.tuples(st.sampled_from(_FUNCS), st.lists(inner, max_size=3)).map(
-                lambda t: f"{t[0]}({', '.join(t[1])})"),
+                lambda t: f"{t[0]}({', '.join(t[1])})"
+            ),
             st.tuples(inner, st.sampled_from(_TYPES)).map(lambda t: f"cast({t[0]} as {t[1]})"),
             st.tuples(inner, inner, inner).map(
-                lambda t: f"if ({t[0]}) then {t[1]} else {t[2]} end"),
+                lambda t: f"if ({t[0]}) then {t[1]} else {t[2]} end"
+            ),
             st.tuples(inner, inner, inner).map(
-                lambda t: f"case when {t[0]} then {t[1]} else {t[2]} end"),
+                lambda t: f"case when {t[0]} then {t[1]} else {t[2]} end"
+            ),
             inner.map(lambda e: f"convert_from({e}, 'JSON')"),
         )
+
     return st.recursive(st.sampled_from(_ATOMS), extend, max_leaves=10)
 
 
 EXPRESSION_PIECES = list("()[]`'\".,+-*/!<>=&|\\ \n\t0123456789e") + [
-    "end", "then", "else", "if", "case", "when", "as", "\u00b2", "\u0661", "\x00", "\u2028",
-    "99999999999999999999999", "/*", "//"]
+    "end",
+    "then",
+    "else",
+    "if",
+    "case",
+    "when",
+    "as",
+    "\u00b2",
+    "\u0661",
+    "\x00",
+    "\u2028",
+    "99999999999999999999999",
+    "/*",
+    "//",
+]
 
 
 @st.composite
 def mutated_expressions(draw: st.DrawFn) -> str:
     return draw(mutated_text((draw(expressions()),), EXPRESSION_PIECES))
+
 
 # ------------------------------------------------------------------------------ SQL
 
@@ -281,26 +501,132 @@ def breadth_sql() -> tuple[str, ...]:
         return tuple(json.loads(line)["sql"] for line in f if line.strip())
 
 
-SQL_PIECES = ["SELECT", "FROM", "WHERE", "GROUP BY", "ORDER BY", "HAVING", "LIMIT", "OFFSET",
-              "UNION ALL", "JOIN", "ON", "AS", "(", ")", ",", "*", "CASE WHEN", "THEN", "ELSE",
-              "END", "CAST(", "AS INT)", "AS DECIMAL(10, x))", "NULL", "OVER (",
-              "PARTITION BY", "LATERAL", "UNNEST(", "FLATTEN(", "IN (", "IN", "EXISTS (",
-              "WITH", "VALUES", "INTERVAL '1' DAY", "DATE '2020-01-01'", "t.", "[0]", "'", "`",
-              ";", "--", "/*", "1e999", "007", ".5", "-", "+", "DISTINCT", "ALL", "`a/b`(",
-              "dfs.`{`", "dfs.`[x`", "dfs.`../x`", "99999999999999999999999"]
+SQL_PIECES = [
+    "SELECT",
+    "FROM",
+    "WHERE",
+    "GROUP BY",
+    "ORDER BY",
+    "HAVING",
+    "LIMIT",
+    "OFFSET",
+    "UNION ALL",
+    "JOIN",
+    "ON",
+    "AS",
+    "(",
+    ")",
+    ",",
+    "*",
+    "CASE WHEN",
+    "THEN",
+    "ELSE",
+    "END",
+    "CAST(",
+    "AS INT)",
+    "AS DECIMAL(10, x))",
+    "NULL",
+    "OVER (",
+    "PARTITION BY",
+    "LATERAL",
+    "UNNEST(",
+    "FLATTEN(",
+    "IN (",
+    "IN",
+    "EXISTS (",
+    "WITH",
+    "VALUES",
+    "INTERVAL '1' DAY",
+    "DATE '2020-01-01'",
+    "t.",
+    "[0]",
+    "'",
+    "`",
+    ";",
+    "--",
+    "/*",
+    "1e999",
+    "007",
+    ".5",
+    "-",
+    "+",
+    "DISTINCT",
+    "ALL",
+    "`a/b`(",
+    "dfs.`{`",
+    "dfs.`[x`",
+    "dfs.`../x`",
+    "99999999999999999999999",
+]
 
 _SQL_VALUES = "(VALUES (1, 'a', 2.5), (2, 'b', NULL), (NULL, 'c', -1.0)) AS t(x, s, d)"
-_SQL_TABLES = [_SQL_VALUES, "dfs.`breadth/own/json/people.json` AS t",
-               "dfs.`breadth/own/json/nums.json` AS t"]
+_SQL_TABLES = [
+    _SQL_VALUES,
+    "dfs.`breadth/own/json/people.json` AS t",
+    "dfs.`breadth/own/json/nums.json` AS t",
+]
 _SQL_COLUMNS = ["x", "s", "d", "t.x", "id", "salary", "dept", "t.first_name", "a", "`x`"]
-_SQL_ATOMS = _SQL_COLUMNS + ["1", "0", "-1", "2.5", "'a'", "NULL", "TRUE", "1e3", "007",
-                             "DATE '2020-01-31'", "INTERVAL '2' DAY", "2147483648"]
-_SQL_FUNCS = ["UPPER", "LOWER", "ABS", "LENGTH", "CONCAT", "COALESCE", "SQRT", "ROUND", "MOD",
-              "SUBSTR", "TRIM", "REPEAT", "NULLIF", "GREATEST", "TYPEOF", "SUM", "COUNT", "MAX"]
-_SQL_BINARY = ["+", "-", "*", "/", "%", "||", "=", "<>", "<", ">=", "AND", "OR", "LIKE",
-               "IS DISTINCT FROM"]
-_SQL_TYPES = ["INT", "BIGINT", "VARCHAR", "VARCHAR(3)", "DOUBLE", "DECIMAL(10, 2)", "DATE",
-              "BOOLEAN", "DECIMAL(40, 2)"]
+_SQL_ATOMS = _SQL_COLUMNS + [
+    "1",
+    "0",
+    "-1",
+    "2.5",
+    "'a'",
+    "NULL",
+    "TRUE",
+    "1e3",
+    "007",
+    "DATE '2020-01-31'",
+    "INTERVAL '2' DAY",
+    "2147483648",
+]
+_SQL_FUNCS = [
+    "UPPER",
+    "LOWER",
+    "ABS",
+    "LENGTH",
+    "CONCAT",
+    "COALESCE",
+    "SQRT",
+    "ROUND",
+    "MOD",
+    "SUBSTR",
+    "TRIM",
+    "REPEAT",
+    "NULLIF",
+    "GREATEST",
+    "TYPEOF",
+    "SUM",
+    "COUNT",
+    "MAX",
+]
+_SQL_BINARY = [
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "||",
+    "=",
+    "<>",
+    "<",
+    ">=",
+    "AND",
+    "OR",
+    "LIKE",
+    "IS DISTINCT FROM",
+]
+_SQL_TYPES = [
+    "INT",
+    "BIGINT",
+    "VARCHAR",
+    "VARCHAR(3)",
+    "DOUBLE",
+    "DECIMAL(10, 2)",
+    "DATE",
+    "BOOLEAN",
+    "DECIMAL(40, 2)",
+]
 
 
 @cache  # one strategy object: hypothesis validates each new one
@@ -311,15 +637,19 @@ def sql_expressions() -> st.SearchStrategy[str]:
             inner.map(lambda e: f"({e})"),
             inner.map(lambda e: f"-{e}"),
             inner.map(lambda e: f"NOT {e}"),
-            st.tuples(st.sampled_from(_SQL_FUNCS), st.lists(inner, min_size=1, max_size=3))
-            .map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+            st.tuples(st.sampled_from(_SQL_FUNCS), st.lists(inner, min_size=1, max_size=3)).map(
+                lambda t: f"{t[0]}({', '.join(t[1])})"
+            ),
             st.tuples(inner, st.sampled_from(_SQL_TYPES)).map(lambda t: f"CAST({t[0]} AS {t[1]})"),
             st.tuples(inner, inner, inner).map(
-                lambda t: f"CASE WHEN {t[0]} THEN {t[1]} ELSE {t[2]} END"),
+                lambda t: f"CASE WHEN {t[0]} THEN {t[1]} ELSE {t[2]} END"
+            ),
             st.tuples(inner, st.lists(inner, min_size=1, max_size=3)).map(
-                lambda t: f"{t[0]} IN ({', '.join(t[1])})"),
+                lambda t: f"{t[0]} IN ({', '.join(t[1])})"
+            ),
             st.tuples(inner, inner, inner).map(lambda t: f"{t[0]} BETWEEN {t[1]} AND {t[2]}"),
         )
+
     return st.recursive(st.sampled_from(_SQL_ATOMS), extend, max_leaves=6)
 
 

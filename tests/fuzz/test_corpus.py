@@ -43,8 +43,15 @@ def test_expression(path, dialect):
 
 @pytest.fixture(scope="module")
 def engine(spark, shared, tmp_path_factory):
-    return SqlEngine(spark, SqlSession(workspaces={
-        "root": str(shared / "data"), "tmp": str(tmp_path_factory.mktemp("corpus_tmp"))}))
+    return SqlEngine(
+        spark,
+        SqlSession(
+            workspaces={
+                "root": str(shared / "data"),
+                "tmp": str(tmp_path_factory.mktemp("corpus_tmp")),
+            }
+        ),
+    )
 
 
 @pytest.mark.parametrize("path", ids("sql"))
@@ -59,6 +66,7 @@ def test_sql_run(engine, path):
 
 # What some of the found inputs now give, beyond "a clean error".
 
+
 def _read(target: str, name: str) -> str:
     return (checks.CORPUS / target / name).read_text(encoding="utf-8")
 
@@ -71,18 +79,22 @@ def _issue(source) -> str:
 
 
 def test_found_plans_give_located_errors():
-    assert "2:47: $: JSON syntax error: an integer of 5000 digits is too long" in \
-        _issue(_read("plan", "int-over-4300-digits.json"))
+    assert "2:47: $: JSON syntax error: an integer of 5000 digits is too long" in _issue(
+        _read("plan", "int-over-4300-digits.json")
+    )
     assert "@id must be an integer" in _issue(_read("plan", "superscript-digit-as-id.json"))
-    assert "$.head.options: head.options must be an object, not a boolean" in \
-        _issue(_read("plan", "head-options-not-object.json"))
+    assert "$.head.options: head.options must be an object, not a boolean" in _issue(
+        _read("plan", "head-options-not-object.json")
+    )
     assert "half a UTF-16 surrogate pair" in _issue(_read("plan", "lone-surrogate-escape.json"))
     assert "cannot read plan file" in _issue(_read("plan", "nul-in-file-name.txt"))
     assert "not UTF-8" in _issue((checks.CORPUS / "plan_bytes" / "not-utf8.bin").read_bytes())
-    assert "2:47: $: JSON syntax error: the number is too large for a double" in \
-        _issue(_read("plan", "double-overflow-atheris.json"))
-    assert "$.content[0].a: nan is not a JSON number" in \
-        _issue({"op": "values", "@id": 1, "content": [{"a": float("nan")}]})
+    assert "2:47: $: JSON syntax error: the number is too large for a double" in _issue(
+        _read("plan", "double-overflow-atheris.json")
+    )
+    assert "$.content[0].a: nan is not a JSON number" in _issue(
+        {"op": "values", "@id": 1, "content": [{"a": float("nan")}]}
+    )
     assert "a key must be a string, not int 1" in _issue({1: 2})
     assert "a plan is JSON text, UTF-8 bytes, a file path or a dict, not int" in _issue(5)
 
@@ -95,22 +107,28 @@ def test_found_plans_that_are_valid_read_right():
 
 
 def test_found_expressions_read_and_print_back():
-    assert lp.to_text(lp.parse_expression(_read("expression", "infinite-literal.txt"))) == \
-        "(a > 1e999)"
-    assert lp.parse_expression(_read("expression", "integer-over-4300-digits.txt")) == \
-        lp.Literal(float("inf"), "FLOAT8")
+    assert (
+        lp.to_text(lp.parse_expression(_read("expression", "infinite-literal.txt")))
+        == "(a > 1e999)"
+    )
+    assert lp.parse_expression(_read("expression", "integer-over-4300-digits.txt")) == lp.Literal(
+        float("inf"), "FLOAT8"
+    )
     call = lp.parse_expression(_read("expression", "keyword-named-call-then.txt"))
     assert lp.to_text(call) == "then()"
     with pytest.raises(lp.ExpressionError, match="array index 9999.* is out of range"):
         lp.parse_expression(_read("expression", "index-out-of-range.txt"))
 
 
-@pytest.mark.parametrize("name, kind, phrase", [
-    ("glob-brace-in-table-name.sql", "Validation error", "cannot be resolved in workspace"),
-    ("cast-size-not-a-number.sql", "Validation error", "a type's size must be a whole number"),
-    ("in-without-list.sql", "Unsupported", "IN without a list"),
-    ("quoted-function-name.sql", "Validation error", "no function is named"),
-])
+@pytest.mark.parametrize(
+    "name, kind, phrase",
+    [
+        ("glob-brace-in-table-name.sql", "Validation error", "cannot be resolved in workspace"),
+        ("cast-size-not-a-number.sql", "Validation error", "a type's size must be a whole number"),
+        ("in-without-list.sql", "Unsupported", "IN without a list"),
+        ("quoted-function-name.sql", "Validation error", "no function is named"),
+    ],
+)
 def test_found_sql_gives_placed_sql_errors(engine, name, kind, phrase):
     with pytest.raises(SqlError) as e:
         engine.compile(_read("sql", name))
@@ -124,7 +142,8 @@ def test_found_sql_that_is_valid_runs(engine):
     _, rows = columns_and_rows(engine.execute_statement(_read("sql_run", "leading-zeros.sql")))
     assert [[r[0], float(r[1])] for r in rows] == [[7, 1.5], [14, 2.5]]
     _, rows = columns_and_rows(
-        engine.execute_statement(_read("sql_run", "negative-leading-zeros.sql")))
+        engine.execute_statement(_read("sql_run", "negative-leading-zeros.sql"))
+    )
     assert [[float(v) for v in r] for r in rows] == [[-7, -0.5, -0.25]]
     # -NOT x lowers to a plan the reader takes (it did not); Spark then refuses NOT of an INT
     with pytest.raises(SqlError, match="NOT x") as e:

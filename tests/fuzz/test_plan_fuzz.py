@@ -46,8 +46,14 @@ def test_mutated_plan_text(text):
 
 
 @short(100)
-@given(st.one_of(st.text(), st.text().map(lambda t: "{" + t), st.binary(),
-                 st.binary().map(lambda b: b"{" + b)))
+@given(
+    st.one_of(
+        st.text(),
+        st.text().map(lambda t: "{" + t),
+        st.binary(),
+        st.binary().map(lambda b: b"{" + b),
+    )
+)
 def test_raw_text_and_bytes(source):
     checks.plan_source(source)
 
@@ -75,7 +81,13 @@ def test_mutated_plan_text_long(text):
 
 @pytest.mark.fuzz
 @long(2000)
-@given(st.one_of(st.text(), st.text().map(lambda t: "{" + t), st.binary(),
-                 st.binary().map(lambda b: b"{" + b)))
+@given(
+    st.one_of(
+        st.text(),
+        st.text().map(lambda t: "{" + t),
+        st.binary(),
+        st.binary().map(lambda b: b"{" + b),
+    )
+)
 def test_raw_text_and_bytes_long(source):
     checks.plan_source(source)

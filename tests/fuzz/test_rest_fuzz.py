@@ -25,23 +25,66 @@ from drillspark.server import DrillServer, Limits
 
 # The query texts a body carries: cheap real statements (the server runs them on Spark),
 # the breadth corpus' statements cut short, and noise.
-QUERIES = ["SELECT 1 AS one FROM (VALUES(1))", "SHOW SCHEMAS", "SHOW FILES FROM dfs.tmp",
-           "SELECT * FROM dfs.tmp.`nothing_here`", "select min(version) version from sys.drillbits",
-           "USE dfs.tmp", "SELECT * FROM INFORMATION_SCHEMA.`TABLES` LIMIT 2",
-           "SELECT count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json`",
-           "SELECT * FROM dfs.data.`../../etc/passwd`", "SELECT 1; SELECT 2", ""]
-OPTION_NAMES = ["store.json.all_text_mode", "store.json.read_numbers_as_double",
-                "exec.enable_union_type", "planner.width.max_per_node", "drill.exec.http.rest.errors.verbose",
-                "store.format", "no.such.option", ""]
-PATHS = ["/query.json", "/profiles.json", "/profiles/{x}.json", "/profiles/cancel/{x}",
-         "/profiles/{x}/progress.json", "/storage.json", "/storage/{x}.json",
-         "/storage/{x}/enable/{x}", "/options.json", "/option/{x}", "/status", "/status.json",
-         "/status/metrics", "/status/threads", "/stats.json", "/cluster.json", "/", "/query",
-         "/profiles", "/storage", "/options", "/login", "/j_security_check", "/logout",
-         "/static/{x}", "/{x}"]
+QUERIES = [
+    "SELECT 1 AS one FROM (VALUES(1))",
+    "SHOW SCHEMAS",
+    "SHOW FILES FROM dfs.tmp",
+    "SELECT * FROM dfs.tmp.`nothing_here`",
+    "select min(version) version from sys.drillbits",
+    "USE dfs.tmp",
+    "SELECT * FROM INFORMATION_SCHEMA.`TABLES` LIMIT 2",
+    "SELECT count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json`",
+    "SELECT * FROM dfs.data.`../../etc/passwd`",
+    "SELECT 1; SELECT 2",
+    "",
+]
+OPTION_NAMES = [
+    "store.json.all_text_mode",
+    "store.json.read_numbers_as_double",
+    "exec.enable_union_type",
+    "planner.width.max_per_node",
+    "drill.exec.http.rest.errors.verbose",
+    "store.format",
+    "no.such.option",
+    "",
+]
+PATHS = [
+    "/query.json",
+    "/profiles.json",
+    "/profiles/{x}.json",
+    "/profiles/cancel/{x}",
+    "/profiles/{x}/progress.json",
+    "/storage.json",
+    "/storage/{x}.json",
+    "/storage/{x}/enable/{x}",
+    "/options.json",
+    "/option/{x}",
+    "/status",
+    "/status.json",
+    "/status/metrics",
+    "/status/threads",
+    "/stats.json",
+    "/cluster.json",
+    "/",
+    "/query",
+    "/profiles",
+    "/storage",
+    "/options",
+    "/login",
+    "/j_security_check",
+    "/logout",
+    "/static/{x}",
+    "/{x}",
+]
 METHODS = ["GET", "POST", "DELETE", "HEAD", "PUT", "PATCH", "OPTIONS"]
-CONTENT_TYPES = ["application/json", "application/x-www-form-urlencoded", "text/plain",
-                 "multipart/form-data; boundary=x", "application/json; charset=latin-1", None]
+CONTENT_TYPES = [
+    "application/json",
+    "application/x-www-form-urlencoded",
+    "text/plain",
+    "multipart/form-data; boundary=x",
+    "application/json; charset=latin-1",
+    None,
+]
 
 
 @st.composite
@@ -53,15 +96,22 @@ def query_bodies(draw: st.DrawFn) -> bytes:
     any_json = inputs.json_values(6)
     body: dict[str, Any] = {}
     fields: dict[str, st.SearchStrategy[Any]] = {
-        "queryType": st.one_of(st.sampled_from(["SQL", "sql", "LOGICAL", "PHYSICAL", "", "X"]),
-                               any_json),
+        "queryType": st.one_of(
+            st.sampled_from(["SQL", "sql", "LOGICAL", "PHYSICAL", "", "X"]), any_json
+        ),
         "query": st.one_of(st.sampled_from(QUERIES), st.text(max_size=60), any_json),
-        "autoLimit": st.one_of(st.integers(-5, 10), st.sampled_from([2**31, 2**63, -2**63]),
-                               st.text(max_size=5), any_json),
-        "defaultSchema": st.one_of(st.sampled_from(["dfs.tmp", "dfs", "nope", "dfs.data", ""]),
-                                   any_json),
-        "options": st.one_of(st.dictionaries(st.sampled_from(OPTION_NAMES), any_json,
-                                             max_size=3), any_json),
+        "autoLimit": st.one_of(
+            st.integers(-5, 10),
+            st.sampled_from([2**31, 2**63, -(2**63)]),
+            st.text(max_size=5),
+            any_json,
+        ),
+        "defaultSchema": st.one_of(
+            st.sampled_from(["dfs.tmp", "dfs", "nope", "dfs.data", ""]), any_json
+        ),
+        "options": st.one_of(
+            st.dictionaries(st.sampled_from(OPTION_NAMES), any_json, max_size=3), any_json
+        ),
         "userName": st.one_of(st.text(max_size=20), any_json),
     }
     for name, values in fields.items():
@@ -78,27 +128,48 @@ def query_bodies(draw: st.DrawFn) -> bytes:
 @st.composite
 def requests(draw: st.DrawFn) -> tuple[str, str, dict[str, str], bytes]:
     """(method, path, headers, body) for any of Drill's paths."""
-    segment = st.one_of(st.sampled_from(["dfs", "cp", "x", "..", "%2e%2e", "%00", "a" * 300, ""]),
-                        st.text(max_size=12))
+    segment = st.one_of(
+        st.sampled_from(["dfs", "cp", "x", "..", "%2e%2e", "%00", "a" * 300, ""]),
+        st.text(max_size=12),
+    )
     path = draw(st.sampled_from(PATHS))
     while "{x}" in path:
         path = path.replace("{x}", urllib.parse.quote(draw(segment), safe=""), 1)
     if draw(st.booleans()):
-        path += "?" + urllib.parse.urlencode(draw(st.dictionaries(
-            st.sampled_from(["user", "pass", "name", "value", "kind", "j_username", "x"]),
-            st.text(max_size=12), max_size=3)))
-    body = draw(st.one_of(query_bodies(), st.binary(max_size=100), st.builds(
-        lambda d: urllib.parse.urlencode(d).encode(),
-        st.dictionaries(st.sampled_from(["name", "value", "kind", "config", "query", "queryType"]),
-                        st.text(max_size=12), max_size=3))))
+        path += "?" + urllib.parse.urlencode(
+            draw(
+                st.dictionaries(
+                    st.sampled_from(["user", "pass", "name", "value", "kind", "j_username", "x"]),
+                    st.text(max_size=12),
+                    max_size=3,
+                )
+            )
+        )
+    body = draw(
+        st.one_of(
+            query_bodies(),
+            st.binary(max_size=100),
+            st.builds(
+                lambda d: urllib.parse.urlencode(d).encode(),
+                st.dictionaries(
+                    st.sampled_from(["name", "value", "kind", "config", "query", "queryType"]),
+                    st.text(max_size=12),
+                    max_size=3,
+                ),
+            ),
+        )
+    )
     headers = {}
     content_type = draw(st.sampled_from(CONTENT_TYPES))
     if content_type:
         headers["Content-Type"] = content_type
     if draw(st.integers(0, 5)) == 0:
-        headers["X-Drillspark-Query-Id"] = draw(st.text(  # what http.client can send
-            st.characters(min_codepoint=32, max_codepoint=255, exclude_characters="\x7f"),
-            max_size=40))
+        headers["X-Drillspark-Query-Id"] = draw(
+            st.text(  # what http.client can send
+                st.characters(min_codepoint=32, max_codepoint=255, exclude_characters="\x7f"),
+                max_size=40,
+            )
+        )
     return draw(st.sampled_from(METHODS)), path, headers, body
 
 
@@ -108,16 +179,31 @@ def raw_requests(draw: st.DrawFn) -> bytes:
     if draw(st.booleans()):
         return draw(st.binary(min_size=1, max_size=300))
     method = draw(st.sampled_from(METHODS + ["", "GET GET", "\x00"]))
-    target = draw(st.sampled_from(["/query.json", "/status.json", "*", "", "http://x/",
-                                   "/" + "a" * 70000]))
+    target = draw(
+        st.sampled_from(["/query.json", "/status.json", "*", "", "http://x/", "/" + "a" * 70000])
+    )
     version = draw(st.sampled_from(["HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9", ""]))
     lines = [f"{method} {target} {version}"]
     for _ in range(draw(st.integers(0, 4))):
-        lines.append(draw(st.sampled_from([
-            "Content-Length: 10", "Content-Length: -1", "Content-Length: 99999999999",
-            "Content-Length: x", "Transfer-Encoding: chunked", "Content-Type: application/json",
-            "Host: 127.0.0.1", "Expect: 100-continue", "Cookie: JSESSIONID=zzz", "broken header",
-            "X: " + "y" * 70000])))
+        lines.append(
+            draw(
+                st.sampled_from(
+                    [
+                        "Content-Length: 10",
+                        "Content-Length: -1",
+                        "Content-Length: 99999999999",
+                        "Content-Length: x",
+                        "Transfer-Encoding: chunked",
+                        "Content-Type: application/json",
+                        "Host: 127.0.0.1",
+                        "Expect: 100-continue",
+                        "Cookie: JSESSIONID=zzz",
+                        "broken header",
+                        "X: " + "y" * 70000,
+                    ]
+                )
+            )
+        )
     tail = draw(st.binary(max_size=60))
     return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8", "surrogatepass") + tail
 
@@ -137,9 +223,15 @@ class _Internal(logging.Handler):
 
 @pytest.fixture(scope="module")
 def rest(spark, shared, tmp_path_factory):
-    srv = DrillServer(spark, port=0, workspaces={
-        "data": str(shared / "data"), "tmp": str(tmp_path_factory.mktemp("rest_fuzz_tmp"))},
-        limits=Limits(max_rows=1000, max_seconds=60))
+    srv = DrillServer(
+        spark,
+        port=0,
+        workspaces={
+            "data": str(shared / "data"),
+            "tmp": str(tmp_path_factory.mktemp("rest_fuzz_tmp")),
+        },
+        limits=Limits(max_rows=1000, max_seconds=60),
+    )
     internal = _Internal()
     logging.getLogger("drillspark.server").addHandler(internal)
     srv.start()
@@ -156,8 +248,7 @@ def _alive(port: int) -> None:
     conn.close()
 
 
-def _check_answer(path: str, status: int, headers: Any, data: bytes,
-                  internal: _Internal) -> None:
+def _check_answer(path: str, status: int, headers: Any, data: bytes, internal: _Internal) -> None:
     assert not internal.records, internal.records[-1][:2000]
     assert 200 <= status < 600, status
     if not (status == 200 and path.startswith("/status/threads")):  # a thread dump by design

@@ -20,8 +20,15 @@ pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 @pytest.fixture(scope="module")
 def engine(spark, shared, tmp_path_factory):
     """`root` is ../shared/data (the breadth corpus' root, read in place)."""
-    return SqlEngine(spark, SqlSession(workspaces={
-        "root": str(shared / "data"), "tmp": str(tmp_path_factory.mktemp("fuzz_tmp"))}))
+    return SqlEngine(
+        spark,
+        SqlSession(
+            workspaces={
+                "root": str(shared / "data"),
+                "tmp": str(tmp_path_factory.mktemp("fuzz_tmp")),
+            }
+        ),
+    )
 
 
 @short(40)

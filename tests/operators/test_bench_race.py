@@ -43,10 +43,12 @@ def _line(**kw) -> str:
 
 
 def test_query_sh_output_gives_cold_warm_start_and_rows(race):
-    out = [_line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=12747),
-           _line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=889),
-           _line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=1095),
-           _line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=950)]
+    out = [
+        _line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=12747),
+        _line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=889),
+        _line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=1095),
+        _line(sql="q", ok=True, columns=["n"], types=["BIGINT"], rows=[[12295]], ms=950),
+    ]
     err = "WARNING: x\nDrill 1.22.0 up in 16.5 s\n"
     run = race.parse_output(out, err)
     assert run.up_s == 16.5
@@ -57,8 +59,10 @@ def test_query_sh_output_gives_cold_warm_start_and_rows(race):
 
 
 def test_a_failed_statement_and_a_silent_drill_are_errors(race):
-    failed = race.parse_output([_line(sql="q", ok=False, error="java.sql.SQLException: PARSE ERROR: x\nmore",
-                                      ms=5)], "Drill 1.22.0 up in 3.0 s\n")
+    failed = race.parse_output(
+        [_line(sql="q", ok=False, error="java.sql.SQLException: PARSE ERROR: x\nmore", ms=5)],
+        "Drill 1.22.0 up in 3.0 s\n",
+    )
     assert failed.error == "java.sql.SQLException: PARSE ERROR: x"
     assert failed.ms == [] and failed.cold is None and failed.warm is None
     silent = race.parse_output([], "query: Drill did not start\nsee the log\n")
@@ -72,7 +76,8 @@ def test_missing_tool_or_jars_are_named(race, tmp_path):
     (tool / "query.sh").write_text("#!/bin/sh\n")
     lib.mkdir()
     assert race.drill_missing(tool, lib) == (
-        f"Drill 1.22.0's jars are not fetched into {lib} (run {tool / 'setup.sh'})")
+        f"Drill 1.22.0's jars are not fetched into {lib} (run {tool / 'setup.sh'})"
+    )
     (lib / ".drill-1.22.0-complete").touch()
     assert race.drill_missing(tool, lib) is None
 
@@ -92,17 +97,24 @@ def test_answers_are_normalized_alike(race):
     assert race.normalize("filter+project", [[1, "a", "b"], [2, "c", "d"]]) == 2
     # groups in any order, a null name sorted without comparing None to str
     assert race.normalize("flatten+group", [["docs", 3], [None, 1], ["bug", 2]]) == [
-        ("bug", 2), ("docs", 3), (None, 1)]
+        ("bug", 2),
+        ("docs", 3),
+        (None, 1),
+    ]
     with pytest.raises(ValueError, match="no answer normalization"):
         race.normalize("nosuch", [])
 
 
 def test_a_different_answer_is_reported_with_how_it_differs(race):
-    answers = {("spark given schema", "count"): 100, ("Drill", "count"): 100,
-               ("spark given schema", "filter+project"): 6377, ("Drill", "filter+project"): 6012,
-               ("duckdb", "filter+project"): 6377,
-               ("spark given schema", "flatten+group"): [("bug", 2), ("docs", 3)],
-               ("Drill", "flatten+group"): [("bug", 2), ("docs", 4), ("perf", 1)]}
+    answers = {
+        ("spark given schema", "count"): 100,
+        ("Drill", "count"): 100,
+        ("spark given schema", "filter+project"): 6377,
+        ("Drill", "filter+project"): 6012,
+        ("duckdb", "filter+project"): 6377,
+        ("spark given schema", "flatten+group"): [("bug", 2), ("docs", 3)],
+        ("Drill", "flatten+group"): [("bug", 2), ("docs", 4), ("perf", 1)],
+    }
     assert race.mismatches(answers, "spark given schema") == [
         "MISMATCH filter+project: Drill answers differently from spark given schema: 6012 vs 6377 (-365)"
         f" [known: {race.KNOWN[('Drill', 'filter+project')]}]",
@@ -115,25 +127,49 @@ def test_a_different_answer_is_reported_with_how_it_differs(race):
 
 def test_csv_output_of_the_cli_gives_the_same_answer_forms(race):
     assert race.csv_answer("count", "n\n12295\n") == 12295
-    assert race.csv_answer("filter+project", "id,login,name\n1,a,b\n2,\"c,d\",e\n") == 2
-    assert race.csv_answer("flatten+group", "name,n\nperf,553\nbug,522\n") == [("bug", 522), ("perf", 553)]
+    assert race.csv_answer("filter+project", 'id,login,name\n1,a,b\n2,"c,d",e\n') == 2
+    assert race.csv_answer("flatten+group", "name,n\nperf,553\nbug,522\n") == [
+        ("bug", 522),
+        ("perf", 553),
+    ]
 
 
 def test_scan_bench_race_options():
     scan = _load("scan_bench")
     a = scan.build_parser().parse_args([])
     assert (a.no_drill, a.fresh, a.drill_warm, a.master) == (False, True, 3, "local[2]")
-    a = scan.build_parser().parse_args(["--no-drill", "--no-fresh", "--drill-warm", "5",
-                                        "--drill-heap", "1500m", "--master", "local-cluster[2,1,2048]"])
+    a = scan.build_parser().parse_args(
+        [
+            "--no-drill",
+            "--no-fresh",
+            "--drill-warm",
+            "5",
+            "--drill-heap",
+            "1500m",
+            "--master",
+            "local-cluster[2,1,2048]",
+        ]
+    )
     assert (a.no_drill, a.fresh, a.drill_warm, a.drill_heap, a.master) == (
-        True, False, 5, "1500m", "local-cluster[2,1,2048]")
-    assert scan.normalize_spark("flatten+group", [("docs", 3), ("bug", 2)]) == [("bug", 2), ("docs", 3)]
+        True,
+        False,
+        5,
+        "1500m",
+        "local-cluster[2,1,2048]",
+    )
+    assert scan.normalize_spark("flatten+group", [("docs", 3), ("bug", 2)]) == [
+        ("bug", 2),
+        ("docs", 3),
+    ]
     assert scan.normalize_spark("filter+project", 7) == 7
 
 
 def test_run_py_passes_words_after_the_names_to_the_scripts():
     run = _load("run")
-    assert run.split_args(["scan", "--size", "50MB", "--runs", "1"]) == (["scan"], ["--size", "50MB", "--runs", "1"])
+    assert run.split_args(["scan", "--size", "50MB", "--runs", "1"]) == (
+        ["scan"],
+        ["--size", "50MB", "--runs", "1"],
+    )
     assert run.split_args(["scan", "tpch"]) == (["scan", "tpch"], [])
     assert run.split_args(["--rounds", "1"]) == ([], ["--rounds", "1"])
 
@@ -141,7 +177,9 @@ def test_run_py_passes_words_after_the_names_to_the_scripts():
 def test_startup_bench_variants_and_queries():
     st = _load("startup_bench")
     assert st.parse_list("baseline, c1", st.VARIANTS, "variant") == ["baseline", "c1"]
-    with pytest.raises(argparse.ArgumentTypeError, match=r"unknown variant 'fast'; choose from current, baseline"):
+    with pytest.raises(
+        argparse.ArgumentTypeError, match=r"unknown variant 'fast'; choose from current, baseline"
+    ):
         st.parse_list("baseline,fast", st.VARIANTS, "variant")
     with pytest.raises(argparse.ArgumentTypeError, match=r"\(none given\)"):
         st.parse_list(" , ", st.QUERIES, "query")
@@ -163,7 +201,10 @@ def test_tpch_copies_shift_order_keys_so_joins_keep_their_shape(shared, tmp_path
     li, li2 = pq.read_table(src / "lineitem.parquet"), pq.read_table(d / "lineitem.parquet")
     o, o2 = pq.read_table(src / "orders.parquet"), pq.read_table(d / "orders.parquet")
     assert (li2.num_rows, o2.num_rows) == (2 * li.num_rows, 2 * o.num_rows)
-    assert pc.count_distinct(o2["o_orderkey"]).as_py() == 2 * pc.count_distinct(o["o_orderkey"]).as_py()
+    assert (
+        pc.count_distinct(o2["o_orderkey"]).as_py()
+        == 2 * pc.count_distinct(o["o_orderkey"]).as_py()
+    )
     # every lineitem still finds its order
     assert set(li2["l_orderkey"].to_pylist()) <= set(o2["o_orderkey"].to_pylist())
     assert (d / "customer.parquet").resolve() == (src / "customer.parquet").resolve()
@@ -179,10 +220,16 @@ def test_tpch_answers_compare_doubles_to_nine_digits():
 
 def test_scale_bench_sizes_and_masters():
     sc = _load("scale_bench")
-    a = sc.build_parser().parse_args(["--sizes", "1GB,10GB", "--masters", "local[1],local-cluster[2,1,2048]"])
+    a = sc.build_parser().parse_args(
+        ["--sizes", "1GB,10GB", "--masters", "local[1],local-cluster[2,1,2048]"]
+    )
     assert a.sizes == [2**30, 10 * 2**30]
     assert a.masters == ["local[1]", "local-cluster[2,1,2048]"]
-    assert sc.build_parser().parse_args([]).masters == ["local[1]", "local[2]", "local-cluster[2,1,2048]"]
+    assert sc.build_parser().parse_args([]).masters == [
+        "local[1]",
+        "local[2]",
+        "local-cluster[2,1,2048]",
+    ]
     with pytest.raises(SystemExit):
         sc.build_parser().parse_args(["--sizes", "lots"])
     assert sc.size_name(10 * 2**30) == "10GiB" and sc.size_name(20 * 2**20) == "20MiB"
@@ -196,7 +243,8 @@ def test_driver_java_flags_from_conf_and_environment_follow_the_log_config(monke
     assert s._driver_java_options(Path("/l.xml")) == "-Dlog4j.configurationFile=/l.xml"
     monkeypatch.setenv(s.DRIVER_JAVA_OPTS_ENV, " -XX:TieredStopAtLevel=1 ")
     assert s._driver_java_options(Path("/l.xml"), "-Da=1") == (
-        "-Dlog4j.configurationFile=/l.xml -Da=1 -XX:TieredStopAtLevel=1")
+        "-Dlog4j.configurationFile=/l.xml -Da=1 -XX:TieredStopAtLevel=1"
+    )
 
 
 def test_the_cli_short_lived_settings_can_be_left_out(monkeypatch):
@@ -204,10 +252,13 @@ def test_the_cli_short_lived_settings_can_be_left_out(monkeypatch):
 
     monkeypatch.delenv(s.CLI_DEFAULTS_ENV, raising=False)
     monkeypatch.delenv(s.DRIVER_JAVA_OPTS_ENV, raising=False)
-    assert s.short_lived_conf() == {"spark.ui.enabled": "false",
-                                    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1"}
+    assert s.short_lived_conf() == {
+        "spark.ui.enabled": "false",
+        "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1",
+    }
     # the driver gets them after the log configuration (a user's --conf would replace them)
-    assert s._driver_java_options(Path("/l.xml"), s.short_lived_conf()[
-        "spark.driver.extraJavaOptions"]).endswith(" -XX:TieredStopAtLevel=1")
+    assert s._driver_java_options(
+        Path("/l.xml"), s.short_lived_conf()["spark.driver.extraJavaOptions"]
+    ).endswith(" -XX:TieredStopAtLevel=1")
     monkeypatch.setenv(s.CLI_DEFAULTS_ENV, "0")
     assert s.short_lived_conf() == {}

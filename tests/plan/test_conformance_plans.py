@@ -15,7 +15,13 @@ REFUSED = {
     "head/common/src/test/resources/dsort-logical.json": [
         (None, "$.head.type", 2, 19, "head.type 'apache_drill_logical_plan' is not a plan type"),
         (None, "$.query[0]", 4, 13, "sequence: missing property 'do'"),
-        (None, "$.query[0].sequence", 4, 33, "unknown property 'sequence' of sequence; the steps of a sequence go in 'do'"),
+        (
+            None,
+            "$.query[0].sequence",
+            4,
+            33,
+            "unknown property 'sequence' of sequence; the steps of a sequence go in 'do'",
+        ),
     ],
     "head/common/src/test/resources/simple_plan.json": [
         (None, "$.head.type", 3, 12, "head.type 'apache_drill_logical_plan' is not a plan type"),
@@ -25,15 +31,33 @@ REFUSED = {
     ],
     "head/exec/java-exec/src/test/resources/logical_group.json": [
         (3, "$.query[2]", 43, 6, "segment: missing property 'ref'"),
-        (3, "$.query[2].name", 48, 5, "unknown property 'name' of segment; the segment key name goes in 'ref'"),
+        (
+            3,
+            "$.query[2].name",
+            48,
+            5,
+            "unknown property 'name' of segment; the segment key name goes in 'ref'",
+        ),
         (6, "$.query[5].storageEngine", 89, 23, "unknown storage engine 'queue'"),
     ],
     "head/exec/java-exec/src/test/resources/logical_json_scan.json": [
-        (1, "$.query[0].files", 22, 5, "unknown property 'files' of scan; the files go in 'selection'"),
+        (
+            1,
+            "$.query[0].files",
+            22,
+            5,
+            "unknown property 'files' of scan; the files go in 'selection'",
+        ),
         (2, "$.query[1].storageEngine", 33, 23, "unknown storage engine 'queue'"),
     ],
     "head/exec/java-exec/src/test/resources/logical_order.json": [
-        (4, "$.query[3].storageEngine", 56, 23, "unknown storage engine 'queue' (defined in storage: 'parquet-local')"),
+        (
+            4,
+            "$.query[3].storageEngine",
+            56,
+            23,
+            "unknown storage engine 'queue' (defined in storage: 'parquet-local')",
+        ),
     ],
     "head/exec/java-exec/src/test/resources/logical_string_filter.json": [
         (4, "$.query[3].storageEngine", 51, 23, "unknown storage engine 'queue'"),
@@ -92,7 +116,12 @@ def refs_in(op: dict) -> list:
     out = []
     for key in ("projections", "transforms", "aggregations", "keys", "exprs", "withins"):
         out += [item["ref"] for item in op.get(key) or () if isinstance(item, dict)]
-    keys = {"segment": ("ref",), "scan": ("ref",), "collapsingaggregate": ("within", "target"), "flatten": ("name",)}
+    keys = {
+        "segment": ("ref",),
+        "scan": ("ref",),
+        "collapsingaggregate": ("within", "target"),
+        "flatten": ("name",),
+    }
     for key in keys.get(op["op"], ()) + ("within",):
         if op.get(key) is not None:
             out.append(op[key])

@@ -65,11 +65,25 @@ def test_paths_are_name_and_index_segments():
 @pytest.mark.parametrize(
     "symbol, name",
     [
-        ("+", "add"), ("-", "subtract"), ("*", "multiply"), ("/", "divide"), ("%", "modulo"),
-        ("^", "xor"), ("==", "equal"), ("=", "equal"), ("!=", "not_equal"), ("<>", "not_equal"),
-        ("<", "less_than"), ("<=", "less_than_or_equal_to"), (">", "greater_than"),
-        (">=", "greater_than_or_equal_to"), ("and", "booleanAnd"), ("AND", "booleanAnd"),
-        ("or", "booleanOr"), ("OR", "booleanOr"), ("Or", "booleanOr"),
+        ("+", "add"),
+        ("-", "subtract"),
+        ("*", "multiply"),
+        ("/", "divide"),
+        ("%", "modulo"),
+        ("^", "xor"),
+        ("==", "equal"),
+        ("=", "equal"),
+        ("!=", "not_equal"),
+        ("<>", "not_equal"),
+        ("<", "less_than"),
+        ("<=", "less_than_or_equal_to"),
+        (">", "greater_than"),
+        (">=", "greater_than_or_equal_to"),
+        ("and", "booleanAnd"),
+        ("AND", "booleanAnd"),
+        ("or", "booleanOr"),
+        ("OR", "booleanOr"),
+        ("Or", "booleanOr"),
     ],
 )
 def test_operators_map_to_canonical_functions(symbol, name):
@@ -92,7 +106,9 @@ def test_precedence_and_associativity():
     assert parse_expression("a == b == c") == call("equal", call("equal", a, b), c)
     assert parse_expression("a < b == c") == call("equal", call("less_than", a, b), c)
     # and binds tighter than or; both are n-ary
-    assert parse_expression("a or b and c or a") == call("booleanOr", a, call("booleanAnd", b, c), a)
+    assert parse_expression("a or b and c or a") == call(
+        "booleanOr", a, call("booleanAnd", b, c), a
+    )
     assert parse_expression("a and b and c") == call("booleanAnd", a, b, c)
     assert parse_expression("(a and b) and c") == call("booleanAnd", call("booleanAnd", a, b), c)
 
@@ -169,7 +185,11 @@ def test_positions_are_recorded_and_ignored_by_equality():
 
 def test_2013_dialect():
     e = parse_expression("regex_like('activity.cookie', \"persistent=([^;]*)\")", "2013")
-    assert e == call("regex_like", Literal("activity.cookie", "VARCHAR"), Literal("persistent=([^;]*)", "VARCHAR"))
+    assert e == call(
+        "regex_like",
+        Literal("activity.cookie", "VARCHAR"),
+        Literal("persistent=([^;]*)", "VARCHAR"),
+    )
     assert parse_expression("a && b || c", "2013") == call(
         "booleanOr", call("booleanAnd", path("a"), path("b")), path("c")
     )
@@ -188,7 +208,12 @@ def test_2013_dialect():
     [
         ("a +", 1, 4, "unexpected end of expression"),
         ("a < b < c", 1, 7, "unexpected '<' (comparisons do not chain: parenthesise one side)"),
-        ('a == "x"', 1, 6, "unexpected character '\"' (strings are 'single-quoted' in today's grammar)"),
+        (
+            'a == "x"',
+            1,
+            6,
+            "unexpected character '\"' (strings are 'single-quoted' in today's grammar)",
+        ),
         ("a && b", 1, 3, "unexpected character '&' (use 'and' / 'or')"),
         ("f(a,", 1, 5, "unexpected end of expression"),
         ("a b", 1, 3, "unexpected 'b'"),
@@ -200,7 +225,7 @@ def test_2013_dialect():
         ("if a then b end", 1, 13, "unexpected 'end'"),
         ("case when a then b end", 1, 20, "unexpected 'end'"),
         ("f(a)\n  + ) ", 2, 5, "unexpected ')'"),
-        ("'open", 1, 1, "unexpected character \"'\""),
+        ("'open", 1, 1, 'unexpected character "\'"'),
         ("", 1, 1, "empty expression"),
     ],
 )
@@ -216,4 +241,11 @@ def test_errors_point_at_the_column(text, line, column, reason):
 def test_walk_visits_every_node():
     e = parse_expression("f(a, g(b) + 1)")
     names = [type(n).__name__ for n in e.walk()]
-    assert names == ["FunctionCall", "FieldPath", "FunctionCall", "FunctionCall", "FieldPath", "Literal"]
+    assert names == [
+        "FunctionCall",
+        "FieldPath",
+        "FunctionCall",
+        "FunctionCall",
+        "FieldPath",
+        "Literal",
+    ]

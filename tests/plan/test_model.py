@@ -75,7 +75,11 @@ def test_to_json_is_todays_dialect_and_round_trips():
     written = plan.to_json()
     assert [op["@id"] for op in written["query"]] == [1, 2, 3, 4, 5, 6, 7]
     assert written["query"][3]["projections"] == [{"ref": "`output.deptId`", "expr": "x"}]
-    assert written["query"][4]["conditions"][0] == {"relationship": "==", "left": "`a.b`", "right": "x[0].y"}
+    assert written["query"][4]["conditions"][0] == {
+        "relationship": "==",
+        "left": "`a.b`",
+        "right": "x[0].y",
+    }
     assert written["query"][1]["expr"] == "(a > 1)"
     assert parse(written) == plan
     assert parse(plan.to_json_text()) == plan
@@ -106,9 +110,18 @@ def test_plan_built_in_code_validates_and_serializes():
         validate(bad)
     got = [(e.op_id, e.path, e.line, e.message) for e in caught.value.errors]
     assert got == [
-        (2, "$.query[1].projections[0].ref", None,
-         "ref 'a.b' has 2 segments; in today's dialect a ref is one name (nested refs exist only in 2013 plans)"),
-        (4, "$.query[2].storageengine", None, "unknown storage engine 'nowhere' (defined in storage: none)"),
+        (
+            2,
+            "$.query[1].projections[0].ref",
+            None,
+            "ref 'a.b' has 2 segments; in today's dialect a ref is one name (nested refs exist only in 2013 plans)",
+        ),
+        (
+            4,
+            "$.query[2].storageengine",
+            None,
+            "unknown storage engine 'nowhere' (defined in storage: none)",
+        ),
         (5, "$.query[3].right", None, "input 9 is not the @id of any operator (known: 1, 2, 4, 5)"),
     ]
 
@@ -139,7 +152,10 @@ def test_validate_false_skips_graph_checks_but_not_syntax():
         ({"storage": [], "query": []}, "2013"),
         ({"query": [{"op": "sequence", "do": []}]}, "2013"),
         ({"query": [{"op": "join", "type": "outer"}]}, "2013"),
-        ({"query": [{"op": "order", "orderings": [{"expr": "a", "nullCollation": "first"}]}]}, "2013"),
+        (
+            {"query": [{"op": "order", "orderings": [{"expr": "a", "nullCollation": "first"}]}]},
+            "2013",
+        ),
         ({"head": {"options": {"drillspark.dialect": "2013"}}, "query": []}, "2013"),
         ({"op": "constant", "content": []}, "2013"),
         ({"query": 5}, "drill"),  # not a list: parse says so, detection must not fail first
@@ -175,18 +191,39 @@ def test_a_2013_plan_is_written_in_todays_format_with_documented_extensions():
         # constant -> today's values
         {"op": "values", "@id": 1, "content": [{"a": {"b": 1}}]},
         # a multi-segment 2013 ref stays a dotted path (extension; the head option says so)
-        {"op": "project", "@id": 2, "input": 1, "projections": [{"ref": "output.x", "expr": "a.b"}]},
+        {
+            "op": "project",
+            "@id": 2,
+            "input": 1,
+            "projections": [{"ref": "output.x", "expr": "a.b"}],
+        },
         # no counterpart today: kept as an extension operator; its one-name ref is today's
         {"op": "segment", "@id": 3, "input": 2, "ref": "`s`", "exprs": ["x"]},
         # nullCollation last -> nullDirection LAST
-        {"op": "order", "@id": 4, "input": 3,
-         "orderings": [{"order": "DESC", "expr": "x", "nullDirection": "LAST"}]},
+        {
+            "op": "order",
+            "@id": 4,
+            "input": 3,
+            "orderings": [{"order": "DESC", "expr": "x", "nullDirection": "LAST"}],
+        },
         # outer -> FULL
-        {"op": "join", "@id": 5, "left": 4, "right": 1, "type": "FULL",
-         "conditions": [{"relationship": "==", "left": "x", "right": "a.b"}]},
+        {
+            "op": "join",
+            "@id": 5,
+            "left": 4,
+            "right": 1,
+            "type": "FULL",
+            "conditions": [{"relationship": "==", "left": "x", "right": "a.b"}],
+        },
         # storageEngine as today's Drill writes it; partition is an extension
-        {"op": "store", "@id": 6, "input": 5, "storageEngine": "cp", "target": {"t": 1},
-         "partition": {"p": 1}},
+        {
+            "op": "store",
+            "@id": 6,
+            "input": 5,
+            "storageEngine": "cp",
+            "target": {"t": 1},
+            "partition": {"p": 1},
+        },
     ]
     again = parse(written)
     assert again == plan and again.dialect == "2013" and "options" not in again.head
@@ -195,9 +232,11 @@ def test_a_2013_plan_is_written_in_todays_format_with_documented_extensions():
 
 def test_2013_orderings_take_one_null_key():
     with pytest.raises(PlanError) as caught:
-        parse('{head: {options: {"drillspark.dialect": "2013"}}, query: [{@id: 1, op: "constant", '
-              'content: [{}]}, {@id: 2, op: "order", input: 1, orderings: [{expr: "a", '
-              'nullCollation: "last", nullDirection: "LAST"}]}]}')
+        parse(
+            '{head: {options: {"drillspark.dialect": "2013"}}, query: [{@id: 1, op: "constant", '
+            'content: [{}]}, {@id: 2, op: "order", input: 1, orderings: [{expr: "a", '
+            'nullCollation: "last", nullDirection: "LAST"}]}]}'
+        )
     (err,) = caught.value.errors
     assert (err.op_id, err.path) == (2, "$.query[1].orderings[0].nullDirection")
     assert err.message == "both 'nullCollation' and 'nullDirection' given; use one"
@@ -220,7 +259,7 @@ def test_relaxed_json_positions_and_comments():
     [
         ("{a: 'x'}", 1, 5, "single-quoted strings are not JSON (Drill's plan reader rejects them)"),
         ('{"a": 1,, }', 1, 9, "expected a field name"),
-        ('{\n  a: 1\n  b: 2}', 3, 3, "expected ',' or '}' in object"),
+        ("{\n  a: 1\n  b: 2}", 3, 3, "expected ',' or '}' in object"),
         ('{a: "open', 1, 5, "unterminated string"),
         ("{a: 1} x", 1, 8, "unexpected 'x' after the end of the JSON value"),
         ("{a: 1 /* x", 1, 7, "unterminated /* comment"),
@@ -236,11 +275,15 @@ def test_json_syntax_errors_name_line_and_column(text, line, column, message):
 
 def test_plan_file_errors_name_the_file(tmp_path):
     f = tmp_path / "p.json"
-    f.write_text('{query: [{@id: 1, op: "values", content: [{a: 1}]},\n {@id: 2, op: "limt", input: 1}]}')
+    f.write_text(
+        '{query: [{@id: 1, op: "values", content: [{a: 1}]},\n {@id: 2, op: "limt", input: 1}]}'
+    )
     with pytest.raises(PlanError) as caught:
         parse(f)
     (err,) = caught.value.errors
-    assert str(err) == f"{f}:2:15: @id 2 $.query[1].op: unknown operator 'limt'; did you mean 'limit'?"
+    assert (
+        str(err) == f"{f}:2:15: @id 2 $.query[1].op: unknown operator 'limt'; did you mean 'limit'?"
+    )
     with pytest.raises(PlanError, match="cannot read plan file"):
         parse(tmp_path / "missing.json")
 
@@ -277,10 +320,18 @@ def test_repeated_field_names_last_wins_with_a_warning():
     assert to_text(plan.node(2).expr) == "(a > 2)"
     notes = [(w.path, w.line, w.column, w.message) for w in plan.warnings]
     assert notes == [
-        ("$.query[0].content", 3, 47,
-         "duplicate field 'content' (first at line 3, column 28); the last value wins, as in Drill"),
-        ("$.query[1].expr", 5, 6,
-         "duplicate field 'expr' (first at line 4, column 38); the last value wins, as in Drill"),
+        (
+            "$.query[0].content",
+            3,
+            47,
+            "duplicate field 'content' (first at line 3, column 28); the last value wins, as in Drill",
+        ),
+        (
+            "$.query[1].expr",
+            5,
+            6,
+            "duplicate field 'expr' (first at line 4, column 38); the last value wins, as in Drill",
+        ),
     ]
     assert [str(w.message) for w in caught] == [str(n) for n in plan.warnings]
     assert str(plan.warnings[0]).startswith("dup.json:3:47: $.query[0].content: duplicate field")
@@ -322,10 +373,22 @@ def test_a_stray_2013_operator_in_a_todays_plan_is_blamed_not_the_plan():
         parse(MIXED)
     rest = "values @1, groupingaggregate @3, order @4"
     assert [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors] == [
-        (2, "$.query[1].op", 4, 18, "plan mixes dialects: operator 'segment' is 2013-only, but the rest "
-         f"of the plan uses today's dialect ({rest}); today's plans use 'groupingaggregate'"),
-        (5, "$.query[4].ref", 9, 62, "plan mixes dialects: scan 'ref' is 2013-only, but the rest "
-         f"of the plan uses today's dialect ({rest})"),
+        (
+            2,
+            "$.query[1].op",
+            4,
+            18,
+            "plan mixes dialects: operator 'segment' is 2013-only, but the rest "
+            f"of the plan uses today's dialect ({rest}); today's plans use 'groupingaggregate'",
+        ),
+        (
+            5,
+            "$.query[4].ref",
+            9,
+            62,
+            "plan mixes dialects: scan 'ref' is 2013-only, but the rest "
+            f"of the plan uses today's dialect ({rest})",
+        ),
     ]
     assert detect_dialect(parse_relaxed(MIXED)) == "drill"
 
@@ -342,8 +405,14 @@ def test_a_stray_todays_operator_in_a_2013_plan_is_blamed():
     with pytest.raises(PlanError) as caught:
         parse(text)
     assert [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors] == [
-        (2, "$.query[1].op", 5, 18, "plan mixes dialects: operator 'window' is only in today's Drill, "
-         "but the rest of the plan uses the 2013 dialect (storage, constant @1, segment @3)"),
+        (
+            2,
+            "$.query[1].op",
+            5,
+            18,
+            "plan mixes dialects: operator 'window' is only in today's Drill, "
+            "but the rest of the plan uses the 2013 dialect (storage, constant @1, segment @3)",
+        ),
     ]
     assert detect_dialect(parse_relaxed(text)) == "2013"
 

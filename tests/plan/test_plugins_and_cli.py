@@ -53,7 +53,9 @@ PLAN = """{
 def test_plugin_operators_become_custom_nodes(registered):
     plan = parse(PLAN)
     sample = plan.node(2)
-    assert sample == CustomOperator(id=2, op_name="sample", inputs=(1,), properties={"fraction": 0.5, "seed": 7})
+    assert sample == CustomOperator(
+        id=2, op_name="sample", inputs=(1,), properties={"fraction": 0.5, "seed": 7}
+    )
     assert sample.op == "sample" and sample.role == "single"
     zip_all = plan.node(3)
     assert zip_all.inputs == (1, 2) and zip_all.role == "multi" and not zip_all.single_input
@@ -106,7 +108,9 @@ def runtime_registered():
 
 
 def shape_errors(*ops: str):
-    text = '{query: [\n  {@id: 1, op: "values", content: [{a: 1}]},\n  ' + ",\n  ".join(ops) + "\n]}"
+    text = (
+        '{query: [\n  {@id: 1, op: "values", content: [{a: 1}]},\n  ' + ",\n  ".join(ops) + "\n]}"
+    )
     with pytest.raises(PlanError) as caught:
         parse(text)
     return [(e.op_id, e.path, e.line, e.column, e.message) for e in caught.value.errors]
@@ -114,30 +118,60 @@ def shape_errors(*ops: str):
 
 def test_single_input_plugin_without_input_is_an_error(runtime_registered):
     assert shape_errors('{@id: 2, op: "thin"}') == [
-        (2, "$.query[1]", 3, 3, "thin: missing property 'input' (the @id of the operator it reads; "
-         "thin is a single-input operator)"),
+        (
+            2,
+            "$.query[1]",
+            3,
+            3,
+            "thin: missing property 'input' (the @id of the operator it reads; "
+            "thin is a single-input operator)",
+        ),
     ]
 
 
 def test_single_input_plugin_given_inputs_is_an_error(runtime_registered):
     assert shape_errors('{@id: 2, op: "thin", inputs: [1]}') == [
-        (2, "$.query[1].inputs", 3, 24, "thin reads exactly one input, given as 'input' (one @id), not 'inputs'"),
+        (
+            2,
+            "$.query[1].inputs",
+            3,
+            24,
+            "thin reads exactly one input, given as 'input' (one @id), not 'inputs'",
+        ),
     ]
 
 
 def test_input_and_inputs_together_are_an_error_not_a_silent_drop(runtime_registered):
-    assert shape_errors('{@id: 2, op: "thin", input: 1, inputs: [1]}',
-                        '{@id: 3, op: "zip_all", input: 1, inputs: [1, 2]}') == [
-        (2, "$.query[1].inputs", 3, 34,
-         "both 'input' and 'inputs' given to thin; it reads exactly one input: keep 'input' (one @id)"),
-        (3, "$.query[2].inputs", 4, 37,
-         "both 'input' and 'inputs' given to zip_all; use 'input' for one @id or 'inputs' for a list"),
+    assert shape_errors(
+        '{@id: 2, op: "thin", input: 1, inputs: [1]}',
+        '{@id: 3, op: "zip_all", input: 1, inputs: [1, 2]}',
+    ) == [
+        (
+            2,
+            "$.query[1].inputs",
+            3,
+            34,
+            "both 'input' and 'inputs' given to thin; it reads exactly one input: keep 'input' (one @id)",
+        ),
+        (
+            3,
+            "$.query[2].inputs",
+            4,
+            37,
+            "both 'input' and 'inputs' given to zip_all; use 'input' for one @id or 'inputs' for a list",
+        ),
     ]
 
 
 def test_source_plugin_reads_no_input(runtime_registered):
     assert shape_errors('{@id: 2, op: "feed", input: 1}') == [
-        (2, "$.query[1].input", 3, 24, "feed is a source operator: it reads no input, so 'input' is not allowed"),
+        (
+            2,
+            "$.query[1].input",
+            3,
+            24,
+            "feed is a source operator: it reads no input, so 'input' is not allowed",
+        ),
     ]
     plan = parse('{query: [{@id: 1, op: "feed"}, {@id: 2, op: "thin", input: 1, k: 3}]}')
     assert plan.node(1).role == "source" and plan.node(2).inputs == (1,)
@@ -166,10 +200,22 @@ def test_validate_checks_plugin_input_shapes_of_plans_built_in_code(runtime_regi
     with pytest.raises(PlanError) as caught:
         validate(LogicalPlan((values, *bad)))
     assert [(e.op_id, e.path, e.message) for e in caught.value.errors] == [
-        (2, "$.query[1].input", "thin reads exactly one input, given as 'input' (one @id); got 0 as 'input'"),
-        (3, "$.query[2].inputs", "thin reads exactly one input, given as 'input' (one @id); got 2 as 'inputs'"),
-        (4, "$.query[3].input", "zip_all has 2 inputs but single_input=True ('input' holds one @id); "
-         "use single_input=False"),
+        (
+            2,
+            "$.query[1].input",
+            "thin reads exactly one input, given as 'input' (one @id); got 0 as 'input'",
+        ),
+        (
+            3,
+            "$.query[2].inputs",
+            "thin reads exactly one input, given as 'input' (one @id); got 2 as 'inputs'",
+        ),
+        (
+            4,
+            "$.query[3].input",
+            "zip_all has 2 inputs but single_input=True ('input' holds one @id); "
+            "use single_input=False",
+        ),
         (5, "$.query[4].input", "feed is a source operator: it reads no input, got 1"),
     ]
 
@@ -189,7 +235,9 @@ def test_validate_valid_plan_exits_0(plan_file, capsys):
 
 def test_validate_invalid_plan_exits_2_and_prints_every_error(tmp_path, capsys):
     f = tmp_path / "bad.json"
-    f.write_text('{query: [\n  {@id: 1, op: "scan", storageengine: "x"},\n  {@id: 2, op: "filter", input: 1, expr: "a >"}\n]}')
+    f.write_text(
+        '{query: [\n  {@id: 1, op: "scan", storageengine: "x"},\n  {@id: 2, op: "filter", input: 1, expr: "a >"}\n]}'
+    )
     assert main(["validate", str(f)]) == 2
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [

@@ -93,21 +93,34 @@ SEED_PLAN = """{
 def test_every_seed_operator_parses_into_the_model():
     plan = parse(SEED_PLAN)
     assert plan.dialect == "2013"
-    assert plan.node(1) == Scan(id=1, storage_engine="donuts", selection={"path": "/donuts.json"}, ref=p("donuts"))
+    assert plan.node(1) == Scan(
+        id=1, storage_engine="donuts", selection={"path": "/donuts.json"}, ref=p("donuts")
+    )
     assert plan.node(3) == Join(
-        id=3, left=1, right=2, type="LEFT",
+        id=3,
+        left=1,
+        right=2,
+        type="LEFT",
         conditions=(JoinCondition("==", p("donuts", "id"), p("purchases", "donut_id")),),
     )
     assert plan.node(4) == Union(id=4, inputs=(1, 2), distinct=False)
     # the seed's project example: {ref: "output", expr: "sum(donuts.sales)"}
     assert plan.node(5) == Project(
-        id=5, input=3,
+        id=5,
+        input=3,
         projections=(NamedExpression(p("output"), FunctionCall("sum", (p("donuts", "sales"),))),),
     )
     steps = [op for op in plan.operators if op.id not in (1, 2, 3, 4, 5, 21, 22)]
     assert [type(op) for op in steps] == [
-        Filter, Transform, Order, Limit, Segment, WindowFrame, CollapsingAggregate,
-        RunningAggregate, Flatten,
+        Filter,
+        Transform,
+        Order,
+        Limit,
+        Segment,
+        WindowFrame,
+        CollapsingAggregate,
+        RunningAggregate,
+        Flatten,
     ]
     # steps are chained, the first reads the sequence's input, the last carries its @id
     assert steps[0].input == 4
@@ -115,17 +128,27 @@ def test_every_seed_operator_parses_into_the_model():
     assert steps[-1].id == 20
     assert plan.node(21).input == 20
     assert steps[2] == Order(
-        id=steps[2].id, input=steps[1].id, within=p("donuts", "kind"),
+        id=steps[2].id,
+        input=steps[1].id,
+        within=p("donuts", "kind"),
         orderings=(Ordering(p("donuts", "ppu"), "DESC", "LAST"),),
     )
     assert steps[3] == Limit(id=steps[3].id, input=steps[2].id, first=0, last=1)
     assert steps[5] == WindowFrame(
-        id=steps[5].id, input=steps[4].id, within=p("seg"), start=-2, end=0,
+        id=steps[5].id,
+        input=steps[4].id,
+        within=p("seg"),
+        start=-2,
+        end=0,
         ref=FrameRef(p("w", "segment"), p("w", "position")),
     )
     assert steps[6].target == p("donuts", "best") and steps[6].carryovers == (p("donuts", "kind"),)
     assert steps[8] == Flatten(
-        id=20, input=steps[7].id, name=p("donuts", "topping"), expr=p("donuts", "toppings"), drop=True
+        id=20,
+        input=steps[7].id,
+        name=p("donuts", "topping"),
+        expr=p("donuts", "toppings"),
+        drop=True,
     )
     assert {s.id for s in plan.sinks()} == {21, 22}
     assert all(isinstance(s, Store) for s in plan.sinks())
@@ -167,4 +190,6 @@ def test_constant_defaults_and_nulls_first_default_of_2013_orderings():
 
 
 def test_appendix_a_filter_expression():
-    assert parse_expression("a.x > 3") == FunctionCall("greater_than", (p("a", "x"), Literal(3, "INT")))
+    assert parse_expression("a.x > 3") == FunctionCall(
+        "greater_than", (p("a", "x"), Literal(3, "INT"))
+    )

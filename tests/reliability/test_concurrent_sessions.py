@@ -11,8 +11,9 @@ import drillspark
 
 def _typeof_key(spark, shared) -> str:
     table = shared / "data" / "breadth" / "tpch_json" / "nation.json"
-    rows = drillspark.sql(f"SELECT typeof(N_NATIONKEY) AS t FROM dfs.`{table}` LIMIT 1",
-                          spark).rows()
+    rows = drillspark.sql(
+        f"SELECT typeof(N_NATIONKEY) AS t FROM dfs.`{table}` LIMIT 1", spark
+    ).rows()
     return rows[0]["t"]
 
 
@@ -26,8 +27,7 @@ def test_alter_session_is_per_thread(spark, shared):
             text = n % 2 == 0
             start.wait()
             for round_ in range(3):
-                drillspark.sql(f"ALTER SESSION SET `store.json.all_text_mode` = {str(text)}",
-                               spark)
+                drillspark.sql(f"ALTER SESSION SET `store.json.all_text_mode` = {str(text)}", spark)
                 results[(n, round_)] = _typeof_key(spark, shared)
         except BaseException as e:  # reported by the main thread
             errors.append(e)

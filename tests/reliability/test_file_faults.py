@@ -22,7 +22,9 @@ def write_files(folder: Path, files: int, rows: int) -> list[dict]:
     folder.mkdir(parents=True, exist_ok=True)
     records = []
     for i in range(files):
-        chunk = [{"id": i * rows + j, "v": (i * 7 + j * 3) % 101, "s": f"r{j}"} for j in range(rows)]
+        chunk = [
+            {"id": i * rows + j, "v": (i * 7 + j * 3) % 101, "s": f"r{j}"} for j in range(rows)
+        ]
         (folder / f"part-{i:02d}.json").write_text("".join(json.dumps(r) + "\n" for r in chunk))
         records += chunk
     return records
@@ -73,14 +75,27 @@ def test_a_file_that_grows_after_planning_is_read_whole_with_the_planned_columns
 @pytest.mark.spark_process
 def test_an_executor_killed_mid_scan_still_gives_the_right_answer(tmp_path):
     records = write_files(tmp_path / "d", 8, 2000)
-    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
-               SPARK_WORKER_DIR=str(tmp_path / "work"))
+    env = dict(
+        os.environ,
+        PYSPARK_PYTHON=sys.executable,
+        PYSPARK_DRIVER_PYTHON=sys.executable,
+        SPARK_WORKER_DIR=str(tmp_path / "work"),
+    )
     env.pop("PYSPARK_DRIVER_PYTHON_OPTS", None)
-    proc = subprocess.run([sys.executable, str(APPS / "executor_loss_app.py"), str(tmp_path / "d")],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
+    proc = subprocess.run(
+        [sys.executable, str(APPS / "executor_loss_app.py"), str(tmp_path / "d")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = {line.split(" ", 1)[0]: line.split(" ", 1)[1] for line in proc.stdout.splitlines()
-           if line.split(" ", 1)[0] in ("KILLED", "FAILED_TASKS", "ANSWER", "AFTER")}
+    out = {
+        line.split(" ", 1)[0]: line.split(" ", 1)[1]
+        for line in proc.stdout.splitlines()
+        if line.split(" ", 1)[0] in ("KILLED", "FAILED_TASKS", "ANSWER", "AFTER")
+    }
     assert out["KILLED"] == "1", proc.stdout[-2000:] + proc.stderr[-3000:]
     assert out["ANSWER"] == f"{len(records)} {sum(r['v'] for r in records)}"
     assert out["AFTER"] == str(len(records))

@@ -71,7 +71,10 @@ def test_maps_past_max_schema_depth_are_json_text(spark, tmp_path):
     df = read(spark, p, maxSchemaDepth="2")
     b = df.schema["a"].dataType["b"]
     assert b.dataType.simpleString() == "string"
-    assert "maxSchemaDepth" in b.metadata["drill.tooDeep"] and "d.json line 1" in b.metadata["drill.tooDeep"]
+    assert (
+        "maxSchemaDepth" in b.metadata["drill.tooDeep"]
+        and "d.json line 1" in b.metadata["drill.tooDeep"]
+    )
     # a scalar at the same path is its text, like a type conflict read as JSON text
     assert [r.a.b for r in df.orderBy("k").collect()] == ['{"c":[1,{"d":2}]}', "7"]
     with pytest.raises(Exception, match="maxSchemaDepth must be between 1 and 200"):
@@ -145,7 +148,9 @@ def test_invalid_utf8_is_a_located_error_never_another_character(spark, tmp_path
 
 def test_invalid_utf8_replaced_when_asked(spark, tmp_path):
     p = tmp_path / "u.json"
-    p.write_bytes(b'{"s": "a\xc0\xafb"}\n{"s": "c\xed\xa0\x80d"}\n{"s": "\xc3\xa9\xf0\x9f\x98\x80"}\n')
+    p.write_bytes(
+        b'{"s": "a\xc0\xafb"}\n{"s": "c\xed\xa0\x80d"}\n{"s": "\xc3\xa9\xf0\x9f\x98\x80"}\n'
+    )
     got = [r.s for r in read(spark, p, invalidUtf8="replace").collect()]
     assert got[0] == "a\ufffd\ufffdb" and "/" not in got[0]
     assert got[1].startswith("c\ufffd") and got[1].endswith("d") and "?" not in got[1]

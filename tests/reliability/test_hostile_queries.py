@@ -36,16 +36,18 @@ def test_in_list_of_5000_literals_runs(engine):
 
 
 def test_in_list_keeps_null_semantics(engine):
-    rows = one(engine, f"SELECT count(*) AS c FROM {NATION} WHERE N_NATIONKEY IN "
-                       "(1, 2, 3, NULL) OR N_NATIONKEY IS NULL")
+    rows = one(
+        engine,
+        f"SELECT count(*) AS c FROM {NATION} WHERE N_NATIONKEY IN "
+        "(1, 2, 3, NULL) OR N_NATIONKEY IS NULL",
+    )
     assert rows == [{"c": 3}]
 
 
 def test_500_nested_parentheses_run(engine):
     # was a raw RecursionError from 50 levels on; Drill 1.22 runs 500
     depth = MAX_SQL_NESTING - 2  # the FROM's parentheses count too
-    sql = (f"SELECT {'(' * depth}N_NATIONKEY{')' * depth} AS k FROM {NATION} "
-           "WHERE N_NATIONKEY = 7")
+    sql = f"SELECT {'(' * depth}N_NATIONKEY{')' * depth} AS k FROM {NATION} WHERE N_NATIONKEY = 7"
     assert one(engine, sql) == [{"k": 7}]
 
 
@@ -82,15 +84,18 @@ def test_500_way_union_all_compiles_to_one_union():
 
 
 def test_many_way_union_all_runs(engine):
-    sql = " UNION ALL ".join(f"SELECT N_NATIONKEY AS k FROM {NATION} WHERE N_NATIONKEY = {i}"
-                             for i in range(40))
+    sql = " UNION ALL ".join(
+        f"SELECT N_NATIONKEY AS k FROM {NATION} WHERE N_NATIONKEY = {i}" for i in range(40)
+    )
     rows = one(engine, f"SELECT count(*) AS c, sum(k) AS s FROM ({sql})")
     assert rows == [{"c": 25, "s": sum(range(25))}]  # keys 25..39 match nothing
 
 
 def test_mixed_union_keeps_distinct_parts(engine):
-    sql = ("SELECT 1 AS a FROM (VALUES(1)) UNION ALL SELECT 1 AS a FROM (VALUES(1)) "
-           "UNION SELECT 2 AS a FROM (VALUES(1)) UNION ALL SELECT 2 AS a FROM (VALUES(1))")
+    sql = (
+        "SELECT 1 AS a FROM (VALUES(1)) UNION ALL SELECT 1 AS a FROM (VALUES(1)) "
+        "UNION SELECT 2 AS a FROM (VALUES(1)) UNION ALL SELECT 2 AS a FROM (VALUES(1))"
+    )
     assert sorted(r["a"] for r in one(engine, sql)) == [1, 2, 2]
 
 
@@ -98,12 +103,21 @@ def _chain_plan(length: int, last_expr: str) -> dict:
     ops: list[dict] = [{"@id": 1, "op": "values", "content": [{"a": 1}]}]
     for i in range(2, length + 2):
         expr = last_expr if i == length + 1 else "`a` + 1"
-        ops.append({"@id": i, "op": "project", "input": i - 1,
-                    "projections": [{"ref": "a", "expr": expr}]})
-    ops.append({"@id": length + 2, "op": "store", "input": length + 1,
-                "storageEngine": "--SCREEN--"})
-    return {"head": {"type": "APACHE_DRILL_LOGICAL", "version": 1,
-                     "generator": {"type": "test", "info": ""}}, "storage": {}, "query": ops}
+        ops.append(
+            {"@id": i, "op": "project", "input": i - 1, "projections": [{"ref": "a", "expr": expr}]}
+        )
+    ops.append(
+        {"@id": length + 2, "op": "store", "input": length + 1, "storageEngine": "--SCREEN--"}
+    )
+    return {
+        "head": {
+            "type": "APACHE_DRILL_LOGICAL",
+            "version": 1,
+            "generator": {"type": "test", "info": ""},
+        },
+        "storage": {},
+        "query": ops,
+    }
 
 
 @pytest.mark.slow

@@ -22,9 +22,9 @@ def dfsw(spark, tmp_path_factory):
     (root / "sub" / "s.json").write_text('{"secret": "fine"}\n')
     (root / "clean").mkdir()
     (root / "clean" / "c.json").write_text('{"c": 1}\n{"c": 2}\n')
-    os.symlink(outside, root / "link")                              # a folder outside
+    os.symlink(outside, root / "link")  # a folder outside
     os.symlink(outside / "secret.json", root / "sub" / "leak.json")  # a file outside
-    os.symlink(root / "clean" / "c.json", root / "inside.json")      # stays inside: fine
+    os.symlink(root / "clean" / "c.json", root / "inside.json")  # stays inside: fine
     (root / "with space").mkdir()
     (root / "with space" / "a b.json").write_text('{"sp": "ok"}\n')
     spark.conf.set("spark.sql.catalog.dfsw", CATALOG)
@@ -131,7 +131,9 @@ def test_paths_with_spaces(spark, dfsw, tmp_path):
 def test_non_local_workspace_roots(spark, dfsw):
     assert "nofs://host/base/a b.json" in _error(spark, "SELECT * FROM dfsw.far.`a b.json`")
     # an allowed absolute path is a path of the workspace's file system, still inside the root
-    assert "nofs://host/base/s/x.json" in _error(spark, "SELECT * FROM dfsw.farabs.`/base/s/x.json`")
+    assert "nofs://host/base/s/x.json" in _error(
+        spark, "SELECT * FROM dfsw.farabs.`/base/s/x.json`"
+    )
     assert "escapes the workspace root" in _error(spark, "SELECT * FROM dfsw.farabs.`/abs/x.json`")
     assert "absolute paths are not allowed" in _error(spark, "SELECT * FROM dfsw.far.`/abs/x.json`")
     assert "escapes the workspace root" in _error(spark, "SELECT * FROM dfsw.far.`a/../../x.json`")

@@ -52,11 +52,14 @@ def test_named_workspace_and_catalog_options(spark, ws_catalog):
     assert spark.sql("SELECT count(*) c FROM dfsws.mine.`sub/`").first().c == 2
 
 
-@pytest.mark.parametrize("table, why", [
-    ("../outside/secret.json", "escapes the workspace root"),
-    ("sub/../../secret.json", "escapes the workspace root"),
-    ("link.json", "links to"),
-])
+@pytest.mark.parametrize(
+    "table, why",
+    [
+        ("../outside/secret.json", "escapes the workspace root"),
+        ("sub/../../secret.json", "escapes the workspace root"),
+        ("link.json", "links to"),
+    ],
+)
 def test_paths_escaping_a_workspace_are_refused(spark, ws_catalog, table, why):
     with pytest.raises(Exception) as e:
         spark.sql(f"SELECT * FROM dfsws.mine.`{table}`").collect()
@@ -65,8 +68,9 @@ def test_paths_escaping_a_workspace_are_refused(spark, ws_catalog, table, why):
 
 def test_absolute_path_refused_in_a_named_workspace(spark, ws_catalog):
     _, outside = ws_catalog
-    with pytest.raises(Exception, match="absolute paths outside the workspace root .* are not "
-                                        "allowed"):
+    with pytest.raises(
+        Exception, match="absolute paths outside the workspace root .* are not allowed"
+    ):
         spark.sql(f"SELECT * FROM dfsws.mine.`{outside / 'secret.json'}`").collect()
 
 

@@ -111,7 +111,10 @@ def test_conformance_case(spark, catalogs, case_id):
         want = [decode(r) for r in case["expected"]]
     if not case.get("ordered") or case_id in UNORDERED:
         key = json.dumps
-        got, want = sorted(got, key=lambda r: key(r, default=str)), sorted(want, key=lambda r: key(r, default=str))
+        got, want = (
+            sorted(got, key=lambda r: key(r, default=str)),
+            sorted(want, key=lambda r: key(r, default=str)),
+        )
     assert len(got) == len(want)
     for g, w in zip(got, want, strict=True):
         assert same(g, w), (g, w)

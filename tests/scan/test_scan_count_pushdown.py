@@ -16,7 +16,10 @@ def read(spark, path, **opts):
 
 def write(path, n, start=0, extra=""):
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps({"id": i, "v": {"x": i % 3}}) + "\n" for i in range(start, start + n)) + extra)
+    path.write_text(
+        "".join(json.dumps({"id": i, "v": {"x": i % 3}}) + "\n" for i in range(start, start + n))
+        + extra
+    )
     return path
 
 

@@ -27,9 +27,20 @@ def write_lines(path, records):
 
 
 def test_types_and_first_seen_order(spark, tmp_path):
-    write_lines(tmp_path / "a.json", [
-        {"i": 1, "f": 1.5, "b": True, "s": "x", "m": {"k": 1}, "arr": [{"q": 1}], "aa": [[1, 2], [3]]},
-    ])
+    write_lines(
+        tmp_path / "a.json",
+        [
+            {
+                "i": 1,
+                "f": 1.5,
+                "b": True,
+                "s": "x",
+                "m": {"k": 1},
+                "arr": [{"q": 1}],
+                "aa": [[1, 2], [3]],
+            },
+        ],
+    )
     write_lines(tmp_path / "b.json", [{"late": 1, "i": 2.5}])
     df = read(spark, tmp_path)
     s = df.schema
@@ -73,7 +84,11 @@ def test_scalar_vs_struct_conflict_kept_as_json_text_and_reported(spark, tmp_pat
 def test_conflict_as_variant(spark, tmp_path):
     df = read(spark, conflict_files(tmp_path), typeConflict="variant")
     assert df.schema["p"].dataType == VariantType()
-    got = df.selectExpr("id", "variant_get(p, '$.x[1]', 'int') AS x1", "to_json(p) AS j").orderBy("id").collect()
+    got = (
+        df.selectExpr("id", "variant_get(p, '$.x[1]', 'int') AS x1", "to_json(p) AS j")
+        .orderBy("id")
+        .collect()
+    )
     assert [(r.x1, r.j) for r in got] == [(None, "5"), (2, '{"x":[1,2]}'), (None, None)]
 
 
@@ -115,8 +130,12 @@ def test_yelp_case_variant_keys_are_one_column_last_wins(spark, shared):
             rec = json.loads(line, object_pairs_hook=last_wins_case_insensitive)
             attrs_rec = rec.get("attributes", {})
             expected[rec["business_id"]] = next(
-                (v for k, v in attrs_rec.items() if k.lower() == "good for kids"), None)
-    got = {r.business_id: r.k for r in df.selectExpr("business_id", "attributes.`Good for Kids` AS k").collect()}
+                (v for k, v in attrs_rec.items() if k.lower() == "good for kids"), None
+            )
+    got = {
+        r.business_id: r.k
+        for r in df.selectExpr("business_id", "attributes.`Good for Kids` AS k").collect()
+    }
     assert got == expected
     assert got["LXBsdqhwSB0ebzBkZO4AXw"] is False and got["jnYK5m7KoEQ3tZ6ZPH8ACA"] is True
 
@@ -133,9 +152,14 @@ def test_real_files_read_without_losing_values(spark, shared):
     wh = read(spark, hooks)
     assert wh.schema["repository"].dataType["created_at"].dataType == StringType()
     raw = [json.loads(line) for line in hooks.read_text().splitlines()]
-    want = sorted(str(r["repository"]["created_at"]) for r in raw
-                  if isinstance(r.get("repository"), dict) and r["repository"].get("created_at") is not None)
-    got = sorted(r.c for r in wh.selectExpr("repository.created_at AS c").collect() if r.c is not None)
+    want = sorted(
+        str(r["repository"]["created_at"])
+        for r in raw
+        if isinstance(r.get("repository"), dict) and r["repository"].get("created_at") is not None
+    )
+    got = sorted(
+        r.c for r in wh.selectExpr("repository.created_at AS c").collect() if r.c is not None
+    )
     assert got == want
 
 
@@ -204,5 +228,8 @@ def test_names_spark_takes_for_one_are_one_column(spark, tmp_path):
     p.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     df = spark.read.format("drill").load(str(p))
     assert df.columns == ["s", "i", "σοφ"]  # the first spelling names each column
-    assert [tuple(r) for r in df.select("s", "i", "σοφ").collect()] == [(1, "a", True), (2, "b", False)]
+    assert [tuple(r) for r in df.select("s", "i", "σοφ").collect()] == [
+        (1, "a", True),
+        (2, "b", False),
+    ]
     assert [r[0] for r in df.filter("s = 2").select("i").collect()] == ["b"]

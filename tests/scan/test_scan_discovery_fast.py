@@ -62,7 +62,9 @@ def test_shared_ndjson_all_handled_by_bytes(spark, shared):
 
 
 def lines(*records):
-    return "".join((r if isinstance(r, str) else json.dumps(r, ensure_ascii=False)) + "\n" for r in records)
+    return "".join(
+        (r if isinstance(r, str) else json.dumps(r, ensure_ascii=False)) + "\n" for r in records
+    )
 
 
 def deep(n):
@@ -73,27 +75,66 @@ def deep(n):
 
 
 STRICT = {
-    "nesting": lines({"a": {"b": {"c": [[[{"d": 1}]]]}}}, {"a": {"b": {"c": [[[{"e": "x"}]]]}}}, deep(60)),
-    "arrays_of_arrays": lines({"aa": [[1, 2], [3.5]]}, {"aa": [[], [None]]}, {"m": [[1], 2]}, {"m": [3]},
-                              {"e": []}, {"e": [None]}, {"z": [[[]]]}),
-    "mixed_kinds": lines({"v": 1}, {"v": "two"}, {"v": True}, {"v": 2.5}, {"v": None},
-                         {"w": 1}, {"w": {"x": 1}}, {"w": [1]}, {"q": {"x": 1}}, {"q": 7},
-                         {"r": [1]}, {"r": "s"}, {"s": [1]}, {"s": {}}, {"t": {}}, {"t": [2]}),
-    "case_and_duplicates": lines('{"Ab": 1, "aB": 2.5, "AB": 3, "ab": null}',
-                                 '{"x": {"Good For Kids": true, "good for kids": false}, "X": {"y": 1}}',
-                                 '{"d": 1, "d": "s", "d": {"k": 1}}', '{"D": [1], "d": null}'),
-    "empty_and_nulls": lines({}, {"e": {}}, {"a": []}, {"n": None}, {"e": {"x": None}}, {"a": [None, None]}),
-    "unicode_and_escapes": lines({"ключ": "знач", "é": "\u00e9", "emoji😀": "😀 \t \" \\ / \u2028"},
-                                 '{"s": "a\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\uD83D\\uDE00", "КЛЮЧ": 1}',
-                                 {"中文": {"字": [1, "二"]}}),
-    "numbers": lines('{"a": -0, "b": 1e5, "c": 1E-3, "d": 12345678901234567890, "e": 0.0, "f": -1.5e+10}',
-                     '{"a": 0, "g": 10, "h": -7, "i": 2E+2, "j": 1.0e-0}', '{"a": 3.25, "d": 1}'),
+    "nesting": lines(
+        {"a": {"b": {"c": [[[{"d": 1}]]]}}}, {"a": {"b": {"c": [[[{"e": "x"}]]]}}}, deep(60)
+    ),
+    "arrays_of_arrays": lines(
+        {"aa": [[1, 2], [3.5]]},
+        {"aa": [[], [None]]},
+        {"m": [[1], 2]},
+        {"m": [3]},
+        {"e": []},
+        {"e": [None]},
+        {"z": [[[]]]},
+    ),
+    "mixed_kinds": lines(
+        {"v": 1},
+        {"v": "two"},
+        {"v": True},
+        {"v": 2.5},
+        {"v": None},
+        {"w": 1},
+        {"w": {"x": 1}},
+        {"w": [1]},
+        {"q": {"x": 1}},
+        {"q": 7},
+        {"r": [1]},
+        {"r": "s"},
+        {"s": [1]},
+        {"s": {}},
+        {"t": {}},
+        {"t": [2]},
+    ),
+    "case_and_duplicates": lines(
+        '{"Ab": 1, "aB": 2.5, "AB": 3, "ab": null}',
+        '{"x": {"Good For Kids": true, "good for kids": false}, "X": {"y": 1}}',
+        '{"d": 1, "d": "s", "d": {"k": 1}}',
+        '{"D": [1], "d": null}',
+    ),
+    "empty_and_nulls": lines(
+        {}, {"e": {}}, {"a": []}, {"n": None}, {"e": {"x": None}}, {"a": [None, None]}
+    ),
+    "unicode_and_escapes": lines(
+        {"ключ": "знач", "é": "\u00e9", "emoji😀": '😀 \t " \\ / \u2028'},
+        '{"s": "a\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\uD83D\\uDE00", "КЛЮЧ": 1}',
+        {"中文": {"字": [1, "二"]}},
+    ),
+    "numbers": lines(
+        '{"a": -0, "b": 1e5, "c": 1E-3, "d": 12345678901234567890, "e": 0.0, "f": -1.5e+10}',
+        '{"a": 0, "g": 10, "h": -7, "i": 2E+2, "j": 1.0e-0}',
+        '{"a": 3.25, "d": 1}',
+    ),
     "pretty_conflicts": '{\n  "p": 1,\n  "q": [1]\n}\n{\n  "p": {\n    "x":\n\n      2\n  },\n  "q": {"y": 1}\n}\n'
-                        '{"r": 1}\n{"r":\n {}\n}\n{"t": 1}\n{"t":\n\n [\n1]}\n',
+    '{"r": 1}\n{"r":\n {}\n}\n{"t": 1}\n{"t":\n\n [\n1]}\n',
     "crlf": '{"a": 1}\r\n{"a": {"b": 1}}\r\n{"c": 1}\r{"c": [2]}\r\n\r\n{"d": "x"}\n{"d": {}}\r\n',
     "concatenated": '{"a": 1}{"a": "x"}{"b": {"c": 1}} {"b": 5}\n\n\t{"b": [1]}',
-    "conflict_late_lines": lines(*([{"id": i, "p": i} for i in range(300)] + [{"id": 300, "p": {"x": 1}}]
-                                   + [{"id": i, "p": [i]} for i in range(301, 600)])),
+    "conflict_late_lines": lines(
+        *(
+            [{"id": i, "p": i} for i in range(300)]
+            + [{"id": 300, "p": {"x": 1}}]
+            + [{"id": i, "p": [i]} for i in range(301, 600)]
+        )
+    ),
 }
 
 FALLBACK = {
@@ -124,8 +165,15 @@ def test_tricky_strict_files(spark, tmp_path, name):
     assert status == "ok" and alone
 
 
-@pytest.mark.parametrize("opts", [{"allTextMode": "true"}, {"readNumbersAsDouble": "true"},
-                                  {"sampleRecords": "2"}, {"typeConflict": "variant"}])
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"allTextMode": "true"},
+        {"readNumbersAsDouble": "true"},
+        {"sampleRecords": "2"},
+        {"typeConflict": "variant"},
+    ],
+)
 def test_options_on_all_strict_files(spark, tmp_path, opts):
     for name, text in STRICT.items():
         (tmp_path / f"{name}.json").write_text(text, encoding="utf-8")
@@ -164,7 +212,9 @@ def test_invalid_utf8_and_bom(spark, tmp_path):
 
 def test_extended_types_and_depth(spark, tmp_path):
     p = tmp_path / "ext.json"
-    p.write_text(lines({"n": {"$numberLong": "5"}, "d": {"$date": "2020-01-01T00:00:00Z"}, "o": {"$x": 1}}))
+    p.write_text(
+        lines({"n": {"$numberLong": "5"}, "d": {"$date": "2020-01-01T00:00:00Z"}, "o": {"$x": 1}})
+    )
     assert not same_as_jackson(spark, p, extendedTypes="true")[1]
     assert same_as_jackson(spark, p)[1]
     d = tmp_path / "deep.json"
@@ -189,7 +239,9 @@ def test_compressed_and_split_files(spark, tmp_path):
 
 def test_many_files_in_a_spark_job(spark, tmp_path):
     for i in range(12):
-        (tmp_path / f"f{i:02}.json").write_text(lines({"id": i, f"k{i % 4}": i * 1.5, "v": [i] if i % 2 else i}))
+        (tmp_path / f"f{i:02}.json").write_text(
+            lines({"id": i, f"k{i % 4}": i * 1.5, "v": [i] if i % 2 else i})
+        )
     (status, schema), alone = same_as_jackson(spark, tmp_path, discoveryParallelFiles="4")
     assert status == "ok" and alone and "drill.typeConflict" in schema
 
@@ -201,8 +253,11 @@ def test_buffer_boundaries(spark, tmp_path):
     rnd = random.Random(7)
     recs = []
     for i in range(3000):
-        r = {f"key_{rnd.randint(0, 40)}_{'x' * rnd.randint(0, 30)}": "é😀\"\\" * rnd.randint(0, 9),
-             "n": rnd.choice([i, i * 0.5, -i, 1e20, None]), "s": "y" * rnd.randint(0, 300)}
+        r = {
+            f"key_{rnd.randint(0, 40)}_{'x' * rnd.randint(0, 30)}": 'é😀"\\' * rnd.randint(0, 9),
+            "n": rnd.choice([i, i * 0.5, -i, 1e20, None]),
+            "s": "y" * rnd.randint(0, 300),
+        }
         if i % 97 == 0:
             r["late"] = {"k": [i]} if i % 2 else i
         recs.append(r)

@@ -7,9 +7,14 @@ import json
 
 import pytest
 
-REAL = ["github/github_api_events.ndjson", "github/octokit_webhook_examples.ndjson",
-        "twitter/mongo_tweets.ndjson", "twitter/simdjson_twitter_statuses.ndjson",
-        "yelp/yelp_business_small.ndjson", "citibike"]
+REAL = [
+    "github/github_api_events.ndjson",
+    "github/octokit_webhook_examples.ndjson",
+    "twitter/mongo_tweets.ndjson",
+    "twitter/simdjson_twitter_statuses.ndjson",
+    "yelp/yelp_business_small.ndjson",
+    "citibike",
+]
 
 
 def read(spark, path, **opts):
@@ -38,10 +43,10 @@ def test_count_scan_equals_full_parse_on_real_data(spark, shared, rel):
 
 TRICKY = [
     '{"s": "a } b { c ] [", "e": "quote \\" and \\\\", "n": {"x": [1, {"y": "}"}]}}',
-    '{"a": 1}{"a": 2} {"a": 3}',           # concatenated objects on one line
+    '{"a": 1}{"a": 2} {"a": 3}',  # concatenated objects on one line
     '// a comment with { and "',
     '/* block { comment\n over lines } */ {"a": 4, "u": "\\u007b"}',
-    '{b: 5, "m": {}, "l": []}',            # unquoted name
+    '{b: 5, "m": {}, "l": []}',  # unquoted name
     '{"f": NaN, "g": -Infinity}',
     '  {"multi":',
     '   {"line": "record"}}',
@@ -64,18 +69,25 @@ def test_count_scan_respects_strings_escapes_comments_and_layouts(spark, tmp_pat
     got = read(spark, empty).select("filename").collect()
     assert [r.filename for r in got] == ["f.json"]
     by_file = read(spark, tmp_path, countScan="true").groupBy("filename").count().collect()
-    assert {r.filename: r["count"] for r in by_file} == {"tricky.json": 8, "arr.json": 4, "f.json": 1}
+    assert {r.filename: r["count"] for r in by_file} == {
+        "tricky.json": 8,
+        "arr.json": 4,
+        "f.json": 1,
+    }
 
 
-@pytest.mark.parametrize(("text", "what", "line"), [
-    ('{"a": 1}\n{"a": {"b": 2}\n', "end of input inside a record", "line 3"),
-    ('{"a": 1}\n}\n', "unexpected close marker '}'", "line 2"),
-    ('{"a": [1, 2}\n', "unexpected close marker '}' (expected ']')", "line 1"),
-    ('{"a": 1}\n42\n', "expected a JSON object at the top level, found '4'", "line 2"),
-    ('{"a": 1}\n"s"\n', "found a string", "line 2"),
-    ('{"a": 1},\n{"a": 2}\n', "unexpected ','", "line 1"),
-    ('{"a": "open string}\n', "end of input inside a string", "line 2"),
-])
+@pytest.mark.parametrize(
+    ("text", "what", "line"),
+    [
+        ('{"a": 1}\n{"a": {"b": 2}\n', "end of input inside a record", "line 3"),
+        ('{"a": 1}\n}\n', "unexpected close marker '}'", "line 2"),
+        ('{"a": [1, 2}\n', "unexpected close marker '}' (expected ']')", "line 1"),
+        ('{"a": 1}\n42\n', "expected a JSON object at the top level, found '4'", "line 2"),
+        ('{"a": 1}\n"s"\n', "found a string", "line 2"),
+        ('{"a": 1},\n{"a": 2}\n', "unexpected ','", "line 1"),
+        ('{"a": "open string}\n', "end of input inside a string", "line 2"),
+    ],
+)
 def test_count_scan_reports_broken_structure_with_the_place(spark, tmp_path, text, what, line):
     p = tmp_path / "bad.json"
     p.write_text(text)
@@ -106,7 +118,9 @@ def pretty_later(path, n_lines=3000):
 
 
 @pytest.mark.parametrize("count_scan", ["true", "false"])
-def test_split_crossing_a_multi_line_record_is_an_error_naming_file_and_byte(spark, tmp_path, count_scan):
+def test_split_crossing_a_multi_line_record_is_an_error_naming_file_and_byte(
+    spark, tmp_path, count_scan
+):
     p = tmp_path / "late_pretty.json"
     n = pretty_later(p)
     assert p.stat().st_size > 200_000
@@ -127,12 +141,22 @@ def same_rows(a, b):
 
 
 FILTERS = [
-    ("github/github_api_events.ndjson", "type = 'PushEvent' AND actor.id > 100000", ["id", "actor.login"]),
+    (
+        "github/github_api_events.ndjson",
+        "type = 'PushEvent' AND actor.id > 100000",
+        ["id", "actor.login"],
+    ),
     ("github/github_api_events.ndjson", "public = true AND repo.name >= 'm'", ["*"]),
-    ("twitter/simdjson_twitter_statuses.ndjson", "user.followers_count > 500 OR retweet_count IS NULL",
-     ["id", "user.screen_name", "text"]),
-    ("yelp/yelp_business_small.ndjson", "stars >= 4.5 AND review_count > 20 AND city IN ('Phoenix', 'Tempe')",
-     ["business_id", "name", "attributes"]),
+    (
+        "twitter/simdjson_twitter_statuses.ndjson",
+        "user.followers_count > 500 OR retweet_count IS NULL",
+        ["id", "user.screen_name", "text"],
+    ),
+    (
+        "yelp/yelp_business_small.ndjson",
+        "stars >= 4.5 AND review_count > 20 AND city IN ('Phoenix', 'Tempe')",
+        ["business_id", "name", "attributes"],
+    ),
     ("yelp/yelp_business_small.ndjson", "NOT (open = true) AND state = 'AZ'", ["*"]),
 ]
 
@@ -150,12 +174,22 @@ def test_early_rejected_record_revived_by_a_later_duplicate_key(spark, tmp_path)
     # a is decided false at its first spelling; the later "A" (same column, last wins) makes
     # the record pass, so it is read again in full, members skipped in between included
     p = tmp_path / "dup.json"
-    p.write_text('{"a": 1, "b": "kept", "m": {"x": [1, 2]}, "A": 9}\n'
-                 '{"a": 9, "b": "also", "m": {"x": [3]}, "A": 2}\n'
-                 '{"a": 1, "b": "gone", "m": {"x": []}}\n'
-                 '{"b": "first", "a": 7, "m": {"x": [4]}}\n')
+    p.write_text(
+        '{"a": 1, "b": "kept", "m": {"x": [1, 2]}, "A": 9}\n'
+        '{"a": 9, "b": "also", "m": {"x": [3]}, "A": 2}\n'
+        '{"a": 1, "b": "gone", "m": {"x": []}}\n'
+        '{"b": "first", "a": 7, "m": {"x": [4]}}\n'
+    )
     df = read(spark, p).filter("a > 5").select("a", "b", "m.x")
     got = sorted(tuple(r) for r in df.collect())
     assert got == [(7, "first", [4]), (9, "kept", [1, 2])]
-    assert sorted(tuple(r) for r in read(spark, p, pushFilters="false").filter("a > 5")
-                  .select("a", "b", "m.x").collect()) == got
+    assert (
+        sorted(
+            tuple(r)
+            for r in read(spark, p, pushFilters="false")
+            .filter("a > 5")
+            .select("a", "b", "m.x")
+            .collect()
+        )
+        == got
+    )

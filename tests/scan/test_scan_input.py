@@ -46,8 +46,9 @@ def test_directories_recurse_and_globs_match(spark, tmp_path):
     assert sorted(r.n for r in read(spark, tmp_path / "x").collect()) == [1, 2]
     glob = read(spark, str(tmp_path / "x" / "*.json"))
     assert [r.n for r in glob.select("n").collect()] == [1]
-    both = spark.read.format("drill").load([str(tmp_path / "x" / "one.json"),
-                                            str(tmp_path / "x" / "y" / "two.json")])
+    both = spark.read.format("drill").load(
+        [str(tmp_path / "x" / "one.json"), str(tmp_path / "x" / "y" / "two.json")]
+    )
     assert sorted(r.n for r in both.select("n").collect()) == [1, 2]
 
 
@@ -105,7 +106,9 @@ def test_large_json_lines_file_is_split_at_line_boundaries(spark, tmp_path):
 
 def test_pretty_printed_file_is_not_split(spark, tmp_path):
     p = tmp_path / "pretty.json"
-    p.write_text("\n".join(json.dumps({"id": i, "m": {"a": [i, i]}}, indent=2) for i in range(3000)))
+    p.write_text(
+        "\n".join(json.dumps({"id": i, "m": {"a": [i, i]}}, indent=2) for i in range(3000))
+    )
     df = read(spark, p, splitBytes="65536")
     assert partitions(df) == 1
     assert sorted(r.id for r in df.select("id").collect()) == list(range(3000))

@@ -28,8 +28,12 @@ def table(tmp_path_factory):
     d = root / "events"
     d.mkdir()
     for i in range(3):
-        (d / f"e{i}.json").write_text("".join(
-            json.dumps({"id": i * 100 + k, "a": {"b": "x" if k % 2 else "y"}}) + "\n" for k in range(100)))
+        (d / f"e{i}.json").write_text(
+            "".join(
+                json.dumps({"id": i * 100 + k, "a": {"b": "x" if k % 2 else "y"}}) + "\n"
+                for k in range(100)
+            )
+        )
     return root
 
 
@@ -41,7 +45,9 @@ def test_sql_query_runs_no_job_beyond_the_sources(spark, table):
     df.count()  # discovery done, schema cached: both sides warm
     sql = "SELECT t.id FROM dfs.data.`events` t WHERE t.a.b = 'x'"
     engine.execute(sql)
-    src_jobs, src_rows = jobs_of(spark, "src", lambda: df.filter("a.b = 'x'").select("id").toArrow())
+    src_jobs, src_rows = jobs_of(
+        spark, "src", lambda: df.filter("a.b = 'x'").select("id").toArrow()
+    )
     plan_jobs, results = jobs_of(spark, "sql-plan", lambda: engine.execute(sql))
     run_jobs, table_out = jobs_of(spark, "sql-run", lambda: results[-1].to_arrow())
     assert plan_jobs == 0  # parsing, lowering, the workspace check, translating: no Spark job

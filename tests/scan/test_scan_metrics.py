@@ -40,8 +40,14 @@ def scan_metrics(tmp_path, python_exe, path, options: dict, metrics: list[str]) 
     script.write_text(METRIC_PROBE)
     log, err = tmp_path / "probe.out", tmp_path / "probe.err"
     with open(log, "w") as o, open(err, "w") as e:
-        subprocess.run([python_exe, str(script), str(path), json.dumps(options), json.dumps(metrics)],
-                       stdin=subprocess.DEVNULL, stdout=o, stderr=e, timeout=600, check=False)
+        subprocess.run(
+            [python_exe, str(script), str(path), json.dumps(options), json.dumps(metrics)],
+            stdin=subprocess.DEVNULL,
+            stdout=o,
+            stderr=e,
+            timeout=600,
+            check=False,
+        )
     result = [line for line in log.read_text().splitlines() if line.startswith("RESULT")]
     assert result, err.read_text()[-2000:]
     return json.loads(result[0].split(" ", 1)[1])
@@ -53,14 +59,31 @@ def test_skipped_invalid_records_metric_on_the_scan_node(tmp_path, python_exe):
     d.mkdir()
     good = [json.dumps({"a": i, "s": "x"}) for i in range(6)]
     # top-level scalars and arrays are one skipped record each, and the record after them is kept
-    bad = ['{"a": 100, "s": }', '{"a": }', 'not json at all', "5", '"text"', "[1, 2]"]
-    order = [good[0], bad[0], good[1], bad[3], good[2], bad[1], bad[4], good[3], bad[2], good[4], bad[5], good[5]]
+    bad = ['{"a": 100, "s": }', '{"a": }', "not json at all", "5", '"text"', "[1, 2]"]
+    order = [
+        good[0],
+        bad[0],
+        good[1],
+        bad[3],
+        good[2],
+        bad[1],
+        bad[4],
+        good[3],
+        bad[2],
+        good[4],
+        bad[5],
+        good[5],
+    ]
     (d / "skip.json").write_text("\n".join(order) + "\n")
     # in an outer array, resuming after the bad record stays in the array: its commas and the
     # closing ']' are no further bad records
-    (d / "arr.json").write_text('[{"a": 10, "s": "y"},\n {"a": 11, "s": },\n {"a": 12, "s": "y"},\n'
-                                ' {"a": 13, "s": "y"}\n]\n')
-    got = scan_metrics(tmp_path, python_exe, d, {"skipInvalidRecords": "true"}, ["invalid records skipped"])
+    (d / "arr.json").write_text(
+        '[{"a": 10, "s": "y"},\n {"a": 11, "s": },\n {"a": 12, "s": "y"},\n'
+        ' {"a": 13, "s": "y"}\n]\n'
+    )
+    got = scan_metrics(
+        tmp_path, python_exe, d, {"skipInvalidRecords": "true"}, ["invalid records skipped"]
+    )
     assert got == {"rows": len(good) + 3, "invalid records skipped": len(bad) + 1}
 
 
@@ -71,10 +94,21 @@ def test_wide_sparse_rows_pay_for_every_column_slot(tmp_path, python_exe):
     # and batchBytes must cut batches by that, not by the few bytes of text a row carries
     cols, rows, limit = 300, 3000, 256 * 1024
     p = tmp_path / "wide.json"
-    p.write_text("".join(json.dumps({f"c{k:03d}": "v" for k in range(cols)}) + "\n" if i == 0
-                         else json.dumps({f"c{i % cols:03d}": "v"}) + "\n" for i in range(rows)))
-    got = scan_metrics(tmp_path, python_exe, p, {"batchBytes": str(limit), "splitFiles": "false"},
-                       ["batches filled", "largest batch filled"])
+    p.write_text(
+        "".join(
+            json.dumps({f"c{k:03d}": "v" for k in range(cols)}) + "\n"
+            if i == 0
+            else json.dumps({f"c{i % cols:03d}": "v"}) + "\n"
+            for i in range(rows)
+        )
+    )
+    got = scan_metrics(
+        tmp_path,
+        python_exe,
+        p,
+        {"batchBytes": str(limit), "splitFiles": "false"},
+        ["batches filled", "largest batch filled"],
+    )
     row_bytes = cols * 9
     assert got["rows"] == rows
     # each batch holds at most limit / row_bytes rows (about 97), so 3000 rows need >= 31

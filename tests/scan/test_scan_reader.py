@@ -21,8 +21,15 @@ def write_lines(path, records):
 
 
 def nested_records(n):
-    return [{"id": i, "s": "v" * (i % 50), "m": {"a": i, "arr": [{"x": j} for j in range(i % 4)]},
-             "tags": [f"t{i % 3}"] * (i % 5)} for i in range(n)]
+    return [
+        {
+            "id": i,
+            "s": "v" * (i % 50),
+            "m": {"a": i, "arr": [{"x": j} for j in range(i % 4)]},
+            "tags": [f"t{i % 3}"] * (i % 5),
+        }
+        for i in range(n)
+    ]
 
 
 def explained(df) -> str:
@@ -48,8 +55,14 @@ def test_byte_limit_overflow_row_starts_the_next_batch(spark, tmp_path):
     # rows of ~100 KB with nested arrays: with batchBytes=256 KiB every third row overflows
     # and is carried (with its arrays and structs) into the next batch; one 600 KB row is
     # larger than the limit and is read alone
-    recs = [{"id": i, "blob": chr(65 + i % 26) * 100_000,
-             "m": {"arr": [{"x": i, "ys": [i, i + 1]}], "k": str(i)}} for i in range(40)]
+    recs = [
+        {
+            "id": i,
+            "blob": chr(65 + i % 26) * 100_000,
+            "m": {"arr": [{"x": i, "ys": [i, i + 1]}], "k": str(i)},
+        }
+        for i in range(40)
+    ]
     recs[17]["blob"] = "Z" * 600_000
     p = write_lines(tmp_path / "o.json", recs)
     df = read(spark, p, batchBytes="256k", splitFiles="false")
@@ -78,13 +91,22 @@ def test_nested_projection_reads_only_the_selected_field(spark, tmp_path):
 
 def test_missing_columns_are_typed_nulls_and_drill_null_rules(spark, tmp_path):
     write_lines(tmp_path / "1.json", [{"id": 1, "arr": [1, 2], "m": {"x": 1, "y": "a"}, "n": 5}])
-    write_lines(tmp_path / "2.json", [{"id": 2}, {"id": 3, "arr": None, "m": None},
-                                       {"id": 4, "arr": [None, 3], "m": {"y": "b"}}])
+    write_lines(
+        tmp_path / "2.json",
+        [
+            {"id": 2},
+            {"id": 3, "arr": None, "m": None},
+            {"id": 4, "arr": [None, 3], "m": {"y": "b"}},
+        ],
+    )
     df = read(spark, tmp_path)
     assert df.schema["n"].dataType == LongType()
     got = {r.id: r for r in df.collect()}
     assert got[2].n is None and got[2].arr == [] and got[2].m.asDict() == {"x": None, "y": None}
-    assert got[3].arr == [] and got[3].m.asDict() == {"x": None, "y": None}  # null array -> [], null map -> map of nulls
+    assert got[3].arr == [] and got[3].m.asDict() == {
+        "x": None,
+        "y": None,
+    }  # null array -> [], null map -> map of nulls
     assert got[4].arr == [0, 3]  # null inside a scalar array: the type's zero, as Drill writes
     assert got[4].m.asDict() == {"x": None, "y": "b"}
 
@@ -129,7 +151,16 @@ def test_invalid_utf8_is_an_error_with_byte_offset_or_replaced(spark, tmp_path):
 
 
 def test_skip_invalid_records_drill4653(spark, shared):
-    path = shared / "data" / "drill-conformance" / "data" / "drill" / "jsoninput" / "drill4653" / "file.json"
+    path = (
+        shared
+        / "data"
+        / "drill-conformance"
+        / "data"
+        / "drill"
+        / "jsoninput"
+        / "drill4653"
+        / "file.json"
+    )
     with pytest.raises(Exception, match="file.json line"):
         read(spark, path).agg({"balance": "sum"}).collect()
     # Drill's V1 reader resynchronised at the next END_OBJECT/START_OBJECT pair and lost a few
@@ -147,18 +178,28 @@ def test_skip_invalid_records_drill4653(spark, shared):
 def test_all_text_mode_and_numbers_as_double(spark, tmp_path):
     p = write_lines(tmp_path / "t.json", ['{"i": 6, "f": 5.2, "b": true, "m": {"k": 1}}'])
     t = read(spark, p, allTextMode="true")
-    assert t.schema["i"].dataType == StringType() and t.schema["m"].dataType["k"].dataType == StringType()
+    assert (
+        t.schema["i"].dataType == StringType()
+        and t.schema["m"].dataType["k"].dataType == StringType()
+    )
     assert tuple(t.select("i", "f", "b", "m.k").first()) == ("6", "5.2", "true", "1")
     d = read(spark, p, readNumbersAsDouble="true")
     assert d.schema["i"].dataType == DoubleType() and d.first().i == 6.0
 
 
 def test_extended_types(spark, tmp_path):
-    p = write_lines(tmp_path / "e.json", [
-        {"n": {"$numberLong": "9007199254740993"}, "d": {"$date": "2020-01-02T03:04:05Z"},
-         "o": {"$oid": "5f0c"}, "x": {"$numberDouble": "1.5"}},
-        {"n": 7, "d": {"$date": 86400000}, "o": {"$oid": "aa"}, "x": 2},
-    ])
+    p = write_lines(
+        tmp_path / "e.json",
+        [
+            {
+                "n": {"$numberLong": "9007199254740993"},
+                "d": {"$date": "2020-01-02T03:04:05Z"},
+                "o": {"$oid": "5f0c"},
+                "x": {"$numberDouble": "1.5"},
+            },
+            {"n": 7, "d": {"$date": 86400000}, "o": {"$oid": "aa"}, "x": 2},
+        ],
+    )
     df = read(spark, p, extendedTypes="true")
     s = df.schema
     assert s["n"].dataType == LongType() and s["d"].dataType == TimestampType()
@@ -176,14 +217,23 @@ def test_filter_push_down_gives_spark_s_answer(spark, tmp_path):
         r["m"]["a"] = None
     p = write_lines(tmp_path / "f.json", recs)
     df = read(spark, p)
-    preds = ["m.a > 2500", "id IN (3, 5, 8) OR m.a IS NULL", "NOT (s = 'vvv') AND id < 100",
-             "m.a <=> NULL", "s >= 'vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv' AND m.a IS NOT NULL"]
+    preds = [
+        "m.a > 2500",
+        "id IN (3, 5, 8) OR m.a IS NULL",
+        "NOT (s = 'vvv') AND id < 100",
+        "m.a <=> NULL",
+        "s >= 'vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv' AND m.a IS NOT NULL",
+    ]
     for pred in preds:
         pushed = sorted(r.id for r in df.filter(pred).select("id").collect())
-        unpushed = sorted(r.id for r in read(spark, p, pushFilters="false").filter(pred).select("id").collect())
+        unpushed = sorted(
+            r.id for r in read(spark, p, pushFilters="false").filter(pred).select("id").collect()
+        )
         expected = sorted(r["id"] for r in recs if eval_pred(pred, r))
         assert pushed == unpushed == expected, pred
-    assert "PushedFilters: [IsNotNull(m.a), GreaterThan(m.a,2500)]" in explained(df.filter("m.a > 2500"))
+    assert "PushedFilters: [IsNotNull(m.a), GreaterThan(m.a,2500)]" in explained(
+        df.filter("m.a > 2500")
+    )
 
 
 def eval_pred(pred, r):
@@ -193,7 +243,8 @@ def eval_pred(pred, r):
         "id IN (3, 5, 8) OR m.a IS NULL": i in (3, 5, 8) or a is None,
         "NOT (s = 'vvv') AND id < 100": s != "vvv" and i < 100,
         "m.a <=> NULL": a is None,
-        "s >= 'vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv' AND m.a IS NOT NULL": s >= "v" * 45 and a is not None,
+        "s >= 'vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv' AND m.a IS NOT NULL": s >= "v" * 45
+        and a is not None,
     }[pred]
 
 
@@ -205,15 +256,25 @@ def test_unknown_option_is_refused(spark, tmp_path):
 
 def test_user_schema_is_used_as_given(spark, tmp_path):
     p = write_lines(tmp_path / "u.json", [{"a": 1, "b": {"c": "x"}, "skip": [1]}])
-    df = spark.read.format("drill").schema("b STRUCT<c: STRING, d: INT>, a DOUBLE, zz STRING").load(str(p))
+    df = (
+        spark.read.format("drill")
+        .schema("b STRUCT<c: STRING, d: INT>, a DOUBLE, zz STRING")
+        .load(str(p))
+    )
     assert df.columns == ["b", "a", "zz"]
     assert df.first().asDict(recursive=True) == {"b": {"c": "x", "d": None}, "a": 1.0, "zz": None}
 
 
 def test_unreadable_value_names_the_place(spark, tmp_path):
-    p = write_lines(tmp_path / "bin.json", ['{"b": {"$binary": "AAEC"}}', '{"b": {"$binary": "not base64!"}}'])
+    p = write_lines(
+        tmp_path / "bin.json", ['{"b": {"$binary": "AAEC"}}', '{"b": {"$binary": "not base64!"}}']
+    )
     df = read(spark, p, extendedTypes="true")
     with pytest.raises(Exception) as e:
         df.collect()
-    assert "bin.json line 2" in str(e.value) and "does not fit column type VARBINARY (not base64)" in str(e.value)
-    assert [r.b for r in read(spark, p, extendedTypes="true", skipInvalidRecords="true").collect()] == [b"\x00\x01\x02"]
+    assert "bin.json line 2" in str(
+        e.value
+    ) and "does not fit column type VARBINARY (not base64)" in str(e.value)
+    assert [
+        r.b for r in read(spark, p, extendedTypes="true", skipInvalidRecords="true").collect()
+    ] == [b"\x00\x01\x02"]

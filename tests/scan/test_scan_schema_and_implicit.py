@@ -20,9 +20,13 @@ def write_lines(path, records):
 
 
 def test_provided_schema_option_wins_with_not_null_default(spark, tmp_path):
-    p = write_lines(tmp_path / "p.json", [{"a": 1, "b": "x", "c": 1.5}, {"b": "y", "a": None},
-                                          {"a": "7", "extra": True}])
-    df = read(spark, p, schema="a INT NOT NULL DEFAULT '42', b VARCHAR, c DOUBLE, z BIGINT NOT NULL")
+    p = write_lines(
+        tmp_path / "p.json",
+        [{"a": 1, "b": "x", "c": 1.5}, {"b": "y", "a": None}, {"a": "7", "extra": True}],
+    )
+    df = read(
+        spark, p, schema="a INT NOT NULL DEFAULT '42', b VARCHAR, c DOUBLE, z BIGINT NOT NULL"
+    )
     s = df.schema
     assert s.fieldNames() == ["a", "b", "c", "z", "extra"]  # provided first, discovered after
     assert s["a"].dataType == IntegerType() and not s["a"].nullable
@@ -36,12 +40,31 @@ def test_drill_schema_file_in_table_root(spark, tmp_path):
     root = tmp_path / "t"
     write_lines(root / "1.json", [{"id": 1, "v": 10}])
     write_lines(root / "2.json", [{"id": 2}])
-    (root / ".drill.schema").write_text(json.dumps({
-        "table": "t", "schema": {"columns": [
-            {"name": "id", "type": "BIGINT", "mode": "REQUIRED"},
-            {"name": "v", "type": "INT", "mode": "REQUIRED", "properties": {"drill.default": "-1"}},
-            {"name": "label", "type": "VARCHAR", "mode": "REQUIRED", "properties": {"drill.default": "none"}},
-        ]}, "version": 1}))
+    (root / ".drill.schema").write_text(
+        json.dumps(
+            {
+                "table": "t",
+                "schema": {
+                    "columns": [
+                        {"name": "id", "type": "BIGINT", "mode": "REQUIRED"},
+                        {
+                            "name": "v",
+                            "type": "INT",
+                            "mode": "REQUIRED",
+                            "properties": {"drill.default": "-1"},
+                        },
+                        {
+                            "name": "label",
+                            "type": "VARCHAR",
+                            "mode": "REQUIRED",
+                            "properties": {"drill.default": "none"},
+                        },
+                    ]
+                },
+                "version": 1,
+            }
+        )
+    )
     df = read(spark, root)
     assert df.schema["v"].dataType == IntegerType()
     assert sorted(tuple(r) for r in df.collect()) == [(1, 10, "none"), (2, -1, "none")]
@@ -68,7 +91,11 @@ def test_partition_dirs_after_data_columns_null_when_shallower(spark, tmp_path):
     write_lines(root / "2021" / "Q2" / "b.json", [{"x": 2}])
     df = read(spark, root)
     assert df.columns == ["x", "dir0", "dir1"]
-    assert sorted(tuple(r) for r in df.collect()) == [(0, None, None), (1, "2020", None), (2, "2021", "Q2")]
+    assert sorted(tuple(r) for r in df.collect()) == [
+        (0, None, None),
+        (1, "2020", None),
+        (2, "2021", "Q2"),
+    ]
     assert [r.x for r in df.filter("dir0 = '2021'").collect()] == [2]
 
 

@@ -24,11 +24,21 @@ N = 40
 LAYOUTS = {
     "indented": (lambda i: " " * 20 + f'{{"a":{i}}}', "\n", lambda i: [i]),
     "two_per_line": (lambda i: f'{{"a":{i}}}{{"a":{1000 + i}}}', "\n", lambda i: [i, 1000 + i]),
-    "comment_between": (lambda i: f'{{"a":{i}}} /* {{"a":-1}} */ {{"a":{2000 + i}}}', "\n",
-                        lambda i: [i, 2000 + i]),
-    "line_comment_after": (lambda i: f'  {{"a":{i}}} {{"a":{3000 + i}}} // {{"a":-1}}', "\n",
-                           lambda i: [i, 3000 + i]),
-    "crlf_indented": (lambda i: f'\t {{"a":{i}}} {{"a":{4000 + i}}}', "\r\n", lambda i: [i, 4000 + i]),
+    "comment_between": (
+        lambda i: f'{{"a":{i}}} /* {{"a":-1}} */ {{"a":{2000 + i}}}',
+        "\n",
+        lambda i: [i, 2000 + i],
+    ),
+    "line_comment_after": (
+        lambda i: f'  {{"a":{i}}} {{"a":{3000 + i}}} // {{"a":-1}}',
+        "\n",
+        lambda i: [i, 3000 + i],
+    ),
+    "crlf_indented": (
+        lambda i: f'\t {{"a":{i}}} {{"a":{4000 + i}}}',
+        "\r\n",
+        lambda i: [i, 4000 + i],
+    ),
 }
 
 
@@ -39,8 +49,13 @@ def write_layout(path, name):
 
 
 # split sizes that cut the lines at varied places
-SPLITS = {"indented": "23", "two_per_line": "41", "comment_between": "23", "line_comment_after": "64",
-          "crlf_indented": "41"}
+SPLITS = {
+    "indented": "23",
+    "two_per_line": "41",
+    "comment_between": "23",
+    "line_comment_after": "64",
+    "crlf_indented": "41",
+}
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
@@ -82,19 +97,25 @@ def test_discovery_sees_members_of_records_late_on_boundary_lines(spark, tmp_pat
 
 def test_top_level_scalars_and_arrays_are_skipped_one_record_each(spark, tmp_path):
     p = tmp_path / "scalars.json"
-    p.write_text('{"a":1}\n5\n{"a":2}\n"s"\n{"a":3}\ntrue\n{"a":4}\n[1, [2, {"x": 3}]]\n'
-                 '{"a":5}\n{"a":6} 7 {"a":8}\nnull\n{"a":9}')
+    p.write_text(
+        '{"a":1}\n5\n{"a":2}\n"s"\n{"a":3}\ntrue\n{"a":4}\n[1, [2, {"x": 3}]]\n'
+        '{"a":5}\n{"a":6} 7 {"a":8}\nnull\n{"a":9}'
+    )
     df = read(spark, p, skipInvalidRecords="true")
     assert sorted(r.a for r in df.select("a").collect()) == [1, 2, 3, 4, 5, 6, 8, 9]
     assert df.count() == 8
-    with pytest.raises(Exception, match=r"scalars.json line 2, column \d+ \(byte \d+\): expected a JSON object"):
+    with pytest.raises(
+        Exception, match=r"scalars.json line 2, column \d+ \(byte \d+\): expected a JSON object"
+    ):
         read(spark, p, schema="a BIGINT").collect()
 
 
 def test_skipping_with_replaced_utf8_keeps_the_records_after_a_scalar(spark, tmp_path):
     p = tmp_path / "replace.json"
     p.write_bytes(b'{"a":1, "s": "bad \xff"}\n5\n{"a":2}\n"s"\n{"a":3}\n')
-    got = read(spark, p, skipInvalidRecords="true", invalidUtf8="replace").select("a", "s").collect()
+    got = (
+        read(spark, p, skipInvalidRecords="true", invalidUtf8="replace").select("a", "s").collect()
+    )
     assert [tuple(r) for r in got] == [(1, "bad \ufffd"), (2, None), (3, None)]
 
 
@@ -113,7 +134,9 @@ def test_skipping_inside_an_outer_array_resumes_in_the_array(spark, tmp_path):
 
 
 def truncated_gzip(path, n=2000):
-    data = gzip.compress("".join(json.dumps({"a": i, "s": "x" * 20}) + "\n" for i in range(n)).encode())
+    data = gzip.compress(
+        "".join(json.dumps({"a": i, "s": "x" * 20}) + "\n" for i in range(n)).encode()
+    )
     path.write_bytes(data[: len(data) // 2])
 
 
@@ -146,7 +169,7 @@ def error_of(df):
     with pytest.raises(Exception) as e:
         df.collect()
     line = next(s for s in str(e.value).splitlines() if "drill: " in s)
-    return line[line.index("drill: "):]
+    return line[line.index("drill: ") :]
 
 
 def position(text, line):
@@ -162,10 +185,14 @@ def test_error_after_a_re_read_record_names_the_file_line_and_column(spark, tmp_
     # wins) and re-read from its start; the value that does not fit comes later: its position
     # must count from the file's start, as without filter push-down (no re-read)
     p = tmp_path / "reread.json"
-    p.write_text('{"a": 9}\n   {"a": 1, "b": "x", "A": 5} {"a": 7}\n{"a": 8}\n'
-                 '{"a": 8}\n   {"a": 6} {"a": {"x": 1}}\n')
+    p.write_text(
+        '{"a": 9}\n   {"a": 1, "b": "x", "A": 5} {"a": 7}\n{"a": 8}\n'
+        '{"a": 8}\n   {"a": 6} {"a": {"x": 1}}\n'
+    )
+
     def query(**opts):
         return read(spark, p, sampleRecords="3", **opts).filter("a > 3").select("a", "b")
+
     pushed = error_of(query())
     assert f"reread.json {position(p.read_text(), 5)}: " in pushed
     assert "split" not in pushed

@@ -31,10 +31,10 @@ def layout(tmp_path_factory):
     (outside / "secret.json").write_text(json.dumps({"s": SECRET}) + "\n")
     (data / "ok.json").write_text('{"a": 1}\n')
     (data / "sub" / "in.json").write_text('{"a": 2}\n')
-    os.symlink(outside / "secret.json", data / "link.json")            # a file link out
-    os.symlink(outside, data / "dirlink_parent" / "out")               # a folder link out
-    os.symlink(data / "ok.json", data / "sub" / "inside_link.json")    # stays inside: fine
-    os.symlink(outside, tmp / "escape")                                # CTAS through a link
+    os.symlink(outside / "secret.json", data / "link.json")  # a file link out
+    os.symlink(outside, data / "dirlink_parent" / "out")  # a folder link out
+    os.symlink(data / "ok.json", data / "sub" / "inside_link.json")  # stays inside: fine
+    os.symlink(outside, tmp / "escape")  # CTAS through a link
     return base
 
 
@@ -74,8 +74,9 @@ def _assert_refused(message: str, workspace: str = "data") -> None:
 
 @pytest.fixture
 def engine(spark, layout):
-    return SqlEngine(spark, SqlSession(workspaces={"data": str(layout / "data"),
-                                                   "tmp": str(layout / "tmp")}))
+    return SqlEngine(
+        spark, SqlSession(workspaces={"data": str(layout / "data"), "tmp": str(layout / "tmp")})
+    )
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
@@ -110,26 +111,34 @@ def test_root_is_confined_once_workspaces_are_configured(engine, layout):
 
 
 def test_allow_access_outside_workspace_opens_a_workspace(spark, layout):
-    session = SqlSession(workspaces={"data": {"location": str(layout / "data"),
-                                              "allowAccessOutsideWorkspace": True}})
-    got = SqlEngine(spark, session).execute(
-        "SELECT s FROM dfs.data.`../outside/secret.json`")[-1].rows()
+    session = SqlSession(
+        workspaces={"data": {"location": str(layout / "data"), "allowAccessOutsideWorkspace": True}}
+    )
+    got = (
+        SqlEngine(spark, session)
+        .execute("SELECT s FROM dfs.data.`../outside/secret.json`")[-1]
+        .rows()
+    )
     assert got == [{"s": SECRET}]
 
 
 def test_unconfigured_root_reaches_the_file_system_as_drills_root(spark, layout):
     # no workspace configured (local use, the conformance judge): relative names resolve in
     # the working directory and absolute ones are taken as they are (Drill's root is `/`)
-    got = SqlEngine(spark, SqlSession()).execute(
-        f"SELECT s FROM dfs.`{layout}/outside/secret.json`")[-1].rows()
+    got = (
+        SqlEngine(spark, SqlSession())
+        .execute(f"SELECT s FROM dfs.`{layout}/outside/secret.json`")[-1]
+        .rows()
+    )
     assert got == [{"s": SECRET}]
 
 
 # ---------------------------------------------------------------- CTAS
 
 
-@pytest.mark.parametrize("target", ["../outside/t", "escape/t", "/etc/drillspark_t",
-                                    "\uff0e\uff0e/outside/t"])
+@pytest.mark.parametrize(
+    "target", ["../outside/t", "escape/t", "/etc/drillspark_t", "\uff0e\uff0e/outside/t"]
+)
 def test_ctas_refuses_targets_outside_tmp(engine, layout, target):
     with pytest.raises(SqlError) as e:
         engine.execute(f"CREATE TABLE dfs.tmp.{_quoted(target)} AS SELECT 1 a FROM (VALUES(1))")
@@ -148,8 +157,13 @@ def test_ctas_inside_tmp_writes(engine, layout):
 @pytest.mark.parametrize("attack", ["dotdot", "absolute", "symlink_file", "fullwidth_dots"])
 def test_cli_sql_workspace_refuses(spark, layout, attack):
     args = build_parser().parse_args(
-        ["sql", "--workspace", f"data={layout / 'data'}",
-         f"SELECT * FROM dfs.data.{_quoted(_name(attack, layout))}"])
+        [
+            "sql",
+            "--workspace",
+            f"data={layout / 'data'}",
+            f"SELECT * FROM dfs.data.{_quoted(_name(attack, layout))}",
+        ]
+    )
     with pytest.raises(SqlError) as e:
         make_engine(args).execute(args.query)
     _assert_refused(str(e.value))
@@ -172,8 +186,9 @@ def test_spark_dfs_catalog_refuses(spark, catalog, layout, attack):
     _assert_refused(str(e.value))
 
 
-def test_spark_dfs_catalog_root_means_what_drillspark_sql_means(spark, layout, tmp_path,
-                                                                monkeypatch):
+def test_spark_dfs_catalog_root_means_what_drillspark_sql_means(
+    spark, layout, tmp_path, monkeypatch
+):
     # `root` (unconfigured) is the working directory, names may leave it: as drillspark.sql's
     spark.conf.set("spark.sql.catalog.rootdfs", "drillspark.catalog.DfsCatalog")
     got = spark.sql(f"SELECT s FROM rootdfs.root.`{layout}/outside/secret.json`").first()
@@ -188,20 +203,38 @@ def _plan(engine_config: dict, selection: dict, store: dict | None = None) -> di
     if store is not None:
         ops.append({"@id": 2, "op": "store", "input": 1, "storageengine": "fs", "target": store})
     else:
-        ops.append({"@id": 2, "op": "store", "input": 1, "target": None,
-                    "storageengine": "--SCREEN--"})
-    return {"head": {"type": "APACHE_DRILL_LOGICAL", "version": 1,
-                     "generator": {"type": "test", "info": "attacks"}},
-            "storage": {"fs": engine_config}, "query": ops}
+        ops.append(
+            {"@id": 2, "op": "store", "input": 1, "target": None, "storageengine": "--SCREEN--"}
+        )
+    return {
+        "head": {
+            "type": "APACHE_DRILL_LOGICAL",
+            "version": 1,
+            "generator": {"type": "test", "info": "attacks"},
+        },
+        "storage": {"fs": engine_config},
+        "query": ops,
+    }
 
 
-@pytest.mark.parametrize("attack", ["dotdot", "dotdot_deep", "symlink_file",
-                                    "symlink_in_folder", "fullwidth_dots", "division_slash"])
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "dotdot",
+        "dotdot_deep",
+        "symlink_file",
+        "symlink_in_folder",
+        "fullwidth_dots",
+        "division_slash",
+    ],
+)
 def test_plan_scan_refuses(spark, layout, attack):
     import drillspark
 
-    plan = _plan({"type": "file", "connection": f"file://{layout / 'data'}"},
-                 {"path": _name(attack, layout), "format": "json"})
+    plan = _plan(
+        {"type": "file", "connection": f"file://{layout / 'data'}"},
+        {"path": _name(attack, layout), "format": "json"},
+    )
     with pytest.raises(Exception) as e:
         drillspark.run(plan, spark=spark).df.collect()
     _assert_refused(str(e.value), "fs")
@@ -210,8 +243,11 @@ def test_plan_scan_refuses(spark, layout, attack):
 def test_plan_store_refuses_a_target_outside(spark, layout):
     import drillspark
 
-    plan = _plan({"type": "file", "connection": f"file://{layout / 'data'}"},
-                 {"path": "ok.json", "format": "json"}, {"path": "../outside/t"})
+    plan = _plan(
+        {"type": "file", "connection": f"file://{layout / 'data'}"},
+        {"path": "ok.json", "format": "json"},
+        {"path": "../outside/t"},
+    )
     with pytest.raises(Exception) as e:
         drillspark.run(plan, spark=spark)
     _assert_refused(str(e.value), "fs")
@@ -221,21 +257,27 @@ def test_plan_store_refuses_a_target_outside(spark, layout):
 def test_plan_with_its_own_root_engine_is_confined_by_the_runs_workspaces(spark, layout):
     import drillspark
 
-    plan = _plan({"type": "file", "connection": "file:///"},
-                 {"path": f"{layout}/outside/secret.json", "format": "json"})
+    plan = _plan(
+        {"type": "file", "connection": "file:///"},
+        {"path": f"{layout}/outside/secret.json", "format": "json"},
+    )
     with pytest.raises(Exception) as e:
         drillspark.run(plan, spark=spark, workspaces={"data": str(layout / "data")}).df.collect()
     _assert_refused(str(e.value))
     # the same engine reading inside the run's workspace is fine
-    plan = _plan({"type": "file", "connection": "file:///"},
-                 {"path": f"{layout}/data/ok.json", "format": "json"})
+    plan = _plan(
+        {"type": "file", "connection": "file:///"},
+        {"path": f"{layout}/data/ok.json", "format": "json"},
+    )
     got = drillspark.run(plan, spark=spark, workspaces={"data": str(layout / "data")})
     assert [r.a for r in got.df.collect()] == [1]
 
 
 def test_cli_run_workspace_confines_the_plan(spark, layout, tmp_path, capsys):
-    plan = _plan({"type": "file", "connection": "file:///"},
-                 {"path": f"{layout}/outside/secret.json", "format": "json"})
+    plan = _plan(
+        {"type": "file", "connection": "file:///"},
+        {"path": f"{layout}/outside/secret.json", "format": "json"},
+    )
     path = tmp_path / "p.json"
     path.write_text(json.dumps(plan))
     code = main(["run", str(path), "--workspace", f"data={layout / 'data'}"])

@@ -14,8 +14,12 @@ from drillspark.server.auth import add_user, read_users
 @pytest.fixture(scope="session")
 def server(spark, shared, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("server-tmp")
-    srv = DrillServer(spark, port=0, workspaces={"data": str(shared / "data"), "tmp": str(tmp)},
-                      limits=Limits(max_rows=5000, max_seconds=120))
+    srv = DrillServer(
+        spark,
+        port=0,
+        workspaces={"data": str(shared / "data"), "tmp": str(tmp)},
+        limits=Limits(max_rows=5000, max_seconds=120),
+    )
     srv.start()
     yield srv
     srv.stop()
@@ -31,8 +35,9 @@ def users_file(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def auth_server(spark, shared, users_file):
-    srv = DrillServer(spark, port=0, workspaces={"data": str(shared / "data")},
-                      users=read_users(str(users_file)))
+    srv = DrillServer(
+        spark, port=0, workspaces={"data": str(shared / "data")}, users=read_users(str(users_file))
+    )
     srv.start()
     yield srv
     srv.stop()

@@ -21,13 +21,17 @@ class Http:
         self.cookie: str | None = None
         self.keep = cookies
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
         headers = dict(headers or {})
         if self.cookie:
             headers["Cookie"] = self.cookie
-        req = urllib.request.Request(self.base + path, data=body, method=method,
-                                     headers=headers)
+        req = urllib.request.Request(self.base + path, data=body, method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=300) as r:
                 status, hdrs, data = r.status, dict(r.headers), r.read()

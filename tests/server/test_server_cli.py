@@ -26,13 +26,31 @@ SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
     port = free_port()
     runtime = tmp_path / "runtime"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
-               DRILLSPARK_RUNTIME_DIR=str(runtime))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+        DRILLSPARK_RUNTIME_DIR=str(runtime),
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "drillspark", "serve", "--port", str(port), "--master",
-         "local[2]", "--workspace", f"data={shared / 'data'}", "--conf",
-         "spark.driver.memory=1g"],
-        cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "drillspark",
+            "serve",
+            "--port",
+            str(port),
+            "--master",
+            "local[2]",
+            "--workspace",
+            f"data={shared / 'data'}",
+            "--conf",
+            "spark.driver.memory=1g",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines: list[str] = []
     ready = threading.Event()
 
@@ -55,14 +73,27 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
         assert json.loads(found.read_text())["url"] == f"http://127.0.0.1:{port}"
         assert json.loads(found.read_text())["pid"] == proc.pid
         sql = subprocess.run(
-            [sys.executable, "-m", "drillspark", "sql", "--workspace",
-             f"data={shared / 'data'}", "SELECT N_NAME FROM dfs.data."
-             "`breadth/tpch_json/nation.json` WHERE N_NATIONKEY = 3"],
-            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "drillspark",
+                "sql",
+                "--workspace",
+                f"data={shared / 'data'}",
+                "SELECT N_NAME FROM dfs.data.`breadth/tpch_json/nation.json` WHERE N_NATIONKEY = 3",
+            ],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert sql.returncode == 0, sql.stderr
-        assert sql.stderr == (f"drillspark: answered by drillspark serve at "
-                              f"http://127.0.0.1:{port} (pid {proc.pid}; --local runs "
-                              "without it)\n")
+        assert sql.stderr == (
+            f"drillspark: answered by drillspark serve at "
+            f"http://127.0.0.1:{port} (pid {proc.pid}; --local runs "
+            "without it)\n"
+        )
         assert "| CANADA |" in sql.stdout
         slow = _slow("sigterm")  # every row of 900^4 tested: it runs for minutes
         worker, result, query_id = http.start(slow)
@@ -81,16 +112,19 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
     log = "".join(lines)
     assert "drillspark serve: stopped" in log
     # one line per query, with its id, state, user, rows and text
-    assert any(" COMPLETED user=anonymous rows=1 " in line and "nation.json" in line
-               for line in lines), log
+    assert any(
+        " COMPLETED user=anonymous rows=1 " in line and "nation.json" in line for line in lines
+    ), log
     assert "Traceback" not in log
     assert "clientserver" not in log  # Py4J's connection chatter is not logged
 
 
 def _slow(tag: str) -> str:
     """A query that runs for minutes on the test machine (its text names the test)."""
-    return (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
-            f"WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) LIKE '%{tag}%'")
+    return (
+        f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
+        f"WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) LIKE '%{tag}%'"
+    )
 
 
 def _interrupt_when_running(proc: subprocess.Popen, http: Http, sql: str) -> str:
@@ -103,9 +137,14 @@ def _interrupt_when_running(proc: subprocess.Popen, http: Http, sql: str) -> str
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    proc = subprocess.Popen([sys.executable, "-m", "drillspark", *args], env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drillspark", *args],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdin is not None
     proc.stdin.write(stdin or "")
     proc.stdin.close()
@@ -119,8 +158,9 @@ def _assert_canceled(http: Http, query_id: str) -> None:
         assert profile["state"] in (1, 5, 8), profile  # running, cancelling or planning
         assert time.monotonic() < deadline, profile
         time.sleep(0.2)
-    entry = next(q for q in http.get_json("/profiles.json")["finishedQueries"]
-                 if q["queryId"] == query_id)
+    entry = next(
+        q for q in http.get_json("/profiles.json")["finishedQueries"] if q["queryId"] == query_id
+    )
     assert entry["state"] == "Canceled"
 
 
@@ -129,8 +169,9 @@ def test_ctrl_c_in_shell_connect_cancels_the_query_on_the_server(server):
     own; Ctrl-C cancels that query on the server and the shell goes on with the next."""
     http = Http(server.url)
     sql = _slow("shellctrlc")
-    proc = _cli("shell", "--connect", server.url, "--history", "/dev/null",
-                stdin=f"{sql};\n!schemas\n")
+    proc = _cli(
+        "shell", "--connect", server.url, "--history", "/dev/null", stdin=f"{sql};\n!schemas\n"
+    )
     query_id = _interrupt_when_running(proc, http, sql)
     out, err = proc.communicate(timeout=120)
     _assert_canceled(http, query_id)
@@ -184,18 +225,41 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
     KVGEN run in two separate executor JVMs, and the answers are the file's, computed here
     from the JSON lines themselves."""
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
-               DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"),
-               SPARK_WORKER_DIR=str(tmp_path / "work"))  # not into pyspark's folder
-    package = os.path.dirname(os.path.dirname(os.path.abspath(
-        sys.modules["drillspark"].__file__ or "")))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+        DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"),
+        SPARK_WORKER_DIR=str(tmp_path / "work"),
+    )  # not into pyspark's folder
+    package = os.path.dirname(
+        os.path.dirname(os.path.abspath(sys.modules["drillspark"].__file__ or ""))
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "drillspark", "serve", "--port", str(port), "--master",
-         "local-cluster[2,1,1024]", "--workspace", f"data={shared / 'data'}",
-         "--conf", "spark.executor.memory=512m", "--conf", "spark.driver.memory=1g",
-         "--conf", f"spark.executorEnv.PYTHONPATH={package}",
-         "--conf", f"spark.executorEnv.PYSPARK_PYTHON={sys.executable}"],
-        cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "drillspark",
+            "serve",
+            "--port",
+            str(port),
+            "--master",
+            "local-cluster[2,1,1024]",
+            "--workspace",
+            f"data={shared / 'data'}",
+            "--conf",
+            "spark.executor.memory=512m",
+            "--conf",
+            "spark.driver.memory=1g",
+            "--conf",
+            f"spark.executorEnv.PYTHONPATH={package}",
+            "--conf",
+            f"spark.executorEnv.PYSPARK_PYTHON={sys.executable}",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines: list[str] = []
     ready = threading.Event()
 
@@ -216,14 +280,18 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
         http = Http(f"http://127.0.0.1:{port}")
         orders = http.query(
             "SELECT f.o.oid AS oid, f.o.amount AS amount, f.cust AS cust FROM (SELECT t.cust "
-            f"AS cust, FLATTEN(t.orders) AS o FROM {table} t) f ORDER BY oid")
+            f"AS cust, FLATTEN(t.orders) AS o FROM {table} t) f ORDER BY oid"
+        )
         assert orders["queryState"] == "COMPLETED", orders
-        expected = sorted(((o["oid"], o["amount"], r["cust"]) for r in records
-                           for o in r.get("orders") or []), key=lambda t: t[0])
+        expected = sorted(
+            ((o["oid"], o["amount"], r["cust"]) for r in records for o in r.get("orders") or []),
+            key=lambda t: t[0],
+        )
         got = [(int(r["oid"]), float(r["amount"]), r["cust"]) for r in orders["rows"]]
         assert got == [(a, float(b), c) for a, b, c in expected]
-        scores = http.query(f"SELECT count(*) AS n FROM (SELECT FLATTEN(KVGEN(t.scores)) AS kv "
-                            f"FROM {table} t) k")
+        scores = http.query(
+            f"SELECT count(*) AS n FROM (SELECT FLATTEN(KVGEN(t.scores)) AS kv FROM {table} t) k"
+        )
         assert scores["rows"] == [{"n": sum(len(r.get("scores") or {}) for r in records)}]
         executors = [c for c in _descendants(proc.pid) if "CoarseGrainedExecutorBackend" in c]
         assert len(executors) == 2, executors

@@ -18,11 +18,18 @@ SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 def test_pydrill(server):
     drill = PyDrill(host="127.0.0.1", port=server.port)
     assert drill.is_active()
-    result = drill.query(f"SELECT N_NAME, N_REGIONKEY FROM {NATION} WHERE N_REGIONKEY = 1 "
-                         "ORDER BY N_NAME", timeout=300)
+    result = drill.query(
+        f"SELECT N_NAME, N_REGIONKEY FROM {NATION} WHERE N_REGIONKEY = 1 ORDER BY N_NAME",
+        timeout=300,
+    )
     assert result.columns == ["N_NAME", "N_REGIONKEY"]
-    assert [r["N_NAME"] for r in result] == ["ARGENTINA", "BRAZIL", "CANADA", "PERU",
-                                             "UNITED STATES"]
+    assert [r["N_NAME"] for r in result] == [
+        "ARGENTINA",
+        "BRAZIL",
+        "CANADA",
+        "PERU",
+        "UNITED STATES",
+    ]
     frame = result.to_dataframe()
     assert list(frame["N_NAME"])[:2] == ["ARGENTINA", "BRAZIL"]
     stats = drill.stats()
@@ -40,15 +47,29 @@ def test_requests_session_keeps_use_and_alter_session(server):
         url = server.url + "/query.json"
         use = s.post(url, json={"queryType": "SQL", "query": "USE dfs.data"}).json()
         assert use["rows"] == [{"ok": True, "summary": "Default schema changed to [dfs.data]"}]
-        s.post(url, json={"queryType": "SQL",
-                          "query": "ALTER SESSION SET `store.json.all_text_mode` = true"})
-        answer = s.post(url, json={"queryType": "SQL", "query":
-                                   "SELECT N_NATIONKEY FROM `breadth/tpch_json/nation.json` "
-                                   "LIMIT 1"}).json()
+        s.post(
+            url,
+            json={
+                "queryType": "SQL",
+                "query": "ALTER SESSION SET `store.json.all_text_mode` = true",
+            },
+        )
+        answer = s.post(
+            url,
+            json={
+                "queryType": "SQL",
+                "query": "SELECT N_NATIONKEY FROM `breadth/tpch_json/nation.json` LIMIT 1",
+            },
+        ).json()
         assert answer["metadata"] == ["VARCHAR"], answer
     # without the cookie: a session of its own, as every anonymous Drill request
-    fresh = requests.post(server.url + "/query.json", json={
-        "queryType": "SQL", "query": "SELECT N_NATIONKEY FROM `breadth/tpch_json/nation.json`"})
+    fresh = requests.post(
+        server.url + "/query.json",
+        json={
+            "queryType": "SQL",
+            "query": "SELECT N_NATIONKEY FROM `breadth/tpch_json/nation.json`",
+        },
+    )
     assert fresh.json()["queryState"] == "FAILED"
     assert "no default schema" in fresh.json()["errorMessage"]
 
@@ -61,8 +82,10 @@ def test_sixteen_clients_with_their_own_session_options(server):
         http.query("USE dfs.data")
         seen = []
         for _ in range(3):
-            a = http.query("SELECT N_NATIONKEY, N_NAME FROM `breadth/tpch_json/nation.json` "
-                           f"WHERE N_NATIONKEY = {i}")
+            a = http.query(
+                "SELECT N_NATIONKEY, N_NAME FROM `breadth/tpch_json/nation.json` "
+                f"WHERE N_NATIONKEY = {i}"
+            )
             assert a["queryState"] == "COMPLETED", a
             seen.append(a["metadata"][0])
             assert a["rows"][0]["N_NATIONKEY"] == (str(i) if text_mode else i)
@@ -77,8 +100,10 @@ def test_sixteen_clients_with_their_own_session_options(server):
 
 def test_a_running_query_is_cancelled(server):
     http = Http(server.url)
-    slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
-            "WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) LIKE '%zzqq%'")
+    slow = (
+        f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
+        "WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) LIKE '%zzqq%'"
+    )
     worker, answer, query_id = http.start(slow)
     assert query_id is not None, answer
     status, _, data = http.get(f"/profiles/cancel/{query_id}")
@@ -88,8 +113,9 @@ def test_a_running_query_is_cancelled(server):
     assert answer["queryState"] == "CANCELED", answer
     profile = http.get_json(f"/profiles/{query_id}.json")
     assert profile["state"] == 3 and "error" not in profile  # as Drill's canceled profile
-    entry = next(q for q in http.get_json("/profiles.json")["finishedQueries"]
-                 if q["queryId"] == query_id)
+    entry = next(
+        q for q in http.get_json("/profiles.json")["finishedQueries"] if q["queryId"] == query_id
+    )
     assert entry["state"] == "Canceled"
     # the server goes on answering
     assert http.query("SELECT 1 AS one FROM (VALUES(1))")["rows"] == [{"one": 1}]
@@ -101,34 +127,50 @@ def test_form_login_and_session_cookie(auth_server):
         denied = s.post(base + "/query.json", json={"queryType": "SQL", "query": "SELECT 1"})
         assert denied.status_code == 401
         assert "authentication required" in denied.json()["errorMessage"]
-        page = s.post(base + "/j_security_check",
-                      data={"j_username": "bob", "j_password": PASSWORDS["bob"]})
+        page = s.post(
+            base + "/j_security_check", data={"j_username": "bob", "j_password": PASSWORDS["bob"]}
+        )
         assert page.status_code == 200
         assert "Invalid username/password credentials" not in page.text
-        answer = s.post(base + "/query.json", json={
-            "queryType": "SQL", "query": "SELECT 1 AS one FROM (VALUES(1))",
-            "userName": "mallory"}).json()
+        answer = s.post(
+            base + "/query.json",
+            json={
+                "queryType": "SQL",
+                "query": "SELECT 1 AS one FROM (VALUES(1))",
+                "userName": "mallory",
+            },
+        ).json()
         assert answer["rows"] == [{"one": 1}]
-        entry = next(q for q in s.get(base + "/profiles.json").json()["finishedQueries"]
-                     if q["queryId"] == answer["queryId"])
+        entry = next(
+            q
+            for q in s.get(base + "/profiles.json").json()["finishedQueries"]
+            if q["queryId"] == answer["queryId"]
+        )
         assert entry["user"] == "bob"  # the login, not the userName field
         # a user is not an admin
         assert s.get(base + "/storage/dfs/enable/false").status_code == 403
         assert s.get(base + "/logout").status_code == 200
-        assert s.post(base + "/query.json",
-                      json={"queryType": "SQL", "query": "SELECT 1"}).status_code == 401
+        assert (
+            s.post(base + "/query.json", json={"queryType": "SQL", "query": "SELECT 1"}).status_code
+            == 401
+        )
 
 
 def test_wrong_password(auth_server):
     base = auth_server.url
     with requests.Session() as s:
-        page = s.post(base + "/j_security_check",
-                      data={"j_username": "alice", "j_password": "not-her-password"})
+        page = s.post(
+            base + "/j_security_check",
+            data={"j_username": "alice", "j_password": "not-her-password"},
+        )
         assert "Invalid username/password credentials" in page.text
-        assert s.post(base + "/query.json",
-                      json={"queryType": "SQL", "query": "SELECT 1"}).status_code == 401
-    wrong = requests.post(base + "/query.json", auth=("alice", "nope"),
-                          json={"queryType": "SQL", "query": "SELECT 1"})
+        assert (
+            s.post(base + "/query.json", json={"queryType": "SQL", "query": "SELECT 1"}).status_code
+            == 401
+        )
+    wrong = requests.post(
+        base + "/query.json", auth=("alice", "nope"), json={"queryType": "SQL", "query": "SELECT 1"}
+    )
     assert wrong.status_code == 401
     assert wrong.headers["WWW-Authenticate"].startswith("Basic")
     assert json.loads(wrong.text)["errorMessage"] == "Invalid username/password credentials."
@@ -138,13 +180,19 @@ def test_wrong_password(auth_server):
 
 def test_http_basic_and_pydrill_login(auth_server):
     base = auth_server.url
-    ok = requests.post(base + "/query.json", auth=("alice", PASSWORDS["alice"]),
-                       json={"queryType": "SQL", "query": "SELECT 2 AS two FROM (VALUES(1))"})
+    ok = requests.post(
+        base + "/query.json",
+        auth=("alice", PASSWORDS["alice"]),
+        json={"queryType": "SQL", "query": "SELECT 2 AS two FROM (VALUES(1))"},
+    )
     assert ok.json()["rows"] == [{"two": 2}]
-    assert requests.get(base + "/cluster.json",
-                        auth=("alice", PASSWORDS["alice"])).json()["authEnabled"] is True
-    drill = PyDrill(host="127.0.0.1", port=auth_server.port,
-                    auth=f"alice:{PASSWORDS['alice']}")
+    assert (
+        requests.get(base + "/cluster.json", auth=("alice", PASSWORDS["alice"])).json()[
+            "authEnabled"
+        ]
+        is True
+    )
+    drill = PyDrill(host="127.0.0.1", port=auth_server.port, auth=f"alice:{PASSWORDS['alice']}")
     assert drill.query("SELECT 3 AS three FROM (VALUES(1))", timeout=300).rows == [{"three": 3}]
     # a browser without a login is sent to the login form
     page = requests.get(base + "/query", headers={"Accept": "text/html"})
@@ -163,9 +211,17 @@ def test_bind_refused_without_auth(spark):
 def test_cli_sql_connect(server, capsys):
     from drillspark.cli.main import main
 
-    code = main(["sql", "--connect", server.url, "--format", "json",
-                 "USE dfs.data; SELECT N_NAME FROM `breadth/tpch_json/nation.json` "
-                 "WHERE N_NATIONKEY = 3"])
+    code = main(
+        [
+            "sql",
+            "--connect",
+            server.url,
+            "--format",
+            "json",
+            "USE dfs.data; SELECT N_NAME FROM `breadth/tpch_json/nation.json` "
+            "WHERE N_NATIONKEY = 3",
+        ]
+    )
     out = capsys.readouterr().out.splitlines()
     assert code == 0
     assert out[-1] == '{"N_NAME": "CANADA"}'  # the USE held for the second statement
@@ -181,13 +237,17 @@ def test_cli_shell_connect(server, capsys, monkeypatch):
 
     from drillspark.cli.main import main
 
-    monkeypatch.setattr("sys.stdin", io.StringIO(
-        "!tables\n"  # no default schema yet: dfs.root's files, as the local shell
-        "USE dfs.data;\n"
-        "!tables\n"
-        "SELECT N_NAME FROM `breadth/tpch_json/nation.json`\n WHERE N_NATIONKEY = 3;\n"
-        "SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`;\n"
-        "selec 1;\n"))
+    monkeypatch.setattr(
+        "sys.stdin",
+        io.StringIO(
+            "!tables\n"  # no default schema yet: dfs.root's files, as the local shell
+            "USE dfs.data;\n"
+            "!tables\n"
+            "SELECT N_NAME FROM `breadth/tpch_json/nation.json`\n WHERE N_NATIONKEY = 3;\n"
+            "SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`;\n"
+            "selec 1;\n"
+        ),
+    )
     code = main(["shell", "--connect", server.url, "--history", "/dev/null"])
     out = capsys.readouterr().out
     assert "Default schema changed to [dfs.data]" in out
@@ -207,9 +267,11 @@ def test_a_cancelled_create_table_leaves_nothing_half_written(server):
     import os
 
     http = Http(server.url)
-    sql = (f"CREATE TABLE dfs.tmp.halfway AS SELECT a.S_NAME AS n, b.S_COMMENT AS c, "
-           f"c.S_COMMENT AS d, e.S_NAME AS e FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
-           f"{SUPPLIER} e")
+    sql = (
+        f"CREATE TABLE dfs.tmp.halfway AS SELECT a.S_NAME AS n, b.S_COMMENT AS c, "
+        f"c.S_COMMENT AS d, e.S_NAME AS e FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
+        f"{SUPPLIER} e"
+    )
     worker, answer, query_id = http.start(sql)
     assert query_id is not None, answer
     tmp = server.catalog.workspaces["tmp"]
@@ -219,8 +281,7 @@ def test_a_cancelled_create_table_leaves_nothing_half_written(server):
 
     deadline = time.monotonic() + 300
     # Spark has started writing into the staging folder (storage/writers.py)
-    while not any(n.startswith(".halfway.drillspark-") and not n.endswith("lock")
-                  for n in ours()):
+    while not any(n.startswith(".halfway.drillspark-") and not n.endswith("lock") for n in ours()):
         assert time.monotonic() < deadline and worker.is_alive(), (answer, ours())
         time.sleep(0.1)
     # the write runs inside the statement's planning call: the profile says Running anyway
@@ -244,18 +305,22 @@ def test_a_query_over_the_time_limit_is_cancelled(spark, shared):
     the server answers the next one."""
     from drillspark.server import DrillServer, Limits
 
-    srv = DrillServer(spark, port=0, workspaces={"data": str(shared / "data")},
-                      limits=Limits(max_seconds=5))
+    srv = DrillServer(
+        spark, port=0, workspaces={"data": str(shared / "data")}, limits=Limits(max_seconds=5)
+    )
     with srv:
         http = Http(srv.url)
         # every row of the 900^4 cross product is tested (a predicate on a and d alone
         # filters before the other two joins and finished inside 5 s on an idle machine)
-        slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
-                f"{SUPPLIER} d WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) "
-                "LIKE '%timelimit%'")
+        slow = (
+            f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, "
+            f"{SUPPLIER} d WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) "
+            "LIKE '%timelimit%'"
+        )
         answer = http.query(slow)
         assert answer["queryState"] == "CANCELED", answer
-        assert answer["errorMessage"] == ("query exceeded the server's time limit of 5 s and "
-                                          "was cancelled")
+        assert answer["errorMessage"] == (
+            "query exceeded the server's time limit of 5 s and was cancelled"
+        )
         assert http.get_json("/status.json") == {"status": "Running!"}
         assert http.query("SHOW SCHEMAS")["queryState"] == "COMPLETED"

@@ -24,11 +24,17 @@ SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 "--window-size=1280,900"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1280,900",
+    ):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or
-                                              "/usr/bin/chromedriver"), options=options)
+    driver = webdriver.Chrome(
+        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+    )
     driver.set_page_load_timeout(60)
     yield driver
     driver.quit()
@@ -50,9 +56,11 @@ def test_query_page_runs_and_pages(browser, server, shots):
     browser.get(server.url + "/query")
     area = wait(browser, EC.presence_of_element_located((By.ID, "sql")))
     area.clear()
-    area.send_keys("SELECT N_NATIONKEY, N_NAME, N_REGIONKEY FROM "
-                   "dfs.data.`breadth/tpch_json/nation.json` a, (VALUES(1),(2),(3)) b(x) "
-                   "ORDER BY N_NATIONKEY, x")
+    area.send_keys(
+        "SELECT N_NATIONKEY, N_NAME, N_REGIONKEY FROM "
+        "dfs.data.`breadth/tpch_json/nation.json` a, (VALUES(1),(2),(3)) b(x) "
+        "ORDER BY N_NATIONKEY, x"
+    )
     browser.find_element(By.ID, "run").click()
     wait(browser, EC.presence_of_element_located((By.ID, "result-table")))
     assert browser.find_element(By.ID, "row-count").text == "75 rows"
@@ -70,8 +78,10 @@ def test_query_page_places_errors(browser, server, shots):
     browser.get(server.url + "/query")
     area = wait(browser, EC.presence_of_element_located((By.ID, "sql")))
     area.clear()
-    area.send_keys("SELECT N_NAME\nFROM dfs.data.`breadth/tpch_json/nation.json`\n"
-                   "WHERE nosuch_function(N_NAME) = 1")
+    area.send_keys(
+        "SELECT N_NAME\nFROM dfs.data.`breadth/tpch_json/nation.json`\n"
+        "WHERE nosuch_function(N_NAME) = 1"
+    )
     browser.find_element(By.ID, "run").click()
     message = wait(browser, EC.presence_of_element_located((By.ID, "error-message")))
     assert "FAILED" in message.text and "line 3" in message.text
@@ -82,9 +92,11 @@ def test_query_page_places_errors(browser, server, shots):
 def test_profiles_page_cancels_a_running_query(browser, server, shots):
     http = Http(server.url)
     # every row of the 900^4 cross product is tested: it runs for minutes
-    slow = (f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
-            "WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) "
-            "LIKE '%console-cancel%'")
+    slow = (
+        f"SELECT count(*) AS n FROM {SUPPLIER} a, {SUPPLIER} b, {SUPPLIER} c, {SUPPLIER} d "
+        "WHERE concat(a.S_COMMENT, b.S_COMMENT, c.S_COMMENT, d.S_COMMENT) "
+        "LIKE '%console-cancel%'"
+    )
     worker, answer, query_id = http.start(slow)
     assert query_id is not None, answer
     browser.get(server.url + "/profiles")
@@ -108,9 +120,11 @@ def test_profiles_page_cancels_a_running_query(browser, server, shots):
 
 def test_profile_page_draws_the_plan(browser, server, shots):
     http = Http(server.url)
-    done = http.query("SELECT N_REGIONKEY, count(*) AS n FROM "
-                      "dfs.data.`breadth/tpch_json/nation.json` WHERE N_NATIONKEY > 2 "
-                      "GROUP BY N_REGIONKEY ORDER BY N_REGIONKEY")
+    done = http.query(
+        "SELECT N_REGIONKEY, count(*) AS n FROM "
+        "dfs.data.`breadth/tpch_json/nation.json` WHERE N_NATIONKEY > 2 "
+        "GROUP BY N_REGIONKEY ORDER BY N_REGIONKEY"
+    )
     browser.get(server.url + "/profiles/" + done["queryId"])
     wait(browser, EC.presence_of_element_located((By.ID, "plan-svg")))
     assert browser.find_element(By.ID, "state").text == "Succeeded"
@@ -128,8 +142,7 @@ def test_storage_and_options_pages(browser, server, shots):
     assert "dfs.data" in card.text and "enabled" in card.text
     browser.save_screenshot(str(shots / "storage.png"))
     browser.get(server.url + "/options")
-    row = wait(browser, EC.presence_of_element_located(
-        (By.ID, "option-store.json.all_text_mode")))
+    row = wait(browser, EC.presence_of_element_located((By.ID, "option-store.json.all_text_mode")))
     assert "BOOLEAN" in row.text
     browser.save_screenshot(str(shots / "options.png"))
     browser.get(server.url + "/")
@@ -143,6 +156,10 @@ def test_login_page(browser, auth_server, shots):
     form.send_keys("alice")
     browser.find_element(By.NAME, "j_password").send_keys("wrong")
     browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, EC.text_to_be_present_in_element((By.TAG_NAME, "body"),
-                                                   "Invalid username/password credentials."))
+    wait(
+        browser,
+        EC.text_to_be_present_in_element(
+            (By.TAG_NAME, "body"), "Invalid username/password credentials."
+        ),
+    )
     browser.save_screenshot(str(shots / "login.png"))

@@ -17,11 +17,13 @@ from drillspark.server.app import free_port
 
 NATION = "dfs.data.`breadth/tpch_json/nation.json`"
 # the types of docs/server.md's value table, which the REST answer carries as Drill does
-TYPES = ("SELECT CAST(1.5 AS DECIMAL(5,2)) AS d, CAST(2 AS INT) AS i, CAST(3 AS BIGINT) AS bi, "
-         "CAST(0.5 AS FLOAT) AS f4, 1.5e0 AS f8, 0.1e0 + 0.2e0 AS f8b, DATE '2024-01-02' AS dt, "
-         "TIMESTAMP '2024-01-02 03:04:05.678' AS ts, TIME '03:04:05' AS tm, true AS b, "
-         "CAST(NULL AS VARCHAR) AS n, CAST('ab' AS VARBINARY) AS vb, "
-         "CAST('NaN' AS DOUBLE) AS nan FROM (VALUES(1))")
+TYPES = (
+    "SELECT CAST(1.5 AS DECIMAL(5,2)) AS d, CAST(2 AS INT) AS i, CAST(3 AS BIGINT) AS bi, "
+    "CAST(0.5 AS FLOAT) AS f4, 1.5e0 AS f8, 0.1e0 + 0.2e0 AS f8b, DATE '2024-01-02' AS dt, "
+    "TIMESTAMP '2024-01-02 03:04:05.678' AS ts, TIME '03:04:05' AS tm, true AS b, "
+    "CAST(NULL AS VARCHAR) AS n, CAST('ab' AS VARBINARY) AS vb, "
+    "CAST('NaN' AS DOUBLE) AS nan FROM (VALUES(1))"
+)
 
 
 @pytest.fixture
@@ -47,8 +49,10 @@ def test_found_server_answers_as_a_local_run(server, runtime, monkeypatch, capsy
     path = discovery.publish(server.url, dict(server.catalog.workspaces), auth=False)
     assert json.loads(path.read_text())["pid"] == os.getpid()
     assert path.stat().st_mode & 0o077 == 0
-    nation = (f"SELECT N_NATIONKEY, N_NAME, N_COMMENT FROM {NATION} WHERE N_NATIONKEY < 4 "
-              "ORDER BY N_NATIONKEY")
+    nation = (
+        f"SELECT N_NATIONKEY, N_NAME, N_COMMENT FROM {NATION} WHERE N_NATIONKEY < 4 "
+        "ORDER BY N_NATIONKEY"
+    )
     for sql in (TYPES, nation, f"USE dfs.data; SELECT count(*) AS n FROM {NATION}"):
         for fmt in ("table", "json", "csv"):
             before = {q.id for q in server.queries.finished()}
@@ -67,8 +71,22 @@ def test_schema_and_set_options_reach_the_server(server, runtime, monkeypatch, c
     _in_root(server, monkeypatch)
     discovery.publish(server.url, dict(server.catalog.workspaces), auth=False)
     sql = "SELECT N_NAME FROM `breadth/tpch_json/nation.json` WHERE N_NATIONKEY = 3"
-    assert main(["sql", *_args(server), "--schema", "dfs.data", "--set",
-                 "store.json.all_text_mode=true", "--format", "json", sql]) == 0
+    assert (
+        main(
+            [
+                "sql",
+                *_args(server),
+                "--schema",
+                "dfs.data",
+                "--set",
+                "store.json.all_text_mode=true",
+                "--format",
+                "json",
+                sql,
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr()
     assert "answered by drillspark serve" in out.err
     assert out.out.strip() == '{"N_NAME": "CANADA"}'
@@ -76,8 +94,9 @@ def test_schema_and_set_options_reach_the_server(server, runtime, monkeypatch, c
     assert q.text == sql and q.state == "COMPLETED"
 
 
-def test_other_workspaces_dead_and_silent_servers_mean_a_local_run(server, runtime,
-                                                                    monkeypatch, capsys):
+def test_other_workspaces_dead_and_silent_servers_mean_a_local_run(
+    server, runtime, monkeypatch, capsys
+):
     _in_root(server, monkeypatch)
     # another folder as `data`: not the same answers
     discovery.publish(server.url, {**server.catalog.workspaces, "data": "/"}, auth=False)
@@ -88,8 +107,16 @@ def test_other_workspaces_dead_and_silent_servers_mean_a_local_run(server, runti
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     stale = runtime / f"{discovery.PREFIX}{gone.pid}.json"
-    stale.write_text(json.dumps({"url": server.url, "pid": gone.pid, "auth": False,
-                                 "workspaces": server.catalog.workspaces}))
+    stale.write_text(
+        json.dumps(
+            {
+                "url": server.url,
+                "pid": gone.pid,
+                "auth": False,
+                "workspaces": server.catalog.workspaces,
+            }
+        )
+    )
     os.chmod(stale, 0o600)
     for p in runtime.glob("serve-*.json"):
         if p != stale:
@@ -108,36 +135,48 @@ def test_other_workspaces_dead_and_silent_servers_mean_a_local_run(server, runti
     assert len(out.err.strip().splitlines()) == 1
 
 
-def test_a_changed_server_or_a_local_path_runs_locally(server, runtime, monkeypatch, capsys,
-                                                       shared):
+def test_a_changed_server_or_a_local_path_runs_locally(
+    server, runtime, monkeypatch, capsys, shared
+):
     _in_root(server, monkeypatch)
     discovery.publish(server.url, dict(server.catalog.workspaces), auth=False)
     http = Http(server.url)
     # a system option changed on the server: its answers may differ from a local run's
-    status, _, _ = http.request("POST", "/option/store.json.all_text_mode", b"value=true",
-                                {"Content-Type": "application/x-www-form-urlencoded"})
+    status, _, _ = http.request(
+        "POST",
+        "/option/store.json.all_text_mode",
+        b"value=true",
+        {"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert status == 200
     try:
         assert main(["sql", *_args(server), "SELECT 4 AS four FROM (VALUES(1))"]) == 0
         assert "answered by" not in capsys.readouterr().err
     finally:
-        http.request("POST", "/option/store.json.all_text_mode", b"value=false",
-                     {"Content-Type": "application/x-www-form-urlencoded"})
+        http.request(
+            "POST",
+            "/option/store.json.all_text_mode",
+            b"value=false",
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        )
     # without --workspace a local dfs.root reads any path, the server's only its
     # workspaces: such a query is run locally
     monkeypatch.chdir(server.catalog.workspaces["tmp"])
     own = {"root": os.getcwd(), "tmp": "/tmp"}
     discovery.publish(server.url, own, auth=False)
     server_ws = dict(server.catalog.workspaces)
-    status, _, body = http.request("POST", "/storage/dfs.json", json.dumps(
-        {"name": "dfs", "config": {"workspaces": {k: {"location": v}
-                                                  for k, v in own.items()}}}).encode(),
-        {"Content-Type": "application/json"})
+    status, _, body = http.request(
+        "POST",
+        "/storage/dfs.json",
+        json.dumps(
+            {"name": "dfs", "config": {"workspaces": {k: {"location": v} for k, v in own.items()}}}
+        ).encode(),
+        {"Content-Type": "application/json"},
+    )
     assert status == 200, body
     try:
         outside = shared / "data" / "breadth" / "tpch_json" / "region.json"
-        assert main(["sql", "--format", "json",
-                     f"SELECT count(*) AS n FROM dfs.`{outside}`"]) == 0
+        assert main(["sql", "--format", "json", f"SELECT count(*) AS n FROM dfs.`{outside}`"]) == 0
         out = capsys.readouterr()
         assert "answered by drillspark serve" in out.err
         assert "reads outside the server's workspaces; running locally" in out.err

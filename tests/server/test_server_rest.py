@@ -11,7 +11,8 @@ NATION = "dfs.data.`breadth/tpch_json/nation.json`"
 
 def test_query_json_streams_drills_shape(http):
     status, headers, body = http.query_raw(
-        f"SELECT N_NATIONKEY, N_NAME FROM {NATION} WHERE N_NATIONKEY < 2 ORDER BY N_NATIONKEY")
+        f"SELECT N_NATIONKEY, N_NAME FROM {NATION} WHERE N_NATIONKEY < 2 ORDER BY N_NATIONKEY"
+    )
     assert status == 200
     assert headers["Content-Type"] == "application/json"
     text = body.decode()
@@ -24,10 +25,18 @@ def test_query_json_streams_drills_shape(http):
         r',"rows":\[\n'
         r'\{"N_NATIONKEY":0,"N_NAME":"ALGERIA"\}\n'
         r',\{"N_NATIONKEY":1,"N_NAME":"ARGENTINA"\}\n'
-        r'\]\n'
-        r',"queryState":"COMPLETED"\n\}', text), text
-    assert list(json.loads(text)) == ["queryId", "columns", "metadata", "attemptedAutoLimit",
-                                      "rows", "queryState"]
+        r"\]\n"
+        r',"queryState":"COMPLETED"\n\}',
+        text,
+    ), text
+    assert list(json.loads(text)) == [
+        "queryId",
+        "columns",
+        "metadata",
+        "attemptedAutoLimit",
+        "rows",
+        "queryState",
+    ]
 
 
 def test_values_travel_as_drill_sends_them(http):
@@ -37,14 +46,39 @@ def test_values_travel_as_drill_sends_them(http):
         "CAST(0.5 AS FLOAT) AS f4, 1.5e0 AS f8, DATE '2024-01-02' AS dt, "
         "TIMESTAMP '2024-01-02 03:04:05.678' AS ts, TIME '03:04:05' AS tm, true AS b, "
         "CAST(NULL AS VARCHAR) AS n, CAST('ab' AS VARBINARY) AS vb, "
-        "CAST('NaN' AS DOUBLE) AS nan FROM (VALUES(1))")
+        "CAST('NaN' AS DOUBLE) AS nan FROM (VALUES(1))"
+    )
     assert answer["queryState"] == "COMPLETED", answer
-    assert answer["metadata"] == ["VARDECIMAL(5, 2)", "INT", "BIGINT", "FLOAT4", "FLOAT8",
-                                  "DATE", "TIMESTAMP", "TIME", "BIT", "VARCHAR", "VARBINARY",
-                                  "FLOAT8"]
-    assert answer["rows"] == [{"d": 1.50, "i": 2, "bi": 3, "f4": 0.5, "f8": 1.5,
-                               "dt": 1704153600000, "ts": 1704164645678, "tm": 11045000,
-                               "b": True, "n": None, "vb": "YWI=", "nan": "NaN"}]
+    assert answer["metadata"] == [
+        "VARDECIMAL(5, 2)",
+        "INT",
+        "BIGINT",
+        "FLOAT4",
+        "FLOAT8",
+        "DATE",
+        "TIMESTAMP",
+        "TIME",
+        "BIT",
+        "VARCHAR",
+        "VARBINARY",
+        "FLOAT8",
+    ]
+    assert answer["rows"] == [
+        {
+            "d": 1.50,
+            "i": 2,
+            "bi": 3,
+            "f4": 0.5,
+            "f8": 1.5,
+            "dt": 1704153600000,
+            "ts": 1704164645678,
+            "tm": 11045000,
+            "b": True,
+            "n": None,
+            "vb": "YWI=",
+            "nan": "NaN",
+        }
+    ]
 
 
 def test_decimal_keeps_its_scale_and_maps_keep_null_members(http, server):
@@ -53,16 +87,22 @@ def test_decimal_keeps_its_scale_and_maps_keep_null_members(http, server):
     # the README's types.json: REST keeps a map's null members ("s":null), JDBC drops them
     folder = server.catalog.workspaces["tmp"]
     with open(f"{folder}/types.json", "w") as f:
-        f.write('{"id":1,"m":{"k":1,"s":"a"},"arr":[1,2],"f":0.5}\n'
-                '{"id":2,"m":{"k":2},"arr":[],"f":null}\n')
+        f.write(
+            '{"id":1,"m":{"k":1,"s":"a"},"arr":[1,2],"f":0.5}\n'
+            '{"id":2,"m":{"k":2},"arr":[],"f":null}\n'
+        )
     answer = http.query("SELECT m, arr, f FROM dfs.tmp.`types.json` ORDER BY id")
     assert answer["metadata"] == ["MAP", "BIGINT", "FLOAT8"]
-    assert answer["rows"] == [{"m": {"k": 1, "s": "a"}, "arr": [1, 2], "f": 0.5},
-                              {"m": {"k": 2, "s": None}, "arr": [], "f": None}]
+    assert answer["rows"] == [
+        {"m": {"k": 1, "s": "a"}, "arr": [1, 2], "f": 0.5},
+        {"m": {"k": 2, "s": None}, "arr": [], "f": None},
+    ]
 
 
 def test_every_row_carries_every_column(http, shared):
-    answer = http.query("SELECT * FROM dfs.data.`drill-conformance/data/drill/complex_student.json` LIMIT 3")
+    answer = http.query(
+        "SELECT * FROM dfs.data.`drill-conformance/data/drill/complex_student.json` LIMIT 3"
+    )
     assert answer["queryState"] == "COMPLETED", answer
     for row in answer["rows"]:
         assert list(row) == answer["columns"]
@@ -78,8 +118,10 @@ def test_failed_query_is_http_200_with_message(http):
 
 
 def test_verbose_errors_option_adds_exception_and_trace(http):
-    answer = http.query("SELECT * FROM dfs.data.`nosuch.json`",
-                        options={"drill.exec.http.rest.errors.verbose": True})
+    answer = http.query(
+        "SELECT * FROM dfs.data.`nosuch.json`",
+        options={"drill.exec.http.rest.errors.verbose": True},
+    )
     assert list(answer) == ["queryId", "exception", "errorMessage", "stackTrace", "queryState"]
     assert answer["queryState"] == "FAILED"
     assert "nosuch.json" in answer["errorMessage"]
@@ -97,8 +139,7 @@ def test_auto_limit_cuts_and_is_announced(http):
 
 def test_result_over_the_server_maximum_fails_after_its_rows(http):
     # the fixture's server answers at most 5000 rows; 25 * 25 * 25 = 15625
-    status, _, body = http.query_raw(
-        f"SELECT a.N_NAME FROM {NATION} a, {NATION} b, {NATION} c")
+    status, _, body = http.query_raw(f"SELECT a.N_NAME FROM {NATION} a, {NATION} b, {NATION} c")
     answer = json.loads(body)
     assert answer["queryState"] == "FAILED"
     assert len(answer["rows"]) == 5000
@@ -107,11 +148,13 @@ def test_result_over_the_server_maximum_fails_after_its_rows(http):
 
 
 def test_default_schema_and_options_per_request(http):
-    answer = http.query("SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`",
-                        defaultSchema="dfs.data")
+    answer = http.query(
+        "SELECT count(*) AS n FROM `breadth/tpch_json/nation.json`", defaultSchema="dfs.data"
+    )
     assert answer["rows"] == [{"n": 25}]
-    typed = http.query(f"SELECT N_NATIONKEY FROM {NATION} LIMIT 1",
-                       options={"store.json.all_text_mode": True})
+    typed = http.query(
+        f"SELECT N_NATIONKEY FROM {NATION} LIMIT 1", options={"store.json.all_text_mode": True}
+    )
     assert typed["metadata"] == ["VARCHAR"] and typed["rows"] == [{"N_NATIONKEY": "0"}]
     again = http.query(f"SELECT N_NATIONKEY FROM {NATION} LIMIT 1")
     assert again["metadata"] == ["BIGINT"]  # the option was for that request only
@@ -129,11 +172,14 @@ def test_malformed_requests_get_json_errors_and_the_server_stays_up(http):
     post = http.request
     cases = [
         (b'{"queryType":"SQL"', {"Content-Type": "application/json"}, 400),
-        (b'[1,2]', {"Content-Type": "application/json"}, 400),
+        (b"[1,2]", {"Content-Type": "application/json"}, 400),
         (b'{"query":"select 1"}', {"Content-Type": "application/json"}, 400),
-        (b'\xff\xfe', {"Content-Type": "application/json"}, 400),
-        (b"queryType=SQL&query=select+1", {"Content-Type": "application/x-www-form-urlencoded"},
-         415),
+        (b"\xff\xfe", {"Content-Type": "application/json"}, 400),
+        (
+            b"queryType=SQL&query=select+1",
+            {"Content-Type": "application/x-www-form-urlencoded"},
+            415,
+        ),
     ]
     for body, headers, expected in cases:
         status, hdrs, data = post("POST", "/query.json", body, headers)
@@ -141,8 +187,9 @@ def test_malformed_requests_get_json_errors_and_the_server_stays_up(http):
         assert hdrs["Content-Type"] == "application/json"
         message = json.loads(data)["errorMessage"]
         assert message and "Traceback" not in message
-    status, _, data = post("POST", "/query.json", b"x" * (2 << 20),
-                           {"Content-Type": "application/json"})
+    status, _, data = post(
+        "POST", "/query.json", b"x" * (2 << 20), {"Content-Type": "application/json"}
+    )
     assert status == 413 and "limit" in json.loads(data)["errorMessage"]
     assert http.get_json("/status.json") == {"status": "Running!"}
 
@@ -183,12 +230,29 @@ def test_profiles_list_and_profile(http):
     done = http.query("SELECT 1 AS one FROM (VALUES(1))", userName="carol")
     failed = http.query("SELECT * FROM dfs.data.`nosuch.json`")
     listing = http.get_json("/profiles.json")
-    assert list(listing) == ["errors", "runningQueries", "finishedQueries",
-                             "maxFetchedQueries", "queriesPerPage"]
+    assert list(listing) == [
+        "errors",
+        "runningQueries",
+        "finishedQueries",
+        "maxFetchedQueries",
+        "queriesPerPage",
+    ]
     entries = {e["queryId"]: e for e in listing["finishedQueries"]}
     ok = entries[done["queryId"]]
-    assert list(ok) == ["queryId", "startTime", "endTime", "time", "link", "foreman", "query",
-                        "state", "user", "totalCost", "queueName", "duration"]
+    assert list(ok) == [
+        "queryId",
+        "startTime",
+        "endTime",
+        "time",
+        "link",
+        "foreman",
+        "query",
+        "state",
+        "user",
+        "totalCost",
+        "queueName",
+        "duration",
+    ]
     assert ok["state"] == "Succeeded" and ok["user"] == "carol"
     assert re.fullmatch(r"\d+\.\d{3} sec", ok["duration"])
     assert entries[failed["queryId"]]["state"] == "Failed"
@@ -213,8 +277,9 @@ def test_storage_endpoints(http, server, tmp_path):
     dfs["config"]["workspaces"]["extra"] = {"location": str(tmp_path), "writable": False}
     (tmp_path / "one.json").write_text('{"x": 7}\n')
     body = json.dumps(dfs).encode()
-    status, _, data = http.request("POST", "/storage/dfs.json", body,
-                                   {"Content-Type": "application/json"})
+    status, _, data = http.request(
+        "POST", "/storage/dfs.json", body, {"Content-Type": "application/json"}
+    )
     assert status == 200 and json.loads(data) == {"result": "Success"}
     assert http.query("SELECT x FROM dfs.extra.`one.json`")["rows"] == [{"x": 7}]
     status, _, data = http.get("/storage/dfs/enable/false")
@@ -224,8 +289,9 @@ def test_storage_endpoints(http, server, tmp_path):
     assert "enabled" not in http.get_json("/storage/dfs.json")["config"]
     http.get("/storage/dfs/enable/true")
     del dfs["config"]["workspaces"]["extra"]
-    http.request("POST", "/storage/dfs.json", json.dumps(dfs).encode(),
-                 {"Content-Type": "application/json"})
+    http.request(
+        "POST", "/storage/dfs.json", json.dumps(dfs).encode(), {"Content-Type": "application/json"}
+    )
     assert "extra" not in http.get_json("/storage/dfs.json")["config"]["workspaces"]
     status, _, data = http.request("DELETE", "/storage/dfs.json")
     assert status == 400 and "cannot be deleted" in json.loads(data)["errorMessage"]
@@ -234,12 +300,20 @@ def test_storage_endpoints(http, server, tmp_path):
 def test_options_endpoints(http):
     options = {o["name"]: o for o in http.get_json("/options.json")}
     mode = options["store.json.all_text_mode"]
-    assert mode == {"name": "store.json.all_text_mode", "value": False,
-                    "defaultValue": "false", "accessibleScopes": "ALL", "kind": "BOOLEAN",
-                    "optionScope": "BOOT"}
-    status, _, data = http.request("POST", "/option/store.json.all_text_mode",
-                                   b"name=store.json.all_text_mode&value=true&kind=BOOLEAN",
-                                   {"Content-Type": "application/x-www-form-urlencoded"})
+    assert mode == {
+        "name": "store.json.all_text_mode",
+        "value": False,
+        "defaultValue": "false",
+        "accessibleScopes": "ALL",
+        "kind": "BOOLEAN",
+        "optionScope": "BOOT",
+    }
+    status, _, data = http.request(
+        "POST",
+        "/option/store.json.all_text_mode",
+        b"name=store.json.all_text_mode&value=true&kind=BOOLEAN",
+        {"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert status == 200, data
     try:
         changed = {o["name"]: o for o in http.get_json("/options.json")}
@@ -248,10 +322,18 @@ def test_options_endpoints(http):
         typed = http.query(f"SELECT N_NATIONKEY FROM {NATION} LIMIT 1")
         assert typed["metadata"] == ["VARCHAR"]  # a system option reaches every session
     finally:
-        http.request("POST", "/option/store.json.all_text_mode", b"value=false&kind=BOOLEAN",
-                     {"Content-Type": "application/x-www-form-urlencoded"})
-    status, _, data = http.request("POST", "/option/store.json.all_text_mode", b"value=maybe",
-                                   {"Content-Type": "application/x-www-form-urlencoded"})
+        http.request(
+            "POST",
+            "/option/store.json.all_text_mode",
+            b"value=false&kind=BOOLEAN",
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        )
+    status, _, data = http.request(
+        "POST",
+        "/option/store.json.all_text_mode",
+        b"value=maybe",
+        {"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert status == 400 and "true or false" in json.loads(data)["errorMessage"]
 
 
@@ -289,6 +371,7 @@ def test_a_client_may_name_its_query(http):
     assert status == 409
     assert json.loads(data) == {"errorMessage": f"query id {query_id} is already in use"}
     for bad in ("x", query_id.upper(), "../" + query_id):
-        status, _, data = http.request("POST", "/query.json", body,
-                                       {**headers, "X-Drillspark-Query-Id": bad})
+        status, _, data = http.request(
+            "POST", "/query.json", body, {**headers, "X-Drillspark-Query-Id": bad}
+        )
         assert status == 400 and "X-Drillspark-Query-Id" in json.loads(data)["errorMessage"]

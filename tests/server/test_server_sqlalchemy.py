@@ -14,15 +14,20 @@ from sqlalchemy import create_engine, inspect, text
 
 
 def _engine(server, schema: str = "dfs.data"):
-    return create_engine(f"drill+sadrill://127.0.0.1:{server.port}/{schema.replace('.', '/')}"
-                         "?use_ssl=False")
+    return create_engine(
+        f"drill+sadrill://127.0.0.1:{server.port}/{schema.replace('.', '/')}?use_ssl=False"
+    )
 
 
 def test_connect_and_query(server):
     engine = _engine(server)
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT N_NAME FROM `breadth/tpch_json/nation.json` "
-                                 "WHERE N_NATIONKEY < 3 ORDER BY N_NATIONKEY")).fetchall()
+        rows = conn.execute(
+            text(
+                "SELECT N_NAME FROM `breadth/tpch_json/nation.json` "
+                "WHERE N_NATIONKEY < 3 ORDER BY N_NATIONKEY"
+            )
+        ).fetchall()
     assert [r[0] for r in rows] == ["ALGERIA", "ARGENTINA", "BRAZIL"]
 
 
@@ -34,9 +39,12 @@ def test_pandas_read_sql(server):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "other DBAPI2 objects are not tested"
-            frame = pd.read_sql("SELECT N_REGIONKEY, count(*) AS n FROM "
-                                "`breadth/tpch_json/nation.json` GROUP BY N_REGIONKEY "
-                                "ORDER BY N_REGIONKEY", conn)
+            frame = pd.read_sql(
+                "SELECT N_REGIONKEY, count(*) AS n FROM "
+                "`breadth/tpch_json/nation.json` GROUP BY N_REGIONKEY "
+                "ORDER BY N_REGIONKEY",
+                conn,
+            )
     finally:
         conn.close()
     assert list(frame.columns) == ["N_REGIONKEY", "n"]
@@ -53,15 +61,18 @@ def test_inspect(server):
     assert [c["name"] for c in columns] == ["N_NATIONKEY", "N_NAME", "N_REGIONKEY", "N_COMMENT"]
 
 
-
 def test_superset_time_grain(server, shared):
     # Superset's Drill time grains are NEARESTDATE calls (PT15M: 'QUARTER_HOUR'), grouped by,
     # over a real folder: Citi Bike snapshots taken about five minutes apart
     grain = "NEARESTDATE(executionTime, 'yyyy-MM-dd hh:mm:ss a', 'QUARTER_HOUR')"
     with _engine(server).connect() as conn:
-        rows = conn.execute(text(f"SELECT {grain} AS __timestamp, COUNT(*) AS `count` "
-                                 f"FROM `citibike` GROUP BY {grain} ORDER BY __timestamp "
-                                 "LIMIT 10000")).fetchall()
+        rows = conn.execute(
+            text(
+                f"SELECT {grain} AS __timestamp, COUNT(*) AS `count` "
+                f"FROM `citibike` GROUP BY {grain} ORDER BY __timestamp "
+                "LIMIT 10000"
+            )
+        ).fetchall()
     want: dict[str, int] = {}
     for f in sorted((shared / "data" / "citibike").iterdir()):
         for line in f.read_text().splitlines():

@@ -26,15 +26,22 @@ print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
 
 def client(args: list[str], cwd: str, runtime: str) -> tuple[str, str, dict]:
     env = dict(os.environ, **{discovery.RUNTIME_DIR_ENV: runtime})
-    proc = subprocess.run([sys.executable, "-c", CLIENT, json.dumps(HEAVY), *args], capture_output=True, text=True,
-                          timeout=120, cwd=cwd, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-c", CLIENT, json.dumps(HEAVY), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env=env,
+    )
     *lines, last = proc.stderr.strip().splitlines()
     return proc.stdout, "\n".join(lines), json.loads(last)
 
 
 @pytest.mark.parametrize("how", ["found", "connect"])
-def test_a_server_answered_query_imports_no_spark_arrow_or_sqlglot(server, tmp_path, how,
-                                                                    monkeypatch):
+def test_a_server_answered_query_imports_no_spark_arrow_or_sqlglot(
+    server, tmp_path, how, monkeypatch
+):
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv(discovery.RUNTIME_DIR_ENV, str(runtime))
@@ -44,9 +51,11 @@ def test_a_server_answered_query_imports_no_spark_arrow_or_sqlglot(server, tmp_p
         args = ["--workspace", f"data={ws['data']}", "--workspace", f"tmp={ws['tmp']}"]
     else:
         args = ["--connect", server.url]
-    out, err, report = client(["sql", *args, "--format", "csv",
-                               "SELECT 1 AS one FROM (VALUES(1)); SELECT 2 AS two"],
-                              cwd=ws["root"], runtime=str(runtime))
+    out, err, report = client(
+        ["sql", *args, "--format", "csv", "SELECT 1 AS one FROM (VALUES(1)); SELECT 2 AS two"],
+        cwd=ws["root"],
+        runtime=str(runtime),
+    )
     assert report == {"code": 0, "heavy": []}, err
     assert out == "one\n1\ntwo\n2\n"
     if how == "found":

@@ -10,12 +10,17 @@ from drillspark.sql import SqlEngine, SqlSession
 @pytest.fixture
 def engine(spark, shared, tmp_path):
     """`root` is ../shared/data/drill-conformance (read in place), `tmp` a fresh folder."""
-    return SqlEngine(spark, SqlSession(workspaces={
-        "root": str(shared / "data" / "drill-conformance"), "tmp": str(tmp_path)}))
+    return SqlEngine(
+        spark,
+        SqlSession(
+            workspaces={"root": str(shared / "data" / "drill-conformance"), "tmp": str(tmp_path)}
+        ),
+    )
 
 
 @pytest.fixture
 def data_engine(spark, shared, tmp_path):
     """`root` is ../shared/data (the breadth corpus' root), `tmp` a fresh folder."""
-    return SqlEngine(spark, SqlSession(workspaces={
-        "root": str(shared / "data"), "tmp": str(tmp_path)}))
+    return SqlEngine(
+        spark, SqlSession(workspaces={"root": str(shared / "data"), "tmp": str(tmp_path)})
+    )

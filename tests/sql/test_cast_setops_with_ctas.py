@@ -32,9 +32,12 @@ def fails(engine, text) -> str:
 def test_integer_overflow_wraps_as_java(data_engine):
     _, rows = q(data_engine, f"SELECT CAST(2147483647 AS BIGINT) + 1 a, 2147483647 + 1 b FROM {V}")
     assert rows == [[2147483648, -2147483648]]
-    _, rows = q(data_engine, "SELECT 2147483647 * 2 a, -2147483648 - 1 b, "
-                             "CAST(9223372036854775807 AS BIGINT) + 1 c, "
-                             f"CAST(3000000000 AS INT) d FROM {V}")
+    _, rows = q(
+        data_engine,
+        "SELECT 2147483647 * 2 a, -2147483648 - 1 b, "
+        "CAST(9223372036854775807 AS BIGINT) + 1 c, "
+        f"CAST(3000000000 AS INT) d FROM {V}",
+    )
     assert rows == [[-2, 2147483647, -9223372036854775808, -1294967296]]
     _, rows = q(data_engine, f"SELECT CAST(123456789012 AS INT) a FROM {V}")
     assert rows == [[-1097262572]]
@@ -44,102 +47,143 @@ def test_integer_overflow_wraps_as_java(data_engine):
 
 
 def test_decimal_product_type(data_engine):
-    _, rows = q(data_engine, "SELECT sqltypeof(CAST(1.1 AS DECIMAL(3,1)) * CAST(2.22 AS "
-                             "DECIMAL(4,2))) b, sqltypeof(CAST(1 AS DECIMAL(5,2)) + 1) c, "
-                             "sqltypeof(CAST(1 AS DECIMAL(5,2)) * CAST(1 AS DECIMAL(10,3))) d, "
-                             "CAST(1.1 AS DECIMAL(3,1)) * CAST(2.22 AS DECIMAL(4,2)) e, "
-                             f"CAST(123.456 AS DECIMAL(6,3)) * 2 f FROM {V}")
-    assert rows == [["DECIMAL(7, 3)", "DECIMAL(13, 2)", "DECIMAL(15, 5)",
-                     decimal.Decimal("2.442"), decimal.Decimal("246.912")]]
+    _, rows = q(
+        data_engine,
+        "SELECT sqltypeof(CAST(1.1 AS DECIMAL(3,1)) * CAST(2.22 AS "
+        "DECIMAL(4,2))) b, sqltypeof(CAST(1 AS DECIMAL(5,2)) + 1) c, "
+        "sqltypeof(CAST(1 AS DECIMAL(5,2)) * CAST(1 AS DECIMAL(10,3))) d, "
+        "CAST(1.1 AS DECIMAL(3,1)) * CAST(2.22 AS DECIMAL(4,2)) e, "
+        f"CAST(123.456 AS DECIMAL(6,3)) * 2 f FROM {V}",
+    )
+    assert rows == [
+        [
+            "DECIMAL(7, 3)",
+            "DECIMAL(13, 2)",
+            "DECIMAL(15, 5)",
+            decimal.Decimal("2.442"),
+            decimal.Decimal("246.912"),
+        ]
+    ]
 
 
 def test_boolean_casts(data_engine):
-    _, rows = q(data_engine, "SELECT CAST('true' AS BOOLEAN) a, CAST('false' AS BOOLEAN) b, "
-                             f"CAST(0 AS BOOLEAN) c, CAST(1 AS BOOLEAN) d FROM {V}")
+    _, rows = q(
+        data_engine,
+        "SELECT CAST('true' AS BOOLEAN) a, CAST('false' AS BOOLEAN) b, "
+        f"CAST(0 AS BOOLEAN) c, CAST(1 AS BOOLEAN) d FROM {V}",
+    )
     assert rows == [[True, False, False, True]]
-    assert "Invalid value for boolean: 5" in fails(data_engine,
-                                                    f"SELECT CAST(5 AS BOOLEAN) d FROM {V}")
-    assert "Invalid value for boolean: -1" in fails(data_engine,
-                                                     f"SELECT CAST(-1 AS BOOLEAN) FROM {V}")
+    assert "Invalid value for boolean: 5" in fails(
+        data_engine, f"SELECT CAST(5 AS BOOLEAN) d FROM {V}"
+    )
+    assert "Invalid value for boolean: -1" in fails(
+        data_engine, f"SELECT CAST(-1 AS BOOLEAN) FROM {V}"
+    )
 
 
 def test_interval_text(data_engine):
-    _, rows = q(data_engine, "SELECT CAST(INTERVAL '36' HOUR AS VARCHAR) a, "
-                             "CAST(INTERVAL '2' DAY AS VARCHAR) b, "
-                             "CAST(INTERVAL '1-2' YEAR TO MONTH AS VARCHAR) c, "
-                             "CAST(INTERVAL '1:30:05.5' HOUR TO SECOND AS VARCHAR) d, "
-                             "CAST(INTERVAL '3' MONTH AS VARCHAR) e, "
-                             f"CAST(INTERVAL '-1' DAY AS VARCHAR) f FROM {V}")
-    assert rows == [["1 day 12:0:0.0", "2 days 0:0:0.0", "1 year 2 months ",
-                     "0 days 1:30:5.500", "0 years 3 months ", "-1 day 0:0:0.0"]]
+    _, rows = q(
+        data_engine,
+        "SELECT CAST(INTERVAL '36' HOUR AS VARCHAR) a, "
+        "CAST(INTERVAL '2' DAY AS VARCHAR) b, "
+        "CAST(INTERVAL '1-2' YEAR TO MONTH AS VARCHAR) c, "
+        "CAST(INTERVAL '1:30:05.5' HOUR TO SECOND AS VARCHAR) d, "
+        "CAST(INTERVAL '3' MONTH AS VARCHAR) e, "
+        f"CAST(INTERVAL '-1' DAY AS VARCHAR) f FROM {V}",
+    )
+    assert rows == [
+        [
+            "1 day 12:0:0.0",
+            "2 days 0:0:0.0",
+            "1 year 2 months ",
+            "0 days 1:30:5.500",
+            "0 years 3 months ",
+            "-1 day 0:0:0.0",
+        ]
+    ]
 
 
 def test_types_drill_refuses(data_engine):
     for t in ("SMALLINT", "TINYINT"):
-        assert f"{t} is not supported" in fails(data_engine,
-                                                 f"SELECT CAST(1 AS {t}) b FROM {V}")
+        assert f"{t} is not supported" in fails(data_engine, f"SELECT CAST(1 AS {t}) b FROM {V}")
     assert "No match found for function signature NVL" in fails(
-        data_engine, f"SELECT id, NVL(i, 0) a FROM {N}")
+        data_engine, f"SELECT id, NVL(i, 0) a FROM {N}"
+    )
 
 
 # --- set operations --------------------------------------------------------------------------
 def test_intersect_and_except_never_match_nulls(data_engine):
     # Drill matches the rows as a join does: NULL equals nothing
-    _, rows = q(data_engine, f"SELECT i FROM {N} INTERSECT SELECT i FROM {N} "
-                             "WHERE grp = 'a' OR i IS NULL")
+    _, rows = q(
+        data_engine, f"SELECT i FROM {N} INTERSECT SELECT i FROM {N} WHERE grp = 'a' OR i IS NULL"
+    )
     assert sorted(rows) == [[-3], [10]]
-    _, rows = q(data_engine, f"SELECT i FROM {N} EXCEPT SELECT i FROM {N} "
-                             "WHERE i IS NULL OR i = 7")
+    _, rows = q(data_engine, f"SELECT i FROM {N} EXCEPT SELECT i FROM {N} WHERE i IS NULL OR i = 7")
     assert sorted(rows, key=str) == [[-3], [0], [10], [4], [None]]
     _, rows = q(data_engine, f"SELECT i FROM {N} INTERSECT ALL SELECT i FROM {N}")
     assert sorted(rows) == [[-3], [0], [4], [7], [7], [10]]
     _, rows = q(data_engine, f"SELECT i FROM {N} EXCEPT ALL SELECT i FROM {N} WHERE i IS NULL")
     assert len(rows) == 7 and [None] in rows
-    _, rows = q(data_engine, f"SELECT grp, s FROM {N} INTERSECT SELECT grp, s FROM {N} "
-                             "WHERE id > 3")
+    _, rows = q(
+        data_engine, f"SELECT grp, s FROM {N} INTERSECT SELECT grp, s FROM {N} WHERE id > 3"
+    )
     assert sorted(rows) == [["b", "x"], ["b", "z"], ["c", "y"]]
 
 
 def test_set_operation_column_count(data_engine):
     assert "Column count mismatch in UNION" in fails(
-        data_engine, f"SELECT id, dept FROM {P} UNION SELECT id FROM {N}")
+        data_engine, f"SELECT id, dept FROM {P} UNION SELECT id FROM {N}"
+    )
 
 
 # --- WITH ------------------------------------------------------------------------------------
 def test_with_inside_a_cte(data_engine):
-    cols, rows = q(data_engine, f"WITH a AS (WITH b AS (SELECT id, dept FROM {P}) SELECT dept, "
-                                "COUNT(*) c FROM b GROUP BY dept) SELECT * FROM a WHERE c > 1")
+    cols, rows = q(
+        data_engine,
+        f"WITH a AS (WITH b AS (SELECT id, dept FROM {P}) SELECT dept, "
+        "COUNT(*) c FROM b GROUP BY dept) SELECT * FROM a WHERE c > 1",
+    )
     assert cols == ["dept", "c"]
     assert sorted(rows) == [["Engineering", 3], ["Marketing", 2], ["Sales", 2]]
 
 
 def test_with_errors(data_engine):
     assert "Number of columns must match number of query columns" in fails(
-        data_engine, f"WITH x(a, b) AS (SELECT id FROM {P}) SELECT * FROM x")
+        data_engine, f"WITH x(a, b) AS (SELECT id FROM {P}) SELECT * FROM x"
+    )
     assert "Encountered" in fails(
-        data_engine, f"WITH RECURSIVE t(n) AS (SELECT 1 FROM {V} UNION ALL SELECT n + 1 "
-                     "FROM t WHERE n < 3) SELECT n FROM t")
+        data_engine,
+        f"WITH RECURSIVE t(n) AS (SELECT 1 FROM {V} UNION ALL SELECT n + 1 "
+        "FROM t WHERE n < 3) SELECT n FROM t",
+    )
 
 
 # --- CTAS and views --------------------------------------------------------------------------
 def test_partition_by_errors(data_engine):
     assert "Partition column nosuch is not in the SELECT list of CTAS!" in fails(
-        data_engine, f"CREATE TABLE dfs.tmp.`a51` PARTITION BY (nosuch) AS SELECT id FROM {P}")
+        data_engine, f"CREATE TABLE dfs.tmp.`a51` PARTITION BY (nosuch) AS SELECT id FROM {P}"
+    )
     data_engine.execute("ALTER SESSION SET `store.format` = 'json'")
     assert "json format does not support auto-partitioning" in fails(
-        data_engine, f"CREATE TABLE dfs.tmp.`b13` PARTITION BY (dept) AS SELECT dept, id FROM {P}")
+        data_engine, f"CREATE TABLE dfs.tmp.`b13` PARTITION BY (dept) AS SELECT dept, id FROM {P}"
+    )
 
 
 def test_partitioned_parquet_table_reads_back(data_engine):
-    cols, rows = q(data_engine, "CREATE TABLE dfs.tmp.`a50` (k, nm) PARTITION BY (k) AS "
-                                "SELECT r_regionkey, r_name FROM dfs.`breadth/tpch/region.parquet`")
+    cols, rows = q(
+        data_engine,
+        "CREATE TABLE dfs.tmp.`a50` (k, nm) PARTITION BY (k) AS "
+        "SELECT r_regionkey, r_name FROM dfs.`breadth/tpch/region.parquet`",
+    )
     assert rows[0][1] == 5
-    data_engine.execute(f"CREATE TABLE dfs.tmp.`a12` PARTITION BY (dept) AS SELECT id, dept "
-                        f"FROM {P}")
+    data_engine.execute(
+        f"CREATE TABLE dfs.tmp.`a12` PARTITION BY (dept) AS SELECT id, dept FROM {P}"
+    )
     _, rows = q(data_engine, "SELECT COUNT(*) c FROM dfs.tmp.`a12` WHERE dept = 'Engineering'")
     assert rows == [[3]]
 
 
 def test_or_replace_with_if_not_exists(data_engine):
     assert "cannot have both <OR REPLACE> and <IF NOT EXISTS>" in fails(
-        data_engine, f"CREATE OR REPLACE VIEW IF NOT EXISTS dfs.tmp.`v18` AS SELECT id FROM {P}")
+        data_engine, f"CREATE OR REPLACE VIEW IF NOT EXISTS dfs.tmp.`v18` AS SELECT id FROM {P}"
+    )

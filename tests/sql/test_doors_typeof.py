@@ -13,10 +13,34 @@ import pytest
 from drillspark.sql import SqlEngine, SqlSession
 
 RECORDS = [
-    {"id": 1, "s": "x", "f": 0.5, "b": True, "m": {"k": 1, "s": "a"}, "aa": [[1]],
-     "arr": [1, 2], "sa": ["a"], "ma": [{"k": 1}], "e": {}, "n": None, "nm": {"x": None}},
-    {"id": 2, "s": None, "f": None, "b": False, "m": {"k": 2}, "aa": [[2, 3], []], "arr": [],
-     "sa": [], "ma": [], "e": {}, "n": None, "nm": {"x": None}},
+    {
+        "id": 1,
+        "s": "x",
+        "f": 0.5,
+        "b": True,
+        "m": {"k": 1, "s": "a"},
+        "aa": [[1]],
+        "arr": [1, 2],
+        "sa": ["a"],
+        "ma": [{"k": 1}],
+        "e": {},
+        "n": None,
+        "nm": {"x": None},
+    },
+    {
+        "id": 2,
+        "s": None,
+        "f": None,
+        "b": False,
+        "m": {"k": 2},
+        "aa": [[2, 3], []],
+        "arr": [],
+        "sa": [],
+        "ma": [],
+        "e": {},
+        "n": None,
+        "nm": {"x": None},
+    },
 ]
 
 # expression (Drill SQL, valid in Spark SQL too) -> Drill 1.22's (typeof, sqltypeof,
@@ -72,15 +96,17 @@ def _select(expr: str, prefix: str) -> str:
 @pytest.mark.parametrize("expr", sorted(DRILL))
 def test_drillspark_sql_answers_as_drill(spark, types_file, expr):
     engine = SqlEngine(spark, SqlSession(workspaces={"data": str(types_file.parent)}))
-    row = engine.execute(f"SELECT {_select(expr, '')} FROM dfs.data.`types.json` t "
-                         "WHERE id = 1")[-1].rows()[0]
+    row = engine.execute(f"SELECT {_select(expr, '')} FROM dfs.data.`types.json` t WHERE id = 1")[
+        -1
+    ].rows()[0]
     assert tuple(row[fn] for fn in FUNCTIONS) == DRILL[expr]
 
 
 @pytest.mark.parametrize("expr", sorted(DRILL))
 def test_spark_sql_through_the_dfs_catalog_answers_as_drill(spark, types_file, expr):
-    row = spark.sql(f"SELECT {_select(expr, 'drill_')} FROM dfs.`{types_file}` t "
-                    "WHERE id = 1").first()
+    row = spark.sql(
+        f"SELECT {_select(expr, 'drill_')} FROM dfs.`{types_file}` t WHERE id = 1"
+    ).first()
     assert tuple(row) == DRILL[expr]
 
 

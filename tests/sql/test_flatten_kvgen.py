@@ -21,40 +21,70 @@ def q(engine, text):
 
 def test_aggregates_of_flattened_values(data_engine):
     assert q(data_engine, f"SELECT SUM(FLATTEN(sales)) AS s FROM {WN}") == (["s"], [[2377]])
-    cols, rows = q(data_engine, f"SELECT key, MAX(FLATTEN(sales)) AS mx, MIN(FLATTEN(sales)) "
-                                f"AS mn FROM {WN} GROUP BY key")
+    cols, rows = q(
+        data_engine,
+        f"SELECT key, MAX(FLATTEN(sales)) AS mx, MIN(FLATTEN(sales)) AS mn FROM {WN} GROUP BY key",
+    )
     assert cols == ["key", "mx", "mn"]
     assert sorted(rows) == [["bb", 400, 100], ["dd", 222, 111]]
     assert q(data_engine, f"SELECT AVG(FLATTEN(FLATTEN(m))) AS a FROM {MX}") == (["a"], [[4.0]])
     assert q(data_engine, f"SELECT SUM(FLATTEN(t.m[0])) FROM {MX} t") == (["EXPR$0"], [[7]])
     assert q(data_engine, f"SELECT MAX(FLATTEN(t.orders)['amount']) AS mx FROM {ORD} t") == (
-        ["mx"], [[99.99]])
+        ["mx"],
+        [[99.99]],
+    )
 
 
 def test_an_index_into_a_flattened_column(data_engine):
     assert q(data_engine, f"SELECT FLATTEN(m)[1] AS x FROM {MX}") == (
-        ["x"], [[2], [None], [None], [6]])
+        ["x"],
+        [[2], [None], [None], [6]],
+    )
     assert q(data_engine, f"SELECT id, FLATTEN(t.m)[0] + 1 AS x FROM {MX} t") == (
-        ["id", "x"], [[1, 2], [1, 4], [2, 5], [2, 6]])
+        ["id", "x"],
+        [[1, 2], [1, 4], [2, 5], [2, 6]],
+    )
     assert q(data_engine, f"SELECT FLATTEN(t.orders)['oid'] AS oid FROM {ORD} t") == (
-        ["oid"], [[1], [2], [3], [4], [5], [6]])
+        ["oid"],
+        [[1], [2], [3], [4], [5], [6]],
+    )
     assert q(data_engine, f"SELECT FLATTEN(KVGEN(scores))['key'] AS k FROM {ORD}")[1] == [
-        ["q1"], ["q2"], ["q1"], ["q1"], ["q2"], ["q3"], ["q2"]]
+        ["q1"],
+        ["q2"],
+        ["q1"],
+        ["q1"],
+        ["q2"],
+        ["q3"],
+        ["q2"],
+    ]
 
 
-@pytest.mark.parametrize("sql, message", [
-    (f"SELECT COUNT(FLATTEN(tags)) AS c FROM {ORD}", "Flatten function in aggregate functions"),
-    (f"SELECT cust, COUNT(FLATTEN(tags)) AS c FROM {ORD} GROUP BY cust",
-     "Flatten function in aggregate functions"),
-    (f"SELECT COUNT(DISTINCT FLATTEN(tags)) AS c FROM {ORD}",
-     "Flatten function in aggregate functions"),
-    (f"SELECT cust FROM {ORD} GROUP BY cust HAVING COUNT(FLATTEN(tags)) > 0",
-     "Flatten function in aggregate functions"),
-    (f"SELECT FLATTEN(tags) AS tag, COUNT(*) AS c FROM {ORD} GROUP BY FLATTEN(tags)",
-     "Flatten function is not supported in Group By"),
-    (f"SELECT DISTINCT FLATTEN(tags) AS tag FROM {ORD}",
-     "Flatten function is not supported in Distinct"),
-])
+@pytest.mark.parametrize(
+    "sql, message",
+    [
+        (f"SELECT COUNT(FLATTEN(tags)) AS c FROM {ORD}", "Flatten function in aggregate functions"),
+        (
+            f"SELECT cust, COUNT(FLATTEN(tags)) AS c FROM {ORD} GROUP BY cust",
+            "Flatten function in aggregate functions",
+        ),
+        (
+            f"SELECT COUNT(DISTINCT FLATTEN(tags)) AS c FROM {ORD}",
+            "Flatten function in aggregate functions",
+        ),
+        (
+            f"SELECT cust FROM {ORD} GROUP BY cust HAVING COUNT(FLATTEN(tags)) > 0",
+            "Flatten function in aggregate functions",
+        ),
+        (
+            f"SELECT FLATTEN(tags) AS tag, COUNT(*) AS c FROM {ORD} GROUP BY FLATTEN(tags)",
+            "Flatten function is not supported in Group By",
+        ),
+        (
+            f"SELECT DISTINCT FLATTEN(tags) AS tag FROM {ORD}",
+            "Flatten function is not supported in Distinct",
+        ),
+    ],
+)
 def test_where_drill_refuses_flatten(data_engine, sql, message):
     # Drill 1.22: UNSUPPORTED_OPERATION ERROR ... (DRILL-2181)
     with pytest.raises(SqlError, match=message):

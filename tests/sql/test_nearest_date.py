@@ -34,10 +34,14 @@ def rows_of(engine, sql):
 
 
 def test_every_unit_gives_drills_answer(data_engine):
-    ts = ", ".join(f"nearestDate(TO_TIMESTAMP('{t}', 'yyyy-MM-dd HH:mm:ss'), '{u}') c{i}"
-                   for i, (t, u, _) in enumerate(UNITS))
-    text = ", ".join(f"nearestDate('{t}', 'yyyy-MM-dd HH:mm:ss', '{u}') s{i}"
-                     for i, (t, u, _) in enumerate(UNITS))
+    ts = ", ".join(
+        f"nearestDate(TO_TIMESTAMP('{t}', 'yyyy-MM-dd HH:mm:ss'), '{u}') c{i}"
+        for i, (t, u, _) in enumerate(UNITS)
+    )
+    text = ", ".join(
+        f"nearestDate('{t}', 'yyyy-MM-dd HH:mm:ss', '{u}') s{i}"
+        for i, (t, u, _) in enumerate(UNITS)
+    )
     want = [w for _, _, w in UNITS]
     assert rows_of(data_engine, f"SELECT {ts} FROM (VALUES(1))") == [want]
     assert rows_of(data_engine, f"SELECT {text} FROM (VALUES(1))") == [want]
@@ -45,11 +49,17 @@ def test_every_unit_gives_drills_answer(data_engine):
 
 def test_quarters_of_every_month_and_a_sunday_stays(data_engine):
     # Drill: months 1-3 -> Jan 1, 4-6 -> Apr 1, ... ; previousOrSame: a Sunday is its own week
-    cols = ", ".join(f"nearest_date(TO_TIMESTAMP('2019-{m:02d}-02 07:22:00', "
-                     f"'yyyy-MM-dd HH:mm:ss'), 'quarter') q{m}" for m in range(1, 13))
-    got = rows_of(data_engine, f"SELECT {cols}, nearestDate(TIMESTAMP '2019-02-10 23:59:59', "
-                               "'WEEK_SUNDAY') sun, nearestDate(CAST(NULL AS TIMESTAMP), 'DAY') n "
-                               "FROM (VALUES(1))")
+    cols = ", ".join(
+        f"nearest_date(TO_TIMESTAMP('2019-{m:02d}-02 07:22:00', "
+        f"'yyyy-MM-dd HH:mm:ss'), 'quarter') q{m}"
+        for m in range(1, 13)
+    )
+    got = rows_of(
+        data_engine,
+        f"SELECT {cols}, nearestDate(TIMESTAMP '2019-02-10 23:59:59', "
+        "'WEEK_SUNDAY') sun, nearestDate(CAST(NULL AS TIMESTAMP), 'DAY') n "
+        "FROM (VALUES(1))",
+    )
     quarters = [dt.datetime(2019, 3 * ((m - 1) // 3) + 1, 1) for m in range(1, 13)]
     assert got == [quarters + [dt.datetime(2019, 2, 10), None]]
 
@@ -58,10 +68,13 @@ def test_superset_grains_group_a_real_file(data_engine):
     # what Superset sends for a time grain: GROUP BY the bucket, here over the text form
     # (text, Java pattern, unit) of 13 Citi Bike snapshots taken five minutes apart
     b = "nearestDate(executionTime, 'yyyy-MM-dd hh:mm:ss a', 'QUARTER_HOUR')"
-    rows = rows_of(data_engine, f"SELECT {b} AS b, COUNT(*) AS n FROM dfs.`citibike` "
-                                f"GROUP BY {b} ORDER BY b")
-    times = [dt.datetime.strptime(t, "%Y-%m-%d %I:%M:%S %p") for (t,) in rows_of(
-        data_engine, "SELECT executionTime FROM dfs.`citibike`")]
+    rows = rows_of(
+        data_engine, f"SELECT {b} AS b, COUNT(*) AS n FROM dfs.`citibike` GROUP BY {b} ORDER BY b"
+    )
+    times = [
+        dt.datetime.strptime(t, "%Y-%m-%d %I:%M:%S %p")
+        for (t,) in rows_of(data_engine, "SELECT executionTime FROM dfs.`citibike`")
+    ]
     want: dict[dt.datetime, int] = {}
     for t in times:
         start = t.replace(minute=t.minute - t.minute % 15, second=0)
@@ -70,7 +83,11 @@ def test_superset_grains_group_a_real_file(data_engine):
 
 
 def test_an_unknown_unit_is_drills_error(data_engine):
-    with pytest.raises(SqlError, match=r"\[FORTNIGHT\] is not a valid time statement. "
-                                       r"Expecting: \[YEAR, QUARTER"):
-        data_engine.execute("SELECT nearestDate(TIMESTAMP '2019-02-10 10:00:00', 'FORTNIGHT') "
-                            "FROM (VALUES(1))")
+    with pytest.raises(
+        SqlError,
+        match=r"\[FORTNIGHT\] is not a valid time statement. "
+        r"Expecting: \[YEAR, QUARTER",
+    ):
+        data_engine.execute(
+            "SELECT nearestDate(TIMESTAMP '2019-02-10 10:00:00', 'FORTNIGHT') FROM (VALUES(1))"
+        )

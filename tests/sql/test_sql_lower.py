@@ -31,12 +31,22 @@ def by_op(plan_ops, name):
 
 
 def test_names_paths_and_expr_ordinals(session):
-    q = compile_query(f"select t.`integer`, t.a.b, x[0], t.m['a.b'], t.`rk.q`, 1+2 AS three, "
-                      f"`integer` from {INPUT2} t", session)
+    q = compile_query(
+        f"select t.`integer`, t.a.b, x[0], t.m['a.b'], t.`rk.q`, 1+2 AS three, "
+        f"`integer` from {INPUT2} t",
+        session,
+    )
     assert q.columns == ["integer", "EXPR$1", "EXPR$2", "EXPR$3", "rk.q", "three", "integer0"]
     (project,) = by_op(q.plan["query"], "project")
     assert [p["expr"] for p in project["projections"]] == [
-        "`integer`", "`a`.`b`", "`x`[0]", "`m`.`a.b`", "`rk.q`", "(1 + 2)", "`integer`"]
+        "`integer`",
+        "`a`.`b`",
+        "`x`[0]",
+        "`m`.`a.b`",
+        "`rk.q`",
+        "(1 + 2)",
+        "`integer`",
+    ]
 
 
 def test_case_insensitive_alias(session):
@@ -53,12 +63,19 @@ def test_map_access_needs_table_alias(session):
 
 def test_scan_selection_folds_session_and_table_options(session, shared):
     session.set_option("store.json.all_text_mode", True)
-    (scan,) = by_op(ops("select * from table(dfs.`data/drill/jsoninput/nan_test.json`"
-                        "(type => 'json', nanInf => false))", session), "scan")
+    (scan,) = by_op(
+        ops(
+            "select * from table(dfs.`data/drill/jsoninput/nan_test.json`"
+            "(type => 'json', nanInf => false))",
+            session,
+        ),
+        "scan",
+    )
     fmt = scan["selection"]["format"]
     assert fmt["type"] == "json" and fmt["allTextMode"] is True and fmt["nanInf"] is False
     assert scan["selection"]["files"] == [
-        str(shared / "data/drill-conformance/data/drill/jsoninput/nan_test.json")]
+        str(shared / "data/drill-conformance/data/drill/jsoninput/nan_test.json")
+    ]
 
 
 def test_missing_table_is_reported_with_path(session):
@@ -67,12 +84,16 @@ def test_missing_table_is_reported_with_path(session):
 
 
 def test_flatten_becomes_successive_flatten_operators(session):
-    plan_ops = ops(f"select flatten(a), flatten(b) + 1 as c, flatten(flatten(d)) from {INPUT2}",
-                   session)
+    plan_ops = ops(
+        f"select flatten(a), flatten(b) + 1 as c, flatten(flatten(d)) from {INPUT2}", session
+    )
     flats = by_op(plan_ops, "flatten")
     assert [(f["name"], f["expr"]) for f in flats] == [
-        ("EXPR$0", "`a`"), ("$flatten0", "`b`"), ("$flatten1", "`d`"),
-        ("EXPR$2", "`$flatten1`")]
+        ("EXPR$0", "`a`"),
+        ("$flatten0", "`b`"),
+        ("$flatten1", "`d`"),
+        ("EXPR$2", "`$flatten1`"),
+    ]
     # each flatten reads the previous one: a per-record cross product
     assert [f["input"] for f in flats[1:]] == [f["@id"] for f in flats[:-1]]
     project = plan_ops[-1]
@@ -80,9 +101,11 @@ def test_flatten_becomes_successive_flatten_operators(session):
 
 
 def test_group_by_having_order_limit(session):
-    plan_ops = ops(f"select t.`float`, count(*) as n, sum(t.`integer`) + 1 from {INPUT2} t "
-                   "group by t.`float` having count(*) > 1 order by n desc, 1 limit 3 offset 1",
-                   session)
+    plan_ops = ops(
+        f"select t.`float`, count(*) as n, sum(t.`integer`) + 1 from {INPUT2} t "
+        "group by t.`float` having count(*) > 1 order by n desc, 1 limit 3 offset 1",
+        session,
+    )
     (agg,) = by_op(plan_ops, "groupingaggregate")
     assert agg["keys"] == [{"ref": "$g0", "expr": "`float`"}]
     assert [e["expr"] for e in agg["exprs"]] == ["count(1)", "sum(`integer`)"]
@@ -91,18 +114,21 @@ def test_group_by_having_order_limit(session):
     (order,) = by_op(plan_ops, "order")
     assert order["orderings"] == [
         {"order": "DESC", "expr": "`n`", "nullDirection": "FIRST"},
-        {"order": "ASC", "expr": "`float`", "nullDirection": "LAST"}]
+        {"order": "ASC", "expr": "`float`", "nullDirection": "LAST"},
+    ]
     (limit,) = by_op(plan_ops, "limit")
     assert (limit["first"], limit["last"]) == (1, 4)
 
 
 def test_explicit_null_ordering(session):
-    (order,) = by_op(ops(f"select a from {INPUT2} order by a nulls first, b desc nulls last",
-                         session), "order")
+    (order,) = by_op(
+        ops(f"select a from {INPUT2} order by a nulls first, b desc nulls last", session), "order"
+    )
     assert [o["nullDirection"] for o in order["orderings"]] == ["FIRST", "LAST"]
     # b is not selected: ordered through a hidden column, dropped afterwards
     assert ops(f"select a from {INPUT2} order by b", session)[-1]["projections"] == [
-        {"ref": "a", "expr": "`a`"}]
+        {"ref": "a", "expr": "`a`"}
+    ]
 
 
 def test_ungrouped_column_is_an_error(session):
@@ -111,15 +137,19 @@ def test_ungrouped_column_is_an_error(session):
 
 
 def test_self_join_renames_each_side(session):
-    plan_ops = ops(f"select t.a, u.b from {INPUT2} t join {INPUT2} u on t.k = u.k and "
-                   "u.x < t.y", session)
+    plan_ops = ops(
+        f"select t.a, u.b from {INPUT2} t join {INPUT2} u on t.k = u.k and u.x < t.y", session
+    )
     (join,) = by_op(plan_ops, "join")
     assert join["type"] == "INNER"
     assert join["conditions"] == [
         {"relationship": "==", "left": "`t$k`", "right": "`u$k`"},
-        {"relationship": ">", "left": "`t$y`", "right": "`u$x`"}]
-    assert plan_ops[-1]["projections"] == [{"ref": "a", "expr": "`t$a`"},
-                                           {"ref": "b", "expr": "`u$b`"}]
+        {"relationship": ">", "left": "`t$y`", "right": "`u$x`"},
+    ]
+    assert plan_ops[-1]["projections"] == [
+        {"ref": "a", "expr": "`t$a`"},
+        {"ref": "b", "expr": "`u$b`"},
+    ]
 
 
 def test_union_renames_second_branch(session):
@@ -136,11 +166,22 @@ def test_star_over_subquery_expands(session):
 
 
 def test_literals(session):
-    (project,) = by_op(ops("select 12.3, 'it''s', date '2018-01-22', cast(null as int), "
-                           "cast(a as varchar), -5 from " + INPUT2, session), "project")
+    (project,) = by_op(
+        ops(
+            "select 12.3, 'it''s', date '2018-01-22', cast(null as int), "
+            "cast(a as varchar), -5 from " + INPUT2,
+            session,
+        ),
+        "project",
+    )
     assert [p["expr"] for p in project["projections"]] == [
-        "cast(12.3 as VARDECIMAL(3, 1))", "'it\\'s'", "cast('2018-01-22' as DATE)",
-        "cast(null as INT)", "cast(`a` as VARCHAR(65536))", "-5"]
+        "cast(12.3 as VARDECIMAL(3, 1))",
+        "'it\\'s'",
+        "cast('2018-01-22' as DATE)",
+        "cast(null as INT)",
+        "cast(`a` as VARCHAR(65536))",
+        "-5",
+    ]
 
 
 def test_syntax_error_has_line_and_column(session):
@@ -152,11 +193,15 @@ def test_syntax_error_has_line_and_column(session):
 
 def test_unsupported_construct_is_named(session):
     with pytest.raises(UnsupportedSqlError, match="correlated condition"):
-        compile_query(f"select a from {INPUT2} t where exists (select 1 from {INPUT2} u "
-                      "where u.a + t.a > 1)", session)
+        compile_query(
+            f"select a from {INPUT2} t where exists (select 1 from {INPUT2} u where u.a + t.a > 1)",
+            session,
+        )
     with pytest.raises(UnsupportedSqlError, match="correlation other than equality"):
-        compile_query(f"select a from {INPUT2} t where a not in (select b from {INPUT2} u "
-                      "where u.b > t.a)", session)
+        compile_query(
+            f"select a from {INPUT2} t where a not in (select b from {INPUT2} u where u.b > t.a)",
+            session,
+        )
     with pytest.raises(UnsupportedSqlError, match="Rollup, Cube, Grouping Sets"):
         compile_query(f"select a, count(b) from {INPUT2} group by rollup(a)", session)
     with pytest.raises(UnsupportedSqlError, match="QUALIFY"):
@@ -170,8 +215,10 @@ def test_count_distinct_pre_aggregates(session):
     inner, outer = by_op(plan_ops, "groupingaggregate")
     assert inner["keys"] == [{"ref": "$g0", "expr": "`b`"}, {"ref": "$distinct", "expr": "`a`"}]
     assert outer["input"] == inner["@id"]
-    assert outer["exprs"] == [{"ref": "$a1", "expr": "count(`$distinct`)"}] or \
-        outer["exprs"][0]["expr"] == "count(`$distinct`)"
+    assert (
+        outer["exprs"] == [{"ref": "$a1", "expr": "count(`$distinct`)"}]
+        or outer["exprs"][0]["expr"] == "count(`$distinct`)"
+    )
 
 
 def test_ctas_stores_with_session_format(session, tmp_path):
@@ -188,5 +235,7 @@ def test_flatten_does_not_overwrite_a_column_read_elsewhere(session):
     plan_ops = ops(f"select flatten(l) as l, l[0] as f from {INPUT2}", session)
     (flat,) = by_op(plan_ops, "flatten")
     assert flat["name"].startswith("$flatten")
-    assert plan_ops[-1]["projections"] == [{"ref": "l", "expr": f"`{flat['name']}`"},
-                                           {"ref": "f", "expr": "`l`[0]"}]
+    assert plan_ops[-1]["projections"] == [
+        {"ref": "l", "expr": f"`{flat['name']}`"},
+        {"ref": "f", "expr": "`l`[0]"},
+    ]

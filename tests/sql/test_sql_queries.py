@@ -26,11 +26,18 @@ def q(engine, text):
 
 
 def test_nested_paths_and_expr_names(engine):
-    cols, rows = q(engine, f"select t.`integer`, t.x.y, t.l[1], t.rl[1][0], t.X.`Y` as yy "
-                           f"from {T} t order by t.`integer`")
+    cols, rows = q(
+        engine,
+        f"select t.`integer`, t.x.y, t.l[1], t.rl[1][0], t.X.`Y` as yy "
+        f"from {T} t order by t.`integer`",
+    )
     assert cols == ["integer", "EXPR$1", "EXPR$2", "EXPR$3", "yy"]
-    assert rows == [[-2002, None, None, None, None], [2001, "bill", 2, 4, "bill"],
-                    [2010, "kevin", 2, 4, "kevin"], [6005, "mike", 2, 4, "mike"]]
+    assert rows == [
+        [-2002, None, None, None, None],
+        [2001, "bill", 2, 4, "bill"],
+        [2010, "kevin", 2, 4, "kevin"],
+        [6005, "mike", 2, 4, "mike"],
+    ]
 
 
 def test_missing_column_is_null(engine):
@@ -39,15 +46,19 @@ def test_missing_column_is_null(engine):
 
 
 def test_flatten_cross_product_and_nested(engine):
-    _, rows = q(engine, f"select `integer`, flatten(l) a, flatten(flatten(rl)) b from {T} "
-                        "where `integer` = 2010")
-    assert sorted(map(tuple, rows)) == sorted(
-        (2010, a, b) for a in (4, 2) for b in (2, 1, 4, 6))
+    _, rows = q(
+        engine,
+        f"select `integer`, flatten(l) a, flatten(flatten(rl)) b from {T} where `integer` = 2010",
+    )
+    assert sorted(map(tuple, rows)) == sorted((2010, a, b) for a in (4, 2) for b in (2, 1, 4, 6))
 
 
 def test_group_by_having_order_nulls(engine):
-    _, rows = q(engine, f"select t.`float` f, count(*) n, sum(t.`integer`) s from {T} t "
-                        "group by t.`float` having count(*) < 3 order by n desc, f")
+    _, rows = q(
+        engine,
+        f"select t.`float` f, count(*) n, sum(t.`integer`) s from {T} t "
+        "group by t.`float` having count(*) < 3 order by n desc, f",
+    )
     assert rows[0] == [1.2, 2, 8006]
     assert rows[1:] == [[-1.2, 1, -2002], [17.4, 1, 2010]]
     _, rows = q(engine, f"select t.x.y from {T} t order by t.x.y desc")
@@ -64,34 +75,50 @@ def test_limit_offset_distinct(engine):
 
 
 def test_join_union_and_subqueries(engine):
-    _, rows = q(engine, f"select a.`integer`, b.x.y from {T} a join {T} b "
-                        "on a.`integer` = b.`integer` where a.`float` > 1 order by 1")
+    _, rows = q(
+        engine,
+        f"select a.`integer`, b.x.y from {T} a join {T} b "
+        "on a.`integer` = b.`integer` where a.`float` > 1 order by 1",
+    )
     assert rows == [[2001, "bill"], [2010, "kevin"], [6005, "mike"]]
-    _, rows = q(engine, f"select `integer` from {T} where `float` < 0 union all "
-                        f"select `integer` from {T} where `float` > 17")
+    _, rows = q(
+        engine,
+        f"select `integer` from {T} where `float` < 0 union all "
+        f"select `integer` from {T} where `float` > 17",
+    )
     assert sorted(rows) == [[-2002], [2010]]
-    _, rows = q(engine, f"select `integer` from {T} where `integer` in "
-                        f"(select `integer` from {T} where `float` = 1.2) order by 1")
+    _, rows = q(
+        engine,
+        f"select `integer` from {T} where `integer` in "
+        f"(select `integer` from {T} where `float` = 1.2) order by 1",
+    )
     assert rows == [[2001], [6005]]
-    _, rows = q(engine, f"select `integer` from {T} where `integer` > "
-                        f"(select avg(`integer`) from {T}) order by 1")
+    _, rows = q(
+        engine,
+        f"select `integer` from {T} where `integer` > (select avg(`integer`) from {T}) order by 1",
+    )
     assert rows == [[2010], [6005]]  # avg = 2003.5
     _, rows = q(engine, f"with c as (select `integer` i from {T}) select max(i) m from c")
     assert rows == [[6005]]
 
 
 def test_scalar_functions_case_cast(engine):
-    _, rows = q(engine, f"select case when `integer` > 2005 then 'big' else 'small' end, "
-                        f"cast(`float` as int), upper(t.x.y) from {T} t "
-                        "where `integer` = 2010")
+    _, rows = q(
+        engine,
+        f"select case when `integer` > 2005 then 'big' else 'small' end, "
+        f"cast(`float` as int), upper(t.x.y) from {T} t "
+        "where `integer` = 2010",
+    )
     assert rows == [["big", 17, "KEVIN"]]
 
 
 def test_nested_data_functions(engine):
-    _, rows = q(engine, f"select kvgen(t.x), repeated_count(l), typeof(t.`float`) from {T} t "
-                        "where `integer` = 2001")
-    assert rows == [[[{"key": "y", "value": "bill"}, {"key": "z", "value": "peter"}], 2,
-                     "FLOAT8"]]
+    _, rows = q(
+        engine,
+        f"select kvgen(t.x), repeated_count(l), typeof(t.`float`) from {T} t "
+        "where `integer` = 2001",
+    )
+    assert rows == [[[{"key": "y", "value": "bill"}, {"key": "z", "value": "peter"}], 2, "FLOAT8"]]
 
 
 def test_select_without_from_and_values(engine):
@@ -111,8 +138,7 @@ def test_session_options_reach_the_scan(engine):
 
 
 def test_use_and_ctas(engine, tmp_path):
-    cols, rows = q(engine, f"create table dfs.tmp.`t1` as select `integer` i, t.x.y y "
-                           f"from {T} t")
+    cols, rows = q(engine, f"create table dfs.tmp.`t1` as select `integer` i, t.x.y y from {T} t")
     assert (tmp_path / "t1").exists()
     engine.execute("use dfs.tmp")
     _, rows = q(engine, "select i, y from `t1` order by i")
@@ -134,8 +160,7 @@ def test_errors(engine):
     with pytest.raises(TableNotFoundError, match="does not exist"):
         engine.execute("select * from dfs.`no/such/file.json`")
     with pytest.raises(UnsupportedSqlError, match="correlation other than equality"):
-        engine.execute(f"select 1 from {T} t where a not in (select b from {T} u "
-                       "where u.b > t.a)")
+        engine.execute(f"select 1 from {T} t where a not in (select b from {T} u where u.b > t.a)")
 
 
 def test_drillspark_sql_function(spark, shared, monkeypatch):
@@ -150,13 +175,17 @@ def test_drillspark_sql_function(spark, shared, monkeypatch):
 def test_text_files_columns_and_header(engine, tmp_path):
     (tmp_path / "plain.csv").write_text("1,x,2.5\n3,y,4\n")
     (tmp_path / "head.csvh").write_text("a,b\n1,x\n")
-    _, rows = q(engine, "select columns[1], columns[0] from dfs.tmp.`plain.csv` "
-                        "order by columns[0]")
+    _, rows = q(
+        engine, "select columns[1], columns[0] from dfs.tmp.`plain.csv` order by columns[0]"
+    )
     assert rows == [["x", "1"], ["y", "3"]]
     cols, rows = q(engine, "select b, A from dfs.tmp.`head.csvh`")
     assert cols == ["b", "A"] and rows == [["x", "1"]]
-    _, rows = q(engine, "select columns from table(dfs.tmp.`head.csvh`(type => 'text', "
-                        "fieldDelimiter => ',', extractHeader => false))")
+    _, rows = q(
+        engine,
+        "select columns from table(dfs.tmp.`head.csvh`(type => 'text', "
+        "fieldDelimiter => ',', extractHeader => false))",
+    )
     assert rows == [[["a", "b"]], [["1", "x"]]]
 
 
@@ -174,37 +203,53 @@ def test_exists_subqueries(engine):
     assert rows == [[2001], [2010], [6005]]
     _, rows = q(engine, f"select t.`integer` from {T} t where not exists ({sub})")
     assert rows == [[-2002]]
-    _, rows = q(engine, f"select count(*) from {T} t where exists "
-                        f"(select 1 from {T} u where u.`float` > 100)")
+    _, rows = q(
+        engine,
+        f"select count(*) from {T} t where exists (select 1 from {T} u where u.`float` > 100)",
+    )
     assert rows == [[0]]
     # SELECT * does not show the helper join columns
-    cols, rows = q(engine, f"select * from {T} t where `integer` in "
-                           f"(select `integer` from {T} where `float` > 10)")
+    cols, rows = q(
+        engine,
+        f"select * from {T} t where `integer` in (select `integer` from {T} where `float` > 10)",
+    )
     assert not [c for c in cols if c.startswith("$")] and len(rows) == 1
 
 
 def test_ranking_window_functions(engine):
-    cols, rows = q(engine, f"select t.`integer` i, rank() over (order by t.`float`) r, "
-                           f"row_number() over (order by t.`integer`) n, "
-                           f"lag(t.`integer`) over (order by t.`integer`) p, "
-                           f"ntile(2) over (order by t.`integer`) b from {T} t order by i")
+    cols, rows = q(
+        engine,
+        f"select t.`integer` i, rank() over (order by t.`float`) r, "
+        f"row_number() over (order by t.`integer`) n, "
+        f"lag(t.`integer`) over (order by t.`integer`) p, "
+        f"ntile(2) over (order by t.`integer`) b from {T} t order by i",
+    )
     # floats -1.2, 1.2, 1.2, 17.4 for integers -2002, 2001, 6005, 2010
     assert cols == ["i", "r", "n", "p", "b"]
-    assert rows == [[-2002, 1, 1, None, 1], [2001, 2, 2, -2002, 1], [2010, 4, 3, 2001, 2],
-                    [6005, 2, 4, 2010, 2]]
+    assert rows == [
+        [-2002, 1, 1, None, 1],
+        [2001, 2, 2, -2002, 1],
+        [2010, 4, 3, 2001, 2],
+        [6005, 2, 4, 2010, 2],
+    ]
 
 
 def test_with_column_list_names_the_cte_columns(spark, shared, tmp_path):
     # Drill 1.22: WITH a (k, v) AS (SELECT n_nationkey, n_name ...) ... WHERE k = 5 -> ETHIOPIA
     from drillspark.sql import SqlEngine, SqlSession
 
-    engine = SqlEngine(spark, SqlSession(workspaces={"root": str(shared / "data"),
-                                                     "tmp": str(tmp_path)}))
+    engine = SqlEngine(
+        spark, SqlSession(workspaces={"root": str(shared / "data"), "tmp": str(tmp_path)})
+    )
     nation = "dfs.`breadth/tpch/nation.parquet`"
-    assert q(engine, f"WITH a (k, v) AS (SELECT n_nationkey, n_name FROM {nation}) "
-                     "SELECT v FROM a WHERE k = 5") == (["v"], [["ETHIOPIA"]])
-    assert q(engine, "WITH a (k) AS (SELECT x FROM (VALUES (1), (2)) t(x)), "
-                     "b AS (SELECT k * 2 AS d FROM a) SELECT d FROM b ORDER BY d") == \
-        (["d"], [[2], [4]])
+    assert q(
+        engine,
+        f"WITH a (k, v) AS (SELECT n_nationkey, n_name FROM {nation}) SELECT v FROM a WHERE k = 5",
+    ) == (["v"], [["ETHIOPIA"]])
+    assert q(
+        engine,
+        "WITH a (k) AS (SELECT x FROM (VALUES (1), (2)) t(x)), "
+        "b AS (SELECT k * 2 AS d FROM a) SELECT d FROM b ORDER BY d",
+    ) == (["d"], [[2], [4]])
     with pytest.raises(SqlError, match="the WITH column list needs a query with that many"):
         q(engine, f"WITH a (k, v) AS (SELECT n_nationkey FROM {nation}) SELECT * FROM a")

@@ -11,9 +11,12 @@ from drillspark.sql.session import SqlSession
 
 @pytest.fixture
 def session(shared):
-    return SqlSession(workspaces={"root": str(shared / "data" / "drill-conformance"),
-                                  "json": str(shared / "data" / "drill-conformance" / "data" /
-                                              "drill" / "jsoninput")})
+    return SqlSession(
+        workspaces={
+            "root": str(shared / "data" / "drill-conformance"),
+            "json": str(shared / "data" / "drill-conformance" / "data" / "drill" / "jsoninput"),
+        }
+    )
 
 
 @pytest.mark.usefixtures("spark")

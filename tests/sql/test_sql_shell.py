@@ -24,8 +24,9 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 class Terminal:
     def __init__(self, args: list[str], env: dict[str, str]):
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     close_fds=True)
+        self.proc = subprocess.Popen(
+            args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+        )
         os.close(slave)
         self.seen = ""
 
@@ -59,11 +60,27 @@ class Terminal:
 
 @pytest.fixture
 def shell(shared, tmp_path, python_exe):
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), TERM="xterm",
-               PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="120", LINES="40")
-    term = Terminal([python_exe, "-m", "drillspark", "shell", "--history",
-                     str(tmp_path / "history"), "--workspace",
-                     f"root={shared / 'data' / 'drill-conformance'}"], env)
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(ROOT / "python"),
+        TERM="xterm",
+        PROMPT_TOOLKIT_NO_CPR="1",
+        COLUMNS="120",
+        LINES="40",
+    )
+    term = Terminal(
+        [
+            python_exe,
+            "-m",
+            "drillspark",
+            "shell",
+            "--history",
+            str(tmp_path / "history"),
+            "--workspace",
+            f"root={shared / 'data' / 'drill-conformance'}",
+        ],
+        env,
+    )
     term.expect("drillspark>")
     yield term
     if term.proc.poll() is None:
@@ -104,8 +121,13 @@ def test_tables_use_and_error_with_caret(shell):
 def test_tab_completes_paths_and_keywords(shell):
     shell.mark()
     # completion runs in the background: give it a moment before typing on
-    for chunk in ["explain plan for sel", "\t", " * from dfs.`data/drill/jsoninput/input2.js",
-                  "\t", ";\r"]:
+    for chunk in [
+        "explain plan for sel",
+        "\t",
+        " * from dfs.`data/drill/jsoninput/input2.js",
+        "\t",
+        ";\r",
+    ]:
         shell.send(chunk)
         time.sleep(0.5)
     # EXPLAIN resolves the table through the extension's workspace rule: Spark starts here
@@ -128,27 +150,76 @@ def test_history_is_kept(shell, tmp_path):
 def test_cli_sql_formats(shared, python_exe, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     root = f"root={shared / 'data' / 'drill-conformance'}"
-    out = subprocess.run([python_exe, "-m", "drillspark", "sql", "show schemas",
-                          "--format", "json", "--workspace", root],
-                         capture_output=True, text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [
+            python_exe,
+            "-m",
+            "drillspark",
+            "sql",
+            "show schemas",
+            "--format",
+            "json",
+            "--workspace",
+            root,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     rows = [json.loads(line) for line in out.splitlines()]
     assert {"SCHEMA_NAME": "dfs.root"} in rows
     script = tmp_path / "q.sql"
     script.write_text("use dfs.tmp;\nshow files in dfs.root;\n")
-    out = subprocess.run([python_exe, "-m", "drillspark", "sql", "-f", str(script),
-                          "--format", "csv", "--workspace", root],
-                         capture_output=True, text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [
+            python_exe,
+            "-m",
+            "drillspark",
+            "sql",
+            "-f",
+            str(script),
+            "--format",
+            "csv",
+            "--workspace",
+            root,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     assert "ok,summary" in out and "PROVENANCE.json,false,true" in out
-    out = subprocess.run([python_exe, "-m", "drillspark", "sql", "--set",
-                          "store.json.all_text_mode=true", "--set", "store.format=json",
-                          "--workspace", root, "--format", "json",
-                          "explain plan for select * from dfs.`data/drill/jsoninput/input2.json`"],
-                         capture_output=True, text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [
+            python_exe,
+            "-m",
+            "drillspark",
+            "sql",
+            "--set",
+            "store.json.all_text_mode=true",
+            "--set",
+            "store.format=json",
+            "--workspace",
+            root,
+            "--format",
+            "json",
+            "explain plan for select * from dfs.`data/drill/jsoninput/input2.json`",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     plan = json.loads(json.loads(out.splitlines()[0])["json"])
     assert plan["head"]["options"]["store.format"] == "json"
     assert plan["query"][0]["selection"]["format"]["allTextMode"] is True
-    bad = subprocess.run([python_exe, "-m", "drillspark", "sql", "select * from dfs.`nope`",
-                          "--workspace", root], capture_output=True, text=True, env=env)
+    bad = subprocess.run(
+        [python_exe, "-m", "drillspark", "sql", "select * from dfs.`nope`", "--workspace", root],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert bad.returncode == 1
     assert "nope" in bad.stderr and "Traceback" not in bad.stderr
 

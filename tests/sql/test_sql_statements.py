@@ -11,8 +11,7 @@ from drillspark.sql.errors import SqlSyntaxError
 def test_split_ignores_semicolons_in_quotes_and_comments():
     text = "select ';' from t; -- a ; comment\nselect `a;b` from u /* ; */;\n  select 3"
     parts = [s for _, s in st.split(text)]
-    assert parts == ["select ';' from t", "-- a ; comment\nselect `a;b` from u /* ; */",
-                     "select 3"]
+    assert parts == ["select ';' from t", "-- a ; comment\nselect `a;b` from u /* ; */", "select 3"]
 
 
 def test_split_offsets_point_at_statement_start():
@@ -20,10 +19,19 @@ def test_split_offsets_point_at_statement_start():
     assert [off for off, _ in st.split(text)] == [0, 12]
 
 
-@pytest.mark.parametrize("text,complete", [
-    ("select 1", False), ("select 1;", True), ("select ';'", False), ("select 1; -- x", True),
-    ("select `a;", False), ("!quit", True), ("", True), ("select 1 /* ; */", False),
-])
+@pytest.mark.parametrize(
+    "text,complete",
+    [
+        ("select 1", False),
+        ("select 1;", True),
+        ("select ';'", False),
+        ("select 1; -- x", True),
+        ("select `a;", False),
+        ("!quit", True),
+        ("", True),
+        ("select 1 /* ; */", False),
+    ],
+)
 def test_is_complete(text, complete):
     assert st.is_complete(text) is complete
 

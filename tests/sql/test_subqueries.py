@@ -40,6 +40,7 @@ def bag(rows):
 
 # --- IN / NOT IN / ANY / ALL with SQL's NULL semantics ----------------------------------------
 
+
 def test_not_in_with_null_in_subquery_keeps_no_row(data_engine):
     assert q(data_engine, f"SELECT id FROM {P} WHERE id NOT IN (SELECT i FROM {N})")[1] == []
 
@@ -52,8 +53,9 @@ def test_not_in_without_nulls(data_engine):
 def test_in_as_a_value(data_engine):
     cols, rows = q(data_engine, f"SELECT id, id IN (SELECT i FROM {N}) AS x FROM {P}")
     assert cols == ["id", "x"]
-    assert bag(rows) == bag([[1, None], [2, None], [3, None], [4, True], [5, None],
-                             [6, None], [7, True], [8, None]])
+    assert bag(rows) == bag(
+        [[1, None], [2, None], [3, None], [4, True], [5, None], [6, None], [7, True], [8, None]]
+    )
 
 
 def test_in_under_or(data_engine):
@@ -62,64 +64,102 @@ def test_in_under_or(data_engine):
 
 
 def test_some_and_all(data_engine):
-    _, rows = q(data_engine, f"SELECT id FROM {P} WHERE salary = SOME (SELECT salary FROM {P} "
-                     "WHERE dept = 'Engineering')")
+    _, rows = q(
+        data_engine,
+        f"SELECT id FROM {P} WHERE salary = SOME (SELECT salary FROM {P} "
+        "WHERE dept = 'Engineering')",
+    )
     assert bag(rows) == [[3], [4], [6]]
-    _, rows = q(data_engine, f"SELECT id FROM {P} WHERE salary > ALL (SELECT salary FROM {P} "
-                     "WHERE dept = 'Marketing')")
+    _, rows = q(
+        data_engine,
+        f"SELECT id FROM {P} WHERE salary > ALL (SELECT salary FROM {P} WHERE dept = 'Marketing')",
+    )
     assert bag(rows) == [[1], [3], [4], [6]]
 
 
 def test_all_and_any_over_empty_and_null(data_engine):
-    _, rows = q(data_engine, f"SELECT id FROM {P} WHERE salary > ALL (SELECT salary FROM {P} "
-                     "WHERE dept = 'Nope')")
+    _, rows = q(
+        data_engine,
+        f"SELECT id FROM {P} WHERE salary > ALL (SELECT salary FROM {P} WHERE dept = 'Nope')",
+    )
     assert len(rows) == 8  # ALL over no rows is true
-    assert q(data_engine, f"SELECT id FROM {P} WHERE salary < ANY (SELECT salary FROM {P} "
-                  "WHERE dept = 'Nope')")[1] == []
+    assert (
+        q(
+            data_engine,
+            f"SELECT id FROM {P} WHERE salary < ANY (SELECT salary FROM {P} WHERE dept = 'Nope')",
+        )[1]
+        == []
+    )
     # a NULL among the values: > ALL is never true
-    assert q(data_engine, f"SELECT id FROM {N} WHERE i > ALL (SELECT i FROM {N} WHERE grp = 'a')"
-             )[1] == []
-    _, rows = q(data_engine, f"SELECT id FROM {N} WHERE i <> ALL (SELECT i FROM {N} WHERE grp = 'b')")
+    assert (
+        q(data_engine, f"SELECT id FROM {N} WHERE i > ALL (SELECT i FROM {N} WHERE grp = 'a')")[1]
+        == []
+    )
+    _, rows = q(
+        data_engine, f"SELECT id FROM {N} WHERE i <> ALL (SELECT i FROM {N} WHERE grp = 'b')"
+    )
     assert bag(rows) == [[1], [2], [6], [7]]
 
 
 # --- EXISTS ----------------------------------------------------------------------------------
 
+
 def test_correlated_exists_and_not_exists(data_engine):
-    _, rows = q(data_engine, f"SELECT p.id FROM {P} p WHERE EXISTS (SELECT * FROM {D} d "
-                     "WHERE d.dept = p.dept AND d.floor > 1)")
+    _, rows = q(
+        data_engine,
+        f"SELECT p.id FROM {P} p WHERE EXISTS (SELECT * FROM {D} d "
+        "WHERE d.dept = p.dept AND d.floor > 1)",
+    )
     assert bag(rows) == [[3], [4], [5], [6], [7]]
-    _, rows = q(data_engine, f"SELECT p.id FROM {P} p WHERE NOT EXISTS (SELECT * FROM {D} d "
-                     "WHERE d.dept = p.dept)")
+    _, rows = q(
+        data_engine,
+        f"SELECT p.id FROM {P} p WHERE NOT EXISTS (SELECT * FROM {D} d WHERE d.dept = p.dept)",
+    )
     assert rows == [[8]]
 
 
 def test_exists_is_a_semi_join_in_the_plan(data_engine):
-    text = plan_text(data_engine, f"SELECT p.id FROM {P} p WHERE NOT EXISTS (SELECT * FROM {D} d "
-                          "WHERE d.dept = p.dept)")
+    text = plan_text(
+        data_engine,
+        f"SELECT p.id FROM {P} p WHERE NOT EXISTS (SELECT * FROM {D} d WHERE d.dept = p.dept)",
+    )
     assert '"semi-join"' in text and '"ANTI"' in text
 
 
 # --- scalar subqueries -----------------------------------------------------------------------
 
+
 def test_correlated_scalar_in_select(data_engine):
-    cols, rows = q(data_engine, f"SELECT p.id, (SELECT d.floor FROM {D} d WHERE d.dept = p.dept) "
-                        f"AS floor FROM {P} p")
+    cols, rows = q(
+        data_engine,
+        f"SELECT p.id, (SELECT d.floor FROM {D} d WHERE d.dept = p.dept) AS floor FROM {P} p",
+    )
     assert cols == ["id", "floor"]
-    assert bag(rows) == bag([[1, 1], [2, 1], [3, 3], [4, 3], [5, 2], [6, 3], [7, 2],
-                             [8, None]])
+    assert bag(rows) == bag([[1, 1], [2, 1], [3, 3], [4, 3], [5, 2], [6, 3], [7, 2], [8, None]])
 
 
 def test_correlated_count_is_zero_without_match(data_engine):
-    _, rows = q(data_engine, f"SELECT d.dept, (SELECT COUNT(*) FROM {P} q WHERE q.dept = d.dept) AS c,"
-                     f" (SELECT MAX(salary) FROM {P} q WHERE q.dept = d.dept) AS m FROM {D} d")
-    assert bag(rows) == bag([["Sales", 2, 5200.5], ["Engineering", 3, 7300.25],
-                             ["Marketing", 2, 5100.0], ["Legal", 0, None]])
+    _, rows = q(
+        data_engine,
+        f"SELECT d.dept, (SELECT COUNT(*) FROM {P} q WHERE q.dept = d.dept) AS c,"
+        f" (SELECT MAX(salary) FROM {P} q WHERE q.dept = d.dept) AS m FROM {D} d",
+    )
+    assert bag(rows) == bag(
+        [
+            ["Sales", 2, 5200.5],
+            ["Engineering", 3, 7300.25],
+            ["Marketing", 2, 5100.0],
+            ["Legal", 0, None],
+        ]
+    )
 
 
 def test_correlated_scalar_in_where(data_engine):
-    _, rows = q(data_engine, f"SELECT p.id FROM {P} p WHERE p.salary > (SELECT AVG(q.salary) "
-                     f"FROM {P} q WHERE q.dept = p.dept)")
+    _, rows = q(
+        data_engine,
+        f"SELECT p.id FROM {P} p WHERE p.salary > (SELECT AVG(q.salary) "
+        f"FROM {P} q WHERE q.dept = p.dept)",
+    )
     assert bag(rows) == [[1], [3], [6], [7]]
 
 
@@ -135,12 +175,25 @@ def test_correlation_other_than_equality_is_unsupported_in_select(data_engine):
 
 # --- joins -----------------------------------------------------------------------------------
 
+
 def test_join_using(data_engine):
-    cols, rows = q(data_engine, f"SELECT dept, p.id, d.floor FROM {P} p FULL JOIN {D} d USING (dept)")
+    cols, rows = q(
+        data_engine, f"SELECT dept, p.id, d.floor FROM {P} p FULL JOIN {D} d USING (dept)"
+    )
     assert cols == ["dept", "id", "floor"]
-    assert bag(rows) == bag([["Sales", 1, 1], ["Sales", 2, 1], ["Engineering", 3, 3],
-                             ["Engineering", 4, 3], ["Marketing", 5, 2], ["Engineering", 6, 3],
-                             ["Marketing", 7, 2], ["Support", 8, None], ["Legal", None, 4]])
+    assert bag(rows) == bag(
+        [
+            ["Sales", 1, 1],
+            ["Sales", 2, 1],
+            ["Engineering", 3, 3],
+            ["Engineering", 4, 3],
+            ["Marketing", 5, 2],
+            ["Engineering", 6, 3],
+            ["Marketing", 7, 2],
+            ["Support", 8, None],
+            ["Legal", None, 4],
+        ]
+    )
 
 
 def test_natural_join_is_rejected(data_engine):
@@ -149,31 +202,54 @@ def test_natural_join_is_rejected(data_engine):
 
 
 def test_outer_join_with_one_side_conditions(data_engine):
-    _, rows = q(data_engine, f"SELECT p.id, d.dept FROM {P} p LEFT JOIN {D} d ON p.dept = d.dept "
-                     "AND p.salary > 5000")
-    assert bag(rows) == bag([[1, "Sales"], [2, None], [3, "Engineering"], [4, "Engineering"],
-                             [5, None], [6, "Engineering"], [7, "Marketing"], [8, None]])
+    _, rows = q(
+        data_engine,
+        f"SELECT p.id, d.dept FROM {P} p LEFT JOIN {D} d ON p.dept = d.dept AND p.salary > 5000",
+    )
+    assert bag(rows) == bag(
+        [
+            [1, "Sales"],
+            [2, None],
+            [3, "Engineering"],
+            [4, "Engineering"],
+            [5, None],
+            [6, "Engineering"],
+            [7, "Marketing"],
+            [8, None],
+        ]
+    )
 
 
 # --- LATERAL / UNNEST ------------------------------------------------------------------------
 
+
 def test_lateral_aggregate_per_row(data_engine):
-    cols, rows = q(data_engine, f"SELECT c.cust, o.n FROM {ORD} c, LATERAL (SELECT COUNT(*) AS n "
-                        "FROM UNNEST(c.orders) t(ord)) o")
+    cols, rows = q(
+        data_engine,
+        f"SELECT c.cust, o.n FROM {ORD} c, LATERAL (SELECT COUNT(*) AS n "
+        "FROM UNNEST(c.orders) t(ord)) o",
+    )
     assert cols == ["cust", "n"]
     assert bag(rows) == [["ann", 2], ["bob", 1], ["dee", 3]]  # cid's empty array: no row
 
 
 def test_left_join_lateral_keeps_empty_rows(data_engine):
-    _, rows = q(data_engine, f"SELECT c.cust, o.x FROM {ORD} c LEFT JOIN LATERAL (SELECT t.ord.oid AS x "
-                     "FROM UNNEST(c.orders) t(ord)) o ON TRUE")
-    assert bag(rows) == bag([["ann", 1], ["ann", 2], ["bob", 3], ["cid", None], ["dee", 4],
-                             ["dee", 5], ["dee", 6]])
+    _, rows = q(
+        data_engine,
+        f"SELECT c.cust, o.x FROM {ORD} c LEFT JOIN LATERAL (SELECT t.ord.oid AS x "
+        "FROM UNNEST(c.orders) t(ord)) o ON TRUE",
+    )
+    assert bag(rows) == bag(
+        [["ann", 1], ["ann", 2], ["bob", 3], ["cid", None], ["dee", 4], ["dee", 5], ["dee", 6]]
+    )
 
 
 def test_lateral_limit_per_row(data_engine):
-    _, rows = q(data_engine, f"SELECT c.cust, o.x FROM {ORD} c, LATERAL (SELECT t.ord.oid AS x FROM "
-                     "UNNEST(c.orders) t(ord) ORDER BY t.ord.amount DESC LIMIT 1) o")
+    _, rows = q(
+        data_engine,
+        f"SELECT c.cust, o.x FROM {ORD} c, LATERAL (SELECT t.ord.oid AS x FROM "
+        "UNNEST(c.orders) t(ord) ORDER BY t.ord.amount DESC LIMIT 1) o",
+    )
     assert bag(rows) == [["ann", 1], ["bob", 3], ["dee", 5]]
 
 
@@ -186,16 +262,22 @@ def test_unnest_names(data_engine):
 
 
 def test_chained_laterals(data_engine):
-    _, rows = q(data_engine, f"select t.c_name, sum(t4.items) from {C} t, lateral (select "
-                     "t2.ord.items as items from unnest(t.orders) t2(ord)) d1, lateral (select "
-                     "sum(t3.items.i_number) from unnest(d1.items) t3(items)) t4(items) "
-                     "where t.c_id > 1 group by t.c_name")
+    _, rows = q(
+        data_engine,
+        f"select t.c_name, sum(t4.items) from {C} t, lateral (select "
+        "t2.ord.items as items from unnest(t.orders) t2(ord)) d1, lateral (select "
+        "sum(t3.items.i_number) from unnest(d1.items) t3(items)) t4(items) "
+        "where t.c_id > 1 group by t.c_name",
+    )
     assert bag(rows) == [["customer2", 117.0], ["customer3", 216.0], ["customer4", 297.0]]
 
 
 def test_plan_shows_lateral_and_unnest(data_engine):
-    text = plan_text(data_engine, f"SELECT c.cust, o.n FROM {ORD} c, LATERAL (SELECT COUNT(*) AS n "
-                          "FROM UNNEST(c.orders) t(ord)) o")
+    text = plan_text(
+        data_engine,
+        f"SELECT c.cust, o.n FROM {ORD} c, LATERAL (SELECT COUNT(*) AS n "
+        "FROM UNNEST(c.orders) t(ord)) o",
+    )
     assert '"lateral-join"' in text and '"unnest"' in text
 
 
@@ -206,8 +288,11 @@ T2 = "dfs.`breadth/tf/aggregation/t2`"
 
 
 def test_correlated_not_in(data_engine):
-    _, rows = q(data_engine, f"SELECT id FROM {P} p WHERE p.id NOT IN (SELECT d.manager_id FROM {D} d "
-                     "WHERE d.dept = p.dept)")
+    _, rows = q(
+        data_engine,
+        f"SELECT id FROM {P} p WHERE p.id NOT IN (SELECT d.manager_id FROM {D} d "
+        "WHERE d.dept = p.dept)",
+    )
     assert bag(rows) == [[2], [4], [5], [6], [8]]
 
 
@@ -219,45 +304,81 @@ def test_row_valued_in_and_not_in_over_parquet(data_engine):
 
 
 def test_having_subquery(data_engine):
-    _, rows = q(data_engine, f"SELECT dept, COUNT(*) FROM {P} GROUP BY dept HAVING COUNT(*) > "
-                     f"(SELECT MIN(floor) FROM {D})")
+    _, rows = q(
+        data_engine,
+        f"SELECT dept, COUNT(*) FROM {P} GROUP BY dept HAVING COUNT(*) > "
+        f"(SELECT MIN(floor) FROM {D})",
+    )
     assert bag(rows) == [["Engineering", 3], ["Marketing", 2], ["Sales", 2]]
 
 
 def test_is_not_distinct_from(data_engine):
-    _, rows = q(data_engine, f"SELECT p.id, d.floor FROM {P} p JOIN {D} d ON p.dept IS NOT DISTINCT "
-                     "FROM d.dept")
+    _, rows = q(
+        data_engine,
+        f"SELECT p.id, d.floor FROM {P} p JOIN {D} d ON p.dept IS NOT DISTINCT FROM d.dept",
+    )
     assert bag(rows) == bag([[1, 1], [2, 1], [3, 3], [6, 3], [4, 3], [5, 2], [7, 2]])
     assert q(data_engine, f"SELECT n.id FROM {N} n WHERE n.s IS NOT DISTINCT FROM NULL")[1] == [[3]]
 
 
 def test_star_over_join_keeps_both_fields(data_engine):
     cols, rows = q(data_engine, f"SELECT * FROM {P} p JOIN {D} d USING (dept) WHERE d.floor > 2")
-    assert cols == ["id", "first_name", "last_name", "dept", "salary", "hired", "active",
-                    "dept0", "floor", "manager_id"]
+    assert cols == [
+        "id",
+        "first_name",
+        "last_name",
+        "dept",
+        "salary",
+        "hired",
+        "active",
+        "dept0",
+        "floor",
+        "manager_id",
+    ]
     assert sorted(r[0] for r in rows) == [3, 4, 6]
-    cols, _ = q(data_engine, "SELECT * FROM dfs.`breadth/tpch/region.parquet` r1 JOIN "
-                     "dfs.`breadth/tpch/region.parquet` r2 ON r1.r_regionkey = r2.r_regionkey + 1")
-    assert cols == ["r_regionkey", "r_name", "r_comment", "r_regionkey0", "r_name0",
-                    "r_comment0"]
+    cols, _ = q(
+        data_engine,
+        "SELECT * FROM dfs.`breadth/tpch/region.parquet` r1 JOIN "
+        "dfs.`breadth/tpch/region.parquet` r2 ON r1.r_regionkey = r2.r_regionkey + 1",
+    )
+    assert cols == ["r_regionkey", "r_name", "r_comment", "r_regionkey0", "r_name0", "r_comment0"]
 
 
 def test_two_unnests_in_a_lateral_subquery(data_engine):
-    _, rows = q(data_engine, f"SELECT c.cust, t.x FROM {ORD} c, LATERAL (SELECT DISTINCT i.it AS x FROM "
-                     "UNNEST(c.orders) o(ord), UNNEST(o.ord.items) i(it)) t")
-    assert bag(rows) == bag([["ann", "ink"], ["ann", "pad"], ["ann", "pen"], ["bob", "desk"],
-                             ["bob", "lamp"], ["bob", "pen"], ["dee", "ink"], ["dee", "pad"],
-                             ["dee", "pen"]])
+    _, rows = q(
+        data_engine,
+        f"SELECT c.cust, t.x FROM {ORD} c, LATERAL (SELECT DISTINCT i.it AS x FROM "
+        "UNNEST(c.orders) o(ord), UNNEST(o.ord.items) i(it)) t",
+    )
+    assert bag(rows) == bag(
+        [
+            ["ann", "ink"],
+            ["ann", "pad"],
+            ["ann", "pen"],
+            ["bob", "desk"],
+            ["bob", "lamp"],
+            ["bob", "pen"],
+            ["dee", "ink"],
+            ["dee", "pad"],
+            ["dee", "pen"],
+        ]
+    )
 
 
 def test_exists_over_unnest_of_the_row(data_engine):
-    _, rows = q(data_engine, f"SELECT c.cust FROM {ORD} c WHERE EXISTS (SELECT 1 FROM UNNEST(c.tags) "
-                     "u(tag) WHERE u.tag = 'vip')")
+    _, rows = q(
+        data_engine,
+        f"SELECT c.cust FROM {ORD} c WHERE EXISTS (SELECT 1 FROM UNNEST(c.tags) "
+        "u(tag) WHERE u.tag = 'vip')",
+    )
     assert bag(rows) == [["ann"], ["dee"]]
 
 
 def test_subquery_in_aggregate_select_list(data_engine):
-    _, rows = q(data_engine, f"SELECT dept, COUNT(*) AS c, (SELECT COUNT(*) FROM {D}) AS nd FROM {P} "
-                     "GROUP BY dept")
-    assert bag(rows) == bag([["Engineering", 3, 4], ["Marketing", 2, 4], ["Sales", 2, 4],
-                             ["Support", 1, 4]])
+    _, rows = q(
+        data_engine,
+        f"SELECT dept, COUNT(*) AS c, (SELECT COUNT(*) FROM {D}) AS nd FROM {P} GROUP BY dept",
+    )
+    assert bag(rows) == bag(
+        [["Engineering", 3, 4], ["Marketing", 2, 4], ["Sales", 2, 4], ["Support", 1, 4]]
+    )

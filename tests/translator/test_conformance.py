@@ -14,8 +14,14 @@ from drillspark.plan import PlanError
 CASES_FILE = "conformance/logical_cases.jsonl"
 CP_ROOT = "data/drill-conformance/logical/drill-0.1.0"
 # Stale plans whose format today's Drill rejects (the case descriptions say so).
-STALE = {"head.simple_plan", "head.dsort-logical", "head.logical_string_filter",
-         "head.logical_json_scan", "head.logical_order", "head.logical_group"}
+STALE = {
+    "head.simple_plan",
+    "head.dsort-logical",
+    "head.logical_string_filter",
+    "head.logical_json_scan",
+    "head.logical_order",
+    "head.logical_group",
+}
 # Plans that need external input the case does not ship: a Drill-registered `dfs` plugin with
 # /tmp parquet files, and a mock scan with a null selection (only its config is tested).
 NEEDS_OUTSIDE_DATA = {"head.parquet_scan_screen", "head.storage_engine_plan"}
@@ -32,8 +38,9 @@ def cases(shared):
 
 
 def _run(spark, shared, case):
-    return drillspark.run(str(shared / case["plan"]), spark=spark,
-                          classpath=[str(shared / CP_ROOT)])
+    return drillspark.run(
+        str(shared / case["plan"]), spark=spark, classpath=[str(shared / CP_ROOT)]
+    )
 
 
 def test_every_case_is_accounted_for(cases):
@@ -42,13 +49,26 @@ def test_every_case_is_accounted_for(cases):
     assert len(runnable) == 15
 
 
-@pytest.mark.parametrize("case_id", [
-    "ref.simple_plan", "ref.simple_plan_flattened", "ref.simple_join_outer_console",
-    "ref.join_inner", "ref.join_full_outer", "ref.join_left", "ref.union_distinct",
-    "ref.union_all", "ref.order_nulls_first", "ref.order_nulls_last",
-    "ref.collapsing_aggregate", "ref.constant_operator", "head.scan_screen_logical",
-    "head.conversionTestWithLogicalPlan", "head.jdbc_plan",
-])
+@pytest.mark.parametrize(
+    "case_id",
+    [
+        "ref.simple_plan",
+        "ref.simple_plan_flattened",
+        "ref.simple_join_outer_console",
+        "ref.join_inner",
+        "ref.join_full_outer",
+        "ref.join_left",
+        "ref.union_distinct",
+        "ref.union_all",
+        "ref.order_nulls_first",
+        "ref.order_nulls_last",
+        "ref.collapsing_aggregate",
+        "ref.constant_operator",
+        "head.scan_screen_logical",
+        "head.conversionTestWithLogicalPlan",
+        "head.jdbc_plan",
+    ],
+)
 def test_case_meets_drills_assertion(spark, shared, cases, case_id):
     case = cases[case_id]
     rows = _run(spark, shared, case).rows()
@@ -69,8 +89,10 @@ def test_case_meets_drills_assertion(spark, shared, cases, case_id):
 def test_simple_plan_values(spark, shared, cases):
     # donuts with ppu < 1.00, per ppu: count, sum(sales), sum(ppu * sales), ppu descending
     rows = _run(spark, shared, cases["ref.simple_plan"]).rows()
-    assert [(r["ppu"], r["typeCount"], r["quantity"]) for r in rows] == [(0.69, 2, 159),
-                                                                         (0.55, 2, 335)]
+    assert [(r["ppu"], r["typeCount"], r["quantity"]) for r in rows] == [
+        (0.69, 2, 159),
+        (0.55, 2, 335),
+    ]
     assert rows[0]["sales"] == pytest.approx(0.69 * 159)
 
 

@@ -18,19 +18,28 @@ from drillspark.spark.scope import Scope
 def _eval(spark, rows, schema, name, *args):
     """`name(args)` over `rows`; an argument "$c" is column c, anything else a literal."""
     df = spark.createDataFrame(rows, schema)
-    built = [Arg(F.col(a[1:])) if isinstance(a, str) and a.startswith("$") else Arg(F.lit(a), a)
-             for a in args]
+    built = [
+        Arg(F.col(a[1:])) if isinstance(a, str) and a.startswith("$") else Arg(F.lit(a), a)
+        for a in args
+    ]
     return [r[0] for r in df.select(CATALOG.call(name, built, Scope(df))).collect()]
 
 
 def _project(run_plan, rows, **exprs):
-    query = [{"@id": 1, "op": "values", "content": rows},
-             {"@id": 2, "op": "project", "input": 1,
-              "projections": [{"ref": k, "expr": v} for k, v in exprs.items()]}]
+    query = [
+        {"@id": 1, "op": "values", "content": rows},
+        {
+            "@id": 2,
+            "op": "project",
+            "input": 1,
+            "projections": [{"ref": k, "expr": v} for k, v in exprs.items()],
+        },
+    ]
     return run_plan(query).rows()
 
 
 # --- regexp_matches / similar_to: Matcher.matches(), the whole string -----------------------
+
 
 def test_regexp_matches_needs_the_whole_string_to_match(spark):
     rows, schema = [("abc",), ("b",), (None,)], "s string"
@@ -39,8 +48,9 @@ def test_regexp_matches_needs_the_whole_string_to_match(spark):
     # alternation must not let one branch match a prefix only
     assert _eval(spark, [("ab",)], schema, "regexp_matches", "$s", "a|ab") == [True]
     # a pattern held in a column is anchored as well
-    got = _eval(spark, [("abc", "b"), ("abc", "a.*")], "s string, p string",
-                "regexp_matches", "$s", "$p")
+    got = _eval(
+        spark, [("abc", "b"), ("abc", "a.*")], "s string, p string", "regexp_matches", "$s", "$p"
+    )
     assert got == [False, True]
 
 
@@ -62,8 +72,9 @@ def test_similar_to_through_sql(spark):
     from drillspark.sql import SqlEngine
 
     # an engine of its own: drillspark.sql's default engine is cached per session
-    result = SqlEngine(spark).execute("SELECT 'abc' SIMILAR TO 'a%' AS a, "
-                                      "regexp_matches('abc', 'b') AS b FROM (VALUES(1)) t(x)")
+    result = SqlEngine(spark).execute(
+        "SELECT 'abc' SIMILAR TO 'a%' AS a, regexp_matches('abc', 'b') AS b FROM (VALUES(1)) t(x)"
+    )
     assert result[-1].rows() == [{"a": True, "b": False}]
 
 
@@ -80,6 +91,7 @@ def test_invalid_similar_pattern_is_an_argument_error(spark):
 
 
 # --- literal-only arguments ---------------------------------------------------------------
+
 
 def test_round_and_trunc_keep_a_literal_scale(spark):
     rows, schema = [(1.235,), (-1.239,)], "x double"
@@ -106,6 +118,7 @@ def test_split_takes_one_literal_character(spark, run_plan):
 
 # --- arithmetic by zero: Java semantics ------------------------------------------------------
 
+
 def test_floating_division_by_zero_is_infinity_or_nan(spark):
     rows = [(1.0, 0.0), (-1.0, 0.0), (0.0, 0.0), (1.0, -0.0), (6.0, 4.0), (None, 0.0)]
     got = _eval(spark, rows, "a double, b double", "divide", "$a", "$b")
@@ -123,8 +136,10 @@ def test_integer_division_by_zero_fails_like_java(spark):
 def test_mod_by_zero_returns_the_dividend(spark):
     rows = [(7, 0), (-7, 2), (7, -2), (None, 0)]
     assert _eval(spark, rows, "a bigint, b bigint", "mod", "$a", "$b") == [7, -1, 1, None]
-    assert _eval(spark, [(7.5, 0.0), (7.5, 2.0)], "a double, b double",
-                 "modulo", "$a", "$b") == [7.5, 1.5]
+    assert _eval(spark, [(7.5, 0.0), (7.5, 2.0)], "a double, b double", "modulo", "$a", "$b") == [
+        7.5,
+        1.5,
+    ]
 
 
 # --- EXTRACT / date_part ----------------------------------------------------------------------
@@ -165,13 +180,16 @@ def test_date_part_uses_the_same_units(spark):
 
 # --- date arithmetic ----------------------------------------------------------------------------
 
+
 def test_date_diff_is_an_interval(spark):
     d1, d2 = datetime.date(2020, 3, 1), datetime.date(2020, 1, 1)
-    assert _eval(spark, [(d1, d2)], "a date, b date", "date_diff", "$a", "$b") == \
-        [datetime.timedelta(days=60)]
+    assert _eval(spark, [(d1, d2)], "a date, b date", "date_diff", "$a", "$b") == [
+        datetime.timedelta(days=60)
+    ]
     t1, t2 = datetime.datetime(2020, 1, 2, 3), datetime.datetime(2020, 1, 1)
-    assert _eval(spark, [(t1, t2)], "a timestamp, b timestamp", "date_diff", "$a", "$b") == \
-        [datetime.timedelta(days=1, hours=3)]
+    assert _eval(spark, [(t1, t2)], "a timestamp, b timestamp", "date_diff", "$a", "$b") == [
+        datetime.timedelta(days=1, hours=3)
+    ]
     # date_diff(date, n) subtracts days, as date_sub
     assert _eval(spark, [(d1,)], "a date", "date_diff", "$a", 1) == [datetime.date(2020, 2, 29)]
 
@@ -183,13 +201,19 @@ def test_date_add_with_days_and_intervals(spark):
     scope = Scope(df)
     day = Arg(F.expr("INTERVAL '1 02' DAY TO HOUR"))
     month = Arg(F.expr("INTERVAL '1' MONTH"))
-    row = df.select(CATALOG.call("date_add", [Arg(F.col("a")), day], scope),
-                    CATALOG.call("date_add", [Arg(F.col("t")), month], scope),
-                    CATALOG.call("date_add", [month, Arg(F.col("a"))], scope),
-                    CATALOG.call("date_sub", [Arg(F.col("t")), day], scope)).first()
+    row = df.select(
+        CATALOG.call("date_add", [Arg(F.col("a")), day], scope),
+        CATALOG.call("date_add", [Arg(F.col("t")), month], scope),
+        CATALOG.call("date_add", [month, Arg(F.col("a"))], scope),
+        CATALOG.call("date_sub", [Arg(F.col("t")), day], scope),
+    ).first()
     # a date plus an interval is a TIMESTAMP (Drill); months clamp to the month's end
-    assert tuple(row) == (datetime.datetime(2020, 2, 1, 2), datetime.datetime(2020, 2, 29, 10),
-                          datetime.datetime(2020, 2, 29), datetime.datetime(2020, 1, 30, 8))
+    assert tuple(row) == (
+        datetime.datetime(2020, 2, 1, 2),
+        datetime.datetime(2020, 2, 29, 10),
+        datetime.datetime(2020, 2, 29),
+        datetime.datetime(2020, 1, 30, 8),
+    )
 
 
 def test_date_add_of_an_integer_to_a_timestamp_is_refused(spark):
@@ -200,24 +224,36 @@ def test_date_add_of_an_integer_to_a_timestamp_is_refused(spark):
 
 # --- to_char ----------------------------------------------------------------------------------
 
+
 def test_to_char_of_numbers_uses_decimal_format_patterns(spark):
     rows, schema = [(1234567.891,), (-0.5,), (2.5,)], "x double"
-    assert _eval(spark, rows, schema, "to_char", "$x", "#,###.##") == \
-        ["1,234,567.89", "-0.5", "2.5"]
-    assert _eval(spark, rows, schema, "to_char", "$x", "000.00") == \
-        ["1234567.89", "-000.50", "002.50"]
+    assert _eval(spark, rows, schema, "to_char", "$x", "#,###.##") == [
+        "1,234,567.89",
+        "-0.5",
+        "2.5",
+    ]
+    assert _eval(spark, rows, schema, "to_char", "$x", "000.00") == [
+        "1234567.89",
+        "-000.50",
+        "002.50",
+    ]
     assert _eval(spark, rows, schema, "to_char", "$x", "#") == ["1234568", "-0", "2"]  # HALF_EVEN
     assert _eval(spark, [(42,)], "i bigint", "to_char", "$i", "0000") == ["0042"]
 
 
 def test_to_char_of_dates_uses_the_pattern(spark):
-    assert _eval(spark, [(TS,)], "t timestamp", "to_char", "$t", "yyyy-MM-dd HH:mm") == \
-        ["2020-07-05 13:04"]
+    assert _eval(spark, [(TS,)], "t timestamp", "to_char", "$t", "yyyy-MM-dd HH:mm") == [
+        "2020-07-05 13:04"
+    ]
 
 
 def test_extract_from_a_time_value(run_plan):
-    got = _project(run_plan, [{"s": "01:02:20.123"}], h="extractHour(cast(s as TIME))",
-                   sec="extractSecond(cast(s as TIME))")
+    got = _project(
+        run_plan,
+        [{"s": "01:02:20.123"}],
+        h="extractHour(cast(s as TIME))",
+        sec="extractSecond(cast(s as TIME))",
+    )
     assert got == [{"h": 1, "sec": 20.123}]
     with pytest.raises(Exception, match=r"@2.*a TIME has no year"):
         _project(run_plan, [{"s": "01:02:20.123"}], y="extractYear(cast(s as TIME))")

@@ -15,8 +15,10 @@ from drillspark.spark.scope import Scope
 def _eval(spark, rows, schema, name, *args):
     df = spark.createDataFrame(rows, schema)
     scope = Scope(df)
-    built = [Arg(F.lit(a), a) if not isinstance(a, str) or not a.startswith("$") else
-             Arg(F.col(a[1:])) for a in args]
+    built = [
+        Arg(F.lit(a), a) if not isinstance(a, str) or not a.startswith("$") else Arg(F.col(a[1:]))
+        for a in args
+    ]
     return [r[0] for r in df.select(CATALOG.call(name, built, scope)).collect()]
 
 
@@ -52,8 +54,11 @@ def test_repeated_count_and_contains(spark):
     rows = [(["Chocolate", "Glazed"],), ([],), (None,)]
     assert _eval(spark, rows, "a array<string>", "repeated_count", "$a") == [2, 0, 0]
     # the string variant is a regex search (find), not equality
-    assert _eval(spark, rows, "a array<string>", "repeated_contains", "$a", "Choc*") == \
-        [True, False, False]
+    assert _eval(spark, rows, "a array<string>", "repeated_contains", "$a", "Choc*") == [
+        True,
+        False,
+        False,
+    ]
     nums = [([1, 2],), ([3],)]
     assert _eval(spark, nums, "a array<bigint>", "repeated_contains", "$a", 2) == [True, False]
 
@@ -83,10 +88,14 @@ def test_aggregates(spark):
     scope = Scope(df)
     x = [Arg(F.col("x"))]
     row = df.select(
-        CATALOG.call("count", [], scope), CATALOG.call("count", x, scope),
-        CATALOG.call("sum", x, scope), CATALOG.call("avg", x, scope),
-        CATALOG.call("min", x, scope), CATALOG.call("max", x, scope),
-        CATALOG.call("count_distinct", x, scope)).first()
+        CATALOG.call("count", [], scope),
+        CATALOG.call("count", x, scope),
+        CATALOG.call("sum", x, scope),
+        CATALOG.call("avg", x, scope),
+        CATALOG.call("min", x, scope),
+        CATALOG.call("max", x, scope),
+        CATALOG.call("count_distinct", x, scope),
+    ).first()
     assert tuple(row) == (4, 3, 5, pytest.approx(5 / 3), 1, 2, 2)
 
 
@@ -125,8 +134,7 @@ def test_cast_with_drill_type_names(spark):
 
 
 def _plan(query, options=None):
-    head = {"type": "APACHE_DRILL_LOGICAL", "version": 1,
-            "generator": {"type": "test", "info": ""}}
+    head = {"type": "APACHE_DRILL_LOGICAL", "version": 1, "generator": {"type": "test", "info": ""}}
     if options is not None:
         head["options"] = options
     return {"head": head, "storage": {}, "query": query}
@@ -135,10 +143,20 @@ def _plan(query, options=None):
 def test_typeof_of_a_missing_column_is_the_readers_null_type(spark):
     import drillspark
 
-    query = [{"@id": 1, "op": "values", "content": [{"a": 1}]},
-             {"@id": 2, "op": "project", "input": 1, "projections": [
-                 {"ref": "t", "expr": "typeof(nope)"}, {"ref": "s", "expr": "sqltypeof(nope)"},
-                 {"ref": "m", "expr": "typeof(a.b)"}, {"ref": "v", "expr": "nope"}]}]
+    query = [
+        {"@id": 1, "op": "values", "content": [{"a": 1}]},
+        {
+            "@id": 2,
+            "op": "project",
+            "input": 1,
+            "projections": [
+                {"ref": "t", "expr": "typeof(nope)"},
+                {"ref": "s", "expr": "sqltypeof(nope)"},
+                {"ref": "m", "expr": "typeof(a.b)"},
+                {"ref": "v", "expr": "nope"},
+            ],
+        },
+    ]
     # V2 JSON reader (the default): missing columns are nullable VARCHAR; the value is NULL
     got = drillspark.run(_plan(query), spark=spark).rows()
     assert got == [{"t": "VARCHAR", "s": "CHARACTER VARYING", "m": "VARCHAR", "v": None}]
@@ -151,13 +169,22 @@ def test_cast_to_time_is_a_time_value(spark):
 
     import drillspark
 
-    query = [{"@id": 1, "op": "values", "content": [{"s": "01:00:20.123"}, {"s": None}]},
-             {"@id": 2, "op": "project", "input": 1, "projections": [
-                 {"ref": "t", "expr": "cast(s as TIME)"},
-                 {"ref": "ty", "expr": "typeof(cast(s as TIME))"},
-                 {"ref": "sq", "expr": "sqltypeof(cast(s as TIME))"}]}]
+    query = [
+        {"@id": 1, "op": "values", "content": [{"s": "01:00:20.123"}, {"s": None}]},
+        {
+            "@id": 2,
+            "op": "project",
+            "input": 1,
+            "projections": [
+                {"ref": "t", "expr": "cast(s as TIME)"},
+                {"ref": "ty", "expr": "typeof(cast(s as TIME))"},
+                {"ref": "sq", "expr": "sqltypeof(cast(s as TIME))"},
+            ],
+        },
+    ]
     result = drillspark.run(_plan(query), spark=spark)
     assert result.rows() == [
         {"t": datetime.time(1, 0, 20, 123000), "ty": "TIME", "sq": "TIME"},
-        {"t": None, "ty": "TIME", "sq": "TIME"}]
+        {"t": None, "ty": "TIME", "sq": "TIME"},
+    ]
     assert str(result.to_arrow().schema.field("t").type).startswith("time64")

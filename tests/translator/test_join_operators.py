@@ -14,48 +14,95 @@ COND = [{"relationship": "==", "left": "dept", "right": "dept"}]
 
 @pytest.mark.parametrize("how,expected", [("inner", ["ann"]), ("anti", ["bob", "cy"])])
 def test_semi_join(run_plan, how, expected):
-    r = run_plan([values(1, EMP), values(2, DEPT), {"@id": 3, "op": "semi-join", "left": 1,
-                  "right": 2, "type": how, "conditions": COND}])
+    r = run_plan(
+        [
+            values(1, EMP),
+            values(2, DEPT),
+            {"@id": 3, "op": "semi-join", "left": 1, "right": 2, "type": how, "conditions": COND},
+        ]
+    )
     assert r.df.columns == ["name", "dept"]  # only the left side's columns
     assert sorted(x["name"] for x in r.rows()) == expected
 
 
 def test_lateral_join_unnest(run_plan):
     rows = [{"k": "a", "xs": [1, 2]}, {"k": "b", "xs": []}, {"k": "c", "xs": [3]}]
-    r = run_plan([values(1, rows), {"@id": 2, "op": "unnest", "column": "xs"},
-                  {"@id": 3, "op": "lateral-join", "left": 1, "right": 2},
-                  {"@id": 4, "op": "project", "input": 3, "projections": [
-                      {"ref": "k", "expr": "k"}, {"ref": "x", "expr": "xs0"}]}])
+    r = run_plan(
+        [
+            values(1, rows),
+            {"@id": 2, "op": "unnest", "column": "xs"},
+            {"@id": 3, "op": "lateral-join", "left": 1, "right": 2},
+            {
+                "@id": 4,
+                "op": "project",
+                "input": 3,
+                "projections": [{"ref": "k", "expr": "k"}, {"ref": "x", "expr": "xs0"}],
+            },
+        ]
+    )
     assert sorted((x["k"], x["x"]) for x in r.rows()) == [("a", 1), ("a", 2), ("c", 3)]
 
 
 def test_left_lateral_join_with_aggregate_per_row(run_plan):
     rows = [{"k": "a", "xs": [1, 2]}, {"k": "b", "xs": []}]
     implicit = "`$drill_implicit_field$`"
-    r = run_plan([values(1, rows), {"@id": 2, "op": "unnest", "column": "xs"},
-                  {"@id": 3, "op": "groupingaggregate", "input": 2,
-                   "keys": [{"ref": "$drill_implicit_field$", "expr": implicit}],
-                   "exprs": [{"ref": "s", "expr": "sum(xs)"}]},
-                  {"@id": 4, "op": "lateral-join", "left": 1, "right": 3, "type": "left"},
-                  {"@id": 5, "op": "project", "input": 4, "projections": [
-                      {"ref": "k", "expr": "k"}, {"ref": "s", "expr": "s"}]}])
+    r = run_plan(
+        [
+            values(1, rows),
+            {"@id": 2, "op": "unnest", "column": "xs"},
+            {
+                "@id": 3,
+                "op": "groupingaggregate",
+                "input": 2,
+                "keys": [{"ref": "$drill_implicit_field$", "expr": implicit}],
+                "exprs": [{"ref": "s", "expr": "sum(xs)"}],
+            },
+            {"@id": 4, "op": "lateral-join", "left": 1, "right": 3, "type": "left"},
+            {
+                "@id": 5,
+                "op": "project",
+                "input": 4,
+                "projections": [{"ref": "k", "expr": "k"}, {"ref": "s", "expr": "s"}],
+            },
+        ]
+    )
     assert sorted((x["k"], x["s"]) for x in r.rows()) == [("a", 3), ("b", None)]
 
 
 def test_lateral_right_side_must_keep_the_row_number(run_plan):
     with pytest.raises(Exception, match="drill_implicit_field"):
-        run_plan([values(1, [{"xs": [1]}]), {"@id": 2, "op": "unnest", "column": "xs"},
-                  {"@id": 3, "op": "project", "input": 2,
-                   "projections": [{"ref": "x", "expr": "xs"}]},
-                  {"@id": 4, "op": "lateral-join", "left": 1, "right": 3}])
+        run_plan(
+            [
+                values(1, [{"xs": [1]}]),
+                {"@id": 2, "op": "unnest", "column": "xs"},
+                {
+                    "@id": 3,
+                    "op": "project",
+                    "input": 2,
+                    "projections": [{"ref": "x", "expr": "xs"}],
+                },
+                {"@id": 4, "op": "lateral-join", "left": 1, "right": 3},
+            ]
+        )
 
 
 def test_join_duplicates_rename_and_null_safe_equality(run_plan):
-    r = run_plan([values(1, EMP), values(2, DEPT + [{"dept": None, "dname": "none"}]),
-                  {"@id": 3, "op": "join", "left": 1, "right": 2, "type": "inner",
-                   "duplicates": "rename", "conditions": [
-                       {"relationship": "IS NOT DISTINCT FROM", "left": "dept",
-                        "right": "dept"}]}])
+    r = run_plan(
+        [
+            values(1, EMP),
+            values(2, DEPT + [{"dept": None, "dname": "none"}]),
+            {
+                "@id": 3,
+                "op": "join",
+                "left": 1,
+                "right": 2,
+                "type": "inner",
+                "duplicates": "rename",
+                "conditions": [
+                    {"relationship": "IS NOT DISTINCT FROM", "left": "dept", "right": "dept"}
+                ],
+            },
+        ]
+    )
     assert r.df.columns == ["name", "dept", "dept0", "dname"]
-    assert sorted((x["name"], x["dname"]) for x in r.rows()) == [("ann", "eng"),
-                                                                 ("cy", "none")]
+    assert sorted((x["name"], x["dname"]) for x in r.rows()) == [("ann", "eng"), ("cy", "none")]

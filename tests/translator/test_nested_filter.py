@@ -20,8 +20,9 @@ def strip_nulls(v: Any) -> Any:
 
 
 def _filter(run_plan, rows, expr="a.x > 3"):
-    r = run_plan([values(1, rows, "constant"),
-                  {"@id": 2, "op": "filter", "input": 1, "expr": expr}])
+    r = run_plan(
+        [values(1, rows, "constant"), {"@id": 2, "op": "filter", "input": 1, "expr": expr}]
+    )
     return [strip_nulls(x) for x in r.rows()]
 
 

@@ -46,12 +46,25 @@ def plus_one():
 
 
 def test_registered_operator_runs_in_a_plan(run_plan, scale_operator):
-    r = run_plan([values(1, [{"v": 1, "w": "a"}, {"v": 4, "w": "b"}]),
-                  {"@id": 2, "op": "drill_test_scale", "input": 1, "column": "v", "factor": 2.5}])
+    r = run_plan(
+        [
+            values(1, [{"v": 1, "w": "a"}, {"v": 4, "w": "b"}]),
+            {"@id": 2, "op": "drill_test_scale", "input": 1, "column": "v", "factor": 2.5},
+        ]
+    )
     assert r.rows() == [{"v": 2.5, "w": "a"}, {"v": 10.0, "w": "b"}]
 
 
 def test_registered_function_in_an_expression(run_plan, plus_one):
-    r = run_plan([values(1, [{"v": 1}, {"v": 41}]), {"@id": 2, "op": "project", "input": 1,
-                  "projections": [{"ref": "x", "expr": "drill_test_plus_one(v) * 2"}]}])
+    r = run_plan(
+        [
+            values(1, [{"v": 1}, {"v": 41}]),
+            {
+                "@id": 2,
+                "op": "project",
+                "input": 1,
+                "projections": [{"ref": "x", "expr": "drill_test_plus_one(v) * 2"}],
+            },
+        ]
+    )
     assert r.rows() == [{"x": 4}, {"x": 84}]

@@ -25,8 +25,9 @@ def test_rows_arrow_pandas(run_plan):
 
 
 def test_explain_shows_drill_and_spark_plans(run_plan):
-    text = run_plan([values(1, ROWS), {"@id": 2, "op": "filter", "input": 1,
-                                        "expr": "i > 2"}]).explain(print_it=False)
+    text = run_plan(
+        [values(1, ROWS), {"@id": 2, "op": "filter", "input": 1, "expr": "i > 2"}]
+    ).explain(print_it=False)
     assert "== Drill logical plan ==" in text and "filter" in text
     assert "== Spark plan ==" in text and "Filter" in text
 
@@ -34,15 +35,20 @@ def test_explain_shows_drill_and_spark_plans(run_plan):
 def test_batches_follow_drills_protocol(run_plan):
     stream = run_plan([values(1, ROWS)]).batches(batch_rows=2)
     got = [(o, b.num_rows if b is not None else None) for o, b in stream]
-    assert got == [(IterOutcome.OK_NEW_SCHEMA, 2), (IterOutcome.OK, 2), (IterOutcome.OK, 1),
-                   (IterOutcome.NONE, None)]
+    assert got == [
+        (IterOutcome.OK_NEW_SCHEMA, 2),
+        (IterOutcome.OK, 2),
+        (IterOutcome.OK, 1),
+        (IterOutcome.NONE, None),
+    ]
     assert stream.next() == (IterOutcome.NONE, None)  # NONE forever after
     assert stream.schema.names == ["i", "s", "m"]
 
 
 def test_empty_result_still_sends_the_schema_first(run_plan):
-    stream = run_plan([values(1, ROWS), {"@id": 2, "op": "filter", "input": 1,
-                                          "expr": "i > 100"}]).batches()
+    stream = run_plan(
+        [values(1, ROWS), {"@id": 2, "op": "filter", "input": 1, "expr": "i > 100"}]
+    ).batches()
     outcome, batch = stream.next()
     assert outcome is IterOutcome.OK_NEW_SCHEMA and batch.num_rows == 0
     assert batch.schema.names == ["i", "s", "m"]
@@ -50,21 +56,39 @@ def test_empty_result_still_sends_the_schema_first(run_plan):
 
 
 def test_a_failure_is_stop_with_the_error(run_plan):
-    stream = run_plan([values(1, ROWS), {"@id": 2, "op": "project", "input": 1, "projections": [
-        {"ref": "x", "expr": "cast(s as int)"}]}]).batches()
+    stream = run_plan(
+        [
+            values(1, ROWS),
+            {
+                "@id": 2,
+                "op": "project",
+                "input": 1,
+                "projections": [{"ref": "x", "expr": "cast(s as int)"}],
+            },
+        ]
+    ).batches()
     assert stream.next() == (IterOutcome.STOP, None)
     assert stream.error is not None and re.search(r"'r[0-4]'", str(stream.error))
     assert stream.next() == (IterOutcome.STOP, None)
 
 
 def test_store_json_is_atomic_and_reports(run_plan, tmp_path):
-    q = [values(1, ROWS), {"@id": 2, "op": "store", "input": 1, "storageengine": "out",
-                           "target": {"path": "/res", "format": "json"}}]
+    q = [
+        values(1, ROWS),
+        {
+            "@id": 2,
+            "op": "store",
+            "input": 1,
+            "storageengine": "out",
+            "target": {"path": "/res", "format": "json"},
+        },
+    ]
     r = run_plan(q, storage={"out": {"type": "file", "root": str(tmp_path)}})
     (w,) = r.written
     assert w.rows == 5 and w.files and os.path.dirname(w.files[0]) == str(tmp_path / "res")
-    assert r.rows() == [{"path": str(tmp_path / "res"), "format": "json",
-                         "files": len(w.files), "rows": 5}]
+    assert r.rows() == [
+        {"path": str(tmp_path / "res"), "format": "json", "files": len(w.files), "rows": 5}
+    ]
     back = [json.loads(line) for f in w.files for line in open(f)]  # noqa: SIM115
     assert sorted(x["i"] for x in back) == [0, 1, 2, 3, 4]
     with pytest.raises(Exception, match="already exists"):
@@ -75,30 +99,58 @@ def test_store_parquet_and_csv_then_scan_back(run_plan, tmp_path):
     flat = [{"i": r["i"], "s": r["s"]} for r in ROWS]
     storage = {"out": {"type": "file", "root": str(tmp_path)}}
     for fmt in ("parquet", "csv"):
-        r = run_plan([values(1, flat), {"@id": 2, "op": "store", "input": 1,
-                      "storageengine": "out", "target": {"path": f"/t_{fmt}", "format": fmt}}],
-                     storage=storage)
+        r = run_plan(
+            [
+                values(1, flat),
+                {
+                    "@id": 2,
+                    "op": "store",
+                    "input": 1,
+                    "storageengine": "out",
+                    "target": {"path": f"/t_{fmt}", "format": fmt},
+                },
+            ],
+            storage=storage,
+        )
         assert r.written[0].rows == 5
-    back = run_plan([{"@id": 1, "op": "scan", "storageengine": "out",
-                      "selection": {"path": "/t_parquet"}}], storage=storage)
+    back = run_plan(
+        [{"@id": 1, "op": "scan", "storageengine": "out", "selection": {"path": "/t_parquet"}}],
+        storage=storage,
+    )
     assert sorted(x["i"] for x in back.rows()) == [0, 1, 2, 3, 4]
 
 
 def test_console_and_screen_sinks_return_the_rows(run_plan):
     for engine in ("--SCREEN--", "console"):
-        r = run_plan([values(1, ROWS), {"@id": 2, "op": "store", "input": 1,
-                      "storageengine": engine, "target": None}],
-                     storage={"console": {"type": "console"}})
+        r = run_plan(
+            [
+                values(1, ROWS),
+                {"@id": 2, "op": "store", "input": 1, "storageengine": engine, "target": None},
+            ],
+            storage={"console": {"type": "console"}},
+        )
         assert len(r.rows()) == 5 and r.written == []
 
 
 def test_cli_run_json_output(spark, shared, tmp_path, capsys):
     plan = tmp_path / "p.json"
-    plan.write_text(json.dumps({"head": HEAD, "storage": {"cp": {"type": "classpath"}},
-                                "query": [{"@id": 1, "op": "scan", "storageengine": "cp",
-                                           "selection": {"path": "/departments.json"}},
-                                          {"@id": 2, "op": "filter", "input": 1,
-                                           "expr": "deptId > 32"}]}))
+    plan.write_text(
+        json.dumps(
+            {
+                "head": HEAD,
+                "storage": {"cp": {"type": "classpath"}},
+                "query": [
+                    {
+                        "@id": 1,
+                        "op": "scan",
+                        "storageengine": "cp",
+                        "selection": {"path": "/departments.json"},
+                    },
+                    {"@id": 2, "op": "filter", "input": 1, "expr": "deptId > 32"},
+                ],
+            }
+        )
+    )
     cp = str(shared / "data/drill-conformance/logical/drill-0.1.0")
     assert cli_main(["run", str(plan), "--classpath", cp, "--format", "json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
@@ -106,18 +158,43 @@ def test_cli_run_json_output(spark, shared, tmp_path, capsys):
     assert spark.range(3).count() == 3  # the test session was left running
     out = tmp_path / "out.csv"
     storage = json.dumps({"type": "classpath", "root": cp})
-    assert cli_main(["run", str(plan), "--storage", f"cp={storage}", "--format", "csv",
-                     "--output", str(out)]) == 0
+    assert (
+        cli_main(
+            [
+                "run",
+                str(plan),
+                "--storage",
+                f"cp={storage}",
+                "--format",
+                "csv",
+                "--output",
+                str(out),
+            ]
+        )
+        == 0
+    )
     lines = out.read_text().splitlines()
     assert lines[0] == "deptId,name" and sorted(lines[1:]) == [
-        "33,Engineering", "34,Clerical", "35,Marketing"]
+        "33,Engineering",
+        "34,Clerical",
+        "35,Marketing",
+    ]
 
 
 @pytest.mark.usefixtures("spark")  # the CLI runs in process on the session
 def test_cli_run_errors_are_one_paragraph(tmp_path, capsys):
     plan = tmp_path / "bad.json"
-    plan.write_text(json.dumps({"head": HEAD, "query": [
-        values(1, ROWS), {"@id": 2, "op": "filter", "input": 1, "expr": "nosuch(i)"}]}))
+    plan.write_text(
+        json.dumps(
+            {
+                "head": HEAD,
+                "query": [
+                    values(1, ROWS),
+                    {"@id": 2, "op": "filter", "input": 1, "expr": "nosuch(i)"},
+                ],
+            }
+        )
+    )
     assert cli_main(["run", str(plan)]) == 1
     err = capsys.readouterr().err
     assert "operator @2 (filter)" in err and "nosuch" in err and "Traceback" not in err
@@ -126,8 +203,17 @@ def test_cli_run_errors_are_one_paragraph(tmp_path, capsys):
 def test_runtime_failures_are_one_paragraph(run_plan):
     from drillspark.result import DrillRuntimeError
 
-    r = run_plan([values(1, ROWS), {"@id": 2, "op": "project", "input": 1, "projections": [
-        {"ref": "x", "expr": "cast(s as int)"}]}])
+    r = run_plan(
+        [
+            values(1, ROWS),
+            {
+                "@id": 2,
+                "op": "project",
+                "input": 1,
+                "projections": [{"ref": "x", "expr": "cast(s as int)"}],
+            },
+        ]
+    )
     with pytest.raises(DrillRuntimeError) as e:
         r.rows()
     msg = str(e.value)
@@ -140,12 +226,24 @@ def test_row_failures_name_the_operator_that_failed(run_plan):
 
     # @2 casts cleanly ("7" and "8"), @3's cast of `s` fails; @4 reads both
     rows = [{"n": "7", "s": "x"}, {"n": "8", "s": "y"}]
-    r = run_plan([values(1, rows),
-                  {"@id": 2, "op": "project", "input": 1, "projections": [
-                      {"ref": "n", "expr": "cast(n as int)"}, {"ref": "s", "expr": "s"}]},
-                  {"@id": 3, "op": "transform", "input": 2, "transforms": [
-                      {"ref": "bad", "expr": "cast(s as int)"}]},
-                  {"@id": 4, "op": "filter", "input": 3, "expr": "n > 0"}])
+    r = run_plan(
+        [
+            values(1, rows),
+            {
+                "@id": 2,
+                "op": "project",
+                "input": 1,
+                "projections": [{"ref": "n", "expr": "cast(n as int)"}, {"ref": "s", "expr": "s"}],
+            },
+            {
+                "@id": 3,
+                "op": "transform",
+                "input": 2,
+                "transforms": [{"ref": "bad", "expr": "cast(s as int)"}],
+            },
+            {"@id": 4, "op": "filter", "input": 3, "expr": "n > 0"},
+        ]
+    )
     expected = r"^operator @3 \(transform\): .*CAST_INVALID_INPUT.*'[xy]'.*\(in the plan\)$"
     for fetch in (r.rows, r.to_arrow):
         with pytest.raises(DrillRuntimeError, match=expected) as e:
@@ -172,7 +270,9 @@ def test_an_operator_no_handler_knows_is_refused_by_id(spark):
 
     from drillspark.spark.rel import PlanExecutionError
 
-    with pytest.raises(PlanExecutionError, match=r"^operator @7 \(mystery\): unknown operator 'mystery'") as e:
+    with pytest.raises(
+        PlanExecutionError, match=r"^operator @7 \(mystery\): unknown operator 'mystery'"
+    ) as e:
         Translator(spark, [Mystery(id=7)], StorageRegistry({}, None)).run()
     assert (e.value.op_id, e.value.op) == (7, "mystery")
 
@@ -182,8 +282,9 @@ def test_row_failures_in_sql_name_the_operator_and_query(spark, shared):
     from drillspark.sql import SqlEngine, SqlSession
     from drillspark.sql.output import columns_and_rows
 
-    engine = SqlEngine(spark, SqlSession(workspaces={
-        "root": str(shared / "data" / "drill-conformance")}))
+    engine = SqlEngine(
+        spark, SqlSession(workspaces={"root": str(shared / "data" / "drill-conformance")})
+    )
     query = "select cast(t.x.y as int) from dfs.`data/drill/jsoninput/input2.json` t"
     result = engine.execute(query)[-1]
     with pytest.raises(DrillRuntimeError) as e:

@@ -20,14 +20,19 @@ def test_classpath_root_and_concatenated_json(spark, shared):
     df = eng.read(spark, {"path": "/join/employees.json", "type": "JSON"})
     rows = sorted((r.lastName, r.deptId) for r in df.collect())
     # employees.json holds 6 pretty-printed objects; John has no deptId
-    assert rows == [("John", None), ("Jones", 33), ("Rafferty", 31), ("Robinson", 34),
-                    ("Smith", 34), ("Steinberg", 33)]
+    assert rows == [
+        ("John", None),
+        ("Jones", 33),
+        ("Rafferty", 31),
+        ("Robinson", 34),
+        ("Smith", 34),
+        ("Steinberg", 33),
+    ]
     assert dict(df.dtypes)["deptId"] == "bigint"
 
 
 def test_classpath_without_root_searches_the_classpath(spark, shared, tmp_path):
-    eng = make_engine("cp", {"type": "classpath"},
-                      classpath=[str(tmp_path), str(shared / LOGICAL)])
+    eng = make_engine("cp", {"type": "classpath"}, classpath=[str(tmp_path), str(shared / LOGICAL)])
     assert eng.read(spark, {"path": "/departments.json"}).count() == 4
 
 
@@ -43,8 +48,14 @@ def test_paths_cannot_escape_the_root(spark, shared, tmp_path):
 
 
 def test_workspaces(spark, shared):
-    eng = make_engine("dfs", {"type": "file", "connection": "file:///",
-                              "workspaces": {"logical": {"location": str(shared / LOGICAL)}}})
+    eng = make_engine(
+        "dfs",
+        {
+            "type": "file",
+            "connection": "file:///",
+            "workspaces": {"logical": {"location": str(shared / LOGICAL)}},
+        },
+    )
     assert eng.read(spark, {"workspace": "logical", "path": "join/departments.json"}).count() == 4
     with pytest.raises(StorageError, match="no workspace 'nope'"):
         eng.read(spark, {"workspace": "nope", "path": "x.json"})
@@ -61,8 +72,14 @@ def test_text_without_header_gives_columns_array(spark, tmp_path):
 
 def test_text_with_header_names_columns(spark, tmp_path):
     (tmp_path / "h.psv").write_text("id|name\n1|ann\n2|bob\n")
-    eng = make_engine("fs", {"type": "file", "root": str(tmp_path),
-                             "formats": {"psv": {"type": "psv", "extractHeader": True}}})
+    eng = make_engine(
+        "fs",
+        {
+            "type": "file",
+            "root": str(tmp_path),
+            "formats": {"psv": {"type": "psv", "extractHeader": True}},
+        },
+    )
     df = eng.read(spark, {"path": "/h.psv"})
     assert df.columns == ["id", "name"]
     assert [tuple(r) for r in df.collect()] == [("1", "ann"), ("2", "bob")]
@@ -80,17 +97,32 @@ def test_parquet_missing_columns_are_filled(spark, tmp_path):
 
 def test_mock_rows_are_predictable(spark):
     eng = make_engine("mock", {"type": "mock", "enabled": True})
-    df = eng.read(spark, {"entries": [{"records": 3, "types": [
-        {"name": "n", "type": "INT", "mode": "REQUIRED"},
-        {"name": "s", "type": "VARCHAR", "mode": "REQUIRED"},
-        {"name": "r", "type": "BIGINT", "mode": "REPEATED"}]}]})
-    assert [tuple(r) for r in df.collect()] == [(0, "s_0", [0, 1]), (1, "s_1", [1, 2]),
-                                                (2, "s_2", [2, 3])]
+    df = eng.read(
+        spark,
+        {
+            "entries": [
+                {
+                    "records": 3,
+                    "types": [
+                        {"name": "n", "type": "INT", "mode": "REQUIRED"},
+                        {"name": "s", "type": "VARCHAR", "mode": "REQUIRED"},
+                        {"name": "r", "type": "BIGINT", "mode": "REPEATED"},
+                    ],
+                }
+            ]
+        },
+    )
+    assert [tuple(r) for r in df.collect()] == [
+        (0, "s_0", [0, 1]),
+        (1, "s_1", [1, 2]),
+        (2, "s_2", [2, 3]),
+    ]
 
 
 def test_registry_overrides_and_errors(tmp_path):
-    reg = StorageRegistry({"cp": {"type": "classpath"}},
-                          {"cp": {"type": "classpath", "root": str(tmp_path)}})
+    reg = StorageRegistry(
+        {"cp": {"type": "classpath"}}, {"cp": {"type": "classpath", "root": str(tmp_path)}}
+    )
     assert reg.get("cp").roots == [str(tmp_path)]
     assert reg.get("--SCREEN--").sink
     with pytest.raises(StorageError, match="unknown storage engine 'x'.*configured: cp"):
@@ -126,8 +158,11 @@ def test_json_without_the_drill_source_is_a_clear_error(spark, tmp_path, monkeyp
     assert not readers._has_source(spark, "no_such_source_drillspark")
     monkeypatch.setattr(readers, "_has_source", lambda s, name: False)
     (tmp_path / "lines.json").write_text('{"a": 1}\n')
-    with pytest.raises(readers.ReadError, match=r"drillspark jar is not on the classpath.*"
-                                                 r"drillspark.session\(\)"):
+    with pytest.raises(
+        readers.ReadError,
+        match=r"drillspark jar is not on the classpath.*"
+        r"drillspark.session\(\)",
+    ):
         readers.read_json(spark, [str(tmp_path)])
 
 
@@ -175,12 +210,23 @@ def test_json_format_options_reach_the_reader(run_plan, tmp_path):
     storage = {"fs": {"type": "file", "root": str(tmp_path)}}
 
     def scan(fmt):
-        return run_plan([{"@id": 1, "op": "scan", "storageengine": "fs",
-                          "selection": {"path": "/n.json", "format": fmt}}], storage)
+        return run_plan(
+            [
+                {
+                    "@id": 1,
+                    "op": "scan",
+                    "storageengine": "fs",
+                    "selection": {"path": "/n.json", "format": fmt},
+                }
+            ],
+            storage,
+        )
 
     # all-text mode keeps each token's text ("6", not "6.0"); NaN is accepted by default
     assert scan({"type": "json", "allTextMode": True}).rows() == [
-        {"a": "5.2", "b": "NaN"}, {"a": "6", "b": "1"}]
+        {"a": "5.2", "b": "NaN"},
+        {"a": "6", "b": "1"},
+    ]
     assert scan({"type": "json"}).df.dtypes == [("a", "double"), ("b", "double")]
     with pytest.raises(Exception, match=r"operator @1 \(scan\).*n.json.*NaN") as err:
         scan({"type": "json", "nanInf": False}).rows()
@@ -191,12 +237,27 @@ def test_json_format_options_reach_the_reader(run_plan, tmp_path):
 
 def test_read_numbers_as_double_and_skip_malformed(run_plan, tmp_path):
     (tmp_path / "m.json").write_text('{"a": 1}\n{"a": oops}\n{"a": 3}\n')
-    storage = {"fs": {"type": "file", "root": str(tmp_path),
-                      "formats": {"json": {"type": "json", "readNumbersAsDouble": True}}}}
-    result = run_plan([{"@id": 1, "op": "scan", "storageengine": "fs",
-                        "selection": {"path": "/m.json",
-                                      "format": {"type": "json",
-                                                 "skipMalformedJSONRecords": True}}}], storage)
+    storage = {
+        "fs": {
+            "type": "file",
+            "root": str(tmp_path),
+            "formats": {"json": {"type": "json", "readNumbersAsDouble": True}},
+        }
+    }
+    result = run_plan(
+        [
+            {
+                "@id": 1,
+                "op": "scan",
+                "storageengine": "fs",
+                "selection": {
+                    "path": "/m.json",
+                    "format": {"type": "json", "skipMalformedJSONRecords": True},
+                },
+            }
+        ],
+        storage,
+    )
     # the engine's formats.json config and the scan's own format options both apply
     assert result.df.dtypes == [("a", "double")]
     assert result.rows() == [{"a": 1.0}, {"a": 3.0}]

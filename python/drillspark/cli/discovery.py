@@ -53,8 +53,16 @@ def publish(url: str, workspaces: dict[str, str], auth: bool) -> Path:
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     path = folder / f"{PREFIX}{os.getpid()}.json"
     tmp = path.with_suffix(".tmp")
-    data = json.dumps({"url": url, "pid": os.getpid(), "workspaces": workspaces,
-                       "auth": auth, "started": int(time.time())}, indent=1)
+    data = json.dumps(
+        {
+            "url": url,
+            "pid": os.getpid(),
+            "workspaces": workspaces,
+            "auth": auth,
+            "started": int(time.time()),
+        },
+        indent=1,
+    )
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(data)
@@ -98,9 +106,13 @@ def local_servers() -> list[LocalServer]:
             if not _trusted(st):
                 continue
             data: Any = json.loads(path.read_text())
-            server = LocalServer(str(data["url"]), int(data["pid"]),
-                                 {str(k): str(v) for k, v in data["workspaces"].items()},
-                                 bool(data["auth"]), path)
+            server = LocalServer(
+                str(data["url"]),
+                int(data["pid"]),
+                {str(k): str(v) for k, v in data["workspaces"].items()},
+                bool(data["auth"]),
+                path,
+            )
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue  # being written, or not ours to read
         if not _alive(server.pid):

@@ -11,14 +11,24 @@ from drillspark.cli.main import CliError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("explain", help="show a logical plan as JSON, a text tree or a DAG picture")
     p.add_argument("plan", help="logical plan file (JSON, either dialect), or - for stdin")
-    p.add_argument("--format", choices=["text", "json", "dot", "svg"], default="text",
-                   help="text tree (default), normalized JSON, Graphviz DOT, or SVG (needs `dot`)")
-    p.add_argument("--dialect", choices=["drill", "2013"], default=None,
-                   help="plan dialect (default: detected)")
+    p.add_argument(
+        "--format",
+        choices=["text", "json", "dot", "svg"],
+        default="text",
+        help="text tree (default), normalized JSON, Graphviz DOT, or SVG (needs `dot`)",
+    )
+    p.add_argument(
+        "--dialect",
+        choices=["drill", "2013"],
+        default=None,
+        help="plan dialect (default: detected)",
+    )
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     p.set_defaults(func=_explain)
 
-    p = sub.add_parser("validate", help="check a logical plan; exit 2 and list every error if invalid")
+    p = sub.add_parser(
+        "validate", help="check a logical plan; exit 2 and list every error if invalid"
+    )
     p.add_argument("plan", help="logical plan file (JSON, either dialect), or - for stdin")
     p.add_argument("--dialect", choices=["drill", "2013"], default=None)
     p.set_defaults(func=_validate)

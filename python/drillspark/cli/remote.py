@@ -47,9 +47,14 @@ class RemoteSession:
             token = base64.b64encode(f"{user}:{password or ''}".encode()).decode()
             self.auth = f"Basic {token}"
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None,
-                timeout: float | None = None) -> tuple[int, bytes]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> tuple[int, bytes]:
         """(status, body) of one request in this session; RemoteError when the server cannot
         be reached."""
         headers = dict(headers or {})
@@ -57,8 +62,7 @@ class RemoteSession:
             headers["Cookie"] = self.cookie
         if self.auth:
             headers["Authorization"] = self.auth
-        req = urllib.request.Request(self.url + path, data=body, method=method,
-                                     headers=headers)
+        req = urllib.request.Request(self.url + path, data=body, method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=timeout) as r:
                 cookie = r.headers.get("Set-Cookie")
@@ -79,12 +83,19 @@ class RemoteSession:
         query_id = str(uuid.uuid4())
         body = json.dumps({"queryType": "SQL", "query": sql}).encode()
         try:
-            status, data = self.request("POST", "/query.json", body, {
-                "Content-Type": "application/json", QUERY_ID_HEADER: query_id})
+            status, data = self.request(
+                "POST",
+                "/query.json",
+                body,
+                {"Content-Type": "application/json", QUERY_ID_HEADER: query_id},
+            )
         except KeyboardInterrupt:
             if not self.cancel(query_id):
-                print(f"drillspark: {self.url} did not cancel query {query_id} (it had "
-                      "ended, or the server does not answer)", file=sys.stderr)
+                print(
+                    f"drillspark: {self.url} did not cancel query {query_id} (it had "
+                    "ended, or the server does not answer)",
+                    file=sys.stderr,
+                )
             from drillspark.sql.cancel import QueryCancelled
 
             raise QueryCancelled() from None
@@ -122,8 +133,9 @@ class RemoteSession:
 
 def login(url: str) -> RemoteSession:
     """A session at `url`, logged in as DRILLSPARK_USER / DRILLSPARK_PASSWORD when set."""
-    return RemoteSession(url, os.environ.get("DRILLSPARK_USER"),
-                         os.environ.get("DRILLSPARK_PASSWORD"))
+    return RemoteSession(
+        url, os.environ.get("DRILLSPARK_USER"), os.environ.get("DRILLSPARK_PASSWORD")
+    )
 
 
 # --------------------------------------------------------------- answers
@@ -157,14 +169,17 @@ def decode(answer: dict[str, Any]) -> dict[str, Any]:
     decoders = []
     for kind in metadata:
         if kind.startswith(("VARDECIMAL", "DECIMAL")):
-            decoders.append(lambda v: v if isinstance(v, decimal.Decimal) else
-                            decimal.Decimal(v))
+            decoders.append(lambda v: v if isinstance(v, decimal.Decimal) else decimal.Decimal(v))
         else:
             decoders.append(_DECODERS.get(kind, _floats))
     rows = []
     for row in answer.get("rows", []):
-        rows.append([None if row.get(c) is None else d(row.get(c))
-                     for c, d in zip(columns, decoders, strict=True)])
+        rows.append(
+            [
+                None if row.get(c) is None else d(row.get(c))
+                for c, d in zip(columns, decoders, strict=True)
+            ]
+        )
     return {**answer, "rows": rows}
 
 
@@ -198,8 +213,11 @@ def find_local(workspaces: dict[str, str]) -> tuple[RemoteSession, discovery.Loc
             if not _answers_as_local(session, wanted):
                 continue
         except (RemoteError, ValueError, OSError) as e:
-            print(f"drillspark: the server at {server.url} (pid {server.pid}) does not "
-                  f"answer ({e}); running locally", file=sys.stderr)
+            print(
+                f"drillspark: the server at {server.url} (pid {server.pid}) does not "
+                f"answer ({e}); running locally",
+                file=sys.stderr,
+            )
             continue
         return session, server
     return None
@@ -211,17 +229,23 @@ def _real(workspaces: dict[str, str]) -> dict[str, str]:
 
 def _answers_as_local(session: RemoteSession, wanted: dict[str, str]) -> bool:
     """The server's live state (an admin may have changed it since it wrote its file)."""
-    plugins = {p.get("name"): p.get("config") or {}
-               for p in session.get_json("/storage.json", timeout=ALIVE_TIMEOUT)}
+    plugins = {
+        p.get("name"): p.get("config") or {}
+        for p in session.get_json("/storage.json", timeout=ALIVE_TIMEOUT)
+    }
     if any(not plugins.get(name, {}).get("enabled") for name in ("cp", "dfs")):
         return False
-    live = {k: (ws or {}).get("location", "")
-            for k, ws in (plugins["dfs"].get("workspaces") or {}).items()}
+    live = {
+        k: (ws or {}).get("location", "")
+        for k, ws in (plugins["dfs"].get("workspaces") or {}).items()
+    }
     if _real(live) != wanted:
         return False
     options = session.get_json("/options.json", timeout=ALIVE_TIMEOUT)
-    return not any(o.get("optionScope") == "SYSTEM" and o.get("name")
-                   not in _PRESENTATION_OPTIONS for o in options)
+    return not any(
+        o.get("optionScope") == "SYSTEM" and o.get("name") not in _PRESENTATION_OPTIONS
+        for o in options
+    )
 
 
 # --------------------------------------------------------------- the commands
@@ -229,8 +253,9 @@ def _answers_as_local(session: RemoteSession, wanted: dict[str, str]) -> bool:
 RUN_LOCALLY = -1
 
 
-def run(session: RemoteSession, text: str, fmt: str, setup: list[str],
-        open_root: bool = False) -> int:
+def run(
+    session: RemoteSession, text: str, fmt: str, setup: list[str], open_root: bool = False
+) -> int:
     """`drillspark sql` on the server; RUN_LOCALLY when the local run has an `open_root`
     (no --workspace: its dfs.root reads any path) and the first statement reads outside the
     server's workspaces."""

@@ -16,20 +16,38 @@ from drillspark.cli.sql import add_log_options
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run a Drill logical plan (JSON) and print its result")
     p.add_argument("plan", help="the plan file ('-' reads the plan from standard input)")
-    p.add_argument("--storage", action="append", default=[], metavar="NAME=JSON",
-                   help="add or override a storage engine, e.g. "
-                        "cp='{\"type\":\"classpath\",\"root\":\"/data\"}'")
-    p.add_argument("--classpath", action="append", default=[], metavar="DIR",
-                   help="a directory a root-less classpath engine searches (repeatable)")
-    p.add_argument("--workspace", action="append", default=[], metavar="NAME=DIR",
-                   help="confine the plan: every file its storage engines read or write must "
-                        "lie in one of these folders (repeatable; docs/security.md)")
+    p.add_argument(
+        "--storage",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help='add or override a storage engine, e.g. cp=\'{"type":"classpath","root":"/data"}\'',
+    )
+    p.add_argument(
+        "--classpath",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory a root-less classpath engine searches (repeatable)",
+    )
+    p.add_argument(
+        "--workspace",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="confine the plan: every file its storage engines read or write must "
+        "lie in one of these folders (repeatable; docs/security.md)",
+    )
     p.add_argument("--format", choices=["table", "json", "csv"], default="table")
     p.add_argument("--output", metavar="FILE", help="write the result here, not to stdout")
-    p.add_argument("--master", default=None,
-                   help="Spark master URL (default local[*]; under spark-submit, its --master)")
-    p.add_argument("--conf", action="append", default=[], metavar="K=V",
-                   help="a Spark setting (repeatable)")
+    p.add_argument(
+        "--master",
+        default=None,
+        help="Spark master URL (default local[*]; under spark-submit, its --master)",
+    )
+    p.add_argument(
+        "--conf", action="append", default=[], metavar="K=V", help="a Spark setting (repeatable)"
+    )
     add_log_options(p)
     p.set_defaults(func=run_command)
 
@@ -85,15 +103,22 @@ def run_command(args: argparse.Namespace) -> int:
     from drillspark.session import short_lived_conf
 
     # failures are reported as one paragraph below, not as executor logs
-    spark = drillspark.session(master=args.master, log_level=args.log_level,
-                               **{**short_lived_conf(), **conf})
+    spark = drillspark.session(
+        master=args.master, log_level=args.log_level, **{**short_lived_conf(), **conf}
+    )
     try:
         result = None
         try:
-            result = drillspark.run(plan, spark=spark, storage=storage,
-                                    classpath=args.classpath or None,
-                                    workspaces={k: os.path.abspath(v) for k, v in _pairs(
-                                        args.workspace, "--workspace").items()} or None)
+            result = drillspark.run(
+                plan,
+                spark=spark,
+                storage=storage,
+                classpath=args.classpath or None,
+                workspaces={
+                    k: os.path.abspath(v) for k, v in _pairs(args.workspace, "--workspace").items()
+                }
+                or None,
+            )
             out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
             try:
                 _write(result, args.format, out)
@@ -109,8 +134,10 @@ def run_command(args: argparse.Namespace) -> int:
                 raise CliError(runtime_message(e)) from None
             raise CliError(result.failure_message(e)) from None
         for w in result.written:
-            print(f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
-                  file=sys.stderr)
+            print(
+                f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
+                file=sys.stderr,
+            )
     finally:
         if owned:
             spark.stop()
@@ -127,9 +154,11 @@ def _write(result: Any, fmt: str, out: Any) -> None:
             shown = df.limit(TABLE_ROWS + 1).collect()
             df.show(n=TABLE_ROWS, truncate=False)
             if len(shown) > TABLE_ROWS:  # say so: a silent cut looks like the whole result
-                print(f"drillspark: the table shows the first {TABLE_ROWS} rows; use "
-                      "--format json or csv (or --output FILE) for all of them",
-                      file=sys.stderr)
+                print(
+                    f"drillspark: the table shows the first {TABLE_ROWS} rows; use "
+                    "--format json or csv (or --output FILE) for all of them",
+                    file=sys.stderr,
+                )
         else:
             out.write(result.to_pandas().to_string(index=False) + "\n")
         return
@@ -141,8 +170,12 @@ def _write(result: Any, fmt: str, out: Any) -> None:
     writer = csv.writer(out)
     writer.writerow(result.df.columns)
     for r in rows:
-        writer.writerow([json.dumps(v) if isinstance(v, dict | list) else
-                         ("" if v is None else v) for v in r.values()])
+        writer.writerow(
+            [
+                json.dumps(v) if isinstance(v, dict | list) else ("" if v is None else v)
+                for v in r.values()
+            ]
+        )
 
 
 def _iter_rows(result: Any):

@@ -14,39 +14,88 @@ from drillspark.cli import discovery, options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="serve Drill's REST API and web console (port 8047)",
-                       description="A long-lived drillspark speaking Apache Drill 1.22's REST "
-                                   "API (POST /query.json, /profiles, /storage, /options, ...) "
-                                   "and serving its web console. Ctrl-C or SIGTERM stops it.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; anything else needs --users "
-                        "or --insecure-bind)")
+    p = sub.add_parser(
+        "serve",
+        help="serve Drill's REST API and web console (port 8047)",
+        description="A long-lived drillspark speaking Apache Drill 1.22's REST "
+        "API (POST /query.json, /profiles, /storage, /options, ...) "
+        "and serving its web console. Ctrl-C or SIGTERM stops it.",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; anything else needs --users "
+        "or --insecure-bind)",
+    )
     p.add_argument("--port", type=int, default=8047, help="HTTP port (default 8047, 0: any)")
-    p.add_argument("--master", default=None,
-                   help="Spark master (default local[*]; under spark-submit, its --master)")
-    p.add_argument("--workspace", action="append", default=[], metavar="NAME=PATH",
-                   help="a dfs workspace (repeatable); `root` defaults to the current "
-                        "directory, `tmp` to /tmp; queries read nothing outside them")
-    p.add_argument("--users", type=Path, metavar="FILE",
-                   help="users file (name:role:scrypt-hash lines): turns on authentication "
-                        "(form login at /j_security_check and HTTP Basic)")
-    p.add_argument("--add-user", metavar="NAME",
-                   help="add NAME to --users FILE (password from stdin or a prompt) and exit")
+    p.add_argument(
+        "--master",
+        default=None,
+        help="Spark master (default local[*]; under spark-submit, its --master)",
+    )
+    p.add_argument(
+        "--workspace",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a dfs workspace (repeatable); `root` defaults to the current "
+        "directory, `tmp` to /tmp; queries read nothing outside them",
+    )
+    p.add_argument(
+        "--users",
+        type=Path,
+        metavar="FILE",
+        help="users file (name:role:scrypt-hash lines): turns on authentication "
+        "(form login at /j_security_check and HTTP Basic)",
+    )
+    p.add_argument(
+        "--add-user",
+        metavar="NAME",
+        help="add NAME to --users FILE (password from stdin or a prompt) and exit",
+    )
     p.add_argument("--admin", action="store_true", help="with --add-user: an admin user")
-    p.add_argument("--insecure-bind", action="store_true",
-                   help="allow a non-loopback --host without authentication")
-    p.add_argument("--max-rows", type=int, default=1_000_000,
-                   help="most rows one answer carries (default 1000000; 0: no limit)")
-    p.add_argument("--max-seconds", type=float, default=600.0,
-                   help="a query running longer is cancelled (default 600; 0: no limit)")
-    p.add_argument("--max-running", type=int, default=16,
-                   help="queries running at once; more wait their turn (default 16)")
-    p.add_argument("--max-request-bytes", type=int, default=1 << 20,
-                   help="largest request body (default 1 MiB)")
-    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
-                   help="a Spark setting (repeatable), e.g. spark.driver.memory=4g")
-    p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING"],
-                   help="server log level (default INFO: one line per query)")
+    p.add_argument(
+        "--insecure-bind",
+        action="store_true",
+        help="allow a non-loopback --host without authentication",
+    )
+    p.add_argument(
+        "--max-rows",
+        type=int,
+        default=1_000_000,
+        help="most rows one answer carries (default 1000000; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-seconds",
+        type=float,
+        default=600.0,
+        help="a query running longer is cancelled (default 600; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-running",
+        type=int,
+        default=16,
+        help="queries running at once; more wait their turn (default 16)",
+    )
+    p.add_argument(
+        "--max-request-bytes",
+        type=int,
+        default=1 << 20,
+        help="largest request body (default 1 MiB)",
+    )
+    p.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting (repeatable), e.g. spark.driver.memory=4g",
+    )
+    p.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=["DEBUG", "INFO", "WARNING"],
+        help="server log level (default INFO: one line per query)",
+    )
     p.set_defaults(func=run_serve)
 
 
@@ -57,13 +106,15 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.add_user:
         if args.users is None:
             raise CliError("--add-user needs --users FILE", code=2)
-        password = (getpass.getpass(f"password for {args.add_user}: ") if sys.stdin.isatty()
-                    else sys.stdin.readline().rstrip("\n"))
+        password = (
+            getpass.getpass(f"password for {args.add_user}: ")
+            if sys.stdin.isatty()
+            else sys.stdin.readline().rstrip("\n")
+        )
         if not password:
             raise CliError("empty password", code=2)
         try:
-            add_user(str(args.users), args.add_user, password,
-                     "admin" if args.admin else "user")
+            add_user(str(args.users), args.add_user, password, "admin" if args.admin else "user")
         except UsersFileError as e:
             raise CliError(str(e), code=2) from None
         print(f"{args.add_user} ({'admin' if args.admin else 'user'}) written to {args.users}")
@@ -76,17 +127,28 @@ def run_serve(args: argparse.Namespace) -> int:
         except UsersFileError as e:
             raise CliError(str(e), code=2) from None
     workspaces = options.workspaces(args.workspace)
-    conf = {"spark.scheduler.mode": "FAIR", "spark.ui.enabled": "false",
-            "spark.sql.session.timeZone": "UTC", **options.spark_conf(args.conf)}
+    conf = {
+        "spark.scheduler.mode": "FAIR",
+        "spark.ui.enabled": "false",
+        "spark.sql.session.timeZone": "UTC",
+        **options.spark_conf(args.conf),
+    }
 
-    logging.basicConfig(level=getattr(logging, args.log_level), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, args.log_level),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(message)s",
+    )
     # Py4J logs each closed gateway connection at INFO: the log is one line per query
     logging.getLogger("py4j").setLevel(max(logging.WARNING, logging.root.level))
     from drillspark.server import BindError, DrillServer, Limits
 
-    limits = Limits(max_request_bytes=args.max_request_bytes, max_rows=args.max_rows,
-                    max_seconds=args.max_seconds, max_running=args.max_running)
+    limits = Limits(
+        max_request_bytes=args.max_request_bytes,
+        max_rows=args.max_rows,
+        max_seconds=args.max_seconds,
+        max_running=args.max_running,
+    )
     stop = threading.Event()
     # signals first: a SIGTERM during Spark's start-up still stops cleanly
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -96,26 +158,41 @@ def run_serve(args: argparse.Namespace) -> int:
     spark = drillspark.session(master=args.master, app_name="drillspark-serve", **conf)
     try:
         try:
-            server = DrillServer(spark, host=args.host, port=args.port, workspaces=workspaces,
-                                 users=users, limits=limits, insecure_bind=args.insecure_bind)
+            server = DrillServer(
+                spark,
+                host=args.host,
+                port=args.port,
+                workspaces=workspaces,
+                users=users,
+                limits=limits,
+                insecure_bind=args.insecure_bind,
+            )
         except BindError as e:
             raise CliError(str(e), code=2) from None
         except OSError as e:
-            raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}",
-                           code=2) from None
+            raise CliError(
+                f"cannot listen on {args.host}:{args.port}: {e.strerror}", code=2
+            ) from None
         server.start()
         # how `drillspark sql` / `shell` on this machine find it (cli/discovery.py)
         found_at = _publish(server)
-        print(f"drillspark serve: Drill {server.ports()['version']} REST API and web console "
-              f"on {server.url}/ (Ctrl-C or SIGTERM stops it)", file=sys.stderr, flush=True)
+        print(
+            f"drillspark serve: Drill {server.ports()['version']} REST API and web console "
+            f"on {server.url}/ (Ctrl-C or SIGTERM stops it)",
+            file=sys.stderr,
+            flush=True,
+        )
         try:
             while not stop.wait(0.5):
                 pass
         finally:
             if found_at is not None:
                 discovery.withdraw(found_at)
-        print("drillspark serve: stopping (running queries are cancelled)", file=sys.stderr,
-              flush=True)
+        print(
+            "drillspark serve: stopping (running queries are cancelled)",
+            file=sys.stderr,
+            flush=True,
+        )
         server.stop()
     finally:
         spark.stop()
@@ -126,9 +203,15 @@ def run_serve(args: argparse.Namespace) -> int:
 def _publish(server) -> Path | None:
     """Write the discovery file; a server that cannot write it still serves (with a note)."""
     try:
-        return discovery.publish(discovery.client_url(server.host, server.port),
-                                 dict(server.catalog.workspaces), server.auth.enabled)
+        return discovery.publish(
+            discovery.client_url(server.host, server.port),
+            dict(server.catalog.workspaces),
+            server.auth.enabled,
+        )
     except OSError as e:
-        print(f"drillspark serve: cannot write {discovery.runtime_dir()} ({e.strerror}): "
-              "`drillspark sql` will not find this server without --connect", file=sys.stderr)
+        print(
+            f"drillspark serve: cannot write {discovery.runtime_dir()} ({e.strerror}): "
+            "`drillspark sql` will not find this server without --connect",
+            file=sys.stderr,
+        )
         return None

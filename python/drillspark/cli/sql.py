@@ -12,57 +12,101 @@ from drillspark.cli import options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("sql", help="run Drill SQL statements and print their results",
-                       description="Run Drill SQL (statements separated by ';').")
+    p = sub.add_parser(
+        "sql",
+        help="run Drill SQL statements and print their results",
+        description="Run Drill SQL (statements separated by ';').",
+    )
     p.add_argument("query", nargs="?", help="the SQL text (or use -f)")
     p.add_argument("-f", "--file", type=Path, help="read the statements from this file")
-    p.add_argument("--format", choices=["table", "json", "csv"], default="table",
-                   help="table (default), json (one object per row) or csv")
-    p.add_argument("--connect", metavar="URL",
-                   help="run on a running `drillspark serve` (or Drill) at URL, e.g. "
-                        "http://127.0.0.1:8047 (login from DRILLSPARK_USER/_PASSWORD)")
+    p.add_argument(
+        "--format",
+        choices=["table", "json", "csv"],
+        default="table",
+        help="table (default), json (one object per row) or csv",
+    )
+    p.add_argument(
+        "--connect",
+        metavar="URL",
+        help="run on a running `drillspark serve` (or Drill) at URL, e.g. "
+        "http://127.0.0.1:8047 (login from DRILLSPARK_USER/_PASSWORD)",
+    )
     _common(p)
     p.set_defaults(func=run_sql)
 
-    s = sub.add_parser("shell", help="interactive Drill SQL shell (like sqlline)",
-                       description="Interactive Drill SQL: end statements with ';', !quit to "
-                                   "leave, !tables to list the current workspace.")
-    s.add_argument("--history", type=Path, default=Path.home() / ".drillspark_history",
-                   help="history file (default ~/.drillspark_history)")
-    s.add_argument("--connect", metavar="URL",
-                   help="run the statements on a running `drillspark serve` (or Drill) at URL, "
-                        "e.g. http://127.0.0.1:8047 (login from DRILLSPARK_USER/_PASSWORD)")
+    s = sub.add_parser(
+        "shell",
+        help="interactive Drill SQL shell (like sqlline)",
+        description="Interactive Drill SQL: end statements with ';', !quit to "
+        "leave, !tables to list the current workspace.",
+    )
+    s.add_argument(
+        "--history",
+        type=Path,
+        default=Path.home() / ".drillspark_history",
+        help="history file (default ~/.drillspark_history)",
+    )
+    s.add_argument(
+        "--connect",
+        metavar="URL",
+        help="run the statements on a running `drillspark serve` (or Drill) at URL, "
+        "e.g. http://127.0.0.1:8047 (login from DRILLSPARK_USER/_PASSWORD)",
+    )
     _common(s)
     s.set_defaults(func=run_shell)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--workspace", action="append", default=[], metavar="NAME=PATH",
-                   help="a dfs workspace (NAME=PATH); `root` is where dfs.`relative/path` "
-                        "resolves (default: the current directory). Table names stay inside "
-                        "their workspace; once any is given, `root` is confined too "
-                        "(docs/security.md)")
+    p.add_argument(
+        "--workspace",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a dfs workspace (NAME=PATH); `root` is where dfs.`relative/path` "
+        "resolves (default: the current directory). Table names stay inside "
+        "their workspace; once any is given, `root` is confined too "
+        "(docs/security.md)",
+    )
     p.add_argument("--schema", help="default schema, as USE would set it (e.g. dfs.tmp)")
-    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                   help="a session option, as ALTER SESSION SET would set it "
-                        "(e.g. store.json.all_text_mode=true)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="a session option, as ALTER SESSION SET would set it "
+        "(e.g. store.json.all_text_mode=true)",
+    )
     p.add_argument("--master", help="Spark master (default local[*]); runs locally")
-    p.add_argument("--conf", action="append", default=[], metavar="K=V",
-                   help="a Spark setting for the session drillspark starts (repeatable); "
-                        "runs locally")
-    p.add_argument("--local", action="store_true",
-                   help="always start Spark here, even when a local `drillspark serve` "
-                        "could answer (by default one with the same workspaces does)")
+    p.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="a Spark setting for the session drillspark starts (repeatable); runs locally",
+    )
+    p.add_argument(
+        "--local",
+        action="store_true",
+        help="always start Spark here, even when a local `drillspark serve` "
+        "could answer (by default one with the same workspaces does)",
+    )
     add_log_options(p)
 
 
 def add_log_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--log-level", default="FATAL", type=str.upper,
-                   choices=["ALL", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF"],
-                   help="Spark's log level (default FATAL: failures are reported as one "
-                        "paragraph; WARN or INFO show Spark's own logging)")
-    p.add_argument("--verbose", action="store_true",
-                   help="on a failure, print the full trace after the one-paragraph error")
+    p.add_argument(
+        "--log-level",
+        default="FATAL",
+        type=str.upper,
+        choices=["ALL", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF"],
+        help="Spark's log level (default FATAL: failures are reported as one "
+        "paragraph; WARN or INFO show Spark's own logging)",
+    )
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="on a failure, print the full trace after the one-paragraph error",
+    )
 
 
 def make_engine(args: argparse.Namespace, short_lived: bool = False):
@@ -125,8 +169,12 @@ def remote_session(args: argparse.Namespace) -> Any:
     if found is None:
         return None
     session, server = found
-    print(f"drillspark: answered by drillspark serve at {server.url} (pid {server.pid}; "
-          "--local runs without it)", file=sys.stderr, flush=True)
+    print(
+        f"drillspark: answered by drillspark serve at {server.url} (pid {server.pid}; "
+        "--local runs without it)",
+        file=sys.stderr,
+        flush=True,
+    )
     return session
 
 
@@ -157,12 +205,20 @@ def run_sql(args: argparse.Namespace) -> int:
     if remote is not None:
         from drillspark.cli.remote import RUN_LOCALLY, run
 
-        code = run(remote, text, args.format, setup_statements(args.schema, args.set),
-                   open_root=not args.connect and not args.workspace)
+        code = run(
+            remote,
+            text,
+            args.format,
+            setup_statements(args.schema, args.set),
+            open_root=not args.connect and not args.workspace,
+        )
         if code != RUN_LOCALLY:
             return code
-        print("drillspark: the query reads outside the server's workspaces; running locally",
-              file=sys.stderr, flush=True)
+        print(
+            "drillspark: the query reads outside the server's workspaces; running locally",
+            file=sys.stderr,
+            flush=True,
+        )
     from drillspark.sql import SqlError
     from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
     from drillspark.sql.output import render

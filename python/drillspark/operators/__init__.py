@@ -27,12 +27,20 @@ if TYPE_CHECKING:
 # Each name loads its module on first use (PEP 562): `drillspark.operators.outcome` (which
 # drillspark.result needs) then costs no pyarrow.
 _LAZY = {
-    "BatchSource": "base", "Operator": "base", "SingleInputOperator": "base",
-    "InputPosition": "errors", "OperatorError": "errors", "OperatorPropertyError": "errors",
+    "BatchSource": "base",
+    "Operator": "base",
+    "SingleInputOperator": "base",
+    "InputPosition": "errors",
+    "OperatorError": "errors",
+    "OperatorPropertyError": "errors",
     "ProtocolError": "errors",
-    "Fragment": "fragment", "chain": "fragment", "chain_output_schema": "fragment",
+    "Fragment": "fragment",
+    "chain": "fragment",
+    "chain_output_schema": "fragment",
     "run_fragment": "fragment",
-    "DEFAULT_BATCH_BYTES": "limits", "DEFAULT_BATCH_ROWS": "limits", "BatchLimits": "limits",
+    "DEFAULT_BATCH_BYTES": "limits",
+    "DEFAULT_BATCH_ROWS": "limits",
+    "BatchLimits": "limits",
     "IterOutcome": "outcome",
 }
 

@@ -95,7 +95,9 @@ def _content(op: Values | Constant, t: _Text) -> str:
 
 
 def _join(op: Join, t: _Text) -> str:
-    conds = " and ".join(f"{to_text(c.left)} {c.relationship} {to_text(c.right)}" for c in op.conditions)
+    conds = " and ".join(
+        f"{to_text(c.left)} {c.relationship} {to_text(c.right)}" for c in op.conditions
+    )
     return f"{op.type} on {conds or 'true (cartesian)'}"
 
 
@@ -105,8 +107,10 @@ def _store(op: Store, t: _Text) -> str:
 
 
 def _order(op: Order, t: _Text) -> str:
-    parts = [f"{to_text(o.expr)} {o.direction} nulls {'first' if o.nulls_first else 'last'}"
-             for o in op.orderings]
+    parts = [
+        f"{to_text(o.expr)} {o.direction} nulls {'first' if o.nulls_first else 'last'}"
+        for o in op.orderings
+    ]
     return ", ".join(parts) + t.within(op.within)
 
 
@@ -115,8 +119,10 @@ def _limit(op: Limit, t: _Text) -> str:
 
 
 def _windowframe(op: WindowFrame, t: _Text) -> str:
-    return (f"[{op.start}, {op.end}] -> {t.ref(op.ref.segment)}, {t.ref(op.ref.position)}"
-            + t.within(op.within))
+    return (
+        f"[{op.start}, {op.end}] -> {t.ref(op.ref.segment)}, {t.ref(op.ref.position)}"
+        + t.within(op.within)
+    )
 
 
 def _collapsing(op: CollapsingAggregate, t: _Text) -> str:
@@ -137,31 +143,44 @@ def _entry(cls: type[Op], describe: Callable[[Op, _Text], str]) -> tuple[type[Op
 
 
 # The one-line detail of each operator class (explain's text tree and DOT labels).
-DESCRIBERS: dict[type[Operator], Describer] = dict([
-    _entry(Scan, _scan),
-    _entry(Values, _content),
-    _entry(Constant, _content),
-    _entry(Join, _join),
-    _entry(SemiJoin, _join),
-    _entry(LateralJoin, lambda op, t: op.type),
-    *(_entry(cls, lambda op, t: "distinct" if op.distinct else "all")
-      for cls in (Union, Except, Intersect)),
-    _entry(Unnest, lambda op, t: path_text(op.column)),
-    _entry(Store, _store),
-    _entry(Project, lambda op, t: t.named(op.projections)),
-    _entry(Transform, lambda op, t: t.named(op.transforms)),
-    _entry(Filter, lambda op, t: to_text(op.expr)),
-    _entry(Order, _order),
-    _entry(Limit, _limit),
-    _entry(Flatten, lambda op, t: f"{t.ref(op.name)} = flatten({to_text(op.expr)}){' drop' if op.drop else ''}"),
-    _entry(Segment, lambda op, t: f"{t.ref(op.ref)} by {', '.join(to_text(e) for e in op.exprs)}"),
-    _entry(WindowFrame, _windowframe),
-    _entry(CollapsingAggregate, _collapsing),
-    _entry(RunningAggregate, lambda op, t: t.named(op.aggregations) + t.within(op.within)),
-    _entry(GroupingAggregate, lambda op, t: f"keys {t.named(op.keys)}; {t.named(op.exprs)}"),
-    _entry(Window, _window),
-    _entry(CustomOperator, lambda op, t: json.dumps(dict(op.properties), separators=(",", ":"))),
-])
+DESCRIBERS: dict[type[Operator], Describer] = dict(
+    [
+        _entry(Scan, _scan),
+        _entry(Values, _content),
+        _entry(Constant, _content),
+        _entry(Join, _join),
+        _entry(SemiJoin, _join),
+        _entry(LateralJoin, lambda op, t: op.type),
+        *(
+            _entry(cls, lambda op, t: "distinct" if op.distinct else "all")
+            for cls in (Union, Except, Intersect)
+        ),
+        _entry(Unnest, lambda op, t: path_text(op.column)),
+        _entry(Store, _store),
+        _entry(Project, lambda op, t: t.named(op.projections)),
+        _entry(Transform, lambda op, t: t.named(op.transforms)),
+        _entry(Filter, lambda op, t: to_text(op.expr)),
+        _entry(Order, _order),
+        _entry(Limit, _limit),
+        _entry(
+            Flatten,
+            lambda op, t: (
+                f"{t.ref(op.name)} = flatten({to_text(op.expr)}){' drop' if op.drop else ''}"
+            ),
+        ),
+        _entry(
+            Segment, lambda op, t: f"{t.ref(op.ref)} by {', '.join(to_text(e) for e in op.exprs)}"
+        ),
+        _entry(WindowFrame, _windowframe),
+        _entry(CollapsingAggregate, _collapsing),
+        _entry(RunningAggregate, lambda op, t: t.named(op.aggregations) + t.within(op.within)),
+        _entry(GroupingAggregate, lambda op, t: f"keys {t.named(op.keys)}; {t.named(op.exprs)}"),
+        _entry(Window, _window),
+        _entry(
+            CustomOperator, lambda op, t: json.dumps(dict(op.properties), separators=(",", ":"))
+        ),
+    ]
+)
 
 
 def describe(op: Operator, dialect: str = "drill") -> str:
@@ -185,7 +204,11 @@ def text_tree(plan: LogicalPlan) -> str:
         seen.add(op.id)
         detail = describe(op, plan.dialect)
         lines.append(f"{head}: {detail}" if detail else head)
-        labels = ["left: ", "right: "] if isinstance(op, Join | LateralJoin) else [""] * len(op.input_ids)
+        labels = (
+            ["left: ", "right: "]
+            if isinstance(op, Join | LateralJoin)
+            else [""] * len(op.input_ids)
+        )
         for lab, child_id in zip(labels, op.input_ids, strict=True):
             if child_id in plan:
                 walk(plan.node(child_id), depth + 1, lab)
@@ -213,7 +236,9 @@ def to_dot(plan: LogicalPlan) -> str:
         label = f"{op.op} @{op.id}" + (f"\n{detail}" if detail else "")
         out.append(f'  op{op.id} [label="{_dot_escape(label)}", shape={_SHAPES[role_of(op)]}];')
     for op in plan.operators:
-        names = ["left", "right"] if isinstance(op, Join | LateralJoin) else [None] * len(op.input_ids)
+        names = (
+            ["left", "right"] if isinstance(op, Join | LateralJoin) else [None] * len(op.input_ids)
+        )
         for name, child in zip(names, op.input_ids, strict=True):
             attr = f' [label="{name}"]' if name else ""
             out.append(f"  op{child} -> op{op.id}{attr};")
@@ -225,7 +250,9 @@ def to_svg(plan: LogicalPlan) -> str:
     dot = shutil.which("dot")
     if dot is None:
         raise ExplainError(GRAPHVIZ_HINT)
-    done = subprocess.run([dot, "-Tsvg"], input=to_dot(plan), capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [dot, "-Tsvg"], input=to_dot(plan), capture_output=True, text=True, check=False
+    )
     if done.returncode != 0:
         raise ExplainError(f"dot failed: {done.stderr.strip()}")
     return done.stdout

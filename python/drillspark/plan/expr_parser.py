@@ -42,12 +42,27 @@ DIALECTS: tuple[str, ...] = ("drill", "2013")
 
 # Cast target types of ExprParser.g4 -> number of required size arguments.
 CAST_TYPES: dict[str, int] = {
-    "int": 0, "bigint": 0, "float4": 0, "float8": 0, "bit": 0,
-    "date": 0, "time": 0, "timestamp": 0, "timestamptz": 0,
-    "interval": 0, "intervalyear": 0, "intervalday": 0,
-    "varchar": 1, "varbinary": 1,
-    "decimal9": 2, "decimal18": 2, "decimal28dense": 2, "decimal28sparse": 2,
-    "decimal38dense": 2, "decimal38sparse": 2, "vardecimal": 2,
+    "int": 0,
+    "bigint": 0,
+    "float4": 0,
+    "float8": 0,
+    "bit": 0,
+    "date": 0,
+    "time": 0,
+    "timestamp": 0,
+    "timestamptz": 0,
+    "interval": 0,
+    "intervalyear": 0,
+    "intervalday": 0,
+    "varchar": 1,
+    "varbinary": 1,
+    "decimal9": 2,
+    "decimal18": 2,
+    "decimal28dense": 2,
+    "decimal28sparse": 2,
+    "decimal38dense": 2,
+    "decimal38sparse": 2,
+    "vardecimal": 2,
 }
 
 
@@ -181,8 +196,13 @@ def parse_expression(text: str, dialect: Dialect = "drill") -> Expr:
 
 
 def _too_deep(text: str) -> ExpressionError:
-    return ExpressionError(f"the expression nests too deeply (Python recursion limit "
-                           f"{RECURSION_LIMIT} reached)", text[:200], 1, 1, 0)
+    return ExpressionError(
+        f"the expression nests too deeply (Python recursion limit {RECURSION_LIMIT} reached)",
+        text[:200],
+        1,
+        1,
+        0,
+    )
 
 
 def _syntax_error(e: UnexpectedInput, text: str) -> ExpressionError:
@@ -214,9 +234,21 @@ def _syntax_error(e: UnexpectedInput, text: str) -> ExpressionError:
 
 
 _NAMES = {
-    "RPAR": "')'", "LPAR": "'('", "COMMA": "','", "IDENT": "a name", "NUMBER": "a number",
-    "STRING": "a string", "QUOTED_IDENT": "a `name`", "END": "'end'", "THEN": "'then'",
-    "ELSE": "'else'", "AS": "'as'", "RSQB": "']'", "LSQB": "'['", "DOT": "'.'", "WHEN": "'when'",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "COMMA": "','",
+    "IDENT": "a name",
+    "NUMBER": "a number",
+    "STRING": "a string",
+    "QUOTED_IDENT": "a `name`",
+    "END": "'end'",
+    "THEN": "'then'",
+    "ELSE": "'else'",
+    "AS": "'as'",
+    "RSQB": "']'",
+    "LSQB": "'['",
+    "DOT": "'.'",
+    "WHEN": "'when'",
 }
 
 
@@ -320,7 +352,12 @@ class _Build(Transformer):
             name = OPERATOR_FUNCTIONS.get(str(op), None)
             if name is None:  # 'OR' / 'Or' / 'AND'
                 name = OPERATOR_FUNCTIONS[str(op).lower()]
-            if nary and isinstance(result, FunctionCall) and result.name == name and result is not items[0]:
+            if (
+                nary
+                and isinstance(result, FunctionCall)
+                and result.name == name
+                and result is not items[0]
+            ):
                 result = FunctionCall(name, (*result.args, right), result.pos)
             else:
                 result = FunctionCall(name, (result, right), _pos(meta))
@@ -354,7 +391,9 @@ class _Build(Transformer):
 
     def convert_call(self, meta, items):
         kw, expr, enc = items
-        return Convert("from" if str(kw) == "convert_from" else "to", expr, _unquote(str(enc)), _pos(kw))
+        return Convert(
+            "from" if str(kw) == "convert_from" else "to", expr, _unquote(str(enc)), _pos(kw)
+        )
 
     def cast_call(self, meta, items):
         kw, expr, (type_name, args), repeat = items
@@ -400,4 +439,3 @@ class _Build(Transformer):
 
     def when_clause(self, meta, items):
         return items[0], items[1]
-

@@ -60,7 +60,27 @@ _INFIX: dict[str, tuple[str, int]] = {
 
 # Words the grammar reserves; a path segment spelled like one must be backquoted when printed.
 KEYWORDS = frozenset(
-    ["if", "then", "else", "end", "case", "when", "cast", "as", "repeat", "true", "false", "null", "convert_from", "convert_to", "and", "or", "AND", "OR", "Or"]
+    [
+        "if",
+        "then",
+        "else",
+        "end",
+        "case",
+        "when",
+        "cast",
+        "as",
+        "repeat",
+        "true",
+        "false",
+        "null",
+        "convert_from",
+        "convert_to",
+        "and",
+        "or",
+        "AND",
+        "OR",
+        "Or",
+    ]
 )
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z_$0-9]*\Z")
 
@@ -302,8 +322,9 @@ def _call_text(e: FunctionCall) -> str:
 # Keywords that can start an expression: the lexer never reads them as a function's name.
 # The others (`then(`, `repeat(`, `and(`) are names where an expression starts, so they parse
 # as calls (SQL's REPEAT('x', 3) lowers to `repeat(...)`) and print as such.
-_LEADING_KEYWORDS = frozenset(["if", "case", "cast", "true", "false", "null", "convert_from",
-                               "convert_to"])
+_LEADING_KEYWORDS = frozenset(
+    ["if", "case", "cast", "true", "false", "null", "convert_from", "convert_to"]
+)
 
 
 def _function_name(name: str) -> str:

@@ -11,24 +11,65 @@ from drillspark import plugins
 
 # Drill's aggregate functions drillspark runs: the catalog registers exactly these (and no
 # other name) with kind "aggregate".
-AGGREGATES = frozenset({
-    "count", "count_distinct", "sum", "avg", "min", "max", "any_value", "median",
-    "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
-    "bool_and", "bool_or", "every", "bit_and", "bit_or", "bit_xor",
-})
+AGGREGATES = frozenset(
+    {
+        "count",
+        "count_distinct",
+        "sum",
+        "avg",
+        "min",
+        "max",
+        "any_value",
+        "median",
+        "stddev",
+        "stddev_samp",
+        "stddev_pop",
+        "variance",
+        "var_samp",
+        "var_pop",
+        "bool_and",
+        "bool_or",
+        "every",
+        "bit_and",
+        "bit_or",
+        "bit_xor",
+    }
+)
 # Drill 1.22's other aggregate functions: not run here (the catalog has none of them), but
 # still aggregates, so a plan nesting one in another aggregate is refused for that, and a SQL
 # block using one is grouped (`SELECT a, hll(x) ...`: `a` is not grouped, as Drill says).
-AGGREGATES_NOT_RUN = frozenset({
-    "single_value", "approx_count_dups", "collect_list", "collect_to_list_varchar", "listagg",
-    "$sum0", "sum0", "hll", "hll_merge", "tdigest", "tdigest_merge", "percentile_cont",
-    "percentile_disc",
-})
+AGGREGATES_NOT_RUN = frozenset(
+    {
+        "single_value",
+        "approx_count_dups",
+        "collect_list",
+        "collect_to_list_varchar",
+        "listagg",
+        "$sum0",
+        "sum0",
+        "hll",
+        "hll_merge",
+        "tdigest",
+        "tdigest_merge",
+        "percentile_cont",
+        "percentile_disc",
+    }
+)
 # Drill's window functions (only over a window): the catalog's kind "window".
-WINDOW_FUNCTIONS = frozenset({
-    "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
-    "first_value", "last_value",
-})
+WINDOW_FUNCTIONS = frozenset(
+    {
+        "row_number",
+        "rank",
+        "dense_rank",
+        "percent_rank",
+        "cume_dist",
+        "ntile",
+        "lag",
+        "lead",
+        "first_value",
+        "last_value",
+    }
+)
 
 
 def is_aggregate(name: str) -> bool:

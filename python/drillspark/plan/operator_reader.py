@@ -54,7 +54,7 @@ S = TypeVar("S", bound=SetOperator)
 
 # Keys old plan files use where the current format has another.
 _PROPERTY_HINTS = {
-    ("scan", "files"): "; the files go in 'selection' ({\"format\": ..., \"files\": [...]})",
+    ("scan", "files"): '; the files go in \'selection\' ({"format": ..., "files": [...]})',
     ("scan", "ref"): " in today's plans (a 2013 plan's scan ref nests records under a name)",
     ("segment", "name"): "; the segment key name goes in 'ref'",
     ("store", "partition"): " in today's plans (only 2013 stores had it)",
@@ -86,8 +86,15 @@ def role_of_name(name: Any) -> str | None:
 class OperatorProps:
     """Reads one operator's properties, records problems, and reports unread (unknown) keys."""
 
-    def __init__(self, reader: _PlanReader, item: Mapping[str, Any], path: JsonPath, op_id: int,
-                 in_sequence: bool, input_id: int | None):
+    def __init__(
+        self,
+        reader: _PlanReader,
+        item: Mapping[str, Any],
+        path: JsonPath,
+        op_id: int,
+        in_sequence: bool,
+        input_id: int | None,
+    ):
         self.r = reader
         self.item = item
         self.path = path
@@ -114,8 +121,16 @@ class OperatorProps:
             return key, _MISSING
         return found[0], self.item[found[0]]
 
-    def get(self, key: str, kind: Callable[[Any, JsonPath], Any], *, required: bool = False,
-            aliases: tuple[str, ...] = (), default: Any = None, what: str = "") -> Any:
+    def get(
+        self,
+        key: str,
+        kind: Callable[[Any, JsonPath], Any],
+        *,
+        required: bool = False,
+        aliases: tuple[str, ...] = (),
+        default: Any = None,
+        what: str = "",
+    ) -> Any:
         k, v = self.raw(key, *aliases)
         if v is _MISSING or v is None:
             if required:
@@ -238,14 +253,20 @@ class OperatorProps:
 
         return read
 
-    def obj(self, v: Any, p: JsonPath, keys: dict[str, tuple[Callable, bool]]) -> dict[str, Any] | None:
+    def obj(
+        self, v: Any, p: JsonPath, keys: dict[str, tuple[Callable, bool]]
+    ) -> dict[str, Any] | None:
         if not isinstance(v, Mapping):
             self.err(f"{_where(p)} must be an object, not {kind_of(v)}", p)
             return None
         out: dict[str, Any] = {}
         for k in v:
             if k not in keys:
-                self.err(f"unknown property {k!r} in {_where(p)}{suggest(k, list(keys))}", (*p, k), at_key=True)
+                self.err(
+                    f"unknown property {k!r} in {_where(p)}{suggest(k, list(keys))}",
+                    (*p, k),
+                    at_key=True,
+                )
         for k, (kind, required) in keys.items():
             if v.get(k) is None:
                 if required:
@@ -262,33 +283,54 @@ class OperatorProps:
         return NamedExpression(o["ref"], o["expr"])
 
     def ordering(self, v: Any, p: JsonPath) -> Ordering | None:
-        keys: dict[str, tuple[Callable, bool]] = {"order": (self.str_, False), "expr": (self.expr, True)}
+        keys: dict[str, tuple[Callable, bool]] = {
+            "order": (self.str_, False),
+            "expr": (self.expr, True),
+        }
         keys["nullDirection"] = (self.str_, False)
         if self.r.dialect == "2013":  # 2013 plans written by to_json use today's nullDirection
             keys["nullCollation"] = (self.str_, False)
         o = self.obj(v, p, keys)
-        if o is not None and o.get("nullCollation") is not None and o.get("nullDirection") is not None:
-            self.err("both 'nullCollation' and 'nullDirection' given; use one", (*p, "nullDirection"),
-                     at_key=True)
+        if (
+            o is not None
+            and o.get("nullCollation") is not None
+            and o.get("nullDirection") is not None
+        ):
+            self.err(
+                "both 'nullCollation' and 'nullDirection' given; use one",
+                (*p, "nullDirection"),
+                at_key=True,
+            )
             return None
         if o is None or o["expr"] is None:
             return None
         direction = "ASC"
         if o["order"] is not None:
             d = o["order"].upper()
-            direction = {"ASC": "ASC", "ASCENDING": "ASC", "DESC": "DESC", "DESCENDING": "DESC"}.get(d, "")
+            direction = {
+                "ASC": "ASC",
+                "ASCENDING": "ASC",
+                "DESC": "DESC",
+                "DESCENDING": "DESC",
+            }.get(d, "")
             if not direction:
                 self.err(f"order must be ASC or DESC, not {o['order']!r}", (*p, "order"))
                 return None
         if self.r.dialect == "2013" and o["nullDirection"] is None:
             nc = (o["nullCollation"] or "first").upper().removeprefix("NULLS_")
             if nc not in ("FIRST", "LAST"):
-                self.err(f"nullCollation must be first or last, not {o['nullCollation']!r}", (*p, "nullCollation"))
+                self.err(
+                    f"nullCollation must be first or last, not {o['nullCollation']!r}",
+                    (*p, "nullCollation"),
+                )
                 return None
             return Ordering(o["expr"], direction, nc)  # type: ignore[arg-type]
         nd = (o["nullDirection"] or "UNSPECIFIED").upper()
         if nd not in ("FIRST", "LAST", "UNSPECIFIED"):
-            self.err(f"nullDirection must be FIRST, LAST or UNSPECIFIED, not {o['nullDirection']!r}", (*p, "nullDirection"))
+            self.err(
+                f"nullDirection must be FIRST, LAST or UNSPECIFIED, not {o['nullDirection']!r}",
+                (*p, "nullDirection"),
+            )
             return None
         return Ordering(o["expr"], direction, nd)  # type: ignore[arg-type]
 
@@ -316,23 +358,34 @@ class OperatorProps:
             for k in given:
                 self.err(self.input_shape_message(k), (k,), at_key=True)
         elif len(given) == 2:
-            use = ("it reads exactly one input: keep 'input' (one @id)" if role == "single"
-                   else "use 'input' for one @id or 'inputs' for a list")
+            use = (
+                "it reads exactly one input: keep 'input' (one @id)"
+                if role == "single"
+                else "use 'input' for one @id or 'inputs' for a list"
+            )
             self.err(f"both 'input' and 'inputs' given to {name}; {use}", ("inputs",), at_key=True)
         elif role == "single" and given == ["inputs"]:
             self.err(self.input_shape_message("inputs"), ("inputs",), at_key=True)
         elif role == "single" and not given:
-            self.err(f"{name}: missing property 'input' (the @id of the operator it reads; "
-                     f"{name} is a single-input operator)")
+            self.err(
+                f"{name}: missing property 'input' (the @id of the operator it reads; "
+                f"{name} is a single-input operator)"
+            )
         elif given == ["inputs"]:
             single = False
-            inputs = tuple(x for x in self.get("inputs", self.list_of(self.op_ref)) or () if x is not None)
+            inputs = tuple(
+                x for x in self.get("inputs", self.list_of(self.op_ref)) or () if x is not None
+            )
         elif given == ["input"]:
             inputs = (self.get("input", self.op_ref),)
-        properties = {k: v for k, v in self.item.items() if k not in ("op", "@id", "memo", "input", "inputs")}
+        properties = {
+            k: v for k, v in self.item.items() if k not in ("op", "@id", "memo", "input", "inputs")
+        }
         if self.failed:
             return None
-        return CustomOperator(**common, op_name=name, inputs=inputs, properties=properties, single_input=single)
+        return CustomOperator(
+            **common, op_name=name, inputs=inputs, properties=properties, single_input=single
+        )
 
 
 # --- one builder per operator ---------------------------------------------------------------------
@@ -364,9 +417,19 @@ def read_content(cls: type[C]) -> Callable[[OperatorProps], C]:
 
 def _content(p: OperatorProps, cls: type[C]) -> C:
     common = p.common()
-    content = p.get("content", p.json, required=True, what=f" (content attribute is required for source operator '{p.op}')")
-    if content is not None and (not isinstance(content, list) or not all(isinstance(r, Mapping) for r in content)):
-        p.err(f"content must be a JSON array of records (objects), not {kind_of(content)}", ("content",))
+    content = p.get(
+        "content",
+        p.json,
+        required=True,
+        what=f" (content attribute is required for source operator '{p.op}')",
+    )
+    if content is not None and (
+        not isinstance(content, list) or not all(isinstance(r, Mapping) for r in content)
+    ):
+        p.err(
+            f"content must be a JSON array of records (objects), not {kind_of(content)}",
+            ("content",),
+        )
     p.finish()
     return cls(**common, content=content)
 
@@ -391,14 +454,24 @@ def _join(p: OperatorProps, cls: type[J]) -> J:
             if join_type not in ("INNER", "ANTI"):
                 p.err(f"semi-join type must be inner or anti, not {type_raw!r}", ("type",))
         elif join_type not in JOIN_TYPES:
-            p.err(f"join type must be one of inner, left, right, full (or 2013's outer), not {type_raw!r}", ("type",))
+            p.err(
+                f"join type must be one of inner, left, right, full (or 2013's outer), not {type_raw!r}",
+                ("type",),
+            )
 
     def condition(v: Any, path: JsonPath) -> JoinCondition | None:
-        o = p.obj(v, path, {"relationship": (p.str_, True), "left": (p.expr, True), "right": (p.expr, True)})
+        o = p.obj(
+            v,
+            path,
+            {"relationship": (p.str_, True), "left": (p.expr, True), "right": (p.expr, True)},
+        )
         if o is None or None in o.values():
             return None
         if o["relationship"] not in RELATIONSHIPS:
-            p.err(f"relationship must be one of {' '.join(RELATIONSHIPS)}, not {o['relationship']!r}", (*path, "relationship"))
+            p.err(
+                f"relationship must be one of {' '.join(RELATIONSHIPS)}, not {o['relationship']!r}",
+                (*path, "relationship"),
+            )
             return None
         return JoinCondition(o["relationship"], o["left"], o["right"])
 
@@ -408,8 +481,14 @@ def _join(p: OperatorProps, cls: type[J]) -> J:
         p.err(f"duplicates must be merge or rename, not {duplicates!r}", ("duplicates",))
         duplicates = "merge"
     p.finish()
-    return cls(**common, left=left, right=right, type=join_type, conditions=conditions,  # type: ignore[arg-type]
-               duplicates=duplicates)  # type: ignore[arg-type]
+    return cls(
+        **common,
+        left=left,
+        right=right,
+        type=join_type,  # type: ignore[arg-type]
+        conditions=conditions,
+        duplicates=duplicates,  # type: ignore[arg-type]
+    )
 
 
 def read_unnest(p: OperatorProps) -> Unnest:
@@ -437,7 +516,9 @@ def read_set(cls: type[S]) -> Callable[[OperatorProps], S]:
 
     def build(p: OperatorProps) -> S:
         common = p.common()
-        inputs = p.get("inputs", p.list_of(p.op_ref), required=True, what=" (the list of input @ids)")
+        inputs = p.get(
+            "inputs", p.list_of(p.op_ref), required=True, what=" (the list of input @ids)"
+        )
         distinct = p.get("distinct", p.bool_, default=False)
         p.finish()
         return cls(**common, inputs=inputs, distinct=distinct)
@@ -449,7 +530,10 @@ def read_store(p: OperatorProps) -> Store:
     common = p.common()
     inp = _input(p)
     se = p.get(
-        "storageengine", p.str_, aliases=("storageEngine",), required=p.r.dialect == "2013",
+        "storageengine",
+        p.str_,
+        aliases=("storageEngine",),
+        required=p.r.dialect == "2013",
         what=" (the storage engine name)",
     )
     target = p.get("target", p.json)
@@ -457,8 +541,13 @@ def read_store(p: OperatorProps) -> Store:
     if part is not _MISSING and part is not None and p.r.dialect != "2013":
         p.used.discard("partition")
     p.finish()
-    return Store(**common, input=inp, storage_engine=se, target=target,
-                 partition=None if part is _MISSING else part)
+    return Store(
+        **common,
+        input=inp,
+        storage_engine=se,
+        target=target,
+        partition=None if part is _MISSING else part,
+    )
 
 
 def _input(p: OperatorProps) -> int:
@@ -469,7 +558,9 @@ def _input(p: OperatorProps) -> int:
     return v if v is not None else -1
 
 
-def _named_list(p: OperatorProps, key: str, required: bool = True, nonempty: str = "") -> tuple[NamedExpression, ...]:
+def _named_list(
+    p: OperatorProps, key: str, required: bool = True, nonempty: str = ""
+) -> tuple[NamedExpression, ...]:
     items = p.get(key, p.list_of(p.named), required=required, default=())
     if items is not None and not items and nonempty and key in p.item:
         p.err(nonempty, (key,))
@@ -479,7 +570,9 @@ def _named_list(p: OperatorProps, key: str, required: bool = True, nonempty: str
 def read_project(p: OperatorProps) -> Project:
     common = p.common()
     inp = _input(p)
-    projections = _named_list(p, "projections", nonempty="Project did not provide any projection selections.")
+    projections = _named_list(
+        p, "projections", nonempty="Project did not provide any projection selections."
+    )
     p.finish()
     return Project(**common, input=inp, projections=projections)
 
@@ -521,7 +614,13 @@ def read_limit(p: OperatorProps) -> Limit:
 def read_flatten(p: OperatorProps) -> Flatten:
     common = p.common()
     inp = _input(p)
-    name = p.get("name", p.ref, aliases=("ref",), required=True, what=" (where each element goes; 2013 also 'ref')")
+    name = p.get(
+        "name",
+        p.ref,
+        aliases=("ref",),
+        required=True,
+        what=" (where each element goes; 2013 also 'ref')",
+    )
     expr = p.get("expr", p.expr, required=True, what=" (the array to flatten)")
     drop = p.get("drop", p.bool_, default=False)
     p.finish()
@@ -563,8 +662,14 @@ def read_collapsing(p: OperatorProps) -> CollapsingAggregate:
     carryovers = p.get("carryovers", p.list_of(p.ref), default=())
     aggregations = _named_list(p, "aggregations")
     p.finish()
-    return CollapsingAggregate(**common, input=inp, within=within, target=target,
-                               carryovers=carryovers, aggregations=aggregations)
+    return CollapsingAggregate(
+        **common,
+        input=inp,
+        within=within,
+        target=target,
+        carryovers=carryovers,
+        aggregations=aggregations,
+    )
 
 
 def read_running(p: OperatorProps) -> RunningAggregate:
@@ -595,8 +700,16 @@ def read_window(p: OperatorProps) -> Window:
     end = p.get("end", p.int_)
     rows = p.get("frameUnitsRows", p.bool_)
     p.finish()
-    return Window(**common, input=inp, withins=withins, aggregations=aggregations,
-                  orderings=orderings, start=start, end=end, frame_units_rows=rows)
+    return Window(
+        **common,
+        input=inp,
+        withins=withins,
+        aggregations=aggregations,
+        orderings=orderings,
+        start=start,
+        end=end,
+        frame_units_rows=rows,
+    )
 
 
 # --- small helpers ---------------------------------------------------------------------------------
@@ -622,8 +735,14 @@ def as_int(v: Any) -> int | None:
 def kind_of(v: Any) -> str:
     if v is None:
         return "null"
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(v), type(v).__name__)
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(v), type(v).__name__)
 
 
 def _where(p: JsonPath) -> str:

@@ -156,9 +156,12 @@ def write_windowframe(op: WindowFrame, w: JsonWriter) -> Json:
 
 
 def write_collapsing(op: CollapsingAggregate, w: JsonWriter) -> Json:
-    return {"within": w.ref(op.within), "target": w.ref(op.target),
-            "carryovers": [w.ref(c) for c in op.carryovers],
-            "aggregations": w.named(op.aggregations)}
+    return {
+        "within": w.ref(op.within),
+        "target": w.ref(op.target),
+        "carryovers": [w.ref(c) for c in op.carryovers],
+        "aggregations": w.named(op.aggregations),
+    }
 
 
 def write_running(op: RunningAggregate, w: JsonWriter) -> Json:
@@ -170,8 +173,13 @@ def write_grouping(op: GroupingAggregate, w: JsonWriter) -> Json:
 
 
 def write_window(op: Window, w: JsonWriter) -> Json:
-    out: Json = {"withins": w.named(op.withins), "aggregations": w.named(op.aggregations),
-                 "orderings": w.orderings(op.orderings), "start": op.start, "end": op.end}
+    out: Json = {
+        "withins": w.named(op.withins),
+        "aggregations": w.named(op.aggregations),
+        "orderings": w.orderings(op.orderings),
+        "start": op.start,
+        "end": op.end,
+    }
     if op.frame_units_rows is not None:
         out["frameUnitsRows"] = op.frame_units_rows
     return out

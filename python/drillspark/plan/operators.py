@@ -438,16 +438,47 @@ class CustomOperator(Operator):
 BUILTIN_OPERATORS: dict[str, type[Operator]] = {
     cls.OP: cls
     for cls in (
-        Scan, Values, Constant, Unnest, Join, SemiJoin, LateralJoin, Union, Except, Intersect, Store, Project, Filter,
-        Transform, Order, Limit, Flatten, Segment, WindowFrame, CollapsingAggregate,
-        RunningAggregate, GroupingAggregate, Window,
+        Scan,
+        Values,
+        Constant,
+        Unnest,
+        Join,
+        SemiJoin,
+        LateralJoin,
+        Union,
+        Except,
+        Intersect,
+        Store,
+        Project,
+        Filter,
+        Transform,
+        Order,
+        Limit,
+        Flatten,
+        Segment,
+        WindowFrame,
+        CollapsingAggregate,
+        RunningAggregate,
+        GroupingAggregate,
+        Window,
     )
 }
 # Operators only the 2013 dialect has; `sequence` is syntax, expanded by the parser.
-OPERATORS_2013 = frozenset({"constant", "segment", "windowframe", "collapsingaggregate", "sequence"})
+OPERATORS_2013 = frozenset(
+    {"constant", "segment", "windowframe", "collapsingaggregate", "sequence"}
+)
 # Operators only today's dialect has.
 OPERATORS_TODAY = frozenset(
-    {"values", "groupingaggregate", "window", "Except", "intersect", "unnest", "lateral-join", "semi-join"}
+    {
+        "values",
+        "groupingaggregate",
+        "window",
+        "Except",
+        "intersect",
+        "unnest",
+        "lateral-join",
+        "semi-join",
+    }
 )
 
 

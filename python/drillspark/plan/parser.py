@@ -73,14 +73,28 @@ def parse(
         with room():
             return _parse(source, dialect, validate, file)
     except RecursionError:
-        where = file if file is not None or not isinstance(source, os.PathLike) else \
-            str(os.fspath(source))
-        raise PlanError([PlanIssue("the plan nests too deeply to read (Python recursion limit "
-                                   f"{RECURSION_LIMIT} reached)", file=where)]) from None
+        where = (
+            file
+            if file is not None or not isinstance(source, os.PathLike)
+            else str(os.fspath(source))
+        )
+        raise PlanError(
+            [
+                PlanIssue(
+                    "the plan nests too deeply to read (Python recursion limit "
+                    f"{RECURSION_LIMIT} reached)",
+                    file=where,
+                )
+            ]
+        ) from None
 
 
-def _parse(source: str | bytes | os.PathLike | Mapping[str, Any], dialect: PlanDialect | None,
-           validate: bool, file: str | None) -> LogicalPlan:
+def _parse(
+    source: str | bytes | os.PathLike | Mapping[str, Any],
+    dialect: PlanDialect | None,
+    validate: bool,
+    file: str | None,
+) -> LogicalPlan:
     doc: Document | None = None
     if isinstance(source, Mapping):
         value: Any = source
@@ -91,23 +105,38 @@ def _parse(source: str | bytes | os.PathLike | Mapping[str, Any], dialect: PlanD
         if isinstance(source, bytes | bytearray | memoryview):
             text = _decode(bytes(source), file)
         elif not isinstance(source, str | os.PathLike):
-            raise PlanError([PlanIssue("a plan is JSON text, UTF-8 bytes, a file path or a dict, "
-                                       f"not {type(source).__name__}", file=file)])
-        elif isinstance(source, os.PathLike) or not source.lstrip().startswith(("{", "[", "//", "/*")):
+            raise PlanError(
+                [
+                    PlanIssue(
+                        "a plan is JSON text, UTF-8 bytes, a file path or a dict, "
+                        f"not {type(source).__name__}",
+                        file=file,
+                    )
+                ]
+            )
+        elif isinstance(source, os.PathLike) or not source.lstrip().startswith(
+            ("{", "[", "//", "/*")
+        ):
             path = Path(source)
             file = file or str(path)
             try:
                 text = _decode(path.read_bytes(), file)
             except (OSError, ValueError) as e:  # ValueError: a NUL in the name
                 reason = e.strerror if isinstance(e, OSError) and e.strerror else e
-                raise PlanError([PlanIssue(f"cannot read plan file: {reason}", file=file)]) from None
+                raise PlanError(
+                    [PlanIssue(f"cannot read plan file: {reason}", file=file)]
+                ) from None
         else:
             text = source
         try:
             doc = loads(text)
         except JsonSyntaxError as e:
             raise PlanError(
-                [PlanIssue(f"JSON syntax error: {e.reason}", line=e.line, column=e.column, file=file)]
+                [
+                    PlanIssue(
+                        f"JSON syntax error: {e.reason}", line=e.line, column=e.column, file=file
+                    )
+                ]
             ) from None
         value = doc.value
     notes: tuple[PlanIssue, ...] = ()
@@ -139,8 +168,16 @@ def _decode(data: bytes, file: str | None) -> str:
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise PlanError([PlanIssue(f"the plan is not UTF-8 text ({e.reason} at byte {e.start})",
-                                   line=line, column=column, file=file)]) from None
+        raise PlanError(
+            [
+                PlanIssue(
+                    f"the plan is not UTF-8 text ({e.reason} at byte {e.start})",
+                    line=line,
+                    column=column,
+                    file=file,
+                )
+            ]
+        ) from None
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
@@ -211,9 +248,13 @@ def _markers(value: Mapping[str, Any]) -> list[_Marker]:
         out.append(_Marker("2013", ("storage",), (), "a list-shaped 'storage'"))
     bare = "query" not in value and "op" in value
     query = value.get("query")
-    items = [((), value)] if bare else [
-        (("query", i), item) for i, item in enumerate(query if isinstance(query, list) else ())
-    ]
+    items = (
+        [((), value)]
+        if bare
+        else [
+            (("query", i), item) for i, item in enumerate(query if isinstance(query, list) else ())
+        ]
+    )
     for path, item in items:
         if not isinstance(item, Mapping):
             continue
@@ -277,8 +318,11 @@ def _detect(value: Any) -> _Detection:
         return _Detection("2013" if old else "drill", {})
     # Both dialects: a sequence or list-shaped storage can only be 2013 (the structure);
     # otherwise the side with more operators is the plan's. The others are the strays.
-    structural = any(m.what in ("operator 'sequence'", "a list-shaped 'storage'")
-                     for ms in old.values() for m in ms)
+    structural = any(
+        m.what in ("operator 'sequence'", "a list-shaped 'storage'")
+        for ms in old.values()
+        for m in ms
+    )
     dialect: PlanDialect = "2013" if structural or len(old) > len(today) else "drill"
     strays, majority = (today, old) if dialect == "2013" else (old, today)
     names = [_label(ms[0]) for ms in majority.values()]
@@ -291,13 +335,18 @@ def _detect(value: Any) -> _Detection:
         hint = ""
         if dialect == "drill" and ms[0].rel == ("op",) and ms[0].op in _REPLACEMENT:
             hint = f"; {_REPLACEMENT[ms[0].op]}"
-        mixed[path] = (ms[0].rel, f"plan mixes dialects: {what} is {this}, but the rest of the plan "
-                                  f"uses {rest} ({shown}){hint}")
+        mixed[path] = (
+            ms[0].rel,
+            f"plan mixes dialects: {what} is {this}, but the rest of the plan "
+            f"uses {rest} ({shown}){hint}",
+        )
     return _Detection(dialect, mixed)
 
 
 class _PlanReader:
-    def __init__(self, value: Any, doc: Document | None, file: str | None, dialect: PlanDialect | None):
+    def __init__(
+        self, value: Any, doc: Document | None, file: str | None, dialect: PlanDialect | None
+    ):
         self.value = value
         self.doc = doc
         self.file = file
@@ -314,15 +363,21 @@ class _PlanReader:
 
     # --- error helpers ---------------------------------------------------------------------------
 
-    def error(self, message: str, path: JsonPath, op_id: int | None = None, *, at_key: bool = False) -> None:
+    def error(
+        self, message: str, path: JsonPath, op_id: int | None = None, *, at_key: bool = False
+    ) -> None:
         loc = None
         if self.doc is not None:
             loc = self.doc.key_positions.get(path) if at_key else None
             loc = loc or self.doc.location(path)
         self.errors.append(
             PlanIssue(
-                message, op_id, path_text(path), loc.line if loc else None,
-                loc.column if loc else None, self.file,
+                message,
+                op_id,
+                path_text(path),
+                loc.line if loc else None,
+                loc.column if loc else None,
+                self.file,
             )
         )
 
@@ -332,7 +387,9 @@ class _PlanReader:
         if loc is None:
             self.error(message, path, op_id)
         else:
-            self.errors.append(PlanIssue(message, op_id, path_text(path), loc.line, loc.column, self.file))
+            self.errors.append(
+                PlanIssue(message, op_id, path_text(path), loc.line, loc.column, self.file)
+            )
 
     def stray(self, path: JsonPath, op_id: int | None) -> None:
         """An operator of the other dialect in a mixed plan: reported once, not built."""
@@ -359,7 +416,8 @@ class _PlanReader:
                 self.error(
                     f"unknown top-level property {key!r}{_suggest(key, ('head', 'storage', 'query'))}; "
                     "a plan has head, storage and query",
-                    (key,), at_key=True,
+                    (key,),
+                    at_key=True,
                 )
         if ("storage",) in self.mixed:
             rel, message = self.mixed[("storage",)]
@@ -376,9 +434,17 @@ class _PlanReader:
         prefix: JsonPath = () if self.bare else ("query",)
         ops = self.read_query(query, prefix)
         return LogicalPlan(
-            tuple(ops), storage, head, self.dialect,
-            SourceInfo(self.doc, self.file, dict(self.op_paths), frozenset(self.explicit),
-                       dict(self.object_paths)),
+            tuple(ops),
+            storage,
+            head,
+            self.dialect,
+            SourceInfo(
+                self.doc,
+                self.file,
+                dict(self.op_paths),
+                frozenset(self.explicit),
+                dict(self.object_paths),
+            ),
         )
 
     def read_head(self, head: Any) -> dict[str, Any]:
@@ -393,7 +459,8 @@ class _PlanReader:
         t = head.get("type")
         if t is not None and t not in PLAN_TYPES:
             self.error(
-                f"head.type {t!r} is not a plan type; expected APACHE_DRILL_LOGICAL", ("head", "type")
+                f"head.type {t!r} is not a plan type; expected APACHE_DRILL_LOGICAL",
+                ("head", "type"),
             )
         v = head.get("version")
         if v is not None and _as_int(v) is None:
@@ -425,7 +492,7 @@ class _PlanReader:
                 name = cfg.get("name") if isinstance(cfg, Mapping) else None
                 if not isinstance(name, str):
                     self.error(
-                        "storage engine config in the list form needs a \"name\" "
+                        'storage engine config in the list form needs a "name" '
                         "(today's plans use an object keyed by engine name)",
                         ("storage", i),
                     )
@@ -433,15 +500,20 @@ class _PlanReader:
                 rest = {k: v for k, v in cfg.items() if k != "name"}
                 items.append((name, rest, ("storage", i)))
         else:
-            self.error(f"'storage' must be an object of named engine configs, not {_kind(storage)}", ("storage",))
+            self.error(
+                f"'storage' must be an object of named engine configs, not {_kind(storage)}",
+                ("storage",),
+            )
             return out
         for name, cfg, path in items:
             if not isinstance(cfg, Mapping):
-                self.error(f"storage engine {name!r} config must be an object, not {_kind(cfg)}", path)
+                self.error(
+                    f"storage engine {name!r} config must be an object, not {_kind(cfg)}", path
+                )
                 continue
             t = cfg.get("type")
             if not isinstance(t, str):
-                self.error(f"storage engine {name!r} has no \"type\"", path)
+                self.error(f'storage engine {name!r} has no "type"', path)
                 continue
             if name in out:
                 self.error(f"storage engine {name!r} is defined twice", path)
@@ -484,7 +556,9 @@ class _PlanReader:
         if self.dialect != "2013":
             self.error(
                 "operator 'sequence' exists only in 2013 plans (Drill removed it in 2014); "
-                "write the operators with explicit inputs", (*path, "op"), at_key=True,
+                "write the operators with explicit inputs",
+                (*path, "op"),
+                at_key=True,
             )
             return []
         seq_id = _as_int(seq["@id"]) if "@id" in seq else None
@@ -495,16 +569,26 @@ class _PlanReader:
                     hint = "; the steps of a sequence go in 'do'"
                 self.error(
                     f"unknown property {key!r} of sequence{hint}",
-                    (*path, key), seq_id, at_key=True,
+                    (*path, key),
+                    seq_id,
+                    at_key=True,
                 )
         steps = seq.get("do")
         if not isinstance(steps, list) or not steps:
-            what = "missing property 'do'" if steps is None else "'do' must be a non-empty list of operators"
-            self.error(f"sequence: {what} (A sequence must include at least one operator.)", path, seq_id)
+            what = (
+                "missing property 'do'"
+                if steps is None
+                else "'do' must be a non-empty list of operators"
+            )
+            self.error(
+                f"sequence: {what} (A sequence must include at least one operator.)", path, seq_id
+            )
             return []
         seq_input = _as_int(seq["input"]) if seq.get("input") is not None else None
         if seq.get("input") is not None and seq_input is None:
-            self.error(f"input must be an operator @id, not {seq['input']!r}", (*path, "input"), seq_id)
+            self.error(
+                f"input must be an operator @id, not {seq['input']!r}", (*path, "input"), seq_id
+            )
         ops: list[Operator] = []
         previous: int | None = seq_input
         for i, step in enumerate(steps):
@@ -512,7 +596,11 @@ class _PlanReader:
             last = i == len(steps) - 1
             op_id = seq_id if (last and seq_id is not None) else self.new_id()
             if not isinstance(step, Mapping):
-                self.error(f"a sequence step must be an operator object, not {_kind(step)}", step_path, op_id)
+                self.error(
+                    f"a sequence step must be an operator object, not {_kind(step)}",
+                    step_path,
+                    op_id,
+                )
                 previous = -1
                 continue
             name = step.get("op")
@@ -521,38 +609,55 @@ class _PlanReader:
                     self.error(
                         f"'{dagger}' is not allowed inside a sequence (the sequence "
                         f"{'numbers' if dagger == '@id' else 'connects'} its steps)",
-                        (*step_path, dagger), op_id, at_key=True,
+                        (*step_path, dagger),
+                        op_id,
+                        at_key=True,
                     )
             problem = None
             role = _role_of_name(name)
             if name == "sequence":
                 problem = "a sequence cannot contain a sequence"
             elif i == 0 and previous is None and role not in ("source", None):
-                problem = (f"the first step of a sequence without 'input' must be a source "
-                           f"operator (scan, constant), not {name!r}")
+                problem = (
+                    f"the first step of a sequence without 'input' must be a source "
+                    f"operator (scan, constant), not {name!r}"
+                )
             elif i == 0 and previous is not None and role == "source":
-                problem = (f"the sequence has an input, so its first step must be a single-input "
-                           f"operator, not the source {name!r}")
+                problem = (
+                    f"the sequence has an input, so its first step must be a single-input "
+                    f"operator, not the source {name!r}"
+                )
             elif i > 0 and role in ("source", "multi"):
-                problem = (f"All operators after the first must be single input operators: step {i} "
-                           f"is {name!r}")
+                problem = (
+                    f"All operators after the first must be single input operators: step {i} "
+                    f"is {name!r}"
+                )
             elif i > 0 and _role_of_name(_op_name(steps[i - 1])) == "sink":
-                problem = (f"only the last step of a sequence can be a sink: step {i - 1} "
-                           f"({_op_name(steps[i - 1])!r}) comes before step {i}")
+                problem = (
+                    f"only the last step of a sequence can be a sink: step {i - 1} "
+                    f"({_op_name(steps[i - 1])!r}) comes before step {i}"
+                )
             if problem:
                 self.error(problem, step_path, op_id)
                 self.op_paths.setdefault(op_id, step_path)
                 self.broken.add(op_id)
                 previous = -1  # do not report the broken link again
                 continue
-            op = self.read_operator(step, step_path, in_sequence=True, op_id=op_id, input_id=previous)
+            op = self.read_operator(
+                step, step_path, in_sequence=True, op_id=op_id, input_id=previous
+            )
             if op is not None:
                 ops.append(op)
             previous = op_id
         return ops
 
     def read_operator(
-        self, item: Any, path: JsonPath, *, in_sequence: bool, op_id: int | None = None,
+        self,
+        item: Any,
+        path: JsonPath,
+        *,
+        in_sequence: bool,
+        op_id: int | None = None,
         input_id: int | None = None,
     ) -> Operator | None:
         if not isinstance(item, Mapping):
@@ -576,8 +681,14 @@ class _PlanReader:
             self.object_paths[id(op)] = path
         return op
 
-    def _build(self, item: Mapping[str, Any], path: JsonPath, op_id: int, in_sequence: bool,
-               input_id: int | None) -> Operator | None:
+    def _build(
+        self,
+        item: Mapping[str, Any],
+        path: JsonPath,
+        op_id: int,
+        in_sequence: bool,
+        input_id: int | None,
+    ) -> Operator | None:
         name = item.get("op")
         if name is None:
             self.error("operator has no 'op' property (the operator name)", path, op_id)
@@ -597,7 +708,9 @@ class _PlanReader:
         if self.dialect == "drill" and name in OPERATORS_2013:
             self.error(
                 f"operator {name!r} exists only in 2013 plans (Drill removed it); "
-                f"{_REPLACEMENT.get(name, '')}".rstrip("; "), (*path, "op"), op_id,
+                f"{_REPLACEMENT.get(name, '')}".rstrip("; "),
+                (*path, "op"),
+                op_id,
             )
             return None
         if self.dialect == "2013" and name == "values":
@@ -605,7 +718,9 @@ class _PlanReader:
         elif self.dialect == "2013" and name in OPERATORS_TODAY:
             self.error(
                 f"operator {name!r} is not in the 2013 dialect this plan uses "
-                f"(detected from its sequence/constant/segment/... or scan ref)", (*path, "op"), op_id,
+                f"(detected from its sequence/constant/segment/... or scan ref)",
+                (*path, "op"),
+                op_id,
             )
             return None
         try:

@@ -64,9 +64,12 @@ class OperatorSpec(Generic[Op]):
         return self.cls.OP
 
 
-def spec(cls: type[Op], read: Callable[[r.OperatorProps], Op],
-         write: Callable[[Op, w.JsonWriter], dict[str, Any]], json_op: str | None = None
-         ) -> OperatorSpec[Op]:
+def spec(
+    cls: type[Op],
+    read: Callable[[r.OperatorProps], Op],
+    write: Callable[[Op, w.JsonWriter], dict[str, Any]],
+    json_op: str | None = None,
+) -> OperatorSpec[Op]:
     # one call per operator, so mypy checks that its reader and writer are of that class
     return OperatorSpec(cls, read, write, json_op or cls.OP)
 
@@ -109,8 +112,10 @@ def spec_of(op: Operator | type[Operator]) -> OperatorSpec[Any]:
     found = REGISTRY.get(cls)
     if found is None:
         where = "" if isinstance(op, type) else f"@{op.id} ({op.op}): "
-        raise UnregisteredOperator(f"cannot write operator {where}{cls.__name__} is not in "
-                                   "plan.registry (add an OperatorSpec)")
+        raise UnregisteredOperator(
+            f"cannot write operator {where}{cls.__name__} is not in "
+            "plan.registry (add an OperatorSpec)"
+        )
     return found
 
 

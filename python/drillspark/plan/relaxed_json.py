@@ -191,10 +191,14 @@ class _Reader:
             if key in out:
                 # Jackson keeps the last value; drop what the earlier one recorded
                 first = self.doc.key_positions[(*path, key)]
-                self.doc.warnings.append((
-                    f"duplicate field {key!r} (first at line {first.line}, column {first.column}); "
-                    "the last value wins, as in Drill", (*path, key), self.loc(key_at),
-                ))
+                self.doc.warnings.append(
+                    (
+                        f"duplicate field {key!r} (first at line {first.line}, column {first.column}); "
+                        "the last value wins, as in Drill",
+                        (*path, key),
+                        self.loc(key_at),
+                    )
+                )
                 self._forget((*path, key))
             self.doc.key_positions[(*path, key)] = self.loc(key_at)
             self.skip()
@@ -265,5 +269,7 @@ def path_text(path: JsonPath) -> str:
     """`$.query[2].do[0].expr` spelling of a JSON path."""
     out = "$"
     for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if _BARE_NAME.fullmatch(p) else f"[{p!r}]")
+        out += (
+            f"[{p}]" if isinstance(p, int) else (f".{p}" if _BARE_NAME.fullmatch(p) else f"[{p!r}]")
+        )
     return out

@@ -96,8 +96,15 @@ class _Checker:
         # A plan built in code: the path to_json would write.
         return ("query", self.plan.operators.index(op))
 
-    def error(self, op: Operator | None, message: str, rel: JsonPath = (), *, offset: int | None = None,
-              at_key: bool = False) -> None:
+    def error(
+        self,
+        op: Operator | None,
+        message: str,
+        rel: JsonPath = (),
+        *,
+        offset: int | None = None,
+        at_key: bool = False,
+    ) -> None:
         path: JsonPath = (*self.op_path(op), *rel) if op is not None else rel
         doc = self.source.document if self.source is not None else None
         line = column = None
@@ -111,8 +118,14 @@ class _Checker:
             if loc is not None:
                 line, column = loc.line, loc.column
         self.errors.append(
-            PlanIssue(message, op.id if op is not None else None, path_text(path), line, column,
-                      self.source.file if self.source else None)
+            PlanIssue(
+                message,
+                op.id if op is not None else None,
+                path_text(path),
+                line,
+                column,
+                self.source.file if self.source else None,
+            )
         )
 
     def key_of(self, op: Operator, *names: str) -> str:
@@ -128,7 +141,9 @@ class _Checker:
         for op in self.plan.operators:
             if op.id in self.ids:
                 other = path_text(self.op_path(self.ids[op.id]))
-                self.error(op, f"duplicate @id {op.id} (also used by the operator at {other})", ("@id",))
+                self.error(
+                    op, f"duplicate @id {op.id} (also used by the operator at {other})", ("@id",)
+                )
             else:
                 self.ids[op.id] = op
         for op in self.plan.operators:
@@ -165,7 +180,9 @@ class _Checker:
                 self.error(op, f"input {ref} is not the @id of any operator (known: {known})", rel)
             elif role_of(self.ids[ref]) == "sink":
                 self.error(
-                    op, f"input {ref} is a sink ({self.ids[ref].op}): a sink has no output to read", rel
+                    op,
+                    f"input {ref} is a sink ({self.ids[ref].op}): a sink has no output to read",
+                    rel,
                 )
             elif ref == op.id:
                 self.error(op, f"operator {op.id} reads itself", rel)
@@ -181,7 +198,7 @@ class _Checker:
                 if dep not in self.ids or dep == op_id:
                     continue
                 if color.get(dep) == 1:
-                    cycle = stack[stack.index(dep):]
+                    cycle = stack[stack.index(dep) :]
                     key = frozenset(cycle)
                     if key not in reported:
                         reported.add(key)
@@ -215,7 +232,9 @@ class _Checker:
         close = difflib.get_close_matches(name, defined, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         listed = ", ".join(repr(d) for d in defined) if defined else "none"
-        self.error(op, f"unknown storage engine {name!r} (defined in storage: {listed}){hint}", (key,))
+        self.error(
+            op, f"unknown storage engine {name!r} (defined in storage: {listed}){hint}", (key,)
+        )
 
     def check_set_inputs(self, op: SetOperator) -> None:
         if len(op.inputs) < 2:
@@ -236,7 +255,8 @@ class _Checker:
                     op,
                     f"aggregate {e.name}() is nested inside aggregate {outer.name}(): an aggregate "
                     "expression must never nest one aggregate within another",
-                    rel, offset=e.pos.offset if e.pos else None,
+                    rel,
+                    offset=e.pos.offset if e.pos else None,
                 )
                 return
             outer = e
@@ -252,20 +272,27 @@ class _Checker:
             self.error(op, f"limit last must be 0 or more, not {op.last}", ("last",))
         elif op.last is not None and op.first is not None and op.last < op.first:
             self.error(
-                op, f"limit last ({op.last}) is before first ({op.first}); the range is "
-                "[first, last)", ("last",),
+                op,
+                f"limit last ({op.last}) is before first ({op.first}); the range is [first, last)",
+                ("last",),
             )
 
     def check_frame(self, op: WindowFrame | Window) -> None:
         if isinstance(op, WindowFrame) and op.start is None and op.end is None:
             self.error(op, "windowframe needs start or end (or both)")
         if isinstance(op, Window) and op.frame_units_rows is False and not op.orderings:
-            self.error(op, "a RANGE frame (frameUnitsRows false) needs orderings: its "
-                       "offsets count the orderings' peer groups", ("frameUnitsRows",))
+            self.error(
+                op,
+                "a RANGE frame (frameUnitsRows false) needs orderings: its "
+                "offsets count the orderings' peer groups",
+                ("frameUnitsRows",),
+            )
         if op.start is not None and op.end is not None and op.start > op.end:
             self.error(
-                op, f"{op.op} start ({op.start}) is after end ({op.end}); start must be <= end "
-                "(e.g. start -2, end 0: the two records before and the current one)", ("start",),
+                op,
+                f"{op.op} start ({op.start}) is after end ({op.end}); start must be <= end "
+                "(e.g. start -2, end 0: the two records before and the current one)",
+                ("start",),
             )
 
     def check_window(self, op: Window) -> None:
@@ -279,8 +306,10 @@ class _Checker:
         for rel, ref in _refs(op):
             if len(ref.segments) != 1:
                 self.error(
-                    op, f"ref {ref.dotted()!r} has {len(ref.segments)} segments; in today's "
-                    "dialect a ref is one name (nested refs exist only in 2013 plans)", rel,
+                    op,
+                    f"ref {ref.dotted()!r} has {len(ref.segments)} segments; in today's "
+                    "dialect a ref is one name (nested refs exist only in 2013 plans)",
+                    rel,
                 )
 
     # --- plugins ---------------------------------------------------------------------------------
@@ -290,14 +319,25 @@ class _Checker:
         role = plugin_role(op.op_name)
         key = ("input",) if op.single_input else ("inputs",)
         if role == "source" and op.inputs:
-            self.error(op, f"{op.op_name} is a source operator: it reads no input, "
-                       f"got {len(op.inputs)}", key)
+            self.error(
+                op,
+                f"{op.op_name} is a source operator: it reads no input, got {len(op.inputs)}",
+                key,
+            )
         elif role == "single" and (len(op.inputs) != 1 or not op.single_input):
-            self.error(op, f"{op.op_name} reads exactly one input, given as 'input' (one @id); "
-                       f"got {len(op.inputs)} as {key[0]!r}", key)
+            self.error(
+                op,
+                f"{op.op_name} reads exactly one input, given as 'input' (one @id); "
+                f"got {len(op.inputs)} as {key[0]!r}",
+                key,
+            )
         elif op.single_input and len(op.inputs) > 1:
-            self.error(op, f"{op.op_name} has {len(op.inputs)} inputs but single_input=True "
-                       "('input' holds one @id); use single_input=False", key)
+            self.error(
+                op,
+                f"{op.op_name} has {len(op.inputs)} inputs but single_input=True "
+                "('input' holds one @id); use single_input=False",
+                key,
+            )
 
     def check_plugin(self, op: CustomOperator) -> None:
         cls = plugins.registered_operator(op.op_name)
@@ -328,20 +368,39 @@ def _entry(cls: type[Op], check: Callable[[_Checker, Op], None]) -> tuple[type[O
 
 # The checks of one operator class, run after the generic ones every operator gets (unique
 # @id, inputs that exist and are no sink, no cycles, one-name refs in today's dialect).
-CHECKS: dict[type[Operator], Check] = dict([
-    _entry(Scan, _Checker.check_storage),
-    _entry(Store, _Checker.check_storage),
-    *(_entry(cls, _Checker.check_set_inputs) for cls in (Union, Except, Intersect)),
-    _entry(CollapsingAggregate, lambda c, op: c.check_aggregates(op, "aggregations", op.aggregations)),
-    _entry(RunningAggregate, lambda c, op: c.check_aggregates(op, "aggregations", op.aggregations)),
-    _entry(GroupingAggregate, lambda c, op: c.check_aggregates(op, "exprs", op.exprs)),
-    _entry(Limit, _Checker.check_limit),
-    _entry(WindowFrame, _Checker.check_frame),
-    _entry(Window, _Checker.check_window),
-    _entry(CustomOperator, _Checker.check_plugin),
-])
+CHECKS: dict[type[Operator], Check] = dict(
+    [
+        _entry(Scan, _Checker.check_storage),
+        _entry(Store, _Checker.check_storage),
+        *(_entry(cls, _Checker.check_set_inputs) for cls in (Union, Except, Intersect)),
+        _entry(
+            CollapsingAggregate,
+            lambda c, op: c.check_aggregates(op, "aggregations", op.aggregations),
+        ),
+        _entry(
+            RunningAggregate, lambda c, op: c.check_aggregates(op, "aggregations", op.aggregations)
+        ),
+        _entry(GroupingAggregate, lambda c, op: c.check_aggregates(op, "exprs", op.exprs)),
+        _entry(Limit, _Checker.check_limit),
+        _entry(WindowFrame, _Checker.check_frame),
+        _entry(Window, _Checker.check_window),
+        _entry(CustomOperator, _Checker.check_plugin),
+    ]
+)
 # Classes whose every rule is a generic one or the reader's (property types and values).
-GENERIC_ONLY: frozenset[type[Operator]] = frozenset({
-    Values, Constant, Unnest, Join, SemiJoin, LateralJoin, Project, Filter, Transform, Order,
-    Flatten, Segment,
-})
+GENERIC_ONLY: frozenset[type[Operator]] = frozenset(
+    {
+        Values,
+        Constant,
+        Unnest,
+        Join,
+        SemiJoin,
+        LateralJoin,
+        Project,
+        Filter,
+        Transform,
+        Order,
+        Flatten,
+        Segment,
+    }
+)

@@ -67,15 +67,20 @@ class DrillServer:
 
     def __post_init__(self) -> None:
         if not is_loopback(self.host) and self.users is None and not self.insecure_bind:
-            raise BindError(f"refusing to listen on {self.host} without authentication: give "
-                            "--users FILE, or --insecure-bind to accept anyone who can reach "
-                            "the port")
+            raise BindError(
+                f"refusing to listen on {self.host} without authentication: give "
+                "--users FILE, or --insecure-bind to accept anyone who can reach "
+                "the port"
+            )
         self.auth = Authenticator(self.users)
         self.catalog = Catalog(self.workspaces)
         self.sessions = SessionStore(idle=self.limits.session_idle)
-        self.queries = QueryManager(self.spark, max_running=self.limits.max_running,
-                                    max_seconds=self.limits.max_seconds,
-                                    max_rows=self.limits.max_rows)
+        self.queries = QueryManager(
+            self.spark,
+            max_running=self.limits.max_running,
+            max_seconds=self.limits.max_seconds,
+            max_rows=self.limits.max_rows,
+        )
         self.max_request_bytes = self.limits.max_request_bytes
         self.started = time.time()
         self._basic: dict[str, tuple[User, float]] = {}
@@ -94,11 +99,19 @@ class DrillServer:
         return f"http://{host}:{self.port}"
 
     def start(self) -> DrillServer:
-        self._thread = threading.Thread(target=self.httpd.serve_forever, name="drillspark-http",
-                                        kwargs={"poll_interval": 0.2}, daemon=True)
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever,
+            name="drillspark-http",
+            kwargs={"poll_interval": 0.2},
+            daemon=True,
+        )
         self._thread.start()
-        log.info("drillspark serve: Drill %s REST API and web console on %s (auth %s)",
-                 DRILL_VERSION, self.url, "on" if self.auth.enabled else "off")
+        log.info(
+            "drillspark serve: Drill %s REST API and web console on %s (auth %s)",
+            DRILL_VERSION,
+            self.url,
+            "on" if self.auth.enabled else "off",
+        )
         return self
 
     def stop(self, grace: float = 10.0) -> None:
@@ -161,24 +174,51 @@ class DrillServer:
         try:
             rt = self.spark._jvm.java.lang.Runtime.getRuntime()
             used = rt.totalMemory() - rt.freeMemory()
-            gauges.update({"memory.heap.used": {"value": used},
-                           "memory.heap.committed": {"value": rt.totalMemory()},
-                           "memory.heap.max": {"value": rt.maxMemory()},
-                           "memory.heap.usage": {"value": used / rt.maxMemory()}})
+            gauges.update(
+                {
+                    "memory.heap.used": {"value": used},
+                    "memory.heap.committed": {"value": rt.totalMemory()},
+                    "memory.heap.max": {"value": rt.maxMemory()},
+                    "memory.heap.usage": {"value": used / rt.maxMemory()},
+                }
+            )
         except Exception:  # Spark Connect has no JVM here
             pass
         running = len(self.queries.running())
-        counters = {f"drill.queries.{k}": {"count": v} for k, v in {
-            "canceled": c["canceled"], "completed": sum(c.values()),
-            "enqueued": 0, "failed": c["failed"], "planning": 0, "running": running,
-            "succeeded": c["completed"]}.items()}
-        return {"version": "4.0.0", "gauges": dict(sorted(gauges.items())),
-                "counters": counters, "histograms": {}, "meters": {}, "timers": {}}
+        counters = {
+            f"drill.queries.{k}": {"count": v}
+            for k, v in {
+                "canceled": c["canceled"],
+                "completed": sum(c.values()),
+                "enqueued": 0,
+                "failed": c["failed"],
+                "planning": 0,
+                "running": running,
+                "succeeded": c["completed"],
+            }.items()
+        }
+        return {
+            "version": "4.0.0",
+            "gauges": dict(sorted(gauges.items())),
+            "counters": counters,
+            "histograms": {},
+            "meters": {},
+            "timers": {},
+        }
 
     # --------------------------------------------------------------- queries
-    def run_query(self, handler: Handler, session: Any, query_type: str, text: str,
-                  options: dict[str, Any], auto_limit: int, default_schema: str | None,
-                  user: str, query_id: str | None = None) -> None:
+    def run_query(
+        self,
+        handler: Handler,
+        session: Any,
+        query_type: str,
+        text: str,
+        options: dict[str, Any],
+        auto_limit: int,
+        default_schema: str | None,
+        user: str,
+        query_id: str | None = None,
+    ) -> None:
         verbose = verbose_errors(self.catalog, options, session)
         with session.lock:
             base_schema, base_options = session.default_schema, dict(session.options)
@@ -204,8 +244,9 @@ class DrillServer:
                 from drillspark.api import run
 
                 return run(text, spark=self.spark)
-            raise UnsupportedSqlError(f"queryType {query_type} (drillspark runs SQL and "
-                                      "LOGICAL plans)")
+            raise UnsupportedSqlError(
+                f"queryType {query_type} (drillspark runs SQL and LOGICAL plans)"
+            )
 
         def run() -> Any:
             if self.queries.closing:
@@ -218,19 +259,20 @@ class DrillServer:
     def _sql(self, text: str, sql_session: Any, session: Any, handler: Handler) -> Any:
         statements = st.split(text)
         if len(statements) != 1:
-            raise ValidationError(f"one statement per request, not {len(statements)} "
-                                  "(as Drill's REST API)")
+            raise ValidationError(
+                f"one statement per request, not {len(statements)} (as Drill's REST API)"
+            )
         stmt_text = statements[0][1]
         stmt = st.classify(stmt_text)
-        if isinstance(stmt, st.SetOption) and (stmt.scope == "system"
-                                               or stmt.name in SERVER_OPTIONS):
+        if isinstance(stmt, st.SetOption) and (
+            stmt.scope == "system" or stmt.name in SERVER_OPTIONS
+        ):
             return self._set_option(stmt, session, handler)
         result = SqlEngine(self.spark, session=sql_session).execute_statement(stmt_text)
         if isinstance(stmt, st.Use | st.SetOption):
             # the HTTP session keeps it (built without this request's own options)
             with session.lock:
-                own = self.catalog.session(session.default_schema, session.options,
-                                           system=False)
+                own = self.catalog.session(session.default_schema, session.options, system=False)
                 SqlEngine(self.spark, session=own).execute_statement(stmt_text)
                 session.default_schema, session.options = own.default_schema, own.options
         return result
@@ -262,4 +304,3 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
-

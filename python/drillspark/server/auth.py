@@ -41,8 +41,14 @@ def check_password(password: str, stored: str) -> bool:
         if kind != "scrypt":
             return False
         expected = base64.b64decode(key)
-        got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n),
-                             r=int(r), p=int(p), dklen=len(expected))
+        got = hashlib.scrypt(
+            password.encode(),
+            salt=base64.b64decode(salt),
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            dklen=len(expected),
+        )
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got, expected)
@@ -72,8 +78,9 @@ def read_users(path: str) -> dict[str, User]:
             continue
         parts = text.split(":")
         if len(parts) != 3 or parts[1] not in ROLES or not parts[2].startswith("scrypt$"):
-            raise UsersFileError(f"{path}:{number}: expected name:role:scrypt$... with role "
-                                 f"admin or user")
+            raise UsersFileError(
+                f"{path}:{number}: expected name:role:scrypt$... with role admin or user"
+            )
         users[parts[0]] = User(parts[0], parts[1], parts[2])
     if not users:
         raise UsersFileError(f"{path}: no users")
@@ -89,8 +96,11 @@ def add_user(path: str, name: str, password: str, role: str = "user") -> None:
     lines: list[str] = []
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
-            lines = [ln for ln in f.read().splitlines()
-                     if ln.split("#", 1)[0].strip().split(":")[0] != name]
+            lines = [
+                ln
+                for ln in f.read().splitlines()
+                if ln.split("#", 1)[0].strip().split(":")[0] != name
+            ]
     lines.append(f"{name}:{role}:{hash_password(password)}")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -16,14 +16,21 @@ VERBOSE_ERRORS = "drill.exec.http.rest.errors.verbose"
 # Options the server itself reads (the SQL layer never sees them)
 SERVER_OPTIONS: dict[str, object] = {VERBOSE_ERRORS: False}
 
-_TEXT = {"lineDelimiter": "\n", "quote": "\"", "escape": "\"", "comment": "#"}
+_TEXT = {"lineDelimiter": "\n", "quote": '"', "escape": '"', "comment": "#"}
 # The formats drillspark reads, shown as Drill's bootstrap config shows them
 FORMATS: dict[str, Any] = {
     "parquet": {"type": "parquet"},
     "json": {"type": "json", "extensions": ["json"]},
-    "csvh": {"type": "text", "extensions": ["csvh"], "lineDelimiter": "\n",
-             "fieldDelimiter": ",", "quote": "\"", "escape": "\"", "comment": "#",
-             "extractHeader": True},
+    "csvh": {
+        "type": "text",
+        "extensions": ["csvh"],
+        "lineDelimiter": "\n",
+        "fieldDelimiter": ",",
+        "quote": '"',
+        "escape": '"',
+        "comment": "#",
+        "extractHeader": True,
+    },
     "psv": {"type": "text", "extensions": ["tbl"], **_TEXT, "fieldDelimiter": "|"},
     "avro": {"type": "avro", "extensions": ["avro"]},
     "tsv": {"type": "text", "extensions": ["tsv"], **_TEXT, "fieldDelimiter": "\t"},
@@ -39,8 +46,10 @@ class DisablingSession(ConfinedSession):
     def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> Any:
         table = super().resolve_table(parts, check)
         if table.plugin in self.disabled:
-            raise TableNotFoundError(f"schema '{table.plugin}' is disabled "
-                                     "(GET /storage/{table.plugin}/enable/true enables it)")
+            raise TableNotFoundError(
+                f"schema '{table.plugin}' is disabled "
+                "(GET /storage/{table.plugin}/enable/true enables it)"
+            )
         return table
 
 
@@ -90,8 +99,12 @@ class Catalog:
         self.system_options: dict[str, object] = {}
 
     # --------------------------------------------------------------- sessions
-    def session(self, default_schema: tuple[str, ...] | None,
-                options: dict[str, object], system: bool = True) -> SqlSession:
+    def session(
+        self,
+        default_schema: tuple[str, ...] | None,
+        options: dict[str, object],
+        system: bool = True,
+    ) -> SqlSession:
         """A fresh SqlSession with the catalog's workspaces, the system options (unless
         `system` is false) overlaid by `options`, and the default schema (checked again: a
         workspace may be gone)."""
@@ -116,9 +129,16 @@ class Catalog:
         out = []
         for name, default in sorted({**OPTION_DEFAULTS, **SERVER_OPTIONS}.items()):
             value = system.get(name, default)
-            out.append({"name": name, "value": value, "defaultValue": _default_text(default),
-                        "accessibleScopes": "ALL", "kind": _kind(default),
-                        "optionScope": "SYSTEM" if name in system else "BOOT"})
+            out.append(
+                {
+                    "name": name,
+                    "value": value,
+                    "defaultValue": _default_text(default),
+                    "accessibleScopes": "ALL",
+                    "kind": _kind(default),
+                    "optionScope": "SYSTEM" if name in system else "BOOT",
+                }
+            )
         return out
 
     def set_system_option(self, name: str, value: Any, kind: str | None) -> object:
@@ -144,15 +164,29 @@ class Catalog:
     def plugin_json(self, name: str) -> dict[str, Any] | None:
         with self._lock:
             if name == "cp":
-                config: dict[str, Any] = {"type": "file", "connection": "classpath:///",
-                                          "formats": FORMATS, "authMode": "SHARED_USER"}
+                config: dict[str, Any] = {
+                    "type": "file",
+                    "connection": "classpath:///",
+                    "formats": FORMATS,
+                    "authMode": "SHARED_USER",
+                }
             elif name == "dfs":
                 workspaces = {
-                    ws: {"location": path, "writable": ws == "tmp",
-                         "defaultInputFormat": None, "allowAccessOutsideWorkspace": False}
-                    for ws, path in self.workspaces.items()}
-                config = {"type": "file", "connection": "file:///", "workspaces": workspaces,
-                          "formats": FORMATS, "authMode": "SHARED_USER"}
+                    ws: {
+                        "location": path,
+                        "writable": ws == "tmp",
+                        "defaultInputFormat": None,
+                        "allowAccessOutsideWorkspace": False,
+                    }
+                    for ws, path in self.workspaces.items()
+                }
+                config = {
+                    "type": "file",
+                    "connection": "file:///",
+                    "workspaces": workspaces,
+                    "formats": FORMATS,
+                    "authMode": "SHARED_USER",
+                }
             else:
                 return None
             if name not in self.disabled:
@@ -169,11 +203,10 @@ class Catalog:
         """POST /storage/dfs.json: the workspaces of `dfs` (each an existing folder);
         `enabled` is honoured; other members of the config are Drill's and ignored."""
         if name != "dfs":
-            raise ValidationError(f"only the dfs plugin's workspaces can be changed, not "
-                                  f"'{name}'")
+            raise ValidationError(f"only the dfs plugin's workspaces can be changed, not '{name}'")
         config = body.get("config") if isinstance(body, dict) else None
         if not isinstance(config, dict):
-            raise ValidationError("expected {\"name\": \"dfs\", \"config\": {...}}")
+            raise ValidationError('expected {"name": "dfs", "config": {...}}')
         workspaces = config.get("workspaces")
         if not isinstance(workspaces, dict) or not workspaces:
             raise ValidationError("config.workspaces must be an object of workspaces")
@@ -181,8 +214,9 @@ class Catalog:
         for ws, spec in workspaces.items():
             location = spec.get("location") if isinstance(spec, dict) else None
             if not isinstance(location, str) or not os.path.isdir(location):
-                raise ValidationError(f"workspace '{ws}': location {location!r} is not an "
-                                      "existing folder")
+                raise ValidationError(
+                    f"workspace '{ws}': location {location!r} is not an existing folder"
+                )
             new[str(ws).lower()] = os.path.realpath(location)
         with self._lock:
             self.workspaces = new

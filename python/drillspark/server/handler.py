@@ -31,9 +31,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("drillspark.server")
 COOKIE = "JSESSIONID"
-PAGES = {"/": "index.html", "/query": "query.html", "/profiles": "profiles.html",
-         "/storage": "storage.html", "/options": "options.html", "/login": "login.html",
-         "/status": "status.html"}
+PAGES = {
+    "/": "index.html",
+    "/query": "query.html",
+    "/profiles": "profiles.html",
+    "/storage": "storage.html",
+    "/options": "options.html",
+    "/login": "login.html",
+    "/status": "status.html",
+}
 PUBLIC = {"/login", "/j_security_check", "/status.json"}
 _CHUNK = 64 * 1024
 # A body up to this many times the request limit is read and dropped before the 413.
@@ -95,8 +101,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         except Exception as e:  # never a stack trace to the client; one in the log
-            log.error("internal error on %s %s: %s", method, path,
-                      "".join(traceback.format_exception(e)))
+            log.error(
+                "internal error on %s %s: %s", method, path, "".join(traceback.format_exception(e))
+            )
             try:
                 self._send_json(500, {"errorMessage": f"internal error: {type(e).__name__}"})
             except OSError:
@@ -146,8 +153,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         raise HttpError(404, "HTTP 404 Not Found")
 
     # --------------------------------------------------------------- responses
-    def _send(self, status: int, body: bytes, content_type: str,
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -174,8 +182,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body = _asset(name)
         if name == "login.html" and "error" in self._query_args:
             # the text Drill's login page shows (sqlalchemy-drill and pydrill look for it)
-            body = body.replace(b"<!--error-->", b'<p style="color:red">Invalid '
-                                b"username/password credentials.</p>")
+            body = body.replace(
+                b"<!--error-->", b'<p style="color:red">Invalid username/password credentials.</p>'
+            )
         self._send(200, body, "text/html;charset=utf-8")
 
     def _static(self) -> None:
@@ -185,8 +194,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except FileNotFoundError:
             raise HttpError(404, "HTTP 404 Not Found") from None
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        self._send(200, body, kind + (";charset=utf-8" if kind.startswith("text/") or
-                                      kind.endswith("javascript") else ""))
+        self._send(
+            200,
+            body,
+            kind
+            + (";charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else ""),
+        )
 
     # --------------------------------------------------------------- requests
     def _discard_body(self) -> None:
@@ -198,8 +211,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             length = -1
-        if 0 <= length <= self.app.max_request_bytes and "chunked" not in \
-                self.headers.get("Transfer-Encoding", "").lower():
+        if (
+            0 <= length <= self.app.max_request_bytes
+            and "chunked" not in self.headers.get("Transfer-Encoding", "").lower()
+        ):
             if length:
                 self.rfile.read(length)
         else:
@@ -233,8 +248,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if length > self.app.max_request_bytes:
             self._body_read = True
             self._drain(length)
-            raise HttpError(413, f"request body of {length} bytes exceeds the server's "
-                                 f"limit of {self.app.max_request_bytes} bytes")
+            raise HttpError(
+                413,
+                f"request body of {length} bytes exceeds the server's "
+                f"limit of {self.app.max_request_bytes} bytes",
+            )
         self._body_read = True
         return self.rfile.read(length) if length else b""
 
@@ -261,8 +279,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 raise HttpError(400, "expected a JSON object")
             return {str(k): v for k, v in value.items()}
         try:
-            pairs = urllib.parse.parse_qsl(raw.decode("utf-8"), keep_blank_values=True,
-                                           strict_parsing=False)
+            pairs = urllib.parse.parse_qsl(
+                raw.decode("utf-8"), keep_blank_values=True, strict_parsing=False
+            )
         except UnicodeDecodeError:
             raise HttpError(400, "the form is not UTF-8") from None
         return dict(pairs)
@@ -296,8 +315,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if header.lower().startswith("basic "):
             user = self.app.basic_user(header)
             if user is None:
-                raise HttpError(401, "Invalid username/password credentials.",
-                                {"WWW-Authenticate": 'Basic realm="drillspark"'})
+                raise HttpError(
+                    401,
+                    "Invalid username/password credentials.",
+                    {"WWW-Authenticate": 'Basic realm="drillspark"'},
+                )
             self._user, self._admin = user.name, user.admin
             return
         if self._session is not None and self._session.user is not None:
@@ -308,9 +330,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if method in ("GET", "HEAD") and (path in PAGES or self._wants_html()):
             self._redirect("/login")
             raise _Answered()
-        raise HttpError(401, "authentication required: log in at /j_security_check or send "
-                             "HTTP Basic credentials",
-                        {"WWW-Authenticate": 'Basic realm="drillspark"'})
+        raise HttpError(
+            401,
+            "authentication required: log in at /j_security_check or send HTTP Basic credentials",
+            {"WWW-Authenticate": 'Basic realm="drillspark"'},
+        )
 
     def _require_admin(self) -> None:
         if not self._admin:
@@ -321,11 +345,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not self.app.auth.enabled:
             self._redirect("/")
             return
-        user = self.app.auth.check(str(form.get("j_username", "")),
-                                   str(form.get("j_password", "")))
+        user = self.app.auth.check(str(form.get("j_username", "")), str(form.get("j_password", "")))
         if user is None:
-            log.warning("failed login for %r from %s", form.get("j_username"),
-                        self.client_address[0])
+            log.warning(
+                "failed login for %r from %s", form.get("j_username"), self.client_address[0]
+            )
             self._redirect("/login?error=1")
             return
         if self._session is not None:  # a new id on login: no session fixation
@@ -342,18 +366,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _session_info(self) -> None:
         s = self._session
-        self._send_json(200, {"user": self._user or "anonymous", "admin": self._admin,
-                              "authEnabled": self.app.auth.enabled,
-                              "defaultSchema": ".".join(s.default_schema)
-                              if s and s.default_schema else None,
-                              "options": dict(s.options) if s else {}})
+        self._send_json(
+            200,
+            {
+                "user": self._user or "anonymous",
+                "admin": self._admin,
+                "authEnabled": self.app.auth.enabled,
+                "defaultSchema": ".".join(s.default_schema) if s and s.default_schema else None,
+                "options": dict(s.options) if s else {},
+            },
+        )
 
     # --------------------------------------------------------------- /query.json
     def _query(self) -> None:
         body = self._json_body()
         if not isinstance(body, dict):
-            raise HttpError(400, "expected a JSON object such as "
-                                 '{"queryType":"SQL","query":"SELECT 1"}')
+            raise HttpError(
+                400, 'expected a JSON object such as {"queryType":"SQL","query":"SELECT 1"}'
+            )
         query_type = body.get("queryType")
         if not isinstance(query_type, str):
             raise HttpError(400, "queryType is required (SQL, LOGICAL or PHYSICAL)")
@@ -373,11 +403,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.headers.get(QUERY_ID_HEADER) is not None:
             query_id = client_query_id(self.headers[QUERY_ID_HEADER])
             if query_id is None:
-                raise HttpError(400, f"{QUERY_ID_HEADER} must be a query id such as "
-                                     "3f0c6d4e-1a2b-4c5d-8e9f-0a1b2c3d4e5f")
+                raise HttpError(
+                    400,
+                    f"{QUERY_ID_HEADER} must be a query id such as "
+                    "3f0c6d4e-1a2b-4c5d-8e9f-0a1b2c3d4e5f",
+                )
         session = self._session or self._new_session()
-        self.app.run_query(self, session, query_type, text, options, auto_limit,
-                           default_schema, user, query_id)
+        self.app.run_query(
+            self, session, query_type, text, options, auto_limit, default_schema, user, query_id
+        )
 
     def stream_query(self, query_id: str, run: Any, verbose: bool) -> None:
         """Write the query's answer: `run()` gives the Result or raises QueryFailed."""
@@ -393,8 +427,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Transfer-Encoding", "chunked")
             self._common_headers()
             self.end_headers()
-            buf = [responses.query_head(query_id, result.columns, result.metadata,
-                                        result.auto_limit)]
+            buf = [
+                responses.query_head(query_id, result.columns, result.metadata, result.auto_limit)
+            ]
             size = len(buf[0])
             state, error, exception = "COMPLETED", None, None
             first = True
@@ -429,9 +464,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         qm = self.app.queries
         running = [qm.list_entry(q, base) for q in qm.running() if self._visible(q)]
         finished = [qm.list_entry(q, base) for q in qm.finished() if self._visible(q)]
-        self._send_json(200, {"errors": [], "runningQueries": running,
-                              "finishedQueries": finished, "maxFetchedQueries": qm.keep,
-                              "queriesPerPage": "10,25,50,100"})
+        self._send_json(
+            200,
+            {
+                "errors": [],
+                "runningQueries": running,
+                "finishedQueries": finished,
+                "maxFetchedQueries": qm.keep,
+                "queriesPerPage": "10,25,50,100",
+            },
+        )
 
     def _found(self) -> Any:
         q = self.app.queries.get(self._match["id"])
@@ -453,8 +495,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if q is not None and self._visible(q) and self.app.queries.cancel(query_id):
             text = f"Cancelled query {query_id} on locally running node."
         else:
-            text = (f"Failure attempting to cancel query {query_id}.  Unable to find "
-                    "information about where query is actively running.")
+            text = (
+                f"Failure attempting to cancel query {query_id}.  Unable to find "
+                "information about where query is actively running."
+            )
         self._send(200, text.encode(), "text/plain")
 
     # --------------------------------------------------------------- storage and options
@@ -474,16 +518,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.app.catalog.update_plugin(self._match["name"], body)
         except SqlError as e:
             raise HttpError(400, e.message) from None
-        log.info("storage plugin %s updated by %s", self._match["name"],
-                 self._user or "anonymous")
+        log.info("storage plugin %s updated by %s", self._match["name"], self._user or "anonymous")
         self._send_json(200, {"result": "Success"})
 
     def _storage_delete(self) -> None:
         self._require_admin()
         name = self._match["name"]
         if name in self.app.catalog.plugin_names():
-            raise HttpError(400, f"the {name} plugin cannot be deleted (drillspark's plugins "
-                                 "are built in; /storage/{name}/enable/false disables it)")
+            raise HttpError(
+                400,
+                f"the {name} plugin cannot be deleted (drillspark's plugins "
+                "are built in; /storage/{name}/enable/false disables it)",
+            )
         raise HttpError(404, f"no storage plugin named '{name}'")
 
     def _enable(self) -> None:
@@ -502,14 +548,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         name = self._match["name"]
         form = self._form()
         if "value" not in form:
-            raise HttpError(400, "the form needs a value (and kind: BOOLEAN, LONG, DOUBLE "
-                                 "or STRING)")
+            raise HttpError(
+                400, "the form needs a value (and kind: BOOLEAN, LONG, DOUBLE or STRING)"
+            )
         try:
             self.app.catalog.set_system_option(name, form["value"], form.get("kind"))
         except SqlError as e:
             raise HttpError(400, f"option {name}: {e.message}") from None
-        log.info("system option %s = %r set by %s", name, form["value"],
-                 self._user or "anonymous")
+        log.info("system option %s = %r set by %s", name, form["value"], self._user or "anonymous")
         if self._wants_html():
             self._redirect("/options")
         else:
@@ -518,31 +564,50 @@ class Handler(http.server.BaseHTTPRequestHandler):
     # --------------------------------------------------------------- status
     def _cluster(self) -> None:
         ports = self.app.ports()
-        self._send_json(200, {
-            "drillbits": [{"address": "localhost", "httpPort": str(ports["http"]),
-                           "userPort": "31010", "controlPort": "31011", "dataPort": "31012",
-                           "version": ports["version"], "current": True,
-                           "versionMatch": True, "state": "ONLINE"}],
-            "currentVersion": ports["version"], "mismatchedVersions": [],
-            "userEncryptionEnabled": False, "bitEncryptionEnabled": False,
-            "authEnabled": self.app.auth.enabled})
+        self._send_json(
+            200,
+            {
+                "drillbits": [
+                    {
+                        "address": "localhost",
+                        "httpPort": str(ports["http"]),
+                        "userPort": "31010",
+                        "controlPort": "31011",
+                        "dataPort": "31012",
+                        "version": ports["version"],
+                        "current": True,
+                        "versionMatch": True,
+                        "state": "ONLINE",
+                    }
+                ],
+                "currentVersion": ports["version"],
+                "mismatchedVersions": [],
+                "userEncryptionEnabled": False,
+                "bitEncryptionEnabled": False,
+                "authEnabled": self.app.auth.enabled,
+            },
+        )
 
     def _stats(self) -> None:
         qm = self.app.queries
-        self._send_json(200, [
-            {"name": "Number of Drill Bits", "value": 1},
-            {"name": "Bit #0", "value": "localhost initialized"},
-            {"name": "Data Port Address", "value": "localhost:31012"},
-            {"name": "User Port Address", "value": "localhost:31010"},
-            {"name": "Control Port Address", "value": "localhost:31011"},
-            {"name": "Maximum Direct Memory", "value": 0},
-            {"name": "Running Queries", "value": len(qm.running())},
-            {"name": "Finished Queries", "value": sum(qm.counters.values())},
-        ])
+        self._send_json(
+            200,
+            [
+                {"name": "Number of Drill Bits", "value": 1},
+                {"name": "Bit #0", "value": "localhost initialized"},
+                {"name": "Data Port Address", "value": "localhost:31012"},
+                {"name": "User Port Address", "value": "localhost:31010"},
+                {"name": "Control Port Address", "value": "localhost:31011"},
+                {"name": "Maximum Direct Memory", "value": 0},
+                {"name": "Running Queries", "value": len(qm.running())},
+                {"name": "Finished Queries", "value": sum(qm.counters.values())},
+            ],
+        )
 
     def _metrics(self) -> None:
-        self._send(200, json.dumps(self.app.metrics(), separators=(",", ":")).encode(),
-                   "application/json")
+        self._send(
+            200, json.dumps(self.app.metrics(), separators=(",", ":")).encode(), "application/json"
+        )
 
     def _threads(self) -> None:
         self._require_admin()
@@ -552,8 +617,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             out.append(f'"{t.name}" id={t.ident} daemon={t.daemon}')
             frame = frames.get(t.ident or -1)
             if frame is not None:
-                out.extend("    at " + line.strip().replace("\n", " | ")
-                           for line in traceback.format_stack(frame)[::-1])
+                out.extend(
+                    "    at " + line.strip().replace("\n", " | ")
+                    for line in traceback.format_stack(frame)[::-1]
+                )
             out.append("")
         self._send(200, "\n".join(out).encode(), "text/plain")
 
@@ -573,8 +640,9 @@ def _auto_limit(value: Any) -> int:
             raise ValueError
         number = int(value)
     except (TypeError, ValueError):
-        raise HttpError(500, f"Query submission failed: autoLimit must be an integer, not "
-                             f"{value!r}") from None
+        raise HttpError(
+            500, f"Query submission failed: autoLimit must be an integer, not {value!r}"
+        ) from None
     return max(number, 0)
 
 
@@ -601,12 +669,15 @@ def basic_key(header: str) -> str:
 
 
 def verbose_errors(catalog: Any, options: dict[str, Any], session: HttpSession) -> bool:
-    value = options.get(VERBOSE_ERRORS, session.options.get(
-        VERBOSE_ERRORS, catalog.system_options.get(VERBOSE_ERRORS,
-                                                   SERVER_OPTIONS[VERBOSE_ERRORS])))
+    value = options.get(
+        VERBOSE_ERRORS,
+        session.options.get(
+            VERBOSE_ERRORS,
+            catalog.system_options.get(VERBOSE_ERRORS, SERVER_OPTIONS[VERBOSE_ERRORS]),
+        ),
+    )
     return value is True or str(value).lower() == "true"
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
-

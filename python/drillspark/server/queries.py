@@ -25,12 +25,28 @@ from drillspark.sql.session import SqlSession
 log = logging.getLogger("drillspark.server")
 
 # Drill's QueryState numbers (profile `state`) and the names its profile list shows
-STATE_NUMBER = {"STARTING": 0, "RUNNING": 1, "COMPLETED": 2, "CANCELED": 3, "FAILED": 4,
-                "CANCELLATION_REQUESTED": 5, "ENQUEUED": 6, "PREPARING": 7, "PLANNING": 8}
-STATE_DISPLAY = {"STARTING": "Starting", "RUNNING": "Running", "COMPLETED": "Succeeded",
-                 "CANCELED": "Canceled", "FAILED": "Failed",
-                 "CANCELLATION_REQUESTED": "Cancellation Requested", "ENQUEUED": "Enqueued",
-                 "PREPARING": "Preparing", "PLANNING": "Planning"}
+STATE_NUMBER = {
+    "STARTING": 0,
+    "RUNNING": 1,
+    "COMPLETED": 2,
+    "CANCELED": 3,
+    "FAILED": 4,
+    "CANCELLATION_REQUESTED": 5,
+    "ENQUEUED": 6,
+    "PREPARING": 7,
+    "PLANNING": 8,
+}
+STATE_DISPLAY = {
+    "STARTING": "Starting",
+    "RUNNING": "Running",
+    "COMPLETED": "Succeeded",
+    "CANCELED": "Canceled",
+    "FAILED": "Failed",
+    "CANCELLATION_REQUESTED": "Cancellation Requested",
+    "ENQUEUED": "Enqueued",
+    "PREPARING": "Preparing",
+    "PLANNING": "Planning",
+}
 
 
 class QueryFailed(ExecutionError):
@@ -55,8 +71,10 @@ class ConfinedSession(SqlSession):
         real = os.path.realpath(table.path)
         roots = [os.path.realpath(p) for p in [*self.workspaces.values(), self.cp_root]]
         if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
-            raise TableNotFoundError(f"table '{'.'.join(parts)}' not found: {table.display} "
-                                     "lies outside the server's workspaces")
+            raise TableNotFoundError(
+                f"table '{'.'.join(parts)}' not found: {table.display} "
+                "lies outside the server's workspaces"
+            )
         return table
 
 
@@ -130,8 +148,14 @@ class Result:
     already as Drill's JSON object text). Iterate it to the end or `close()` it: either ends
     the query's profile and frees its slot."""
 
-    def __init__(self, columns: list[str], metadata: list[str], rows: Iterator[str],
-                 auto_limit: int, abandon: Callable[[], None]):
+    def __init__(
+        self,
+        columns: list[str],
+        metadata: list[str],
+        rows: Iterator[str],
+        auto_limit: int,
+        abandon: Callable[[], None],
+    ):
         self.columns = columns
         self.metadata = metadata
         self.auto_limit = auto_limit
@@ -155,8 +179,14 @@ class Result:
 class QueryManager:
     """Runs queries for the HTTP handlers and keeps their profiles (the newest `keep`)."""
 
-    def __init__(self, spark: Any, max_running: int = 16, max_seconds: float = 0,
-                 max_rows: int = 0, keep: int = 100):
+    def __init__(
+        self,
+        spark: Any,
+        max_running: int = 16,
+        max_seconds: float = 0,
+        max_rows: int = 0,
+        keep: int = 100,
+    ):
         self.spark = spark
         self.max_seconds = max_seconds  # 0: unbounded
         self.max_rows = max_rows  # 0: unbounded
@@ -170,8 +200,14 @@ class QueryManager:
         self.closing = False
 
     # --------------------------------------------------------------- bookkeeping
-    def new(self, text: str, user: str, query_type: str, options: dict[str, Any],
-            query_id: str | None = None) -> Query:
+    def new(
+        self,
+        text: str,
+        user: str,
+        query_type: str,
+        options: dict[str, Any],
+        query_id: str | None = None,
+    ) -> Query:
         """A query, registered as running; `query_id` is one the client chose (so it can
         cancel the query while waiting for the answer), else a fresh one."""
         q = Query(query_id or new_query_id(), text, user, query_type, dict(options))
@@ -208,9 +244,16 @@ class QueryManager:
                 self._finished.popitem(last=False)
         self.counters[state.lower()] += 1
         q.done.set()
-        log.info("query %s %s user=%s rows=%d %.3fs: %s%s", q.id, state, q.user, q.rows,
-                 q.duration_ms() / 1000, " ".join(q.text.split())[:500],
-                 f" -- {error}" if error else "")
+        log.info(
+            "query %s %s user=%s rows=%d %.3fs: %s%s",
+            q.id,
+            state,
+            q.user,
+            q.rows,
+            q.duration_ms() / 1000,
+            " ".join(q.text.split())[:500],
+            f" -- {error}" if error else "",
+        )
 
     # --------------------------------------------------------------- cancelling
     def cancel(self, query_id: str, reason: str = "canceled") -> bool:
@@ -245,8 +288,10 @@ class QueryManager:
 
     def _cancel_message(self, q: Query) -> str:
         if q.cancel_reason == "timeout":
-            return (f"query exceeded the server's time limit of {self.max_seconds:g} s and "
-                    "was cancelled")
+            return (
+                f"query exceeded the server's time limit of {self.max_seconds:g} s and "
+                "was cancelled"
+            )
         if q.cancel_reason == "shutdown":
             return "the server is shutting down; the query was cancelled"
         return "the query was cancelled"
@@ -284,8 +329,12 @@ class QueryManager:
             released.append(True)
             if timer:
                 timer.cancel()
-            for key in ("spark.jobGroup.id", "spark.job.description",
-                        "spark.job.interruptOnCancel", "spark.scheduler.pool"):
+            for key in (
+                "spark.jobGroup.id",
+                "spark.job.description",
+                "spark.job.interruptOnCancel",
+                "spark.scheduler.pool",
+            ):
                 sc.setLocalProperty(key, None)
             with self._lock:
                 if q.pool is not None:
@@ -342,8 +391,9 @@ class QueryManager:
 
         return runtime_message(e)
 
-    def _rows(self, q: Query, result: Any, limit: int) -> tuple[Iterator[str], list[str],
-                                                               list[str]]:
+    def _rows(
+        self, q: Query, result: Any, limit: int
+    ) -> tuple[Iterator[str], list[str], list[str]]:
         data = getattr(result, "data", None)
         if isinstance(data, list):  # answered without Spark (USE, SHOW FILES, ...)
             columns = list(result.columns)
@@ -360,8 +410,7 @@ class QueryManager:
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
-        write = values.row_writer(columns, [values.converter(f.dataType)
-                                            for f in schema.fields])
+        write = values.row_writer(columns, [values.converter(f.dataType) for f in schema.fields])
 
         def rows() -> Iterator[str]:
             with result.fetching():
@@ -371,8 +420,9 @@ class QueryManager:
 
         return rows(), columns, metadata
 
-    def _stream(self, q: Query, first: str | None, rows: Iterator[str],
-                release: Callable[[], None]) -> Iterator[str]:
+    def _stream(
+        self, q: Query, first: str | None, rows: Iterator[str], release: Callable[[], None]
+    ) -> Iterator[str]:
         """The rows; the profile is finished when the iterator ends, fails or is closed."""
         state, error = "COMPLETED", None
         try:
@@ -384,9 +434,11 @@ class QueryManager:
                 if q.rows % 1024 == 0:
                     self._check(q)
                 if self.max_rows and q.rows > self.max_rows:
-                    raise QueryFailed(f"the result has more than {self.max_rows} rows, the "
-                                      "server's maximum per answer (--max-rows): ask for fewer "
-                                      "with autoLimit or LIMIT")
+                    raise QueryFailed(
+                        f"the result has more than {self.max_rows} rows, the "
+                        "server's maximum per answer (--max-rows): ask for fewer "
+                        "with autoLimit or LIMIT"
+                    )
                 yield row
             self._check(q)
         except QueryFailed as e:
@@ -449,9 +501,14 @@ class QueryManager:
             "end": q.end if q.end is not None else 0,
             "query": q.text,
             **({"plan": q.plan} if q.plan else {}),
-            "foreman": {"address": "localhost", "userPort": ports.get("user", 31010),
-                        "controlPort": 31011, "dataPort": 31012,
-                        "version": ports.get("version", ""), "state": 0},
+            "foreman": {
+                "address": "localhost",
+                "userPort": ports.get("user", 31010),
+                "controlPort": 31011,
+                "dataPort": 31012,
+                "version": ports.get("version", ""),
+                "state": 0,
+            },
             "state": STATE_NUMBER.get(self.state(q), 1),
             "totalFragments": 1,
             "finishedFragments": 0 if q.running else 1,
@@ -463,8 +520,18 @@ class QueryManager:
             out["verboseError"] = q.error
             out["errorId"] = q.error_id
         out["optionsJson"] = json.dumps(
-            [{"kind": _kind(v), "accessibleScopes": "ALL", "name": k, _value_key(v): v,
-              "scope": "QUERY"} for k, v in q.options.items()], indent=2)
+            [
+                {
+                    "kind": _kind(v),
+                    "accessibleScopes": "ALL",
+                    "name": k,
+                    _value_key(v): v,
+                    "scope": "QUERY",
+                }
+                for k, v in q.options.items()
+            ],
+            indent=2,
+        )
         out["planEnd"] = q.plan_end or 0
         out["queueWaitEnd"] = q.queue_wait_end or 0
         out["totalCost"] = 0.0
@@ -485,15 +552,26 @@ class QueryManager:
                 for sid in info.stageIds:
                     s = tracker.getStageInfo(sid)
                     if s is not None:
-                        stages.append({"stageId": sid, "name": s.name, "tasks": s.numTasks,
-                                       "completed": s.numCompletedTasks,
-                                       "active": s.numActiveTasks,
-                                       "failed": s.numFailedTasks})
+                        stages.append(
+                            {
+                                "stageId": sid,
+                                "name": s.name,
+                                "tasks": s.numTasks,
+                                "completed": s.numCompletedTasks,
+                                "active": s.numActiveTasks,
+                                "failed": s.numFailedTasks,
+                            }
+                        )
                 jobs.append({"jobId": job_id, "status": info.status, "stages": stages})
         except Exception:  # Spark forgets old jobs; progress is informative only
             pass
-        return {"queryId": q.id, "state": self.state(q), "rows": q.rows,
-                "duration": q.duration_ms(), "jobs": jobs}
+        return {
+            "queryId": q.id,
+            "state": self.state(q),
+            "rows": q.rows,
+            "duration": q.duration_ms(),
+            "jobs": jobs,
+        }
 
 
 def _kind(v: Any) -> str:
@@ -507,5 +585,6 @@ def _kind(v: Any) -> str:
 
 
 def _value_key(v: Any) -> str:
-    return {"BOOLEAN": "bool_val", "LONG": "num_val", "DOUBLE": "float_val"}.get(_kind(v),
-                                                                               "string_val")
+    return {"BOOLEAN": "bool_val", "LONG": "num_val", "DOUBLE": "float_val"}.get(
+        _kind(v), "string_val"
+    )

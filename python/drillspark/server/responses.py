@@ -18,8 +18,10 @@ def jackson(value: Any, indent: int = 0) -> str:
         if not value:
             return "{ }"
         pad = "  " * (indent + 1)
-        items = [f"{pad}{json.dumps(str(k), ensure_ascii=False)} : {jackson(v, indent + 1)}"
-                 for k, v in value.items()]
+        items = [
+            f"{pad}{json.dumps(str(k), ensure_ascii=False)} : {jackson(v, indent + 1)}"
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
     if isinstance(value, list | tuple):
         if not value:
@@ -32,24 +34,31 @@ def jackson(value: Any, indent: int = 0) -> str:
 
 def query_head(query_id: str, columns: list[str], metadata: list[str], auto_limit: int) -> str:
     dump = json.dumps
-    return (f'{{"queryId":{dump(query_id)}\n'
-            f',"columns":{dump(columns, ensure_ascii=False, separators=(",", ":"))}\n'
-            f',"metadata":{dump(metadata, separators=(",", ":"))}\n'
-            f',"attemptedAutoLimit":{auto_limit}\n'
-            f',"rows":[\n')
+    return (
+        f'{{"queryId":{dump(query_id)}\n'
+        f',"columns":{dump(columns, ensure_ascii=False, separators=(",", ":"))}\n'
+        f',"metadata":{dump(metadata, separators=(",", ":"))}\n'
+        f',"attemptedAutoLimit":{auto_limit}\n'
+        f',"rows":[\n'
+    )
 
 
-def query_tail(state: str, error: str | None = None, exception: str | None = None,
-               verbose: bool = False) -> str:
+def query_tail(
+    state: str, error: str | None = None, exception: str | None = None, verbose: bool = False
+) -> str:
     out = "]\n"
     out += _error_fields(error, exception, verbose)
     return out + f',"queryState":{json.dumps(state)}\n}}'
 
 
-def query_failed(query_id: str, state: str, error: str, exception: str | None,
-                 verbose: bool) -> str:
-    return (f'{{"queryId":{json.dumps(query_id)}\n' + _error_fields(error, exception, verbose)
-            + f',"queryState":{json.dumps(state)}\n}}')
+def query_failed(
+    query_id: str, state: str, error: str, exception: str | None, verbose: bool
+) -> str:
+    return (
+        f'{{"queryId":{json.dumps(query_id)}\n'
+        + _error_fields(error, exception, verbose)
+        + f',"queryState":{json.dumps(state)}\n}}'
+    )
 
 
 def _error_fields(error: str | None, exception: str | None, verbose: bool) -> str:

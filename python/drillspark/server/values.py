@@ -79,8 +79,7 @@ def _timestamp_ltz(value: _dt.datetime) -> int:
 
 
 def _time(value: _dt.time) -> int:
-    return ((value.hour * 60 + value.minute) * 60 + value.second) * 1000 + \
-        value.microsecond // 1000
+    return ((value.hour * 60 + value.minute) * 60 + value.second) * 1000 + value.microsecond // 1000
 
 
 def period_day(value: _dt.timedelta) -> str:
@@ -198,8 +197,11 @@ def dumps(value: Any) -> str:
     if isinstance(value, Raw):
         return str(value)
     if isinstance(value, dict):
-        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dumps(v)
-                              for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dumps(v) for k, v in value.items())
+            + "}"
+        )
     if isinstance(value, list):
         return "[" + ",".join(dumps(v) for v in value) + "]"
     return json.dumps(value, ensure_ascii=False)
@@ -211,7 +213,10 @@ def row_writer(names: list[str], converters: list[Converter]) -> Callable[[Any],
     pairs = list(zip(keys, converters, strict=True))
 
     def write(row: Any) -> str:
-        return "{" + ",".join(k + dumps(conv(v)) for (k, conv), v in zip(pairs, row,
-                                                                            strict=True)) + "}"
+        return (
+            "{"
+            + ",".join(k + dumps(conv(v)) for (k, conv), v in zip(pairs, row, strict=True))
+            + "}"
+        )
 
     return write

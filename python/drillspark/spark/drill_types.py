@@ -45,10 +45,20 @@ _SIMPLE: dict[str, T.DataType] = {
     "INTERVALYEAR": T.YearMonthIntervalType(),
 }
 _DECIMALS = {
-    "DECIMAL9", "DECIMAL18", "DECIMAL28DENSE", "DECIMAL28SPARSE", "DECIMAL38DENSE",
-    "DECIMAL38SPARSE", "VARDECIMAL", "DECIMAL", "NUMERIC", "DEC",
+    "DECIMAL9",
+    "DECIMAL18",
+    "DECIMAL28DENSE",
+    "DECIMAL28SPARSE",
+    "DECIMAL38DENSE",
+    "DECIMAL38SPARSE",
+    "VARDECIMAL",
+    "DECIMAL",
+    "NUMERIC",
+    "DEC",
 }
-_TYPE_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9 ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?\))?\s*$")
+_TYPE_RE = re.compile(
+    r"^\s*([A-Za-z_][A-Za-z_0-9 ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?\))?\s*$"
+)
 
 
 class UnknownTypeError(ExecutionError, ValueError):
@@ -81,14 +91,30 @@ def drill_type(name: str, precision: int | None = None, scale: int | None = None
 # every type, so the two cannot drift. Drill's maps are structs here, its DICT a Spark map, its
 # UNION a VARIANT.
 _MINOR_TYPES: dict[type[T.DataType], str] = {
-    T.NullType: "NULL", T.BooleanType: "BIT", T.ByteType: "TINYINT", T.ShortType: "SMALLINT",
-    T.IntegerType: "INT", T.LongType: "BIGINT", T.FloatType: "FLOAT4", T.DoubleType: "FLOAT8",
-    T.DecimalType: "VARDECIMAL", T.StringType: "VARCHAR", T.CharType: "VARCHAR",
-    T.VarcharType: "VARCHAR", T.BinaryType: "VARBINARY", T.DateType: "DATE",
-    T.TimestampType: "TIMESTAMP", T.TimestampNTZType: "TIMESTAMP", T.TimeType: "TIME",
-    T.YearMonthIntervalType: "INTERVALYEAR", T.DayTimeIntervalType: "INTERVALDAY",
-    T.CalendarIntervalType: "INTERVAL", T.StructType: "MAP", T.MapType: "DICT",
-    T.ArrayType: "LIST", T.VariantType: "UNION",
+    T.NullType: "NULL",
+    T.BooleanType: "BIT",
+    T.ByteType: "TINYINT",
+    T.ShortType: "SMALLINT",
+    T.IntegerType: "INT",
+    T.LongType: "BIGINT",
+    T.FloatType: "FLOAT4",
+    T.DoubleType: "FLOAT8",
+    T.DecimalType: "VARDECIMAL",
+    T.StringType: "VARCHAR",
+    T.CharType: "VARCHAR",
+    T.VarcharType: "VARCHAR",
+    T.BinaryType: "VARBINARY",
+    T.DateType: "DATE",
+    T.TimestampType: "TIMESTAMP",
+    T.TimestampNTZType: "TIMESTAMP",
+    T.TimeType: "TIME",
+    T.YearMonthIntervalType: "INTERVALYEAR",
+    T.DayTimeIntervalType: "INTERVALDAY",
+    T.CalendarIntervalType: "INTERVAL",
+    T.StructType: "MAP",
+    T.MapType: "DICT",
+    T.ArrayType: "LIST",
+    T.VariantType: "UNION",
 }
 
 

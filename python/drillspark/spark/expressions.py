@@ -31,8 +31,13 @@ from drillspark.spark.function_catalog import Arg, FunctionCatalog, UnknownFunct
 from drillspark.spark.functions import CATALOG
 from drillspark.spark.scope import Scope
 
-_LITERAL_TYPES = {"INT": T.IntegerType(), "BIGINT": T.LongType(), "FLOAT8": T.DoubleType(),
-                  "VARCHAR": T.StringType(), "BIT": T.BooleanType()}
+_LITERAL_TYPES = {
+    "INT": T.IntegerType(),
+    "BIGINT": T.LongType(),
+    "FLOAT8": T.DoubleType(),
+    "VARCHAR": T.StringType(),
+    "BIT": T.BooleanType(),
+}
 
 
 class ExpressionCompileError(ExecutionError, ValueError):
@@ -44,10 +49,16 @@ E = TypeVar("E", bound=ExecutionError)
 
 
 class ExpressionCompiler:
-    def __init__(self, scope: Scope, catalog: FunctionCatalog = CATALOG,
-                 aggregates: bool = False, agg_wrap: Callable[[Column], Column] | None = None,
-                 prop: str = "", missing_type: str = "VARCHAR",
-                 window_wrap: Callable[[Column, bool], Column] | None = None):
+    def __init__(
+        self,
+        scope: Scope,
+        catalog: FunctionCatalog = CATALOG,
+        aggregates: bool = False,
+        agg_wrap: Callable[[Column], Column] | None = None,
+        prop: str = "",
+        missing_type: str = "VARCHAR",
+        window_wrap: Callable[[Column, bool], Column] | None = None,
+    ):
         self.scope = scope
         # window operators: turns a window function's column into `fn.over(window)` (the
         # flag: whether the operator's frame applies); None elsewhere
@@ -78,9 +89,12 @@ class ExpressionCompiler:
 
     def placed(self, err: E, e: Expr, detail: str) -> E:
         pos = getattr(e, "pos", None)
-        err.locate(property=self.prop or None, detail=detail,
-                   line=pos.line if pos is not None else None,
-                   column=pos.column if pos is not None else None)
+        err.locate(
+            property=self.prop or None,
+            detail=detail,
+            line=pos.line if pos is not None else None,
+            column=pos.column if pos is not None else None,
+        )
         return err
 
     def type_of(self, col: Column) -> T.DataType:
@@ -99,8 +113,9 @@ class ExpressionCompiler:
         typing = self.scope.typing_scope()
         if typing is self.scope:
             return self.scope.type_of(col)
-        twin = ExpressionCompiler(typing, self.catalog, self.aggregates, None, self.prop,
-                                  self.missing_type)
+        twin = ExpressionCompiler(
+            typing, self.catalog, self.aggregates, None, self.prop, self.missing_type
+        )
         return typing.type_of(twin.compile(e))
 
     def compile(self, e: Expr, inside_aggregate: bool = False) -> Column:
@@ -120,9 +135,12 @@ class ExpressionCompiler:
             except ValueError as err:
                 raise self.error(e, f"{err}") from None
             if isinstance(t, T.TimeType) and not _time_type_enabled(self.scope):
-                raise self.error(e, f"cast to TIME needs Spark's TIME type: set "
+                raise self.error(
+                    e,
+                    f"cast to TIME needs Spark's TIME type: set "
                     f"{TIME_TYPE_CONF}=true on the session (drillspark.session() and "
-                    "drillspark.configure() do)")
+                    "drillspark.configure() do)",
+                )
             col = self.compile(e.expr, inside_aggregate)
             if e.repeated:
                 return F.transform(col, lambda x: x.cast(t))
@@ -145,22 +163,24 @@ class ExpressionCompiler:
             if listed is not None:  # SQL's `x IN (v1, ..., vn)`: one Spark In, not n ORs
                 subject, values = listed
                 return self.compile(subject, inside_aggregate).isin(
-                    *[self.compile(v, inside_aggregate) for v in values])
+                    *[self.compile(v, inside_aggregate) for v in values]
+                )
             try:
                 fn = self.catalog.lookup(e.name)
             except UnknownFunctionError as err:
-                raise self.placed(UnknownFunctionError(err.name, err.suggestions, self.where(e)),
-                                  e, str(err)) from None
+                raise self.placed(
+                    UnknownFunctionError(err.name, err.suggestions, self.where(e)), e, str(err)
+                ) from None
             is_agg = fn.kind == "aggregate"
             if fn.kind == "window":
                 col = self._window_call(e, fn.framed, inside_aggregate)
                 return col.cast(fn.over_type) if fn.over_type else col
             if is_agg and not self.aggregates:
-                raise self.error(e, f"aggregate function {e.name}() is not "
-                                      "allowed here (only in aggregations)")
+                raise self.error(
+                    e, f"aggregate function {e.name}() is not allowed here (only in aggregations)"
+                )
             if is_agg and inside_aggregate:
-                raise self.error(e, f"aggregate {e.name}() nested inside "
-                                      "another aggregate")
+                raise self.error(e, f"aggregate {e.name}() nested inside another aggregate")
             args = [self._arg(a, inside_aggregate or is_agg) for a in e.args]
             col = self._call(e.name, args, e)
             if is_agg:
@@ -172,11 +192,11 @@ class ExpressionCompiler:
 
     def _window_call(self, e: FunctionCall, framed: bool, inside_aggregate: bool) -> Column:
         if self.window_wrap is None:
-            raise self.error(e, f"window function {e.name}() is only allowed "
-                                  "in a window operator's aggregations")
+            raise self.error(
+                e, f"window function {e.name}() is only allowed in a window operator's aggregations"
+            )
         if inside_aggregate:
-            raise self.error(e, f"window function {e.name}() nested inside "
-                                  "an aggregate")
+            raise self.error(e, f"window function {e.name}() nested inside an aggregate")
         args = [self._arg(a, inside_aggregate) for a in e.args]
         return self.window_wrap(self._call(e.name, args, e), framed)
 
@@ -198,8 +218,9 @@ class ExpressionCompiler:
         except ValueError as err:
             msg = str(err)
             if self.scope.where and msg.startswith(self.scope.where):  # placed further in
-                raise self.placed(ExpressionCompileError(msg), e,
-                                  msg.removeprefix(self.scope.where)) from None
+                raise self.placed(
+                    ExpressionCompileError(msg), e, msg.removeprefix(self.scope.where)
+                ) from None
             raise self.error(e, msg) from None
 
 
@@ -227,8 +248,13 @@ def _in_list(e: FunctionCall) -> tuple[Expr, list[Literal]] | None:
     subject = first.args[0]
     values: list[Literal] = []
     for a in e.args:
-        if not (isinstance(a, FunctionCall) and a.name == "equal" and len(a.args) == 2
-                and isinstance(a.args[1], Literal) and a.args[0] == subject):
+        if not (
+            isinstance(a, FunctionCall)
+            and a.name == "equal"
+            and len(a.args) == 2
+            and isinstance(a.args[1], Literal)
+            and a.args[0] == subject
+        ):
             return None
         values.append(a.args[1])
     if len({v.type for v in values if v.type != "NULL"}) > 1:

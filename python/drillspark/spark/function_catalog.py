@@ -73,8 +73,10 @@ class UnknownFunctionError(ExecutionError, ValueError):
         self.suggestions = list(suggestions)
         hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else ""
         # Drill's own words too, for those who look for them
-        super().__init__(f"{where}unknown function {name!r} (No match found for function "
-                         f"signature {name.upper()}){hint}")
+        super().__init__(
+            f"{where}unknown function {name!r} (No match found for function "
+            f"signature {name.upper()}){hint}"
+        )
 
 
 class FunctionArgumentError(ExecutionError, ValueError):
@@ -112,15 +114,25 @@ class FunctionCatalog:
     def call(self, name: str, args: list[Arg], ctx: Context, where: str = "") -> Column:
         return self.apply(self.lookup(name, where), args, ctx, where, name)
 
-    def apply(self, fn: DrillFunction, args: list[Arg], ctx: Context, where: str = "",
-              name: str | None = None) -> Column:
+    def apply(
+        self,
+        fn: DrillFunction,
+        args: list[Arg],
+        ctx: Context,
+        where: str = "",
+        name: str | None = None,
+    ) -> Column:
         """`fn` (already looked up, e.g. by the expression compiler) applied to `args`."""
         n = len(args)
         if n < fn.min_args or (fn.max_args is not None and n > fn.max_args):
-            want = (f"{fn.min_args}" if fn.max_args == fn.min_args
-                    else f"{fn.min_args}..{fn.max_args if fn.max_args is not None else 'n'}")
+            want = (
+                f"{fn.min_args}"
+                if fn.max_args == fn.min_args
+                else f"{fn.min_args}..{fn.max_args if fn.max_args is not None else 'n'}"
+            )
             raise FunctionArgumentError(
-                f"{where}{name or fn.name}() takes {want} arguments, got {n}")
+                f"{where}{name or fn.name}() takes {want} arguments, got {n}"
+            )
         return fn.build(args, ctx)
 
 
@@ -134,8 +146,9 @@ def _registered(name: str) -> DrillFunction | None:
         return None
     from drillspark.operators.spark import function_column
 
-    return DrillFunction(reg.name, reg.kind,
-                         lambda a, c: function_column(reg.name, *[x.col for x in a]))
+    return DrillFunction(
+        reg.name, reg.kind, lambda a, c: function_column(reg.name, *[x.col for x in a])
+    )
 
 
 # literal arguments and type groups, for every family
@@ -162,10 +175,16 @@ def lit_scale(a: list[Arg], fn: str) -> int:
     if len(a) < 2:
         return 0
     arg = a[1]
-    if (not arg.is_literal or isinstance(arg.literal, bool)
-            or not isinstance(arg.literal, int | float) or int(arg.literal) != arg.literal):
-        raise FunctionArgumentError(f"{fn}(): argument 2 (the scale) must be an integer "
-                                    "literal; a column or expression is not supported")
+    if (
+        not arg.is_literal
+        or isinstance(arg.literal, bool)
+        or not isinstance(arg.literal, int | float)
+        or int(arg.literal) != arg.literal
+    ):
+        raise FunctionArgumentError(
+            f"{fn}(): argument 2 (the scale) must be an integer "
+            "literal; a column or expression is not supported"
+        )
     return int(arg.literal)
 
 

@@ -39,10 +39,10 @@ from drillspark.spark.function_catalog import (
 # helpers
 
 
-
 def _offset_fn(name: str) -> Builder:
     """lag/lead(expr [, offset [, default]]): the offset is a literal, 1 by default; the
     default may be any expression."""
+
     def build(a: list[Arg], ctx: Context) -> Column:
         offset = F.lit(lit_int(a[1], name, 2) if len(a) > 1 else 1)
         default = [a[2].col] if len(a) > 2 else []
@@ -77,15 +77,16 @@ def _decimal_digits(t: T.DataType) -> tuple[int, int] | None:
 _TRY = {"add": F.try_add, "subtract": F.try_subtract, "multiply": F.try_multiply}
 
 
-def _wrapping(kind: str, f: Callable[[Column, Column], Column], x: Column, y: Column,
-              t: T.DataType) -> Column:
+def _wrapping(
+    kind: str, f: Callable[[Column, Column], Column], x: Column, y: Column, t: T.DataType
+) -> Column:
     """Integer arithmetic wraps around on overflow as Java's int / long does in Drill
     (`2147483647 + 1` is -2147483648), where Spark's ANSI arithmetic fails: the exact result,
     computed as a DECIMAL only for the rows that overflow, taken modulo 2^32 or 2^64."""
     quick = _TRY[kind](x, y)
     bits = 64 if isinstance(t, T.LongType) else 32
     dec = T.DecimalType(38, 0)
-    half, whole = F.lit(str(2 ** (bits - 1))).cast(dec), F.lit(str(2 ** bits)).cast(dec)
+    half, whole = F.lit(str(2 ** (bits - 1))).cast(dec), F.lit(str(2**bits)).cast(dec)
     wrapped = (F.pmod(f(x.cast(dec), y.cast(dec)) + half, whole) - half).cast(t)
     return F.when(quick.isNull() & x.isNotNull() & y.isNotNull(), wrapped).otherwise(quick)
 
@@ -96,6 +97,7 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     the exact scale less the digits over 38, down to 0 (Drill 1.22:
     `CAST(10.25 AS DECIMAL(38,2)) * 3` is 31, DECIMAL(38, 0)), where Spark keeps 6 places.
     Integers wrap around on overflow (`_wrapping`)."""
+
     def build(a: list[Arg], ctx: Context) -> Column:
         x, y = a[0].col, a[1].col
         lt, rt = ctx.type_of(x), ctx.type_of(y)
@@ -127,12 +129,18 @@ def _divide_day_interval(x: Column, y: Column) -> Column:
     truncated toward zero (`INTERVAL '1 12:00:00' DAY TO SECOND / 2` is 6 hours)."""
     x = x.cast(T.DayTimeIntervalType(0, 3))
     days = F.extract(F.lit("DAY"), x)
-    millis = (F.extract(F.lit("HOUR"), x) * 3600000 + F.extract(F.lit("MINUTE"), x) * 60000
-              + F.extract(F.lit("SECOND"), x) * 1000)
+    millis = (
+        F.extract(F.lit("HOUR"), x) * 3600000
+        + F.extract(F.lit("MINUTE"), x) * 60000
+        + F.extract(F.lit("SECOND"), x) * 1000
+    )
     d = y.cast("double")
     return F.make_dt_interval(
-        (days / d).cast("long").cast("int"), F.lit(0), F.lit(0),
-        ((millis / d).cast("long") / 1000).cast("decimal(18,6)"))
+        (days / d).cast("long").cast("int"),
+        F.lit(0),
+        F.lit(0),
+        ((millis / d).cast("long") / 1000).cast("decimal(18,6)"),
+    )
 
 
 def _divide(a: list[Arg], ctx: Context) -> Column:
@@ -168,10 +176,12 @@ def _round(a: list[Arg], ctx: Context) -> Column:
     rounded = F.round(x, scale)
     if isinstance(t, T.DoubleType | T.FloatType):
         # Drill: round(NaN) = 0, round(+-Infinity) = Long.MAX/MIN as a double.
-        return (F.when(F.isnan(x), F.lit(0.0))
-                .when(x == float("inf"), F.lit(9.223372036854776e18))
-                .when(x == float("-inf"), F.lit(-9.223372036854776e18))
-                .otherwise(rounded))
+        return (
+            F.when(F.isnan(x), F.lit(0.0))
+            .when(x == float("inf"), F.lit(9.223372036854776e18))
+            .when(x == float("-inf"), F.lit(-9.223372036854776e18))
+            .otherwise(rounded)
+        )
     return rounded
 
 
@@ -224,8 +234,16 @@ def _call(name: str) -> Builder:
     return lambda a, c: F.call_function(name, *_c(a))
 
 
-_BE_WIDTH = {"TINYINT": 1, "SMALLINT": 2, "INT": 4, "BIGINT": 8, "UINT8": 8, "UINT4": 4,
-             "UINT2": 2, "UINT1": 1}
+_BE_WIDTH = {
+    "TINYINT": 1,
+    "SMALLINT": 2,
+    "INT": 4,
+    "BIGINT": 8,
+    "UINT8": 8,
+    "UINT4": 4,
+    "UINT2": 2,
+    "UINT1": 1,
+}
 
 
 def _to_bytes(x: Column, width: int, big_endian: bool) -> Column:
@@ -275,8 +293,21 @@ def _convert_from(a: list[Arg], ctx: Context) -> Column:
 
 # EXTRACT units (Drill's Extract template): each a BIGINT except SECOND, a FLOAT8 holding the
 # milliseconds. `dayofweek`/`dayofyear` are Drill's SQL spellings of `dow`/`doy`.
-EXTRACT_UNITS = ("year", "quarter", "month", "week", "day", "dow", "dayofweek", "doy",
-                 "dayofyear", "epoch", "hour", "minute", "second")
+EXTRACT_UNITS = (
+    "year",
+    "quarter",
+    "month",
+    "week",
+    "day",
+    "dow",
+    "dayofweek",
+    "doy",
+    "dayofyear",
+    "epoch",
+    "hour",
+    "minute",
+    "second",
+)
 _TIME_UNITS = ("hour", "minute", "second")
 
 
@@ -287,8 +318,11 @@ def _extract_column(unit: str, x: Column, t: T.DataType, fn: str) -> Column:
         if unit not in ("year", "month", "day", "hour", "minute", "second"):
             raise FunctionArgumentError(f"{fn}(): an interval has no {unit}")
         value = F.date_part(F.lit(unit.upper()), x)
-        return (F.floor(value * 1000) / 1000).cast("double") if unit == "second" \
+        return (
+            (F.floor(value * 1000) / 1000).cast("double")
+            if unit == "second"
             else value.cast("long")
+        )
     if type(t).__name__ == "TimeType" and unit not in _TIME_UNITS:
         raise FunctionArgumentError(f"{fn}(): a TIME has no {unit} (only hour, minute, second)")
     if unit == "second":
@@ -302,10 +336,17 @@ def _extract_column(unit: str, x: Column, t: T.DataType, fn: str) -> Column:
             return F.unix_date(x).cast("long") * 86_400_000
         return F.unix_millis(x.cast("timestamp"))
     build = {
-        "year": F.year, "month": F.month, "day": F.dayofmonth, "hour": F.hour,
-        "minute": F.minute, "week": F.weekofyear, "doy": F.dayofyear, "dayofyear": F.dayofyear,
+        "year": F.year,
+        "month": F.month,
+        "day": F.dayofmonth,
+        "hour": F.hour,
+        "minute": F.minute,
+        "week": F.weekofyear,
+        "doy": F.dayofyear,
+        "dayofyear": F.dayofyear,
         # ISO day of the week: Monday = 1 ... Sunday = 7 (Spark's weekday is Monday = 0)
-        "dow": lambda c: F.weekday(c) + 1, "dayofweek": lambda c: F.weekday(c) + 1,
+        "dow": lambda c: F.weekday(c) + 1,
+        "dayofweek": lambda c: F.weekday(c) + 1,
         # Drill's formula, kept as is: month / 4 + 1 (so July gives 2, October 3)
         "quarter": lambda c: F.floor(F.month(c) / 4) + 1,
     }[unit]
@@ -332,8 +373,9 @@ def _date_part(a: list[Arg], ctx: Context) -> Column:
     # Drill rewrites date_part('unit', x) to extract<Unit>(x)
     unit = lit_str(a[0], "date_part", 1).lower()
     if unit not in EXTRACT_UNITS:
-        raise FunctionArgumentError(f"date_part(): unknown unit {unit!r} "
-                                    f"(units: {', '.join(EXTRACT_UNITS)})")
+        raise FunctionArgumentError(
+            f"date_part(): unknown unit {unit!r} (units: {', '.join(EXTRACT_UNITS)})"
+        )
     return _extract_column(unit, a[1].col, ctx.type_of(a[1].col), "date_part")
 
 
@@ -378,8 +420,10 @@ def _date_sub(a: list[Arg], ctx: Context) -> Column:
 def _no_integer_on_timestamp(t: T.DataType, fn: str, verb: str) -> None:
     if isinstance(t, T.TimestampType | T.TimestampNTZType):
         to = "to" if verb == "add" else "from"
-        raise FunctionArgumentError(f"{fn}(): cannot {verb} an integer {to} a TIMESTAMP; cast "
-                                    "it to an interval (Drill's rule)")
+        raise FunctionArgumentError(
+            f"{fn}(): cannot {verb} an integer {to} a TIMESTAMP; cast "
+            "it to an interval (Drill's rule)"
+        )
 
 
 def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
@@ -429,6 +473,7 @@ def _agg_count(a: list[Arg], ctx: Context) -> Column:
 def _bool_agg(fn: str) -> Builder:
     """Drill's BOOL_AND / BOOL_OR skip NULLs: only NULLs give BOOL_AND's start value true
     (BOOL_OR's false); no rows at all give false for both."""
+
     def build(a: list[Arg], c: Context) -> Column:
         start = over(c, F.count(F.lit(1))) > 0 if fn == "bool_and" else F.lit(False)
         return F.coalesce(over(c, F.call_function(fn, a[0].col)), start)
@@ -439,6 +484,7 @@ def _bool_agg(fn: str) -> Builder:
 def _statistic(f: Callable[[Column], Column]) -> Builder:
     """STDDEV / VARIANCE: DOUBLE, or for a DECIMAL argument a DECIMAL with scale 6 as in
     Drill."""
+
     def build(a: list[Arg], ctx: Context) -> Column:
         out = over(ctx, f(a[0].col))
         if isinstance(ctx.type_of(a[0].col), T.DecimalType):
@@ -453,8 +499,9 @@ def _length(a: list[Arg], ctx: Context) -> Column:
     if len(a) > 1:
         charset = lit_str(a[1], "length", 2)
         if charset.upper().replace("-", "") != "UTF8":
-            raise FunctionArgumentError(f"length(): only the charset 'UTF8' is supported, "
-                                        f"not {charset!r}")
+            raise FunctionArgumentError(
+                f"length(): only the charset 'UTF8' is supported, not {charset!r}"
+            )
     return F.length(a[0].col).cast("long")
 
 
@@ -489,7 +536,6 @@ def _avg(a: list[Arg], ctx: Context) -> Column:
     return over(ctx, F.avg(x)).cast(T.DecimalType(38, scale))
 
 
-
 def _every(a: list[Arg], ctx: Context) -> Column:
     """Drill's EVERY is MIN over the condition as a number: TINYINT 1/0, NULL without input."""
     x = a[0].col
@@ -512,6 +558,7 @@ def _median(a: list[Arg], ctx: Context) -> Column:
 
 # --------------------------------------------------------------------------------------------
 
+
 def _build_catalog() -> FunctionCatalog:
     cat = FunctionCatalog()
 
@@ -519,13 +566,23 @@ def _build_catalog() -> FunctionCatalog:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
 
-    def agg(name: str, build: Builder, n: int | tuple[int, int | None], *aliases: str,
-            composite: bool = False) -> None:
+    def agg(
+        name: str,
+        build: Builder,
+        n: int | tuple[int, int | None],
+        *aliases: str,
+        composite: bool = False,
+    ) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "aggregate", build, lo, hi, composite=composite), *aliases)
 
-    def window(name: str, build: Builder, n: int | tuple[int, int | None],
-               framed: bool = False, over_type: str | None = None) -> None:
+    def window(
+        name: str,
+        build: Builder,
+        n: int | tuple[int, int | None],
+        framed: bool = False,
+        over_type: str | None = None,
+    ) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "window", build, lo, hi, framed, over_type))
 
@@ -612,20 +669,36 @@ def _build_catalog() -> FunctionCatalog:
     scalar("ltrim", _trim("leading"), (1, 2))
     scalar("rtrim", _trim("trailing"), (1, 2))
     # Drill: an empty needle is found nowhere (0); Spark's instr finds it at 1
-    scalar("strpos", lambda a, c: F.when(
-        (F.length(a[1].col) == 0) & a[0].col.isNotNull(), F.lit(0)).otherwise(
-        F.call_function("instr", a[0].col, a[1].col)), 2)
-    scalar("position", lambda a, c: F.when(
-        (F.length(a[0].col) == 0) & a[1].col.isNotNull(), F.lit(0)).otherwise(
-        F.call_function("locate", a[0].col, a[1].col)), 2)
+    scalar(
+        "strpos",
+        lambda a, c: F.when((F.length(a[1].col) == 0) & a[0].col.isNotNull(), F.lit(0)).otherwise(
+            F.call_function("instr", a[0].col, a[1].col)
+        ),
+        2,
+    )
+    scalar(
+        "position",
+        lambda a, c: F.when((F.length(a[0].col) == 0) & a[1].col.isNotNull(), F.lit(0)).otherwise(
+            F.call_function("locate", a[0].col, a[1].col)
+        ),
+        2,
+    )
     scalar("replace", lambda a, c: F.replace(*_c(a)), 3)
     scalar("regexp_replace", lambda a, c: F.regexp_replace(*_c(a)), 3)
     scalar("regexp_matches", _regexp_matches, 2, "regex_like", "regexp_like")
     scalar("like", _like("like"), (2, 3))
     scalar("ilike", _like("ilike"), (2, 3))
     scalar("similar_to", _similar_to, (2, 3), "similar")
-    scalar("lpad", lambda a, c: F.lpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
-    scalar("rpad", lambda a, c: F.rpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")), (2, 3))
+    scalar(
+        "lpad",
+        lambda a, c: F.lpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")),
+        (2, 3),
+    )
+    scalar(
+        "rpad",
+        lambda a, c: F.rpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")),
+        (2, 3),
+    )
     scalar("initcap", _unary(F.initcap), 1)
     scalar("reverse", _unary(F.reverse), 1)
     scalar("left", lambda a, c: F.left(a[0].col, a[1].col), 2)
@@ -648,8 +721,17 @@ def _build_catalog() -> FunctionCatalog:
     for unit in EXTRACT_UNITS:
         scalar(f"extract{unit}", _extract(unit), 1)
     # Calcite's one-argument forms of EXTRACT (Drill 1.22 runs these; DAY(x) it refuses)
-    for unit in ("year", "quarter", "month", "week", "dayofweek", "dayofyear", "hour", "minute",
-                 "second"):
+    for unit in (
+        "year",
+        "quarter",
+        "month",
+        "week",
+        "dayofweek",
+        "dayofyear",
+        "hour",
+        "minute",
+        "second",
+    ):
         scalar(unit, _extract(unit), 1)
     scalar("dayofmonth", _extract("day"), 1)
     scalar("to_timestamp", _to_timestamp, (1, 2))
@@ -714,11 +796,13 @@ def _split(a: list[Arg], ctx: Context) -> Column:
     # Drill: a single-character delimiter (Guava's Splitter.on(char)); a NULL string gives []
     d = a[1]
     if not d.is_literal or not isinstance(d.literal, str):
-        raise FunctionArgumentError("split(): argument 2 (the delimiter) must be a string "
-                                    "literal of one character")
+        raise FunctionArgumentError(
+            "split(): argument 2 (the delimiter) must be a string literal of one character"
+        )
     if len(d.literal) != 1:
-        raise FunctionArgumentError("split(): only single character delimiters are supported, "
-                                    f"not {d.literal!r}")
+        raise FunctionArgumentError(
+            f"split(): only single character delimiters are supported, not {d.literal!r}"
+        )
     parts = F.split(a[0].col, F.lit(java_quote(d.literal)), -1)
     return F.coalesce(parts, F.array().cast("array<string>"))
 
@@ -743,11 +827,16 @@ def _similar_to(a: list[Arg], ctx: Context) -> Column:
     return F.rlike(a[0].col, F.lit(f"\\A(?:{regex})\\z"))
 
 
-
 _SIMILAR_SPECIALS = "[]()|^-+*_%?{}"
-_CHAR_CLASSES = {"[:ALPHA:]": "\\p{Alpha}", "[:UPPER:]": "\\p{Upper}",
-                 "[:LOWER:]": "\\p{Lower}", "[:DIGIT:]": "\\d", "[:SPACE:]": " ",
-                 "[:WHITESPACE:]": "\\s", "[:ALNUM:]": "\\p{Alnum}"}
+_CHAR_CLASSES = {
+    "[:ALPHA:]": "\\p{Alpha}",
+    "[:UPPER:]": "\\p{Upper}",
+    "[:LOWER:]": "\\p{Lower}",
+    "[:DIGIT:]": "\\d",
+    "[:SPACE:]": " ",
+    "[:WHITESPACE:]": "\\s",
+    "[:ALNUM:]": "\\p{Alnum}",
+}
 
 
 def similar_to_regex(pattern: str, escape: str = "") -> str:
@@ -756,9 +845,11 @@ def similar_to_regex(pattern: str, escape: str = "") -> str:
     (with `[:ALPHA:]`-style names), `$` and `\\` are literal, the other regex operators
     (`|`, `*`, `+`, `?`, `{}`, `()`) keep their meaning, and the escape character makes the
     next special character literal."""
+
     def bad(why: str) -> FunctionArgumentError:
-        return FunctionArgumentError(f"similar_to(): invalid SIMILAR TO pattern {pattern!r} "
-                                     f"({why})")
+        return FunctionArgumentError(
+            f"similar_to(): invalid SIMILAR TO pattern {pattern!r} ({why})"
+        )
 
     def escaped(i: int) -> str:
         """The character after the escape at `i`, as a regex literal."""
@@ -785,9 +876,14 @@ def similar_to_regex(pattern: str, escape: str = "") -> str:
     return "".join(out)
 
 
-def _similar_class(pattern: str, start: int, escape: str, out: list[str],
-                   bad: Callable[[str], FunctionArgumentError],
-                   escaped: Callable[[int], str]) -> int:
+def _similar_class(
+    pattern: str,
+    start: int,
+    escape: str,
+    out: list[str],
+    bad: Callable[[str], FunctionArgumentError],
+    escaped: Callable[[int], str],
+) -> int:
     """The character class opening at `start`, appended to `out`; returns its `]` index."""
     out.append("[")
     i, n = start + 1, len(pattern)
@@ -803,8 +899,9 @@ def _similar_class(pattern: str, start: int, escape: str, out: list[str],
         if c in "-^":
             out.append(c)
         elif pattern.startswith("[:", i):
-            name = next((k for k in _CHAR_CLASSES if pattern[i:i + len(k)] in (k, k.lower())),
-                        None)
+            name = next(
+                (k for k in _CHAR_CLASSES if pattern[i : i + len(k)] in (k, k.lower())), None
+            )
             if name is None:
                 raise bad(f"unknown character class at position {i + 1}")
             out.append(_CHAR_CLASSES[name])

@@ -45,8 +45,9 @@ def _is_ts(t: T.DataType) -> bool:
 
 def _time_seconds(x: Column) -> Column:
     """A TIME as seconds since midnight (a decimal with the fraction)."""
-    return (F.hour(x) * 3600 + F.minute(x) * 60).cast("decimal(12,6)") + \
-        F.date_part(F.lit("SECOND"), x).cast("decimal(12,6)")
+    return (F.hour(x) * 3600 + F.minute(x) * 60).cast("decimal(12,6)") + F.date_part(
+        F.lit("SECOND"), x
+    ).cast("decimal(12,6)")
 
 
 def _time_of_seconds(s: Column) -> Column:
@@ -55,14 +56,18 @@ def _time_of_seconds(s: Column) -> Column:
     s = F.pmod(s.cast("decimal(20,6)"), F.lit(86400))
     h = F.floor(s / 3600)
     m = F.floor((s - h * 3600) / 60)
-    return F.make_time(h.cast("int"), m.cast("int"),
-                       (s - h * 3600 - m * 60).cast("decimal(16,6)")).cast(_TIME3)
+    return F.make_time(
+        h.cast("int"), m.cast("int"), (s - h * 3600 - m * 60).cast("decimal(16,6)")
+    ).cast(_TIME3)
 
 
 def _interval_seconds(y: Column) -> Column:
-    return (F.date_part(F.lit("DAY"), y).cast("decimal(20,6)") * 86400
-            + F.date_part(F.lit("HOUR"), y) * 3600 + F.date_part(F.lit("MINUTE"), y) * 60
-            + F.date_part(F.lit("SECOND"), y))
+    return (
+        F.date_part(F.lit("DAY"), y).cast("decimal(20,6)") * 86400
+        + F.date_part(F.lit("HOUR"), y) * 3600
+        + F.date_part(F.lit("MINUTE"), y) * 60
+        + F.date_part(F.lit("SECOND"), y)
+    )
 
 
 def _as_datetime(col: Column, t: T.DataType) -> tuple[Column, T.DataType]:
@@ -111,17 +116,22 @@ def _subtract(a: list[Arg], ctx: Context, numeric: Builder) -> Column:
     return numeric(a, ctx)
 
 
-def _date_add_fn(core: Callable[[list[Arg], Context], Column],
-                 sign: int) -> Callable[[list[Arg], Context], Column]:
+def _date_add_fn(
+    core: Callable[[list[Arg], Context], Column], sign: int
+) -> Callable[[list[Arg], Context], Column]:
     """date_add / date_sub: with an interval, the same typing as `+` / `-` (TIMESTAMP for a
     DATE plus an interval, a TIMESTAMP without a zone); days keep the core catalog's rules."""
+
     def build(a: list[Arg], ctx: Context) -> Column:
         x, y = a[0].col, a[1].col
         tx, ty = ctx.type_of(x), ctx.type_of(y)
         if sign > 0 and isinstance(tx, INTERVAL) and not isinstance(ty, INTERVAL):
             x, y, tx, ty = y, x, ty, tx
-        if isinstance(ty, INTERVAL) and not isinstance(tx, T.StringType) and (
-                isinstance(tx, DATETIME) or _is_time(tx)):
+        if (
+            isinstance(ty, INTERVAL)
+            and not isinstance(tx, T.StringType)
+            and (isinstance(tx, DATETIME) or _is_time(tx))
+        ):
             return shift(x, tx, y, ty, sign)
         return core(a, ctx)
 
@@ -131,8 +141,16 @@ def _date_add_fn(core: Callable[[list[Arg], Context], Column],
 # --------------------------------------------------------------- TIMESTAMPADD / TIMESTAMPDIFF
 _DAY_UNITS = ("DAY", "WEEK", "MONTH", "QUARTER", "YEAR")
 _MONTHS = {"MONTH": 1, "QUARTER": 3, "YEAR": 12}
-_SECONDS = {"NANOSECOND": 1e-9, "MICROSECOND": 1e-6, "MILLISECOND": 1e-3, "SECOND": 1,
-            "MINUTE": 60, "HOUR": 3600, "DAY": 86400, "WEEK": 7 * 86400}
+_SECONDS = {
+    "NANOSECOND": 1e-9,
+    "MICROSECOND": 1e-6,
+    "MILLISECOND": 1e-3,
+    "SECOND": 1,
+    "MINUTE": 60,
+    "HOUR": 3600,
+    "DAY": 86400,
+    "WEEK": 7 * 86400,
+}
 
 
 def _unit(arg: Arg, fn: str) -> str:
@@ -186,15 +204,27 @@ def _timestampdiff(a: list[Arg], ctx: Context) -> Column:
 
 
 # --------------------------------------------------------------- DATE_TRUNC, LAST_DAY, AGE
-_TRUNC_UNITS = ("MILLENNIUM", "CENTURY", "DECADE", "YEAR", "QUARTER", "MONTH", "WEEK", "DAY",
-                "HOUR", "MINUTE", "SECOND")
+_TRUNC_UNITS = (
+    "MILLENNIUM",
+    "CENTURY",
+    "DECADE",
+    "YEAR",
+    "QUARTER",
+    "MONTH",
+    "WEEK",
+    "DAY",
+    "HOUR",
+    "MINUTE",
+    "SECOND",
+)
 
 
 def _date_trunc(a: list[Arg], ctx: Context) -> Column:
     unit = lit_str(a[0], "date_trunc", 1).upper()
     if unit not in _TRUNC_UNITS:
-        raise FunctionArgumentError(f"date_trunc(): unknown unit {unit!r} "
-                                    f"(units: {', '.join(_TRUNC_UNITS)})")
+        raise FunctionArgumentError(
+            f"date_trunc(): unknown unit {unit!r} (units: {', '.join(_TRUNC_UNITS)})"
+        )
     x = a[1].col
     t = ctx.type_of(x)
     x, t = _as_datetime(x, t)
@@ -230,22 +260,48 @@ def _last_day(a: list[Arg], ctx: Context) -> Column:
 # Drill's nearestDate (contrib udfs, what Superset's Drill time grains call): the start of the
 # bucket a timestamp falls in. Units whose bucket Spark's date_trunc knows map to it; weeks
 # start on the given day; the half and quarter units floor the minutes or seconds.
-_NEAREST_UNITS = ("YEAR", "QUARTER", "MONTH", "WEEK_SUNDAY", "WEEK_MONDAY", "DAY", "HOUR",
-                  "HALF_HOUR", "QUARTER_HOUR", "MINUTE", "HALF_MINUTE", "QUARTER_MINUTE",
-                  "SECOND")
-_NEAREST_TRUNC = {"YEAR": "YEAR", "QUARTER": "QUARTER", "MONTH": "MONTH", "WEEK_MONDAY": "WEEK",
-                  "DAY": "DAY", "HOUR": "HOUR", "MINUTE": "MINUTE", "SECOND": "SECOND"}
+_NEAREST_UNITS = (
+    "YEAR",
+    "QUARTER",
+    "MONTH",
+    "WEEK_SUNDAY",
+    "WEEK_MONDAY",
+    "DAY",
+    "HOUR",
+    "HALF_HOUR",
+    "QUARTER_HOUR",
+    "MINUTE",
+    "HALF_MINUTE",
+    "QUARTER_MINUTE",
+    "SECOND",
+)
+_NEAREST_TRUNC = {
+    "YEAR": "YEAR",
+    "QUARTER": "QUARTER",
+    "MONTH": "MONTH",
+    "WEEK_MONDAY": "WEEK",
+    "DAY": "DAY",
+    "HOUR": "HOUR",
+    "MINUTE": "MINUTE",
+    "SECOND": "SECOND",
+}
 # unit -> (the part floored, the coarser unit it is floored within, the bucket size)
-_NEAREST_STEPS = {"HALF_HOUR": ("MINUTE", "HOUR", 30), "QUARTER_HOUR": ("MINUTE", "HOUR", 15),
-                  "HALF_MINUTE": ("SECOND", "MINUTE", 30), "QUARTER_MINUTE": ("SECOND", "MINUTE", 15)}
+_NEAREST_STEPS = {
+    "HALF_HOUR": ("MINUTE", "HOUR", 30),
+    "QUARTER_HOUR": ("MINUTE", "HOUR", 15),
+    "HALF_MINUTE": ("SECOND", "MINUTE", 30),
+    "QUARTER_MINUTE": ("SECOND", "MINUTE", 15),
+}
 
 
 def _nearest_date(a: list[Arg], ctx: Context) -> Column:
     given = lit_str(a[-1], "nearestdate", len(a))
     unit = given.upper()
     if unit not in _NEAREST_UNITS:
-        raise FunctionArgumentError(f"nearestdate(): [{given}] is not a valid time statement. "
-                                    f"Expecting: [{', '.join(_NEAREST_UNITS)}]")
+        raise FunctionArgumentError(
+            f"nearestdate(): [{given}] is not a valid time statement. "
+            f"Expecting: [{', '.join(_NEAREST_UNITS)}]"
+        )
     if len(a) == 3:  # (text, Java date-time pattern, unit)
         x = F.to_timestamp_ntz(a[0].col, F.lit(lit_str(a[1], "nearestdate", 2)))
     else:
@@ -254,7 +310,8 @@ def _nearest_date(a: list[Arg], ctx: Context) -> Column:
         return F.date_trunc(_NEAREST_TRUNC[unit], x).cast("timestamp_ntz")
     if unit == "WEEK_SUNDAY":  # dayofweek: Sunday is 1
         return F.date_trunc("DAY", x).cast("timestamp_ntz") - F.make_dt_interval(
-            days=F.dayofweek(x) - 1)
+            days=F.dayofweek(x) - 1
+        )
     part, within, size = _NEAREST_STEPS[unit]
     n = (F.floor(F.date_part(F.lit(part), x) / size) * size).cast("int")
     step = F.make_dt_interval(mins=n) if part == "MINUTE" else F.make_dt_interval(secs=n)
@@ -303,8 +360,9 @@ def joda_pattern(fmt: str) -> str:
     Spark lacks."""
     for bad in ("e", "C", "x", "Y", "w"):
         if bad in _unquoted(fmt):
-            raise FunctionArgumentError(f"the Joda pattern letter {bad!r} in {fmt!r} is not "
-                                        "supported")
+            raise FunctionArgumentError(
+                f"the Joda pattern letter {bad!r} in {fmt!r} is not supported"
+            )
     return fmt
 
 
@@ -314,15 +372,43 @@ def _unquoted(fmt: str) -> str:
 
 # SQL-style pattern elements (Drill's SQL_TO_* functions, PostgreSQL's formats) -> Java's
 _SQL_ELEMENTS = [
-    ("HH24", "HH"), ("HH12", "hh"), ("HH", "hh"), ("MI", "mm"), ("SS", "ss"),
-    ("MS", "SSS"), ("US", "SSSSSS"), ("AM", "a"), ("PM", "a"), ("am", "a"), ("pm", "a"),
-    ("A.M.", "a"), ("P.M.", "a"),
-    ("YYYY", "yyyy"), ("yyyy", "yyyy"), ("YY", "yy"), ("yy", "yy"),
-    ("MONTH", "MMMM"), ("Month", "MMMM"), ("month", "MMMM"), ("MON", "MMM"), ("Mon", "MMM"),
-    ("mon", "MMM"), ("MM", "MM"), ("mm", "MM"),
-    ("DAY", "EEEE"), ("Day", "EEEE"), ("day", "EEEE"), ("DY", "EEE"), ("Dy", "EEE"),
-    ("dy", "EEE"), ("DDD", "DDD"), ("ddd", "DDD"), ("DD", "dd"), ("dd", "dd"),
-    ("TZ", "z"), ("tz", "z"),
+    ("HH24", "HH"),
+    ("HH12", "hh"),
+    ("HH", "hh"),
+    ("MI", "mm"),
+    ("SS", "ss"),
+    ("MS", "SSS"),
+    ("US", "SSSSSS"),
+    ("AM", "a"),
+    ("PM", "a"),
+    ("am", "a"),
+    ("pm", "a"),
+    ("A.M.", "a"),
+    ("P.M.", "a"),
+    ("YYYY", "yyyy"),
+    ("yyyy", "yyyy"),
+    ("YY", "yy"),
+    ("yy", "yy"),
+    ("MONTH", "MMMM"),
+    ("Month", "MMMM"),
+    ("month", "MMMM"),
+    ("MON", "MMM"),
+    ("Mon", "MMM"),
+    ("mon", "MMM"),
+    ("MM", "MM"),
+    ("mm", "MM"),
+    ("DAY", "EEEE"),
+    ("Day", "EEEE"),
+    ("day", "EEEE"),
+    ("DY", "EEE"),
+    ("Dy", "EEE"),
+    ("dy", "EEE"),
+    ("DDD", "DDD"),
+    ("ddd", "DDD"),
+    ("DD", "dd"),
+    ("dd", "dd"),
+    ("TZ", "z"),
+    ("tz", "z"),
 ]
 
 
@@ -344,7 +430,7 @@ def sql_pattern(fmt: str) -> str:
             elif ch == '"':  # "quoted text" is literal in SQL patterns
                 end = fmt.find('"', i + 1)
                 end = len(fmt) if end < 0 else end
-                out.append("'" + fmt[i + 1:end].replace("'", "''") + "'")
+                out.append("'" + fmt[i + 1 : end].replace("'", "''") + "'")
                 i = end
             else:
                 out.append(ch)
@@ -369,21 +455,26 @@ def _age(a: list[Arg], ctx: Context) -> Column:
     """AGE(a [, b]): b (default: today) to a as months, days and time (an INTERVAL mixing
     both, Spark's CalendarInterval); EXTRACT reads its fields."""
     x = a[0].col.cast("timestamp_ntz")
-    y = a[1].col.cast("timestamp_ntz") if len(a) > 1 else \
-        F.current_date().cast("timestamp_ntz")
+    y = a[1].col.cast("timestamp_ntz") if len(a) > 1 else F.current_date().cast("timestamp_ntz")
     months = F.timestamp_diff("MONTH", y, x)
     rest = x - F.timestamp_add("MONTH", months, y)
     days = F.date_part(F.lit("DAY"), rest)
     secs = _interval_seconds(rest) - days * 86400
-    return F.make_interval(F.lit(0), months.cast("int"), F.lit(0), days.cast("int"),
-                           F.lit(0), F.lit(0), secs.cast("decimal(18,6)"))
+    return F.make_interval(
+        F.lit(0),
+        months.cast("int"),
+        F.lit(0),
+        days.cast("int"),
+        F.lit(0),
+        F.lit(0),
+        secs.cast("decimal(18,6)"),
+    )
 
 
 def _unix_timestamp(a: list[Arg], ctx: Context) -> Column:
     if not a:
         return F.unix_timestamp()
-    fmt = joda_pattern(lit_str(a[1], "unix_timestamp", 2)) if len(a) > 1 \
-        else "yyyy-MM-dd HH:mm:ss"
+    fmt = joda_pattern(lit_str(a[1], "unix_timestamp", 2)) if len(a) > 1 else "yyyy-MM-dd HH:mm:ss"
     return F.unix_timestamp(F.to_timestamp_ntz(a[0].col, F.lit(fmt)).cast("timestamp"))
 
 
@@ -405,15 +496,20 @@ def _isdate(a: list[Arg], ctx: Context) -> Column:
 
     y, m, d = part(1), part(2), part(3)
     leap = ((y % 4 == 0) & (y % 100 != 0)) | (y % 400 == 0)
-    days = F.when(m == 2, F.when(leap, 29).otherwise(28)) \
-        .when(m.isin(4, 6, 9, 11), 30).otherwise(31)
+    days = (
+        F.when(m == 2, F.when(leap, 29).otherwise(28)).when(m.isin(4, 6, 9, 11), 30).otherwise(31)
+    )
     valid = text.rlike(_ISDATE_PREFIX) & m.between(1, 12) & d.between(F.lit(1), days)
     return F.coalesce(valid, F.lit(False))
 
 
 def register(cat: FunctionCatalog) -> None:
-    def scalar(name: str, build: Callable[[list[Arg], Context], Column],
-               n: int | tuple[int, int | None], *aliases: str) -> None:
+    def scalar(
+        name: str,
+        build: Callable[[list[Arg], Context], Column],
+        n: int | tuple[int, int | None],
+        *aliases: str,
+    ) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
 
@@ -439,10 +535,25 @@ def register(cat: FunctionCatalog) -> None:
     scalar("sql_to_timestamp", _sql_to("timestamp"), 2)
     scalar("unix_timestamp", _unix_timestamp, (0, 2))
     # the current instant, as wall-clock values (Drill's session time zone is UTC here)
-    scalar("now", lambda a, c: F.current_timestamp().cast("timestamp_ntz"), 0,
-           "current_timestamp", "localtimestamp", "statement_timestamp",
-           "transaction_timestamp")
-    scalar("current_time", lambda a, c: F.current_timestamp().cast("timestamp_ntz")
-           .cast("string").substr(12, 12).cast(_TIME3), 0, "localtime")
-    scalar("timeofday", lambda a, c: F.date_format(F.current_timestamp(),
-                                                   "yyyy-MM-dd HH:mm:ss.SSS 'UTC'"), 0)
+    scalar(
+        "now",
+        lambda a, c: F.current_timestamp().cast("timestamp_ntz"),
+        0,
+        "current_timestamp",
+        "localtimestamp",
+        "statement_timestamp",
+        "transaction_timestamp",
+    )
+    scalar(
+        "current_time",
+        lambda a, c: (
+            F.current_timestamp().cast("timestamp_ntz").cast("string").substr(12, 12).cast(_TIME3)
+        ),
+        0,
+        "localtime",
+    )
+    scalar(
+        "timeofday",
+        lambda a, c: F.date_format(F.current_timestamp(), "yyyy-MM-dd HH:mm:ss.SSS 'UTC'"),
+        0,
+    )

@@ -19,8 +19,17 @@ from drillspark.spark.function_catalog import (
     FunctionCatalog,
 )
 
-_HASHABLE = (T.NumericType, T.NullType, T.BooleanType, T.StringType, T.BinaryType, T.DateType,
-             T.TimestampType, T.TimestampNTZType, T.TimeType)
+_HASHABLE = (
+    T.NumericType,
+    T.NullType,
+    T.BooleanType,
+    T.StringType,
+    T.BinaryType,
+    T.DateType,
+    T.TimestampType,
+    T.TimestampNTZType,
+    T.TimeType,
+)
 
 
 def _seed(name: str, a: list[Arg], ctx: Context) -> Column:
@@ -30,15 +39,17 @@ def _seed(name: str, a: list[Arg], ctx: Context) -> Column:
     if seed.is_literal:
         # Drill refuses a NULL seed (no HASH64(CHAR, INTEGER:OPTIONAL) signature)
         if not isinstance(seed.literal, int) or isinstance(seed.literal, bool):
-            raise FunctionArgumentError(f"{name}(): the seed must be an INT or BIGINT, "
-                                        f"not {seed.literal!r}")
+            raise FunctionArgumentError(
+                f"{name}(): the seed must be an INT or BIGINT, not {seed.literal!r}"
+            )
         # Drill keeps the low 32 bits of a BIGINT seed
         low = seed.literal & 0xFFFFFFFF
         return F.lit(low - (1 << 32) if low >= 1 << 31 else low)
     t = ctx.type_of(seed.col)
     if not isinstance(t, INTEGRAL):
-        raise FunctionArgumentError(f"{name}(): the seed must be an INT or BIGINT, "
-                                    f"not {t.simpleString()}")
+        raise FunctionArgumentError(
+            f"{name}(): the seed must be an INT or BIGINT, not {t.simpleString()}"
+        )
     return seed.col
 
 
@@ -47,8 +58,10 @@ def _hash(name: str, bits: int, as_double: bool):
         x = a[0].col
         t = ctx.type_of(x)
         if not isinstance(t, _HASHABLE):
-            raise FunctionArgumentError(f"{name}() of a {t.simpleString()} value is not "
-                                        "supported (numbers, text, binary, dates and times)")
+            raise FunctionArgumentError(
+                f"{name}() of a {t.simpleString()} value is not "
+                "supported (numbers, text, binary, dates and times)"
+            )
         seeded = len(a) > 1
         if isinstance(t, T.DecimalType):
             if as_double:
@@ -56,8 +69,10 @@ def _hash(name: str, bits: int, as_double: bool):
             elif seeded and bits == 64:
                 # Drill hashes a DECIMAL differently once a seed is given, in a way its
                 # answers did not reveal (docs/drill-differences.md)
-                raise FunctionArgumentError(f"{name}() of a DECIMAL with a seed is not "
-                                            "supported; cast the value to DOUBLE or VARCHAR")
+                raise FunctionArgumentError(
+                    f"{name}() of a DECIMAL with a seed is not "
+                    "supported; cast the value to DOUBLE or VARCHAR"
+                )
         if isinstance(t, T.NullType):
             x = x.cast("int")
         return F.call_function(f"drill_hash{bits}", x, _seed(name, a, ctx))
@@ -66,7 +81,11 @@ def _hash(name: str, bits: int, as_double: bool):
 
 
 def register(cat: FunctionCatalog) -> None:
-    for name, bits, as_double in (("hash", 32, False), ("hash32", 32, False),
-                                  ("hash32asdouble", 32, True), ("hash64", 64, False),
-                                  ("hash64asdouble", 64, True)):
+    for name, bits, as_double in (
+        ("hash", 32, False),
+        ("hash32", 32, False),
+        ("hash32asdouble", 32, True),
+        ("hash64", 64, False),
+        ("hash64asdouble", 64, True),
+    ):
         cat.add(DrillFunction(name, "scalar", _hash(name, bits, as_double), 1, 2))

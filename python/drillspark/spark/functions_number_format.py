@@ -47,8 +47,9 @@ def _split_affixes(part: str, pattern: str) -> tuple[str, str, str]:
             end = part.find("'", i + 1)
             if end < 0:
                 raise FunctionArgumentError(
-                    f"to_number(): unclosed quote in the pattern {pattern!r}")
-            text = "'" if end == i + 1 else part[i + 1:end]
+                    f"to_number(): unclosed quote in the pattern {pattern!r}"
+                )
+            text = "'" if end == i + 1 else part[i + 1 : end]
             if stage == 1:
                 stage = 2
             (prefix if stage == 0 else suffix).append(text)
@@ -74,7 +75,8 @@ def parse_pattern(pattern: str) -> NumberPattern:
     pre, num, suf = _split_affixes(positive, pattern)
     if not any(ch in num for ch in "#0"):
         raise FunctionArgumentError(
-            f"to_number(): the pattern {pattern!r} has no digits ('#' or '0')")
+            f"to_number(): the pattern {pattern!r} has no digits ('#' or '0')"
+        )
     if negative:
         npre, _, nsuf = _split_affixes(negative, pattern)
     else:
@@ -83,8 +85,15 @@ def parse_pattern(pattern: str) -> NumberPattern:
     fraction = mantissa.split(".")[1] if "." in mantissa else ""
     affixes = pre + suf
     multiplier = 100 if "%" in affixes else 1000 if "\u2030" in affixes else 1
-    return NumberPattern(pre, suf, npre, nsuf, "," in mantissa.split(".")[0],
-                         sum(ch in "#0" for ch in fraction), multiplier)
+    return NumberPattern(
+        pre,
+        suf,
+        npre,
+        nsuf,
+        "," in mantissa.split(".")[0],
+        sum(ch in "#0" for ch in fraction),
+        multiplier,
+    )
 
 
 def _number_regex(p: NumberPattern, prefix: str, suffix: str) -> str:
@@ -113,11 +122,13 @@ def to_number(a: list[Arg], ctx: Context) -> Column:
     tries = [(neg, -1), (pos, 1)]
     if len(p.pos_prefix) > len(p.neg_prefix):
         tries.reverse()
-    fail = F.raise_error(F.concat(F.lit("to_number(): cannot parse '"), text,
-                                  F.lit(f"' with the pattern {pattern!r}")))
+    fail = F.raise_error(
+        F.concat(
+            F.lit("to_number(): cannot parse '"), text, F.lit(f"' with the pattern {pattern!r}")
+        )
+    )
     out = F.when(text.isNull(), F.lit(None).cast("double"))
     for regex, sign in tries:
         out = out.when(text.rlike(regex), F.lit(sign) * value(regex))
     number = out.otherwise(fail.cast("double"))
     return F.round(number, p.max_fraction)
-

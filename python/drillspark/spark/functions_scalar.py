@@ -27,6 +27,7 @@ from drillspark.spark.functions_number_format import to_number
 
 def _rounding(fn: Callable[[Column], Column]) -> Callable[[list[Arg], Context], Column]:
     """CEIL / FLOOR: the argument's own type (Spark's are BIGINT for doubles and integers)."""
+
     def build(a: list[Arg], ctx: Context) -> Column:
         x = a[0].col
         t = ctx.type_of(x)
@@ -46,19 +47,22 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
     or parts start..end joined by the delimiter."""
     d = a[1]
     if not d.is_literal or not isinstance(d.literal, str) or not d.literal:
-        raise FunctionArgumentError("split_part(): the delimiter must be a non-empty string "
-                                    "literal")
+        raise FunctionArgumentError(
+            "split_part(): the delimiter must be a non-empty string literal"
+        )
     both_negative = len(a) == 4 and all(
-        x.is_literal and isinstance(x.literal, int) and x.literal < 0 for x in a[2:])
+        x.is_literal and isinstance(x.literal, int) and x.literal < 0 for x in a[2:]
+    )
     for i, arg in enumerate(a[2:], start=3):
         # Drill 1.22: a negative start (3 arguments), or a negative start and end (4), count
         # from the end; 0 is an error
-        negative_ok = (len(a) == 3 and i == 3 and arg.is_literal and arg.literal != 0
-                       or both_negative)
-        if (not negative_ok and arg.is_literal and isinstance(arg.literal, int)
-                and arg.literal < 1):
-            raise FunctionArgumentError(f"split_part(): argument {i} must be positive, "
-                                        f"not {arg.literal}")
+        negative_ok = (
+            len(a) == 3 and i == 3 and arg.is_literal and arg.literal != 0 or both_negative
+        )
+        if not negative_ok and arg.is_literal and isinstance(arg.literal, int) and arg.literal < 1:
+            raise FunctionArgumentError(
+                f"split_part(): argument {i} must be positive, not {arg.literal}"
+            )
     parts = F.split(a[0].col, F.lit(java_quote(d.literal)), -1)
     start = a[2].col.cast("int")
     bad = F.raise_error(F.lit("Index in split_part must be positive"))
@@ -66,22 +70,35 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
     if len(a) == 3:
         out = F.coalesce(F.get(parts, start - 1), F.lit(""))
         from_end = F.coalesce(F.get(parts, F.size(parts) + start), F.lit(""))
-        return F.when(start == 0, bad.cast("string")).when(a[0].col.isNull(), none) \
-            .when(start < 0, from_end).otherwise(out)
+        return (
+            F.when(start == 0, bad.cast("string"))
+            .when(a[0].col.isNull(), none)
+            .when(start < 0, from_end)
+            .otherwise(out)
+        )
     end = a[3].col.cast("int")
     n = F.size(parts)
     if both_negative:  # -k is the k-th part from the end; a start before the first is 1
         start, end = F.greatest(n + start + 1, F.lit(1)), n + end + 1
         picked = F.when(end < 1, F.array().cast("array<string>")).otherwise(
-            F.slice(parts, start, F.greatest(end - start + 1, F.lit(0))))
+            F.slice(parts, start, F.greatest(end - start + 1, F.lit(0)))
+        )
         return F.when(a[0].col.isNull(), none).otherwise(F.array_join(picked, d.literal))
     picked = F.when(start > n, F.array().cast("array<string>")).otherwise(
-        F.slice(parts, start, F.greatest(F.least(end, n) - start + 1, F.lit(0))))
+        F.slice(parts, start, F.greatest(F.least(end, n) - start + 1, F.lit(0)))
+    )
     out = F.array_join(picked, d.literal)
-    return F.when((start < 1) | (end < 1), bad.cast("string")).when(a[0].col.isNull(), none) \
-        .when(end < start, F.raise_error(F.lit(
-            "End index in split_part must be greater or equal to start index"))
-              .cast("string")).otherwise(out)
+    return (
+        F.when((start < 1) | (end < 1), bad.cast("string"))
+        .when(a[0].col.isNull(), none)
+        .when(
+            end < start,
+            F.raise_error(
+                F.lit("End index in split_part must be greater or equal to start index")
+            ).cast("string"),
+        )
+        .otherwise(out)
+    )
 
 
 _WORD_BREAKS = " \t\n\r\x0c\x0b!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
@@ -97,9 +114,12 @@ def _initcap(a: list[Arg], ctx: Context) -> Column:
         breaks = a[1].literal
     chars = F.split(a[0].col, "", -1)
     marks = F.array(*[F.lit(ch) for ch in breaks]) if breaks else F.array().cast("array<string>")
-    word = F.transform(chars, lambda c, i: F.when(
-        (i == 0) | F.array_contains(marks, F.element_at(chars, i)), F.upper(c))
-        .otherwise(F.lower(c)))
+    word = F.transform(
+        chars,
+        lambda c, i: F.when(
+            (i == 0) | F.array_contains(marks, F.element_at(chars, i)), F.upper(c)
+        ).otherwise(F.lower(c)),
+    )
     return F.array_join(word, "")
 
 
@@ -134,32 +154,43 @@ def _byte_substr(a: list[Arg], ctx: Context) -> Column:
     data = a[0].col.cast("binary")
     start, length = a[1].col.cast("int"), a[2].col.cast("int")
     empty = F.lit(bytearray()).cast("binary")
-    return F.when(data.isNull() | start.isNull() | length.isNull(), F.lit(None).cast("binary")) \
-        .when(length < 1, empty).otherwise(F.substring(data, start, length))
+    return (
+        F.when(data.isNull() | start.isNull() | length.isNull(), F.lit(None).cast("binary"))
+        .when(length < 1, empty)
+        .otherwise(F.substring(data, start, length))
+    )
 
 
 # STRING_BINARY prints these bytes as themselves and every other byte as \\xHH (checked with
 # Drill 1.22); BINARY_STRING reads that text back.
 _BINARY_PRINTABLE = (
     "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-    " `~!@#$%^&*()-_=+[]{}|;:'\",.<>/?")
+    " `~!@#$%^&*()-_=+[]{}|;:'\",.<>/?"
+)
 
 
 def _string_binary(a: list[Arg], ctx: Context) -> Column:
     pairs = F.regexp_extract_all(F.hex(a[0].col.cast("binary")), F.lit("(..)"), 1)
     printable = F.array(*[F.lit(ord(ch)) for ch in _BINARY_PRINTABLE])
-    shown = F.transform(pairs, lambda h: F.when(
-        F.array_contains(printable, F.conv(h, 16, 10).cast("int")),
-        F.unhex(h).cast("string")).otherwise(F.concat(F.lit("\\x"), h)))
+    shown = F.transform(
+        pairs,
+        lambda h: F.when(
+            F.array_contains(printable, F.conv(h, 16, 10).cast("int")), F.unhex(h).cast("string")
+        ).otherwise(F.concat(F.lit("\\x"), h)),
+    )
     return F.array_join(shown, "")
 
 
 def _binary_string(a: list[Arg], ctx: Context) -> Column:
-    tokens = F.regexp_extract_all(a[0].col.cast("string"),
-                                  F.lit("(\\\\x[0-9A-Fa-f]{2}|[\\s\\S])"), 1)
-    hexed = F.transform(tokens, lambda t: F.when(
-        t.startswith("\\x") & (F.length(t) == 4), F.upper(F.substring(t, 3, 2)))
-        .otherwise(F.hex(t)))
+    tokens = F.regexp_extract_all(
+        a[0].col.cast("string"), F.lit("(\\\\x[0-9A-Fa-f]{2}|[\\s\\S])"), 1
+    )
+    hexed = F.transform(
+        tokens,
+        lambda t: F.when(
+            t.startswith("\\x") & (F.length(t) == 4), F.upper(F.substring(t, 3, 2))
+        ).otherwise(F.hex(t)),
+    )
     return F.unhex(F.array_join(hexed, ""))
 
 
@@ -169,8 +200,11 @@ def _regexp_extract(a: list[Arg], ctx: Context) -> Column:
     pattern = lit_str(a[1], "regexp_extract", 2)
     n = _capture_groups(pattern)
     text = a[0].col
-    groups = (F.array(*[F.regexp_extract(text, pattern, i) for i in range(1, n + 1)]) if n
-              else F.array().cast("array<string>"))
+    groups = (
+        F.array(*[F.regexp_extract(text, pattern, i) for i in range(1, n + 1)])
+        if n
+        else F.array().cast("array<string>")
+    )
     return F.when(text.rlike(pattern), groups)
 
 
@@ -187,8 +221,10 @@ def _capture_groups(pattern: str) -> int:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-        elif c == "(" and (not pattern.startswith("(?", i) or (
-                pattern.startswith("(?<", i) and pattern[i + 3:i + 4] not in ("=", "!"))):
+        elif c == "(" and (
+            not pattern.startswith("(?", i)
+            or (pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"))
+        ):
             n += 1
         i += 1
     return n
@@ -200,8 +236,12 @@ def _row(a: list[Arg], ctx: Context) -> Column:
 
 
 def register(cat: FunctionCatalog) -> None:
-    def scalar(name: str, build: Callable[[list[Arg], Context], Column],
-               n: int | tuple[int, int | None], *aliases: str) -> None:
+    def scalar(
+        name: str,
+        build: Callable[[list[Arg], Context], Column],
+        n: int | tuple[int, int | None],
+        *aliases: str,
+    ) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
 

@@ -25,10 +25,22 @@ from drillspark.spark.scope import field_type, quote, real_name
 Predicate = Callable[[Column], Column]  # leaf value -> boolean column
 
 # Drill functions whose first argument is a whole value (an array, a map or any value as such)
-WHOLE_VALUE_FUNCTIONS = frozenset({
-    "repeated_count", "repeated_contains", "flatten", "kvgen", "mappify", "typeof",
-    "drilltypeof", "sqltypeof", "modeof", "isnull", "isnotnull", "convert_to",
-})
+WHOLE_VALUE_FUNCTIONS = frozenset(
+    {
+        "repeated_count",
+        "repeated_contains",
+        "flatten",
+        "kvgen",
+        "mappify",
+        "typeof",
+        "drilltypeof",
+        "sqltypeof",
+        "modeof",
+        "isnull",
+        "isnotnull",
+        "convert_to",
+    }
+)
 
 
 def crosses_array(schema: T.StructType, path: FieldPath) -> bool:
@@ -86,8 +98,9 @@ def _takes_whole_value(node: Expr) -> bool:
     return isinstance(node, Convert) and node.direction == "to"
 
 
-def _prune(col: Column, t: T.DataType, rest: tuple[str, ...], pred: Predicate
-           ) -> tuple[Column, Column]:
+def _prune(
+    col: Column, t: T.DataType, rest: tuple[str, ...], pred: Predicate
+) -> tuple[Column, Column]:
     """(pruned value, matched?) for `col` of type `t` with the path `rest` still to follow."""
     if isinstance(t, T.ArrayType):
         et = t.elementType

@@ -27,8 +27,12 @@ IMPLICIT = "$drill_implicit_field$"
 _RIGHT = "__drill_semi_r_"
 _OUTER = "__drill_outer_implicit"
 _RELATIONSHIPS = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
     "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
 }
 
@@ -39,8 +43,7 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
     left, right = tr.df(op.left), tr.df(op.right)
     how = {"INNER": "left_semi", "ANTI": "left_anti"}.get(str(op.type).upper())
     if how is None:
-        raise tr.fail(op, f"a semi-join's type is inner or anti, "
-                                 f"not {op.type!r}")
+        raise tr.fail(op, f"a semi-join's type is inner or anti, not {op.type!r}")
     # the right side's columns never reach the output: rename them all apart
     rdf = right.select(*[F.col(quote(c)).alias(_RIGHT + c) for c in right.columns])
     rcols = {c.lower(): F.col(quote(_RIGHT + c)) for c in right.columns}
@@ -73,9 +76,12 @@ def lateral_join(tr: Translator, op: lo.LateralJoin) -> Rel:
     finally:
         stack.pop()
     if IMPLICIT not in right.columns:
-        raise tr.fail(op, f"the right input (@{op.right}) does not keep the field {IMPLICIT} "
+        raise tr.fail(
+            op,
+            f"the right input (@{op.right}) does not keep the field {IMPLICIT} "
             "of its unnest: the operators between an unnest and its lateral-join must keep it "
-            "(in projections and grouping keys)")
+            "(in projections and grouping keys)",
+        )
     taken = {c.lower() for c in left.columns}
     rcols = []
     for c in right.columns:
@@ -101,10 +107,14 @@ def unnest(tr: Translator, op: lo.Unnest) -> Rel:
     number."""
     stack = tr.__dict__.get("_lateral_rows") or []
     if not stack:
-        raise tr.fail(op, "an unnest reads the current row of a "
-                                 "lateral-join: it must be on a lateral-join's right side")
+        raise tr.fail(
+            op,
+            "an unnest reads the current row of a "
+            "lateral-join: it must be on a lateral-join's right side",
+        )
     rows: DataFrame = stack[-1]
     value = tr.compiler(op, tr.scope(op, rows), "column").compile(op.column)
     name = [s for s in op.column.segments if isinstance(s, str)][-1]
-    return Rel(rows.select(F.col(quote(IMPLICIT)),
-                           F.call_function("drill_flatten", value).alias(name)))
+    return Rel(
+        rows.select(F.col(quote(IMPLICIT)), F.call_function("drill_flatten", value).alias(name))
+    )

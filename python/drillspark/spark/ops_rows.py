@@ -28,8 +28,14 @@ class _LeafScope(Scope):
     mean the current element of a higher-order function (nested filtering), typed `leaf_type`.
     `typing` holds the scope's typing scope once built (shared by the scopes of one filter)."""
 
-    def __init__(self, base: Scope, uses: list[FieldPath], leaf: Column, leaf_type: T.DataType,
-                 typing: list[Scope] | None = None):
+    def __init__(
+        self,
+        base: Scope,
+        uses: list[FieldPath],
+        leaf: Column,
+        leaf_type: T.DataType,
+        typing: list[Scope] | None = None,
+    ):
         super().__init__(base.df, base.where, base.columns, base.schema)
         self._base, self._nodes, self._uses = base, uses, {id(u) for u in uses}
         self._leaf, self._leaf_type = leaf, leaf_type
@@ -88,8 +94,11 @@ def project(tr: Translator, op: lo.Project) -> Rel:
         if not path:
             t = scope.type_of(value)
             if not isinstance(t, T.StructType):
-                raise tr.fail(op, f"projections[{i}]: ref {p.ref.dotted()!r} merges a map into "
-                    f"the record, but {p.expr} is not a map")
+                raise tr.fail(
+                    op,
+                    f"projections[{i}]: ref {p.ref.dotted()!r} merges a map into "
+                    f"the record, but {p.expr} is not a map",
+                )
             fields.extend(((f.name,), value.getField(f.name)) for f in t.fields)
         else:
             fields.append((path, value))
@@ -127,9 +136,14 @@ def order(tr: Translator, op: lo.Order) -> Rel:
     within = op.within
     df = rel.df if _segment_is(rel, within) else rel.materialized()
     scope = tr.scope(op, df)
-    keys = [sort_column(tr.compiler(op, scope, f"orderings[{i}].expr").compile(o.expr),
-                        o.direction == "DESC", o.nulls_first)
-            for i, o in enumerate(op.orderings)]
+    keys = [
+        sort_column(
+            tr.compiler(op, scope, f"orderings[{i}].expr").compile(o.expr),
+            o.direction == "DESC",
+            o.nulls_first,
+        )
+        for i, o in enumerate(op.orderings)
+    ]
     if within is not None:
         # ordering within segments: the segments stay together (in key order), sorted inside
         keys = [scope.path(within).asc_nulls_first(), *keys]
@@ -137,8 +151,7 @@ def order(tr: Translator, op: lo.Order) -> Rel:
 
 
 def _segment_is(rel: Rel, within: Any) -> bool:
-    return (rel.segment is not None and within is not None
-            and names_of(within) == (rel.segment.ref,))
+    return rel.segment is not None and within is not None and names_of(within) == (rel.segment.ref,)
 
 
 def flatten(tr: Translator, op: lo.Flatten) -> Rel:
@@ -155,4 +168,3 @@ def flatten(tr: Translator, op: lo.Flatten) -> Rel:
                 df = drop_path(df, tuple(p.segments))  # type: ignore[arg-type]
     df = set_path(df, names_of(op.name), F.col(tmp)).drop(tmp)
     return Rel(df)
-

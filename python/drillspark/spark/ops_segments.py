@@ -30,8 +30,7 @@ def segment(tr: Translator, op: lo.Segment) -> Rel:
     keys = [tr.compiler(op, scope, f"exprs[{i}]").compile(e) for i, e in enumerate(op.exprs)]
     if not keys:
         raise tr.fail(op, "segment needs at least one expression")
-    value = keys[0] if len(keys) == 1 else \
-        F.struct(*[k.alias(f"k{i}") for i, k in enumerate(keys)])
+    value = keys[0] if len(keys) == 1 else F.struct(*[k.alias(f"k{i}") for i, k in enumerate(keys)])
     ref = names_of(op.ref)
     if len(ref) != 1:
         raise tr.fail(op, "a segment ref must be a single name")
@@ -43,8 +42,9 @@ def segment(tr: Translator, op: lo.Segment) -> Rel:
     return Rel(df.withColumn(ref[0], value), PendingSegment(ref[0], tuple(op.exprs), key))
 
 
-def _segment_key(tr: Translator, op: Any, within: Any) -> tuple[DataFrame, Column | None,
-                                                                  PendingSegment | None]:
+def _segment_key(
+    tr: Translator, op: Any, within: Any
+) -> tuple[DataFrame, Column | None, PendingSegment | None]:
     """The input and, when `within` is given, the column holding its segment key."""
     rel = tr.rel(op.input)
     if within is None:
@@ -76,10 +76,14 @@ def collapsing_aggregate(tr: Translator, op: lo.CollapsingAggregate) -> Rel:
     picked = [(i, v) for i, (_, v) in enumerate(carry) if v is not None or target is not None]
     if picked:
         df = df.withColumn(POS, F.monotonically_increasing_id())
-        chosen = F.struct(*[(v if v is not None else key).alias(f"c{i}")  # type: ignore[union-attr]
-                            for i, v in picked], F.lit(True).alias("_t"))
-        pos = F.col(POS) if target is None else \
-            F.when(F.coalesce(target, F.lit(False)), F.col(POS))
+        chosen = F.struct(
+            *[
+                (v if v is not None else key).alias(f"c{i}")  # type: ignore[union-attr]
+                for i, v in picked
+            ],
+            F.lit(True).alias("_t"),
+        )
+        pos = F.col(POS) if target is None else F.when(F.coalesce(target, F.lit(False)), F.col(POS))
         agg_cols.append(F.max_by(chosen, pos).alias("__carry"))  # null positions never win
     grouped = df.groupBy(key.alias("__key")) if key is not None else df.groupBy()
     out = grouped.agg(*agg_cols)
@@ -90,8 +94,11 @@ def collapsing_aggregate(tr: Translator, op: lo.CollapsingAggregate) -> Rel:
     # Drill writes the aggregations first and the carryovers over them: on a name clash the
     # carryover wins
     carried = {tuple(n.lower() for n in path) for path, _ in carry}
-    fields += [(path, F.col(f"__a{i}")) for i, (path, _) in enumerate(aggs)
-               if tuple(n.lower() for n in path) not in carried]
+    fields += [
+        (path, F.col(f"__a{i}"))
+        for i, (path, _) in enumerate(aggs)
+        if tuple(n.lower() for n in path) not in carried
+    ]
     if target is not None:
         # no record whose target is true: the segment gives no output
         out = out.where(F.col("__carry").isNotNull())
@@ -100,8 +107,9 @@ def collapsing_aggregate(tr: Translator, op: lo.CollapsingAggregate) -> Rel:
 
 def _same_path(expr: Any, path: Any) -> bool:
     segs = getattr(expr, "segments", None)
-    return segs is not None and [str(s).lower() for s in segs] == \
-        [str(s).lower() for s in path.segments]
+    return segs is not None and [str(s).lower() for s in segs] == [
+        str(s).lower() for s in path.segments
+    ]
 
 
 def running_aggregate(tr: Translator, op: lo.RunningAggregate) -> Rel:
@@ -114,9 +122,15 @@ def running_aggregate(tr: Translator, op: lo.RunningAggregate) -> Rel:
     w = Window.orderBy(POS) if key is None else Window.partitionBy(seg).orderBy(POS)
     w = w.rowsBetween(Window.unboundedPreceding, Window.currentRow)
     scope = tr.scope(op, df)
-    cols = [(names_of(a.ref), tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True,
-                                          agg_wrap=lambda c: c.over(w)).compile(a.expr))
-            for i, a in enumerate(op.aggregations)]
+    cols = [
+        (
+            names_of(a.ref),
+            tr.compiler(
+                op, scope, f"aggregations[{i}].expr", aggregates=True, agg_wrap=lambda c: c.over(w)
+            ).compile(a.expr),
+        )
+        for i, a in enumerate(op.aggregations)
+    ]
     order = [F.col(POS)] if key is None else [F.col(seg).asc_nulls_first(), F.col(POS)]
     return Rel(_assign(df, cols).orderBy(*order).drop(POS, seg))
 
@@ -141,8 +155,9 @@ def window_frame(tr: Translator, op: lo.WindowFrame) -> Rel:
     df = df.withColumn(POS, F.monotonically_increasing_id())
     part = Window.partitionBy(key) if key is not None else Window.partitionBy()
     idx, n = "__drill_idx", "__drill_n"
-    df = (df.withColumn(idx, F.row_number().over(part.orderBy(POS)) - 1)
-            .withColumn(n, F.count(F.lit(1)).over(part)))
+    df = df.withColumn(idx, F.row_number().over(part.orderBy(POS)) - 1).withColumn(
+        n, F.count(F.lit(1)).over(part)
+    )
     lo = F.lit(op.start) if op.start is not None else -(F.col(n) - 1)
     hi = F.lit(op.end) if op.end is not None else F.col(n) - 1
     pcol, seg = "__drill_p", "__drill_target"
@@ -159,13 +174,24 @@ def window_frame(tr: Translator, op: lo.WindowFrame) -> Rel:
 def grouping_aggregate(tr: Translator, op: lo.GroupingAggregate) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
-    keys = [(names_of(k.ref), tr.compiler(op, scope, f"keys[{i}].expr").compile(k.expr))
-            for i, k in enumerate(op.keys)]
-    aggs = [(names_of(e.ref), tr.compiler(op, scope, f"exprs[{i}].expr", aggregates=True)
-             .compile(e.expr)) for i, e in enumerate(op.exprs)]
-    out = df.groupBy(*[c.alias(f"__k{i}") for i, (_, c) in enumerate(keys)]).agg(
-        *[c.alias(f"__a{i}") for i, (_, c) in enumerate(aggs)]) if aggs else \
-        df.select(*[c.alias(f"__k{i}") for i, (_, c) in enumerate(keys)]).distinct()
+    keys = [
+        (names_of(k.ref), tr.compiler(op, scope, f"keys[{i}].expr").compile(k.expr))
+        for i, k in enumerate(op.keys)
+    ]
+    aggs = [
+        (
+            names_of(e.ref),
+            tr.compiler(op, scope, f"exprs[{i}].expr", aggregates=True).compile(e.expr),
+        )
+        for i, e in enumerate(op.exprs)
+    ]
+    out = (
+        df.groupBy(*[c.alias(f"__k{i}") for i, (_, c) in enumerate(keys)]).agg(
+            *[c.alias(f"__a{i}") for i, (_, c) in enumerate(aggs)]
+        )
+        if aggs
+        else df.select(*[c.alias(f"__k{i}") for i, (_, c) in enumerate(keys)]).distinct()
+    )
     fields = [(p, F.col(f"__k{i}")) for i, (p, _) in enumerate(keys)]
     fields += [(p, F.col(f"__a{i}")) for i, (p, _) in enumerate(aggs)]
     return Rel(out.select(*record_of(fields)))
@@ -174,11 +200,18 @@ def grouping_aggregate(tr: Translator, op: lo.GroupingAggregate) -> Rel:
 def window(tr: Translator, op: lo.Window) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
-    parts = [tr.compiler(op, scope, f"withins[{i}].expr").compile(w.expr)
-             for i, w in enumerate(op.withins)]
-    orders = [sort_column(tr.compiler(op, scope, f"orderings[{i}].expr").compile(o.expr),
-                          o.direction == "DESC", o.nulls_first)
-              for i, o in enumerate(op.orderings)]
+    parts = [
+        tr.compiler(op, scope, f"withins[{i}].expr").compile(w.expr)
+        for i, w in enumerate(op.withins)
+    ]
+    orders = [
+        sort_column(
+            tr.compiler(op, scope, f"orderings[{i}].expr").compile(o.expr),
+            o.direction == "DESC",
+            o.nulls_first,
+        )
+        for i, o in enumerate(op.orderings)
+    ]
     base = Window.partitionBy(*parts)
     if orders:
         base = base.orderBy(*orders)
@@ -190,14 +223,26 @@ def window(tr: Translator, op: lo.Window) -> Rel:
     def window_wrap(c: Column, framed: bool) -> Column:
         return c.over(w if framed else unframed)
 
-    cols = [(names_of(a.ref), tr.compiler(op, scope, f"aggregations[{i}].expr", aggregates=True,
-                                          agg_wrap=lambda c: c.over(w), window_wrap=window_wrap)
-             .compile(a.expr)) for i, a in enumerate(op.aggregations)]
+    cols = [
+        (
+            names_of(a.ref),
+            tr.compiler(
+                op,
+                scope,
+                f"aggregations[{i}].expr",
+                aggregates=True,
+                agg_wrap=lambda c: c.over(w),
+                window_wrap=window_wrap,
+            ).compile(a.expr),
+        )
+        for i, a in enumerate(op.aggregations)
+    ]
     return Rel(_assign(df, cols))
 
 
-def _frame(base: WindowSpec, start: int | None, end: int | None, ordered: bool,
-           rows: bool = True) -> WindowSpec:
+def _frame(
+    base: WindowSpec, start: int | None, end: int | None, ordered: bool, rows: bool = True
+) -> WindowSpec:
     """The window's frame. No bounds: SQL's default frame (Drill's WindowPOP without bounds),
     from the partition's start to the current row and its peers when ordered, the whole
     partition otherwise. Any bound given: a ROWS frame (a RANGE frame when not `rows`), an
@@ -210,6 +255,11 @@ def _frame(base: WindowSpec, start: int | None, end: int | None, ordered: bool,
             return base.rangeBetween(Window.unboundedPreceding, Window.currentRow)
         return base.rowsBetween(Window.unboundedPreceding, Window.unboundedFollowing)
     lo = Window.unboundedPreceding if start is None else start
-    hi = (Window.currentRow if ordered else Window.unboundedFollowing) if end is None else \
-        Window.unboundedFollowing if end >= LONG_MAX else end
+    hi = (
+        (Window.currentRow if ordered else Window.unboundedFollowing)
+        if end is None
+        else Window.unboundedFollowing
+        if end >= LONG_MAX
+        else end
+    )
     return base.rowsBetween(lo, hi) if rows else base.rangeBetween(lo, hi)

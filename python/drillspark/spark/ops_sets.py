@@ -15,12 +15,16 @@ from drillspark.spark.scope import Scope, quote
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
 
-_JOIN_TYPES = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full",
-               "OUTER": "full"}
+_JOIN_TYPES = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full", "OUTER": "full"}
 _RELATIONSHIPS = {
-    "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
-    "<>": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<>": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
     "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
 }
 _LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
@@ -29,10 +33,16 @@ _LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
 def _side(df: DataFrame, prefix: str, clash: set[str]) -> tuple[DataFrame, dict[str, Column]]:
     """`df` with the clashing names renamed apart, and root name -> column for conditions."""
     if clash:
-        df = df.select(*[F.col(quote(c)).alias(prefix + c) if c.lower() in clash
-                         else F.col(quote(c)) for c in df.columns])
-    return df, {c.lower().removeprefix(prefix) if c.startswith(prefix) else c.lower():
-                F.col(quote(c)) for c in df.columns}
+        df = df.select(
+            *[
+                F.col(quote(c)).alias(prefix + c) if c.lower() in clash else F.col(quote(c))
+                for c in df.columns
+            ]
+        )
+    return df, {
+        c.lower().removeprefix(prefix) if c.startswith(prefix) else c.lower(): F.col(quote(c))
+        for c in df.columns
+    }
 
 
 def join(tr: Translator, op: lo.Join) -> Rel:
@@ -55,8 +65,11 @@ def join(tr: Translator, op: lo.Join) -> Rel:
     for i, cond in enumerate(op.conditions):
         rel = _RELATIONSHIPS.get(cond.relationship)
         if rel is None:
-            raise tr.fail(op, f"conditions[{i}]: unknown relationship "
-                                     f"{cond.relationship!r} (known: ==, !=, <, <=, >, >=, IS NOT DISTINCT FROM)")
+            raise tr.fail(
+                op,
+                f"conditions[{i}]: unknown relationship "
+                f"{cond.relationship!r} (known: ==, !=, <, <=, >, >=, IS NOT DISTINCT FROM)",
+            )
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(cond.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(cond.right)
         conds.append(rel(lc, rc))
@@ -75,8 +88,11 @@ def join(tr: Translator, op: lo.Join) -> Rel:
         if r is None:
             out.append(F.col(quote(c)))
         else:
-            out.append(F.when(F.col(_PRESENT).isNotNull(), F.col(quote(_LEFT + c)))
-                       .otherwise(F.col(quote(_RIGHT + r))).alias(c))
+            out.append(
+                F.when(F.col(_PRESENT).isNotNull(), F.col(quote(_LEFT + c)))
+                .otherwise(F.col(quote(_RIGHT + r)))
+                .alias(c)
+            )
     out.extend(F.col(quote(c)) for c in right.columns if c.lower() in right_names)
     return Rel(joined.select(*out))
 
@@ -85,8 +101,10 @@ def _renamed_apart(left: list[str], right: list[str]) -> list[Column]:
     """Every column of both sides; a right name the left already has gets a digit (`dept0`,
     then `dept1`, ...), as Drill names the columns of SELECT * over a join."""
     taken = {c.lower() for c in left}
-    out = [F.col(quote(_LEFT + c) if c.lower() in {r.lower() for r in right} else quote(c))
-           .alias(c) for c in left]
+    out = [
+        F.col(quote(_LEFT + c) if c.lower() in {r.lower() for r in right} else quote(c)).alias(c)
+        for c in left
+    ]
     for c in right:
         if c.lower() not in taken:
             taken.add(c.lower())
@@ -126,10 +144,13 @@ def _aligned(tr: Translator, op: lo.SetOperator) -> list[DataFrame]:
             other = {c.lower() for c in d.columns}
             only_first = sorted(n for n in names if n.lower() not in other)
             only_other = sorted(c for c in d.columns if c.lower() not in first)
-            raise tr.fail(op, f"input {i} has other fields than input {op.inputs[0]}: "
+            raise tr.fail(
+                op,
+                f"input {i} has other fields than input {op.inputs[0]}: "
                 f"only in input {op.inputs[0]}: [{', '.join(only_first)}], only in input {i}: "
                 f"[{', '.join(only_other)}] ({op.op} compares whole records; project the "
-                "inputs to the same fields)")
+                "inputs to the same fields)",
+            )
     return [dfs[0]] + [d.select(*[F.col(quote(n)) for n in names]) for d in dfs[1:]]
 
 

@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 def scan(tr: Translator, op: lo.Scan) -> Rel:
     engine = tr.storage.get(op.storage_engine, tr.where(op))
     if not engine.readable:
-        raise tr.fail(op, f"storage engine {op.storage_engine!r} "
-                                 f"({engine.kind}) cannot be scanned")
+        raise tr.fail(op, f"storage engine {op.storage_engine!r} ({engine.kind}) cannot be scanned")
     df = engine.read(tr.spark, op.selection)
     ref = getattr(op, "ref", None)
     if ref is not None:
@@ -50,6 +49,7 @@ def constant(tr: Translator, op: lo.Values | lo.Constant) -> Rel:
 
 
 # --- types implied by JSON values (Drill: integers BIGINT, floats FLOAT8) ----------------------
+
 
 def _type_of(value: Any) -> T.DataType:
     if value is None:

@@ -57,7 +57,7 @@ def set_path(df: DataFrame, path: Path, value: Column) -> DataFrame:
             break
         existing.append(_member(cur, name))
         cur = nxt
-    rest = path[1 + len(existing):]
+    rest = path[1 + len(existing) :]
     if len(rest) == 1:
         leaf_name, leaf = _member(cur, rest[0]), value
     else:  # the first missing map holds the rest of the path

@@ -115,8 +115,11 @@ class Scope:
         """Whether `path` is a whole column its reader marked NOT NULL (REQUIRED_COLUMN)."""
         assert self.schema is not None
         real = real_name([f.name for f in self.schema.fields], path.root)
-        return len(path.segments) == 1 and real is not None and \
-            bool(self.schema[real].metadata.get(REQUIRED_COLUMN))
+        return (
+            len(path.segments) == 1
+            and real is not None
+            and bool(self.schema[real].metadata.get(REQUIRED_COLUMN))
+        )
 
     def is_missing(self, path: Any) -> bool:
         """Whether `path` names no column or member of the input (it compiles to NULL)."""

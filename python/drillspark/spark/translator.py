@@ -29,37 +29,41 @@ Op = TypeVar("Op", bound=lo.Operator)
 Handler = Callable[["Translator", Any], Rel]
 
 
-def _entry(cls: type[Op], handler: Callable[[Translator, Op], Rel]) -> tuple[type[lo.Operator], Handler]:
+def _entry(
+    cls: type[Op], handler: Callable[[Translator, Op], Rel]
+) -> tuple[type[lo.Operator], Handler]:
     # one call per operator, so mypy checks the handler takes that class
     return cls, handler
 
 
 # Keyed by the plan's operator class (one definition of the set: plan.operators); `store` is
 # run by `Translator.run` (it writes, it yields no stream) and user operators by `_custom`.
-HANDLERS: dict[type[lo.Operator], Handler] = dict([
-    _entry(lo.Scan, ops_sources.scan),
-    _entry(lo.Constant, ops_sources.constant),
-    _entry(lo.Values, ops_sources.constant),
-    _entry(lo.Filter, ops_rows.filter_),
-    _entry(lo.Project, ops_rows.project),
-    _entry(lo.Transform, ops_rows.transform),
-    _entry(lo.Limit, ops_rows.limit),
-    _entry(lo.Order, ops_rows.order),
-    _entry(lo.Flatten, ops_rows.flatten),
-    _entry(lo.Join, ops_sets.join),
-    _entry(lo.SemiJoin, ops_joins.semi_join),
-    _entry(lo.LateralJoin, ops_joins.lateral_join),
-    _entry(lo.Unnest, ops_joins.unnest),
-    _entry(lo.Union, ops_sets.union),
-    _entry(lo.Except, ops_sets.except_),
-    _entry(lo.Intersect, ops_sets.intersect),
-    _entry(lo.Segment, ops_segments.segment),
-    _entry(lo.CollapsingAggregate, ops_segments.collapsing_aggregate),
-    _entry(lo.RunningAggregate, ops_segments.running_aggregate),
-    _entry(lo.WindowFrame, ops_segments.window_frame),
-    _entry(lo.GroupingAggregate, ops_segments.grouping_aggregate),
-    _entry(lo.Window, ops_segments.window),
-])
+HANDLERS: dict[type[lo.Operator], Handler] = dict(
+    [
+        _entry(lo.Scan, ops_sources.scan),
+        _entry(lo.Constant, ops_sources.constant),
+        _entry(lo.Values, ops_sources.constant),
+        _entry(lo.Filter, ops_rows.filter_),
+        _entry(lo.Project, ops_rows.project),
+        _entry(lo.Transform, ops_rows.transform),
+        _entry(lo.Limit, ops_rows.limit),
+        _entry(lo.Order, ops_rows.order),
+        _entry(lo.Flatten, ops_rows.flatten),
+        _entry(lo.Join, ops_sets.join),
+        _entry(lo.SemiJoin, ops_joins.semi_join),
+        _entry(lo.LateralJoin, ops_joins.lateral_join),
+        _entry(lo.Unnest, ops_joins.unnest),
+        _entry(lo.Union, ops_sets.union),
+        _entry(lo.Except, ops_sets.except_),
+        _entry(lo.Intersect, ops_sets.intersect),
+        _entry(lo.Segment, ops_segments.segment),
+        _entry(lo.CollapsingAggregate, ops_segments.collapsing_aggregate),
+        _entry(lo.RunningAggregate, ops_segments.running_aggregate),
+        _entry(lo.WindowFrame, ops_segments.window_frame),
+        _entry(lo.GroupingAggregate, ops_segments.grouping_aggregate),
+        _entry(lo.Window, ops_segments.window),
+    ]
+)
 # Operators with no stream handler, and where they are handled instead.
 ELSEWHERE: dict[type[lo.Operator], str] = {
     lo.Store: "Translator.run writes it",
@@ -88,9 +92,15 @@ def _place(e: BaseException) -> dict[str, Any]:
 
 
 class Translator:
-    def __init__(self, spark: SparkSession, operators: list[Any], storage: StorageRegistry,
-                 dialect_2013: bool = False, catalog: FunctionCatalog = CATALOG,
-                 missing_type: str = "VARCHAR"):
+    def __init__(
+        self,
+        spark: SparkSession,
+        operators: list[Any],
+        storage: StorageRegistry,
+        dialect_2013: bool = False,
+        catalog: FunctionCatalog = CATALOG,
+        missing_type: str = "VARCHAR",
+    ):
         self.spark = spark  # used as given: the translator changes none of its settings
         self.missing_type = missing_type  # Drill type of missing columns (see expressions)
         self.ops = {op.id: op for op in operators}
@@ -108,17 +118,24 @@ class Translator:
     def fail(self, op: Any, message: str) -> PlanExecutionError:
         """The error for `message` about operator `op`: named in the text and as attributes."""
         return PlanExecutionError(f"{self.where(op)}{message}").locate(
-            op_id=op.id, op=op.op, detail=message)
+            op_id=op.id, op=op.op, detail=message
+        )
 
     def scope(self, op: Any, df: DataFrame) -> Scope:
         return Scope(df, self.where(op))
 
-    def compiler(self, op: Any, scope: Scope, prop: str, aggregates: bool = False,
-                 agg_wrap: Callable[[Column], Column] | None = None,
-                 window_wrap: Callable[[Column, bool], Column] | None = None,
-                 ) -> ExpressionCompiler:
-        return ExpressionCompiler(scope, self.catalog, aggregates, agg_wrap, prop,
-                                  self.missing_type, window_wrap)
+    def compiler(
+        self,
+        op: Any,
+        scope: Scope,
+        prop: str,
+        aggregates: bool = False,
+        agg_wrap: Callable[[Column], Column] | None = None,
+        window_wrap: Callable[[Column, bool], Column] | None = None,
+    ) -> ExpressionCompiler:
+        return ExpressionCompiler(
+            scope, self.catalog, aggregates, agg_wrap, prop, self.missing_type, window_wrap
+        )
 
     def rel(self, op_id: int) -> Rel:
         if op_id not in self._rels:
@@ -173,8 +190,11 @@ class Translator:
             self._placed(e, op)
             raise
         except RecursionError:
-            raise self.fail(op, "its expressions nest too deeply to translate (Python "
-                                f"recursion limit {RECURSION_LIMIT} reached)") from None
+            raise self.fail(
+                op,
+                "its expressions nest too deeply to translate (Python "
+                f"recursion limit {RECURSION_LIMIT} reached)",
+            ) from None
         except ValueError as e:  # bad arguments found while building (names the operator)
             if isinstance(e, ExecutionError) and e.detail is not None:  # placed already
                 raise self._placed(PlanExecutionError(str(e)).locate(**_place(e)), op) from None
@@ -243,10 +263,15 @@ class Translator:
         return result, written
 
     def _written_frame(self, written: list[WriteReport]) -> DataFrame:
-        schema = T.StructType([T.StructField("path", T.StringType()),
-                               T.StructField("format", T.StringType()),
-                               T.StructField("files", T.LongType()),
-                               T.StructField("rows", T.LongType())])
+        schema = T.StructType(
+            [
+                T.StructField("path", T.StringType()),
+                T.StructField("format", T.StringType()),
+                T.StructField("files", T.LongType()),
+                T.StructField("rows", T.LongType()),
+            ]
+        )
         rows = [(w.path, w.format, len(w.files), w.rows) for w in written]
         return self.spark.createDataFrame(rows, schema).select(
-            "path", "format", F.col("files"), F.col("rows"))
+            "path", "format", F.col("files"), F.col("rows")
+        )

@@ -33,8 +33,11 @@ if TYPE_CHECKING:
 
 # The engine and the session load on first use, so that `drillspark.sql.statements` (the
 # statement splitter `drillspark sql` needs to send statements to a server) costs no Spark.
-_LAZY = {"RowsResult": "drillspark.sql.engine", "SqlEngine": "drillspark.sql.engine",
-         "SqlSession": "drillspark.sql.session"}
+_LAZY = {
+    "RowsResult": "drillspark.sql.engine",
+    "SqlEngine": "drillspark.sql.engine",
+    "SqlSession": "drillspark.sql.session",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -44,9 +47,21 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'drillspark.sql' has no attribute {name!r}")
 
-__all__ = ["QueryPlanError", "RowsResult", "SqlEngine", "SqlError", "SqlSession", "SqlSyntaxError",
-           "TableNotFoundError", "UnsupportedSqlError", "ValidationError", "default_engine",
-           "run_sql", "sql"]
+
+__all__ = [
+    "QueryPlanError",
+    "RowsResult",
+    "SqlEngine",
+    "SqlError",
+    "SqlSession",
+    "SqlSyntaxError",
+    "TableNotFoundError",
+    "UnsupportedSqlError",
+    "ValidationError",
+    "default_engine",
+    "run_sql",
+    "sql",
+]
 
 
 class _ThreadEngines(threading.local):
@@ -56,8 +71,7 @@ class _ThreadEngines(threading.local):
 
     def __init__(self) -> None:
         # per SparkSession, weakly held: an id() key could be reused by a later session
-        self.by_session: weakref.WeakKeyDictionary[Any, SqlEngine] = \
-            weakref.WeakKeyDictionary()
+        self.by_session: weakref.WeakKeyDictionary[Any, SqlEngine] = weakref.WeakKeyDictionary()
         self.default: SqlEngine | None = None
 
 
@@ -79,8 +93,9 @@ def default_engine(spark: SparkSession | None = None) -> SqlEngine:
     return engine
 
 
-def run_sql(query: str, spark: SparkSession | None = None,
-            progress: ProgressCallback | bool | None = None) -> DrillResult | StatementResult:
+def run_sql(
+    query: str, spark: SparkSession | None = None, progress: ProgressCallback | bool | None = None
+) -> DrillResult | StatementResult:
     """Run Drill SQL (one or more ';'-separated statements); the last statement's result: a
     DrillResult for queries, a StatementResult for USE / SHOW / DESCRIBE / EXPLAIN / ALTER
     SESSION / CREATE / DROP. `progress` (drillspark.progress.resolve) is reported while Spark

@@ -40,13 +40,22 @@ def check_group_by(group: exp.Group, low: Lowering) -> None:
         if value:
             node = value[0] if isinstance(value, list) else value
             target = node if isinstance(node, exp.Expr) else group
-            raise _err(UnsupportedSqlError, "Rollup, Cube, Grouping Sets are not supported in "
-                       "GROUP BY clause (DRILL-3962)", target, low.sql)
+            raise _err(
+                UnsupportedSqlError,
+                "Rollup, Cube, Grouping Sets are not supported in GROUP BY clause (DRILL-3962)",
+                target,
+                low.sql,
+            )
     for g in group.expressions:
         if isinstance(g, exp.Rollup | exp.Cube | exp.GroupingSets) or (
-                isinstance(g, exp.Anonymous) and g.name.lower() in ("grouping", "grouping_id")):
-            raise _err(UnsupportedSqlError, "Rollup, Cube, Grouping Sets are not supported in "
-                       "GROUP BY clause (DRILL-3962)", g, low.sql)
+            isinstance(g, exp.Anonymous) and g.name.lower() in ("grouping", "grouping_id")
+        ):
+            raise _err(
+                UnsupportedSqlError,
+                "Rollup, Cube, Grouping Sets are not supported in GROUP BY clause (DRILL-3962)",
+                g,
+                low.sql,
+            )
 
 
 def distinct_call(sel: SelectLowering, fname: str, value: str) -> str:
@@ -59,31 +68,50 @@ def distinct_call(sel: SelectLowering, fname: str, value: str) -> str:
     return call
 
 
-def distinct_input(sel: SelectLowering, rel: Rel, keys: list[dict],
-                   exprs: list[dict]) -> tuple[Rel, list[dict], list[dict]]:
+def distinct_input(
+    sel: SelectLowering, rel: Rel, keys: list[dict], exprs: list[dict]
+) -> tuple[Rel, list[dict], list[dict]]:
     """The input, keys and aggregate exprs of the query's groupingaggregate once its DISTINCT
     arguments are prepared."""
     low = sel.low
     if len(sel.distinct_args) == 1 and all(e["expr"] in sel.distinct_calls for e in exprs):
         (value,) = sel.distinct_args
         inner = keys + [{"ref": DISTINCT_ARG, "expr": value}]
-        rel = Rel(low.builder.add({"op": "groupingaggregate", "input": rel.op, "keys": inner,
-                                   "exprs": []}), [k["ref"] for k in inner])
+        rel = Rel(
+            low.builder.add(
+                {"op": "groupingaggregate", "input": rel.op, "keys": inner, "exprs": []}
+            ),
+            [k["ref"] for k in inner],
+        )
         keys = [{"ref": k["ref"], "expr": dx.path(k["ref"])} for k in keys]
-        exprs = [{"ref": e["ref"], "expr": dx.call(sel.distinct_calls[e["expr"]][0],
-                                                   [dx.path(DISTINCT_ARG)])} for e in exprs]
+        exprs = [
+            {
+                "ref": e["ref"],
+                "expr": dx.call(sel.distinct_calls[e["expr"]][0], [dx.path(DISTINCT_ARG)]),
+            }
+            for e in exprs
+        ]
         return rel, keys, exprs
     for value, marker in sel.distinct_args.items():
-        withins = [{"ref": low.hidden("w"), "expr": e}
-                   for e in [k["expr"] for k in keys] + [value]]
-        rel = Rel(low.builder.add({"op": "window", "input": rel.op, "withins": withins,
-                                   "orderings": [], "aggregations": [
-                                       {"ref": marker, "expr": "row_number()"}]}), None)
+        withins = [{"ref": low.hidden("w"), "expr": e} for e in [k["expr"] for k in keys] + [value]]
+        rel = Rel(
+            low.builder.add(
+                {
+                    "op": "window",
+                    "input": rel.op,
+                    "withins": withins,
+                    "orderings": [],
+                    "aggregations": [{"ref": marker, "expr": "row_number()"}],
+                }
+            ),
+            None,
+        )
     return rel, keys, exprs
 
 
-def pivot_query(sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot,
-                columns: list[str]) -> exp.Select:
+def pivot_query(
+    sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot, columns: list[str]
+) -> exp.Select:
     """`src PIVOT (agg(x) [AS a], ... FOR col IN (v [AS n], ...))` as
     `SELECT <other columns>, agg(x) FILTER (WHERE col = v) AS n_a, ... FROM src GROUP BY
     <other columns>`: the other columns are those neither pivoted nor aggregated, and the
@@ -109,8 +137,7 @@ def pivot_query(sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot,
     keep = [c for c in columns if c.lower() not in used]
     items: list[exp.Expr] = [exp.column(exp.to_identifier(c, quoted=True)) for c in keep]
     for v in pin.expressions:
-        value, vname = (v.this, v.alias) if isinstance(v, exp.PivotAlias | exp.Alias) else (
-            v, None)
+        value, vname = (v.this, v.alias) if isinstance(v, exp.PivotAlias | exp.Alias) else (v, None)
         if vname is None:
             vname = value.sql("drill")  # Drill names the column by the value's SQL: 'M'_a
         for node, alias in aggs:
@@ -121,8 +148,10 @@ def pivot_query(sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot,
     query = exp.Select(expressions=items)
     query.set("from_", exp.From(this=source))
     if keep:
-        query.set("group", exp.Group(expressions=[
-            exp.column(exp.to_identifier(c, quoted=True)) for c in keep]))
+        query.set(
+            "group",
+            exp.Group(expressions=[exp.column(exp.to_identifier(c, quoted=True)) for c in keep]),
+        )
     return query
 
 
@@ -130,24 +159,43 @@ def pivot_query(sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot,
 # more of them in one aggregate, the other aggregates over a column that a STDDEV / VAR reads
 # see that cast too (real Drill 1.22: `SELECT AVG(i), STDDEV(i), SUM(i), MIN(i)` gives SUM and
 # MIN as DOUBLE; BIT_AND / BIT_OR as INT). The lowering reproduces those result types.
-REDUCED = {"avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
-           "variance_pop", "variance_samp"}
+REDUCED = {
+    "avg",
+    "stddev",
+    "stddev_samp",
+    "stddev_pop",
+    "variance",
+    "var_samp",
+    "var_pop",
+    "variance_pop",
+    "variance_samp",
+}
 SPREAD = REDUCED - {"avg"}
-RETYPED = {"sum": "FLOAT8", "min": "FLOAT8", "max": "FLOAT8", "any_value": "FLOAT8",
-           "bit_and": "INT", "bit_or": "INT"}
+RETYPED = {
+    "sum": "FLOAT8",
+    "min": "FLOAT8",
+    "max": "FLOAT8",
+    "any_value": "FLOAT8",
+    "bit_and": "INT",
+    "bit_or": "INT",
+}
 
 
 def doubled_columns(sel: SelectLowering, names: Callable[[exp.Expr], str]) -> set[str]:
     """The columns (SQL text) whose plain aggregates Drill types as DOUBLE in this block."""
     node = sel.node
-    parts = list(node.expressions) + [node.args[k] for k in ("having", "order")
-                                      if node.args.get(k) is not None]
+    parts = list(node.expressions) + [
+        node.args[k] for k in ("having", "order") if node.args.get(k) is not None
+    ]
     reduced: set[str] = set()
     spread: set[str] = set()
     for part in parts:
         for n in part.walk():
-            if not isinstance(n, exp.AggFunc) or isinstance(n.parent, exp.Window) or \
-                    n.find_ancestor(exp.Select) is not node:
+            if (
+                not isinstance(n, exp.AggFunc)
+                or isinstance(n.parent, exp.Window)
+                or n.find_ancestor(exp.Select) is not node
+            ):
                 continue
             name = names(n)
             arg = n.this

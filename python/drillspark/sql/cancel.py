@@ -31,8 +31,7 @@ def spark_free(statement: str) -> bool:
         kind = type(st.classify(statement))
     except Exception:  # noqa: BLE001 - the statement's own run reports the error
         return True
-    return kind in (st.Explain, st.Use, st.SetOption, st.ShowFiles, st.ShowSchemas,
-                    st.ShowTables)
+    return kind in (st.Explain, st.Use, st.SetOption, st.ShowFiles, st.ShowSchemas, st.ShowTables)
 
 
 def starter(engine: Any, statements: list[str]) -> Callable[[], Any]:

@@ -59,8 +59,11 @@ def folder_of(session: SqlSession, ref: SchemaRef) -> str | None:
     if ref.plugin == "cp":
         return session.cp_root
     if ref.plugin == "dfs":
-        ws = "root" if ref.workspace == "default" and "default" not in session.workspaces \
+        ws = (
+            "root"
+            if ref.workspace == "default" and "default" not in session.workspaces
             else ref.workspace
+        )
         return session.workspaces.get(ws)
     return None
 
@@ -80,14 +83,30 @@ def schema_configs(session: SqlSession) -> list[dict]:
     out = []
     for w in dfs_workspaces(session):
         ref = SchemaRef("dfs", w)
-        out.append({"name": ref.name, "type": "file", "mutable": writable(session, ref),
-                    "location": folder_of(session, ref), "plugin": "dfs", "workspace": w,
-                    # dfs.default is dfs.root: list its views once
-                    "views": not (w == "default" and "default" not in session.workspaces)})
+        out.append(
+            {
+                "name": ref.name,
+                "type": "file",
+                "mutable": writable(session, ref),
+                "location": folder_of(session, ref),
+                "plugin": "dfs",
+                "workspace": w,
+                # dfs.default is dfs.root: list its views once
+                "views": not (w == "default" and "default" not in session.workspaces),
+            }
+        )
     out.append({"name": ISCHEMA, "type": "ischema", "mutable": False})
     out.append({"name": SYS, "type": "system-tables", "mutable": False})
-    out.append({"name": "cp.default", "type": "file", "mutable": False,
-                "location": session.cp_root, "plugin": "cp", "workspace": "default"})
+    out.append(
+        {
+            "name": "cp.default",
+            "type": "file",
+            "mutable": False,
+            "location": session.cp_root,
+            "plugin": "cp",
+            "workspace": "default",
+        }
+    )
     return out
 
 
@@ -101,8 +120,10 @@ def resolve_schema(session: SqlSession, parts: tuple[str, ...] | list[str]) -> S
     default = session.default_schema
     if default is not None and default[0] == "dfs" and len(parts) == 0:
         return SchemaRef("dfs", default[1])
-    raise ValidationError(f"Schema [{'.'.join(parts)}] is not valid with respect to either "
-                          "root schema or current default schema.")
+    raise ValidationError(
+        f"Schema [{'.'.join(parts)}] is not valid with respect to either "
+        "root schema or current default schema."
+    )
 
 
 def _absolute(session: SqlSession, parts: tuple[str, ...]) -> SchemaRef | None:
@@ -236,13 +257,11 @@ def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> R
     tables = md.ISCHEMA_TABLES if ref.plugin == ISCHEMA else md.SYS_TABLES
     key = next((t for t in tables if t.lower() == name.lower()), None)
     if key is None:
-        raise low.fail(f"Object '{name}' not found within '{ref.plugin}'", node,
-                       TableNotFoundError)
+        raise low.fail(f"Object '{name}' not found within '{ref.plugin}'", node, TableNotFoundError)
     if ref.plugin == SYS and key not in md.SYS_READABLE:
         raise low.unsupported(f"the system table sys.{key}", node)
     low.builder.storage.setdefault(ref.plugin, engine_config(low.session, ref.plugin))
-    op = {"op": "scan", "storageengine": ref.plugin,
-          "selection": {"table": key}}
+    op = {"op": "scan", "storageengine": ref.plugin, "selection": {"table": key}}
     return Rel(low.builder.add(op, node), [c for c, _, _ in tables[key]])
 
 
@@ -260,12 +279,28 @@ def option_rows(session: SqlSession) -> list[list]:
     for n in names:
         value = session.option(n)
         default = OPTION_DEFAULTS.get(n)
-        kind = "BIT" if isinstance(value, bool) else "BIGINT" if isinstance(value, int) else \
-            "FLOAT8" if isinstance(value, float) else "VARCHAR"
+        kind = (
+            "BIT"
+            if isinstance(value, bool)
+            else "BIGINT"
+            if isinstance(value, int)
+            else "FLOAT8"
+            if isinstance(value, float)
+            else "VARCHAR"
+        )
         text = str(value).lower() if isinstance(value, bool) else str(value)
         changed = n in session.options
-        rows.append([n, kind, "ALL", text, "CHANGED" if changed else "DEFAULT",
-                     "SESSION" if changed else "BOOT", OPTION_DESCRIPTIONS.get(n, "")])
+        rows.append(
+            [
+                n,
+                kind,
+                "ALL",
+                text,
+                "CHANGED" if changed else "DEFAULT",
+                "SESSION" if changed else "BOOT",
+                OPTION_DESCRIPTIONS.get(n, ""),
+            ]
+        )
         del default
     return rows
 
@@ -273,19 +308,19 @@ def option_rows(session: SqlSession) -> list[list]:
 # Drill 1.22's own descriptions (sys.options) of the options drillspark understands.
 OPTION_DESCRIPTIONS = {
     "store.json.all_text_mode": "Drill reads all data from the JSON files as VARCHAR. Prevents "
-                                "schema change errors.",
+    "schema change errors.",
     "store.json.read_numbers_as_double": "Reads numbers with or without a decimal point as "
-                                         "DOUBLE. Prevents schema change errors.",
+    "DOUBLE. Prevents schema change errors.",
     "store.json.reader.allow_escape_any_char": "Enables the JSON record reader in Drill to "
-                                               "escape any character. Default is false. "
-                                               "(Drill 1.16+)",
-    "store.json.enable_v2_reader": "Enable the experimental \"version 2\" JSON reader.",
+    "escape any character. Default is false. "
+    "(Drill 1.16+)",
+    "store.json.enable_v2_reader": 'Enable the experimental "version 2" JSON reader.',
     "exec.enable_union_type": "Enable support for Avro union type.",
     "planner.enable_nestedloopjoin": "Sort-based operation. Writes to disk.",
     "planner.slice_target": "The number of records manipulated within a fragment before Drill "
-                            "parallelizes operations.",
+    "parallelizes operations.",
     "planner.width.max_per_node": "Max number of threads that can run in parallel for a query "
-                                  "on a node.",
+    "on a node.",
 }
 
 
@@ -298,8 +333,11 @@ def expand_view(low: Lowering, ref: SchemaRef, view: ViewFile, node: exp.Expr) -
     stack = low.__dict__.setdefault("_views", [])
     key = (ref.name, view.name)
     if key in stack or len(stack) >= MAX_VIEW_DEPTH:
-        raise low.fail(f"view {ref.name}.{view.name} reads itself (through "
-                       f"{' -> '.join('.'.join(k) for k in stack)})", node)
+        raise low.fail(
+            f"view {ref.name}.{view.name} reads itself (through "
+            f"{' -> '.join('.'.join(k) for k in stack)})",
+            node,
+        )
     saved = (low.sql, low.ctes, low.session.default_schema)
     stack.append(key)
     try:
@@ -310,8 +348,9 @@ def expand_view(low: Lowering, ref: SchemaRef, view: ViewFile, node: exp.Expr) -
         try:
             rel = low.lower_query(low.steps.parse(view.sql))
         except SqlError as e:
-            raise _err(type(e), f"view {ref.name}.`{view.name}`: {e.message}", node,
-                       saved[0]) from None
+            raise _err(
+                type(e), f"view {ref.name}.`{view.name}`: {e.message}", node, saved[0]
+            ) from None
     finally:
         stack.pop()
         low.sql, low.ctes, low.session.default_schema = saved

@@ -27,10 +27,28 @@ if TYPE_CHECKING:
 RowsResult = StatementResult
 
 # store.format -> (Spark writer format known to writers.py, Drill's file extension)
-STORE_FORMATS = {"parquet": ("parquet", "parquet"), "json": ("json", "json"),
-                 "csv": ("csv", "csv"), "tsv": ("tsv", "tsv"), "psv": ("psv", "tbl")}
-DATA_EXTENSIONS = {"parquet", "json", "csv", "tsv", "psv", "tbl", "csvh", "txt", "avro",
-                   "seq", "gz", "bz2", "zip"}
+STORE_FORMATS = {
+    "parquet": ("parquet", "parquet"),
+    "json": ("json", "json"),
+    "csv": ("csv", "csv"),
+    "tsv": ("tsv", "tsv"),
+    "psv": ("psv", "tbl"),
+}
+DATA_EXTENSIONS = {
+    "parquet",
+    "json",
+    "csv",
+    "tsv",
+    "psv",
+    "tbl",
+    "csvh",
+    "txt",
+    "avro",
+    "seq",
+    "gz",
+    "bz2",
+    "zip",
+}
 
 
 def _ok(ok: bool, summary: str) -> RowsResult:
@@ -44,18 +62,25 @@ def target_schema(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[SchemaRef,
     if len(parts) == 1:
         ref = catalog.default_ref(session)
         if ref is None:
-            raise ValidationError("Root schema is immutable. Drill does not allow creating or "
-                                  "deleting tables or views in the root schema. Select a "
-                                  "schema using 'USE schema' command.")
+            raise ValidationError(
+                "Root schema is immutable. Drill does not allow creating or "
+                "deleting tables or views in the root schema. Select a "
+                "schema using 'USE schema' command."
+            )
         return ref, name
     schema = tuple(p.lower() for p in parts[:-1])
     ref = catalog._absolute(session, schema)
     if ref is None:
-        current = ".".join(session.default_schema) if session.default_schema else \
-            "No default schema selected"
-        raise ValidationError(f"Schema [{'.'.join(parts[:-1])}] is not valid with respect to "
-                              f"either root schema or current default schema.\n\n"
-                              f"Current default schema: {current}")
+        current = (
+            ".".join(session.default_schema)
+            if session.default_schema
+            else "No default schema selected"
+        )
+        raise ValidationError(
+            f"Schema [{'.'.join(parts[:-1])}] is not valid with respect to "
+            f"either root schema or current default schema.\n\n"
+            f"Current default schema: {current}"
+        )
     return ref, name
 
 
@@ -65,10 +90,14 @@ def _mutable(engine: SqlEngine, ref: SchemaRef, name: str | None = None) -> str:
     paths, links out or look-alikes)."""
     folder = catalog.folder_of(engine.session, ref)
     if not catalog.writable(engine.session, ref) or not folder:
-        shown = "dfs" if ref == SchemaRef("dfs", "default") else \
-            "cp" if ref.plugin == "cp" else ref.name
-        raise ValidationError(f"Unable to create or drop objects. Schema [{shown}] is "
-                              "immutable.")
+        shown = (
+            "dfs"
+            if ref == SchemaRef("dfs", "default")
+            else "cp"
+            if ref.plugin == "cp"
+            else ref.name
+        )
+        raise ValidationError(f"Unable to create or drop objects. Schema [{shown}] is immutable.")
     if name is not None and ref.plugin == "dfs" and ref.workspace in engine.session.workspaces:
         engine.session.workspace_path("dfs", ref.workspace, name)
     return folder
@@ -100,24 +129,29 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
     from drillspark.sql.view_fields import view_fields
 
     if stmt.replace and stmt.if_not_exists:
-        raise ValidationError("Create view statement cannot have both <OR REPLACE> and "
-                              "<IF NOT EXISTS> clause")
+        raise ValidationError(
+            "Create view statement cannot have both <OR REPLACE> and <IF NOT EXISTS> clause"
+        )
     ref, name = target_schema(engine, stmt.name)
     folder = _mutable(engine, ref, name)
     path = view_path(folder, name)
-    temp = catalog.temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA \
-        else None
+    temp = (
+        catalog.temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA else None
+    )
     table_exists = os.path.exists(os.path.join(folder, name)) or temp is not None
     view_exists = os.path.isfile(path)
     if stmt.if_not_exists and (view_exists or table_exists):
-        return _ok(False, f"A table or view with given name [{name}] already exists in schema "
-                          f"[{ref.name}]")
+        return _ok(
+            False, f"A table or view with given name [{name}] already exists in schema [{ref.name}]"
+        )
     if table_exists:
-        raise ValidationError(f"A non-view table with given name [{name}] already exists in "
-                              f"schema [{ref.name}]")
+        raise ValidationError(
+            f"A non-view table with given name [{name}] already exists in schema [{ref.name}]"
+        )
     if view_exists and not stmt.replace:
-        raise ValidationError(f"A view with given name [{name}] already exists in schema "
-                              f"[{ref.name}]")
+        raise ValidationError(
+            f"A view with given name [{name}] already exists in schema [{ref.name}]"
+        )
     try:
         tree, _low, root = _compile(engine, stmt.query)  # checks the query, as Drill does
     except SqlError as e:
@@ -127,8 +161,9 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
     if stmt.columns is not None:
         count = len(root.columns) if root.columns is not None else None
         if dynamic or count is None or count != len(stmt.columns):
-            raise ValidationError("view's field list and the view's query field list have "
-                                  "different counts.")
+            raise ValidationError(
+                "view's field list and the view's query field list have different counts."
+            )
         _check_names(list(stmt.columns))
         fields = view_fields(engine.session, tree, list(stmt.columns))
     else:  # the select list's own names (the plan may have renamed a duplicate)
@@ -184,32 +219,41 @@ def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -
 def _check_is_table(path: str, ref: SchemaRef, name: str) -> None:
     """Refuse to drop anything but a data file or a folder of data files of one format."""
     if os.path.isfile(path):
-        if _extension(os.path.basename(path)) not in DATA_EXTENSIONS or \
-                path.endswith(VIEW_SUFFIX):
-            raise ValidationError(f"[{name}] in schema [{ref.name}] is not a table: only data "
-                                  "files and folders of data files are dropped")
+        if _extension(os.path.basename(path)) not in DATA_EXTENSIONS or path.endswith(VIEW_SUFFIX):
+            raise ValidationError(
+                f"[{name}] in schema [{ref.name}] is not a table: only data "
+                "files and folders of data files are dropped"
+            )
         return
     formats = set()
     for entry in os.scandir(path):
         if entry.name.startswith((".", "_")):
             continue  # hidden and bookkeeping files (.crc, _SUCCESS) go with the table
         if entry.is_dir():
-            raise ValidationError(f"[{name}] in schema [{ref.name}] holds the folder "
-                                  f"[{entry.name}]: DROP TABLE removes only folders of data "
-                                  "files")
+            raise ValidationError(
+                f"[{name}] in schema [{ref.name}] holds the folder "
+                f"[{entry.name}]: DROP TABLE removes only folders of data "
+                "files"
+            )
         ext = _extension(entry.name)
         if ext not in DATA_EXTENSIONS:
-            raise ValidationError("Table contains different file formats. \nDrop Table is only "
-                                  "supported for directories that contain homogeneous file "
-                                  "formats consumable by Drill")
+            raise ValidationError(
+                "Table contains different file formats. \nDrop Table is only "
+                "supported for directories that contain homogeneous file "
+                "formats consumable by Drill"
+            )
         formats.add(ext)
     if not formats:
-        raise ValidationError("No files were found and no default format is set on the "
-                              f"queried workspace.\n\nworkspace: {ref.name}\ntable: {name}")
+        raise ValidationError(
+            "No files were found and no default format is set on the "
+            f"queried workspace.\n\nworkspace: {ref.name}\ntable: {name}"
+        )
     if len(formats) > 1:
-        raise ValidationError("Table contains different file formats. \nDrop Table is only "
-                              "supported for directories that contain homogeneous file "
-                              "formats consumable by Drill")
+        raise ValidationError(
+            "Table contains different file formats. \nDrop Table is only "
+            "supported for directories that contain homogeneous file "
+            "formats consumable by Drill"
+        )
 
 
 def _extension(name: str) -> str:
@@ -229,22 +273,27 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
         ref, name = target_schema(engine, stmt.name)
     folder = _mutable(engine, ref, name)
     if stmt.temporary and ref != catalog.TEMP_SCHEMA:
-        raise ValidationError("Temporary tables are not allowed to be created / dropped "
-                              f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}].")
+        raise ValidationError(
+            "Temporary tables are not allowed to be created / dropped "
+            f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}]."
+        )
     # a temporary table may not shadow a table or view either (Drill 1.22)
-    exists = os.path.exists(os.path.join(folder, name)) or \
-        os.path.isfile(view_path(folder, name)) or \
-        (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
+    exists = (
+        os.path.exists(os.path.join(folder, name))
+        or os.path.isfile(view_path(folder, name))
+        or (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
+    )
     if exists:
-        message = f"A table or view with given name [{name}] already exists in schema " \
-                  f"[{ref.name}]"
+        message = f"A table or view with given name [{name}] already exists in schema [{ref.name}]"
         if stmt.if_not_exists:
             return _ok(False, message)
         raise ValidationError(message)
     fmt = str(session.option("store.format")).lower()
     if fmt not in STORE_FORMATS:
-        raise ValidationError(f"unsupported store.format '{fmt}' for CREATE TABLE AS "
-                              f"(drillspark writes {', '.join(STORE_FORMATS)})")
+        raise ValidationError(
+            f"unsupported store.format '{fmt}' for CREATE TABLE AS "
+            f"(drillspark writes {', '.join(STORE_FORMATS)})"
+        )
     if stmt.partition and fmt != "parquet":  # Drill's other writers cannot partition
         raise ValidationError(f"{fmt} format does not support auto-partitioning.")
     path = temps.folder_for(folder, name) if stmt.temporary else os.path.join(folder, name)
@@ -267,11 +316,13 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
     if stmt.columns is not None:
         names = root.columns
         if names is None:  # SELECT * of a schema-free table: its columns once analysed
-            names = list(engine.run_plan(CompiledQuery(low.plan(root), None,
-                                                       sql=stmt.query)).df.columns)
+            names = list(
+                engine.run_plan(CompiledQuery(low.plan(root), None, sql=stmt.query)).df.columns
+            )
         if len(names) != len(stmt.columns):
-            raise ValidationError("table's field list and the table's query field list have "
-                                  "different counts.")
+            raise ValidationError(
+                "table's field list and the table's query field list have different counts."
+            )
         _check_names(list(stmt.columns))
         root = low.rename(_known(root, names), list(stmt.columns))
     else:  # the select list's own names (the plan may have renamed a duplicate)
@@ -289,15 +340,24 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
         from drillspark.sql import drill_expr as dx
         from drillspark.sql.lower import Rel
 
-        orderings = [{"order": "ASC", "expr": dx.path(c), "nullDirection": "LAST"}
-                     for c in stmt.partition]
-        root = Rel(low.builder.add({"op": "order", "input": root.op, "orderings": orderings}),
-                   root.columns)
+        orderings = [
+            {"order": "ASC", "expr": dx.path(c), "nullDirection": "LAST"} for c in stmt.partition
+        ]
+        root = Rel(
+            low.builder.add({"op": "order", "input": root.op, "orderings": orderings}), root.columns
+        )
     low.builder.storage.setdefault("dfs", low.engine_config("dfs"))
-    store = {"storageengine": "dfs", "target": {"path": path, "format": STORE_FORMATS[fmt][0],
-                                                "table": stmt.name[-1]}}
-    return CompiledQuery(low.plan(root, store=store), ["Fragment", "Number of records written"],
-                         target=path, sql=stmt.query, positions=low.builder.positions)
+    store = {
+        "storageengine": "dfs",
+        "target": {"path": path, "format": STORE_FORMATS[fmt][0], "table": stmt.name[-1]},
+    }
+    return CompiledQuery(
+        low.plan(root, store=store),
+        ["Fragment", "Number of records written"],
+        target=path,
+        sql=stmt.query,
+        positions=low.builder.positions,
+    )
 
 
 def _known(rel: Any, names: list[str]) -> Any:

@@ -39,8 +39,12 @@ class SqlEngine:
     """Executes Drill SQL text with one SqlSession (USE and ALTER SESSION persist between
     statements). `spark` is created on the first query when not given."""
 
-    def __init__(self, spark: SparkSession | None = None, session: SqlSession | None = None,
-                 spark_factory: Callable[[], SparkSession] | None = None):
+    def __init__(
+        self,
+        spark: SparkSession | None = None,
+        session: SqlSession | None = None,
+        spark_factory: Callable[[], SparkSession] | None = None,
+    ):
         self._spark = spark
         self._spark_factory = spark_factory
         self.session = session or SqlSession()
@@ -103,8 +107,10 @@ class SqlEngine:
             from drillspark.api import run
             from drillspark.plan import parse
         except ImportError as e:
-            raise SqlError("running queries needs the plan translator (drillspark.run), which "
-                           f"this build does not have ({e})") from None
+            raise SqlError(
+                "running queries needs the plan translator (drillspark.run), which "
+                f"this build does not have ({e})"
+            ) from None
         try:
             plan = parse(json.dumps(compiled.plan))
             result = run(plan, spark=self.spark)
@@ -158,8 +164,9 @@ class SqlEngine:
         if stmt.schema is None:
             ref = catalog.default_ref(self.session)
             if ref is None:
-                raise ValidationError("No default schema selected. Select a schema using "
-                                      "'USE schema' command")
+                raise ValidationError(
+                    "No default schema selected. Select a schema using 'USE schema' command"
+                )
         else:
             ref = catalog.resolve_schema(self.session, stmt.schema)
         if ref.plugin == catalog.ISCHEMA:
@@ -179,8 +186,10 @@ class SqlEngine:
             fields = [f for f in fields if f.name.lower() == stmt.column.lower()]
         if stmt.like is not None:
             fields = [f for f in fields if like(f.name, stmt.like)]
-        rows = [[f.name, md.column_attributes(f)["DATA_TYPE"], "YES" if f.nullable else "NO"]
-                for f in fields]
+        rows = [
+            [f.name, md.column_attributes(f)["DATA_TYPE"], "YES" if f.nullable else "NO"]
+            for f in fields
+        ]
         return RowsResult(["COLUMN_NAME", "DATA_TYPE", "IS_NULLABLE"], rows)
 
     def _describeschema(self, stmt: st.DescribeSchema) -> RowsResult:
@@ -188,8 +197,9 @@ class SqlEngine:
             ref = catalog.resolve_schema(self.session, stmt.schema)
         except ValidationError:
             raise ValidationError(f"Invalid schema name [{'.'.join(stmt.schema)}]") from None
-        return RowsResult(["schema", "properties"], [[ref.name, schema_properties(
-            self.session, ref)]])
+        return RowsResult(
+            ["schema", "properties"], [[ref.name, schema_properties(self.session, ref)]]
+        )
 
     # ------------------------------------------------------------------ DDL (sql/ddl.py)
     def _createview(self, stmt: st.CreateView) -> RowsResult:
@@ -246,20 +256,33 @@ def schema_properties(session: SqlSession, ref: catalog.SchemaRef) -> str:
     elif ref.plugin == catalog.SYS:
         config = {"type": "SystemTablePluginConfig", "enabled": True}
     else:
-        config = {"type": "file", "connection": "classpath:///" if ref.plugin == "cp" else
-                  "file:///", "formats": FORMATS_CONFIG, "authMode": "SHARED_USER",
-                  "enabled": True}
+        config = {
+            "type": "file",
+            "connection": "classpath:///" if ref.plugin == "cp" else "file:///",
+            "formats": FORMATS_CONFIG,
+            "authMode": "SHARED_USER",
+            "enabled": True,
+        }
         if ref.plugin == "dfs":
-            config.update(location=catalog.folder_of(session, ref),
-                          writable=catalog.writable(session, ref), defaultInputFormat=None,
-                          allowAccessOutsideWorkspace=False)
+            config.update(
+                location=catalog.folder_of(session, ref),
+                writable=catalog.writable(session, ref),
+                defaultInputFormat=None,
+                allowAccessOutsideWorkspace=False,
+            )
     return jackson_pretty(config)
 
 
 def _text_format(ext: str, delimiter: str, header: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "text", "extensions": [ext], "lineDelimiter": "\n",
-                           "fieldDelimiter": delimiter, "quote": '"', "escape": '"',
-                           "comment": "#"}
+    out: dict[str, Any] = {
+        "type": "text",
+        "extensions": [ext],
+        "lineDelimiter": "\n",
+        "fieldDelimiter": delimiter,
+        "quote": '"',
+        "escape": '"',
+        "comment": "#",
+    }
     if header:
         out["extractHeader"] = True
     return out
@@ -285,14 +308,25 @@ def _quoted(parts: Sequence[str]) -> str:
 def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResult:
     """Drill's SHOW FILES [IN schema[.`sub/folder`]]: the entries of a workspace folder, of a
     folder under it, or the one file it names."""
-    columns = ["name", "isDirectory", "isFile", "length", "owner", "group", "permissions",
-               "accessTime", "modificationTime"]
+    columns = [
+        "name",
+        "isDirectory",
+        "isFile",
+        "length",
+        "owner",
+        "group",
+        "permissions",
+        "accessTime",
+        "modificationTime",
+    ]
     if schema is None:
         ref = catalog.default_ref(session)
         if ref is None or ref.plugin not in ("dfs", "cp"):
             shown = ref.name if ref is not None else ""
-            raise ValidationError("SHOW FILES is supported in workspace type schema only. "
-                                  f"Schema [{shown}] is not a workspace schema.")
+            raise ValidationError(
+                "SHOW FILES is supported in workspace type schema only. "
+                f"Schema [{shown}] is not a workspace schema."
+            )
         sub: tuple[str, ...] = ()
     else:
         parts = tuple(schema)
@@ -306,15 +340,18 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
         if ref is None:
             ref, sub = catalog.resolve_schema(session, ()), parts
         if ref.plugin not in ("dfs", "cp"):
-            raise ValidationError("SHOW FILES is supported in workspace type schema only. "
-                                  f"Schema [{ref.name}] is not a workspace schema.")
+            raise ValidationError(
+                "SHOW FILES is supported in workspace type schema only. "
+                f"Schema [{ref.name}] is not a workspace schema."
+            )
     folder = catalog.folder_of(session, ref)
     if not folder:
         return RowsResult(columns, [])
     path = os.path.normpath(os.path.join(folder, *sub))
     if os.path.isfile(path):
-        entries = [e for e in md.file_entries(os.path.dirname(path))
-                   if e[0] == os.path.basename(path)]
+        entries = [
+            e for e in md.file_entries(os.path.dirname(path)) if e[0] == os.path.basename(path)
+        ]
     else:
         entries = md.file_entries(path)
     return RowsResult(columns, [list(e) for e in entries])
@@ -337,10 +374,10 @@ def summary(plan: dict) -> str:
         detail = ""
         if name == "scan":
             sel = op.get("selection", {})
-            fmt = sel.get("format", {}).get("type") if isinstance(sel.get("format"), dict) \
-                else None
-            detail = f" {op.get('storageengine')}{f' [{fmt}]' if fmt else ''} " \
-                     f"{sel.get('table', '')}"
+            fmt = sel.get("format", {}).get("type") if isinstance(sel.get("format"), dict) else None
+            detail = (
+                f" {op.get('storageengine')}{f' [{fmt}]' if fmt else ''} {sel.get('table', '')}"
+            )
         elif name == "flatten":
             detail = f" {op.get('name')} = flatten({op.get('expr')})"
         elif name == "filter":
@@ -392,5 +429,5 @@ def _property_of(path: str) -> str:
     """`storageengine` for the JSON path `$.query[2].storageengine` ('' for the operator)."""
     if not path.startswith("$.query["):
         return ""
-    rest = path[len("$.query["):]
-    return rest[rest.find("]") + 1:].lstrip(".")
+    rest = path[len("$.query[") :]
+    return rest[rest.find("]") + 1 :].lstrip(".")

@@ -12,8 +12,13 @@ class SqlError(Error):
 
     kind = "SQL error"
 
-    def __init__(self, message: str, sql: str | None = None, line: int | None = None,
-                 column: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        sql: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ):
         self.message = message
         self.sql = sql
         self.line = line

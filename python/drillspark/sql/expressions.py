@@ -36,22 +36,44 @@ def _plan_number(text: str) -> str:
 
 # sqlglot node classes whose Drill function name is not recorded in meta.
 FUNCTION_NAMES = {
-    "CurrentDate": "current_date", "CurrentTimestamp": "current_timestamp",
-    "CurrentTime": "current_time", "ArraySize": "repeated_count", "Pow": "power",
-    "StrPosition": "strpos", "Ln": "ln", "Upper": "upper", "Lower": "lower",
+    "CurrentDate": "current_date",
+    "CurrentTimestamp": "current_timestamp",
+    "CurrentTime": "current_time",
+    "ArraySize": "repeated_count",
+    "Pow": "power",
+    "StrPosition": "strpos",
+    "Ln": "ln",
+    "Upper": "upper",
+    "Lower": "lower",
 }
 
 # Functions Calcite calls without parentheses: an unquoted single name among these is the
 # function, never a column (Calcite tries them before columns).
-NILADIC = {"pi": "pi", "localtime": "localtime", "localtimestamp": "localtimestamp",
-           "current_date": "current_date", "current_time": "current_time",
-           "current_timestamp": "current_timestamp"}
+NILADIC = {
+    "pi": "pi",
+    "localtime": "localtime",
+    "localtimestamp": "localtimestamp",
+    "current_date": "current_date",
+    "current_time": "current_time",
+    "current_timestamp": "current_timestamp",
+}
 # Calcite's niladic session values: the query's user and default schema, constants of the
 # statement (Drill: `anonymous` without authentication, '' before any USE)
 SESSION_VALUES = ("user", "session_user", "system_user", "current_schema")
 # TIMESTAMPADD / TIMESTAMPDIFF units (SQL_TSI_* are JDBC's spellings of the same)
-TIME_UNITS = {"NANOSECOND", "MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY",
-              "WEEK", "MONTH", "QUARTER", "YEAR"}
+TIME_UNITS = {
+    "NANOSECOND",
+    "MICROSECOND",
+    "MILLISECOND",
+    "SECOND",
+    "MINUTE",
+    "HOUR",
+    "DAY",
+    "WEEK",
+    "MONTH",
+    "QUARTER",
+    "YEAR",
+}
 
 
 class ExprLowering:
@@ -60,8 +82,7 @@ class ExprLowering:
     def __init__(self, sel: SelectLowering):
         self.sel = sel
 
-    def fail(self, message: str, node: exp.Expr,
-             cls: type[SqlError] | None = None) -> SqlError:
+    def fail(self, message: str, node: exp.Expr, cls: type[SqlError] | None = None) -> SqlError:
         if cls is not None:
             return self.sel.low.fail(message, node, cls)
         return self.sel.fail(message, node)
@@ -74,25 +95,34 @@ class ExprLowering:
                     return dx.path(key_name)
             if self._is_aggregate(node):
                 return self._aggregate(node)
-            if isinstance(node, exp.Column | exp.Dot | exp.Bracket) and \
-                    node.find(exp.Column) is not None:
-                raise self.fail(f"expression '{node.sql('drill')}' is neither in GROUP BY nor "
-                                "inside an aggregate function", node)
+            if (
+                isinstance(node, exp.Column | exp.Dot | exp.Bracket)
+                and node.find(exp.Column) is not None
+            ):
+                raise self.fail(
+                    f"expression '{node.sql('drill')}' is neither in GROUP BY nor "
+                    "inside an aggregate function",
+                    node,
+                )
         method = getattr(self, "_" + type(node).__name__, None)
         if method is not None:
             return method(node)
         if isinstance(node, exp.Func):
             return self._function(node)
-        raise self.sel.low.unsupported(f"the SQL construct {node.key.upper()} "
-                                       f"('{node.sql('drill')}')", node)
+        raise self.sel.low.unsupported(
+            f"the SQL construct {node.key.upper()} ('{node.sql('drill')}')", node
+        )
 
     # --- references ----------------------------------------------------------------------
     def _Column(self, node: exp.Column) -> str:
         if isinstance(node.this, exp.Star):
             raise self.fail("'*' is only allowed alone in the select list", node)
         ident = node.this
-        word = (ident.name.lower() if not node.table and isinstance(ident, exp.Identifier)
-                and not ident.quoted else None)  # a bare name may be a niladic function
+        word = (
+            ident.name.lower()
+            if not node.table and isinstance(ident, exp.Identifier) and not ident.quoted
+            else None
+        )  # a bare name may be a niladic function
         if word in NILADIC:
             return dx.call(NILADIC[word], [])
         if word in SESSION_VALUES:
@@ -127,8 +157,9 @@ class ExprLowering:
                 elif isinstance(idx, exp.Literal) and idx.this.isdigit():
                     segs.insert(0, int(idx.this))
                 else:
-                    raise self.sel.low.unsupported("an array index that is not an integer "
-                                                   "literal", idx)
+                    raise self.sel.low.unsupported(
+                        "an array index that is not an integer literal", idx
+                    )
                 cur = cur.this
             else:
                 break
@@ -141,8 +172,11 @@ class ExprLowering:
             return dx.path(self._flattened(cur), segs)
         # Plan paths start at a column; there is no function indexing a computed value.
         what = "an array index" if isinstance(node, exp.Bracket) else "member access"
-        raise self.sel.low.unsupported(f"{what} on a computed value ('{node.sql('drill')}'; "
-                                       "compute it in a subquery and index its column)", node)
+        raise self.sel.low.unsupported(
+            f"{what} on a computed value ('{node.sql('drill')}'; "
+            "compute it in a subquery and index its column)",
+            node,
+        )
 
     # --- literals ------------------------------------------------------------------------
     def _Literal(self, node: exp.Literal) -> str:
@@ -209,8 +243,13 @@ class ExprLowering:
 
     def _Between(self, node: exp.Between) -> str:
         v = self.lower(node.this)
-        return dx.boolean_chain("and", [dx.binary(">=", v, self.lower(node.args["low"])),
-                                        dx.binary("<=", v, self.lower(node.args["high"]))])
+        return dx.boolean_chain(
+            "and",
+            [
+                dx.binary(">=", v, self.lower(node.args["low"])),
+                dx.binary("<=", v, self.lower(node.args["high"])),
+            ],
+        )
 
     def _In(self, node: exp.In) -> str:
         if node.args.get("query") is not None:
@@ -218,8 +257,7 @@ class ExprLowering:
         if not node.expressions:  # sqlglot's `x IN field` (no list): nothing to compare with
             raise self.sel.low.unsupported(f"IN without a list ('{node.sql('drill')}')", node)
         v = self.lower(node.this)
-        return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e))
-                                       for e in node.expressions])
+        return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e)) for e in node.expressions])
 
     def _Like(self, node: exp.Expr, escape: exp.Expr | None = None) -> str:
         # `x NOT LIKE p` is one node with negate=True (there is no Not around it)
@@ -240,15 +278,16 @@ class ExprLowering:
         if not isinstance(inner, exp.Like | exp.ILike | exp.SimilarTo):
             raise self.sel.low.unsupported(f"ESCAPE after {inner.key.upper()}", node)
         if isinstance(inner, exp.SimilarTo):
-            call = dx.call("similar_to", [self.lower(inner.this), self.lower(inner.expression),
-                                          self.lower(node.expression)])
+            call = dx.call(
+                "similar_to",
+                [self.lower(inner.this), self.lower(inner.expression), self.lower(node.expression)],
+            )
             return f"!({call})" if inner.args.get("negate") else call
         return self._Like(inner, node.expression)
 
     def _NullSafeEQ(self, node: exp.Expr) -> str:
         # IS NOT DISTINCT FROM: equal, or both NULL
-        return dx.call("is_not_distinct_from", [self.lower(node.this),
-                                                self.lower(node.expression)])
+        return dx.call("is_not_distinct_from", [self.lower(node.this), self.lower(node.expression)])
 
     def _NullSafeNEQ(self, node: exp.Expr) -> str:
         return dx.call("is_distinct_from", [self.lower(node.this), self.lower(node.expression)])
@@ -285,8 +324,10 @@ class ExprLowering:
 
     def _If(self, node: exp.If) -> str:
         false = node.args.get("false")
-        return dx.case([(self.lower(node.this), self.lower(node.args["true"]))],
-                       self.lower(false) if false is not None else dx.NULL)
+        return dx.case(
+            [(self.lower(node.this), self.lower(node.args["true"]))],
+            self.lower(false) if false is not None else dx.NULL,
+        )
 
     def _Cast(self, node: exp.Cast) -> str:
         return dx.cast(self.lower(node.this), self._drill_type(node.to))
@@ -307,15 +348,19 @@ class ExprLowering:
         if drill is None:
             raise self.sel.low.unsupported(f"CAST to {dtype.sql('drill')}", dtype)
         for p in dtype.expressions:  # sqlglot also takes names and expressions here
-            if not (isinstance(p.this, exp.Literal) and p.this.is_int
-                    and 0 <= int(p.this.this) <= 2**31 - 1):
-                raise self.fail(f"CAST to {dtype.sql('drill')}: a type's size must be a whole "
-                                "number", p)
+            if not (
+                isinstance(p.this, exp.Literal)
+                and p.this.is_int
+                and 0 <= int(p.this.this) <= 2**31 - 1
+            ):
+                raise self.fail(
+                    f"CAST to {dtype.sql('drill')}: a type's size must be a whole number", p
+                )
         params = [p.this.this for p in dtype.expressions]
         if drill in ("VARCHAR", "VARBINARY"):
             return f"{drill}({params[0] if params else dx.DEFAULT_VARCHAR_LENGTH})"
         if drill == "VARDECIMAL":
-            p, s = (list(params) + list(map(str, dx.DEFAULT_DECIMAL))[len(params):])[:2]
+            p, s = (list(params) + list(map(str, dx.DEFAULT_DECIMAL))[len(params) :])[:2]
             return f"VARDECIMAL({p}, {s})"
         return drill
 
@@ -323,8 +368,9 @@ class ExprLowering:
         return node.name  # a subquery's value, lowered by sql/subqueries.py
 
     def _Subquery(self, node: exp.Subquery) -> str:
-        raise self.sel.low.unsupported("a subquery in this position (only FROM, IN and "
-                                       "scalar subqueries in WHERE are)", node)
+        raise self.sel.low.unsupported(
+            "a subquery in this position (only FROM, IN and scalar subqueries in WHERE are)", node
+        )
 
     def _Exists(self, node: exp.Exists) -> str:
         raise self.sel.low.unsupported("EXISTS (subquery)", node)
@@ -334,8 +380,10 @@ class ExprLowering:
         if isinstance(value, exp.Neg) and isinstance(value.this, exp.Literal):
             value = exp.Literal.string("-" + value.this.name)
         if not isinstance(value, exp.Literal) or unit is None:
-            raise self.sel.low.unsupported(f"the interval '{node.sql('drill')}' (only "
-                                           "INTERVAL 'text' <unit> [TO <unit>] is)", node)
+            raise self.sel.low.unsupported(
+                f"the interval '{node.sql('drill')}' (only INTERVAL 'text' <unit> [TO <unit>] is)",
+                node,
+            )
         if isinstance(unit, exp.IntervalSpan):
             start, end = unit.this.name, unit.expression.name
         else:
@@ -378,7 +426,8 @@ class ExprLowering:
             for key, value in node.args.items():
                 if isinstance(value, str) and value:
                     raise self.sel.low.unsupported(
-                        f"{fname.upper()} with {key.upper()} {value}", node)
+                        f"{fname.upper()} with {key.upper()} {value}", node
+                    )
         args = self._args(node)
         if fname == "log10" and isinstance(node, exp.Log) and len(args) == 2:
             args = args[1:]  # sqlglot reads LOG10(x) as LOG(10, x)
@@ -398,8 +447,7 @@ class ExprLowering:
             word = unit.name.upper() if isinstance(unit, exp.Column | exp.Var) else ""
             word = word.removeprefix("SQL_TSI_").replace("FRAC_SECOND", "MICROSECOND")
             if word not in TIME_UNITS:
-                raise self.fail(f"{fname.upper()}: unknown time unit "
-                                f"'{unit.sql('drill')}'", unit)
+                raise self.fail(f"{fname.upper()}: unknown time unit '{unit.sql('drill')}'", unit)
             return dx.call(fname, [dx.string(word)] + [self.lower(a) for a in args[1:]])
         return self._function(node)
 
@@ -468,16 +516,24 @@ class ExprLowering:
         args = self._args(node)
         where = self.lower(cond) if cond is not None else None
         if isinstance(node, exp.Count) and (not args or isinstance(args[0], exp.Star)):
-            return "count(1)" if where is None else dx.call("count", [dx.case([(where, "1")],
-                                                                               dx.NULL)])
+            return (
+                "count(1)"
+                if where is None
+                else dx.call("count", [dx.case([(where, "1")], dx.NULL)])
+            )
         if args and isinstance(args[0], exp.Distinct):
             inner = args[0].expressions
             if window:
-                raise self.fail("DISTINCT for window aggregate functions is not currently "
-                                "supported (DRILL-3182)", node, UnsupportedSqlError)
+                raise self.fail(
+                    "DISTINCT for window aggregate functions is not currently "
+                    "supported (DRILL-3182)",
+                    node,
+                    UnsupportedSqlError,
+                )
             if len(inner) != 1 or len(args) != 1:
-                raise self.sel.low.unsupported(f"{fname.upper()}(DISTINCT ...) with several "
-                                               "arguments", node)
+                raise self.sel.low.unsupported(
+                    f"{fname.upper()}(DISTINCT ...) with several arguments", node
+                )
             value = self.lower(inner[0])
             if where is not None:
                 value = dx.case([(where, value)], dx.NULL)
@@ -486,8 +542,13 @@ class ExprLowering:
             raise self.fail("aggregate functions cannot be nested", node)
         lowered = [self.lower(a) for a in args]
         retype = RETYPED.get(fname)
-        if not window and retype and len(args) == 1 and isinstance(args[0], exp.Column) and \
-                args[0].sql("drill") in self.sel.doubled(self._name):
+        if (
+            not window
+            and retype
+            and len(args) == 1
+            and isinstance(args[0], exp.Column)
+            and args[0].sql("drill") in self.sel.doubled(self._name)
+        ):
             lowered[0] = dx.cast(lowered[0], retype)
         if where is not None and lowered:
             lowered[0] = dx.case([(where, lowered[0])], dx.NULL)

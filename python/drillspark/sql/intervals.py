@@ -22,7 +22,7 @@ class IntervalError(Error, ValueError):
 def _fields(start: str, end: str) -> tuple[str, ...]:
     for group in (YEAR_MONTH, DAY_TIME):
         if start in group and end in group and group.index(start) <= group.index(end):
-            return group[group.index(start):group.index(end) + 1]
+            return group[group.index(start) : group.index(end) + 1]
     raise IntervalError(f"INTERVAL {start} TO {end} is not an interval qualifier")
 
 
@@ -42,16 +42,20 @@ def interval_literal(text: str, start: str, end: str | None = None) -> tuple[str
     expect = "".join(seps.get((a, b), ":") for a, b in zip(fields, fields[1:], strict=False))
     got = "".join(ch for ch in body if ch in "-: ")
     number = r"\d+(\.\d+)?" if fields[-1] == "SECOND" else r"\d+"
-    if (len(parts) != len(fields) or got != expect
-            or not all(re.fullmatch(r"\d+", p) for p in parts[:-1])
-            or not re.fullmatch(number, parts[-1])):
+    if (
+        len(parts) != len(fields)
+        or got != expect
+        or not all(re.fullmatch(r"\d+", p) for p in parts[:-1])
+        or not re.fullmatch(number, parts[-1])
+    ):
         qual = start if start == end else f"{start} TO {end}"
         raise IntervalError(f"Illegal interval literal format '{text}' for INTERVAL {qual}")
     values = dict(zip(fields, parts, strict=True))
     lead = values[fields[0]]
     if len(lead.split(".")[0]) > 2:  # SQL's default leading precision is 2 digits
-        raise IntervalError(f"Interval field value {int(lead)} exceeds precision of "
-                            f"{fields[0]}(2) field")
+        raise IntervalError(
+            f"Interval field value {int(lead)} exceeds precision of {fields[0]}(2) field"
+        )
     if fields[0] == "YEAR" or fields == ("MONTH",):
         months = sign * (12 * int(values.get("YEAR", 0)) + int(values.get("MONTH", 0)))
         return "intervalyear", year_month_text(months)

@@ -51,8 +51,9 @@ def rewrite_using(sel: SelectLowering, sides: list[Source], joins: list[exp.Join
         parts = column_parts(col)
         if len(parts) != 1 or parts[0].lower() not in merged or _inside_subquery(col, node):
             continue
-        if isinstance(col.parent, exp.Join) or (parts[0].lower() in aliases and _in_order_by(
-                col, node)):
+        if isinstance(col.parent, exp.Join) or (
+            parts[0].lower() in aliases and _in_order_by(col, node)
+        ):
             continue
         replacement = merged[parts[0].lower()].copy()
         if col.parent is node and col.arg_key == "expressions":
@@ -80,15 +81,19 @@ def _left_owner(sel: SelectLowering, left: list[Source], name: str, j: exp.Join)
         return free[0]
     if not free:
         raise sel.fail(f"column '{name}' of USING is not a column of the left side", j)
-    raise sel.fail(f"column '{name}' of USING is ambiguous between schema-free tables on the "
-                   "left: write ON with qualified columns", j)
+    raise sel.fail(
+        f"column '{name}' of USING is ambiguous between schema-free tables on the "
+        "left: write ON with qualified columns",
+        j,
+    )
 
 
 def _qualified(src: Source, name: str) -> exp.Column:
     if not src.alias:
         return exp.column(exp.to_identifier(name, quoted=True))
-    return exp.column(exp.to_identifier(name, quoted=True),
-                      table=exp.to_identifier(src.alias, quoted=True))
+    return exp.column(
+        exp.to_identifier(name, quoted=True), table=exp.to_identifier(src.alias, quoted=True)
+    )
 
 
 def one_side_condition(sel: SelectLowering, conj: exp.Expr, right: Source) -> dict | None:

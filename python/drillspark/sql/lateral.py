@@ -62,8 +62,7 @@ def placeholder(sel: SelectLowering, node: exp.Expr) -> LateralSource:
         if alias_node is not None and alias_node.columns:
             names = [c.name for c in alias_node.columns]
             if len(names) != len(columns):
-                raise sel.fail("column aliases need a subquery with that many columns",
-                               alias_node)
+                raise sel.fail("column aliases need a subquery with that many columns", alias_node)
             columns = names
     return LateralSource(alias, Rel(-1, columns), node=node)
 
@@ -83,22 +82,31 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
     names: list[str] = []
     from_ = query.args.get("from_") or query.args.get("from")
     source = from_.this if from_ is not None else None
-    aliases = {n.alias_or_name.lower() for n in [source] + [
-        j.this for j in query.args.get("joins") or []] if n is not None}
+    aliases = {
+        n.alias_or_name.lower()
+        for n in [source] + [j.this for j in query.args.get("joins") or []]
+        if n is not None
+    }
     for i, e in enumerate(query.expressions):
-        if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this,
-                                                                                exp.Star)):
+        if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
             alias = source.args.get("alias") if isinstance(source, exp.Unnest) else None
             if query.args.get("joins") or not isinstance(source, exp.Unnest):
-                raise sel.low.unsupported("SELECT * in a LATERAL subquery over more than "
-                                          "one UNNEST", e)
-            names.append(alias.columns[0].name if alias is not None and alias.columns
-                         else alias.name if alias is not None else UNNAMED)
+                raise sel.low.unsupported(
+                    "SELECT * in a LATERAL subquery over more than one UNNEST", e
+                )
+            names.append(
+                alias.columns[0].name
+                if alias is not None and alias.columns
+                else alias.name
+                if alias is not None
+                else UNNAMED
+            )
             continue
         if isinstance(e, exp.Alias):
             names.append(e.alias)
-        elif isinstance(e, exp.Column) and (len(e.parts) == 1 or (
-                len(e.parts) == 2 and e.parts[0].name.lower() in aliases)):
+        elif isinstance(e, exp.Column) and (
+            len(e.parts) == 1 or (len(e.parts) == 2 and e.parts[0].name.lower() in aliases)
+        ):
             names.append(e.name)  # a column, not a member of one (that is EXPR$n)
         else:
             names.append(f"EXPR${i}")
@@ -125,8 +133,9 @@ def unnest_source(sel: SelectLowering, node: exp.Unnest) -> Source:
     enclosing query's current row."""
     outer = sel.low.__dict__.get("lateral_outer") or []
     if not outer:
-        raise sel.low.unsupported("UNNEST outside a lateral join (write FROM t, UNNEST(t.a) "
-                                  "u(x))", node)
+        raise sel.low.unsupported(
+            "UNNEST outside a lateral join (write FROM t, UNNEST(t.a) u(x))", node
+        )
     _check_unnest(sel, node)
     alias_node = node.args.get("alias")
     alias = alias_node.name if alias_node is not None else ""
@@ -153,9 +162,19 @@ def _unnest(outer: SelectLowering, node: exp.Unnest, name: str) -> Rel:
     low = outer.low
     op = low.builder.add({"op": "unnest", "column": path}, node)
     low.__dict__.setdefault("lateral_unnests", []).append(op)
-    return Rel(low.builder.add({"op": "project", "input": op, "projections": [
-        {"ref": name, "expr": dx.path(produced)},
-        {"ref": IMPLICIT, "expr": dx.path(IMPLICIT)}]}), [name])
+    return Rel(
+        low.builder.add(
+            {
+                "op": "project",
+                "input": op,
+                "projections": [
+                    {"ref": name, "expr": dx.path(produced)},
+                    {"ref": IMPLICIT, "expr": dx.path(IMPLICIT)},
+                ],
+            }
+        ),
+        [name],
+    )
 
 
 def join(sel: SelectLowering, left: Rel, side: LateralSource, j: exp.Join) -> Rel:
@@ -168,11 +187,11 @@ def join(sel: SelectLowering, left: Rel, side: LateralSource, j: exp.Join) -> Re
     if (j.args.get("side") or "").upper() == "LEFT":
         jtype = "LEFT"
     elif j.args.get("side"):
-        raise sel.low.unsupported(f"{j.args['side']} JOIN LATERAL (Drill has INNER and LEFT)",
-                                  j)
+        raise sel.low.unsupported(f"{j.args['side']} JOIN LATERAL (Drill has INNER and LEFT)", j)
     if on is not None and not (isinstance(on, exp.Boolean) and on.this):
-        raise sel.low.unsupported("a lateral join condition other than ON TRUE (filter "
-                                  "inside the lateral subquery)", on)
+        raise sel.low.unsupported(
+            "a lateral join condition other than ON TRUE (filter inside the lateral subquery)", on
+        )
     low = sel.low
     start = len(low.builder.ops)
     unnests = low.__dict__.setdefault("lateral_unnests", [])
@@ -237,25 +256,32 @@ def _per_row_limit(sel: SelectLowering, op: dict) -> None:
     before = next(o for o in low.builder.ops if o["@id"] == op["input"])
     orderings = before["orderings"] if before["op"] == "order" else []
     rn = low.hidden("rn")
-    window = low.builder.add({"op": "window", "input": op["input"],
-                              "withins": [{"ref": IMPLICIT, "expr": dx.path(IMPLICIT)}],
-                              "orderings": orderings,
-                              "aggregations": [{"ref": rn, "expr": "row_number()"}]})
+    window = low.builder.add(
+        {
+            "op": "window",
+            "input": op["input"],
+            "withins": [{"ref": IMPLICIT, "expr": dx.path(IMPLICIT)}],
+            "orderings": orderings,
+            "aggregations": [{"ref": rn, "expr": "row_number()"}],
+        }
+    )
     first, last = op["first"], op.get("last")
     conds = [dx.binary(">", dx.path(rn), str(first))]
     if last is not None:
         conds.append(dx.binary("<=", dx.path(rn), str(last)))
     op_id = op["@id"]
     op.clear()
-    op.update({"@id": op_id, "op": "filter", "input": window,
-               "expr": dx.boolean_chain("and", conds)})
+    op.update(
+        {"@id": op_id, "op": "filter", "input": window, "expr": dx.boolean_chain("and", conds)}
+    )
 
 
 def over_unnest(query: exp.Expr) -> bool:
     """Whether a subquery reads an UNNEST of the enclosing row (`EXISTS (SELECT ... FROM
     UNNEST(t.a) u(x) ...)`)."""
-    from_ = query.args.get("from_") or query.args.get("from") if isinstance(
-        query, exp.Select) else None
+    from_ = (
+        query.args.get("from_") or query.args.get("from") if isinstance(query, exp.Select) else None
+    )
     return from_ is not None and isinstance(from_.this, exp.Unnest)
 
 
@@ -278,6 +304,7 @@ def exists(sel: SelectLowering, rel: Rel, query: exp.Select) -> tuple[Rel, str]:
     finally:
         stack.pop()
     _keep_implicit(sel, unnests[first_unnest], start)
-    op = low.builder.add({"op": "lateral-join", "left": rel.op, "right": inner.op,
-                          "type": "LEFT"}, query)
+    op = low.builder.add(
+        {"op": "lateral-join", "left": rel.op, "right": inner.op, "type": "LEFT"}, query
+    )
     return Rel(op, None), dx.call("isnotnull", [dx.path(n)])

@@ -35,8 +35,15 @@ SESSION_ONLY_JSON_OPTIONS = {"alltextmode", "readnumbersasdouble"}
 
 # Extension -> Drill format type for `dfs` tables without a table function `type`.
 FORMAT_BY_EXTENSION = {
-    "json": "json", "csv": "text", "csvh": "text", "tsv": "text", "psv": "text", "txt": "text",
-    "parquet": "parquet", "avro": "avro", "seq": "sequencefile",
+    "json": "json",
+    "csv": "text",
+    "csvh": "text",
+    "tsv": "text",
+    "psv": "text",
+    "txt": "text",
+    "parquet": "parquet",
+    "avro": "avro",
+    "seq": "sequencefile",
     "tbl": "text",  # Drill's psv format (what CTAS writes with store.format 'psv')
 }
 TEXT_DEFAULTS = {
@@ -48,6 +55,7 @@ TEXT_DEFAULTS = {
 }
 # Drill's implicit file columns: read only when the query names them.
 IMPLICIT_FILE_COLUMNS = ("filename", "filepath", "fqn", "suffix")
+
 
 @dataclass
 class Rel:
@@ -105,8 +113,9 @@ class PlanBuilder:
         self.storage: dict[str, dict] = {}
         self.positions: dict[int, dict[str, int]] = {}
 
-    def add(self, op: dict, node: exp.Expr | None = None,
-            parts: dict[str, exp.Expr] | None = None) -> int:
+    def add(
+        self, op: dict, node: exp.Expr | None = None, parts: dict[str, exp.Expr] | None = None
+    ) -> int:
         op_id = len(self.ops) + 1
         self.ops.append({"@id": op_id, **op})
         where = {"": start_of(node)} if node is not None else {}
@@ -119,8 +128,11 @@ class PlanBuilder:
 
 def start_of(node: exp.Expr | None) -> int | None:
     """Offset of the leftmost token of `node` that sqlglot recorded a position for."""
-    starts = [n.meta["start"] for n in (node.walk() if node is not None else [])
-              if getattr(n, "meta", None) and "start" in n.meta]
+    starts = [
+        n.meta["start"]
+        for n in (node.walk() if node is not None else [])
+        if getattr(n, "meta", None) and "start" in n.meta
+    ]
     return min(starts) if starts else None
 
 
@@ -167,9 +179,12 @@ class Lowering:
         options = {k: self.session.option(k) for k in OPTION_DEFAULTS}
         options.update(self.session.changed_options())
         return {
-            "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1,
-                     "generator": {"type": "drillspark.sql", "info": self.sql},
-                     "options": options},
+            "head": {
+                "type": "APACHE_DRILL_LOGICAL",
+                "version": 1,
+                "generator": {"type": "drillspark.sql", "info": self.sql},
+                "options": options,
+            },
             "storage": self.builder.storage,
             "query": self.builder.ops,
         }
@@ -179,8 +194,9 @@ class Lowering:
         self.hidden_names.append(name)
         return name
 
-    def fail(self, message: str, node: exp.Expr | None,
-             cls: type[SqlError] = ValidationError) -> SqlError:
+    def fail(
+        self, message: str, node: exp.Expr | None, cls: type[SqlError] = ValidationError
+    ) -> SqlError:
         return _err(cls, message, node, self.sql)
 
     def unsupported(self, what: str, node: exp.Expr | None) -> SqlError:
@@ -192,8 +208,12 @@ class Lowering:
         if with_ is not None:
             if with_.args.get("recursive"):  # Drill's parser knows no WITH RECURSIVE
                 first = with_.expressions[0]
-                raise self.fail(f'Encountered "{first.alias_or_name}": WITH RECURSIVE is not '
-                                "supported by Drill", first, SqlSyntaxError)
+                raise self.fail(
+                    f'Encountered "{first.alias_or_name}": WITH RECURSIVE is not '
+                    "supported by Drill",
+                    first,
+                    SqlSyntaxError,
+                )
             frame: dict[str, Rel] = {}
             self.ctes.append(frame)
             try:
@@ -203,8 +223,11 @@ class Lowering:
                     if alias is not None and alias.columns:  # WITH a (k, v) AS (...)
                         names = [c.name for c in alias.columns]
                         if rel.columns is None or len(names) != len(rel.columns):
-                            raise self.fail("Number of columns must match number of query "
-                                            "columns (the WITH column list)", alias)
+                            raise self.fail(
+                                "Number of columns must match number of query "
+                                "columns (the WITH column list)",
+                                alias,
+                            )
                         rel = self.rename(rel, names)
                     frame[cte.alias_or_name.lower()] = rel
                 return self._lower_body(node)
@@ -228,10 +251,12 @@ class Lowering:
         # `a UNION ALL b UNION ALL c ...` is a left-deep tree: take its spine as one n-ary
         # union (a 500-way UNION ALL would otherwise recurse 500 deep here and in Spark).
         spine = [node]
-        while (isinstance(spine[-1].this, exp.Union) and isinstance(node, exp.Union)
-               and bool(spine[-1].this.args.get("distinct", True)) == distinct
-               and not any(spine[-1].this.args.get(k) for k in ("order", "limit", "offset",
-                                                                 "with"))):
+        while (
+            isinstance(spine[-1].this, exp.Union)
+            and isinstance(node, exp.Union)
+            and bool(spine[-1].this.args.get("distinct", True)) == distinct
+            and not any(spine[-1].this.args.get(k) for k in ("order", "limit", "offset", "with"))
+        ):
             spine.append(spine[-1].this)
         left = self.lower_query(spine[-1].this)
         inputs = [left.op]
@@ -239,17 +264,21 @@ class Lowering:
             right = self.lower_query(part.expression)
             if left.columns is not None and right.columns is not None:
                 if len(left.columns) != len(right.columns):
-                    raise self.fail(f"Column count mismatch in {node.key.upper()}: its inputs "
-                                    f"have {len(left.columns)} and {len(right.columns)} "
-                                    "columns", part)
+                    raise self.fail(
+                        f"Column count mismatch in {node.key.upper()}: its inputs "
+                        f"have {len(left.columns)} and {len(right.columns)} "
+                        "columns",
+                        part,
+                    )
                 if [c.lower() for c in left.columns] != [c.lower() for c in right.columns]:
                     right = self.rename(right, left.columns)
                 if node.key != "union":
                     right = self._without_nulls(right)
             inputs.append(right.op)
         op = {"union": "union", "intersect": "intersect", "except": "Except"}[node.key]
-        rel = Rel(self.builder.add({"op": op, "inputs": inputs, "distinct": distinct}),
-                  left.columns)
+        rel = Rel(
+            self.builder.add({"op": op, "inputs": inputs, "distinct": distinct}), left.columns
+        )
         return self._modifiers(rel, node)
 
     def _without_nulls(self, rel: Rel) -> Rel:
@@ -257,17 +286,18 @@ class Lowering:
         matches nothing (INTERSECT drops it, EXCEPT keeps it), so the right side's rows with a
         NULL are left out before Spark's NULL-equal set operation."""
         assert rel.columns is not None
-        check = dx.boolean_chain("and", [dx.call("isnotnull", [dx.path(c)])
-                                         for c in rel.columns])
-        return Rel(self.builder.add({"op": "filter", "input": rel.op, "expr": check}),
-                   rel.columns)
+        check = dx.boolean_chain("and", [dx.call("isnotnull", [dx.path(c)]) for c in rel.columns])
+        return Rel(self.builder.add({"op": "filter", "input": rel.op, "expr": check}), rel.columns)
 
     def rename(self, rel: Rel, names: list[str]) -> Rel:
         assert rel.columns is not None
-        projections = [{"ref": new, "expr": dx.path(old)} for old, new in zip(rel.columns, names,
-                                                                              strict=True)]
-        return Rel(self.builder.add({"op": "project", "input": rel.op,
-                                     "projections": projections}), list(names))
+        projections = [
+            {"ref": new, "expr": dx.path(old)} for old, new in zip(rel.columns, names, strict=True)
+        ]
+        return Rel(
+            self.builder.add({"op": "project", "input": rel.op, "projections": projections}),
+            list(names),
+        )
 
     def _modifiers(self, rel: Rel, node: exp.Expr) -> Rel:
         """ORDER BY / LIMIT / OFFSET on a set operation or parenthesised query."""
@@ -286,8 +316,10 @@ class Lowering:
                 else:
                     raise self.unsupported("ORDER BY an expression on a set operation", o)
                 orderings.append(ordering(dx.path(name), o))
-            rel = Rel(self.builder.add({"op": "order", "input": rel.op, "orderings": orderings}),
-                      rel.columns)
+            rel = Rel(
+                self.builder.add({"op": "order", "input": rel.op, "orderings": orderings}),
+                rel.columns,
+            )
         return self.limit(rel, node)
 
     def limit(self, rel: Rel, node: exp.Expr) -> Rel:
@@ -300,8 +332,12 @@ class Lowering:
             fetch = self._int(limit.args.get("count"), node)
         else:
             fetch = self._int(limit.expression if limit is not None else None, node)
-        op = {"op": "limit", "input": rel.op, "first": first,
-              "last": None if fetch is None else first + fetch}
+        op = {
+            "op": "limit",
+            "input": rel.op,
+            "first": first,
+            "last": None if fetch is None else first + fetch,
+        }
         return Rel(self.builder.add(op), rel.columns)
 
     def _int(self, node: exp.Expr | None, ctx: exp.Expr) -> int | None:
@@ -342,19 +378,35 @@ class Lowering:
         rel = Rel(self.builder.add({"op": "values", "content": content}, node), names)
         if all(t is None for t in types):
             return rel
-        return Rel(self.builder.add({"op": "project", "input": rel.op, "projections": [
-            {"ref": n, "expr": dx.path(n) if t is None else dx.cast(dx.path(n), t)}
-            for n, t in zip(names, types, strict=True)]}, node), names)
+        return Rel(
+            self.builder.add(
+                {
+                    "op": "project",
+                    "input": rel.op,
+                    "projections": [
+                        {"ref": n, "expr": dx.path(n) if t is None else dx.cast(dx.path(n), t)}
+                        for n, t in zip(names, types, strict=True)
+                    ],
+                },
+                node,
+            ),
+            names,
+        )
 
-    def _values_of_expressions(self, node: exp.Values, rows: list[list[exp.Expr]],
-                               names: list[str]) -> Rel:
+    def _values_of_expressions(
+        self, node: exp.Values, rows: list[list[exp.Expr]], names: list[str]
+    ) -> Rel:
         """VALUES rows with expressions (`(VALUES(CAST(NULL AS INT)), (1 + 1))`): each row a
         SELECT of its cells over one row, the rows one UNION ALL."""
-        selects = [exp.Select(expressions=[
-            exp.Alias(this=cell.copy(), alias=exp.to_identifier(name, quoted=True))
-            for name, cell in zip(names, cells, strict=True)]).from_(exp.Values(
-                expressions=[exp.Tuple(expressions=[exp.Literal.number(1)])]))
-            for cells in rows]
+        selects = [
+            exp.Select(
+                expressions=[
+                    exp.Alias(this=cell.copy(), alias=exp.to_identifier(name, quoted=True))
+                    for name, cell in zip(names, cells, strict=True)
+                ]
+            ).from_(exp.Values(expressions=[exp.Tuple(expressions=[exp.Literal.number(1)])]))
+            for cells in rows
+        ]
         query: exp.Expr = selects[0]
         for sel in selects[1:]:
             query = exp.Union(this=query, expression=sel, distinct=False)
@@ -393,8 +445,7 @@ class Lowering:
             raise self.fail("expected table(plugin.`path`(option => value, ...))", inner)
         return self.scan(tuple(path_parts), options, fn)
 
-    def scan(self, parts: tuple[str, ...], options: dict[str, object],
-             node: exp.Expr) -> Rel:
+    def scan(self, parts: tuple[str, ...], options: dict[str, object], node: exp.Expr) -> Rel:
         try:
             table = self.session.resolve_table(parts)
         except SqlError as e:
@@ -413,8 +464,10 @@ class Lowering:
             named = self._star_text_columns(node, implicit)
             if named:
                 selection["named"] = named
-        return Rel(self.builder.add({"op": "scan", "storageengine": engine,
-                                     "selection": selection}, node), None)
+        return Rel(
+            self.builder.add({"op": "scan", "storageengine": engine, "selection": selection}, node),
+            None,
+        )
 
     def _implicit_columns(self, node: exp.Expr) -> list[str]:
         """The implicit file columns the statement names anywhere. They become scan columns;
@@ -425,8 +478,12 @@ class Lowering:
         found = [n for n in IMPLICIT_FILE_COLUMNS if n in named]
         # names some SELECT list gives its output (`SELECT filename` in a subquery reaches the
         # result through an outer `*`)
-        outer = {e.alias_or_name.lower() for sel in root.find_all(exp.Select)
-                 for e in sel.expressions if isinstance(e, exp.Column | exp.Alias)}
+        outer = {
+            e.alias_or_name.lower()
+            for sel in root.find_all(exp.Select)
+            for e in sel.expressions
+            if isinstance(e, exp.Column | exp.Alias)
+        }
         for n in found:
             if n not in outer and n not in self.hidden_names:
                 self.hidden_names.append(n)
@@ -438,8 +495,11 @@ class Lowering:
         x`): Drill's text reader adds those it lacks to the `*` result, as ''. Only for a
         block whose FROM is this one table; select-list aliases and implicit columns aside."""
         select = node.find_ancestor(exp.Select)
-        if select is None or not any(isinstance(e, exp.Star) for e in select.expressions) \
-                or select.args.get("joins"):
+        if (
+            select is None
+            or not any(isinstance(e, exp.Star) for e in select.expressions)
+            or select.args.get("joins")
+        ):
             return []
         aliases = {e.alias.lower() for e in select.expressions if isinstance(e, exp.Alias)}
         out: list[str] = []
@@ -448,18 +508,29 @@ class Lowering:
                 continue
             name = col.name
             low = name.lower()
-            if low in aliases or low in implicit or low == "columns" or \
-                    re.fullmatch(r"dir\d+", low) or low in (n.lower() for n in out):
+            if (
+                low in aliases
+                or low in implicit
+                or low == "columns"
+                or re.fullmatch(r"dir\d+", low)
+                or low in (n.lower() for n in out)
+            ):
                 continue
             out.append(name)
         return out
 
     def engine_config(self, engine: str) -> dict:
         if engine == "cp":
-            return {"type": "file", "connection": "file:///",
-                    "workspaces": {"default": {"location": self.session.cp_root}}}
-        return {"type": "file", "connection": "file:///",
-                "workspaces": {k: {"location": v} for k, v in self.session.workspaces.items()}}
+            return {
+                "type": "file",
+                "connection": "file:///",
+                "workspaces": {"default": {"location": self.session.cp_root}},
+            }
+        return {
+            "type": "file",
+            "connection": "file:///",
+            "workspaces": {k: {"location": v} for k, v in self.session.workspaces.items()},
+        }
 
     def _format(self, path: str, options: dict[str, object]) -> dict:
         ext = self._extension(path)
@@ -494,8 +565,11 @@ class Lowering:
 
 def ordering(expr: str, o: exp.Ordered) -> dict:
     desc = bool(o.args.get("desc"))
-    return {"order": "DESC" if desc else "ASC", "expr": expr,
-            "nullDirection": "FIRST" if o.args.get("nulls_first") else "LAST"}
+    return {
+        "order": "DESC" if desc else "ASC",
+        "expr": expr,
+        "nullDirection": "FIRST" if o.args.get("nulls_first") else "LAST",
+    }
 
 
 def literal_value(node: exp.Expr, low: Lowering) -> object:
@@ -538,16 +612,23 @@ def _number_text(node: exp.Expr) -> str:
 def _is_constant(node: exp.Expr) -> bool:
     """A cell `literal_value` reads (a literal, NULL, TRUE / FALSE, a negated number)."""
     return isinstance(node, exp.Boolean | exp.Null | exp.Literal) or (
-        isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal))
+        isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal)
+    )
 
 
 def _column_type(cells: list[exp.Expr]) -> str | None:
     """The SQL type of a VALUES column of numeric literals (NULLs allowed): INT while every
     integer fits, else BIGINT; DECIMAL(p, s) with a decimal point; DOUBLE with an exponent.
     None (keep the values as read) for other columns."""
-    texts = [_number_text(c) for c in cells if not isinstance(c, exp.Null)
-             if isinstance(c, exp.Literal) and not c.is_string
-             or isinstance(c, exp.Neg) and isinstance(c.this, exp.Literal)]
+    texts = [
+        _number_text(c)
+        for c in cells
+        if not isinstance(c, exp.Null)
+        if isinstance(c, exp.Literal)
+        and not c.is_string
+        or isinstance(c, exp.Neg)
+        and isinstance(c.this, exp.Literal)
+    ]
     if not texts or len(texts) != sum(not isinstance(c, exp.Null) for c in cells):
         return None
     if any("e" in t.lower() for t in texts):
@@ -556,8 +637,10 @@ def _column_type(cells: list[exp.Expr]) -> str | None:
         # Calcite's least restrictive type: an integer counts as DECIMAL(10, 0) (INT) or
         # DECIMAL(19, 0) (BIGINT), a decimal literal by its own digits.
         scale = max(len(t.split(".")[1]) if "." in t else 0 for t in texts)
-        whole = max(len(t.lstrip("-").split(".")[0].lstrip("0")) if "." in t
-                    else 10 if _fits_int(t) else 19 for t in texts)
+        whole = max(
+            len(t.lstrip("-").split(".")[0].lstrip("0")) if "." in t else 10 if _fits_int(t) else 19
+            for t in texts
+        )
         return f"VARDECIMAL({min(max(whole + scale, 1), 38)}, {scale})"
     return "INT" if all(_fits_int(t) for t in texts) else "BIGINT"
 

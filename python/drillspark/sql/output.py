@@ -38,15 +38,14 @@ def stream(result: object, collect: bool = False) -> tuple[list[str], Iterator[l
     if hasattr(result, "df"):
         return columns, _fetch(result, collect)
     rows = result.rows()  # type: ignore[attr-defined]
-    return columns, ([r.get(c) for c in columns] if isinstance(r, dict) else list(r)
-                     for r in rows)
+    return columns, ([r.get(c) for c in columns] if isinstance(r, dict) else list(r) for r in rows)
 
 
 def _fetch(result: object, collect: bool) -> Iterator[list[object]]:
     fetching = getattr(result, "fetching", None)  # DrillResult: failures name the operator
     df = result.df  # type: ignore[attr-defined]
     with fetching() if fetching is not None else contextlib.nullcontext():
-        for r in (df.collect() if collect else df.toLocalIterator()):
+        for r in df.collect() if collect else df.toLocalIterator():
             yield [plain(v) for v in r]
 
 

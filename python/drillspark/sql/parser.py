@@ -57,8 +57,9 @@ def check_nesting(text: str) -> None:
             depth += 1
             if depth > MAX_SQL_NESTING:
                 line, col = position_of(text, token.start)
-                raise SqlSyntaxError(f"parentheses nest more than {MAX_SQL_NESTING} levels deep",
-                                     text, line, col)
+                raise SqlSyntaxError(
+                    f"parentheses nest more than {MAX_SQL_NESTING} levels deep", text, line, col
+                )
         elif token.token_type == TokenType.R_PAREN:
             depth -= 1
 
@@ -118,8 +119,13 @@ class CompiledQuery:
 
 
 def _too_deep(text: str) -> SqlError:
-    return SqlSyntaxError(f"the statement nests too deeply to compile (Python recursion limit "
-                          f"{RECURSION_LIMIT} reached)", text, 1, 1)
+    return SqlSyntaxError(
+        f"the statement nests too deeply to compile (Python recursion limit "
+        f"{RECURSION_LIMIT} reached)",
+        text,
+        1,
+        1,
+    )
 
 
 def new_lowering(session: SqlSession, text: str) -> Lowering:
@@ -128,8 +134,11 @@ def new_lowering(session: SqlSession, text: str) -> Lowering:
     return Lowering(session, text, _STEPS)
 
 
-_STEPS = LoweringSteps(select=lambda low, node: SelectLowering(low, node).lower(),
-                       named_table=named_table, parse=parse_query)
+_STEPS = LoweringSteps(
+    select=lambda low, node: SelectLowering(low, node).lower(),
+    named_table=named_table,
+    parse=parse_query,
+)
 
 
 def compile_query(text: str, session: SqlSession) -> CompiledQuery:
@@ -150,16 +159,16 @@ def _compile(text: str, session: SqlSession) -> CompiledQuery:
         raise UnsupportedSqlError(f"the statement {tree.key.upper()}", text, 1, 1)
     root = low.lower_query(tree)
     hidden = tuple(low.hidden_names) if root.columns is None else ()
-    return CompiledQuery(low.plan(root), root.columns, hidden=hidden, sql=text,
-                         positions=low.builder.positions)
+    return CompiledQuery(
+        low.plan(root), root.columns, hidden=hidden, sql=text, positions=low.builder.positions
+    )
 
 
 def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> CompiledQuery:
     kind = str(tree.args.get("kind") or "").upper()
     query = tree.expression
     if kind != "TABLE" or query is None:
-        raise UnsupportedSqlError(f"CREATE {kind} (only CREATE TABLE ... AS SELECT is)", text,
-                                  1, 1)
+        raise UnsupportedSqlError(f"CREATE {kind} (only CREATE TABLE ... AS SELECT is)", text, 1, 1)
     target = tree.this
     if isinstance(target, exp.Schema):
         raise UnsupportedSqlError("a column list in CREATE TABLE AS", text, 1, 1)
@@ -174,7 +183,14 @@ def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> Co
     # The store writes through the dfs engine even when the query scans no dfs table.
     low.builder.storage.setdefault("dfs", low.engine_config("dfs"))
     fmt = str(session.option("store.format")).lower()
-    store = {"storageengine": "dfs", "target": {"path": table.path, "format": fmt,
-                                                "table": table.display}}
-    return CompiledQuery(low.plan(root, store=store), ["Fragment", "Number of records written"],
-                         target=table.path, sql=text, positions=low.builder.positions)
+    store = {
+        "storageengine": "dfs",
+        "target": {"path": table.path, "format": fmt, "table": table.display},
+    }
+    return CompiledQuery(
+        low.plan(root, store=store),
+        ["Fragment", "Number of records written"],
+        target=table.path,
+        sql=text,
+        positions=low.builder.positions,
+    )

@@ -72,14 +72,28 @@ class SelectLowering:
 
     # ------------------------------------------------------------------ driver
     # SELECT clauses this lowering reads; any other clause present is rejected by name.
-    HANDLED = {"expressions", "from", "from_", "joins", "where", "group", "having", "order",
-               "limit", "offset", "distinct", "with", "with_", "kind", "windows"}
+    HANDLED = {
+        "expressions",
+        "from",
+        "from_",
+        "joins",
+        "where",
+        "group",
+        "having",
+        "order",
+        "limit",
+        "offset",
+        "distinct",
+        "with",
+        "with_",
+        "kind",
+        "windows",
+    }
 
     def _check_clauses(self) -> None:
         node = self.node
         if not node.expressions:
-            raise _err(SqlSyntaxError, "SELECT needs at least one expression", node,
-                       self.low.sql)
+            raise _err(SqlSyntaxError, "SELECT needs at least one expression", node, self.low.sql)
         for key, value in node.args.items():
             if value and key not in self.HANDLED:
                 target = value if isinstance(value, exp.Expr) else node
@@ -101,8 +115,11 @@ class SelectLowering:
         rel = self._select_subqueries(rel)
         items = self._items()
         self._all_items = items
-        grouped = bool(node.args.get("group")) or any(
-            self._has_aggregate(i.node) for i in items) or node.args.get("having") is not None
+        grouped = (
+            bool(node.args.get("group"))
+            or any(self._has_aggregate(i.node) for i in items)
+            or node.args.get("having") is not None
+        )
         if grouped:
             rel, projections = self._grouped(rel, items)
         else:
@@ -117,32 +134,48 @@ class SelectLowering:
             # Drill `transform` does (no project, which would need the field list).
             extra = [p for p in projections if p["ref"] != STAR]
             if extra:
-                rel = Rel(self.low.builder.add({"op": "transform", "input": rel.op,
-                                                "transforms": extra}), None)
+                rel = Rel(
+                    self.low.builder.add({"op": "transform", "input": rel.op, "transforms": extra}),
+                    None,
+                )
             else:
                 rel = Rel(rel.op, None)
         else:
             parts = {f"projections[{k}]": i.node for k, i in enumerate(items)}
-            rel = Rel(self.low.builder.add({"op": "project", "input": rel.op,
-                                            "projections": projections + order_hidden},
-                                           self.node, parts),
-                      visible + [p["ref"] for p in order_hidden])
+            rel = Rel(
+                self.low.builder.add(
+                    {"op": "project", "input": rel.op, "projections": projections + order_hidden},
+                    self.node,
+                    parts,
+                ),
+                visible + [p["ref"] for p in order_hidden],
+            )
         if node.args.get("distinct"):
             flat = next((f for i in items for f in i.node.find_all(exp.Flatten)), None)
             if flat is not None:
-                raise self.fail("Flatten function is not supported in Distinct (DRILL-2181)",
-                                flat)
+                raise self.fail("Flatten function is not supported in Distinct (DRILL-2181)", flat)
             if order_hidden:
-                raise self.fail("ORDER BY of a SELECT DISTINCT must use selected columns",
-                                node.args["order"])
+                raise self.fail(
+                    "ORDER BY of a SELECT DISTINCT must use selected columns", node.args["order"]
+                )
             rel = self._distinct(rel)
         if orderings:
-            rel = Rel(self.low.builder.add({"op": "order", "input": rel.op,
-                                            "orderings": orderings}), rel.columns)
+            rel = Rel(
+                self.low.builder.add({"op": "order", "input": rel.op, "orderings": orderings}),
+                rel.columns,
+            )
         rel = self.low.limit(rel, node)
         if order_hidden:
-            rel = Rel(self.low.builder.add({"op": "project", "input": rel.op, "projections": [
-                {"ref": n, "expr": dx.path(n)} for n in visible]}), visible)
+            rel = Rel(
+                self.low.builder.add(
+                    {
+                        "op": "project",
+                        "input": rel.op,
+                        "projections": [{"ref": n, "expr": dx.path(n)} for n in visible],
+                    }
+                ),
+                visible,
+            )
         return rel
 
     # ------------------------------------------------------------------ FROM and joins
@@ -159,8 +192,12 @@ class SelectLowering:
         if not joins:
             self.scope.sources.append(first)
             return first.rel
-        sides = [first] + [lateral.placeholder(self, j.this) if lateral.is_lateral(j.this)
-                            else self._source(j.this) for j in joins]
+        sides = [first] + [
+            lateral.placeholder(self, j.this)
+            if lateral.is_lateral(j.this)
+            else self._source(j.this)
+            for j in joins
+        ]
         self._check_aliases(sides)
         join_details.rewrite_using(self, sides, joins)
         self.scope.sources.extend(sides)
@@ -188,15 +225,15 @@ class SelectLowering:
             rel = self.low._values(node)
             alias_node = None  # the column aliases name the VALUES columns already
         elif isinstance(node, exp.Unnest | exp.Lateral):
-            raise self.low.unsupported("LATERAL / UNNEST first in FROM (it follows the table "
-                                       "whose arrays it reads)", node)
+            raise self.low.unsupported(
+                "LATERAL / UNNEST first in FROM (it follows the table whose arrays it reads)", node
+            )
         else:
             raise self.low.unsupported(f"{node.key.upper()} in FROM", node)
         if alias_node is not None and alias_node.columns:
             names = [c.name for c in alias_node.columns]
             if rel.columns is None or len(names) != len(rel.columns):
-                raise self.fail("column aliases need a subquery with that many columns",
-                                alias_node)
+                raise self.fail("column aliases need a subquery with that many columns", alias_node)
             rel = self.low.rename(rel, names)
         return Source(alias, rel)
 
@@ -211,11 +248,16 @@ class SelectLowering:
         source.set("pivots", None)
         inner = self._source(source)
         if inner.columns is None:
-            raise self.low.unsupported("PIVOT over a table whose columns are not known (pivot "
-                                       "a subquery that selects its columns)", pivot)
+            raise self.low.unsupported(
+                "PIVOT over a table whose columns are not known (pivot "
+                "a subquery that selects its columns)",
+                pivot,
+            )
         if not source.args.get("alias"):
-            source.set("alias", exp.TableAlias(this=exp.to_identifier(
-                self.low.hidden("pivot"), quoted=True)))
+            source.set(
+                "alias",
+                exp.TableAlias(this=exp.to_identifier(self.low.hidden("pivot"), quoted=True)),
+            )
         query = pivot_query(self, source, pivot, inner.columns)
         rel = self.low.lower_query(query)
         alias = pivot.args.get("alias")
@@ -239,8 +281,11 @@ class SelectLowering:
                 continue
             parts = column_parts(col)
             if _inside_subquery(col, self.node):
-                if len(parts) >= 2 and self.scope.find(parts[0]) is not None and \
-                        parts[0].lower() not in self._inner_aliases(col):
+                if (
+                    len(parts) >= 2
+                    and self.scope.find(parts[0]) is not None
+                    and parts[0].lower() not in self._inner_aliases(col)
+                ):
                     refs.setdefault(parts[0].lower(), set()).add(parts[1].lower())
                 continue
             if len(parts) >= 2 and self.scope.find(parts[0]) is not None:
@@ -254,8 +299,11 @@ class SelectLowering:
                 if len(owners) == 1:
                     refs.setdefault(owners[0].alias.lower(), set()).add(parts[0].lower())
                 else:
-                    raise self.fail(f"column '{parts[0]}' is ambiguous in a join of "
-                                    "schema-free tables: qualify it with a table alias", col)
+                    raise self.fail(
+                        f"column '{parts[0]}' is ambiguous in a join of "
+                        "schema-free tables: qualify it with a table alias",
+                        col,
+                    )
         return refs
 
     def _inner_aliases(self, col: exp.Column) -> set[str]:
@@ -271,8 +319,12 @@ class SelectLowering:
 
     def _starred(self) -> list[Source] | None:
         """The sources a `*` / `t.*` of the select list covers (None: no star)."""
-        stars = [e for e in self.node.expressions if isinstance(e, exp.Star) or (
-            isinstance(e, exp.Column) and isinstance(e.this, exp.Star))]
+        stars = [
+            e
+            for e in self.node.expressions
+            if isinstance(e, exp.Star)
+            or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+        ]
         if not stars:
             return None
         out: list[Source] = []
@@ -323,21 +375,25 @@ class SelectLowering:
         prefix = "$" if whole else ""
         s.fields = self._side_fields(s)
         cols_sorted = sorted(s.fields)
-        projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))}
-                       for c in cols_sorted]
+        projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))} for c in cols_sorted]
         if whole and any(t is s for t in starred):
             self.low.hidden_names.extend(s.fields.values())
             if projections:
-                s.rel = Rel(self.low.builder.add({"op": "transform", "input": s.rel.op,
-                                                  "transforms": projections}), None)
+                s.rel = Rel(
+                    self.low.builder.add(
+                        {"op": "transform", "input": s.rel.op, "transforms": projections}
+                    ),
+                    None,
+                )
             return
         if not projections:  # a side used only for its row count
             projections = [{"ref": f"{prefix}{s.alias}$", "expr": "1"}]
         if whole:
             self.low.hidden_names.extend(p["ref"] for p in projections)
-        s.rel = Rel(self.low.builder.add({"op": "project", "input": s.rel.op,
-                                          "projections": projections}),
-                    [p["ref"] for p in projections])
+        s.rel = Rel(
+            self.low.builder.add({"op": "project", "input": s.rel.op, "projections": projections}),
+            [p["ref"] for p in projections],
+        )
 
     def _join(self, left: Rel, right: Source, j: exp.Join) -> Rel:
         side = (j.args.get("side") or "").upper()
@@ -361,40 +417,73 @@ class SelectLowering:
             for conj in residual:
                 cond = join_details.one_side_condition(self, conj, right)
                 if cond is None:
-                    raise self.low.unsupported("an outer join condition mixing both sides "
-                                               "other than a comparison", conj)
+                    raise self.low.unsupported(
+                        "an outer join condition mixing both sides other than a comparison", conj
+                    )
                 conditions.append(cond)
             residual = []
         columns = None
         if left.columns is not None and right.rel.columns is not None:
             columns = left.columns + right.rel.columns
-        op = {"op": "join", "left": left.op, "right": right.rel.op, "type": jtype,
-              "conditions": conditions}
+        op = {
+            "op": "join",
+            "left": left.op,
+            "right": right.rel.op,
+            "type": jtype,
+            "conditions": conditions,
+        }
         if self._renaming[2]:  # whole records under SELECT *: Drill keeps both, `x0`
             op["duplicates"] = "rename"
         rel = Rel(self.low.builder.add(op, j), columns)
         if residual:
-            rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
-                                            "expr": dx.boolean_chain("and", [
-                                                self.expr(c) for c in residual])}), columns)
+            rel = Rel(
+                self.low.builder.add(
+                    {
+                        "op": "filter",
+                        "input": rel.op,
+                        "expr": dx.boolean_chain("and", [self.expr(c) for c in residual]),
+                    }
+                ),
+                columns,
+            )
         return rel
 
     def _join_condition(self, conj: exp.Expr, right: Source) -> dict | None:
-        rels = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<=",
-                "NullSafeEQ": "IS NOT DISTINCT FROM"}
-        flip = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">=",
-                "IS NOT DISTINCT FROM": "IS NOT DISTINCT FROM"}
+        rels = {
+            "EQ": "==",
+            "NEQ": "!=",
+            "GT": ">",
+            "GTE": ">=",
+            "LT": "<",
+            "LTE": "<=",
+            "NullSafeEQ": "IS NOT DISTINCT FROM",
+        }
+        flip = {
+            "==": "==",
+            "!=": "!=",
+            ">": "<",
+            ">=": "<=",
+            "<": ">",
+            "<=": ">=",
+            "IS NOT DISTINCT FROM": "IS NOT DISTINCT FROM",
+        }
         rel = rels.get(type(conj).__name__)
         if rel is None:
             return None
         sides = [self._sides(conj.this), self._sides(conj.expression)]
         r = right.alias.lower()
         if sides[0] and sides[1] and r not in sides[0] and sides[1] == {r}:
-            return {"relationship": rel, "left": self.expr(conj.this),
-                    "right": self.expr(conj.expression)}
+            return {
+                "relationship": rel,
+                "left": self.expr(conj.this),
+                "right": self.expr(conj.expression),
+            }
         if sides[0] and sides[1] and sides[0] == {r} and r not in sides[1]:
-            return {"relationship": flip[rel], "left": self.expr(conj.expression),
-                    "right": self.expr(conj.this)}
+            return {
+                "relationship": flip[rel],
+                "left": self.expr(conj.expression),
+                "right": self.expr(conj.this),
+            }
         return None
 
     def _sides(self, node: exp.Expr) -> set[str]:
@@ -418,12 +507,22 @@ class SelectLowering:
             plain.append(conj)
         if plain:
             if any(c.find(exp.Flatten) for c in plain):
-                raise self.fail("FLATTEN in WHERE: filter a flattened column in an outer "
-                                "query (Drill needs a subquery for that)", cond)
-            rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op, "expr":
-                                            dx.boolean_chain("and", [self.expr(c)
-                                                                     for c in plain])},
-                                           plain[0]), rel.columns)
+                raise self.fail(
+                    "FLATTEN in WHERE: filter a flattened column in an outer "
+                    "query (Drill needs a subquery for that)",
+                    cond,
+                )
+            rel = Rel(
+                self.low.builder.add(
+                    {
+                        "op": "filter",
+                        "input": rel.op,
+                        "expr": dx.boolean_chain("and", [self.expr(c) for c in plain]),
+                    },
+                    plain[0],
+                ),
+                rel.columns,
+            )
         return rel
 
     def _select_subqueries(self, rel: Rel) -> Rel:
@@ -432,8 +531,11 @@ class SelectLowering:
         found = [e for e in self.node.expressions if has_subquery(e)]
         if not found:
             return rel
-        if self.node.args.get("group") or self.node.args.get("having") or any(
-                self._has_aggregate(without_subqueries(e)) for e in self.node.expressions):
+        if (
+            self.node.args.get("group")
+            or self.node.args.get("having")
+            or any(self._has_aggregate(without_subqueries(e)) for e in self.node.expressions)
+        ):
             return rel  # an aggregate query: joined to the groups (_grouped)
         subs = SubqueryLowering(self)
         for e in found:
@@ -447,8 +549,9 @@ class SelectLowering:
         items: list[Item] = []
         used: set[str] = set()
         for i, e in enumerate(self.node.expressions):
-            if isinstance(e, exp.Star) or (isinstance(e, exp.Column)
-                                           and isinstance(e.this, exp.Star)):
+            if isinstance(e, exp.Star) or (
+                isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
+            ):
                 expanded = self._expand_star(e)
                 if expanded is None:
                     items.append(Item(e, STAR, star=True))
@@ -463,8 +566,11 @@ class SelectLowering:
                 continue
             if isinstance(e, exp.Alias):
                 name = e.alias
-            elif isinstance(e, exp.Column) and not isinstance(e.this, exp.Star) \
-                    and len(column_parts(e)) == self._qualifier_len(e) + 1:
+            elif (
+                isinstance(e, exp.Column)
+                and not isinstance(e.this, exp.Star)
+                and len(column_parts(e)) == self._qualifier_len(e) + 1
+            ):
                 name = e.name
             else:
                 name = f"EXPR${i}"
@@ -519,16 +625,23 @@ class SelectLowering:
         for i in self._all_items:
             for col in i.node.find_all(exp.Column):
                 parts = column_parts(col)
-                if self._qualifier_len(col) < len(parts) and \
-                        parts[self._qualifier_len(col)].lower() == name and i is not item:
+                if (
+                    self._qualifier_len(col) < len(parts)
+                    and parts[self._qualifier_len(col)].lower() == name
+                    and i is not item
+                ):
                     return True
         return False
 
     def _pre_project(self, rel: Rel) -> Rel:
         """Flatten and window operators that the projection reads from."""
         for name, expr in self.flattens:
-            rel = Rel(self.low.builder.add({"op": "flatten", "input": rel.op, "name": name,
-                                            "expr": expr, "drop": False}), None)
+            rel = Rel(
+                self.low.builder.add(
+                    {"op": "flatten", "input": rel.op, "name": name, "expr": expr, "drop": False}
+                ),
+                None,
+            )
         return self.win.operators(rel)
 
     # ------------------------------------------------------------------ grouping
@@ -537,8 +650,9 @@ class SelectLowering:
         (`SUM(x) OVER ()`), but an aggregate inside one (`SUM(SUM(x)) OVER ()`) or inside its
         window specification."""
         for n in node.walk():
-            is_agg = isinstance(n, exp.AggFunc) or (isinstance(n, exp.Anonymous)
-                                                    and is_aggregate(n.name))
+            is_agg = isinstance(n, exp.AggFunc) or (
+                isinstance(n, exp.Anonymous) and is_aggregate(n.name)
+            )
             if not is_agg or (n is not node and _inside_subquery(n, node)):
                 continue
             parent = n.parent
@@ -558,7 +672,7 @@ class SelectLowering:
         keys: list[dict] = []
         if group is not None:
             check_group_by(group, self.low)
-        for g in (group.expressions if group is not None else []):
+        for g in group.expressions if group is not None else []:
             target = self._select_ref(g, items)
             name = self.low.hidden("g")
             keys.append({"ref": name, "expr": self.expr(target)})
@@ -580,30 +694,38 @@ class SelectLowering:
         having_expr = self.expr(having.this) if having is not None else None
         order = self.node.args.get("order")
         self._grouped_order_exprs = {
-            idx: self.expr(o.this) for idx, o in enumerate(order.expressions if order else [])
-            if self._order_name(o.this, items) is None}
+            idx: self.expr(o.this)
+            for idx, o in enumerate(order.expressions if order else [])
+            if self._order_name(o.this, items) is None
+        }
         exprs = [{"ref": n, "expr": e} for n, e in self.aggs]
         if self.distinct_args:
             rel, keys, exprs = distinct_input(self, rel, keys, exprs)
-        rel = Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
-                                        "keys": keys, "exprs": exprs},
-                                       group if group is not None else self.node),
-                  [k["ref"] for k in keys] + [n for n, _ in self.aggs])
+        rel = Rel(
+            self.low.builder.add(
+                {"op": "groupingaggregate", "input": rel.op, "keys": keys, "exprs": exprs},
+                group if group is not None else self.node,
+            ),
+            [k["ref"] for k in keys] + [n for n, _ in self.aggs],
+        )
         if pending:  # HAVING's subqueries, joined to the groups
             rel = Rel(SubqueryLowering(self).finish(rel, pending).op, rel.columns)
         if having_expr is not None:
-            rel = Rel(self.low.builder.add({"op": "filter", "input": rel.op,
-                                            "expr": having_expr}), rel.columns)
+            rel = Rel(
+                self.low.builder.add({"op": "filter", "input": rel.op, "expr": having_expr}),
+                rel.columns,
+            )
         return rel, projections
 
-    def _flatten_under_aggregates(self, rel: Rel, items: list[Item],
-                                  group: exp.Expr | None) -> Rel:
+    def _flatten_under_aggregates(self, rel: Rel, items: list[Item], group: exp.Expr | None) -> Rel:
         """`SUM(FLATTEN(x))`, `MAX(FLATTEN(t.o)['amount'])`: Drill aggregates the flattened
         values, so the flatten operators run ahead of the aggregate. Drill refuses FLATTEN in
         GROUP BY, in COUNT, and outside an aggregate of a grouped SELECT (DRILL-2181)."""
         if group is not None and group.find(exp.Flatten):
-            raise self.fail("Flatten function is not supported in Group By (DRILL-2181)",
-                            group.find(exp.Flatten))
+            raise self.fail(
+                "Flatten function is not supported in Group By (DRILL-2181)",
+                group.find(exp.Flatten),
+            )
         having = self.node.args.get("having")
         found = [f for i in items for f in i.node.find_all(exp.Flatten)]
         if having is not None:
@@ -614,19 +736,33 @@ class SelectLowering:
         for f in found:
             if isinstance(f.parent, exp.Flatten) or _inside_subquery(f, self.node):
                 continue  # the outer FLATTEN of FLATTEN(FLATTEN(m)) is lowered with it
-            agg = next((a for a in _ancestors(f, self.node) if isinstance(a, exp.AggFunc)
-                        or (isinstance(a, exp.Anonymous) and is_aggregate(a.name))),
-                       None)
+            agg = next(
+                (
+                    a
+                    for a in _ancestors(f, self.node)
+                    if isinstance(a, exp.AggFunc)
+                    or (isinstance(a, exp.Anonymous) and is_aggregate(a.name))
+                ),
+                None,
+            )
             if agg is None:
-                raise self.fail("FLATTEN together with GROUP BY or aggregates: flatten in a "
-                                "subquery and aggregate in the outer query (as in Drill)", f)
+                raise self.fail(
+                    "FLATTEN together with GROUP BY or aggregates: flatten in a "
+                    "subquery and aggregate in the outer query (as in Drill)",
+                    f,
+                )
             if isinstance(agg, exp.Count):
-                raise self.fail("Flatten function in aggregate functions is not supported "
-                                "(DRILL-2181)", f)
+                raise self.fail(
+                    "Flatten function in aggregate functions is not supported (DRILL-2181)", f
+                )
             self.preflattened[id(f)] = lowering._flattened(f)
         for name, expr in self.flattens:
-            rel = Rel(self.low.builder.add({"op": "flatten", "input": rel.op, "name": name,
-                                            "expr": expr, "drop": False}), None)
+            rel = Rel(
+                self.low.builder.add(
+                    {"op": "flatten", "input": rel.op, "name": name, "expr": expr, "drop": False}
+                ),
+                None,
+            )
         self.flattens.clear()
         return rel
 
@@ -659,9 +795,14 @@ class SelectLowering:
         named = {i.name.lower(): i.node for i in items if not i.star}
 
         def swap(n: exp.Expr) -> exp.Expr:
-            if isinstance(n, exp.Column) and not n.table and isinstance(n.this, exp.Identifier) \
-                    and n.name.lower() in named and n not in keys \
-                    and not _inside_subquery(n, self.node):
+            if (
+                isinstance(n, exp.Column)
+                and not n.table
+                and isinstance(n.this, exp.Identifier)
+                and n.name.lower() in named
+                and n not in keys
+                and not _inside_subquery(n, self.node)
+            ):
                 return named[n.name.lower()].copy()
             return n
 
@@ -713,8 +854,12 @@ class SelectLowering:
         if rel.columns is None:
             raise self.low.unsupported("SELECT DISTINCT *", self.node)
         keys = [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
-        return Rel(self.low.builder.add({"op": "groupingaggregate", "input": rel.op,
-                                         "keys": keys, "exprs": []}), rel.columns)
+        return Rel(
+            self.low.builder.add(
+                {"op": "groupingaggregate", "input": rel.op, "keys": keys, "exprs": []}
+            ),
+            rel.columns,
+        )
 
     # ------------------------------------------------------------------ expressions
     def _resolve(self, col: exp.Column) -> tuple[Source, str, list[str | int]]:
@@ -724,10 +869,16 @@ class SelectLowering:
             src = self.scope.find(parts[0])
             if src is not None:
                 return src, src.field_name(parts[1]), list(parts[2:])
-            if len(self.scope.sources) >= 1 and self.scope.find(parts[0]) is None \
-                    and not any(s.has(parts[0]) for s in self.scope.sources):
-                raise self.fail(f"table '{parts[0]}' not found: Drill needs the table alias "
-                                f"to reach into a map (write t.{'.'.join(parts)})", col)
+            if (
+                len(self.scope.sources) >= 1
+                and self.scope.find(parts[0]) is None
+                and not any(s.has(parts[0]) for s in self.scope.sources)
+            ):
+                raise self.fail(
+                    f"table '{parts[0]}' not found: Drill needs the table alias "
+                    f"to reach into a map (write t.{'.'.join(parts)})",
+                    col,
+                )
         owners = [s for s in self.scope.sources if s.has(parts[0])]
         schema_free = [s for s in self.scope.sources if s.columns is None]
         if len(owners) == 1:
@@ -739,8 +890,7 @@ class SelectLowering:
         elif not self.scope.sources:
             raise self.fail(f"column '{parts[0]}' not found: the query has no FROM", col)
         else:
-            raise self.fail(f"column '{parts[0]}' is ambiguous: qualify it with a table alias",
-                            col)
+            raise self.fail(f"column '{parts[0]}' is ambiguous: qualify it with a table alias", col)
         if src.rel.strict and not src.has(parts[0]):
             raise self.fail(f"Column '{parts[0]}' not found in any table", col)
         return src, src.field_name(parts[0]), list(parts[1:])

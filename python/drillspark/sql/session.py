@@ -93,8 +93,9 @@ class SqlSession:
     # workspace -> whether names may leave it (Drill's allowAccessOutsideWorkspace)
     outside: dict[str, bool] = field(default_factory=dict)
     # the Spark session whose extension resolves workspace paths (SqlEngine sets it)
-    spark_provider: Callable[[], SparkSession] | None = field(default=None, repr=False,
-                                                              compare=False)
+    spark_provider: Callable[[], SparkSession] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         from drillspark.spark.storage.workspaces import workspace_of
@@ -158,9 +159,11 @@ class SqlSession:
                 return (plugin, parts[1].lower())
         elif len(parts) == 1 and parts[0].lower() in self.workspaces:
             return ("dfs", parts[0].lower())
-        raise ValidationError(f"schema [{'.'.join(parts)}] is not valid with respect to either "
-                              f"root schema or current default schema; known: "
-                              f"{', '.join(self.schemas())}")
+        raise ValidationError(
+            f"schema [{'.'.join(parts)}] is not valid with respect to either "
+            f"root schema or current default schema; known: "
+            f"{', '.join(self.schemas())}"
+        )
 
     def schema_folder(self, schema: tuple[str, ...] | None) -> tuple[tuple[str, ...], str]:
         """(plugin, workspace) and the folder of `schema` (or of the default schema)."""
@@ -180,16 +183,21 @@ class SqlSession:
         if check and not os.path.exists(path):
             raise TableNotFoundError(
                 f"table '{'.'.join(parts)}' not found: {table.display} resolves to {path}, "
-                "which does not exist")
+                "which does not exist"
+            )
         return table
 
     def workspace_path(self, plugin: str, workspace: str, name: str) -> str:
         """Where `name` lies in the workspace, by the extension's one workspace rule."""
         from drillspark.spark.storage import workspaces as wsp
 
-        ws = (wsp.Workspace("cp", self.cp_root) if plugin == "cp" else
-              wsp.Workspace(workspace, self.workspaces[workspace],
-                            self.outside.get(workspace, False)))
+        ws = (
+            wsp.Workspace("cp", self.cp_root)
+            if plugin == "cp"
+            else wsp.Workspace(
+                workspace, self.workspaces[workspace], self.outside.get(workspace, False)
+            )
+        )
         try:
             return wsp.resolve(self._spark(), ws, name)
         except wsp.WorkspaceError as e:
@@ -197,8 +205,9 @@ class SqlSession:
         except Exception as e:  # noqa: BLE001 - the JVM's own refusal, e.g. a glob's '{'
             from drillspark.errors import describe
 
-            raise ValidationError(f"table `{name}` cannot be resolved in workspace "
-                                  f"'{ws.name}': {describe(e)}") from None
+            raise ValidationError(
+                f"table `{name}` cannot be resolved in workspace '{ws.name}': {describe(e)}"
+            ) from None
 
     def _spark(self) -> SparkSession:
         if self.spark_provider is not None:
@@ -219,16 +228,21 @@ class SqlSession:
                 return head, "root" if head == "dfs" else "default", parts[1]
             if len(parts) == 3 and (head == "cp" or parts[1].lower() in self.workspaces):
                 return head, parts[1].lower(), parts[2]
-            raise TableNotFoundError(f"schema '{'.'.join(parts[:-1])}' not found "
-                                     f"(workspaces: {', '.join(sorted(self.workspaces))})")
+            raise TableNotFoundError(
+                f"schema '{'.'.join(parts[:-1])}' not found "
+                f"(workspaces: {', '.join(sorted(self.workspaces))})"
+            )
         if len(parts) == 2 and head in self.workspaces:
             return "dfs", head, parts[1]
         if len(parts) == 1:
             if self.default_schema is None:
                 raise TableNotFoundError(
                     f"table '{parts[0]}' not found: no default schema is set; qualify it as "
-                    f"dfs.`{parts[0]}` or run USE dfs first")
+                    f"dfs.`{parts[0]}` or run USE dfs first"
+                )
             plugin, workspace = self.default_schema
             return plugin, workspace, parts[0]
-        raise TableNotFoundError(f"table '{'.'.join(parts)}' not found: schema "
-                                 f"'{'.'.join(parts[:-1])}' is not a known plugin or workspace")
+        raise TableNotFoundError(
+            f"table '{'.'.join(parts)}' not found: schema "
+            f"'{'.'.join(parts[:-1])}' is not a known plugin or workspace"
+        )

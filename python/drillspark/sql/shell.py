@@ -22,21 +22,107 @@ from drillspark.sql.engine import SqlEngine
 from drillspark.sql.errors import SqlError
 from drillspark.sql.output import render
 
-KEYWORDS = sorted({
-    "SELECT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "DISTINCT",
-    "UNION", "ALL", "INTERSECT", "EXCEPT", "JOIN", "LEFT", "RIGHT", "FULL", "OUTER", "INNER",
-    "CROSS", "ON", "AS", "WITH", "CASE", "WHEN", "THEN", "ELSE", "END", "CAST", "AND", "OR",
-    "NOT", "IN", "EXISTS", "IS", "NULL", "LIKE", "BETWEEN", "ASC", "DESC", "NULLS", "FIRST",
-    "LAST", "OVER", "PARTITION", "USE", "SHOW", "FILES", "SCHEMAS", "TABLES", "DESCRIBE",
-    "EXPLAIN", "PLAN", "FOR", "ALTER", "SESSION", "SET", "RESET", "CREATE", "TABLE", "TRUE",
-    "FALSE", "VALUES",
-})
-FUNCTIONS = sorted({
-    "FLATTEN", "KVGEN", "MAPPIFY", "REPEATED_COUNT", "REPEATED_CONTAINS", "TYPEOF",
-    "SQLTYPEOF", "DRILLTYPEOF", "MODEOF", "COUNT", "SUM", "AVG", "MIN", "MAX", "COALESCE",
-    "CONCAT", "LOWER", "UPPER", "SUBSTR", "LENGTH", "TRIM", "ROUND", "ABS", "TO_DATE",
-    "TO_TIMESTAMP", "DATE_TRUNC", "ROW_NUMBER", "RANK", "DENSE_RANK",
-})
+KEYWORDS = sorted(
+    {
+        "SELECT",
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "BY",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "OFFSET",
+        "DISTINCT",
+        "UNION",
+        "ALL",
+        "INTERSECT",
+        "EXCEPT",
+        "JOIN",
+        "LEFT",
+        "RIGHT",
+        "FULL",
+        "OUTER",
+        "INNER",
+        "CROSS",
+        "ON",
+        "AS",
+        "WITH",
+        "CASE",
+        "WHEN",
+        "THEN",
+        "ELSE",
+        "END",
+        "CAST",
+        "AND",
+        "OR",
+        "NOT",
+        "IN",
+        "EXISTS",
+        "IS",
+        "NULL",
+        "LIKE",
+        "BETWEEN",
+        "ASC",
+        "DESC",
+        "NULLS",
+        "FIRST",
+        "LAST",
+        "OVER",
+        "PARTITION",
+        "USE",
+        "SHOW",
+        "FILES",
+        "SCHEMAS",
+        "TABLES",
+        "DESCRIBE",
+        "EXPLAIN",
+        "PLAN",
+        "FOR",
+        "ALTER",
+        "SESSION",
+        "SET",
+        "RESET",
+        "CREATE",
+        "TABLE",
+        "TRUE",
+        "FALSE",
+        "VALUES",
+    }
+)
+FUNCTIONS = sorted(
+    {
+        "FLATTEN",
+        "KVGEN",
+        "MAPPIFY",
+        "REPEATED_COUNT",
+        "REPEATED_CONTAINS",
+        "TYPEOF",
+        "SQLTYPEOF",
+        "DRILLTYPEOF",
+        "MODEOF",
+        "COUNT",
+        "SUM",
+        "AVG",
+        "MIN",
+        "MAX",
+        "COALESCE",
+        "CONCAT",
+        "LOWER",
+        "UPPER",
+        "SUBSTR",
+        "LENGTH",
+        "TRIM",
+        "ROUND",
+        "ABS",
+        "TO_DATE",
+        "TO_TIMESTAMP",
+        "DATE_TRUNC",
+        "ROW_NUMBER",
+        "RANK",
+        "DENSE_RANK",
+    }
+)
 COMMANDS = ["!quit", "!tables", "!schemas", "!help"]
 HELP = """Statements end with ';' and may span lines. Commands:
   !quit      leave the shell (also !q, !exit, Ctrl-D)
@@ -65,12 +151,14 @@ def _completer(engine: SqlEngine | None):
             if not word:
                 return
             upper = word.upper()
-            candidates = COMMANDS if word.startswith("!") else (
-                KEYWORDS + FUNCTIONS + (engine.session.schemas() if engine else []))
+            candidates = (
+                COMMANDS
+                if word.startswith("!")
+                else (KEYWORDS + FUNCTIONS + (engine.session.schemas() if engine else []))
+            )
             for c in candidates:
                 if c.upper().startswith(upper) and c.upper() != upper:
-                    text = c if (c.startswith(("!", "dfs", "cp")) or word.isupper()) \
-                        else c.lower()
+                    text = c if (c.startswith(("!", "dfs", "cp")) or word.isupper()) else c.lower()
                     yield Completion(text, start_position=-len(word))
 
         def _paths(self, plugin: str | None, workspace: str | None, partial: str):
@@ -106,9 +194,12 @@ class Progress:
 
     def __init__(self, engine: SqlEngine, stream: TextIO):
         self.stream = stream
-        self._watch = ProgressWatch(TextProgress(stream),
-                                    lambda: engine.spark if engine.has_spark else None,
-                                    interval=0.25, delay=1.0)
+        self._watch = ProgressWatch(
+            TextProgress(stream),
+            lambda: engine.spark if engine.has_spark else None,
+            interval=0.25,
+            delay=1.0,
+        )
 
     def __enter__(self) -> Progress:
         if self.stream.isatty():
@@ -125,8 +216,9 @@ class Shell:
     (`drillspark shell --connect`, cli/remote.py) by overriding `execute`, `warm_up`,
     `completer` and `tables_statement`."""
 
-    def __init__(self, engine: SqlEngine, history: Path | None = None,
-                 stdout: TextIO | None = None):
+    def __init__(
+        self, engine: SqlEngine, history: Path | None = None, stdout: TextIO | None = None
+    ):
         self.engine = engine
         self.history = history
         self.out = stdout or sys.stdout
@@ -145,6 +237,7 @@ class Shell:
 
     def execute(self, statement: str) -> str:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
+
         def work() -> str:
             return render(self.engine.execute_statement(statement))
 
@@ -169,16 +262,24 @@ class Shell:
                 buf.insert_text("\n")
 
         history = FileHistory(str(self.history)) if self.history else InMemoryHistory()
-        prompt: PromptSession[str] = PromptSession(history=history, completer=self.completer(),
-                                                   key_bindings=kb, multiline=True,
-                                                   complete_while_typing=False)
-        print("drillspark shell: Drill SQL on Spark. End statements with ';', "
-              "!help for help, !quit to leave.", file=self.out)
+        prompt: PromptSession[str] = PromptSession(
+            history=history,
+            completer=self.completer(),
+            key_bindings=kb,
+            multiline=True,
+            complete_while_typing=False,
+        )
+        print(
+            "drillspark shell: Drill SQL on Spark. End statements with ';', "
+            "!help for help, !quit to leave.",
+            file=self.out,
+        )
         self.warm_up()
         while True:
             try:
-                text = prompt.prompt("drillspark> ",
-                                     prompt_continuation=lambda w, n, s: ". " .rjust(w))
+                text = prompt.prompt(
+                    "drillspark> ", prompt_continuation=lambda w, n, s: ". ".rjust(w)
+                )
             except KeyboardInterrupt:
                 continue
             except EOFError:

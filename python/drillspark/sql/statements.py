@@ -212,19 +212,26 @@ def _value(text: str, sql: str, offset: int) -> object:
     if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|[+-]?\d+[eE][+-]?\d+", raw):
         return float(raw)
     line, col = position_of(sql, offset)
-    raise SqlSyntaxError(f"option value must be a literal (true, false, a number or a 'string'), "
-                         f"found {raw!r}", sql, line, col)
+    raise SqlSyntaxError(
+        f"option value must be a literal (true, false, a number or a 'string'), found {raw!r}",
+        sql,
+        line,
+        col,
+    )
 
 
 def classify(text: str) -> Statement:
     """The statement `text` as one of the Statement classes (Query when it is a query or
     anything else sqlglot should parse, e.g. CREATE TABLE AS)."""
     body = _strip_comments(text).strip()
-    m = re.match(r"(?is)explain\s+plan\s+(?:including\s+all\s+attributes\s+)?"
-                 r"(?:with(?:out)?\s+implementation\s+)?for\s+", text.lstrip())
+    m = re.match(
+        r"(?is)explain\s+plan\s+(?:including\s+all\s+attributes\s+)?"
+        r"(?:with(?:out)?\s+implementation\s+)?for\s+",
+        text.lstrip(),
+    )
     if m:
         lead = len(text) - len(text.lstrip())
-        return Explain(text, query=text.lstrip()[m.end():], query_offset=lead + m.end())
+        return Explain(text, query=text.lstrip()[m.end() :], query_offset=lead + m.end())
     m = re.fullmatch(rf"(?is)use\s+({_SCHEMA})", body)
     if m:
         return Use(text, schema=parse_schema_path(m.group(1)))
@@ -232,8 +239,9 @@ def classify(text: str) -> Statement:
     if m:
         name = ".".join(parse_schema_path(m.group(2)))
         value = _value(m.group(3), text, text.find(m.group(3)))
-        return SetOption(text, name=name.lower(), value=value,
-                         scope=(m.group(1) or "session").lower())
+        return SetOption(
+            text, name=name.lower(), value=value, scope=(m.group(1) or "session").lower()
+        )
     m = re.fullmatch(rf"(?is)(?:alter\s+(session|system)\s+)?reset\s+(all|{_SCHEMA})", body)
     if m:
         target = m.group(2)
@@ -245,16 +253,25 @@ def classify(text: str) -> Statement:
     m = re.fullmatch(r"(?is)show\s+(?:schemas|databases)(?:\s+like\s+'((?:[^']|'')*)')?", body)
     if m:
         return ShowSchemas(text, like=m.group(1))
-    m = re.fullmatch(rf"(?is)show\s+tables(?:\s+(?:in|from)\s+({_SCHEMA}))?"
-                     r"(?:\s+like\s+'((?:[^']|'')*)')?", body)
+    m = re.fullmatch(
+        rf"(?is)show\s+tables(?:\s+(?:in|from)\s+({_SCHEMA}))?"
+        r"(?:\s+like\s+'((?:[^']|'')*)')?",
+        body,
+    )
     if m:
-        return ShowTables(text, schema=parse_schema_path(m.group(1)) if m.group(1) else None,
-                          like=m.group(2).replace("''", "'") if m.group(2) is not None else None)
+        return ShowTables(
+            text,
+            schema=parse_schema_path(m.group(1)) if m.group(1) else None,
+            like=m.group(2).replace("''", "'") if m.group(2) is not None else None,
+        )
     m = re.fullmatch(rf"(?is)(?:describe|desc)\s+(?:schema|database)\s+({_SCHEMA})", body)
     if m:
         return DescribeSchema(text, schema=parse_schema_path(m.group(1)))
-    m = re.fullmatch(rf"(?is)(?:describe|desc)\s+(?:table\s+)?({_SCHEMA})"
-                     rf"(?:\s+({_IDENT})|\s+'((?:[^']|'')*)')?", body)
+    m = re.fullmatch(
+        rf"(?is)(?:describe|desc)\s+(?:table\s+)?({_SCHEMA})"
+        rf"(?:\s+({_IDENT})|\s+'((?:[^']|'')*)')?",
+        body,
+    )
     if m:
         column = parse_schema_path(m.group(2))[0] if m.group(2) else None
         like = m.group(3).replace("''", "'") if m.group(3) is not None else None
@@ -264,11 +281,15 @@ def classify(text: str) -> Statement:
         return ddl
     first = re.match(r"\s*(\w+)", body)
     keyword = first.group(1).lower() if first else ""
-    if keyword in ("show", "describe", "desc", "alter", "use", "explain", "set", "reset",
-                   "drop"):
+    if keyword in ("show", "describe", "desc", "alter", "use", "explain", "set", "reset", "drop"):
         line, col = position_of(text, text.lower().find(keyword))
-        raise SqlSyntaxError(f"cannot parse this {keyword.upper()} statement "
-                             "(see docs/sql.md for the supported forms)", text, line, col)
+        raise SqlSyntaxError(
+            f"cannot parse this {keyword.upper()} statement "
+            "(see docs/sql.md for the supported forms)",
+            text,
+            line,
+            col,
+        )
     return Query(text)
 
 
@@ -278,25 +299,47 @@ def _ddl(text: str) -> Statement | None:
     lead = re.match(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", text, re.S)
     start = lead.end() if lead else 0
     head = text[start:]
-    m = re.match(rf"(?is)create\s+(or\s+replace\s+)?view\s+(if\s+not\s+exists\s+)?"
-                 rf"({_SCHEMA})\s*({_COLUMNS})?\s*as\b\s*", head)
+    m = re.match(
+        rf"(?is)create\s+(or\s+replace\s+)?view\s+(if\s+not\s+exists\s+)?"
+        rf"({_SCHEMA})\s*({_COLUMNS})?\s*as\b\s*",
+        head,
+    )
     if m:
-        return CreateView(text, name=parse_schema_path(m.group(3)),
-                          columns=parse_schema_path(m.group(4)) if m.group(4) else None,
-                          replace=bool(m.group(1)), if_not_exists=bool(m.group(2)),
-                          query=head[m.end():], query_offset=start + m.end())
-    m = re.match(rf"(?is)create\s+(temporary\s+)?table\s+(if\s+not\s+exists\s+)?"
-                 rf"({_SCHEMA})\s*({_COLUMNS})?\s*(?:partition\s+by\s*({_COLUMNS})\s*)?"
-                 rf"as\b\s*", head)
+        return CreateView(
+            text,
+            name=parse_schema_path(m.group(3)),
+            columns=parse_schema_path(m.group(4)) if m.group(4) else None,
+            replace=bool(m.group(1)),
+            if_not_exists=bool(m.group(2)),
+            query=head[m.end() :],
+            query_offset=start + m.end(),
+        )
+    m = re.match(
+        rf"(?is)create\s+(temporary\s+)?table\s+(if\s+not\s+exists\s+)?"
+        rf"({_SCHEMA})\s*({_COLUMNS})?\s*(?:partition\s+by\s*({_COLUMNS})\s*)?"
+        rf"as\b\s*",
+        head,
+    )
     if m:
-        return CreateTable(text, name=parse_schema_path(m.group(3)),
-                           columns=parse_schema_path(m.group(4)) if m.group(4) else None,
-                           temporary=bool(m.group(1)), if_not_exists=bool(m.group(2)),
-                           partition=parse_schema_path(m.group(5)) if m.group(5) else (),
-                           query=head[m.end():], query_offset=start + m.end())
-    m = re.fullmatch(rf"(?is)drop\s+(table|view)\s+(if\s+exists\s+)?({_SCHEMA})\s*",
-                     _strip_comments(text).strip())
+        return CreateTable(
+            text,
+            name=parse_schema_path(m.group(3)),
+            columns=parse_schema_path(m.group(4)) if m.group(4) else None,
+            temporary=bool(m.group(1)),
+            if_not_exists=bool(m.group(2)),
+            partition=parse_schema_path(m.group(5)) if m.group(5) else (),
+            query=head[m.end() :],
+            query_offset=start + m.end(),
+        )
+    m = re.fullmatch(
+        rf"(?is)drop\s+(table|view)\s+(if\s+exists\s+)?({_SCHEMA})\s*",
+        _strip_comments(text).strip(),
+    )
     if m:
-        return Drop(text, kind=m.group(1).upper(), name=parse_schema_path(m.group(3)),
-                    if_exists=bool(m.group(2)))
+        return Drop(
+            text,
+            kind=m.group(1).upper(),
+            name=parse_schema_path(m.group(3)),
+            if_exists=bool(m.group(2)),
+        )
     return None

@@ -52,17 +52,21 @@ def query_of(node: exp.Expr) -> exp.Expr:
 
 def without_subqueries(node: exp.Expr) -> exp.Expr:
     """A copy of `node` with its subqueries replaced by NULL (to look at the rest)."""
+
     def strip(n: exp.Expr) -> exp.Expr:
         if isinstance(n, exp.Subquery | exp.Exists | exp.Any | exp.All | exp.Select) or (
-                isinstance(n, exp.In) and n.args.get("query") is not None):
+            isinstance(n, exp.In) and n.args.get("query") is not None
+        ):
             return exp.null()
         return n
+
     return node.copy().transform(strip)
 
 
 def has_subquery(node: exp.Expr) -> bool:
-    return node.find(exp.Subquery, exp.Exists, exp.Any, exp.All, exp.Select) is not None or \
-        any(n.args.get("query") is not None for n in node.find_all(exp.In))
+    return node.find(exp.Subquery, exp.Exists, exp.Any, exp.All, exp.Select) is not None or any(
+        n.args.get("query") is not None for n in node.find_all(exp.In)
+    )
 
 
 class Correlation:
@@ -73,8 +77,10 @@ class Correlation:
         self.sel = sel
         self.query = query.copy()
         inner = {t.alias_or_name.lower() for t in self.query.find_all(exp.Table)} | {
-            n.alias.lower() for n in self.query.find_all(exp.Subquery, exp.Unnest, exp.Values)
-            if n.alias}
+            n.alias.lower()
+            for n in self.query.find_all(exp.Subquery, exp.Unnest, exp.Values)
+            if n.alias
+        }
         self.outer = {s.alias.lower() for s in sel.scope.sources if s.alias} - inner
         self.pairs: list[tuple[exp.Expr, str, exp.Expr]] = []
         w = self.query.args.get("where")
@@ -90,8 +96,11 @@ class Correlation:
                     self.pairs.append((b, _FLIP[rel], a))
                     continue
             if self.refs_outer(c):
-                raise sel.low.unsupported("a correlated condition that is not a comparison "
-                                          "of an inner and an outer expression", c)
+                raise sel.low.unsupported(
+                    "a correlated condition that is not a comparison "
+                    "of an inner and an outer expression",
+                    c,
+                )
             kept.append(c)
         self.query.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
         for key, value in self.query.args.items():
@@ -99,8 +108,9 @@ class Correlation:
                 continue
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, exp.Expr) and self.refs_outer(v):
-                    raise sel.low.unsupported("an outer reference outside the WHERE "
-                                              "conditions of a subquery", v)
+                    raise sel.low.unsupported(
+                        "an outer reference outside the WHERE conditions of a subquery", v
+                    )
         del where
 
     def is_outer(self, col: exp.Column) -> bool:
@@ -141,13 +151,33 @@ class SubqueryLowering:
     def add(self, op: dict, columns: list[str] | None, node: exp.Expr | None = None) -> Rel:
         return Rel(self.low.builder.add(op, node), columns)
 
-    def join(self, left: Rel, right: Rel, jtype: str, conditions: list[dict],
-             node: exp.Expr | None = None) -> Rel:
-        return self.add({"op": "join", "left": left.op, "right": right.op, "type": jtype,
-                         "conditions": conditions}, None, node)
+    def join(
+        self,
+        left: Rel,
+        right: Rel,
+        jtype: str,
+        conditions: list[dict],
+        node: exp.Expr | None = None,
+    ) -> Rel:
+        return self.add(
+            {
+                "op": "join",
+                "left": left.op,
+                "right": right.op,
+                "type": jtype,
+                "conditions": conditions,
+            },
+            None,
+            node,
+        )
 
-    def lower_select(self, query: exp.Select, values: list[tuple[exp.Expr, str]],
-                     corr: Correlation | None, group: bool = False) -> Rel:
+    def lower_select(
+        self,
+        query: exp.Select,
+        values: list[tuple[exp.Expr, str]],
+        corr: Correlation | None,
+        group: bool = False,
+    ) -> Rel:
         """`query` selecting the correlation's inner keys (named by `self.keys`) and `values`;
         grouped by the keys when `group`."""
         q = query.copy()
@@ -160,15 +190,23 @@ class SubqueryLowering:
         return rel
 
     def conditions(self, corr: Correlation) -> list[dict]:
-        return [{"relationship": r, "left": self.sel.expr(outer), "right": dx.path(k)}
-                for (outer, r, _), k in zip(corr.pairs, self.keys, strict=True)]
+        return [
+            {"relationship": r, "left": self.sel.expr(outer), "right": dx.path(k)}
+            for (outer, r, _), k in zip(corr.pairs, self.keys, strict=True)
+        ]
 
     def marked(self, rel: Rel) -> tuple[Rel, str]:
         marker = self.low.hidden("m")
         assert rel.columns is not None
-        return self.add({"op": "project", "input": rel.op, "projections": [
-            {"ref": c, "expr": dx.path(c)} for c in rel.columns] + [
-            {"ref": marker, "expr": "true"}]}, rel.columns + [marker]), marker
+        return self.add(
+            {
+                "op": "project",
+                "input": rel.op,
+                "projections": [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
+                + [{"ref": marker, "expr": "true"}],
+            },
+            rel.columns + [marker],
+        ), marker
 
     def one_column(self, query: exp.Expr, node: exp.Expr, what: str) -> exp.Expr:
         if not isinstance(query, exp.Select):
@@ -196,9 +234,17 @@ class SubqueryLowering:
             if not corr.pairs:
                 return None  # uncorrelated: the general form (a row count) is as cheap
             inner = self.lower_select(corr.query, [], corr)
-            return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
-                             "type": "ANTI" if negated else "INNER",
-                             "conditions": self.conditions(corr)}, rel.columns, conj)
+            return self.add(
+                {
+                    "op": "semi-join",
+                    "left": rel.op,
+                    "right": inner.op,
+                    "type": "ANTI" if negated else "INNER",
+                    "conditions": self.conditions(corr),
+                },
+                rel.columns,
+                conj,
+            )
         if isinstance(target, exp.In) and target.args.get("query") is not None and not negated:
             sub = target.args["query"]
             query = query_of(sub)
@@ -209,16 +255,35 @@ class SubqueryLowering:
                 value = self.one_column(corr.query, sub, "IN")
                 name = self.low.hidden("in")
                 inner = self.lower_select(corr.query, [(value, name)], corr)
-                conds = self.conditions(corr) + [{"relationship": "==", "left": self.sel.expr(
-                    target.this), "right": dx.path(name)}]
+                conds = self.conditions(corr) + [
+                    {
+                        "relationship": "==",
+                        "left": self.sel.expr(target.this),
+                        "right": dx.path(name),
+                    }
+                ]
             else:  # a set operation: its one column
                 inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
                 if inner.columns is None or len(inner.columns) != 1:
                     raise self.sel.fail("IN needs a subquery with exactly one column", sub)
-                conds = [{"relationship": "==", "left": self.sel.expr(target.this),
-                          "right": dx.path(inner.columns[0])}]
-            return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
-                             "type": "INNER", "conditions": conds}, rel.columns, conj)
+                conds = [
+                    {
+                        "relationship": "==",
+                        "left": self.sel.expr(target.this),
+                        "right": dx.path(inner.columns[0]),
+                    }
+                ]
+            return self.add(
+                {
+                    "op": "semi-join",
+                    "left": rel.op,
+                    "right": inner.op,
+                    "type": "INNER",
+                    "conditions": conds,
+                },
+                rel.columns,
+                conj,
+            )
         return None
 
     def _row_in(self, rel: Rel, target: exp.In, query: exp.Select, conj: exp.Expr) -> Rel:
@@ -227,15 +292,26 @@ class SubqueryLowering:
         corr = Correlation(self.sel, query, target)
         values = [e.this if isinstance(e, exp.Alias) else e for e in corr.query.expressions]
         if len(values) != len(probes) or any(isinstance(v, exp.Star) for v in values):
-            raise self.sel.fail(f"IN compares {len(probes)} values with a subquery of "
-                                f"{len(values)} columns", target)
+            raise self.sel.fail(
+                f"IN compares {len(probes)} values with a subquery of {len(values)} columns", target
+            )
         names = [self.low.hidden("in") for _ in values]
         inner = self.lower_select(corr.query, list(zip(values, names, strict=True)), corr)
         conds = self.conditions(corr) + [
             {"relationship": "==", "left": self.sel.expr(p), "right": dx.path(n)}
-            for p, n in zip(probes, names, strict=True)]
-        return self.add({"op": "semi-join", "left": rel.op, "right": inner.op,
-                         "type": "INNER", "conditions": conds}, rel.columns, conj)
+            for p, n in zip(probes, names, strict=True)
+        ]
+        return self.add(
+            {
+                "op": "semi-join",
+                "left": rel.op,
+                "right": inner.op,
+                "type": "INNER",
+                "conditions": conds,
+            },
+            rel.columns,
+            conj,
+        )
 
     # ------------------------------------------------------------------ general rewrite
     def rewrite(self, rel: Rel, node: exp.Expr) -> tuple[Rel, exp.Expr]:
@@ -289,8 +365,10 @@ class SubqueryLowering:
                 rel, value = self._quantified(rel, target.expression)
             else:
                 rel, value = self._scalar(rel, target)
-            rel = self.add({"op": "transform", "input": rel.op,
-                            "transforms": [{"ref": name, "expr": value}]}, None)
+            rel = self.add(
+                {"op": "transform", "input": rel.op, "transforms": [{"ref": name, "expr": value}]},
+                None,
+            )
         return rel
 
     def _targets(self, node: exp.Expr) -> list[exp.Expr]:
@@ -298,7 +376,8 @@ class SubqueryLowering:
 
         def visit(n: exp.Expr) -> None:
             if isinstance(n, exp.Exists | exp.Any | exp.All) or (
-                    isinstance(n, exp.In) and n.args.get("query") is not None):
+                isinstance(n, exp.In) and n.args.get("query") is not None
+            ):
                 if isinstance(n, exp.In):
                     visit(n.this)
                 out.append(n)
@@ -322,22 +401,39 @@ class SubqueryLowering:
         if not corr.pairs:
             inner = self.low.lower_query(corr.query.limit(1))
             count = self.low.hidden("exists")
-            inner = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [],
-                              "exprs": [{"ref": count, "expr": "count(1)"}]}, [count])
+            inner = self.add(
+                {
+                    "op": "groupingaggregate",
+                    "input": inner.op,
+                    "keys": [],
+                    "exprs": [{"ref": count, "expr": "count(1)"}],
+                },
+                [count],
+            )
             rel = self.join(rel, inner, "INNER", [], target)
             return rel, dx.binary(">", dx.path(count), "0")
         self._need_equalities(corr, target)
         inner = self.lower_select(corr.query, [], corr)
-        inner = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [
-            {"ref": k, "expr": dx.path(k)} for k in self.keys], "exprs": []}, list(self.keys))
+        inner = self.add(
+            {
+                "op": "groupingaggregate",
+                "input": inner.op,
+                "keys": [{"ref": k, "expr": dx.path(k)} for k in self.keys],
+                "exprs": [],
+            },
+            list(self.keys),
+        )
         inner, marker = self.marked(inner)
         rel = self.join(rel, inner, "LEFT", self.conditions(corr), target)
         return rel, dx.call("isnotnull", [dx.path(marker)])
 
     def _need_equalities(self, corr: Correlation, node: exp.Expr) -> None:
         if not corr.equalities:
-            raise self.low.unsupported("a correlation other than equality here (only a WHERE "
-                                       "conjunct [NOT] EXISTS may use one)", node)
+            raise self.low.unsupported(
+                "a correlation other than equality here (only a WHERE "
+                "conjunct [NOT] EXISTS may use one)",
+                node,
+            )
 
     def _stats(self, rel: Rel, sub: exp.Expr, node: exp.Expr, minmax: bool) -> _Stats:
         """The subquery's one column (`v`, with the correlation keys), and its count,
@@ -360,21 +456,34 @@ class SubqueryLowering:
                 raise self.sel.fail("the subquery must return exactly one column", sub)
             inner = self.low.rename(inner, [v])
         cnt, nn, mn, mx = (self.low.hidden(p) for p in ("cnt", "nn", "min", "max"))
-        exprs = [{"ref": cnt, "expr": "count(1)"},
-                 {"ref": nn, "expr": dx.call("count", [dx.path(v)])}]
+        exprs = [
+            {"ref": cnt, "expr": "count(1)"},
+            {"ref": nn, "expr": dx.call("count", [dx.path(v)])},
+        ]
         if minmax:
-            exprs += [{"ref": mn, "expr": dx.call("min", [dx.path(v)])},
-                      {"ref": mx, "expr": dx.call("max", [dx.path(v)])}]
-        stats = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [
-            {"ref": k, "expr": dx.path(k)} for k in keys], "exprs": exprs},
-            keys + [e["ref"] for e in exprs])
+            exprs += [
+                {"ref": mn, "expr": dx.call("min", [dx.path(v)])},
+                {"ref": mx, "expr": dx.call("max", [dx.path(v)])},
+            ]
+        stats = self.add(
+            {
+                "op": "groupingaggregate",
+                "input": inner.op,
+                "keys": [{"ref": k, "expr": dx.path(k)} for k in keys],
+                "exprs": exprs,
+            },
+            keys + [e["ref"] for e in exprs],
+        )
         outer_exprs = [self.sel.expr(o) for o in outer]
-        conds = [{"relationship": "==", "left": o, "right": dx.path(k)}
-                 for o, k in zip(outer_exprs, keys, strict=True)]
+        conds = [
+            {"relationship": "==", "left": o, "right": dx.path(k)}
+            for o, k in zip(outer_exprs, keys, strict=True)
+        ]
         rel = self.join(rel, stats, "LEFT" if keys else "INNER", conds, node)
         # no subquery row for this outer row: count NULL, as good as 0
-        empty = dx.boolean_chain("or", [dx.call("isnull", [dx.path(cnt)]),
-                                        dx.binary("==", dx.path(cnt), "0")])
+        empty = dx.boolean_chain(
+            "or", [dx.call("isnull", [dx.path(cnt)]), dx.binary("==", dx.path(cnt), "0")]
+        )
         return _Stats(rel, inner, v, keys, outer_exprs, empty, cnt, nn, mn, mx)
 
     def _in(self, rel: Rel, target: exp.In) -> tuple[Rel, str]:
@@ -386,27 +495,48 @@ class SubqueryLowering:
         # the distinct (key, value) pairs, renamed apart from the stats' columns
         renamed = [self.low.hidden("k") for _ in st.keys]
         v2 = self.low.hidden("v")
-        distinct = self.add({"op": "groupingaggregate", "input": st.inner.op, "keys": [
-            {"ref": n, "expr": dx.path(k)} for k, n in zip(st.keys, renamed, strict=True)] + [
-            {"ref": v2, "expr": dx.path(st.v)}], "exprs": []}, renamed + [v2])
+        distinct = self.add(
+            {
+                "op": "groupingaggregate",
+                "input": st.inner.op,
+                "keys": [
+                    {"ref": n, "expr": dx.path(k)} for k, n in zip(st.keys, renamed, strict=True)
+                ]
+                + [{"ref": v2, "expr": dx.path(st.v)}],
+                "exprs": [],
+            },
+            renamed + [v2],
+        )
         distinct, marker = self.marked(distinct)
-        conds = [{"relationship": "==", "left": o, "right": dx.path(n)}
-                 for o, n in zip(st.outer, renamed, strict=True)]
-        rel = self.join(st.rel, distinct, "LEFT", conds + [
-            {"relationship": "==", "left": x, "right": dx.path(v2)}], node)
-        value = dx.case([
-            (st.empty, "false"),
-            (dx.call("isnotnull", [dx.path(marker)]), "true"),
-            (dx.call("isnull", [x]), dx.NULL),
-            (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL)], "false")
+        conds = [
+            {"relationship": "==", "left": o, "right": dx.path(n)}
+            for o, n in zip(st.outer, renamed, strict=True)
+        ]
+        rel = self.join(
+            st.rel,
+            distinct,
+            "LEFT",
+            conds + [{"relationship": "==", "left": x, "right": dx.path(v2)}],
+            node,
+        )
+        value = dx.case(
+            [
+                (st.empty, "false"),
+                (dx.call("isnotnull", [dx.path(marker)]), "true"),
+                (dx.call("isnull", [x]), dx.NULL),
+                (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL),
+            ],
+            "false",
+        )
         return rel, value
 
     def _quantified(self, rel: Rel, target: exp.Any | exp.All) -> tuple[Rel, str]:
         cmp = target.parent
         op = _RELATIONSHIPS.get(type(cmp).__name__)
         if op is None or cmp is None or cmp.expression is not target:
-            raise self.low.unsupported(f"{target.key.upper()} outside a comparison "
-                                       "`x op ANY/ALL (subquery)`", target)
+            raise self.low.unsupported(
+                f"{target.key.upper()} outside a comparison `x op ANY/ALL (subquery)`", target
+            )
         every = isinstance(target, exp.All)
         x = self.sel.expr(cmp.this)
         if op == "==" and not every:
@@ -416,20 +546,24 @@ class SubqueryLowering:
             return rel, f"!({value})"
         st = self._stats(rel, target.this, cmp, True)
         if op in ("==", "!="):  # = ALL: every value equals x; <> ANY: some value differs
-            decided = dx.boolean_chain("or", [dx.binary("!=", dx.path(st.mn), x),
-                                              dx.binary("!=", dx.path(st.mx), x)])
+            decided = dx.boolean_chain(
+                "or", [dx.binary("!=", dx.path(st.mn), x), dx.binary("!=", dx.path(st.mx), x)]
+            )
             result = "false" if every else "true"
         else:
             low_side = op in (">", ">=")  # x > ANY: above the minimum; x > ALL: the maximum
             bound = (st.mx if low_side else st.mn) if every else (st.mn if low_side else st.mx)
             holds = dx.binary(op, x, dx.path(bound))
             decided, result = (f"!({holds})", "false") if every else (holds, "true")
-        value = dx.case([
-            (st.empty, "true" if every else "false"),
-            (dx.call("isnull", [x]), dx.NULL),
-            (dx.boolean_chain("and", [dx.binary(">", dx.path(st.nn), "0"), decided]), result),
-            (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL)],
-            "true" if every else "false")
+        value = dx.case(
+            [
+                (st.empty, "true" if every else "false"),
+                (dx.call("isnull", [x]), dx.NULL),
+                (dx.boolean_chain("and", [dx.binary(">", dx.path(st.nn), "0"), decided]), result),
+                (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL),
+            ],
+            "true" if every else "false",
+        )
         return st.rel, value
 
     def _scalar(self, rel: Rel, sub: exp.Expr) -> tuple[Rel, str]:
@@ -457,23 +591,37 @@ class SubqueryLowering:
             empty = self.low.lower_query(empty_q)
             rel = self.join(rel, empty, "INNER", [], sub)
             rel = self.join(rel, keyed, "LEFT", conditions, sub)
-            return rel, dx.case([(dx.call("isnull", [dx.path(marker)]), dx.path(e))],
-                                dx.path(v))
+            return rel, dx.case([(dx.call("isnull", [dx.path(marker)]), dx.path(e))], dx.path(v))
         keyed = self.lower_select(corr.query, [(value, v)], corr)
         conditions = self.conditions(corr)
         one, count = self.low.hidden("v"), self.low.hidden("rows")
-        keyed = self.add({"op": "groupingaggregate", "input": keyed.op,
-                          "keys": [{"ref": k, "expr": dx.path(k)} for k in self.keys],
-                          "exprs": [{"ref": one, "expr": dx.call("any_value", [dx.path(v)])},
-                                    {"ref": count, "expr": "count(1)"}]},
-                         self.keys + [one, count], sub)
+        keyed = self.add(
+            {
+                "op": "groupingaggregate",
+                "input": keyed.op,
+                "keys": [{"ref": k, "expr": dx.path(k)} for k in self.keys],
+                "exprs": [
+                    {"ref": one, "expr": dx.call("any_value", [dx.path(v)])},
+                    {"ref": count, "expr": "count(1)"},
+                ],
+            },
+            self.keys + [one, count],
+            sub,
+        )
         keyed = self._check_single(keyed, count, sub)
         rel = self.join(rel, keyed, "LEFT", conditions, sub)
         return rel, dx.path(one)
 
     def _check_single(self, rel: Rel, count: str, node: exp.Expr) -> Rel:
-        check = dx.case([(dx.binary(">", dx.path(count), "1"), dx.call("isnull", [
-            dx.failure(SINGLE_VALUE_ERROR, dx.path(count))]))], "true")
+        check = dx.case(
+            [
+                (
+                    dx.binary(">", dx.path(count), "1"),
+                    dx.call("isnull", [dx.failure(SINGLE_VALUE_ERROR, dx.path(count))]),
+                )
+            ],
+            "true",
+        )
         return self.add({"op": "filter", "input": rel.op, "expr": check}, rel.columns, node)
 
     def _single_value(self, rel: Rel, inner: Rel, sub: exp.Expr) -> tuple[Rel, str]:
@@ -482,9 +630,19 @@ class SubqueryLowering:
         if inner.columns is None or len(inner.columns) != 1:
             raise self.sel.fail("a scalar subquery must return one column", sub)
         name, count = self.low.hidden("scalar"), self.low.hidden("rows")
-        one = self.add({"op": "groupingaggregate", "input": inner.op, "keys": [], "exprs": [
-            {"ref": name, "expr": dx.call("any_value", [dx.path(inner.columns[0])])},
-            {"ref": count, "expr": "count(1)"}]}, [name, count], sub)
+        one = self.add(
+            {
+                "op": "groupingaggregate",
+                "input": inner.op,
+                "keys": [],
+                "exprs": [
+                    {"ref": name, "expr": dx.call("any_value", [dx.path(inner.columns[0])])},
+                    {"ref": count, "expr": "count(1)"},
+                ],
+            },
+            [name, count],
+            sub,
+        )
         one = self._check_single(one, count, sub)
         rel = self.join(rel, one, "INNER", [], sub)
         return rel, dx.path(name)

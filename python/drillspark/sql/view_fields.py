@@ -46,11 +46,25 @@ class F:
 ANY = F("ANY")
 DYNAMIC = F("DYNAMIC_STAR")
 
-_CAST_TYPES = {"INT": "INTEGER", "INTEGER": "INTEGER", "BIGINT": "BIGINT", "DOUBLE": "DOUBLE",
-               "FLOAT": "FLOAT", "BOOLEAN": "BOOLEAN", "DATE": "DATE", "TIME": "TIME",
-               "TIMESTAMP": "TIMESTAMP", "DATETIME": "TIMESTAMP", "VARCHAR": "VARCHAR",
-               "TEXT": "VARCHAR", "CHAR": "CHAR", "VARBINARY": "VARBINARY",
-               "BINARY": "VARBINARY", "DECIMAL": "DECIMAL", "BIGDECIMAL": "DECIMAL"}
+_CAST_TYPES = {
+    "INT": "INTEGER",
+    "INTEGER": "INTEGER",
+    "BIGINT": "BIGINT",
+    "DOUBLE": "DOUBLE",
+    "FLOAT": "FLOAT",
+    "BOOLEAN": "BOOLEAN",
+    "DATE": "DATE",
+    "TIME": "TIME",
+    "TIMESTAMP": "TIMESTAMP",
+    "DATETIME": "TIMESTAMP",
+    "VARCHAR": "VARCHAR",
+    "TEXT": "VARCHAR",
+    "CHAR": "CHAR",
+    "VARBINARY": "VARBINARY",
+    "BINARY": "VARBINARY",
+    "DECIMAL": "DECIMAL",
+    "BIGDECIMAL": "DECIMAL",
+}
 
 
 class Scope:
@@ -94,15 +108,19 @@ def query_fields(session: SqlSession, node: exp.Expr) -> list[tuple[str, F]]:
     out: list[tuple[str, F]] = []
     for i, item in enumerate(node.expressions):
         inner = item.unalias() if isinstance(item, exp.Alias) else item
-        if isinstance(inner, exp.Star) or (isinstance(inner, exp.Column)
-                                           and isinstance(inner.this, exp.Star)):
+        if isinstance(inner, exp.Star) or (
+            isinstance(inner, exp.Column) and isinstance(inner.this, exp.Star)
+        ):
             if scope.fields is None:
                 out.append(("**", DYNAMIC))
             else:
                 out.extend(scope.fields)
             continue
-        name = item.alias if isinstance(item, exp.Alias) else (
-            inner.name if isinstance(inner, exp.Column) else f"EXPR${i}")
+        name = (
+            item.alias
+            if isinstance(item, exp.Alias)
+            else (inner.name if isinstance(inner, exp.Column) else f"EXPR${i}")
+        )
         out.append((name, type_of(inner, scope)))
     return out
 
@@ -150,8 +168,15 @@ def _source_fields(session: SqlSession, node: exp.Expr) -> list[tuple[str, F]] |
     return None
 
 
-_SQL = {"VARCHAR": "VARCHAR", "INTEGER": "INTEGER", "BIGINT": "BIGINT", "BOOLEAN": "BOOLEAN",
-        "TIMESTAMP": "TIMESTAMP", "DOUBLE": "DOUBLE", "FLOAT": "FLOAT"}
+_SQL = {
+    "VARCHAR": "VARCHAR",
+    "INTEGER": "INTEGER",
+    "BIGINT": "BIGINT",
+    "BOOLEAN": "BOOLEAN",
+    "TIMESTAMP": "TIMESTAMP",
+    "DOUBLE": "DOUBLE",
+    "FLOAT": "FLOAT",
+}
 
 
 def _from_json(f: dict) -> F:
@@ -165,11 +190,16 @@ def _values_fields(node: exp.Values) -> list[tuple[str, F]]:
     if not rows:
         return []
     alias = node.args.get("alias")
-    names = [c.name for c in alias.columns] if alias is not None and alias.columns else \
-        [f"EXPR${i}" for i in range(len(rows[0]))]
+    names = (
+        [c.name for c in alias.columns]
+        if alias is not None and alias.columns
+        else [f"EXPR${i}" for i in range(len(rows[0]))]
+    )
     scope = Scope([])
-    return [(n, _unify([type_of(r[i], scope) for r in rows if i < len(r)]) or ANY)
-            for i, n in enumerate(names)]
+    return [
+        (n, _unify([type_of(r[i], scope) for r in rows if i < len(r)]) or ANY)
+        for i, n in enumerate(names)
+    ]
 
 
 # ----------------------------------------------------------------------------- expressions
@@ -214,8 +244,11 @@ def type_of(node: exp.Expr, scope: Scope) -> F:  # noqa: C901 - one case per con
             return F("VARCHAR", a.nullable or b.nullable, a.precision + b.precision)
         return ANY
     if isinstance(node, exp.Predicate | exp.And | exp.Or):
-        args = [type_of(a, scope) for a in (node.this, node.args.get("expression"))
-                if isinstance(a, exp.Expr)]
+        args = [
+            type_of(a, scope)
+            for a in (node.this, node.args.get("expression"))
+            if isinstance(a, exp.Expr)
+        ]
         if any(a.type == "ANY" for a in args):
             return F("BOOLEAN", True)
         return F("BOOLEAN", any(a.nullable for a in args))
@@ -260,8 +293,11 @@ def _cast(node: exp.Cast, inner: F) -> F:
         units = _units(to.this.args.get("unit"))
         return F("INTERVAL_" + "_".join(units), inner.nullable, units=units)
     name = str(getattr(to.this, "name", to.this)).upper()
-    params = [int(p.this.this) if isinstance(p.this, exp.Literal) else None
-              for p in to.expressions if isinstance(p, exp.DataTypeParam)]
+    params = [
+        int(p.this.this) if isinstance(p.this, exp.Literal) else None
+        for p in to.expressions
+        if isinstance(p, exp.DataTypeParam)
+    ]
     base = _CAST_TYPES.get(name)
     if base is None:
         return ANY

@@ -25,8 +25,7 @@ UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
 # functions whose value depends on the row order: Drill (Calcite) wants an ORDER BY
 NEED_ORDER = {"rank", "dense_rank", "percent_rank", "cume_dist"}
 # functions that take no frame: Drill refuses one written with them, except NTILE's
-UNFRAMED = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag",
-            "lead"}
+UNFRAMED = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead"}
 NO_FRAME = UNFRAMED - {"ntile"}
 
 
@@ -60,8 +59,7 @@ class WindowLowering:
             for w in self.sel.node.args.get("windows") or []:
                 name = w.this.name.lower()
                 if name in self._named:
-                    raise self.sel.fail(f"Duplicate window names not allowed ('{w.this.name}')",
-                                        w)
+                    raise self.sel.fail(f"Duplicate window names not allowed ('{w.this.name}')", w)
                 self._named[name] = w
         return self._named
 
@@ -81,10 +79,10 @@ class WindowLowering:
         if node.args.get("partition_by"):
             raise self.sel.fail("PARTITION BY not allowed with existing window reference", node)
         if node.args.get("order") is not None and base.args.get("order") is not None:
-            raise self.sel.fail("ORDER BY not allowed in both base and referenced windows",
-                                node)
-        if base.args.get("spec") is not None and (node.args.get("order") is not None
-                                                  or node.args.get("spec") is not None):
+            raise self.sel.fail("ORDER BY not allowed in both base and referenced windows", node)
+        if base.args.get("spec") is not None and (
+            node.args.get("order") is not None or node.args.get("spec") is not None
+        ):
             raise self.sel.fail("Referenced window cannot have framing declarations", node)
         out = node.copy()
         out.set("alias", None)
@@ -106,26 +104,34 @@ class WindowLowering:
         fname = _function_name(fn, ex)
         order = spec.args.get("order")
         if fname in NEED_ORDER and order is None:
-            raise sel.fail(f"{fname.upper()} function requires ORDER BY clause in window "
-                           "specification (RANK or DENSE_RANK functions require ORDER BY "
-                           "clause in window specification)", node)
+            raise sel.fail(
+                f"{fname.upper()} function requires ORDER BY clause in window "
+                "specification (RANK or DENSE_RANK functions require ORDER BY "
+                "clause in window specification)",
+                node,
+            )
         if fname in ("lag", "lead"):
             self._check_offset(fn, fname)
         if self.active:
             raise sel.fail("window functions cannot be nested", node)
         self.active = True
         try:
-            call = ex._aggregate_call(fn, window=True) if ex._is_aggregate(fn) else \
-                ex._function(fn)
+            call = ex._aggregate_call(fn, window=True) if ex._is_aggregate(fn) else ex._function(fn)
             withins = [ex.lower(p) for p in spec.args.get("partition_by") or []]
-            orderings = [ordering(ex.lower(o.this), o) for o in order.expressions] \
-                if order is not None else []
+            orderings = (
+                [ordering(ex.lower(o.this), o) for o in order.expressions]
+                if order is not None
+                else []
+            )
         finally:
             self.active = False
         frame = spec.args.get("spec")
         if frame is not None and fname in NO_FRAME:
-            raise sel.fail("ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions "
-                           f"({fname.upper()})", frame)
+            raise sel.fail(
+                "ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions "
+                f"({fname.upper()})",
+                frame,
+            )
         bounds = self.frame(frame, order is not None) if frame is not None else {}
         if fname in UNFRAMED:
             bounds = {}
@@ -134,16 +140,27 @@ class WindowLowering:
         return dx.path(name)
 
     def _check_offset(self, fn: exp.Expr, fname: str) -> None:
-        args = fn.expressions if isinstance(fn, exp.Anonymous) else [
-            a for a in (fn.args.get("offset"), fn.args.get("default")) if a is not None]
+        args = (
+            fn.expressions
+            if isinstance(fn, exp.Anonymous)
+            else [a for a in (fn.args.get("offset"), fn.args.get("default")) if a is not None]
+        )
         if isinstance(fn, exp.Anonymous):
             args = args[1:]
-        ok = not args or (len(args) == 1 and isinstance(args[0], exp.Literal)
-                          and not args[0].is_string and args[0].this == "1")
+        ok = not args or (
+            len(args) == 1
+            and isinstance(args[0], exp.Literal)
+            and not args[0].is_string
+            and args[0].this == "1"
+        )
         if not ok:
-            raise _err(UnsupportedSqlError, f"Function {fname.upper()} only supports "
-                       "(<value expression>) or (<value expression>, 1) (DRILL-3596)", fn,
-                       self.sel.low.sql)
+            raise _err(
+                UnsupportedSqlError,
+                f"Function {fname.upper()} only supports "
+                "(<value expression>) or (<value expression>, 1) (DRILL-3596)",
+                fn,
+                self.sel.low.sql,
+            )
 
     def frame(self, frame: exp.WindowSpec, ordered: bool) -> dict:
         """The window operator's bounds for a written frame. n PRECEDING is -n, CURRENT ROW 0,
@@ -167,11 +184,21 @@ class WindowLowering:
                 return UNBOUNDED_FOLLOWING if where == "FOLLOWING" else UNBOUNDED_PRECEDING
             if text == "CURRENT ROW":
                 return 0
-            if kind == "ROWS" and isinstance(value, exp.Literal) and not value.is_string and \
-                    value.this.isdigit() and where in ("PRECEDING", "FOLLOWING"):
+            if (
+                kind == "ROWS"
+                and isinstance(value, exp.Literal)
+                and not value.is_string
+                and value.this.isdigit()
+                and where in ("PRECEDING", "FOLLOWING")
+            ):
                 return -int(value.this) if where == "PRECEDING" else int(value.this)
-            raise _err(UnsupportedSqlError, "This type of window frame is currently not "
-                       f"supported ({frame.sql('drill')}; DRILL-3188)", frame, self.sel.low.sql)
+            raise _err(
+                UnsupportedSqlError,
+                "This type of window frame is currently not "
+                f"supported ({frame.sql('drill')}; DRILL-3188)",
+                frame,
+                self.sel.low.sql,
+            )
 
         start = bound(frame.args.get("start"), frame.args.get("start_side"), False)
         end = bound(frame.args.get("end"), frame.args.get("end_side"), True)
@@ -192,11 +219,13 @@ class WindowLowering:
             groups.setdefault(c.key(), []).append(c)
         for calls in groups.values():
             first = calls[0]
-            op = {"op": "window", "input": rel.op,
-                  "withins": [{"ref": self.sel.low.hidden("w"), "expr": w}
-                              for w in first.withins],
-                  "orderings": first.orderings,
-                  "aggregations": [{"ref": c.name, "expr": c.call} for c in calls]}
+            op = {
+                "op": "window",
+                "input": rel.op,
+                "withins": [{"ref": self.sel.low.hidden("w"), "expr": w} for w in first.withins],
+                "orderings": first.orderings,
+                "aggregations": [{"ref": c.name, "expr": c.call} for c in calls],
+            }
             op.update(first.frame)
             rel = Rel(self.sel.low.builder.add(op), None)
         return rel

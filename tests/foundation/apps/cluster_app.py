@@ -22,19 +22,29 @@ def where_am_i(batches):
     for batch in batches:
         n = batch.num_rows
         yield pa.RecordBatch.from_pydict(
-            {"pid": [os.getpid()] * n, "version": [executor_side.__version__] * n,
-             "python": [sys.executable] * n}
+            {
+                "pid": [os.getpid()] * n,
+                "version": [executor_side.__version__] * n,
+                "python": [sys.executable] * n,
+            }
         )
 
 
 spark = drillspark.session(
-    master="local-cluster[2,1,1024]", app_name="drillspark-cluster-check",
-    **{"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "4",
-       **cluster_check.session_conf()},
+    master="local-cluster[2,1,1024]",
+    app_name="drillspark-cluster-check",
+    **{
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "4",
+        **cluster_check.session_conf(),
+    },
 )
 try:
-    rows = spark.range(0, 8, numPartitions=4).mapInArrow(
-        where_am_i, "pid long, version string, python string").collect()
+    rows = (
+        spark.range(0, 8, numPartitions=4)
+        .mapInArrow(where_am_i, "pid long, version string, python string")
+        .collect()
+    )
     print("PY_VERSIONS", sorted({r.version for r in rows}))
     print("PY_PIDS", len({r.pid for r in rows}))
     print("PYTHONS", sorted({r.python for r in rows}))
@@ -42,8 +52,13 @@ try:
 
     # The drill source reads on executors; drill_repeated_count runs per row there.
     shop = str(ROOT / "examples" / "data" / "shop")
-    counts = (spark.read.format("drill").load(shop).repartition(4)
-              .selectExpr("order_id", "drill_repeated_count(tags) AS n").collect())
+    counts = (
+        spark.read.format("drill")
+        .load(shop)
+        .repartition(4)
+        .selectExpr("order_id", "drill_repeated_count(tags) AS n")
+        .collect()
+    )
     print("TAG_COUNTS", sorted((r.order_id, r.n) for r in counts))
 
     # A logical plan, translated and run on the cluster.

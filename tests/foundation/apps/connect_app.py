@@ -18,8 +18,11 @@ spark = drillspark.configure(
     SparkSession.builder.remote("local[2]").config("spark.ui.enabled", "false")
 ).getOrCreate()
 try:
-    print("RESULT", spark.sql("SELECT drill_version()").first()[0],
-          spark.range(1).select(F.call_function("drill_version")).first()[0])
+    print(
+        "RESULT",
+        spark.sql("SELECT drill_version()").first()[0],
+        spark.range(1).select(F.call_function("drill_version")).first()[0],
+    )
 
     plan = ROOT / "examples" / "plans" / "shop_revenue.json"
     revenue = drillspark.run(plan, spark=spark, classpath=[str(ROOT / "examples")]).rows()
@@ -28,7 +31,9 @@ try:
     shop = ROOT / "examples" / "data" / "shop"
     rows = drillspark.sql(
         f"SELECT o.order_id, FLATTEN(o.tags) AS tag FROM dfs.`{shop}` o "
-        "WHERE o.order_id = 1006 ORDER BY tag", spark=spark).rows()
+        "WHERE o.order_id = 1006 ORDER BY tag",
+        spark=spark,
+    ).rows()
     print("SQL_ROWS", [(r["order_id"], r["tag"]) for r in rows])
 
     for problem in connect_check.check(spark):

@@ -6,6 +6,8 @@ import drillspark
 spark = drillspark.session()
 version = spark.sql("SELECT drill_version()").first()[0]  # the extension is on
 rows = drillspark.sql("SELECT 1 + 1 AS two FROM (VALUES(1))").rows()  # Drill SQL runs
-print(f"RESULT master={spark.sparkContext.master} "
-      f"cores={spark.sparkContext.defaultParallelism} version={version} two={rows[0]['two']}")
+print(
+    f"RESULT master={spark.sparkContext.master} "
+    f"cores={spark.sparkContext.defaultParallelism} version={version} two={rows[0]['two']}"
+)
 spark.stop()

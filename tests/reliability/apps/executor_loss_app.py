@@ -55,9 +55,14 @@ def slow(batches):
 
 data = Path(sys.argv[1])
 spark = drillspark.session(
-    master="local-cluster[2,1,1024]", app_name="drillspark-executor-loss",
-    **{**cluster_check.session_conf(), "spark.sql.execution.arrow.maxRecordsPerBatch": "200",
-       "spark.task.maxFailures": "4"})
+    master="local-cluster[2,1,1024]",
+    app_name="drillspark-executor-loss",
+    **{
+        **cluster_check.session_conf(),
+        "spark.sql.execution.arrow.maxRecordsPerBatch": "200",
+        "spark.task.maxFailures": "4",
+    },
+)
 sc = spark.sparkContext
 killed: list[int] = []
 
@@ -65,9 +70,13 @@ killed: list[int] = []
 def kill_one_when_running() -> None:
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
-        active = [s for s in sc.statusTracker().getActiveStageIds()
-                  if (info := sc.statusTracker().getStageInfo(s)) and info.numActiveTasks > 0
-                  and info.numCompletedTasks > 0]
+        active = [
+            s
+            for s in sc.statusTracker().getActiveStageIds()
+            if (info := sc.statusTracker().getStageInfo(s))
+            and info.numActiveTasks > 0
+            and info.numCompletedTasks > 0
+        ]
         pids = executors(os.getpid())
         if active and len(pids) == 2:
             os.kill(pids[0], signal.SIGKILL)
@@ -86,7 +95,7 @@ tracker = sc.statusTracker()
 failed = 0
 for job in tracker.getJobIdsForGroup("scan-with-a-loss"):
     info = tracker.getJobInfo(job)
-    for stage in (info.stageIds if info else []):
+    for stage in info.stageIds if info else []:
         stage_info = tracker.getStageInfo(stage)
         failed += stage_info.numFailedTasks if stage_info else 0
 sc.setJobGroup(None, None)  # type: ignore[arg-type]

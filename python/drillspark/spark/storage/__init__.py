@@ -4,5 +4,11 @@ from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.engines import SCREEN, StorageRegistry, make_engine
 from drillspark.spark.storage.writers import WriteReport
 
-__all__ = ["SCREEN", "StorageEngine", "StorageError", "StorageRegistry", "WriteReport",
-           "make_engine"]
+__all__ = [
+    "SCREEN",
+    "StorageEngine",
+    "StorageError",
+    "StorageRegistry",
+    "WriteReport",
+    "make_engine",
+]

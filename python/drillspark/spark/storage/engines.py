@@ -51,7 +51,7 @@ class MockEngine(StorageEngine):
 
 def _strip_scheme(uri: str) -> str:
     if uri.startswith("file://"):
-        return uri[len("file://"):] or "/"
+        return uri[len("file://") :] or "/"
     if "://" in uri:
         raise StorageError(f"only local file systems are supported, not {uri!r}")
     return uri
@@ -76,16 +76,23 @@ class FileEngine(StorageEngine):
         ws = (self.config.get("workspaces") or {}).get(name)
         if ws is None:
             known = ", ".join(sorted(self.config.get("workspaces") or {})) or "none"
-            raise StorageError(f"storage engine {self.name!r} has no workspace {name!r} "
-                               f"(workspaces: {known})")
+            raise StorageError(
+                f"storage engine {self.name!r} has no workspace {name!r} (workspaces: {known})"
+            )
         conf = wsp.workspace_of(name, ws if isinstance(ws, Mapping) else {"location": str(ws)})
         # a workspace location is the operator's config, relative to the engine's root
-        return [wsp.Workspace(f"{self.name}.{name}",
-                              os.path.normpath(os.path.join(r, conf.location.lstrip("/"))),
-                              conf.allow_outside) for r in self.roots]
+        return [
+            wsp.Workspace(
+                f"{self.name}.{name}",
+                os.path.normpath(os.path.join(r, conf.location.lstrip("/"))),
+                conf.allow_outside,
+            )
+            for r in self.roots
+        ]
 
-    def resolve(self, spark: SparkSession, path: str, workspace: str | None = None,
-                must_exist: bool = True) -> str:
+    def resolve(
+        self, spark: SparkSession, path: str, workspace: str | None = None, must_exist: bool = True
+    ) -> str:
         """`path` in the engine's root or workspace (the first root where it exists)."""
         candidates = []
         for ws in self._workspaces(workspace):
@@ -93,12 +100,16 @@ class FileEngine(StorageEngine):
                 candidates.append(wsp.resolve(spark, ws, path.lstrip("/")))
             except wsp.WorkspaceError as e:
                 raise StorageError(f"storage engine {self.name!r}: {e}") from None
-        found = candidates[0] if not must_exist else \
-            next((c for c in candidates if os.path.exists(c)), None)
+        found = (
+            candidates[0]
+            if not must_exist
+            else next((c for c in candidates if os.path.exists(c)), None)
+        )
         if found is None:
             where = " or ".join(ws.location for ws in self._workspaces(workspace))
-            raise StorageError(f"{path!r} not found in storage engine {self.name!r} "
-                               f"(under {where})")
+            raise StorageError(
+                f"{path!r} not found in storage engine {self.name!r} (under {where})"
+            )
         return self._confined(spark, found)
 
     def _confined(self, spark: SparkSession, path: str) -> str:
@@ -110,8 +121,10 @@ class FileEngine(StorageEngine):
                 return wsp.resolve(spark, ws, path)
             except wsp.WorkspaceError as e:
                 refusals.append(str(e))
-        raise StorageError(f"storage engine {self.name!r}: {path} is outside the run's "
-                           f"workspaces ({'; '.join(refusals)})")
+        raise StorageError(
+            f"storage engine {self.name!r}: {path} is outside the run's "
+            f"workspaces ({'; '.join(refusals)})"
+        )
 
     def _format_of(self, selection: Mapping[str, Any], path: str) -> str:
         fmt = selection.get("format") or selection.get("type") or self.default_format
@@ -129,8 +142,9 @@ class FileEngine(StorageEngine):
         if fmt in formats and isinstance(formats[fmt], Mapping) and formats[fmt].get("type"):
             fmt = str(formats[fmt]["type"]).lower()
         if fmt not in FILE_FORMATS:
-            raise StorageError(f"unknown type {fmt!r} (no such format), expected one of "
-                               f"{', '.join(FILE_FORMATS)}")
+            raise StorageError(
+                f"unknown type {fmt!r} (no such format), expected one of {', '.join(FILE_FORMATS)}"
+            )
         return fmt
 
     def read(self, spark: SparkSession, selection: Any) -> DataFrame:
@@ -146,19 +160,25 @@ class FileEngine(StorageEngine):
         fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
         implicit = list(selection.get("implicit") or ())  # file columns the query names
         if fmt == "json":
-            return readers.read_json(spark, paths, self._json_options(selection, fmt_conf),
-                                     implicit)
+            return readers.read_json(
+                spark, paths, self._json_options(selection, fmt_conf), implicit
+            )
         if fmt == "parquet":
             fmt_sel = selection.get("format")
             options = dict(fmt_sel) if isinstance(fmt_sel, Mapping) else {}
-            return readers.read_parquet(spark, paths, selection.get("columns"), implicit,
-                                        options)
-        return readers.read_text(spark, paths, self._text_config(selection, fmt, fmt_conf),
-                                 implicit, named=selection.get("named") or ())
+            return readers.read_parquet(spark, paths, selection.get("columns"), implicit, options)
+        return readers.read_text(
+            spark,
+            paths,
+            self._text_config(selection, fmt, fmt_conf),
+            implicit,
+            named=selection.get("named") or (),
+        )
 
     @staticmethod
-    def _text_config(selection: Mapping[str, Any], fmt: str,
-                     fmt_conf: Mapping[str, Any]) -> dict[str, Any]:
+    def _text_config(
+        selection: Mapping[str, Any], fmt: str, fmt_conf: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """The text format config: the engine's, the selection's `format` (a table
         function's options), then the plan's older `delimiter` / `extractHeader` keys."""
         config: dict[str, Any] = {"fieldDelimiter": TEXT_DELIMITERS.get(fmt, ",")}
@@ -171,8 +191,9 @@ class FileEngine(StorageEngine):
                 config[key] = selection[key]
         return config
 
-    def _json_options(self, selection: Mapping[str, Any],
-                      fmt_conf: Mapping[str, Any]) -> dict[str, str]:
+    def _json_options(
+        self, selection: Mapping[str, Any], fmt_conf: Mapping[str, Any]
+    ) -> dict[str, str]:
         """Reader options: the engine's `formats.json` config, overridden by the scan's own
         `selection.format` (a SQL table function's options and session options land there)."""
         config: dict[str, Any] = dict(fmt_conf) if isinstance(fmt_conf, Mapping) else {}
@@ -190,8 +211,9 @@ class FileEngine(StorageEngine):
         raw = target.get("path") or target.get("file")
         if not raw:
             raise StorageError(f"store to {self.name!r}: target has no 'path'")
-        path = self.resolve(df.sparkSession, _strip_scheme(str(raw)), target.get("workspace"),
-                            must_exist=False)
+        path = self.resolve(
+            df.sparkSession, _strip_scheme(str(raw)), target.get("workspace"), must_exist=False
+        )
         fmt = target.get("format") or target.get("type") or self.default_format or "json"
         if isinstance(fmt, Mapping):
             fmt = fmt.get("type", "json")
@@ -218,9 +240,13 @@ def _format_of_dir(path: str) -> str | None:
     return None
 
 
-def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] = (),
-                named: Mapping[str, Mapping[str, Any]] | None = None,
-                confine_to: Sequence[wsp.Workspace] = ()) -> StorageEngine:
+def make_engine(
+    name: str,
+    config: Mapping[str, Any],
+    classpath: Sequence[str] = (),
+    named: Mapping[str, Mapping[str, Any]] | None = None,
+    confine_to: Sequence[wsp.Workspace] = (),
+) -> StorageEngine:
     """A storage engine from its plan config. `named` resolves `{type: "named", name: ...}`;
     file engines keep every path inside `confine_to` when given."""
     if not isinstance(config, Mapping) or "type" not in config:
@@ -229,8 +255,10 @@ def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] =
     if kind == "named":
         target = str(config.get("name", ""))
         if not named or target not in named:
-            raise StorageError(f"storage engine {name!r} refers to {target!r}, which is not "
-                               "configured (pass it with storage={...} / --storage)")
+            raise StorageError(
+                f"storage engine {name!r} refers to {target!r}, which is not "
+                "configured (pass it with storage={...} / --storage)"
+            )
         return make_engine(name, named[target], classpath, None, confine_to)
     if kind in ("console", "queue", SCREEN.lower(), "screen"):
         return SinkEngine(name, config)
@@ -242,17 +270,27 @@ def make_engine(name: str, config: Mapping[str, Any], classpath: Sequence[str] =
         return MetadataEngine(name, config)
     if kind == "classpath":
         root = config.get("root")
-        roots = [_strip_scheme(str(root))] if root else [os.path.abspath(d) for d in
-                                                         (classpath or [os.getcwd()])]
+        roots = (
+            [_strip_scheme(str(root))]
+            if root
+            else [os.path.abspath(d) for d in (classpath or [os.getcwd()])]
+        )
         return ClasspathEngine(name, config, roots=roots, confine_to=list(confine_to))
     if kind in ("fs", "file", "dfs") or kind in FILE_FORMATS:
         root = config.get("root") or config.get("connection") or "file:///"
         default = kind if kind in FILE_FORMATS else None
-        return FileEngine(name, config, roots=[_strip_scheme(str(root))], default_format=default,
-                          confine_to=list(confine_to))
-    raise StorageError(f"storage engine {name!r} has unknown type {kind!r} (known: fs, file, "
-                       "classpath, json, parquet, csv, tsv, psv, console, queue, mock, named, "
-                       "ischema, system-tables)")
+        return FileEngine(
+            name,
+            config,
+            roots=[_strip_scheme(str(root))],
+            default_format=default,
+            confine_to=list(confine_to),
+        )
+    raise StorageError(
+        f"storage engine {name!r} has unknown type {kind!r} (known: fs, file, "
+        "classpath, json, parquet, csv, tsv, psv, console, queue, mock, named, "
+        "ischema, system-tables)"
+    )
 
 
 class StorageRegistry:
@@ -260,8 +298,13 @@ class StorageRegistry:
     caller's `storage` mapping. `workspaces` (the CLI's --workspace), when given, confine every
     file the engines read or write."""
 
-    def __init__(self, plan_storage: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None,
-                 classpath: Sequence[str] = (), workspaces: Sequence[wsp.Workspace] = ()):
+    def __init__(
+        self,
+        plan_storage: Mapping[str, Any] | None,
+        overrides: Mapping[str, Any] | None,
+        classpath: Sequence[str] = (),
+        workspaces: Sequence[wsp.Workspace] = (),
+    ):
         self.configs: dict[str, Mapping[str, Any]] = dict(plan_storage or {})
         self.configs.update(overrides or {})
         self.classpath = list(classpath)
@@ -275,6 +318,7 @@ class StorageRegistry:
             if name not in self.configs:
                 known = ", ".join(sorted(self.configs)) or "none"
                 raise StorageError(f"{where}unknown storage engine {name!r} (configured: {known})")
-            self._engines[name] = make_engine(name, self.configs[name], self.classpath,
-                                              self.configs, self.workspaces)
+            self._engines[name] = make_engine(
+                name, self.configs[name], self.classpath, self.configs, self.workspaces
+            )
         return self._engines[name]

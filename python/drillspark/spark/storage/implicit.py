@@ -39,8 +39,15 @@ def local_path(uri: Column) -> Column:
     return F.regexp_replace(decoded, r"^file:/*", "/")
 
 
-def with_implicit(df: DataFrame, path: Column, roots: Sequence[str], files: Sequence[str],
-                  wanted: Sequence[str], dirs_first: bool, drop: str | None = None) -> DataFrame:
+def with_implicit(
+    df: DataFrame,
+    path: Column,
+    roots: Sequence[str],
+    files: Sequence[str],
+    wanted: Sequence[str],
+    dirs_first: bool,
+    drop: str | None = None,
+) -> DataFrame:
     """`df` (whose file is `path`, a URI) with its dirN columns and the `wanted` file columns."""
     own = [c for c in df.columns if c != drop]
     have = {c.lower() for c in own}
@@ -59,11 +66,15 @@ def with_implicit(df: DataFrame, path: Column, roots: Sequence[str], files: Sequ
         "filename": base,
         "filepath": F.regexp_replace(p, r"/[^/]*$", ""),
         "fqn": p,
-        "suffix": F.when(base.contains("."), F.regexp_extract(base, r"\.([^.]*)$", 1))
-                   .otherwise(F.lit("")),
+        "suffix": F.when(base.contains("."), F.regexp_extract(base, r"\.([^.]*)$", 1)).otherwise(
+            F.lit("")
+        ),
     }
-    extra = [values[n.lower()].alias(n.lower()) for n in dict.fromkeys(x.lower() for x in wanted)
-             if n in values and n not in have]
+    extra = [
+        values[n.lower()].alias(n.lower())
+        for n in dict.fromkeys(x.lower() for x in wanted)
+        if n in values and n not in have
+    ]
     data = [F.col(quote(c)) for c in own]
     cols = [*dirs, *data] if dirs_first else [*data, *dirs]
     return df.select(*cols, *extra)

@@ -23,12 +23,20 @@ from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.views import ViewFile, list_views
 
 DRILL_VERSION = "1.22.0"  # the Drill release drillspark is compatible with
-V, INT, B, BOOL, TS, DBL, FLT = "VARCHAR", "INTEGER", "BIGINT", "BOOLEAN", "TIMESTAMP", \
-    "DOUBLE", "FLOAT"
+V, INT, B, BOOL, TS, DBL, FLT = (
+    "VARCHAR",
+    "INTEGER",
+    "BIGINT",
+    "BOOLEAN",
+    "TIMESTAMP",
+    "DOUBLE",
+    "FLOAT",
+)
 
 
-def _cols(spec: str, kinds: dict[str, str] | None = None,
-          nullable: set[str] | None = None) -> list[tuple[str, str, bool]]:
+def _cols(
+    spec: str, kinds: dict[str, str] | None = None, nullable: set[str] | None = None
+) -> list[tuple[str, str, bool]]:
     kinds = kinds or {}
     nullable = nullable or set()
     return [(c, kinds.get(c, V), c in nullable) for c in spec.split()]
@@ -44,66 +52,164 @@ ISCHEMA_TABLES: dict[str, list[tuple[str, str, bool]]] = {
         "NUMERIC_PRECISION_RADIX NUMERIC_SCALE DATETIME_PRECISION INTERVAL_TYPE "
         "INTERVAL_PRECISION COLUMN_SIZE COLUMN_FORMAT NUM_NULLS MIN_VAL MAX_VAL NDV "
         "EST_NUM_NON_NULLS IS_NESTED",
-        {**dict.fromkeys(["ORDINAL_POSITION", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH", "NUMERIC_PRECISION", "NUMERIC_PRECISION_RADIX", "NUMERIC_SCALE", "DATETIME_PRECISION", "INTERVAL_PRECISION", "COLUMN_SIZE"], INT),
-         "NUM_NULLS": B, "NDV": FLT, "EST_NUM_NON_NULLS": FLT, "IS_NESTED": BOOL}),
-    "PARTITIONS": _cols("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME METADATA_KEY METADATA_TYPE "
-                        "METADATA_IDENTIFIER PARTITION_COLUMN PARTITION_VALUE LOCATION "
-                        "LAST_MODIFIED_TIME", {"LAST_MODIFIED_TIME": TS}),
-    "FILES": _cols("SCHEMA_NAME ROOT_SCHEMA_NAME WORKSPACE_NAME FILE_NAME RELATIVE_PATH "
-                   "IS_DIRECTORY IS_FILE LENGTH OWNER GROUP PERMISSION ACCESS_TIME "
-                   "MODIFICATION_TIME",
-                   {"IS_DIRECTORY": BOOL, "IS_FILE": BOOL, "LENGTH": B, "ACCESS_TIME": TS,
-                    "MODIFICATION_TIME": TS}),
+        {
+            **dict.fromkeys(
+                [
+                    "ORDINAL_POSITION",
+                    "CHARACTER_MAXIMUM_LENGTH",
+                    "CHARACTER_OCTET_LENGTH",
+                    "NUMERIC_PRECISION",
+                    "NUMERIC_PRECISION_RADIX",
+                    "NUMERIC_SCALE",
+                    "DATETIME_PRECISION",
+                    "INTERVAL_PRECISION",
+                    "COLUMN_SIZE",
+                ],
+                INT,
+            ),
+            "NUM_NULLS": B,
+            "NDV": FLT,
+            "EST_NUM_NON_NULLS": FLT,
+            "IS_NESTED": BOOL,
+        },
+    ),
+    "PARTITIONS": _cols(
+        "TABLE_CATALOG TABLE_SCHEMA TABLE_NAME METADATA_KEY METADATA_TYPE "
+        "METADATA_IDENTIFIER PARTITION_COLUMN PARTITION_VALUE LOCATION "
+        "LAST_MODIFIED_TIME",
+        {"LAST_MODIFIED_TIME": TS},
+    ),
+    "FILES": _cols(
+        "SCHEMA_NAME ROOT_SCHEMA_NAME WORKSPACE_NAME FILE_NAME RELATIVE_PATH "
+        "IS_DIRECTORY IS_FILE LENGTH OWNER GROUP PERMISSION ACCESS_TIME "
+        "MODIFICATION_TIME",
+        {
+            "IS_DIRECTORY": BOOL,
+            "IS_FILE": BOOL,
+            "LENGTH": B,
+            "ACCESS_TIME": TS,
+            "MODIFICATION_TIME": TS,
+        },
+    ),
     "SCHEMATA": _cols("CATALOG_NAME SCHEMA_NAME SCHEMA_OWNER TYPE IS_MUTABLE"),
-    "TABLES": _cols("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME TABLE_TYPE TABLE_SOURCE LOCATION "
-                    "NUM_ROWS LAST_MODIFIED_TIME", {"NUM_ROWS": B, "LAST_MODIFIED_TIME": TS}),
+    "TABLES": _cols(
+        "TABLE_CATALOG TABLE_SCHEMA TABLE_NAME TABLE_TYPE TABLE_SOURCE LOCATION "
+        "NUM_ROWS LAST_MODIFIED_TIME",
+        {"NUM_ROWS": B, "LAST_MODIFIED_TIME": TS},
+    ),
 }
 
-_OPTION_COLS = _cols("name kind accessibleScopes val status optionScope description",
-                     nullable={"val", "status", "description"})
-_OLD_OPTION_COLS = _cols("name kind accessibleScopes optionScope status num_val string_val "
-                         "bool_val float_val", {"num_val": B, "bool_val": BOOL, "float_val": DBL},
-                         {"num_val", "string_val", "bool_val", "float_val"})
+_OPTION_COLS = _cols(
+    "name kind accessibleScopes val status optionScope description",
+    nullable={"val", "status", "description"},
+)
+_OLD_OPTION_COLS = _cols(
+    "name kind accessibleScopes optionScope status num_val string_val bool_val float_val",
+    {"num_val": B, "bool_val": BOOL, "float_val": DBL},
+    {"num_val", "string_val", "bool_val", "float_val"},
+)
 _PORTS = "user_port control_port data_port http_port"
 SYS_TABLES: dict[str, list[tuple[str, str, bool]]] = {
-    "memory": _cols("hostname user_port heap_current heap_max direct_current "
-                    "jvm_direct_current direct_max",
-                    dict.fromkeys(["user_port", "heap_current", "heap_max", "direct_current", "jvm_direct_current", "direct_max"], B),
-                    set(["user_port", "heap_current", "heap_max", "direct_current", "jvm_direct_current", "direct_max"])),
+    "memory": _cols(
+        "hostname user_port heap_current heap_max direct_current jvm_direct_current direct_max",
+        dict.fromkeys(
+            [
+                "user_port",
+                "heap_current",
+                "heap_max",
+                "direct_current",
+                "jvm_direct_current",
+                "direct_max",
+            ],
+            B,
+        ),
+        set(
+            [
+                "user_port",
+                "heap_current",
+                "heap_max",
+                "direct_current",
+                "jvm_direct_current",
+                "direct_max",
+            ]
+        ),
+    ),
     "functions": _cols("name signature returnType source internal", {"internal": BOOL}),
     "internal_options_old": _OLD_OPTION_COLS,
     "storage_aliases": _cols("alias name user isPublic", {"isPublic": BOOL}),
-    "profiles": _cols("queryId startTime foreman fragments user queue planTime queueTime "
-                      "executeTime totalTime state pluginCount pluginList query",
-                      {"startTime": TS, **dict.fromkeys(
-                          ["fragments", "planTime", "queueTime", "executeTime", "totalTime", "pluginCount"], B)},
-                      set(["startTime", "fragments", "user", "queue", "planTime", "queueTime", "executeTime", "totalTime", "state", "pluginCount", "pluginList", "query"])),
+    "profiles": _cols(
+        "queryId startTime foreman fragments user queue planTime queueTime "
+        "executeTime totalTime state pluginCount pluginList query",
+        {
+            "startTime": TS,
+            **dict.fromkeys(
+                ["fragments", "planTime", "queueTime", "executeTime", "totalTime", "pluginCount"], B
+            ),
+        },
+        set(
+            [
+                "startTime",
+                "fragments",
+                "user",
+                "queue",
+                "planTime",
+                "queueTime",
+                "executeTime",
+                "totalTime",
+                "state",
+                "pluginCount",
+                "pluginList",
+                "query",
+            ]
+        ),
+    ),
     "internal_options": _OPTION_COLS,
-    "threads": _cols("hostname user_port total_threads busy_threads",
-                     dict.fromkeys(["user_port", "total_threads", "busy_threads"], B),
-                     set(["user_port", "total_threads", "busy_threads"])),
-    "version": _cols("version commit_id commit_message commit_time build_email build_time",
-                     nullable=set(["version", "commit_id", "commit_message", "commit_time", "build_email", "build_time"])),
+    "threads": _cols(
+        "hostname user_port total_threads busy_threads",
+        dict.fromkeys(["user_port", "total_threads", "busy_threads"], B),
+        set(["user_port", "total_threads", "busy_threads"]),
+    ),
+    "version": _cols(
+        "version commit_id commit_message commit_time build_email build_time",
+        nullable=set(
+            ["version", "commit_id", "commit_message", "commit_time", "build_email", "build_time"]
+        ),
+    ),
     "table_aliases": _cols("alias name user isPublic", {"isPublic": BOOL}),
     "options_old": _OLD_OPTION_COLS,
     "profiles_json": _cols("queryId json", nullable={"json"}),
     "options": _OPTION_COLS,
-    "drillbits": _cols(f"hostname {_PORTS} current version state",
-                       {**dict.fromkeys(_PORTS.split(), INT), "current": BOOL},
-                       set(_PORTS.split())),
+    "drillbits": _cols(
+        f"hostname {_PORTS} current version state",
+        {**dict.fromkeys(_PORTS.split(), INT), "current": BOOL},
+        set(_PORTS.split()),
+    ),
     "boot": _OLD_OPTION_COLS,
-    "connections": _cols("user client drillbit established duration queries isAuthenticated "
-                         "isEncrypted usingSSL session",
-                         {"established": TS, "queries": INT, "isAuthenticated": BOOL,
-                          "isEncrypted": BOOL, "usingSSL": BOOL},
-                         {"user", "duration", "queries", "isAuthenticated", "isEncrypted",
-                          "usingSSL"}),
+    "connections": _cols(
+        "user client drillbit established duration queries isAuthenticated "
+        "isEncrypted usingSSL session",
+        {
+            "established": TS,
+            "queries": INT,
+            "isAuthenticated": BOOL,
+            "isEncrypted": BOOL,
+            "usingSSL": BOOL,
+        },
+        {"user", "duration", "queries", "isAuthenticated", "isEncrypted", "usingSSL"},
+    ),
 }
 # sys tables drillspark answers; the others are listed (TABLES, COLUMNS) but not readable.
 SYS_READABLE = ("version", "drillbits", "options", "storage_aliases", "table_aliases")
 
-_SPARK = {V: T.StringType(), INT: T.IntegerType(), B: T.LongType(), BOOL: T.BooleanType(),
-          TS: T.TimestampNTZType(), DBL: T.DoubleType(), FLT: T.DoubleType()}
+_SPARK = {
+    V: T.StringType(),
+    INT: T.IntegerType(),
+    B: T.LongType(),
+    BOOL: T.BooleanType(),
+    TS: T.TimestampNTZType(),
+    DBL: T.DoubleType(),
+    FLT: T.DoubleType(),
+}
 
 
 class MetadataError(StorageError):
@@ -124,15 +230,29 @@ class SqlField:
 
     @staticmethod
     def of(field: Mapping[str, Any]) -> SqlField:
-        return SqlField(str(field.get("name")), str(field.get("type", "ANY")).upper(),
-                        bool(field.get("isNullable", True)), field.get("precision"),
-                        field.get("scale"))
+        return SqlField(
+            str(field.get("name")),
+            str(field.get("type", "ANY")).upper(),
+            bool(field.get("isNullable", True)),
+            field.get("precision"),
+            field.get("scale"),
+        )
 
 
-_STANDARD_NAMES = {"VARCHAR": "CHARACTER VARYING", "CHAR": "CHARACTER",
-                   "VARBINARY": "BINARY VARYING"}
-_BINARY_PRECISION = {"TINYINT": 8, "SMALLINT": 16, "INTEGER": 32, "BIGINT": 64, "FLOAT": 24,
-                     "REAL": 24, "DOUBLE": 53}
+_STANDARD_NAMES = {
+    "VARCHAR": "CHARACTER VARYING",
+    "CHAR": "CHARACTER",
+    "VARBINARY": "BINARY VARYING",
+}
+_BINARY_PRECISION = {
+    "TINYINT": 8,
+    "SMALLINT": 16,
+    "INTEGER": 32,
+    "BIGINT": 64,
+    "FLOAT": 24,
+    "REAL": 24,
+    "DOUBLE": 53,
+}
 _INTERVAL_UNITS = ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND")
 VARCHAR_DEFAULT = 65536  # Drill's length of a VARCHAR without one
 
@@ -142,7 +262,7 @@ def column_attributes(f: SqlField) -> dict[str, Any]:
     t = f.type
     out: dict[str, Any] = {"DATA_TYPE": _STANDARD_NAMES.get(t, t)}
     if t.startswith("INTERVAL_"):
-        units = t[len("INTERVAL_"):].split("_")
+        units = t[len("INTERVAL_") :].split("_")
         lead = f.precision if f.precision is not None and f.precision > 0 else 2
         year_month = units[0] in ("YEAR", "MONTH")
         out["DATA_TYPE"] = "INTERVAL"
@@ -150,12 +270,18 @@ def column_attributes(f: SqlField) -> dict[str, Any]:
         out["INTERVAL_PRECISION"] = lead
         out["DATETIME_PRECISION"] = 0 if year_month else 6
         # the length of its ISO-8601 text: P, T before time units, digits and a letter a unit
-        out["COLUMN_SIZE"] = 1 + (lead + 1) * len(units) + \
-            (1 if any(u in ("HOUR", "MINUTE", "SECOND") for u in units) else 0)
+        out["COLUMN_SIZE"] = (
+            1
+            + (lead + 1) * len(units)
+            + (1 if any(u in ("HOUR", "MINUTE", "SECOND") for u in units) else 0)
+        )
         return out
     if t in ("VARCHAR", "CHAR", "VARBINARY", "BINARY"):
-        n = f.precision if f.precision is not None else (VARCHAR_DEFAULT if t in (
-            "VARCHAR", "VARBINARY") else 1)
+        n = (
+            f.precision
+            if f.precision is not None
+            else (VARCHAR_DEFAULT if t in ("VARCHAR", "VARBINARY") else 1)
+        )
         out["CHARACTER_MAXIMUM_LENGTH"] = n
         out["CHARACTER_OCTET_LENGTH"] = n * 4 if t in ("VARCHAR", "CHAR") else n
         out["COLUMN_SIZE"] = n
@@ -166,8 +292,12 @@ def column_attributes(f: SqlField) -> dict[str, Any]:
             out["NUMERIC_SCALE"] = 0
     elif t == "DECIMAL":
         p = f.precision if f.precision is not None else 38
-        out.update(NUMERIC_PRECISION=p, NUMERIC_PRECISION_RADIX=10,
-                   NUMERIC_SCALE=f.scale if f.scale is not None else 0, COLUMN_SIZE=p)
+        out.update(
+            NUMERIC_PRECISION=p,
+            NUMERIC_PRECISION_RADIX=10,
+            NUMERIC_SCALE=f.scale if f.scale is not None else 0,
+            COLUMN_SIZE=p,
+        )
     elif t == "BOOLEAN":
         out["COLUMN_SIZE"] = 1
     elif t == "DATE":
@@ -183,8 +313,9 @@ def _schema_of(columns: list[tuple[str, str, bool]]) -> T.StructType:
     return T.StructType([T.StructField(n, _SPARK[t], nullable) for n, t, nullable in columns])
 
 
-def _frame(spark: SparkSession, columns: list[tuple[str, str, bool]],
-           rows: list[tuple]) -> DataFrame:
+def _frame(
+    spark: SparkSession, columns: list[tuple[str, str, bool]], rows: list[tuple]
+) -> DataFrame:
     # nullable everywhere in the frame: Spark checks NOT NULL columns row by row
     schema = T.StructType([T.StructField(n, _SPARK[t], True) for n, t, _ in columns])
     return spark.createDataFrame(rows, schema)
@@ -193,7 +324,7 @@ def _frame(spark: SparkSession, columns: list[tuple[str, str, bool]],
 def _table_name(selection: Any) -> str:
     name = selection.get("table") if isinstance(selection, Mapping) else selection
     if not isinstance(name, str) or not name:
-        raise MetadataError("a metadata scan names its table: selection {\"table\": ...}")
+        raise MetadataError('a metadata scan names its table: selection {"table": ...}')
     return name
 
 
@@ -217,32 +348,42 @@ class Schema:
     has_views: bool = True
 
     def views(self) -> list[ViewFile]:
-        if self.type != "file" or self.plugin != "dfs" or not self.location or \
-                not self.has_views:
+        if self.type != "file" or self.plugin != "dfs" or not self.location or not self.has_views:
             return []
         return list_views(self.location)
 
 
 def schemas_of(config: Mapping[str, Any]) -> list[Schema]:
-    return [Schema(str(s["name"]), str(s.get("type", "file")), bool(s.get("mutable")),
-                   s.get("location"), str(s.get("plugin", "")), str(s.get("workspace", "")),
-                   bool(s.get("views", True)))
-            for s in config.get("schemas") or []]
+    return [
+        Schema(
+            str(s["name"]),
+            str(s.get("type", "file")),
+            bool(s.get("mutable")),
+            s.get("location"),
+            str(s.get("plugin", "")),
+            str(s.get("workspace", "")),
+            bool(s.get("views", True)),
+        )
+        for s in config.get("schemas") or []
+    ]
 
 
 def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
     if table == "CATALOGS":
         return [("DRILL", "The internal metadata used by Drill", "")]
     if table == "SCHEMATA":
-        return [("DRILL", s.name, "<owner>", s.type, "YES" if s.mutable else "NO")
-                for s in schemas]
+        return [("DRILL", s.name, "<owner>", s.type, "YES" if s.mutable else "NO") for s in schemas]
     if table == "TABLES":
-        rows = [("DRILL", "information_schema", t, "SYSTEM TABLE", None, None, None, None)
-                for t in ISCHEMA_TABLES]
-        rows += [("DRILL", "sys", t, "SYSTEM TABLE", None, None, None, None)
-                 for t in SYS_TABLES]
-        rows += [("DRILL", s.name, v.name, "VIEW", None, None, None, None)
-                 for s in schemas for v in s.views()]
+        rows = [
+            ("DRILL", "information_schema", t, "SYSTEM TABLE", None, None, None, None)
+            for t in ISCHEMA_TABLES
+        ]
+        rows += [("DRILL", "sys", t, "SYSTEM TABLE", None, None, None, None) for t in SYS_TABLES]
+        rows += [
+            ("DRILL", s.name, v.name, "VIEW", None, None, None, None)
+            for s in schemas
+            for v in s.views()
+        ]
         return rows
     if table == "VIEWS":
         return [("DRILL", s.name, v.name, v.sql) for s in schemas for v in s.views()]
@@ -273,11 +414,15 @@ def _column_rows(schema: str, table: str, fields: list[SqlField]) -> list[tuple]
     names = [n for n, _, _ in ISCHEMA_TABLES["COLUMNS"]]
     rows = []
     for i, f in enumerate(fields, start=1):
-        cells: dict[str, Any] = {"TABLE_CATALOG": "DRILL", "TABLE_SCHEMA": schema,
-                                 "TABLE_NAME": table, "COLUMN_NAME": f.name,
-                                 "ORDINAL_POSITION": i,
-                                 "IS_NULLABLE": "YES" if f.nullable else "NO",
-                                 "IS_NESTED": False}
+        cells: dict[str, Any] = {
+            "TABLE_CATALOG": "DRILL",
+            "TABLE_SCHEMA": schema,
+            "TABLE_NAME": table,
+            "COLUMN_NAME": f.name,
+            "ORDINAL_POSITION": i,
+            "IS_NULLABLE": "YES" if f.nullable else "NO",
+            "IS_NESTED": False,
+        }
         cells.update(column_attributes(f))
         rows.append(tuple(cells.get(n) for n in names))
     return rows
@@ -296,10 +441,19 @@ def file_entries(folder: str) -> list[tuple]:
             info = os.stat(os.path.join(folder, name))
         except OSError:
             continue
-        rows.append((name, stat.S_ISDIR(info.st_mode), stat.S_ISREG(info.st_mode),
-                     info.st_size, _user(info.st_uid), _group(info.st_gid),
-                     stat.filemode(info.st_mode)[1:], _utc(info.st_atime),
-                     _utc(info.st_mtime)))
+        rows.append(
+            (
+                name,
+                stat.S_ISDIR(info.st_mode),
+                stat.S_ISREG(info.st_mode),
+                info.st_size,
+                _user(info.st_uid),
+                _group(info.st_gid),
+                stat.filemode(info.st_mode)[1:],
+                _utc(info.st_atime),
+                _utc(info.st_mtime),
+            )
+        )
     return rows
 
 
@@ -329,17 +483,37 @@ def _group(gid: int) -> str:
 
 def sys_rows(table: str, config: Mapping[str, Any]) -> list[tuple]:
     if table == "version":
-        return [(DRILL_VERSION, str(config.get("commit_id") or ""),
-                 "drillspark (Drill " + DRILL_VERSION + " compatible)", "", None, None)]
+        return [
+            (
+                DRILL_VERSION,
+                str(config.get("commit_id") or ""),
+                "drillspark (Drill " + DRILL_VERSION + " compatible)",
+                "",
+                None,
+                None,
+            )
+        ]
     if table == "drillbits":
-        return [("localhost", 31010, 31011, 31012, int(config.get("http_port") or 0), True,
-                 DRILL_VERSION, "ONLINE")]
+        return [
+            (
+                "localhost",
+                31010,
+                31011,
+                31012,
+                int(config.get("http_port") or 0),
+                True,
+                DRILL_VERSION,
+                "ONLINE",
+            )
+        ]
     if table == "options":
         return [tuple(o) for o in config.get("options") or []]
     if table in ("storage_aliases", "table_aliases"):
         return []  # no aliases are configured
-    raise MetadataError(f"Unsupported: the system table sys.{table} (drillspark answers "
-                        f"sys.{', sys.'.join(SYS_READABLE)})")
+    raise MetadataError(
+        f"Unsupported: the system table sys.{table} (drillspark answers "
+        f"sys.{', sys.'.join(SYS_READABLE)})"
+    )
 
 
 @dataclass
@@ -352,14 +526,14 @@ class MetadataEngine(StorageEngine):
         requested = _table_name(selection)
         if self.kind == "ischema":
             table = _table_key(ISCHEMA_TABLES, requested, "information_schema")
-            return _frame(spark, ISCHEMA_TABLES[table],
-                          ischema_rows(table, schemas_of(self.config)))
+            return _frame(
+                spark, ISCHEMA_TABLES[table], ischema_rows(table, schemas_of(self.config))
+            )
         table = _table_key(SYS_TABLES, requested, "sys")
         return _frame(spark, SYS_TABLES[table], sys_rows(table, self.config))
 
     def write(self, df: DataFrame, target: Any) -> Any:
-        raise MetadataError(f"Unable to create or drop objects. Schema [{self.name}] is "
-                            "immutable.")
+        raise MetadataError(f"Unable to create or drop objects. Schema [{self.name}] is immutable.")
 
 
 METADATA_KINDS = ("ischema", "system-tables")

@@ -54,8 +54,10 @@ def _version(text: str) -> tuple[int, ...]:
 def _maybe_corrupt_dates(created_by: str | None, kv: dict[bytes, bytes]) -> bool:
     drill_version = kv.get(b"drill.version")
     if drill_version is not None:
-        fixed = kv.get(b"is.date.correct", b"").lower() == b"true" or \
-            int(kv.get(b"drill-writer.version", b"1") or 1) >= 2
+        fixed = (
+            kv.get(b"is.date.correct", b"").lower() == b"true"
+            or int(kv.get(b"drill-writer.version", b"1") or 1) >= 2
+        )
         return not fixed and _version(drill_version.decode("utf-8", "replace")) < (1, 9)
     created = (created_by or "").strip()
     return created in ("", "parquet-mr") or ("parquet-mr" in created and "drill" in created)
@@ -63,15 +65,26 @@ def _maybe_corrupt_dates(created_by: str | None, kv: dict[bytes, bytes]) -> bool
 
 def _spark_type(t: object, where: str) -> T.DataType:
     import pyarrow as pa
+
     assert isinstance(t, pa.DataType)
-    simple = [(pa.types.is_boolean, T.BooleanType()), (pa.types.is_int8, T.ByteType()),
-              (pa.types.is_int16, T.ShortType()), (pa.types.is_int32, T.IntegerType()),
-              (pa.types.is_int64, T.LongType()), (pa.types.is_uint8, T.ShortType()),
-              (pa.types.is_uint16, T.IntegerType()), (pa.types.is_uint32, T.LongType()),
-              (pa.types.is_float32, T.FloatType()), (pa.types.is_float64, T.DoubleType()),
-              (pa.types.is_string, T.StringType()), (pa.types.is_large_string, T.StringType()),
-              (pa.types.is_binary, T.BinaryType()), (pa.types.is_large_binary, T.BinaryType()),
-              (pa.types.is_fixed_size_binary, T.BinaryType()), (pa.types.is_date32, T.DateType())]
+    simple = [
+        (pa.types.is_boolean, T.BooleanType()),
+        (pa.types.is_int8, T.ByteType()),
+        (pa.types.is_int16, T.ShortType()),
+        (pa.types.is_int32, T.IntegerType()),
+        (pa.types.is_int64, T.LongType()),
+        (pa.types.is_uint8, T.ShortType()),
+        (pa.types.is_uint16, T.IntegerType()),
+        (pa.types.is_uint32, T.LongType()),
+        (pa.types.is_float32, T.FloatType()),
+        (pa.types.is_float64, T.DoubleType()),
+        (pa.types.is_string, T.StringType()),
+        (pa.types.is_large_string, T.StringType()),
+        (pa.types.is_binary, T.BinaryType()),
+        (pa.types.is_large_binary, T.BinaryType()),
+        (pa.types.is_fixed_size_binary, T.BinaryType()),
+        (pa.types.is_date32, T.DateType()),
+    ]
     for test, st in simple:
         if test(t):
             return st
@@ -88,8 +101,12 @@ def _spark_type(t: object, where: str) -> T.DataType:
     if pa.types.is_list(t) or pa.types.is_large_list(t):
         return T.ArrayType(_spark_type(t.value_type, where))
     if pa.types.is_struct(t):
-        return T.StructType([T.StructField(t.field(i).name, _spark_type(t.field(i).type, where))
-                             for i in range(t.num_fields)])
+        return T.StructType(
+            [
+                T.StructField(t.field(i).name, _spark_type(t.field(i).type, where))
+                for i in range(t.num_fields)
+            ]
+        )
     if pa.types.is_map(t):
         return T.MapType(_spark_type(t.key_type, where), _spark_type(t.item_type, where))
     raise ParquetReadError(f"{where}: Parquet type {t} is not supported")
@@ -98,6 +115,7 @@ def _spark_type(t: object, where: str) -> T.DataType:
 def footer(path: str) -> Footer:
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     pf = pq.ParquetFile(path)
     md = pf.metadata
     schema = pf.schema_arrow
@@ -114,8 +132,9 @@ def footer(path: str) -> Footer:
     return foot
 
 
-def read_parquet(spark: SparkSession, files: Sequence[str],
-                 auto_correct_dates: bool = True) -> DataFrame:
+def read_parquet(
+    spark: SparkSession, files: Sequence[str], auto_correct_dates: bool = True
+) -> DataFrame:
     """`files` with Spark's schema merging, TIME columns and corrupt dates as Drill reads them;
     the last column, `PATH_COL`, is each row's file (for the implicit columns)."""
     feet = [footer(f) for f in files]
@@ -126,8 +145,9 @@ def read_parquet(spark: SparkSession, files: Sequence[str],
         return _read_groups(spark, files, feet, auto_correct_dates)
     if not times:
         df = spark.read.option("mergeSchema", "true").parquet(*files)
-        df = df.select(*[F.col(quote(n)) for n in df.columns],
-                       F.col("_metadata.file_path").alias(PATH_COL))
+        df = df.select(
+            *[F.col(quote(n)) for n in df.columns], F.col("_metadata.file_path").alias(PATH_COL)
+        )
     else:
         merged: dict[str, tuple[str, T.DataType]] = {}
         for ft in feet:
@@ -135,19 +155,31 @@ def read_parquet(spark: SparkSession, files: Sequence[str],
                 merged.setdefault(name.lower(), (name, t))
         schema = T.StructType([T.StructField(n, t) for n, t in merged.values()])
         df = spark.read.schema(schema).parquet(*files)
-        df = df.select(*[_time(n, times[n]) if n in times else F.col(quote(n))
-                         for n in df.columns], F.col("_metadata.file_path").alias(PATH_COL))
-    corrupt = [os.path.realpath(ft.path) for ft in feet
-               if auto_correct_dates and ft.corrupt_dates and ft.dates]
+        df = df.select(
+            *[_time(n, times[n]) if n in times else F.col(quote(n)) for n in df.columns],
+            F.col("_metadata.file_path").alias(PATH_COL),
+        )
+    corrupt = [
+        os.path.realpath(ft.path)
+        for ft in feet
+        if auto_correct_dates and ft.corrupt_dates and ft.dates
+    ]
     if corrupt:
         dates = {d for ft in feet if ft.corrupt_dates for d in ft.dates}
         in_corrupt = local_path(F.col(quote(PATH_COL))).isin(corrupt)
-        df = df.select(*[_fixed_date(n, in_corrupt) if n in dates else F.col(quote(n))
-                         for n in df.columns])
+        df = df.select(
+            *[_fixed_date(n, in_corrupt) if n in dates else F.col(quote(n)) for n in df.columns]
+        )
     required = set.intersection(*(ft.required for ft in feet)) if feet else set()
     if required:  # NOT NULL in Drill's modeof (Spark reads every file column as nullable)
-        df = df.select(*[F.col(quote(n)).alias(n, metadata={REQUIRED_COLUMN: True})
-                         if n in required else F.col(quote(n)) for n in df.columns])
+        df = df.select(
+            *[
+                F.col(quote(n)).alias(n, metadata={REQUIRED_COLUMN: True})
+                if n in required
+                else F.col(quote(n))
+                for n in df.columns
+            ]
+        )
     return df
 
 
@@ -176,8 +208,9 @@ def _common(a: T.DataType, b: T.DataType) -> T.DataType:
     return T.StringType()
 
 
-def _read_groups(spark: SparkSession, files: Sequence[str], feet: Sequence[Footer],
-                 auto_correct_dates: bool) -> DataFrame:
+def _read_groups(
+    spark: SparkSession, files: Sequence[str], feet: Sequence[Footer], auto_correct_dates: bool
+) -> DataFrame:
     """Files whose schemas disagree: each group of files with one schema read alone, the
     disagreeing columns cast to one type, then the groups unioned by name."""
     groups: dict[tuple[tuple[str, str], ...], list[int]] = {}
@@ -195,9 +228,14 @@ def _read_groups(spark: SparkSession, files: Sequence[str], feet: Sequence[Foote
     out: DataFrame | None = None
     for idx in groups.values():
         df = read_parquet(spark, [files[i] for i in idx], auto_correct_dates)
-        df = df.select(*[F.col(quote(c)).cast(types[c.lower()]).alias(names[c.lower()])
-                         if c.lower() in differ else F.col(quote(c))
-                         for c in df.columns])
+        df = df.select(
+            *[
+                F.col(quote(c)).cast(types[c.lower()]).alias(names[c.lower()])
+                if c.lower() in differ
+                else F.col(quote(c))
+                for c in df.columns
+            ]
+        )
         out = df if out is None else out.unionByName(df, allowMissingColumns=True)
     assert out is not None
     # the file-path column last, as the single read gives it
@@ -219,5 +257,8 @@ def _time(name: str, unit: str) -> F.Column:
 def _fixed_date(name: str, in_corrupt: F.Column) -> F.Column:
     c = F.col(quote(name))
     shifted = F.date_sub(c, CORRUPT_DATE_SHIFT)
-    return F.when(in_corrupt & (F.unix_date(c) > CORRUPT_DATE_THRESHOLD), shifted) \
-        .otherwise(c).alias(name)
+    return (
+        F.when(in_corrupt & (F.unix_date(c) > CORRUPT_DATE_THRESHOLD), shifted)
+        .otherwise(c)
+        .alias(name)
+    )

@@ -69,9 +69,12 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
-def read_json(spark: SparkSession, paths: Sequence[str],
-              options: Mapping[str, str] | None = None,
-              implicit: Sequence[str] = ()) -> DataFrame:
+def read_json(
+    spark: SparkSession,
+    paths: Sequence[str],
+    options: Mapping[str, str] | None = None,
+    implicit: Sequence[str] = (),
+) -> DataFrame:
     """Drill-style JSON through the extension's `drill` source: JSON lines, concatenated
     objects, or one top-level array per file; comments and unquoted field names allowed;
     Drill's type rules. `options` are the `drill` source's (see `json_options`)."""
@@ -80,20 +83,21 @@ def read_json(spark: SparkSession, paths: Sequence[str],
             "cannot read JSON: the drillspark jar is not on the classpath: use "
             "drillspark.session() / drillspark.configure(builder), or start Spark (or the "
             "Spark Connect server) with --jars <drillspark.jar_path()> and "
-            "spark.sql.extensions=drillspark.DrillSparkExtensions")
+            "spark.sql.extensions=drillspark.DrillSparkExtensions"
+        )
     df = spark.read.format("drill").options(**dict(options or {})).load(list(paths))
     # the source's file columns are metadata columns: present only when selected
     have = {c.lower() for c in df.columns}
-    extra = [n for n in dict.fromkeys(x.lower() for x in implicit)
-             if n in FILE_COLUMNS and n not in have]
+    extra = [
+        n for n in dict.fromkeys(x.lower() for x in implicit) if n in FILE_COLUMNS and n not in have
+    ]
     if extra:
         df = df.select(*[F.col(quote(c)) for c in df.columns], *[F.col(n) for n in extra])
     return df
 
 
 # Per session, weakly held: an id() key could be reused by a later session.
-_SOURCES: weakref.WeakKeyDictionary[SparkSession, dict[str, bool]] = \
-    weakref.WeakKeyDictionary()
+_SOURCES: weakref.WeakKeyDictionary[SparkSession, dict[str, bool]] = weakref.WeakKeyDictionary()
 
 
 def _has_source(spark: SparkSession, name: str) -> bool:
@@ -106,15 +110,19 @@ def _has_source(spark: SparkSession, name: str) -> bool:
             known[name] = True
         except Exception as e:  # only a missing source means "not available"
             text = str(e)
-            known[name] = not ("DATA_SOURCE_NOT_FOUND" in text
-                               or "Failed to find data source" in text)
+            known[name] = not (
+                "DATA_SOURCE_NOT_FOUND" in text or "Failed to find data source" in text
+            )
     return known[name]
 
 
-def read_parquet(spark: SparkSession, paths: Sequence[str],
-                 columns: Sequence[str] | None = None,
-                 implicit: Sequence[str] = (),
-                 options: Mapping[str, Any] | None = None) -> DataFrame:
+def read_parquet(
+    spark: SparkSession,
+    paths: Sequence[str],
+    columns: Sequence[str] | None = None,
+    implicit: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+) -> DataFrame:
     """Parquet with schema merging across files (TIME columns and pre-1.9 Drill dates as Drill
     reads them, see `parquet`), dirN columns first and the `implicit` file columns; `columns`
     a file lacks are filled with nulls (Drill's missing-column rule: nullable INT when no
@@ -127,24 +135,37 @@ def read_parquet(spark: SparkSession, paths: Sequence[str],
         if key.lower() == "autocorrectcorruptdates":
             auto_correct = text.truthy(value)
         elif key.lower() not in ("type", "extensions"):
-            raise ReadError(f"unknown parquet format option {key!r} (known: "
-                            "autoCorrectCorruptDates)")
+            raise ReadError(
+                f"unknown parquet format option {key!r} (known: autoCorrectCorruptDates)"
+            )
     try:
         df = parquet.read_parquet(spark, files, auto_correct)
     except parquet.ParquetReadError as e:
         raise ReadError(str(e)) from None
-    df = with_implicit(df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=True,
-                       drop=PATH_COL)
+    df = with_implicit(
+        df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=True, drop=PATH_COL
+    )
     if columns:
         have = {f.name.lower(): f.name for f in df.schema.fields}
-        df = df.select(*[F.col(quote(have[c.lower()])).alias(c) if c.lower() in have
-                         else F.lit(None).cast("int").alias(c) for c in columns])
+        df = df.select(
+            *[
+                F.col(quote(have[c.lower()])).alias(c)
+                if c.lower() in have
+                else F.lit(None).cast("int").alias(c)
+                for c in columns
+            ]
+        )
     return df
 
 
-def read_text(spark: SparkSession, paths: Sequence[str], config: Mapping[str, Any],
-              implicit: Sequence[str] = (), extensions: Sequence[str] = (),
-              named: Sequence[str] = ()) -> DataFrame:
+def read_text(
+    spark: SparkSession,
+    paths: Sequence[str],
+    config: Mapping[str, Any],
+    implicit: Sequence[str] = (),
+    extensions: Sequence[str] = (),
+    named: Sequence[str] = (),
+) -> DataFrame:
     """Drill's text reader (see `text`): without a header every record is one `columns` array
     of strings; with a header the named columns are strings; dirN columns last. `named`
     columns the files lack are added as '' (a `SELECT *` naming them elsewhere lists them)."""
@@ -159,11 +180,14 @@ def read_text(spark: SparkSession, paths: Sequence[str], config: Mapping[str, An
     have = {c.lower() for c in df.columns}
     extra = [n for n in named if n.lower() not in have]
     if extra:
-        df = df.select(*[F.col(quote(c)) for c in df.columns if c != PATH_COL],
-                       *[F.lit("").alias(n, metadata={TEXT_COLUMN: True}) for n in extra],
-                       F.col(quote(PATH_COL)))
-    return with_implicit(df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=False,
-                         drop=PATH_COL)
+        df = df.select(
+            *[F.col(quote(c)) for c in df.columns if c != PATH_COL],
+            *[F.lit("").alias(n, metadata={TEXT_COLUMN: True}) for n in extra],
+            F.col(quote(PATH_COL)),
+        )
+    return with_implicit(
+        df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=False, drop=PATH_COL
+    )
 
 
 def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:

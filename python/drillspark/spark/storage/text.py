@@ -68,8 +68,8 @@ def unescape(text: str) -> str:
         if c == "\\" and nxt in _ESCAPES:
             out.append(_ESCAPES[nxt])
             i += 2
-        elif c == "\\" and nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2:i + 6]):
-            out.append(chr(int(text[i + 2:i + 6], 16)))
+        elif c == "\\" and nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2 : i + 6]):
+            out.append(chr(int(text[i + 2 : i + 6], 16)))
             i += 6
         else:
             out.append(c)
@@ -100,10 +100,17 @@ class TextFormat:
     schema: tuple[ProvidedColumn, ...] = field(default=())
 
     # format-config key (lower case) -> field; `delimiter` is the plan selection's old name
-    _KEYS = {"fielddelimiter": "delimiter", "delimiter": "delimiter", "quote": "quote",
-             "escape": "escape", "comment": "comment", "linedelimiter": "line_delimiter",
-             "extractheader": "extract_header", "skipfirstline": "skip_first_line",
-             "schema": "schema"}
+    _KEYS = {
+        "fielddelimiter": "delimiter",
+        "delimiter": "delimiter",
+        "quote": "quote",
+        "escape": "escape",
+        "comment": "comment",
+        "linedelimiter": "line_delimiter",
+        "extractheader": "extract_header",
+        "skipfirstline": "skip_first_line",
+        "schema": "schema",
+    }
     # keys of a format config that say which files are text, not how to read them
     _IGNORED = {"type", "extensions"}
 
@@ -117,8 +124,10 @@ class TextFormat:
                 continue
             name = cls._KEYS.get(key.lower())
             if name is None:
-                known = "fieldDelimiter, quote, escape, comment, lineDelimiter, " \
-                        "extractHeader, skipFirstLine, schema"
+                known = (
+                    "fieldDelimiter, quote, escape, comment, lineDelimiter, "
+                    "extractHeader, skipFirstLine, schema"
+                )
                 raise TextFormatError(f"unknown text format option {key!r} (known: {known})")
             if name in ("extract_header", "skip_first_line"):
                 values[name] = truthy(value)
@@ -134,6 +143,7 @@ class TextFormat:
 
 
 # ------------------------------------------------------------------ provided (inline) schema
+
 
 def _split_top(text: str) -> list[str]:
     """Split on commas outside (), quotes and backquotes."""
@@ -165,7 +175,8 @@ _COLUMN_RE = re.compile(
     r"^(?:`(?P<q>(?:[^`]|``)+)`|(?P<n>[^\s`]+))\s+(?P<type>.+?)"
     r"(?P<notnull>\s+not\s+null)?(?:\s+default\s+'(?P<default>(?:[^']|'')*)')?"
     r"(?:\s+format\s+'(?:[^']|'')*')?(?:\s+properties\s*\{.*\})?\s*$",
-    re.IGNORECASE | re.DOTALL)
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def parse_inline_schema(text: str) -> tuple[ProvidedColumn, ...]:
@@ -186,12 +197,20 @@ def parse_inline_schema(text: str) -> tuple[ProvidedColumn, ...]:
         except UnknownTypeError as e:
             raise TextFormatError(f"provided schema column {part!r}: {e}") from None
         default = c.group("default")
-        cols.append(ProvidedColumn(name, spark_type, type_name.upper(), bool(c.group("notnull")),
-                                   default.replace("''", "'") if default is not None else None))
+        cols.append(
+            ProvidedColumn(
+                name,
+                spark_type,
+                type_name.upper(),
+                bool(c.group("notnull")),
+                default.replace("''", "'") if default is not None else None,
+            )
+        )
     return tuple(cols)
 
 
 # ------------------------------------------------------------------ parsing
+
 
 def parse_records(text: str, fmt: TextFormat) -> Iterator[list[str]]:
     """The records of one file's text, each a list of field strings (Drill's rules, above)."""
@@ -303,6 +322,7 @@ def _first_record(path: str, fmt: TextFormat) -> list[str]:
 
 # ------------------------------------------------------------------ Spark
 
+
 def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> DataFrame:
     """The records of `files` as a DataFrame (see the module doc), with the `PATH_COL` of each."""
     headers: dict[str, list[str]] = {}
@@ -314,8 +334,7 @@ def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> Dat
             names.extend(n for n in headers[f] if n.lower() not in low)
     provided = {c.name.lower(): c for c in fmt.schema}
     if fmt.extract_header:
-        out_names = [c.name for c in fmt.schema] + \
-            [n for n in names if n.lower() not in provided]
+        out_names = [c.name for c in fmt.schema] + [n for n in names if n.lower() not in provided]
     elif fmt.schema:
         out_names = [c.name for c in fmt.schema]
     else:
@@ -323,27 +342,38 @@ def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> Dat
     if fmt.extract_header or fmt.schema:
         # a header column is VARCHAR NOT NULL in Drill (a short line fills ''), when every
         # file's header has it
-        everywhere = set.intersection(*({n.lower() for n in h} for h in headers.values())) \
-            if headers else set()
-        fields = [T.StructField(n, T.StringType(), n.lower() not in everywhere, _MARK)
-                  for n in out_names]
+        everywhere = (
+            set.intersection(*({n.lower() for n in h} for h in headers.values()))
+            if headers
+            else set()
+        )
+        fields = [
+            T.StructField(n, T.StringType(), n.lower() not in everywhere, _MARK) for n in out_names
+        ]
     else:
         fields = [T.StructField("columns", T.ArrayType(T.StringType(), False), True, _MARK)]
     schema = T.StructType([*fields, T.StructField(PATH_COL, T.StringType())])
     by_uri = {os.path.realpath(f): h for f, h in headers.items()}
-    raw = spark.read.text(list(files), wholetext=True) \
-        .select("value", F.col("_metadata.file_path").alias(PATH_COL))
+    raw = spark.read.text(list(files), wholetext=True).select(
+        "value", F.col("_metadata.file_path").alias(PATH_COL)
+    )
     df = raw.mapInArrow(_parser(fmt, out_names, by_uri), schema)
     if fmt.schema:
-        df = df.select(*[_typed(c) if c in provided.values() else F.col(quote_name(n))
-                         for n in out_names for c in [provided.get(n.lower())]],
-                       F.col(quote_name(PATH_COL)))
+        df = df.select(
+            *[
+                _typed(c) if c in provided.values() else F.col(quote_name(n))
+                for n in out_names
+                for c in [provided.get(n.lower())]
+            ],
+            F.col(quote_name(PATH_COL)),
+        )
     return df
 
 
 def local_path(uri: str) -> str:
     """The local path of a `file:` URI as Spark's `_metadata.file_path` gives it."""
     from urllib.parse import unquote
+
     return re.sub(r"^file:/*", "/", unquote(uri))
 
 
@@ -367,8 +397,9 @@ def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]]
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            for text, uri in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(),
-                                 strict=True):
+            for text, uri in zip(
+                batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True
+            ):
                 records = parse_records(text or "", fmt)
                 names = None
                 if header:  # (skipFirstLine does not apply with a header, as in Drill)
@@ -384,12 +415,15 @@ def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]]
                             row[index[name.lower()]] = rec[k] if k < len(rec) else ""
                         rows.append(row)
                     elif positional is not None:
-                        rows.append([rec[k] if k < len(rec) else None
-                                     for k in range(len(positional))])
+                        rows.append(
+                            [rec[k] if k < len(rec) else None for k in range(len(positional))]
+                        )
                     else:
                         rows.append(rec)
                     if len(rows) >= 4096:
-                        yield _batch(rows, out_names, names is not None or positional is not None, uri)
+                        yield _batch(
+                            rows, out_names, names is not None or positional is not None, uri
+                        )
                         rows = []
                 if rows:
                     yield _batch(rows, out_names, names is not None or positional is not None, uri)
@@ -399,10 +433,16 @@ def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]]
 
 def _batch(rows: list[Any], names: list[str], named: bool, uri: str) -> Any:
     import pyarrow as pa
+
     if named:
         cols = [pa.array([r[k] for r in rows], pa.string()) for k in range(len(names))]
-        return pa.RecordBatch.from_arrays([*cols, pa.array([uri] * len(rows), pa.string())],
-                                          names=[*names, PATH_COL])
+        return pa.RecordBatch.from_arrays(
+            [*cols, pa.array([uri] * len(rows), pa.string())], names=[*names, PATH_COL]
+        )
     return pa.RecordBatch.from_arrays(
-        [pa.array(rows, pa.list_(pa.field("element", pa.string(), False))),
-         pa.array([uri] * len(rows), pa.string())], names=["columns", PATH_COL])
+        [
+            pa.array(rows, pa.list_(pa.field("element", pa.string(), False))),
+            pa.array([uri] * len(rows), pa.string()),
+        ],
+        names=["columns", PATH_COL],
+    )

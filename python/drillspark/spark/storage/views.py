@@ -54,8 +54,13 @@ def read_view(path: str) -> ViewFile:
     fields = data.get("fields") or []
     if not isinstance(fields, list) or not all(isinstance(x, dict) for x in fields):
         raise ViewFileError(f"the view file {path} has a malformed 'fields' list")
-    return ViewFile(str(data.get("name") or name), path, data["sql"], fields,
-                    [str(p) for p in data.get("workspaceSchemaPath") or []])
+    return ViewFile(
+        str(data.get("name") or name),
+        path,
+        data["sql"],
+        fields,
+        [str(p) for p in data.get("workspaceSchemaPath") or []],
+    )
 
 
 def list_views(folder: str) -> list[ViewFile]:
@@ -74,8 +79,9 @@ def list_views(folder: str) -> list[ViewFile]:
     return out
 
 
-def write_view(path: str, name: str, sql: str, fields: list[dict[str, Any]],
-               schema_path: list[str]) -> None:
+def write_view(
+    path: str, name: str, sql: str, fields: list[dict[str, Any]], schema_path: list[str]
+) -> None:
     """Write the view file in one step (a temporary file renamed into place)."""
     data = {"name": name, "sql": sql, "fields": fields, "workspaceSchemaPath": schema_path}
     tmp = f"{path}.{os.getpid()}.tmp"
@@ -90,8 +96,9 @@ def jackson_pretty(value: Any, indent: int = 0) -> str:
     if isinstance(value, dict):
         if not value:
             return "{ }"
-        items = [f'{pad}  {json.dumps(k)} : {jackson_pretty(v, indent + 1)}'
-                 for k, v in value.items()]
+        items = [
+            f"{pad}  {json.dumps(k)} : {jackson_pretty(v, indent + 1)}" for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
     if isinstance(value, list):
         if not value:

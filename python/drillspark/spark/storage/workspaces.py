@@ -42,8 +42,10 @@ def resolve(spark: SparkSession, ws: Workspace, table: str) -> str:
     try:
         # over a one-row VALUES the constant call folds into a local relation on the driver:
         # no Spark job (over no FROM, `first()` ran one per table reference, twice per query)
-        rows = spark.sql("SELECT drill_workspace_path(?, ?, ?, ?) AS p FROM VALUES (1)",
-                         args=[ws.name, ws.location, ws.allow_outside, table]).collect()
+        rows = spark.sql(
+            "SELECT drill_workspace_path(?, ?, ?, ?) AS p FROM VALUES (1)",
+            args=[ws.name, ws.location, ws.allow_outside, table],
+        ).collect()
     except Exception as e:  # noqa: BLE001  (the JVM's refusal, as PySpark raises it)
         message = _refusal(e)
         if message is None:

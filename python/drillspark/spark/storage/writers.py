@@ -68,8 +68,10 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
         try:
             rows, files = _write(df, tmp, fmt)
             if _identity(path) != before:
-                raise WriteError(f"store target {path} changed while the write ran (something "
-                                 "else wrote there); it is left as it is and nothing was stored")
+                raise WriteError(
+                    f"store target {path} changed while the write ran (something "
+                    "else wrote there); it is left as it is and nothing was stored"
+                )
             if before is not None:  # overwrite: the old table goes only once the new one is in
                 old = os.path.join(parent, _STAGING.format(name=name) + "old-" + uuid.uuid4().hex)
                 os.rename(path, old)
@@ -80,8 +82,9 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-    return WriteReport(path=path, format=fmt, rows=rows,
-                       files=[os.path.join(path, n) for n in files])
+    return WriteReport(
+        path=path, format=fmt, rows=rows, files=[os.path.join(path, n) for n in files]
+    )
 
 
 def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
@@ -92,7 +95,9 @@ def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
     writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
     if FORMATS[fmt] == "csv":
         # a quote inside a quoted field is doubled, as Drill writes and reads it
-        writer = writer.option("header", "true").option("sep", _DELIMITERS[fmt]).option("escape", '"')
+        writer = (
+            writer.option("header", "true").option("sep", _DELIMITERS[fmt]).option("escape", '"')
+        )
         if len(df.columns) == 1:
             # a NULL is an empty field, and a row of one empty field an empty line, which
             # the CSV writer (and readers) skip: write it as "" so the row survives
@@ -113,9 +118,14 @@ def _nested_as_json(df: DataFrame) -> DataFrame:
     nested = (T.StructType, T.ArrayType, T.MapType)
     if not any(isinstance(f.dataType, nested) for f in df.schema.fields):
         return df
-    return df.select(*[F.to_json(F.col(quote(f.name))).alias(f.name)
-                       if isinstance(f.dataType, nested) else F.col(quote(f.name))
-                       for f in df.schema.fields])
+    return df.select(
+        *[
+            F.to_json(F.col(quote(f.name))).alias(f.name)
+            if isinstance(f.dataType, nested)
+            else F.col(quote(f.name))
+            for f in df.schema.fields
+        ]
+    )
 
 
 def _identity(path: str) -> tuple[int, int, int] | None:
@@ -156,8 +166,10 @@ class _TargetLock:
                     with contextlib.suppress(FileNotFoundError):
                         os.remove(self.path)
                     continue
-                raise WriteError(f"another write to {self.target} is in progress (lock "
-                                 f"{self.path}); try again when it has finished") from None
+                raise WriteError(
+                    f"another write to {self.target} is in progress (lock "
+                    f"{self.path}); try again when it has finished"
+                ) from None
             with os.fdopen(fd, "w") as f:
                 f.write(self.me)
             return self
