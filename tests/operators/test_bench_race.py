@@ -174,19 +174,24 @@ def test_run_py_passes_words_after_the_names_to_the_scripts():
     assert run.split_args(["--rounds", "1"]) == ([], ["--rounds", "1"])
 
 
-def test_startup_bench_variants_and_queries():
+def test_startup_bench_variants_and_queries(tmp_path):
     st = _load("startup_bench")
     assert st.parse_list("baseline, c1", st.VARIANTS, "variant") == ["baseline", "c1"]
     with pytest.raises(
-        argparse.ArgumentTypeError, match=r"unknown variant 'fast'; choose from current, baseline"
+        argparse.ArgumentTypeError,
+        match=r"unknown variant 'fast'; choose from current, first, no-cds, baseline",
     ):
         st.parse_list("baseline,fast", st.VARIANTS, "variant")
     with pytest.raises(argparse.ArgumentTypeError, match=r"\(none given\)"):
         st.parse_list(" , ", st.QUERIES, "query")
-    env = st.variant_env("all", "/x/a.jsa")
+    env = st.variant_env("all", "/x/a.jsa", "/cache", str(tmp_path))
     assert env["DRILLSPARK_DRIVER_JAVA_OPTS"].endswith("-XX:SharedArchiveFile=/x/a.jsa")
     assert "spark.ui.enabled=false" in env["PYSPARK_SUBMIT_ARGS"]
-    assert st.variant_env("current", "/x") == {}
+    assert env["DRILLSPARK_CDS"] == "0"  # the JVM-flag variants measure without the default archive
+    # the CLI as it is shares the benchmark's archive cache; its first run gets an empty one
+    assert st.variant_env("current", "/x", "/cache", str(tmp_path)) == {st.CACHE_ENV: "/cache"}
+    first = st.variant_env("first", "/x", "/cache", str(tmp_path))[st.CACHE_ENV]
+    assert first.startswith(str(tmp_path)) and os.listdir(first) == []
     a = st.build_parser().parse_args(["--variants", "baseline,ui-off", "--queries", "select1"])
     assert (a.variants, a.queries) == (["baseline", "ui-off"], ["select1"])
 
