@@ -12,6 +12,12 @@ from pyspark.sql import types as T
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
 
 
+def low_int(value: Column) -> Column:
+    """The low 32 bits of a BIGINT as an INT, Java's `(int)`: shifted up and back down (an
+    arithmetic shift keeps the sign), so the value is named once and nothing can overflow."""
+    return F.shiftright(F.shiftleft(value, 32), 32).cast(T.IntegerType())
+
+
 def cast_column(
     col: Column, source: T.DataType, target: T.DataType, length: int | None = None
 ) -> Column:
@@ -22,13 +28,7 @@ def cast_column(
     if isinstance(target, T.IntegerType) and isinstance(source, T.LongType):
         # Java's (int) of a long keeps the low 32 bits: CAST(123456789012 AS INT) is
         # -1097262572 in Drill, where Spark's ANSI cast fails
-        dec = T.DecimalType(20, 0)
-        wrapped = (
-            F.pmod(col.cast(dec) + F.lit(2**31).cast(dec), F.lit(2**32).cast(dec))
-            - F.lit(2**31).cast(dec)
-        ).cast(target)
-        quick = col.try_cast(target)
-        return F.when(quick.isNull() & col.isNotNull(), wrapped).otherwise(quick)
+        return low_int(col)
     if isinstance(target, T.BooleanType) and isinstance(source, _INTEGRAL):
         # Drill: only 0 and 1 are booleans (Spark takes any non-zero number as true)
         bad = F.raise_error(

@@ -74,37 +74,19 @@ def _decimal_digits(t: T.DataType) -> tuple[int, int] | None:
     return None
 
 
-_TRY = {"add": F.try_add, "subtract": F.try_subtract, "multiply": F.try_multiply}
-
-
-def _wrapping(
-    kind: str, f: Callable[[Column, Column], Column], x: Column, y: Column, t: T.DataType
-) -> Column:
-    """Integer arithmetic wraps around on overflow as Java's int / long does in Drill
-    (`2147483647 + 1` is -2147483648), where Spark's ANSI arithmetic fails: the exact result,
-    computed as a DECIMAL only for the rows that overflow, taken modulo 2^32 or 2^64."""
-    quick = _TRY[kind](x, y)
-    bits = 64 if isinstance(t, T.LongType) else 32
-    dec = T.DecimalType(38, 0)
-    half, whole = F.lit(str(2 ** (bits - 1))).cast(dec), F.lit(str(2**bits)).cast(dec)
-    wrapped = (F.pmod(f(x.cast(dec), y.cast(dec)) + half, whole) - half).cast(t)
-    return F.when(quick.isNull() & x.isNotNull() & y.isNotNull(), wrapped).otherwise(quick)
-
-
 def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     """+, - and * with Drill's result types. A DECIMAL product is DECIMAL(p1 + p2, s1 + s2)
     (Spark's is one digit wider); a DECIMAL result wider than 38 digits takes Drill's scale:
     the exact scale less the digits over 38, down to 0 (Drill 1.22:
     `CAST(10.25 AS DECIMAL(38,2)) * 3` is 31, DECIMAL(38, 0)), where Spark keeps 6 places.
-    Integers wrap around on overflow (`_wrapping`)."""
+    Integer overflow is an error (Drill wraps around as Java does): wrapping needs each
+    operand twice or a wider type per level, which grows a chain `a + 1 + 1 ...` past what
+    Spark's analyzer and code generation can take (docs/drill-differences.md)."""
 
     def build(a: list[Arg], ctx: Context) -> Column:
         x, y = a[0].col, a[1].col
         lt, rt = ctx.type_of(x), ctx.type_of(y)
-        if isinstance(lt, INTEGRAL) and isinstance(rt, INTEGRAL):
-            wide = T.LongType() if T.LongType() in (lt, rt) else T.IntegerType()
-            return _wrapping(kind, f, x, y, wide)
-        out = f(x, y)
+        out = f(x, y)  # an INT / BIGINT overflow fails clearly (Drill wraps: drill-differences.md)
         if not (isinstance(lt, T.DecimalType) or isinstance(rt, T.DecimalType)):
             return out
         ld, rd = _decimal_digits(lt), _decimal_digits(rt)
