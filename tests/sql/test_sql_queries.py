@@ -251,5 +251,5 @@ def test_with_column_list_names_the_cte_columns(spark, shared, tmp_path):
         "WITH a (k) AS (SELECT x FROM (VALUES (1), (2)) t(x)), "
         "b AS (SELECT k * 2 AS d FROM a) SELECT d FROM b ORDER BY d",
     ) == (["d"], [[2], [4]])
-    with pytest.raises(SqlError, match="the WITH column list needs a query with that many"):
+    with pytest.raises(SqlError, match="Number of columns must match number of query columns"):
         q(engine, f"WITH a (k, v) AS (SELECT n_nationkey FROM {nation}) SELECT * FROM a")
