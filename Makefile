@@ -79,6 +79,7 @@ conformance: setup
 
 # --- the rest -----------------------------------------------------------------------------
 bench: setup
+	@$(PY) -c "import matplotlib" 2>/dev/null || { echo "make: installing matplotlib for the scale plot ..."; $(PY) -m pip install -q "matplotlib>=3.8"; }
 	$(PY) tools/build_jar.py --bench
 	$(PY) benchmarks/run.py $(BENCH) $(BENCH_ARGS)
 

@@ -165,6 +165,17 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--data", default=str(HERE.parent / ".bench-data"))
     ap.add_argument("--out", type=Path, default=HERE / "out" / "scale.csv")
+    ap.add_argument(
+        "--plot",
+        type=Path,
+        default=HERE / "out" / "scale.png",
+        help="PNG of size -> warm seconds per query and master (needs matplotlib)",
+    )
+    ap.add_argument(
+        "--plot-only",
+        action="store_true",
+        help="draw --plot from the CSV at --out without running anything",
+    )
     ap.add_argument("--probe", nargs=2, metavar=("PATH", "MASTER"), help=argparse.SUPPRESS)
     return ap
 
@@ -174,6 +185,13 @@ def main(argv: list[str] | None = None) -> int:
     if a.probe:
         probe(a.probe[0], a.probe[1], a.runs)
         return 0
+    if a.plot_only:
+        with open(a.out, newline="") as f:
+            saved = [
+                {k: (v if k == "master" else float(v)) for k, v in r.items()}
+                for r in csv.DictReader(f)
+            ]
+        return 0 if plot(saved, a.plot) else 1
     rows = []
     for size in a.sizes:
         d = Path(a.data) / f"scan-{size >> 20}MB"
@@ -224,7 +242,42 @@ def main(argv: list[str] | None = None) -> int:
         w.writeheader()
         w.writerows(rows)
     print(f"\ntable written to {a.out}")
+    plot(rows, a.plot)
     return 0
+
+
+def plot(rows: list[dict], path: Path) -> bool:
+    """One panel per query: data size (GiB) -> warm seconds, a line per master, with the
+    linear-growth line through each master's smallest size for comparison."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # no display on a benchmark machine
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no plot: matplotlib is not installed (`pip install matplotlib`; `make bench` does)")
+        return False
+    fig, axes = plt.subplots(1, len(QUERIES), figsize=(4.2 * len(QUERIES), 3.6), squeeze=False)
+    for ax, q in zip(axes[0], QUERIES, strict=True):
+        for master in dict.fromkeys(r["master"] for r in rows):
+            pts = sorted((r["bytes"] / 2**30, r[q]) for r in rows if r["master"] == master)
+            if not pts:
+                continue
+            xs = [x for x, _ in pts]
+            ys = [y for _, y in pts]
+            (line,) = ax.plot(xs, ys, marker="o", label=master)
+            x0, y0 = pts[0]
+            ax.plot(xs, [y0 * x / x0 for x in xs], linestyle=":", color=line.get_color(), alpha=0.6)
+        ax.set_title(f"{q} (warm)")
+        ax.set_xlabel("data (GiB)")
+        ax.set_ylabel("seconds")
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8, title="dotted: linear growth", title_fontsize=7)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    print(f"plot written to {path}")
+    return True
 
 
 if __name__ == "__main__":
