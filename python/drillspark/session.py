@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drillspark import class_sharing
+from drillspark import class_sharing, jvm_stderr
 from drillspark._version import SCALA_BINARY, __version__
 from drillspark.errors import UsageError
 
@@ -162,7 +162,8 @@ def session(
     for key, value in conf.items():
         builder = builder.config(key, str(value))
     try:
-        spark = configure(builder).getOrCreate()
+        with jvm_stderr.without_incubator_notice():
+            spark = configure(builder).getOrCreate()
     finally:
         class_sharing.started(sharing)  # names the archive once the JVM has written it
     set_log_level(spark, log_level)

@@ -27,6 +27,7 @@ LAYERS = {
     "drillspark.progress": 5,
     "drillspark.session": 5,
     "drillspark.class_sharing": 5,
+    "drillspark.jvm_stderr": 5,
     "drillspark.spark": 4,
     "drillspark.plan": 3,
     "drillspark.operators": 1,
