@@ -33,6 +33,8 @@ LAYERS = {
     "drillspark.operators": 1,
     "drillspark.plugins": 0.5,
     "drillspark.errors": 0,
+    "drillspark.names": 0,
+    "drillspark.rules": 0,
     "drillspark._version": 0,
 }
 # Leaves import nothing of drillspark but their own package and what is listed for them: the
