@@ -2,7 +2,7 @@
 the rule of the extension's `Names.fold` (jvm/.../source/Names.scala), which folds as Spark's
 resolver compares (String.equalsIgnoreCase: per code point, upper case then lower case, by the
 simple one-character mappings). `str.lower()` differs on a few letters ("ſ" and "s", "İ" and
-"i" are one name to Spark, two to it). tests/foundation/test_names_fold.py asks the JVM for
+"i" are one name to Spark, two to str.lower()). tests/foundation/test_names_fold.py asks the JVM for
 every code point; this module imports nothing so every layer may use it."""
 
 from __future__ import annotations

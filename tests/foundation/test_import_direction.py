@@ -40,7 +40,12 @@ LAYERS = {
 # Leaves import nothing of drillspark but their own package and what is listed for them: the
 # Arrow operators register and look up names in plugins; plugins is the bottom.
 LEAF_MAY_IMPORT = {
-    "drillspark.operators": ("drillspark.plugins", "drillspark.errors", "drillspark._version"),
+    "drillspark.operators": (
+        "drillspark.plugins",
+        "drillspark.errors",
+        "drillspark.names",
+        "drillspark._version",
+    ),
     "drillspark.plugins": ("drillspark.errors", "drillspark._version"),
 }
 LEAVES = tuple(LEAF_MAY_IMPORT)
