@@ -119,9 +119,6 @@ class Catalog:
             s.use(default_schema)
         return s
 
-    def server_option(self, name: str, options: dict[str, object]) -> object:
-        return options.get(name, self.system_options.get(name, SERVER_OPTIONS.get(name)))
-
     # --------------------------------------------------------------- options
     def options_json(self) -> list[dict[str, Any]]:
         with self._lock:

@@ -12,7 +12,6 @@ import mimetypes
 import re
 import sys
 import threading
-import time
 import traceback
 import urllib.parse
 from importlib import resources
@@ -677,7 +676,3 @@ def verbose_errors(catalog: Any, options: dict[str, Any], session: HttpSession) 
         ),
     )
     return value is True or str(value).lower() == "true"
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)

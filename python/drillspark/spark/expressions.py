@@ -72,7 +72,6 @@ class ExpressionCompiler:
         self.aggregates = aggregates
         self.agg_wrap = agg_wrap
         self.prop = prop
-        self.saw_aggregate = False
         # compiled Column (by id; kept alive here) -> its expression, for type_of
         self._sources: dict[int, tuple[Column, Expr]] = {}
 
@@ -183,10 +182,8 @@ class ExpressionCompiler:
                 raise self.error(e, f"aggregate {e.name}() nested inside another aggregate")
             args = [self._arg(a, inside_aggregate or is_agg) for a in e.args]
             col = self._call(e.name, args, e)
-            if is_agg:
-                self.saw_aggregate = True
-                if self.agg_wrap is not None and not fn.composite:
-                    col = self.agg_wrap(col)
+            if is_agg and self.agg_wrap is not None and not fn.composite:
+                col = self.agg_wrap(col)
             return col
         raise self.error(e, f"unsupported expression {e!r}")
 
@@ -277,7 +274,3 @@ def _literal_type(e: Literal) -> T.DataType:
 
 def paths_in(e: Expr) -> list[FieldPath]:
     return [n for n in e.walk() if isinstance(n, FieldPath)]
-
-
-def contains_aggregate(e: Expr, catalog: FunctionCatalog = CATALOG) -> bool:
-    return any(isinstance(n, FunctionCall) and catalog.is_aggregate(n.name) for n in e.walk())

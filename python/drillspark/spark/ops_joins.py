@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
@@ -46,7 +47,7 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         raise tr.fail(op, f"a semi-join's type is inner or anti, not {op.type!r}")
     # the right side's columns never reach the output: rename them all apart
     rdf = right.select(*[F.col(quote(c)).alias(_RIGHT + c) for c in right.columns])
-    rcols = {c.lower(): F.col(quote(_RIGHT + c)) for c in right.columns}
+    rcols = {fold(c): F.col(quote(_RIGHT + c)) for c in right.columns}
     lscope = Scope(left, tr.where(op))
     rscope = Scope(rdf, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
@@ -82,15 +83,15 @@ def lateral_join(tr: Translator, op: lo.LateralJoin) -> Rel:
             "of its unnest: the operators between an unnest and its lateral-join must keep it "
             "(in projections and grouping keys)",
         )
-    taken = {c.lower() for c in left.columns}
+    taken = {fold(c) for c in left.columns}
     rcols = []
     for c in right.columns:
         if c == IMPLICIT:
             continue
         name, n = c, 0
-        while name.lower() in taken:  # Drill names a repeated column x0, x1, ...
+        while fold(name) in taken:  # Drill names a repeated column x0, x1, ...
             name, n = f"{c}{n}", n + 1
-        taken.add(name.lower())
+        taken.add(fold(name))
         rcols.append(F.col(quote(c)).alias(name))
     rdf = right.select(F.col(quote(IMPLICIT)).alias("__drill_lateral_r"), *rcols)
     how = "left" if str(getattr(op, "type", "INNER")).upper() == "LEFT" else "inner"

@@ -1,5 +1,5 @@
 """Lowering a parsed Drill SQL query (sqlglot AST) to a Drill logical plan (the JSON format of
-drill-semantics.md §a, the one `drillspark.plan.parse` reads).
+docs/logical-plans.md, the one `drillspark.plan.parse` reads).
 
 The plan is built bottom-up as a list of operators with integer `@id`s. Columns of a
 schema-free table are not known in advance, so names are resolved the way Drill does: a
