@@ -284,10 +284,13 @@ def test_a_cancelled_create_table_leaves_nothing_half_written(server):
     while not any(n.startswith(".halfway.drillspark-") and not n.endswith("lock") for n in ours()):
         assert time.monotonic() < deadline and worker.is_alive(), (answer, ours())
         time.sleep(0.1)
-    # the write runs inside the statement's planning call: the profile says Running anyway
+    # the write runs inside the statement's planning call: the profile says Running anyway,
+    # once Spark runs the write's job (a moment after the staging folder appears)
+    while http.get_json(f"/profiles/{query_id}.json")["state"] != 1:  # Drill's RUNNING
+        assert time.monotonic() < deadline and worker.is_alive(), (answer, ours())
+        time.sleep(0.1)
     listed = http.get_json("/profiles.json")["runningQueries"]
     assert [q["state"] for q in listed if q["queryId"] == query_id] == ["Running"], listed
-    assert http.get_json(f"/profiles/{query_id}.json")["state"] == 1  # Drill's RUNNING
     time.sleep(1)
     assert http.get(f"/profiles/cancel/{query_id}")[0] == 200
     worker.join(timeout=120)
