@@ -593,3 +593,82 @@ def test_profile_list_duration_as_drill_writes_it():
     assert duration_text(8 * 60_000 + 4_555) == "08 min 4.555 sec"
     assert duration_text(3_600_000 + 1_000) == "1 hr 00 min 1.000 sec"
     assert duration_text(60_000) == "01 min 0.000 sec"
+
+
+def test_catalog_statements_clients_send(http):
+    """The statements Drill's clients send, over REST, answered as Drill 1.22 answered them
+    (server.sh, workspaces data, tmp and root as here): `SHOW DATABASES` (and `SHOW
+    SCHEMAS`) list dfs.data, dfs.default, dfs.root, dfs.tmp, information_schema, sys,
+    cp.default in that order; sqlalchemy-drill's SCHEMATA query gives TYPE `file`;
+    `USE dfs.data` says "Default schema changed to [dfs.data]"; `USE drill` fails ("Schema
+    [drill] is not valid ..."); `select min(version) version from sys.drillbits` is
+    "1.22.0"; after a CREATE VIEW and a CTAS in dfs.tmp, INFORMATION_SCHEMA.TABLES and
+    VIEWS list the view (not the table), COLUMNS gives the view's column as DATA_TYPE `ANY`,
+    `DESCRIBE` the view `N_NAME ANY YES`, and `DESCRIBE` a JSON file no rows."""
+    for sql in ("SHOW DATABASES", "SHOW SCHEMAS"):
+        answer = http.query(sql)
+        assert answer["columns"] == ["SCHEMA_NAME"] and answer["metadata"] == ["VARCHAR"]
+        assert [r["SCHEMA_NAME"] for r in answer["rows"]] == [
+            "dfs.data",
+            "dfs.default",
+            "dfs.root",
+            "dfs.tmp",
+            "information_schema",
+            "sys",
+            "cp.default",
+        ]
+    plugin = http.query(
+        "SELECT SCHEMA_NAME, TYPE\n            FROM INFORMATION_SCHEMA.`SCHEMATA`\n"
+        "            WHERE SCHEMA_NAME LIKE '%dfs.data%'"
+    )
+    assert plugin["rows"] == [{"SCHEMA_NAME": "dfs.data", "TYPE": "file"}]
+    assert http.query("USE dfs.data")["rows"] == [
+        {"ok": True, "summary": "Default schema changed to [dfs.data]"}
+    ]
+    wrong = http.query("USE drill")
+    assert wrong["queryState"] == "FAILED" and "[drill] is not valid" in wrong["errorMessage"]
+    assert http.query("select min(version) version from sys.drillbits")["rows"] == [
+        {"version": "1.22.0"}
+    ]
+    created = http.query(f"CREATE VIEW dfs.tmp.v_clients AS SELECT N_NAME FROM {NATION}")
+    assert created["rows"] == [
+        {"ok": True, "summary": "View 'v_clients' created successfully in 'dfs.tmp' schema"}
+    ]
+    ctas = http.query(f"CREATE TABLE dfs.tmp.t_clients AS SELECT N_NAME FROM {NATION}")
+    assert ctas["columns"] == ["Fragment", "Number of records written"]
+    assert sum(r["Number of records written"] for r in ctas["rows"]) == 25
+    try:
+        names = http.query(
+            "SELECT `TABLE_NAME` AS name FROM INFORMATION_SCHEMA.`TABLES` "
+            "WHERE `TABLE_SCHEMA` = 'dfs.tmp' AND TABLE_NAME LIKE '%_clients'"
+        )
+        assert names["rows"] == [{"name": "v_clients"}]
+        views = http.query(
+            "SELECT `TABLE_NAME` FROM INFORMATION_SCHEMA.views WHERE table_schema='dfs.tmp' "
+            "AND TABLE_NAME LIKE '%_clients'"
+        )
+        assert views["rows"] == [{"TABLE_NAME": "v_clients"}]
+        columns = http.query(
+            "SELECT COLUMN_NAME, ORDINAL_POSITION, IS_NULLABLE, DATA_TYPE, IS_NESTED FROM "
+            "INFORMATION_SCHEMA.`COLUMNS` WHERE TABLE_SCHEMA = 'dfs.tmp' AND "
+            "TABLE_NAME = 'v_clients'"
+        )
+        assert columns["metadata"] == ["VARCHAR", "INT", "VARCHAR", "VARCHAR", "BIT"]
+        assert columns["rows"] == [
+            {
+                "COLUMN_NAME": "N_NAME",
+                "ORDINAL_POSITION": 1,
+                "IS_NULLABLE": "YES",
+                "DATA_TYPE": "ANY",
+                "IS_NESTED": False,
+            }
+        ]
+        described = http.query("DESCRIBE dfs.tmp.v_clients")
+        assert described["columns"] == ["COLUMN_NAME", "DATA_TYPE", "IS_NULLABLE"]
+        assert described["rows"] == [
+            {"COLUMN_NAME": "N_NAME", "DATA_TYPE": "ANY", "IS_NULLABLE": "YES"}
+        ]
+        assert http.query(f"DESCRIBE {NATION}")["rows"] == []
+    finally:
+        http.query("DROP VIEW IF EXISTS dfs.tmp.v_clients")
+        http.query("DROP TABLE IF EXISTS dfs.tmp.t_clients")
