@@ -591,7 +591,7 @@ def test_profile_list_duration_as_drill_writes_it():
 
     assert duration_text(955) == "0.955 sec"
     assert duration_text(8 * 60_000 + 4_555) == "08 min 4.555 sec"
-    assert duration_text(3_600_000 + 1_000) == "1 hr 00 min 1.000 sec"
+    assert duration_text(3_600_000 + 1_000) == "1 hr 00 min 1.000 sec"  # the same rule
     assert duration_text(60_000) == "01 min 0.000 sec"
 
 

@@ -135,9 +135,9 @@ class Query:
 
 
 def duration_text(ms: int) -> str:
-    """Drill's profile list duration: `0.955 sec`, `08 min 4.555 sec` (Drill 1.22 showed a
-    running query so), `1 hr 00 min 1.000 sec`, `2 day 3 hr 04 min 5.006 sec`: each larger
-    unit once one is non-zero, minutes in two digits."""
+    """Drill's profile list duration: `0.955 sec`, `08 min 4.555 sec` (as Drill 1.22 showed
+    them): minutes, in two digits, once there are any; hours and days by the same rule
+    (`1 hr 00 min 1.000 sec`; not seen from Drill)."""
     seconds, millis = divmod(max(ms, 0), 1000)
     minutes, seconds = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)
@@ -545,8 +545,10 @@ class QueryManager:
                 for k, v in q.options.items()
             ]
         )
-        # a query that failed while planned ended its planning then (as Drill's planEnd)
-        out["planEnd"] = q.plan_end or (q.end if q.end is not None and not q.plan else 0) or 0
+        plan_end = q.plan_end
+        if plan_end is None and q.end is not None and not q.plan:
+            plan_end = q.end  # it failed while planned: its planning ended then, as Drill's
+        out["planEnd"] = plan_end or 0
         out["queueWaitEnd"] = q.queue_wait_end or 0
         out["totalCost"] = 0.0
         out["queueName"] = q.pool or "-"
