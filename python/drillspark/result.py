@@ -117,9 +117,9 @@ def _interruptible(spark: SparkSession, work: Callable[[], T]) -> T:
 
     tag = f"drillspark-{uuid.uuid4().hex[:12]}"
     box: dict[str, Any] = {}
-    done = (
-        threading.Event()
-    )  # not Thread.join: a join interrupted by Ctrl-C leaves is_alive() False
+    # waited on instead of Thread.join: a join interrupted by Ctrl-C leaves is_alive() False
+    # (CPython 3.11) while the thread still runs
+    done = threading.Event()
 
     def target() -> None:
         try:
