@@ -6,7 +6,7 @@ import java.util.WeakHashMap
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 import org.apache.spark.sql.drillspark.compat.DrillCatalogReadCheck
 
-import drillspark.analysis.ResolveMissingColumns
+import drillspark.analysis.{ResolveMissingColumns, ResolveParquetModes}
 import drillspark.functions.{DrillFunctions, FlattenAsExplode}
 
 /**
@@ -37,6 +37,10 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // analyzer, resolution phase: missing top-level columns of Drill tables become typed NULLs
     // once nothing else in the query can resolve them (instead of UNRESOLVED_COLUMN)
     extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
+
+    // analyzer, resolution phase: drill_modeof of a REQUIRED column of Spark's Parquet source
+    // is NOT NULL, as Drill answers (Spark reads every Parquet column as nullable)
+    extensions.injectResolutionRule { _ => ResolveParquetModes }
 
     // analyzer check: read options on a dfs catalog table are refused, never ignored
     extensions.injectCheckRule { _ => DrillCatalogReadCheck }
