@@ -25,6 +25,7 @@ object DrillFunctions {
     DrillRepeatedContains.description,
     ConvertFunctions.fromDescription,
     ConvertFunctions.toDescription,
+    DrillRound.description,
     drillspark.catalog.DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 
