@@ -131,4 +131,5 @@ def to_number(a: list[Arg], ctx: Context) -> Column:
     for regex, sign in tries:
         out = out.when(text.rlike(regex), F.lit(sign) * value(regex))
     number = out.otherwise(fail.cast("double"))
-    return F.round(number, p.max_fraction)
+    # half up from the double's exact binary value (TO_NUMBER('1.005', '#.##') is 1.0)
+    return F.call_function("drill_round", number, F.lit(p.max_fraction))
