@@ -150,6 +150,22 @@ def test_decimal_casts_check_integer_digits_before_rounding(data_engine):
     )
 
 
+def test_decimals_cast_to_integers_keep_the_low_bits(data_engine):
+    # Drill 1.22 (TestVarDecimalFunctions): CAST(i AS INT) of 999999999999999999999999999.92...
+    # is -402653184, of -1234567891234567891234567891234567.89 -108048136, of 0.7877 1; as
+    # BIGINT -6930898827444486144 and -5953166075019439880
+    sub = (
+        "(SELECT CAST('999999999999999999999999999.92345678912' AS DECIMAL(38, 11)) AS i1, "
+        "CAST('-1234567891234567891234567891234567.89' AS DECIMAL(36, 2)) AS i2, "
+        "CAST('0.7877' AS DECIMAL(4, 4)) AS i3)"
+    )
+    assert rows(
+        data_engine,
+        f"SELECT CAST(i1 AS INT), CAST(i2 AS INT), CAST(i3 AS INT), CAST(i1 AS BIGINT), "
+        f"CAST(i2 AS BIGINT) FROM {sub}",
+    ) == [[-402653184, -108048136, 1, -6930898827444486144, -5953166075019439880]]
+
+
 def test_a_float_is_read_from_its_own_text(data_engine):
     # Drill 1.22 over numerical/data: cast(c_float4 as decimal(28,10)) of 100.06 (the float
     # 100.05999755859375) is 100.06; CAST(c_float4 AS VARCHAR) '100.06'; as DOUBLE widened
@@ -231,6 +247,22 @@ def test_left_and_right_with_a_negative_length(data_engine):
         "LEFT('abcdef', -2), RIGHT('abcdef', -2), LEFT('abc', -5), RIGHT('abc', -5), "
         "LEFT('abc', 5)",
     ) == ["abcd", "cdef", "", "", "abc"]
+
+
+def test_substr_with_a_pattern_and_to_number_of_an_interval(data_engine):
+    # Drill 1.22: substr(n_name, 'UN.TE.') ... where ilike(n_name, 'united%') is 'UNITED'
+    # twice; count(to_number(date_diff(now(), cast(birth_date AS date)), '####')) over
+    # employee.json counts all 1155 rows (the interval's text starts with its days)
+    assert rows(
+        data_engine,
+        "SELECT substr(n_name, 'UN.TE.') FROM dfs.`breadth/tpch/nation.parquet` "
+        "WHERE ilike(n_name, 'united%')",
+    ) == [["UNITED"], ["UNITED"]]
+    assert rows(
+        data_engine,
+        "SELECT count(to_number(date_diff(now(), cast(birth_date AS date)), '####')) "
+        "FROM dfs.`breadth/foodmart/employee.json`",
+    ) == [[1155]]
 
 
 def test_isnumeric(data_engine):

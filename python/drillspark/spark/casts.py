@@ -67,6 +67,17 @@ def _double_to_integral(col: Column, target: T.DataType) -> Column:
     )
 
 
+def _decimal_to_integral(col: Column, target: T.DataType) -> Column:
+    """A DECIMAL to an integer type as Drill casts it: rounded half away from zero, then the
+    low bits of the whole number, as Java's BigDecimal.intValue / longValue keep them (Drill
+    1.22: CAST(999999999999999999999999999.92 AS INT) is -402653184)."""
+    lo, hi = _LIMITS[type(target)]
+    whole = T.DecimalType(38, 0)
+    n = F.round(col, 0).cast(whole)
+    half, span = F.lit(str(-lo)).cast(whole), F.lit(str(hi - lo + 1)).cast(whole)
+    return (F.pmod(n + half, span) - half).cast(target)
+
+
 # Drill reads an integer from text with Java's Integer/Long.parseLong rules less the sign `+`:
 # digits with an optional leading minus; spaces, a `+`, a fraction or an empty text fail
 _INTEGER_TEXT = r"^-?[0-9]+$"
@@ -222,7 +233,7 @@ def cast_column(
     if isinstance(target, _INTEGRAL) and isinstance(source, T.DoubleType | T.FloatType):
         return _double_to_integral(col, target)
     if isinstance(target, _INTEGRAL) and isinstance(source, T.DecimalType):
-        return F.round(col, 0).cast(target)
+        return _decimal_to_integral(col, target)
     if isinstance(target, _INTEGRAL) and isinstance(source, T.StringType):
         return _text_to_integral(col, target)
     if isinstance(target, T.DecimalType):

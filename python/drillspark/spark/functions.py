@@ -236,10 +236,11 @@ def _log(a: list[Arg], ctx: Context) -> Column:
 
 def _type_report(jvm_name: str) -> Builder:
     """typeof / drilltypeof / sqltypeof / modeof: the extension's drill_* function owns Drill's
-    type names and modes (jvm/.../DrillTypeNames.scala), so drillspark.sql and spark.sql
-    answer alike (a REQUIRED Parquet column reaches it with the `drill.required` metadata
-    drillspark's reader sets, and the extension reads Spark's own Parquet relations' footers). A missing column is an untyped NULL here (it combines with any type); the
-    function sees it as the reader's typed NULL, as the extension's missing-column rule does."""
+    type names and modes (jvm/.../DrillTypeNames.scala, ResolveParquetModes), so
+    drillspark.sql and spark.sql answer alike (a REQUIRED Parquet column reaches it with the
+    `drill.required` metadata drillspark's reader sets). A missing column is an untyped NULL
+    here (it combines with any type); the function sees it as the reader's typed NULL, as the
+    extension's missing-column rule does."""
 
     def build(a: list[Arg], ctx: Context) -> Column:
         col = a[0].col

@@ -1,7 +1,8 @@
 """Drill scalar functions beyond the core catalog (spark/functions.py) and the ones whose
 result type Drill fixes differently from Spark's built-in: SIGN is an INT, CEIL/FLOOR keep
 their argument's type, SPLIT_PART (3 and 4 arguments), IS [NOT] DISTINCT FROM, COT,
-COLLECT_TO_LIST, ROW, BYTE_SUBSTR, TO_NUMBER (functions_number_format.py). Registered into the one catalog."""
+COLLECT_TO_LIST, ROW, BYTE_SUBSTR, TO_NUMBER (functions_number_format.py), LEFT/RIGHT with a
+negative length, ISNUMERIC. Registered into the one catalog."""
 
 from __future__ import annotations
 
@@ -129,7 +130,10 @@ def _initcap(a: list[Arg], ctx: Context) -> Column:
 
 def _substr(a: list[Arg], ctx: Context) -> Column:
     """substr(s, start [, length]): Drill gives '' for a start before the first character
-    (Spark counts a negative start from the end)."""
+    (Spark counts a negative start from the end). substr(s, pattern) is the first match of a
+    regex (Drill 1.22: substr(n_name, 'UN.TE.') is 'UNITED'; '' without a match)."""
+    if len(a) == 2 and isinstance(ctx.type_of(a[1].col), T.StringType):
+        return F.regexp_extract(a[0].col, lit_str(a[1], "substr", 2), 0)
     start = a[1].col
     length = a[2].col if len(a) > 2 else F.lit(2**31 - 1)
     out = F.substring(a[0].col, start.cast("int"), length.cast("int"))

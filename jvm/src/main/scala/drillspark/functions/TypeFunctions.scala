@@ -1,7 +1,8 @@
 package drillspark.functions
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, CaseWhen, Coalesce, ExprId, Expression, If, RaiseError, UnaryExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, CaseWhen, Coalesce, ExprId, Expression, If, RaiseError, UnaryExpression}
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, ExprCode, FalseLiteral}
 import org.apache.spark.sql.catalyst.expressions.codegen.Block._
 import org.apache.spark.sql.types._
@@ -13,7 +14,7 @@ import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
  * names its type (Drill: `typeof(cast(null as int)) = 'INT'`); only an untyped null is
  * `NULL`. `drill_typeof` of a VARIANT names each row's own type, like Drill's UNION.
  */
-case class DrillTypeOf(child: Expression, function: String, required: Option[Boolean] = None)
+case class DrillTypeOf(child: Expression, function: String, notNull: Option[Boolean] = None)
     extends UnaryExpression {
 
   override def prettyName: String = function
@@ -31,7 +32,8 @@ case class DrillTypeOf(child: Expression, function: String, required: Option[Boo
   @transient private lazy val staticName: UTF8String = UTF8String.fromString(function match {
     case DrillTypeOf.TypeOf | DrillTypeOf.DrillTypeOfName => DrillTypeNames.minorType(child.dataType)
     case DrillTypeOf.SqlTypeOf => DrillTypeNames.sqlType(child.dataType)
-    case DrillTypeOf.ModeOf => DrillTypeNames.mode(child.dataType, !required.contains(true) && !DrillTypeOf.knownNotNull(child))
+    case DrillTypeOf.ModeOf =>
+      DrillTypeNames.mode(child.dataType, !notNull.getOrElse(DrillTypeOf.knownNotNull(child)))
   })
 
   override def eval(input: InternalRow): Any =
