@@ -28,6 +28,7 @@ from drillspark.sql.errors import (
 from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, SqlSession
 
 STAR = "*"
+STAR_DELIMITER = "¦¦"  # Drill's prefix delimiter of one table's star columns (`T0¦¦*`)
 DISTINCT_ARG = "$distinct"  # the pre-aggregated argument of COUNT(DISTINCT x)
 
 # JSON options a table function cannot set (lower case)
@@ -309,7 +310,7 @@ class Lowering:
                 if isinstance(target, exp.Literal) and not target.is_string and rel.columns:
                     k = int(target.this) - 1
                     if not 0 <= k < len(rel.columns):
-                        raise self.fail(f"ORDER BY ordinal {target.this} is out of range", target)
+                        raise self.fail(f"Ordinal out of range: ORDER BY {target.this}", target)
                     name = rel.columns[k]
                 elif isinstance(target, exp.Column) and not target.table:
                     name = target.name

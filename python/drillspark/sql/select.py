@@ -22,6 +22,7 @@ from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import ExprLowering
 from drillspark.sql.lower import (
     STAR,
+    STAR_DELIMITER,
     Lowering,
     Rel,
     Scope,
@@ -35,6 +36,11 @@ from drillspark.sql.lower import (
 )
 from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.windows import WindowLowering
+
+
+def star_prefix(s: Source) -> str:
+    """The prefix of a whole join side's fields (`alias¦¦`, as Drill's `T0¦¦` star prefix)."""
+    return f"{s.alias}{STAR_DELIMITER}"
 
 
 @dataclass
@@ -126,20 +132,34 @@ class SelectLowering:
             projections = [self._projection(i) for i in items]
         has_star = any(i.star for i in items)
         order_hidden: list[dict] = []
-        orderings = self._orderings(items, order_hidden, has_star)
+        if has_star:
+            orderings = self._star_orderings(items, projections)
+        else:
+            orderings = self._orderings(items, order_hidden)
         rel = self._pre_project(rel)
         visible = [i.name for i in items if not i.star]
         if has_star:
-            # SELECT * keeps every input field: extra items are added to the record as a
-            # Drill `transform` does (no project, which would need the field list).
-            extra = [p for p in projections if p["ref"] != STAR]
-            if extra:
+            # A star has no field list at plan time: the project's stars stand for the input's
+            # fields in place, and the project names repeats as Drill does (`floor, *` gives
+            # floor, dept, floor0). ORDER BY reads the input, so it runs before the project.
+            if orderings:
                 rel = Rel(
-                    self.low.builder.add({"op": "transform", "input": rel.op, "transforms": extra}),
+                    self.low.builder.add({"op": "order", "input": rel.op, "orderings": orderings}),
                     None,
                 )
+                orderings = []
+            stars: list[dict] = []
+            for i, p in zip(items, projections, strict=True):
+                stars.extend(self._star_projections(i.node) if i.star else [p])
+            if stars == [{"ref": STAR, "expr": dx.path(STAR)}]:
+                rel = Rel(rel.op, None)  # the whole input record as it is
             else:
-                rel = Rel(rel.op, None)
+                rel = Rel(
+                    self.low.builder.add(
+                        {"op": "project", "input": rel.op, "projections": stars}, self.node
+                    ),
+                    None,
+                )
         else:
             parts = {f"projections[{k}]": i.node for k, i in enumerate(items)}
             rel = Rel(
@@ -327,24 +347,22 @@ class SelectLowering:
         ]
         if not stars:
             return None
-        out: list[Source] = []
-        for star in stars:
-            if isinstance(star, exp.Column) and star.table:
-                src = self.scope.find(star.table)
-                if src is None:
-                    raise self.fail(f"table '{star.table}' not found", star)
-                out.append(src)
-            else:
-                out.extend(self.scope.sources)
-        return out
+        return [s for star in stars for s in self._starred_by(star)]
+
+    def _starred_by(self, star: exp.Expr) -> list[Source]:
+        if isinstance(star, exp.Column) and star.table:
+            src = self.scope.find(star.table)
+            if src is None:
+                raise self.fail(f"table '{star.table}' not found", star)
+            return [src]
+        return list(self.scope.sources)
 
     def _rename_for_join(self, sides: list[Source]) -> list[Source]:
         """Gives each side's referenced columns a name unique in the join (`alias$column`) so
         both inputs' records can be merged and `a.x` / `b.x` stay apart. A star over sides
         with known columns references all of them (the star expands to `a.x`, `b.x`, ...);
-        a star over a schema-free side needs its whole record, so then each starred side keeps
-        its record and gets hidden qualified copies of its referenced columns (a `transform`),
-        and the other sides bring only hidden copies."""
+        a star over a schema-free side needs its whole record, whose fields all get the
+        side's star prefix (`alias¦¦x`, see _rename_side)."""
         starred = self._starred() or []
         refs = self._referenced()
         whole = any(s.columns is None for s in starred)
@@ -357,39 +375,46 @@ class SelectLowering:
                 self._rename_side(s)
         return sides
 
+    def _whole(self, s: Source) -> bool:
+        """Whether a star of the select list needs `s`'s whole record (its fields unknown)."""
+        starred, _refs, _whole = self._renaming
+        return s.columns is None and any(t is s for t in starred)
+
     def _side_fields(self, s: Source) -> dict[str, str]:
-        starred, refs, whole = self._renaming
+        starred, refs, _whole = self._renaming
         known = {c.lower(): c for c in s.columns or []}
         cols = set(refs.get(s.alias.lower(), set()))
         if any(t is s for t in starred) and s.columns is not None:
             cols |= set(known)
-        prefix = "$" if whole else ""
-        return {c: f"{prefix}{s.alias}${c}" for c in sorted(cols)}
+        if self._whole(s):
+            return {c: star_prefix(s) + c for c in sorted(cols)}
+        return {c: f"{s.alias}${c}" for c in sorted(cols)}
 
     def _rename_side(self, s: Source) -> None:
-        """One join side's project (or transform) to its join-unique field names."""
-        starred, _refs, whole = self._renaming
+        """One join side's project to its join-unique field names: `alias$column` for the
+        columns the query names; a side a star needs whole has every field renamed
+        `alias¦¦column` (Drill's star prefix), which the star's project takes off again."""
         s.names = s.rel.columns
         known = {c.lower(): c for c in s.columns or []}
-        # hidden copies (dropped from the result) when whole records reach the output
-        prefix = "$" if whole else ""
         s.fields = self._side_fields(s)
+        if self._whole(s):
+            s.rel = Rel(
+                self.low.builder.add(
+                    {
+                        "op": "project",
+                        "input": s.rel.op,
+                        "projections": [
+                            {"ref": dx.path(star_prefix(s) + STAR), "expr": dx.path(STAR)}
+                        ],
+                    }
+                ),
+                None,
+            )
+            return
         cols_sorted = sorted(s.fields)
         projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))} for c in cols_sorted]
-        if whole and any(t is s for t in starred):
-            self.low.hidden_names.extend(s.fields.values())
-            if projections:
-                s.rel = Rel(
-                    self.low.builder.add(
-                        {"op": "transform", "input": s.rel.op, "transforms": projections}
-                    ),
-                    None,
-                )
-            return
         if not projections:  # a side used only for its row count
-            projections = [{"ref": f"{prefix}{s.alias}$", "expr": "1"}]
-        if whole:
-            self.low.hidden_names.extend(p["ref"] for p in projections)
+            projections = [{"ref": f"{s.alias}$", "expr": "1"}]
         s.rel = Rel(
             self.low.builder.add({"op": "project", "input": s.rel.op, "projections": projections}),
             [p["ref"] for p in projections],
@@ -432,8 +457,6 @@ class SelectLowering:
             "type": jtype,
             "conditions": conditions,
         }
-        if self._renaming[2]:  # whole records under SELECT *: Drill keeps both, `x0`
-            op["duplicates"] = "rename"
         rel = Rel(self.low.builder.add(op, j), columns)
         if residual:
             rel = Rel(
@@ -608,7 +631,11 @@ class SelectLowering:
         if item.star:
             return {"ref": STAR, "expr": dx.path(STAR)}
         node = item.node
-        if isinstance(node, exp.Flatten) and not self._name_is_read(item):
+        if (
+            isinstance(node, exp.Flatten)
+            and not any(i.star for i in self._all_items)
+            and not self._name_is_read(item)
+        ):
             # A bare FLATTEN writes straight into its output column (under SELECT * it
             # replaces the input column of that name).
             inner = self.expr(node.this)
@@ -616,11 +643,24 @@ class SelectLowering:
             return {"ref": item.name, "expr": dx.path(item.name)}
         return {"ref": item.name, "expr": self.expr(node)}
 
+    def _star_projections(self, star: exp.Expr) -> list[dict]:
+        """The projections a `*` / `t.*` of the select list stands for: the whole record of a
+        lone table; in a join, per covered source in FROM order, its known columns or its
+        prefixed fields (`t¦¦*`, see _rename_side)."""
+        sources = self._starred_by(star)
+        if len(self.scope.sources) == 1:
+            return [{"ref": STAR, "expr": dx.path(STAR)}]
+        out: list[dict] = []
+        for s in sources:
+            if s.columns is None:
+                out.append({"ref": STAR, "expr": dx.path(star_prefix(s) + STAR)})
+            else:
+                out.extend({"ref": c, "expr": dx.path(s.field_name(c))} for c in s.columns)
+        return out
+
     def _name_is_read(self, item: Item) -> bool:
         """Whether another expression of this SELECT reads an input column named like
         `item` (then its FLATTEN must not overwrite that column before the projection)."""
-        if any(i.star for i in self._all_items):
-            return False
         name = item.name.lower()
         for i in self._all_items:
             for col in i.node.find_all(exp.Column):
@@ -779,7 +819,7 @@ class SelectLowering:
         if isinstance(g, exp.Literal) and not g.is_string:
             idx = int(g.this) - 1
             if not 0 <= idx < len(items):
-                raise self.fail(f"GROUP BY ordinal {g.this} is out of range", g)
+                raise self.fail(f"Ordinal out of range: GROUP BY {g.this}", g)
             return items[idx].node
         if isinstance(g, exp.Column) and not g.table:
             for i in items:
@@ -818,7 +858,7 @@ class SelectLowering:
         if isinstance(target, exp.Literal) and not target.is_string:
             k = int(target.this) - 1
             if not 0 <= k < len(items) or items[k].star:
-                raise self.fail(f"ORDER BY ordinal {target.this} is out of range", target)
+                raise self.fail(f"Ordinal out of range: ORDER BY {target.this}", target)
             return items[k].name
         if isinstance(target, exp.Column) and len(column_parts(target)) == 1:
             for i in items:
@@ -829,17 +869,33 @@ class SelectLowering:
                 return i.name
         return None
 
-    def _orderings(self, items: list[Item], hidden: list[dict], star: bool) -> list[dict]:
+    def _star_orderings(self, items: list[Item], projections: list[dict]) -> list[dict]:
+        """ORDER BY of a select list with a star, over the project's input: a named item by
+        its expression, anything else as written. An ordinal naming the star sorts by Drill's
+        `**` column, which no record has (a NULL for every row): it changes no order."""
+        order = self.node.args.get("order")
+        out: list[dict] = []
+        for o in order.expressions if order is not None else []:
+            target = o.this
+            if isinstance(target, exp.Literal) and not target.is_string:
+                k = int(target.this) - 1
+                if 0 <= k < len(items) and items[k].star:
+                    continue
+            name = self._order_name(target, items)
+            if name is None:
+                out.append(ordering(self.expr(target), o))
+                continue
+            k = next(k for k, i in enumerate(items) if not i.star and i.name == name)
+            out.append(ordering(projections[k]["expr"], o))
+        return out
+
+    def _orderings(self, items: list[Item], hidden: list[dict]) -> list[dict]:
         order = self.node.args.get("order")
         if order is None:
             return []
         out = []
         for idx, o in enumerate(order.expressions):
             name = self._order_name(o.this, items)
-            if name is None and star:
-                # the output still has every input field: order by the expression itself
-                out.append(ordering(self.expr(o.this), o))
-                continue
             if name is None:
                 name = self.low.hidden("o")
                 if self.mode == "grouped":
