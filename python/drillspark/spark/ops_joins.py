@@ -17,6 +17,7 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
 from drillspark.plan import operators as lo
+from drillspark.spark.ops_sets import both_sides_condition
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
@@ -54,6 +55,9 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
         conds.append(_RELATIONSHIPS[c.relationship](lc, rc))
+    if op.condition is not None:
+        lcols = {c.lower(): F.col(quote(c)) for c in left.columns}
+        conds.append(both_sides_condition(tr, op, (left, lcols, left), (right, rcols, rdf)))
     cond = reduce(lambda a, b: a & b, conds) if conds else F.lit(True)
     return Rel(left.join(rdf, cond, how))
 

@@ -94,6 +94,7 @@ class SelectLowering:
         "with_",
         "kind",
         "windows",
+        "qualify",
     }
 
     def _check_clauses(self) -> None:
@@ -131,12 +132,21 @@ class SelectLowering:
         else:
             projections = [self._projection(i) for i in items]
         has_star = any(i.star for i in items)
+        qualify = self._qualify(items, grouped)
         order_hidden: list[dict] = []
         if has_star:
             orderings = self._star_orderings(items, projections)
         else:
             orderings = self._orderings(items, order_hidden)
         rel = self._pre_project(rel)
+        if qualify is not None:  # after the windows it reads, before the projection
+            rel = Rel(
+                self.low.builder.add(
+                    {"op": "filter", "input": rel.op, "expr": qualify},
+                    self.node.args["qualify"],
+                ),
+                rel.columns,
+            )
         visible = [i.name for i in items if not i.star]
         if has_star:
             # A star has no field list at plan time: the project's stars stand for the input's
@@ -197,6 +207,31 @@ class SelectLowering:
                 visible,
             )
         return rel
+
+    def _qualify(self, items: list[Item], grouped: bool) -> str | None:
+        """QUALIFY (Drill 1.22 runs it over a plain SELECT): a filter on the window functions
+        it names, or select-list aliases of window functions (`QUALIFY rn <= 2`)."""
+        q = self.node.args.get("qualify")
+        if q is None:
+            return None
+        if grouped:  # Drill 1.22 fails (ClassCastException) on QUALIFY with aggregates
+            raise self.low.unsupported("QUALIFY in an aggregate query", q)
+        if has_subquery(q.this):
+            raise self.low.unsupported("a subquery in QUALIFY", q)
+        named = {i.name.lower(): i.node for i in items if not i.star}
+
+        def swap(n: exp.Expr) -> exp.Expr:
+            if (
+                isinstance(n, exp.Column)
+                and not n.table
+                and isinstance(n.this, exp.Identifier)
+                and n.name.lower() in named
+                and named[n.name.lower()].find(exp.Window) is not None
+            ):
+                return named[n.name.lower()].copy()
+            return n
+
+        return self.expr(q.this.copy().transform(swap))
 
     # ------------------------------------------------------------------ FROM and joins
     def _from(self) -> Rel:
@@ -438,14 +473,16 @@ class SelectLowering:
                     conditions.append(cond)
         elif kind != "CROSS" and jtype != "INNER":
             raise self.fail("an outer join needs an ON condition", j)
+        general: list[exp.Expr] = []  # an outer join's ON conjuncts of another form
         if residual and jtype != "INNER":
             for conj in residual:
+                if has_subquery(conj):
+                    raise self.low.unsupported("a subquery in an outer join's ON", conj)
                 cond = join_details.one_side_condition(self, conj, right)
                 if cond is None:
-                    raise self.low.unsupported(
-                        "an outer join condition mixing both sides other than a comparison", conj
-                    )
-                conditions.append(cond)
+                    general.append(conj)  # `a.x = b.y OR a.z = b.z`: over both records
+                else:
+                    conditions.append(cond)
             residual = []
         columns = None
         if left.columns is not None and right.rel.columns is not None:
@@ -457,6 +494,8 @@ class SelectLowering:
             "type": jtype,
             "conditions": conditions,
         }
+        if general:
+            op["condition"] = dx.boolean_chain("and", [self.expr(c) for c in general])
         rel = Rel(self.low.builder.add(op, j), columns)
         if residual:
             rel = Rel(
