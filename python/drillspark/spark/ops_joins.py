@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 IMPLICIT = "$drill_implicit_field$"
 _RIGHT = "__drill_semi_r_"
 _OUTER = "__drill_outer_implicit"
+_RIGHT_ORDER = "__drill_lateral_order"
 _RELATIONSHIPS = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
@@ -96,10 +97,18 @@ def lateral_join(tr: Translator, op: lo.LateralJoin) -> Rel:
             name, n = f"{c}{n}", n + 1
         taken.add(name.lower())
         rcols.append(F.col(quote(c)).alias(name))
-    rdf = right.select(F.col(quote(IMPLICIT)).alias("__drill_lateral_r"), *rcols)
+    # the right records numbered in the order they are made (a row's elements in order), so
+    # the joined rows keep Drill's order, each left row's in turn: a LIMIT without ORDER BY
+    # takes the rows Drill takes
+    rdf = right.select(
+        F.col(quote(IMPLICIT)).alias("__drill_lateral_r"),
+        F.monotonically_increasing_id().alias(_RIGHT_ORDER),
+        *rcols,
+    )
     how = "left" if str(getattr(op, "type", "INNER")).upper() == "LEFT" else "inner"
     joined = numbered.join(rdf, numbered[quote(IMPLICIT)] == rdf["__drill_lateral_r"], how)
-    joined = joined.drop("__drill_lateral_r").drop(IMPLICIT)
+    joined = joined.orderBy(F.col(quote(IMPLICIT)), F.col(_RIGHT_ORDER))
+    joined = joined.drop("__drill_lateral_r", _RIGHT_ORDER).drop(IMPLICIT)
     if nested:
         joined = joined.withColumnRenamed(_OUTER, IMPLICIT)
     return Rel(joined)

@@ -331,6 +331,8 @@ class Lowering:
         first = self._int(offset.expression if offset is not None else None, node) or 0
         if isinstance(limit, exp.Fetch):  # OFFSET n ROWS FETCH FIRST m ROWS ONLY
             fetch = self._int(limit.args.get("count"), node)
+        elif limit is not None and _is_all(limit.expression):
+            fetch = None  # LIMIT ALL: no limit
         else:
             fetch = self._int(limit.expression if limit is not None else None, node)
         op = {
@@ -673,3 +675,14 @@ def _ancestors(node: exp.Expr, stop: exp.Expr):
 
 def _inside_subquery(node: exp.Expr, block: exp.Expr) -> bool:
     return any(isinstance(p, exp.Subquery | exp.Select) for p in _ancestors(node, block))
+
+
+def _is_all(node: exp.Expr | None) -> bool:
+    """`LIMIT ALL` (sqlglot reads ALL as a column named all)."""
+    return (
+        isinstance(node, exp.Column)
+        and not node.table
+        and isinstance(node.this, exp.Identifier)
+        and not node.this.quoted
+        and node.name.lower() == "all"
+    )

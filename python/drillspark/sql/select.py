@@ -37,6 +37,8 @@ from drillspark.sql.lower import (
 from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.windows import WindowLowering
 
+DYNAMIC_STAR = "**"  # Calcite's name for a schema-free table's star column
+
 
 def star_prefix(s: Source) -> str:
     """The prefix of a whole join side's fields (`alias¦¦`, as Drill's `T0¦¦` star prefix)."""
@@ -70,6 +72,8 @@ class SelectLowering:
         self.distinct_calls: dict[str, tuple[str, str]] = {}
         self._doubled: set[str] | None = None
         self.mode = "input"  # or "grouped": columns must be group keys
+        # JOIN ... USING: (column, its joined value) in order (sql/joins.py)
+        self.using_columns: list[tuple[str, exp.Expr]] = []
         # FLATTENs under an aggregate, flattened ahead of it: id(node) -> hidden column
         self.preflattened: dict[int, str] = {}
 
@@ -290,6 +294,10 @@ class SelectLowering:
             if rel.columns is None or len(names) != len(rel.columns):
                 raise self.fail("column aliases need a subquery with that many columns", alias_node)
             rel = self.low.rename(rel, names)
+        if not alias and isinstance(node, exp.Subquery):
+            # `FROM (SELECT ...), (SELECT ...)`: Drill takes several unaliased subqueries;
+            # each gets a name no query can write, to keep them apart in joins
+            alias = self.low.hidden("subquery")
         return Source(alias, rel)
 
     def _pivot(self, node: exp.Expr) -> Source:
@@ -608,20 +616,27 @@ class SelectLowering:
 
     # ------------------------------------------------------------------ select list
     def _items(self) -> list[Item]:
+        """The select list, named as Calcite names it: an alias, a column's name, or
+        `EXPR$n` where n counts the distinct names (case-sensitively) derived for the items
+        before it, each star counting once (`SELECT id, id, id + 0` gives `id, id0, EXPR$1`,
+        asked of Drill 1.22); then repeats get a digit, ignoring case (`id, ID` -> `id, ID0`)."""
         items: list[Item] = []
         used: set[str] = set()
+        derived: set[str] = set()
         for i, e in enumerate(self.node.expressions):
             if isinstance(e, exp.Star) or (
                 isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
             ):
                 expanded = self._expand_star(e)
                 if expanded is None:
+                    derived.add(f"*{i}")  # the dynamic star, one column for Calcite
                     items.append(Item(e, STAR, star=True))
                     continue
-                for col in expanded:
-                    name, n = col.name, 0
+                for col, base in expanded:
+                    derived.add(base)
+                    name, n = base, 0
                     while name.lower() in used:
-                        name = f"{col.name}{n}"
+                        name = f"{base}{n}"
                         n += 1
                     used.add(name.lower())
                     items.append(Item(col, name))
@@ -635,7 +650,8 @@ class SelectLowering:
             ):
                 name = e.name
             else:
-                name = f"EXPR${i}"
+                name = f"EXPR${len(derived)}"
+            derived.add(name)
             base, n = name, 0
             while name.lower() in used:
                 name = f"{base}{n}"
@@ -644,10 +660,13 @@ class SelectLowering:
             items.append(Item(e.this if isinstance(e, exp.Alias) else e, name))
         return items
 
-    def _expand_star(self, star: exp.Expr) -> list[exp.Column] | None:
-        """`*` / `t.*` as column references when the sources' columns are known (subqueries
-        with explicit select lists); None for schema-free tables."""
+    def _expand_star(self, star: exp.Expr) -> list[tuple[exp.Expr, str]] | None:
+        """`*` / `t.*` as (column reference, name) when the sources' columns are known
+        (subqueries with explicit select lists); None for schema-free tables. A plain `*`
+        over a join with USING lists each USING column once, first (its joined value), as
+        Drill does (`a(k, v) JOIN b(k, w) USING (k)`: k, v, w)."""
         sources = self.scope.sources
+        using = [] if isinstance(star, exp.Column) and star.table else self.using_columns
         if isinstance(star, exp.Column) and star.table:
             src = self.scope.find(star.table)
             if src is None:
@@ -655,11 +674,14 @@ class SelectLowering:
             sources = [src]
         if not sources or any(s.columns is None for s in sources):
             return None
-        cols = []
+        cols: list[tuple[exp.Expr, str]] = [(e.copy(), name) for name, e in using]
+        skip = {name.lower() for name, _ in using}
         for s in sources:
             for c in s.columns or []:
+                if c.lower() in skip:
+                    continue
                 table = exp.to_identifier(s.alias, quoted=True) if s.alias else None
-                cols.append(exp.Column(this=exp.to_identifier(c, quoted=True), table=table))
+                cols.append((exp.Column(this=exp.to_identifier(c, quoted=True), table=table), c))
         return cols
 
     def _qualifier_len(self, col: exp.Column) -> int:
@@ -947,8 +969,12 @@ class SelectLowering:
 
     def _distinct(self, rel: Rel) -> Rel:
         if rel.columns is None:
-            raise self.low.unsupported("SELECT DISTINCT *", self.node)
-        keys = [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
+            # SELECT DISTINCT * over a schema-free table: Drill groups by its `**` column,
+            # which no record has, and answers one row, `**` NULL (asked of Drill 1.22)
+            keys = [{"ref": DYNAMIC_STAR, "expr": dx.cast(dx.NULL, "INT")}]
+            rel = Rel(rel.op, [DYNAMIC_STAR])
+        else:
+            keys = [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
         return Rel(
             self.low.builder.add(
                 {"op": "groupingaggregate", "input": rel.op, "keys": keys, "exprs": []}
