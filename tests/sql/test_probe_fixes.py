@@ -138,3 +138,41 @@ def test_lateral_rows_keep_drills_order(data_engine):
         "limit 1",
     )
     assert rows == [["customer1", "6505200001"]]
+
+
+T1 = "dfs.`breadth/tf/aggregation/t1`"
+
+
+def test_row_value_comparisons(data_engine):
+    # drill-test-framework (aggregates): `(x, y) = (..)` holds when every pair is equal,
+    # `<>` when some pair differs: (NULL, 'hhhhh') <> (1, 'aaaaa') is true, (4, NULL) too
+    sub = f"(select a1, b1, avg(a1) from {T1} group by a1, b1) as sq(x, y, z)"
+    _, rows = result(data_engine, f"select x, y, z from {sub} where (x, y) = (1, 'aaaaa')")
+    assert rows == [[1, "aaaaa", 1.0]]
+    _, rows = result(data_engine, f"select x, y from {sub} where (x, y) <> (1, 'aaaaa')")
+    assert sorted(rows, key=repr) == sorted(
+        [[2, "bbbbb"], [3, "ccccc"], [4, None], [5, "eeeee"], [6, "fffff"], [7, "ggggg"],
+         [9, "iiiii"], [10, "jjjjj"], [None, "hhhhh"]],
+        key=repr,
+    )  # fmt: skip
+
+
+def test_having_aggregate_of_a_column_an_alias_shadows(data_engine):
+    # Drill: inside SUM(...) `salary` is the input column, not the alias of SUM(salary)
+    assert result(
+        data_engine,
+        "SELECT dept, SUM(salary) AS salary FROM dfs.`breadth/own/json/people.json` "
+        "GROUP BY dept HAVING SUM(salary) > 10000",
+    ) == (["dept", "salary"], [["Engineering", 21500.5]])
+
+
+def test_parenthesised_select_item_keeps_the_column_name(data_engine):
+    # drill-test-framework min_max_dir: `distinct(filename)` is the column filename, so the
+    # ORDER BY names a selected column
+    cols, rows = result(
+        data_engine,
+        "select distinct(filename) from dfs.`breadth/tf/min_max_dir/data` "
+        "where filepath like '%2016%' order by filename",
+    )
+    assert cols == ["filename"]
+    assert rows == [[f"voter{n}.parquet"] for n in (5, 50, 55, 60, 70, 75)]

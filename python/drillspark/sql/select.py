@@ -624,6 +624,8 @@ class SelectLowering:
         used: set[str] = set()
         derived: set[str] = set()
         for i, e in enumerate(self.node.expressions):
+            while isinstance(e, exp.Paren):  # `SELECT DISTINCT(x)`: parentheses are no name
+                e = e.this
             if isinstance(e, exp.Star) or (
                 isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
             ):
@@ -894,6 +896,14 @@ class SelectLowering:
         GROUP BY key (a grouped column can only mean the column)."""
         keys = [k for k, _ in self.group_nodes]
         named = {i.name.lower(): i.node for i in items if not i.star}
+        # inside an aggregate a name is the input column (`SUM(salary) AS salary ... HAVING
+        # SUM(salary) > 10000`, asked of Drill 1.22)
+        in_aggregate = {
+            id(c)
+            for a in cond.walk()
+            if isinstance(a, exp.AggFunc) or (isinstance(a, exp.Anonymous) and is_aggregate(a.name))
+            for c in a.find_all(exp.Column)
+        }
 
         def swap(n: exp.Expr) -> exp.Expr:
             if (
@@ -902,6 +912,7 @@ class SelectLowering:
                 and isinstance(n.this, exp.Identifier)
                 and n.name.lower() in named
                 and n not in keys
+                and id(n) not in in_aggregate
                 and not _inside_subquery(n, self.node)
             ):
                 return named[n.name.lower()].copy()
