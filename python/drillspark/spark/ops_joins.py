@@ -18,6 +18,7 @@ from pyspark.sql import functions as F
 
 from drillspark.names import fold
 from drillspark.plan import operators as lo
+from drillspark.spark.ops_sets import both_sides_condition
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 IMPLICIT = "$drill_implicit_field$"
 _RIGHT = "__drill_semi_r_"
 _OUTER = "__drill_outer_implicit"
+_RIGHT_ORDER = "__drill_lateral_order"
 _RELATIONSHIPS = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
@@ -55,6 +57,9 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
         conds.append(_RELATIONSHIPS[c.relationship](lc, rc))
+    if op.condition is not None:
+        lcols = {c.lower(): F.col(quote(c)) for c in left.columns}
+        conds.append(both_sides_condition(tr, op, (left, lcols, left), (right, rcols, rdf)))
     cond = reduce(lambda a, b: a & b, conds) if conds else F.lit(True)
     return Rel(left.join(rdf, cond, how))
 
@@ -93,10 +98,18 @@ def lateral_join(tr: Translator, op: lo.LateralJoin) -> Rel:
             name, n = f"{c}{n}", n + 1
         taken.add(fold(name))
         rcols.append(F.col(quote(c)).alias(name))
-    rdf = right.select(F.col(quote(IMPLICIT)).alias("__drill_lateral_r"), *rcols)
+    # the right records numbered in the order they are made (a row's elements in order), so
+    # the joined rows keep Drill's order, each left row's in turn: a LIMIT without ORDER BY
+    # takes the rows Drill takes
+    rdf = right.select(
+        F.col(quote(IMPLICIT)).alias("__drill_lateral_r"),
+        F.monotonically_increasing_id().alias(_RIGHT_ORDER),
+        *rcols,
+    )
     how = "left" if str(getattr(op, "type", "INNER")).upper() == "LEFT" else "inner"
     joined = numbered.join(rdf, numbered[quote(IMPLICIT)] == rdf["__drill_lateral_r"], how)
-    joined = joined.drop("__drill_lateral_r").drop(IMPLICIT)
+    joined = joined.orderBy(F.col(quote(IMPLICIT)), F.col(_RIGHT_ORDER))
+    joined = joined.drop("__drill_lateral_r", _RIGHT_ORDER).drop(IMPLICIT)
     if nested:
         joined = joined.withColumnRenamed(_OUTER, IMPLICIT)
     return Rel(joined)

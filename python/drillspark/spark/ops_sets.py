@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from drillspark.names import fold
 from drillspark.plan import operators as lo
+from drillspark.spark.expressions import paths_in
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
@@ -74,6 +76,8 @@ def join(tr: Translator, op: lo.Join) -> Rel:
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(cond.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(cond.right)
         conds.append(rel(lc, rc))
+    if op.condition is not None:
+        conds.append(both_sides_condition(tr, op, (left, lcols, ldf), (right, rcols, rdf)))
     if conds:
         joined = ldf.join(rdf, reduce(lambda a, b: a & b, conds), how)
     else:
@@ -96,6 +100,26 @@ def join(tr: Translator, op: lo.Join) -> Rel:
             )
     out.extend(F.col(quote(c)) for c in right.columns if fold(c) in right_names)
     return Rel(joined.select(*out))
+
+
+def both_sides_condition(
+    tr: Translator,
+    op: lo.Join,
+    left: tuple[DataFrame, dict[str, Column], DataFrame],
+    right: tuple[DataFrame, dict[str, Column], DataFrame],
+) -> Column:
+    """A join's `condition` over the fields of both inputs (each side: its input, root name ->
+    column after renaming apart, the renamed frame); a name both inputs have is ambiguous."""
+    (lin, lcols, ldf), (rin, rcols, rdf) = left, right
+    assert op.condition is not None
+    clash = set(lcols) & set(rcols)
+    for p in paths_in(op.condition):
+        if str(p.root).lower() in clash:
+            raise tr.fail(op, f"condition: the field {p.root!r} is in both inputs")
+    fields = [f for f in lin.schema.fields if f.name.lower() not in clash]
+    fields += [f for f in rin.schema.fields if f.name.lower() not in clash]
+    scope = Scope(ldf.crossJoin(rdf), tr.where(op), {**lcols, **rcols}, T.StructType(fields))
+    return tr.compiler(op, scope, "condition").compile(op.condition)
 
 
 def _renamed_apart(left: list[str], right: list[str]) -> list[Column]:

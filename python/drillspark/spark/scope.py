@@ -24,6 +24,9 @@ TEXT_COLUMN = "drill.text"
 # StructField metadata key of a column Drill reads as NOT NULL though Spark's file sources
 # make every column nullable (Parquet REQUIRED): modeof of such a column is NOT NULL
 REQUIRED_COLUMN = "drill.required"
+# StructField metadata key of an implicit file column a scan adds (`filename`, `filepath`,
+# `fqn`, `suffix`, when the query names it): a star does not stand for it, as in Drill
+IMPLICIT_COLUMN = "drill.implicit"
 _IMPLICIT = re.compile(r"dir\d+|filename|filepath|fqn|suffix|\$file", re.IGNORECASE)
 
 

@@ -14,7 +14,7 @@ from pyspark.sql import functions as F
 
 from drillspark import rules
 from drillspark.errors import ExecutionError
-from drillspark.spark.scope import TEXT_COLUMN, quote
+from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
 from drillspark.spark.storage import parquet, text
 from drillspark.spark.storage.implicit import FILE_COLUMNS, with_implicit
 from drillspark.spark.storage.text import PATH_COL
@@ -86,7 +86,10 @@ def read_json(
         n for n in dict.fromkeys(x.lower() for x in implicit) if n in FILE_COLUMNS and n not in have
     ]
     if extra:
-        df = df.select(*[F.col(quote(c)) for c in df.columns], *[F.col(n) for n in extra])
+        df = df.select(
+            *[F.col(quote(c)) for c in df.columns],
+            *[F.col(n).alias(n, metadata={IMPLICIT_COLUMN: True}) for n in extra],
+        )
     return df
 
 

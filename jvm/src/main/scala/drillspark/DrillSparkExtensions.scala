@@ -5,10 +5,10 @@ import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 
-import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns}
+import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
 import drillspark.functions.{ConvertFunctions, DrillFlatten, DrillFunctions, DrillHash, DrillKvgen, DrillRepeatedContains,
-  DrillRepeatedCount, DrillTypeOf, DrillVersion, FlattenAsExplode}
+  DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -39,6 +39,10 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // once nothing else in the query can resolve them (instead of UNRESOLVED_COLUMN)
     extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
 
+    // analyzer, resolution phase: drill_modeof of a REQUIRED column of Spark's Parquet source
+    // is NOT NULL, as Drill answers (Spark reads every Parquet column as nullable)
+    extensions.injectResolutionRule { _ => ResolveParquetModes }
+
     // analyzer check: read options on a dfs catalog table are refused, never ignored
     extensions.injectCheckRule { _ => DrillCatalogReadCheck }
 
@@ -65,6 +69,7 @@ object DrillSparkExtensions {
     DrillRepeatedContains.description,
     ConvertFunctions.fromDescription,
     ConvertFunctions.toDescription,
+    DrillRound.description,
     DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 
