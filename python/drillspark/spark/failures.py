@@ -2,7 +2,8 @@
 
 Spark reports a bad value (a failed cast, a division by zero, an overflow) when rows are
 computed, long after translation, and its error context points at drillspark's own code
-rather than at the plan. When such an error reaches the result, the operators' DataFrames are
+rather than at the plan (naming the operator there would need Catalyst's origin through py4j:
+no JVM access on the Python side, and none at all on Spark Connect). When such an error reaches the result, the operators' DataFrames are
 run again in topological order through Spark's `noop` sink (every column is computed, nothing
 is kept): the first one that fails holds the failing expression, since all its inputs ran
 cleanly before it. This costs a re-run, but only on the failure path.
@@ -18,12 +19,17 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 MAX_OPERATORS = 50  # larger plans are not searched (the message then names only the plan)
-_DATA_EXCEPTION = re.compile(r"SQLSTATE: 22\d\d\d")
+_DATA_EXCEPTION = re.compile(r"SQLSTATE: (22\d\d\d|P0001)")
+# raise_error's USER_RAISED_EXCEPTION: drillspark's Drill-style value errors (a text a cast
+# cannot read: "NumberFormatException: abc", casts.py; split_part, to_number) are raise_error
+# on the bad row's value, as is a query's own raise_error
+_RAISED = "P0001"
 
 
 def is_row_error(error: BaseException) -> bool:
-    """Whether `error` is a data exception (SQLSTATE class 22: bad cast input, division by
-    zero, overflow, ...), i.e. caused by a value in some row rather than by the plan."""
+    """Whether `error` is caused by a value in some row rather than by the plan: a data
+    exception (SQLSTATE class 22: bad cast input, division by zero, overflow, ...) or an
+    error raised by `raise_error` on a row."""
     state = None
     getter = getattr(error, "getSqlState", None)
     if callable(getter):
@@ -32,7 +38,7 @@ def is_row_error(error: BaseException) -> bool:
         except Exception:
             state = None
     if state:
-        return str(state).startswith("22")
+        return str(state).startswith("22") or state == _RAISED
     return bool(_DATA_EXCEPTION.search(str(error)))
 
 
