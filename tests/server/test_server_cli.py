@@ -303,3 +303,36 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
             proc.wait()
     reader.join(timeout=10)
     assert "Traceback" not in "".join(lines)
+
+
+def test_serve_announces_itself_in_one_line(tmp_path):
+    """At the default log level (INFO) the start is one line: before, the server's own INFO
+    log line and the command's line said the same thing twice."""
+    port = free_port()
+    env = dict(os.environ, DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drillspark", "serve", "--port", str(port), "--master", "local[1]"],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if "Ctrl-C or SIGTERM stops it" in line:
+                break
+        proc.send_signal(signal.SIGTERM)
+        lines += proc.stderr.readlines()  # to its end: "stopping", "stopped"
+        assert proc.wait(timeout=120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    started = [line for line in lines if "web console" in line]
+    assert started == [
+        f"drillspark serve: Drill 1.22.0 REST API and web console on "
+        f"http://127.0.0.1:{port}/ (authentication off; Ctrl-C or SIGTERM stops it)\n"
+    ], "".join(lines)

@@ -178,7 +178,8 @@ def run_serve(args: argparse.Namespace) -> int:
         found_at = _publish(server)
         print(
             f"drillspark serve: Drill {server.ports()['version']} REST API and web console "
-            f"on {server.url}/ (Ctrl-C or SIGTERM stops it)",
+            f"on {server.url}/ (authentication {'on' if server.auth.enabled else 'off'}; "
+            "Ctrl-C or SIGTERM stops it)",
             file=sys.stderr,
             flush=True,
         )

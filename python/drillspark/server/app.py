@@ -106,8 +106,9 @@ class DrillServer:
             daemon=True,
         )
         self._thread.start()
-        log.info(
-            "drillspark serve: Drill %s REST API and web console on %s (auth %s)",
+        # DEBUG: `drillspark serve` announces the address itself, once (with how to stop it)
+        log.debug(
+            "Drill %s REST API and web console on %s (authentication %s)",
             DRILL_VERSION,
             self.url,
             "on" if self.auth.enabled else "off",
