@@ -53,8 +53,12 @@ STALE_LOCK_SECONDS = 30 * 60
 # The watcher gives up on a JVM that runs longer (a long-lived `serve` or shell that made
 # the archive keeps it pending until it stops; a later start then takes the stale lock).
 WATCH_SECONDS = 24 * 3600
-# Archives of other keys (an upgraded Java or pyspark) are removed when this old.
+# Archives of other keys (an upgraded Java or pyspark) are removed when unused this long.
 OLD_ARCHIVE_SECONDS = 7 * 24 * 3600
+# The archives together stay under this (each is 150-190 MB): every jar build (`make jar`, each
+# worktree or virtualenv) has a key of its own, and a week of them filled gigabytes. The least
+# recently used go first; the newest is always kept.
+MAX_CACHE_BYTES = 1 << 30
 # Java 17 trusts an archive whose header is whole: garbage inside it (a bad disk, an edited
 # file) crashes the JVM. Checking the regions' CRCs at every start (about 0.1 CPU-s for
 # Spark's archive) makes it fall back instead.
@@ -160,6 +164,8 @@ def _archive_or_claim(folder: Path, name: str) -> Sharing | None:
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     for entry in folder.glob(f"{name}-*.jsa"):
         if _valid(entry):
+            with contextlib.suppress(OSError):
+                os.utime(entry)  # its time says when it was last used (the cache's order)
             return Sharing(f"-XX:SharedArchiveFile={entry} {VERIFY} {QUIET}")
         entry.unlink(missing_ok=True)  # cut short or not an archive: it can never work
     lock = folder / f"{name}.lock"
@@ -262,12 +268,26 @@ def _has_magic(path: Path) -> bool:
 
 
 def _remove_old(keep: Path) -> None:
-    """Archives of other keys (an upgraded Java or pyspark) not written this week."""
+    """Archives of other keys (an upgraded Java or pyspark) not used this week, and the least
+    recently used beyond MAX_CACHE_BYTES. (A JVM that has one mapped keeps reading it; a start
+    that just chose it falls back to a start without sharing.)"""
     now = time.time()
+    others = []
     for other in keep.parent.glob("drillspark-*.jsa"):
         with contextlib.suppress(OSError):
-            if other != keep and now - other.stat().st_mtime > OLD_ARCHIVE_SECONDS:
+            st = other.stat()
+            if other == keep:
+                continue
+            if now - st.st_mtime > OLD_ARCHIVE_SECONDS:
                 other.unlink()
+            else:
+                others.append((st.st_mtime, st.st_size, other))
+    with contextlib.suppress(OSError):
+        total = keep.stat().st_size
+        for _, size, other in sorted(others, key=lambda o: o[0], reverse=True):
+            total += size
+            if total > MAX_CACHE_BYTES:
+                other.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -213,3 +213,34 @@ def test_local_masters_share_in_the_cache_folder(tmp_path, monkeypatch):
     keys.add(class_sharing.archive_key("java", "spark", str(jar)))
     keys.add(class_sharing.archive_key("java", "spark2", str(jar)))
     assert len(keys) == 3
+
+
+def test_the_cache_keeps_its_archives_under_the_cap_least_recently_used_first(
+    tmp_path, monkeypatch
+):
+    """Every jar build has its own archive (150-190 MB each): a week of builds filled
+    gigabytes. A new archive evicts the least recently used beyond the cap; using one (a start
+    that finds it) makes it recent; one unused for a week goes whatever the size."""
+    monkeypatch.setattr(class_sharing, "MAX_CACHE_BYTES", 300)
+    body = class_sharing.DYNAMIC_MAGIC + b"x" * 96  # 100 bytes: three fit under 300
+    now = time.time()
+    ages = {
+        "a": 3600 * 5,
+        "b": 3600 * 4,
+        "c": 3600 * 3,
+        "stale": class_sharing.OLD_ARCHIVE_SECONDS + 60,
+    }
+    for key, age in ages.items():
+        path = _archive(tmp_path, f"drillspark-{key}", body)
+        os.utime(path, (now - age, now - age))
+    # a start finds "a" (the oldest written): it is used now, so "b" is the least recent
+    assert class_sharing._archive_or_claim(tmp_path, "drillspark-a") is not None
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    sharing = class_sharing._archive_or_claim(tmp_path, "drillspark-new")
+    assert sharing is not None and sharing.writing is not None and sharing.lock is not None
+    sharing.writing.write_bytes(body)
+    final = class_sharing.finish(gone.pid, sharing.writing, sharing.lock)
+    assert final == tmp_path / "drillspark-new-100.jsa"
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["drillspark-a-100.jsa", "drillspark-c-100.jsa", "drillspark-new-100.jsa"]
