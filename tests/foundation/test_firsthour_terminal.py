@@ -32,7 +32,7 @@ class Terminal:
     """A program on a pseudo-terminal: what it printed so far, and keys to send."""
 
     def __init__(self, argv: list[str], cwd: Path, env: dict[str, str] | None = None):
-        env = dict(os.environ, PYSPARK_PYTHON=sys.executable, TERM="dumb", **(env or {}))
+        env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "TERM": "dumb", **(env or {})}
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the program itself
             os.chdir(cwd)
@@ -184,6 +184,31 @@ def test_run_shows_progress_and_ctrl_c_cancels(tmp_path):
         mark = term.send(b"\x03")
         assert term.read_until(b"drillspark: Query cancelled.", 60, mark), term.out[-2000:]
         assert term.exit_code(60) == 130
+        assert_clean(term.out)
+    finally:
+        term.close()
+
+
+def test_shell_on_a_terminal_that_never_answers_cpr_prints_no_warning(tmp_path, monkeypatch):
+    """prompt_toolkit asks the terminal for the cursor position (ESC [6n) and, when no answer
+    comes within 2 s, printed "WARNING: your terminal doesn't support cursor position requests
+    (CPR)." This pseudo-terminal never answers; the shell does not ask. (A terminal that
+    is not "dumb": there prompt_toolkit draws its full prompt, and asks.)"""
+    monkeypatch.delenv("PROMPT_TOOLKIT_NO_CPR", raising=False)  # the shell's own choice
+    term = Terminal(
+        [DRILLSPARK, "shell", "--master", "local[1]", "--history", str(tmp_path / "h")],
+        tmp_path,
+        {"TERM": "xterm-256color"},
+    )
+    try:
+        assert term.read_until(b"drillspark>", 120), term.out[-2000:]
+        # well past prompt_toolkit's 2 s wait for the answer
+        assert not term.read_until(b"CPR", 10), term.out[-2000:]
+        mark = term.send(b"select 1+1 as two from (values(1));\r")
+        assert term.read_until(b"1 row selected", 300, mark), term.out[-3000:]
+        term.send(b"!quit\r")
+        assert term.exit_code(60) == 0
+        assert b"\x1b[6n" not in term.out and b"WARNING" not in term.out, term.out[-3000:]
         assert_clean(term.out)
     finally:
         term.close()

@@ -261,6 +261,11 @@ class Shell:
             else:
                 buf.insert_text("\n")
 
+        # prompt_toolkit asks the terminal where the cursor is (CPR) and prints "WARNING: your
+        # terminal doesn't support cursor position requests" when no answer comes (terminals
+        # in editors, multiplexers, test harnesses); the answer only helps it place the
+        # completion menu. PROMPT_TOOLKIT_NO_CPR=0 asks again.
+        os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
         history = FileHistory(str(self.history)) if self.history else InMemoryHistory()
         prompt: PromptSession[str] = PromptSession(
             history=history,
