@@ -97,7 +97,7 @@ final class RecordStream(
   private def openAt(pos: Long): Unit = {
     closeInput()
     val compressed = JsonInput.isCompressed(file)
-    val raw = JsonInput.open(conf, file, if (compressed) 0L else pos)
+    val raw = JsonInput.open(conf, file, if (compressed) 0L else pos, o)
     try {
       val buffered = new BufferedInputStream(raw, 1 << 16)
       if (compressed && pos > 0) {
@@ -177,7 +177,7 @@ final class RecordStream(
           first = false
           recordParent = parser.getParsingContext.getParent
           recordOpen = true
-          recordStart = at
+          recordStart = if (loc.getByteOffset >= 0) at else -1L
           recordLine = lineOf(loc)
           recordCol = columnOf(loc)
           records += 1
@@ -223,10 +223,17 @@ final class RecordStream(
     recordOpen = false
   }
 
+  /** The top-level token for an error: its kind and the start of its text. Jackson decodes a
+   * string only when asked, so a string that is itself malformed (cut short, a raw control
+   * character) is named by its kind alone rather than failing here with Jackson's error. */
   private def tokenText(t: JsonToken): String = t match {
     case JsonToken.START_ARRAY => "an array"
     case JsonToken.END_ARRAY | JsonToken.END_OBJECT => s"'${t.asString}'"
-    case _ => s"${t.toString.toLowerCase(Locale.ROOT).replace("value_", "")} ${parser.getText}"
+    case _ =>
+      val kind = t.toString.toLowerCase(Locale.ROOT).replace("value_", "")
+      val text = try Option(parser.getText).getOrElse("") catch { case _: JsonProcessingException => "" }
+      val shown = if (text.length > RecordStream.ShownChars) text.take(RecordStream.ShownChars) + "..." else text
+      if (shown.isEmpty) s"a $kind" else s"$kind $shown"
   }
 
   /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume after it. */
@@ -254,6 +261,10 @@ final class RecordStream(
     if (o.replaceInvalidUtf8) throw fail(JsonInput.describe(e), e)
     val loc = Option(e.getLocation).filter(_.getByteOffset >= 0).getOrElse(parser.currentLocation())
     val at = byteOf(loc)
+    // no byte position: Jackson took the file for UTF-16 or UTF-32 (it guesses from the first
+    // bytes) and counts characters; reopening "at" -1 read the same error again, forever
+    if (at < 0) throw fail(JsonInput.describe(e) + " (the file's first bytes look like UTF-16 or UTF-32, " +
+      "which has no byte positions to skip a bad record by; skipInvalidRecords needs UTF-8)", e)
     val ctx = parser.getParsingContext
     val inRecord = ctx != null && !ctx.inRoot
     val inArray = arrayMode
@@ -277,6 +288,10 @@ final class RecordStream(
   /** Inside a file's outer array (records cannot be re-read from their offset there). */
   def inArray: Boolean = arrayMode
 
+  /** The current record can be read again from its offset ([[reread]]): not inside an outer
+   * array, and its byte offset known (Jackson counts characters in a UTF-16 or UTF-32 file). */
+  def canReread: Boolean = !arrayMode && recordStart >= 0
+
   /** Reopen at the current record's START_OBJECT (a record rejected early by a pushed filter
    * but revived by a later duplicate key is read again in full). */
   def reread(): Unit = {
@@ -299,4 +314,6 @@ final class RecordStream(
 
 object RecordStream {
   private val OpenArray = Array[Byte]('[')
+  /** Characters of a misplaced top-level value an error shows. */
+  private val ShownChars = 40
 }
