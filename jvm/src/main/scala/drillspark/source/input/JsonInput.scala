@@ -83,10 +83,12 @@ object JsonInput {
           val peek = new PushbackInputStream(decoded, 4)
           val head = Encodings.head(peek)
           peek.unread(head)
-          Encodings.nonUtf8(head).fold(peek: InputStream) { cs => transcoded = true; Encodings.toUtf8(peek, cs, o) }
+          if (Encodings.onlyBom(head)) InputStream.nullInputStream()
+          else Encodings.nonUtf8(head).fold(peek: InputStream) { cs => transcoded = true; Encodings.toUtf8(peek, cs, o) }
         case None =>
           val head = Encodings.head(in)
-          Encodings.nonUtf8(head) match {
+          if (Encodings.onlyBom(head)) InputStream.nullInputStream()
+          else Encodings.nonUtf8(head) match {
             case Some(cs) => // positions are the UTF-8 text's: read from the start, skip to `start`
               transcoded = true
               val utf8 = Encodings.toUtf8(new SequenceInputStream(new ByteArrayInputStream(head), in), cs, o)
@@ -158,6 +160,11 @@ object JsonInput {
  */
 private object Encodings {
   def head(in: InputStream): Array[Byte] = in.readNBytes(4)
+
+  /** A file that is a UTF-8 byte order mark and nothing else: empty (Jackson skips a mark only
+   * when a fourth byte follows, and failed on the third byte; the byte path read no records). */
+  def onlyBom(b: Array[Byte]): Boolean =
+    b.length == 3 && (b(0) & 0xff) == 0xEF && (b(1) & 0xff) == 0xBB && (b(2) & 0xff) == 0xBF
 
   def nonUtf8(b: Array[Byte]): Option[java.nio.charset.Charset] = {
     def u(i: Int): Int = if (i < b.length) b(i) & 0xff else -1

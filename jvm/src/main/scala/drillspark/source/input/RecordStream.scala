@@ -37,6 +37,9 @@ private final class TrackedInput(in: InputStream, var pos: Long, owner: SplitOwn
   }
 
   def atEnd: Boolean = { in.mark(1); val b = in.read(); in.reset(); b < 0 }
+
+  /** The next `n` bytes, left unread (not counted, no newlines shown). */
+  def peek(n: Int): Array[Byte] = { in.mark(n); val b = in.readNBytes(n); in.reset(); b }
 }
 
 /**
@@ -119,9 +122,18 @@ final class RecordStream(
     resumedInArray = inArray && !in.atEnd
     guard = if (o.replaceInvalidUtf8) null else new Utf8Guard(in, in.pos)
     val body: InputStream = if (guard == null) in else guard
-    val src: InputStream =
+    var src: InputStream =
       if (!resumedInArray) body
       else { base -= 1; colBase -= 1; new SequenceInputStream(new ByteArrayInputStream(RecordStream.OpenArray), body) }
+    // Jackson guesses the encoding of every parser from its first four bytes: a parser started
+    // inside the file (a resumption, a split, a re-read) on bytes such as `a\0\0\0` took the
+    // UTF-8 text for UTF-32 and failed with a raw CharConversionException. The text is UTF-8
+    // (JsonInput.open transcodes other encodings): spaces in front keep Jackson's guess UTF-8.
+    val seen = (if (resumedInArray) RecordStream.OpenArray else Array.emptyByteArray) ++ in.peek(4)
+    if (!o.replaceInvalidUtf8 && (parserFrom > 0 || resumedInArray) && Encodings.nonUtf8(seen.take(4)).isDefined) {
+      base -= RecordStream.Shield.length; colBase -= RecordStream.Shield.length
+      src = new SequenceInputStream(new ByteArrayInputStream(RecordStream.Shield), src)
+    }
     parser = JsonInput.parser(f, src, o)
     arrayMode = false
     first = resumedInArray
@@ -314,6 +326,8 @@ final class RecordStream(
 
 object RecordStream {
   private val OpenArray = Array[Byte]('[')
+  /** Put before a parser's input so that Jackson takes it for UTF-8 (see startParser). */
+  private val Shield = "    ".getBytes(java.nio.charset.StandardCharsets.US_ASCII)
   /** Characters of a misplaced top-level value an error shows. */
   private val ShownChars = 40
 }
