@@ -60,3 +60,45 @@ def test_files_short(probe, data, options, split_bytes):
 @given(json_inputs.files, json_inputs.options, json_inputs.split_bytes)
 def test_files_long(probe, data, options, split_bytes):
     read_and_check(probe, data, options, split_bytes)
+
+
+# ---- through the real source on Spark: fewer inputs (a Spark job each), the same property
+
+
+def spark_outcome(spark, path) -> tuple[str, object]:
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+
+    try:
+        return "rows", len(spark.read.format("drill").load(str(path)).collect())
+    except (Py4JJavaError, PySparkException) as e:
+        return "error", str(e)
+
+
+def check_on_spark(spark, probe, tmp_path, data: bytes) -> None:
+    path = tmp_path / "s.json"
+    path.write_bytes(data)
+    kind, got = spark_outcome(spark, path)
+    want = probe.read(data, {})["fast"]
+    if kind == "rows":
+        assert "rows" in want and got == len(want["rows"]), (data, got, want)
+    else:
+        text = str(got)
+        # the reader's own error reaches the user, naming the file; Spark adds no internal error
+        assert f"drill: file:{path}" in text or f"drill: {path}" in text, text[:3000]
+        assert "INTERNAL_ERROR" not in text and "StackOverflowError" not in text, text[:3000]
+        assert "error" in want, (data, want)
+    assert spark.range(3).count() == 3  # the session answers the next query
+
+
+@short(25)
+@given(json_inputs.files)
+def test_files_through_the_source_short(spark, probe, tmp_path_factory, data):
+    check_on_spark(spark, probe, tmp_path_factory.mktemp("s"), data)
+
+
+@pytest.mark.fuzz
+@long(400)
+@given(json_inputs.files)
+def test_files_through_the_source_long(spark, probe, tmp_path_factory, data):
+    check_on_spark(spark, probe, tmp_path_factory.mktemp("s"), data)

@@ -146,6 +146,24 @@ def test_ctas_refuses_targets_outside_tmp(engine, layout, target):
     assert sorted(os.listdir(layout / "outside")) == ["secret.json"]
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "CREATE VIEW dfs.tmp.`../outside/v` AS SELECT 1 a FROM (VALUES(1))",
+        "CREATE OR REPLACE VIEW dfs.tmp.`escape/v` AS SELECT 1 a FROM (VALUES(1))",
+        "DROP VIEW dfs.tmp.`../outside/secret`",
+        "DROP TABLE dfs.tmp.`../outside`",
+        "DROP TABLE IF EXISTS dfs.tmp.`escape`",
+    ],
+)
+def test_views_and_drop_refuse_targets_outside_tmp(engine, layout, statement):
+    # a view file and DROP's target are named by the same rule as a CTAS target
+    with pytest.raises(SqlError) as e:
+        engine.execute(statement)
+    _assert_refused(str(e.value), "tmp")
+    assert sorted(os.listdir(layout / "outside")) == ["secret.json"]
+
+
 def test_ctas_inside_tmp_writes(engine, layout):
     engine.execute("CREATE TABLE dfs.tmp.`t1` AS SELECT 1 a FROM (VALUES(1))")
     assert engine.execute("SELECT a FROM dfs.tmp.`t1`")[-1].rows() == [{"a": 1}]
