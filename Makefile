@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 JAR_SOURCES := $(shell find jvm/src/main -type f 2>/dev/null) jvm/scalac.options jvm/scalac-warnings-allowed.txt \
-               python/drillspark/_version.py tools/build_jar.py
+               python/drillspark/_version.py tools/build_jar.py $(wildcard python/drillspark/rules/*.tsv)
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_version.py)
 JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
 PYTEST_ARGS ?=

@@ -53,6 +53,14 @@ lazy val root = (project in file("."))
       "org.apache.spark" %% "spark-catalyst" % sparkVersion % "provided"
     )),
     Compile / unmanagedJars ++= pysparkJars.toSeq.flatMap(dir => (dir * "*.jar").classpath),
+    // The Drill rules both sides read from one table (python/drillspark/rules/*.tsv), under
+    // drillspark/rules/ in the jar as tools/build_jar.py packs them.
+    Compile / resourceGenerators += Def.task {
+      val out = (Compile / resourceManaged).value / "drillspark" / "rules"
+      (baseDirectory.value / "python" / "drillspark" / "rules" * "*.tsv").get.map { table =>
+        IO.copyFile(table, out / table.getName); out / table.getName
+      }
+    }.taskValue,
     // The version resource that BuildInfo reads (tools/build_jar.py writes the same file).
     Compile / resourceGenerators += Def.task {
       val out = (Compile / resourceManaged).value / "drillspark-version.properties"

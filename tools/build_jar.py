@@ -39,6 +39,9 @@ BENCH_JAR = ROOT / "build" / "drillspark-bench.jar"
 TEST_JAR = ROOT / "build" / "drillspark-tests.jar"
 SCALAC_OPTIONS = ROOT / "jvm" / "scalac.options"
 ALLOWED_WARNINGS = ROOT / "jvm" / "scalac-warnings-allowed.txt"
+# Drill rules both sides read from one table (python/drillspark/rules/__init__.py): the wheel
+# carries the folder, and the jar holds its tables under drillspark/rules/.
+RULES = ROOT / "python" / "drillspark" / "rules"
 
 
 def read_version() -> tuple[str, str]:
@@ -64,6 +67,10 @@ def pyspark_jars() -> Path:
 def inputs(src: Path = SRC) -> list[Path]:
     # the compiler's options are inputs too: a changed option or allowance rebuilds
     return sorted(p for p in src.rglob("*") if p.is_file()) + [SCALAC_OPTIONS, ALLOWED_WARNINGS]
+
+
+def rule_tables() -> list[Path]:
+    return sorted(RULES.glob("*.tsv"))
 
 
 def _entries(path: Path) -> list[str]:
@@ -280,7 +287,7 @@ def _compile_jar(
 def build(force: bool = False) -> Path:
     version, scala = read_version()
     target = JARS_DIR / f"drillspark-extension_{scala}-{version}.jar"
-    files = inputs()
+    files = inputs() + rule_tables()
     want = digest(files, version)
     if _up_to_date(target, want, force):
         return target
@@ -290,6 +297,9 @@ def build(force: bool = False) -> Path:
         if resources.exists():
             shutil.copytree(resources, classes, dirs_exist_ok=True)
         (classes / "drillspark-version.properties").write_text(f"version={version}\n")
+        (classes / "drillspark" / "rules").mkdir(parents=True, exist_ok=True)
+        for table in rule_tables():
+            shutil.copy(table, classes / "drillspark" / "rules" / table.name)
         for old in JARS_DIR.glob("drillspark-extension_*.jar"):
             if old != target:
                 old.unlink()

@@ -24,13 +24,14 @@ if TYPE_CHECKING:
 
     from drillspark.api import run
     from drillspark.progress import ProgressCallback, ProgressInfo
-    from drillspark.result import DrillResult, Result, StatementResult
+    from drillspark.result import DrillResult, QueryInterrupted, Result, StatementResult
     from drillspark.session import configure, jar_path, session, set_log_level
 
 __all__ = [
     "DrillResult",
     "Error",
     "ProgressInfo",
+    "QueryInterrupted",
     "Result",
     "StatementResult",
     "__version__",
@@ -50,6 +51,7 @@ _LAZY = {
     "run": "drillspark.api",
     "ProgressInfo": "drillspark.progress",
     "DrillResult": "drillspark.result",
+    "QueryInterrupted": "drillspark.result",
     "Result": "drillspark.result",
     "StatementResult": "drillspark.result",
     "configure": "drillspark.session",

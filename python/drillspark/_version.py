@@ -2,4 +2,3 @@
 
 __version__ = "0.1.0"
 SCALA_BINARY = "2.13"
-SPARK_SERIES = "4.3"

@@ -17,8 +17,9 @@ result"). Java 17 cannot make the archive by itself (`-XX:+AutoCreateSharedArchi
   falls back on every other mismatch (another JVM build, another class path, a file it
   cannot read or parse), its warning kept off stdout by `-Xlog:...=off`.
 
-`DRILLSPARK_CDS=0` turns it off. Only for local masters outside spark-submit, and never when
-the JVM flags given already choose their own sharing (`-Xshare`, `SharedArchiveFile`, ...).
+`DRILLSPARK_CDS=0` turns it off. Only on Linux (the watcher finds the JVM through /proc;
+elsewhere sessions start the usual way), for local masters outside spark-submit, and never
+when the JVM flags given already choose their own sharing (`-Xshare`, `SharedArchiveFile`, ...).
 """
 
 from __future__ import annotations
@@ -143,8 +144,8 @@ def prepare(master: str | None, java_options: str, jar: str, spark_id: str) -> S
         return None
     if any(flag in os.environ.get("PYSPARK_SUBMIT_ARGS", "") for flag in _USER_CHOICE):
         return None
-    if not Path("/proc/self").exists():  # the watcher finds the JVM through /proc
-        return None
+    if not sys.platform.startswith("linux") or not Path("/proc/self").exists():
+        return None  # the watcher finds the JVM through /proc: elsewhere, plain starts
     home = _java_home()
     ident = java_identity(home) if home else None
     if ident is None or ident[0] < 13:  # dynamic archives: JDK 13+

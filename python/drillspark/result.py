@@ -10,8 +10,11 @@ import abc
 import contextlib
 import io
 import re
+import signal
+import threading
+import uuid
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from drillspark import display
 from drillspark.errors import ExecutionError
@@ -20,12 +23,13 @@ from drillspark.operators.outcome import IterOutcome
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
-    from pyspark.sql import DataFrame, Row
+    from pyspark.sql import DataFrame, Row, SparkSession
 
     from drillspark.progress import ProgressCallback
     from drillspark.spark.failures import Located
     from drillspark.spark.storage import WriteReport
 
+T = TypeVar("T")
 DEFAULT_BATCH_ROWS = 4096  # Drill's default rows per batch
 _ERROR_CLASS = re.compile(r"(\[[A-Z][A-Z0-9_.]+\] [^\n]*)")
 
@@ -76,6 +80,82 @@ def _fetching(
         if isinstance(e, PySparkException) or "py4j" in type(e).__module__:
             raise failure(e) from e
         raise
+
+
+class QueryInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a notebook's interrupt) while a result's rows were computed: the query's
+    Spark jobs were cancelled. A KeyboardInterrupt, so `except Exception` does not swallow
+    it; IPython and Jupyter show it as its one line."""
+
+    def __init__(self) -> None:
+        super().__init__("Query cancelled.")
+
+    def _render_traceback_(self) -> list[str]:  # IPython's hook for an exception's display
+        return ["Query cancelled."]
+
+
+def _interruptible(spark: SparkSession, work: Callable[[], T]) -> T:
+    """`work()` (a result's Spark action), such that Ctrl-C on the main thread (a notebook's
+    interrupt too) cancels its Spark jobs and raises QueryInterrupted once they have stopped.
+
+    The work runs in a worker thread (pyspark's InheritableThread: it keeps the caller's job
+    group, tags and local properties) whose jobs carry a SparkContext job tag of their own,
+    while the main thread waits where a signal reaches it at once: a main thread blocked in a
+    JVM call sees Ctrl-C only when the call returns, and PySpark's own handler, calling into
+    the JVM from inside that call, fails ("reentrant call"), logs dozens of lines of Py4J
+    traceback and leaves the jobs running. `SparkContext.cancelJobsWithTag` works from any
+    thread; `SparkSession.interruptTag` of classic Spark finds only tags its calling thread
+    added. Off the main thread (the CLI and the server run statements in worker threads and
+    cancel them themselves) and on Spark Connect, `work()` runs as is."""
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    try:
+        context = spark.sparkContext
+    except Exception:  # noqa: BLE001 - Spark Connect has no SparkContext
+        return work()
+    from pyspark import InheritableThread
+
+    tag = f"drillspark-{uuid.uuid4().hex[:12]}"
+    box: dict[str, Any] = {}
+    # waited on instead of Thread.join: a join interrupted by Ctrl-C leaves is_alive() False
+    # (CPython 3.11) while the thread still runs
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            context.addJobTag(tag)
+            # a cancelled task's thread is interrupted, not left computing
+            context.setLocalProperty("spark.job.interruptOnCancel", "true")
+            box["value"] = work()
+        except BaseException as e:  # handed to the waiting thread
+            box["error"] = e
+        finally:
+            with contextlib.suppress(Exception):  # the session may be gone
+                context.removeJobTag(tag)
+            done.set()
+
+    def cancel() -> None:
+        with contextlib.suppress(Exception):  # nothing left to cancel, or no session
+            context.cancelJobsWithTag(tag)
+
+    worker = InheritableThread(target, session=spark)
+    worker.name = tag
+    worker.daemon = True
+    # Python's plain Ctrl-C while waiting: PySpark's handler would cancel every job
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        worker.start()
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        threading.Thread(target=cancel, name=f"{tag}-cancel", daemon=True).start()
+        done.wait(30)  # the action fails as soon as its jobs are cancelled
+        raise QueryInterrupted() from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _plain(value: Any) -> Any:
@@ -278,17 +358,19 @@ class DrillResult(Result):
         with `failure_message` (for callers that read `.df` directly)."""
         return _fetching(self.failure)
 
-    @contextlib.contextmanager
-    def _running(self) -> Iterator[None]:
-        """fetching(), with the progress reported while Spark computes the rows."""
+    def _fetch(self, action: Callable[[], T]) -> T:
+        """`action()` (computes the rows) within fetching(), with the progress reported while
+        Spark computes, and Ctrl-C cancelling its jobs (QueryInterrupted)."""
+        return _interruptible(self.df.sparkSession, lambda: self._reporting(action))
+
+    def _reporting(self, action: Callable[[], T]) -> T:
         with self.fetching():
             if self.progress is None:
-                yield
-                return
+                return action()
             from drillspark.progress import ProgressWatch
 
             with ProgressWatch(self.progress, lambda: self.df.sparkSession):
-                yield
+                return action()
 
     @property
     def columns(self) -> list[str]:
@@ -296,24 +378,20 @@ class DrillResult(Result):
 
     def rows(self) -> list[dict[str, Any]]:
         """All result records as plain dicts (nested maps as dicts, arrays as lists)."""
-        with self._running():
-            return [_plain(r) for r in self.df.collect()]
+        return [_plain(r) for r in self._fetch(self.df.collect)]
 
     def collect(self) -> list[Row]:
-        with self._running():
-            return self.df.collect()
+        return self._fetch(self.df.collect)
 
     def _head(self, n: int) -> list[list[Any]]:
-        with self._running():
-            return [[display.plain(v) for v in r] for r in self.df.limit(n).collect()]
+        rows = self._fetch(self.df.limit(n).collect)
+        return [[display.plain(v) for v in r] for r in rows]
 
     def to_arrow(self) -> pa.Table:
-        with self._running():
-            return self.df.toArrow()
+        return self._fetch(self.df.toArrow)
 
     def to_pandas(self) -> pd.DataFrame:
-        with self._running():
-            return self.df.toPandas()
+        return self._fetch(self.df.toPandas)
 
     def explain(self, print_it: bool = True) -> str:
         """The Drill plan followed by Spark's physical plan (returned, and printed unless

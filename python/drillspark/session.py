@@ -159,11 +159,17 @@ def session(
         .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.ui.showConsoleProgress", "false")
     )
+    if "spark.log.level" not in conf and "spark.remote" not in conf:
+        # Spark applies it as its context starts: quiet from the start (a busy UI port, say),
+        # not only once set_log_level below runs
+        builder = builder.config("spark.log.level", log_level.upper())
     for key, value in conf.items():
         builder = builder.config(key, str(value))
     try:
-        with jvm_stderr.without_incubator_notice():
-            spark = configure(builder).getOrCreate()
+        builder = configure(builder)
+        # the driver JVM with Java's incubator notice filtered from its stderr (jvm_stderr.py)
+        jvm_stderr.start_driver(getattr(builder, "_options", {}))
+        spark = builder.getOrCreate()
     finally:
         class_sharing.started(sharing)  # names the archive once the JVM has written it
     set_log_level(spark, log_level)

@@ -52,20 +52,25 @@ def _every_aggregate(plugin: str) -> list[str]:
     return sorted(AGGREGATES | AGGREGATES_NOT_RUN) + [plugin]
 
 
+# aggregates of two arguments (the SQL parser knows CORR and COVAR_* by their arity)
+_ARGS = {"corr": "b, b", "covar_pop": "b, b", "covar_samp": "b, b", "collect_list": "'k', b"}
+
+
 def _sql_groups(name: str) -> bool:
     """Whether the SQL lowering takes `name(b)` for an aggregate, in both places that decide:
     the SELECT block (without GROUP BY, `a` beside it must then be grouped; Drill: "Expression
     'a' is not being grouped") and the expression (with GROUP BY a, `b` is then read inside
     the aggregate, not as an ungrouped column)."""
     values = "(VALUES (1, 2)) v(a, b)"
+    args = _ARGS.get(name, "b")
     try:
-        compile_query(f"SELECT a, `{name}`(b) FROM {values}", SqlSession())
+        compile_query(f"SELECT a, `{name}`({args}) FROM {values}", SqlSession())
         block = False
     except ValidationError as e:
         assert e.message == "expression 'a' is neither in GROUP BY nor inside an aggregate function"
         block = True
     try:
-        plan = compile_query(f"SELECT `{name}`(b) FROM {values} GROUP BY a", SqlSession()).plan
+        plan = compile_query(f"SELECT `{name}`({args}) FROM {values} GROUP BY a", SqlSession()).plan
         expression = any(name in x["expr"] for op in plan["query"] for x in op.get("exprs", ()))
     except ValidationError as e:
         assert e.message == "expression 'b' is neither in GROUP BY nor inside an aggregate function"

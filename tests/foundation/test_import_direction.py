@@ -33,12 +33,19 @@ LAYERS = {
     "drillspark.operators": 1,
     "drillspark.plugins": 0.5,
     "drillspark.errors": 0,
+    "drillspark.names": 0,
+    "drillspark.rules": 0,
     "drillspark._version": 0,
 }
 # Leaves import nothing of drillspark but their own package and what is listed for them: the
 # Arrow operators register and look up names in plugins; plugins is the bottom.
 LEAF_MAY_IMPORT = {
-    "drillspark.operators": ("drillspark.plugins", "drillspark.errors", "drillspark._version"),
+    "drillspark.operators": (
+        "drillspark.plugins",
+        "drillspark.errors",
+        "drillspark.names",
+        "drillspark._version",
+    ),
     "drillspark.plugins": ("drillspark.errors", "drillspark._version"),
 }
 LEAVES = tuple(LEAF_MAY_IMPORT)

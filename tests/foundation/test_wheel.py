@@ -49,6 +49,9 @@ def test_wheel_installs_elsewhere_with_its_jar(tmp_path):
     assert not [n for n in names if "conformance" in n or "bench" in n.lower()]
     with zipfile.ZipFile(ROOT / "python" / jar_name) as jar:
         assert not [n for n in jar.namelist() if "Bench" in n or "TokenScan" in n]
+        # the rule tables both sides read: in the wheel for Python, in the jar for the JVM
+        assert "drillspark/rules/json_options.tsv" in jar.namelist()
+    assert "drillspark/rules/json_options.tsv" in names
 
     # The new environment must not see this checkout (PYTHONPATH would make pip think
     # drillspark is already installed) nor this interpreter's Spark settings.

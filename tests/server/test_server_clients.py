@@ -284,10 +284,13 @@ def test_a_cancelled_create_table_leaves_nothing_half_written(server):
     while not any(n.startswith(".halfway.drillspark-") and not n.endswith("lock") for n in ours()):
         assert time.monotonic() < deadline and worker.is_alive(), (answer, ours())
         time.sleep(0.1)
-    # the write runs inside the statement's planning call: the profile says Running anyway
+    # the write runs inside the statement's planning call: the profile says Running anyway,
+    # once Spark runs the write's job (a moment after the staging folder appears)
+    while http.get_json(f"/profiles/{query_id}.json")["state"] != 1:  # Drill's RUNNING
+        assert time.monotonic() < deadline and worker.is_alive(), (answer, ours())
+        time.sleep(0.1)
     listed = http.get_json("/profiles.json")["runningQueries"]
     assert [q["state"] for q in listed if q["queryId"] == query_id] == ["Running"], listed
-    assert http.get_json(f"/profiles/{query_id}.json")["state"] == 1  # Drill's RUNNING
     time.sleep(1)
     assert http.get(f"/profiles/cancel/{query_id}")[0] == 200
     worker.join(timeout=120)
@@ -324,3 +327,49 @@ def test_a_query_over_the_time_limit_is_cancelled(spark, shared):
         )
         assert http.get_json("/status.json") == {"status": "Running!"}
         assert http.query("SHOW SCHEMAS")["queryState"] == "COMPLETED"
+
+
+def test_a_large_answer_is_streamed_a_partition_at_a_time(spark, shared):
+    """The body is chunked and sent while Spark still computes it: a client that has read
+    only the beginning of a three-partition answer (each partition's JSON, megabytes of it, more
+    than the sockets buffer) holds the server at its first two partitions — fewer than three
+    partitions fetched — and then gets every row."""
+    import http.client
+
+    from drillspark.server import DrillServer, Limits
+
+    lineitem = "dfs.data.`breadth/tpch/lineitem.parquet`"
+    srv = DrillServer(
+        spark, port=0, workspaces={"data": str(shared / "data")}, limits=Limits(max_rows=0)
+    )
+    with srv:
+        client = Http(srv.url)
+        total = client.query(f"SELECT count(*) AS n FROM {lineitem}")["rows"][0]["n"]
+        sql = " UNION ALL ".join([f"SELECT * FROM {lineitem}"] * 3)
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=300)
+        conn.request(
+            "POST",
+            "/query.json",
+            json.dumps({"queryType": "SQL", "query": sql}).encode(),
+            {"Content-Type": "application/json"},
+        )
+        response = conn.getresponse()
+        assert response.status == 200
+        assert response.getheader("Transfer-Encoding") == "chunked"
+        assert response.getheader("Content-Length") is None
+        head = response.read(64 * 1024)
+        query_id = json.loads(head.split(b"\n", 1)[0] + b"}")["queryId"]
+        progress = client.get_json(f"/profiles/{query_id}/progress.json")
+        # the answer's partitions are fetched one job each (toLocalIterator), the next one
+        # computed while this one is sent; the reads of the files' schemas come before
+        fetched = [
+            s["completed"]
+            for j in progress["jobs"]
+            for s in j["stages"]
+            if s["name"].startswith("toLocalIterator")
+        ]
+        assert progress["state"] == "RUNNING" and sum(fetched) < 3, progress
+        answer = json.loads(head + response.read())
+        conn.close()
+    assert answer["queryState"] == "COMPLETED"
+    assert len(answer["rows"]) == 3 * total

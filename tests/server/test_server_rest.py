@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 NATION = "dfs.data.`breadth/tpch_json/nation.json`"
 
@@ -26,7 +27,7 @@ def test_query_json_streams_drills_shape(http):
         r'\{"N_NATIONKEY":0,"N_NAME":"ALGERIA"\}\n'
         r',\{"N_NATIONKEY":1,"N_NAME":"ARGENTINA"\}\n'
         r"\]\n"
-        r',"queryState":"COMPLETED"\n\}',
+        r',"queryState":"COMPLETED"\n\}\n',  # Drill 1.22 ends the body with a newline
         text,
     ), text
     assert list(json.loads(text)) == [
@@ -164,8 +165,101 @@ def test_bad_request_option_is_refused_as_drill_does(http):
     status, _, body = http.query_raw("SELECT 1 FROM (VALUES(1))", options={"nosuch.option": 1})
     assert status == 500
     assert json.loads(body)["errorMessage"].startswith("Query submission failed")
-    status, _, body = http.query_raw("SELECT 1 FROM (VALUES(1))", autoLimit="abc")
-    assert status == 500 and "autoLimit" in json.loads(body)["errorMessage"]
+    # Drill 1.22 reads request options as text: {"planner.slice_target": "x"} was answered
+    # 500 {"errorMessage" : "Query submission failed"}, and
+    # {"store.json.all_text_mode": "true"} worked as true
+    status, _, body = http.query_raw(
+        "SELECT 1 FROM (VALUES(1))", options={"planner.slice_target": "x"}
+    )
+    assert status == 500
+    assert json.loads(body)["errorMessage"].startswith("Query submission failed")
+    text = http.query(
+        f"SELECT N_NATIONKEY FROM {NATION} LIMIT 1", options={"store.json.all_text_mode": "true"}
+    )
+    assert text["metadata"] == ["VARCHAR"] and text["rows"] == [{"N_NATIONKEY": "0"}]
+
+
+def test_auto_limit_is_read_as_drill_reads_it(http):
+    """Drill 1.22 answered `SELECT N_NAME FROM nation.json` with all 25 rows and
+    attemptedAutoLimit 0 for autoLimit -1, "-1", "1.5", 2.7, true and "abc", and with 2
+    rows and attemptedAutoLimit 2 for " 2": a whole number limits, anything else does not
+    (never an error)."""
+    for value in (-1, "-1", "1.5", 2.7, True, "abc"):
+        answer = http.query(f"SELECT N_NAME FROM {NATION}", autoLimit=value)
+        assert answer["queryState"] == "COMPLETED", (value, answer)
+        assert answer["attemptedAutoLimit"] == 0 and len(answer["rows"]) == 25, value
+    answer = http.query(f"SELECT N_NAME FROM {NATION}", autoLimit=" 2")
+    assert answer["attemptedAutoLimit"] == 2 and len(answer["rows"]) == 2
+
+
+def test_request_without_a_query_as_drill_answers_it(http):
+    """Drill 1.22: no `query` member, or no body at all: HTTP 500
+    {"errorMessage" : "Query submission failed"}; `"query": ""` and `"query": 5` become
+    queries that fail (HTTP 200, FAILED); `"options": []` is HTTP 400 (Drill's text is
+    Jackson's, text/plain; drillspark's is JSON)."""
+    json_type = {"Content-Type": "application/json"}
+    for body in (b'{"queryType":"SQL"}', b""):
+        status, headers, data = http.request("POST", "/query.json", body, json_type)
+        assert status == 500 and headers["Content-Type"] == "application/json"
+        assert json.loads(data)["errorMessage"].startswith("Query submission failed")
+    for query in ("", 5):
+        status, _, data = http.request(
+            "POST",
+            "/query.json",
+            json.dumps({"queryType": "SQL", "query": query}).encode(),
+            json_type,
+        )
+        answer = json.loads(data)
+        assert status == 200 and answer["queryState"] == "FAILED", answer
+        assert list(answer) == ["queryId", "errorMessage", "queryState"]
+    status, _, data = http.query_raw("SELECT 1 AS x FROM (VALUES(1))", options=[])
+    assert status == 400 and "options" in json.loads(data)["errorMessage"]
+
+
+def test_types_as_drill_sends_them(http):
+    """Drill 1.22 over REST (server.sh): `CAST(0.1 AS FLOAT)` is FLOAT4
+    0.10000000149011612 (the float widened to a double); `INTERVAL '1 02:03:04.5' DAY TO
+    SECOND` "P1DT7384.500S", `INTERVAL '0.25' SECOND` "PT0.250S", `INTERVAL '-1
+    00:00:00.5' DAY TO SECOND` "P-1DT-0.500S", `INTERVAL '0' DAY` "PT0S", `INTERVAL '-3'
+    MONTH` "P-3M", `INTERVAL '2' YEAR` "P2Y"; `SELECT NULL AS x` has metadata INT;
+    `TIMESTAMP '1969-12-31 23:59:59.5'` -500, `DATE '1900-01-01'` -2208988800000,
+    `TIME '23:59:59.999'` 86399999."""
+    answer = http.query(
+        "SELECT CAST(0.1 AS FLOAT) AS f4, INTERVAL '1 02:03:04.5' DAY TO SECOND AS a, "
+        "INTERVAL '0.25' SECOND AS b, INTERVAL '-1 00:00:00.5' DAY TO SECOND AS e, "
+        "INTERVAL '0' DAY AS f, INTERVAL '-3' MONTH AS c, INTERVAL '2' YEAR AS d, "
+        "NULL AS x, TIMESTAMP '1969-12-31 23:59:59.5' AS ts0, DATE '1900-01-01' AS d0, "
+        "TIME '23:59:59.999' AS t1 FROM (VALUES(1))"
+    )
+    assert answer["queryState"] == "COMPLETED", answer
+    assert answer["metadata"] == [
+        "FLOAT4",
+        "INTERVALDAY",
+        "INTERVALDAY",
+        "INTERVALDAY",
+        "INTERVALDAY",
+        "INTERVALYEAR",
+        "INTERVALYEAR",
+        "INT",
+        "TIMESTAMP",
+        "DATE",
+        "TIME",
+    ]
+    assert answer["rows"] == [
+        {
+            "f4": 0.10000000149011612,
+            "a": "P1DT7384.500S",
+            "b": "PT0.250S",
+            "e": "P-1DT-0.500S",
+            "f": "PT0S",
+            "c": "P-3M",
+            "d": "P2Y",
+            "x": None,
+            "ts0": -500,
+            "d0": -2208988800000,
+            "t1": 86399999,
+        }
+    ]
 
 
 def test_malformed_requests_get_json_errors_and_the_server_stays_up(http):
@@ -375,3 +469,206 @@ def test_a_client_may_name_its_query(http):
             "POST", "/query.json", body, {**headers, "X-Drillspark-Query-Id": bad}
         )
         assert status == 400 and "X-Drillspark-Query-Id" in json.loads(data)["errorMessage"]
+
+
+def test_alter_system_summaries_as_drill_words_them(http):
+    """Drill 1.22: `ALTER SYSTEM SET `store.json.all_text_mode` = false` and `ALTER SYSTEM
+    RESET `store.json.all_text_mode`` both answer {"ok": true, "summary":
+    "store.json.all_text_mode updated."}; `ALTER SYSTEM RESET ALL` "ALL updated."."""
+    for sql, summary in (
+        (
+            "ALTER SYSTEM SET `store.json.all_text_mode` = false",
+            "store.json.all_text_mode updated.",
+        ),
+        ("ALTER SYSTEM RESET `store.json.all_text_mode`", "store.json.all_text_mode updated."),
+        ("ALTER SYSTEM RESET ALL", "ALL updated."),
+    ):
+        answer = http.query(sql)
+        assert answer["metadata"] == ["BIT", "VARCHAR"]
+        assert answer["rows"] == [{"ok": True, "summary": summary}], sql
+
+
+def test_storage_answers_as_drill_lists_them(http):
+    """Drill 1.22: `GET /storage/nosuch/enable/true` is HTTP 404 {"result" : "No plugin exists
+    with the given name: nosuch"}; `cp` lists the formats parquet, avro, json, csvh, tsv,
+    csv, and `dfs` parquet, json, (sequencefile,) csvh, psv, avro, tsv, csv, a text format's
+    members in the order type, extensions, lineDelimiter, fieldDelimiter, quote, escape,
+    comment (extractHeader)."""
+    status, _, data = http.get("/storage/nosuch/enable/true")
+    assert status == 404
+    assert json.loads(data) == {"result": "No plugin exists with the given name: nosuch"}
+    cp = http.get_json("/storage/cp.json")["config"]["formats"]
+    assert list(cp) == ["parquet", "avro", "json", "csvh", "tsv", "csv"]
+    dfs = http.get_json("/storage/dfs.json")["config"]["formats"]
+    assert list(dfs) == ["parquet", "json", "csvh", "psv", "avro", "tsv", "csv"]
+    assert list(dfs["csvh"]) == [
+        "type",
+        "extensions",
+        "lineDelimiter",
+        "fieldDelimiter",
+        "quote",
+        "escape",
+        "comment",
+        "extractHeader",
+    ]
+    assert dfs["psv"]["fieldDelimiter"] == "|" and list(dfs["psv"])[3] == "fieldDelimiter"
+
+
+def _profile_text(http, query_id: str) -> str:
+    status, headers, data = http.get(f"/profiles/{query_id}.json")
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    return data.decode()
+
+
+def test_profile_json_as_drill_writes_it(http):
+    """Drill 1.22's profile of `SELECT 1 AS x FROM (VALUES(1))`: compact JSON, `"state":2,
+    "totalFragments":1,"finishedFragments":0`, `"optionsJson":"[ ]"`-style Jackson text, no
+    `scannedPlugins`; of `selec 1`: `"state":4,"totalFragments":0,"finishedFragments":0`
+    and `planEnd` = `end`; of a query over dfs with request options
+    {"planner.enable_nljoin_for_scalar_only": false}: an optionsJson entry `{\\n  "kind" :
+    "BOOLEAN",\\n  "accessibleScopes" : "ALL",\\n  "name" : ...,\\n  "bool_val" : false,\\n
+    "scope" : "SESSION"\\n}` and, last, `"scannedPlugins":["dfs"]`."""
+    done = http.query("SELECT 1 AS x FROM (VALUES(1))")
+    text = _profile_text(http, done["queryId"])
+    assert "\n" not in text.replace("\\n", "") and '","' in text  # compact
+    profile = json.loads(text)
+    assert (profile["state"], profile["totalFragments"], profile["finishedFragments"]) == (2, 1, 0)
+    assert profile["optionsJson"] == "[ ]"
+    assert "scannedPlugins" not in profile
+    failed = http.query("selec 1")
+    profile = json.loads(_profile_text(http, failed["queryId"]))
+    assert (profile["state"], profile["totalFragments"], profile["finishedFragments"]) == (4, 0, 0)
+    assert profile["planEnd"] == profile["end"] and "plan" not in profile
+    scan = http.query(
+        f"SELECT count(*) AS n FROM {NATION}",
+        options={"planner.enable_nljoin_for_scalar_only": False},
+    )
+    profile = json.loads(_profile_text(http, scan["queryId"]))
+    assert profile["optionsJson"] == (
+        '[ {\n  "kind" : "BOOLEAN",\n  "accessibleScopes" : "ALL",\n'
+        '  "name" : "planner.enable_nljoin_for_scalar_only",\n  "bool_val" : false,\n'
+        '  "scope" : "SESSION"\n} ]'
+    )
+    assert list(profile)[-2:] == ["queryId", "scannedPlugins"]
+    assert profile["scannedPlugins"] == ["dfs"]
+
+
+def test_query_cancelled_while_running_keeps_its_columns(http):
+    """Drill 1.22 answered a query cancelled while it ran (GET /profiles/cancel/{id}) with
+    its columns and metadata, no rows, and CANCELED: `{"queryId":...,"columns":["n"],
+    "metadata":["BIGINT"],"attemptedAutoLimit":0,"rows":[\\n]\\n,"queryState":"CANCELED"}`;
+    drillspark adds its errorMessage."""
+    sql = (
+        f"SELECT count(*) AS n FROM {NATION} a, {NATION} b, {NATION} c, {NATION} d, "
+        f"{NATION} e WHERE concat(a.N_COMMENT, b.N_COMMENT, c.N_COMMENT, d.N_COMMENT, "
+        "e.N_COMMENT) LIKE '%cancelledwithcolumns%'"
+    )
+    worker, answer, query_id = http.start(sql)
+    assert query_id is not None, answer
+    # once Spark runs a job for it, the query is past planning: its columns are known
+    while worker.is_alive() and not http.get_json(f"/profiles/{query_id}/progress.json")["jobs"]:
+        time.sleep(0.2)
+    status, _, data = http.get(f"/profiles/cancel/{query_id}")
+    assert data.decode() == f"Cancelled query {query_id} on locally running node."
+    worker.join(timeout=300)
+    assert list(answer) == [
+        "queryId",
+        "columns",
+        "metadata",
+        "attemptedAutoLimit",
+        "rows",
+        "errorMessage",
+        "queryState",
+    ], answer
+    assert (answer["columns"], answer["metadata"], answer["rows"]) == (["n"], ["BIGINT"], [])
+    assert answer["queryState"] == "CANCELED"
+
+
+def test_profile_list_duration_as_drill_writes_it():
+    """Drill 1.22's /profiles.json showed a running query's duration as "08 min 4.555 sec"
+    and short ones as "0.955 sec": minutes in two digits once there are any."""
+    from drillspark.server.queries import duration_text
+
+    assert duration_text(955) == "0.955 sec"
+    assert duration_text(8 * 60_000 + 4_555) == "08 min 4.555 sec"
+    assert duration_text(3_600_000 + 1_000) == "1 hr 00 min 1.000 sec"  # the same rule
+    assert duration_text(60_000) == "01 min 0.000 sec"
+
+
+def test_catalog_statements_clients_send(http):
+    """The statements Drill's clients send, over REST, answered as Drill 1.22 answered them
+    (server.sh, workspaces data, tmp and root as here): `SHOW DATABASES` (and `SHOW
+    SCHEMAS`) list dfs.data, dfs.default, dfs.root, dfs.tmp, information_schema, sys,
+    cp.default in that order; sqlalchemy-drill's SCHEMATA query gives TYPE `file`;
+    `USE dfs.data` says "Default schema changed to [dfs.data]"; `USE drill` fails ("Schema
+    [drill] is not valid ..."); `select min(version) version from sys.drillbits` is
+    "1.22.0"; after a CREATE VIEW and a CTAS in dfs.tmp, INFORMATION_SCHEMA.TABLES and
+    VIEWS list the view (not the table), COLUMNS gives the view's column as DATA_TYPE `ANY`,
+    `DESCRIBE` the view `N_NAME ANY YES`, and `DESCRIBE` a JSON file no rows."""
+    for sql in ("SHOW DATABASES", "SHOW SCHEMAS"):
+        answer = http.query(sql)
+        assert answer["columns"] == ["SCHEMA_NAME"] and answer["metadata"] == ["VARCHAR"]
+        assert [r["SCHEMA_NAME"] for r in answer["rows"]] == [
+            "dfs.data",
+            "dfs.default",
+            "dfs.root",
+            "dfs.tmp",
+            "information_schema",
+            "sys",
+            "cp.default",
+        ]
+    plugin = http.query(
+        "SELECT SCHEMA_NAME, TYPE\n            FROM INFORMATION_SCHEMA.`SCHEMATA`\n"
+        "            WHERE SCHEMA_NAME LIKE '%dfs.data%'"
+    )
+    assert plugin["rows"] == [{"SCHEMA_NAME": "dfs.data", "TYPE": "file"}]
+    assert http.query("USE dfs.data")["rows"] == [
+        {"ok": True, "summary": "Default schema changed to [dfs.data]"}
+    ]
+    wrong = http.query("USE drill")
+    assert wrong["queryState"] == "FAILED" and "[drill] is not valid" in wrong["errorMessage"]
+    assert http.query("select min(version) version from sys.drillbits")["rows"] == [
+        {"version": "1.22.0"}
+    ]
+    created = http.query(f"CREATE VIEW dfs.tmp.v_clients AS SELECT N_NAME FROM {NATION}")
+    assert created["rows"] == [
+        {"ok": True, "summary": "View 'v_clients' created successfully in 'dfs.tmp' schema"}
+    ]
+    ctas = http.query(f"CREATE TABLE dfs.tmp.t_clients AS SELECT N_NAME FROM {NATION}")
+    assert ctas["columns"] == ["Fragment", "Number of records written"]
+    assert sum(r["Number of records written"] for r in ctas["rows"]) == 25
+    try:
+        names = http.query(
+            "SELECT `TABLE_NAME` AS name FROM INFORMATION_SCHEMA.`TABLES` "
+            "WHERE `TABLE_SCHEMA` = 'dfs.tmp' AND TABLE_NAME LIKE '%_clients'"
+        )
+        assert names["rows"] == [{"name": "v_clients"}]
+        views = http.query(
+            "SELECT `TABLE_NAME` FROM INFORMATION_SCHEMA.views WHERE table_schema='dfs.tmp' "
+            "AND TABLE_NAME LIKE '%_clients'"
+        )
+        assert views["rows"] == [{"TABLE_NAME": "v_clients"}]
+        columns = http.query(
+            "SELECT COLUMN_NAME, ORDINAL_POSITION, IS_NULLABLE, DATA_TYPE, IS_NESTED FROM "
+            "INFORMATION_SCHEMA.`COLUMNS` WHERE TABLE_SCHEMA = 'dfs.tmp' AND "
+            "TABLE_NAME = 'v_clients'"
+        )
+        assert columns["metadata"] == ["VARCHAR", "INT", "VARCHAR", "VARCHAR", "BIT"]
+        assert columns["rows"] == [
+            {
+                "COLUMN_NAME": "N_NAME",
+                "ORDINAL_POSITION": 1,
+                "IS_NULLABLE": "YES",
+                "DATA_TYPE": "ANY",
+                "IS_NESTED": False,
+            }
+        ]
+        described = http.query("DESCRIBE dfs.tmp.v_clients")
+        assert described["columns"] == ["COLUMN_NAME", "DATA_TYPE", "IS_NULLABLE"]
+        assert described["rows"] == [
+            {"COLUMN_NAME": "N_NAME", "DATA_TYPE": "ANY", "IS_NULLABLE": "YES"}
+        ]
+        assert http.query(f"DESCRIBE {NATION}")["rows"] == []
+    finally:
+        http.query("DROP VIEW IF EXISTS dfs.tmp.v_clients")
+        http.query("DROP TABLE IF EXISTS dfs.tmp.t_clients")

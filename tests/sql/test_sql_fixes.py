@@ -171,7 +171,7 @@ def test_set_operation_order_by_ordinal_range(engine):
     _, rows = q(engine, u + "2 DESC")
     assert rows == [[3, 4], [1, 2]]
     for bad in ("0", "5"):
-        with pytest.raises(SqlError, match=f"ordinal {bad} is out of range") as info:
+        with pytest.raises(SqlError, match=f"Ordinal out of range: ORDER BY {bad}") as info:
             engine.execute(u + bad)
         assert info.value.column == len(u) + 1
 

@@ -159,8 +159,10 @@ def test_nan_and_explain(engine):
 def test_errors(engine):
     with pytest.raises(TableNotFoundError, match="does not exist"):
         engine.execute("select * from dfs.`no/such/file.json`")
-    with pytest.raises(UnsupportedSqlError, match="correlation other than equality"):
-        engine.execute(f"select 1 from {T} t where a not in (select b from {T} u where u.b > t.a)")
+    with pytest.raises(UnsupportedSqlError, match="LIMIT in a subquery correlated this way"):
+        engine.execute(
+            f"select 1 from {T} t where a not in (select b from {T} u where u.b > t.a limit 1)"
+        )
 
 
 def test_drillspark_sql_function(spark, shared, monkeypatch):

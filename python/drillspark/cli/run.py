@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import os
 import sys
+import threading
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from drillspark.cli.sql import add_log_options
@@ -91,78 +94,129 @@ def _jsonable(v: Any) -> Any:
 def run_command(args: argparse.Namespace) -> int:
     import drillspark
     from drillspark.cli.main import CliError
+    from drillspark.plan import PlanError, parse
 
-    plan: str = sys.stdin.read() if args.plan == "-" else args.plan
     storage = _storage(args.storage)
     conf = _pairs(args.conf, "--conf")
-    if sys.stderr.isatty():  # a progress bar on a terminal
-        conf.setdefault("spark.ui.showConsoleProgress", "true")
+    workspaces = {
+        k: os.path.abspath(v) for k, v in _pairs(args.workspace, "--workspace").items()
+    } or None
+    try:  # an invalid plan is answered at once, as `drillspark validate` answers it
+        plan = parse(sys.stdin.read(), file="<stdin>") if args.plan == "-" else parse(args.plan)
+    except PlanError as e:
+        raise CliError(str(e), 2) from None
     from pyspark.sql import SparkSession
 
-    owned = SparkSession.getActiveSession() is None  # never stop a session we did not start
     from drillspark.session import short_lived_conf
+    from drillspark.sql.cancel import QueryCancelled, run_cancellable
 
-    # failures are reported as one paragraph below, not as executor logs
-    spark = drillspark.session(
-        master=args.master, log_level=args.log_level, **{**short_lived_conf(), **conf}
-    )
+    owned = SparkSession.getActiveSession() is None  # never stop a session we did not start
+    box: dict[str, Any] = {}
+    line = _ProgressLine(lambda: box.get("spark"))
+
+    def start() -> Any:
+        # failures are reported as one paragraph below, not as executor logs
+        box["spark"] = drillspark.session(
+            master=args.master, log_level=args.log_level, **{**short_lived_conf(), **conf}
+        )
+        return box["spark"]
+
+    def work() -> None:
+        result = box["result"] = drillspark.run(
+            plan,
+            spark=box["spark"],
+            storage=storage,
+            classpath=args.classpath or None,
+            workspaces=workspaces,
+        )
+        if args.output:
+            with open(args.output, "w", newline="") as out:
+                _write(result, args.format, out, line.stop)
+        else:
+            _write(result, args.format, sys.stdout, line.stop)
+
     try:
-        result = None
-        try:
-            result = drillspark.run(
-                plan,
-                spark=spark,
-                storage=storage,
-                classpath=args.classpath or None,
-                workspaces={
-                    k: os.path.abspath(v) for k, v in _pairs(args.workspace, "--workspace").items()
-                }
-                or None,
-            )
-            out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
-            try:
-                _write(result, args.format, out)
-            finally:
-                if args.output:
-                    out.close()
-        except Exception as e:
-            from drillspark.result import DrillRuntimeError, runtime_message
+        with line:
+            run_cancellable(start, work)
+    except QueryCancelled as e:
+        print(f"drillspark: {e}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        raise  # the reader left (`| head`): cli/main.py ends quietly
+    except Exception as e:
+        from drillspark.result import DrillRuntimeError, runtime_message
 
-            if args.verbose:
-                traceback.print_exc()
-            if isinstance(e, DrillRuntimeError) or result is None:
-                raise CliError(runtime_message(e)) from None
-            raise CliError(result.failure_message(e)) from None
-        for w in result.written:
-            print(
-                f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)",
-                file=sys.stderr,
-            )
+        if args.verbose:
+            traceback.print_exc()
+        result = box.get("result")
+        if isinstance(e, DrillRuntimeError) or result is None:
+            raise CliError(runtime_message(e)) from None
+        raise CliError(result.failure_message(e)) from None
     finally:
-        if owned:
-            spark.stop()
+        if owned and "spark" in box:
+            box["spark"].stop()
+    for w in box["result"].written:
+        print(
+            f"drillspark: wrote {w.rows} rows to {w.path} ({len(w.files)} files)", file=sys.stderr
+        )
     return 0
 
 
-TABLE_ROWS = 1000  # rows `--format table` prints on a terminal
+class _ProgressLine:
+    """On a terminal, the progress line on stderr (drillspark.progress: "Starting Spark...",
+    then the stages and tasks) from the command's start until its output begins; `stop()`
+    blanks it, from any thread, so that no result line is written across it."""
+
+    def __init__(self, spark: Callable[[], Any]):
+        from drillspark.progress import ProgressWatch, TextProgress
+
+        self._lock = threading.Lock()
+        self._watch: ProgressWatch | None = None
+        if sys.stderr.isatty():  # decided once: the watch is entered and left alike
+            self._watch = ProgressWatch(TextProgress(sys.stderr), spark, interval=0.25, delay=1.0)
+
+    def __enter__(self) -> _ProgressLine:
+        if self._watch is not None:
+            self._watch.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        with self._lock:
+            watch, self._watch = self._watch, None
+        if watch is not None:
+            watch.__exit__(None, None, None)
 
 
-def _write(result: Any, fmt: str, out: Any) -> None:
+TABLE_ROWS = 1000  # rows `--format table` prints on standard output
+
+
+def _write(result: Any, fmt: str, out: Any, output_begins: Callable[[], None]) -> None:
+    """The result in `fmt` on `out`; `output_begins()` is called once the rows are computed
+    (a table's) or the first row is (json and csv stream), before anything is written."""
     if fmt == "table":
-        df = result.df
         if out is sys.stdout:
-            shown = df.limit(TABLE_ROWS + 1).collect()
-            df.show(n=TABLE_ROWS, truncate=False)
-            if len(shown) > TABLE_ROWS:  # say so: a silent cut looks like the whole result
+            text = result.show_text(TABLE_ROWS, truncate=False)
+            output_begins()
+            print(text, file=out)
+            if text.endswith(f"only showing the first {TABLE_ROWS} rows"):
+                # say how to get the rest: a silent cut looks like the whole result
                 print(
                     f"drillspark: the table shows the first {TABLE_ROWS} rows; use "
                     "--format json or csv (or --output FILE) for all of them",
                     file=sys.stderr,
                 )
         else:
-            out.write(result.to_pandas().to_string(index=False) + "\n")
+            text = result.to_pandas().to_string(index=False)
+            output_begins()
+            out.write(text + "\n")
         return
-    rows = (_jsonable(r) for r in _iter_rows(result))
+    computed = (_jsonable(r) for r in _iter_rows(result))
+    first = next(computed, None)
+    output_begins()
+    rows = itertools.chain([first] if first is not None else [], computed)
     if fmt == "json":
         for r in rows:
             out.write(json.dumps(r) + "\n")

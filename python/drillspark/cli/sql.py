@@ -199,6 +199,12 @@ def run_sql(args: argparse.Namespace) -> int:
             raise CliError(f"cannot read {args.file}: {e.strerror}", code=2) from None
     elif args.query:
         text = args.query
+    elif sys.stdin.isatty():  # no SQL given, and nothing piped in: do not wait silently
+        raise CliError(
+            'give the SQL as an argument (drillspark sql "SELECT ..."), with -f FILE or on '
+            "standard input; `drillspark shell` is the interactive one",
+            code=2,
+        )
     else:
         text = sys.stdin.read()
     remote = remote_session(args)

@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from drillspark.names import fold
 from drillspark.operators.base import SingleInputOperator
 from drillspark.operators.paths import PathError, field_index, format_path, parse_path
 from drillspark.plugins import operator
@@ -363,8 +364,8 @@ def prune_value(value: Any, path: tuple[str, ...], test: LeafTest | _Answers) ->
 def _dict_key(value: Mapping[str, Any], name: str) -> str | None:
     if name in value:
         return name
-    lowered = name.lower()
-    return next((k for k in value if k.lower() == lowered), None)
+    key = fold(name)
+    return next((k for k in value if fold(k) == key), None)
 
 
 @operator("nested-filter")

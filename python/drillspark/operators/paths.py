@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pyarrow as pa
 
 from drillspark.errors import ExecutionError
+from drillspark.names import fold
 
 
 class PathError(ExecutionError, ValueError):
@@ -47,12 +48,13 @@ def format_path(names: Sequence[str]) -> str:
 
 
 def field_index(struct: pa.StructType | pa.Schema, name: str) -> int | None:
-    """Index of the field called `name`, matched case-insensitively (exact match first)."""
+    """Index of the field called `name`, matched case-insensitively (exact match first; `fold`,
+    the extension's rule)."""
     names = [f.name for f in struct]
     if name in names:
         return names.index(name)
-    lowered = name.lower()
+    key = fold(name)
     for i, n in enumerate(names):
-        if n.lower() == lowered:
+        if fold(n) == key:
             return i
     return None

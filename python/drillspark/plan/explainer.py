@@ -96,7 +96,8 @@ def _content(op: Values | Constant, t: _Text) -> str:
 
 def _join(op: Join, t: _Text) -> str:
     conds = " and ".join(
-        f"{to_text(c.left)} {c.relationship} {to_text(c.right)}" for c in op.conditions
+        [f"{to_text(c.left)} {c.relationship} {to_text(c.right)}" for c in op.conditions]
+        + ([f"({to_text(op.condition)})"] if op.condition is not None else [])
     )
     return f"{op.type} on {conds or 'true (cartesian)'}"
 

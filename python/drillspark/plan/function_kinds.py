@@ -33,6 +33,11 @@ AGGREGATES = frozenset(
         "bit_and",
         "bit_or",
         "bit_xor",
+        "collect_list",
+        "approx_count_dups",
+        "corr",
+        "covar_pop",
+        "covar_samp",
     }
 )
 # Drill 1.22's other aggregate functions: not run here (the catalog has none of them), but
@@ -41,8 +46,6 @@ AGGREGATES = frozenset(
 AGGREGATES_NOT_RUN = frozenset(
     {
         "single_value",
-        "approx_count_dups",
-        "collect_list",
         "collect_to_list_varchar",
         "listagg",
         "$sum0",

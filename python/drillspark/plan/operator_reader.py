@@ -480,6 +480,7 @@ def _join(p: OperatorProps, cls: type[J]) -> J:
     if duplicates not in ("merge", "rename"):
         p.err(f"duplicates must be merge or rename, not {duplicates!r}", ("duplicates",))
         duplicates = "merge"
+    general = p.get("condition", p.expr, default=None)
     p.finish()
     return cls(
         **common,
@@ -488,6 +489,7 @@ def _join(p: OperatorProps, cls: type[J]) -> J:
         type=join_type,  # type: ignore[arg-type]
         conditions=conditions,
         duplicates=duplicates,  # type: ignore[arg-type]
+        condition=general,
     )
 
 

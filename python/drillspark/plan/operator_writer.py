@@ -86,6 +86,8 @@ def write_join(op: Join, w: JsonWriter) -> Json:
     ]
     if op.duplicates != "merge":
         out["duplicates"] = op.duplicates
+    if op.condition is not None:
+        out["condition"] = to_text(op.condition)
     return out
 
 

@@ -172,17 +172,21 @@ class Join(Operator):
     # record); "rename" (drillspark, for SQL's SELECT * over a join) keeps both, the right
     # one renamed with a digit as Drill names it (`dept0`)
     duplicates: Literal["merge", "rename"] = "merge"
+    # drillspark: a condition over both inputs' fields that must hold too (an outer join's ON
+    # that is no list of comparisons: `a.x = b.y OR a.z = b.z`); a name must not be in both
+    condition: Expr | None = None
 
     @property
     def input_ids(self) -> tuple[int, ...]:
         return (self.left, self.right)
 
     def expressions(self) -> tuple[tuple[RelPath, Expr], ...]:
-        return tuple(
+        found = tuple(
             item
             for i, c in enumerate(self.conditions)
             for item in ((("conditions", i, "left"), c.left), (("conditions", i, "right"), c.right))
         )
+        return found + ((("condition",), self.condition),) if self.condition is not None else found
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -219,17 +219,17 @@ class DrillServer:
         user: str,
         query_id: str | None = None,
     ) -> None:
-        verbose = verbose_errors(self.catalog, options, session)
         with session.lock:
             base_schema, base_options = session.default_schema, dict(session.options)
-        sql_options = {k.lower(): v for k, v in options.items()}
         try:
+            sql_options = self.catalog.request_options(options)
             sql_session = self.catalog.session(base_schema, {**base_options, **sql_options})
             sql_session.user = user
             if default_schema:
                 sql_session.use(st.parse_schema_path(default_schema))
         except SqlError as e:  # Drill refuses such a request before it becomes a query
             raise HttpError(500, f"Query submission failed: {e.message}") from None
+        verbose = verbose_errors(self.catalog, sql_options, session)
         try:
             q = self.queries.new(text, user, query_type, sql_options, query_id)
         except QueryIdInUse as e:
@@ -258,6 +258,8 @@ class DrillServer:
 
     def _sql(self, text: str, sql_session: Any, session: Any, handler: Handler) -> Any:
         statements = st.split(text)
+        if not statements:
+            raise ValidationError("the query is empty: no SQL statement")
         if len(statements) != 1:
             raise ValidationError(
                 f"one statement per request, not {len(statements)} (as Drill's REST API)"
@@ -295,9 +297,8 @@ class DrillServer:
                     if not isinstance(stmt.value, bool):
                         raise ValidationError(f"option '{stmt.name}' takes true or false")
                     session.options[stmt.name] = stmt.value
-        what = stmt.name or "all options"
-        summary = f"{what} updated." if stmt.value is not None else f"{what} reset."
-        return RowsResult(["ok", "summary"], [[True, summary]])
+        # Drill 1.22 says "updated." for SET and RESET alike, "ALL updated." for RESET ALL
+        return RowsResult(["ok", "summary"], [[True, f"{stmt.name or 'ALL'} updated."]])
 
 
 def free_port(host: str = "127.0.0.1") -> int:

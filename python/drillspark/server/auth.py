@@ -136,7 +136,6 @@ class HttpSession:
     admin: bool = False
     default_schema: tuple[str, ...] | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     touched: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -16,26 +16,33 @@ VERBOSE_ERRORS = "drill.exec.http.rest.errors.verbose"
 # Options the server itself reads (the SQL layer never sees them)
 SERVER_OPTIONS: dict[str, object] = {VERBOSE_ERRORS: False}
 
-_TEXT = {"lineDelimiter": "\n", "quote": '"', "escape": '"', "comment": "#"}
-# The formats drillspark reads, shown as Drill's bootstrap config shows them
-FORMATS: dict[str, Any] = {
-    "parquet": {"type": "parquet"},
-    "json": {"type": "json", "extensions": ["json"]},
-    "csvh": {
+
+def _text(extension: str, delimiter: str, **more: Any) -> dict[str, Any]:
+    """A text format as Drill's bootstrap config lists it (its members in Drill's order)."""
+    return {
         "type": "text",
-        "extensions": ["csvh"],
+        "extensions": [extension],
         "lineDelimiter": "\n",
-        "fieldDelimiter": ",",
+        "fieldDelimiter": delimiter,
         "quote": '"',
         "escape": '"',
         "comment": "#",
-        "extractHeader": True,
-    },
-    "psv": {"type": "text", "extensions": ["tbl"], **_TEXT, "fieldDelimiter": "|"},
+        **more,
+    }
+
+
+# The formats drillspark reads, in the order Drill 1.22's /storage answers list them (its
+# `dfs` also has `sequencefile`, which drillspark does not read)
+FORMATS: dict[str, Any] = {
+    "parquet": {"type": "parquet"},
+    "json": {"type": "json", "extensions": ["json"]},
+    "csvh": _text("csvh", ",", extractHeader=True),
+    "psv": _text("tbl", "|"),
     "avro": {"type": "avro", "extensions": ["avro"]},
-    "tsv": {"type": "text", "extensions": ["tsv"], **_TEXT, "fieldDelimiter": "\t"},
-    "csv": {"type": "text", "extensions": ["csv"], **_TEXT, "fieldDelimiter": ","},
+    "tsv": _text("tsv", "\t"),
+    "csv": _text("csv", ","),
 }
+CP_FORMATS = {name: FORMATS[name] for name in ("parquet", "avro", "json", "csvh", "tsv", "csv")}
 
 
 class DisablingSession(ConfinedSession):
@@ -119,8 +126,17 @@ class Catalog:
             s.use(default_schema)
         return s
 
-    def server_option(self, name: str, options: dict[str, object]) -> object:
-        return options.get(name, self.system_options.get(name, SERVER_OPTIONS.get(name)))
+    def request_options(self, options: dict[str, Any]) -> dict[str, object]:
+        """A request's `options`, names in lower case and values in their option's type:
+        Drill reads them as text (`{"store.json.all_text_mode": "true"}` works as `true`),
+        and a value its option cannot take fails the request (ValidationError)."""
+        known = {**OPTION_DEFAULTS, **SERVER_OPTIONS}
+        out: dict[str, object] = {}
+        for name, value in options.items():
+            name = str(name).lower()
+            default = known.get(name)
+            out[name] = value if default is None else parse_option_value(value, None, default)
+        return out
 
     # --------------------------------------------------------------- options
     def options_json(self) -> list[dict[str, Any]]:
@@ -167,7 +183,7 @@ class Catalog:
                 config: dict[str, Any] = {
                     "type": "file",
                     "connection": "classpath:///",
-                    "formats": FORMATS,
+                    "formats": CP_FORMATS,
                     "authMode": "SHARED_USER",
                 }
             elif name == "dfs":

@@ -12,7 +12,6 @@ import mimetypes
 import re
 import sys
 import threading
-import time
 import traceback
 import urllib.parse
 from importlib import resources
@@ -262,6 +261,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._body()
             raise HttpError(415, "HTTP 415 Unsupported Media Type")
         raw = self._body()
+        if not raw.strip():  # no body: None, as Jackson reads it
+            return None
         try:
             return json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -380,6 +381,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     # --------------------------------------------------------------- /query.json
     def _query(self) -> None:
         body = self._json_body()
+        if body is None:  # Drill: 500 "Query submission failed"
+            raise HttpError(500, "Query submission failed: the request has no body")
         if not isinstance(body, dict):
             raise HttpError(
                 400, 'expected a JSON object such as {"queryType":"SQL","query":"SELECT 1"}'
@@ -389,11 +392,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raise HttpError(400, "queryType is required (SQL, LOGICAL or PHYSICAL)")
         query_type = query_type.upper()
         text = body.get("query")
-        if not isinstance(text, str) or not text.strip():
-            raise HttpError(400, "query is required: the SQL text")
-        options = body.get("options") or {}
-        if not isinstance(options, dict):
-            raise HttpError(500, "Query submission failed: options must be an object")
+        if text is None:  # Drill: 500 "Query submission failed"
+            raise HttpError(500, "Query submission failed: query is required (the SQL text)")
+        if isinstance(text, bool | int | float):  # Jackson reads a JSON scalar as its text
+            text = json.dumps(text)
+        if not isinstance(text, str):
+            raise HttpError(400, "query must be a string: the SQL text")
+        options = body.get("options")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):  # Drill: 400 (Jackson cannot read it as a map)
+            raise HttpError(400, "options must be an object of option names and values")
         auto_limit = _auto_limit(body.get("autoLimit"))
         default_schema = body.get("defaultSchema")
         if default_schema is not None and not isinstance(default_schema, str):
@@ -418,7 +427,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             result = run()
         except QueryFailed as e:
-            body = responses.query_failed(query_id, e.state, str(e), e.exception, verbose)
+            if e.head is not None:  # cancelled once its columns were known: Drill sent them
+                columns, metadata, limit = e.head
+                body = responses.query_head(query_id, columns, metadata, limit)
+                body += responses.query_tail(e.state, str(e), e.exception, verbose)
+            else:
+                body = responses.query_failed(query_id, e.state, str(e), e.exception, verbose)
             self._send(200, body.encode(), "application/json")
             return
         try:
@@ -483,7 +497,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _profile(self) -> None:
         q = self._found()
-        self._send_json(200, self.app.queries.profile(q, self.app.ports()))
+        # compact JSON, as Drill sends a profile (not its pretty printer's)
+        profile = self.app.queries.profile(q, self.app.ports())
+        body = json.dumps(profile, ensure_ascii=False, separators=(",", ":"))
+        self._send(200, body.encode(), "application/json")
 
     def _progress(self) -> None:
         q = self._found()
@@ -536,8 +553,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._require_admin()
         try:
             self.app.catalog.set_enabled(self._match["name"], self._match["flag"] == "true")
-        except KeyError:
-            raise HttpError(404, f"no storage plugin named '{self._match['name']}'") from None
+        except KeyError:  # Drill 1.22's answer, word for word
+            name = self._match["name"]
+            self._send_json(404, {"result": f"No plugin exists with the given name: {name}"})
+            return
         self._send_json(200, {"result": "Success"})
 
     def _options(self) -> None:
@@ -633,17 +652,13 @@ class _Answered(HttpError):
 
 
 def _auto_limit(value: Any) -> int:
-    if value is None or value == "":
+    """Drill reads `autoLimit` as text: a whole number (spaces around it allowed) limits
+    the rows; anything else — negative, `1.5`, `2.7`, `true`, `abc` — means no limit (Drill
+    1.22 answered each of these with all the rows and `attemptedAutoLimit` 0)."""
+    if isinstance(value, bool):
         return 0
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        number = int(value)
-    except (TypeError, ValueError):
-        raise HttpError(
-            500, f"Query submission failed: autoLimit must be an integer, not {value!r}"
-        ) from None
-    return max(number, 0)
+    text = str(value).strip() if isinstance(value, str | int) else ""
+    return int(text) if re.fullmatch(r"\+?[0-9]{1,18}", text) else 0
 
 
 def _user_name(value: Any) -> str | None:
@@ -677,7 +692,3 @@ def verbose_errors(catalog: Any, options: dict[str, Any], session: HttpSession) 
         ),
     )
     return value is True or str(value).lower() == "true"
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from drillspark.errors import ExecutionError, UsageError
-from drillspark.server import values
+from drillspark.server import responses, values
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
 
@@ -56,6 +56,9 @@ class QueryFailed(ExecutionError):
         super().__init__(message)
         self.state = state
         self.exception = exception
+        # (columns, metadata, attemptedAutoLimit) of a query cancelled once they were known:
+        # Drill has sent them by then, and answers them with no rows
+        self.head: tuple[list[str], list[str], int] | None = None
 
 
 class QueryIdInUse(UsageError):
@@ -132,15 +135,17 @@ class Query:
 
 
 def duration_text(ms: int) -> str:
-    """Drill's profile list duration: `0.955 sec`, `1 min 5.012 sec`, `2 hr 0 min 1.000 sec`."""
-    seconds = ms / 1000
-    if seconds < 60:
-        return f"{seconds:.3f} sec"
+    """Drill's profile list duration: `0.955 sec`, `08 min 4.555 sec` (as Drill 1.22 showed
+    them): minutes, in two digits, once there are any; hours and days by the same rule
+    (`1 hr 00 min 1.000 sec`; not seen from Drill)."""
+    seconds, millis = divmod(max(ms, 0), 1000)
     minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{int(minutes)} min {seconds:.3f} sec"
     hours, minutes = divmod(minutes, 60)
-    return f"{int(hours)} hr {int(minutes)} min {seconds:.3f} sec"
+    days, hours = divmod(hours, 24)
+    out = f"{days} day " if days else ""
+    out += f"{hours} hr " if days or hours else ""
+    out += f"{minutes:02d} min " if days or hours or minutes else ""
+    return out + f"{seconds}.{millis:03d} sec"
 
 
 class Result:
@@ -341,6 +346,7 @@ class QueryManager:
                     self._pools.append(q.pool)
             self._slots.release()
 
+        head: tuple[list[str], list[str], int] | None = None
         try:
             self._check(q)
             result = execute()
@@ -349,17 +355,21 @@ class QueryManager:
             q.state = "RUNNING"
             fetch, limit = self._limit(auto_limit)
             rows, columns, metadata = self._rows(q, result, fetch)
+            head = (columns, metadata, limit)
             first = next(rows, None)  # a failure in the first Spark job still gets FAILED
             self._check(q)
         except QueryFailed as e:
             release()
             self.finish(q, e.state, str(e))
+            e.head = head if e.state == "CANCELED" else None
             raise
         except Exception as e:
             release()
             message = self._message(q, e)
             self.finish(q, "CANCELED" if q.cancel_reason else "FAILED", message)
-            raise QueryFailed(message, q.state, type(e).__name__) from None
+            failed = QueryFailed(message, q.state, type(e).__name__)
+            failed.head = head if q.state == "CANCELED" else None
+            raise failed from None
         q.columns = columns
 
         def abandon() -> None:
@@ -510,8 +520,10 @@ class QueryManager:
                 "state": 0,
             },
             "state": STATE_NUMBER.get(self.state(q), 1),
-            "totalFragments": 1,
-            "finishedFragments": 0 if q.running else 1,
+            # as Drill 1.22's profiles: one fragment once planned, none finished (Drill
+            # answered 1 and 0 for a completed query, 0 and 0 for one that failed planning)
+            "totalFragments": 1 if q.plan else 0,
+            "finishedFragments": 0,
             **({"fragmentProfile": []} if q.plan else {}),
             "user": q.user,
         }
@@ -519,24 +531,31 @@ class QueryManager:
             out["error"] = q.error
             out["verboseError"] = q.error
             out["errorId"] = q.error_id
-        out["optionsJson"] = json.dumps(
+        # Jackson's pretty text, as Drill's (`[ ]` when empty); a request's options are
+        # SESSION options there
+        out["optionsJson"] = responses.jackson(
             [
                 {
                     "kind": _kind(v),
                     "accessibleScopes": "ALL",
                     "name": k,
                     _value_key(v): v,
-                    "scope": "QUERY",
+                    "scope": "SESSION",
                 }
                 for k, v in q.options.items()
-            ],
-            indent=2,
+            ]
         )
-        out["planEnd"] = q.plan_end or 0
+        plan_end = q.plan_end
+        if plan_end is None and q.end is not None and not q.plan:
+            plan_end = q.end  # it failed while planned: its planning ended then, as Drill's
+        out["planEnd"] = plan_end or 0
         out["queueWaitEnd"] = q.queue_wait_end or 0
         out["totalCost"] = 0.0
         out["queueName"] = q.pool or "-"
         out["queryId"] = q.id
+        scanned = _scanned_plugins(q.plan)
+        if scanned:  # as Drill's, after queryId, for a query that read storage
+            out["scannedPlugins"] = scanned
         return out
 
     def progress(self, q: Query) -> dict[str, Any]:
@@ -572,6 +591,22 @@ class QueryManager:
             "duration": q.duration_ms(),
             "jobs": jobs,
         }
+
+
+def _scanned_plugins(plan: str | None) -> list[str]:
+    """The storage plugins the logical plan's scans read, in plan order."""
+    if not plan:
+        return []
+    try:
+        ops = json.loads(plan).get("query") or []
+    except (ValueError, AttributeError):
+        return []
+    out: list[str] = []
+    for op in ops:
+        name = op.get("storageengine") if isinstance(op, dict) and op.get("op") == "scan" else None
+        if isinstance(name, str) and name not in out:
+            out.append(name)
+    return out
 
 
 def _kind(v: Any) -> str:

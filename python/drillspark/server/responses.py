@@ -1,5 +1,6 @@
-"""The two JSON styles of Drill's REST API: Jackson's pretty printer (every endpoint but
-/query.json) and the streamed /query.json body (compact, a newline before each comma)."""
+"""The JSON styles of Drill's REST API: Jackson's pretty printer (most endpoints), the
+streamed /query.json body (compact, a newline before each comma, a newline after the closing
+brace) and compact JSON (a query profile, /profiles/{id}.json)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def query_tail(
 ) -> str:
     out = "]\n"
     out += _error_fields(error, exception, verbose)
-    return out + f',"queryState":{json.dumps(state)}\n}}'
+    return out + f',"queryState":{json.dumps(state)}\n}}\n'
 
 
 def query_failed(
@@ -57,7 +58,7 @@ def query_failed(
     return (
         f'{{"queryId":{json.dumps(query_id)}\n'
         + _error_fields(error, exception, verbose)
-        + f',"queryState":{json.dumps(state)}\n}}'
+        + f',"queryState":{json.dumps(state)}\n}}\n'
     )
 
 

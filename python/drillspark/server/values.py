@@ -1,7 +1,7 @@
 """Result columns as Drill 1.22's REST API sends them: the `metadata` type names and the JSON
 form of each value (DATE/TIMESTAMP as epoch milliseconds, TIME as milliseconds of the day,
-intervals as Joda period text, VARBINARY as base64, NaN/Infinity as strings, map members that
-are null kept)."""
+intervals as Joda period text, VARBINARY as base64, NaN/Infinity as strings, a FLOAT4 as the
+double it widens to, map members that are null kept)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def metadata_name(data_type: Any) -> str:
         return metadata_name(data_type.elementType)
     if isinstance(data_type, T.DecimalType):
         return f"VARDECIMAL({data_type.precision}, {data_type.scale})"
+    if isinstance(data_type, T.NullType):
+        return "INT"  # Drill types an untyped null INT (`SELECT NULL AS x`: INT in 1.22)
     try:
         return drill_name_of(data_type)
     except Exception:  # a Spark type Drill has no name for: say what it is
@@ -46,16 +48,6 @@ def _float(value: float) -> Any:
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
     return value
-
-
-def _float4(value: float) -> Any:
-    # Spark hands a FLOAT4 over as a double (0.1f -> 0.10000000149011612); Drill writes the
-    # float's own shortest text
-    if math.isnan(value) or math.isinf(value):
-        return _float(value)
-    import numpy as np
-
-    return Raw(str(np.float32(value)))
 
 
 def _decimal(value: decimal.Decimal) -> Any:
@@ -83,15 +75,15 @@ def _time(value: _dt.time) -> int:
 
 
 def period_day(value: _dt.timedelta) -> str:
-    """Joda's period text of a Drill INTERVALDAY: P1D, P1DT7384S, PT0.5S, P-1D."""
+    """Joda's period text of a Drill INTERVALDAY: P1D, P1DT7384S, P1DT7384.500S, P-1D."""
     total_ms = round(value.total_seconds() * 1000)
     days, ms = int(total_ms / 86_400_000), total_ms - int(total_ms / 86_400_000) * 86_400_000
     out = "P"
     if days:
         out += f"{days}D"
     if ms or not days:
-        seconds = ms / 1000
-        text = f"{seconds:.3f}".rstrip("0").rstrip(".")
+        # Joda prints the milliseconds, all three digits, only when there are some
+        text = f"{ms / 1000:.3f}" if ms % 1000 else str(int(ms / 1000))
         out += f"T{text}S"
     return out
 
@@ -110,7 +102,8 @@ def _binary(value: bytes | bytearray) -> str:
 # Spark scalar types, by class name (pyspark loads lazily), whose values Drill's REST API
 # sends in another form; the others go as they are
 _SCALARS: dict[str, Callable[[Any], Any]] = {
-    "FloatType": _float4,
+    # a FLOAT4 goes as the double it widens to (0.1f: 0.10000000149011612), as Drill's does
+    "FloatType": _float,
     "DoubleType": _float,
     "DecimalType": _decimal,
     "TimestampNTZType": _timestamp_ntz,

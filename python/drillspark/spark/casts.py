@@ -1,15 +1,209 @@
-"""Drill's CAST rules where Spark's cast differs: a DECIMAL or floating value cast to an
-integer type is rounded half away from zero (Spark truncates); a BIGINT cast to INT wraps; VARCHAR(n) cuts the text to n
-characters; TIMESTAMP and TIME text keep their milliseconds; text is cast to an interval from
+"""Drill's CAST rules where Spark's cast differs (each checked with Drill 1.22): a DECIMAL or
+floating value cast to an integer type is rounded half away from zero (Spark truncates), a
+floating one saturates; a BIGINT cast to INT wraps; text is read by Drill's stricter rules
+(no spaces or `+` in an integer, no ISO `T` in a TIMESTAMP, seconds in a TIME) and its looser
+ones (`2023/5/6`, three-digit years); a number cast to a DATE / TIMESTAMP / TIME is
+milliseconds; BOOLEAN to a number is refused; a DECIMAL's integer digits are checked before it
+is rounded; a FLOAT is read from its own text; a VARBINARY from its bytes' text; VARCHAR(n)
+cuts the text to n characters; TIMESTAMPs keep milliseconds; text is cast to an interval from
 ISO period text."""
 
 from __future__ import annotations
+
+import decimal
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.errors import ExecutionError
+
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+_LIMITS: dict[type[T.DataType], tuple[int, int]] = {
+    T.ByteType: (-(2**7), 2**7 - 1),
+    T.ShortType: (-(2**15), 2**15 - 1),
+    T.IntegerType: (-(2**31), 2**31 - 1),
+    T.LongType: (-(2**63), 2**63 - 1),
+}
+
+
+class CastRefused(ExecutionError, ValueError):
+    """A cast Drill refuses when it plans the query (BOOLEAN to a number)."""
+
+
+def _is_time(t: T.DataType) -> bool:
+    return type(t).__name__ == "TimeType"
+
+
+def _drill_name(t: T.DataType) -> str:
+    names: dict[type[T.DataType], str] = {
+        T.ByteType: "TINYINT",
+        T.ShortType: "SMALLINT",
+        T.IntegerType: "INTEGER",
+        T.LongType: "BIGINT",
+        T.FloatType: "FLOAT",
+        T.DoubleType: "DOUBLE",
+    }
+    return names.get(type(t), t.simpleString().upper())
+
+
+def _refuse(text: Column, error: str) -> Column:
+    """Drill's error for a text a cast cannot read, naming the text as Drill's message does."""
+    return F.raise_error(F.concat(F.lit(error), text))
+
+
+def _double_to_integral(col: Column, target: T.DataType) -> Column:
+    """The cast Drill makes of a DOUBLE / FLOAT to an integer type: rounded half away from
+    zero, saturating at the type's bounds as Java's (int) / (long) of a double does
+    (CAST(1e10 AS INT) is 2147483647), NaN is 0."""
+    lo, hi = _LIMITS[type(target)]
+    rounded = F.round(col.cast("double"), 0)
+    return (
+        F.when(F.isnan(rounded), F.lit(0))
+        .when(rounded >= float(hi), F.lit(hi))
+        .when(rounded <= float(lo), F.lit(lo))
+        .otherwise(rounded)
+        .cast(target)
+    )
+
+
+def _decimal_to_integral(col: Column, target: T.DataType) -> Column:
+    """A DECIMAL to an integer type as Drill casts it: rounded half away from zero, then the
+    low bits of the whole number, as Java's BigDecimal.intValue / longValue keep them (Drill
+    1.22: CAST(999999999999999999999999999.92 AS INT) is -402653184)."""
+    lo, hi = _LIMITS[type(target)]
+    whole = T.DecimalType(38, 0)
+    n = F.round(col, 0).cast(whole)
+    half, span = F.lit(str(-lo)).cast(whole), F.lit(str(hi - lo + 1)).cast(whole)
+    return (F.pmod(n + half, span) - half).cast(target)
+
+
+# Drill reads an integer from text with Java's Integer/Long.parseLong rules less the sign `+`:
+# digits with an optional leading minus; spaces, a `+`, a fraction or an empty text fail
+_INTEGER_TEXT = r"^-?[0-9]+$"
+
+
+def _text_to_integral(col: Column, target: T.DataType) -> Column:
+    text = col.cast("string")
+    return F.when(text.rlike(_INTEGER_TEXT) | text.isNull(), text.cast(target)).otherwise(
+        _refuse(text, "NumberFormatException: ").cast(target)
+    )
+
+
+# a decimal number as Drill's BigDecimal parsing takes it (no surrounding spaces)
+_DECIMAL_TEXT = r"^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
+
+
+def _to_decimal(
+    col: Column, source: T.DataType, target: T.DecimalType, literal: object = None
+) -> Column:
+    """Drill checks the integer digits against DECIMAL(p, s) before it rounds, so a carry may
+    make one digit more: CAST(9.999 AS DECIMAL(3,2)) is 10.00. Only a constant's carry is
+    known when the plan is built: its type is then one digit wider (Spark's DECIMAL(3,2)
+    cannot hold 10.00); a column keeps DECIMAL(p, s), and a carry past it fails. A FLOAT is
+    read from its own text (Drill: 100.06, not the double 100.05999755859375); text must be
+    a plain number (no spaces, as Drill's BigDecimal reads it)."""
+    p, s = target.precision, target.scale
+    if isinstance(source, T.FloatType):
+        col, source = col.cast("string"), T.StringType()
+    if isinstance(source, T.StringType):
+        text = col.cast("string")
+        col = F.when(text.rlike(_DECIMAL_TEXT) | text.isNull(), text).otherwise(
+            _refuse(text, "NumberFormatException: ").cast("string")
+        )
+    if p < 38 and _carries(literal, p, s):
+        return col.cast(T.DecimalType(min(38, p - s + 18), 18)).cast(T.DecimalType(p + 1, s))
+    return col.cast(target)
+
+
+def _carries(value: object, p: int, s: int) -> bool:
+    """Whether the constant `value` fits DECIMAL(p, s)'s integer digits but its rounding to
+    s places makes one more; a constant with too many integer digits is Drill's planning
+    error."""
+    if value is None or isinstance(value, bool):
+        return False
+    try:
+        exact = decimal.Decimal(str(value).strip())
+        rounded = exact.quantize(decimal.Decimal(1).scaleb(-s), rounding=decimal.ROUND_HALF_UP)
+    except (decimal.InvalidOperation, ValueError):
+        return False
+    limit = decimal.Decimal(10) ** (p - s)
+    if abs(exact) >= limit:
+        raise CastRefused(f"Value {value} overflows specified precision {p} with scale {s}")
+    return abs(rounded) >= limit
+
+
+def millis(ts: Column) -> Column:
+    """A TIMESTAMP cut to whole milliseconds, as Drill keeps it."""
+    return F.date_trunc("MILLISECOND", ts).cast("timestamp_ntz")
+
+
+# Drill's text forms of dates and times: `y-m-d` (a year below 100 is the nearest such year to
+# today, as java.text.SimpleDateFormat reads two digits: '99-1-3' and '0097-02-16' are 1999 and
+# 1997 as DATEs, Drill 1.22; a TIMESTAMP keeps year 97), then an optional time of day;
+# a DATE ignores the time, a TIMESTAMP needs all three of its fields, a TIME is `h:m:s[.f]`
+_DATE_TEXT = r"^([0-9]{1,4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})"
+_TIME_TEXT = r"([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}([.][0-9]+)?)$"
+
+
+def _year(text: Column, pivot_years: bool) -> Column:
+    y = F.regexp_extract(text, _DATE_TEXT, 1).cast("int")
+    if not pivot_years:
+        return y
+    this_year = F.year(F.current_date())
+    pivot = F.when(y + 2000 > this_year + 20, y + 1900).otherwise(y + 2000)
+    return F.when(y < 100, pivot).otherwise(y)
+
+
+def text_to_date(col: Column, pivot_years: bool = True) -> Column:
+    """Drill's cast of text to a DATE (`2023-5-6`, `2023/05/06`, `900-2-3`, a time after it
+    ignored); other text fails with Drill's message."""
+    text = col.cast("string")
+    date = F.make_date(
+        _year(text, pivot_years),
+        F.regexp_extract(text, _DATE_TEXT, 2).cast("int"),
+        F.regexp_extract(text, _DATE_TEXT, 3).cast("int"),
+    )
+    bad = _refuse(text, "IllegalArgumentException: Invalid format: ")
+    return F.when(text.rlike(_DATE_TEXT) | text.isNull(), date).otherwise(bad.cast("date"))
+
+
+def _text_to_time(col: Column, target: T.DataType) -> Column:
+    """`h:m:s[.f]` as a TIME; Drill refuses `10:20` and hours past 23."""
+    text = col.cast("string")
+    at = "^" + _TIME_TEXT
+    bad = _refuse(text, "DateTimeParseException: could not parse the TIME ")
+    out = F.make_time(
+        F.regexp_extract(text, at, 1).cast("int"),
+        F.regexp_extract(text, at, 2).cast("int"),
+        F.regexp_extract(text, at, 3).cast("decimal(16,6)"),
+    )
+    return F.when(text.rlike(at) | text.isNull(), out.cast(target)).otherwise(bad.cast(target))
+
+
+def _text_to_timestamp(col: Column, target: T.DataType) -> Column:
+    """A date, or a date and a full time of day (`2023-05-06 7:8:9.5`), cut to milliseconds;
+    Drill refuses ISO's `T` and a time without seconds."""
+    text = col.cast("string")
+    at = _DATE_TEXT + "( +" + _TIME_TEXT + ")?$"
+    date = text_to_date(text, pivot_years=False)
+
+    def part(i: int) -> Column:
+        return F.coalesce(F.nullif(F.regexp_extract(text, at, i), F.lit("")), F.lit("0"))
+
+    # seconds cut to milliseconds with operators that keep a constant's mode (modeof of
+    # TIMESTAMP '...' is NOT NULL, as in Drill)
+    seconds = (F.floor(part(7).cast("decimal(16,6)") * 1000) / 1000).cast("decimal(16,6)")
+    out = F.make_timestamp_ntz(
+        F.year(date),
+        F.month(date),
+        F.dayofmonth(date),
+        part(5).cast("int"),
+        part(6).cast("int"),
+        seconds,
+    )
+    bad = _refuse(text, "DateTimeParseException: could not parse the TIMESTAMP ")
+    return F.when(text.rlike(at) | text.isNull(), out).otherwise(bad.cast("timestamp_ntz"))
 
 
 def low_int(value: Column) -> Column:
@@ -19,12 +213,52 @@ def low_int(value: Column) -> Column:
 
 
 def cast_column(
-    col: Column, source: T.DataType, target: T.DataType, length: int | None = None
+    col: Column,
+    source: T.DataType,
+    target: T.DataType,
+    length: int | None = None,
+    literal: object = None,
 ) -> Column:
-    if isinstance(target, _INTEGRAL) and isinstance(
-        source, T.DecimalType | T.DoubleType | T.FloatType
+    """`col` (of type `source`) cast to `target` by Drill's rules; `literal` is the value when
+    `col` is a constant (some answers depend on it: a DECIMAL's carry)."""
+    if isinstance(source, T.BinaryType) and not isinstance(target, T.BinaryType):
+        # Drill reads a VARBINARY (a Parquet binary without a UTF8 annotation) as its text
+        # when cast: CAST(c_date AS DATE) over such a column parses the bytes' text
+        col, source = col.cast("string"), T.StringType()
+    if isinstance(source, T.BooleanType) and isinstance(target, T.NumericType):
+        raise CastRefused(
+            f"cannot cast BOOLEAN to {_drill_name(target)} (Drill 1.22 refuses it: "
+            f"Failure while materializing expression CAST(true):{_drill_name(target)})"
+        )
+    if isinstance(target, _INTEGRAL) and isinstance(source, T.DoubleType | T.FloatType):
+        return _double_to_integral(col, target)
+    if isinstance(target, _INTEGRAL) and isinstance(source, T.DecimalType):
+        return _decimal_to_integral(col, target)
+    if isinstance(target, _INTEGRAL) and isinstance(source, T.StringType):
+        return _text_to_integral(col, target)
+    if isinstance(target, T.DecimalType):
+        return _to_decimal(col, source, target, literal)
+    if isinstance(target, T.DateType | T.TimestampType | T.TimestampNTZType) and isinstance(
+        source, _INTEGRAL
     ):
-        return F.round(col, 0).cast(target)
+        # Drill: a number is milliseconds since 1970-01-01 (CAST(86400000 AS DATE) is 1970-01-02)
+        out = F.timestamp_millis(col.cast("long")).cast("timestamp_ntz")
+        return out.cast(target)
+    if _is_time(target) and isinstance(source, _INTEGRAL):
+        # milliseconds of the day: CAST(1000 AS TIME) is 00:00:01
+        return F.timestamp_millis(col.cast("long")).cast("timestamp_ntz").cast(target)
+    if isinstance(source, T.StringType) and isinstance(target, T.DateType):
+        return text_to_date(col)
+    if isinstance(source, T.StringType) and isinstance(
+        target, T.TimestampType | T.TimestampNTZType
+    ):
+        return _text_to_timestamp(col, target)
+    if isinstance(source, T.StringType) and _is_time(target):
+        return _text_to_time(col, target)
+    if isinstance(target, T.TimestampType | T.TimestampNTZType) and not isinstance(
+        source, T.DateType
+    ):
+        return millis(col.cast(target))
     if isinstance(target, T.IntegerType) and isinstance(source, T.LongType):
         # Java's (int) of a long keeps the low 32 bits: CAST(123456789012 AS INT) is
         # -1097262572 in Drill, where Spark's ANSI cast fails
@@ -49,6 +283,9 @@ def cast_column(
                 F.to_timestamp_ntz(F.concat(F.lit("1970-01-01 "), col.cast("string"))),
                 "HH:mm:ss.SSS",
             )
+        elif isinstance(source, T.FloatType):
+            # Java's Float.toString: the float's own shortest text (100.06, 1.0E-5)
+            out = col.cast(target)
         else:
             out = col.cast(target)
         if length is not None and length < 65536:

@@ -25,7 +25,7 @@ from drillspark.plan.expressions import (
     IfElse,
     Literal,
 )
-from drillspark.spark.casts import cast_column
+from drillspark.spark.casts import CastRefused, cast_column
 from drillspark.spark.drill_types import drill_type
 from drillspark.spark.function_catalog import Arg, FunctionCatalog, UnknownFunctionError
 from drillspark.spark.functions import CATALOG
@@ -72,7 +72,6 @@ class ExpressionCompiler:
         self.aggregates = aggregates
         self.agg_wrap = agg_wrap
         self.prop = prop
-        self.saw_aggregate = False
         # compiled Column (by id; kept alive here) -> its expression, for type_of
         self._sources: dict[int, tuple[Column, Expr]] = {}
 
@@ -145,7 +144,11 @@ class ExpressionCompiler:
             if e.repeated:
                 return F.transform(col, lambda x: x.cast(t))
             length = e.args[0] if e.type.upper() in ("VARCHAR", "VARBINARY") and e.args else None
-            return cast_column(col, self.type_of(col), t, length)
+            literal = _constant(e.expr)
+            try:
+                return cast_column(col, self.type_of(col), t, length, literal)
+            except CastRefused as err:
+                raise self.error(e, str(err)) from None
         if isinstance(e, Convert):
             args = [Arg(self.compile(e.expr, inside_aggregate)), Arg(F.lit(e.encoding), e.encoding)]
             return self._call(f"convert_{e.direction}", args, e)
@@ -183,10 +186,8 @@ class ExpressionCompiler:
                 raise self.error(e, f"aggregate {e.name}() nested inside another aggregate")
             args = [self._arg(a, inside_aggregate or is_agg) for a in e.args]
             col = self._call(e.name, args, e)
-            if is_agg:
-                self.saw_aggregate = True
-                if self.agg_wrap is not None and not fn.composite:
-                    col = self.agg_wrap(col)
+            if is_agg and self.agg_wrap is not None and not fn.composite:
+                col = self.agg_wrap(col)
             return col
         raise self.error(e, f"unsupported expression {e!r}")
 
@@ -203,12 +204,10 @@ class ExpressionCompiler:
     def _arg(self, a: Expr, inside_aggregate: bool) -> Arg:
         col = self.compile(a, inside_aggregate)
         if isinstance(a, Literal):
-            return Arg(col, a.value, plan_typed=True)
+            return Arg(col, a.value, plan_typed=True, constant=True)
         if isinstance(a, FieldPath) and self.scope.is_missing(a):
             return Arg(col, missing_type=self.missing_type)
-        if isinstance(a, FieldPath) and self.scope.is_required(a):
-            return Arg(col, required=True)
-        return Arg(col, plan_typed=_plan_typed(a))
+        return Arg(col, plan_typed=_plan_typed(a), constant=not paths_in(a))
 
     def _call(self, name: str, args: list[Arg], e: Expr) -> Column:
         try:
@@ -236,6 +235,14 @@ def _plan_typed(e: Expr) -> bool:
     if isinstance(e, FunctionCall):
         return all(_plan_typed(a) for a in e.args)
     return False  # a column; CONVERT_FROM's type is the data's
+
+
+def _constant(e: Expr) -> object:
+    """The value of a literal, also under the CAST a SQL decimal literal is (`9.999` is
+    `cast(9.999 as VARDECIMAL(4, 3))`); None for anything else."""
+    while isinstance(e, Cast) and "DECIMAL" in e.type.upper():
+        e = e.expr
+    return e.value if isinstance(e, Literal) else None
 
 
 def _in_list(e: FunctionCall) -> tuple[Expr, list[Literal]] | None:
@@ -277,7 +284,3 @@ def _literal_type(e: Literal) -> T.DataType:
 
 def paths_in(e: Expr) -> list[FieldPath]:
     return [n for n in e.walk() if isinstance(n, FieldPath)]
-
-
-def contains_aggregate(e: Expr, catalog: FunctionCatalog = CATALOG) -> bool:
-    return any(isinstance(n, FunctionCall) and catalog.is_aggregate(n.name) for n in e.walk())

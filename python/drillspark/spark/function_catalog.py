@@ -27,7 +27,9 @@ class Arg:
     # those): a column of schema-free data is ANY to it, typed only at run time. Some answers
     # differ by it (AVG of a DECIMAL).
     plan_typed: bool = False
-    required: bool = False  # a column its reader knows is NOT NULL (scope.REQUIRED_COLUMN)
+    # whether the argument is a constant: no column in it (Drill's planner folds such a call
+    # to a literal, and some answers differ by it: TIMESTAMPADD of a DATE)
+    constant: bool = False
 
     @property
     def is_literal(self) -> bool:

@@ -15,6 +15,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.spark.casts import cast_column, low_int
 from drillspark.spark.drill_types import drill_type
 from drillspark.spark.function_catalog import (
     DATETIME,
@@ -74,6 +75,24 @@ def _decimal_digits(t: T.DataType) -> tuple[int, int] | None:
     return None
 
 
+def _int_sized(t: T.DataType) -> bool:
+    return isinstance(t, T.ByteType | T.ShortType | T.IntegerType)
+
+
+def _negative(a: list[Arg], ctx: Context) -> Column:
+    x = a[0].col
+    if _int_sized(ctx.type_of(x)):
+        return low_int(-x.cast("long"))  # Drill: -(-2147483648) is -2147483648
+    return -x
+
+
+def _abs(a: list[Arg], ctx: Context) -> Column:
+    x = a[0].col
+    if _int_sized(ctx.type_of(x)):
+        return low_int(F.abs(x.cast("long")))  # Drill: ABS(-2147483648) is -2147483648
+    return F.abs(x)
+
+
 def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     """+, - and * with Drill's result types. A DECIMAL product is DECIMAL(p1 + p2, s1 + s2)
     (Spark's is one digit wider); a DECIMAL result wider than 38 digits takes Drill's scale:
@@ -86,7 +105,21 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     def build(a: list[Arg], ctx: Context) -> Column:
         x, y = a[0].col, a[1].col
         lt, rt = ctx.type_of(x), ctx.type_of(y)
-        out = f(x, y)  # an INT / BIGINT overflow fails clearly (Drill wraps: drill-differences.md)
+        if kind == "multiply" and isinstance(rt, T.YearMonthIntervalType):
+            x, y, lt, rt = y, x, rt, lt
+        if (
+            kind == "multiply"
+            and isinstance(lt, T.YearMonthIntervalType)
+            and isinstance(rt, T.DecimalType | T.DoubleType | T.FloatType)
+        ):
+            from drillspark.spark.functions_datetime import scale_year_month
+
+            return scale_year_month(x, y, divide=False)
+        if _int_sized(lt) and _int_sized(rt):
+            # INT arithmetic wraps around as Java's does (Drill 1.22: 2147483647 + 1 is
+            # -2147483648): exact in BIGINT, then its low 32 bits
+            return low_int(f(x.cast("long"), y.cast("long")))
+        out = f(x, y)  # a BIGINT overflow fails clearly (Drill wraps: drill-differences.md)
         if not (isinstance(lt, T.DecimalType) or isinstance(rt, T.DecimalType)):
             return out
         ld, rd = _decimal_digits(lt), _decimal_digits(rt)
@@ -134,6 +167,10 @@ def _divide(a: list[Arg], ctx: Context) -> Column:
         return F.call_function("div", x, y)  # truncates toward zero, like Java
     if isinstance(lt, T.DayTimeIntervalType) and isinstance(rt, T.NumericType):
         return _divide_day_interval(x, y)
+    if isinstance(lt, T.YearMonthIntervalType) and isinstance(rt, T.NumericType):
+        from drillspark.spark.functions_datetime import scale_year_month
+
+        return scale_year_month(x, y, divide=True)
     if isinstance(lt, FLOATING) or isinstance(rt, FLOATING):
         # Java: x / 0.0 is +-Infinity (NaN for 0/0) where Spark's ANSI division raises;
         # x * 0.0^-1 gives exactly that, the sign of a -0.0 divisor included.
@@ -155,16 +192,20 @@ def _round(a: list[Arg], ctx: Context) -> Column:
         scale = 0  # Drill rounds a DECIMAL at scale 0 for a negative scale
     if len(a) > 1 and isinstance(t, INTEGRAL):
         return F.round(x.cast("double"), scale)  # Drill: round(int, s) is a DOUBLE
-    rounded = F.round(x, scale)
     if isinstance(t, T.DoubleType | T.FloatType):
-        # Drill: round(NaN) = 0, round(+-Infinity) = Long.MAX/MIN as a double.
+        # half away from zero from the exact binary value (ROUND(1.005, 2) is 1.0, as in
+        # Drill 1.22; Spark's round starts from the shortest text, 1.01), a DOUBLE also for a
+        # FLOAT; without a scale, round(NaN) = 0 and round(+-Infinity) = Long.MAX/MIN
+        rounded = F.call_function("drill_round", x, F.lit(scale))
+        if len(a) > 1:
+            return rounded
         return (
             F.when(F.isnan(x), F.lit(0.0))
             .when(x == float("inf"), F.lit(9.223372036854776e18))
             .when(x == float("-inf"), F.lit(-9.223372036854776e18))
             .otherwise(rounded)
         )
-    return rounded
+    return F.round(x, scale)
 
 
 def _concat(a: list[Arg], ctx: Context) -> Column:
@@ -195,17 +236,16 @@ def _log(a: list[Arg], ctx: Context) -> Column:
 
 def _type_report(jvm_name: str) -> Builder:
     """typeof / drilltypeof / sqltypeof / modeof: the extension's drill_* function owns Drill's
-    type names and modes (jvm/.../DrillTypeNames.scala), so drillspark.sql and spark.sql
-    answer alike. A missing column is an untyped NULL here (it combines with any type); the
-    function sees it as the reader's typed NULL, as the extension's missing-column rule does."""
+    type names and modes (jvm/.../DrillTypeNames.scala, ResolveParquetModes), so
+    drillspark.sql and spark.sql answer alike (a REQUIRED Parquet column reaches it with the
+    `drill.required` metadata drillspark's reader sets). A missing column is an untyped NULL
+    here (it combines with any type); the function sees it as the reader's typed NULL, as the
+    extension's missing-column rule does."""
 
     def build(a: list[Arg], ctx: Context) -> Column:
         col = a[0].col
         if a[0].missing_type is not None:
             col = F.lit(None).cast(drill_type(a[0].missing_type))
-        if a[0].required and jvm_name == "drill_modeof":
-            # a Parquet REQUIRED column: Spark's file sources read every column as nullable
-            return F.lit("NOT NULL")
         return F.call_function(jvm_name, col)
 
     return build
@@ -436,11 +476,19 @@ def _to_char(a: list[Arg], ctx: Context) -> Column:
 _NO_ESCAPE = "\u0000"
 
 
+_UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
+
+
 def _like(fn: str) -> Builder:
     def build(a: list[Arg], ctx: Context) -> Column:
         escape = lit_str(a[2], fn, 3) if len(a) > 2 else _NO_ESCAPE
         if len(escape) != 1:
             raise FunctionArgumentError(f"{fn}(): the escape {escape!r} must be one character")
+        if fn == "ilike":
+            # Drill's ILIKE ignores the case of ASCII letters only (Drill 1.22: ILIKE('ÄBC',
+            # 'äbc') is false; Spark's ilike folds every letter)
+            text, pattern = (F.translate(x.col, _UPPER, _LOWER) for x in a[:2])
+            return F.call_function("like", text, pattern, F.lit(escape))
         return F.call_function(fn, a[0].col, a[1].col, F.lit(escape))
 
     return build
@@ -489,8 +537,12 @@ def _length(a: list[Arg], ctx: Context) -> Column:
 
 def _sum(a: list[Arg], ctx: Context) -> Column:
     """SUM: a BIGINT sum wraps around on overflow as Drill's Java long addition does (Spark's
-    ANSI sum fails, also when only a partial sum of a shuffled group overflows)."""
-    if not isinstance(ctx.type_of(a[0].col), T.LongType):
+    ANSI sum fails, also when only a partial sum of a shuffled group overflows). Text is read
+    as BIGINT first (Drill 1.22: SUM(CAST(id AS VARCHAR)) is a BIGINT; '80000.0' fails)."""
+    t = ctx.type_of(a[0].col)
+    if isinstance(t, T.StringType):
+        return _long_sum(cast_column(a[0].col, t, T.LongType()), ctx)
+    if not isinstance(t, T.LongType):
         return over(ctx, F.sum(a[0].col))
     return _long_sum(a[0].col, ctx)
 
@@ -516,6 +568,38 @@ def _avg(a: list[Arg], ctx: Context) -> Column:
     # widened first, so that Spark's average (scale + 4) has the digits to round from
     x = a[0].col.cast(T.DecimalType(min(38, t.precision + scale - t.scale), scale))
     return over(ctx, F.avg(x)).cast(T.DecimalType(38, scale))
+
+
+def _collect_list(a: list[Arg], ctx: Context) -> Column:
+    """collect_list('k1', v1, 'k2', v2, ...): the group's rows as a list of maps {k1: v1, ...}
+    (a NULL value is an absent key); no rows at all give NULL (Drill 1.22)."""
+    if len(a) % 2:
+        raise FunctionArgumentError(
+            "collect_list(): takes pairs of a key (a string literal) and a value"
+        )
+    fields = [a[i + 1].col.alias(lit_str(a[i], "collect_list", i + 1)) for i in range(0, len(a), 2)]
+    rows = over(ctx, F.collect_list(F.struct(*fields)))
+    return F.when(over(ctx, F.count(F.lit(1))) > 0, rows)
+
+
+def _covariance(fn: str) -> Builder:
+    """CORR / COVAR_POP / COVAR_SAMP as DOUBLE: where the statistic divides by zero (one pair,
+    or no spread for CORR) Drill answers NaN, Spark NULL; no pairs at all are NULL in both."""
+
+    def build(a: list[Arg], ctx: Context) -> Column:
+        x, y = a[0].col.cast("double"), a[1].col.cast("double")
+        pairs = over(ctx, F.count(F.when(x.isNotNull() & y.isNotNull(), F.lit(1))))
+        value = over(ctx, F.call_function(fn, x, y))
+        return F.when(pairs > 0, F.coalesce(value, F.lit(float("nan"))))
+
+    return build
+
+
+def _approx_count_dups(a: list[Arg], ctx: Context) -> Column:
+    """APPROX_COUNT_DUPS: the non-NULL values that repeat an earlier one. Drill estimates it
+    with a Bloom filter; the exact count is what it answers on small inputs (checked)."""
+    x = a[0].col
+    return (over(ctx, F.count(x)) - over(ctx, F.count_distinct(x))).cast("long")
 
 
 def _every(a: list[Arg], ctx: Context) -> Column:
@@ -586,7 +670,7 @@ def _build_catalog() -> FunctionCatalog:
     scalar("multiply", _decimal_arith(lambda x, y: x * y, "multiply"), 2)
     scalar("divide", _divide, 2)
     scalar("modulo", _mod, 2, "mod")
-    scalar("negative", _unary(lambda x: -x), 1)
+    scalar("negative", _negative, 1)
     scalar("equal", _binary(lambda x, y: x == y), 2)
     scalar("not_equal", _binary(lambda x, y: x != y), 2)
     scalar("greater_than", _binary(lambda x, y: x > y), 2)
@@ -612,7 +696,7 @@ def _build_catalog() -> FunctionCatalog:
     scalar("least", lambda a, c: F.least(*_c(a)), (2, None))
 
     # math
-    scalar("abs", _unary(F.abs), 1)
+    scalar("abs", _abs, 1)
     scalar("ceil", _unary(F.ceil), 1, "ceiling")
     scalar("floor", _unary(F.floor), 1)
     scalar("round", _round, (1, 2))
@@ -754,6 +838,11 @@ def _build_catalog() -> FunctionCatalog:
     agg("bit_and", _unary(F.bit_and), 1)
     agg("bit_or", _unary(F.bit_or), 1)
     agg("bit_xor", _unary(F.bit_xor), 1)
+    agg("collect_list", _collect_list, (2, None), composite=True)
+    agg("corr", _covariance("corr"), 2, composite=True)
+    agg("covar_pop", _covariance("covar_pop"), 2, composite=True)
+    agg("covar_samp", _covariance("covar_samp"), 2, composite=True)
+    agg("approx_count_dups", _approx_count_dups, 1, composite=True)
     return cat
 
 

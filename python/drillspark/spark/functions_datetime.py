@@ -161,8 +161,11 @@ def _unit(arg: Arg, fn: str) -> str:
 
 
 def _timestampadd(a: list[Arg], ctx: Context) -> Column:
-    """TIMESTAMPADD(unit, n, x): a DATE stays a DATE for day units and up (a TIMESTAMP for
-    smaller ones), a TIME stays a TIME, a TIMESTAMP a TIMESTAMP."""
+    """TIMESTAMPADD(unit, n, x): a TIME stays a TIME, a TIMESTAMP a TIMESTAMP; a DATE gives a
+    TIMESTAMP, except that a call on constants alone, which Drill's planner folds, stays a
+    DATE for day units and up (Drill 1.22: TIMESTAMPADD(DAY, 1, DATE '2023-01-01') is a DATE,
+    TIMESTAMPADD(DAY, 1, CAST(d AS DATE)) or TIMESTAMPADD(DAY, id, DATE '2023-01-01') a
+    TIMESTAMP)."""
     unit = _unit(a[0], "timestampadd")
     n, x = a[1].col, a[2].col
     tx = ctx.type_of(x)
@@ -176,7 +179,8 @@ def _timestampadd(a: list[Arg], ctx: Context) -> Column:
         iv = F.make_dt_interval(F.lit(0), F.lit(0), F.lit(0), secs.cast("decimal(18,6)"))
     if isinstance(tx, T.DateType):
         out = x.cast("timestamp_ntz") + iv
-        return out.cast("date") if unit in _DAY_UNITS else out
+        folded = a[1].constant and a[2].constant
+        return out.cast("date") if unit in _DAY_UNITS and folded else out
     if _is_time(tx):
         if unit in _MONTHS:
             return x
@@ -332,7 +336,7 @@ def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
         if isinstance(t, T.StringType):  # Drill reads a string as seconds since the epoch
             return _millis_timestamp(a[0].col.cast("decimal(38,9)"))
         return _millis_timestamp(a[0].col)
-    return F.to_timestamp_ntz(a[0].col, F.lit(joda_pattern(lit_str(a[1], "to_timestamp", 2))))
+    return parse_datetime(a[0].col, joda_pattern(lit_str(a[1], "to_timestamp", 2), parsing=True))
 
 
 def _to_date(a: list[Arg], ctx: Context) -> Column:
@@ -341,7 +345,8 @@ def _to_date(a: list[Arg], ctx: Context) -> Column:
         if isinstance(t, T.NumericType):  # milliseconds since the epoch
             return F.timestamp_millis(a[0].col.cast("long")).cast("timestamp_ntz").cast("date")
         return F.to_date(a[0].col)
-    return F.to_date(a[0].col, joda_pattern(lit_str(a[1], "to_date", 2)))
+    fmt = joda_pattern(lit_str(a[1], "to_date", 2), parsing=True)
+    return parse_datetime(a[0].col, fmt).cast("date")
 
 
 def _to_time(a: list[Arg], ctx: Context) -> Column:
@@ -350,28 +355,60 @@ def _to_time(a: list[Arg], ctx: Context) -> Column:
         if isinstance(t, T.NumericType):  # milliseconds of the day
             return _time_of_seconds(a[0].col.cast("decimal(20,3)") / 1000)
         return a[0].col.cast(_TIME3)
-    fmt = joda_pattern(lit_str(a[1], "to_time", 2))
+    fmt = joda_pattern(lit_str(a[1], "to_time", 2), parsing=True)
     return F.to_time(a[0].col, F.lit(fmt)).cast(_TIME3)
 
 
-def joda_pattern(fmt: str) -> str:
-    """A Joda-Time pattern (Drill's TO_CHAR / TO_DATE / TO_TIMESTAMP) as a Spark pattern: the
-    letters agree except Joda's `e` (day-of-week number) and `C` (century of era), which
-    Spark lacks."""
-    for bad in ("e", "C", "x", "Y", "w"):
+def joda_pattern(fmt: str, parsing: bool = False) -> str:
+    """A Joda-Time pattern (Drill's TO_CHAR / TO_DATE / TO_TIMESTAMP) as a Spark pattern. The
+    letters agree except Joda's `Y` (year of era: `y` here), and `e` (day-of-week number), `C`
+    (century of era), `x` (week year), `w` (week), which Spark lacks. For parsing, a two-letter
+    number field between separators reads one or two digits, as Joda reads '2008-2-3' with
+    'yyyy-MM-dd' (Spark's `MM` wants two)."""
+    for bad in ("e", "C", "x", "w"):
         if bad in _unquoted(fmt):
             raise FunctionArgumentError(
                 f"the Joda pattern letter {bad!r} in {fmt!r} is not supported"
             )
-    return fmt
+    out: list[str] = []
+    for quoted, text in _pattern_parts(fmt):
+        if quoted:
+            out.append(text)
+            continue
+        out.append(text.replace("Y", "y"))
+    return _short_numbers("".join(out)) if parsing else "".join(out)
+
+
+def _pattern_parts(fmt: str) -> list[tuple[bool, str]]:
+    """`fmt` split into (quoted, text) runs; quoted runs keep their quotes."""
+    return [(part.startswith("'"), part) for part in re.split(r"('(?:[^']|'')*')", fmt) if part]
 
 
 def _unquoted(fmt: str) -> str:
     return re.sub(r"'[^']*'", "", fmt)
 
 
-# SQL-style pattern elements (Drill's SQL_TO_* functions, PostgreSQL's formats) -> Java's
+# Day names carry nothing a date needs, and Spark cannot parse them: a pattern's day-name
+# element and the first day name of the text are both dropped before parsing.
+_DAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun"
+
+
+def _without_day_names(text: Column, fmt: str) -> tuple[Column, str]:
+    if not re.search(r"E", _unquoted(fmt)):
+        return text, fmt
+    parts = [(q, t if q else re.sub(r"E+", "", t)) for q, t in _pattern_parts(fmt)]
+    stripped = F.regexp_replace(text, rf"(?i)^(.*?)\b(?:{_DAY_NAMES})\b", "$1")
+    return stripped, "".join(t for _, t in parts)
+
+
+# SQL-style pattern elements (Drill's SQL_TO_* functions, PostgreSQL's formats), matched
+# without regard to case, -> Java's. `Y`, `YYY` and `YYYY` read a year, `YY` too (two digits
+# are the nearest such year to today, four a year: Drill 1.22 reads '2017' with 'YY' as 2017);
+# FM / FX / TM prefixes change nothing when parsing.
 _SQL_ELEMENTS = [
+    ("FM", ""),
+    ("FX", ""),
+    ("TM", ""),
     ("HH24", "HH"),
     ("HH12", "hh"),
     ("HH", "hh"),
@@ -379,49 +416,43 @@ _SQL_ELEMENTS = [
     ("SS", "ss"),
     ("MS", "SSS"),
     ("US", "SSSSSS"),
-    ("AM", "a"),
-    ("PM", "a"),
-    ("am", "a"),
-    ("pm", "a"),
     ("A.M.", "a"),
     ("P.M.", "a"),
+    ("AM", "a"),
+    ("PM", "a"),
     ("YYYY", "yyyy"),
-    ("yyyy", "yyyy"),
-    ("YY", "yy"),
-    ("yy", "yy"),
+    ("YYY", "yyyy"),
+    ("YY", "y"),
+    ("Y", "yyyy"),
     ("MONTH", "MMMM"),
-    ("Month", "MMMM"),
-    ("month", "MMMM"),
     ("MON", "MMM"),
-    ("Mon", "MMM"),
-    ("mon", "MMM"),
     ("MM", "MM"),
-    ("mm", "MM"),
     ("DAY", "EEEE"),
-    ("Day", "EEEE"),
-    ("day", "EEEE"),
     ("DY", "EEE"),
-    ("Dy", "EEE"),
-    ("dy", "EEE"),
     ("DDD", "DDD"),
-    ("ddd", "DDD"),
     ("DD", "dd"),
-    ("dd", "dd"),
     ("TZ", "z"),
-    ("tz", "z"),
 ]
+# PostgreSQL elements Spark cannot parse (week numbers, ISO years, day-of-week numbers)
+_SQL_UNSUPPORTED = ("IYYY", "IYY", "IW", "WW", "W", "D", "J", "Q", "CC", "RM")
 
 
 def sql_pattern(fmt: str) -> str:
     out: list[str] = []
     i = 0
+    upper = fmt.upper()
     while i < len(fmt):
         for src, dst in _SQL_ELEMENTS:
-            if fmt.startswith(src, i):
+            if upper.startswith(src, i):
                 out.append(dst)
                 i += len(src)
                 break
         else:
+            bad = next((e for e in _SQL_UNSUPPORTED if upper.startswith(e, i)), None)
+            if bad is not None:
+                raise FunctionArgumentError(
+                    f"the SQL pattern element {fmt[i : i + len(bad)]!r} in {fmt!r} is not supported"
+                )
             ch = fmt[i]
             if ch.isalpha():
                 out.append(f"'{ch}'")
@@ -435,18 +466,54 @@ def sql_pattern(fmt: str) -> str:
             else:
                 out.append(ch)
             i += 1
+    # between separators, a two-letter number reads one or two digits ('5/12/2016' with
+    # 'DD/MM/YYYY'); run together ('YYYYMMDD') each keeps its width
+    return _short_numbers("".join(out))
+
+
+def _short_numbers(fmt: str) -> str:
+    out: list[str] = []
+    for quoted, text in _pattern_parts(fmt):
+        if not quoted:
+            text = re.sub(
+                r"(?<![A-Za-z])(MM|dd|HH|hh|mm|ss|kk|KK)(?![A-Za-z])",
+                lambda m: m.group(1)[0],
+                text,
+            )
+        out.append(text)
     return "".join(out)
+
+
+def _two_digit_years(ts: Column, fmt: str) -> Column:
+    """A two-digit year read as the one within 80 years before and 20 after today (Drill
+    1.22: sql_to_date('99-291', 'yy-ddd') is 1999-10-18, '30-01-01' is 2030); Spark's `yy`
+    reads 2000-2099, its `y` the year 99."""
+    letters = _unquoted(fmt)
+    if "y" not in letters.replace("yyyy", ""):
+        return ts
+    year, this_year = F.year(ts), F.year(F.current_date())
+    if "yy" in letters.replace("yyyy", ""):  # 2000-2099
+        return F.when(year > this_year + 20, F.add_months(ts, -1200)).otherwise(ts)
+    shift = F.when(year + 2000 > this_year + 20, 1900).otherwise(2000)
+    return F.when(year < 100, F.add_months(ts, shift * 12)).otherwise(ts)
+
+
+def parse_datetime(text: Column, fmt: str) -> Column:
+    """`text` read with the Spark pattern `fmt` as a TIMESTAMP (day names skipped, two-digit
+    years as Drill reads them)."""
+    text, fmt = _without_day_names(text, fmt)
+    ts = F.to_timestamp_ntz(text, F.lit(fmt))
+    return _two_digit_years(ts, fmt)
 
 
 def _sql_to(kind: str) -> Callable[[list[Arg], Context], Column]:
     def build(a: list[Arg], ctx: Context) -> Column:
         fmt = sql_pattern(lit_str(a[1], f"sql_to_{kind}", 2))
-        text = a[0].col
-        if kind == "date":
-            return F.to_date(text, fmt)
+        text = a[0].col.cast("string")
         if kind == "time":
             return F.to_time(text, F.lit(fmt)).cast(_TIME3)
-        return F.to_timestamp_ntz(text, F.lit(fmt))
+        ts = parse_datetime(text, fmt)
+        return ts.cast("date") if kind == "date" else ts
 
     return build
 
@@ -471,11 +538,70 @@ def _age(a: list[Arg], ctx: Context) -> Column:
     )
 
 
+def period_text(x: Column) -> Column:
+    """A months-days-time interval (AGE's, a year-month interval divided) as the Joda period
+    text Drill's JDBC gives for it (`P107M30DT82800S`, `P2M15D`, `PT0S`): Spark cannot hand
+    such an interval to Python, so a result column of that type is this text."""
+    months = F.date_part(F.lit("YEAR"), x) * 12 + F.date_part(F.lit("MONTH"), x)
+    days = F.date_part(F.lit("DAY"), x)
+    secs = (
+        F.date_part(F.lit("HOUR"), x) * 3600
+        + F.date_part(F.lit("MINUTE"), x) * 60
+        + F.date_part(F.lit("SECOND"), x).cast("decimal(20,6)")
+    )
+    millis = (secs * 1000).cast("long")
+    whole = (millis / 1000).cast("long")
+    frac = F.abs(millis - whole * 1000)
+    sign = F.when((millis < 0) & (whole == 0), F.lit("-")).otherwise(F.lit(""))
+    sec_text = F.concat(
+        sign,
+        whole.cast("string"),
+        F.when(frac != 0, F.concat(F.lit("."), F.lpad(frac.cast("string"), 3, "0"))).otherwise(
+            F.lit("")
+        ),
+        F.lit("S"),
+    )
+    text = F.concat(
+        F.lit("P"),
+        F.when(months != 0, F.concat(months.cast("string"), F.lit("M"))).otherwise(F.lit("")),
+        F.when(days != 0, F.concat(days.cast("string"), F.lit("D"))).otherwise(F.lit("")),
+        F.when(millis != 0, F.concat(F.lit("T"), sec_text)).otherwise(F.lit("")),
+    )
+    return F.when(x.isNotNull(), F.when(text == "P", F.lit("PT0S")).otherwise(text))
+
+
+def scale_year_month(x: Column, y: Column, divide: bool) -> Column:
+    """A year-month interval divided by (or multiplied by a fraction of) a number, as Drill
+    does it: the months' fraction carries into days of 30 and their fraction into
+    milliseconds, each cut toward zero, in double arithmetic (INTERVAL '5' MONTH / 2 is
+    P2M15D, INTERVAL '1' YEAR / 5 is P2M11DT86399.999S, INTERVAL '7' MONTH * 1.5 P10M15D).
+    The result mixes months and days: a CalendarInterval."""
+    months = (F.date_part(F.lit("YEAR"), x) * 12 + F.date_part(F.lit("MONTH"), x)).cast("double")
+    q = months / y.cast("double") if divide else months * y.cast("double")
+    whole = q.cast("long")
+    day_q = (q - whole) * 30
+    days = day_q.cast("long")
+    ms = ((day_q - days) * 86400000).cast("long")
+    return F.make_interval(
+        F.lit(0),
+        whole.cast("int"),
+        F.lit(0),
+        days.cast("int"),
+        F.lit(0),
+        F.lit(0),
+        (ms / 1000).cast("decimal(18,6)"),
+    )
+
+
 def _unix_timestamp(a: list[Arg], ctx: Context) -> Column:
     if not a:
         return F.unix_timestamp()
-    fmt = joda_pattern(lit_str(a[1], "unix_timestamp", 2)) if len(a) > 1 else "yyyy-MM-dd HH:mm:ss"
-    return F.unix_timestamp(F.to_timestamp_ntz(a[0].col, F.lit(fmt)).cast("timestamp"))
+    fmt = (
+        joda_pattern(lit_str(a[1], "unix_timestamp", 2), parsing=True)
+        if len(a) > 1
+        else "yyyy-MM-dd HH:mm:ss"
+    )
+    return F.unix_timestamp(parse_datetime(a[0].col, fmt).cast("timestamp"))
 
 
 # --------------------------------------------------------------- registration
@@ -503,6 +629,21 @@ def _isdate(a: list[Arg], ctx: Context) -> Column:
     return F.coalesce(valid, F.lit(False))
 
 
+def _to_char(core: Builder) -> Builder:
+    """TO_CHAR of a date, time or timestamp with a Joda pattern (numbers: the core catalog's
+    DecimalFormat rules). A TIME is formatted as that time of 1970-01-01, as Joda does."""
+
+    def build(a: list[Arg], ctx: Context) -> Column:
+        t = ctx.type_of(a[0].col)
+        if isinstance(t, T.NumericType | T.StringType | T.NullType):
+            return core(a, ctx)
+        fmt = joda_pattern(lit_str(a[1], "to_char", 2))
+        x = _as_timestamp(a[0].col, t) if _is_time(t) else a[0].col
+        return F.date_format(x, fmt)
+
+    return build
+
+
 def register(cat: FunctionCatalog) -> None:
     def scalar(
         name: str,
@@ -520,6 +661,7 @@ def register(cat: FunctionCatalog) -> None:
     core_add, core_sub = cat.functions["date_add"], cat.functions["date_sub"]
     scalar("date_add", _date_add_fn(core_add.build, 1), 2, "adddate")
     scalar("date_sub", _date_add_fn(core_sub.build, -1), 2, "subdate", "date_diff", "datediff")
+    scalar("to_char", _to_char(cat.functions["to_char"].build), 2)
     scalar("timestampadd", _timestampadd, 3)
     scalar("timestampdiff", _timestampdiff, 3)
     scalar("date_trunc", _date_trunc, 2)

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
+from drillspark.spark.casts import cast_column
 from drillspark.spark.function_catalog import Arg, Context, FunctionArgumentError, lit_str
 
 
@@ -109,7 +111,8 @@ def _quote(text: str) -> str:
 def to_number(a: list[Arg], ctx: Context) -> Column:
     pattern = lit_str(a[1], "to_number", 2)
     p = parse_pattern(pattern)
-    text = a[0].col.cast("string")
+    # other types as Drill's text of them (an interval: '23834 days 8:0:0.0')
+    text = cast_column(a[0].col, ctx.type_of(a[0].col), T.StringType())
     pos = _number_regex(p, p.pos_prefix, p.pos_suffix)
     neg = _number_regex(p, p.neg_prefix, p.neg_suffix)
 
@@ -131,4 +134,5 @@ def to_number(a: list[Arg], ctx: Context) -> Column:
     for regex, sign in tries:
         out = out.when(text.rlike(regex), F.lit(sign) * value(regex))
     number = out.otherwise(fail.cast("double"))
-    return F.round(number, p.max_fraction)
+    # half up from the double's exact binary value (TO_NUMBER('1.005', '#.##') is 1.0)
+    return F.call_function("drill_round", number, F.lit(p.max_fraction))

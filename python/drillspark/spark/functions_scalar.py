@@ -1,7 +1,8 @@
 """Drill scalar functions beyond the core catalog (spark/functions.py) and the ones whose
 result type Drill fixes differently from Spark's built-in: SIGN is an INT, CEIL/FLOOR keep
 their argument's type, SPLIT_PART (3 and 4 arguments), IS [NOT] DISTINCT FROM, COT,
-COLLECT_TO_LIST, ROW, BYTE_SUBSTR, TO_NUMBER (functions_number_format.py). Registered into the one catalog."""
+COLLECT_TO_LIST, ROW, BYTE_SUBSTR, TO_NUMBER (functions_number_format.py), LEFT/RIGHT with a
+negative length, ISNUMERIC. Registered into the one catalog."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from drillspark.spark.function_catalog import (
 )
 from drillspark.spark.functions_number_format import to_number
 
+_WHOLE = 2.0**52
+
 
 def _rounding(fn: Callable[[Column], Column]) -> Callable[[list[Arg], Context], Column]:
     """CEIL / FLOOR: the argument's own type (Spark's are BIGINT for doubles and integers)."""
@@ -36,8 +39,10 @@ def _rounding(fn: Callable[[Column], Column]) -> Callable[[list[Arg], Context], 
         if isinstance(t, INTEGRAL):
             return x
         if isinstance(t, T.StringType):
-            t = T.DoubleType()
-        return fn(x).cast(t)
+            t, x = T.DoubleType(), x.cast("double")
+        # a double past 2^52 is already whole, and NaN / infinities stay as they are (Drill);
+        # Spark's ceil/floor of a double is a BIGINT, which those overflow
+        return F.when(F.abs(x) < _WHOLE, fn(x).cast(t)).otherwise(x.cast(t))
 
     return build
 
@@ -125,7 +130,10 @@ def _initcap(a: list[Arg], ctx: Context) -> Column:
 
 def _substr(a: list[Arg], ctx: Context) -> Column:
     """substr(s, start [, length]): Drill gives '' for a start before the first character
-    (Spark counts a negative start from the end)."""
+    (Spark counts a negative start from the end). substr(s, pattern) is the first match of a
+    regex (Drill 1.22: substr(n_name, 'UN.TE.') is 'UNITED'; '' without a match)."""
+    if len(a) == 2 and isinstance(ctx.type_of(a[1].col), T.StringType):
+        return F.regexp_extract(a[0].col, lit_str(a[1], "substr", 2), 0)
     start = a[1].col
     length = a[2].col if len(a) > 2 else F.lit(2**31 - 1)
     out = F.substring(a[0].col, start.cast("int"), length.cast("int"))
@@ -145,7 +153,11 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
         s = F.lit(max(scale, 0))  # Drill cuts a decimal at scale 0 for a negative scale
         return F.when(x >= 0, F.floor(x, s)).otherwise(F.ceil(x, s))
     factor = F.pow(F.lit(10.0), F.lit(scale))
-    return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
+    scaled = x * factor
+    cut = F.when(x >= 0, F.floor(scaled)).otherwise(F.ceil(scaled)) / factor
+    # NaN stays NaN; an infinity is NaN with a scale (Drill 1.22), itself without
+    past = F.when(F.isnan(x) | (len(a) < 2), x).when(F.abs(x) == float("inf"), float("nan"))
+    return F.when(F.abs(scaled) < _WHOLE, cut).otherwise(past.otherwise(x))
 
 
 def _byte_substr(a: list[Arg], ctx: Context) -> Column:
@@ -230,6 +242,31 @@ def _capture_groups(pattern: str) -> int:
     return n
 
 
+def _left(a: list[Arg], ctx: Context) -> Column:
+    """LEFT(s, n): the first n characters; a negative n drops the last -n (Drill 1.22:
+    LEFT('abcdef', -2) is 'abcd')."""
+    s, n = a[0].col, a[1].col.cast("int")
+    keep = F.when(n >= 0, n).otherwise(F.greatest(F.length(s) + n, F.lit(0)))
+    return F.when(s.isNotNull() & n.isNotNull(), F.substring(s, F.lit(1), keep))
+
+
+def _right(a: list[Arg], ctx: Context) -> Column:
+    """RIGHT(s, n): the last n characters; a negative n drops the first -n."""
+    s, n = a[0].col, a[1].col.cast("int")
+    keep = F.when(n >= 0, F.least(n, F.length(s))).otherwise(F.greatest(F.length(s) + n, F.lit(0)))
+    start = F.length(s) - keep + 1
+    return F.when(s.isNotNull() & n.isNotNull(), F.substring(s, start, keep))
+
+
+# ISNUMERIC: an optional sign, digits, an optional fraction (Drill 1.22: '3.14', '+5', '-3' and
+# '007' are 1; '-1e5', ' 5', '5.', '.5', '1,000', 'NaN' and '' are 0)
+_NUMERIC_TEXT = r"^[+-]?[0-9]+([.][0-9]+)?$"
+
+
+def _isnumeric(a: list[Arg], ctx: Context) -> Column:
+    return F.coalesce(a[0].col.cast("string").rlike(_NUMERIC_TEXT), F.lit(False)).cast("int")
+
+
 def _row(a: list[Arg], ctx: Context) -> Column:
     # Calcite names the fields of ROW(...) EXPR$0, EXPR$1, ...
     return F.struct(*[x.col.alias(f"EXPR${i}") for i, x in enumerate(a)])
@@ -245,15 +282,20 @@ def register(cat: FunctionCatalog) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
 
-    scalar("sign", lambda a, c: F.signum(a[0].col).cast("int"), 1)
+    # Drill: SIGN(NaN) is 0
+    scalar("sign", lambda a, c: F.nanvl(F.signum(a[0].col), F.lit(0.0)).cast("int"), 1)
     scalar("ceil", _rounding(F.ceil), 1, "ceiling")
     scalar("floor", _rounding(F.floor), 1)
-    scalar("cot", lambda a, c: 1.0 / F.tan(a[0].col), 1)
+    # 1 / tan as Java divides doubles: COT(0) is Infinity (Spark's ANSI division fails)
+    scalar("cot", lambda a, c: F.pow(F.tan(a[0].col), F.lit(-1.0)), 1)
     scalar("split_part", _split_part, (3, 4))
     scalar("is_distinct_from", lambda a, c: ~a[0].col.eqNullSafe(a[1].col), 2)
     scalar("is_not_distinct_from", lambda a, c: a[0].col.eqNullSafe(a[1].col), 2)
     scalar("collect_to_list", lambda a, c: F.array(*[x.col for x in a]), (1, None))
     scalar("row", _row, (1, None))
+    scalar("left", _left, 2)
+    scalar("right", _right, 2)
+    scalar("isnumeric", _isnumeric, 1)
     scalar("byte_substr", _byte_substr, 3)
     scalar("to_number", to_number, 2)
     scalar("string_binary", _string_binary, 1)

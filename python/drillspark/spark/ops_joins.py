@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from drillspark.names import fold
 from drillspark.plan import operators as lo
+from drillspark.spark.ops_sets import both_sides_condition
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 IMPLICIT = "$drill_implicit_field$"
 _RIGHT = "__drill_semi_r_"
 _OUTER = "__drill_outer_implicit"
+_RIGHT_ORDER = "__drill_lateral_order"
 _RELATIONSHIPS = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
@@ -46,7 +49,7 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         raise tr.fail(op, f"a semi-join's type is inner or anti, not {op.type!r}")
     # the right side's columns never reach the output: rename them all apart
     rdf = right.select(*[F.col(quote(c)).alias(_RIGHT + c) for c in right.columns])
-    rcols = {c.lower(): F.col(quote(_RIGHT + c)) for c in right.columns}
+    rcols = {fold(c): F.col(quote(_RIGHT + c)) for c in right.columns}
     lscope = Scope(left, tr.where(op))
     rscope = Scope(rdf, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
@@ -54,6 +57,9 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
         conds.append(_RELATIONSHIPS[c.relationship](lc, rc))
+    if op.condition is not None:
+        lcols = {c.lower(): F.col(quote(c)) for c in left.columns}
+        conds.append(both_sides_condition(tr, op, (left, lcols, left), (right, rcols, rdf)))
     cond = reduce(lambda a, b: a & b, conds) if conds else F.lit(True)
     return Rel(left.join(rdf, cond, how))
 
@@ -82,20 +88,28 @@ def lateral_join(tr: Translator, op: lo.LateralJoin) -> Rel:
             "of its unnest: the operators between an unnest and its lateral-join must keep it "
             "(in projections and grouping keys)",
         )
-    taken = {c.lower() for c in left.columns}
+    taken = {fold(c) for c in left.columns}
     rcols = []
     for c in right.columns:
         if c == IMPLICIT:
             continue
         name, n = c, 0
-        while name.lower() in taken:  # Drill names a repeated column x0, x1, ...
+        while fold(name) in taken:  # Drill names a repeated column x0, x1, ...
             name, n = f"{c}{n}", n + 1
-        taken.add(name.lower())
+        taken.add(fold(name))
         rcols.append(F.col(quote(c)).alias(name))
-    rdf = right.select(F.col(quote(IMPLICIT)).alias("__drill_lateral_r"), *rcols)
+    # the right records numbered in the order they are made (a row's elements in order), so
+    # the joined rows keep Drill's order, each left row's in turn: a LIMIT without ORDER BY
+    # takes the rows Drill takes
+    rdf = right.select(
+        F.col(quote(IMPLICIT)).alias("__drill_lateral_r"),
+        F.monotonically_increasing_id().alias(_RIGHT_ORDER),
+        *rcols,
+    )
     how = "left" if str(getattr(op, "type", "INNER")).upper() == "LEFT" else "inner"
     joined = numbered.join(rdf, numbered[quote(IMPLICIT)] == rdf["__drill_lateral_r"], how)
-    joined = joined.drop("__drill_lateral_r").drop(IMPLICIT)
+    joined = joined.orderBy(F.col(quote(IMPLICIT)), F.col(_RIGHT_ORDER))
+    joined = joined.drop("__drill_lateral_r", _RIGHT_ORDER).drop(IMPLICIT)
     if nested:
         joined = joined.withColumnRenamed(_OUTER, IMPLICIT)
     return Rel(joined)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pyspark.sql import Column
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -14,7 +14,7 @@ from drillspark.spark.expressions import paths_in
 from drillspark.spark.nested_filter import crosses_array, element_uses, filter_nested, leaf_type
 from drillspark.spark.records import drop_path, names_of, record_of, set_path
 from drillspark.spark.rel import Rel
-from drillspark.spark.scope import Scope
+from drillspark.spark.scope import IMPLICIT_COLUMN, Scope, quote
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -82,9 +82,41 @@ def filter_(tr: Translator, op: lo.Filter) -> Rel:
     return Rel(df.where(cond))  # where() drops false and null alike, as Drill's filter
 
 
+STAR = "*"
+STAR_DELIMITER = "¦¦"  # Drill's prefix delimiter of a table's star columns (`T0¦¦*`)
+
+
+def star_prefix(expr: Any) -> str | None:
+    """The prefix a star projection's expr selects: '' for `*`, `p¦¦` for `p¦¦*` (the fields
+    named `p¦¦...`); None when `expr` is not a star."""
+    if not isinstance(expr, FieldPath) or len(expr.segments) != 1:
+        return None
+    seg = expr.segments[0]
+    if not isinstance(seg, str):
+        return None
+    if seg == STAR:
+        return ""
+    if seg.endswith(STAR_DELIMITER + STAR):
+        return seg[:-1]
+    return None
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    """`name`, or `name` + the smallest n >= 0 that is free (ignoring case): Drill's naming
+    of a repeated output column (`dept0`; a later `dept0` becomes `dept00`)."""
+    if name.lower() not in taken:
+        return name
+    n = 0
+    while f"{name}{n}".lower() in taken:
+        n += 1
+    return f"{name}{n}"
+
+
 def project(tr: Translator, op: lo.Project) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
+    if any(star_prefix(p.expr) is not None for p in op.projections):
+        return _star_project(tr, op, df, scope)
     fields: list[tuple[tuple[str, ...], Column]] = []
     for i, p in enumerate(op.projections):
         value = tr.compiler(op, scope, f"projections[{i}].expr").compile(p.expr)
@@ -103,6 +135,46 @@ def project(tr: Translator, op: lo.Project) -> Rel:
         else:
             fields.append((path, value))
     return Rel(df.select(*record_of(fields)))
+
+
+def _star_project(tr: Translator, op: lo.Project, df: DataFrame, scope: Scope) -> Rel:
+    """A project with star projections, as Drill's project runs them: each star stands for
+    the input's fields in order (`*`: all of them; `p¦¦*`: those named `p¦¦...`, without the
+    prefix; a ref `q¦¦*` puts `q¦¦` in front), and an output name already taken (ignoring
+    case) gets the smallest free digit suffix (`floor, *` gives `floor, dept, floor0`)."""
+    out: list[Column] = []
+    taken: set[str] = set()
+    for i, p in enumerate(op.projections):
+        ref = names_of(p.ref)
+        prefix = star_prefix(p.expr)
+        if prefix is None:
+            if len(ref) != 1 or ref[0] == STAR:
+                raise tr.fail(
+                    op,
+                    f"projections[{i}]: a project with a star writes single names, "
+                    f"not {p.ref.dotted()!r}",
+                )
+            value = tr.compiler(op, scope, f"projections[{i}].expr").compile(p.expr)
+            name = unique_name(ref[0], taken)
+            taken.add(name.lower())
+            out.append(value.alias(name))
+            continue
+        target = ref[0] if len(ref) == 1 else ""
+        if target != STAR and not target.endswith(STAR_DELIMITER + STAR):
+            raise tr.fail(
+                op, f"projections[{i}]: the star {p.expr} needs a star ref (`*` or `q¦¦*`)"
+            )
+        into = target[:-1]
+        for f in df.schema.fields:
+            c = f.name
+            if not c.lower().startswith(prefix.lower()) or f.metadata.get(IMPLICIT_COLUMN):
+                continue
+            name = unique_name(into + c[len(prefix) :], taken)
+            taken.add(name.lower())
+            out.append(F.col(quote(c)).alias(name))
+    if not out:
+        return Rel(df.select())  # every star matched nothing: an empty record per row
+    return Rel(df.select(*out))
 
 
 def transform(tr: Translator, op: lo.Transform) -> Rel:

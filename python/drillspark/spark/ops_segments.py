@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql import Column, DataFrame, Window, WindowSpec
 from pyspark.sql import functions as F
 
+from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.ops_rows import sort_column
@@ -35,7 +36,7 @@ def segment(tr: Translator, op: lo.Segment) -> Rel:
     if len(ref) != 1:
         raise tr.fail(op, "a segment ref must be a single name")
     key = value
-    if any(p.root.lower() == ref[0].lower() for e in op.exprs for p in paths_in(e)):
+    if any(fold(p.root) == fold(ref[0]) for e in op.exprs for p in paths_in(e)):
         # the ref replaces a field the key reads: later operators group by the stored key,
         # since recomputing it would read the replaced field
         key = F.col(quote(ref[0]))
@@ -93,11 +94,11 @@ def collapsing_aggregate(tr: Translator, op: lo.CollapsingAggregate) -> Rel:
         fields.append((path, F.col("__carry").getField(f"c{i}") if i in taken else F.col("__key")))
     # Drill writes the aggregations first and the carryovers over them: on a name clash the
     # carryover wins
-    carried = {tuple(n.lower() for n in path) for path, _ in carry}
+    carried = {tuple(fold(n) for n in path) for path, _ in carry}
     fields += [
         (path, F.col(f"__a{i}"))
         for i, (path, _) in enumerate(aggs)
-        if tuple(n.lower() for n in path) not in carried
+        if tuple(fold(n) for n in path) not in carried
     ]
     if target is not None:
         # no record whose target is true: the segment gives no output
@@ -107,8 +108,8 @@ def collapsing_aggregate(tr: Translator, op: lo.CollapsingAggregate) -> Rel:
 
 def _same_path(expr: Any, path: Any) -> bool:
     segs = getattr(expr, "segments", None)
-    return segs is not None and [str(s).lower() for s in segs] == [
-        str(s).lower() for s in path.segments
+    return segs is not None and [fold(str(s)) for s in segs] == [
+        fold(str(s)) for s in path.segments
     ]
 
 

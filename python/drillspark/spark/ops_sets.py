@@ -7,8 +7,11 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
+from drillspark.names import fold
 from drillspark.plan import operators as lo
+from drillspark.spark.expressions import paths_in
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import Scope, quote
 
@@ -35,12 +38,12 @@ def _side(df: DataFrame, prefix: str, clash: set[str]) -> tuple[DataFrame, dict[
     if clash:
         df = df.select(
             *[
-                F.col(quote(c)).alias(prefix + c) if c.lower() in clash else F.col(quote(c))
+                F.col(quote(c)).alias(prefix + c) if fold(c) in clash else F.col(quote(c))
                 for c in df.columns
             ]
         )
     return df, {
-        c.lower().removeprefix(prefix) if c.startswith(prefix) else c.lower(): F.col(quote(c))
+        fold(c).removeprefix(prefix) if c.startswith(prefix) else fold(c): F.col(quote(c))
         for c in df.columns
     }
 
@@ -54,7 +57,7 @@ def join(tr: Translator, op: lo.Join) -> Rel:
     how = _JOIN_TYPES.get(str(op.type).upper())
     if how is None:
         raise tr.fail(op, f"unknown join type {op.type!r}")
-    clash = {c.lower() for c in left.columns} & {c.lower() for c in right.columns}
+    clash = {fold(c) for c in left.columns} & {fold(c) for c in right.columns}
     ldf, lcols = _side(left, _LEFT, clash)
     if clash:
         ldf = ldf.withColumn(_PRESENT, F.lit(True))
@@ -73,6 +76,8 @@ def join(tr: Translator, op: lo.Join) -> Rel:
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(cond.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(cond.right)
         conds.append(rel(lc, rc))
+    if op.condition is not None:
+        conds.append(both_sides_condition(tr, op, (left, lcols, ldf), (right, rcols, rdf)))
     if conds:
         joined = ldf.join(rdf, reduce(lambda a, b: a & b, conds), how)
     else:
@@ -82,9 +87,9 @@ def join(tr: Translator, op: lo.Join) -> Rel:
     if getattr(op, "duplicates", "merge") == "rename":
         return Rel(joined.select(*_renamed_apart(left.columns, right.columns)))
     out: list[Column] = []
-    right_names = {c.lower(): c for c in right.columns}
+    right_names = {fold(c): c for c in right.columns}
     for c in left.columns:
-        r = right_names.pop(c.lower(), None)
+        r = right_names.pop(fold(c), None)
         if r is None:
             out.append(F.col(quote(c)))
         else:
@@ -93,27 +98,47 @@ def join(tr: Translator, op: lo.Join) -> Rel:
                 .otherwise(F.col(quote(_RIGHT + r)))
                 .alias(c)
             )
-    out.extend(F.col(quote(c)) for c in right.columns if c.lower() in right_names)
+    out.extend(F.col(quote(c)) for c in right.columns if fold(c) in right_names)
     return Rel(joined.select(*out))
+
+
+def both_sides_condition(
+    tr: Translator,
+    op: lo.Join,
+    left: tuple[DataFrame, dict[str, Column], DataFrame],
+    right: tuple[DataFrame, dict[str, Column], DataFrame],
+) -> Column:
+    """A join's `condition` over the fields of both inputs (each side: its input, root name ->
+    column after renaming apart, the renamed frame); a name both inputs have is ambiguous."""
+    (lin, lcols, ldf), (rin, rcols, rdf) = left, right
+    assert op.condition is not None
+    clash = set(lcols) & set(rcols)
+    for p in paths_in(op.condition):
+        if str(p.root).lower() in clash:
+            raise tr.fail(op, f"condition: the field {p.root!r} is in both inputs")
+    fields = [f for f in lin.schema.fields if f.name.lower() not in clash]
+    fields += [f for f in rin.schema.fields if f.name.lower() not in clash]
+    scope = Scope(ldf.crossJoin(rdf), tr.where(op), {**lcols, **rcols}, T.StructType(fields))
+    return tr.compiler(op, scope, "condition").compile(op.condition)
 
 
 def _renamed_apart(left: list[str], right: list[str]) -> list[Column]:
     """Every column of both sides; a right name the left already has gets a digit (`dept0`,
     then `dept1`, ...), as Drill names the columns of SELECT * over a join."""
-    taken = {c.lower() for c in left}
+    taken = {fold(c) for c in left}
     out = [
-        F.col(quote(_LEFT + c) if c.lower() in {r.lower() for r in right} else quote(c)).alias(c)
+        F.col(quote(_LEFT + c) if fold(c) in {fold(r) for r in right} else quote(c)).alias(c)
         for c in left
     ]
     for c in right:
-        if c.lower() not in taken:
-            taken.add(c.lower())
+        if fold(c) not in taken:
+            taken.add(fold(c))
             out.append(F.col(quote(c)))
             continue
         n = 0
-        while f"{c}{n}".lower() in taken:
+        while fold(f"{c}{n}") in taken:
             n += 1
-        taken.add(f"{c}{n}".lower())
+        taken.add(fold(f"{c}{n}"))
         out.append(F.col(quote(_RIGHT + c)).alias(f"{c}{n}"))
     return out
 
@@ -149,13 +174,13 @@ def _aligned(tr: Translator, op: lo.SetOperator) -> list[DataFrame]:
     is an error, never silently dropped."""
     dfs = _inputs(tr, op)
     names = dfs[0].columns
-    want = sorted(n.lower() for n in names)
+    want = sorted(fold(n) for n in names)
     for i, d in zip(op.inputs[1:], dfs[1:], strict=True):
-        if sorted(c.lower() for c in d.columns) != want:
-            first = {n.lower() for n in names}
-            other = {c.lower() for c in d.columns}
-            only_first = sorted(n for n in names if n.lower() not in other)
-            only_other = sorted(c for c in d.columns if c.lower() not in first)
+        if sorted(fold(c) for c in d.columns) != want:
+            first = {fold(n) for n in names}
+            other = {fold(c) for c in d.columns}
+            only_first = sorted(n for n in names if fold(n) not in other)
+            only_other = sorted(c for c in d.columns if fold(c) not in first)
             raise tr.fail(
                 op,
                 f"input {i} has other fields than input {op.inputs[0]}: "

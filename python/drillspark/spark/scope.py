@@ -17,11 +17,16 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.names import fold
+
 # StructField metadata key the text reader sets on its data columns (see Scope.text_default)
 TEXT_COLUMN = "drill.text"
 # StructField metadata key of a column Drill reads as NOT NULL though Spark's file sources
 # make every column nullable (Parquet REQUIRED): modeof of such a column is NOT NULL
 REQUIRED_COLUMN = "drill.required"
+# StructField metadata key of an implicit file column a scan adds (`filename`, `filepath`,
+# `fqn`, `suffix`, when the query names it): a star does not stand for it, as in Drill
+IMPLICIT_COLUMN = "drill.implicit"
 _IMPLICIT = re.compile(r"dir\d+|filename|filepath|fqn|suffix|\$file", re.IGNORECASE)
 
 
@@ -57,12 +62,13 @@ def field_type(schema: T.DataType | None, path: tuple) -> T.DataType | None:
 
 def real_name(names: Iterable[str], name: str) -> str | None:
     """The one of `names` that `name` means: the exact spelling first, else the first one
-    equal ignoring case (Drill identifiers are case-insensitive); None when there is none."""
+    equal ignoring case (Drill identifiers are case-insensitive: `fold`, the extension's
+    rule); None when there is none."""
     names = list(names)
     if name in names:
         return name
-    low = name.lower()
-    return next((n for n in names if n.lower() == low), None)
+    key = fold(name)
+    return next((n for n in names if fold(n) == key), None)
 
 
 def _real_name(struct: T.StructType, name: str) -> str:
@@ -76,7 +82,7 @@ class Scope:
 
     df: DataFrame
     where: str = ""
-    columns: dict[str, Column] | None = None  # root name (lower case) -> column
+    columns: dict[str, Column] | None = None  # root name (folded) -> column
     schema: T.StructType | None = None  # schema matching `columns` (root names as given)
     # type_of answers by Column object (kept alive here, so ids are never reused): each
     # analysis is a round trip on Spark Connect
@@ -140,7 +146,7 @@ class Scope:
                 return F.lit("")
             return F.lit(None)  # a missing column is NULL in Drill
         root = _real_name(self.schema, path.root)
-        col = self.columns[root.lower()] if self.columns is not None else F.col(quote(root))
+        col = self.columns[fold(root)] if self.columns is not None else F.col(quote(root))
         t: T.DataType | None = field_type(self.schema, (root,))
         for seg in path.segments[1:]:
             nxt = field_type(t, (seg,))

@@ -260,7 +260,7 @@ class Translator:
                 raise self.fail(op, f"{describe(e)}") from e
         if result is None:
             result = self._written_frame(written)
-        return result, written
+        return _python_readable(result), written
 
     def _written_frame(self, written: list[WriteReport]) -> DataFrame:
         schema = T.StructType(
@@ -275,3 +275,14 @@ class Translator:
         return self.spark.createDataFrame(rows, schema).select(
             "path", "format", F.col("files"), F.col("rows")
         )
+
+
+def _python_readable(df: DataFrame) -> DataFrame:
+    """The result with its months-days-time intervals (AGE's) as Drill's JDBC text of them:
+    Spark cannot hand that type to Python, so any other way the rows could not be read."""
+    mixed = [f.name for f in df.schema.fields if isinstance(f.dataType, T.CalendarIntervalType)]
+    if not mixed:
+        return df
+    from drillspark.spark.functions_datetime import period_text
+
+    return df.withColumns({n: period_text(F.col(f"`{n}`")) for n in mixed})

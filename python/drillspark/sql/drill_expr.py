@@ -1,4 +1,4 @@
-"""Spelling of Drill logical-plan expressions (the grammar of drill-semantics.md §b): quoted
+"""Spelling of Drill logical-plan expressions (docs/logical-plans.md, "Expressions"): quoted
 paths, literals, operator and cast syntax. The lowering builds expression strings only
 through these helpers, so the dialect lives in one place."""
 

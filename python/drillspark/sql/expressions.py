@@ -215,7 +215,22 @@ class ExprLowering:
         op = dx.BINARY_OPS[type(node).__name__]
         return dx.binary(op, self.lower(node.this), self.lower(node.expression))
 
-    _EQ = _NEQ = _GT = _GTE = _LT = _LTE = _Add = _Sub = _Mul = _Div = _Mod = _binary
+    def _row_compare(self, node: exp.Binary) -> str:
+        """`(a, b) = (x, y)`: every pair equal; `<>`: some pair differs (SQL's row values)."""
+        left, right = node.this, node.expression
+        if not (isinstance(left, exp.Tuple) and isinstance(right, exp.Tuple)):
+            return self._binary(node)
+        if len(left.expressions) != len(right.expressions):
+            raise self.fail("row values of different sizes are compared", node)
+        op = dx.BINARY_OPS[type(node).__name__]
+        pairs = [
+            dx.binary(op, self.lower(a), self.lower(b))
+            for a, b in zip(left.expressions, right.expressions, strict=True)
+        ]
+        return dx.boolean_chain("and" if op == "==" else "or", pairs)
+
+    _EQ = _NEQ = _row_compare
+    _GT = _GTE = _LT = _LTE = _Add = _Sub = _Mul = _Div = _Mod = _binary
 
     def _And(self, node: exp.And) -> str:
         return dx.boolean_chain("and", [self.lower(c) for c in _flatten_op(node, exp.And)])

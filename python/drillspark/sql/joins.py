@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 def rewrite_using(sel: SelectLowering, sides: list[Source], joins: list[exp.Join]) -> None:
     """Turns each USING into an ON condition and unqualified references to its columns into
     qualified ones (in the AST of `sel`'s block)."""
-    merged: dict[str, exp.Expr] = {}
+    merged: dict[str, exp.Expr] = {}  # lower-case name -> the joined value
+    names: dict[str, str] = {}
     for k, j in enumerate(joins):
         using = j.args.get("using")
         if not using:
@@ -31,6 +32,7 @@ def rewrite_using(sel: SelectLowering, sides: list[Source], joins: list[exp.Join
         conds = []
         for ident in using:
             name = ident.name
+            names[name.lower()] = name
             left = _left_owner(sel, sides[: k + 1], name, j)
             lcol = _qualified(left, name)
             rcol = _qualified(right, name)
@@ -43,6 +45,7 @@ def rewrite_using(sel: SelectLowering, sides: list[Source], joins: list[exp.Join
                 merged[name.lower()] = lcol.copy()
         j.set("using", None)
         j.set("on", exp.and_(*conds))
+    sel.using_columns = [(names[k], e.copy()) for k, e in merged.items()]
     if not merged:
         return
     node = sel.node

@@ -1,5 +1,5 @@
 """Lowering a parsed Drill SQL query (sqlglot AST) to a Drill logical plan (the JSON format of
-drill-semantics.md §a, the one `drillspark.plan.parse` reads).
+docs/logical-plans.md, the one `drillspark.plan.parse` reads).
 
 The plan is built bottom-up as a list of operators with integer `@id`s. Columns of a
 schema-free table are not known in advance, so names are resolved the way Drill does: a
@@ -28,6 +28,7 @@ from drillspark.sql.errors import (
 from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, SqlSession
 
 STAR = "*"
+STAR_DELIMITER = "¦¦"  # Drill's prefix delimiter of one table's star columns (`T0¦¦*`)
 DISTINCT_ARG = "$distinct"  # the pre-aggregated argument of COUNT(DISTINCT x)
 
 # JSON options a table function cannot set (lower case)
@@ -309,7 +310,7 @@ class Lowering:
                 if isinstance(target, exp.Literal) and not target.is_string and rel.columns:
                     k = int(target.this) - 1
                     if not 0 <= k < len(rel.columns):
-                        raise self.fail(f"ORDER BY ordinal {target.this} is out of range", target)
+                        raise self.fail(f"Ordinal out of range: ORDER BY {target.this}", target)
                     name = rel.columns[k]
                 elif isinstance(target, exp.Column) and not target.table:
                     name = target.name
@@ -330,6 +331,8 @@ class Lowering:
         first = self._int(offset.expression if offset is not None else None, node) or 0
         if isinstance(limit, exp.Fetch):  # OFFSET n ROWS FETCH FIRST m ROWS ONLY
             fetch = self._int(limit.args.get("count"), node)
+        elif limit is not None and _is_all(limit.expression):
+            fetch = None  # LIMIT ALL: no limit
         else:
             fetch = self._int(limit.expression if limit is not None else None, node)
         op = {
@@ -676,3 +679,14 @@ def _ancestors(node: exp.Expr, stop: exp.Expr):
 
 def _inside_subquery(node: exp.Expr, block: exp.Expr) -> bool:
     return any(isinstance(p, exp.Subquery | exp.Select) for p in _ancestors(node, block))
+
+
+def _is_all(node: exp.Expr | None) -> bool:
+    """`LIMIT ALL` (sqlglot reads ALL as a column named all)."""
+    return (
+        isinstance(node, exp.Column)
+        and not node.table
+        and isinstance(node.this, exp.Identifier)
+        and not node.this.quoted
+        and node.name.lower() == "all"
+    )

@@ -22,6 +22,7 @@ from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import ExprLowering
 from drillspark.sql.lower import (
     STAR,
+    STAR_DELIMITER,
     Lowering,
     Rel,
     Scope,
@@ -35,6 +36,13 @@ from drillspark.sql.lower import (
 )
 from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.windows import WindowLowering
+
+DYNAMIC_STAR = "**"  # Calcite's name for a schema-free table's star column
+
+
+def star_prefix(s: Source) -> str:
+    """The prefix of a whole join side's fields (`alias¦¦`, as Drill's `T0¦¦` star prefix)."""
+    return f"{s.alias}{STAR_DELIMITER}"
 
 
 @dataclass
@@ -64,6 +72,8 @@ class SelectLowering:
         self.distinct_calls: dict[str, tuple[str, str]] = {}
         self._doubled: set[str] | None = None
         self.mode = "input"  # or "grouped": columns must be group keys
+        # JOIN ... USING: (column, its joined value) in order (sql/joins.py)
+        self.using_columns: list[tuple[str, exp.Expr]] = []
         # FLATTENs under an aggregate, flattened ahead of it: id(node) -> hidden column
         self.preflattened: dict[int, str] = {}
 
@@ -88,6 +98,7 @@ class SelectLowering:
         "with_",
         "kind",
         "windows",
+        "qualify",
     }
 
     def _check_clauses(self) -> None:
@@ -125,21 +136,44 @@ class SelectLowering:
         else:
             projections = [self._projection(i) for i in items]
         has_star = any(i.star for i in items)
+        qualify = self._qualify(items, grouped)
         order_hidden: list[dict] = []
-        orderings = self._orderings(items, order_hidden, has_star)
+        if has_star:
+            orderings = self._star_orderings(items, projections)
+        else:
+            orderings = self._orderings(items, order_hidden)
         rel = self._pre_project(rel)
+        if qualify is not None:  # after the windows it reads, before the projection
+            rel = Rel(
+                self.low.builder.add(
+                    {"op": "filter", "input": rel.op, "expr": qualify},
+                    self.node.args["qualify"],
+                ),
+                rel.columns,
+            )
         visible = [i.name for i in items if not i.star]
         if has_star:
-            # SELECT * keeps every input field: extra items are added to the record as a
-            # Drill `transform` does (no project, which would need the field list).
-            extra = [p for p in projections if p["ref"] != STAR]
-            if extra:
+            # A star has no field list at plan time: the project's stars stand for the input's
+            # fields in place, and the project names repeats as Drill does (`floor, *` gives
+            # floor, dept, floor0). ORDER BY reads the input, so it runs before the project.
+            if orderings:
                 rel = Rel(
-                    self.low.builder.add({"op": "transform", "input": rel.op, "transforms": extra}),
+                    self.low.builder.add({"op": "order", "input": rel.op, "orderings": orderings}),
                     None,
                 )
+                orderings = []
+            stars: list[dict] = []
+            for i, p in zip(items, projections, strict=True):
+                stars.extend(self._star_projections(i.node) if i.star else [p])
+            if stars == [{"ref": STAR, "expr": dx.path(STAR)}]:
+                rel = Rel(rel.op, None)  # the whole input record as it is
             else:
-                rel = Rel(rel.op, None)
+                rel = Rel(
+                    self.low.builder.add(
+                        {"op": "project", "input": rel.op, "projections": stars}, self.node
+                    ),
+                    None,
+                )
         else:
             parts = {f"projections[{k}]": i.node for k, i in enumerate(items)}
             rel = Rel(
@@ -177,6 +211,31 @@ class SelectLowering:
                 visible,
             )
         return rel
+
+    def _qualify(self, items: list[Item], grouped: bool) -> str | None:
+        """QUALIFY (Drill 1.22 runs it over a plain SELECT): a filter on the window functions
+        it names, or select-list aliases of window functions (`QUALIFY rn <= 2`)."""
+        q = self.node.args.get("qualify")
+        if q is None:
+            return None
+        if grouped:  # Drill 1.22 fails (ClassCastException) on QUALIFY with aggregates
+            raise self.low.unsupported("QUALIFY in an aggregate query", q)
+        if has_subquery(q.this):
+            raise self.low.unsupported("a subquery in QUALIFY", q)
+        named = {i.name.lower(): i.node for i in items if not i.star}
+
+        def swap(n: exp.Expr) -> exp.Expr:
+            if (
+                isinstance(n, exp.Column)
+                and not n.table
+                and isinstance(n.this, exp.Identifier)
+                and n.name.lower() in named
+                and named[n.name.lower()].find(exp.Window) is not None
+            ):
+                return named[n.name.lower()].copy()
+            return n
+
+        return self.expr(q.this.copy().transform(swap))
 
     # ------------------------------------------------------------------ FROM and joins
     def _from(self) -> Rel:
@@ -235,6 +294,10 @@ class SelectLowering:
             if rel.columns is None or len(names) != len(rel.columns):
                 raise self.fail("column aliases need a subquery with that many columns", alias_node)
             rel = self.low.rename(rel, names)
+        if not alias and isinstance(node, exp.Subquery):
+            # `FROM (SELECT ...), (SELECT ...)`: Drill takes several unaliased subqueries;
+            # each gets a name no query can write, to keep them apart in joins
+            alias = self.low.hidden("subquery")
         return Source(alias, rel)
 
     def _pivot(self, node: exp.Expr) -> Source:
@@ -327,24 +390,22 @@ class SelectLowering:
         ]
         if not stars:
             return None
-        out: list[Source] = []
-        for star in stars:
-            if isinstance(star, exp.Column) and star.table:
-                src = self.scope.find(star.table)
-                if src is None:
-                    raise self.fail(f"table '{star.table}' not found", star)
-                out.append(src)
-            else:
-                out.extend(self.scope.sources)
-        return out
+        return [s for star in stars for s in self._starred_by(star)]
+
+    def _starred_by(self, star: exp.Expr) -> list[Source]:
+        if isinstance(star, exp.Column) and star.table:
+            src = self.scope.find(star.table)
+            if src is None:
+                raise self.fail(f"table '{star.table}' not found", star)
+            return [src]
+        return list(self.scope.sources)
 
     def _rename_for_join(self, sides: list[Source]) -> list[Source]:
         """Gives each side's referenced columns a name unique in the join (`alias$column`) so
         both inputs' records can be merged and `a.x` / `b.x` stay apart. A star over sides
         with known columns references all of them (the star expands to `a.x`, `b.x`, ...);
-        a star over a schema-free side needs its whole record, so then each starred side keeps
-        its record and gets hidden qualified copies of its referenced columns (a `transform`),
-        and the other sides bring only hidden copies."""
+        a star over a schema-free side needs its whole record, whose fields all get the
+        side's star prefix (`alias¦¦x`, see _rename_side)."""
         starred = self._starred() or []
         refs = self._referenced()
         whole = any(s.columns is None for s in starred)
@@ -357,39 +418,46 @@ class SelectLowering:
                 self._rename_side(s)
         return sides
 
+    def _whole(self, s: Source) -> bool:
+        """Whether a star of the select list needs `s`'s whole record (its fields unknown)."""
+        starred, _refs, _whole = self._renaming
+        return s.columns is None and any(t is s for t in starred)
+
     def _side_fields(self, s: Source) -> dict[str, str]:
-        starred, refs, whole = self._renaming
+        starred, refs, _whole = self._renaming
         known = {c.lower(): c for c in s.columns or []}
         cols = set(refs.get(s.alias.lower(), set()))
         if any(t is s for t in starred) and s.columns is not None:
             cols |= set(known)
-        prefix = "$" if whole else ""
-        return {c: f"{prefix}{s.alias}${c}" for c in sorted(cols)}
+        if self._whole(s):
+            return {c: star_prefix(s) + c for c in sorted(cols)}
+        return {c: f"{s.alias}${c}" for c in sorted(cols)}
 
     def _rename_side(self, s: Source) -> None:
-        """One join side's project (or transform) to its join-unique field names."""
-        starred, _refs, whole = self._renaming
+        """One join side's project to its join-unique field names: `alias$column` for the
+        columns the query names; a side a star needs whole has every field renamed
+        `alias¦¦column` (Drill's star prefix), which the star's project takes off again."""
         s.names = s.rel.columns
         known = {c.lower(): c for c in s.columns or []}
-        # hidden copies (dropped from the result) when whole records reach the output
-        prefix = "$" if whole else ""
         s.fields = self._side_fields(s)
+        if self._whole(s):
+            s.rel = Rel(
+                self.low.builder.add(
+                    {
+                        "op": "project",
+                        "input": s.rel.op,
+                        "projections": [
+                            {"ref": dx.path(star_prefix(s) + STAR), "expr": dx.path(STAR)}
+                        ],
+                    }
+                ),
+                None,
+            )
+            return
         cols_sorted = sorted(s.fields)
         projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))} for c in cols_sorted]
-        if whole and any(t is s for t in starred):
-            self.low.hidden_names.extend(s.fields.values())
-            if projections:
-                s.rel = Rel(
-                    self.low.builder.add(
-                        {"op": "transform", "input": s.rel.op, "transforms": projections}
-                    ),
-                    None,
-                )
-            return
         if not projections:  # a side used only for its row count
-            projections = [{"ref": f"{prefix}{s.alias}$", "expr": "1"}]
-        if whole:
-            self.low.hidden_names.extend(p["ref"] for p in projections)
+            projections = [{"ref": f"{s.alias}$", "expr": "1"}]
         s.rel = Rel(
             self.low.builder.add({"op": "project", "input": s.rel.op, "projections": projections}),
             [p["ref"] for p in projections],
@@ -413,14 +481,16 @@ class SelectLowering:
                     conditions.append(cond)
         elif kind != "CROSS" and jtype != "INNER":
             raise self.fail("an outer join needs an ON condition", j)
+        general: list[exp.Expr] = []  # an outer join's ON conjuncts of another form
         if residual and jtype != "INNER":
             for conj in residual:
+                if has_subquery(conj):
+                    raise self.low.unsupported("a subquery in an outer join's ON", conj)
                 cond = join_details.one_side_condition(self, conj, right)
                 if cond is None:
-                    raise self.low.unsupported(
-                        "an outer join condition mixing both sides other than a comparison", conj
-                    )
-                conditions.append(cond)
+                    general.append(conj)  # `a.x = b.y OR a.z = b.z`: over both records
+                else:
+                    conditions.append(cond)
             residual = []
         columns = None
         if left.columns is not None and right.rel.columns is not None:
@@ -432,8 +502,8 @@ class SelectLowering:
             "type": jtype,
             "conditions": conditions,
         }
-        if self._renaming[2]:  # whole records under SELECT *: Drill keeps both, `x0`
-            op["duplicates"] = "rename"
+        if general:
+            op["condition"] = dx.boolean_chain("and", [self.expr(c) for c in general])
         rel = Rel(self.low.builder.add(op, j), columns)
         if residual:
             rel = Rel(
@@ -546,20 +616,29 @@ class SelectLowering:
 
     # ------------------------------------------------------------------ select list
     def _items(self) -> list[Item]:
+        """The select list, named as Calcite names it: an alias, a column's name, or
+        `EXPR$n` where n counts the distinct names (case-sensitively) derived for the items
+        before it, each star counting once (`SELECT id, id, id + 0` gives `id, id0, EXPR$1`,
+        asked of Drill 1.22); then repeats get a digit, ignoring case (`id, ID` -> `id, ID0`)."""
         items: list[Item] = []
         used: set[str] = set()
+        derived: set[str] = set()
         for i, e in enumerate(self.node.expressions):
+            while isinstance(e, exp.Paren):  # `SELECT DISTINCT(x)`: parentheses are no name
+                e = e.this
             if isinstance(e, exp.Star) or (
                 isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
             ):
                 expanded = self._expand_star(e)
                 if expanded is None:
+                    derived.add(f"*{i}")  # the dynamic star, one column for Calcite
                     items.append(Item(e, STAR, star=True))
                     continue
-                for col in expanded:
-                    name, n = col.name, 0
+                for col, base in expanded:
+                    derived.add(base)
+                    name, n = base, 0
                     while name.lower() in used:
-                        name = f"{col.name}{n}"
+                        name = f"{base}{n}"
                         n += 1
                     used.add(name.lower())
                     items.append(Item(col, name))
@@ -573,7 +652,8 @@ class SelectLowering:
             ):
                 name = e.name
             else:
-                name = f"EXPR${i}"
+                name = f"EXPR${len(derived)}"
+            derived.add(name)
             base, n = name, 0
             while name.lower() in used:
                 name = f"{base}{n}"
@@ -582,10 +662,13 @@ class SelectLowering:
             items.append(Item(e.this if isinstance(e, exp.Alias) else e, name))
         return items
 
-    def _expand_star(self, star: exp.Expr) -> list[exp.Column] | None:
-        """`*` / `t.*` as column references when the sources' columns are known (subqueries
-        with explicit select lists); None for schema-free tables."""
+    def _expand_star(self, star: exp.Expr) -> list[tuple[exp.Expr, str]] | None:
+        """`*` / `t.*` as (column reference, name) when the sources' columns are known
+        (subqueries with explicit select lists); None for schema-free tables. A plain `*`
+        over a join with USING lists each USING column once, first (its joined value), as
+        Drill does (`a(k, v) JOIN b(k, w) USING (k)`: k, v, w)."""
         sources = self.scope.sources
+        using = [] if isinstance(star, exp.Column) and star.table else self.using_columns
         if isinstance(star, exp.Column) and star.table:
             src = self.scope.find(star.table)
             if src is None:
@@ -593,11 +676,14 @@ class SelectLowering:
             sources = [src]
         if not sources or any(s.columns is None for s in sources):
             return None
-        cols = []
+        cols: list[tuple[exp.Expr, str]] = [(e.copy(), name) for name, e in using]
+        skip = {name.lower() for name, _ in using}
         for s in sources:
             for c in s.columns or []:
+                if c.lower() in skip:
+                    continue
                 table = exp.to_identifier(s.alias, quoted=True) if s.alias else None
-                cols.append(exp.Column(this=exp.to_identifier(c, quoted=True), table=table))
+                cols.append((exp.Column(this=exp.to_identifier(c, quoted=True), table=table), c))
         return cols
 
     def _qualifier_len(self, col: exp.Column) -> int:
@@ -608,7 +694,11 @@ class SelectLowering:
         if item.star:
             return {"ref": STAR, "expr": dx.path(STAR)}
         node = item.node
-        if isinstance(node, exp.Flatten) and not self._name_is_read(item):
+        if (
+            isinstance(node, exp.Flatten)
+            and not any(i.star for i in self._all_items)
+            and not self._name_is_read(item)
+        ):
             # A bare FLATTEN writes straight into its output column (under SELECT * it
             # replaces the input column of that name).
             inner = self.expr(node.this)
@@ -616,11 +706,24 @@ class SelectLowering:
             return {"ref": item.name, "expr": dx.path(item.name)}
         return {"ref": item.name, "expr": self.expr(node)}
 
+    def _star_projections(self, star: exp.Expr) -> list[dict]:
+        """The projections a `*` / `t.*` of the select list stands for: the whole record of a
+        lone table; in a join, per covered source in FROM order, its known columns or its
+        prefixed fields (`t¦¦*`, see _rename_side)."""
+        sources = self._starred_by(star)
+        if len(self.scope.sources) == 1:
+            return [{"ref": STAR, "expr": dx.path(STAR)}]
+        out: list[dict] = []
+        for s in sources:
+            if s.columns is None:
+                out.append({"ref": STAR, "expr": dx.path(star_prefix(s) + STAR)})
+            else:
+                out.extend({"ref": c, "expr": dx.path(s.field_name(c))} for c in s.columns)
+        return out
+
     def _name_is_read(self, item: Item) -> bool:
         """Whether another expression of this SELECT reads an input column named like
         `item` (then its FLATTEN must not overwrite that column before the projection)."""
-        if any(i.star for i in self._all_items):
-            return False
         name = item.name.lower()
         for i in self._all_items:
             for col in i.node.find_all(exp.Column):
@@ -779,7 +882,7 @@ class SelectLowering:
         if isinstance(g, exp.Literal) and not g.is_string:
             idx = int(g.this) - 1
             if not 0 <= idx < len(items):
-                raise self.fail(f"GROUP BY ordinal {g.this} is out of range", g)
+                raise self.fail(f"Ordinal out of range: GROUP BY {g.this}", g)
             return items[idx].node
         if isinstance(g, exp.Column) and not g.table:
             for i in items:
@@ -793,6 +896,14 @@ class SelectLowering:
         GROUP BY key (a grouped column can only mean the column)."""
         keys = [k for k, _ in self.group_nodes]
         named = {i.name.lower(): i.node for i in items if not i.star}
+        # inside an aggregate a name is the input column (`SUM(salary) AS salary ... HAVING
+        # SUM(salary) > 10000`, asked of Drill 1.22)
+        in_aggregate = {
+            id(c)
+            for a in cond.walk()
+            if isinstance(a, exp.AggFunc) or (isinstance(a, exp.Anonymous) and is_aggregate(a.name))
+            for c in a.find_all(exp.Column)
+        }
 
         def swap(n: exp.Expr) -> exp.Expr:
             if (
@@ -801,6 +912,7 @@ class SelectLowering:
                 and isinstance(n.this, exp.Identifier)
                 and n.name.lower() in named
                 and n not in keys
+                and id(n) not in in_aggregate
                 and not _inside_subquery(n, self.node)
             ):
                 return named[n.name.lower()].copy()
@@ -818,7 +930,7 @@ class SelectLowering:
         if isinstance(target, exp.Literal) and not target.is_string:
             k = int(target.this) - 1
             if not 0 <= k < len(items) or items[k].star:
-                raise self.fail(f"ORDER BY ordinal {target.this} is out of range", target)
+                raise self.fail(f"Ordinal out of range: ORDER BY {target.this}", target)
             return items[k].name
         if isinstance(target, exp.Column) and len(column_parts(target)) == 1:
             for i in items:
@@ -829,17 +941,33 @@ class SelectLowering:
                 return i.name
         return None
 
-    def _orderings(self, items: list[Item], hidden: list[dict], star: bool) -> list[dict]:
+    def _star_orderings(self, items: list[Item], projections: list[dict]) -> list[dict]:
+        """ORDER BY of a select list with a star, over the project's input: a named item by
+        its expression, anything else as written. An ordinal naming the star sorts by Drill's
+        `**` column, which no record has (a NULL for every row): it changes no order."""
+        order = self.node.args.get("order")
+        out: list[dict] = []
+        for o in order.expressions if order is not None else []:
+            target = o.this
+            if isinstance(target, exp.Literal) and not target.is_string:
+                k = int(target.this) - 1
+                if 0 <= k < len(items) and items[k].star:
+                    continue
+            name = self._order_name(target, items)
+            if name is None:
+                out.append(ordering(self.expr(target), o))
+                continue
+            k = next(k for k, i in enumerate(items) if not i.star and i.name == name)
+            out.append(ordering(projections[k]["expr"], o))
+        return out
+
+    def _orderings(self, items: list[Item], hidden: list[dict]) -> list[dict]:
         order = self.node.args.get("order")
         if order is None:
             return []
         out = []
         for idx, o in enumerate(order.expressions):
             name = self._order_name(o.this, items)
-            if name is None and star:
-                # the output still has every input field: order by the expression itself
-                out.append(ordering(self.expr(o.this), o))
-                continue
             if name is None:
                 name = self.low.hidden("o")
                 if self.mode == "grouped":
@@ -852,8 +980,12 @@ class SelectLowering:
 
     def _distinct(self, rel: Rel) -> Rel:
         if rel.columns is None:
-            raise self.low.unsupported("SELECT DISTINCT *", self.node)
-        keys = [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
+            # SELECT DISTINCT * over a schema-free table: Drill groups by its `**` column,
+            # which no record has, and answers one row, `**` NULL (asked of Drill 1.22)
+            keys = [{"ref": DYNAMIC_STAR, "expr": dx.cast(dx.NULL, "INT")}]
+            rel = Rel(rel.op, [DYNAMIC_STAR])
+        else:
+            keys = [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
         return Rel(
             self.low.builder.add(
                 {"op": "groupingaggregate", "input": rel.op, "keys": keys, "exprs": []}

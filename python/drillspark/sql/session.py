@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drillspark.rules import json_options
 from drillspark.sql.errors import TableNotFoundError, ValidationError
 
 if TYPE_CHECKING:
@@ -34,15 +35,8 @@ OPTION_DEFAULTS: dict[str, object] = {
 }
 
 # Session option -> the JSON format-config key it overrides in each scan (a table function's
-# own option wins over the session's).
-JSON_FORMAT_OPTIONS = {
-    "store.json.all_text_mode": "allTextMode",
-    "store.json.read_numbers_as_double": "readNumbersAsDouble",
-    "store.json.reader.allow_nan_inf": "nanInf",
-    "store.json.reader.skip_invalid_records": "skipMalformedJSONRecords",
-    "store.json.reader.allow_escape_any_char": "escapeAnyChar",
-    "store.json.extended_types": "extendedTypes",
-}
+# own option wins over the session's): the table the extension reads too.
+JSON_FORMAT_OPTIONS = {o.session: o.spellings[0] for o in json_options() if o.session}
 
 PLUGINS = ("dfs", "cp")
 

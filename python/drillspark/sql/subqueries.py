@@ -69,12 +69,24 @@ def has_subquery(node: exp.Expr) -> bool:
     )
 
 
+NULL_SAFE = "IS NOT DISTINCT FROM"
+
+
 class Correlation:
     """A subquery's copy with its correlated WHERE conjuncts taken out: `pairs` holds
-    (outer expression, relationship, inner expression) for `outer REL inner`."""
+    (outer expression, relationship, inner expression) for `outer REL inner`.
 
-    def __init__(self, sel: SelectLowering, query: exp.Select, where: exp.Expr):
+    Any other correlation (a correlated condition that is not such a comparison, an outer
+    reference outside WHERE, or a non-equality where the caller needs equalities) makes it
+    *general*: the subquery is evaluated once per distinct value of the outer columns it reads
+    (the domain, `bind`), joined in as a table whose columns stand for the outer references,
+    and `pairs` match each outer column with its domain column (IS NOT DISTINCT FROM)."""
+
+    def __init__(
+        self, sel: SelectLowering, query: exp.Select, where: exp.Expr, equalities: bool = False
+    ):
         self.sel = sel
+        self.original = query
         self.query = query.copy()
         inner = {t.alias_or_name.lower() for t in self.query.find_all(exp.Table)} | {
             n.alias.lower()
@@ -83,6 +95,8 @@ class Correlation:
         }
         self.outer = {s.alias.lower() for s in sel.scope.sources if s.alias} - inner
         self.pairs: list[tuple[exp.Expr, str, exp.Expr]] = []
+        self.general = False
+        self.domain: Rel | None = None
         w = self.query.args.get("where")
         kept: list[exp.Expr] = []
         for c in _conjuncts(w.this) if w is not None else []:
@@ -96,11 +110,7 @@ class Correlation:
                     self.pairs.append((b, _FLIP[rel], a))
                     continue
             if self.refs_outer(c):
-                raise sel.low.unsupported(
-                    "a correlated condition that is not a comparison "
-                    "of an inner and an outer expression",
-                    c,
-                )
+                self.general = True
             kept.append(c)
         self.query.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
         for key, value in self.query.args.items():
@@ -108,10 +118,58 @@ class Correlation:
                 continue
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, exp.Expr) and self.refs_outer(v):
-                    raise sel.low.unsupported(
-                        "an outer reference outside the WHERE conditions of a subquery", v
-                    )
-        del where
+                    self.general = True
+        if equalities and not all(r == "==" for _, r, _ in self.pairs):
+            self.general = True
+        if self.general:
+            self._generalize(where)
+
+    def _generalize(self, node: exp.Expr) -> None:
+        """The general form: the whole subquery with each outer column reference replaced by
+        a column of the domain table (a hidden name), which joins the subquery's FROM."""
+        low = self.sel.low
+        if any(self.original.args.get(k) for k in ("limit", "offset", "fetch")):
+            raise low.unsupported("LIMIT in a subquery correlated this way", node)
+        q = self.original.copy()
+        self.alias = low.hidden("domain")
+        self.refs: dict[str, tuple[exp.Column, str]] = {}  # outer column text -> (node, name)
+
+        def swap(n: exp.Expr) -> exp.Expr:
+            if isinstance(n, exp.Column) and self.is_outer(n):
+                key = n.sql().lower()
+                if key not in self.refs:
+                    self.refs[key] = (n.copy(), low.hidden("o"))
+                return exp.column(self.refs[key][1], table=self.alias, quoted=True)
+            return n
+
+        swapped = q.transform(swap)
+        assert isinstance(swapped, exp.Select)
+        q = swapped
+        table = exp.Table(this=exp.to_identifier(self.alias, quoted=True))
+        has_from = q.args.get("from_") or q.args.get("from")
+        self.query = q.join(table) if has_from else q.from_(table)
+        self.pairs = [
+            (col, NULL_SAFE, exp.column(name, table=self.alias, quoted=True))
+            for col, name in self.refs.values()
+        ]
+
+    def bind(self, rel: Rel) -> None:
+        """The domain of a general correlation: the distinct values of the outer columns the
+        subquery reads, from the outer stream `rel`."""
+        if not self.general:
+            return
+        names = [name for _, name in self.refs.values()]
+        op = self.sel.low.builder.add(
+            {
+                "op": "groupingaggregate",
+                "input": rel.op,
+                "keys": [
+                    {"ref": name, "expr": self.sel.expr(col)} for col, name in self.refs.values()
+                ],
+                "exprs": [],
+            }
+        )
+        self.domain = Rel(op, names)
 
     def is_outer(self, col: exp.Column) -> bool:
         parts = column_parts(col)
@@ -123,10 +181,6 @@ class Correlation:
     def refs_inner(self, e: exp.Expr) -> bool:
         return any(not self.is_outer(c) for c in e.find_all(exp.Column))
 
-    @property
-    def equalities(self) -> bool:
-        return all(r == "==" for _, r, _ in self.pairs)
-
 
 @dataclass
 class _Stats:
@@ -135,6 +189,7 @@ class _Stats:
     v: str
     keys: list[str]
     outer: list[str]  # the outer expressions the keys are compared with
+    relationships: list[str]  # how (== or IS NOT DISTINCT FROM)
     empty: str  # true when the subquery has no row for the outer row
     cnt: str
     nn: str
@@ -184,10 +239,21 @@ class SubqueryLowering:
         keys = [(inner, self.low.hidden("k")) for _, _, inner in (corr.pairs if corr else [])]
         self.keys = [k for _, k in keys]
         q.set("expressions", [exp.alias_(e.copy(), n, quoted=True) for e, n in keys + values])
-        if group and keys:
-            q.set("group", exp.Group(expressions=[e.copy() for e, _ in keys]))
-        rel = self.low.lower_query(q)
-        return rel
+        own_group = q.args.get("group")
+        if own_group is None and any(self.sel._has_aggregate(e) for e, _ in values):
+            group = True  # an aggregate value (`x IN (SELECT MAX(..) ...)`): one per key
+        if keys and (group or (corr is not None and corr.general and own_group)):
+            # per key; a GROUP BY of the subquery's own groups within each key
+            extra = list(own_group.expressions) if own_group is not None else []
+            q.set("group", exp.Group(expressions=extra + [e.copy() for e, _ in keys]))
+        if corr is None or not corr.general:
+            return self.low.lower_query(q)
+        assert corr.domain is not None, "bind() the general correlation to the outer stream"
+        self.low.ctes.append({corr.alias.lower(): corr.domain})
+        try:
+            return self.low.lower_query(q)
+        finally:
+            self.low.ctes.pop()
 
     def conditions(self, corr: Correlation) -> list[dict]:
         return [
@@ -233,6 +299,7 @@ class SubqueryLowering:
             corr = Correlation(self.sel, query, target)
             if not corr.pairs:
                 return None  # uncorrelated: the general form (a row count) is as cheap
+            corr.bind(rel)
             inner = self.lower_select(corr.query, [], corr)
             return self.add(
                 {
@@ -252,6 +319,7 @@ class SubqueryLowering:
                 return self._row_in(rel, target, query, conj)
             if isinstance(query, exp.Select):
                 corr = Correlation(self.sel, query, target)
+                corr.bind(rel)
                 value = self.one_column(corr.query, sub, "IN")
                 name = self.low.hidden("in")
                 inner = self.lower_select(corr.query, [(value, name)], corr)
@@ -290,6 +358,7 @@ class SubqueryLowering:
         """`(a, b) IN (SELECT x, y ...)` as a WHERE conjunct: a semi-join on a = x, b = y."""
         probes = list(target.this.expressions)
         corr = Correlation(self.sel, query, target)
+        corr.bind(rel)
         values = [e.this if isinstance(e, exp.Alias) else e for e in corr.query.expressions]
         if len(values) != len(probes) or any(isinstance(v, exp.Star) for v in values):
             raise self.sel.fail(
@@ -397,7 +466,7 @@ class SubqueryLowering:
             raise self.low.unsupported("EXISTS over a set operation", target)
         if lateral.over_unnest(query):
             return lateral.exists(self.sel, rel, query)
-        corr = Correlation(self.sel, query, target)
+        corr = Correlation(self.sel, query, target, equalities=True)
         if not corr.pairs:
             inner = self.low.lower_query(corr.query.limit(1))
             count = self.low.hidden("exists")
@@ -412,7 +481,7 @@ class SubqueryLowering:
             )
             rel = self.join(rel, inner, "INNER", [], target)
             return rel, dx.binary(">", dx.path(count), "0")
-        self._need_equalities(corr, target)
+        corr.bind(rel)
         inner = self.lower_select(corr.query, [], corr)
         inner = self.add(
             {
@@ -427,14 +496,6 @@ class SubqueryLowering:
         rel = self.join(rel, inner, "LEFT", self.conditions(corr), target)
         return rel, dx.call("isnotnull", [dx.path(marker)])
 
-    def _need_equalities(self, corr: Correlation, node: exp.Expr) -> None:
-        if not corr.equalities:
-            raise self.low.unsupported(
-                "a correlation other than equality here (only a WHERE "
-                "conjunct [NOT] EXISTS may use one)",
-                node,
-            )
-
     def _stats(self, rel: Rel, sub: exp.Expr, node: exp.Expr, minmax: bool) -> _Stats:
         """The subquery's one column (`v`, with the correlation keys), and its count,
         non-NULL count (and MIN, MAX) per correlation key joined into `rel` (a cross join
@@ -443,13 +504,15 @@ class SubqueryLowering:
         keys: list[str] = []
         outer: list[exp.Expr] = []
         v = self.low.hidden("v")
+        relationships: list[str] = []
         if isinstance(query, exp.Select):
-            corr = Correlation(self.sel, query, node)
-            self._need_equalities(corr, node)
+            corr = Correlation(self.sel, query, node, equalities=True)
+            corr.bind(rel)
             value = self.one_column(corr.query, sub, "the subquery")
             inner = self.lower_select(corr.query, [(value, v)], corr)
             keys = list(self.keys)
             outer = [o for o, _, _ in corr.pairs]
+            relationships = [r for _, r, _ in corr.pairs]
         else:
             inner = self.low.lower_query(query)
             if inner.columns is None or len(inner.columns) != 1:
@@ -476,15 +539,15 @@ class SubqueryLowering:
         )
         outer_exprs = [self.sel.expr(o) for o in outer]
         conds = [
-            {"relationship": "==", "left": o, "right": dx.path(k)}
-            for o, k in zip(outer_exprs, keys, strict=True)
+            {"relationship": r, "left": o, "right": dx.path(k)}
+            for o, k, r in zip(outer_exprs, keys, relationships, strict=True)
         ]
         rel = self.join(rel, stats, "LEFT" if keys else "INNER", conds, node)
         # no subquery row for this outer row: count NULL, as good as 0
         empty = dx.boolean_chain(
             "or", [dx.call("isnull", [dx.path(cnt)]), dx.binary("==", dx.path(cnt), "0")]
         )
-        return _Stats(rel, inner, v, keys, outer_exprs, empty, cnt, nn, mn, mx)
+        return _Stats(rel, inner, v, keys, outer_exprs, relationships, empty, cnt, nn, mn, mx)
 
     def _in(self, rel: Rel, target: exp.In) -> tuple[Rel, str]:
         x = self.sel.expr(target.this)
@@ -509,8 +572,8 @@ class SubqueryLowering:
         )
         distinct, marker = self.marked(distinct)
         conds = [
-            {"relationship": "==", "left": o, "right": dx.path(n)}
-            for o, n in zip(st.outer, renamed, strict=True)
+            {"relationship": r, "left": o, "right": dx.path(n)}
+            for o, n, r in zip(st.outer, renamed, st.relationships, strict=True)
         ]
         rel = self.join(
             st.rel,
@@ -571,27 +634,20 @@ class SubqueryLowering:
         if not isinstance(query, exp.Select):
             inner = self.low.lower_query(query)
             return self._single_value(rel, inner, sub)
-        corr = Correlation(self.sel, query, sub)
+        corr = Correlation(self.sel, query, sub, equalities=True)
         value = self.one_column(corr.query, sub, "a scalar subquery")
         if not corr.pairs:
             inner = self.low.lower_query(corr.query)
             return self._single_value(rel, inner, sub)
-        self._need_equalities(corr, sub)
+        corr.bind(rel)
         aggregated = not corr.query.args.get("group") and self.sel._has_aggregate(value)
         v = self.low.hidden("v")
         if aggregated:
+            # one row per key; an outer row without one gets NULL, COUNT included: Drill 1.22
+            # answers NULL for `(SELECT COUNT(*) FROM n WHERE n.k = r.k)` without a match
             keyed = self.lower_select(corr.query, [(value, v)], corr, group=True)
-            keyed, marker = self.marked(keyed)
-            conditions = self.conditions(corr)
-            # the subquery's value over no rows (COUNT: 0, SUM: NULL) for unmatched rows
-            empty_q = corr.query.copy()
-            empty_q.set("where", exp.Where(this=exp.false()))
-            e = self.low.hidden("empty")
-            empty_q.set("expressions", [exp.alias_(value.copy(), e, quoted=True)])
-            empty = self.low.lower_query(empty_q)
-            rel = self.join(rel, empty, "INNER", [], sub)
-            rel = self.join(rel, keyed, "LEFT", conditions, sub)
-            return rel, dx.case([(dx.call("isnull", [dx.path(marker)]), dx.path(e))], dx.path(v))
+            rel = self.join(rel, keyed, "LEFT", self.conditions(corr), sub)
+            return rel, dx.path(v)
         keyed = self.lower_select(corr.query, [(value, v)], corr)
         conditions = self.conditions(corr)
         one, count = self.low.hidden("v"), self.low.hidden("rows")

@@ -231,18 +231,6 @@ class WindowLowering:
         return rel
 
 
-def _bound(value: object, side: object) -> str | exp.Expr | None:
-    """A frame bound as text (`UNBOUNDED PRECEDING`, `CURRENT ROW`) or its offset expression."""
-    if value is None:
-        return None
-    if isinstance(value, exp.Expr):
-        return value
-    text = str(value).upper()
-    if text == "CURRENT ROW":
-        return text
-    return f"{text} {str(side or '').upper()}".strip()
-
-
 def _function_name(fn: exp.Expr, ex: ExprLowering) -> str:
     if isinstance(fn, exp.Filter):
         fn = fn.this

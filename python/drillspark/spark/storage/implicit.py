@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
-from drillspark.spark.scope import quote
+from drillspark.spark.scope import IMPLICIT_COLUMN, quote
 
 FILE_COLUMNS = ("filename", "filepath", "fqn", "suffix")
 
@@ -71,7 +71,7 @@ def with_implicit(
         ),
     }
     extra = [
-        values[n.lower()].alias(n.lower())
+        values[n.lower()].alias(n.lower(), metadata={IMPLICIT_COLUMN: True})
         for n in dict.fromkeys(x.lower() for x in wanted)
         if n in values and n not in have
     ]

@@ -309,10 +309,6 @@ def column_attributes(f: SqlField) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- the engines
-def _schema_of(columns: list[tuple[str, str, bool]]) -> T.StructType:
-    return T.StructType([T.StructField(n, _SPARK[t], nullable) for n, t, nullable in columns])
-
-
 def _frame(
     spark: SparkSession, columns: list[tuple[str, str, bool]], rows: list[tuple]
 ) -> DataFrame:
@@ -534,6 +530,3 @@ class MetadataEngine(StorageEngine):
 
     def write(self, df: DataFrame, target: Any) -> Any:
         raise MetadataError(f"Unable to create or drop objects. Schema [{self.name}] is immutable.")
-
-
-METADATA_KINDS = ("ischema", "system-tables")

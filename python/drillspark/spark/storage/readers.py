@@ -12,8 +12,9 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from drillspark import rules
 from drillspark.errors import ExecutionError
-from drillspark.spark.scope import TEXT_COLUMN, quote
+from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
 from drillspark.spark.storage import parquet, text
 from drillspark.spark.storage.implicit import FILE_COLUMNS, with_implicit
 from drillspark.spark.storage.text import PATH_COL
@@ -24,18 +25,11 @@ class ReadError(ExecutionError, ValueError):
 
 
 # Drill JSON format-config keys (a plan's `selection.format`, a storage engine's
-# `formats.json`, a SQL table function's options) -> the `drill` source's option names.
+# `formats.json`, a SQL table function's options) -> the `drill` source's option names, from
+# the table the extension reads too (drillspark/rules/json_options.tsv). `schema` is a provided
+# schema: `inline=(a int, ...)` or the source's DDL text.
 JSON_OPTIONS = {
-    "allTextMode": "allTextMode",
-    "readNumbersAsDouble": "readNumbersAsDouble",
-    "nanInf": "nanInf",
-    "allowNanInf": "nanInf",
-    "skipMalformedJSONRecords": "skipInvalidRecords",
-    "skipInvalidRecords": "skipInvalidRecords",
-    "escapeAnyChar": "escapeAnyChar",
-    "allowEscapeAnyChar": "escapeAnyChar",
-    "extendedTypes": "extendedTypes",
-    "schema": "schema",  # a provided schema: `inline=(a int, ...)` or the source's DDL text
+    spelling: o.option for o in rules.json_options() for spelling in (o.option, *o.spellings)
 }
 # Format-config keys that say which files are JSON, not how to read them.
 _JSON_FORMAT_KEYS = {"type", "extensions"}
@@ -92,7 +86,10 @@ def read_json(
         n for n in dict.fromkeys(x.lower() for x in implicit) if n in FILE_COLUMNS and n not in have
     ]
     if extra:
-        df = df.select(*[F.col(quote(c)) for c in df.columns], *[F.col(n) for n in extra])
+        df = df.select(
+            *[F.col(quote(c)) for c in df.columns],
+            *[F.col(n).alias(n, metadata={IMPLICIT_COLUMN: True}) for n in extra],
+        )
     return df
 
 

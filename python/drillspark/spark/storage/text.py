@@ -16,6 +16,7 @@ by position without one; its columns come first, in its order.
 from __future__ import annotations
 
 import bz2
+import dataclasses
 import gzip
 import os
 import re
@@ -214,9 +215,12 @@ def parse_inline_schema(text: str) -> tuple[ProvidedColumn, ...]:
 
 def parse_records(text: str, fmt: TextFormat) -> Iterator[list[str]]:
     """The records of one file's text, each a list of field strings (Drill's rules, above)."""
+    if fmt.line_delimiter not in ("", "\n"):
+        # Drill: a newline ends a line whatever lineDelimiter says, and the delimiter itself
+        # (`\r\n`, `\r`) ends one too: both become one newline
+        text = text.replace(fmt.line_delimiter, "\n")
+        fmt = dataclasses.replace(fmt, line_delimiter="\n")
     ld, delim, q = fmt.line_delimiter, fmt.delimiter, fmt.quote
-    if ld != "\n" and "\n" in text:
-        text = text.replace("\n", ld)  # Drill: a newline ends a line whatever lineDelimiter says
     n, i = len(text), 0
     while i < n:
         if fmt.comment and text.startswith(fmt.comment, i):

@@ -4,10 +4,11 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
-import org.apache.spark.sql.drillspark.compat.DrillCatalogReadCheck
 
-import drillspark.analysis.ResolveMissingColumns
-import drillspark.functions.{DrillFunctions, FlattenAsExplode}
+import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
+import drillspark.catalog.DrillWorkspacePath
+import drillspark.functions.{ConvertFunctions, DrillFlatten, DrillFunctions, DrillHash, DrillKvgen, DrillRepeatedContains,
+  DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -29,7 +30,7 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     if (!DrillSparkExtensions.firstTime(extensions)) return
 
     // functions: Drill's functions, all prefixed drill_ so no Spark built-in is replaced
-    DrillFunctions.all.foreach(extensions.injectFunction)
+    DrillSparkExtensions.functions.foreach(extensions.injectFunction)
 
     // analyzer, hint phase: missing nested fields of Drill tables become typed NULLs before
     // Spark's column resolution rejects them with FIELD_NOT_FOUND
@@ -37,6 +38,10 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // analyzer, resolution phase: missing top-level columns of Drill tables become typed NULLs
     // once nothing else in the query can resolve them (instead of UNRESOLVED_COLUMN)
     extensions.injectResolutionRule { session => ResolveMissingColumns(session, early = false) }
+
+    // analyzer, resolution phase: drill_modeof of a REQUIRED column of Spark's Parquet source
+    // is NOT NULL, as Drill answers (Spark reads every Parquet column as nullable)
+    extensions.injectResolutionRule { _ => ResolveParquetModes }
 
     // analyzer check: read options on a dfs catalog table are refused, never ignored
     extensions.injectCheckRule { _ => DrillCatalogReadCheck }
@@ -48,6 +53,26 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
 }
 
 object DrillSparkExtensions {
+
+  /**
+   * The one list of functions drillspark registers, in the order DESCRIBE/SHOW FUNCTIONS lists
+   * them. It sits at the top because its functions come from more than one package
+   * (drill_workspace_path is the catalog's workspace rule); functions/ holds the rest, one
+   * file per family, and what they share (DrillFunctions).
+   */
+  lazy val functions: Seq[DrillFunctions.Description] = Seq(
+    DrillVersion.description,
+    DrillFlatten.description,
+    DrillKvgen.description,
+    DrillKvgen.aliasDescription,
+    DrillRepeatedCount.description,
+    DrillRepeatedContains.description,
+    ConvertFunctions.fromDescription,
+    ConvertFunctions.toDescription,
+    DrillRound.description,
+    DrillWorkspacePath.description
+  ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
+
   private val applied =
     Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap[SparkSessionExtensions, java.lang.Boolean]()))
 

@@ -9,8 +9,10 @@ import org.apache.spark.sql.types._
 /**
  * `drill_convert_from(x, 'JSON')` / `drill_convert_to(x, 'JSON')`: Drill's CONVERT_FROM and
  * CONVERT_TO for JSON (and UTF8). Drill turns JSON text into a map/list whose type comes from
- * the data; here that is a VARIANT, which drill_flatten, drill_kvgen and drill_typeof read
- * per row. CONVERT_TO gives VARBINARY (Spark BINARY) JSON text, as Drill does.
+ * the data: for constant text that type is inferred here (ConvertFromJson); other text is a
+ * VARIANT, which drill_flatten, drill_kvgen and drill_typeof read per row. Both read JSON as
+ * Drill does (unquoted field names, NaN). CONVERT_TO gives VARBINARY (Spark BINARY) JSON text,
+ * as Drill does.
  */
 object ConvertFunctions {
   val From = "drill_convert_from"
@@ -49,7 +51,12 @@ object ConvertFunctions {
     group = "json_funcs") { args =>
     DrillFunctions.arity(From, args, 2)
     encoding(From, args(1)) match {
-      case e if JsonNames(e) => DrillBuiltins.call("parse_json", Seq(Cast(args.head, StringType)))
+      case e if JsonNames(e) =>
+        val text = Cast(args.head, StringType)
+        // a constant is typed as Drill's reader types the data (the planner folds the call);
+        // other text is a VARIANT, read per row
+        val folded = if (text.foldable) Option(text.eval()).flatMap(v => ConvertFromJson.constant(v.toString)) else None
+        folded.getOrElse(DrillParseJson(text))
       case "UTF8" => Cast(args.head, StringType)
       case other => unsupported(From, other)
     }

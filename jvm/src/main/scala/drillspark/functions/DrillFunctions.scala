@@ -6,27 +6,16 @@ import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo}
 import org.apache.spark.sql.drillspark.compat.DrillSparkErrors
 
 /**
- * The one list of functions drillspark registers. Every name starts with `drill_`, so none
- * replaces a Spark built-in (injecting `flatten` would hide Spark's own array flatten).
+ * What every drill_ function shares: its description for DESCRIBE FUNCTION and the
+ * argument-count check (the one list is DrillSparkExtensions.functions). Every name starts
+ * with `drill_`, so none replaces a Spark built-in (injecting `flatten` would hide Spark's own
+ * array flatten).
  */
 object DrillFunctions {
 
   type Description = (FunctionIdentifier, ExpressionInfo, FunctionBuilder)
 
   val Prefix = "drill_"
-
-  /** Every function, in the order DESCRIBE/SHOW FUNCTIONS lists them. */
-  lazy val all: Seq[Description] = Seq(
-    DrillVersion.description,
-    DrillFlatten.description,
-    DrillKvgen.description,
-    DrillKvgen.aliasDescription,
-    DrillRepeatedCount.description,
-    DrillRepeatedContains.description,
-    ConvertFunctions.fromDescription,
-    ConvertFunctions.toDescription,
-    drillspark.catalog.DrillWorkspacePath.description
-  ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 
   /** Builds a description with usage text for DESCRIBE FUNCTION. */
   def describe(

@@ -1,7 +1,8 @@
 package drillspark.functions
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Expression, UnaryExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, CaseWhen, Coalesce, ExprId, Expression, If, RaiseError, UnaryExpression}
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, ExprCode, FalseLiteral}
 import org.apache.spark.sql.catalyst.expressions.codegen.Block._
 import org.apache.spark.sql.types._
@@ -13,11 +14,15 @@ import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
  * names its type (Drill: `typeof(cast(null as int)) = 'INT'`); only an untyped null is
  * `NULL`. `drill_typeof` of a VARIANT names each row's own type, like Drill's UNION.
  */
-case class DrillTypeOf(child: Expression, function: String) extends UnaryExpression {
+case class DrillTypeOf(child: Expression, function: String, notNull: Option[Boolean] = None)
+    extends UnaryExpression {
 
   override def prettyName: String = function
   override def dataType: DataType = StringType
   override def nullable: Boolean = false
+
+  /** Whether this call answers MODEOF (the one whose answer depends on a reader's mode). */
+  def asksMode: Boolean = function == DrillTypeOf.ModeOf
 
   private def perRow: Boolean = function == DrillTypeOf.TypeOf && child.dataType == VariantType
 
@@ -27,7 +32,8 @@ case class DrillTypeOf(child: Expression, function: String) extends UnaryExpress
   @transient private lazy val staticName: UTF8String = UTF8String.fromString(function match {
     case DrillTypeOf.TypeOf | DrillTypeOf.DrillTypeOfName => DrillTypeNames.minorType(child.dataType)
     case DrillTypeOf.SqlTypeOf => DrillTypeNames.sqlType(child.dataType)
-    case DrillTypeOf.ModeOf => DrillTypeNames.mode(child.dataType, DrillTypeOf.modeSource(child).nullable)
+    case DrillTypeOf.ModeOf =>
+      DrillTypeNames.mode(child.dataType, !notNull.getOrElse(DrillTypeOf.knownNotNull(child)))
   })
 
   override def eval(input: InternalRow): Any =
@@ -60,6 +66,32 @@ object DrillTypeOf {
     case c: org.apache.spark.sql.catalyst.expressions.Cast => modeSource(c.child)
     case other => other
   }
+
+  /**
+   * Whether `e`'s values are never null as Drill's readers see them: Spark proves it (a
+   * literal, a struct), or the column is REQUIRED in its files, which a reader that knows says
+   * with `drill.required` metadata (Spark reads every file column as nullable).
+   */
+  def knownNotNull(e: Expression, required: ExprId => Boolean = _ => false): Boolean =
+    modeSource(e) match {
+      case a: Attribute =>
+        !a.nullable || required(a.exprId) ||
+          (a.metadata.contains(RequiredKey) && a.metadata.getBoolean(RequiredKey))
+      // an operator that is NULL only for a NULL input keeps its inputs' mode (Drill 1.22:
+      // modeof(r_regionkey + 1) of a REQUIRED column is NOT NULL)
+      case other if other.nullable && other.nullIntolerant && other.children.nonEmpty =>
+        other.children.forall(knownNotNull(_, required))
+      // a branch that raises an error returns no NULL (a cast that refuses bad text)
+      case _: RaiseError => true
+      case c: CaseWhen if c.nullable =>
+        c.elseValue.exists(knownNotNull(_, required)) && c.branches.forall(b => knownNotNull(b._2, required))
+      case i: If if i.nullable => knownNotNull(i.trueValue, required) && knownNotNull(i.falseValue, required)
+      case c: Coalesce if c.nullable => c.children.exists(knownNotNull(_, required))
+      case other => !other.nullable
+    }
+
+  /** The metadata key a reader sets on a column REQUIRED in all its files. */
+  val RequiredKey = "drill.required"
 
   val TypeOf = "drill_typeof"
   val DrillTypeOfName = "drill_drilltypeof"

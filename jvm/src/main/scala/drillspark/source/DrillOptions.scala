@@ -148,12 +148,36 @@ object DrillOptions {
     Option(m.get("path")).toSeq ++ many
   }
 
-  def apply(m: CaseInsensitiveStringMap): DrillOptions = {
-    val known = Set("path", "paths", "alltextmode", "readnumbersasdouble", "skipinvalidrecords",
-      "skipmalformedjsonrecords", "naninf", "escapeanychar", "extendedtypes", "typeconflict",
-      "nulltype", "batchrows", "batchbytes", "samplerecords", "schema", "maxdepth", "maxschemadepth", "invalidutf8",
-      "splitfiles", "splitbytes", "discoveryparallelfiles", "pushfilters", "countscan", "format", "type",
-      "workspace", "workspaceroot")
+  /** Drill's spellings of the JSON reader options (lower case) -> the source's name for each:
+   * the table python/drillspark/rules/json_options.tsv, which the Python side reads too (plans'
+   * and SQL's format configs), packed into the jar by tools/build_jar.py. */
+  private[source] lazy val DrillSpellings: Map[String, String] = {
+    val table = "/drillspark/rules/json_options.tsv"
+    val in = getClass.getResourceAsStream(table)
+    if (in == null) throw new IllegalStateException(s"drill: the extension jar lacks $table")
+    try scala.io.Source.fromInputStream(in, "UTF-8").getLines()
+      .filter(line => line.trim.nonEmpty && !line.startsWith("#"))
+      .flatMap(_.split("\t") match {
+        case Array(option, spellings, _) => (option +: spellings.split(",").toSeq).map(_.toLowerCase(Locale.ROOT) -> option)
+        case other => throw new IllegalStateException(s"drill: $table: not three columns: ${other.mkString(" | ")}")
+      }).toMap
+    finally in.close()
+  }
+
+  /** `options` with each Drill spelling also under the source's name, unless that is given too. */
+  private def withSourceNames(options: CaseInsensitiveStringMap): CaseInsensitiveStringMap = {
+    val out = new java.util.HashMap[String, String](options.asCaseSensitiveMap())
+    options.asCaseSensitiveMap().asScala.foreach { case (k, v) =>
+      DrillSpellings.get(k.toLowerCase(Locale.ROOT)).filterNot(options.containsKey).foreach(out.put(_, v))
+    }
+    new CaseInsensitiveStringMap(out)
+  }
+
+  def apply(options: CaseInsensitiveStringMap): DrillOptions = {
+    val m = withSourceNames(options)
+    val known = Set("path", "paths", "typeconflict", "nulltype", "batchrows", "batchbytes", "samplerecords",
+      "maxdepth", "maxschemadepth", "invalidutf8", "splitfiles", "splitbytes", "discoveryparallelfiles",
+      "pushfilters", "countscan", "format", "type", "workspace", "workspaceroot") ++ DrillSpellings.keySet
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
         s"drill: unknown option '$k'; see docs/scan.md for the options of the drill source"))
@@ -179,7 +203,7 @@ object DrillOptions {
       paths = parsePaths(m),
       allTextMode = bool(m, "allTextMode", false),
       readNumbersAsDouble = bool(m, "readNumbersAsDouble", false),
-      skipInvalidRecords = bool(m, "skipInvalidRecords", bool(m, "skipMalformedJSONRecords", false)),
+      skipInvalidRecords = bool(m, "skipInvalidRecords", false),
       nanInf = bool(m, "nanInf", true),
       escapeAnyChar = bool(m, "escapeAnyChar", false),
       extendedTypes = bool(m, "extendedTypes", false),

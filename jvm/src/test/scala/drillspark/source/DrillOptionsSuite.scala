@@ -34,6 +34,10 @@ object DrillOptionsSuite extends Suite {
       "Drill's skipMalformedJSONRecords is skipInvalidRecords")
     c.equal(opts("skipInvalidRecords" -> "false", "skipMalformedJSONRecords" -> "true").skipInvalidRecords,
       false, "skipInvalidRecords wins over its alias")
+    // Drill's other spellings come from the table the Python side reads too (rules/json_options.tsv)
+    c.equal(opts("allowNanInf" -> "false").nanInf, false, "Drill's allowNanInf is nanInf")
+    c.equal(opts("ALLOWESCAPEANYCHAR" -> "true").escapeAnyChar, true, "Drill's allowEscapeAnyChar, any case")
+    c.equal(opts("nanInf" -> "true", "allowNanInf" -> "false").nanInf, true, "nanInf wins over its alias")
 
     c.equal(opts("batchRows" -> "100").batchRows, 100, "batchRows")
     c.fails("between 1 and 65536", "batchRows 0")(opts("batchRows" -> "0"))

@@ -76,32 +76,8 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     found
   }
 
-  /** A key with no column: skipped, unless it appeared only after the sampled records. */
-  private def skipMember(p: JsonParser, ix: Int): Unit = {
-    if (ix == StructWriter.Late) throw new ValueMismatch(
-      s"key '${p.currentName()}' did not appear in the records used for discovery " +
-        s"(option sampleRecords=${ctx.o.sampleRecords}), so it has no column: raise sampleRecords " +
-        "or name it in the provided schema (option schema)")
-    p.skipChildren()
-  }
-
   /** Write the members of the object whose START_OBJECT is current. */
-  def writeMembers(p: JsonParser, i: Int): Unit = {
-    java.util.Arrays.fill(seen, false)
-    var t = p.nextToken()
-    while (t == JsonToken.FIELD_NAME) {
-      val ix = index(p.currentName())
-      val vt = p.nextToken()
-      if (ix < 0) skipMember(p, ix)
-      else {
-        children(ix).write(p, vt, i)
-        seen(ix) = true
-      }
-      t = p.nextToken()
-    }
-    var c = 0
-    while (c < children.length) { if (!seen(c)) children(c).writeNull(i); c += 1 }
-  }
+  def writeMembers(p: JsonParser, i: Int): Unit = { jackson.p = p; writeObject(jackson, i, null, null, null) }
 
   /**
    * A top-level record with pushed filters: after each member the conjuncts it decides are
@@ -111,28 +87,88 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
    * key (some members were skipped: the caller re-reads the record).
    */
   def writeMembersFiltered(p: JsonParser, i: Int, f: EarlyFilter, vs: Array[Vec], full: RowFilter): Int = {
+    jackson.p = p
+    writeObject(jackson, i, f, vs, full)
+  }
+
+  /** [[writeMembers]] from the byte reader, after the object's '{'. */
+  def writeMembersBytes(r: ByteReader, i: Int): Unit = { bytes.r = r; writeObject(bytes, i, null, null, null) }
+
+  /**
+   * The one member loop, for both input paths (`in`): each member's value into its column
+   * (duplicate keys: last wins), keys without a column skipped (a key discovery never saw:
+   * [[Members.late]]), then null for every column the object lacks. With a filter `f` (the
+   * Jackson path's top-level record) the result is as [[writeMembersFiltered]] says; without
+   * one it is 1.
+   */
+  private def writeObject(in: Members, i: Int, f: EarlyFilter, vs: Array[Vec], full: RowFilter): Int = {
     java.util.Arrays.fill(seen, false)
     var rejected = false
     var rewritten = false
-    var t = p.nextToken()
-    while (t == JsonToken.FIELD_NAME) {
-      val ix = index(p.currentName())
-      val vt = p.nextToken()
-      if (ix < 0) skipMember(p, ix)
-      else if (rejected && !f.reads(ix)) p.skipChildren()
+    var more = in.first()
+    while (more) {
+      val ix = in.column()
+      if (ix == StructWriter.Late) in.late()
+      else if (ix < 0 || (rejected && !f.reads(ix))) in.skip()
       else {
-        children(ix).write(p, vt, i)
+        in.write(children(ix), i)
         seen(ix) = true
-        if (rejected) rewritten = true
-        else if (!f.passes(ix, seen, vs, i)) rejected = true
+        if (f != null) {
+          if (rejected) rewritten = true
+          else if (!f.passes(ix, seen, vs, i)) rejected = true
+        }
       }
-      t = p.nextToken()
+      more = in.next()
     }
     if (rejected && !rewritten) return 0
     var c = 0
     while (c < children.length) { if (!seen(c)) children(c).writeNull(i); c += 1 }
     if (!rejected) 1 else if (full.eval(vs, i) == 1) 2 else 0
   }
+
+  /** An object's members as one input path presents them, for [[writeObject]]: `column` reads
+   * the current member's name (its column as [[index]] gives it) and moves onto its value,
+   * which `write`, `skip` or `late` then consumes; `next` moves to the following member. */
+  private sealed abstract class Members {
+    def first(): Boolean
+    def next(): Boolean
+    def column(): Int
+    def write(w: ColumnWriter, i: Int): Unit
+    def skip(): Unit
+    /** The current key did not appear in the sampled records, so it has no column. */
+    def late(): Nothing
+  }
+
+  /** Jackson's tokens: the object's START_OBJECT is current when [[first]] is called. */
+  private final class JacksonMembers extends Members {
+    var p: JsonParser = _
+    private var vt: JsonToken = _
+    def first(): Boolean = p.nextToken() == JsonToken.FIELD_NAME
+    def next(): Boolean = p.nextToken() == JsonToken.FIELD_NAME
+    def column(): Int = { val ix = index(p.currentName()); vt = p.nextToken(); ix }
+    def write(w: ColumnWriter, i: Int): Unit = w.write(p, vt, i)
+    def skip(): Unit = p.skipChildren()
+    def late(): Nothing = throw new ValueMismatch(
+      s"key '${p.currentName()}' did not appear in the records used for discovery " +
+        s"(option sampleRecords=${ctx.o.sampleRecords}), so it has no column: raise sampleRecords " +
+        "or name it in the provided schema (option schema)")
+  }
+
+  /** The byte reader, after the object's '{'; names are looked up by their bytes ([[nameOf]]). */
+  private final class BytesMembers extends Members {
+    var r: ByteReader = _
+    private var prev: StructWriter.Name = _
+    private var c = 0
+    def first(): Boolean = { prev = null; r.firstMember() }
+    def next(): Boolean = r.nextMember()
+    def column(): Int = { prev = nameOf(r, prev); c = r.value(); prev.ix }
+    def write(w: ColumnWriter, i: Int): Unit = w.writeBytes(r, c, i)
+    def skip(): Unit = r.skip(c)
+    def late(): Nothing = r.giveUp() // the Jackson path names the key
+  }
+
+  private val jackson = new JacksonMembers
+  private val bytes = new BytesMembers
 
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT =>
@@ -182,24 +218,6 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     }
     if (prev == null) firstName = nm else prev.next = nm
     nm
-  }
-
-  /** [[writeMembers]] from the byte reader, after the object's '{'. */
-  def writeMembersBytes(r: ByteReader, i: Int): Unit = {
-    java.util.Arrays.fill(seen, false)
-    var prev: StructWriter.Name = null
-    var more = r.firstMember()
-    while (more) {
-      prev = nameOf(r, prev)
-      val ix = prev.ix
-      val c = r.value()
-      if (ix >= 0) { children(ix).writeBytes(r, c, i); seen(ix) = true }
-      else if (ix == StructWriter.Late) r.giveUp() // the Jackson path names the key
-      else r.skip(c)
-      more = r.nextMember()
-    }
-    var c = 0
-    while (c < children.length) { if (!seen(c)) children(c).writeNull(i); c += 1 }
   }
 
   override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =

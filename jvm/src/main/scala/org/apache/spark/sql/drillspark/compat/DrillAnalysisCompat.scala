@@ -6,7 +6,9 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedRelation}
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LogicalPlan, WithCTE}
 import org.apache.spark.sql.classic.{SparkSession => ClassicSession}
+import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import drillspark.DrillTable
 import drillspark.catalog.DrillCatalog
@@ -18,6 +20,10 @@ import drillspark.catalog.DrillCatalog
  * ResolveReferences runs.
  */
 object DrillAnalysisCompat {
+
+  /** The DSv2 tables `plan` reads, each with the read options given to it. */
+  def v2Reads(plan: LogicalPlan): Seq[(Table, CaseInsensitiveStringMap)] =
+    plan.collect { case r: DataSourceV2Relation => (r.table, r.options) }
 
   /** True when `plan` reads a relation whose DSv2 table is a DrillTable. */
   def readsDrillTable(plan: LogicalPlan): Boolean = drillReader(plan)(plan)

@@ -45,3 +45,28 @@ object DrillVariant {
       .map(f => f.key -> asVal(f.value))
   }
 }
+
+/**
+ * Parsing JSON text into a VARIANT the way Drill's JSON reader reads it: unquoted field names
+ * (`{x: 1}`) and NaN / Infinity are accepted (Spark's parse_json refuses both).
+ */
+object DrillVariantJson {
+  /** Jackson's factory with Drill's leniency. */
+  val factory: com.fasterxml.jackson.core.JsonFactory = new com.fasterxml.jackson.core.JsonFactoryBuilder()
+    .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+    .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+    .build()
+
+  /** A Jackson parser over `text` with Drill's leniency. */
+  def parser(text: String): com.fasterxml.jackson.core.JsonParser = factory.createParser(text)
+
+  /** `text` as a VARIANT; invalid JSON throws Jackson's or the builder's exception. */
+  def parse(text: String): VariantVal = {
+    val p = parser(text)
+    try {
+      p.nextToken() // the builder reads from the parser's current token
+      val v = org.apache.spark.types.variant.VariantBuilder.parseJson(p, false)
+      new VariantVal(v.getValue, v.getMetadata)
+    } finally p.close()
+  }
+}

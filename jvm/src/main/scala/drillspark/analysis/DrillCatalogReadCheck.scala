@@ -1,7 +1,7 @@
-package org.apache.spark.sql.drillspark.compat
+package drillspark.analysis
 
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+import org.apache.spark.sql.drillspark.compat.DrillAnalysisCompat
 
 import drillspark.source.DrillJsonTable
 
@@ -11,11 +11,8 @@ import drillspark.source.DrillJsonTable
  * `df.schema` cannot show a schema the options would have changed.
  */
 object DrillCatalogReadCheck extends (LogicalPlan => Unit) {
-  override def apply(plan: LogicalPlan): Unit = plan.foreach {
-    case r: DataSourceV2Relation => r.table match {
-      case t: DrillJsonTable => t.checkReadOptions(r.options)
-      case _ =>
-    }
+  override def apply(plan: LogicalPlan): Unit = DrillAnalysisCompat.v2Reads(plan).foreach {
+    case (t: DrillJsonTable, options) => t.checkReadOptions(options)
     case _ =>
   }
 }

@@ -1,0 +1,30 @@
+"""Drill rules both halves of drillspark read from one table in this folder: the wheel carries
+the folder and tools/build_jar.py puts it in the extension jar (`drillspark/rules/`), so
+neither side keeps a copy of its own. `json_options.tsv`: the JSON reader options' Drill
+spellings. This package imports nothing of drillspark, so every layer may use it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class JsonOption:
+    option: str  # the `drill` source's name
+    spellings: tuple[str, ...]  # Drill's; the first is what a plan's format config holds
+    session: str | None  # the Drill session option that sets it in drillspark.sql
+
+
+@cache
+def json_options() -> tuple[JsonOption, ...]:
+    text = resources.files(__name__).joinpath("json_options.tsv").read_text(encoding="utf-8")
+    rows = []
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            option, spellings, session = line.split("\t")
+            rows.append(
+                JsonOption(option, tuple(spellings.split(",")), None if session == "-" else session)
+            )
+    return tuple(rows)
