@@ -36,7 +36,7 @@ def corpus() -> list:
 def test_corpus(probe, path):
     options_file = path.with_suffix(".options")
     options = json.loads(options_file.read_text()) if options_file.exists() else {}
-    for split in (0, 16):
+    for split in (0, 16, 64):  # whole, and cut in splits of two sizes found to matter
         read_and_check(probe, path.read_bytes(), options, split)
 
 

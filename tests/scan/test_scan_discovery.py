@@ -174,10 +174,9 @@ def test_sample_records_bounds_discovery_and_later_values_are_not_dropped(spark,
 
 
 def test_schema_cache_reuses_discovery_until_the_file_changes(spark, tmp_path):
-    import os
-
     import contextlib
     import io
+    import os
 
     def counted_by_reading(df) -> str:
         out = io.StringIO()

@@ -279,6 +279,12 @@ final class RecordStream(
       "which has no byte positions to skip a bad record by; skipInvalidRecords needs UTF-8)", e)
     val ctx = parser.getParsingContext
     val inRecord = ctx != null && !ctx.inRoot
+    // In a split, a bad record whose error lies on a line of a later split ran into that split
+    // (a block comment or string left open, brackets never closed), which reads those lines as
+    // records of its own, while the whole file skips them with the bad record: not JSON lines.
+    // Only a record cut short on this split's last line fails at the next split's first byte.
+    if (inRecord && owner.beyond(at - columnOf(loc) + 1) && !(columnOf(loc) == 1 && at == owner.ownedEnd))
+      throw Splits.spansBoundary(file, recordStart, owner.ownedEnd)
     val inArray = arrayMode
     // at > parserFrom: never resume where this parser started (that line is the bad one)
     if (inRecord && columnOf(loc) == 1 && at > parserFrom) reopenAt(at, lineOf(loc), 1, 0, inArray)
