@@ -55,3 +55,41 @@ def test_one_thread_keeps_its_session_between_calls(spark, shared):
     finally:
         drillspark.sql("ALTER SESSION RESET ALL", spark)
     assert _typeof_key(spark, shared) == "BIGINT"
+
+
+def test_schema_and_count_caches_under_concurrent_rewrites(spark, tmp_path):
+    """Threads rewrite their own file (a new type each round) and read it back while all of
+    them read one shared folder: each sees exactly what it last wrote (the schema and count
+    caches are keyed per file and change stamp, and shared safely), the shared folder always
+    counts the same."""
+    import json
+
+    shared_dir = tmp_path / "shared"
+    shared_dir.mkdir()
+    for i in range(20):
+        (shared_dir / f"s{i:02d}.json").write_text(json.dumps({"id": i}) + "\n")
+    errors: list[BaseException] = []
+    seen: list[tuple] = []
+
+    def work(n: int) -> None:
+        own = tmp_path / f"own{n}.json"
+        try:
+            for round_ in range(4):
+                value = round_ if round_ % 2 == 0 else f"r{round_}"
+                own.write_text("".join(json.dumps({"v": value}) + "\n" for _ in range(round_ + 1)))
+                df = spark.read.format("drill").load(str(own))
+                want = "bigint" if round_ % 2 == 0 else "string"
+                seen.append((df.dtypes, df.count(), [r.v for r in df.collect()]))
+                assert df.dtypes == [("v", want)], (n, round_, df.dtypes)
+                assert df.count() == round_ + 1
+                assert spark.read.format("drill").load(str(shared_dir)).count() == 20
+        except BaseException as e:  # reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(seen) == 16

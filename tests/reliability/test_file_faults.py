@@ -70,6 +70,38 @@ def test_a_file_that_grows_after_planning_is_read_whole_with_the_planned_columns
     assert "extra" in spark.read.format("drill").load(str(tmp_path / "d")).columns
 
 
+def rewrite_keeping_length_and_mtime(path: Path, text: str) -> None:
+    """Rewrite `path` with `text` padded to the old length, then set the old times back (what
+    `touch -r`, `rsync -t` or `cp -p` do): length and modification time are as before."""
+    before = os.stat(path)
+    data = text.encode()
+    assert len(data) <= before.st_size
+    path.write_bytes(data + b" " * (before.st_size - len(data)))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+def test_a_same_length_rewrite_with_its_mtime_restored_is_discovered_again(spark, tmp_path):
+    # the schema cache's key holds the file's change time and inode, which utime cannot set back
+    f = tmp_path / "t.json"
+    f.write_text('{"a": 1}\n{"a": 2}\n{"a": 3}\n')
+    assert spark.read.format("drill").load(str(f)).dtypes == [("a", "bigint")]
+    rewrite_keeping_length_and_mtime(f, '{"a": "x", "b": true}\n')
+    df = spark.read.format("drill").load(str(f))
+    assert df.dtypes == [("a", "string"), ("b", "boolean")]
+    assert [tuple(r) for r in df.collect()] == [("x", True)]
+
+
+def test_a_same_length_rewrite_with_its_mtime_restored_is_counted_again(spark, tmp_path):
+    # count(*) answers from the records discovery counted while the file is unchanged
+    f = tmp_path / "t.json"
+    f.write_text("".join(json.dumps({"k": i}) + "\n" for i in range(40)))
+    assert spark.read.format("drill").load(str(f)).count() == 40
+    rewrite_keeping_length_and_mtime(f, "".join(json.dumps({"k": i}) + "\n" for i in range(7)))
+    assert spark.read.format("drill").load(str(f)).count() == 7
+
+
 @pytest.mark.deploy
 @pytest.mark.cluster
 @pytest.mark.spark_process
@@ -94,8 +126,12 @@ def test_an_executor_killed_mid_scan_still_gives_the_right_answer(tmp_path):
     out = {
         line.split(" ", 1)[0]: line.split(" ", 1)[1]
         for line in proc.stdout.splitlines()
-        if line.split(" ", 1)[0] in ("KILLED", "FAILED_TASKS", "ANSWER", "AFTER")
+        if line.split(" ", 1)[0]
+        in ("PARTITIONS", "SPARK_PARTITIONS", "KILLED", "FAILED_TASKS", "ANSWER", "AFTER")
     }
+    # Spark's packing rule (FilePartition): 8 files of ~75 KB, each counting a 4 MiB open cost,
+    # in partitions of 9 MiB (the app's maxPartitionBytes): three files to a partition
+    assert out["PARTITIONS"] == out["SPARK_PARTITIONS"] == "3", proc.stdout[-2000:]
     assert out["KILLED"] == "1", proc.stdout[-2000:] + proc.stderr[-3000:]
     assert out["ANSWER"] == f"{len(records)} {sum(r['v'] for r in records)}"
     assert out["AFTER"] == str(len(records))

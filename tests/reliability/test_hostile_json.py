@@ -155,3 +155,42 @@ def test_invalid_utf8_replaced_when_asked(spark, tmp_path):
     assert got[0] == "a\ufffd\ufffdb" and "/" not in got[0]
     assert got[1].startswith("c\ufffd") and got[1].endswith("d") and "?" not in got[1]
     assert got[2] == "é😀"
+
+
+# UTF-16 and UTF-32 files (found by fuzzing the JVM reader: with skipInvalidRecords the Jackson
+# path reopened the file "at byte -1" forever, and count(*) refused files the read path took).
+# Drill 1.22 reads them as Jackson guesses from the first bytes (JSON's own rule), asked:
+#   SELECT * FROM dfs.`u16.json`  (UTF-16LE, no byte order mark) -> a BIGINT: 1, 2
+#   SELECT count(*) FROM dfs.`u16.json` -> 2;  SELECT * FROM dfs.`u16bom.json` (UTF-16) -> 1, 2
+TEXT = '{"a": 1, "s": "\u00e9\U0001f600"}\n{"a": 2, "s": "x"}\n'
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-16", "utf-32-le", "utf-32"])
+def test_utf16_and_utf32_files_read_as_drill_reads_them(spark, tmp_path, encoding):
+    f = tmp_path / "t.json"
+    f.write_bytes(TEXT.encode(encoding))
+    df = read(spark, f)
+    assert [tuple(r) for r in df.collect()] == [(1, "\u00e9\U0001f600"), (2, "x")]
+    assert read(spark, f, countScan="false").count() == 2 == read(spark, f).count()
+    assert df.filter("a = 2").select("s").collect() == [Row(s="x")]
+
+
+def test_a_bad_record_in_a_utf16_file_is_skipped_or_named(spark, tmp_path):
+    f = tmp_path / "t.json"
+    f.write_bytes('{"a": 1}\n{"a": }\n{"a": 3}\n'.encode("utf-16-le"))
+    assert [r.a for r in read(spark, f, skipInvalidRecords="true").collect()] == [1, 3]
+    with pytest.raises(Exception) as e:
+        read(spark, f).collect()
+    assert f"{f} line 2, column 8" in str(e.value)  # the `}` where a value belongs
+
+
+def test_a_file_taken_for_utf16_that_is_not_fails_once(spark, tmp_path):
+    # a zero second byte makes Jackson (and Drill) take the file for UTF-16; an odd length
+    # cannot be UTF-16: one error naming the file, never a loop (it hung with skipInvalidRecords)
+    f = tmp_path / "t.json"
+    f.write_bytes(b"\n\x00e")
+    for skip in ("false", "true"):
+        with pytest.raises(Exception) as e:
+            read(spark, f, skipInvalidRecords=skip).collect()
+        message = str(e.value)
+        assert f"drill: file:{f} (byte 0): cannot read: the file is UTF-16 or UTF-32" in message

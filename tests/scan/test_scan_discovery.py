@@ -174,19 +174,31 @@ def test_sample_records_bounds_discovery_and_later_values_are_not_dropped(spark,
 
 
 def test_schema_cache_reuses_discovery_until_the_file_changes(spark, tmp_path):
+    import contextlib
+    import io
     import os
+
+    def counted_by_reading(df) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            df.groupBy().count().explain()
+        return out.getvalue().split("files counted by reading: ")[1].split(" ")[0]
 
     p = tmp_path / "cache.json"
     p.write_text('{"a": 1}\n')
     st = os.stat(p)
     assert read(spark, p).schema.fieldNames() == ["a"]
-    # same length and modification time: the cached schema is used, no new discovery pass
+    # the file untouched: the cache answers (its record count too: no file read to count)
+    assert counted_by_reading(read(spark, p)) == "0"
+    # same length, modification time set back: its change time and inode still tell (the key
+    # held only length and mtime before, and answered the old schema)
     p.write_text('{"b": 1}\n')
     os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert read(spark, p).schema.fieldNames() == ["a"]
-    # a changed file (new mtime) is discovered again
-    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
     assert read(spark, p).schema.fieldNames() == ["b"]
+    # a changed file (new mtime) is discovered again
+    p.write_text('{"c": 1}\n')
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    assert read(spark, p).schema.fieldNames() == ["c"]
 
 
 def test_many_files_are_discovered_by_a_spark_job_with_the_same_result(spark, tmp_path):

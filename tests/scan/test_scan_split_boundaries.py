@@ -119,11 +119,29 @@ def test_skipping_with_replaced_utf8_keeps_the_records_after_a_scalar(spark, tmp
     assert [tuple(r) for r in got] == [(1, "bad \ufffd"), (2, None), (3, None)]
 
 
-def test_truncated_line_and_bad_token_at_a_line_end_cost_one_record_each(spark, tmp_path):
+@pytest.mark.parametrize("split", [None, "5", "9", "13"])
+def test_truncated_line_and_bad_token_at_a_line_end_cost_one_record_each(spark, tmp_path, split):
+    # read whole and cut in splits: a record cut short at a split's last line is still skipped
     p = tmp_path / "cut.json"
     p.write_text('{"a":1}\n{"a":2, "b"\n{"a":3}\ntru\n{"a":4}\n{"a":5, }\n{"a":6}\n')
-    df = read(spark, p, skipInvalidRecords="true")
+    opts = {"splitBytes": split} if split else {}
+    df = read(spark, p, skipInvalidRecords="true", **opts)
     assert sorted(r.a for r in df.select("a").collect()) == [1, 3, 4, 6]
+
+
+def test_a_skipped_record_running_into_the_next_split_fails_the_split_read(spark, tmp_path):
+    # line 3 opens a block comment that never closes: read whole, the record and every line
+    # after it are one bad record (JSON's rule: the comment runs to the end of the file); the
+    # lines after it, read by later splits, would be rows the whole file does not have
+    p = tmp_path / "open-comment.json"
+    p.write_text(
+        '{"a":1}\n{"a":2}\n{"a":3, /* "b":1}\n' + "".join(f'{{"a":{i}}}\n' for i in range(4, 9))
+    )
+    whole = read(spark, p, skipInvalidRecords="true", splitFiles="false").select("a").collect()
+    assert sorted(r.a for r in whole) == [1, 2]
+    message = error_of(read(spark, p, skipInvalidRecords="true", splitBytes="16").select("a"))
+    assert "spans several lines and runs into the next split" in message, message
+    assert "Set option splitFiles=false" in message
 
 
 def test_skipping_inside_an_outer_array_resumes_in_the_array(spark, tmp_path):

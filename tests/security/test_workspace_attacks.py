@@ -146,6 +146,24 @@ def test_ctas_refuses_targets_outside_tmp(engine, layout, target):
     assert sorted(os.listdir(layout / "outside")) == ["secret.json"]
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "CREATE VIEW dfs.tmp.`../outside/v` AS SELECT 1 a FROM (VALUES(1))",
+        "CREATE OR REPLACE VIEW dfs.tmp.`escape/v` AS SELECT 1 a FROM (VALUES(1))",
+        "DROP VIEW dfs.tmp.`../outside/secret`",
+        "DROP TABLE dfs.tmp.`../outside`",
+        "DROP TABLE IF EXISTS dfs.tmp.`escape`",
+    ],
+)
+def test_views_and_drop_refuse_targets_outside_tmp(engine, layout, statement):
+    # a view file and DROP's target are named by the same rule as a CTAS target
+    with pytest.raises(SqlError) as e:
+        engine.execute(statement)
+    _assert_refused(str(e.value), "tmp")
+    assert sorted(os.listdir(layout / "outside")) == ["secret.json"]
+
+
 def test_ctas_inside_tmp_writes(engine, layout):
     engine.execute("CREATE TABLE dfs.tmp.`t1` AS SELECT 1 a FROM (VALUES(1))")
     assert engine.execute("SELECT a FROM dfs.tmp.`t1`")[-1].rows() == [{"a": 1}]
@@ -284,3 +302,68 @@ def test_cli_run_workspace_confines_the_plan(spark, layout, tmp_path, capsys):
     err = capsys.readouterr().err
     assert code != 0
     _assert_refused(err)
+
+
+# ---------------------------------------------------------------- swapped after planning
+# The check at planning (the name, the listing) is made again where each file is opened, on the
+# executors: a file (or a folder on its path) swapped for a symlink that leads out between
+# `df = ...` and `df.collect()` is refused there, never read. The planned column `s` is the
+# secret's too, so a read that went through would return the secret.
+
+
+@pytest.fixture
+def swap(tmp_path):
+    data, outside = tmp_path / "data", tmp_path / "outside"
+    (data / "dir").mkdir(parents=True)
+    (outside / "dir").mkdir(parents=True)
+    (data / "mine.json").write_text('{"s": "mine"}\n')
+    (data / "dir" / "t.json").write_text('{"s": "mine"}\n')
+    (outside / "secret.json").write_text(json.dumps({"s": SECRET}) + "\n")
+    (outside / "dir" / "t.json").write_text(json.dumps({"s": SECRET}) + "\n")
+
+    def file_to_link() -> None:
+        os.remove(data / "mine.json")
+        os.symlink(outside / "secret.json", data / "mine.json")
+
+    def folder_to_link() -> None:
+        os.rename(data / "dir", data / "dir.old")
+        os.symlink(outside / "dir", data / "dir")
+
+    return data, {"file": ("mine.json", file_to_link), "folder": ("dir", folder_to_link)}
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_spark_dfs_catalog_refuses_a_file_swapped_for_a_link_before_collect(spark, swap, what):
+    data, cases = swap
+    table, do_swap = cases[what]
+    catalog = f"swap_{what}"  # a catalog reads its confs once: one per test
+    spark.conf.set(f"spark.sql.catalog.{catalog}", "drillspark.catalog.DfsCatalog")
+    spark.conf.set(f"spark.sql.catalog.{catalog}.workspace.data", str(data))
+    df = spark.sql(f"SELECT s FROM {catalog}.data.`{table}`")  # analysed: listed, discovered
+    do_swap()
+    with pytest.raises(Exception) as e:
+        df.collect()
+    _assert_refused(str(e.value))
+    assert "symlinks may not lead out of a workspace" in str(e.value)
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_drillspark_sql_refuses_a_file_swapped_for_a_link_before_collect(spark, swap, what):
+    data, cases = swap
+    table, do_swap = cases[what]
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(data)}))
+    result = engine.execute(f"SELECT s FROM dfs.data.`{table}`")[-1]  # translated: listed
+    do_swap()
+    with pytest.raises(Exception) as e:
+        result.rows()
+    _assert_refused(str(e.value))
+
+
+def test_a_swap_inside_the_workspace_is_read(spark, swap):
+    # the check is confinement, not immutability: a link that stays inside reads its target
+    data, _ = swap
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(data)}))
+    result = engine.execute("SELECT s FROM dfs.data.`mine.json`")[-1]
+    os.remove(data / "mine.json")
+    os.symlink(data / "dir" / "t.json", data / "mine.json")
+    assert result.rows() == [{"s": "mine"}]

@@ -151,9 +151,21 @@ def _inputs(tr: Translator, op: lo.SetOperator) -> list[DataFrame]:
 
 def union(tr: Translator, op: lo.Union) -> Rel:
     # by name; fields missing from an input (also inside maps) are null
-    dfs = _inputs(tr, op)
-    out = reduce(lambda a, b: a.unionByName(b, allowMissingColumns=True), dfs)
+    out = _union_by_name(_inputs(tr, op))
     return Rel(out.distinct() if op.distinct else out)
+
+
+def _union_by_name(dfs: list[DataFrame]) -> DataFrame:
+    """The inputs' rows in input order, as a balanced tree of pairwise `unionByName`s. Spark
+    analyses each new DataFrame's whole plan, so a left-deep chain over n inputs analysed
+    n²/2 union nodes (a 500-way UNION ALL: 125,000); the tree analyses n log n. Columns come
+    out in the same order as the chain's (first seen first)."""
+    while len(dfs) > 1:
+        dfs = [
+            dfs[i].unionByName(dfs[i + 1], allowMissingColumns=True) if i + 1 < len(dfs) else dfs[i]
+            for i in range(0, len(dfs), 2)
+        ]
+    return dfs[0]
 
 
 def _aligned(tr: Translator, op: lo.SetOperator) -> list[DataFrame]:

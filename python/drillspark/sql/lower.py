@@ -457,6 +457,10 @@ class Lowering:
         engine = table.plugin
         self.builder.storage.setdefault(engine, self.engine_config(engine))
         selection = {"format": fmt, "files": [table.path], "table": table.display}
+        if engine == "dfs" and not self.session.outside.get(table.workspace, False):
+            # the reader checks the workspace again where it opens each file (docs/security.md)
+            root = self.session.workspaces[table.workspace]
+            selection["confine"] = {"workspace": table.workspace, "root": root}
         if fmt["type"] == "text":  # the translator's text reader reads these two keys
             selection["delimiter"] = fmt.get("fieldDelimiter", ",")
             selection["extractHeader"] = fmt.get("extractHeader", False)

@@ -61,6 +61,9 @@ spark = drillspark.session(
         **cluster_check.session_conf(),
         "spark.sql.execution.arrow.maxRecordsPerBatch": "200",
         "spark.task.maxFailures": "4",
+        # files packed as Spark packs them (8 files of ~75 KB, each counting 4 MiB more: three
+        # fit in 9 MiB): 3 partitions, so the killed executor's task reads a packed partition
+        "spark.sql.files.maxPartitionBytes": "9m",
     },
 )
 sc = spark.sparkContext
@@ -99,6 +102,12 @@ for job in tracker.getJobIdsForGroup("scan-with-a-loss"):
         stage_info = tracker.getStageInfo(stage)
         failed += stage_info.numFailedTasks if stage_info else 0
 sc.setJobGroup(None, None)  # type: ignore[arg-type]
+print("PARTITIONS", df.rdd.getNumPartitions())
+# Spark's own file source on the same folder and settings: its packing is the rule
+print(
+    "SPARK_PARTITIONS",
+    spark.read.schema("id long, v long, s string").json(str(data)).rdd.getNumPartitions(),
+)
 print("KILLED", len(killed))
 print("FAILED_TASKS", failed)
 print("ANSWER", rows[0]["count(id)"], rows[0]["sum(v)"])

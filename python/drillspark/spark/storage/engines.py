@@ -126,6 +126,31 @@ class FileEngine(StorageEngine):
             f"workspaces ({'; '.join(refusals)})"
         )
 
+    def _read_confinement(
+        self, paths: Sequence[str], workspace: str | None, selection: Mapping[str, Any]
+    ) -> dict[str, str]:
+        """The `drill` source's options that make it check the workspace again where it
+        opens each file (on the executors, after planning: a file swapped for a symlink that
+        leads out is refused there): the tightest confined workspace holding every path, among
+        the one the SQL front end resolved the table in (`selection.confine`), the engine's and
+        the run's. None for a workspace that allows access outside, or the file system root."""
+        candidates: list[wsp.Workspace] = []
+        given = selection.get("confine")
+        if isinstance(given, Mapping) and given.get("root"):
+            candidates.append(wsp.Workspace(str(given.get("workspace") or "?"), str(given["root"])))
+        reals = [os.path.realpath(p) for p in paths]
+        candidates += [
+            w
+            for w in [*self._workspaces(workspace), *self.confine_to]
+            if not w.allow_outside and all(_inside(r, os.path.realpath(w.location)) for r in reals)
+        ]
+        roots = [(os.path.realpath(w.location), w.name) for w in candidates]
+        roots = [(r, n) for r, n in roots if r != os.path.sep]
+        if not roots:
+            return {}
+        root, name = max(roots, key=lambda rn: len(rn[0]))
+        return {"workspace": name, "workspaceRoot": root}
+
     def _format_of(self, selection: Mapping[str, Any], path: str) -> str:
         fmt = selection.get("format") or selection.get("type") or self.default_format
         if isinstance(fmt, Mapping):
@@ -160,9 +185,9 @@ class FileEngine(StorageEngine):
         fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
         implicit = list(selection.get("implicit") or ())  # file columns the query names
         if fmt == "json":
-            return readers.read_json(
-                spark, paths, self._json_options(selection, fmt_conf), implicit
-            )
+            options = self._json_options(selection, fmt_conf)
+            options.update(self._read_confinement(paths, ws, selection))
+            return readers.read_json(spark, paths, options, implicit)
         if fmt == "parquet":
             fmt_sel = selection.get("format")
             options = dict(fmt_sel) if isinstance(fmt_sel, Mapping) else {}
@@ -226,6 +251,10 @@ class ClasspathEngine(FileEngine):
 
     def write(self, df: DataFrame, target: Any) -> WriteReport:
         raise StorageError(f"classpath storage engine {self.name!r} is read-only")
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.path.sep) + os.path.sep)
 
 
 def _format_of_dir(path: str) -> str | None:

@@ -16,7 +16,7 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import drillspark.source.DrillDataSource
-import drillspark.source.input.{InputFile, InputFiles}
+import drillspark.source.input.InputFiles
 
 /**
  * A workspace of the dfs catalog: a root folder (None: the driver's working directory),
@@ -170,9 +170,10 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     if (fmt != "json") throw new IllegalArgumentException(
       s"drill: table `$table`: format '$fmt' is not readable yet (json only; csv/tsv/psv/txt and " +
         "parquet arrive with the storage engines)")
-    val options = sourceOptions + ("path" -> path) + ("format" -> fmt)
-    DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None,
-      admit = (files, dir) => ws.realRoot.foreach(confine(ws, table, files, dir, conf, _))).inCatalog(catalogName)
+    // a confined workspace: the source checks every file it lists, and again where it opens it
+    val confined = ws.realRoot.map(r => Map("workspace" -> ws.name, "workspaceRoot" -> r.toString)).getOrElse(Map.empty)
+    val options = sourceOptions + ("path" -> path) + ("format" -> fmt) ++ confined
+    DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None).inCatalog(catalogName)
   }
 
   /** The extension's format for a file (or a glob naming one), else the workspace default. */
@@ -182,22 +183,6 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     val ext = InputFiles.formatOf(path.stripSuffix("/"))
     if (isDir || ext.isEmpty || !ext.forall(_.isLetterOrDigit)) ws.format.map(_.toLowerCase(Locale.ROOT)).getOrElse("json")
     else ext
-  }
-
-  /**
-   * Every file the table lists (globs and folders walked, symlinks followed), and its
-   * `.drill.schema`, must really lie below the workspace's real root: checked on the source's
-   * own listing, before discovery reads a byte.
-   */
-  private def confine(ws: Workspace, table: String, files: Seq[InputFile], dir: Option[Path],
-      conf: Configuration, realRoot: JPath): Unit = {
-    val schemaFile = dir.map(new Path(_, InputFiles.SchemaFileName)).filter(p => p.getFileSystem(conf).exists(p))
-    (files.map(f => new Path(f.path)) ++ schemaFile).foreach { p =>
-      val local = Paths.get(p.toUri.getPath)
-      val real = local.toRealPath()
-      if (!real.startsWith(realRoot))
-        ws.refuse(table, s"$local links to $real, outside the workspace root $realRoot")
-    }
   }
 
   override def listTables(namespace: Array[String]): Array[Identifier] = Array.empty

@@ -1,6 +1,8 @@
 package drillspark.catalog
 
-import java.nio.file.{FileSystems, Files, LinkOption, Path => JPath, Paths}
+import java.io.{FileNotFoundException, IOException}
+import java.nio.channels.FileChannel
+import java.nio.file.{FileSystems, Files, LinkOption, NoSuchFileException, Path => JPath, Paths, StandardOpenOption}
 import java.text.Normalizer
 
 import scala.jdk.CollectionConverters._
@@ -81,6 +83,58 @@ object WorkspacePaths {
       else s"the path escapes the workspace root $rootPath")
     confineLinks(workspace, table, rootPath, candidate)
     candidate.toString
+  }
+
+  /** A local path from a plain path, a `file:` URI (`file:///a%20b`) or a `file:` path as Hadoop
+   * writes it (`file:/a b`). */
+  def localPath(p: String): JPath = Paths.get(
+    if (!p.startsWith("file:")) p
+    else scala.util.Try(new java.net.URI(p).getPath).toOption.filter(_ != null)
+      .getOrElse(new org.apache.hadoop.fs.Path(p).toUri.getPath))
+
+  /**
+   * The real location of the local file `file` (symlinks followed), which must lie below the
+   * real root of the workspace `workspace` rooted at `root`, else an error naming the workspace.
+   * Asked for every file a confined table lists, and again where each file is opened ([[open]]):
+   * a file swapped for a symlink after the query was planned is refused there.
+   */
+  def confineFile(workspace: String, root: String, file: String): JPath = {
+    val realRoot =
+      try localPath(root).toRealPath()
+      catch { case _: NoSuchFileException => throw DrillErrors.runtime(
+        s"drill: the root $root of workspace '$workspace' does not exist") }
+    val local = localPath(file)
+    val real =
+      try local.toRealPath()
+      catch { case _: NoSuchFileException => throw new FileNotFoundException(s"File $file does not exist") }
+    if (!real.startsWith(realRoot)) throw DrillErrors.runtime(
+      s"drill: file $local is refused in workspace '$workspace': it leads to $real, outside the workspace root " +
+        s"$realRoot (symlinks may not lead out of a workspace)")
+    real
+  }
+
+  /**
+   * Open a local file of a confined workspace for reading: its real path is checked by
+   * [[confineFile]] and opened without following a final symlink; once open, the real path
+   * must still be itself (no folder on it became a link in between). A folder swapped for a
+   * link and back between those two system calls is the race left (Java has no `openat2`).
+   */
+  def open(workspace: String, root: String, file: String): FileChannel = {
+    val real = confineFile(workspace, root, file)
+    val ch =
+      try FileChannel.open(real, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)
+      catch {
+        case _: NoSuchFileException => throw new FileNotFoundException(s"File $file does not exist")
+        case e: IOException if Files.isSymbolicLink(real) => throw DrillErrors.runtime(
+          s"drill: file $file is refused in workspace '$workspace': it became a symlink while it was opened (${e.getMessage})")
+      }
+    val still = try real.toRealPath() catch { case e: IOException => ch.close(); throw e }
+    if (still != real) {
+      ch.close()
+      throw DrillErrors.runtime(s"drill: file $file is refused in workspace '$workspace': its path changed to " +
+        s"$still while it was opened")
+    }
+    ch
   }
 
   /**

@@ -6,17 +6,16 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
-import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.types.{LongType, StructField, StructType}
 
 import drillspark.source.discovery.SchemaDiscovery
 import drillspark.source.input.{InputFile, InputFiles}
-import drillspark.source.read.{CountPartition, CountReaderFactory}
+import drillspark.source.read.{CountPartition, CountReaderFactory, ReaderConf}
 
 /**
  * COUNT(*) pushed into the scan (no GROUP BY, no filter): each input partition yields one row,
  * its record count, and Spark sums them. Files whose record count discovery remembered (same
- * path, length and modification time) are not read again; the others are counted by the
+ * path, length, modification time and change stamp) are not read again; the others are counted by the
  * structural scan of [[read.RecordCounter]], in splits packed like [[DrillScan]]'s.
  */
 final class CountScan(table: DrillJsonTable) extends Scan with Batch {
@@ -45,28 +44,27 @@ final class CountScan(table: DrillJsonTable) extends Scan with Batch {
   override def toBatch: Batch = this
 
   override def planInputPartitions(): Array[InputPartition] = {
-    val spark = SparkSession.active
     val (known, toRead) = plan
-    val maxSplit = InputFiles.maxSplitBytes(spark, toRead, table.options)
-    val splits = InputFiles.splits(spark.sparkContext.hadoopConfiguration, toRead, table.options, maxSplit)
-    val parts = InputFiles.pack(splits, maxSplit).map(CountPartition(0L, _))
+    val parts = InputFiles.partitions(SparkSession.active, toRead, table.options).map(CountPartition(0L, _))
     // the known records ride with the first partition; there is always one row to sum
     val all = if (parts.isEmpty) Seq(CountPartition(known, Array.empty)) else parts.head.copy(known = known) +: parts.tail
     all.toArray[InputPartition]
   }
 
   override def createReaderFactory(): PartitionReaderFactory =
-    new CountReaderFactory(table.options, ScanVectors.hadoopConf(SparkSession.active))
+    new CountReaderFactory(table.options, ReaderConf(SparkSession.active))
 }
 
 object CountScan {
   val Schema: StructType = StructType(Seq(StructField("count(*)", LongType, nullable = false)))
 
-  /** The file still has the length and modification time it was listed (and discovered) with. */
+  /** The file still has the length, modification time and stamp (change time and inode, see
+   * [[InputFiles.stampOf]]) it was listed (and discovered) with. */
   def unchanged(conf: Configuration, f: InputFile): Boolean =
     try {
       val p = new Path(f.path)
-      val st = p.getFileSystem(conf).getFileStatus(p)
-      st.getLen == f.length && st.getModificationTime == f.mtime
+      val fs = p.getFileSystem(conf)
+      val st = fs.getFileStatus(p)
+      st.getLen == f.length && st.getModificationTime == f.mtime && InputFiles.stampOf(fs, p) == f.stamp
     } catch { case _: java.io.IOException => false }
 }

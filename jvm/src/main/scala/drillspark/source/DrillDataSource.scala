@@ -12,6 +12,7 @@ import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.{NullType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import drillspark.catalog.WorkspacePaths
 import drillspark.source.discovery.{Member, Node, SchemaDiscovery}
 import drillspark.source.input.{ImplicitColumns, InputFile, InputFiles}
 
@@ -46,18 +47,15 @@ final class DrillDataSource extends TableProvider with DataSourceRegister {
 }
 
 object DrillDataSource {
-  /** List the files and settle the schema: the given one, else provided + discovered.
-   * `admit` sees the listed files and the table's root folder before anything is read (the
-   * dfs catalog confines them to a workspace there). */
-  def resolve(options: CaseInsensitiveStringMap, userSchema: Option[StructType],
-      admit: (Seq[InputFile], Option[Path]) => Unit = (_, _) => ()): DrillJsonTable = {
+  /** List the files and settle the schema: the given one, else provided + discovered. */
+  def resolve(options: CaseInsensitiveStringMap, userSchema: Option[StructType]): DrillJsonTable = {
     val o = DrillOptions(options)
     if (o.format != "json") throw new IllegalArgumentException(
       s"drill: format '${o.format}' is not supported yet by the drill source (json only)")
     val spark = SparkSession.active
     val conf = spark.sparkContext.hadoopConfiguration
     val (files, root) = InputFiles.list(conf, o.paths)
-    admit(files, root)
+    confine(conf, o, files, root)
     val depth = if (files.isEmpty) 0 else files.map(_.dirs.size).max
     val dirs = (0 until depth).map(ImplicitColumns.dirName)
     def isDir(name: String) = dirs.exists(_.equalsIgnoreCase(name))
@@ -89,6 +87,19 @@ object DrillDataSource {
     // `DIR0` too) is kept and the partition column dropped: the file's value is never hidden
     val parts = dirs.filterNot(d => data.fieldNames.exists(_.equalsIgnoreCase(d)))
     new DrillJsonTable(s"drill:${o.paths.mkString(",")}", opts, files, data, parts)
+  }
+
+  /**
+   * In a confined workspace (option workspaceRoot: the dfs catalog's, drillspark.sql's) every
+   * listed file (globs and folders walked, symlinks followed) and the table's `.drill.schema`
+   * must really lie below the root, before discovery reads a byte; the readers check each file
+   * again where they open it ([[drillspark.source.input.JsonInput.open]]).
+   */
+  private def confine(conf: org.apache.hadoop.conf.Configuration, o: DrillOptions, files: Seq[InputFile],
+      root: Option[Path]): Unit = o.workspaceRoot.foreach { r =>
+    val schemaFile = root.map(new Path(_, InputFiles.SchemaFileName)).filter(p => p.getFileSystem(conf).exists(p))
+    (files.map(_.path) ++ schemaFile.map(_.toString)).foreach(f =>
+      WorkspacePaths.confineFile(o.workspace.getOrElse(r), r, f))
   }
 
   /** The discovered root without the top-level members a provided schema types. */

@@ -67,13 +67,17 @@ final case class DrillOptions(
     format: String = "json",
     sampledSchema: Option[StructType] = None,
     fileNulls: Map[String, Seq[String]] = Map.empty,
-    readScanner: Int = ScannerMode.Fast) {
+    readScanner: Int = ScannerMode.Fast,
+    workspace: Option[String] = None,
+    workspaceRoot: Option[String] = None) {
   // sampledSchema: set by DrillDataSource, not an option. With sampleRecords, the unpruned
   // data schema (provided columns typed NullType: not checked) against which the readers
   // refuse keys discovery never saw. readScanner: set by DrillScan from the Spark conf
   // spark.drillspark.readScanner (see ScannerMode), not an option either. fileNulls: set
   // by DrillDataSource, per file path the maps and arrays that file never gives a value
-  // (Node.fileNullPaths), read NULL in its records.
+  // (Node.fileNullPaths), read NULL in its records. workspaceRoot (option, set by the dfs
+  // catalog and drillspark.sql for a confined workspace named `workspace`): every file must
+  // really lie below it, checked when the files are listed and again where each is opened.
 
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
@@ -173,7 +177,7 @@ object DrillOptions {
     val m = withSourceNames(options)
     val known = Set("path", "paths", "typeconflict", "nulltype", "batchrows", "batchbytes", "samplerecords",
       "maxdepth", "maxschemadepth", "invalidutf8", "splitfiles", "splitbytes", "discoveryparallelfiles",
-      "pushfilters", "countscan", "format", "type") ++ DrillSpellings.keySet
+      "pushfilters", "countscan", "format", "type", "workspace", "workspaceroot") ++ DrillSpellings.keySet
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
         s"drill: unknown option '$k'; see docs/scan.md for the options of the drill source"))
@@ -183,6 +187,9 @@ object DrillOptions {
     val splitBytes = size(m, "splitBytes", -1L)
     if (m.containsKey("splitBytes") && splitBytes < 1) throw new IllegalArgumentException(
       s"drill: option splitBytes must be at least 1 byte, not $splitBytes")
+    val workspaceRoot = Option(m.get("workspaceRoot")).map(_.trim).filter(_.nonEmpty)
+    if (workspaceRoot.exists(r => r.contains("://") && !r.startsWith("file:"))) throw new IllegalArgumentException(
+      s"drill: option workspaceRoot confines local files only, not '${workspaceRoot.get}'")
     val utf8 = Option(m.get("invalidUtf8")).map(_.toLowerCase(Locale.ROOT)).getOrElse("error")
     if (utf8 != "error" && utf8 != "replace") throw new IllegalArgumentException(
       s"drill: option invalidUtf8 must be error or replace, not '$utf8'")
@@ -214,6 +221,8 @@ object DrillOptions {
       discoveryParallelFiles = count(m, "discoveryParallelFiles", 64, 1, Int.MaxValue).toInt,
       pushFilters = bool(m, "pushFilters", true),
       countScan = bool(m, "countScan", true),
-      format = Option(m.get("format")).orElse(Option(m.get("type"))).getOrElse("json").toLowerCase(Locale.ROOT))
+      format = Option(m.get("format")).orElse(Option(m.get("type"))).getOrElse("json").toLowerCase(Locale.ROOT),
+      workspace = workspaceRoot.map(r => Option(m.get("workspace")).map(_.trim).filter(_.nonEmpty).getOrElse(r)),
+      workspaceRoot = workspaceRoot)
   }
 }

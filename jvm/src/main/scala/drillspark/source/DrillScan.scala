@@ -3,12 +3,11 @@ package drillspark.source
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.metric.CustomMetric
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
-import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.sources.{And, Filter}
 import org.apache.spark.sql.types.{MetadataBuilder, StructField, StructType}
 
 import drillspark.source.input.{ImplicitColumns, InputFiles}
-import drillspark.source.read.{DrillInputPartition, DrillPartitionReader, DrillPartitionReaderFactory, ReadPlan}
+import drillspark.source.read.{DrillInputPartition, DrillPartitionReader, DrillPartitionReaderFactory, ReadPlan, ReaderConf}
 
 /** A planned `drill` scan: the pruned read schema, pushed filters, and the file splits. */
 final class DrillScan(table: DrillJsonTable, required: StructType, filters: Array[Filter])
@@ -39,10 +38,7 @@ final class DrillScan(table: DrillJsonTable, required: StructType, filters: Arra
   override def supportedCustomMetrics(): Array[CustomMetric] = DrillMetrics.supported
 
   override def planInputPartitions(): Array[InputPartition] = {
-    val spark = SparkSession.active
-    val maxSplit = InputFiles.maxSplitBytes(spark, table.files, table.options)
-    val splits = InputFiles.splits(spark.sparkContext.hadoopConfiguration, table.files, table.options, maxSplit)
-    InputFiles.pack(splits, maxSplit).map(DrillInputPartition(_): InputPartition).toArray
+    InputFiles.partitions(SparkSession.active, table.files, table.options).map(DrillInputPartition(_): InputPartition).toArray
   }
 
   override def createReaderFactory(): PartitionReaderFactory = {
@@ -53,6 +49,6 @@ final class DrillScan(table: DrillJsonTable, required: StructType, filters: Arra
     val filter = checkable.reduceOption[Filter](And(_, _)).flatMap(RowFilter.compile(_, marked, dataCols))
     val spark = SparkSession.active
     val o = table.options.copy(readScanner = ScannerMode(spark, DrillPartitionReader.ScannerConf))
-    new DrillPartitionReaderFactory(marked, o, ScanVectors.hadoopConf(spark), filter)
+    new DrillPartitionReaderFactory(marked, o, ReaderConf(spark), filter)
   }
 }

@@ -11,7 +11,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types._
 
-import drillspark.source.input.InputFiles
+import drillspark.source.input.{InputFiles, JsonInput}
 import drillspark.source.write.ColumnWriter
 
 /**
@@ -161,7 +161,7 @@ object ProvidedSchema {
       val fs = f.getFileSystem(conf)
       if (!fs.exists(f)) None
       else {
-        val in = fs.open(f)
+        val in = JsonInput.open(conf, f.toString, 0L, o)
         try Some(parseSchemaFile(new String(in.readAllBytes(), StandardCharsets.UTF_8), f.toString))
         finally in.close()
       }

@@ -51,7 +51,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
 
   private[source] final def giveUp(): Nothing = { gaveUpAt = bufBase + pos; throw GiveUp }
 
-  protected final def open(): Unit = in = JsonInput.open(conf, file, bufBase)
+  protected final def open(): Unit = in = JsonInput.open(conf, file, bufBase, o)
 
   def close(): Unit = if (in != null) { val s = in; in = null; s.close() }
 

@@ -22,7 +22,9 @@ object SchemaDiscovery extends Logging {
     "$numberDecimal" -> DECIMAL, "$date" -> TIMESTAMP, "$dateDay" -> DATE,
     "$binary" -> BINARY, "$oid" -> STRING)
 
-  private final case class CacheKey(path: String, length: Long, mtime: Long, options: String)
+  /** A file as listed: path, length, modification time and `stamp` (change time and inode,
+   * which a rewrite always changes: [[InputFiles.stampOf]]), and the options. */
+  private final case class CacheKey(path: String, length: Long, mtime: Long, stamp: String, options: String)
   /** A file's discovered schema and, when discovery read every record of it, its record count
    * (-1: unknown), so that count(*) need not read the file again. */
   private final case class Entry(node: Node, records: Long)
@@ -43,7 +45,7 @@ object SchemaDiscovery extends Logging {
   import ScannerMode.{BytesOnly, Fast, Jackson}
 
   private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =
-    CacheKey(f.path, f.length, f.mtime, s"${o.discoveryKey},$scanner")
+    CacheKey(f.path, f.length, f.mtime, f.stamp, s"${o.discoveryKey},$scanner")
 
   /** The record count of a file remembered by discovery, if the file is unchanged since. */
   def cachedRecords(f: InputFile, o: DrillOptions): Option[Long] =
@@ -54,7 +56,7 @@ object SchemaDiscovery extends Logging {
   private def complete(o: DrillOptions): Boolean =
     o.sampleRecords < 0 && !o.skipInvalidRecords && !o.replaceInvalidUtf8
 
-  /** The merged schema of all files, from the cache where (path, length, mtime) still match. */
+  /** The merged schema of all files, from the cache where (path, length, mtime, stamp) still match. */
   def discover(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): Node =
     discoverFiles(spark, files, o)._1
 

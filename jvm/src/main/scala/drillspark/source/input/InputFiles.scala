@@ -1,16 +1,22 @@
 package drillspark.source.input
 
+import java.nio.file.{Files, Paths}
+import java.nio.file.attribute.{BasicFileAttributes, FileTime}
 import java.util.Locale
+import java.util.concurrent.TimeUnit
 
 import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+import org.apache.spark.network.util.JavaUtils
 
 import drillspark.source.DrillOptions
 
-/** One data file of a table, with its partition directories below the table root (dir0, ...). */
-final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String])
+/** One data file of a table, with its partition directories below the table root (dir0, ...).
+ * `stamp`: what a user cannot set back (the change time and inode of a local file, see
+ * [[InputFiles.stampOf]]), so that the schema and count cache sees every rewrite; "" elsewhere. */
+final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String], stamp: String = "")
   extends Serializable
 
 /** A byte range of one file read by one reader; `end` = -1 reads to the end. */
@@ -54,7 +60,7 @@ object InputFiles {
         if (st.isDirectory) {
           if (paths.size == 1 && !hasGlob(ps)) root = Some(st.getPath)
           walk(fs, st.getPath, Vector.empty, out)
-        } else out += InputFile(st.getPath.toString, st.getLen, st.getModificationTime, Nil)
+        } else out += fileOf(fs, st, Nil)
       }
     }
     (out.toSeq, root)
@@ -72,8 +78,37 @@ object InputFiles {
     val children = fs.listStatus(dir).filterNot(s => hidden(s.getPath.getName)).sortBy(_.getPath.getName)
     children.foreach { st =>
       if (st.isDirectory) walk(fs, st.getPath, dirs :+ st.getPath.getName, out, seen)
-      else out += InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs)
+      else out += fileOf(fs, st, dirs)
     }
+  }
+
+  private def fileOf(fs: FileSystem, st: FileStatus, dirs: Seq[String]): InputFile =
+    InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs, stampOf(fs, st.getPath))
+
+  /**
+   * A local file's change time (nanoseconds) and device and inode: the kernel sets the change
+   * time on every write, rename and `utime`, and nobody but the clock's owner can set it back,
+   * so a same-length rewrite whose modification time was restored still gets a new stamp.
+   * One `stat` (no read of the file); "" on other file systems, which keep (length, mtime).
+   */
+  def stampOf(fs: FileSystem, p: Path): String =
+    if (fs.getScheme != "file") ""
+    else try {
+      val a = Files.readAttributes(Paths.get(p.toUri.getPath), "unix:ctime,dev,ino")
+      val ctime = a.get("ctime").asInstanceOf[FileTime].to(TimeUnit.NANOSECONDS)
+      s"$ctime:${a.get("dev")}:${a.get("ino")}"
+    } catch {
+      case _: UnsupportedOperationException | _: IllegalArgumentException => // no unix view
+        try Option(Files.readAttributes(Paths.get(p.toUri.getPath), classOf[BasicFileAttributes]).fileKey())
+          .map(_.toString).getOrElse("")
+        catch { case _: java.io.IOException => "" }
+      case _: java.io.IOException => ""
+    }
+
+  /** The file's stamp now ([[stampOf]]), "" when it cannot be read. */
+  def stampNow(conf: Configuration, f: InputFile): String = {
+    val p = new Path(f.path)
+    stampOf(p.getFileSystem(conf), p)
   }
 
   /** The real location of a local folder (symlinks followed); None on other file systems. */
@@ -85,8 +120,10 @@ object InputFiles {
 
   /** True when the head of the file looks like JSON lines (each line one object), so that it
    * can be cut at line boundaries; pretty-printed or concatenated files are read whole. */
-  def looksLineDelimited(conf: Configuration, f: InputFile): Boolean = {
-    val in = JsonInput.open(conf, f.path, 0L)
+  def looksLineDelimited(conf: Configuration, f: InputFile, o: DrillOptions): Boolean = {
+    val in = JsonInput.open(conf, f.path, 0L, o)
+    // UTF-16 or UTF-32 text is read as its UTF-8 text: its byte positions are not the file's
+    if (in.asInstanceOf[ReadGuard].transcoded) { in.close(); return false }
     try {
       val buf = new Array[Byte](1 << 16)
       var n = 0
@@ -94,21 +131,28 @@ object InputFiles {
       while (n < buf.length && { r = in.read(buf, n, buf.length - n); r > 0 }) n += r
       val text = new String(buf, 0, n, java.nio.charset.StandardCharsets.UTF_8)
       val lines = text.split('\n').dropRight(1).map(_.trim).filter(_.nonEmpty)
-      lines.nonEmpty && lines.forall(l => l.startsWith("{") && l.endsWith("}"))
+      // NUL bytes: UTF-16 or UTF-32 text, whose newlines are not line boundaries in bytes
+      !text.contains('\u0000') && lines.nonEmpty && lines.forall(l => l.startsWith("{") && l.endsWith("}"))
     } finally in.close()
   }
 
-  /** Splits packed into groups of about `maxSplit` bytes (each split also costs `OpenCost`),
-   * keeping file order: one group per input partition. */
-  def pack(splits: Seq[FileSplit], maxSplit: Long): Seq[Array[FileSplit]] = {
+  /**
+   * Splits packed into input partitions the way Spark's file sources pack files
+   * (`FilePartition.getFilePartitions`): a partition takes splits in file order while its
+   * bytes, each split counting `openCost` more than its length, stay within `maxSplit`; the
+   * split that would pass it starts the next partition. Small files share a partition (10,000
+   * tiny files are no longer 10,000 tasks). A partition still reads each of its splits from the
+   * split's start, so a task that Spark runs again reads the same records again.
+   */
+  def pack(splits: Seq[FileSplit], maxSplit: Long, openCost: Long): Seq[Array[FileSplit]] = {
     val groups = ArrayBuffer[Array[FileSplit]]()
     val cur = ArrayBuffer[FileSplit]()
     var size = 0L
     splits.foreach { s =>
-      val len = (if (s.end < 0) s.file.length else s.end - s.start) + OpenCost
+      val len = if (s.end < 0) s.file.length else s.end - s.start
       if (cur.nonEmpty && size + len > maxSplit) { groups += cur.toArray; cur.clear(); size = 0 }
       cur += s
-      size += len
+      size += len + openCost
     }
     if (cur.nonEmpty) groups += cur.toArray
     groups.toSeq
@@ -118,23 +162,37 @@ object InputFiles {
   def splits(conf: Configuration, files: Seq[InputFile], o: DrillOptions, maxSplit: Long): Seq[FileSplit] =
     files.flatMap { f =>
       val canSplit = o.splitFiles && !o.replaceInvalidUtf8 && !isCompressed(f) &&
-        f.length > maxSplit && looksLineDelimited(conf, f)
+        f.length > maxSplit && looksLineDelimited(conf, f, o)
       if (!canSplit) Seq(FileSplit(f, 0L, -1L))
       else (0L until f.length by maxSplit).map(s => FileSplit(f, s, math.min(f.length, s + maxSplit)))
     }
 
-  /** Cost of opening a file, in bytes, when packing small files (Spark's openCostInBytes). */
-  val OpenCost: Long = 4L << 20
+  /** Spark's cost of opening a file, in bytes (spark.sql.files.openCostInBytes, 4 MiB). */
+  def openCost(spark: org.apache.spark.sql.SparkSession): Long =
+    JavaUtils.byteStringAsBytes(spark.conf.get("spark.sql.files.openCostInBytes", "4m"))
 
-  /** Split size: option splitBytes, else Spark's maxPartitionBytes lowered so every core works. */
+  /**
+   * Split size: option splitBytes, else Spark's rule (`FilePartition.maxSplitBytes`):
+   * spark.sql.files.maxPartitionBytes, lowered so that every core (or
+   * spark.sql.files.minPartitionNum partitions) gets work, never below the open cost; each
+   * file counts its open cost on top of its length.
+   */
   def maxSplitBytes(spark: org.apache.spark.sql.SparkSession, files: Seq[InputFile], o: DrillOptions): Long =
     if (o.splitBytes > 0) o.splitBytes
     else {
-      val maxPartition = org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
-        spark.conf.get("spark.sql.files.maxPartitionBytes", "128m"))
-      val total = files.map(_.length).sum
-      math.min(maxPartition, math.max(OpenCost, total / math.max(1, spark.sparkContext.defaultParallelism)))
+      val maxPartition = JavaUtils.byteStringAsBytes(spark.conf.get("spark.sql.files.maxPartitionBytes", "128m"))
+      val cost = openCost(spark)
+      val minPartitions = spark.conf.getOption("spark.sql.files.minPartitionNum").map(_.trim.toLong)
+        .getOrElse(spark.sparkContext.defaultParallelism.toLong)
+      val total = files.map(_.length + cost).sum
+      math.min(maxPartition, math.max(cost, total / math.max(1L, minPartitions)))
     }
+
+  /** The input partitions of `files`: split ([[splits]]) and packed ([[pack]]) by Spark's rules. */
+  def partitions(spark: org.apache.spark.sql.SparkSession, files: Seq[InputFile], o: DrillOptions): Seq[Array[FileSplit]] = {
+    val maxSplit = maxSplitBytes(spark, files, o)
+    pack(splits(spark.sparkContext.hadoopConfiguration, files, o, maxSplit), maxSplit, openCost(spark))
+  }
 
   def suffix(name: String): String = {
     val i = name.lastIndexOf('.')

@@ -1,16 +1,20 @@
 package drillspark.source.input
 
-import java.io.{BufferedInputStream, FilterInputStream, IOException, InputStream, InputStreamReader}
-import java.nio.charset.{CodingErrorAction, StandardCharsets}
+import java.io.{BufferedInputStream, BufferedReader, ByteArrayInputStream, FilterInputStream, IOException, InputStream,
+  InputStreamReader, PushbackInputStream, SequenceInputStream}
+import java.nio.channels.Channels
+import java.nio.charset.{CharacterCodingException, CodingErrorAction, StandardCharsets}
 import java.util.Locale
 import java.util.zip.GZIPInputStream
 
 import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonParser, JsonProcessingException, StreamReadConstraints}
 import com.fasterxml.jackson.core.json.JsonReadFeature
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream
+import org.apache.commons.io.input.ReaderInputStream
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 
+import drillspark.catalog.WorkspacePaths
 import drillspark.source.DrillOptions
 
 /** A malformed or unreadable input: the message names the file, line, column and byte. */
@@ -48,23 +52,53 @@ object JsonInput {
 
   /**
    * The file's bytes from `start`, decompressed by extension (compressed files start at 0).
+   * In a confined workspace (option workspaceRoot) the file is opened by the workspace rule,
+   * [[WorkspacePaths.open]]: this is the check made where the file is read (on an executor).
    * I/O failures (missing file, bad or truncated compressed data) become a
    * [[DrillScanException]] naming the file and the byte reached, here and on every later read.
    */
-  def open(conf: Configuration, path: String, start: Long): InputStream = {
+  def open(conf: Configuration, path: String, start: Long, o: DrillOptions): InputStream = {
     var raw: InputStream = null
     try {
       val p = new Path(path)
-      val in = p.getFileSystem(conf).open(p)
-      raw = in
-      if (start > 0) in.seek(start)
-      val decoded = compression(p.getName) match {
-        case Some("gz") => new GZIPInputStream(in, 1 << 16)
-        case Some("bz2") => new BZip2CompressorInputStream(new BufferedInputStream(in, 1 << 16), true)
-        case Some("zst") => new com.github.luben.zstd.ZstdInputStream(in)
-        case _ => in
+      val (in, seek) = o.workspaceRoot match {
+        case Some(root) => // a confined workspace: checked again here, where the file is opened
+          val ch = WorkspacePaths.open(o.workspace.getOrElse(root), root, path)
+          raw = Channels.newInputStream(ch)
+          (raw, (at: Long) => { ch.position(at); () })
+        case None =>
+          val st = p.getFileSystem(conf).open(p)
+          raw = st
+          (st, (at: Long) => st.seek(at))
       }
-      new ReadGuard(decoded, path, start)
+      var transcoded = false
+      val text = compression(p.getName) match {
+        case Some(codec) =>
+          if (start > 0) seek(start)
+          val decoded = codec match {
+            case "gz" => new GZIPInputStream(in, 1 << 16)
+            case "bz2" => new BZip2CompressorInputStream(new BufferedInputStream(in, 1 << 16), true)
+            case _ => new com.github.luben.zstd.ZstdInputStream(in)
+          }
+          val peek = new PushbackInputStream(decoded, 4)
+          val head = Encodings.head(peek)
+          peek.unread(head)
+          if (Encodings.onlyBom(head)) InputStream.nullInputStream()
+          else Encodings.nonUtf8(head).fold(peek: InputStream) { cs => transcoded = true; Encodings.toUtf8(peek, cs, o) }
+        case None =>
+          val head = Encodings.head(in)
+          if (Encodings.onlyBom(head)) InputStream.nullInputStream()
+          else Encodings.nonUtf8(head) match {
+            case Some(cs) => // positions are the UTF-8 text's: read from the start, skip to `start`
+              transcoded = true
+              val utf8 = Encodings.toUtf8(new SequenceInputStream(new ByteArrayInputStream(head), in), cs, o)
+              utf8.skipNBytes(start)
+              utf8
+            case None if start > 0 => seek(start); in
+            case None => new SequenceInputStream(new ByteArrayInputStream(head), in)
+          }
+      }
+      new ReadGuard(text, path, start, transcoded)
     } catch {
       case e: Throwable =>
         if (raw != null) closeQuietly(raw, e)
@@ -75,8 +109,13 @@ object JsonInput {
     }
   }
 
-  def cannotRead(path: String, at: Long, e: IOException): DrillScanException =
-    new DrillScanException(s"drill: $path (byte $at): cannot read: ${Option(e.getMessage).getOrElse(e.toString)}", e)
+  def cannotRead(path: String, at: Long, e: IOException): DrillScanException = e match {
+    case _: CharacterCodingException => new DrillScanException(s"drill: $path (byte $at): cannot read: the file is " +
+      "UTF-16 or UTF-32 (its first bytes say so; the byte is a position in its UTF-8 text) and holds an invalid " +
+      "sequence at or after that point; " +
+      "set option invalidUtf8=replace to read it as U+FFFD", e)
+    case _ => new DrillScanException(s"drill: $path (byte $at): cannot read: ${Option(e.getMessage).getOrElse(e.toString)}", e)
+  }
 
   /** Close `c` after `cause` was thrown, keeping a close failure as a suppressed exception. */
   def closeQuietly(c: AutoCloseable, cause: Throwable): Unit =
@@ -111,10 +150,50 @@ object JsonInput {
   }
 }
 
+/**
+ * JSON text in UTF-16 or UTF-32, which Jackson (and so Drill) takes from a file's first four
+ * bytes (JSON's own rule, RFC 4627 section 3: where the zero bytes of ASCII characters are, or
+ * a byte order mark): such a file is read as its UTF-8 text, so every reader (the byte path,
+ * Jackson's byte parser, the count scan) sees the same bytes and byte positions (those of
+ * the UTF-8 text). Left to Jackson alone, such a file was read by a character parser without
+ * byte positions while the count scan and the byte path read bytes.
+ */
+private object Encodings {
+  def head(in: InputStream): Array[Byte] = in.readNBytes(4)
+
+  /** A file that is a UTF-8 byte order mark and nothing else: empty (Jackson skips a mark only
+   * when a fourth byte follows, and failed on the third byte; the byte path read no records). */
+  def onlyBom(b: Array[Byte]): Boolean =
+    b.length == 3 && (b(0) & 0xff) == 0xEF && (b(1) & 0xff) == 0xBB && (b(2) & 0xff) == 0xBF
+
+  def nonUtf8(b: Array[Byte]): Option[java.nio.charset.Charset] = {
+    def u(i: Int): Int = if (i < b.length) b(i) & 0xff else -1
+    val bom32 = b.length == 4 && ((u(0) == 0 && u(1) == 0 && u(2) == 0xFE && u(3) == 0xFF) ||
+      (u(0) == 0xFF && u(1) == 0xFE && u(2) == 0 && u(3) == 0))
+    val name =
+      if (bom32) Some("UTF-32")
+      else if (b.length >= 2 && ((u(0) == 0xFE && u(1) == 0xFF) || (u(0) == 0xFF && u(1) == 0xFE))) Some("UTF-16")
+      else if (b.length == 4 && u(0) == 0 && u(1) == 0 && u(2) == 0 && u(3) != 0) Some("UTF-32BE")
+      else if (b.length == 4 && u(0) != 0 && u(1) == 0 && u(2) == 0 && u(3) == 0) Some("UTF-32LE")
+      else if (b.length >= 2 && u(0) == 0 && u(1) != 0) Some("UTF-16BE")
+      else if (b.length >= 2 && u(0) != 0 && u(1) == 0) Some("UTF-16LE")
+      else None
+    name.map(java.nio.charset.Charset.forName)
+  }
+
+  def toUtf8(in: InputStream, cs: java.nio.charset.Charset, o: DrillOptions): InputStream = {
+    val bad = if (o.replaceInvalidUtf8) CodingErrorAction.REPLACE else CodingErrorAction.REPORT
+    val reader = new InputStreamReader(in, cs.newDecoder().onMalformedInput(bad).onUnmappableCharacter(bad))
+    ReaderInputStream.builder().setReader(new BufferedReader(reader, 1 << 14)).setCharset(StandardCharsets.UTF_8).get()
+  }
+}
+
 /** Reports an I/O failure of the stream below (file system, decompressor) as a
  * [[DrillScanException]] naming the file and the byte reached, so no raw JVM exception without
- * a file name escapes; Jackson sees it as a runtime exception and lets it through. */
-private final class ReadGuard(in: InputStream, path: String, from: Long) extends FilterInputStream(in) {
+ * a file name escapes; Jackson sees it as a runtime exception and lets it through.
+ * `transcoded`: the file is UTF-16 or UTF-32, read as its UTF-8 text ([[Encodings]]). */
+private[input] final class ReadGuard(in: InputStream, path: String, from: Long, val transcoded: Boolean)
+  extends FilterInputStream(in) {
   private var at = from
   private def failed(e: IOException): Nothing = throw JsonInput.cannotRead(path, at, e)
   override def read(): Int = {

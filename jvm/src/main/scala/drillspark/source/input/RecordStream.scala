@@ -37,6 +37,9 @@ private final class TrackedInput(in: InputStream, var pos: Long, owner: SplitOwn
   }
 
   def atEnd: Boolean = { in.mark(1); val b = in.read(); in.reset(); b < 0 }
+
+  /** The next `n` bytes, left unread (not counted, no newlines shown). */
+  def peek(n: Int): Array[Byte] = { in.mark(n); val b = in.readNBytes(n); in.reset(); b }
 }
 
 /**
@@ -97,7 +100,7 @@ final class RecordStream(
   private def openAt(pos: Long): Unit = {
     closeInput()
     val compressed = JsonInput.isCompressed(file)
-    val raw = JsonInput.open(conf, file, if (compressed) 0L else pos)
+    val raw = JsonInput.open(conf, file, if (compressed) 0L else pos, o)
     try {
       val buffered = new BufferedInputStream(raw, 1 << 16)
       if (compressed && pos > 0) {
@@ -119,9 +122,18 @@ final class RecordStream(
     resumedInArray = inArray && !in.atEnd
     guard = if (o.replaceInvalidUtf8) null else new Utf8Guard(in, in.pos)
     val body: InputStream = if (guard == null) in else guard
-    val src: InputStream =
+    var src: InputStream =
       if (!resumedInArray) body
       else { base -= 1; colBase -= 1; new SequenceInputStream(new ByteArrayInputStream(RecordStream.OpenArray), body) }
+    // Jackson guesses the encoding of every parser from its first four bytes: a parser started
+    // inside the file (a resumption, a split, a re-read) on bytes such as `a\0\0\0` took the
+    // UTF-8 text for UTF-32 and failed with a raw CharConversionException. The text is UTF-8
+    // (JsonInput.open transcodes other encodings): spaces in front keep Jackson's guess UTF-8.
+    val seen = (if (resumedInArray) RecordStream.OpenArray else Array.emptyByteArray) ++ in.peek(4)
+    if (!o.replaceInvalidUtf8 && (parserFrom > 0 || resumedInArray) && Encodings.nonUtf8(seen.take(4)).isDefined) {
+      base -= RecordStream.Shield.length; colBase -= RecordStream.Shield.length
+      src = new SequenceInputStream(new ByteArrayInputStream(RecordStream.Shield), src)
+    }
     parser = JsonInput.parser(f, src, o)
     arrayMode = false
     first = resumedInArray
@@ -177,7 +189,7 @@ final class RecordStream(
           first = false
           recordParent = parser.getParsingContext.getParent
           recordOpen = true
-          recordStart = at
+          recordStart = if (loc.getByteOffset >= 0) at else -1L
           recordLine = lineOf(loc)
           recordCol = columnOf(loc)
           records += 1
@@ -223,10 +235,17 @@ final class RecordStream(
     recordOpen = false
   }
 
+  /** The top-level token for an error: its kind and the start of its text. Jackson decodes a
+   * string only when asked, so a string that is itself malformed (cut short, a raw control
+   * character) is named by its kind alone rather than failing here with Jackson's error. */
   private def tokenText(t: JsonToken): String = t match {
     case JsonToken.START_ARRAY => "an array"
     case JsonToken.END_ARRAY | JsonToken.END_OBJECT => s"'${t.asString}'"
-    case _ => s"${t.toString.toLowerCase(Locale.ROOT).replace("value_", "")} ${parser.getText}"
+    case _ =>
+      val kind = t.toString.toLowerCase(Locale.ROOT).replace("value_", "")
+      val text = try Option(parser.getText).getOrElse("") catch { case _: JsonProcessingException => "" }
+      val shown = if (text.length > RecordStream.ShownChars) text.take(RecordStream.ShownChars) + "..." else text
+      if (shown.isEmpty) s"a $kind" else s"$kind $shown"
   }
 
   /** A syntax error in a record: fail, or (skipInvalidRecords) count it and resume after it. */
@@ -254,8 +273,18 @@ final class RecordStream(
     if (o.replaceInvalidUtf8) throw fail(JsonInput.describe(e), e)
     val loc = Option(e.getLocation).filter(_.getByteOffset >= 0).getOrElse(parser.currentLocation())
     val at = byteOf(loc)
+    // no byte position: Jackson took the file for UTF-16 or UTF-32 (it guesses from the first
+    // bytes) and counts characters; reopening "at" -1 read the same error again, forever
+    if (at < 0) throw fail(JsonInput.describe(e) + " (the file's first bytes look like UTF-16 or UTF-32, " +
+      "which has no byte positions to skip a bad record by; skipInvalidRecords needs UTF-8)", e)
     val ctx = parser.getParsingContext
     val inRecord = ctx != null && !ctx.inRoot
+    // In a split, a bad record whose error lies on a line of a later split ran into that split
+    // (a block comment or string left open, brackets never closed), which reads those lines as
+    // records of its own, while the whole file skips them with the bad record: not JSON lines.
+    // Only a record cut short on this split's last line fails at the next split's first byte.
+    if (inRecord && owner.beyond(at - columnOf(loc) + 1) && !(columnOf(loc) == 1 && at == owner.ownedEnd))
+      throw Splits.spansBoundary(file, recordStart, owner.ownedEnd)
     val inArray = arrayMode
     // at > parserFrom: never resume where this parser started (that line is the bad one)
     if (inRecord && columnOf(loc) == 1 && at > parserFrom) reopenAt(at, lineOf(loc), 1, 0, inArray)
@@ -276,6 +305,10 @@ final class RecordStream(
 
   /** Inside a file's outer array (records cannot be re-read from their offset there). */
   def inArray: Boolean = arrayMode
+
+  /** The current record can be read again from its offset ([[reread]]): not inside an outer
+   * array, and its byte offset known (Jackson counts characters in a UTF-16 or UTF-32 file). */
+  def canReread: Boolean = !arrayMode && recordStart >= 0
 
   /** Reopen at the current record's START_OBJECT (a record rejected early by a pushed filter
    * but revived by a later duplicate key is read again in full). */
@@ -299,4 +332,8 @@ final class RecordStream(
 
 object RecordStream {
   private val OpenArray = Array[Byte]('[')
+  /** Put before a parser's input so that Jackson takes it for UTF-8 (see startParser). */
+  private val Shield = "    ".getBytes(java.nio.charset.StandardCharsets.US_ASCII)
+  /** Characters of a misplaced top-level value an error shows. */
+  private val ShownChars = 40
 }

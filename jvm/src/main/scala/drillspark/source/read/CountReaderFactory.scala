@@ -1,5 +1,6 @@
 package drillspark.source.read
 
+import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
@@ -11,7 +12,7 @@ import drillspark.source.input.FileSplit
 final case class CountPartition(known: Long, splits: Array[FileSplit]) extends InputPartition
 
 /** One row per partition: its known records plus the records of its splits. */
-final class CountReaderFactory(o: DrillOptions, conf: HadoopConf) extends PartitionReaderFactory {
+final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf]) extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val p = partition.asInstanceOf[CountPartition]
     new PartitionReader[InternalRow] {
@@ -26,7 +27,7 @@ final class CountReaderFactory(o: DrillOptions, conf: HadoopConf) extends Partit
     var n = p.known
     p.splits.foreach { s =>
       if (s.file.length > 0) {
-        val c = new RecordCounter(conf.value, s.file.path, s.start, s.end, o)
+        val c = new RecordCounter(conf.value.value, s.file.path, s.start, s.end, o)
         try {
           var k = c.count(Int.MaxValue)
           while (k > 0) { n += k; k = c.count(Int.MaxValue) }

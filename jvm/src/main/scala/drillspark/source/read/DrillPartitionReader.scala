@@ -204,7 +204,7 @@ final class DrillPartitionReader(
       return keepRow(i, before)
     }
     try {
-      if (early != null && !rs.inArray) {
+      if (early != null && rs.canReread) {
         val r = record.writeMembersFiltered(rs.parser, i, early, vs, filter.get)
         if (r == 0) return false
         if (r == 2) { rs.reread(); record.writeMembers(rs.parser, i) }

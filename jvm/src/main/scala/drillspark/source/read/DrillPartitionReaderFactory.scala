@@ -1,5 +1,6 @@
 package drillspark.source.read
 
+import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
@@ -14,7 +15,7 @@ final case class DrillInputPartition(splits: Array[FileSplit]) extends InputPart
 
 /** Builds a columnar reader per input partition, on the executors. */
 final class DrillPartitionReaderFactory(
-    readSchema: StructType, options: DrillOptions, conf: HadoopConf, filter: Option[RowFilter])
+    readSchema: StructType, options: DrillOptions, conf: Broadcast[HadoopConf], filter: Option[RowFilter])
   extends PartitionReaderFactory {
 
   override def supportColumnarReads(partition: InputPartition): Boolean = true
@@ -24,6 +25,6 @@ final class DrillPartitionReaderFactory(
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val p = partition.asInstanceOf[DrillInputPartition]
-    new DrillPartitionReader(p.splits.toSeq, readSchema, options, conf.value, filter)
+    new DrillPartitionReader(p.splits.toSeq, readSchema, options, conf.value.value, filter)
   }
 }

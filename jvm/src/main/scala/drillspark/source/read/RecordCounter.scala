@@ -22,7 +22,7 @@ import drillspark.source.input.{DrillScanException, JsonInput, SplitOwnership, S
 final class RecordCounter(conf: Configuration, val file: String, start: Long, end: Long, o: DrillOptions)
   extends AutoCloseable {
 
-  private val in: InputStream = JsonInput.open(conf, file, if (start > 0) start - 1 else 0L)
+  private val in: InputStream = JsonInput.open(conf, file, if (start > 0) start - 1 else 0L, o)
   private val owner = new SplitOwnership(end)
   private val buf = new Array[Byte](1 << 16)
   private var pos = 0
@@ -42,6 +42,9 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
   private var escaped = false
   private var comment = 0 // 0 none, 1 after '/', 2 line comment, 3 block, 4 block after '*'
   private var recordStart = 0L
+  /** The line of the last '/' outside strings, and where that line starts. */
+  private var slashLine = 0L
+  private var slashLineStart = 0L
   private var finished = false
 
   try {
@@ -73,10 +76,13 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
 
   private def recordLevel: Int = if (arrayMode) 1 else 0
 
-  private def fail(what: String, at: Long): DrillScanException = {
-    val where = if (start > 0) s"line $line of the split starting at byte $origin" else s"line $line"
+  private def fail(what: String, at: Long): DrillScanException = failOn(line, lineStart, what, at)
+
+  /** The error at byte `at` of line `onLine` (which starts at byte `from`). */
+  private def failOn(onLine: Long, from: Long, what: String, at: Long): DrillScanException = {
+    val where = if (start > 0) s"line $onLine of the split starting at byte $origin" else s"line $onLine"
     val hint = if (start > 0) Splits.SplitHint else ""
-    new DrillScanException(s"drill: $file $where, column ${at - lineStart + 1} (byte $at): $what$hint")
+    new DrillScanException(s"drill: $file $where, column ${at - from + 1} (byte $at): $what$hint")
   }
 
   /** Count up to `max` further records; 0 at the end of the file or split. */
@@ -122,7 +128,7 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
     else if (b != ' ' && b != '\n' && b != '\t' && b != '\r') {
       // the first byte of the next split's lines at the top level: the rest is its
       if (depth == 0 && owner.beyond(at)) { finished = true; pos -= 1; return }
-      if (b == '/') comment = 1
+      if (b == '/') { comment = 1; slashLine = line; slashLineStart = lineStart }
       else {
         if (structural(b, at)) stepped += 1
         first = false
@@ -133,7 +139,8 @@ final class RecordCounter(conf: Configuration, val file: String, start: Long, en
   private def commentState(b: Byte, at: Long): Int = comment match {
     case 1 =>
       if (b == '/') 2 else if (b == '*') 3
-      else throw fail("malformed JSON: '/' that does not start a comment", at - 1)
+      // the byte after the '/' may be a newline, already counted: place the error at the '/'
+      else throw failOn(slashLine, slashLineStart, "malformed JSON: '/' that does not start a comment", at - 1)
     case 2 => if (b == '\n') 0 else 2
     case 3 => if (b == '*') 4 else 3
     case _ => if (b == '/') 0 else if (b == '*') 4 else 3
