@@ -56,10 +56,20 @@ def test_tiny_files_are_packed_as_spark_packs_them(spark, tiny):
     assert df.filter("v = '003'").count() == len([i for i in range(FILES) if i % 7 == 3])
 
 
+def evened(spark_count: int, cores: int) -> int:
+    """Spark's partition count as the drill source evens it: fewer than 4 a core and not a
+    multiple of the cores is raised to the next multiple (InputFiles.partitions)."""
+    if spark_count % cores == 0 or spark_count >= 4 * cores:
+        return spark_count
+    return (spark_count // cores + 1) * cores
+
+
 def test_packing_follows_sparks_open_cost_and_partition_size(spark, tiny, confs):
     confs(openCostInBytes="1k", maxPartitionBytes="64k")
     df = spark.read.format("drill").load(str(tiny))
-    assert df.rdd.getNumPartitions() == spark.read.json(str(tiny)).rdd.getNumPartitions() > 1
+    sparks = spark.read.json(str(tiny)).rdd.getNumPartitions()
+    assert sparks == 5  # 300 files of ~1 KiB each with the open cost, 64 KiB partitions
+    assert df.rdd.getNumPartitions() == evened(sparks, spark.sparkContext.defaultParallelism) == 6
     assert sorted(r.id for r in df.collect()) == list(range(FILES))
     confs(minPartitionNum="100")  # more, smaller partitions: Spark's minimum partition count
     df = spark.read.format("drill").load(str(tiny))
@@ -88,3 +98,29 @@ def test_big_and_small_files_mixed_keep_every_record(spark, tmp_path, confs):
     ids = [r.id for r in df.select("id").collect()]
     assert ids == [r["id"] for r in big] + [10_000 + i for i in range(50)]
     assert df.rdd.getNumPartitions() > 4  # the big file split, the small ones packed
+
+
+def test_few_partitions_are_evened_to_the_cores(spark, tmp_path, confs):
+    """Spark's rule packs 3 equal files into 3 partitions here; on 2 cores the third would run
+    alone after the other two (2 rounds of work where 1.5 do), so the source cuts 4 partitions of
+    equal bytes, each a run of lines in file order (files cut where a quarter ends)."""
+    cores = spark.sparkContext.defaultParallelism
+    assert cores == 2  # the test session is local[2]
+    confs(maxPartitionBytes="100k", openCostInBytes="4k")
+    rows = [{"id": i, "pad": "y" * 70} for i in range(3000)]  # 93 KB a file: one a partition
+    for f in range(3):
+        part = rows[f * 1000 : (f + 1) * 1000]
+        (tmp_path / f"p-{f}.json").write_text("".join(json.dumps(r) + "\n" for r in part))
+    sparks = spark.read.json(str(tmp_path)).rdd.getNumPartitions()
+    df = spark.read.format("drill").load(str(tmp_path))
+    assert (sparks, df.rdd.getNumPartitions()) == (3, 4)
+    sizes = df.rdd.glom().map(len).collect()
+    # equal bytes, ~750 lines each (ids of 1 to 4 digits make lines differ by a few bytes)
+    assert sum(sizes) == 3000 and max(sizes) - min(sizes) <= 15, sizes
+    assert [r.id for r in df.select("id").collect()] == list(range(3000))  # in file order
+    assert df.selectExpr("count(*)").first()[0] == 3000  # the count path, the same partitions
+    # a partition size asked for is kept: option splitBytes, spark.sql.files.minPartitionNum
+    asked = spark.read.format("drill").option("splitBytes", "100k").load(str(tmp_path))
+    assert asked.rdd.getNumPartitions() == 3
+    confs(minPartitionNum="3")
+    assert spark.read.format("drill").load(str(tmp_path)).rdd.getNumPartitions() == 3

@@ -2,7 +2,7 @@ package drillspark.source.discovery
 
 import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.internal.Logging
+import org.slf4j.LoggerFactory
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 
@@ -14,7 +14,10 @@ import drillspark.source.input.{DrillScanException, FileSplit, InputFile, InputF
  * Late schema, discovered before the query runs: one streaming token pass per file (Jackson
  * tokens only, no value objects), merged across files in first-seen order with Drill's rules.
  */
-object SchemaDiscovery extends Logging {
+object SchemaDiscovery {
+  // warnings go to Spark's log set-up through slf4j (Spark's own Logging trait is internal)
+  private val log = LoggerFactory.getLogger(getClass)
+
 
   /** Extended JSON (Mongo) wrapper names and the kinds they stand for. */
   val ExtendedKinds: Map[String, Int] = Map(
@@ -226,6 +229,6 @@ object SchemaDiscovery extends Logging {
       s"drill: type conflict (option typeConflict=error): ${cs.head.describe}" +
         (if (cs.size > 1) s" (and ${cs.size - 1} more)" else ""))
     val as = if (o.typeConflict == TypeConflict.Variant) "VARIANT" else "JSON text"
-    cs.foreach(c => logWarning(s"drill: type conflict, read as $as: ${c.describe}"))
+    cs.foreach(c => log.warn(s"drill: type conflict, read as $as: ${c.describe}"))
   }
 }

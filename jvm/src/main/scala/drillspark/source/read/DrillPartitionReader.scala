@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import com.fasterxml.jackson.core.JsonProcessingException
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.internal.Logging
+import org.slf4j.LoggerFactory
 import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.sql.drillspark.compat.ScanVectors
@@ -30,7 +30,9 @@ import drillspark.source.write.{StructWriter, ValueMismatch, WriteContext}
  */
 final class DrillPartitionReader(
     splits: Seq[FileSplit], readSchema: StructType, o: DrillOptions, conf: Configuration,
-    filter: Option[RowFilter]) extends PartitionReader[ColumnarBatch] with Logging {
+    filter: Option[RowFilter]) extends PartitionReader[ColumnarBatch] {
+  private val log = LoggerFactory.getLogger(classOf[DrillPartitionReader])
+
 
   private val plan = ReadPlan(readSchema)
   private val ctx = new WriteContext(o)
@@ -165,7 +167,7 @@ final class DrillPartitionReader(
 
   private def closeStream(): Unit = {
     skipped += rs.skipped
-    if (rs.skipped > 0) logWarning(s"drill: skipped ${rs.skipped} invalid records in ${rs.file} (skipInvalidRecords)")
+    if (rs.skipped > 0) log.warn(s"drill: skipped ${rs.skipped} invalid records in ${rs.file} (skipInvalidRecords)")
     rs.close()
     rs = null
   }
