@@ -5,6 +5,13 @@ through shared/tools/drill with `--root shared/data`)."""
 
 from __future__ import annotations
 
+import math
+import os
+import struct
+
+import pytest
+
+from drillspark.sql.errors import ValidationError
 from drillspark.sql.output import columns_and_rows
 
 HEADER_CSV = "dfs.`breadth/tf/table_function/header.csv`"
@@ -176,3 +183,77 @@ def test_parenthesised_select_item_keeps_the_column_name(data_engine):
     )
     assert cols == ["filename"]
     assert rows == [[f"voter{n}.parquet"] for n in (5, 50, 55, 60, 70, 75)]
+
+
+def test_reset_answers_updated_as_drill(data_engine):
+    # Drill 1.22: "planner.slice_target updated." and "ALL updated."; a name it does not know
+    # resets too ("nosuch.option updated.")
+    for sql, summary in (
+        ("ALTER SESSION RESET `planner.slice_target`", "planner.slice_target updated."),
+        ("ALTER SESSION RESET ALL", "ALL updated."),
+        ("ALTER SESSION RESET `nosuch.option`", "nosuch.option updated."),
+    ):
+        assert result(data_engine, sql) == (["ok", "summary"], [[True, summary]])
+
+
+def test_setting_an_option_drill_does_not_have_is_refused(data_engine):
+    # Drill 1.22: VALIDATION ERROR: The option 'planner.nosuch' does not exist. (also under
+    # exec. and store.); an internal option (sys.internal_options) is set
+    for name in ("nosuch.option", "planner.nosuch", "exec.nosuch", "store.nosuch"):
+        with pytest.raises(ValidationError, match=f"The option '{name}' does not exist"):
+            data_engine.execute(f"ALTER SESSION SET `{name}` = 1")
+    assert result(data_engine, "ALTER SESSION SET `planner.enable_topn` = false")[1] == [
+        [True, "planner.enable_topn updated."]
+    ]
+
+
+def test_a_column_values_does_not_have_is_an_error(data_engine):
+    # Drill 1.22: VALIDATION ERROR: ... Column 'nosuch' not found in any table (in the select
+    # list, WHERE, ORDER BY); qualified: Column 'nosuch' not found in table 't'. A schema-free
+    # table beside the VALUES takes the name (NULL)
+    for sql, col in (
+        ("SELECT nosuch FROM (VALUES(1))", 8),
+        ("SELECT nosuch FROM (VALUES(1)) t(a)", 8),
+        ("SELECT EXPR$0 FROM (VALUES(1)) WHERE nosuch = 1", 38),
+        ("SELECT a FROM (VALUES(1)) t(a) ORDER BY nosuch", 41),
+    ):
+        with pytest.raises(
+            ValidationError, match=rf"Column 'nosuch' not found in any table \(line 1, column {col}"
+        ):
+            data_engine.execute(sql)
+    with pytest.raises(ValidationError, match="Column 'nosuch' not found in table 't'"):
+        data_engine.execute("SELECT t.nosuch FROM (VALUES(1)) t")
+    assert result(data_engine, f"SELECT nosuch FROM (VALUES(1)) v, {NUMS} LIMIT 1")[1] == [[None]]
+
+
+def test_float4_arithmetic_stays_float4(data_engine):
+    # Drill 1.22: FLOAT4 with an INT, a BIGINT, a DECIMAL or a FLOAT4 is FLOAT4 (the operands
+    # converted to FLOAT4 first: 16777217 * 1.0f is 16777216.0); with a DOUBLE it is FLOAT8
+    cols, rows = result(
+        data_engine,
+        "SELECT typeof(CAST(0.1 AS FLOAT) * 3) c, typeof(CAST(0.1 AS FLOAT) * CAST(3 AS BIGINT)) d, "
+        "typeof(CAST(0.1 AS FLOAT) + 1.5) e, typeof(CAST(0.1 AS FLOAT) / 3) f, "
+        "typeof(CAST(0.1 AS FLOAT) * 1.5e0) g, typeof(CAST(0.1 AS FLOAT) - CAST(1 AS DECIMAL(5,2))) i, "
+        "typeof(mod(CAST(5.5 AS FLOAT), 2)) j, typeof(3 - CAST(0.1 AS FLOAT)) k FROM (VALUES(1))",
+    )
+    assert rows == [["FLOAT4"] * 4 + ["FLOAT8"] + ["FLOAT4"] * 3]
+    # Drill: 0.3, 1.6, 0.033333335, -0.9, 1.5, 2.9, Infinity, 16777216.0 (as FLOAT4 values)
+    _, rows = result(
+        data_engine,
+        "SELECT CAST(0.1 AS FLOAT) * 3, CAST(0.1 AS FLOAT) + 1.5, CAST(0.1 AS FLOAT) / 3, "
+        "CAST(0.1 AS FLOAT) - CAST(1 AS DECIMAL(5,2)), mod(CAST(5.5 AS FLOAT), 2), "
+        "3 - CAST(0.1 AS FLOAT), CAST(1 AS FLOAT) / 0, CAST(16777217 AS INT) * CAST(1 AS FLOAT) "
+        "FROM (VALUES(1))",
+    )
+    f4 = [
+        struct.unpack("f", struct.pack("f", v))[0] for v in (0.3, 1.6, 0.033333335, -0.9, 1.5, 2.9)
+    ]
+    assert rows == [[*f4, math.inf, 16777216.0]]
+
+
+def test_show_files_lists_in_directory_order(data_engine, shared):
+    # Drill 1.22 lists a folder's entries in the order the file system gives them
+    # (orders_nested, events, depts, ... here), not sorted
+    folder = shared / "data" / "breadth" / "own" / "json"
+    _, rows = result(data_engine, "SHOW FILES IN dfs.`breadth/own/json`")
+    assert [r[0] for r in rows] == os.listdir(folder)

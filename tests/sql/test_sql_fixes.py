@@ -133,13 +133,16 @@ def test_ctas_from_values(engine, tmp_path):
 
 
 # --- 7. index on a computed value -----------------------------------------------------------
-def test_index_on_computed_value_is_a_located_error(engine):
-    sql = "SELECT split('a,b', ',')[0] AS c FROM (VALUES (1)) t(x)"
+def test_index_on_computed_value(engine):
+    # computed into a hidden field first (tests/sql/test_computed_index.py); in HAVING, where
+    # Drill 1.22 fails too, the refusal is located
+    assert q(engine, "SELECT split('a,b', ',')[0] AS c FROM (VALUES (1)) t(x)")[1] == [["a"]]
+    sql = "SELECT x FROM (VALUES (1)) t(x) GROUP BY x HAVING split('a,b', ',')[0] = 'a'"
     with pytest.raises(SqlError) as info:
         engine.execute(sql)
     err = info.value
     assert "drill_item" not in str(err) and "index" in str(err)
-    assert (err.line, err.column) == (1, 8)
+    assert (err.line, err.column) == (1, 51)  # at split(
 
 
 # --- 8. VALUES types ------------------------------------------------------------------------

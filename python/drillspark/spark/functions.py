@@ -115,6 +115,8 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
             from drillspark.spark.functions_datetime import scale_year_month
 
             return scale_year_month(x, y, divide=False)
+        if _float4(lt, rt):
+            return f(x.cast("float"), y.cast("float"))
         if _int_sized(lt) and _int_sized(rt):
             # INT arithmetic wraps around as Java's does (Drill 1.22: 2147483647 + 1 is
             # -2147483648): exact in BIGINT, then its low 32 bits
@@ -158,6 +160,17 @@ def _divide_day_interval(x: Column, y: Column) -> Column:
     )
 
 
+def _float4(lt: T.DataType, rt: T.DataType) -> bool:
+    """Whether Drill computes `lt op rt` in FLOAT4: a FLOAT4 with an integer, a DECIMAL or
+    another FLOAT4 (each converted to FLOAT4 first: Drill 1.22 answers FLOAT4 for
+    `CAST(0.1 AS FLOAT) * 3` and `+ 1.5`, and 16777216.0 for `16777217 * CAST(1 AS FLOAT)`);
+    with a DOUBLE it is FLOAT8. Spark's ANSI rules widen all of these to DOUBLE."""
+    narrow = (*INTEGRAL, T.DecimalType, T.FloatType)
+    return (isinstance(lt, T.FloatType) and isinstance(rt, narrow)) or (
+        isinstance(rt, T.FloatType) and isinstance(lt, narrow)
+    )
+
+
 def _divide(a: list[Arg], ctx: Context) -> Column:
     # Drill: integer / integer is integer division (truncating, and by zero an error, as Java);
     # otherwise floating point.
@@ -171,6 +184,9 @@ def _divide(a: list[Arg], ctx: Context) -> Column:
         from drillspark.spark.functions_datetime import scale_year_month
 
         return scale_year_month(x, y, divide=True)
+    if _float4(lt, rt):  # in double, then rounded once: the FLOAT4 quotient
+        x, y = x.cast("float"), y.cast("float")
+        return F.when(y == 0, x * F.pow(y, F.lit(-1.0))).otherwise(x / y).cast("float")
     if isinstance(lt, FLOATING) or isinstance(rt, FLOATING):
         # Java: x / 0.0 is +-Infinity (NaN for 0/0) where Spark's ANSI division raises;
         # x * 0.0^-1 gives exactly that, the sign of a -0.0 divisor included.
@@ -181,6 +197,9 @@ def _divide(a: list[Arg], ctx: Context) -> Column:
 def _mod(a: list[Arg], ctx: Context) -> Column:
     # Drill's MathFunctions: mod(x, 0) is x (Spark's ANSI remainder raises)
     x, y = a[0].col, a[1].col
+    if _float4(ctx.type_of(x), ctx.type_of(y)):
+        x, y = x.cast("float"), y.cast("float")
+        return F.when(y == 0, x).otherwise(x % y).cast("float")
     return F.when(y == 0, x).otherwise(x % y)
 
 

@@ -146,8 +146,8 @@ class SqlEngine:
     def _setoption(self, stmt: st.SetOption) -> RowsResult:
         if stmt.value is None:
             self.session.reset(stmt.name)
-            what = stmt.name or "all options"
-            return RowsResult(["ok", "summary"], [[True, f"{what} reset."]])
+            # Drill 1.22: "planner.slice_target updated." / "ALL updated." (any name resets)
+            return RowsResult(["ok", "summary"], [[True, f"{stmt.name or 'ALL'} updated."]])
         self.session.set_option(stmt.name, stmt.value)
         return RowsResult(["ok", "summary"], [[True, f"{stmt.name} updated."]])
 

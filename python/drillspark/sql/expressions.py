@@ -95,9 +95,8 @@ class ExprLowering:
                     return dx.path(key_name)
             if self._is_aggregate(node):
                 return self._aggregate(node)
-            if (
-                isinstance(node, exp.Column | exp.Dot | exp.Bracket)
-                and node.find(exp.Column) is not None
+            if isinstance(node, exp.Column | exp.Dot | exp.Bracket) and isinstance(
+                _path_base(node), exp.Column
             ):
                 raise self.fail(
                     f"expression '{node.sql('drill')}' is neither in GROUP BY nor "
@@ -170,7 +169,14 @@ class ExprLowering:
             # FLATTEN(m)[0], FLATTEN(t.orders)['oid']: an index into the flattened column
             # (Drill refuses the dotted form, FLATTEN(x).y, as "Incompatible types")
             return dx.path(self._flattened(cur), segs)
-        # Plan paths start at a column; there is no function indexing a computed value.
+        if self.sel.computed is not None and segs:
+            # plan paths start at a field: the value is computed into a hidden field first
+            base = self.lower(cur)
+            found = next((n for n, e in self.sel.computed if e == base), None)
+            if found is None:
+                found = self.sel.low.hidden("item")
+                self.sel.computed.append((found, base))
+            return dx.path(found, segs)
         what = "an array index" if isinstance(node, exp.Bracket) else "member access"
         raise self.sel.low.unsupported(
             f"{what} on a computed value ('{node.sql('drill')}'; "
@@ -508,10 +514,12 @@ class ExprLowering:
         if sel.mode != "grouped":
             raise self.fail("an aggregate function is not allowed here", node)
         sel.mode = "input"
+        after, sel.computed = sel.computed, sel.pre_aggregate  # computed ahead of the aggregate
         try:
             call = self._aggregate_call(node)
         finally:
             sel.mode = "grouped"
+            sel.computed = after
         if call in sel.agg_keys:
             return dx.path(sel.agg_keys[call])
         name = sel.low.hidden("a")
@@ -574,3 +582,10 @@ class ExprLowering:
             one = dx.binary("==", dx.call("count", lowered), "1")
             call = dx.case([(one, dx.cast(dx.string("NaN"), "FLOAT8"))], call)
         return call
+
+
+def _path_base(node: exp.Expr) -> exp.Expr:
+    """What a chain of member accesses and indexes starts at (`t.a.b[0]`: the column)."""
+    while isinstance(node, exp.Dot | exp.Bracket):
+        node = node.this
+    return node

@@ -25,7 +25,7 @@ from drillspark.sql.errors import (
     ValidationError,
     position_of,
 )
-from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, SqlSession
+from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, ResolvedTable, SqlSession
 
 STAR = "*"
 STAR_DELIMITER = "¦¦"  # Drill's prefix delimiter of one table's star columns (`T0¦¦*`)
@@ -172,6 +172,9 @@ class Lowering:
         # Helper columns (`$key0`, ...); under SELECT * the ones that joins add reach the
         # output, and the engine drops them from the result.
         self.hidden_names: list[str] = []
+        # _implicit_columns per statement tree: id(root) -> (root, names)
+        self._implicit: dict[int, tuple[exp.Expr, list[str]]] = {}
+        self._tables: dict[tuple[str, ...], ResolvedTable] = {}  # scan(): resolved names
 
     # ------------------------------------------------------------------ plan assembly
     def plan(self, root: Rel, store: dict | None = None) -> dict:
@@ -450,9 +453,12 @@ class Lowering:
 
     def scan(self, parts: tuple[str, ...], options: dict[str, object], node: exp.Expr) -> Rel:
         try:
-            table = self.session.resolve_table(parts)
+            # one trip to the extension's workspace rule per table name and statement (a
+            # 500-way UNION ALL over one file resolves it once)
+            table = self._tables.get(parts) or self.session.resolve_table(parts)
         except SqlError as e:
             raise _err(type(e), e.message, node, self.sql) from None
+        self._tables[parts] = table
         fmt = self._format(table.path, options)
         engine = table.plugin
         self.builder.storage.setdefault(engine, self.engine_config(engine))
@@ -481,6 +487,9 @@ class Lowering:
         when no SELECT list names them they are dropped from a `*` result (Drill's `select *`
         never has them)."""
         root = node.root()
+        cached = self._implicit.get(id(root))
+        if cached is not None and cached[0] is root:  # once per statement, not per table
+            return list(cached[1])
         named = {c.name.lower() for c in root.find_all(exp.Column)}
         found = [n for n in IMPLICIT_FILE_COLUMNS if n in named]
         # names some SELECT list gives its output (`SELECT filename` in a subquery reaches the
@@ -494,7 +503,8 @@ class Lowering:
         for n in found:
             if n not in outer and n not in self.hidden_names:
                 self.hidden_names.append(n)
-        return found
+        self._implicit[id(root)] = (root, found)  # the root kept: its id stays its own
+        return list(found)
 
     @staticmethod
     def _star_text_columns(node: exp.Expr, implicit: list[str]) -> list[str]:

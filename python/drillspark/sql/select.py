@@ -3,7 +3,7 @@ HAVING, window functions, the projection, DISTINCT, ORDER BY, LIMIT) to plan ope
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
@@ -72,6 +72,11 @@ class SelectLowering:
         self.distinct_calls: dict[str, tuple[str, str]] = {}
         self._doubled: set[str] | None = None
         self.mode = "input"  # or "grouped": columns must be group keys
+        # Values an index or member access reads that are no column (`split(s, ' ')[1]`): the
+        # stage being lowered collects (hidden name, expression) here, and a `transform` ahead
+        # of the operator that reads them writes them; None where that is not done (HAVING)
+        self.computed: list[tuple[str, str]] | None = None
+        self.pre_aggregate: list[tuple[str, str]] = []  # those aggregates and keys read
         # JOIN ... USING: (column, its joined value) in order (sql/joins.py)
         self.using_columns: list[tuple[str, exp.Expr]] = []
         # FLATTENs under an aggregate, flattened ahead of it: id(node) -> hidden column
@@ -131,6 +136,7 @@ class SelectLowering:
             or any(self._has_aggregate(i.node) for i in items)
             or node.args.get("having") is not None
         )
+        self.computed = []
         if grouped:
             rel, projections = self._grouped(rel, items)
         else:
@@ -142,7 +148,8 @@ class SelectLowering:
             orderings = self._star_orderings(items, projections)
         else:
             orderings = self._orderings(items, order_hidden)
-        rel = self._pre_project(rel)
+        computed, self.computed = self.computed, None
+        rel = self._pre_project(rel, computed)
         if qualify is not None:  # after the windows it reads, before the projection
             rel = Rel(
                 self.low.builder.add(
@@ -281,7 +288,9 @@ class SelectLowering:
         elif isinstance(node, exp.Subquery):
             rel = self.low.lower_query(node.this)
         elif isinstance(node, exp.Values):
-            rel = self.low._values(node)
+            # its columns are known: another name is an error, as in Drill 1.22 (`SELECT
+            # nosuch FROM (VALUES(1))`: "Column 'nosuch' not found in any table")
+            rel = replace(self.low._values(node), strict=True)
             alias_node = None  # the column aliases name the VALUES columns already
         elif isinstance(node, exp.Unnest | exp.Lateral):
             raise self.low.unsupported(
@@ -472,15 +481,19 @@ class SelectLowering:
             raise self.low.unsupported("JOIN ... USING", j)
         conditions: list[dict] = []
         residual: list[exp.Expr] = []
+        # values the conditions index (`split(a.s, ' ')[0] = b.w`), computed on their side
+        sides: tuple[list, list] = ([], [])
         if on is not None:
             for conj in _conjuncts(on):
-                cond = self._join_condition(conj, right)
+                cond = self._join_condition(conj, right, sides)
                 if cond is None:
                     residual.append(conj)
                 else:
                     conditions.append(cond)
         elif kind != "CROSS" and jtype != "INNER":
             raise self.fail("an outer join needs an ON condition", j)
+        left = self.with_computed(left, sides[0])
+        right.rel = self.with_computed(right.rel, sides[1])
         general: list[exp.Expr] = []  # an outer join's ON conjuncts of another form
         if residual and jtype != "INNER":
             for conj in residual:
@@ -506,19 +519,27 @@ class SelectLowering:
             op["condition"] = dx.boolean_chain("and", [self.expr(c) for c in general])
         rel = Rel(self.low.builder.add(op, j), columns)
         if residual:
+            computed: list[tuple[str, str]] = []
+            expr = dx.boolean_chain("and", [self.into(computed, c) for c in residual])
+            rel = self.with_computed(rel, computed)
             rel = Rel(
-                self.low.builder.add(
-                    {
-                        "op": "filter",
-                        "input": rel.op,
-                        "expr": dx.boolean_chain("and", [self.expr(c) for c in residual]),
-                    }
-                ),
-                columns,
+                self.low.builder.add({"op": "filter", "input": rel.op, "expr": expr}),
+                rel.columns,
             )
         return rel
 
-    def _join_condition(self, conj: exp.Expr, right: Source) -> dict | None:
+    def into(self, computed: list[tuple[str, str]], node: exp.Expr) -> str:
+        """`node` lowered, the values it indexes collected in `computed` (written by the
+        caller's `with_computed` ahead of the operator that reads them)."""
+        saved, self.computed = self.computed, computed
+        try:
+            return self.expr(node)
+        finally:
+            self.computed = saved
+
+    def _join_condition(
+        self, conj: exp.Expr, right: Source, computed: tuple[list, list]
+    ) -> dict | None:
         rels = {
             "EQ": "==",
             "NEQ": "!=",
@@ -545,14 +566,14 @@ class SelectLowering:
         if sides[0] and sides[1] and r not in sides[0] and sides[1] == {r}:
             return {
                 "relationship": rel,
-                "left": self.expr(conj.this),
-                "right": self.expr(conj.expression),
+                "left": self.into(computed[0], conj.this),
+                "right": self.into(computed[1], conj.expression),
             }
         if sides[0] and sides[1] and sides[0] == {r} and r not in sides[1]:
             return {
                 "relationship": flip[rel],
-                "left": self.expr(conj.expression),
-                "right": self.expr(conj.this),
+                "left": self.into(computed[0], conj.expression),
+                "right": self.into(computed[1], conj.this),
             }
         return None
 
@@ -582,15 +603,11 @@ class SelectLowering:
                     "query (Drill needs a subquery for that)",
                     cond,
                 )
+            computed: list[tuple[str, str]] = []
+            expr = dx.boolean_chain("and", [self.into(computed, c) for c in plain])
+            rel = self.with_computed(rel, computed)
             rel = Rel(
-                self.low.builder.add(
-                    {
-                        "op": "filter",
-                        "input": rel.op,
-                        "expr": dx.boolean_chain("and", [self.expr(c) for c in plain]),
-                    },
-                    plain[0],
-                ),
+                self.low.builder.add({"op": "filter", "input": rel.op, "expr": expr}, plain[0]),
                 rel.columns,
             )
         return rel
@@ -736,8 +753,9 @@ class SelectLowering:
                     return True
         return False
 
-    def _pre_project(self, rel: Rel) -> Rel:
-        """Flatten and window operators that the projection reads from."""
+    def _pre_project(self, rel: Rel, computed: list[tuple[str, str]] | None = None) -> Rel:
+        """Flatten and window operators that the projection reads from, and the values it
+        indexes (`computed`)."""
         for name, expr in self.flattens:
             rel = Rel(
                 self.low.builder.add(
@@ -745,7 +763,16 @@ class SelectLowering:
                 ),
                 None,
             )
+        rel = self.with_computed(rel, computed or [])
         return self.win.operators(rel)
+
+    def with_computed(self, rel: Rel, computed: list[tuple[str, str]]) -> Rel:
+        """`rel` with the computed values an expression indexes written to hidden fields."""
+        if not computed:
+            return rel
+        transforms = [{"ref": n, "expr": e} for n, e in computed]
+        op = self.low.builder.add({"op": "transform", "input": rel.op, "transforms": transforms})
+        return Rel(op, None if rel.columns is None else rel.columns + [n for n, _ in computed])
 
     # ------------------------------------------------------------------ grouping
     def _has_aggregate(self, node: exp.Expr) -> bool:
@@ -775,11 +802,13 @@ class SelectLowering:
         keys: list[dict] = []
         if group is not None:
             check_group_by(group, self.low)
+        after, self.computed = self.computed, self.pre_aggregate
         for g in group.expressions if group is not None else []:
             target = self._select_ref(g, items)
             name = self.low.hidden("g")
             keys.append({"ref": name, "expr": self.expr(target)})
             self.group_nodes.append((target, name))
+        self.computed = after  # the grouped rows' values; aggregates switch back (expressions)
         self.mode = "grouped"
         pending: list = []
         for i in items:  # select-list subqueries: computed for each group
@@ -794,7 +823,9 @@ class SelectLowering:
             node, more = SubqueryLowering(self).defer(having.this)
             having.set("this", node)
             pending.extend(more)
+        after, self.computed = self.computed, None  # HAVING's filter comes before the project
         having_expr = self.expr(having.this) if having is not None else None
+        self.computed = after
         order = self.node.args.get("order")
         self._grouped_order_exprs = {
             idx: self.expr(o.this)
@@ -802,6 +833,7 @@ class SelectLowering:
             if self._order_name(o.this, items) is None
         }
         exprs = [{"ref": n, "expr": e} for n, e in self.aggs]
+        rel = self.with_computed(rel, self.pre_aggregate)
         if self.distinct_args:
             rel, keys, exprs = distinct_input(self, rel, keys, exprs)
         rel = Rel(
@@ -1000,6 +1032,8 @@ class SelectLowering:
         if len(parts) >= 2:
             src = self.scope.find(parts[0])
             if src is not None:
+                if src.rel.strict and not src.has(parts[1]):
+                    raise self.fail(f"Column '{parts[1]}' not found in table '{parts[0]}'", col)
                 return src, src.field_name(parts[1]), list(parts[2:])
             if (
                 len(self.scope.sources) >= 1

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drillspark.rules import json_options
+from drillspark.sql.drill_options import DRILL_OPTION_NAMES
 from drillspark.sql.errors import TableNotFoundError, ValidationError
 
 if TYPE_CHECKING:
@@ -114,8 +115,8 @@ class SqlSession:
 
     def set_option(self, name: str, value: object) -> None:
         name = name.lower()
-        if name not in OPTION_DEFAULTS and not name.startswith(("planner.", "exec.", "store.")):
-            raise ValidationError(f"the option '{name}' does not exist")
+        if name not in OPTION_DEFAULTS and name not in DRILL_OPTION_NAMES:
+            raise ValidationError(f"The option '{name}' does not exist.")  # Drill's words
         default = OPTION_DEFAULTS.get(name)
         if isinstance(default, bool) and not isinstance(value, bool):
             raise ValidationError(f"option '{name}' takes true or false, not {value!r}")

@@ -313,6 +313,7 @@ class SubqueryLowering:
                 conj,
             )
         if isinstance(target, exp.In) and target.args.get("query") is not None and not negated:
+            probe_values: list[tuple[str, str]] = []  # `split(s, ' ')[0] IN (...)`: see _into
             sub = target.args["query"]
             query = query_of(sub)
             if isinstance(target.this, exp.Tuple) and isinstance(query, exp.Select):
@@ -326,7 +327,7 @@ class SubqueryLowering:
                 conds = self.conditions(corr) + [
                     {
                         "relationship": "==",
-                        "left": self.sel.expr(target.this),
+                        "left": self.sel.into(probe_values, target.this),
                         "right": dx.path(name),
                     }
                 ]
@@ -337,10 +338,11 @@ class SubqueryLowering:
                 conds = [
                     {
                         "relationship": "==",
-                        "left": self.sel.expr(target.this),
+                        "left": self.sel.into(probe_values, target.this),
                         "right": dx.path(inner.columns[0]),
                     }
                 ]
+            rel = self.sel.with_computed(rel, probe_values)
             return self.add(
                 {
                     "op": "semi-join",

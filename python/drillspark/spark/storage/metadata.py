@@ -429,7 +429,7 @@ def file_entries(folder: str) -> list[tuple]:
     entries of `folder`, as Drill's SHOW FILES and INFORMATION_SCHEMA.FILES give them."""
     rows: list[tuple] = []
     try:
-        names = sorted(os.listdir(folder))
+        names = os.listdir(folder)  # directory order, as Drill 1.22 lists (readdir)
     except OSError:
         return rows
     for name in names:
