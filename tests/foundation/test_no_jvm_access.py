@@ -1,7 +1,11 @@
 """The Python side reaches the JVM only through names (docs/architecture.md: `drill_*`
 functions, the `drill` source), never through py4j, so the same code runs on Spark Connect and
-Spark-internal APIs stay in the JVM's compat package. The one exception reads the JVM's heap
-for the server's metrics (java.lang.Runtime, not Spark) and has a Connect fallback."""
+Spark-internal APIs stay in the JVM's compat package. Two exceptions, each with a Connect
+fallback and neither touching Spark's own classes: the server's metrics read the JVM's heap
+(java.lang.Runtime), and the workspace rule is one py4j call into drillspark's own
+`WorkspacePaths` on classic Spark (its SQL form, `drill_workspace_path`, costs a parse, an
+analysis and a collect per table reference: 0.27 s of a 0.58 s SQL compile, and n SQL queries
+for an n-way UNION ALL)."""
 
 from __future__ import annotations
 
@@ -11,17 +15,28 @@ from pathlib import Path
 import drillspark
 
 PACKAGE = Path(drillspark.__file__).parent
-JVM_ACCESS = re.compile(r"\._(jvm|jsc|jdf|jcol|jsparkSession|jconf)\b|^\s*(from|import)\s+py4j\b")
-ALLOWED = {"server/app.py": "self.spark._jvm.java.lang.Runtime.getRuntime()"}
+JVM_ACCESS = re.compile(
+    r"""[.'"]_(jvm|jsc|jdf|jcol|jsparkSession|jconf)\b|^\s*(from|import)\s+py4j\b"""
+)
+ALLOWED = {
+    "server/app.py": ("rt = self.spark._jvm.java.lang.Runtime.getRuntime()",),
+    "spark/storage/workspaces.py": (
+        'jvm = getattr(spark, "_jvm", None)',
+        "from py4j.protocol import Py4JJavaError",
+    ),
+}
 
 
-def test_no_py4j_access_outside_the_server_heap_gauge():
+def test_no_py4j_access_outside_the_two_exceptions():
     found = {
         f"{path.relative_to(PACKAGE)}:{n}": line.strip()
         for path in sorted(PACKAGE.rglob("*.py"))
         for n, line in enumerate(path.read_text().splitlines(), 1)
         if JVM_ACCESS.search(line.split("#", 1)[0])
     }
-    allowed = {k: v for k, v in found.items() if ALLOWED.get(k.rsplit(":", 1)[0], "\0") in v}
+    allowed = {
+        k: v for k, v in found.items() if v in ALLOWED.get(k.rsplit(":", 1)[0], ())
+    }
     assert found.keys() - allowed.keys() == set(), found
-    assert len(allowed) == len(ALLOWED)  # the exception is still there (else drop it here)
+    # each exception is still there (else drop it here)
+    assert sorted(allowed.values()) == sorted(v for vs in ALLOWED.values() for v in vs)
