@@ -34,9 +34,7 @@ def test_no_py4j_access_outside_the_two_exceptions():
         for n, line in enumerate(path.read_text().splitlines(), 1)
         if JVM_ACCESS.search(line.split("#", 1)[0])
     }
-    allowed = {
-        k: v for k, v in found.items() if v in ALLOWED.get(k.rsplit(":", 1)[0], ())
-    }
+    allowed = {k: v for k, v in found.items() if v in ALLOWED.get(k.rsplit(":", 1)[0], ())}
     assert found.keys() - allowed.keys() == set(), found
     # each exception is still there (else drop it here)
     assert sorted(allowed.values()) == sorted(v for vs in ALLOWED.values() for v in vs)
