@@ -39,6 +39,15 @@ def test_integer_casts_wrap_as_java_and_arithmetic_overflow_fails_clearly(data_e
         f"SELECT 2147483647 + 1 a, CAST(-2147483648 AS INT) - 1 b, 65536 * 65536 c FROM {V}",
     )
     assert rows == [[-2147483648, 2147483647, 0]]
+    # chains wrap as Java's int does at every step (a chain adds exactly in BIGINT and each
+    # level keeps its low 32 bits, which is the same): 2147483647 + 1 + 1 is -2147483647,
+    # three times 2147483647 is 2147483645, (2147483647 + 1) * 2 is 0, 65536 * 65536 + 1 is 1
+    _, rows = q(
+        data_engine,
+        f"SELECT 2147483647 + 1 + 1 a, 2147483647 + 2147483647 + 2147483647 b, "
+        f"(2147483647 + 1) * 2 c, 65536 * 65536 + 1 d, 2147483647 + 1 - 1 e FROM {V}",
+    )
+    assert rows == [[-2147483647, 2147483645, 0, 1, 2147483647]]
     # Drill wraps BIGINT arithmetic too; drillspark fails with an overflow error instead
     # (wrapping grew long chains past Spark's limits: docs/drill-differences.md)
     with pytest.raises(Error, match="overflow"):

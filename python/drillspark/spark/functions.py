@@ -9,6 +9,7 @@ Spark expressions: no Python runs per row.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from pyspark.sql import Column
@@ -93,6 +94,25 @@ def _abs(a: list[Arg], ctx: Context) -> Column:
     return F.abs(x)
 
 
+# An INT sum or difference (its wrapped Column, by identity: a Column's == builds an
+# expression) -> its exact BIGINT value, which an enclosing sum reads instead of widening the
+# wrapped one again; an entry leaves with its Column
+_EXACT_SUMS: dict[int, tuple[weakref.ref[Column], Column]] = {}
+
+
+def _remember_exact(wrapped: Column, exact: Column) -> None:
+    key = id(wrapped)
+    _EXACT_SUMS[key] = (weakref.ref(wrapped, lambda _: _EXACT_SUMS.pop(key, None)), exact)
+
+
+def _exact_long(col: Column) -> Column:
+    """An INT operand of a sum as a BIGINT: a sum's exact value when it is one, else widened."""
+    hit = _EXACT_SUMS.get(id(col))
+    if hit is not None and hit[0]() is col:
+        return hit[1]
+    return col.cast("long")
+
+
 def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     """+, - and * with Drill's result types. A DECIMAL product is DECIMAL(p1 + p2, s1 + s2)
     (Spark's is one digit wider); a DECIMAL result wider than 38 digits takes Drill's scale:
@@ -120,7 +140,16 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
         if _int_sized(lt) and _int_sized(rt):
             # INT arithmetic wraps around as Java's does (Drill 1.22: 2147483647 + 1 is
             # -2147483648): exact in BIGINT, then its low 32 bits
-            return low_int(f(x.cast("long"), y.cast("long")))
+            if kind == "multiply":  # a product of exact sums could pass 64 bits
+                return low_int(f(x.cast("long"), y.cast("long")))
+            # the low 32 bits of a sum are those of the sum of the operands' low 32 bits: a
+            # chain `a + b + c ...` adds exactly in BIGINT (no overflow below 2**32 terms), each
+            # level wrapping its own result only (re-widening each wrapped level took a
+            # 500-term chain past the JVM's stack)
+            exact = f(_exact_long(x), _exact_long(y))
+            out = low_int(exact)
+            _remember_exact(out, exact)
+            return out
         out = f(x, y)  # a BIGINT overflow fails clearly (Drill wraps: drill-differences.md)
         if not (isinstance(lt, T.DecimalType) or isinstance(rt, T.DecimalType)):
             return out
