@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import UnsupportedSqlError
 from drillspark.sql.lower import DISTINCT_ARG, Rel, _err
@@ -131,10 +132,10 @@ def pivot_query(
         if not isinstance(node, exp.AggFunc | exp.Anonymous):
             raise sel.fail("PIVOT needs aggregate functions", a)
         aggs.append((node, alias))
-    used = {pin.this.name.lower()}
+    used = {fold(pin.this.name)}
     for node, _ in aggs:
-        used |= {c.name.lower() for c in node.find_all(exp.Column)}
-    keep = [c for c in columns if c.lower() not in used]
+        used |= {fold(c.name) for c in node.find_all(exp.Column)}
+    keep = [c for c in columns if fold(c) not in used]
     items: list[exp.Expr] = [exp.column(exp.to_identifier(c, quoted=True)) for c in keep]
     for v in pin.expressions:
         value, vname = (v.this, v.alias) if isinstance(v, exp.PivotAlias | exp.Alias) else (v, None)

@@ -15,16 +15,15 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage.views import ViewFile, ViewFileError, read_view, view_path
 from drillspark.sql.errors import SqlError, TableNotFoundError, ValidationError
-from drillspark.sql.session import OPTION_DEFAULTS, SqlSession
+from drillspark.sql.session import ISCHEMA, OPTION_DEFAULTS, SYS, SqlSession
 
 if TYPE_CHECKING:
     from drillspark.sql.lower import Lowering, Rel
 
-ISCHEMA = "information_schema"
-SYS = "sys"
 MAX_VIEW_DEPTH = 32  # a view that (indirectly) reads itself stops here
 
 
@@ -113,7 +112,7 @@ def schema_configs(session: SqlSession) -> list[dict]:
 def resolve_schema(session: SqlSession, parts: tuple[str, ...] | list[str]) -> SchemaRef:
     """A schema path (`dfs.tmp`, `tmp`, `dfs`, `sys`, ...) relative to the root, else to the
     default schema, as Drill resolves it."""
-    parts = tuple(p.lower() for p in parts)
+    parts = tuple(session.schema_part(p) for p in parts)
     ref = _absolute(session, parts)
     if ref is not None:
         return ref
@@ -157,7 +156,7 @@ def split_table(session: SqlSession, parts: tuple[str, ...]) -> tuple[SchemaRef,
     the name is not of that form (then the file lookup reports it)."""
     parts = tuple(parts)
     if len(parts) >= 2:
-        ref = _absolute(session, tuple(p.lower() for p in parts[:-1]))
+        ref = _absolute(session, tuple(session.schema_part(p) for p in parts[:-1]))
         if ref is not None:
             return ref, parts[-1]
         return None
@@ -255,7 +254,7 @@ def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> R
     from drillspark.sql.lower import Rel
 
     tables = md.ISCHEMA_TABLES if ref.plugin == ISCHEMA else md.SYS_TABLES
-    key = next((t for t in tables if t.lower() == name.lower()), None)
+    key = next((t for t in tables if fold(t) == fold(name)), None)
     if key is None:
         raise low.fail(f"Object '{name}' not found within '{ref.plugin}'", node, TableNotFoundError)
     if ref.plugin == SYS and key not in md.SYS_READABLE:
@@ -343,7 +342,7 @@ def expand_view(low: Lowering, ref: SchemaRef, view: ViewFile, node: exp.Expr) -
     try:
         low.sql = view.sql
         low.ctes = []
-        path = tuple(p.lower() for p in view.schema_path)
+        path = tuple(low.session.schema_part(p) for p in view.schema_path)
         low.session.default_schema = path if len(path) == 2 else None
         try:
             rel = low.lower_query(low.steps.parse(view.sql))

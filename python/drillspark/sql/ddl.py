@@ -13,6 +13,7 @@ import os
 import shutil
 from typing import TYPE_CHECKING, Any
 
+from drillspark.names import fold
 from drillspark.result import StatementResult
 from drillspark.spark.storage.views import VIEW_SUFFIX, view_path, write_view
 from drillspark.sql import catalog
@@ -68,7 +69,7 @@ def target_schema(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[SchemaRef,
                 "schema using 'USE schema' command."
             )
         return ref, name
-    schema = tuple(p.lower() for p in parts[:-1])
+    schema = tuple(session.schema_part(p) for p in parts[:-1])
     ref = catalog._absolute(session, schema)
     if ref is None:
         current = (
@@ -106,9 +107,9 @@ def _mutable(engine: SqlEngine, ref: SchemaRef, name: str | None = None) -> str:
 def _check_names(names: list[str]) -> None:
     seen = set()
     for n in names:
-        if n.lower() in seen:
+        if fold(n) in seen:
             raise ValidationError(f"Duplicate column name [{n}]")
-        seen.add(n.lower())
+        seen.add(fold(n))
 
 
 def _compile(engine: SqlEngine, query: str) -> tuple[Any, Any, Any]:
@@ -330,9 +331,9 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
 
         _check_names([n for n, f in query_fields(engine.session, _tree) if n != "**"])
     if stmt.partition and root.columns is not None:
-        known = {c.lower() for c in root.columns}
+        known = {fold(c) for c in root.columns}
         for c in stmt.partition:
-            if c.lower() not in known:
+            if fold(c) not in known:
                 raise ValidationError(f"Partition column {c} is not in the SELECT list of CTAS!")
     if stmt.partition:
         # Drill writes one file per partition value; the rows read back are the same, so the

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from drillspark.errors import ExecutionError
+from drillspark.names import fold
 from drillspark.plan.errors import PlanError
 from drillspark.result import DrillResult, StatementResult
 from drillspark.spark.storage import metadata as md
@@ -134,11 +135,11 @@ class SqlEngine:
 
     # ------------------------------------------------------------------ session statements
     def _use(self, stmt: st.Use) -> RowsResult:
-        if len(stmt.schema) == 1 and stmt.schema[0].lower() in (catalog.ISCHEMA, catalog.SYS):
+        name = self.session.schema_part(stmt.schema[0]) if len(stmt.schema) == 1 else ""
+        if name in (catalog.ISCHEMA, catalog.SYS):
             # the metadata schemas have no workspace; table names under them are looked up
             # by catalog.named_table
-            self.session.default_schema = (stmt.schema[0].lower(), "")
-            name = stmt.schema[0].lower()
+            self.session.default_schema = (name, "")
             return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
         name = self.session.use(stmt.schema)
         return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
@@ -183,7 +184,7 @@ class SqlEngine:
     def _describe(self, stmt: st.Describe) -> RowsResult:
         fields = describe_fields(self.session, stmt.table)
         if stmt.column is not None:
-            fields = [f for f in fields if f.name.lower() == stmt.column.lower()]
+            fields = [f for f in fields if fold(f.name) == fold(stmt.column)]
         if stmt.like is not None:
             fields = [f for f in fields if like(f.name, stmt.like)]
         rows = [
@@ -232,7 +233,7 @@ def describe_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlF
     ref, name = found
     if ref.is_metadata:
         tables = md.ISCHEMA_TABLES if ref.plugin == catalog.ISCHEMA else md.SYS_TABLES
-        key = next((t for t in tables if t.lower() == name.lower()), None)
+        key = next((t for t in tables if fold(t) == fold(name)), None)
         if key is not None:
             return [md.SqlField(n, t, nullable) for n, t, nullable in tables[key]]
     else:
@@ -333,7 +334,7 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
         ref = None
         for n in (2, 1):
             if len(parts) >= n:
-                ref = catalog._absolute(session, tuple(p.lower() for p in parts[:n]))
+                ref = catalog._absolute(session, tuple(session.schema_part(p) for p in parts[:n]))
                 if ref is not None:
                     sub = parts[n:]
                     break

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.sql.lower import Source, _inside_subquery, column_parts
 
 if TYPE_CHECKING:
@@ -32,33 +33,33 @@ def rewrite_using(sel: SelectLowering, sides: list[Source], joins: list[exp.Join
         conds = []
         for ident in using:
             name = ident.name
-            names[name.lower()] = name
+            names[fold(name)] = name
             left = _left_owner(sel, sides[: k + 1], name, j)
             lcol = _qualified(left, name)
             rcol = _qualified(right, name)
             conds.append(exp.EQ(this=lcol, expression=rcol))
             if side == "FULL":
-                merged[name.lower()] = exp.Coalesce(this=lcol.copy(), expressions=[rcol.copy()])
+                merged[fold(name)] = exp.Coalesce(this=lcol.copy(), expressions=[rcol.copy()])
             elif side == "RIGHT":
-                merged[name.lower()] = rcol.copy()
+                merged[fold(name)] = rcol.copy()
             else:
-                merged[name.lower()] = lcol.copy()
+                merged[fold(name)] = lcol.copy()
         j.set("using", None)
         j.set("on", exp.and_(*conds))
     sel.using_columns = [(names[k], e.copy()) for k, e in merged.items()]
     if not merged:
         return
     node = sel.node
-    aliases = {e.alias.lower() for e in node.expressions if isinstance(e, exp.Alias)}
+    aliases = {fold(e.alias) for e in node.expressions if isinstance(e, exp.Alias)}
     for col in list(node.find_all(exp.Column)):
         parts = column_parts(col)
-        if len(parts) != 1 or parts[0].lower() not in merged or _inside_subquery(col, node):
+        if len(parts) != 1 or fold(parts[0]) not in merged or _inside_subquery(col, node):
             continue
         if isinstance(col.parent, exp.Join) or (
-            parts[0].lower() in aliases and _in_order_by(col, node)
+            fold(parts[0]) in aliases and _in_order_by(col, node)
         ):
             continue
-        replacement = merged[parts[0].lower()].copy()
+        replacement = merged[fold(parts[0])].copy()
         if col.parent is node and col.arg_key == "expressions":
             replacement = exp.alias_(replacement, col.name, quoted=True)
         col.replace(replacement)
@@ -103,7 +104,7 @@ def one_side_condition(sel: SelectLowering, conj: exp.Expr, right: Source) -> di
     """An outer join's ON conjunct that reads one side only (or none), as a join condition
     `cond == true` on that side; None for a conjunct mixing both sides."""
     sides = sel._sides(conj)
-    r = right.alias.lower()
+    r = fold(right.alias)
     expr = sel.expr(conj)
     if sides == {r}:
         return {"relationship": "==", "left": "true", "right": expr}

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.plan.expr_parser import parse_expression
 from drillspark.plan.expressions import FieldPath
 from drillspark.sql import drill_expr as dx
@@ -83,7 +84,7 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
     from_ = query.args.get("from_") or query.args.get("from")
     source = from_.this if from_ is not None else None
     aliases = {
-        n.alias_or_name.lower()
+        fold(n.alias_or_name)
         for n in [source] + [j.this for j in query.args.get("joins") or []]
         if n is not None
     }
@@ -105,7 +106,7 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
         if isinstance(e, exp.Alias):
             names.append(e.alias)
         elif isinstance(e, exp.Column) and (
-            len(e.parts) == 1 or (len(e.parts) == 2 and e.parts[0].name.lower() in aliases)
+            len(e.parts) == 1 or (len(e.parts) == 2 and fold(e.parts[0].name) in aliases)
         ):
             names.append(e.name)  # a column, not a member of one (that is EXPR$n)
         else:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import (
     SqlError,
@@ -85,12 +86,12 @@ class Source:
     def field_name(self, name: str) -> str:
         if self.fields is None:
             return name
-        return self.fields.get(name.lower(), name)
+        return self.fields.get(fold(name), name)
 
     def has(self, name: str) -> bool:
-        if self.fields is not None and name.lower() in self.fields:
+        if self.fields is not None and fold(name) in self.fields:
             return True
-        return self.columns is not None and name.lower() in {c.lower() for c in self.columns}
+        return self.columns is not None and fold(name) in {fold(c) for c in self.columns}
 
 
 @dataclass
@@ -99,7 +100,7 @@ class Scope:
 
     def find(self, alias: str) -> Source | None:
         for s in self.sources:
-            if s.alias.lower() == alias.lower():
+            if fold(s.alias) == fold(alias):
                 return s
         return None
 
@@ -233,7 +234,7 @@ class Lowering:
                                 alias,
                             )
                         rel = self.rename(rel, names)
-                    frame[cte.alias_or_name.lower()] = rel
+                    frame[fold(cte.alias_or_name)] = rel
                 return self._lower_body(node)
             finally:
                 self.ctes.pop()
@@ -274,7 +275,7 @@ class Lowering:
                         "columns",
                         part,
                     )
-                if [c.lower() for c in left.columns] != [c.lower() for c in right.columns]:
+                if [fold(c) for c in left.columns] != [fold(c) for c in right.columns]:
                     right = self.rename(right, left.columns)
                 if node.key != "union":
                     right = self._without_nulls(right)
@@ -426,8 +427,8 @@ class Lowering:
         parts = tuple(p.name for p in node.parts)
         if len(parts) == 1:
             for frame in reversed(self.ctes):
-                if parts[0].lower() in frame:
-                    return frame[parts[0].lower()]
+                if fold(parts[0]) in frame:
+                    return frame[fold(parts[0])]
         found = self.steps.named_table(self, parts, node)  # metadata tables, views, temp tables
         return found if found is not None else self.scan(parts, {}, node)
 
@@ -518,19 +519,19 @@ class Lowering:
             or select.args.get("joins")
         ):
             return []
-        aliases = {e.alias.lower() for e in select.expressions if isinstance(e, exp.Alias)}
+        aliases = {fold(e.alias) for e in select.expressions if isinstance(e, exp.Alias)}
         out: list[str] = []
         for col in select.find_all(exp.Column):
             if _inside_subquery(col, select) or not isinstance(col.this, exp.Identifier):
                 continue
             name = col.name
-            low = name.lower()
+            low = name.lower()  # the implicit columns' names, as Drill matches them
             if (
-                low in aliases
+                fold(name) in aliases
                 or low in implicit
                 or low == "columns"
                 or re.fullmatch(r"dir\d+", low)
-                or low in (n.lower() for n in out)
+                or fold(name) in (fold(n) for n in out)
             ):
                 continue
             out.append(name)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.plan.function_kinds import is_aggregate
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import joins as join_details
@@ -229,17 +230,17 @@ class SelectLowering:
             raise self.low.unsupported("QUALIFY in an aggregate query", q)
         if has_subquery(q.this):
             raise self.low.unsupported("a subquery in QUALIFY", q)
-        named = {i.name.lower(): i.node for i in items if not i.star}
+        named = {fold(i.name): i.node for i in items if not i.star}
 
         def swap(n: exp.Expr) -> exp.Expr:
             if (
                 isinstance(n, exp.Column)
                 and not n.table
                 and isinstance(n.this, exp.Identifier)
-                and n.name.lower() in named
-                and named[n.name.lower()].find(exp.Window) is not None
+                and fold(n.name) in named
+                and named[fold(n.name)].find(exp.Window) is not None
             ):
-                return named[n.name.lower()].copy()
+                return named[fold(n.name)].copy()
             return n
 
         return self.expr(q.this.copy().transform(swap))
@@ -338,15 +339,15 @@ class SelectLowering:
     def _check_aliases(self, sides: list[Source]) -> None:
         seen: set[str] = set()
         for s in sides:
-            if s.alias.lower() in seen:
+            if fold(s.alias) in seen:
                 raise self.fail(f"duplicate table alias '{s.alias}' in FROM", self.node)
-            seen.add(s.alias.lower())
+            seen.add(fold(s.alias))
 
     def _referenced(self) -> dict[str, set[str]]:
         """Column names each alias is referenced with anywhere in this SELECT block, including
         outer references from inside its subqueries (correlated EXISTS)."""
         refs: dict[str, set[str]] = {}
-        aliases = {e.alias.lower() for e in self.node.expressions if isinstance(e, exp.Alias)}
+        aliases = {fold(e.alias) for e in self.node.expressions if isinstance(e, exp.Alias)}
         schema_free = [s for s in self.scope.sources if s.columns is None]
         for col in self.node.find_all(exp.Column):
             if isinstance(col.this, exp.Star) or lateral.reads_outer(self, col):
@@ -356,20 +357,20 @@ class SelectLowering:
                 if (
                     len(parts) >= 2
                     and self.scope.find(parts[0]) is not None
-                    and parts[0].lower() not in self._inner_aliases(col)
+                    and fold(parts[0]) not in self._inner_aliases(col)
                 ):
-                    refs.setdefault(parts[0].lower(), set()).add(parts[1].lower())
+                    refs.setdefault(fold(parts[0]), set()).add(fold(parts[1]))
                 continue
             if len(parts) >= 2 and self.scope.find(parts[0]) is not None:
-                refs.setdefault(parts[0].lower(), set()).add(parts[1].lower())
-            elif len(parts) == 1 and parts[0].lower() in aliases:
+                refs.setdefault(fold(parts[0]), set()).add(fold(parts[1]))
+            elif len(parts) == 1 and fold(parts[0]) in aliases:
                 continue  # ORDER BY / HAVING naming a select-list alias
             elif len(parts) >= 1:
                 owners = [s for s in self.scope.sources if s.has(parts[0])]
                 if not owners and len(schema_free) == 1:
                     owners = schema_free
                 if len(owners) == 1:
-                    refs.setdefault(owners[0].alias.lower(), set()).add(parts[0].lower())
+                    refs.setdefault(fold(owners[0].alias), set()).add(fold(parts[0]))
                 else:
                     raise self.fail(
                         f"column '{parts[0]}' is ambiguous in a join of "
@@ -386,7 +387,7 @@ class SelectLowering:
                 for n in p.find_all(exp.Table, exp.Subquery, exp.Values):
                     name = n.alias_or_name if isinstance(n, exp.Table) else n.alias
                     if name:
-                        out.add(name.lower())
+                        out.add(fold(name))
         return out
 
     def _starred(self) -> list[Source] | None:
@@ -434,8 +435,8 @@ class SelectLowering:
 
     def _side_fields(self, s: Source) -> dict[str, str]:
         starred, refs, _whole = self._renaming
-        known = {c.lower(): c for c in s.columns or []}
-        cols = set(refs.get(s.alias.lower(), set()))
+        known = {fold(c): c for c in s.columns or []}
+        cols = set(refs.get(fold(s.alias), set()))
         if any(t is s for t in starred) and s.columns is not None:
             cols |= set(known)
         if self._whole(s):
@@ -447,7 +448,7 @@ class SelectLowering:
         columns the query names; a side a star needs whole has every field renamed
         `alias¦¦column` (Drill's star prefix), which the star's project takes off again."""
         s.names = s.rel.columns
-        known = {c.lower(): c for c in s.columns or []}
+        known = {fold(c): c for c in s.columns or []}
         s.fields = self._side_fields(s)
         if self._whole(s):
             s.rel = Rel(
@@ -562,7 +563,7 @@ class SelectLowering:
         if rel is None:
             return None
         sides = [self._sides(conj.this), self._sides(conj.expression)]
-        r = right.alias.lower()
+        r = fold(right.alias)
         if sides[0] and sides[1] and r not in sides[0] and sides[1] == {r}:
             return {
                 "relationship": rel,
@@ -581,7 +582,7 @@ class SelectLowering:
         out = set()
         for col in node.find_all(exp.Column):
             src, _f, _rest = self._resolve(col)
-            out.add(src.alias.lower())
+            out.add(fold(src.alias))
         return out
 
     # ------------------------------------------------------------------ WHERE
@@ -654,10 +655,10 @@ class SelectLowering:
                 for col, base in expanded:
                     derived.add(base)
                     name, n = base, 0
-                    while name.lower() in used:
+                    while fold(name) in used:
                         name = f"{base}{n}"
                         n += 1
-                    used.add(name.lower())
+                    used.add(fold(name))
                     items.append(Item(col, name))
                 continue
             if isinstance(e, exp.Alias):
@@ -672,10 +673,10 @@ class SelectLowering:
                 name = f"EXPR${len(derived)}"
             derived.add(name)
             base, n = name, 0
-            while name.lower() in used:
+            while fold(name) in used:
                 name = f"{base}{n}"
                 n += 1
-            used.add(name.lower())
+            used.add(fold(name))
             items.append(Item(e.this if isinstance(e, exp.Alias) else e, name))
         return items
 
@@ -694,10 +695,10 @@ class SelectLowering:
         if not sources or any(s.columns is None for s in sources):
             return None
         cols: list[tuple[exp.Expr, str]] = [(e.copy(), name) for name, e in using]
-        skip = {name.lower() for name, _ in using}
+        skip = {fold(name) for name, _ in using}
         for s in sources:
             for c in s.columns or []:
-                if c.lower() in skip:
+                if fold(c) in skip:
                     continue
                 table = exp.to_identifier(s.alias, quoted=True) if s.alias else None
                 cols.append((exp.Column(this=exp.to_identifier(c, quoted=True), table=table), c))
@@ -741,13 +742,13 @@ class SelectLowering:
     def _name_is_read(self, item: Item) -> bool:
         """Whether another expression of this SELECT reads an input column named like
         `item` (then its FLATTEN must not overwrite that column before the projection)."""
-        name = item.name.lower()
+        name = fold(item.name)
         for i in self._all_items:
             for col in i.node.find_all(exp.Column):
                 parts = column_parts(col)
                 if (
                     self._qualifier_len(col) < len(parts)
-                    and parts[self._qualifier_len(col)].lower() == name
+                    and fold(parts[self._qualifier_len(col)]) == name
                     and i is not item
                 ):
                     return True
@@ -918,7 +919,7 @@ class SelectLowering:
             return items[idx].node
         if isinstance(g, exp.Column) and not g.table:
             for i in items:
-                if i.name.lower() == g.name.lower() and not self._is_input_column(g):
+                if fold(i.name) == fold(g.name) and not self._is_input_column(g):
                     return i.node
         return g
 
@@ -927,7 +928,7 @@ class SelectLowering:
         reads the alias, even where an input column has the same name, unless the name is a
         GROUP BY key (a grouped column can only mean the column)."""
         keys = [k for k, _ in self.group_nodes]
-        named = {i.name.lower(): i.node for i in items if not i.star}
+        named = {fold(i.name): i.node for i in items if not i.star}
         # inside an aggregate a name is the input column (`SUM(salary) AS salary ... HAVING
         # SUM(salary) > 10000`, asked of Drill 1.22)
         in_aggregate = {
@@ -942,12 +943,12 @@ class SelectLowering:
                 isinstance(n, exp.Column)
                 and not n.table
                 and isinstance(n.this, exp.Identifier)
-                and n.name.lower() in named
+                and fold(n.name) in named
                 and n not in keys
                 and id(n) not in in_aggregate
                 and not _inside_subquery(n, self.node)
             ):
-                return named[n.name.lower()].copy()
+                return named[fold(n.name)].copy()
             return n
 
         return cond.transform(swap, copy=False)
@@ -966,7 +967,7 @@ class SelectLowering:
             return items[k].name
         if isinstance(target, exp.Column) and len(column_parts(target)) == 1:
             for i in items:
-                if not i.star and i.name.lower() == target.name.lower():
+                if not i.star and fold(i.name) == fold(target.name):
                     return i.name
         for i in items:
             if not i.star and i.node == target:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drillspark.names import fold
 from drillspark.rules import json_options
 from drillspark.sql.drill_options import DRILL_OPTION_NAMES
 from drillspark.sql.errors import TableNotFoundError, ValidationError
@@ -40,6 +41,8 @@ OPTION_DEFAULTS: dict[str, object] = {
 JSON_FORMAT_OPTIONS = {o.session: o.spellings[0] for o in json_options() if o.session}
 
 PLUGINS = ("dfs", "cp")
+ISCHEMA = "information_schema"
+SYS = "sys"
 
 
 def _default_cp_root() -> Path:
@@ -139,6 +142,17 @@ class SqlSession:
         names = ["cp.default", "dfs"] + [f"dfs.{w}" for w in sorted(self.workspaces)]
         return names
 
+    def schema_part(self, part: str) -> str:
+        """A part of a schema path as the session names it: a plugin, a metadata schema, a
+        workspace or `default`, in any spelling that is one name with it (`fold`, as Spark's
+        resolver compares), becomes that name as Drill shows it; any other part is lower-cased
+        (how it is shown in errors)."""
+        key = fold(part)
+        for name in (*PLUGINS, ISCHEMA, SYS, "default", *self.workspaces):
+            if fold(name) == key:
+                return name
+        return part.lower()
+
     def use(self, schema: tuple[str, ...]) -> str:
         full = self._schema(schema)
         self.default_schema = full
@@ -146,14 +160,15 @@ class SqlSession:
 
     def _schema(self, schema: tuple[str, ...]) -> tuple[str, ...]:
         parts = tuple(schema)
-        if parts and parts[0].lower() in PLUGINS:
-            plugin = parts[0].lower()
-            if len(parts) == 1:
+        names = tuple(self.schema_part(p) for p in parts)
+        if names and names[0] in PLUGINS:
+            plugin = names[0]
+            if len(names) == 1:
                 return (plugin, "root" if plugin == "dfs" else "default")
-            if len(parts) == 2 and (plugin == "cp" or parts[1].lower() in self.workspaces):
-                return (plugin, parts[1].lower())
-        elif len(parts) == 1 and parts[0].lower() in self.workspaces:
-            return ("dfs", parts[0].lower())
+            if len(names) == 2 and (plugin == "cp" or names[1] in self.workspaces):
+                return (plugin, names[1])
+        elif len(names) == 1 and names[0] in self.workspaces:
+            return ("dfs", names[0])
         raise ValidationError(
             f"schema [{'.'.join(parts)}] is not valid with respect to either "
             f"root schema or current default schema; known: "
@@ -217,12 +232,13 @@ class SqlSession:
         return session()
 
     def _split(self, parts: tuple[str, ...]) -> tuple[str, str, str]:
-        head = parts[0].lower() if parts else ""
+        head = self.schema_part(parts[0]) if parts else ""
         if head in PLUGINS and len(parts) >= 2:
             if len(parts) == 2:
                 return head, "root" if head == "dfs" else "default", parts[1]
-            if len(parts) == 3 and (head == "cp" or parts[1].lower() in self.workspaces):
-                return head, parts[1].lower(), parts[2]
+            workspace = self.schema_part(parts[1])
+            if len(parts) == 3 and (head == "cp" or workspace in self.workspaces):
+                return head, workspace, parts[2]
             raise TableNotFoundError(
                 f"schema '{'.'.join(parts[:-1])}' not found "
                 f"(workspaces: {', '.join(sorted(self.workspaces))})"

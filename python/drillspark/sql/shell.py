@@ -164,10 +164,10 @@ def _completer(engine: SqlEngine | None):
         def _paths(self, plugin: str | None, workspace: str | None, partial: str):
             assert engine is not None
             session = engine.session
-            if plugin and plugin.lower() == "cp":
+            if plugin and session.schema_part(plugin) == "cp":
                 folder = session.cp_root
-            elif workspace and workspace.lower() in session.workspaces:
-                folder = session.workspaces[workspace.lower()]
+            elif workspace and session.schema_part(workspace) in session.workspaces:
+                folder = session.workspaces[session.schema_part(workspace)]
             elif plugin:
                 folder = session.workspaces["root"]
             else:

@@ -188,7 +188,9 @@ def is_complete(text: str) -> bool:
 
 # ----------------------------------------------------------------------------- classification
 
-_IDENT = r"(?:`(?:[^`]|``)*`|[A-Za-z_$][\w$]*)"
+# an unquoted name starts with a letter of any script (as in Calcite: `ſtore`, `ключ`), `_`
+# or `$`; [A-Za-z] would drop a leading `ſ` where the pattern is not case-insensitive
+_IDENT = r"(?:`(?:[^`]|``)*`|(?:[^\W\d]|\$)[\w$]*)"
 _SCHEMA = rf"{_IDENT}(?:\s*\.\s*{_IDENT})*"
 _WS = r"\s+"
 _COLUMNS = rf"\(\s*{_IDENT}(?:\s*,\s*{_IDENT})*\s*\)"

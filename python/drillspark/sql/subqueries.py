@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import lateral
 from drillspark.sql.lower import Rel, _conjuncts, column_parts
@@ -88,12 +89,12 @@ class Correlation:
         self.sel = sel
         self.original = query
         self.query = query.copy()
-        inner = {t.alias_or_name.lower() for t in self.query.find_all(exp.Table)} | {
-            n.alias.lower()
+        inner = {fold(t.alias_or_name) for t in self.query.find_all(exp.Table)} | {
+            fold(n.alias)
             for n in self.query.find_all(exp.Subquery, exp.Unnest, exp.Values)
             if n.alias
         }
-        self.outer = {s.alias.lower() for s in sel.scope.sources if s.alias} - inner
+        self.outer = {fold(s.alias) for s in sel.scope.sources if s.alias} - inner
         self.pairs: list[tuple[exp.Expr, str, exp.Expr]] = []
         self.general = False
         self.domain: Rel | None = None
@@ -173,7 +174,7 @@ class Correlation:
 
     def is_outer(self, col: exp.Column) -> bool:
         parts = column_parts(col)
-        return len(parts) >= 2 and parts[0].lower() in self.outer
+        return len(parts) >= 2 and fold(parts[0]) in self.outer
 
     def refs_outer(self, e: exp.Expr) -> bool:
         return any(self.is_outer(c) for c in e.find_all(exp.Column))
@@ -249,7 +250,7 @@ class SubqueryLowering:
         if corr is None or not corr.general:
             return self.low.lower_query(q)
         assert corr.domain is not None, "bind() the general correlation to the outer stream"
-        self.low.ctes.append({corr.alias.lower(): corr.domain})
+        self.low.ctes.append({fold(corr.alias): corr.domain})
         try:
             return self.low.lower_query(q)
         finally:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.spark.storage import metadata as md
 from drillspark.sql import catalog
 from drillspark.sql.session import SqlSession
@@ -78,7 +79,7 @@ class Scope:
         if self.fields is None:
             return ANY
         for n, f in self.fields:
-            if n.lower() == name.lower():
+            if fold(n) == fold(name):
                 return f
         return ANY
 
@@ -157,7 +158,7 @@ def _source_fields(session: SqlSession, node: exp.Expr) -> list[tuple[str, F]] |
         ref, name = found
         if ref.is_metadata:
             tables = md.ISCHEMA_TABLES if ref.plugin == catalog.ISCHEMA else md.SYS_TABLES
-            key = next((t for t in tables if t.lower() == name.lower()), None)
+            key = next((t for t in tables if fold(t) == fold(name)), None)
             if key is None:
                 return None
             return [(n, F(_SQL.get(t, t), nullable)) for n, t, nullable in tables[key]]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import UnsupportedSqlError
 from drillspark.sql.lower import Rel, _err, ordering
@@ -57,7 +58,7 @@ class WindowLowering:
         if self._named is None:
             self._named = {}
             for w in self.sel.node.args.get("windows") or []:
-                name = w.this.name.lower()
+                name = fold(w.this.name)
                 if name in self._named:
                     raise self.sel.fail(f"Duplicate window names not allowed ('{w.this.name}')", w)
                 self._named[name] = w
@@ -69,7 +70,7 @@ class WindowLowering:
         ref = node.args.get("alias")
         if ref is None or not ref.name:
             return node
-        name = ref.name.lower()
+        name = fold(ref.name)
         base = self.named().get(name)
         if base is None:
             raise self.sel.fail(f"Window '{ref.name}' not found", node)
