@@ -100,7 +100,9 @@ def _describe(error: BaseException) -> str:
         )
     if isinstance(error, PySparkException):
         condition = error.getCondition() if hasattr(error, "getCondition") else None
-        text = error.getMessage() if hasattr(error, "getMessage") else str(error)
+        # a JVM exception without an error condition (IllegalArgumentException) has an empty
+        # getMessage(); its text is str()
+        text = (error.getMessage() if hasattr(error, "getMessage") else "") or str(error)
         first = _first_paragraph(text)
         return f"[{condition}] {first}" if condition and condition not in first else first
     return _first_paragraph(str(error)) or type(error).__name__
