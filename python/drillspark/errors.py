@@ -16,6 +16,7 @@ every layer may import it.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Self
 
 
@@ -70,9 +71,24 @@ class ExecutionError(Error):
         return self
 
 
+# drillspark's own refusals of a row's value start their message with the plan operator that
+# built them (spark/row_errors.py), so that a failure is located without running the query
+# again; messages for people leave the tag out
+ROW_ERROR_TAG = re.compile(r"\{drillspark operator @(-?\d+) ([^{}]+)\} ")
+
+
+def untag(text: str) -> str:
+    """`text` without the operator tags of row errors."""
+    return ROW_ERROR_TAG.sub("", text)
+
+
 def describe(error: BaseException) -> str:
     """A short message for `error`: Spark's error condition and first message line, without
     the JVM stack trace that py4j or Connect attach."""
+    return untag(_describe(error))
+
+
+def _describe(error: BaseException) -> str:
     try:
         from pyspark.errors import PySparkException
     except ImportError:  # pragma: no cover - pyspark is a dependency
@@ -84,7 +100,9 @@ def describe(error: BaseException) -> str:
         )
     if isinstance(error, PySparkException):
         condition = error.getCondition() if hasattr(error, "getCondition") else None
-        text = error.getMessage() if hasattr(error, "getMessage") else str(error)
+        # a JVM exception without an error condition (IllegalArgumentException) has an empty
+        # getMessage(); its text is str()
+        text = (error.getMessage() if hasattr(error, "getMessage") else "") or str(error)
         first = _first_paragraph(text)
         return f"[{condition}] {first}" if condition and condition not in first else first
     return _first_paragraph(str(error)) or type(error).__name__

@@ -41,7 +41,14 @@ class DrillRuntimeError(ExecutionError, RuntimeError):
 
 def runtime_message(error: BaseException) -> str:
     """One paragraph for a failure while rows were computed (Spark wraps those in socket or
-    py4j errors whose text is a JVM stack trace)."""
+    py4j errors whose text is a JVM stack trace), without the operator tags of row errors
+    (drillspark.spark.row_errors)."""
+    from drillspark.errors import untag
+
+    return untag(_runtime_text(error))
+
+
+def _runtime_text(error: BaseException) -> str:
     from drillspark.errors import describe
 
     if isinstance(error, DrillRuntimeError) or _names_operator(error):

@@ -20,10 +20,7 @@ JVM_ACCESS = re.compile(
 )
 ALLOWED = {
     "server/app.py": ("rt = self.spark._jvm.java.lang.Runtime.getRuntime()",),
-    "spark/storage/workspaces.py": (
-        'jvm = getattr(spark, "_jvm", None)',
-        "from py4j.protocol import Py4JJavaError",
-    ),
+    "spark/storage/workspaces.py": ('jvm = getattr(spark, "_jvm", None)',),
 }
 
 

@@ -258,6 +258,45 @@ def test_row_failures_name_the_operator_that_failed(run_plan):
     assert isinstance(stream.error, DrillRuntimeError) and stream.error.op_id == 3
 
 
+def test_a_refused_value_names_its_operator_without_running_again(run_plan, spark):
+    """drillspark's own refusals of a value (here Drill's NumberFormatException of a text cast)
+    carry the operator that built them (spark/row_errors.py): the failure names @3 from the
+    error itself, and the failing fetch runs as many Spark jobs as the same plan on clean data
+    (before, the operators ran again through a noop sink to find the one that fails)."""
+    from drillspark.result import DrillRuntimeError
+
+    tracker = spark.sparkContext.statusTracker()
+
+    def jobs() -> set[int]:
+        return set(tracker.getJobIdsForGroup(None))
+
+    def plan(texts: list[str]) -> list[dict]:
+        return [
+            values(1, [{"n": str(i), "s": t} for i, t in enumerate(texts)]),
+            {"@id": 2, "op": "project", "input": 1, "projections": [{"ref": "s", "expr": "s"}]},
+            {
+                "@id": 3,
+                "op": "transform",
+                "input": 2,
+                "transforms": [{"ref": "v", "expr": "cast(s as int)"}],
+            },
+            {"@id": 4, "op": "filter", "input": 3, "expr": "v >= 0"},
+        ]
+
+    clean = run_plan(plan(["1", "2"]))
+    before = jobs()
+    assert [r["v"] for r in clean.rows()] == [1, 2]
+    clean_jobs = len(jobs() - before)
+    bad = run_plan(plan(["1", "x"]))
+    before = jobs()
+    with pytest.raises(DrillRuntimeError) as e:
+        bad.rows()
+    assert (e.value.op_id, e.value.op) == (3, "transform")
+    assert str(e.value).startswith("operator @3 (transform): ")
+    assert "NumberFormatException: x" in str(e.value) and "drillspark operator" not in str(e.value)
+    assert len(jobs() - before) == clean_jobs >= 1
+
+
 def test_an_operator_no_handler_knows_is_refused_by_id(spark):
     from dataclasses import dataclass
     from typing import ClassVar

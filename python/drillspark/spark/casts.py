@@ -17,6 +17,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
+from drillspark.spark.row_errors import raise_row_error
 
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
 _LIMITS: dict[type[T.DataType], tuple[int, int]] = {
@@ -49,7 +50,7 @@ def _drill_name(t: T.DataType) -> str:
 
 def _refuse(text: Column, error: str) -> Column:
     """Drill's error for a text a cast cannot read, naming the text as Drill's message does."""
-    return F.raise_error(F.concat(F.lit(error), text))
+    return raise_row_error(F.concat(F.lit(error), text))
 
 
 def _double_to_integral(col: Column, target: T.DataType) -> Column:
@@ -265,7 +266,7 @@ def cast_column(
         return low_int(col)
     if isinstance(target, T.BooleanType) and isinstance(source, _INTEGRAL):
         # Drill: only 0 and 1 are booleans (Spark takes any non-zero number as true)
-        bad = F.raise_error(
+        bad = raise_row_error(
             F.concat(
                 F.lit("IllegalArgumentException: Invalid value for boolean: "), col.cast("string")
             )
@@ -346,7 +347,7 @@ def cast_to_interval(col: Column, source: T.DataType, target: T.DataType) -> Col
 
     sign = F.when(F.regexp_extract(text, _PERIOD_SQL, 1) == "-", -1).otherwise(1)
     bad = ~text.rlike(_PERIOD_SQL) | (text == "P")
-    fail = F.raise_error(
+    fail = raise_row_error(
         F.concat(F.lit('IllegalArgumentException: Invalid format: "'), text, F.lit('"'))
     )
     if isinstance(target, T.YearMonthIntervalType):

@@ -1,13 +1,14 @@
 """Finding the plan operator behind a row-level runtime failure.
 
-Spark reports a bad value (a failed cast, a division by zero, an overflow) when rows are
-computed, long after translation, and its error context points at drillspark's own code
-rather than at the plan (naming the operator there would need Catalyst's origin through py4j:
-no JVM access on the Python side, and none at all on Spark Connect). When such an error reaches the result, the operators' DataFrames are
-run again in topological order through Spark's `noop` sink (every column is computed, nothing
-is kept): the first one that fails holds the failing expression, since all its inputs ran
-cleanly before it. This costs a re-run, but only on the failure path.
-"""
+drillspark's own refusals of a value name their operator in the error (spark/row_errors.py):
+read off the message, no second run. Spark reports its own bad values (a division by zero, an
+overflow) when rows are computed, long after translation, and its error context points at
+drillspark's own code rather than at the plan (naming the operator there would need Catalyst's
+origin through py4j: no JVM access on the Python side, and none at all on Spark Connect). When
+such an error reaches the result, the operators' DataFrames are run again in topological order
+through Spark's `noop` sink (every column is computed, nothing is kept): the first one that
+fails holds the failing expression, since all its inputs ran cleanly before it. This costs a
+re-run, but only on the failure path."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import DataFrame
+
+from drillspark.spark.row_errors import tagged_operator
 
 MAX_OPERATORS = 50  # larger plans are not searched (the message then names only the plan)
 _DATA_EXCEPTION = re.compile(r"SQLSTATE: (22\d\d\d|P0001)")
@@ -54,9 +57,13 @@ class Located:
 
 
 def locate(error: BaseException, frames: Iterable[tuple[Any, DataFrame]]) -> Located | None:
-    """The first operator whose DataFrame fails, or None."""
+    """The operator a row error names (spark/row_errors), else the first operator whose
+    DataFrame fails, or None."""
     if not is_row_error(error):
         return None
+    tagged = tagged_operator(str(error))
+    if tagged is not None:  # drillspark's own value refusal: no second run
+        return Located(*tagged)
     for i, (op, df) in enumerate(frames):
         if i >= MAX_OPERATORS:
             return None

@@ -36,6 +36,7 @@ from drillspark.spark.function_catalog import (
     lit_str,
     over,
 )
+from drillspark.spark.row_errors import raise_row_error
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -772,7 +773,7 @@ def _build_catalog() -> FunctionCatalog:
     scalar("concat", _concat, (1, None))
     # a drillspark extension (no Drill function): fails the query with its message when a
     # row reaches it; the SQL layer uses it for a scalar subquery returning several rows
-    scalar("raise_error", _unary(F.raise_error), 1)
+    scalar("raise_error", _unary(raise_row_error), 1)
     scalar("lower", _unary(F.lower), 1, "lcase")
     scalar("upper", _unary(F.upper), 1, "ucase")
     scalar("length", _length, (1, 2), "char_length", "character_length")

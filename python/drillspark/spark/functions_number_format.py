@@ -22,6 +22,7 @@ from pyspark.sql import types as T
 
 from drillspark.spark.casts import cast_column
 from drillspark.spark.function_catalog import Arg, Context, FunctionArgumentError, lit_str
+from drillspark.spark.row_errors import raise_row_error
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def to_number(a: list[Arg], ctx: Context) -> Column:
     tries = [(neg, -1), (pos, 1)]
     if len(p.pos_prefix) > len(p.neg_prefix):
         tries.reverse()
-    fail = F.raise_error(
+    fail = raise_row_error(
         F.concat(
             F.lit("to_number(): cannot parse '"), text, F.lit(f"' with the pattern {pattern!r}")
         )

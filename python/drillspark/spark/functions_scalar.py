@@ -24,6 +24,7 @@ from drillspark.spark.function_catalog import (
     lit_str,
 )
 from drillspark.spark.functions_number_format import to_number
+from drillspark.spark.row_errors import raise_row_error
 
 _WHOLE = 2.0**52
 
@@ -70,7 +71,7 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
             )
     parts = F.split(a[0].col, F.lit(java_quote(d.literal)), -1)
     start = a[2].col.cast("int")
-    bad = F.raise_error(F.lit("Index in split_part must be positive"))
+    bad = raise_row_error(F.lit("Index in split_part must be positive"))
     none = F.lit(None).cast("string")  # a NULL text has no parts (Drill: NULL, not '')
     if len(a) == 3:
         out = F.coalesce(F.get(parts, start - 1), F.lit(""))
@@ -98,7 +99,7 @@ def _split_part(a: list[Arg], ctx: Context) -> Column:
         .when(a[0].col.isNull(), none)
         .when(
             end < start,
-            F.raise_error(
+            raise_row_error(
                 F.lit("End index in split_part must be greater or equal to start index")
             ).cast("string"),
         )

@@ -18,7 +18,7 @@ from pyspark.sql import types as T
 from drillspark.errors import ExecutionError, describe
 from drillspark.plan import operators as lo
 from drillspark.plan.depth import RECURSION_LIMIT, room
-from drillspark.spark import ops_joins, ops_rows, ops_segments, ops_sets, ops_sources
+from drillspark.spark import ops_joins, ops_rows, ops_segments, ops_sets, ops_sources, row_errors
 from drillspark.spark.expressions import ExpressionCompileError, ExpressionCompiler, Scope
 from drillspark.spark.function_catalog import FunctionCatalog
 from drillspark.spark.functions import CATALOG
@@ -183,9 +183,10 @@ class Translator:
     def _translate(self, op: Any) -> Rel:
         handler = HANDLERS.get(type(op))
         try:
-            if handler is not None:
-                return handler(self, op)
-            return self._custom(op)
+            with row_errors.operator(op.id, op.op):  # the operator a row error names
+                if handler is not None:
+                    return handler(self, op)
+                return self._custom(op)
         except (PlanExecutionError, ExpressionCompileError, StorageError) as e:
             self._placed(e, op)
             raise

@@ -60,14 +60,13 @@ def resolve(spark: SparkSession, ws: Workspace, table: str) -> str:
 
 
 def _resolve_in_jvm(jvm: Any, ws: Workspace, table: str) -> str:
-    from py4j.protocol import Py4JJavaError
-
     try:
         rule = jvm.drillspark.catalog.WorkspacePaths
         return str(rule.resolveLocal(ws.name, ws.location, bool(ws.allow_outside), table))
-    except Py4JJavaError as e:
-        text = str(e.java_exception.getMessage())
-        message = _refusal(Exception(text))
+    except Exception as e:  # noqa: BLE001  (py4j's error, or PySpark's conversion of it)
+        java = getattr(e, "java_exception", None)
+        text = str(java.getMessage()) if java is not None else str(e)
+        message = _refusal(e) or _refusal(Exception(text))
         if message is not None:
             raise WorkspaceError(message) from None
         raise WorkspaceError(

@@ -58,6 +58,7 @@ final case class DrillOptions(
     schemaDdl: Option[String] = None,
     maxDepth: Int = 1000,
     maxSchemaDepth: Int = DrillOptions.DefaultSchemaDepth,
+    maxColumns: Int = DrillOptions.DefaultMaxColumns,
     replaceInvalidUtf8: Boolean = false,
     splitFiles: Boolean = true,
     splitBytes: Long = -1L,
@@ -98,6 +99,11 @@ object DrillOptions {
    * callers' own frames. */
   val DefaultSchemaDepth: Int = 100
   val MaxSchemaDepth: Int = 200
+  /** Columns a scan may read before it is refused: Spark's planning of a DSv2 scan matches
+   * every output attribute against the others (DataSourceStrategy.normalizeExprs), quadratic in
+   * the columns: `SELECT *` over one object of 100,000 keys planned for over 10 minutes. At
+   * 10,000 it takes seconds. */
+  val DefaultMaxColumns: Int = 10000
 
   private def bool(m: CaseInsensitiveStringMap, k: String, d: Boolean): Boolean =
     Option(m.get(k)).map(_.trim.toLowerCase(Locale.ROOT)) match {
@@ -176,7 +182,7 @@ object DrillOptions {
   def apply(options: CaseInsensitiveStringMap): DrillOptions = {
     val m = withSourceNames(options)
     val known = Set("path", "paths", "typeconflict", "nulltype", "batchrows", "batchbytes", "samplerecords",
-      "maxdepth", "maxschemadepth", "invalidutf8", "splitfiles", "splitbytes", "discoveryparallelfiles",
+      "maxdepth", "maxschemadepth", "maxcolumns", "invalidutf8", "splitfiles", "splitbytes", "discoveryparallelfiles",
       "pushfilters", "countscan", "format", "type", "workspace", "workspaceroot") ++ DrillSpellings.keySet
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
@@ -215,6 +221,7 @@ object DrillOptions {
       schemaDdl = Option(m.get("schema")).filter(_.trim.nonEmpty),
       maxDepth = count(m, "maxDepth", 1000, 1, MaxDepth).toInt,
       maxSchemaDepth = count(m, "maxSchemaDepth", DefaultSchemaDepth, 1, MaxSchemaDepth).toInt,
+      maxColumns = count(m, "maxColumns", DefaultMaxColumns, 1, Int.MaxValue).toInt,
       replaceInvalidUtf8 = utf8 == "replace",
       splitFiles = bool(m, "splitFiles", true),
       splitBytes = splitBytes,

@@ -47,5 +47,15 @@ final class DrillScanBuilder(table: DrillJsonTable)
 
   override def supportCompletePushDown(aggregation: Aggregation): Boolean = false
 
-  override def build(): Scan = if (countStar) new CountScan(table) else new DrillScan(table, required, pushed)
+  override def build(): Scan =
+    if (countStar) new CountScan(table)
+    else {
+      val limit = table.options.maxColumns
+      if (required.fields.length > limit) throw new IllegalArgumentException(
+        s"drill: the query reads ${required.fields.length} columns of ${table.name()}, more than " +
+          s"the $limit a scan may read (option maxColumns): Spark's planning time grows with " +
+          "the square of the columns read; name the columns you need (count(*) and single " +
+          "columns read), or raise maxColumns")
+      new DrillScan(table, required, pushed)
+    }
 }
