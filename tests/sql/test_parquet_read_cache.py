@@ -1,0 +1,46 @@
+"""A Parquet table read again while its files are unchanged reuses the first read's DataFrame
+(spark/storage/parquet.py): a warm query skips every footer and Spark's schema-merging job. A
+changed file is read again, even when rewritten with the same length and its modification time
+set back (the key holds the change time and inode too)."""
+
+from __future__ import annotations
+
+import os
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from drillspark.spark.storage.parquet import read_parquet
+from drillspark.sql import SqlEngine, SqlSession
+
+
+def write(path, values: list[int]) -> None:
+    pq.write_table(pa.table({"k": pa.array(values, pa.int64())}), str(path))
+
+
+def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(spark, tmp_path):
+    f = tmp_path / "t.parquet"
+    write(f, [1, 2, 3])
+    first = read_parquet(spark, [str(f)])
+    assert read_parquet(spark, [str(f)]) is first  # the warm read: nothing read again
+    assert read_parquet(spark, [str(f)], auto_correct_dates=False) is not first
+    # a rewrite of the same length with the modification time set back (as cp -p does)
+    st = os.stat(f)
+    write(f, [7, 8, 9])
+    assert os.stat(f).st_size == st.st_size
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    again = read_parquet(spark, [str(f)])
+    assert again is not first
+    assert sorted(r.k for r in again.select("k").collect()) == [7, 8, 9]
+
+
+def test_a_self_join_of_one_parquet_table_reads_both_sides(spark, tmp_path):
+    # both sides of the join are the same cached DataFrame: Spark must still tell them apart
+    f = tmp_path / "n.parquet"
+    pq.write_table(pa.table({"id": [0, 1, 2, 3], "parent": [0, 0, 1, 1]}), str(f))
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+    rows = engine.execute(
+        "SELECT a.id, b.id AS p FROM dfs.data.`n.parquet` a "
+        "JOIN dfs.data.`n.parquet` b ON a.parent = b.id ORDER BY a.id"
+    )[-1].rows()
+    assert [(r["id"], r["p"]) for r in rows] == [(0, 0), (1, 0), (2, 1), (3, 1)]
