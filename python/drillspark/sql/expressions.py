@@ -25,6 +25,11 @@ SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 _FUNCTION_NAME = re.compile(r"[A-Za-z_$][A-Za-z_$0-9]*")
 
 
+# A SQL number: digits with an optional point and exponent, at least one digit before the
+# exponent
+_NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
 def _plan_number(text: str) -> str:
     """A SQL number as the plan grammar reads it: no leading zeros (`007`), a digit before
     the point (`.5`)."""
@@ -188,6 +193,8 @@ class ExprLowering:
     def _Literal(self, node: exp.Literal) -> str:
         if node.is_string:
             return dx.string(node.this)
+        if not _NUMBER.fullmatch(node.this):  # sqlglot takes `0E.785` as one number token
+            raise self.fail(f"'{node.this[:40]}' is not a number Drill reads", node)
         text = _plan_number(node.this)
         if "e" in text.lower():
             return text

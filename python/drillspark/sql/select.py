@@ -121,6 +121,15 @@ class SelectLowering:
         for j in node.args.get("joins") or []:
             if j.args.get("method"):
                 raise self.low.unsupported(f"{j.args['method']} JOIN", j)
+        if node.args.get("from_") is None and node.args.get("from") is None:
+            # no table to read: a JOIN (`SELECT 1 JOIN t`, which sqlglot takes) or a star has
+            # nothing to apply to; Drill's parser refuses both
+            joins = node.args.get("joins") or []
+            if joins:
+                raise self.low.fail("a JOIN needs a FROM clause before it", joins[0])
+            star = next((e for e in node.expressions if isinstance(e, exp.Star)), None)
+            if star is not None:
+                raise self.low.fail("SELECT * needs a FROM clause", star)
 
     def lower(self) -> Rel:
         node = self.node

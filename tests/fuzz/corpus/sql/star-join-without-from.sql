@@ -1,0 +1,1 @@
+SELECT *JOIN FROM dfs.tmp.`bv_v11` ORDER BY id
