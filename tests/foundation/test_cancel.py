@@ -9,11 +9,8 @@ on the thread that added it, and the cancelling thread is another one."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import pty
-import select
 import signal
 import socket
 import subprocess
@@ -23,6 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from pty_terminal import Terminal
 
 # starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
 pytestmark = pytest.mark.spark_process
@@ -40,40 +38,6 @@ def write_rows(folder: Path) -> None:
     with open(folder / "n.json", "w") as f:
         for i in range(20000):
             f.write(json.dumps({"i": i, "s": "x" * 40 + str(i)}) + "\n")
-
-
-class Terminal:
-    """A program on a pseudo-terminal: what it printed so far, and keys to send."""
-
-    def __init__(self, argv: list[str], cwd: Path):
-        env = dict(os.environ, PYSPARK_PYTHON=sys.executable, TERM="dumb")
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: the program itself
-            os.chdir(cwd)
-            os.execve(argv[0], argv, env)
-        self.out = b""
-
-    def read_until(self, marker: bytes, timeout: float, start: int = 0) -> bool:
-        end = time.monotonic() + timeout
-        while marker not in self.out[start:] and time.monotonic() < end:
-            ready, _, _ = select.select([self.fd], [], [], 0.2)
-            if ready:
-                try:
-                    self.out += os.read(self.fd, 65536)
-                except OSError:
-                    break
-        return marker in self.out[start:]
-
-    def send(self, data: bytes) -> int:
-        mark = len(self.out)
-        os.write(self.fd, data)
-        return mark
-
-    def close(self) -> None:
-        with contextlib.suppress(ProcessLookupError):  # it may have left already
-            os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
 
 
 def free_port() -> int:
