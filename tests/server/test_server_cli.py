@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,9 +15,6 @@ import time
 import pytest
 from tests.server.helpers import Http
 
-from drillspark.server.app import free_port
-
-# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
 pytestmark = pytest.mark.spark_process
 
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
@@ -24,7 +22,6 @@ SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 
 @pytest.mark.slow
 def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
-    port = free_port()
     runtime = tmp_path / "runtime"
     env = dict(
         os.environ,
@@ -38,7 +35,7 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
             "drillspark",
             "serve",
             "--port",
-            str(port),
+            "0",
             "--master",
             "local[2]",
             "--workspace",
@@ -65,6 +62,7 @@ def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
     reader.start()
     try:
         assert ready.wait(300), "".join(lines)
+        port = _announced_port(lines)
         http = Http(f"http://127.0.0.1:{port}")
         answer = http.query("SELECT count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json`")
         assert answer["rows"] == [{"n": 25}]
@@ -224,7 +222,6 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
     """`drillspark serve --master local-cluster[2,1,1024]`: the drill source, FLATTEN and
     KVGEN run in two separate executor JVMs, and the answers are the file's, computed here
     from the JSON lines themselves."""
-    port = free_port()
     env = dict(
         os.environ,
         PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
@@ -241,7 +238,7 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
             "drillspark",
             "serve",
             "--port",
-            str(port),
+            "0",
             "--master",
             "local-cluster[2,1,1024]",
             "--workspace",
@@ -277,6 +274,7 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
     table = "dfs.data.`breadth/own/json/orders_nested.json`"
     try:
         assert ready.wait(400), "".join(lines)
+        port = _announced_port(lines)
         http = Http(f"http://127.0.0.1:{port}")
         orders = http.query(
             "SELECT f.o.oid AS oid, f.o.amount AS amount, f.cust AS cust FROM (SELECT t.cust "
@@ -307,11 +305,12 @@ def test_serve_on_local_cluster_answers_from_executor_jvms(shared, tmp_path):
 
 def test_serve_announces_itself_in_one_line(tmp_path):
     """At the default log level (INFO) the start is one line: before, the server's own INFO
-    log line and the command's line said the same thing twice."""
-    port = free_port()
+    log line and the command's line said the same thing twice. `--port 0` takes any free port
+    (a port picked by the test beforehand can be taken by Spark's own listeners meanwhile) and
+    the line names the one it got."""
     env = dict(os.environ, DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "drillspark", "serve", "--port", str(port), "--master", "local[1]"],
+        [sys.executable, "-m", "drillspark", "serve", "--port", "0", "--master", "local[1]"],
         cwd=tmp_path,
         env=env,
         stderr=subprocess.PIPE,
@@ -324,15 +323,29 @@ def test_serve_announces_itself_in_one_line(tmp_path):
             lines.append(line)
             if "Ctrl-C or SIGTERM stops it" in line:
                 break
+        assert proc.poll() is None, "serve ended before it announced itself:\n" + "".join(lines)
         proc.send_signal(signal.SIGTERM)
         lines += proc.stderr.readlines()  # to its end: "stopping", "stopped"
-        assert proc.wait(timeout=120) == 0
+        assert proc.wait(timeout=120) == 0, "".join(lines)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     started = [line for line in lines if "web console" in line]
-    assert started == [
-        f"drillspark serve: Drill 1.22.0 REST API and web console on "
-        f"http://127.0.0.1:{port}/ (authentication off; Ctrl-C or SIGTERM stops it)\n"
-    ], "".join(lines)
+    assert len(started) == 1, "".join(lines)
+    m = re.fullmatch(
+        r"drillspark serve: Drill 1\.22\.0 REST API and web console on "
+        r"http://127\.0\.0\.1:(\d+)/ \(authentication off; Ctrl-C or SIGTERM stops it\)\n",
+        started[0],
+    )
+    assert m is not None and int(m.group(1)) > 0, started[0]
+
+
+def _announced_port(lines: list[str]) -> int:
+    """The port `serve --port 0` announced: a port picked by the test beforehand can be taken
+    by Spark's own listeners before the server binds it."""
+    for line in lines:
+        m = re.search(r"web console on http://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            return int(m.group(1))
+    raise AssertionError("no announcement:\n" + "".join(lines))
