@@ -15,6 +15,7 @@ import time
 import pytest
 from tests.server.helpers import Http
 
+# starts Spark in a subprocess: not in the unit tier (tests/conftest.py)
 pytestmark = pytest.mark.spark_process
 
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
