@@ -3,6 +3,7 @@ HAVING, window functions, the projection, DISTINCT, ORDER BY, LIMIT) to plan ope
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from sqlglot import exp
@@ -239,19 +240,7 @@ class SelectLowering:
             raise self.low.unsupported("QUALIFY in an aggregate query", q)
         if has_subquery(q.this):
             raise self.low.unsupported("a subquery in QUALIFY", q)
-        named = {fold(i.name): i.node for i in items if not i.star}
-
-        def swap(n: exp.Expr) -> exp.Expr:
-            if (
-                isinstance(n, exp.Column)
-                and not n.table
-                and isinstance(n.this, exp.Identifier)
-                and fold(n.name) in named
-                and named[fold(n.name)].find(exp.Window) is not None
-            ):
-                return named[fold(n.name)].copy()
-            return n
-
+        swap = _alias_swap(items, lambda _col, aliased: aliased.find(exp.Window) is not None)
         return self.expr(q.this.copy().transform(swap))
 
     # ------------------------------------------------------------------ FROM and joins
@@ -937,7 +926,6 @@ class SelectLowering:
         reads the alias, even where an input column has the same name, unless the name is a
         GROUP BY key (a grouped column can only mean the column)."""
         keys = [k for k, _ in self.group_nodes]
-        named = {fold(i.name): i.node for i in items if not i.star}
         # inside an aggregate a name is the input column (`SUM(salary) AS salary ... HAVING
         # SUM(salary) > 10000`, asked of Drill 1.22)
         in_aggregate = {
@@ -947,19 +935,14 @@ class SelectLowering:
             for c in a.find_all(exp.Column)
         }
 
-        def swap(n: exp.Expr) -> exp.Expr:
-            if (
-                isinstance(n, exp.Column)
-                and not n.table
-                and isinstance(n.this, exp.Identifier)
-                and fold(n.name) in named
-                and n not in keys
-                and id(n) not in in_aggregate
-                and not _inside_subquery(n, self.node)
-            ):
-                return named[fold(n.name)].copy()
-            return n
-
+        swap = _alias_swap(
+            items,
+            lambda col, _aliased: (
+                col not in keys
+                and id(col) not in in_aggregate
+                and not _inside_subquery(col, self.node)
+            ),
+        )
         return cond.transform(swap, copy=False)
 
     def _is_input_column(self, col: exp.Column) -> bool:
@@ -1073,3 +1056,25 @@ class SelectLowering:
 
     def expr(self, node: exp.Expr) -> str:
         return ExprLowering(self).lower(node)
+
+
+def _alias_swap(
+    items: list[Item], reads: Callable[[exp.Column, exp.Expr], bool]
+) -> Callable[[exp.Expr], exp.Expr]:
+    """A transform putting the aliased expression in place of an unqualified column that names
+    a select-list alias, where `reads(column, aliased)` says the clause reads the alias (QUALIFY
+    and HAVING read different ones)."""
+    named = {fold(i.name): i.node for i in items if not i.star}
+
+    def swap(n: exp.Expr) -> exp.Expr:
+        if (
+            isinstance(n, exp.Column)
+            and not n.table
+            and isinstance(n.this, exp.Identifier)
+            and fold(n.name) in named
+            and reads(n, named[fold(n.name)])
+        ):
+            return named[fold(n.name)].copy()
+        return n
+
+    return swap
