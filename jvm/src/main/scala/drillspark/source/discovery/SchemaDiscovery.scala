@@ -72,7 +72,8 @@ object SchemaDiscovery {
     if (missingFiles.nonEmpty) {
       // large JSON-lines files are discovered split by split, like they are read
       val maxSplit = InputFiles.maxSplitBytes(spark, files, o)
-      val missing = InputFiles.splits(spark.sparkContext.hadoopConfiguration, missingFiles, o, maxSplit)
+      val cut = InputFiles.cuttable(spark.sparkContext.hadoopConfiguration, o)
+      val missing = InputFiles.splits(missingFiles, maxSplit, cut)
       val found: Seq[(FileSplit, Found)] =
         if (missing.size >= o.discoveryParallelFiles && o.discoveryParallelFiles > 0) {
           // many files: discover them in a Spark job instead of one by one on the driver

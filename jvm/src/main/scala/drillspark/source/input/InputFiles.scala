@@ -162,10 +162,17 @@ object InputFiles {
   def canSplit(conf: Configuration, f: InputFile, o: DrillOptions): Boolean =
     o.splitFiles && !o.replaceInvalidUtf8 && !isCompressed(f) && looksLineDelimited(conf, f, o)
 
-  /** Line-aligned splits of large uncompressed JSON-lines files; other files whole. */
-  def splits(conf: Configuration, files: Seq[InputFile], o: DrillOptions, maxSplit: Long): Seq[FileSplit] =
+  /** [[canSplit]] asked at most once per file: it reads the file's head, and [[partitions]]
+   *  asks again in [[even]] for the files a cut falls in. */
+  def cuttable(conf: Configuration, o: DrillOptions): InputFile => Boolean = {
+    val known = scala.collection.mutable.HashMap[InputFile, Boolean]()
+    f => known.getOrElseUpdate(f, canSplit(conf, f, o))
+  }
+
+  /** Line-aligned splits of large files that `cut` says may be cut; other files whole. */
+  def splits(files: Seq[InputFile], maxSplit: Long, cut: InputFile => Boolean): Seq[FileSplit] =
     files.flatMap { f =>
-      if (f.length <= maxSplit || !canSplit(conf, f, o)) Seq(FileSplit(f, 0L, -1L))
+      if (f.length <= maxSplit || !cut(f)) Seq(FileSplit(f, 0L, -1L))
       else (0L until f.length by maxSplit).map(s => FileSplit(f, s, math.min(f.length, s + maxSplit)))
     }
 
@@ -205,25 +212,26 @@ object InputFiles {
    * spark.sql.files.minPartitionNum) is kept as given.
    */
   def partitions(spark: org.apache.spark.sql.SparkSession, files: Seq[InputFile], o: DrillOptions): Seq[Array[FileSplit]] = {
-    val conf = spark.sparkContext.hadoopConfiguration
+    val cut = cuttable(spark.sparkContext.hadoopConfiguration, o)
     val maxSplit = maxSplitBytes(spark, files, o)
     val cost = openCost(spark)
-    val packed = pack(splits(conf, files, o, maxSplit), maxSplit, cost)
+    val packed = pack(splits(files, maxSplit, cut), maxSplit, cost)
     val cores = spark.sparkContext.defaultParallelism
     val asked = o.splitBytes > 0 || spark.conf.getOption("spark.sql.files.minPartitionNum").isDefined
     val target = (packed.size / cores + 1) * cores
     // never pieces below the open cost, as Spark's rule: small inputs keep one partition a core
     val small = files.map(_.length).sum / target < cost
     if (asked || small || cores <= 1 || packed.size % cores == 0 || packed.size >= EvenBelowPerCore * cores) packed
-    else even(conf, files, o, target)
+    else even(files, target, cut)
   }
 
   /**
    * `files` cut into `target` runs of equal bytes, in file order: the files laid end to end are
-   * cut at every target-th of their bytes; a file that a cut falls in is split there when it
-   * can be split at lines ([[canSplit]]), else it goes whole to the run its middle byte is in.
+   * cut at every target-th of their bytes; a file that a cut falls in is split there when `cut`
+   * says it can be split at lines ([[canSplit]]), else it goes whole to the run its middle byte
+   * is in.
    */
-  def even(conf: Configuration, files: Seq[InputFile], o: DrillOptions, target: Int): Seq[Array[FileSplit]] = {
+  def even(files: Seq[InputFile], target: Int, cut: InputFile => Boolean): Seq[Array[FileSplit]] = {
     val total = math.max(1L, files.map(_.length).sum)
     def runOf(byte: Long): Int = math.min(target - 1L, (BigInt(byte) * target / total).toLong).toInt
     def runStart(run: Int): Long = ((BigInt(total) * run + target - 1) / target).toLong
@@ -231,7 +239,7 @@ object InputFiles {
     var at = 0L
     files.foreach { f =>
       val (first, last) = (runOf(at), runOf(at + math.max(1L, f.length) - 1))
-      if (first == last || !canSplit(conf, f, o)) runs(runOf(at + f.length / 2)) += FileSplit(f, 0L, -1L)
+      if (first == last || !cut(f)) runs(runOf(at + f.length / 2)) += FileSplit(f, 0L, -1L)
       else {
         var start = 0L
         (first to last).foreach { r =>
