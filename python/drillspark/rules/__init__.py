@@ -1,7 +1,8 @@
 """Drill rules both halves of drillspark read from one table in this folder: the wheel carries
 the folder and tools/build_jar.py puts it in the extension jar (`drillspark/rules/`), so
 neither side keeps a copy of its own. `json_options.tsv`: the JSON reader options' Drill
-spellings. This package imports nothing of drillspark, so every layer may use it."""
+spellings; `drill_types.tsv`: Drill's type names and their Spark types. This package imports
+nothing of drillspark, so every layer may use it."""
 
 from __future__ import annotations
 
@@ -28,3 +29,22 @@ def json_options() -> tuple[JsonOption, ...]:
                 JsonOption(option, tuple(spellings.split(",")), None if session == "-" else session)
             )
     return tuple(rows)
+
+
+@dataclass(frozen=True)
+class DrillTypeName:
+    name: str  # Drill's spelling, upper case, words separated by one space
+    spark: str  # the Spark type as Spark's JSON schema names it (a decimal: its default digits)
+    schema: str  # where a provided schema takes it: "drill", "spark" or "refused"
+    note: str  # Drill's answer; for a refused name, Drill's error
+
+
+@cache
+def drill_types() -> dict[str, DrillTypeName]:
+    text = resources.files(__name__).joinpath("drill_types.tsv").read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, spark, schema, note = line.split("\t")
+            rows[name] = DrillTypeName(name, spark, schema, note)
+    return rows

@@ -4,58 +4,13 @@ Spark SQL types."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from pyspark.sql import types as T
 
+from drillspark import rules
 from drillspark.errors import ExecutionError
 
-# Drill minor type names (upper case) -> a builder of the Spark type; precision/length args
-# are passed through where Spark has them.
-_SIMPLE: dict[str, T.DataType] = {
-    "TINYINT": T.ByteType(),
-    "SMALLINT": T.ShortType(),
-    "INT": T.IntegerType(),
-    "INTEGER": T.IntegerType(),
-    "BIGINT": T.LongType(),
-    "UINT1": T.ShortType(),
-    "UINT2": T.IntegerType(),
-    "UINT4": T.LongType(),
-    "UINT8": T.LongType(),
-    "FLOAT4": T.FloatType(),
-    "FLOAT": T.FloatType(),
-    "REAL": T.FloatType(),
-    "FLOAT8": T.DoubleType(),
-    "DOUBLE": T.DoubleType(),
-    "BIT": T.BooleanType(),
-    "BOOLEAN": T.BooleanType(),
-    "VARCHAR": T.StringType(),
-    "CHAR": T.StringType(),
-    "VAR16CHAR": T.StringType(),
-    "STRING": T.StringType(),
-    "VARBINARY": T.BinaryType(),
-    "BINARY": T.BinaryType(),
-    "DATE": T.DateType(),
-    "TIMESTAMP": T.TimestampNTZType(),
-    "TIMESTAMPTZ": T.TimestampType(),
-    # Spark 4.1+'s TIME (behind `spark.sql.timeType.enabled`, which the translator turns on);
-    # Drill's TIME holds milliseconds
-    "TIME": T.TimeType(3),
-    "INTERVAL": T.DayTimeIntervalType(),
-    "INTERVALDAY": T.DayTimeIntervalType(),
-    "INTERVALYEAR": T.YearMonthIntervalType(),
-}
-_DECIMALS = {
-    "DECIMAL9",
-    "DECIMAL18",
-    "DECIMAL28DENSE",
-    "DECIMAL28SPARSE",
-    "DECIMAL38DENSE",
-    "DECIMAL38SPARSE",
-    "VARDECIMAL",
-    "DECIMAL",
-    "NUMERIC",
-    "DEC",
-}
 _TYPE_RE = re.compile(
     r"^\s*([A-Za-z_][A-Za-z_0-9 ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?\))?\s*$"
 )
@@ -65,24 +20,38 @@ class UnknownTypeError(ExecutionError, ValueError):
     pass
 
 
-def drill_type(name: str, precision: int | None = None, scale: int | None = None) -> T.DataType:
-    """The Spark type for a Drill type name such as `varchar(10)`, `BIGINT`, `decimal18(9, 2)`."""
+def drill_type(
+    name: str, precision: int | None = None, scale: int | None = None, *, schema: bool = False
+) -> T.DataType:
+    """The Spark type for a Drill type name such as `varchar(10)`, `BIGINT`, `decimal18(9, 2)`:
+    the table rules/drill_types.tsv, which the extension's provided schema reads too. Digits
+    count for decimals only. `schema`: the name is a provided schema's column type, where the
+    table refuses some names (as Drill does)."""
     m = _TYPE_RE.match(name)
     if not m:
         raise UnknownTypeError(f"unknown Drill type {name!r}")
-    base = m.group(1).upper().replace("CHARACTER VARYING", "VARCHAR").replace(" ", "")
+    base = " ".join(m.group(1).upper().split())
     if m.group(2) is not None and precision is None:
         precision = int(m.group(2))
         scale = int(m.group(3)) if m.group(3) is not None else scale
-    if base in _DECIMALS:
-        p = min(precision if precision is not None else 38, 38)
-        s = scale if scale is not None else (0 if precision is not None else 10)
-        return T.DecimalType(p, max(0, min(s, p)))
-    if base in _SIMPLE:
-        return _SIMPLE[base]
-    raise UnknownTypeError(
-        f"unknown Drill type {name!r}; known: {', '.join(sorted(_SIMPLE) + sorted(_DECIMALS))}"
-    )
+    known = rules.drill_types()
+    row = known.get(base)
+    if row is None:
+        raise UnknownTypeError(f"unknown Drill type {name!r}; known: {', '.join(sorted(known))}")
+    if schema and row.schema == "refused":
+        raise UnknownTypeError(f"Drill type {name!r} is not taken by a provided schema: {row.note}")
+    spark = _spark_type(row.spark)
+    if isinstance(spark, T.DecimalType) and precision is not None:
+        p = min(precision, 38)
+        return T.DecimalType(p, max(0, min(scale if scale is not None else 0, p)))
+    return spark
+
+
+@cache
+def _spark_type(json_name: str) -> T.DataType:
+    """A type as Spark's JSON schema names it (`long`, `decimal(38,0)`, `time(3)`)."""
+    field = {"name": "c", "type": json_name, "nullable": True, "metadata": {}}
+    return T.StructField.fromJson(field).dataType
 
 
 # Spark type -> Drill's minor type name: the JVM's rule (functions/DrillTypeNames.scala, behind

@@ -194,7 +194,7 @@ def parse_inline_schema(text: str) -> tuple[ProvidedColumn, ...]:
         name = c.group("q").replace("``", "`") if c.group("q") else c.group("n")
         type_name = c.group("type").strip()
         try:
-            spark_type = drill_type(type_name)
+            spark_type = drill_type(type_name, schema=True)
         except UnknownTypeError as e:
             raise TextFormatError(f"provided schema column {part!r}: {e}") from None
         default = c.group("default")

@@ -2,6 +2,7 @@ package drillspark.source
 
 import java.nio.charset.StandardCharsets
 import java.util.Locale
+import java.util.regex.Pattern
 
 import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters._
@@ -12,7 +13,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types._
 
 import drillspark.source.input.{InputFiles, JsonInput}
-import drillspark.source.write.ColumnWriter
+import drillspark.source.write.{ColumnWriter, WriteContext}
 
 /**
  * A provided schema (Drill's CREATE SCHEMA): option `schema` as DDL text, or the table root's
@@ -43,15 +44,69 @@ object ProvidedSchema {
 
   private val DefaultRe = """(?is)^(.*?)\s+default\s+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+)(.*)$""".r
 
-  /** Drill type spellings Spark's DDL does not know, in one unquoted stretch of type text. A
-   * word followed by ':' is a struct member's name, not a type. */
-  private def sparkTypeWords(t: String): String =
-    t.replaceAll("(?i)\\bvarchar\\b(?!\\s*[(:])", "STRING")
-      .replaceAll("(?i)\\bcharacter varying\\b(?!\\s*[(:])", "STRING")
-      .replaceAll("(?i)\\bfloat8\\b(?!\\s*:)", "DOUBLE")
-      .replaceAll("(?i)\\bfloat4\\b(?!\\s*:)", "FLOAT")
-      .replaceAll("(?i)\\bbit\\b(?!\\s*:)", "BOOLEAN")
-      .replaceAll("(?i)\\b(var)?decimal\\b(?!\\s*[(:])", "DECIMAL(38,10)")
+  /** A Drill type name's row of the table python/drillspark/rules/drill_types.tsv (packed into
+   * the jar by tools/build_jar.py), which the Python side reads too (spark/drill_types.drill_type):
+   * its Spark type (a decimal: the digits used when the name has none), where a provided schema
+   * takes it (`drill`, `spark`, `refused`) and a note (for a refused name, Drill's error). */
+  private[source] final case class DrillTypeName(spark: DataType, schema: String, note: String)
+
+  private[source] lazy val DrillTypeNames: Map[String, DrillTypeName] = {
+    val table = "/drillspark/rules/drill_types.tsv"
+    val in = getClass.getResourceAsStream(table)
+    if (in == null) throw new IllegalStateException(s"drill: the extension jar lacks $table")
+    try scala.io.Source.fromInputStream(in, "UTF-8").getLines()
+      .filter(line => line.trim.nonEmpty && !line.startsWith("#"))
+      .map(_.split("\t") match {
+        case Array(name, spark, schema, note) => name -> DrillTypeName(DataType.fromJson("\"" + spark + "\""), schema, note)
+        case other => throw new IllegalStateException(s"drill: $table: not four columns: ${other.mkString(" | ")}")
+      }).toMap
+    finally in.close()
+  }
+
+  private val Word = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*")
+  private val Gap = Pattern.compile("\\s+")
+  private val Digits = Pattern.compile("\\s*\\(\\s*(\\d+)\\s*(?:,\\s*(-?\\d+)\\s*)?\\)")
+  private val Member = Pattern.compile("\\s*:")
+
+  private def at(p: Pattern, t: String, from: Int): Option[java.util.regex.Matcher] = {
+    val m = p.matcher(t).region(from, t.length)
+    if (m.lookingAt()) Some(m) else None
+  }
+
+  /** One unquoted stretch of type text with each Drill type name (one word, or two:
+   * `CHARACTER VARYING`, `INTERVAL DAY`) replaced by its Spark type from the table; other words
+   * (`STRUCT`, `ARRAY`, `MAP`, `NOT NULL`, Spark's own names) are left to Spark's DDL parser. A
+   * word followed by ':' is a struct member's name, not a type. Digits after a name count for a
+   * decimal only: Drill's TIME and TIMESTAMP hold milliseconds whatever they are given. */
+  private def sparkTypeWords(t: String): String = {
+    val out = new StringBuilder
+    val m = Word.matcher(t)
+    var i = 0
+    while (i < t.length && m.find(i)) {
+      out ++= t.substring(i, m.start)
+      val one = (m.group(), m.end)
+      val two = at(Gap, t, m.end).flatMap(g => at(Word, t, g.end)).map(w => (m.group() + " " + w.group(), w.end))
+      def known(n: (String, Int)) = DrillTypeNames.contains(n._1.toUpperCase(Locale.ROOT))
+      val (name, end) = two.filter(known).getOrElse(one)
+      DrillTypeNames.get(name.toUpperCase(Locale.ROOT)) match {
+        case Some(row) if at(Member, t, end).isEmpty =>
+          if (row.schema == "refused") throw new IllegalArgumentException(
+            s"type $name is not taken by a provided schema (Drill: ${row.note})")
+          val digits = at(Digits, t, end)
+          val typ = (row.spark, digits) match {
+            case (_: DecimalType, Some(d)) => // as spark/drill_types.drill_type: at most 38 digits, 0 <= scale <= precision
+              val p = math.min(d.group(1).toInt, 38)
+              DecimalType(p, math.max(0, math.min(Option(d.group(2)).fold(0)(_.toInt), p)))
+            case (other, _) => other
+          }
+          out ++= typ.sql
+          i = digits.fold(end)(_.end)
+        case _ => out ++= one._1; i = one._2
+      }
+    }
+    out ++= t.substring(math.min(i, t.length))
+    out.toString
+  }
 
   /** End (exclusive) of the quoted stretch starting at `from` (quote doubled inside: kept). */
   private def quoteEnd(s: String, from: Int): Int = {
@@ -118,10 +173,19 @@ object ProvidedSchema {
       }
       val withDefault = default.fold(field)(d => field.copy(metadata =
         new MetadataBuilder().withMetadata(field.metadata).putString(ColumnWriter.DefaultKey, d).build()))
+      checkReadable(withDefault)
       checkFill(withDefault)
       withDefault
     })
   }
+
+  /** A type the JSON reader has no writer for (an INTERVAL: Drill's provided schema takes it) is
+   * refused here, on the driver, naming the column, rather than when a task starts reading. */
+  private def checkReadable(f: StructField): Unit =
+    try ColumnWriter(f.dataType, new WriteContext(DrillOptions(Nil))) catch {
+      case e: IllegalArgumentException => throw new IllegalArgumentException(
+        s"drill: provided schema column ${f.name}: ${e.getMessage.stripPrefix("drill: ")}")
+    }
 
   /** A NOT NULL column's default is read here, on the driver, so a bad one fails before the
    * query runs (naming the column) rather than in every task. */

@@ -109,6 +109,7 @@ object ColumnWriter {
     case d: DecimalType => new DecimalWriter(ctx, d)
     case DateType => new DateWriter(ctx)
     case TimestampType | TimestampNTZType => new TimestampWriter(ctx)
+    case _: TimeType => new TimeWriter(ctx)
     case BinaryType => new BinaryWriter(ctx)
     case VariantType => new VariantWriter(ctx)
     case s: StructType => new StructWriter(ctx, s, full)

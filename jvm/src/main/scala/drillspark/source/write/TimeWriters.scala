@@ -1,6 +1,6 @@
 package drillspark.source.write
 
-import java.time.{Instant, LocalDate, LocalDateTime, OffsetDateTime, ZoneOffset}
+import java.time.{Instant, LocalDate, LocalDateTime, LocalTime, OffsetDateTime, ZoneOffset}
 
 import com.fasterxml.jackson.core.{JsonParser, JsonToken}
 import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
@@ -28,7 +28,33 @@ final class DateWriter(ctx: WriteContext) extends ScalarWriter(ctx) {
     if (src.isNullAt(from)) writeNull(to) else put(to, src.getInt(from))
 }
 
-/** TIMESTAMP (UTC): ISO-8601 text, or epoch milliseconds (Mongo's `$date`, also as
+/** TIME (a provided schema's; Spark's TIME holds nanoseconds of the day): ISO-8601 text,
+ * `03:04:05` or `03:04:05.123`, kept to milliseconds as Drill's TIME holds them (Drill 1.22 reads
+ * `03:04:05.123456` as 03:04:05.123); an empty string is null. */
+final class TimeWriter(ctx: WriteContext) extends ScalarWriter(ctx) {
+  def slot: Int = 9
+  protected def typeName: String = "TIME"
+  private def put(i: Int, nanos: Long): Unit = { vec.reserve(i + 1); vec.putNotNull(i); vec.putLong(i, nanos); ctx.bytes += slot }
+  protected def writeScalar(s: Scalar, i: Int): Unit = s.kind match {
+    case Scalar.Text =>
+      val text = s.text.trim
+      if (text.isEmpty) writeNull(i)
+      else {
+        val nanos = try LocalTime.parse(text).toNanoOfDay catch {
+          case _: java.time.DateTimeException => mismatch(s, typeName)
+        }
+        put(i, nanos - nanos % 1000000L)
+      }
+    case _ => mismatch(s, typeName)
+  }
+  override def writeElementNull(i: Int): Unit = put(i, 0L)
+  def copy(src: Vec, from: Int, to: Int): Unit =
+    if (src.isNullAt(from)) writeNull(to) else put(to, src.getLong(from))
+}
+
+/** TIMESTAMP (UTC; Drill's TIMESTAMP, Spark's TIMESTAMP_NTZ, and Spark's TIMESTAMP alike: both
+ * hold microseconds since 1970-01-01 00:00 UTC, so the same value reads as the same wall-clock
+ * time in UTC): ISO-8601 text, or epoch milliseconds (Mongo's `$date`, also as
  * `{"$date": {"$numberLong": "..."}}`); an empty string is null. */
 final class TimestampWriter(ctx: WriteContext) extends ScalarWriter(ctx) {
   def slot: Int = 9
