@@ -163,6 +163,14 @@ class Scope:
             col = self._paths[key] = self._path(path)
         return col
 
+    def _named(self, name: str) -> Column:
+        if self.named is None:
+            self.named = {}
+        col = self.named.get(name)
+        if col is None:
+            col = self.named[name] = F.col(quote(name))
+        return col
+
     def _path(self, path: Any) -> Column:
         assert self.schema is not None
         if field_type(self.schema, (path.root,)) is None:
@@ -170,14 +178,7 @@ class Scope:
                 return F.lit("")
             return F.lit(None)  # a missing column is NULL in Drill
         root = _real_name(self.schema, path.root)
-        if self.columns is not None:
-            col = self.columns[fold(root)]
-        else:
-            if self.named is None:
-                self.named = {}
-            col = self.named.get(root)
-            if col is None:
-                col = self.named[root] = F.col(quote(root))
+        col = self.columns[fold(root)] if self.columns is not None else self._named(root)
         t: T.DataType | None = field_type(self.schema, (root,))
         for seg in path.segments[1:]:
             nxt = field_type(t, (seg,))

@@ -140,16 +140,16 @@ def read_parquet(
         base = parquet.read_parquet(spark, files, auto_correct)
     except parquet.ParquetReadError as e:
         raise ReadError(str(e)) from None
-    key = (tuple(paths), tuple(files), tuple(implicit), tuple(columns or ()))
+    shape = (tuple(paths), tuple(files), tuple(implicit), tuple(columns or ()))
     with _DERIVED_LOCK:
         kept = _DERIVED.setdefault(base, {})
-        df = kept.get(key)
+        df = kept.get(shape)
     if df is None:
         df = _parquet_columns(base, paths, files, columns, implicit)
         with _DERIVED_LOCK:
             if len(kept) >= _DERIVED_KEPT:
                 kept.pop(next(iter(kept)))
-            kept[key] = df
+            kept[shape] = df
     return df
 
 
