@@ -99,6 +99,13 @@ def short_lived_conf() -> dict[str, str]:
     }
 
 
+# PySpark's DataFrame debugging records the Python call site of every Column and DataFrame
+# call in the JVM: ten py4j round trips around each `F.col`, `getField`, `alias`, ... (13 for
+# an `F.col` instead of 3), most of a statement's compile (docs/performance.md, "The cost of
+# compiling a statement"). The call sites it records are the translator's own lines, of no
+# use to someone reading a Drill query's error. A static setting, read once per process.
+DEBUGGING_CONF = "spark.python.sql.dataFrameDebugging.enabled"
+
 LOG_LEVELS = ("ALL", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF")
 # Query context loggers of PySpark: each failing DataFrame is logged as a JSON line with the
 # whole Java stack trace, although the exception itself carries the same message.
@@ -159,6 +166,8 @@ def session(
         .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.ui.showConsoleProgress", "false")
     )
+    if DEBUGGING_CONF not in conf and "spark.remote" not in conf:
+        builder = builder.config(DEBUGGING_CONF, "false")
     if "spark.log.level" not in conf and "spark.remote" not in conf:
         # Spark applies it as its context starts: quiet from the start (a busy UI port, say),
         # not only once set_log_level below runs

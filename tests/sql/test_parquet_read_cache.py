@@ -44,3 +44,21 @@ def test_a_self_join_of_one_parquet_table_reads_both_sides(spark, tmp_path):
         "JOIN dfs.data.`n.parquet` b ON a.parent = b.id ORDER BY a.id"
     )[-1].rows()
     assert [(r["id"], r["p"]) for r in rows] == [(0, 0), (1, 0), (2, 1), (3, 1)]
+
+
+def test_the_kept_table_answers_each_querys_implicit_columns(spark, tmp_path):
+    # the table as queries see it is kept per read too (spark/storage/readers.py): a query that
+    # names `filename` after one that does not, over the same unchanged file, still gets it
+    (tmp_path / "d").mkdir()
+    write(tmp_path / "d" / "t.parquet", [5, 6])
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+    plain = engine.execute("SELECT * FROM dfs.data.`d` ORDER BY k")[-1].rows()
+    named = engine.execute("SELECT k, filename, dir0 FROM dfs.data.`d` ORDER BY k")[-1].rows()
+    again = engine.execute("SELECT * FROM dfs.data.`d` ORDER BY k")[-1].rows()
+    assert [r["k"] for r in plain] == [5, 6]
+    assert [(r["k"], r["filename"], r["dir0"]) for r in named] == [
+        (5, "t.parquet", None),
+        (6, "t.parquet", None),
+    ]
+    assert [tuple(r.values()) for r in again] == [tuple(r.values()) for r in plain]
+    assert "filename" not in plain[0]

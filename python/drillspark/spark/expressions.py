@@ -111,7 +111,7 @@ class ExpressionCompiler:
             return _literal_type(e)
         typing = self.scope.typing_scope()
         if typing is self.scope:
-            return self.scope.type_of(col)
+            return self.scope.expr_type(e, col)
         twin = ExpressionCompiler(
             typing, self.catalog, self.aggregates, None, self.prop, self.missing_type
         )
@@ -125,7 +125,12 @@ class ExpressionCompiler:
     def _compile(self, e: Expr, inside_aggregate: bool) -> Column:
         if isinstance(e, Literal):
             t = _literal_type(e)
-            return F.lit(None) if isinstance(t, T.NullType) else F.lit(e.value).cast(t)
+            if isinstance(t, T.NullType):
+                return F.lit(None)
+            # cast even when the value has the type already: Spark types an integer literal
+            # as narrowly as it can (DECIMAL(1,0) beside a decimal), a cast one as a whole INT;
+            # by name, since a DataType object costs PySpark a session lookup and a parse
+            return F.lit(e.value).cast(t.simpleString())
         if isinstance(e, FieldPath):
             return self.scope.path(e)
         if isinstance(e, Cast):

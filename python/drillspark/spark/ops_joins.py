@@ -20,7 +20,7 @@ from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.spark.ops_sets import both_sides_condition
 from drillspark.spark.rel import Rel
-from drillspark.spark.scope import Scope, quote
+from drillspark.spark.scope import NamedColumns, Scope, quote
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -49,7 +49,7 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         raise tr.fail(op, f"a semi-join's type is inner or anti, not {op.type!r}")
     # the right side's columns never reach the output: rename them all apart
     rdf = right.select(*[F.col(quote(c)).alias(_RIGHT + c) for c in right.columns])
-    rcols = {fold(c): F.col(quote(_RIGHT + c)) for c in right.columns}
+    rcols = NamedColumns({fold(c): _RIGHT + c for c in right.columns})
     lscope = Scope(left, tr.where(op))
     rscope = Scope(rdf, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
@@ -58,7 +58,7 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
         conds.append(_RELATIONSHIPS[c.relationship](lc, rc))
     if op.condition is not None:
-        lcols = {c.lower(): F.col(quote(c)) for c in left.columns}
+        lcols = NamedColumns({c.lower(): c for c in left.columns})
         conds.append(both_sides_condition(tr, op, (left, lcols, left), (right, rcols, rdf)))
     cond = reduce(lambda a, b: a & b, conds) if conds else F.lit(True)
     return Rel(left.join(rdf, cond, how))

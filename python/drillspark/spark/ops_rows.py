@@ -8,13 +8,14 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.plan.expressions import FieldPath
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.nested_filter import crosses_array, element_uses, filter_nested, leaf_type
 from drillspark.spark.records import drop_path, names_of, record_of, set_path
 from drillspark.spark.rel import Rel
-from drillspark.spark.scope import IMPLICIT_COLUMN, Scope, quote
+from drillspark.spark.scope import IMPLICIT_COLUMN, Scope, quote, real_name
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -50,6 +51,11 @@ class _LeafScope(Scope):
     def is_missing(self, path: FieldPath) -> bool:
         return False if id(path) in self._uses else super().is_missing(path)
 
+    def expr_type(self, e: Any, col: Column) -> T.DataType:
+        # which occurrences of the path mean the element is a matter of plan nodes, not of
+        # equal expressions: no sharing of answers here
+        return self.type_of(col)
+
     def typing_scope(self) -> Scope:
         # a lambda variable has no type outside its function: analyze expressions over a
         # frame where the element is a real (typed, empty) column instead
@@ -79,7 +85,8 @@ def filter_(tr: Translator, op: lo.Filter) -> Rel:
 
             return Rel(filter_nested(df, path, pred))
     cond = tr.compiler(op, scope, "expr").compile(op.expr)
-    return Rel(df.where(cond))  # where() drops false and null alike, as Drill's filter
+    # where() drops false and null alike, as Drill's filter; the schema is the input's
+    return Rel(df.where(cond), schema=scope.schema)
 
 
 STAR = "*"
@@ -117,6 +124,9 @@ def project(tr: Translator, op: lo.Project) -> Rel:
     scope = tr.scope(op, df)
     if any(star_prefix(p.expr) is not None for p in op.projections):
         return _star_project(tr, op, df, scope)
+    names = _renames(tr, op, scope)
+    if names is not None:
+        return Rel(df.toDF(*names))
     fields: list[tuple[tuple[str, ...], Column]] = []
     for i, p in enumerate(op.projections):
         value = tr.compiler(op, scope, f"projections[{i}].expr").compile(p.expr)
@@ -135,6 +145,27 @@ def project(tr: Translator, op: lo.Project) -> Rel:
         else:
             fields.append((path, value))
     return Rel(df.select(*record_of(fields)))
+
+
+def _renames(tr: Translator, op: lo.Project, scope: Scope) -> list[str] | None:
+    """The output names when the project keeps every input column in order, each under one
+    single name, none twice (the SQL layer's project above an aggregation: `$g0` -> `name`);
+    else None. Such a project is `toDF(names)`: the same Spark plan as selecting each column
+    under its name, in one py4j call instead of four per column."""
+    if tr.dialect_2013 or scope.schema is None:
+        return None
+    have = scope.schema.names
+    if len(op.projections) != len(have) or len({fold(n) for n in have}) != len(have):
+        return None  # (a name twice in the input: let select say it is ambiguous)
+    out: list[str] = []
+    for p, name in zip(op.projections, have, strict=True):
+        e, ref = p.expr, p.ref.segments
+        if not (isinstance(e, FieldPath) and len(e.segments) == 1 and len(ref) == 1):
+            return None
+        if real_name(have, str(e.segments[0])) != name or not isinstance(ref[0], str):
+            return None
+        out.append(ref[0])
+    return out if len({fold(n) for n in out}) == len(out) else None
 
 
 def _star_project(tr: Translator, op: lo.Project, df: DataFrame, scope: Scope) -> Rel:
@@ -187,6 +218,7 @@ def transform(tr: Translator, op: lo.Transform) -> Rel:
 
 def limit(tr: Translator, op: lo.Limit) -> Rel:
     df = tr.input_df(op)
+    schema = tr.known_schema(df)
     first = op.first or 0
     if first < 0 or (op.last is not None and op.last < first):
         raise tr.fail(op, f"invalid range first={op.first} last={op.last}")
@@ -194,7 +226,7 @@ def limit(tr: Translator, op: lo.Limit) -> Rel:
         df = df.offset(first)
     if op.last is not None:
         df = df.limit(op.last - first)
-    return Rel(df)
+    return Rel(df, schema=schema)
 
 
 def sort_column(col: Column, descending: bool, nulls_first: bool) -> Column:
@@ -219,7 +251,7 @@ def order(tr: Translator, op: lo.Order) -> Rel:
     if within is not None:
         # ordering within segments: the segments stay together (in key order), sorted inside
         keys = [scope.path(within).asc_nulls_first(), *keys]
-    return Rel(df.orderBy(*keys))
+    return Rel(df.orderBy(*keys), schema=scope.schema)
 
 
 def _segment_is(rel: Rel, within: Any) -> bool:
@@ -234,9 +266,25 @@ def flatten(tr: Translator, op: lo.Flatten) -> Rel:
     # the extension's generator, with Drill's rules: one record per element of an array, one
     # for a scalar or map, none for an empty array, a null or a missing field
     df = df.select("*", F.call_function("drill_flatten", value).alias(tmp))
+    # names resolve against the input's fields, which df's first columns are (unless dropped)
+    path = names_of(op.name)
+    same = [n for n in scope.schema.names if fold(n) == fold(path[0])] if scope.schema else []
+    known = scope.schema if not op.drop and fold(path[0]) != fold(tmp) and len(same) < 2 else None
     if op.drop:
         for p in paths_in(op.expr):
             if all(isinstance(s, str) for s in p.segments):
                 df = drop_path(df, tuple(p.segments))  # type: ignore[arg-type]
-    df = set_path(df, names_of(op.name), F.col(tmp)).drop(tmp)
-    return Rel(df)
+    out = set_path(df, path, F.col(tmp), known).drop(tmp)
+    if known is None or len(path) != 1:
+        return Rel(out)
+    # the schema: the input's, with the flattened field in place of (or after) the named one
+    # (asking Spark for the type of the one new column is cheaper than a wide schema again)
+    made = df.select(F.col(tmp)).schema.fields[0]
+    fields = list(known.fields)
+    root = real_name(known.names, path[0])
+    new = T.StructField(root or path[0], made.dataType, made.nullable, made.metadata)
+    if root is None:
+        fields.append(new)
+    else:
+        fields[known.names.index(root)] = new
+    return Rel(out, schema=T.StructType(fields))

@@ -186,16 +186,30 @@ def grouping_aggregate(tr: Translator, op: lo.GroupingAggregate) -> Rel:
         )
         for i, e in enumerate(op.exprs)
     ]
-    out = (
-        df.groupBy(*[c.alias(f"__k{i}") for i, (_, c) in enumerate(keys)]).agg(
-            *[c.alias(f"__a{i}") for i, (_, c) in enumerate(aggs)]
-        )
-        if aggs
-        else df.select(*[c.alias(f"__k{i}") for i, (_, c) in enumerate(keys)]).distinct()
+    names = [p[0] for p, _ in keys + aggs if len(p) == 1]
+    if len(names) == len(keys) + len(aggs) and len({fold(n) for n in names}) == len(names):
+        # single names, none twice: the record is the grouping's own output, named at once
+        # (a select renaming it after would be one more DataFrame for Spark to analyze)
+        return Rel(_grouped(df, [(p[0], c) for p, c in keys], [(p[0], c) for p, c in aggs]))
+    out = _grouped(
+        df,
+        [(f"__k{i}", c) for i, (_, c) in enumerate(keys)],
+        [(f"__a{i}", c) for i, (_, c) in enumerate(aggs)],
     )
     fields = [(p, F.col(f"__k{i}")) for i, (p, _) in enumerate(keys)]
     fields += [(p, F.col(f"__a{i}")) for i, (p, _) in enumerate(aggs)]
     return Rel(out.select(*record_of(fields)))
+
+
+def _grouped(
+    df: DataFrame, keys: list[tuple[str, Column]], aggs: list[tuple[str, Column]]
+) -> DataFrame:
+    """The groups of `df` by `keys` with `aggs` computed (without aggs: the distinct keys),
+    each column named as given, keys first."""
+    key_cols = [c.alias(n) for n, c in keys]
+    if not aggs:
+        return df.select(*key_cols).distinct()
+    return df.groupBy(*key_cols).agg(*[c.alias(n) for n, c in aggs])
 
 
 def window(tr: Translator, op: lo.Window) -> Rel:

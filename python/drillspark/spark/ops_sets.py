@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import reduce
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.rel import Rel
-from drillspark.spark.scope import Scope, quote
+from drillspark.spark.scope import NamedColumns, Scope, quote
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -33,7 +34,7 @@ _RELATIONSHIPS = {
 _LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
 
 
-def _side(df: DataFrame, prefix: str, clash: set[str]) -> tuple[DataFrame, dict[str, Column]]:
+def _side(df: DataFrame, prefix: str, clash: set[str]) -> tuple[DataFrame, Mapping[str, Column]]:
     """`df` with the clashing names renamed apart, and root name -> column for conditions."""
     if clash:
         df = df.select(
@@ -42,10 +43,9 @@ def _side(df: DataFrame, prefix: str, clash: set[str]) -> tuple[DataFrame, dict[
                 for c in df.columns
             ]
         )
-    return df, {
-        fold(c).removeprefix(prefix) if c.startswith(prefix) else fold(c): F.col(quote(c))
-        for c in df.columns
-    }
+    return df, NamedColumns(
+        {fold(c).removeprefix(prefix) if c.startswith(prefix) else fold(c): c for c in df.columns}
+    )
 
 
 def join(tr: Translator, op: lo.Join) -> Rel:
@@ -105,8 +105,8 @@ def join(tr: Translator, op: lo.Join) -> Rel:
 def both_sides_condition(
     tr: Translator,
     op: lo.Join,
-    left: tuple[DataFrame, dict[str, Column], DataFrame],
-    right: tuple[DataFrame, dict[str, Column], DataFrame],
+    left: tuple[DataFrame, Mapping[str, Column], DataFrame],
+    right: tuple[DataFrame, Mapping[str, Column], DataFrame],
 ) -> Column:
     """A join's `condition` over the fields of both inputs (each side: its input, root name ->
     column after renaming apart, the renamed frame); a name both inputs have is ambiguous."""

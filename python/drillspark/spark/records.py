@@ -40,12 +40,18 @@ def _nest(names: Sequence[str], value: Column) -> Column:
     return value
 
 
-def set_path(df: DataFrame, path: Path, value: Column) -> DataFrame:
-    """`df` with the field at `path` added or replaced (maps on the way are created)."""
-    root = real_column(df, path[0]) or path[0]
+def set_path(
+    df: DataFrame, path: Path, value: Column, schema: T.StructType | None = None
+) -> DataFrame:
+    """`df` with the field at `path` added or replaced (maps on the way are created).
+    `schema`, when given, is that of `df`'s columns up to some it adds whose names `path`
+    does not use (a new DataFrame's first `.schema` is a round trip)."""
+    if schema is None:
+        schema = df.schema
+    root = real_name(schema.names, path[0]) or path[0]
     if len(path) == 1:
         return df.withColumn(root, value)
-    t = field_type(df.schema, (root,))
+    t = field_type(schema, (root,))
     if not isinstance(t, T.StructType):
         return df.withColumn(root, _nest(path[1:], value))
     # walk down the existing structs; create what is missing below them

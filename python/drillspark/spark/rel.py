@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
 from drillspark.plan.expressions import Expr
@@ -35,6 +36,10 @@ class PendingSegment:
 class Rel:
     df: DataFrame
     segment: PendingSegment | None = None
+    # `df`'s schema when the operator knows it without asking Spark (a filter, sort or limit
+    # keeps its input's): each new DataFrame's first `.schema` is a round trip, and a wide
+    # JSON schema takes tens of milliseconds to send
+    schema: T.StructType | None = None
 
     def materialized(self) -> DataFrame:
         """The stream with any pending segment's records together (stable: input order within

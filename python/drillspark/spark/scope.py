@@ -9,7 +9,7 @@ a missing column is '' instead, VARCHAR NOT NULL, as Drill's text reader answers
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,11 +82,19 @@ class Scope:
 
     df: DataFrame
     where: str = ""
-    columns: dict[str, Column] | None = None  # root name (folded) -> column
+    columns: Mapping[str, Column] | None = None  # root name (folded) -> column
     schema: T.StructType | None = None  # schema matching `columns` (root names as given)
+    # column name -> `F.col` of it, shared by the scopes of one translation (the name alone
+    # makes the column, whatever the DataFrame); None: this scope's own
+    named: dict[str, Column] | None = field(default=None, repr=False)
     # type_of answers by Column object (kept alive here, so ids are never reused): each
     # analysis is a round trip on Spark Connect
     _types: dict[int, tuple[Column, T.DataType]] = field(default_factory=dict, repr=False)
+    # path (as written) -> its Column: an operator's expressions name the same fields again
+    # and again, and each column reference is py4j round trips (none on Spark Connect)
+    _paths: dict[tuple, Column] = field(default_factory=dict, repr=False)
+    # plan expression -> the type its compiled column has here (see expr_type)
+    _expr_types: dict[Any, T.DataType] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.schema is None:
@@ -99,6 +107,15 @@ class Scope:
             hit = (col, self.df.select(col.alias("t")).schema.fields[0].dataType)
             self._types[id(col)] = hit
         return hit[1]
+
+    def expr_type(self, e: Any, col: Column) -> T.DataType:
+        """The type of `col`, compiled from the plan expression `e` over this scope. Equal
+        expressions compile to columns of one type here (`1 - l_discount` written twice), so
+        one analysis answers them all."""
+        t = self._expr_types.get(e)
+        if t is None:
+            t = self._expr_types[e] = self.type_of(col)
+        return t
 
     def path_type(self, path: Any) -> T.DataType:
         """The type `path(path)` has, read off the schema (no analysis); NullType when the
@@ -140,13 +157,28 @@ class Scope:
         return False
 
     def path(self, path: Any) -> Column:
+        key = tuple(path.segments)
+        col = self._paths.get(key)
+        if col is None:
+            col = self._paths[key] = self._path(path)
+        return col
+
+    def _named(self, name: str) -> Column:
+        if self.named is None:
+            self.named = {}
+        col = self.named.get(name)
+        if col is None:
+            col = self.named[name] = F.col(quote(name))
+        return col
+
+    def _path(self, path: Any) -> Column:
         assert self.schema is not None
         if field_type(self.schema, (path.root,)) is None:
             if len(path.segments) == 1 and self.text_default():
                 return F.lit("")
             return F.lit(None)  # a missing column is NULL in Drill
         root = _real_name(self.schema, path.root)
-        col = self.columns[fold(root)] if self.columns is not None else F.col(quote(root))
+        col = self.columns[fold(root)] if self.columns is not None else self._named(root)
         t: T.DataType | None = field_type(self.schema, (root,))
         for seg in path.segments[1:]:
             nxt = field_type(t, (seg,))
@@ -160,6 +192,27 @@ class Scope:
                 col = col.getField(_real_name(_struct_of(t), seg))
             t = nxt
         return col
+
+
+class NamedColumns(Mapping[str, Column]):
+    """Root name (folded) -> the column of that name, made on first use: a join's scope
+    offers every column of its side, a condition reads one or two."""
+
+    def __init__(self, names: Mapping[str, str]):
+        self._names = dict(names)  # folded root name -> the DataFrame's column name
+        self._made: dict[str, Column] = {}
+
+    def __getitem__(self, key: str) -> Column:
+        col = self._made.get(key)
+        if col is None:
+            col = self._made[key] = F.col(quote(self._names[key]))
+        return col
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 def _struct_of(t: T.DataType | None) -> T.StructType:

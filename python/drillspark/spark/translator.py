@@ -108,6 +108,9 @@ class Translator:
         self.dialect_2013 = dialect_2013
         self.catalog = catalog
         self._rels: dict[int, Rel] = {}
+        # DataFrame (by id; kept alive here) -> its schema, where an operator knew it (Rel.schema)
+        self._schemas: dict[int, tuple[DataFrame, T.StructType]] = {}
+        self._named: dict[str, Column] = {}  # see Scope.named
 
     # --- helpers for the operator modules ----------------------------------------------------
 
@@ -122,7 +125,12 @@ class Translator:
         )
 
     def scope(self, op: Any, df: DataFrame) -> Scope:
-        return Scope(df, self.where(op))
+        return Scope(df, self.where(op), schema=self.known_schema(df), named=self._named)
+
+    def known_schema(self, df: DataFrame) -> T.StructType | None:
+        """`df`'s schema if an operator said what it is (Rel.schema), else None."""
+        hit = self._schemas.get(id(df))
+        return hit[1] if hit is not None and hit[0] is df else None
 
     def compiler(
         self,
@@ -144,7 +152,9 @@ class Translator:
             # inputs first, without recursion: a long operator chain would otherwise hit
             # Python's recursion limit inside some inner operator and name the wrong one
             for dep in self._unbuilt_inputs_first(op_id):
-                self._rels[dep] = self._translate(self.ops[dep])
+                rel = self._rels[dep] = self._translate(self.ops[dep])
+                if rel.schema is not None:
+                    self._schemas[id(rel.df)] = (rel.df, rel.schema)
         return self._rels[op_id]
 
     def _unbuilt_inputs_first(self, op_id: int) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -136,9 +137,37 @@ def read_parquet(
                 f"unknown parquet format option {key!r} (known: autoCorrectCorruptDates)"
             )
     try:
-        df = parquet.read_parquet(spark, files, auto_correct)
+        base = parquet.read_parquet(spark, files, auto_correct)
     except parquet.ParquetReadError as e:
         raise ReadError(str(e)) from None
+    shape = (tuple(paths), tuple(files), tuple(implicit), tuple(columns or ()))
+    with _DERIVED_LOCK:
+        kept = _DERIVED.setdefault(base, {})
+        df = kept.get(shape)
+    if df is None:
+        df = _parquet_columns(base, paths, files, columns, implicit)
+        with _DERIVED_LOCK:
+            if len(kept) >= _DERIVED_KEPT:
+                kept.pop(next(iter(kept)))
+            kept[shape] = df
+    return df
+
+
+# The table as a query sees it (implicit columns, the named columns) per DataFrame `parquet`
+# keeps: building it again costs a py4j round trip or three per column and Spark's analysis of
+# a select, for every table of every statement. Dropped with the base DataFrame (weak keys).
+_DERIVED: weakref.WeakKeyDictionary[DataFrame, dict[tuple, DataFrame]] = weakref.WeakKeyDictionary()
+_DERIVED_KEPT = 16
+_DERIVED_LOCK = threading.Lock()
+
+
+def _parquet_columns(
+    df: DataFrame,
+    paths: Sequence[str],
+    files: Sequence[str],
+    columns: Sequence[str] | None,
+    implicit: Sequence[str],
+) -> DataFrame:
     df = with_implicit(
         df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=True, drop=PATH_COL
     )

@@ -59,10 +59,17 @@ def resolve(spark: SparkSession, ws: Workspace, table: str) -> str:
     return str(rows[0].p)
 
 
+# JVM view (by id; kept alive here) -> the rule's method: each step of a py4j lookup
+# (`jvm.drillspark`, `.catalog`, ...) is a round trip of its own, for every table of every query
+_RULES: dict[int, tuple[Any, Any]] = {}
+
+
 def _resolve_in_jvm(jvm: Any, ws: Workspace, table: str) -> str:
     try:
-        rule = jvm.drillspark.catalog.WorkspacePaths
-        return str(rule.resolveLocal(ws.name, ws.location, bool(ws.allow_outside), table))
+        hit = _RULES.get(id(jvm))
+        if hit is None or hit[0] is not jvm:
+            hit = _RULES[id(jvm)] = (jvm, jvm.drillspark.catalog.WorkspacePaths.resolveLocal)
+        return str(hit[1](ws.name, ws.location, bool(ws.allow_outside), table))
     except Exception as e:  # noqa: BLE001  (py4j's error, or PySpark's conversion of it)
         java = getattr(e, "java_exception", None)
         text = str(java.getMessage()) if java is not None else str(e)
