@@ -212,8 +212,35 @@ def test_tpch_copies_shift_order_keys_so_joins_keep_their_shape(shared, tmp_path
     )
     # every lineitem still finds its order
     assert set(li2["l_orderkey"].to_pylist()) <= set(o2["o_orderkey"].to_pylist())
-    assert (d / "customer.parquet").resolve() == (src / "customer.parquet").resolve()
+    assert pq.read_table(d / "customer.parquet").equals(pq.read_table(src / "customer.parquet"))
     assert tpch.make_copies(src, tmp_path, 2) == d  # made once
+
+
+def test_tpch_copies_hold_the_dates_drill_reads(shared, tmp_path):
+    """The shared files hold Drill's old corrupt dates (DRILL-4203: shifted by twice the
+    Julian day of 1970-01-01, the year 15360 to a plain reader); the copies hold the dates
+    Drill reads, so hand-written PySpark reads the same data: TPC-H's orders are from
+    1992-01-01 to 1998-08-02."""
+    import datetime
+
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    tpch = _load("tpch_bench")
+    src = shared / "data" / "breadth" / "tpch"
+    raw = pq.read_table(src / "orders.parquet")["o_orderdate"].cast("int32")
+    assert pc.min(raw).as_py() > 2 * 2440588 - 100_000  # days since 1970: far past 9999
+    d = tpch.make_copies(src, tmp_path, 1)
+    dates = pq.read_table(d / "orders.parquet")["o_orderdate"]
+    assert pc.min(dates).as_py() == datetime.date(1992, 1, 1)
+    assert pc.max(dates).as_py() == datetime.date(1998, 8, 2)
+    ship = pq.read_table(d / "lineitem.parquet")["l_shipdate"]
+    assert (
+        datetime.date(1992, 1, 1)
+        < pc.min(ship).as_py()
+        < pc.max(ship).as_py()
+        < datetime.date(1999, 1, 1)
+    )
 
 
 def test_tpch_answers_compare_doubles_to_nine_digits():
