@@ -159,21 +159,25 @@ def _stamps(files: Sequence[str]) -> tuple | None:
 
 
 def read_parquet(
-    spark: SparkSession, files: Sequence[str], auto_correct_dates: bool = True
+    spark: SparkSession,
+    files: Sequence[str],
+    auto_correct_dates: bool = True,
+    with_path: bool = True,
 ) -> DataFrame:
     """`files` with Spark's schema merging, TIME columns and corrupt dates as Drill reads them;
-    the last column, `PATH_COL`, is each row's file (for the implicit columns)."""
+    with `with_path` (and where the reading needs it anyway) the last column, `PATH_COL`, is
+    each row's file (for the implicit columns)."""
     stamps = _stamps(files)
     if stamps is None:
-        return _read_parquet(spark, files, auto_correct_dates)
-    key = (auto_correct_dates, stamps)
+        return _read_parquet(spark, files, auto_correct_dates, with_path)
+    key = (auto_correct_dates, with_path, stamps)
     with _READS_LOCK:
         kept = _READS.setdefault(spark, OrderedDict())
         df = kept.get(key)
         if df is not None:
             kept.move_to_end(key)
             return df
-    df = _read_parquet(spark, files, auto_correct_dates)
+    df = _read_parquet(spark, files, auto_correct_dates, with_path)
     with _READS_LOCK:
         kept[key] = df
         while len(kept) > _READS_KEPT:
@@ -181,18 +185,28 @@ def read_parquet(
     return df
 
 
-def _read_parquet(spark: SparkSession, files: Sequence[str], auto_correct_dates: bool) -> DataFrame:
+def _read_parquet(
+    spark: SparkSession, files: Sequence[str], auto_correct_dates: bool, with_path: bool
+) -> DataFrame:
     feet = [footer(f) for f in files]
     times: dict[str, str] = {}
     for ft in feet:
         times.update(ft.times)
     if _disagree(feet):
         return _read_groups(spark, files, feet, auto_correct_dates)
+    corrupt = [
+        os.path.realpath(ft.path)
+        for ft in feet
+        if auto_correct_dates and ft.corrupt_dates and ft.dates
+    ]
+    # only when asked: once a select names `_metadata.file_path`, Spark keeps the whole
+    # `_metadata` struct (a row index included) in the plan even after the column is dropped,
+    # a quarter of a TPC-H q1's time (docs/performance.md)
+    path = [F.col("_metadata.file_path").alias(PATH_COL)] if with_path or corrupt else []
     if not times:
         df = spark.read.option("mergeSchema", "true").parquet(*files)
-        df = df.select(
-            *[F.col(quote(n)) for n in df.columns], F.col("_metadata.file_path").alias(PATH_COL)
-        )
+        if path:
+            df = df.select(*[F.col(quote(n)) for n in df.columns], *path)
     else:
         merged: dict[str, tuple[str, T.DataType]] = {}
         for ft in feet:
@@ -202,13 +216,8 @@ def _read_parquet(spark: SparkSession, files: Sequence[str], auto_correct_dates:
         df = spark.read.schema(schema).parquet(*files)
         df = df.select(
             *[_time(n, times[n]) if n in times else F.col(quote(n)) for n in df.columns],
-            F.col("_metadata.file_path").alias(PATH_COL),
+            *path,
         )
-    corrupt = [
-        os.path.realpath(ft.path)
-        for ft in feet
-        if auto_correct_dates and ft.corrupt_dates and ft.dates
-    ]
     if corrupt:
         dates = {d for ft in feet if ft.corrupt_dates for d in ft.dates}
         in_corrupt = local_path(F.col(quote(PATH_COL))).isin(corrupt)

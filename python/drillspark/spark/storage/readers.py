@@ -17,7 +17,7 @@ from drillspark import rules
 from drillspark.errors import ExecutionError
 from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
 from drillspark.spark.storage import parquet, text
-from drillspark.spark.storage.implicit import FILE_COLUMNS, with_implicit
+from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 from drillspark.spark.storage.text import PATH_COL
 
 
@@ -136,8 +136,10 @@ def read_parquet(
             raise ReadError(
                 f"unknown parquet format option {key!r} (known: autoCorrectCorruptDates)"
             )
+    # each row's file only where a column comes from it (dirN, filename, ...)
+    with_path = dir_depth(paths, files) > 0 or any(n.lower() in FILE_COLUMNS for n in implicit)
     try:
-        base = parquet.read_parquet(spark, files, auto_correct)
+        base = parquet.read_parquet(spark, files, auto_correct, with_path)
     except parquet.ParquetReadError as e:
         raise ReadError(str(e)) from None
     shape = (tuple(paths), tuple(files), tuple(implicit), tuple(columns or ()))
