@@ -157,18 +157,9 @@ object DrillOptions {
   /** Drill's spellings of the JSON reader options (lower case) -> the source's name for each:
    * the table python/drillspark/rules/json_options.tsv, which the Python side reads too (plans'
    * and SQL's format configs), packed into the jar by tools/build_jar.py. */
-  private[source] lazy val DrillSpellings: Map[String, String] = {
-    val table = "/drillspark/rules/json_options.tsv"
-    val in = getClass.getResourceAsStream(table)
-    if (in == null) throw new IllegalStateException(s"drill: the extension jar lacks $table")
-    try scala.io.Source.fromInputStream(in, "UTF-8").getLines()
-      .filter(line => line.trim.nonEmpty && !line.startsWith("#"))
-      .flatMap(_.split("\t") match {
-        case Array(option, spellings, _) => (option +: spellings.split(",").toSeq).map(_.toLowerCase(Locale.ROOT) -> option)
-        case other => throw new IllegalStateException(s"drill: $table: not three columns: ${other.mkString(" | ")}")
-      }).toMap
-    finally in.close()
-  }
+  private[source] lazy val DrillSpellings: Map[String, String] =
+    RulesTable.rows("json_options.tsv", 3)
+      .flatMap(r => (r(0) +: r(1).split(",").toSeq).map(_.toLowerCase(Locale.ROOT) -> r(0))).toMap
 
   /** `options` with each Drill spelling also under the source's name, unless that is given too. */
   private def withSourceNames(options: CaseInsensitiveStringMap): CaseInsensitiveStringMap = {

@@ -50,18 +50,9 @@ object ProvidedSchema {
    * takes it (`drill`, `spark`, `refused`) and a note (for a refused name, Drill's error). */
   private[source] final case class DrillTypeName(spark: DataType, schema: String, note: String)
 
-  private[source] lazy val DrillTypeNames: Map[String, DrillTypeName] = {
-    val table = "/drillspark/rules/drill_types.tsv"
-    val in = getClass.getResourceAsStream(table)
-    if (in == null) throw new IllegalStateException(s"drill: the extension jar lacks $table")
-    try scala.io.Source.fromInputStream(in, "UTF-8").getLines()
-      .filter(line => line.trim.nonEmpty && !line.startsWith("#"))
-      .map(_.split("\t") match {
-        case Array(name, spark, schema, note) => name -> DrillTypeName(DataType.fromJson("\"" + spark + "\""), schema, note)
-        case other => throw new IllegalStateException(s"drill: $table: not four columns: ${other.mkString(" | ")}")
-      }).toMap
-    finally in.close()
-  }
+  private[source] lazy val TypeNames: Map[String, DrillTypeName] =
+    RulesTable.rows("drill_types.tsv", 4)
+      .map(r => r(0) -> DrillTypeName(DataType.fromJson("\"" + r(1) + "\""), r(2), r(3))).toMap
 
   private val Word = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*")
   private val Gap = Pattern.compile("\\s+")
@@ -86,9 +77,9 @@ object ProvidedSchema {
       out ++= t.substring(i, m.start)
       val one = (m.group(), m.end)
       val two = at(Gap, t, m.end).flatMap(g => at(Word, t, g.end)).map(w => (m.group() + " " + w.group(), w.end))
-      def known(n: (String, Int)) = DrillTypeNames.contains(n._1.toUpperCase(Locale.ROOT))
+      def known(n: (String, Int)) = TypeNames.contains(n._1.toUpperCase(Locale.ROOT))
       val (name, end) = two.filter(known).getOrElse(one)
-      DrillTypeNames.get(name.toUpperCase(Locale.ROOT)) match {
+      TypeNames.get(name.toUpperCase(Locale.ROOT)) match {
         case Some(row) if at(Member, t, end).isEmpty =>
           if (row.schema == "refused") throw new IllegalArgumentException(
             s"type $name is not taken by a provided schema (Drill: ${row.note})")
