@@ -127,6 +127,7 @@ def test_found_expressions_read_and_print_back():
         ("cast-size-not-a-number.sql", "Validation error", "a type's size must be a whole number"),
         ("in-without-list.sql", "Unsupported", "IN without a list"),
         ("quoted-function-name.sql", "Validation error", "no function is named"),
+        ("over-after-a-member.sql", "Unsupported", "OVER after something that is not a function"),
     ],
 )
 def test_found_sql_gives_placed_sql_errors(engine, name, kind, phrase):

@@ -102,6 +102,8 @@ class WindowLowering:
         sel = self.sel
         spec = self.resolve(node)
         fn = node.this
+        if not isinstance(fn, exp.Func):  # `t.LAST_VALUE(c1) OVER (...)`: a member, not a call
+            raise sel.low.unsupported("OVER after something that is not a function call", fn)
         fname = _function_name(fn, ex)
         order = spec.args.get("order")
         if fname in NEED_ORDER and order is None:

@@ -1,0 +1,1 @@
+SELECT window_functions/t_alltype.LAST_VALUE(c1) OVER(PARTITION BY c8 ORDER BY c1 RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM dfs.`breadth/tf/window_functions/t_alltype.parquet`
