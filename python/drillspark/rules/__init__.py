@@ -18,17 +18,26 @@ class JsonOption:
     session: str | None  # the Drill session option that sets it in drillspark.sql
 
 
-@cache
-def json_options() -> tuple[JsonOption, ...]:
-    text = resources.files(__name__).joinpath("json_options.tsv").read_text(encoding="utf-8")
+def _rows(name: str, columns: int) -> list[list[str]]:
+    """The rows of the table `name` in this folder: tab-separated, blank and `#` lines skipped
+    (the JVM's reader of the same tables is source/RulesTable)."""
+    text = resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
     rows = []
     for line in text.splitlines():
         if line.strip() and not line.startswith("#"):
-            option, spellings, session = line.split("\t")
-            rows.append(
-                JsonOption(option, tuple(spellings.split(",")), None if session == "-" else session)
-            )
-    return tuple(rows)
+            cells = line.split("\t")
+            if len(cells) != columns:
+                raise ValueError(f"drillspark/rules/{name}: not {columns} columns: {line!r}")
+            rows.append(cells)
+    return rows
+
+
+@cache
+def json_options() -> tuple[JsonOption, ...]:
+    return tuple(
+        JsonOption(option, tuple(spellings.split(",")), None if session == "-" else session)
+        for option, spellings, session in _rows("json_options.tsv", 3)
+    )
 
 
 @dataclass(frozen=True)
@@ -41,10 +50,4 @@ class DrillTypeName:
 
 @cache
 def drill_types() -> dict[str, DrillTypeName]:
-    text = resources.files(__name__).joinpath("drill_types.tsv").read_text(encoding="utf-8")
-    rows = {}
-    for line in text.splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, spark, schema, note = line.split("\t")
-            rows[name] = DrillTypeName(name, spark, schema, note)
-    return rows
+    return {row[0]: DrillTypeName(*row) for row in _rows("drill_types.tsv", 4)}
