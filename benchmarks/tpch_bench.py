@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     answers: dict[tuple[str, str], list[tuple]] = {}
     failed: dict[tuple[str, str], str] = {}
     try:
-        for rnd in range(a.rounds + 1):  # round 0 warms both sides (JIT, file listing, caches)
+        for rnd in range(a.rounds + 1):  # round 0 warms every side (JIT, file listing, caches)
             for q in sql:
                 # each round starts with another side: the JIT is still warming over the first
                 # rounds (a query's Arrow fetch: 3.7, 1.4, 1.2, 1.0, 0.8 s), so a fixed order
