@@ -175,6 +175,8 @@ class Lowering:
         self.hidden_names: list[str] = []
         # _implicit_columns per statement tree: id(root) -> (root, names)
         self._implicit: dict[int, tuple[exp.Expr, list[str]]] = {}
+        # _named_anywhere per statement tree: id(root) -> (root, names)
+        self._used: dict[int, tuple[exp.Expr, list[str] | None]] = {}
         self._tables: dict[tuple[str, ...], ResolvedTable] = {}  # scan(): resolved names
 
     # ------------------------------------------------------------------ plan assembly
@@ -474,6 +476,10 @@ class Lowering:
         implicit = self._implicit_columns(node)
         if implicit:
             selection["implicit"] = implicit
+        if fmt["type"] == "json":
+            used = self._named_anywhere(node)
+            if used is not None:
+                selection["columns"] = used
         if fmt["type"] == "text":
             named = self._star_text_columns(node, implicit)
             if named:
@@ -506,6 +512,26 @@ class Lowering:
                 self.hidden_names.append(n)
         self._implicit[id(root)] = (root, found)  # the root kept: its id stays its own
         return list(found)
+
+    def _named_anywhere(self, node: exp.Expr) -> list[str] | None:
+        """Every name the statement holds (tables, aliases and columns alike): a superset of
+        the top-level columns it can read from a table, which the JSON reader then keeps alone
+        (a wide discovered schema costs tens of milliseconds to send to Python and to analyze,
+        per statement). None when the statement may read columns it does not name: a `*` (but
+        COUNT(*)) or a table's name as a column (the whole record). (NATURAL joins, which
+        would be a third, are refused.)"""
+        root = node.root()
+        cached = self._used.get(id(root))
+        if cached is not None and cached[0] is root:  # once per statement, not per table
+            return cached[1]
+        names: list[str] | None = None
+        star = any(not isinstance(s.parent, exp.Count) for s in root.find_all(exp.Star))
+        tables = {t.alias_or_name.lower() for t in root.find_all(exp.Table)}
+        whole = any(c.name.lower() in tables and not c.table for c in root.find_all(exp.Column))
+        if not (star or whole):
+            names = sorted({i.name for i in root.find_all(exp.Identifier)})
+        self._used[id(root)] = (root, names)  # the root kept: its id stays its own
+        return names
 
     @staticmethod
     def _star_text_columns(node: exp.Expr, implicit: list[str]) -> list[str]:

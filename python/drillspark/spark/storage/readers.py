@@ -3,6 +3,7 @@ extension's `drill` source (`read_json`); every drillspark session has the jar."
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -69,10 +70,13 @@ def read_json(
     paths: Sequence[str],
     options: Mapping[str, str] | None = None,
     implicit: Sequence[str] = (),
+    columns: Sequence[str] | None = None,
 ) -> DataFrame:
     """Drill-style JSON through the extension's `drill` source: JSON lines, concatenated
     objects, or one top-level array per file; comments and unquoted field names allowed;
-    Drill's type rules. `options` are the `drill` source's (see `json_options`)."""
+    Drill's type rules. `options` are the `drill` source's (see `json_options`); `columns`
+    names the top-level columns the table keeps (any case; names the files lack are no
+    columns), None all."""
     if not _has_source(spark, "drill"):
         raise ReadError(
             "cannot read JSON: the drillspark jar is not on the classpath: use "
@@ -80,12 +84,14 @@ def read_json(
             "Spark Connect server) with --jars <drillspark.jar_path()> and "
             "spark.sql.extensions=drillspark.DrillSparkExtensions"
         )
-    df = spark.read.format("drill").options(**dict(options or {})).load(list(paths))
+    reader = spark.read.format("drill").options(**dict(options or {}))
+    if columns is not None:
+        reader = reader.option("columns", json.dumps([str(c) for c in columns]))
+    df = reader.load(list(paths))
     # the source's file columns are metadata columns: present only when selected
-    have = {c.lower() for c in df.columns}
-    extra = [
-        n for n in dict.fromkeys(x.lower() for x in implicit) if n in FILE_COLUMNS and n not in have
-    ]
+    wanted = [n for n in dict.fromkeys(x.lower() for x in implicit) if n in FILE_COLUMNS]
+    have = {c.lower() for c in df.columns} if wanted else set()
+    extra = [n for n in wanted if n not in have]
     if extra:
         df = df.select(
             *[F.col(quote(c)) for c in df.columns],

@@ -61,7 +61,7 @@ object DrillDataSource {
     def isDir(name: String) = dirs.exists(_.equalsIgnoreCase(name))
     var opts = o
     val data = userSchema match {
-      case Some(s) => StructType(s.fields.filterNot(f => isDir(f.name)))
+      case Some(s) => StructType(s.fields.filter(f => !isDir(f.name) && o.keeps(f.name)))
       case None =>
         val (found, each) = SchemaDiscovery.discoverFiles(spark, files, o)
         val provided = ProvidedSchema.find(conf, o, root)
@@ -74,14 +74,15 @@ object DrillDataSource {
           }.toMap
           if (nulls.nonEmpty) opts = opts.copy(fileNulls = nulls)
         }
-        // conflicts only matter in the discovered columns the provided schema does not type
-        SchemaDiscovery.checkConflicts(untyped(found, typed), o)
+        // conflicts only matter in the discovered columns the provided schema does not type,
+        // and that the table keeps (Drill's reader never looks at a column nobody reads)
+        SchemaDiscovery.checkConflicts(pruned(found, k => !typed(k) && o.keeps(k)), o)
         val discovered = Node.structOf(found, o)
         val merged = provided.fold(discovered)(ProvidedSchema.overlay(_, discovered))
         if (o.sampleRecords >= 0) opts = opts.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
           if (typed(Names.fold(f.name))) f.copy(dataType = NullType) else f
         })))
-        merged
+        StructType(merged.fields.filter(f => o.keeps(f.name)))
     }
     // a data column named like a partition column (Drill's names are case-insensitive, so
     // `DIR0` too) is kept and the partition column dropped: the file's value is never hidden
@@ -102,12 +103,13 @@ object DrillDataSource {
       WorkspacePaths.confineFile(o.workspace.getOrElse(r), r, f))
   }
 
-  /** The discovered root without the top-level members a provided schema types. */
-  private def untyped(found: Node, typed: Set[String]): Node = {
-    if (typed.isEmpty || found.members == null) return found
-    val pruned = Node.root(found.file)
-    pruned.members = new util.LinkedHashMap[String, Member]()
-    found.members.asScala.foreach { case (k, m) => if (!typed(k)) pruned.members.put(k, m) }
-    pruned
+  /** The discovered root with only the top-level members (folded names) `keep` accepts; the
+   * cached root itself is left as it is. */
+  private def pruned(found: Node, keep: String => Boolean): Node = {
+    if (found.members == null || found.members.keySet.asScala.forall(keep)) return found
+    val out = Node.root(found.file)
+    out.members = new util.LinkedHashMap[String, Member]()
+    found.members.asScala.foreach { case (k, m) => if (keep(k)) out.members.put(k, m) }
+    out
   }
 }
