@@ -265,26 +265,34 @@ def flatten(tr: Translator, op: lo.Flatten) -> Rel:
     tmp = "__drill_flatten"
     # the extension's generator, with Drill's rules: one record per element of an array, one
     # for a scalar or map, none for an empty array, a null or a missing field
-    df = df.select("*", F.call_function("drill_flatten", value).alias(tmp))
+    flat = F.call_function("drill_flatten", value)
     # names resolve against the input's fields, which df's first columns are (unless dropped)
     path = names_of(op.name)
     same = [n for n in scope.schema.names if fold(n) == fold(path[0])] if scope.schema else []
     known = scope.schema if not op.drop and fold(path[0]) != fold(tmp) and len(same) < 2 else None
+    if known is not None and len(path) == 1:
+        # one column, in place of (or after) the one named: one DataFrame for Spark to
+        # analyze instead of four
+        root = real_name(known.names, path[0])
+        out = df.withColumn(root or path[0], flat)
+        return Rel(out, schema=_with_field(known, root or path[0], out))
+    df = df.select("*", flat.alias(tmp))
     if op.drop:
         for p in paths_in(op.expr):
             if all(isinstance(s, str) for s in p.segments):
                 df = drop_path(df, tuple(p.segments))  # type: ignore[arg-type]
-    out = set_path(df, path, F.col(tmp), known).drop(tmp)
-    if known is None or len(path) != 1:
-        return Rel(out)
-    # the schema: the input's, with the flattened field in place of (or after) the named one
-    # (asking Spark for the type of the one new column is cheaper than a wide schema again)
-    made = df.select(F.col(tmp)).schema.fields[0]
+    return Rel(set_path(df, path, F.col(tmp), known).drop(tmp))
+
+
+def _with_field(known: T.StructType, name: str, out: DataFrame) -> T.StructType:
+    """`out`'s schema: `known` with column `name` as `out` has it, in place of the column of
+    that name or after the others (asking Spark for the one column's type is cheaper than a
+    wide schema again)."""
+    made = out.select(F.col(quote(name))).schema.fields[0]
     fields = list(known.fields)
-    root = real_name(known.names, path[0])
-    new = T.StructField(root or path[0], made.dataType, made.nullable, made.metadata)
-    if root is None:
-        fields.append(new)
+    new = T.StructField(name, made.dataType, made.nullable, made.metadata)
+    if name in known.names:
+        fields[known.names.index(name)] = new
     else:
-        fields[known.names.index(root)] = new
-    return Rel(out, schema=T.StructType(fields))
+        fields.append(new)
+    return T.StructType(fields)
