@@ -5,6 +5,7 @@ No timing is asserted; nothing here starts Drill."""
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib.util
 import json
 import os
@@ -259,6 +260,7 @@ def test_scale_bench_sizes_and_masters():
     assert a.masters == ["local[1]", "local-cluster[2,1,2048]"]
     assert sc.build_parser().parse_args([]).masters == [
         "local[1]",
+        "local[1] on 1 CPU",
         "local[2]",
         "local-cluster[2,1,2048]",
     ]
@@ -266,6 +268,21 @@ def test_scale_bench_sizes_and_masters():
         sc.build_parser().parse_args(["--sizes", "lots"])
     assert sc.size_name(10 * 2**30) == "10GiB" and sc.size_name(20 * 2**20) == "20MiB"
     assert sc.peak_rss_mib([os.getpid()]) > 0
+
+
+@pytest.mark.spark_process
+def test_the_scale_bench_holds_its_one_cpu_master_to_one_cpu(tmp_path, capsys):
+    # a real run on 1 MiB: "local[1] on 1 CPU" runs under taskset, plain local[1] does not
+    sc = _load("scale_bench")
+    out = tmp_path / "scale.csv"
+    args = ["--sizes", "1MB", "--runs", "1", "--data", str(tmp_path), "--out", str(out)]
+    masters = ["--masters", "local[1],local[1] on 1 CPU", "--plot", str(tmp_path / "s.png")]
+    assert sc.main(args + masters) == 0
+    with open(out, newline="") as f:
+        rows = {r["master"]: r for r in csv.DictReader(f)}
+    assert rows["local[1] on 1 CPU"]["cpus"] == "1"
+    assert int(rows["local[1]"]["cpus"]) == len(os.sched_getaffinity(0))
+    assert "speed-up of local[2] over local[1] on 1 CPU" in capsys.readouterr().out
 
 
 def test_driver_java_flags_from_conf_and_environment_follow_the_log_config(monkeypatch):
