@@ -479,7 +479,7 @@ class Lowering:
         if fmt["type"] == "json":
             used = self._named_anywhere(node)
             if used is not None:
-                selection["columns"] = used
+                selection["keepColumns"] = used
         if fmt["type"] == "text":
             named = self._star_text_columns(node, implicit)
             if named:

@@ -187,7 +187,7 @@ class FileEngine(StorageEngine):
         if fmt == "json":
             options = self._json_options(selection, fmt_conf)
             options.update(self._read_confinement(paths, ws, selection))
-            return readers.read_json(spark, paths, options, implicit, selection.get("columns"))
+            return readers.read_json(spark, paths, options, implicit, selection.get("keepColumns"))
         if fmt == "parquet":
             fmt_sel = selection.get("format")
             options = dict(fmt_sel) if isinstance(fmt_sel, Mapping) else {}

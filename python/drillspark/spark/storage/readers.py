@@ -70,11 +70,11 @@ def read_json(
     paths: Sequence[str],
     options: Mapping[str, str] | None = None,
     implicit: Sequence[str] = (),
-    columns: Sequence[str] | None = None,
+    keep: Sequence[str] | None = None,
 ) -> DataFrame:
     """Drill-style JSON through the extension's `drill` source: JSON lines, concatenated
     objects, or one top-level array per file; comments and unquoted field names allowed;
-    Drill's type rules. `options` are the `drill` source's (see `json_options`); `columns`
+    Drill's type rules. `options` are the `drill` source's (see `json_options`); `keep`
     names the top-level columns the table keeps (any case; names the files lack are no
     columns), None all."""
     if not _has_source(spark, "drill"):
@@ -85,8 +85,8 @@ def read_json(
             "spark.sql.extensions=drillspark.DrillSparkExtensions"
         )
     reader = spark.read.format("drill").options(**dict(options or {}))
-    if columns is not None:
-        reader = reader.option("columns", json.dumps([str(c) for c in columns]))
+    if keep is not None:
+        reader = reader.option("keepColumns", json.dumps([str(c) for c in keep]))
     df = reader.load(list(paths))
     # the source's file columns are metadata columns: present only when selected
     wanted = [n for n in dict.fromkeys(x.lower() for x in implicit) if n in FILE_COLUMNS]

@@ -71,7 +71,7 @@ final case class DrillOptions(
     readScanner: Int = ScannerMode.Fast,
     workspace: Option[String] = None,
     workspaceRoot: Option[String] = None,
-    columns: Option[Set[String]] = None) {
+    keepColumns: Option[Set[String]] = None) {
   // sampledSchema: set by DrillDataSource, not an option. With sampleRecords, the unpruned
   // data schema (provided columns typed NullType: not checked) against which the readers
   // refuse keys discovery never saw. readScanner: set by DrillScan from the Spark conf
@@ -80,13 +80,13 @@ final case class DrillOptions(
   // (Node.fileNullPaths), read NULL in its records. workspaceRoot (option, set by the dfs
   // catalog and drillspark.sql for a confined workspace named `workspace`): every file must
   // really lie below it, checked when the files are listed and again where each is opened.
-  // columns (option, a JSON array of names; drillspark.sql sets it from the names a statement
-  // uses): the table has only the top-level columns so named (folded here), the others are
+  // keepColumns (option, a JSON array of names; drillspark.sql sets it from the names a
+  // statement uses): the table has only the top-level columns so named (folded here), the others are
   // left out of its schema, so nobody pays for sending or analyzing a wide schema they never
   // read; None keeps every column.
 
-  /** Whether the table keeps the top-level column `name` (see `columns`). */
-  def keeps(name: String): Boolean = columns.forall(_(Names.fold(name)))
+  /** Whether the table keeps the top-level column `name` (see `keepColumns`). */
+  def keeps(name: String): Boolean = keepColumns.forall(_(Names.fold(name)))
 
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
@@ -162,15 +162,15 @@ object DrillOptions {
     Option(m.get("path")).toSeq ++ many
   }
 
-  /** Option `columns`: a JSON array of top-level names, folded (see DrillOptions.columns). */
-  private def columnNames(m: CaseInsensitiveStringMap): Option[Set[String]] =
-    Option(m.get("columns")).map { js =>
+  /** Option `keepColumns`: a JSON array of top-level names, folded (see DrillOptions). */
+  private def keptNames(m: CaseInsensitiveStringMap): Option[Set[String]] =
+    Option(m.get("keepColumns")).map { js =>
       val names = try new com.fasterxml.jackson.databind.ObjectMapper().readValue(js, classOf[Array[String]])
       catch {
         case _: com.fasterxml.jackson.core.JacksonException => null
       }
       if (names == null || names.contains(null)) throw new IllegalArgumentException(
-        s"drill: option columns must be a JSON array of column names, not '$js'")
+        s"drill: option keepColumns must be a JSON array of column names, not '$js'")
       names.map(Names.fold).toSet
     }
 
@@ -194,7 +194,7 @@ object DrillOptions {
     val m = withSourceNames(options)
     val known = Set("path", "paths", "typeconflict", "nulltype", "batchrows", "batchbytes", "samplerecords",
       "maxdepth", "maxschemadepth", "maxcolumns", "invalidutf8", "splitfiles", "splitbytes", "discoveryparallelfiles",
-      "pushfilters", "countscan", "format", "type", "workspace", "workspaceroot", "columns") ++ DrillSpellings.keySet
+      "pushfilters", "countscan", "format", "type", "workspace", "workspaceroot", "keepcolumns") ++ DrillSpellings.keySet
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
         s"drill: unknown option '$k'; see docs/scan.md for the options of the drill source"))
@@ -242,6 +242,6 @@ object DrillOptions {
       format = Option(m.get("format")).orElse(Option(m.get("type"))).getOrElse("json").toLowerCase(Locale.ROOT),
       workspace = workspaceRoot.map(r => Option(m.get("workspace")).map(_.trim).filter(_.nonEmpty).getOrElse(r)),
       workspaceRoot = workspaceRoot,
-      columns = columnNames(m))
+      keepColumns = keptNames(m))
   }
 }
