@@ -89,3 +89,12 @@ def test_where_drill_refuses_flatten(data_engine, sql, message):
     # Drill 1.22: UNSUPPORTED_OPERATION ERROR ... (DRILL-2181)
     with pytest.raises(SqlError, match=message):
         data_engine.execute(sql)
+
+
+def test_flatten_named_like_the_translators_own_column(data_engine):
+    # the translator once named its temporary column `__drill_flatten`; a query's own column of
+    # that name lost its values (all NULL)
+    plain = q(data_engine, f"SELECT key, FLATTEN(sales) AS v FROM {WN}")
+    same = q(data_engine, f"SELECT key, FLATTEN(sales) AS __drill_flatten FROM {WN}")
+    assert same == (["key", "__drill_flatten"], plain[1])
+    assert any(r[1] is not None for r in plain[1])

@@ -262,20 +262,24 @@ def flatten(tr: Translator, op: lo.Flatten) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
     value = tr.compiler(op, scope, "expr").compile(op.expr)
-    tmp = "__drill_flatten"
     # the extension's generator, with Drill's rules: one record per element of an array, one
     # for a scalar or map, none for an empty array, a null or a missing field
     flat = F.call_function("drill_flatten", value)
     # names resolve against the input's fields, which df's first columns are (unless dropped)
     path = names_of(op.name)
-    same = [n for n in scope.schema.names if fold(n) == fold(path[0])] if scope.schema else []
-    known = scope.schema if not op.drop and fold(path[0]) != fold(tmp) and len(same) < 2 else None
+    fields = scope.schema.names if scope.schema else []
+    same = [n for n in fields if fold(n) == fold(path[0])]
+    known = scope.schema if not op.drop and len(same) < 2 else None
     if known is not None and len(path) == 1:
         # one column, in place of (or after) the one named: one DataFrame for Spark to
         # analyze instead of four
         root = real_name(known.names, path[0])
         out = df.withColumn(root or path[0], flat)
         return Rel(out, schema=_with_field(known, root or path[0], out))
+    # the values on their way: a name neither an input column nor the target has
+    tmp = "__drill_flatten"
+    while fold(tmp) in {fold(n) for n in [*fields, path[0]]}:
+        tmp += "_"
     df = df.select("*", flat.alias(tmp))
     if op.drop:
         for p in paths_in(op.expr):
