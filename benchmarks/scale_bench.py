@@ -3,7 +3,8 @@ generated data and over one core, two cores and two executor JVMs, with the peak
 memory of the processes that read.
 
 For each size (generated once into --data, on local disk) and master, a fresh process makes the
-session, reads the files once (discovery), runs each query once untimed (JIT warm-up), then
+session, reads the files once (discovery), runs each query untimed until it has read 3 GiB
+or five rounds (JIT warm-up: three rounds of 1 GiB, one of 3 or 10 GiB), then
 times `--runs` warm rounds of count / filter+project / flatten+group and reports the medians and the peak RSS (VmHWM) of the JVMs that
 ran the tasks: the driver on local[N], the two executor JVMs on local-cluster[2,1,2048]. It
 prints size -> seconds per master, seconds per GiB (linear growth keeps it flat), the speed-up
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -37,6 +39,7 @@ from gen_events import generate, parse_size  # noqa: E402
 ONE_CPU = "local[1] on 1 CPU"
 MASTERS = ["local[1]", ONE_CPU, "local[2]", "local-cluster[2,1,2048]"]
 QUERIES = ["count", "filter+project", "flatten+group"]
+WARMUP_BYTES = 3 << 30  # data each query shape reads untimed before the timed rounds
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -120,11 +123,16 @@ def probe(path: str, master: str, runs: int) -> None:
         t = time.perf_counter()
         spark.read.format("drill").load(path).count()  # discovery
         first = time.perf_counter() - t
-        # one untimed round of every query shape, as the race does: "warm" is JIT-compiled
-        # readers, not the first filter / flatten of the process (which halved the 1 GiB
-        # speed-up of a second core in the first idle run)
-        for q in QUERIES:
-            spark_queries(spark.read.format("drill").load(path))[q]()
+        # untimed rounds of every query shape until each has read WARMUP_BYTES: "warm" is
+        # JIT-compiled readers, not the first filter / flatten of the process (which halved
+        # the 1 GiB speed-up of a second core in the first idle run). The JIT counts records,
+        # not rounds: one round of 1 GiB left local[2]'s times still falling (1.78, 1.41,
+        # 1.29 s), which charged the second core with warm-up the single one had finished
+        size = sum(f.stat().st_size for f in Path(path).glob("*.json"))
+        # (at most five rounds: development sizes of a few MiB never reach it)
+        for _ in range(min(5, max(1, math.ceil(WARMUP_BYTES / max(size, 1))))):
+            for q in QUERIES:
+                spark_queries(spark.read.format("drill").load(path))[q]()
         times: dict[str, list[float]] = {q: [] for q in QUERIES}
         for _ in range(runs):
             for q in QUERIES:
