@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlglot import exp
 
@@ -173,10 +174,9 @@ class Lowering:
         # Helper columns (`$key0`, ...); under SELECT * the ones that joins add reach the
         # output, and the engine drops them from the result.
         self.hidden_names: list[str] = []
-        # _implicit_columns per statement tree: id(root) -> (root, names)
-        self._implicit: dict[int, tuple[exp.Expr, list[str]]] = {}
-        # _named_anywhere per statement tree: id(root) -> (root, names)
-        self._used: dict[int, tuple[exp.Expr, list[str] | None]] = {}
+        # facts about a whole statement tree, computed once (not per table of it):
+        # (what, id(root)) -> (root, answer); the root kept, so its id stays its own
+        self._per_statement: dict[tuple[str, int], tuple[exp.Expr, Any]] = {}
         self._tables: dict[tuple[str, ...], ResolvedTable] = {}  # scan(): resolved names
 
     # ------------------------------------------------------------------ plan assembly
@@ -493,10 +493,9 @@ class Lowering:
         """The implicit file columns the statement names anywhere. They become scan columns;
         when no SELECT list names them they are dropped from a `*` result (Drill's `select *`
         never has them)."""
-        root = node.root()
-        cached = self._implicit.get(id(root))
-        if cached is not None and cached[0] is root:  # once per statement, not per table
-            return list(cached[1])
+        return list(self._once_per_statement("implicit", node, self._find_implicit))
+
+    def _find_implicit(self, root: exp.Expr) -> list[str]:
         named = {c.name.lower() for c in root.find_all(exp.Column)}
         found = [n for n in IMPLICIT_FILE_COLUMNS if n in named]
         # names some SELECT list gives its output (`SELECT filename` in a subquery reaches the
@@ -510,8 +509,7 @@ class Lowering:
         for n in found:
             if n not in outer and n not in self.hidden_names:
                 self.hidden_names.append(n)
-        self._implicit[id(root)] = (root, found)  # the root kept: its id stays its own
-        return list(found)
+        return found
 
     def _named_anywhere(self, node: exp.Expr) -> list[str] | None:
         """Every name the statement holds (tables, aliases and columns alike): a superset of
@@ -520,18 +518,17 @@ class Lowering:
         per statement). None when the statement may read columns it does not name: a `*` (but
         COUNT(*)) or a table's name as a column (the whole record). (NATURAL joins, which
         would be a third, are refused.)"""
+        return self._once_per_statement("named", node, _names_in)
+
+    def _once_per_statement(
+        self, what: str, node: exp.Expr, find: Callable[[exp.Expr], Any]
+    ) -> Any:
+        """`find(root)` of `node`'s statement tree, computed once per tree."""
         root = node.root()
-        cached = self._used.get(id(root))
-        if cached is not None and cached[0] is root:  # once per statement, not per table
-            return cached[1]
-        names: list[str] | None = None
-        star = any(not isinstance(s.parent, exp.Count) for s in root.find_all(exp.Star))
-        tables = {t.alias_or_name.lower() for t in root.find_all(exp.Table)}
-        whole = any(c.name.lower() in tables and not c.table for c in root.find_all(exp.Column))
-        if not (star or whole):
-            names = sorted({i.name for i in root.find_all(exp.Identifier)})
-        self._used[id(root)] = (root, names)  # the root kept: its id stays its own
-        return names
+        hit = self._per_statement.get((what, id(root)))
+        if hit is None or hit[0] is not root:
+            hit = self._per_statement[(what, id(root))] = (root, find(root))
+        return hit[1]
 
     @staticmethod
     def _star_text_columns(node: exp.Expr, implicit: list[str]) -> list[str]:
@@ -727,3 +724,13 @@ def _is_all(node: exp.Expr | None) -> bool:
         and not node.this.quoted
         and node.name.lower() == "all"
     )
+
+
+def _names_in(root: exp.Expr) -> list[str] | None:
+    """Every identifier of the statement `root`, or None (see Lowering._named_anywhere)."""
+    if any(not isinstance(s.parent, exp.Count) for s in root.find_all(exp.Star)):
+        return None
+    tables = {fold(t.alias_or_name) for t in root.find_all(exp.Table)}
+    if any(fold(c.name) in tables and not c.table for c in root.find_all(exp.Column)):
+        return None
+    return sorted({i.name for i in root.find_all(exp.Identifier)})
