@@ -81,9 +81,9 @@ final case class DrillOptions(
   // catalog and drillspark.sql for a confined workspace named `workspace`): every file must
   // really lie below it, checked when the files are listed and again where each is opened.
   // keepColumns (option, a JSON array of names; drillspark.sql sets it from the names a
-  // statement uses): the table has only the top-level columns so named (folded here), the others are
-  // left out of its schema, so nobody pays for sending or analyzing a wide schema they never
-  // read; None keeps every column.
+  // statement uses): the table has only the top-level columns so named (folded here); the
+  // others are left out of its schema, so nobody pays for sending or analyzing a wide schema
+  // they never read; None keeps every column.
 
   /** Whether the table keeps the top-level column `name` (see `keepColumns`). */
   def keeps(name: String): Boolean = keepColumns.forall(_(Names.fold(name)))
@@ -153,19 +153,19 @@ object DrillOptions {
     Math.multiplyExact(num.trim.toLong, mul)
   }
 
+  /** Options whose value is a JSON array of strings (reading with it is thread-safe). */
+  private lazy val Json = new com.fasterxml.jackson.databind.ObjectMapper()
+
   def parsePaths(m: CaseInsensitiveStringMap): Seq[String] = {
-    val many = Option(m.get("paths")).toSeq.flatMap { js =>
-      // Spark passes load(a, b) as a JSON array string
-      val mapper = new com.fasterxml.jackson.databind.ObjectMapper()
-      mapper.readValue(js, classOf[Array[String]]).toSeq
-    }
+    // Spark passes load(a, b) as a JSON array string
+    val many = Option(m.get("paths")).toSeq.flatMap(js => Json.readValue(js, classOf[Array[String]]).toSeq)
     Option(m.get("path")).toSeq ++ many
   }
 
   /** Option `keepColumns`: a JSON array of top-level names, folded (see DrillOptions). */
   private def keptNames(m: CaseInsensitiveStringMap): Option[Set[String]] =
     Option(m.get("keepColumns")).map { js =>
-      val names = try new com.fasterxml.jackson.databind.ObjectMapper().readValue(js, classOf[Array[String]])
+      val names = try Json.readValue(js, classOf[Array[String]])
       catch {
         case _: com.fasterxml.jackson.core.JacksonException => null
       }
