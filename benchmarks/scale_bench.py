@@ -52,6 +52,11 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
+def data_bytes(d: Path) -> int:
+    """The bytes of the generated JSON files in `d`."""
+    return sum(p.stat().st_size for p in d.glob("*.json"))
+
+
 def size_name(size: int) -> str:
     return f"{size / 2**30:g}GiB" if size >= 2**30 else f"{size >> 20}MiB"
 
@@ -128,7 +133,7 @@ def probe(path: str, master: str, runs: int) -> None:
         # the 1 GiB speed-up of a second core in the first idle run). The JIT counts records,
         # not rounds: one round of 1 GiB left local[2]'s times still falling (1.78, 1.41,
         # 1.29 s), which charged the second core with warm-up the single one had finished
-        size = sum(f.stat().st_size for f in Path(path).glob("*.json"))
+        size = data_bytes(Path(path))
         # (at most five rounds: development sizes of a few MiB never reach it)
         for _ in range(min(5, max(1, math.ceil(WARMUP_BYTES / max(size, 1))))):
             for q in QUERIES:
@@ -221,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (d / "events-00.json").exists():
             print(f"generating {size_name(size)} of nested JSON lines in {d} ...", flush=True)
             generate(d, size)
-        actual = sum(p.stat().st_size for p in d.glob("*.json"))
+        actual = data_bytes(d)
         for master in a.masters:
             print(f"{size_name(size)} on {master} ...", flush=True)
             pin = ["taskset", "-c", "0"] if master == ONE_CPU else []
