@@ -9,7 +9,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.sources.DataSourceRegister
-import org.apache.spark.sql.types.{NullType, StructType}
+import org.apache.spark.sql.types.{NullType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import drillspark.catalog.WorkspacePaths
@@ -66,8 +66,9 @@ object DrillDataSource {
         val (found, each) = SchemaDiscovery.discoverFiles(spark, files, o)
         val provided = ProvidedSchema.find(conf, o, root)
         val typed = provided.toSeq.flatMap(_.fieldNames).map(Names.fold).toSet
-        // a sample may miss a file's later values: then a null map stays a map
-        if (o.sampleRecords < 0 && files.size > 1) {
+        // a sample may miss a file's later values: then a null map stays a map (exactSample:
+        // the readers refuse a value where the sample saw none, so the sample's answer stands)
+        if ((o.sampleRecords < 0 || o.exactSample) && files.size > 1) {
           val nulls = each.flatMap { case (f, n) =>
             val paths = Node.fileNullPaths(found, n).filterNot(p => typed(p.takeWhile(_ != Node.PathSep)))
             if (paths.isEmpty) None else Some(f.path -> paths)
@@ -79,9 +80,15 @@ object DrillDataSource {
         SchemaDiscovery.checkConflicts(pruned(found, k => !typed(k) && o.keeps(k)), o)
         val discovered = Node.structOf(found, o)
         val merged = provided.fold(discovered)(ProvidedSchema.overlay(_, discovered))
-        if (o.sampleRecords >= 0) opts = opts.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
-          if (typed(Names.fold(f.name))) f.copy(dataType = NullType) else f
-        })))
+        if (o.sampleRecords >= 0) {
+          // exactSample: the sample's own types, NullType where it saw only nulls
+          val own = if (!o.exactSample) Map.empty[String, StructField]
+            else Node.structOf(found, o.copy(nullType = NullType)).fields.map(f => Names.fold(f.name) -> f).toMap
+          opts = opts.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
+            val k = Names.fold(f.name)
+            if (typed(k)) f.copy(dataType = NullType, metadata = ProvidedSchema.Typed) else own.getOrElse(k, f)
+          })))
+        }
         StructType(merged.fields.filter(f => o.keeps(f.name)))
     }
     // a data column named like a partition column (Drill's names are case-insensitive, so

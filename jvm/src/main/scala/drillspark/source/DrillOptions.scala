@@ -55,6 +55,7 @@ final case class DrillOptions(
     batchRows: Int = 4096,
     batchBytes: Long = 16L << 20,
     sampleRecords: Long = -1L,
+    exactSample: Boolean = false,
     schemaDdl: Option[String] = None,
     maxDepth: Int = 1000,
     maxSchemaDepth: Int = DrillOptions.DefaultSchemaDepth,
@@ -83,7 +84,11 @@ final case class DrillOptions(
   // keepColumns (option, a JSON array of names; drillspark.sql sets it from the names a
   // statement uses): the table has only the top-level columns so named (folded here); the
   // others are left out of its schema, so nobody pays for sending or analyzing a wide schema
-  // they never read; None keeps every column.
+  // they never read; None keeps every column. exactSample (option, with sampleRecords): the
+  // sample's schema must be what reading every record would discover, so a key, a value's
+  // kind or a map's first value the sample did not see fails with [[DrillOptions.SampleMisfit]]
+  // (never converted, nor skipped), and the caller reads again without a sample
+  // (drillspark's single pass, docs/scan.md).
 
   /** Whether the table keeps the top-level column `name` (see `keepColumns`). */
   def keeps(name: String): Boolean = keepColumns.forall(_(Names.fold(name)))
@@ -91,11 +96,14 @@ final case class DrillOptions(
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
     Seq[Any](allTextMode, readNumbersAsDouble, nanInf, escapeAnyChar, extendedTypes, sampleRecords,
-      maxDepth, maxSchemaDepth, replaceInvalidUtf8, skipInvalidRecords).mkString(",")
+      exactSample, maxDepth, maxSchemaDepth, replaceInvalidUtf8, skipInvalidRecords).mkString(",")
 }
 
 object DrillOptions {
   val MinBatchBytes: Long = 256L * 1024
+  /** Leads the message of an [[DrillOptions.exactSample]] read that met what its sample did
+   * not see; drillspark's Python side (spark/storage/single_pass.py) matches it to read again. */
+  val SampleMisfit: String = "SAMPLE_MISFIT"
   val MaxBatchRows: Int = 65536
   /** Jackson's nesting limit is an int; far beyond any real document. */
   val MaxDepth: Int = 1000000
@@ -193,7 +201,7 @@ object DrillOptions {
   def apply(options: CaseInsensitiveStringMap): DrillOptions = {
     val m = withSourceNames(options)
     val known = Set("path", "paths", "typeconflict", "nulltype", "batchrows", "batchbytes", "samplerecords",
-      "maxdepth", "maxschemadepth", "maxcolumns", "invalidutf8", "splitfiles", "splitbytes", "discoveryparallelfiles",
+      "exactsample", "maxdepth", "maxschemadepth", "maxcolumns", "invalidutf8", "splitfiles", "splitbytes", "discoveryparallelfiles",
       "pushfilters", "countscan", "format", "type", "workspace", "workspaceroot", "keepcolumns") ++ DrillSpellings.keySet
     m.keySet().asScala.map(_.toLowerCase(Locale.ROOT)).filterNot(known).toSeq.sorted.headOption
       .foreach(k => throw new IllegalArgumentException(
@@ -216,6 +224,12 @@ object DrillOptions {
           s"drill: option nullType '$t' is not a type: ${e.getMessage.linesIterator.next()}")
       }
     }.getOrElse(StringType)
+    val sampleRecords = count(m, "sampleRecords", -1L, 1, Long.MaxValue)
+    val exactSample = bool(m, "exactSample", false)
+    if (exactSample && sampleRecords < 0) throw new IllegalArgumentException(
+      "drill: option exactSample needs sampleRecords (the sample it checks)")
+    if (exactSample && bool(m, "extendedTypes", false)) throw new IllegalArgumentException(
+      "drill: option exactSample cannot check extended types (extendedTypes): read without a sample")
     DrillOptions(
       paths = parsePaths(m),
       allTextMode = bool(m, "allTextMode", false),
@@ -228,7 +242,8 @@ object DrillOptions {
       nullType = nullType,
       batchRows = count(m, "batchRows", 4096, 1, MaxBatchRows).toInt,
       batchBytes = batchBytes,
-      sampleRecords = count(m, "sampleRecords", -1L, 1, Long.MaxValue),
+      sampleRecords = sampleRecords,
+      exactSample = exactSample,
       schemaDdl = Option(m.get("schema")).filter(_.trim.nonEmpty),
       maxDepth = count(m, "maxDepth", 1000, 1, MaxDepth).toInt,
       maxSchemaDepth = count(m, "maxSchemaDepth", DefaultSchemaDepth, 1, MaxSchemaDepth).toInt,

@@ -224,6 +224,23 @@ object Node {
   /** Field metadata of a column typed as JSON text because it nests too deeply. */
   val DeepKey = "drill.tooDeep"
 
+  /**
+   * exactSample: whether a later scalar read as kind `k` (BOOL, BIGINT, DOUBLE or STRING, before
+   * [[scalarKind]]) leaves a column the sample typed `sampled` (NullType: it saw only nulls)
+   * with the type reading every record would give: the lattice above, asked in Spark types.
+   */
+  def keepsType(sampled: DataType, k: Int, o: DrillOptions): Boolean = {
+    val was = sampled match {
+      case NullType => NULL
+      case BooleanType => BOOL
+      case LongType => BIGINT
+      case DoubleType => DOUBLE
+      case StringType => TEXT
+      case _ => return false
+    }
+    toSpark(new Node("", meetScalar(was, scalarKind(k, o)), ""), o) == sampled
+  }
+
   /** The Spark type of a discovered node. */
   def toSpark(n: Node, o: DrillOptions): DataType = n.kind match {
     case NULL => o.nullType

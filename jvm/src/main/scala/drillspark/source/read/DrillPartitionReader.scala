@@ -36,7 +36,7 @@ final class DrillPartitionReader(
 
   private val plan = ReadPlan(readSchema)
   private val ctx = new WriteContext(o)
-  private val record = new StructWriter(ctx, plan.dataSchema, o.sampledSchema.orNull)
+  private val record = new StructWriter(ctx, plan.dataSchema, o.sampledSchema.orNull, top = true)
   private val factory = JsonInput.factory(o)
   /** Fixed bytes of one row in the batch's vectors (writers charge the same as they write). */
   private val rowSlot: Long = (record.rowSlot - record.slot).toLong + ReadPlan.ConstSlot * plan.constCols.length
@@ -73,7 +73,8 @@ final class DrillPartitionReader(
   /** Pushed filters checked member by member while a record is parsed (byte offsets are
    * needed to re-read a revived record, so not with invalidUtf8=replace). */
   private val early: EarlyFilter =
-    if (o.replaceInvalidUtf8) null else filter.map(RowFilter.early(_, plan.dataCols)).orNull
+    if (o.replaceInvalidUtf8 || o.exactSample) null // exactSample: a rejected row's values are checked too
+    else filter.map(RowFilter.early(_, plan.dataCols)).orNull
 
   /** Point the writers at `target`, its array writers at element 0. */
   private def bind(target: Array[Vec]): Unit = {
@@ -87,6 +88,7 @@ final class DrillPartitionReader(
     val s = splits(splitIx)
     splitIx += 1
     constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
+    ctx.wholeFile = s.start == 0 && (s.end < 0 || s.end >= s.file.length)
     if (o.fileNulls.nonEmpty) {
       val paths = new java.util.HashSet[String](o.fileNulls.getOrElse(s.file.path, Nil).asJava)
       record.markFileNulls(paths, "")
@@ -214,6 +216,8 @@ final class DrillPartitionReader(
       keepRow(i, before)
     } catch {
       case e: ValueMismatch =>
+        // a misfit of the sample is never skipped: the read without a sample decides
+        if (o.exactSample) throw rs.fail(s"${DrillOptions.SampleMisfit}: ${e.getMessage}")
         if (o.skipInvalidRecords) { rs.skipRecord(); false }
         else throw rs.fail(e.getMessage)
       case e: JsonProcessingException => rs.onBadRecord(e); false

@@ -8,7 +8,7 @@ import org.apache.spark.sql.types._
 
 import drillspark.source.DrillOptions
 import drillspark.source.bytes.ByteReader
-import drillspark.source.discovery.SchemaDiscovery
+import drillspark.source.discovery.{Node, SchemaDiscovery}
 
 /**
  * Result-set-loader style column writers: each writes one JSON value (its first token is the
@@ -67,6 +67,11 @@ abstract class ColumnWriter(val ctx: WriteContext) {
   protected def invalid(s: Scalar, what: String, why: String): Nothing =
     throw new ValueMismatch(s"${s.found} does not fit column type $what ($why)")
 
+  /** exactSample: `what` was read where the sample saw something else (the reader marks it
+   * [[DrillOptions.SampleMisfit]] and the caller reads again without a sample). */
+  protected def unsampled(what: String): Nothing =
+    throw new ValueMismatch(s"$what (option exactSample: the records used for discovery did not show it)")
+
   /** Extended JSON wrapper value: returns the parser positioned on the wrapped value's token. */
   protected def extended(p: JsonParser): Option[(String, JsonToken)] = {
     if (!ctx.o.extendedTypes) return None
@@ -97,7 +102,12 @@ object ColumnWriter {
   }
 
   /** Build the writer tree for a Spark type (`full`: as in [[forField]]). */
-  def apply(dt: DataType, ctx: WriteContext, full: DataType = null): ColumnWriter = dt match {
+  def apply(dt: DataType, ctx: WriteContext, full: DataType = null): ColumnWriter = writer(dt, ctx, full) match {
+    case s: ScalarWriter if ctx.o.exactSample && full != null => s.expect(full); s
+    case w => w
+  }
+
+  private def writer(dt: DataType, ctx: WriteContext, full: DataType): ColumnWriter = dt match {
     case LongType => new LongWriter(ctx)
     case IntegerType => new IntWriter(ctx)
     case ShortType => new ShortWriter(ctx)
@@ -173,6 +183,18 @@ abstract class ScalarWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   protected def writeScalar(s: Scalar, i: Int): Unit
   /** Extended-JSON wrappers (`{"$numberLong": "5"}`, option extendedTypes) hold this type. */
   protected def takesExtended: Boolean = true
+  /** exactSample: by [[Scalar]] kind, whether a value leaves the sampled type as it is (see
+   * [[drillspark.source.discovery.Node.keepsType]]); null: every kind is converted. */
+  private var keeps: Array[Boolean] = _
+  private[write] def expect(sampled: DataType): Unit = keeps = Array(
+    Scalar.Integer -> Node.BIGINT, Scalar.Float -> Node.DOUBLE, Scalar.Text -> Node.STRING,
+    Scalar.True -> Node.BOOL, Scalar.False -> Node.BOOL).sortBy(_._1).map(k => Node.keepsType(sampled, k._2, ctx.o))
+  /** Whether `expect` was given a sampled type: then an object or array here is a misfit too. */
+  protected final def checked: Boolean = keeps != null
+  private def scalar(s: Scalar, i: Int): Unit = {
+    if (keeps != null && !keeps(s.kind)) mismatch(s, typeName)
+    writeScalar(s, i)
+  }
 
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.VALUE_NULL => writeNull(i)
@@ -181,7 +203,7 @@ abstract class ScalarWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
       case None => mismatch(p, t, typeName)
     }
     case JsonToken.VALUE_NUMBER_INT | JsonToken.VALUE_NUMBER_FLOAT | JsonToken.VALUE_STRING |
-         JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => writeScalar(ctx.jackson.at(p, t), i)
+         JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => scalar(ctx.jackson.at(p, t), i)
     case _ => mismatch(p, t, typeName)
   }
 
@@ -189,5 +211,5 @@ abstract class ScalarWriter(ctx: WriteContext) extends ColumnWriter(ctx) {
   protected def writeExtended(p: JsonParser, vt: JsonToken, i: Int): Unit = { write(p, vt, i); endExtended(p) }
 
   override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
-    if (ctx.fromBytes.read(r, c)) writeScalar(ctx.fromBytes, i) else r.giveUp()
+    if (ctx.fromBytes.read(r, c)) scalar(ctx.fromBytes, i) else r.giveUp()
 }

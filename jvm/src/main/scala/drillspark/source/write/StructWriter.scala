@@ -9,7 +9,7 @@ import com.fasterxml.jackson.core.{JsonParser, JsonToken}
 import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.types.{DataType, StructType}
 
-import drillspark.source.{EarlyFilter, Names, RowFilter}
+import drillspark.source.{EarlyFilter, Names, ProvidedSchema, RowFilter}
 import drillspark.source.bytes.{ByteReader, KeyIndex}
 import drillspark.source.discovery.Node
 
@@ -23,7 +23,8 @@ import drillspark.source.discovery.Node
  * appeared after the sampled records and has no column, so the record is refused (or skipped
  * with skipInvalidRecords) rather than losing the value silently.
  */
-class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = null) extends ColumnWriter(ctx) {
+class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = null, top: Boolean = false)
+    extends ColumnWriter(ctx) {
   private val fullStruct: StructType = full match {
     case s: StructType if ctx.o.sampleRecords >= 0 => s
     case _ => null
@@ -33,9 +34,13 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     if (fullStruct == null) null
     else new java.util.HashSet[String](fullStruct.fieldNames.map(Names.fold).toSeq.asJava)
   val children: Array[ColumnWriter] = {
-    // the sampled types by folded name (a linear search per field was quadratic in width)
+    // the sampled types by folded name (a linear search per field was quadratic in width);
+    // none for a column the provided schema types, nor for JSON text, which holds anything
     val sampled = new JHashMap[String, DataType]()
-    if (fullStruct != null) fullStruct.fields.reverseIterator.foreach(f => sampled.put(Names.fold(f.name), f.dataType))
+    if (fullStruct != null) fullStruct.fields.reverseIterator.foreach { f =>
+      val judged = Seq(ProvidedSchema.TypedKey, Node.ConflictKey, Node.DeepKey).exists(f.metadata.contains)
+      sampled.put(Names.fold(f.name), if (judged) null else f.dataType)
+    }
     schema.fields.map(f => ColumnWriter.forField(f, ctx, if (fullStruct == null) null else sampled.get(Names.fold(f.name))))
   }
   private val exact = new JHashMap[String, Integer]()
@@ -70,7 +75,8 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     val lo = lower.get(lname)
     val found =
       if (lo != null) lo.intValue
-      else if (known != null && !known.contains(lname)) StructWriter.Late
+      // a record's key outside keepColumns is no column whatever the sample saw
+      else if (known != null && !known.contains(lname) && !(top && !ctx.o.keeps(lname))) StructWriter.Late
       else -1
     if (exact.size < Node.SpellingCacheSize) exact.put(name, found)
     found
@@ -172,12 +178,20 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
 
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT =>
+      if (fileNull && ctx.o.exactSample) unsampled("a map where the file's sample had none")
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembers(p, i)
     case JsonToken.VALUE_NULL => writeNull(i)
-    case JsonToken.VALUE_STRING => writeEmpty(i) // Drill: a string where a map was is {} (DRILL-7821)
+    case JsonToken.VALUE_STRING => // Drill: a string where a map was is {} (DRILL-7821)
+      if (!stringFits) unsampled("a string where the file's sample saw no map")
+      writeEmpty(i)
     case _ => mismatch(p, t, schema.simpleString)
   }
+
+  /** Whether a string here reads as {} as it would after a full discovery: discovery passes
+   * over a string where the file had a map before (DRILL-7821), so with exactSample only when
+   * this file's sample (the whole file's: not split) had one. */
+  private def stringFits: Boolean = !ctx.o.exactSample || (!fileNull && ctx.wholeFile)
 
   /** The empty map {} (Drill's maps are never null: their members are). */
   private def writeEmpty(i: Int): Unit = {
@@ -221,7 +235,8 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   }
 
   override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
-    if (c == '{') {
+    if (ctx.o.exactSample && (fileNull || (c == '"' && !stringFits))) r.giveUp() // the Jackson path names it
+    else if (c == '{') {
       r.enter()
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembersBytes(r, i)

@@ -14,7 +14,9 @@ final class StringWriter(ctx: WriteContext) extends ScalarWriter(ctx) {
   private[write] def put(i: Int, b: Array[Byte]): Unit = put(i, b, 0, b.length)
   override def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT if ctx.o.extendedTypes => put(i, ctx.extendedOrJsonText(p))
-    case JsonToken.START_OBJECT | JsonToken.START_ARRAY => put(i, ctx.jsonText(p))
+    case JsonToken.START_OBJECT | JsonToken.START_ARRAY =>
+      if (checked) mismatch(p, t, typeName) // reading every record would make this JSON text
+      put(i, ctx.jsonText(p))
     case _ => super.write(p, t, i)
   }
   private def put(i: Int, b: Array[Byte], from: Int, len: Int): Unit = {

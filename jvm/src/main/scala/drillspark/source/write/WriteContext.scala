@@ -15,6 +15,8 @@ final class ValueMismatch(message: String) extends RuntimeException(message)
 /** Shared state of one reader's writers: the byte budget of the batch being filled. */
 final class WriteContext(val o: DrillOptions) {
   var bytes: Long = 0L
+  /** The split being read is its whole file, so the file's discovery was its sample's. */
+  var wholeFile: Boolean = true
   /** The scalar under the Jackson parser, and the one the byte reader reads: reused by every
    * writer of this reader (a value is converted before the reader moves on). */
   private[write] val jackson = new JacksonScalar
