@@ -131,6 +131,23 @@ def test_sample_records_counts_by_reading(spark, tmp_path):
     assert df.count() == 50
 
 
+def test_a_count_that_read_the_files_is_remembered_for_the_next(spark, tmp_path):
+    # a sample (no record counts from discovery); a file in splits and an empty file
+    write(tmp_path / "big.json", 3000)
+    (tmp_path / "empty.json").write_text("")
+    df = read(spark, tmp_path, sampleRecords="5", splitBytes="20k")
+    assert "files counted by reading: 2 of 2" in explain_text(df.groupBy().count())
+    assert df.count() == 3000
+    again = read(spark, tmp_path, sampleRecords="5", splitBytes="20k")
+    assert "files counted by reading: 0 of 2" in explain_text(again.groupBy().count())
+    assert again.count() == 3000 == rows_read(again)
+    # a count holds for the file as it was: a rewrite is counted again
+    write(tmp_path / "big.json", 10)
+    changed = read(spark, tmp_path, sampleRecords="5")
+    assert "files counted by reading: 1 of 2" in explain_text(changed.groupBy().count())
+    assert changed.count() == 10
+
+
 def test_dfs_table_name(spark, tmp_path):
     write(tmp_path / "t" / "a.json", 17)
     write(tmp_path / "t" / "b.json", 4)

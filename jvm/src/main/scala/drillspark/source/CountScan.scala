@@ -1,22 +1,25 @@
 package drillspark.source
 
 import scala.collection.mutable.ArrayBuffer
+import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
 import org.apache.spark.sql.types.{LongType, StructField, StructType}
+import org.apache.spark.util.CollectionAccumulator
 
 import drillspark.source.discovery.SchemaDiscovery
-import drillspark.source.input.{InputFile, InputFiles}
-import drillspark.source.read.{CountPartition, CountReaderFactory, ReaderConf}
+import drillspark.source.input.{FileSplit, InputFile, InputFiles}
+import drillspark.source.read.{CountPartition, CountReaderFactory, ReaderConf, SplitCount}
 
 /**
  * COUNT(*) pushed into the scan (no GROUP BY, no filter): each input partition yields one row,
- * its record count, and Spark sums them. Files whose record count discovery remembered (same
- * path, length, modification time and change stamp) are not read again; the others are counted by the
- * structural scan of [[read.RecordCounter]], in splits packed like [[DrillScan]]'s.
+ * its record count, and Spark sums them. Files whose record count is remembered (same path,
+ * length, modification time and change stamp) are not read again; the others are counted by the
+ * structural scan of [[read.RecordCounter]], in splits packed like [[DrillScan]]'s, which tell
+ * their counts to the driver (an accumulator) so that the next count(*) need not read them.
  */
 final class CountScan(table: DrillJsonTable) extends Scan with Batch {
   import CountScan._
@@ -26,8 +29,9 @@ final class CountScan(table: DrillJsonTable) extends Scan with Batch {
     val conf = SparkSession.active.sparkContext.hadoopConfiguration
     var known = 0L
     val toRead = ArrayBuffer[InputFile]()
+    settle()
     table.files.foreach { f =>
-      SchemaDiscovery.cachedRecords(f, table.options).filter(_ => unchanged(conf, f)) match {
+      SchemaDiscovery.cachedRecords(f).filter(_ => unchanged(conf, f)) match {
         case Some(n) => known += n
         case None => toRead += f
       }
@@ -46,17 +50,50 @@ final class CountScan(table: DrillJsonTable) extends Scan with Batch {
   override def planInputPartitions(): Array[InputPartition] = {
     val (known, toRead) = plan
     val parts = InputFiles.partitions(SparkSession.active, toRead, table.options).map(CountPartition(0L, _))
+    expect(tally, parts.flatMap(_.splits))
     // the known records ride with the first partition; there is always one row to sum
     val all = if (parts.isEmpty) Seq(CountPartition(known, Array.empty)) else parts.head.copy(known = known) +: parts.tail
     all.toArray[InputPartition]
   }
 
+  /** The splits' counts, as the tasks that count them finish. */
+  private lazy val tally: CollectionAccumulator[SplitCount] =
+    SparkSession.active.sparkContext.collectionAccumulator[SplitCount]("drill: records counted")
+
   override def createReaderFactory(): PartitionReaderFactory =
-    new CountReaderFactory(table.options, ReaderConf(SparkSession.active))
+    new CountReaderFactory(table.options, ReaderConf(SparkSession.active), tally)
 }
 
 object CountScan {
   val Schema: StructType = StructType(Seq(StructField("count(*)", LongType, nullable = false)))
+
+  /** Tallies of planned count(*) scans, with the splits each file was counted in; a job that
+   * never finished leaves its tally incomplete, so only the latest few are kept. */
+  private val pending = new java.util.concurrent.ConcurrentLinkedDeque[(CollectionAccumulator[SplitCount], Map[InputFile, Int])]()
+  private val MaxPending = 16
+
+  private def expect(tally: CollectionAccumulator[SplitCount], splits: Seq[FileSplit]): Unit =
+    if (splits.nonEmpty) {
+      pending.addLast((tally, splits.groupBy(_.file).map { case (f, ss) => f -> ss.size }))
+      while (pending.size > MaxPending) pending.pollFirst()
+    }
+
+  /** Remember the record counts of the files whose splits have all been counted (a retried
+   * task may report a split twice: one count per split start). */
+  private def settle(): Unit = pending.forEach { entry =>
+    val (tally, files) = entry
+    val bySplit = tally.value.asScala.groupBy(_.file).map { case (f, cs) =>
+      f -> cs.groupBy(_.start).values.map(_.head.records)
+    }
+    var done = true
+    files.foreach { case (f, n) =>
+      bySplit.get(f) match {
+        case Some(counts) if counts.size == n => SchemaDiscovery.rememberRecords(f, counts.sum)
+        case _ => done = false
+      }
+    }
+    if (done) pending.remove(entry)
+  }
 
   /** The file still has the length, modification time and stamp (change time and inode, see
    * [[InputFiles.stampOf]]) it was listed (and discovered) with. */

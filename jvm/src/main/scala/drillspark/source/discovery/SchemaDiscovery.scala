@@ -28,17 +28,18 @@ object SchemaDiscovery {
   /** A file as listed: path, length, modification time and `stamp` (change time and inode,
    * which a rewrite always changes: [[InputFiles.stampOf]]), and the options. */
   private final case class CacheKey(path: String, length: Long, mtime: Long, stamp: String, options: String)
-  /** A file's discovered schema and, when discovery read every record of it, its record count
-   * (-1: unknown), so that count(*) need not read the file again. */
-  private final case class Entry(node: Node, records: Long)
-
   /** Most files kept in the schema cache (least recently used ones leave first). */
   val MaxCachedFiles = 20000
-  private val cache = java.util.Collections.synchronizedMap(
-    new java.util.LinkedHashMap[CacheKey, Entry](256, 0.75f, true) {
-      override def removeEldestEntry(e: java.util.Map.Entry[CacheKey, Entry]): Boolean =
-        size() > MaxCachedFiles
+  private def lru[V](): java.util.Map[CacheKey, V] = java.util.Collections.synchronizedMap(
+    new java.util.LinkedHashMap[CacheKey, V](256, 0.75f, true) {
+      override def removeEldestEntry(e: java.util.Map.Entry[CacheKey, V]): Boolean = size() > MaxCachedFiles
     })
+  /** Each file's discovered schema. */
+  private val cache = lru[Node]()
+  /** Each file's record count, when discovery read every record of it or a pushed count(*)
+   * counted it ([[drillspark.source.CountScan]]), so that count(*) need not read it again. The
+   * key has no options: how values are typed does not change how many records there are. */
+  private val counts = lru[java.lang.Long]()
 
   /** Spark conf choosing the discovery scanner, a diagnostic: `fast` (default: the byte
    * scanner, falling back to the Jackson pass for a split it cannot handle exactly), `jackson`
@@ -50,10 +51,13 @@ object SchemaDiscovery {
   private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =
     CacheKey(f.path, f.length, f.mtime, f.stamp, s"${o.discoveryKey},$scanner")
 
-  /** The record count of a file remembered by discovery, if the file is unchanged since. */
-  def cachedRecords(f: InputFile, o: DrillOptions): Option[Long] =
-    Iterator(Fast, Jackson, BytesOnly).map(s => cache.get(keyOf(f, o, s)))
-      .collectFirst { case e if e != null && e.records >= 0 => e.records }
+  private def fileKey(f: InputFile): CacheKey = CacheKey(f.path, f.length, f.mtime, f.stamp, "")
+
+  /** The record count of a file as listed (see `counts`), if known. */
+  def cachedRecords(f: InputFile): Option[Long] = Option(counts.get(fileKey(f))).map(_.longValue)
+
+  /** A pushed count(*) counted every record of `f`. */
+  def rememberRecords(f: InputFile, records: Long): Unit = counts.put(fileKey(f), records)
 
   /** Discovery reads every record of a file (so its count is the file's record count). */
   private def complete(o: DrillOptions): Boolean =
@@ -66,7 +70,7 @@ object SchemaDiscovery {
   /** [[discover]], with each file's own schema (shared with the cache: read only). */
   def discoverFiles(spark: SparkSession, files: Seq[InputFile], o: DrillOptions): (Node, Seq[(InputFile, Node)]) = {
     val mode = ScannerMode(spark, ScannerConf)
-    val known = new java.util.HashMap[InputFile, Entry]()
+    val known = new java.util.HashMap[InputFile, Node]()
     files.foreach { f => val e = cache.get(keyOf(f, o, mode)); if (e != null) known.put(f, e) }
     val missingFiles = files.filterNot(known.containsKey).distinct // a path given twice is discovered once
     if (missingFiles.nonEmpty) {
@@ -104,15 +108,14 @@ object SchemaDiscovery {
         val sorted = parts.sortBy(_._1.start)
         val node = sorted.head._2.node
         sorted.tail.foreach(p => mergeInto(node, p._2.node, sameFile = true))
-        val records = if (complete(o)) sorted.map(_._2.records).sum else -1L
-        val e = Entry(node, records)
-        cache.put(keyOf(f, o, mode), e)
-        known.put(f, e)
+        if (complete(o)) rememberRecords(f, sorted.map(_._2.records).sum)
+        cache.put(keyOf(f, o, mode), node)
+        known.put(f, node)
       }
     }
     val root = Node.root(files.headOption.map(_.path).getOrElse(""))
-    files.foreach(f => mergeInto(root, known.get(f).node.copy()))
-    (root, files.map(f => (f, known.get(f).node)))
+    files.foreach(f => mergeInto(root, known.get(f).copy()))
+    (root, files.map(f => (f, known.get(f))))
   }
 
   /** The schema of one split and the records it holds. */

@@ -4,15 +4,21 @@ import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
+import org.apache.spark.util.CollectionAccumulator
 
 import drillspark.source.DrillOptions
-import drillspark.source.input.FileSplit
+import drillspark.source.input.{FileSplit, InputFile}
 
 /** Part of a pushed COUNT(*): records already known (from discovery) plus splits to count. */
 final case class CountPartition(known: Long, splits: Array[FileSplit]) extends InputPartition
 
-/** One row per partition: its known records plus the records of its splits. */
-final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf]) extends PartitionReaderFactory {
+/** The records of one split of `file` that starts at `start`. */
+final case class SplitCount(file: InputFile, start: Long, records: Long)
+
+/** One row per partition: its known records plus the records of its splits, each of which it
+ * also adds to `tally` for the driver to remember. */
+final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf], tally: CollectionAccumulator[SplitCount])
+    extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val p = partition.asInstanceOf[CountPartition]
     new PartitionReader[InternalRow] {
@@ -26,13 +32,16 @@ final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf]) ext
   private def count(p: CountPartition): Long = {
     var n = p.known
     p.splits.foreach { s =>
+      var records = 0L
       if (s.file.length > 0) {
         val c = new RecordCounter(conf.value.value, s.file.path, s.start, s.end, o)
         try {
           var k = c.count(Int.MaxValue)
-          while (k > 0) { n += k; k = c.count(Int.MaxValue) }
+          while (k > 0) { records += k; k = c.count(Int.MaxValue) }
         } finally c.close()
       }
+      n += records
+      tally.add(SplitCount(s.file, s.start, records))
     }
     n
   }
