@@ -68,19 +68,33 @@ def run(
     registry = StorageRegistry(
         plan_storage, storage, list(classpath) if classpath else [os.getcwd()], confine
     )
-    translator = Translator(
-        spark,
-        list(parsed.operators),
-        registry,
-        dialect_2013=parsed.dialect == "2013",
-        missing_type=_missing_type(parsed.head),
-    )
-    df, written = translator.run()
+    from drillspark.spark.storage import single_pass
+
+    def build(one_pass: bool) -> tuple[Translator, Any, Any, single_pass.Reads | None]:
+        translator = Translator(
+            spark,
+            list(parsed.operators),
+            registry,
+            dialect_2013=parsed.dialect == "2013",
+            missing_type=_missing_type(parsed.head),
+        )
+        with single_pass.building(spark, one_pass) as reads:
+            df, written = translator.run()
+        return translator, df, written, reads
+
+    # a plan that writes files cannot be taken back half-way, so it never reads in one pass
+    translator, df, written, reads = build(not _writes_files(parsed, registry))
+    current = [translator]
 
     def locate(error: BaseException) -> Located | None:
         from drillspark.spark.failures import locate
 
-        return locate(error, translator.frames())
+        return locate(error, current[0].frames())
+
+    def rebuild() -> Any:
+        """The same plan with every JSON table discovered in full (after a misfit)."""
+        current[0], again, _, _ = build(False)
+        return again
 
     source = getattr(parsed, "source", None)
     result = DrillResult(
@@ -90,9 +104,24 @@ def run(
         plan_text=_plan_text(parsed),
         locate=locate,
         plan_name=getattr(source, "file", None) if source else None,
+        one_pass=(reads, rebuild) if reads is not None and reads.sampled else None,
     )
     result.progress = callback
     return result
+
+
+def _writes_files(parsed: Any, registry: Any) -> bool:
+    """Whether a store of the plan writes files (any store but the result's screen)."""
+    from drillspark import plan as lp
+
+    for op in parsed.operators:
+        if isinstance(op, lp.Store):
+            try:
+                if not getattr(registry.get(op.storage_engine), "sink", False):
+                    return True
+            except Exception:  # the translator reports an unknown engine itself
+                return True
+    return False
 
 
 def _missing_type(head: Mapping[str, Any]) -> str:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from drillspark.progress import ProgressCallback
     from drillspark.spark.failures import Located
     from drillspark.spark.storage import WriteReport
+    from drillspark.spark.storage.single_pass import Reads
 
 T = TypeVar("T")
 DEFAULT_BATCH_ROWS = 4096  # Drill's default rows per batch
@@ -320,8 +321,12 @@ class DrillResult(Result):
         locate: Callable[[BaseException], Located | None] | None = None,
         plan_name: str | None = None,
         statement: str | None = None,
+        one_pass: tuple[Reads, Callable[[], DataFrame]] | None = None,
     ):
-        self.df = df
+        self._df = df
+        # while `_df` reads JSON tables from a sample (spark/storage/single_pass.py): the
+        # reads, and how to build the DataFrame again with full discovery
+        self._one_pass = one_pass
         self.plan = plan
         self.written = list(written)
         self._plan_text = plan_text
@@ -360,6 +365,56 @@ class DrillResult(Result):
             )
         return DrillRuntimeError(f"running {origin} failed: {text}")
 
+    @property
+    def df(self) -> DataFrame:
+        """The result's Spark DataFrame. One that reads from a sample is first built again
+        with full discovery: whoever takes the DataFrame may read it any way, and only the
+        result's own whole fetches (collect, rows, to_arrow, to_pandas) can read again."""
+        if self._one_pass is not None:
+            self._df = self._one_pass[1]()
+            self._one_pass = None
+        return self._df
+
+    @df.setter
+    def df(self, value: DataFrame) -> None:
+        self._df = value
+        self._one_pass = None
+
+    @property
+    def one_pass(self) -> bool:
+        """Whether the next whole fetch reads the JSON tables from their samples, checking
+        every value (docs/scan.md, "One pass"); False once a fetch confirmed the sample, or
+        the DataFrame was built with full discovery."""
+        return self._one_pass is not None
+
+    def map_df(self, fn: Callable[[DataFrame], DataFrame]) -> None:
+        """Replace the DataFrame by `fn(df)`, also when it is built again."""
+        self._df = fn(self._df)
+        if self._one_pass is not None:
+            reads, rebuild = self._one_pass
+            self._one_pass = (reads, lambda: fn(rebuild()))
+
+    def _fetch_all(self, action: Callable[[DataFrame], T]) -> T:
+        """`action(df)`, which reads the whole result (see `_fetch`). A read from a sample
+        that met what the sample had not seen is read again with full discovery, and the
+        session remembers its tables; a read that succeeds confirms the sample."""
+        if self._one_pass is None:
+            return self._fetch(lambda: action(self._df))
+        from drillspark.spark.storage import single_pass
+
+        reads, _ = self._one_pass
+        try:
+            out = self._fetch(lambda: action(self._df))
+        except DrillRuntimeError as e:
+            if not single_pass.is_misfit(e):
+                raise
+            single_pass.remember(self._df.sparkSession, reads)
+            with self.fetching():
+                df = self.df  # full discovery fails as a fetch does
+            return self._fetch(lambda: action(df))
+        self._one_pass = None
+        return out
+
     def fetching(self) -> contextlib.AbstractContextManager[None]:
         """A context in which Spark failures while fetching rows become DrillRuntimeErrors
         with `failure_message` (for callers that read `.df` directly)."""
@@ -368,7 +423,7 @@ class DrillResult(Result):
     def _fetch(self, action: Callable[[], T]) -> T:
         """`action()` (computes the rows) within fetching(), with the progress reported while
         Spark computes, and Ctrl-C cancelling its jobs (QueryInterrupted)."""
-        return _interruptible(self.df.sparkSession, lambda: self._reporting(action))
+        return _interruptible(self._df.sparkSession, lambda: self._reporting(action))
 
     def _reporting(self, action: Callable[[], T]) -> T:
         with self.fetching():
@@ -376,7 +431,7 @@ class DrillResult(Result):
                 return action()
             from drillspark.progress import ProgressWatch
 
-            with ProgressWatch(self.progress, lambda: self.df.sparkSession):
+            with ProgressWatch(self.progress, lambda: self._df.sparkSession):
                 return action()
 
     @property
@@ -385,20 +440,20 @@ class DrillResult(Result):
 
     def rows(self) -> list[dict[str, Any]]:
         """All result records as plain dicts (nested maps as dicts, arrays as lists)."""
-        return [_plain(r) for r in self._fetch(self.df.collect)]
+        return [_plain(r) for r in self._fetch_all(lambda df: df.collect())]
 
     def collect(self) -> list[Row]:
-        return self._fetch(self.df.collect)
+        return self._fetch_all(lambda df: df.collect())
 
     def _head(self, n: int) -> list[list[Any]]:
         rows = self._fetch(self.df.limit(n).collect)
         return [[display.plain(v) for v in r] for r in rows]
 
     def to_arrow(self) -> pa.Table:
-        return self._fetch(self.df.toArrow)
+        return self._fetch_all(lambda df: df.toArrow())
 
     def to_pandas(self) -> pd.DataFrame:
-        return self._fetch(self.df.toPandas)
+        return self._fetch_all(lambda df: df.toPandas())
 
     def explain(self, print_it: bool = True) -> str:
         """The Drill plan followed by Spark's physical plan (returned, and printed unless

@@ -77,6 +77,21 @@ def check(spark) -> list[str]:
     arrays = spark.createDataFrame([([1, 2, 3],), ([],), (None,)], "a array<int>")
     got = [r[0] for r in arrays.select(F.call_function("drill_repeated_count", "a")).collect()]
     expect("jar function drill_repeated_count", got, [3, 0, 0])
+
+    # SQL over JSON in one pass (docs/scan.md): the misfit comes back through Connect's
+    # error and the statement is read again with full discovery
+    import tempfile
+
+    table = Path(tempfile.mkdtemp()) / "t.json"
+    table.write_text('{"a": 1}\n{"a": 2.5, "b": {"c": "x"}}\n')
+    query = f"SELECT * FROM dfs.`{table}` ORDER BY a"
+    spark.conf.set("spark.drillspark.singlePassSample", "1")
+    result = drillspark.sql(query, spark=spark)
+    expect("one pass on Connect", result.one_pass, True)
+    got = result.to_arrow().to_pylist()
+    spark.conf.set("spark.drillspark.singlePassSample", "0")
+    expect("read again on Connect", got, drillspark.sql(query, spark=spark).to_arrow().to_pylist())
+    spark.conf.unset("spark.drillspark.singlePassSample")
     return problems
 
 

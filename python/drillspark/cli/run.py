@@ -122,13 +122,16 @@ def run_command(args: argparse.Namespace) -> int:
         return box["spark"]
 
     def work() -> None:
-        result = box["result"] = drillspark.run(
-            plan,
-            spark=box["spark"],
-            storage=storage,
-            classpath=args.classpath or None,
-            workspaces=workspaces,
-        )
+        from drillspark.spark.storage.single_pass import streaming
+
+        with streaming():  # the rows are written as they come
+            result = box["result"] = drillspark.run(
+                plan,
+                spark=box["spark"],
+                storage=storage,
+                classpath=args.classpath or None,
+                workspaces=workspaces,
+            )
         if args.output:
             with open(args.output, "w", newline="") as out:
                 _write(result, args.format, out, line.stop)

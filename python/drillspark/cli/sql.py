@@ -234,7 +234,10 @@ def run_sql(args: argparse.Namespace) -> int:
     engine = make_engine(args, short_lived=True)
 
     def work() -> list[str]:
-        return [render(result, args.format) for result in engine.execute(text)]
+        from drillspark.spark.storage.single_pass import streaming
+
+        with streaming():  # rendering reads each result's rows as they come
+            return [render(result, args.format) for result in engine.execute(text)]
 
     try:
         with Progress(engine, sys.stderr):

@@ -237,14 +237,17 @@ class DrillServer:
             raise HttpError(409, str(e)) from None
 
         def execute() -> Any:
-            if query_type == "SQL":
-                return self._sql(text, sql_session, session, handler)
-            if query_type == "LOGICAL":
-                if not handler._admin:  # a logical plan names its own storage: admins only
-                    raise ValidationError("LOGICAL queries need an admin user")
-                from drillspark.api import run
+            from drillspark.spark.storage.single_pass import streaming
 
-                return run(text, spark=self.spark)
+            with streaming():  # rows are sent as they come: built with full discovery
+                if query_type == "SQL":
+                    return self._sql(text, sql_session, session, handler)
+                if query_type == "LOGICAL":
+                    if not handler._admin:  # a logical plan names its own storage: admins only
+                        raise ValidationError("LOGICAL queries need an admin user")
+                    from drillspark.api import run
+
+                    return run(text, spark=self.spark)
             raise UnsupportedSqlError(
                 f"queryType {query_type} (drillspark runs SQL and LOGICAL plans)"
             )

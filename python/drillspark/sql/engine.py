@@ -120,9 +120,9 @@ class SqlEngine:
             if located is None:
                 raise
             raise located from None
-        present = [c for c in compiled.hidden if c in result.df.columns]
-        if present:
-            result.df = result.df.drop(*present)
+        hidden = compiled.hidden
+        if hidden:
+            result.map_df(lambda df: df.drop(*[c for c in hidden if c in df.columns]))
         return result
 
     def _explain(self, stmt: st.Explain) -> RowsResult:

@@ -239,7 +239,10 @@ class Shell:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
 
         def work() -> str:
-            return render(self.engine.execute_statement(statement))
+            from drillspark.spark.storage.single_pass import streaming
+
+            with streaming():  # rendering reads the rows as they come
+                return render(self.engine.execute_statement(statement))
 
         with Progress(self.engine, sys.stderr):
             return run_cancellable(starter(self.engine, [statement]), work)

@@ -1,0 +1,123 @@
+"""Reading JSON in one pass: a statement whose whole result is fetched reads its JSON tables
+with the schema of a sample (option `sampleRecords` of the `drill` source) instead of a
+discovery pass over every record, and the reader checks every value it reads against that
+sample (`exactSample`). A key or value the sample did not see fails the read with
+SAMPLE_MISFIT; the result then remembers the table, builds the statement again with a full
+discovery and fetches again, so the answer is always the one reading every record gives.
+docs/scan.md, "One pass".
+
+Only a fetch that can be taken back may read in one pass (`DrillResult.collect`, `rows`,
+`to_arrow`, `to_pandas`): a statement that writes files, a streamed result and a caller of
+`DrillResult.df` get the full discovery."""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from pyspark.sql import SparkSession
+
+# leads the reader's message (DrillOptions.SampleMisfit in the extension)
+MISFIT = "SAMPLE_MISFIT"
+# records per file (or split of a large file) the sample reads; 0 switches the one pass off
+CONF = "spark.drillspark.singlePassSample"
+DEFAULT_RECORDS = 4096
+# options that decide discovery themselves
+_OWN_DISCOVERY = {"samplerecords", "exactsample"}
+
+
+@dataclass
+class Reads:
+    """One statement's build: the sample size, and the tables it read from a sample."""
+
+    records: int
+    sampled: list[tuple[str, ...]] = field(default_factory=list)
+
+
+_BUILDING: ContextVar[Reads | None] = ContextVar("drillspark_single_pass", default=None)
+_STREAMING: ContextVar[bool] = ContextVar("drillspark_streaming", default=False)
+# per session, weakly held: tables (their paths) that met a misfit read with full discovery
+_FULL: weakref.WeakKeyDictionary[SparkSession, set[tuple[str, ...]]] = weakref.WeakKeyDictionary()
+
+
+def sample_records(spark: SparkSession) -> int:
+    """The sample size the session's conf gives (0: no one pass)."""
+    text = spark.conf.get(CONF, None)
+    if text is None:
+        return DEFAULT_RECORDS
+    try:
+        n = int(str(text).strip())
+    except ValueError:
+        raise ValueError(
+            f"{CONF} must be a whole number of records (0: off), not {text!r}"
+        ) from None
+    if n < 0:
+        raise ValueError(f"{CONF} must be 0 (off) or more records, not {n}")
+    return n
+
+
+@contextlib.contextmanager
+def streaming() -> Iterator[None]:
+    """Statements built (in this thread) within read their results from `DrillResult.df`, a
+    row at a time (the CLI, the shell, the server): they are built with full discovery, as
+    `.df` would build them again anyway."""
+    token = _STREAMING.set(True)
+    try:
+        yield
+    finally:
+        _STREAMING.reset(token)
+
+
+@contextlib.contextmanager
+def building(spark: SparkSession, allowed: bool) -> Iterator[Reads | None]:
+    """While a statement's DataFrame is built: its JSON reads may take a sample when
+    `allowed` (and the session's conf does not switch it off, nor `streaming`)."""
+    records = sample_records(spark) if allowed and not _STREAMING.get() else 0
+    reads = Reads(records) if records > 0 else None
+    token = _BUILDING.set(reads)
+    try:
+        yield reads
+    finally:
+        _BUILDING.reset(token)
+
+
+def json_options(
+    spark: SparkSession, paths: tuple[str, ...], options: Mapping[str, str]
+) -> dict[str, str]:
+    """The `drill` source options for a JSON read: with the sample's options added when the
+    statement being built reads in one pass and nothing rules it out for this table."""
+    out = dict(options)
+    reads = _BUILDING.get()
+    if reads is None or any(k.lower() in _OWN_DISCOVERY for k in out):
+        return out
+    # the exact check does not follow extended types ($numberLong, $date, ...)
+    if any(k.lower() == "extendedtypes" and str(v).lower() == "true" for k, v in out.items()):
+        return out
+    if paths in _FULL.get(spark, ()):
+        return out
+    out["sampleRecords"] = str(reads.records)
+    out["exactSample"] = "true"
+    reads.sampled.append(paths)
+    return out
+
+
+def is_misfit(error: BaseException) -> bool:
+    """Whether `error` (or what it was raised from) is a read that met what its sample had
+    not seen."""
+    seen: set[int] = set()
+    e: BaseException | None = error
+    while e is not None and id(e) not in seen:
+        if MISFIT in str(e):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def remember(spark: SparkSession, reads: Reads) -> None:
+    """The tables of a statement that met a misfit are read with full discovery from now on
+    (in this session; a new process samples again)."""
+    _FULL.setdefault(spark, set()).update(reads.sampled)

@@ -1,0 +1,174 @@
+"""One pass over JSON (docs/scan.md, "One pass"; spark/storage/single_pass.py): a statement
+whose whole result is fetched reads its JSON tables with a sample's schema, checked value by
+value; a misfit reads the statement again with full discovery. The answers are the full
+read's, on other people's data, whatever the sample size."""
+
+from __future__ import annotations
+
+import shutil
+
+import pyarrow as pa
+import pytest
+
+import drillspark
+from drillspark.spark.storage import single_pass
+from drillspark.sql import SqlEngine, SqlSession
+
+
+@pytest.fixture
+def sample(spark):
+    """Sets the session's sample size (records per file) for one test."""
+
+    def set_to(n: int | str) -> None:
+        spark.conf.set(single_pass.CONF, str(n))
+
+    yield set_to
+    spark.conf.unset(single_pass.CONF)
+
+
+@pytest.fixture
+def tables(shared, tmp_path):
+    """Copies of real tables in a folder of this test's own (the session remembers tables by
+    path, so each test starts with none remembered)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(shared / "data" / "yelp" / "yelp_business_small.ndjson", data / "yelp.json")
+    shutil.copy(shared / "data" / "twitter" / "mongo_tweets.ndjson", data / "tweets.json")
+    return data
+
+
+@pytest.fixture
+def eng(spark, tables):
+    return SqlEngine(
+        spark, SqlSession(workspaces={"root": str(tables), "tmp": str(tables.parent)})
+    )
+
+
+def answer(result) -> tuple[pa.Schema, list[str]]:
+    table = result.to_arrow()
+    return table.schema, sorted(map(str, table.to_pylist()))
+
+
+STATEMENTS = {
+    "every column": "SELECT * FROM dfs.`yelp.json`",
+    "nested members": "SELECT t.name, t.attributes.Parking AS parking, t.hours.Monday AS mon "
+    "FROM dfs.`yelp.json` t WHERE t.stars >= 4",
+    "group": "SELECT t.state, count(*) AS n, avg(t.stars) AS s FROM dfs.`yelp.json` t "
+    "GROUP BY t.state",
+    "flatten": "SELECT c, count(*) AS n FROM (SELECT flatten(t.categories) AS c "
+    "FROM dfs.`yelp.json` t) GROUP BY c",
+    "tweets": "SELECT t.`user`.screen_name AS who, t.entities.hashtags AS tags, "
+    "t.retweet_count AS rt FROM dfs.`tweets.json` t",
+    "join": "SELECT a.name, b.n FROM dfs.`yelp.json` a JOIN (SELECT t.city, count(*) AS n "
+    "FROM dfs.`yelp.json` t GROUP BY t.city) b ON a.city = b.city WHERE a.stars = 5",
+}
+
+
+# what the first record of each file does not show: keys (yelp's attributes and hours, the
+# tweets' entities), a number column read only as null; flatten and group read columns whose
+# first value types them (categories: strings; state, city, name: strings; stars: a float)
+MISFITS = {"every column", "nested members", "tweets"}
+
+
+@pytest.mark.parametrize("name", sorted(STATEMENTS))
+def test_a_small_sample_reads_again_and_answers_as_the_full_read(eng, sample, name):
+    text = STATEMENTS[name]
+    sample(0)  # the full read
+    full = eng.execute(text)[-1]
+    assert not full.one_pass
+    want = answer(full)
+    sample(1)  # one record per file: these statements read what it did not see
+    result = eng.execute(text)[-1]
+    assert result.one_pass
+    assert answer(result) == want
+    assert not result.one_pass
+    # after a misfit the session remembers the table: the next statement discovers it in
+    # full at once; a fetch without one confirmed the sample, and the next samples again
+    assert eng.execute(text)[-1].one_pass == (name not in MISFITS)
+
+
+def test_a_sample_that_fits_is_confirmed_and_the_next_statement_samples_again(eng, sample):
+    sample(4500)  # every record of the yelp file
+    text = STATEMENTS["nested members"]
+    result = eng.execute(text)[-1]
+    assert result.one_pass
+    got = answer(result)
+    assert not result.one_pass  # the fetch read every row: the sample was right
+    again = eng.execute(text)[-1]
+    assert again.one_pass
+    sample(0)
+    assert got == answer(eng.execute(text)[-1])
+
+
+def test_the_default_sample_answers_as_the_full_read(eng, sample):
+    text = STATEMENTS["every column"]
+    result = eng.execute(text)[-1]
+    assert result.one_pass  # no conf: the default sample
+    got = answer(result)
+    sample(0)
+    assert got == answer(eng.execute(text)[-1])
+
+
+def test_the_dataframe_a_caller_takes_is_the_full_reads(eng, sample, spark, tables):
+    sample(1)
+    result = eng.execute(STATEMENTS["every column"])[-1]
+    assert result.one_pass
+    # .df and .columns may be read any way: built again with full discovery first
+    full = spark.read.format("drill").load(str(tables / "yelp.json"))
+    assert result.df.schema == full.schema
+    assert not result.one_pass
+    assert result.columns == full.columns
+
+
+def test_a_statement_that_writes_files_never_reads_a_sample(eng, sample, spark, tables):
+    sample(1)  # a sampled read would meet misfits; a CTAS cannot be read again half-way
+    eng.execute("CREATE TABLE dfs.tmp.`copied` AS SELECT * FROM dfs.`yelp.json`")
+    written = spark.read.parquet(str(tables.parent / "copied"))
+    assert written.count() == 4500
+    assert sorted(written.columns) == sorted(
+        spark.read.format("drill").load(str(tables / "yelp.json")).columns
+    )
+
+
+def test_results_read_a_row_at_a_time_are_built_with_full_discovery(eng, sample):
+    sample(1)
+    with single_pass.streaming():  # the CLI, the shell and the server build this way
+        result = eng.execute(STATEMENTS["group"])[-1]
+    assert not result.one_pass
+
+
+def test_a_plan_reads_in_one_pass_too(spark, sample, tables):
+    plan = {
+        "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1},
+        "storage": {"fs": {"type": "file", "connection": "file:///"}},
+        "query": [
+            {
+                "@id": 1,
+                "op": "scan",
+                "storageengine": "fs",
+                "selection": {"format": {"type": "json"}, "files": [str(tables / "tweets.json")]},
+            },
+            {"@id": 2, "op": "project", "input": 1, "projections": [{"ref": "id", "expr": "id"}]},
+        ],
+    }
+    sample(0)
+    want = answer(drillspark.run(plan, spark=spark))
+    sample(1)
+    result = drillspark.run(plan, spark=spark)
+    assert result.one_pass
+    assert answer(result) == want
+
+
+def test_extended_types_and_a_switched_off_conf_read_without_a_sample(eng, sample):
+    eng.execute("ALTER SESSION SET `store.json.extended_types` = true")
+    assert not eng.execute(STATEMENTS["group"])[-1].one_pass
+    eng.execute("ALTER SESSION RESET `store.json.extended_types`")
+    assert eng.execute(STATEMENTS["group"])[-1].one_pass
+    sample(0)
+    assert not eng.execute(STATEMENTS["group"])[-1].one_pass
+
+
+def test_a_sample_size_that_is_no_number_is_refused_naming_the_conf(eng, sample):
+    sample("many")
+    with pytest.raises(ValueError, match="spark.drillspark.singlePassSample"):
+        eng.execute(STATEMENTS["group"])
