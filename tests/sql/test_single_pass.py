@@ -39,9 +39,7 @@ def tables(shared, tmp_path):
 
 @pytest.fixture
 def eng(spark, tables):
-    return SqlEngine(
-        spark, SqlSession(workspaces={"root": str(tables), "tmp": str(tables.parent)})
-    )
+    return SqlEngine(spark, SqlSession(workspaces={"root": str(tables), "tmp": str(tables.parent)}))
 
 
 def answer(result) -> tuple[pa.Schema, list[str]]:
@@ -132,7 +130,7 @@ def test_a_statement_that_writes_files_never_reads_a_sample(eng, sample, spark, 
 
 def test_results_read_a_row_at_a_time_are_built_with_full_discovery(eng, sample):
     sample(1)
-    with single_pass.streaming():  # the CLI, the shell and the server build this way
+    with single_pass.disabled():  # the CLI, the shell and the server build this way
         result = eng.execute(STATEMENTS["group"])[-1]
     assert not result.one_pass
 

@@ -122,9 +122,9 @@ def run_command(args: argparse.Namespace) -> int:
         return box["spark"]
 
     def work() -> None:
-        from drillspark.spark.storage.single_pass import streaming
+        from drillspark.spark.storage.single_pass import disabled
 
-        with streaming():  # the rows are written as they come
+        with disabled():  # the rows are written as they come
             result = box["result"] = drillspark.run(
                 plan,
                 spark=box["spark"],

@@ -234,9 +234,9 @@ def run_sql(args: argparse.Namespace) -> int:
     engine = make_engine(args, short_lived=True)
 
     def work() -> list[str]:
-        from drillspark.spark.storage.single_pass import streaming
+        from drillspark.spark.storage.single_pass import disabled
 
-        with streaming():  # rendering reads each result's rows as they come
+        with disabled():  # rendering reads each result's rows as they come
             return [render(result, args.format) for result in engine.execute(text)]
 
     try:

@@ -237,9 +237,9 @@ class DrillServer:
             raise HttpError(409, str(e)) from None
 
         def execute() -> Any:
-            from drillspark.spark.storage.single_pass import streaming
+            from drillspark.spark.storage.single_pass import disabled
 
-            with streaming():  # rows are sent as they come: built with full discovery
+            with disabled():  # rows are sent as they come: built with full discovery
                 if query_type == "SQL":
                     return self._sql(text, sql_session, session, handler)
                 if query_type == "LOGICAL":

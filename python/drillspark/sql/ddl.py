@@ -317,9 +317,11 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
     if stmt.columns is not None:
         names = root.columns
         if names is None:  # SELECT * of a schema-free table: its columns once analysed
-            names = list(
-                engine.run_plan(CompiledQuery(low.plan(root), None, sql=stmt.query)).df.columns
-            )
+            from drillspark.spark.storage.single_pass import disabled
+
+            with disabled():  # only the DataFrame's columns are wanted
+                query = engine.run_plan(CompiledQuery(low.plan(root), None, sql=stmt.query))
+            names = list(query.df.columns)
         if len(names) != len(stmt.columns):
             raise ValidationError(
                 "table's field list and the table's query field list have different counts."

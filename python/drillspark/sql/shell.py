@@ -239,9 +239,9 @@ class Shell:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
 
         def work() -> str:
-            from drillspark.spark.storage.single_pass import streaming
+            from drillspark.spark.storage.single_pass import disabled
 
-            with streaming():  # rendering reads the rows as they come
+            with disabled():  # rendering reads the rows as they come
                 return render(self.engine.execute_statement(statement))
 
         with Progress(self.engine, sys.stderr):

@@ -38,7 +38,7 @@ class Reads:
 
 
 _BUILDING: ContextVar[Reads | None] = ContextVar("drillspark_single_pass", default=None)
-_STREAMING: ContextVar[bool] = ContextVar("drillspark_streaming", default=False)
+_DISABLED: ContextVar[bool] = ContextVar("drillspark_single_pass_off", default=False)
 # per session, weakly held: tables (their paths) that met a misfit read with full discovery
 _FULL: weakref.WeakKeyDictionary[SparkSession, set[tuple[str, ...]]] = weakref.WeakKeyDictionary()
 
@@ -60,22 +60,22 @@ def sample_records(spark: SparkSession) -> int:
 
 
 @contextlib.contextmanager
-def streaming() -> Iterator[None]:
-    """Statements built (in this thread) within read their results from `DrillResult.df`, a
-    row at a time (the CLI, the shell, the server): they are built with full discovery, as
-    `.df` would build them again anyway."""
-    token = _STREAMING.set(True)
+def disabled() -> Iterator[None]:
+    """Statements built (in this thread) within are built with full discovery: their callers
+    read `DrillResult.df` (the CLI, the shell and the server, a row at a time), which would
+    build them again anyway."""
+    token = _DISABLED.set(True)
     try:
         yield
     finally:
-        _STREAMING.reset(token)
+        _DISABLED.reset(token)
 
 
 @contextlib.contextmanager
 def building(spark: SparkSession, allowed: bool) -> Iterator[Reads | None]:
     """While a statement's DataFrame is built: its JSON reads may take a sample when
-    `allowed` (and the session's conf does not switch it off, nor `streaming`)."""
-    records = sample_records(spark) if allowed and not _STREAMING.get() else 0
+    `allowed` (and neither the session's conf nor `disabled` switches it off)."""
+    records = sample_records(spark) if allowed and not _DISABLED.get() else 0
     reads = Reads(records) if records > 0 else None
     token = _BUILDING.set(reads)
     try:

@@ -9,7 +9,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.sources.DataSourceRegister
-import org.apache.spark.sql.types.{NullType, StructField, StructType}
+import org.apache.spark.sql.types.{MetadataBuilder, NullType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import drillspark.catalog.WorkspacePaths
@@ -86,7 +86,7 @@ object DrillDataSource {
             else Node.structOf(found, o.copy(nullType = NullType)).fields.map(f => Names.fold(f.name) -> f).toMap
           opts = opts.copy(sampledSchema = Some(StructType(merged.fields.map { f =>
             val k = Names.fold(f.name)
-            if (typed(k)) f.copy(dataType = NullType, metadata = ProvidedSchema.Typed) else own.getOrElse(k, f)
+            if (typed(k)) f.copy(dataType = NullType, metadata = Provided) else own.getOrElse(k, f)
           })))
         }
         StructType(merged.fields.filter(f => o.keeps(f.name)))
@@ -109,6 +109,8 @@ object DrillDataSource {
     (files.map(_.path) ++ schemaFile.map(_.toString)).foreach(f =>
       WorkspacePaths.confineFile(o.workspace.getOrElse(r), r, f))
   }
+
+  private val Provided = new MetadataBuilder().putBoolean(DrillOptions.ProvidedKey, true).build()
 
   /** The discovered root with only the top-level members (folded names) `keep` accepts; the
    * cached root itself is left as it is. */

@@ -104,6 +104,9 @@ object DrillOptions {
   /** Leads the message of an [[DrillOptions.exactSample]] read that met what its sample did
    * not see; drillspark's Python side (spark/storage/single_pass.py) matches it to read again. */
   val SampleMisfit: String = "SAMPLE_MISFIT"
+  /** Field metadata of a top-level column of `sampledSchema` that the provided schema types:
+   * the schema, not the sample, judges its values. */
+  val ProvidedKey: String = "drill.provided"
   val MaxBatchRows: Int = 65536
   /** Jackson's nesting limit is an int; far beyond any real document. */
   val MaxDepth: Int = 1000000

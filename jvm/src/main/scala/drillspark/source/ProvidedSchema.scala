@@ -21,11 +21,6 @@ import drillspark.source.write.{ColumnWriter, WriteContext}
  * [default 'value']`; the default fills missing and null values of a NOT NULL column.
  */
 object ProvidedSchema {
-  /** Field metadata of a top-level column of a sampled schema (DrillOptions.sampledSchema)
-   * that the provided schema types: the schema, not the sample, judges its values. */
-  val TypedKey = "drill.provided"
-  val Typed: Metadata = new MetadataBuilder().putBoolean(TypedKey, true).build()
-
 
   /** Split on commas that are not inside <>, (), quotes or backticks. */
   private def splitTop(s: String): Seq[String] = {

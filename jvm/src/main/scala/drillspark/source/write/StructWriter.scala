@@ -9,7 +9,7 @@ import com.fasterxml.jackson.core.{JsonParser, JsonToken}
 import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.types.{DataType, StructType}
 
-import drillspark.source.{EarlyFilter, Names, ProvidedSchema, RowFilter}
+import drillspark.source.{DrillOptions, EarlyFilter, Names, RowFilter}
 import drillspark.source.bytes.{ByteReader, KeyIndex}
 import drillspark.source.discovery.Node
 
@@ -38,7 +38,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
     // none for a column the provided schema types, nor for JSON text, which holds anything
     val sampled = new JHashMap[String, DataType]()
     if (fullStruct != null) fullStruct.fields.reverseIterator.foreach { f =>
-      val judged = Seq(ProvidedSchema.TypedKey, Node.ConflictKey, Node.DeepKey).exists(f.metadata.contains)
+      val judged = Seq(DrillOptions.ProvidedKey, Node.ConflictKey, Node.DeepKey).exists(f.metadata.contains)
       sampled.put(Names.fold(f.name), if (judged) null else f.dataType)
     }
     schema.fields.map(f => ColumnWriter.forField(f, ctx, if (fullStruct == null) null else sampled.get(Names.fold(f.name))))
