@@ -68,7 +68,7 @@ def run(
     registry = StorageRegistry(
         plan_storage, storage, list(classpath) if classpath else [os.getcwd()], confine
     )
-    from drillspark.spark.storage import single_pass
+    from drillspark.spark import single_pass
 
     def build(one_pass: bool) -> tuple[Translator, Any, Any, single_pass.Reads | None]:
         translator = Translator(
@@ -82,8 +82,10 @@ def run(
             df, written = translator.run()
         return translator, df, written, reads
 
-    # a plan that writes files cannot be taken back half-way, so it never reads in one pass
-    translator, df, written, reads = build(not _writes_files(parsed, registry))
+    translator, df, written, reads = build(_one_pass_may(parsed, registry))
+    if reads is not None and reads.sampled and reads.missed:
+        # it names what its samples lack: only a full discovery can tell the read NULL
+        translator, df, written, reads = build(False)
     current = [translator]
 
     def locate(error: BaseException) -> Located | None:
@@ -110,18 +112,22 @@ def run(
     return result
 
 
-def _writes_files(parsed: Any, registry: Any) -> bool:
-    """Whether a store of the plan writes files (any store but the result's screen)."""
+def _one_pass_may(parsed: Any, registry: Any) -> bool:
+    """Whether the plan may read JSON in one pass (spark/single_pass.py): not when it writes
+    files (any store but the result's screen), which cannot be taken back half-way, nor when
+    a limit stops its reads early, so that what its samples missed is never read."""
     from drillspark import plan as lp
 
     for op in parsed.operators:
+        if isinstance(op, lp.Limit):
+            return False
         if isinstance(op, lp.Store):
             try:
                 if not getattr(registry.get(op.storage_engine), "sink", False):
-                    return True
+                    return False
             except Exception:  # the translator reports an unknown engine itself
-                return True
-    return False
+                return False
+    return True
 
 
 def _missing_type(head: Mapping[str, Any]) -> str:

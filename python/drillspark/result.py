@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
     from drillspark.progress import ProgressCallback
     from drillspark.spark.failures import Located
+    from drillspark.spark.single_pass import Reads
     from drillspark.spark.storage import WriteReport
-    from drillspark.spark.storage.single_pass import Reads
 
 T = TypeVar("T")
 DEFAULT_BATCH_ROWS = 4096  # Drill's default rows per batch
@@ -324,7 +324,7 @@ class DrillResult(Result):
         one_pass: tuple[Reads, Callable[[], DataFrame]] | None = None,
     ):
         self._df = df
-        # while `_df` reads JSON tables from a sample (spark/storage/single_pass.py): the
+        # while `_df` reads JSON tables from a sample (spark/single_pass.py): the
         # reads, and how to build the DataFrame again with full discovery
         self._one_pass = one_pass
         self.plan = plan
@@ -396,19 +396,21 @@ class DrillResult(Result):
 
     def _fetch_all(self, action: Callable[[DataFrame], T]) -> T:
         """`action(df)`, which reads the whole result (see `_fetch`). A read from a sample
-        that met what the sample had not seen is read again with full discovery, and the
-        session remembers its tables; a read that succeeds confirms the sample."""
+        that fails is read again with full discovery: after a misfit (what the sample had
+        not seen; the session then remembers the tables), and after any other error too,
+        which the sample's types may have caused before the misfit was reached (an integer
+        division by zero where the full read has a DOUBLE), so that the error reported is
+        the full read's. A read that succeeds confirms the sample."""
         if self._one_pass is None:
             return self._fetch(lambda: action(self._df))
-        from drillspark.spark.storage import single_pass
+        from drillspark.spark import single_pass
 
         reads, _ = self._one_pass
         try:
             out = self._fetch(lambda: action(self._df))
         except DrillRuntimeError as e:
-            if not single_pass.is_misfit(e):
-                raise
-            single_pass.remember(self._df.sparkSession, reads)
+            if single_pass.is_misfit(e):
+                single_pass.remember(self._df.sparkSession, reads)
             with self.fetching():
                 df = self.df  # full discovery fails as a fetch does
             return self._fetch(lambda: action(df))

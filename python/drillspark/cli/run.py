@@ -122,7 +122,7 @@ def run_command(args: argparse.Namespace) -> int:
         return box["spark"]
 
     def work() -> None:
-        from drillspark.spark.storage.single_pass import disabled
+        from drillspark.spark.single_pass import disabled
 
         with disabled():  # the rows are written as they come
             result = box["result"] = drillspark.run(

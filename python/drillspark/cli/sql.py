@@ -234,7 +234,7 @@ def run_sql(args: argparse.Namespace) -> int:
     engine = make_engine(args, short_lived=True)
 
     def work() -> list[str]:
-        from drillspark.spark.storage.single_pass import disabled
+        from drillspark.spark.single_pass import disabled
 
         with disabled():  # rendering reads each result's rows as they come
             return [render(result, args.format) for result in engine.execute(text)]

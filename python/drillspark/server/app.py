@@ -237,7 +237,7 @@ class DrillServer:
             raise HttpError(409, str(e)) from None
 
         def execute() -> Any:
-            from drillspark.spark.storage.single_pass import disabled
+            from drillspark.spark.single_pass import disabled
 
             with disabled():  # rows are sent as they come: built with full discovery
                 if query_type == "SQL":

@@ -18,6 +18,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.names import fold
+from drillspark.spark import single_pass
 
 # StructField metadata key the text reader sets on its data columns (see Scope.text_default)
 TEXT_COLUMN = "drill.text"
@@ -174,6 +175,7 @@ class Scope:
     def _path(self, path: Any) -> Column:
         assert self.schema is not None
         if field_type(self.schema, (path.root,)) is None:
+            single_pass.missed()  # a sample may lack what the full read has
             if len(path.segments) == 1 and self.text_default():
                 return F.lit("")
             return F.lit(None)  # a missing column is NULL in Drill
@@ -183,6 +185,7 @@ class Scope:
         for seg in path.segments[1:]:
             nxt = field_type(t, (seg,))
             if nxt is None:
+                single_pass.missed()
                 return F.lit(None)  # a missing member or an index into a non-array
             if isinstance(seg, int):
                 col = F.get(col, F.lit(seg))  # NULL past the end (no ANSI error)

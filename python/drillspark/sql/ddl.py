@@ -317,7 +317,7 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
     if stmt.columns is not None:
         names = root.columns
         if names is None:  # SELECT * of a schema-free table: its columns once analysed
-            from drillspark.spark.storage.single_pass import disabled
+            from drillspark.spark.single_pass import disabled
 
             with disabled():  # only the DataFrame's columns are wanted
                 query = engine.run_plan(CompiledQuery(low.plan(root), None, sql=stmt.query))

@@ -239,7 +239,7 @@ class Shell:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
 
         def work() -> str:
-            from drillspark.spark.storage.single_pass import disabled
+            from drillspark.spark.single_pass import disabled
 
             with disabled():  # rendering reads the rows as they come
                 return render(self.engine.execute_statement(statement))

@@ -16,8 +16,9 @@ from pyspark.sql import functions as F
 
 from drillspark import rules
 from drillspark.errors import ExecutionError
+from drillspark.spark import single_pass
 from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
-from drillspark.spark.storage import parquet, single_pass, text
+from drillspark.spark.storage import parquet, text
 from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 from drillspark.spark.storage.text import PATH_COL
 
@@ -86,7 +87,7 @@ def read_json(
         )
     # a statement whose result is fetched whole reads from a sample (single_pass)
     reader = spark.read.format("drill").options(
-        **single_pass.json_options(spark, tuple(paths), options or {})
+        **single_pass.json_options(spark, tuple(paths), options or {}, bool(implicit))
     )
     if keep is not None:
         reader = reader.option("keepColumns", json.dumps([str(c) for c in keep]))

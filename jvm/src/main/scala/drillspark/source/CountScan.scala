@@ -31,7 +31,7 @@ final class CountScan(table: DrillJsonTable) extends Scan with Batch {
     val toRead = ArrayBuffer[InputFile]()
     settle()
     table.files.foreach { f =>
-      SchemaDiscovery.cachedRecords(f).filter(_ => unchanged(conf, f)) match {
+      SchemaDiscovery.cachedRecords(f, table.options).filter(_ => unchanged(conf, f)) match {
         case Some(n) => known += n
         case None => toRead += f
       }
@@ -50,7 +50,7 @@ final class CountScan(table: DrillJsonTable) extends Scan with Batch {
   override def planInputPartitions(): Array[InputPartition] = {
     val (known, toRead) = plan
     val parts = InputFiles.partitions(SparkSession.active, toRead, table.options).map(CountPartition(0L, _))
-    expect(tally, parts.flatMap(_.splits))
+    expect(tally, table.options, parts.flatMap(_.splits))
     // the known records ride with the first partition; there is always one row to sum
     val all = if (parts.isEmpty) Seq(CountPartition(known, Array.empty)) else parts.head.copy(known = known) +: parts.tail
     all.toArray[InputPartition]
@@ -69,26 +69,26 @@ object CountScan {
 
   /** Tallies of planned count(*) scans, with the splits each file was counted in; a job that
    * never finished leaves its tally incomplete, so only the latest few are kept. */
-  private val pending = new java.util.concurrent.ConcurrentLinkedDeque[(CollectionAccumulator[SplitCount], Map[InputFile, Int])]()
+  private final case class Pending(tally: CollectionAccumulator[SplitCount], o: DrillOptions, splits: Map[InputFile, Int])
+  private val pending = new java.util.concurrent.ConcurrentLinkedDeque[Pending]()
   private val MaxPending = 16
 
-  private def expect(tally: CollectionAccumulator[SplitCount], splits: Seq[FileSplit]): Unit =
+  private def expect(tally: CollectionAccumulator[SplitCount], o: DrillOptions, splits: Seq[FileSplit]): Unit =
     if (splits.nonEmpty) {
-      pending.addLast((tally, splits.groupBy(_.file).map { case (f, ss) => f -> ss.size }))
+      pending.addLast(Pending(tally, o, splits.groupBy(_.file).map { case (f, ss) => f -> ss.size }))
       while (pending.size > MaxPending) pending.pollFirst()
     }
 
   /** Remember the record counts of the files whose splits have all been counted (a retried
    * task may report a split twice: one count per split start). */
   private def settle(): Unit = pending.forEach { entry =>
-    val (tally, files) = entry
-    val bySplit = tally.value.asScala.groupBy(_.file).map { case (f, cs) =>
+    val bySplit = entry.tally.value.asScala.groupBy(_.file).map { case (f, cs) =>
       f -> cs.groupBy(_.start).values.map(_.head.records)
     }
     var done = true
-    files.foreach { case (f, n) =>
+    entry.splits.foreach { case (f, n) =>
       bySplit.get(f) match {
-        case Some(counts) if counts.size == n => SchemaDiscovery.rememberRecords(f, counts.sum)
+        case Some(counts) if counts.size == n => SchemaDiscovery.rememberRecords(f, entry.o, counts.sum)
         case _ => done = false
       }
     }

@@ -93,6 +93,10 @@ final case class DrillOptions(
   /** Whether the table keeps the top-level column `name` (see `keepColumns`). */
   def keeps(name: String): Boolean = keepColumns.forall(_(Names.fold(name)))
 
+  /** The options that change whether a file reads and how many records it holds (part of the
+   * record count cache key): not how values are typed. */
+  def countKey: String = Seq[Any](nanInf, escapeAnyChar, maxDepth, replaceInvalidUtf8, skipInvalidRecords).mkString(",")
+
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
     Seq[Any](allTextMode, readNumbersAsDouble, nanInf, escapeAnyChar, extendedTypes, sampleRecords,

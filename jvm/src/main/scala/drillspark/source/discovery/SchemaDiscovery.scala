@@ -38,7 +38,8 @@ object SchemaDiscovery {
   private val cache = lru[Node]()
   /** Each file's record count, when discovery read every record of it or a pushed count(*)
    * counted it ([[drillspark.source.CountScan]]), so that count(*) need not read it again. The
-   * key has no options: how values are typed does not change how many records there are. */
+   * key holds only the options that change whether a file reads (DrillOptions.countKey): how
+   * values are typed does not change how many records there are. */
   private val counts = lru[java.lang.Long]()
 
   /** Spark conf choosing the discovery scanner, a diagnostic: `fast` (default: the byte
@@ -51,13 +52,13 @@ object SchemaDiscovery {
   private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =
     CacheKey(f.path, f.length, f.mtime, f.stamp, s"${o.discoveryKey},$scanner")
 
-  private def fileKey(f: InputFile): CacheKey = CacheKey(f.path, f.length, f.mtime, f.stamp, "")
+  private def countKey(f: InputFile, o: DrillOptions): CacheKey = CacheKey(f.path, f.length, f.mtime, f.stamp, o.countKey)
 
   /** The record count of a file as listed (see `counts`), if known. */
-  def cachedRecords(f: InputFile): Option[Long] = Option(counts.get(fileKey(f))).map(_.longValue)
+  def cachedRecords(f: InputFile, o: DrillOptions): Option[Long] = Option(counts.get(countKey(f, o))).map(_.longValue)
 
-  /** A pushed count(*) counted every record of `f`. */
-  def rememberRecords(f: InputFile, records: Long): Unit = counts.put(fileKey(f), records)
+  /** Every record of `f` was counted, reading it with options `o`. */
+  def rememberRecords(f: InputFile, o: DrillOptions, records: Long): Unit = counts.put(countKey(f, o), records)
 
   /** Discovery reads every record of a file (so its count is the file's record count). */
   private def complete(o: DrillOptions): Boolean =
@@ -108,7 +109,7 @@ object SchemaDiscovery {
         val sorted = parts.sortBy(_._1.start)
         val node = sorted.head._2.node
         sorted.tail.foreach(p => mergeInto(node, p._2.node, sameFile = true))
-        if (complete(o)) rememberRecords(f, sorted.map(_._2.records).sum)
+        if (complete(o)) rememberRecords(f, o, sorted.map(_._2.records).sum)
         cache.put(keyOf(f, o, mode), node)
         known.put(f, node)
       }

@@ -7,6 +7,7 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors.HadoopConf
 import org.apache.spark.util.CollectionAccumulator
 
 import drillspark.source.DrillOptions
+import drillspark.source.discovery.SchemaDiscovery
 import drillspark.source.input.{FileSplit, InputFile}
 
 /** Part of a pushed COUNT(*): records already known (from discovery) plus splits to count. */
@@ -32,17 +33,26 @@ final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf], tal
   private def count(p: CountPartition): Long = {
     var n = p.known
     p.splits.foreach { s =>
-      var records = 0L
-      if (s.file.length > 0) {
-        val c = new RecordCounter(conf.value.value, s.file.path, s.start, s.end, o)
-        try {
-          var k = c.count(Int.MaxValue)
-          while (k > 0) { records += k; k = c.count(Int.MaxValue) }
-        } finally c.close()
-      }
+      val records = if (s.file.length == 0) 0L else if (o.exactSample) discovered(s) else structural(s)
       n += records
       tally.add(SplitCount(s.file, s.start, records))
     }
     n
   }
+
+  private def structural(s: FileSplit): Long = {
+    val c = new RecordCounter(conf.value.value, s.file.path, s.start, s.end, o)
+    var records = 0L
+    try {
+      var k = c.count(Int.MaxValue)
+      while (k > 0) { records += k; k = c.count(Int.MaxValue) }
+    } finally c.close()
+    records
+  }
+
+  /** exactSample: the records as full discovery counts them, failing where it fails (the
+   * structural count passes over what is inside a record), as the read without a sample
+   * would. */
+  private def discovered(s: FileSplit): Long =
+    SchemaDiscovery.discoverSplit(conf.value.value, s, o.copy(sampleRecords = -1L, exactSample = false)).records
 }

@@ -66,9 +66,11 @@ final class DrillPartitionReader(
   private var peakBatchBytes = 0L
   private var batches = 0L
 
-  /** Nothing to parse (count()): records are counted by a structural scan, see RecordCounter. */
+  /** Nothing to parse (count()): records are counted by a structural scan, see RecordCounter.
+   * Not with exactSample: every record is parsed then, for the keys and syntax errors a full
+   * discovery would have met. */
   private val countOnly = plan.dataCols.isEmpty && filter.isEmpty && o.countScan &&
-    !o.skipInvalidRecords && !o.replaceInvalidUtf8
+    !o.skipInvalidRecords && !o.replaceInvalidUtf8 && !o.exactSample
   private var counter: RecordCounter = _
   /** Pushed filters checked member by member while a record is parsed (byte offsets are
    * needed to re-read a revived record, so not with invalidUtf8=replace). */

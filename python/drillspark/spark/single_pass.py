@@ -31,10 +31,12 @@ _OWN_DISCOVERY = {"samplerecords", "exactsample"}
 
 @dataclass
 class Reads:
-    """One statement's build: the sample size, and the tables it read from a sample."""
+    """One statement's build: the sample size, the tables it read from a sample, and whether
+    it named a column or member no input has (`missed`)."""
 
     records: int
     sampled: list[tuple[str, ...]] = field(default_factory=list)
+    missed: bool = False
 
 
 _BUILDING: ContextVar[Reads | None] = ContextVar("drillspark_single_pass", default=None)
@@ -85,13 +87,18 @@ def building(spark: SparkSession, allowed: bool) -> Iterator[Reads | None]:
 
 
 def json_options(
-    spark: SparkSession, paths: tuple[str, ...], options: Mapping[str, str]
+    spark: SparkSession,
+    paths: tuple[str, ...],
+    options: Mapping[str, str],
+    implicit: bool = False,
 ) -> dict[str, str]:
     """The `drill` source options for a JSON read: with the sample's options added when the
-    statement being built reads in one pass and nothing rules it out for this table."""
+    statement being built reads in one pass and nothing rules it out for this table (its own
+    discovery options, or `implicit` file columns, which a data column met after the sample
+    would replace)."""
     out = dict(options)
     reads = _BUILDING.get()
-    if reads is None or any(k.lower() in _OWN_DISCOVERY for k in out):
+    if reads is None or implicit or any(k.lower() in _OWN_DISCOVERY for k in out):
         return out
     # the exact check does not follow extended types ($numberLong, $date, ...)
     if any(k.lower() == "extendedtypes" and str(v).lower() == "true" for k, v in out.items()):
@@ -102,6 +109,15 @@ def json_options(
     out["exactSample"] = "true"
     reads.sampled.append(paths)
     return out
+
+
+def missed() -> None:
+    """The statement being built names a column or member its input lacks (it reads NULL):
+    a full read may have it where a sample did not, and nothing reads the records to check,
+    so the statement is built again with full discovery."""
+    reads = _BUILDING.get()
+    if reads is not None:
+        reads.missed = True
 
 
 def is_misfit(error: BaseException) -> bool:
