@@ -126,6 +126,19 @@ def test_a_string_where_a_large_files_other_split_had_a_map_is_a_misfit(spark, t
     assert "a string where the file's sample saw no map" in misfit_of(got)
 
 
+@pytest.mark.parametrize("element", [{"m": None}, {"m": "s"}])
+def test_an_element_where_the_files_sample_saw_only_empty_arrays_is_a_misfit(
+    spark, tmp_path, element
+):
+    # read in full, file 1's `m` is its own (NULL, or JSON text against file 2's map)
+    write_lines(tmp_path / "1.json", [{"r": []}, {"r": [element]}])
+    write_lines(tmp_path / "2.json", [{"r": [{"m": {"x": 1}}]}])
+    assert "the file's sample had none" in misfit_of(exact(spark, tmp_path))
+    got, want = exact(spark, tmp_path, 2), full(spark, tmp_path)
+    assert got.schema == want.schema
+    assert sorted(map(str, got.collect())) == sorted(map(str, want.collect()))
+
+
 def test_a_misfit_is_not_skipped_as_an_invalid_record(spark, tmp_path):
     path = write_lines(tmp_path / "t.json", [{"a": 1}, {"a": 2.5}, {"a": 3}])
     assert "'2.5'" in misfit_of(exact(spark, path, skipInvalidRecords="true"))

@@ -69,11 +69,12 @@ object DrillDataSource {
         // a sample may miss a file's later values: then a null map stays a map (exactSample:
         // the readers refuse a value where the sample saw none, so the sample's answer stands)
         if ((o.sampleRecords < 0 || o.exactSample) && files.size > 1) {
-          val nulls = each.flatMap { case (f, n) =>
-            val paths = Node.fileNullPaths(found, n).filterNot(p => typed(p.takeWhile(_ != Node.PathSep)))
-            if (paths.isEmpty) None else Some(f.path -> paths)
+          def byFile(paths: Node => Seq[String]): Map[String, Seq[String]] = each.flatMap { case (f, n) =>
+            val untyped = paths(n).filterNot(p => typed(p.takeWhile(_ != Node.PathSep)))
+            if (untyped.isEmpty) None else Some(f.path -> untyped)
           }.toMap
-          if (nulls.nonEmpty) opts = opts.copy(fileNulls = nulls)
+          opts = opts.copy(fileNulls = byFile(Node.fileNullPaths(found, _)))
+          if (o.exactSample) opts = opts.copy(fileUnseen = byFile(Node.unseenElementPaths(found, _)))
         }
         // conflicts only matter in the discovered columns the provided schema does not type,
         // and that the table keeps (Drill's reader never looks at a column nobody reads)

@@ -69,6 +69,7 @@ final case class DrillOptions(
     format: String = "json",
     sampledSchema: Option[StructType] = None,
     fileNulls: Map[String, Seq[String]] = Map.empty,
+    fileUnseen: Map[String, Seq[String]] = Map.empty,
     readScanner: Int = ScannerMode.Fast,
     workspace: Option[String] = None,
     workspaceRoot: Option[String] = None,
@@ -78,7 +79,8 @@ final case class DrillOptions(
   // refuse keys discovery never saw. readScanner: set by DrillScan from the Spark conf
   // spark.drillspark.readScanner (see ScannerMode), not an option either. fileNulls: set
   // by DrillDataSource, per file path the maps and arrays that file never gives a value
-  // (Node.fileNullPaths), read NULL in its records. workspaceRoot (option, set by the dfs
+  // (Node.fileNullPaths), read NULL in its records; fileUnseen (exactSample, set likewise):
+  // per file the array elements its sample saw none of (Node.unseenElementPaths). workspaceRoot (option, set by the dfs
   // catalog and drillspark.sql for a confined workspace named `workspace`): every file must
   // really lie below it, checked when the files are listed and again where each is opened.
   // keepColumns (option, a JSON array of names; drillspark.sql sets it from the names a

@@ -218,6 +218,27 @@ object Node {
     out.toSeq
   }
 
+  /**
+   * exactSample: the elements of maps or arrays that a file's sample saw only empty arrays of
+   * (or arrays of nulls) while the merged schema has them (from other files): paths as
+   * [[fileNullPaths]], ending in "[]". A value there would have typed them by this file too.
+   */
+  def unseenElementPaths(merged: Node, file: Node): Seq[String] = {
+    val out = scala.collection.mutable.ArrayBuffer.empty[String]
+    def walk(m: Node, f: Node, path: String): Unit =
+      if (m.kind == STRUCT && f.kind == STRUCT && m.members != null && f.members != null) {
+        m.members.forEach { (k, mm) =>
+          val fm = f.members.get(k)
+          if (fm != null) walk(mm.node, fm.node, if (path.isEmpty) k else s"$path$PathSep$k")
+        }
+      } else if (m.kind == ARRAY && f.kind == ARRAY && m.elem != null && m.elem.isComplex) {
+        val elems = s"$path$PathSep[]"
+        if (f.elem == null || f.elem.kind == NULL) out += elems else walk(m.elem, f.elem, elems)
+      }
+    walk(merged, file, "")
+    out.toSeq
+  }
+
   private def toConflict(a: Node): Unit = { a.kind = CONFLICT; a.members = null; a.elem = null }
 
   val ConflictKey = "drill.typeConflict"

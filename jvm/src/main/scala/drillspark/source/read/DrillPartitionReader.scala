@@ -91,9 +91,10 @@ final class DrillPartitionReader(
     splitIx += 1
     constants = plan.constNames.map(n => Option(ImplicitColumns.value(n, s.file)).map(_.getBytes(UTF_8)).orNull)
     ctx.wholeFile = s.start == 0 && (s.end < 0 || s.end >= s.file.length)
-    if (o.fileNulls.nonEmpty) {
+    if (o.fileNulls.nonEmpty || o.fileUnseen.nonEmpty) {
       val paths = new java.util.HashSet[String](o.fileNulls.getOrElse(s.file.path, Nil).asJava)
-      record.markFileNulls(paths, "")
+      val unseen = new java.util.HashSet[String](o.fileUnseen.getOrElse(s.file.path, Nil).asJava)
+      record.markFileNulls(paths, unseen, "")
     }
     s
   }

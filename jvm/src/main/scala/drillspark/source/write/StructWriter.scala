@@ -178,7 +178,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
 
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT =>
-      if (fileNull && ctx.o.exactSample) unsampled("a map where the file's sample had none")
+      if (unseen && ctx.o.exactSample) unsampled("a map where the file's sample had none")
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembers(p, i)
     case JsonToken.VALUE_NULL => writeNull(i)
@@ -191,7 +191,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   /** Whether a string here reads as {} as it would after a full discovery: discovery passes
    * over a string where the file had a map before (DRILL-7821), so with exactSample only when
    * this file's sample (the whole file's: not split) had one. */
-  private def stringFits: Boolean = !ctx.o.exactSample || (!fileNull && ctx.wholeFile)
+  private def stringFits: Boolean = !ctx.o.exactSample || (!unseen && ctx.wholeFile)
 
   /** The empty map {} (Drill's maps are never null: their members are). */
   private def writeEmpty(i: Int): Unit = {
@@ -200,13 +200,14 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   }
 
   /** Mark the maps and arrays under this struct that the file being read never gives a value
-   * (`paths` as [[Node.fileNullPaths]] makes them; `prefix`: this struct's path). */
-  def markFileNulls(paths: java.util.Set[String], prefix: String): Unit = {
+   * (`paths` as [[Node.fileNullPaths]] makes them), and with exactSample the array elements its
+   * sample never gave one (`unseen`, [[Node.unseenElementPaths]]); `prefix`: this struct's path. */
+  def markFileNulls(paths: java.util.Set[String], unseen: java.util.Set[String], prefix: String): Unit = {
     var c = 0
     while (c < children.length) {
       val name = Names.fold(schema.fields(c).name)
       val path = if (prefix.isEmpty) name else s"$prefix${Node.PathSep}$name"
-      StructWriter.markFileNulls(children(c), paths, path)
+      StructWriter.markFileNulls(children(c), paths, unseen, path)
       c += 1
     }
   }
@@ -235,7 +236,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   }
 
   override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
-    if (ctx.o.exactSample && (fileNull || (c == '"' && !stringFits))) r.giveUp() // the Jackson path names it
+    if (ctx.o.exactSample && (unseen || (c == '"' && !stringFits))) r.giveUp() // the Jackson path names it
     else if (c == '{') {
       r.enter()
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
@@ -257,12 +258,14 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
 }
 
 object StructWriter {
-  private[write] def markFileNulls(w: ColumnWriter, paths: java.util.Set[String], path: String): Unit = {
+  private[write] def markFileNulls(w: ColumnWriter, paths: java.util.Set[String], unseen: java.util.Set[String],
+      path: String): Unit = {
     w.fileNull = paths.contains(path)
+    w.unseen = w.fileNull || unseen.contains(path)
     w match {
-      case s: StructWriter => s.markFileNulls(paths, path)
-      case a: ArrayWriter => markFileNulls(a.elem, paths, s"$path${Node.PathSep}[]")
-      case d: DefaultWriter => markFileNulls(d.inner, paths, path)
+      case s: StructWriter => s.markFileNulls(paths, unseen, path)
+      case a: ArrayWriter => markFileNulls(a.elem, paths, unseen, s"$path${Node.PathSep}[]")
+      case d: DefaultWriter => markFileNulls(d.inner, paths, unseen, path)
       case _ => ()
     }
   }
