@@ -86,12 +86,14 @@ def check(spark) -> list[str]:
     table.write_text('{"a": 1}\n{"a": 2.5, "b": {"c": "x"}}\n')
     query = f"SELECT * FROM dfs.`{table}` ORDER BY a"
     spark.conf.set("spark.drillspark.singlePassSample", "1")
+    spark.conf.set("spark.drillspark.singlePassMinBytes", "0")  # the table is small
     result = drillspark.sql(query, spark=spark)
     expect("one pass on Connect", result.one_pass, True)
     got = result.to_arrow().to_pylist()
     spark.conf.set("spark.drillspark.singlePassSample", "0")
     expect("read again on Connect", got, drillspark.sql(query, spark=spark).to_arrow().to_pylist())
     spark.conf.unset("spark.drillspark.singlePassSample")
+    spark.conf.unset("spark.drillspark.singlePassMinBytes")
     return problems
 
 

@@ -17,13 +17,16 @@ from drillspark.sql import SqlEngine, SqlSession
 
 @pytest.fixture
 def sample(spark):
-    """Sets the session's sample size (records per file) for one test."""
+    """Sets the session's sample size (records per file) for one test; tables of any size
+    read in one pass (the tests' tables are small)."""
 
     def set_to(n: int | str) -> None:
         spark.conf.set(single_pass.CONF, str(n))
 
+    spark.conf.set(single_pass.MIN_BYTES_CONF, "0")
     yield set_to
     spark.conf.unset(single_pass.CONF)
+    spark.conf.unset(single_pass.MIN_BYTES_CONF)
 
 
 @pytest.fixture
@@ -230,6 +233,15 @@ def test_extended_types_and_a_switched_off_conf_read_without_a_sample(eng, sampl
     assert eng.execute(STATEMENTS["group"])[-1].one_pass
     sample(0)
     assert not eng.execute(STATEMENTS["group"])[-1].one_pass
+
+
+def test_a_small_table_is_discovered_in_full(eng, sample, spark, tables):
+    text = STATEMENTS["group"]
+    assert eng.execute(text)[-1].one_pass
+    spark.conf.unset(single_pass.MIN_BYTES_CONF)  # 32 MiB: the yelp file has 3.8 MB
+    assert not eng.execute(text)[-1].one_pass
+    spark.conf.set(single_pass.MIN_BYTES_CONF, str((tables / "yelp.json").stat().st_size))
+    assert eng.execute(text)[-1].one_pass
 
 
 def test_a_sample_size_that_is_no_number_is_refused_naming_the_conf(eng, sample):

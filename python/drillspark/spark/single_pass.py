@@ -1,18 +1,20 @@
-"""Reading JSON in one pass: a statement whose whole result is fetched reads its JSON tables
-with the schema of a sample (option `sampleRecords` of the `drill` source) instead of a
-discovery pass over every record, and the reader checks every value it reads against that
+"""Reading JSON in one pass: a statement whose whole result is fetched reads its large JSON
+tables with the schema of a sample (option `sampleRecords` of the `drill` source) instead of
+a discovery pass over every record, and the reader checks every value it reads against that
 sample (`exactSample`). A key or value the sample did not see fails the read with
 SAMPLE_MISFIT; the result then remembers the table, builds the statement again with a full
-discovery and fetches again, so the answer is always the one reading every record gives.
-docs/scan.md, "One pass".
+discovery and fetches again, so the answer is the one reading every record gives (but for
+the differences docs/scan.md, "One pass", lists).
 
 Only a fetch that can be taken back may read in one pass (`DrillResult.collect`, `rows`,
-`to_arrow`, `to_pandas`): a statement that writes files, a streamed result and a caller of
-`DrillResult.df` get the full discovery."""
+`to_arrow`, `to_pandas`): a statement that writes files or has a LIMIT, a streamed result and
+a caller of `DrillResult.df` get the full discovery. Small tables too: their discovery costs
+little, and a result that has to be built again (`.df`, `show()`) would pay a second build."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import weakref
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
@@ -25,6 +27,10 @@ MISFIT = "SAMPLE_MISFIT"
 # records per file (or split of a large file) the sample reads; 0 switches the one pass off
 CONF = "spark.drillspark.singlePassSample"
 DEFAULT_RECORDS = 4096
+# tables smaller than this (bytes of local files) are discovered in full: at about 1 GB/s a
+# discovery pass costs them less than building a statement twice
+MIN_BYTES_CONF = "spark.drillspark.singlePassMinBytes"
+DEFAULT_MIN_BYTES = 32 << 20
 # options that decide discovery themselves
 _OWN_DISCOVERY = {"samplerecords", "exactsample"}
 
@@ -35,6 +41,7 @@ class Reads:
     it named a column or member no input has (`missed`)."""
 
     records: int
+    min_bytes: int = DEFAULT_MIN_BYTES
     sampled: list[tuple[str, ...]] = field(default_factory=list)
     missed: bool = False
 
@@ -45,20 +52,22 @@ _DISABLED: ContextVar[bool] = ContextVar("drillspark_single_pass_off", default=F
 _FULL: weakref.WeakKeyDictionary[SparkSession, set[tuple[str, ...]]] = weakref.WeakKeyDictionary()
 
 
-def sample_records(spark: SparkSession) -> int:
-    """The sample size the session's conf gives (0: no one pass)."""
-    text = spark.conf.get(CONF, None)
+def _whole_number(spark: SparkSession, conf: str, default: int, unit: str) -> int:
+    text = spark.conf.get(conf, None)
     if text is None:
-        return DEFAULT_RECORDS
+        return default
     try:
         n = int(str(text).strip())
     except ValueError:
-        raise ValueError(
-            f"{CONF} must be a whole number of records (0: off), not {text!r}"
-        ) from None
+        raise ValueError(f"{conf} must be a whole number of {unit}, not {text!r}") from None
     if n < 0:
-        raise ValueError(f"{CONF} must be 0 (off) or more records, not {n}")
+        raise ValueError(f"{conf} must be 0 or more {unit}, not {n}")
     return n
+
+
+def sample_records(spark: SparkSession) -> int:
+    """The sample size the session's conf gives (0: no one pass)."""
+    return _whole_number(spark, CONF, DEFAULT_RECORDS, "records (0: off)")
 
 
 @contextlib.contextmanager
@@ -78,7 +87,9 @@ def building(spark: SparkSession, allowed: bool) -> Iterator[Reads | None]:
     """While a statement's DataFrame is built: its JSON reads may take a sample when
     `allowed` (and neither the session's conf nor `disabled` switches it off)."""
     records = sample_records(spark) if allowed and not _DISABLED.get() else 0
-    reads = Reads(records) if records > 0 else None
+    reads = None
+    if records > 0:
+        reads = Reads(records, _whole_number(spark, MIN_BYTES_CONF, DEFAULT_MIN_BYTES, "bytes"))
     token = _BUILDING.set(reads)
     try:
         yield reads
@@ -103,12 +114,40 @@ def json_options(
     # the exact check does not follow extended types ($numberLong, $date, ...)
     if any(k.lower() == "extendedtypes" and str(v).lower() == "true" for k, v in out.items()):
         return out
-    if paths in _FULL.get(spark, ()):
+    if paths in _FULL.get(spark, ()) or not _at_least(paths, reads.min_bytes):
         return out
     out["sampleRecords"] = str(reads.records)
     out["exactSample"] = "true"
     reads.sampled.append(paths)
     return out
+
+
+def _at_least(paths: tuple[str, ...], limit: int) -> bool:
+    """Whether the files under `paths` hold at least `limit` bytes (counting stops there); a
+    glob or a path of another file system counts as large."""
+    total = 0
+    for p in paths:
+        if "://" in p and not p.startswith("file:"):
+            return True
+        local = p.removeprefix("file://").removeprefix("file:")
+        if any(c in local for c in "*?[{"):
+            return True
+        if os.path.isfile(local):
+            total += os.path.getsize(local)
+        elif os.path.isdir(local):
+            for root, _dirs, files in os.walk(local):
+                for name in files:
+                    try:
+                        total += os.path.getsize(os.path.join(root, name))
+                    except OSError:  # gone since the walk listed it
+                        continue
+                    if total >= limit:
+                        return True
+        else:
+            return True
+        if total >= limit:
+            return True
+    return total >= limit
 
 
 def missed() -> None:
