@@ -16,7 +16,7 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
   override def newBatch(): Unit = { next = 0; elem.newBatch() }
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_ARRAY =>
-      if (unseen && ctx.o.exactSample) unsampled("an array where the file's sample had none")
+      if (unseen) unsampled("an array where the file's sample had none")
       val start = next
       var n = 0
       var e = p.nextToken()
@@ -32,7 +32,7 @@ final class ArrayWriter(ctx: WriteContext, val elem: ColumnWriter) extends Colum
     case _ => mismatch(p, t, "ARRAY")
   }
   override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
-    if (c == '[' && !(unseen && ctx.o.exactSample)) {
+    if (c == '[' && !unseen) {
       r.enter()
       val start = next
       var e = r.firstElement()

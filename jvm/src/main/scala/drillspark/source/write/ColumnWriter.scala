@@ -30,9 +30,9 @@ abstract class ColumnWriter(val ctx: WriteContext) {
   /** The file being read never gives this map or array a value (Node.fileNullPaths): a null
    * is NULL here, not the empty map or array it is in other files. */
   var fileNull: Boolean = false
-  /** exactSample: the file's sample gave no value here (`fileNull`, or the elements of an
-   * array it saw only empty), so a value here is a misfit: reading every record would have
-   * typed it by this file too. */
+  /** Only with exactSample (set with `fileNull`): the file's sample gave no value here
+   * (`fileNull`, or the elements of an array it saw only empty), so a value here is a misfit:
+   * reading every record would have typed it by this file too. */
   var unseen: Boolean = false
   /** Start of a batch (array writers restart their element count). */
   def newBatch(): Unit = ()

@@ -178,7 +178,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
 
   def write(p: JsonParser, t: JsonToken, i: Int): Unit = t match {
     case JsonToken.START_OBJECT =>
-      if (unseen && ctx.o.exactSample) unsampled("a map where the file's sample had none")
+      if (unseen) unsampled("a map where the file's sample had none")
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
       writeMembers(p, i)
     case JsonToken.VALUE_NULL => writeNull(i)
@@ -236,7 +236,7 @@ class StructWriter(ctx: WriteContext, val schema: StructType, full: DataType = n
   }
 
   override protected def writeValueBytes(r: ByteReader, c: Int, i: Int): Unit =
-    if (ctx.o.exactSample && (unseen || (c == '"' && !stringFits))) r.giveUp() // the Jackson path names it
+    if (unseen || (c == '"' && !stringFits)) r.giveUp() // the Jackson path names it
     else if (c == '{') {
       r.enter()
       vec.reserve(i + 1); vec.putNotNull(i); ctx.bytes += slot
@@ -261,7 +261,7 @@ object StructWriter {
   private[write] def markFileNulls(w: ColumnWriter, paths: java.util.Set[String], unseen: java.util.Set[String],
       path: String): Unit = {
     w.fileNull = paths.contains(path)
-    w.unseen = w.fileNull || unseen.contains(path)
+    w.unseen = w.ctx.o.exactSample && (w.fileNull || unseen.contains(path))
     w match {
       case s: StructWriter => s.markFileNulls(paths, unseen, path)
       case a: ArrayWriter => markFileNulls(a.elem, paths, unseen, s"$path${Node.PathSep}[]")
