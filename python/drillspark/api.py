@@ -68,6 +68,7 @@ def run(
     registry = StorageRegistry(
         plan_storage, storage, list(classpath) if classpath else [os.getcwd()], confine
     )
+    from drillspark import plan as lp
     from drillspark.spark import single_pass
 
     def build(one_pass: bool) -> tuple[Translator, Any, Any, single_pass.Reads | None]:
@@ -78,11 +79,15 @@ def run(
             dialect_2013=parsed.dialect == "2013",
             missing_type=_missing_type(parsed.head),
         )
-        with single_pass.building(spark, one_pass) as reads:
+        # a plan that writes files cannot be taken back half-way
+        allowed = one_pass and not translator.writes_files()
+        with single_pass.building(spark, allowed) as reads:
             df, written = translator.run()
         return translator, df, written, reads
 
-    translator, df, written, reads = build(_one_pass_may(parsed, registry))
+    # a limit stops the reads early, before what the samples missed
+    limited = any(isinstance(op, lp.Limit) for op in parsed.operators)
+    translator, df, written, reads = build(not limited)
     if reads is not None and reads.sampled and reads.missed:
         # it names what its samples lack: only a full discovery can tell the read NULL
         translator, df, written, reads = build(False)
@@ -110,24 +115,6 @@ def run(
     )
     result.progress = callback
     return result
-
-
-def _one_pass_may(parsed: Any, registry: Any) -> bool:
-    """Whether the plan may read JSON in one pass (spark/single_pass.py): not when it writes
-    files (any store but the result's screen), which cannot be taken back half-way, nor when
-    a limit stops its reads early, so that what its samples missed is never read."""
-    from drillspark import plan as lp
-
-    for op in parsed.operators:
-        if isinstance(op, lp.Limit):
-            return False
-        if isinstance(op, lp.Store):
-            try:
-                if not getattr(registry.get(op.storage_engine), "sink", False):
-                    return False
-            except Exception:  # the translator reports an unknown engine itself
-                return False
-    return True
 
 
 def _missing_type(head: Mapping[str, Any]) -> str:

@@ -65,11 +65,6 @@ def _whole_number(spark: SparkSession, conf: str, default: int, unit: str) -> in
     return n
 
 
-def sample_records(spark: SparkSession) -> int:
-    """The sample size the session's conf gives (0: no one pass)."""
-    return _whole_number(spark, CONF, DEFAULT_RECORDS, "records (0: off)")
-
-
 @contextlib.contextmanager
 def disabled() -> Iterator[None]:
     """Statements built (in this thread) within are built with full discovery: their callers
@@ -86,7 +81,8 @@ def disabled() -> Iterator[None]:
 def building(spark: SparkSession, allowed: bool) -> Iterator[Reads | None]:
     """While a statement's DataFrame is built: its JSON reads may take a sample when
     `allowed` (and neither the session's conf nor `disabled` switches it off)."""
-    records = sample_records(spark) if allowed and not _DISABLED.get() else 0
+    on = allowed and not _DISABLED.get()
+    records = _whole_number(spark, CONF, DEFAULT_RECORDS, "records (0: off)") if on else 0
     reads = None
     if records > 0:
         reads = Reads(records, _whole_number(spark, MIN_BYTES_CONF, DEFAULT_MIN_BYTES, "bytes"))

@@ -240,6 +240,21 @@ class Translator:
         """The translated operators with their DataFrames, in topological order."""
         return [(op, self.df(op.id)) for op in self.ops.values() if op.id in self._rels]
 
+    def _returns_rows(self, op: Any) -> bool:
+        """Whether the store `op` hands its rows back as the result (a sink engine, or a
+        `console:` file target) instead of writing them."""
+        target = op.target if isinstance(op.target, dict) else {}
+        engine = self.storage.get(op.storage_engine, self.where(op))
+        return bool(engine.sink) or str(target.get("file", "")).startswith("console:")
+
+    def writes_files(self) -> bool:
+        """Whether running the plan writes files (a store that does not return its rows);
+        an unknown storage engine counts as writing (run() reports it)."""
+        try:
+            return any(op.op == "store" and not self._returns_rows(op) for op in self.ops.values())
+        except Exception:
+            return True
+
     def run(self) -> tuple[DataFrame, list[WriteReport]]:
         """Translate the whole plan, write file stores, and return the result stream (the
         console/screen sink's input, else the last sink's input or the plan's last operator)."""
@@ -258,11 +273,10 @@ class Translator:
                 result = self.df(op.id)
                 continue
             df = self.input_df(op)
-            target = op.target if isinstance(op.target, dict) else {}
-            engine = self.storage.get(op.storage_engine, self.where(op))
-            if engine.sink or str(target.get("file", "")).startswith("console:"):
+            if self._returns_rows(op):
                 result = df
                 continue
+            engine = self.storage.get(op.storage_engine, self.where(op))
             try:
                 written.append(engine.write(df, op.target))
             except StorageError as e:
