@@ -10,7 +10,8 @@ scan) of the same bytes, and the peak live heap of a full read with batchBytes 1
 
 The Drill race (benchmarks/drill_race.py): drillspark's SQL layer runs the same Drill SQL text
 that Apache Drill runs (`../shared/tools/drill/query.sh`, one Drillbit per query and round:
-cold = its first query after start, warm = the repeats); `drillspark sql` in a fresh process
+cold = its first query after start, warm = the median of the repeats, as every warm engine here
+is timed: `--warm-repeats`); `drillspark sql` in a fresh process
 against the Drillbit's launch-to-first-answer. Every engine's answers are checked against
 Spark's with the schema given, and each difference is printed. Without the Drill tool or its
 jars the race says so and the rest runs.
@@ -151,6 +152,21 @@ def timed(fn):
     return time.perf_counter() - t, out
 
 
+# Engines whose figure is a steady state, timed as Drill's warm figure is: the median of
+# `--warm-repeats` runs in a row within each round (then the median over rounds). A cold
+# figure is one run: each needs files the engine has not seen.
+WARM_REPEATED = {"drillspark warm", "drillspark SQL warm", "spark given schema", "duckdb"}
+
+
+def repeated(fn, n: int):
+    """The median seconds of `n` runs of `fn` in a row, and the last run's answer."""
+    secs, out = [], None
+    for _ in range(max(1, n)):
+        t, out = timed(fn)
+        secs.append(t)
+    return statistics.median(secs), out
+
+
 def normalize_spark(q: str, out: object) -> object:
     """Spark's and DuckDB's answers in the form of drill_race.normalize (groups sorted alike)."""
     return normalize(q, out) if q == "flatten+group" else out
@@ -267,7 +283,8 @@ def run(args) -> None:
         times.setdefault(("discovery", "schema"), []).append(t)
         for q in names:
             for eng, make in engines.items():
-                t, out = timed(lambda make=make, q=q: spark_queries(make())[q]())
+                fn = lambda make=make, q=q: spark_queries(make())[q]()  # noqa: E731
+                t, out = repeated(fn, args.warm_repeats if eng in WARM_REPEATED else 1)
                 times.setdefault((eng, q), []).append(t)
                 answers[(eng, q)] = normalize_spark(q, out)
             for eng, (cold, sample) in sql_engines.items():
@@ -276,7 +293,8 @@ def run(args) -> None:
                 if sample is not None:
                     spark.conf.set(SINGLE_PASS_CONF, sample)
                 try:
-                    t, out = timed(lambda q=q: sql_answer(q, engine.execute(sql[q])[-1]))
+                    fn = lambda q=q: sql_answer(q, engine.execute(sql[q])[-1])  # noqa: E731
+                    t, out = repeated(fn, args.warm_repeats if eng in WARM_REPEATED else 1)
                 finally:
                     if sample is not None:
                         spark.conf.unset(SINGLE_PASS_CONF)
@@ -297,7 +315,7 @@ def run(args) -> None:
                         spark.conf.unset(conf[0])
                 times.setdefault((name, q), []).append(t)
                 answers[(name, q)] = normalize_spark(q, out)
-            t, out = timed(duck_queries(con, glob)[q])
+            t, out = repeated(duck_queries(con, glob)[q], args.warm_repeats)
             times.setdefault(("duckdb", q), []).append(t)
             answers[("duckdb", q)] = normalize_spark(q, out)
             if not drill_off:  # one Drillbit per query and round: its first answer is cold
@@ -452,6 +470,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=3,
         help="warm repeats per Drillbit after its cold query (default 3)",
+    )
+    ap.add_argument(
+        "--warm-repeats",
+        type=int,
+        default=3,
+        help="runs in a row per round of each warm engine (drillspark warm, SQL warm, Spark with "
+        "its schema given, DuckDB), whose median is the round's figure, as Drill's warm figure "
+        "is the median of its --drill-warm repeats (default 3)",
     )
     ap.add_argument(
         "--drill-heap",

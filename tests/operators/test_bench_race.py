@@ -165,6 +165,21 @@ def test_scan_bench_race_options():
     assert scan.normalize_spark("filter+project", 7) == 7
 
 
+def test_scan_bench_times_warm_engines_as_drill_s_warm_repeats():
+    """Drill's warm figure is the median of its repeats in one session; the other engines'
+    steady-state figures are timed the same way, and cold ones once."""
+    scan = _load("scan_bench")
+    assert scan.build_parser().parse_args([]).warm_repeats == 3
+    assert scan.build_parser().parse_args(["--warm-repeats", "5"]).warm_repeats == 5
+    assert {"drillspark warm", "drillspark SQL warm", "duckdb"} <= scan.WARM_REPEATED
+    assert not {"drillspark cold", "drillspark SQL cold", "spark inferred"} & scan.WARM_REPEATED
+    calls = []
+    secs, out = scan.repeated(lambda: calls.append(1) or len(calls), 3)
+    assert (len(calls), out) == (3, 3) and secs >= 0
+    calls.clear()
+    assert scan.repeated(lambda: calls.append(1) or len(calls), 0)[1] == 1  # at least once
+
+
 def test_run_py_passes_words_after_the_names_to_the_scripts():
     run = _load("run")
     assert run.split_args(["scan", "--size", "50MB", "--runs", "1"]) == (
