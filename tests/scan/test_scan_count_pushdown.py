@@ -148,6 +148,23 @@ def test_a_count_that_read_the_files_is_remembered_for_the_next(spark, tmp_path)
     assert changed.count() == 10
 
 
+def test_an_exact_sample_count_is_a_full_discovery(spark, tmp_path):
+    # under exactSample the count is the full discovery a read without the sample would make:
+    # its planning discovers the files (nothing is left to count by reading), it fails on a
+    # bad record past the sample, and it leaves the whole schema for a read without a sample
+    write(tmp_path / "a.json", 3000, extra='{"id": 1, "late": {"k": 2}}\n')
+    df = read(spark, tmp_path, sampleRecords="5", exactSample="true")
+    assert "late" not in df.columns
+    assert "files counted by reading: 0 of 1" in explain_text(df.groupBy().count())
+    assert df.count() == 3001
+    full = read(spark, tmp_path)
+    assert "late" in full.columns
+    assert "files counted by reading: 0 of 1" in explain_text(full.groupBy().count())
+    write(tmp_path / "a.json", 3000, extra='{"id": 1,,}\n')
+    with pytest.raises(Exception, match="a.json"):
+        read(spark, tmp_path, sampleRecords="5", exactSample="true").count()
+
+
 def test_dfs_table_name(spark, tmp_path):
     write(tmp_path / "t" / "a.json", 17)
     write(tmp_path / "t" / "b.json", 4)

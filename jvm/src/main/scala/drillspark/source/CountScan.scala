@@ -20,16 +20,26 @@ import drillspark.source.read.{CountPartition, CountReaderFactory, ReaderConf, S
  * length, modification time and change stamp) are not read again; the others are counted by the
  * structural scan of [[read.RecordCounter]], in splits packed like [[DrillScan]]'s, which tell
  * their counts to the driver (an accumulator) so that the next count(*) need not read them.
+ * Under exactSample the files are discovered in full instead, which counts them.
  */
 final class CountScan(table: DrillJsonTable) extends Scan with Batch {
   import CountScan._
 
   /** (records known from the discovery cache, files that must be read) at planning time. */
   private lazy val plan: (Long, Seq[InputFile]) = {
-    val conf = SparkSession.active.sparkContext.hadoopConfiguration
+    val spark = SparkSession.active
+    val conf = spark.sparkContext.hadoopConfiguration
     var known = 0L
     val toRead = ArrayBuffer[InputFile]()
     settle()
+    // exactSample: the count must fail where a full discovery fails, so it reads as one does;
+    // the full discovery itself is that read (on the driver, as a load discovers) and leaves
+    // the counts and the files' whole schemas in the cache
+    val full = table.options.copy(sampleRecords = -1L, exactSample = false)
+    if (table.options.exactSample && SchemaDiscovery.complete(full)) {
+      val uncounted = table.files.filter(f => SchemaDiscovery.cachedRecords(f, full).isEmpty)
+      if (uncounted.nonEmpty) SchemaDiscovery.discover(spark, uncounted, full)
+    }
     table.files.foreach { f =>
       SchemaDiscovery.cachedRecords(f, table.options).filter(_ => unchanged(conf, f)) match {
         case Some(n) => known += n

@@ -61,7 +61,7 @@ object SchemaDiscovery {
   def rememberRecords(f: InputFile, o: DrillOptions, records: Long): Unit = counts.put(countKey(f, o), records)
 
   /** Discovery reads every record of a file (so its count is the file's record count). */
-  private def complete(o: DrillOptions): Boolean =
+  def complete(o: DrillOptions): Boolean =
     o.sampleRecords < 0 && !o.skipInvalidRecords && !o.replaceInvalidUtf8
 
   /** The merged schema of all files, from the cache where (path, length, mtime, stamp) still match. */

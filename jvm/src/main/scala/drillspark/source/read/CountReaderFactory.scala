@@ -50,7 +50,8 @@ final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf], tal
     records
   }
 
-  /** exactSample: the records as full discovery counts them, failing where it fails (the
+  /** exactSample, where CountScan's full discovery keeps no count (skipped or repaired
+   * records): the records as full discovery counts them, failing where it fails (the
    * structural count passes over what is inside a record), as the read without a sample
    * would. */
   private def discovered(s: FileSplit): Long =
