@@ -50,10 +50,10 @@ final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf], tal
     records
   }
 
-  /** exactSample, where CountScan's full discovery keeps no count (skipped or repaired
-   * records): the records as full discovery counts them, failing where it fails (the
-   * structural count passes over what is inside a record), as the read without a sample
-   * would. */
+  /** exactSample, for a file whose count CountScan's full discovery did not leave in the
+   * cache (changed since it was listed, or evicted): the records as full discovery counts
+   * them, failing where it fails (the structural count passes over what is inside a record),
+   * as the read without a sample would. */
   private def discovered(s: FileSplit): Long =
     SchemaDiscovery.discoverSplit(conf.value.value, s, o.copy(sampleRecords = -1L, exactSample = false)).records
 }
