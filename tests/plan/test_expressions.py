@@ -224,6 +224,8 @@ def test_2013_dialect():
         ("a[1.5]", 1, 3, "array index must be a whole number, not 1.5"),
         ("if a then b end", 1, 13, "unexpected 'end'"),
         ("case when a then b end", 1, 20, "unexpected 'end'"),
+        ("-if(a)", 1, 2, "'if' is a keyword, not a function name"),
+        ("x + case(a)", 1, 5, "'case' is a keyword, not a function name"),
         ("f(a)\n  + ) ", 2, 5, "unexpected ')'"),
         ("'open", 1, 1, 'unexpected character "\'"'),
         ("", 1, 1, "empty expression"),

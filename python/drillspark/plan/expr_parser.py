@@ -26,6 +26,7 @@ from drillspark.plan.expressions import (
     BIGINT_MIN,
     INT_MAX,
     INT_MIN,
+    LEADING_KEYWORDS,
     OPERATOR_FUNCTIONS,
     Cast,
     Convert,
@@ -386,6 +387,14 @@ class _Build(Transformer):
     # calls
     def function_call(self, meta, items):
         name = items[0]
+        # where the grammar takes no `if` or `case` (after an operator), the lexer reads the
+        # word as a name; Drill's lexer never does, so neither a call is
+        if str(name) in LEADING_KEYWORDS:
+            raise self._err(
+                f"{str(name)!r} is a keyword, not a function name (an `{name}` expression "
+                "that is an operand needs parentheses)",
+                name,
+            )
         args = tuple(a for a in items[1:] if a is not None)
         return FunctionCall(str(name), args, _pos(name))
 

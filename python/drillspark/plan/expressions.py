@@ -322,7 +322,7 @@ def _call_text(e: FunctionCall) -> str:
 # Keywords that can start an expression: the lexer never reads them as a function's name.
 # The others (`then(`, `repeat(`, `and(`) are names where an expression starts, so they parse
 # as calls (SQL's REPEAT('x', 3) lowers to `repeat(...)`) and print as such.
-_LEADING_KEYWORDS = frozenset(
+LEADING_KEYWORDS = frozenset(
     ["if", "case", "cast", "true", "false", "null", "convert_from", "convert_to"]
 )
 
@@ -330,6 +330,6 @@ _LEADING_KEYWORDS = frozenset(
 def _function_name(name: str) -> str:
     # Names the lexer would take as keywords cannot be called directly; they never occur in
     # parsed trees, so a constructed tree with such a name is a programming error.
-    if not _IDENT.match(name) or name in _LEADING_KEYWORDS:
+    if not _IDENT.match(name) or name in LEADING_KEYWORDS:
         raise ValueError(f"function name {name!r} cannot be written in Drill's expression grammar")
     return name
