@@ -388,7 +388,7 @@ class _Build(Transformer):
     def function_call(self, meta, items):
         name = items[0]
         # where the grammar takes no `if` or `case` (after an operator), the lexer reads the
-        # word as a name; Drill's lexer never does, so neither a call is
+        # word as a name; Drill's lexer never does, so a call by that name is refused
         if str(name) in LEADING_KEYWORDS:
             raise self._err(
                 f"{str(name)!r} is a keyword, not a function name (an `{name}` expression "
