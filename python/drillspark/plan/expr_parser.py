@@ -387,16 +387,17 @@ class _Build(Transformer):
     # calls
     def function_call(self, meta, items):
         name = items[0]
+        word = str(name)
         # where the grammar takes no `if` or `case` (after an operator), the lexer reads the
         # word as a name; Drill's lexer never does, so a call by that name is refused
-        if str(name) in LEADING_KEYWORDS:
+        if word in LEADING_KEYWORDS:
             raise self._err(
-                f"{str(name)!r} is a keyword, not a function name (an `{name}` expression "
-                "that is an operand needs parentheses)",
+                f"{word!r} is a keyword, not a function name (an `{word}` expression that is "
+                "an operand needs parentheses)",
                 name,
             )
         args = tuple(a for a in items[1:] if a is not None)
-        return FunctionCall(str(name), args, _pos(name))
+        return FunctionCall(word, args, _pos(name))
 
     def convert_call(self, meta, items):
         kw, expr, enc = items

@@ -35,7 +35,7 @@ final class CountScan(table: DrillJsonTable) extends Scan with Batch {
     // exactSample: the count must fail where a full discovery fails, so it reads as one does;
     // the full discovery itself is that read (on the driver, as a load discovers) and leaves
     // the counts and the files' whole schemas in the cache
-    val full = table.options.copy(sampleRecords = -1L, exactSample = false)
+    val full = table.options.withoutSample
     if (table.options.exactSample && SchemaDiscovery.complete(full)) {
       val uncounted = table.files.filter(f => SchemaDiscovery.cachedRecords(f, full).isEmpty)
       if (uncounted.nonEmpty) SchemaDiscovery.discover(spark, uncounted, full)

@@ -99,6 +99,9 @@ final case class DrillOptions(
    * record count cache key): not how values are typed. */
   def countKey: String = Seq[Any](nanInf, escapeAnyChar, maxDepth, replaceInvalidUtf8, skipInvalidRecords).mkString(",")
 
+  /** These options without a sample: what a full discovery of the same files reads with. */
+  def withoutSample: DrillOptions = copy(sampleRecords = -1L, exactSample = false)
+
   /** The options that change a file's discovered schema (part of the schema cache key). */
   def discoveryKey: String =
     Seq[Any](allTextMode, readNumbersAsDouble, nanInf, escapeAnyChar, extendedTypes, sampleRecords,

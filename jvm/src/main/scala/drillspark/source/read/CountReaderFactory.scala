@@ -55,5 +55,5 @@ final class CountReaderFactory(o: DrillOptions, conf: Broadcast[HadoopConf], tal
    * them, failing where it fails (the structural count passes over what is inside a record),
    * as the read without a sample would. */
   private def discovered(s: FileSplit): Long =
-    SchemaDiscovery.discoverSplit(conf.value.value, s, o.copy(sampleRecords = -1L, exactSample = false)).records
+    SchemaDiscovery.discoverSplit(conf.value.value, s, o.withoutSample).records
 }
