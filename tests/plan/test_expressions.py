@@ -224,6 +224,7 @@ def test_2013_dialect():
         ("a[1.5]", 1, 3, "array index must be a whole number, not 1.5"),
         ("if a then b end", 1, 13, "unexpected 'end'"),
         ("case when a then b end", 1, 20, "unexpected 'end'"),
+        # Drill 1.22 (REST, queryType LOGICAL) refuses both: "no viable alternative at input '-if'"
         ("-if(a)", 1, 2, "'if' is a keyword, not a function name"),
         ("x + case(a)", 1, 5, "'case' is a keyword, not a function name"),
         ("f(a)\n  + ) ", 2, 5, "unexpected ')'"),
@@ -251,3 +252,10 @@ def test_walk_visits_every_node():
         "FieldPath",
         "Literal",
     ]
+
+
+def test_keywords_are_lowercase_words_as_in_drill():
+    # Drill 1.22 reads `-IF(a)` and `a + Case(a)` as calls (an unknown function when run),
+    # while `-if(a)` is a syntax error there: its keywords are lowercase only, as here
+    assert to_text(parse_expression("-IF(a)")) == "-(IF(a))"
+    assert to_text(parse_expression("a + Case(a)")) == "(a + Case(a))"
