@@ -11,8 +11,10 @@ import pyarrow as pa
 import pytest
 
 import drillspark
+from drillspark.cli.main import main as cli_main
 from drillspark.spark import single_pass
 from drillspark.sql import SqlEngine, SqlSession
+from drillspark.sql.shell import Shell
 
 
 @pytest.fixture
@@ -199,7 +201,7 @@ def test_a_statement_that_writes_files_never_reads_a_sample(eng, sample, spark, 
 
 def test_results_read_a_row_at_a_time_are_built_with_full_discovery(eng, sample):
     sample(1)
-    with single_pass.disabled():  # the CLI, the shell and the server build this way
+    with single_pass.disabled():  # the server and `drillspark run` build this way
         result = eng.execute(STATEMENTS["group"])[-1]
     assert not result.one_pass
 
@@ -248,3 +250,27 @@ def test_a_sample_size_that_is_no_number_is_refused_naming_the_conf(eng, sample)
     sample("many")
     with pytest.raises(ValueError, match="spark.drillspark.singlePassSample"):
         eng.execute(STATEMENTS["group"])
+
+
+@pytest.mark.parametrize("interface", ["drillspark sql", "shell"])
+def test_the_cli_and_the_shell_print_a_read_from_a_sample(eng, sample, tables, capsys, interface):
+    """Both render a result whole before printing it, so they fetch it in one pass: a misfit
+    reads again with full discovery before anything is printed."""
+    text = STATEMENTS["tweets"]
+
+    def printed() -> list[str]:
+        if interface == "shell":
+            out = Shell(eng).execute(text)
+        else:
+            args = ["sql", "--local", "--workspace", f"root={tables}", "--format", "json", text]
+            assert cli_main(args) == 0
+            out = capsys.readouterr().out
+        return sorted(out.splitlines())
+
+    sample(0)
+    want = printed()
+    sample(1)
+    assert eng.execute(text)[-1].one_pass  # nothing remembered yet
+    assert printed() == want
+    # the print read from the sample and met the tweets' misfit: the session remembers it
+    assert not eng.execute(text)[-1].one_pass

@@ -234,10 +234,9 @@ def run_sql(args: argparse.Namespace) -> int:
     engine = make_engine(args, short_lived=True)
 
     def work() -> list[str]:
-        from drillspark.spark.single_pass import disabled
-
-        with disabled():  # rendering reads each result's rows as they come
-            return [render(result, args.format) for result in engine.execute(text)]
+        # each result is rendered whole before anything prints: a fetch that reads its JSON
+        # in one pass can read again on a misfit (sql/output.py)
+        return [render(result, args.format) for result in engine.execute(text)]
 
     try:
         with Progress(engine, sys.stderr):

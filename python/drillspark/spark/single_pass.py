@@ -68,7 +68,7 @@ def _whole_number(spark: SparkSession, conf: str, default: int, unit: str) -> in
 @contextlib.contextmanager
 def disabled() -> Iterator[None]:
     """Statements built (in this thread) within are built with full discovery: their callers
-    read `DrillResult.df` (the CLI, the shell and the server, a row at a time), which would
+    read `DrillResult.df` (the server and `drillspark run`, a row at a time), which would
     build them again anyway."""
     token = _DISABLED.set(True)
     try:

@@ -1,9 +1,11 @@
-"""Rendering a result (DrillResult or statement result) with the formatters of
-drillspark.display: the rows are streamed from Spark a partition at a time."""
+"""Rendering a result (DrillResult or StatementResult) with the formatters of
+drillspark.display. The text is whole before any of it is printed (a table's column widths
+need every row), so the rows are fetched whole too, in one Spark job: a DrillResult that reads
+its JSON tables from a sample reads them in one pass (spark/single_pass.py) and, on a misfit,
+again with full discovery before anything is printed."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 
 from drillspark.display import (  # noqa: F401 - the formatters' long-standing import path
@@ -15,43 +17,27 @@ from drillspark.display import (  # noqa: F401 - the formatters' long-standing i
     table,
     text,
 )
+from drillspark.result import Result, StatementResult
 
 
-def columns_and_rows(result: object) -> tuple[list[str], list[list[object]]]:
-    """Column names and rows (lists of cells) of a RowsResult or a DrillResult, all at once
-    (one Spark job: for callers that need every row anyway)."""
-    columns, rows = stream(result, collect=True)
+def columns_and_rows(result: Result) -> tuple[list[str], list[list[object]]]:
+    """Column names and rows (lists of cells) of a result, all at once."""
+    columns, rows = _fetched(result)
     return columns, list(rows)
 
 
-def stream(result: object, collect: bool = False) -> tuple[list[str], Iterator[list[object]]]:
-    """Column names and an iterator over the rows of a RowsResult or a DrillResult; a
-    DrillResult's rows come from Spark a partition at a time (toLocalIterator), so printing
-    a large result never holds all of its Rows in the driver."""
-    data = getattr(result, "data", None)
-    columns = getattr(result, "columns", None)
-    if columns is None and hasattr(result, "df"):
-        columns = result.df.columns  # type: ignore[attr-defined]
-    columns = list(columns or [])
-    if isinstance(data, list):
-        return columns, (list(r) for r in data)
-    if hasattr(result, "df"):
-        return columns, _fetch(result, collect)
-    rows = result.rows()  # type: ignore[attr-defined]
-    return columns, ([r.get(c) for c in columns] if isinstance(r, dict) else list(r) for r in rows)
+def _fetched(result: Result) -> tuple[list[str], Iterator[list[object]]]:
+    """The columns, taken after the fetch (those of the read that answered), and the rows as
+    cells, converted as they are consumed."""
+    if isinstance(result, StatementResult):
+        return result.columns, (list(r) for r in result.data)
+    rows = result.collect()
+    return result.columns, ([plain(v) for v in r] for r in rows)
 
 
-def _fetch(result: object, collect: bool) -> Iterator[list[object]]:
-    fetching = getattr(result, "fetching", None)  # DrillResult: failures name the operator
-    df = result.df  # type: ignore[attr-defined]
-    with fetching() if fetching is not None else contextlib.nullcontext():
-        for r in df.collect() if collect else df.toLocalIterator():
-            yield [plain(v) for v in r]
-
-
-def render(result: object, fmt: str = "table") -> str:
+def render(result: Result, fmt: str = "table") -> str:
     raw = getattr(result, "text", None)
     if fmt == "table" and isinstance(raw, str):
         return raw
-    columns, rows = stream(result)
+    columns, rows = _fetched(result)
     return FORMATS[fmt](columns, rows)

@@ -239,10 +239,8 @@ class Shell:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
 
         def work() -> str:
-            from drillspark.spark.single_pass import disabled
-
-            with disabled():  # rendering reads the rows as they come
-                return render(self.engine.execute_statement(statement))
+            # rendered whole, so read in one pass where it can be (sql/output.py)
+            return render(self.engine.execute_statement(statement))
 
         with Progress(self.engine, sys.stderr):
             return run_cancellable(starter(self.engine, [statement]), work)
