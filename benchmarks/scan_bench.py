@@ -167,6 +167,11 @@ def repeated(fn, n: int):
     return statistics.median(secs), out
 
 
+def timed_as(eng: str, fn, warm_repeats: int):
+    """`fn` timed as `eng`'s figure is: repeated if it is a steady state, else one run."""
+    return repeated(fn, warm_repeats if eng in WARM_REPEATED else 1)
+
+
 def normalize_spark(q: str, out: object) -> object:
     """Spark's and DuckDB's answers in the form of drill_race.normalize (groups sorted alike)."""
     return normalize(q, out) if q == "flatten+group" else out
@@ -284,7 +289,7 @@ def run(args) -> None:
         for q in names:
             for eng, make in engines.items():
                 fn = lambda make=make, q=q: spark_queries(make())[q]()  # noqa: E731
-                t, out = repeated(fn, args.warm_repeats if eng in WARM_REPEATED else 1)
+                t, out = timed_as(eng, fn, args.warm_repeats)
                 times.setdefault((eng, q), []).append(t)
                 answers[(eng, q)] = normalize_spark(q, out)
             for eng, (cold, sample) in sql_engines.items():
@@ -294,7 +299,7 @@ def run(args) -> None:
                     spark.conf.set(SINGLE_PASS_CONF, sample)
                 try:
                     fn = lambda q=q: sql_answer(q, engine.execute(sql[q])[-1])  # noqa: E731
-                    t, out = repeated(fn, args.warm_repeats if eng in WARM_REPEATED else 1)
+                    t, out = timed_as(eng, fn, args.warm_repeats)
                 finally:
                     if sample is not None:
                         spark.conf.unset(SINGLE_PASS_CONF)
@@ -315,7 +320,7 @@ def run(args) -> None:
                         spark.conf.unset(conf[0])
                 times.setdefault((name, q), []).append(t)
                 answers[(name, q)] = normalize_spark(q, out)
-            t, out = repeated(duck_queries(con, glob)[q], args.warm_repeats)
+            t, out = timed_as("duckdb", duck_queries(con, glob)[q], args.warm_repeats)
             times.setdefault(("duckdb", q), []).append(t)
             answers[("duckdb", q)] = normalize_spark(q, out)
             if not drill_off:  # one Drillbit per query and round: its first answer is cold
