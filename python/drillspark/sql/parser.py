@@ -64,8 +64,23 @@ def check_nesting(text: str) -> None:
             depth -= 1
 
 
+def check_characters(text: str) -> None:
+    """Refuse half a UTF-16 surrogate pair (a JSON body can carry `\\ud800` alone): it is no
+    character, and no later step (py4j, Spark, a file) can encode it."""
+    for offset, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":
+            line, col = position_of(text, offset)
+            raise SqlSyntaxError(
+                f"half a UTF-16 surrogate pair (U+{ord(ch):04X}) is not a character",
+                text,
+                line,
+                col,
+            )
+
+
 def parse_query(text: str) -> exp.Expr:
     """One query (SELECT, set operation, WITH, VALUES, CREATE TABLE AS) as a sqlglot tree."""
+    check_characters(text)
     check_nesting(text)
     try:
         with room():
