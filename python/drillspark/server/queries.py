@@ -5,10 +5,12 @@ leaves a profile (Drill's /profiles) behind."""
 from __future__ import annotations
 
 import collections
+import contextlib
 import datetime as _dt
 import json
 import logging
 import os
+import re
 import struct
 import threading
 import time
@@ -19,10 +21,12 @@ from typing import Any
 
 from drillspark.errors import ExecutionError, UsageError
 from drillspark.server import responses, values
+from drillspark.server.partition_stream import stream_partitions
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
 
 log = logging.getLogger("drillspark.server")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # Drill's QueryState numbers (profile `state`) and the names its profile list shows
 STATE_NUMBER = {
@@ -79,6 +83,11 @@ class ConfinedSession(SqlSession):
                 "lies outside the server's workspaces"
             )
         return table
+
+
+def plain_text(text: str) -> str:
+    """`text` with unpaired surrogates (which no UTF-8 encoder takes) as U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def new_query_id() -> str:
@@ -299,6 +308,8 @@ class QueryManager:
             )
         if q.cancel_reason == "shutdown":
             return "the server is shutting down; the query was cancelled"
+        if q.cancel_reason == "client":
+            return "the client closed the connection before the answer; the query was cancelled"
         return "the query was cancelled"
 
     # --------------------------------------------------------------- running
@@ -318,17 +329,12 @@ class QueryManager:
                     timer.cancel()
                 self.finish(q, "CANCELED", self._cancel_message(q))
                 raise QueryFailed(self._cancel_message(q), "CANCELED")
-        with self._lock:
-            q.pool = self._pools.pop()
-        q.queue_wait_end = int(time.time() * 1000)
-        q.state = "PLANNING"
         sc = self.spark.sparkContext
-        sc.setJobGroup(q.id, q.text[:200], interruptOnCancel=True)
-        sc.setLocalProperty("spark.scheduler.pool", q.pool)
-
         released: list[bool] = []
 
         def release() -> None:
+            """Give back the slot, the pool and the thread's job properties: once, on every
+            path (a failure anywhere after the slot was taken must not leak it)."""
             if released:
                 return
             released.append(True)
@@ -340,7 +346,8 @@ class QueryManager:
                 "spark.job.interruptOnCancel",
                 "spark.scheduler.pool",
             ):
-                sc.setLocalProperty(key, None)
+                with contextlib.suppress(Exception):  # a dead JVM: the slot is freed all the same
+                    sc.setLocalProperty(key, None)
             with self._lock:
                 if q.pool is not None:
                     self._pools.append(q.pool)
@@ -348,6 +355,13 @@ class QueryManager:
 
         head: tuple[list[str], list[str], int] | None = None
         try:
+            with self._lock:
+                q.pool = self._pools.pop()
+            q.queue_wait_end = int(time.time() * 1000)
+            q.state = "PLANNING"
+            # the description is only shown by Spark's UI; py4j cannot send a lone surrogate
+            sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
+            sc.setLocalProperty("spark.scheduler.pool", q.pool)
             self._check(q)
             result = execute()
             self._check(q)
@@ -363,10 +377,12 @@ class QueryManager:
             self.finish(q, e.state, str(e))
             e.head = head if e.state == "CANCELED" else None
             raise
-        except Exception as e:
+        except BaseException as e:
             release()
             message = self._message(q, e)
             self.finish(q, "CANCELED" if q.cancel_reason else "FAILED", message)
+            if not isinstance(e, Exception):  # KeyboardInterrupt, SystemExit: not ours to keep
+                raise
             failed = QueryFailed(message, q.state, type(e).__name__)
             failed.head = head if q.state == "CANCELED" else None
             raise failed from None
@@ -420,13 +436,41 @@ class QueryManager:
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
-        write = values.row_writer(columns, [values.converter(f.dataType) for f in schema.fields])
+        write_row = values.row_writer(
+            columns, [values.converter(f.dataType) for f in schema.fields]
+        )
+
+        def write_tagged(row: Any) -> str:  # the last field is the row's partition (below)
+            return write_row(row[:-1])
+
+        # each row says which partition it came from, so that a fetch cut short by a partition
+        # too large to collect goes on from that partition (partition_stream.py)
+        tagged = df.withColumn(*_partition_id())
+        sc = self.spark.sparkContext
+
+        def in_job() -> None:  # a job started in another thread belongs to the query too
+            sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
+            sc.setLocalProperty("spark.scheduler.pool", q.pool)
 
         def rows() -> Iterator[str]:
+            last = -1
             with result.fetching():
-                # a partition at a time; the next one is computed while this one is sent
-                for row in df.toLocalIterator(prefetchPartitions=True):
-                    yield write(row)
+                try:
+                    # a partition at a time; the next one is computed while this one is sent
+                    for row in tagged.toLocalIterator(prefetchPartitions=True):
+                        last = row[-1]
+                        yield write_tagged(row)
+                    return
+                except Exception as e:
+                    if not _too_large(e):
+                        raise
+                log.info(
+                    "query %s: a partition after partition %d is larger than "
+                    "spark.driver.maxResultSize: streaming the rest from the tasks",
+                    q.id,
+                    last,
+                )
+                yield from stream_partitions(self.spark, tagged.rdd, write_tagged, last + 1, in_job)
 
         return rows(), columns, metadata
 
@@ -591,6 +635,17 @@ class QueryManager:
             "duration": q.duration_ms(),
             "jobs": jobs,
         }
+
+
+def _partition_id() -> tuple[str, Any]:
+    from pyspark.sql import functions as F
+
+    return "__drillspark_partition", F.spark_partition_id()
+
+
+def _too_large(e: BaseException) -> bool:
+    """Spark refused a partition's rows because they exceed spark.driver.maxResultSize."""
+    return "spark.driver.maxResultSize" in str(e)
 
 
 def _scanned_plugins(plan: str | None) -> list[str]:
