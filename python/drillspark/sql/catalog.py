@@ -17,7 +17,14 @@ from sqlglot import exp
 
 from drillspark.names import fold
 from drillspark.spark.storage import metadata as md
-from drillspark.spark.storage.views import ViewFile, ViewFileError, read_view, view_path
+from drillspark.spark.storage import workspaces as wsp
+from drillspark.spark.storage.views import (
+    VIEW_SUFFIX,
+    ViewFile,
+    ViewFileError,
+    read_view,
+    view_path,
+)
 from drillspark.sql.errors import SqlError, TableNotFoundError, ValidationError
 from drillspark.sql.session import ISCHEMA, OPTION_DEFAULTS, SYS, SqlSession
 
@@ -55,16 +62,49 @@ def writable(session: SqlSession, ref: SchemaRef) -> bool:
 
 
 def folder_of(session: SqlSession, ref: SchemaRef) -> str | None:
+    ws = workspace_of(session, ref)
+    return ws.location if ws is not None else None
+
+
+def workspace_name(session: SqlSession, ref: SchemaRef) -> str:
+    """The workspace a dfs schema is (dfs.default is dfs.root unless configured)."""
+    if ref.workspace == "default" and "default" not in session.workspaces:
+        return "root"
+    return ref.workspace
+
+
+def workspace_of(session: SqlSession, ref: SchemaRef) -> wsp.Workspace | None:
+    """The workspace (folder, confinement) of a `dfs` or `cp` schema, as the workspace rule
+    takes it; None for the metadata schemas."""
     if ref.plugin == "cp":
-        return session.cp_root
+        return wsp.Workspace("cp", session.cp_root)
     if ref.plugin == "dfs":
-        ws = (
-            "root"
-            if ref.workspace == "default" and "default" not in session.workspaces
-            else ref.workspace
-        )
-        return session.workspaces.get(ws)
+        name = workspace_name(session, ref)
+        location = session.workspaces.get(name)
+        if location is None:
+            return None
+        return wsp.Workspace(name, location, bool(session.outside.get(name, False)))
     return None
+
+
+def listing(
+    session: SqlSession, ref: SchemaRef, sub: tuple[str, ...]
+) -> tuple[str, md.LeadsOut | None] | None:
+    """(the folder or file SHOW FILES lists, the check of its symlink entries) for `sub`
+    under the schema's folder, by the one workspace rule (the reads' rule, docs/security.md):
+    a name that leaves a confined workspace is refused with the reads' error; a symlink entry
+    that leads out is listed as the link itself. None when the schema has no folder."""
+    ws = workspace_of(session, ref)
+    if ws is None:
+        return None
+    spark = session._spark()
+    try:
+        path = wsp.resolve(spark, ws, "/".join(sub), listing=True)
+    except wsp.WorkspaceError as e:
+        raise ValidationError(str(e)) from None
+    if ws.allow_outside:  # Drill's behaviour (the unconfigured root, allowAccessOutside...)
+        return path, None
+    return path, lambda folder, name: wsp.leads_out(spark, ws, folder, name)
 
 
 def dfs_workspaces(session: SqlSession) -> list[str]:
@@ -90,6 +130,7 @@ def schema_configs(session: SqlSession) -> list[dict]:
                 "location": folder_of(session, ref),
                 "plugin": "dfs",
                 "workspace": w,
+                "confined": not session.outside.get(workspace_name(session, ref), False),
                 # dfs.default is dfs.root: list its views once
                 "views": not (w == "default" and "default" not in session.workspaces),
             }
@@ -177,6 +218,10 @@ def find_view(session: SqlSession, ref: SchemaRef, name: str) -> ViewFile | None
     path = view_path(folder, name)
     if not os.path.isfile(path):
         return None
+    ws = workspace_of(session, ref)
+    if os.path.islink(path) and ws is not None and not ws.allow_outside:
+        # a view file linked out of a confined workspace is refused as its table would be
+        session.workspace_path("dfs", ws.name, name + VIEW_SUFFIX)
     try:
         return read_view(path)
     except ViewFileError as e:

@@ -308,7 +308,9 @@ def _quoted(parts: Sequence[str]) -> str:
 
 def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResult:
     """Drill's SHOW FILES [IN schema[.`sub/folder`]]: the entries of a workspace folder, of a
-    folder under it, or the one file it names."""
+    folder under it, or the one file it names. The folder is named by the one workspace rule
+    (`catalog.listing`): in a confined workspace a name that leaves it is refused as a read
+    would be, and a symlink entry that leads out is listed as the link itself."""
     columns = [
         "name",
         "isDirectory",
@@ -345,16 +347,15 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
                 "SHOW FILES is supported in workspace type schema only. "
                 f"Schema [{ref.name}] is not a workspace schema."
             )
-    folder = catalog.folder_of(session, ref)
-    if not folder:
+    found = catalog.listing(session, ref, sub)
+    if found is None:
         return RowsResult(columns, [])
-    path = os.path.normpath(os.path.join(folder, *sub))
+    path, leads_out = found
     if os.path.isfile(path):
-        entries = [
-            e for e in md.file_entries(os.path.dirname(path)) if e[0] == os.path.basename(path)
-        ]
+        entry = md.file_entry(os.path.dirname(path), os.path.basename(path), leads_out)
+        entries = [entry] if entry is not None else []
     else:
-        entries = md.file_entries(path)
+        entries = md.file_entries(path, leads_out)
     return RowsResult(columns, [list(e) for e in entries])
 
 

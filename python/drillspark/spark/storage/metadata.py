@@ -12,15 +12,19 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import stat
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
+from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.views import ViewFile, list_views
+
+# (folder, entry name) -> whether that symlink entry leads out of its confined workspace
+LeadsOut = Callable[[str, str], bool]
 
 DRILL_VERSION = "1.22.0"  # the Drill release drillspark is compatible with
 V, INT, B, BOOL, TS, DBL, FLT = (
@@ -333,7 +337,10 @@ def _table_key(tables: Mapping[str, Any], name: str, schema: str) -> str:
 
 @dataclass
 class Schema:
-    """One schema of the session, as the ischema engine's config lists it."""
+    """One schema of the session, as the ischema engine's config lists it. A `confined`
+    workspace (the default; Drill's `allowAccessOutsideWorkspace` false) lists a symlink that
+    leads out of it as the link itself and reads no view file through one (`leads_out`, the
+    workspace rule's answer, set by `confine`)."""
 
     name: str
     type: str
@@ -342,11 +349,24 @@ class Schema:
     plugin: str = ""
     workspace: str = ""
     has_views: bool = True
+    confined: bool = True
+    leads_out: LeadsOut | None = field(default=None, repr=False, compare=False)
 
     def views(self) -> list[ViewFile]:
         if self.type != "file" or self.plugin != "dfs" or not self.location or not self.has_views:
             return []
-        return list_views(self.location)
+        return list_views(self.location, self._entry_check())
+
+    def files(self) -> list[tuple]:
+        if self.type != "file" or self.plugin != "dfs" or not self.location:
+            return []
+        return file_entries(self.location, self._entry_check())
+
+    def _entry_check(self) -> LeadsOut | None:
+        if not self.confined:
+            return None  # Drill's behaviour: links are followed wherever they lead
+        # without the rule at hand, no link is trusted
+        return self.leads_out or (lambda folder, name: True)
 
 
 def schemas_of(config: Mapping[str, Any]) -> list[Schema]:
@@ -359,9 +379,20 @@ def schemas_of(config: Mapping[str, Any]) -> list[Schema]:
             str(s.get("plugin", "")),
             str(s.get("workspace", "")),
             bool(s.get("views", True)),
+            s.get("confined", True) not in (False, "false", "False"),
         )
         for s in config.get("schemas") or []
     ]
+
+
+def confine(spark: SparkSession, schemas: list[Schema]) -> list[Schema]:
+    """Each confined file schema asks the workspace rule (workspaces.leads_out) about its
+    symlink entries."""
+    for s in schemas:
+        if s.confined and s.location and s.type == "file":
+            ws = wsp.Workspace(s.workspace or s.name, s.location)
+            s.leads_out = lambda folder, name, ws=ws: wsp.leads_out(spark, ws, folder, name)
+    return schemas
 
 
 def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
@@ -397,12 +428,9 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
     if table == "PARTITIONS":
         return []
     if table == "FILES":
-        rows = []
-        for s in schemas:
-            if s.type == "file" and s.plugin == "dfs" and s.location:
-                for e in file_entries(s.location):
-                    rows.append((s.name, s.plugin, s.workspace, e[0], e[0], *e[1:]))
-        return rows
+        return [
+            (s.name, s.plugin, s.workspace, e[0], e[0], *e[1:]) for s in schemas for e in s.files()
+        ]
     raise MetadataError(f"Object '{table}' not found within 'information_schema'")
 
 
@@ -424,33 +452,41 @@ def _column_rows(schema: str, table: str, fields: list[SqlField]) -> list[tuple]
     return rows
 
 
-def file_entries(folder: str) -> list[tuple]:
+def file_entries(folder: str, leads_out: LeadsOut | None = None) -> list[tuple]:
     """(name, is_dir, is_file, length, owner, group, permissions, access, modification) of the
-    entries of `folder`, as Drill's SHOW FILES and INFORMATION_SCHEMA.FILES give them."""
-    rows: list[tuple] = []
+    entries of `folder`, as Drill's SHOW FILES and INFORMATION_SCHEMA.FILES give them (see
+    `file_entry`)."""
     try:
         names = os.listdir(folder)  # directory order, as Drill 1.22 lists (readdir)
     except OSError:
-        return rows
-    for name in names:
-        try:
-            info = os.stat(os.path.join(folder, name))
-        except OSError:
-            continue
-        rows.append(
-            (
-                name,
-                stat.S_ISDIR(info.st_mode),
-                stat.S_ISREG(info.st_mode),
-                info.st_size,
-                _user(info.st_uid),
-                _group(info.st_gid),
-                stat.filemode(info.st_mode)[1:],
-                _utc(info.st_atime),
-                _utc(info.st_mtime),
-            )
-        )
-    return rows
+        return []
+    rows = (file_entry(folder, name, leads_out) for name in names)
+    return [r for r in rows if r is not None]
+
+
+def file_entry(folder: str, name: str, leads_out: LeadsOut | None = None) -> tuple | None:
+    """One entry of `folder` as a listing shows it, None when it cannot be read (a dangling
+    link). A symlink shows its target, as in Drill, unless `leads_out` (a confined
+    workspace's rule) says it leads out of the workspace: then it is the link itself (neither
+    a file nor a folder; its own size, owner, mode and times), never its target's."""
+    path = os.path.join(folder, name)
+    try:
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode) and (leads_out is None or not leads_out(folder, name)):
+            info = os.stat(path)
+    except OSError:
+        return None
+    return (
+        name,
+        stat.S_ISDIR(info.st_mode),
+        stat.S_ISREG(info.st_mode),
+        info.st_size,
+        _user(info.st_uid),
+        _group(info.st_gid),
+        stat.filemode(info.st_mode)[1:],
+        _utc(info.st_atime),
+        _utc(info.st_mtime),
+    )
 
 
 def _utc(seconds: float) -> _dt.datetime:
@@ -522,9 +558,8 @@ class MetadataEngine(StorageEngine):
         requested = _table_name(selection)
         if self.kind == "ischema":
             table = _table_key(ISCHEMA_TABLES, requested, "information_schema")
-            return _frame(
-                spark, ISCHEMA_TABLES[table], ischema_rows(table, schemas_of(self.config))
-            )
+            schemas = confine(spark, schemas_of(self.config))
+            return _frame(spark, ISCHEMA_TABLES[table], ischema_rows(table, schemas))
         table = _table_key(SYS_TABLES, requested, "sys")
         return _frame(spark, SYS_TABLES[table], sys_rows(table, self.config))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,17 +44,21 @@ def view_path(folder: str, name: str) -> str:
 
 
 def read_view(path: str) -> ViewFile:
+    """The view file at `path`; errors name it by its file name (never where it lies)."""
+    shown = os.path.basename(path)
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise ViewFileError(f"cannot read the view file {path}: {e}") from None
+    except OSError as e:
+        raise ViewFileError(f"cannot read the view file {shown}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise ViewFileError(f"cannot read the view file {shown}: {e}") from None
     if not isinstance(data, dict) or not isinstance(data.get("sql"), str):
-        raise ViewFileError(f"the view file {path} has no 'sql'")
+        raise ViewFileError(f"the view file {shown} has no 'sql'")
     name = os.path.basename(path)[: -len(VIEW_SUFFIX)]
     fields = data.get("fields") or []
     if not isinstance(fields, list) or not all(isinstance(x, dict) for x in fields):
-        raise ViewFileError(f"the view file {path} has a malformed 'fields' list")
+        raise ViewFileError(f"the view file {shown} has a malformed 'fields' list")
     return ViewFile(
         str(data.get("name") or name),
         path,
@@ -63,8 +68,10 @@ def read_view(path: str) -> ViewFile:
     )
 
 
-def list_views(folder: str) -> list[ViewFile]:
-    """The views of a workspace folder (its top level only, as Drill looks for them)."""
+def list_views(folder: str, leads_out: Callable[[str, str], bool] | None = None) -> list[ViewFile]:
+    """The views of a workspace folder (its top level only, as Drill looks for them). In a
+    confined workspace `leads_out(folder, name)` is the workspace rule's answer for a symlink:
+    a view file that links out of the workspace is not one of its views (never read)."""
     out: list[ViewFile] = []
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
@@ -72,6 +79,8 @@ def list_views(folder: str) -> list[ViewFile]:
         return out
     for e in entries:
         if e.name.endswith(VIEW_SUFFIX) and not e.name.startswith(".") and e.is_file():
+            if leads_out is not None and e.is_symlink() and leads_out(folder, e.name):
+                continue
             try:
                 out.append(read_view(e.path))
             except ViewFileError:

@@ -5,6 +5,8 @@ rule the Spark `dfs` catalog applies, never re-implemented here. See docs/securi
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,48 +39,117 @@ def workspace_of(name: str, config: Any, default_outside: bool = False) -> Works
     return Workspace(name, str(config), default_outside)
 
 
-def resolve(spark: SparkSession, ws: Workspace, table: str) -> str:
-    """The local path of `table` in `ws`, or WorkspaceError naming the workspace."""
+def resolve(spark: SparkSession, ws: Workspace, table: str, listing: bool = False) -> str:
+    """The local path of `table` in `ws`, or WorkspaceError naming the workspace (and no
+    absolute path of this machine but what the name itself says: `shown`).
+
+    With `listing`, the folder a listing (SHOW FILES, INFORMATION_SCHEMA.FILES) names: the
+    same rule for the name and the path itself, but the entries under it are not checked (a
+    listing asks for each symlink entry by its own name, `leads_out`); '' is the root."""
     jvm = getattr(spark, "_jvm", None)
     if jvm is not None:
         # classic Spark: one py4j call into the rule (a 500-way UNION ALL asks it 1,000 times;
         # each SQL round trip below costs a parse, an analysis and a collect)
-        return _resolve_in_jvm(jvm, ws, table)
+        return _resolve_in_jvm(jvm, ws, table, listing)
     try:
         # over a one-row VALUES the constant call folds into a local relation on the driver:
         # no Spark job (over no FROM, `first()` ran one per table reference, twice per query)
         rows = spark.sql(
-            "SELECT drill_workspace_path(?, ?, ?, ?) AS p FROM VALUES (1)",
-            args=[ws.name, ws.location, ws.allow_outside, table],
+            "SELECT drill_workspace_path(?, ?, ?, ?, ?) AS p FROM VALUES (1)",
+            args=[ws.name, ws.location, ws.allow_outside, table, listing],
         ).collect()
     except Exception as e:  # noqa: BLE001  (the JVM's refusal, as PySpark raises it)
         message = _refusal(e)
         if message is None:
             raise
-        raise WorkspaceError(message) from None
+        raise WorkspaceError(shown(message, ws)) from None
     return str(rows[0].p)
 
 
-# JVM view (by id; kept alive here) -> the rule's method: each step of a py4j lookup
-# (`jvm.drillspark`, `.catalog`, ...) is a round trip of its own, for every table of every query
-_RULES: dict[int, tuple[Any, Any]] = {}
-
-
-def _resolve_in_jvm(jvm: Any, ws: Workspace, table: str) -> str:
+def leads_out(spark: SparkSession, ws: Workspace, folder: str, name: str) -> bool:
+    """Whether the entry `name` of the listed `folder` (a path `resolve(..., listing=True)`
+    gave) leads out of the confined workspace `ws`: asked of the same rule, by the entry's
+    name relative to the root. Only symlinks can (a plain entry of a folder that lies inside
+    lies inside); a name the rule refuses for itself counts as leading out."""
+    root = os.path.normpath(os.path.abspath(ws.location))
+    relative = os.path.relpath(os.path.join(folder, name), root)
     try:
-        hit = _RULES.get(id(jvm))
+        resolve(spark, ws, relative, listing=True)
+    except WorkspaceError:
+        return True
+    return False
+
+
+# (JVM view by id, kept alive here; listing?) -> the rule's method: each step of a py4j lookup
+# (`jvm.drillspark`, `.catalog`, ...) is a round trip of its own, for every table of every query
+_RULES: dict[tuple[int, bool], tuple[Any, Any]] = {}
+
+
+def _resolve_in_jvm(jvm: Any, ws: Workspace, table: str, listing: bool = False) -> str:
+    try:
+        hit = _RULES.get((id(jvm), listing))
         if hit is None or hit[0] is not jvm:
-            hit = _RULES[id(jvm)] = (jvm, jvm.drillspark.catalog.WorkspacePaths.resolveLocal)
+            rule = jvm.drillspark.catalog.WorkspacePaths
+            method = rule.resolveListing if listing else rule.resolveLocal
+            hit = _RULES[(id(jvm), listing)] = (jvm, method)
         return str(hit[1](ws.name, ws.location, bool(ws.allow_outside), table))
     except Exception as e:  # noqa: BLE001  (py4j's error, or PySpark's conversion of it)
         java = getattr(e, "java_exception", None)
         text = str(java.getMessage()) if java is not None else str(e)
         message = _refusal(e) or _refusal(Exception(text))
         if message is not None:
-            raise WorkspaceError(message) from None
+            raise WorkspaceError(shown(message, ws)) from None
         raise WorkspaceError(
-            f"table `{table}` cannot be resolved in workspace '{ws.name}': {text.splitlines()[0]}"
+            shown(
+                f"table `{table}` cannot be resolved in workspace '{ws.name}': "
+                f"{text.splitlines()[0]}",
+                ws,
+            )
         ) from None
+
+
+def _roots(ws: Workspace) -> list[str]:
+    """The workspace root as this machine spells it (as configured, absolute, real), longest
+    first."""
+    given = os.path.normpath(os.path.abspath(ws.location))
+    spellings = {given, os.path.realpath(given), ws.location.rstrip(os.sep) or os.sep}
+    return sorted((r for r in spellings if r not in ("", os.sep, ".")), key=len, reverse=True)
+
+
+def shown(message: str, ws: Workspace) -> str:
+    """A refusal as any user may read it (a server's users too): paths inside the workspace
+    relative to its root, the root itself as "the workspace root", and nothing of where a
+    symlink leads outside. The table name stays as the user wrote it."""
+    marker = f" is refused in workspace '{ws.name}': "
+    at = message.find(marker)
+    if at < 0:
+        return _relative(message, ws)
+    head, why = message[: at + len(marker)], message[at + len(marker) :]
+    escape = re.fullmatch(r"the path escapes the workspace root .*", why, re.S)
+    absolute = re.fullmatch(r"absolute paths outside the workspace root .* are not allowed", why)
+    if escape:
+        why = "the path escapes the workspace root"
+    elif absolute:
+        why = "absolute paths outside the workspace root are not allowed"
+    elif " links to " in why and ", outside the workspace root " in why:
+        entry = why[: why.find(" links to ")]  # what follows names the target: dropped
+        why = (
+            f"{_relative(entry, ws)} links to a path outside the workspace root "
+            "(symlinks may not lead out of a workspace)"
+        )
+    else:
+        why = _relative(why, ws)
+    return head + why
+
+
+def _relative(text: str, ws: Workspace) -> str:
+    """`text` with the workspace's paths relative to its root (`/srv/data/x/y` is `x/y`) and
+    the root itself named as the workspace."""
+    label = f"<workspace '{ws.name}'>"
+    for root in _roots(ws):
+        pattern = re.escape(root) + r"(?:/+|(?=[\s,;:'\"`)\]]|$))"
+        text = re.sub(pattern, lambda m: "" if m.group(0).endswith("/") else label, text)
+    return text
 
 
 def _refusal(error: BaseException) -> str | None:

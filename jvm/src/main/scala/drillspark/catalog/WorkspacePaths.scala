@@ -68,7 +68,22 @@ object WorkspacePaths {
    * of the path that exists is resolved for real, and when the table is a folder (or a glob's
    * folder) every entry under it is too.
    */
-  def resolveLocal(workspace: String, root: String, allowOutside: Boolean, table: String): String = {
+  def resolveLocal(workspace: String, root: String, allowOutside: Boolean, table: String): String =
+    resolve(workspace, root, allowOutside, table, entries = true)
+
+  /**
+   * The folder (or file) `table` names in a workspace, for a listing (SHOW FILES,
+   * INFORMATION_SCHEMA.FILES): the rule of [[resolveLocal]] for the name and for the path itself
+   * (after `..` and symlinks it must lie below the root), but not for what lies under it, which
+   * a listing checks entry by entry (a symlink entry is asked by its own name: one that leads out
+   * is shown as the link itself, never its target). An empty name is the root.
+   */
+  def resolveListing(workspace: String, root: String, allowOutside: Boolean, table: String): String =
+    if (table.isEmpty) Paths.get(root).toAbsolutePath.normalize().toString
+    else resolve(workspace, root, allowOutside, table, entries = false)
+
+  private def resolve(workspace: String, root: String, allowOutside: Boolean, table: String,
+                      entries: Boolean): String = {
     checkName(workspace, table)
     val rootPath = Paths.get(root).toAbsolutePath.normalize()
     if (allowOutside) {
@@ -81,7 +96,7 @@ object WorkspacePaths {
     if (!candidate.startsWith(rootPath)) refuse(workspace, table,
       if (asked.isAbsolute) s"absolute paths outside the workspace root $rootPath are not allowed"
       else s"the path escapes the workspace root $rootPath")
-    confineLinks(workspace, table, rootPath, candidate)
+    confineLinks(workspace, table, rootPath, candidate, entries)
     candidate.toString
   }
 
@@ -140,9 +155,10 @@ object WorkspacePaths {
   /**
    * Symlinks may not lead out of the workspace: the existing part of the path, and every entry
    * under a folder the table names (for a glob: every entry the glob matches, and what lies
-   * under it).
+   * under it) unless `entries` is false (a listing: the path itself only).
    */
-  private def confineLinks(workspace: String, table: String, rootPath: JPath, candidate: JPath): Unit = {
+  private def confineLinks(workspace: String, table: String, rootPath: JPath, candidate: JPath,
+                           entries: Boolean): Unit = {
     if (!Files.exists(rootPath)) return
     val realRoot = rootPath.toRealPath()
     if (realRoot.getNameCount == 0) return  // the file system root: nothing lies outside it
@@ -176,7 +192,7 @@ object WorkspacePaths {
     val real = existing.toRealPath()
     if (!real.startsWith(realRoot))
       refuse(workspace, table, s"$existing links to $real, outside the workspace root $realRoot")
-    if (existing == fixed && Files.isDirectory(real)) {
+    if (entries && existing == fixed && Files.isDirectory(real)) {
       seen += real
       Using.resource(Files.list(fixed))(_.iterator().asScala.toList).foreach(check(_, 1))
     }
@@ -197,11 +213,15 @@ case class DrillWorkspacePath(children: Seq[Expression]) extends Expression with
   override def prettyName: String = DrillWorkspacePath.Name
 
   override def eval(input: InternalRow): Any = {
-    val Seq(ws, root, outside, table) = children.map(_.eval(input))
+    val values = children.map(_.eval(input))
+    val Seq(ws, root, outside, table) = values.take(4)
     if (ws == null || root == null || table == null) throw DrillErrors.runtime(
       s"${DrillWorkspacePath.Name}: workspace, root and table must not be NULL")
     val allow = outside != null && outside.toString.equalsIgnoreCase("true")
-    UTF8String.fromString(WorkspacePaths.resolveLocal(ws.toString, root.toString, allow, table.toString))
+    val listing = values.lift(4).exists(v => v != null && v.toString.equalsIgnoreCase("true"))
+    UTF8String.fromString(
+      if (listing) WorkspacePaths.resolveListing(ws.toString, root.toString, allow, table.toString)
+      else WorkspacePaths.resolveLocal(ws.toString, root.toString, allow, table.toString))
   }
 
   override protected def withNewChildrenInternal(newChildren: IndexedSeq[Expression]): Expression =
@@ -212,17 +232,18 @@ object DrillWorkspacePath {
   val Name = "drill_workspace_path"
 
   val description: DrillFunctions.Description = DrillFunctions.describe(Name, classOf[DrillWorkspacePath].getName,
-    "_FUNC_(workspace, root, allow_outside, table) - Drill's workspace rule: the local path a table " +
-      "name resolves to in the workspace rooted at `root`; unless `allow_outside` (Drill's " +
+    "_FUNC_(workspace, root, allow_outside, table[, listing]) - Drill's workspace rule: the local path a " +
+      "table name resolves to in the workspace rooted at `root`; unless `allow_outside` (Drill's " +
       "allowAccessOutsideWorkspace), an error naming the workspace when the name leaves the root " +
-      "(`..`, an absolute path elsewhere, a URI scheme, a symlink pointing out, a look-alike of `.` or `/`).",
+      "(`..`, an absolute path elsewhere, a URI scheme, a symlink pointing out, a look-alike of `.` or `/`). " +
+      "With `listing` true, the folder a listing names (SHOW FILES): the path itself is checked, not " +
+      "the entries under it, and an empty name is the root.",
     examples = """
     Examples:
       > SELECT _FUNC_('data', '/srv/data', false, 'x/y.json');
        /srv/data/x/y.json
   """) { args =>
-    DrillFunctions.arity(Name, args, 4)
-    DrillWorkspacePath(Seq(Cast(args(0), StringType), Cast(args(1), StringType), Cast(args(2), StringType),
-      Cast(args(3), StringType)))
+    DrillFunctions.arity(Name, args, 4, 5)
+    DrillWorkspacePath(args.map(Cast(_, StringType)))
   }
 }
