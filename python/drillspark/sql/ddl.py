@@ -3,9 +3,13 @@ and messages (asked of Drill itself: `[ok, summary]` rows, `Fragment` / `Number 
 written` for CTAS, VALIDATION errors for immutable schemas, name clashes and missing objects).
 
 Views are stored as Drill stores them (`name.view.drill` in the workspace folder, see
-spark/storage/views.py). CTAS writes a folder of data files named as Drill names them
-(`0_0_0.parquet`, ...). DROP TABLE removes only a table: a data file, or a folder holding data
-files of one format (nothing else: no sub-folders, no files of other kinds)."""
+spark/storage/views.py), written beside it under a unique name and renamed into place; two
+CREATE VIEW of one view run one after the other. CTAS writes a folder of data files named as
+Drill names them (`0_0_0.parquet`, ...). DROP TABLE removes only a table: a data file, or a
+folder holding data files of one format, in sub-folders too (as CTAS with PARTITION BY and
+Drill's own writers leave them; nothing of another kind). A table that is a symlink (inside
+its workspace: the workspace rule refuses one leading out) is dropped as Drill drops it: the
+link goes, what it points to stays."""
 
 from __future__ import annotations
 
@@ -15,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.names import fold
 from drillspark.result import StatementResult
-from drillspark.spark.storage.views import VIEW_SUFFIX, view_path, write_view
+from drillspark.spark.storage.views import (
+    VIEW_SUFFIX,
+    ViewExistsError,
+    ViewFileError,
+    view_lock,
+    view_path,
+    write_view,
+)
 from drillspark.sql import catalog
 from drillspark.sql import statements as st
 from drillspark.sql.catalog import SchemaRef
@@ -127,8 +138,6 @@ def _located(e: SqlError, stmt: Any) -> SqlError:
 
 # ----------------------------------------------------------------------------- views
 def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
-    from drillspark.sql.view_fields import view_fields
-
     if stmt.replace and stmt.if_not_exists:
         raise ValidationError(
             "Create view statement cannot have both <OR REPLACE> and <IF NOT EXISTS> clause"
@@ -136,6 +145,15 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
     ref, name = target_schema(engine, stmt.name)
     folder = _mutable(engine, ref, name)
     path = view_path(folder, name)
+    with view_lock(path):  # one CREATE VIEW of this view at a time: each sees the last one's
+        return _create_view(engine, stmt, ref, name, folder, path)
+
+
+def _create_view(
+    engine: SqlEngine, stmt: st.CreateView, ref: SchemaRef, name: str, folder: str, path: str
+) -> RowsResult:
+    from drillspark.sql.view_fields import view_fields
+
     temp = (
         catalog.temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA else None
     )
@@ -170,7 +188,25 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
     else:  # the select list's own names (the plan may have renamed a duplicate)
         _check_names([f["name"] for f in fields if f["type"] != "DYNAMIC_STAR"])
     schema_path = list(engine.session.default_schema or ())
-    write_view(path, name, stmt.query.strip(), fields, schema_path)
+    try:
+        write_view(
+            path,
+            name,
+            stmt.query.strip(),
+            fields,
+            schema_path,
+            replace=stmt.replace,
+            # the name is asked of the workspace rule again once the folder is open
+            confined=lambda: _mutable(engine, ref, name),
+        )
+    except ViewExistsError:  # another process created it meanwhile
+        raise ValidationError(
+            f"A view with given name [{name}] already exists in schema [{ref.name}]"
+        ) from None
+    except ViewFileError as e:
+        raise ValidationError(
+            f"View '{name}' was not written in schema [{ref.name}]: {e}"
+        ) from None
     verb = "replaced" if view_exists else "created"
     return _ok(True, f"View '{name}' {verb} successfully in '{ref.name}' schema")
 
@@ -210,15 +246,25 @@ def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -
             return _ok(False, f"Table [{name}] not found")
         raise ValidationError(f"Table [{name}] not found")
     _check_is_table(path, ref, name)
-    if os.path.isdir(path):
-        shutil.rmtree(path)
-    else:
-        os.remove(path)
+    try:
+        if os.path.islink(path):
+            os.unlink(path)  # as Drill: the link goes, what it points to stays
+        elif os.path.isdir(path):
+            shutil.rmtree(path)  # never follows a link inside the folder (it removes the link)
+        else:
+            os.remove(path)
+    except OSError as e:
+        # e.g. the folder was swapped for a symlink after it was checked: nothing is followed
+        raise ValidationError(
+            f"Table [{name}] in schema [{ref.name}] was not dropped: it changed while it was "
+            f"dropped ({e.strerror or e})"
+        ) from None
     return _ok(True, f"Table [{name}] dropped")
 
 
 def _check_is_table(path: str, ref: SchemaRef, name: str) -> None:
-    """Refuse to drop anything but a data file or a folder of data files of one format."""
+    """Refuse to drop anything but a data file or a folder of data files of one format (in
+    sub-folders too, as Drill drops them)."""
     if os.path.isfile(path):
         if _extension(os.path.basename(path)) not in DATA_EXTENSIONS or path.endswith(VIEW_SUFFIX):
             raise ValidationError(
@@ -227,23 +273,20 @@ def _check_is_table(path: str, ref: SchemaRef, name: str) -> None:
             )
         return
     formats = set()
-    for entry in os.scandir(path):
-        if entry.name.startswith((".", "_")):
-            continue  # hidden and bookkeeping files (.crc, _SUCCESS) go with the table
-        if entry.is_dir():
-            raise ValidationError(
-                f"[{name}] in schema [{ref.name}] holds the folder "
-                f"[{entry.name}]: DROP TABLE removes only folders of data "
-                "files"
-            )
-        ext = _extension(entry.name)
-        if ext not in DATA_EXTENSIONS:
-            raise ValidationError(
-                "Table contains different file formats. \nDrop Table is only "
-                "supported for directories that contain homogeneous file "
-                "formats consumable by Drill"
-            )
-        formats.add(ext)
+    for _folder, folders, files in os.walk(path):
+        # hidden and bookkeeping files and folders (.crc, _SUCCESS) go with the table
+        folders[:] = [f for f in folders if not f.startswith((".", "_"))]
+        for file in files:
+            if file.startswith((".", "_")):
+                continue
+            ext = _extension(file)
+            if ext not in DATA_EXTENSIONS:
+                raise ValidationError(
+                    "Table contains different file formats. \nDrop Table is only "
+                    "supported for directories that contain homogeneous file "
+                    "formats consumable by Drill"
+                )
+            formats.add(ext)
     if not formats:
         raise ValidationError(
             "No files were found and no default format is set on the "

@@ -6,13 +6,21 @@ folder, a JSON object (pretty-printed as Drill's Jackson writer does):
 
 `fields` are the view's columns with Calcite type names (`ANY` for a column of a schema-free
 table; a single `**` of type `DYNAMIC_STAR` for `SELECT *` over one); `workspaceSchemaPath` is
-the default schema the SQL was written under. Drill and drillspark read each other's files."""
+the default schema the SQL was written under. Drill and drillspark read each other's files.
+
+A view file is written whole or not at all: into a new file beside it (a hidden name no one can
+guess, created exclusively and never through a symlink), renamed over the view file (a symlink
+planted there is replaced, never followed). CREATE VIEW statements of one view in this process
+run one after another (`view_lock`)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable
+import threading
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +31,11 @@ VIEW_SUFFIX = ".view.drill"
 
 class ViewFileError(ExecutionError, ValueError):
     pass
+
+
+class ViewExistsError(ViewFileError):
+    """CREATE VIEW (without OR REPLACE) found the view file made meanwhile (by another
+    process)."""
 
 
 @dataclass(frozen=True)
@@ -88,15 +101,78 @@ def list_views(folder: str, leads_out: Callable[[str, str], bool] | None = None)
     return out
 
 
+# view file -> the lock its writers in this process take (a server runs statements in threads)
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+@contextlib.contextmanager
+def view_lock(path: str) -> Iterator[None]:
+    """Hold the view file `path` for one writer of this process: concurrent CREATE [OR
+    REPLACE] VIEW statements of one view run one after another, each seeing the last one's
+    file."""
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(os.path.abspath(path), threading.Lock())
+    with lock:
+        yield
+
+
 def write_view(
-    path: str, name: str, sql: str, fields: list[dict[str, Any]], schema_path: list[str]
+    path: str,
+    name: str,
+    sql: str,
+    fields: list[dict[str, Any]],
+    schema_path: list[str],
+    replace: bool = True,
+    confined: Callable[[], object] | None = None,
 ) -> None:
-    """Write the view file in one step (a temporary file renamed into place)."""
+    """Write the view file whole or not at all: into `.<file>.<random>.tmp` beside it, created
+    exclusively without following a symlink (mode 0644), then renamed over `path` (with
+    `replace`) or linked to it only if no file is there yet (else ViewExistsError). The folder
+    is opened first and everything happens in the folder so opened; `confined` (the workspace
+    rule's check of the view's name) runs once it is open, and the folder must still be the
+    one its path names, so a folder swapped for a symlink meanwhile is never written to."""
     data = {"name": name, "sql": sql, "fields": fields, "workspaceSchemaPath": schema_path}
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(jackson_pretty(data))
-    os.replace(tmp, path)
+    text = jackson_pretty(data).encode("utf-8")
+    folder, base = os.path.split(os.path.abspath(path))
+    try:
+        folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as e:
+        raise ViewFileError(f"cannot open the folder of view `{name}`: {e.strerror}") from None
+    try:
+        if confined is not None:
+            confined()
+            try:
+                same = os.path.samestat(os.fstat(folder_fd), os.stat(folder))
+            except OSError:
+                same = False
+            if not same:
+                raise ViewFileError(f"the folder of view `{name}` changed while it was written")
+        tmp = f".{base}.{uuid.uuid4().hex}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(tmp, flags, 0o644, dir_fd=folder_fd)
+        except OSError as e:
+            raise ViewFileError(f"cannot write view `{name}`: {e.strerror}") from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            if replace:
+                os.replace(tmp, base, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+            else:
+                try:
+                    os.link(tmp, base, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+                except FileExistsError:
+                    raise ViewExistsError(f"view `{name}` exists") from None
+        except OSError as e:
+            raise ViewFileError(f"cannot write view `{name}`: {e.strerror or e}") from None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp, dir_fd=folder_fd)
+    finally:
+        os.close(folder_fd)
 
 
 def jackson_pretty(value: Any, indent: int = 0) -> str:
