@@ -38,6 +38,11 @@ class Limits:
     max_seconds: float = 600.0  # per query (0: unbounded)
     max_running: int = 16  # queries at once; more wait (ENQUEUED)
     session_idle: float = 3600.0  # as Drill's drill.exec.http.session_max_idle_secs
+    sessions_max: int = 10_000  # anonymous HTTP sessions kept in all
+    sessions_per_client: int = 100  # sessions per client address (anonymous) or per user
+    # names the server answers to in Host besides its bind address, the loopback names, its
+    # host name and IP literals ("*": any); see handler.ServedHosts
+    allowed_hosts: tuple[str, ...] = ()
 
 
 def is_loopback(host: str) -> bool:
@@ -74,7 +79,14 @@ class DrillServer:
             )
         self.auth = Authenticator(self.users)
         self.catalog = Catalog(self.workspaces)
-        self.sessions = SessionStore(idle=self.limits.session_idle)
+        self.sessions = SessionStore(
+            idle=self.limits.session_idle,
+            limit=self.limits.sessions_max,
+            per_owner=self.limits.sessions_per_client,
+        )
+        from drillspark.server.handler import ServedHosts
+
+        self.served_hosts = ServedHosts.of(self.host, self.limits.allowed_hosts)
         self.queries = QueryManager(
             self.spark,
             max_running=self.limits.max_running,

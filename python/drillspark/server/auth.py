@@ -10,7 +10,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import ipaddress
 import os
+import re
 import secrets
 import threading
 import time
@@ -129,7 +131,9 @@ class Authenticator:
 @dataclass
 class HttpSession:
     """What one HTTP client (its JSESSIONID cookie) keeps between requests: its login, and
-    the default schema and options that USE / ALTER SESSION set."""
+    the default schema and options that USE / ALTER SESSION set. `owner` is whom the store
+    counts it against: `user:NAME` (a login, or HTTP Basic) or `addr:ADDRESS` (anonymous,
+    by client address; an IPv6 client by its /64)."""
 
     id: str
     user: str | None = None
@@ -138,17 +142,58 @@ class HttpSession:
     options: dict[str, Any] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    owner: str = ""
+
+    @property
+    def holds_state(self) -> bool:
+        """Whether it keeps anything a later request needs (else it need not be kept)."""
+        return self.user is not None or self.default_schema is not None or bool(self.options)
+
+
+def client_owner(address: str) -> str:
+    """The owner of an anonymous session: its client's address (an IPv6 client by its /64,
+    which one host usually holds whole; an IPv4-mapped one as IPv4)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return "addr:" + address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return "addr:" + str(ip.ipv4_mapped)
+        return "addr:" + str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return "addr:" + str(ip)
+
+
+def _is_user(owner: str) -> bool:
+    return owner.startswith("user:")
 
 
 class SessionStore:
-    """HTTP sessions by cookie value, dropped after `idle` seconds without a request (Drill's
-    drill.exec.http.session_max_idle_secs is 3600) and, oldest first, beyond `limit`."""
+    """HTTP sessions by cookie value.
 
-    def __init__(self, idle: float = 3600.0, limit: int = 10_000):
+    A session is dropped after `idle` seconds without a request (Drill's
+    drill.exec.http.session_max_idle_secs is 3600): the least recently used are swept at every
+    change and count. Each owner (a user, or an anonymous client address) holds at most
+    `per_owner`; a new one past that evicts the same owner's least recently used. Anonymous
+    sessions number at most `limit` in all; past that, a new one evicts the least recently
+    used session of the address holding the most. A logged-in user's sessions are never
+    evicted by anyone else's requests (they are bounded by the users file times
+    `per_owner`).
+
+    The store also words the CSRF tokens of the console's pages: an HMAC under a secret of
+    this process of whom the page is for (a user, or an anonymous client address), so a
+    token is that one's, never guessable from outside, and the same in every page it
+    loads."""
+
+    def __init__(self, idle: float = 3600.0, limit: int = 10_000, per_owner: int = 100):
         self.idle = idle
         self.limit = limit
-        self._sessions: OrderedDict[str, HttpSession] = OrderedDict()
+        self.per_owner = per_owner
+        self._sessions: OrderedDict[str, HttpSession] = OrderedDict()  # least recent first
+        self._owned: dict[str, OrderedDict[str, None]] = {}
+        self._anonymous = 0
         self._lock = threading.Lock()
+        self._secret = secrets.token_bytes(32)
 
     def get(self, sid: str | None) -> HttpSession | None:
         if not sid:
@@ -159,23 +204,93 @@ class SessionStore:
             if s is None:
                 return None
             if now - s.touched > self.idle:
-                del self._sessions[sid]
+                self._remove(sid)
                 return None
             s.touched = now
             self._sessions.move_to_end(sid)
+            self._owned[s.owner].move_to_end(sid)
             return s
 
-    def create(self) -> HttpSession:
-        s = HttpSession(secrets.token_urlsafe(24))
+    def new(self, owner: str) -> HttpSession:
+        """A session not yet kept: `add` keeps it once it holds something."""
+        return HttpSession(secrets.token_urlsafe(24), owner=owner)
+
+    def add(self, s: HttpSession) -> None:
+        now = time.monotonic()
         with self._lock:
+            self._expire(now)
+            mine = self._owned.setdefault(s.owner, OrderedDict())
+            while len(mine) >= max(1, self.per_owner):
+                self._remove(next(iter(mine)))
+            if not _is_user(s.owner):
+                while self._anonymous >= max(1, self.limit):
+                    self._remove(self._victim())
+                self._anonymous += 1
+            s.touched = now
             self._sessions[s.id] = s
-            while len(self._sessions) > self.limit:
-                self._sessions.popitem(last=False)
+            self._owned.setdefault(s.owner, mine)[s.id] = None
+
+    def create(self, owner: str = "") -> HttpSession:
+        s = self.new(owner)
+        self.add(s)
         return s
 
     def drop(self, sid: str) -> None:
         with self._lock:
-            self._sessions.pop(sid, None)
+            self._remove(sid)
+
+    def csrf_token(self, who: str) -> str:
+        """The CSRF token of `who` (a user, or an anonymous client address)."""
+        digest = hmac.new(self._secret, who.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
     def __len__(self) -> int:
-        return len(self._sessions)
+        with self._lock:
+            self._expire(time.monotonic())
+            return len(self._sessions)
+
+    # callers hold self._lock
+    def _remove(self, sid: str) -> None:
+        s = self._sessions.pop(sid, None)
+        if s is None:
+            return
+        mine = self._owned.get(s.owner)
+        if mine is not None:
+            mine.pop(sid, None)
+            if not mine:
+                del self._owned[s.owner]
+        if not _is_user(s.owner):
+            self._anonymous -= 1
+
+    def _expire(self, now: float) -> None:
+        while self._sessions:
+            sid, s = next(iter(self._sessions.items()))
+            if now - s.touched <= self.idle:
+                return
+            self._remove(sid)
+
+    def _victim(self) -> str:
+        """The least recently used session of the anonymous owner holding the most."""
+        owners = [(len(m), o) for o, m in self._owned.items() if not _is_user(o)]
+        _, owner = max(owners, key=lambda pair: pair[0])
+        return next(iter(self._owned[owner]))
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    if c in _ESCAPES:
+        return _ESCAPES[c]
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def log_text(value: object) -> str:
+    """Client-given text (a user name, SQL, a path, a header) made safe for one log line:
+    control characters (newline, carriage return, ESC sequences that rewrite a terminal,
+    NEL), the Unicode line and paragraph separators and the bidirectional overrides are
+    written as escapes (`\\n`, `\\x1b`, `\\u2028`), so a client cannot start a log line of
+    its own or disguise one. Everything else is left as it is."""
+    return _UNSAFE.sub(_escape, str(value))

@@ -4,22 +4,29 @@ connection; a query runs in the thread of its request)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
 import http.server
+import ipaddress
+import itertools
 import json
 import logging
 import mimetypes
 import re
+import socket
 import sys
 import threading
 import traceback
 import urllib.parse
+from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from drillspark.errors import UsageError
 from drillspark.server import responses
-from drillspark.server.auth import HttpSession
+from drillspark.server.auth import HttpSession, client_owner, log_text
 from drillspark.server.catalog import SERVER_OPTIONS, VERBOSE_ERRORS
 from drillspark.server.queries import QueryFailed, client_query_id
 from drillspark.server.responses import QUERY_ID_HEADER
@@ -43,6 +50,17 @@ PUBLIC = {"/login", "/j_security_check", "/status.json"}
 _CHUNK = 64 * 1024
 # A body up to this many times the request limit is read and dropped before the 413.
 DRAIN_FACTOR = 8
+# JSON bodies nest no deeper (Drill's requests nest 3 or 4 levels; Python's parser recurses)
+MAX_JSON_DEPTH = 100
+CSRF_HEADER = "X-CSRF-Token"
+CSRF_FIELD = "csrfToken"  # the form field Drill's console pages carry
+# GETs that change something (Drill's own paths): checked as POSTs are
+_UNSAFE_GET = re.compile(r"/storage/[^/]+/enable/[^/]+|/profiles/cancel/[^/]+|/logout")
+_HOST = re.compile(
+    r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9_.-]+))(?::(?P<port>[0-9]{1,5}))?"
+)
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+_WILDCARD = ("", "0.0.0.0", "::")
 
 
 class HttpError(UsageError):
@@ -54,6 +72,86 @@ class HttpError(UsageError):
         self.headers = headers or {}
 
 
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """`name[:port]` or `[v6][:port]` (a Host header, an Origin's authority) as (lower-case
+    name without a final dot or brackets, port); None when it is neither."""
+    m = _HOST.fullmatch(value.strip())
+    if m is None:
+        return None
+    name = (m["v6"] or m["name"]).lower().rstrip(".")
+    return name, int(m["port"]) if m["port"] else None
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class ServedHosts:
+    """The names this server answers to in a `Host` header. A web page on another site that
+    gets its own name resolved to this server's address (DNS rebinding) sends its name: it
+    is refused. Always served: IP literals (nothing resolves them), the loopback names, the
+    bind address and the machine's host name, and the operator's `Limits.allowed_hosts`
+    (`*`: any). A wildcard bind (0.0.0.0, ::) answers to any name unless allowed_hosts names
+    some."""
+
+    names: frozenset[str]
+    extra: frozenset[str]
+    any_name: bool
+
+    @classmethod
+    def of(cls, bind: str, allowed: Iterable[str]) -> ServedHosts:
+        extra = frozenset(
+            part[0] for part in (split_host(a) for a in allowed if a != "*") if part is not None
+        )
+        any_name = "*" in allowed or (bind in _WILDCARD and not extra)
+        names = set(extra) | set(LOOPBACK_NAMES)
+        if bind not in _WILDCARD:
+            names.add(bind.lower().strip("[]").rstrip("."))
+        with contextlib.suppress(OSError):
+            names.add(socket.gethostname().lower())
+        return cls(frozenset(names), extra, any_name)
+
+    def accepts(self, name: str) -> bool:
+        return self.any_name or _is_ip(name) or name.lower().rstrip(".") in self.names
+
+
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings do not
+    count), without parsing it: Python's parser recurses once per level."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    bare = re.sub(r'"[^"\\]*(?:\\.[^"\\]*)*"', "", text)
+    steps = (1 if c in "[{" else -1 for c in bare if c in "[]{}")
+    return max(itertools.accumulate(steps, initial=0))
+
+
+def _loads(raw: bytes) -> Any:
+    """A JSON body, refused (400) when it is not UTF-8, not JSON or nested too deep."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise HttpError(400, f"malformed JSON in the request body: {e}") from None
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise HttpError(
+            400,
+            f"the JSON request body nests arrays and objects more than {MAX_JSON_DEPTH} "
+            "levels deep (the server's limit)",
+        )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise HttpError(400, f"malformed JSON in the request body: {e}") from None
+    except RecursionError:  # the server's own stack, deeper than it could be: same answer
+        raise HttpError(
+            400, f"the JSON request body nests more than {MAX_JSON_DEPTH} levels deep"
+        ) from None
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "drillspark"
@@ -63,7 +161,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     # --------------------------------------------------------------- plumbing
     def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s %s", self.address_string(), format % args)
+        # the request line and http.server's own messages carry the client's text
+        log.debug("%s %s", self.address_string(), log_text(format % args))
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own answers (a malformed request line, a header too long, an unknown
+        method, ...) in Drill's error shape, `{"errorMessage" : ...}`, never an HTML page."""
+        short = self.responses.get(code, ("",))[0]
+        self.log_error("code %d, message %s", code, message)
+        if self.request_version == "HTTP/0.9":  # unparsed: answer with a status line anyway
+            self.request_version = "HTTP/1.0"
+        text = f"HTTP {code} {short}" + (f": {message}" if message and message != short else "")
+        body = responses.jackson({"errorMessage": text}).encode()
+        self.close_connection = True
+        self.send_response(code, short)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.send_header("Cache-Control", "must-revalidate,no-cache,no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def do_GET(self) -> None:
         self._dispatch("GET")
@@ -77,10 +196,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self._dispatch("HEAD")
 
+    # methods no path takes: 405 on Drill's paths, 404 elsewhere (not http.server's 501)
+    def do_PUT(self) -> None:
+        self._dispatch("PUT")
+
+    def do_PATCH(self) -> None:
+        self._dispatch("PATCH")
+
+    def do_OPTIONS(self) -> None:  # a CORS preflight too: no Access-Control-* answer, ever
+        self._dispatch("OPTIONS")
+
     def _dispatch(self, method: str) -> None:
         self._cookie_out: str | None = None
         self._body_read = False
         self._session: HttpSession | None = None
+        self._fresh: HttpSession | None = None
+        self._csrf_pending = False
         self._user: str | None = None
         self._admin = False
         url = urllib.parse.urlsplit(self.path)
@@ -89,8 +220,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if len(path) > 1:
             path = path.rstrip("/")
         try:
+            self._check_host()
+            needs_token = self._check_cross_site(method, path)
             self._authenticate(method, path)
             route = self._route(method, path)
+            if needs_token:
+                if getattr(route, "__func__", None) not in (Handler._set_option, Handler._login):
+                    raise self._csrf_refused()
+                self._csrf_pending = True  # the form's csrfToken decides (_form)
             route()
         except _Answered:
             self._discard_body()
@@ -101,7 +238,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
         except Exception as e:  # never a stack trace to the client; one in the log
             log.error(
-                "internal error on %s %s: %s", method, path, "".join(traceback.format_exception(e))
+                "internal error on %s %s: %s",
+                method,
+                log_text(path),
+                _indented(traceback.format_exception(e)),
             )
             try:
                 self._send_json(500, {"errorMessage": f"internal error: {type(e).__name__}"})
@@ -111,6 +251,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _route(self, method: str, path: str) -> Any:
         get = method in ("GET", "HEAD")
         m = None
+        if not self.app.auth.enabled and path in ("/login", "/j_security_check"):
+            # Drill 1.22 without authentication has no login: a form login fails (its answer
+            # is 500 `{"errorMessage" : "HTTP 404 Not Found"}`), so no client believes it
+            # logged in
+            raise HttpError(404, "HTTP 404 Not Found")
         if get and path in PAGES and path not in ("/status",):
             return lambda: self._page(PAGES[path])
         routes: list[tuple[str, str, Any]] = [
@@ -133,6 +278,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("POST", r"/storage/(?P<name>[^/]+)\.json", self._storage_post),
             ("DELETE", r"/storage/(?P<name>[^/]+)\.json", self._storage_delete),
             ("GET", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
+            ("POST", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
             ("GET", r"/options\.json", self._options),
             ("POST", r"/option/(?P<name>[^/]+)", self._set_option),
             ("GET", r"/static/(?P<file>[A-Za-z0-9_.-]+)", self._static),
@@ -151,6 +297,93 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raise HttpError(405, "HTTP 405 Method Not Allowed")
         raise HttpError(404, "HTTP 404 Not Found")
 
+    # --------------------------------------------------------------- browsers
+    def _check_host(self) -> None:
+        """DNS rebinding: a page whose own name was made to resolve to this server sends
+        that name as Host. It gets 421; so does an Origin that is not this server's."""
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) > 1:
+            raise HttpError(400, "the request has more than one Host header")
+        served = self.app.served_hosts
+        if hosts:
+            found = split_host(hosts[0])
+            if found is None:
+                raise HttpError(400, f"malformed Host header {log_text(hosts[0][:200])!r}")
+            if not served.accepts(found[0]):
+                raise HttpError(
+                    421,
+                    f"Host header {log_text(hosts[0][:200])!r} does not name this server: a "
+                    "web page on another site whose name was made to resolve to this "
+                    "address (DNS rebinding) sends such a Host. A name of this server is "
+                    "added to its allowed hosts",
+                )
+        origin = self.headers.get("Origin")
+        if origin is not None and not self._same_origin(origin, hosts[0] if hosts else None):
+            raise HttpError(
+                403,
+                f"cross-origin request refused: Origin {log_text(origin[:200])!r} is not "
+                "this server's origin (the server answers no cross-origin requests)",
+            )
+
+    def _same_origin(self, origin: str, host: str | None) -> bool:
+        scheme, sep, authority = origin.strip().partition("://")
+        found = split_host(authority) if sep and scheme.lower() in ("http", "https") else None
+        if found is None:  # "null" (a sandboxed frame, a file: page) or malformed
+            return False
+        name, port = found
+        port = port or (443 if scheme.lower() == "https" else 80)
+        if name in self.app.served_hosts.extra:  # a name the operator vouches for (a proxy)
+            return True
+        target = split_host(host) if host else (self.app.host, self.app.port)
+        if target is None:
+            return False
+        return name == target[0] and (target[1] is None or port == target[1])
+
+    def _check_cross_site(self, method: str, path: str) -> bool:
+        """A request that changes something, sent by a browser, must come from this server's
+        own pages. Refused: `Sec-Fetch-Site` other than same-origin / none (every current
+        browser sends it), a foreign Origin (_check_host). Let through: same-origin proof,
+        a request a page on another site cannot send without a CORS preflight (an
+        X-CSRF-Token header, a JSON body), and programs (no browser's headers: curl, pydrill,
+        sqlalchemy-drill, drillspark's own client). What is left — a browser too old to send
+        Origin and Sec-Fetch-Site — must carry the page's csrfToken: True (checked by the
+        form reader, on the two form paths; any other path refuses it)."""
+        if method in ("GET", "HEAD") and not _UNSAFE_GET.fullmatch(path):
+            return False
+        site = self.headers.get("Sec-Fetch-Site")
+        if site is not None and site.strip().lower() not in ("same-origin", "none"):
+            raise HttpError(
+                403,
+                f"cross-site request refused (Sec-Fetch-Site: {log_text(site[:40])}): "
+                "this request changes the server and is taken from its own pages only",
+            )
+        if self.headers.get("Origin") is not None or site is not None:
+            return False  # the same origin, checked above
+        if self.headers.get(CSRF_HEADER, "").strip():
+            return False
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind == "application/json":
+            return False
+        browser = "mozilla/" in self.headers.get("User-Agent", "").lower() or any(
+            k.lower().startswith("sec-fetch-") for k in self.headers
+        )
+        return browser
+
+    def _csrf_refused(self) -> HttpError:
+        return HttpError(
+            403,
+            "Potential CSRF detected: a browser's request that changes the server needs "
+            f"its page's {CSRF_FIELD} form field, an {CSRF_HEADER} header or a same-origin "
+            "Origin header (the console sends them)",
+        )
+
+    def _csrf_token(self) -> str:
+        """The token of this user's pages; before a login (and without users) the token of
+        the client's address, which a client elsewhere cannot learn by loading a page."""
+        if self._user is not None:
+            return self.app.sessions.csrf_token("user:" + self._user)
+        return self.app.sessions.csrf_token("anonymous " + client_owner(self.client_address[0]))
+
     # --------------------------------------------------------------- responses
     def _send(
         self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
@@ -166,6 +399,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _common_headers(self, headers: dict[str, str] | None = None) -> None:
         self.send_header("Cache-Control", "must-revalidate,no-cache,no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        # no other site may frame the console (clickjacking its buttons)
+        self.send_header("X-Frame-Options", "DENY")
+        self.send_header("Content-Security-Policy", "frame-ancestors 'none'")
         if self._cookie_out is not None:
             self.send_header("Set-Cookie", self._cookie_out)
         for k, v in (headers or {}).items():
@@ -178,7 +414,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._send(303, b"", "text/plain", {"Location": location})
 
     def _page(self, name: str) -> None:
-        body = _asset(name)
+        token = self._csrf_token().encode()
+        # the page's CSRF token: for its scripts (X-CSRF-Token) and forms (csrfToken)
+        body = _asset(name).replace(
+            b"<head>", b'<head><meta name="csrf-token" content="' + token + b'">', 1
+        )
+        body = body.replace(
+            b"<!--csrf-->",
+            b'<input type="hidden" name="' + CSRF_FIELD.encode() + b'" value="' + token + b'">',
+        )
         if name == "login.html" and "error" in self._query_args:
             # the text Drill's login page shows (sqlalchemy-drill and pydrill look for it)
             body = body.replace(
@@ -263,19 +507,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         raw = self._body()
         if not raw.strip():  # no body: None, as Jackson reads it
             return None
-        try:
-            return json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise HttpError(400, f"malformed JSON in the request body: {e}") from None
+        return _loads(raw)
 
     def _form(self) -> dict[str, str]:
         raw = self._body()
         kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if kind == "application/json":
-            try:
-                value = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as e:
-                raise HttpError(400, f"malformed JSON in the request body: {e}") from None
+            value = _loads(raw)
             if not isinstance(value, dict):
                 raise HttpError(400, "expected a JSON object")
             return {str(k): v for k, v in value.items()}
@@ -285,7 +523,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             )
         except UnicodeDecodeError:
             raise HttpError(400, "the form is not UTF-8") from None
-        return dict(pairs)
+        form = dict(pairs)
+        if self._csrf_pending and not hmac.compare_digest(
+            form.get(CSRF_FIELD, "").encode(), self._csrf_token().encode()
+        ):
+            raise self._csrf_refused()
+        return form
 
     def _wants_html(self) -> bool:
         return "text/html" in self.headers.get("Accept", "")
@@ -301,10 +544,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         return s
         return None
 
-    def _new_session(self) -> HttpSession:
-        s = self.app.sessions.create()
+    def _owner(self) -> str:
+        """Whom a new session counts against: the user, else the client's address."""
+        return (
+            "user:" + self._user if self._user is not None else client_owner(self.client_address[0])
+        )
+
+    def _keep(self, s: HttpSession) -> None:
+        """Keep a session in the store and give the client its cookie."""
+        self.app.sessions.add(s)
         self._cookie_out = f"{COOKIE}={s.id}; Path=/; HttpOnly; SameSite=Strict"
-        return s
+
+    def _keep_fresh_session(self) -> None:
+        """Before the answer's headers: the request's new session is kept (with a cookie)
+        only if its statement gave it state (USE, ALTER SESSION); a plain query keeps none."""
+        s, self._fresh = self._fresh, None
+        if s is not None and s.holds_state:
+            self._keep(s)
 
     def _authenticate(self, method: str, path: str) -> None:
         self._session = self._cookie_session()
@@ -322,6 +578,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     {"WWW-Authenticate": 'Basic realm="drillspark"'},
                 )
             self._user, self._admin = user.name, user.admin
+            if self._session is not None and self._session.owner != "user:" + user.name:
+                self._session = None  # another user's session is not this login's
             return
         if self._session is not None and self._session.user is not None:
             self._user, self._admin = self._session.user, self._session.admin
@@ -343,20 +601,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _login(self) -> None:
         form = self._form()
-        if not self.app.auth.enabled:
-            self._redirect("/")
-            return
         user = self.app.auth.check(str(form.get("j_username", "")), str(form.get("j_password", "")))
         if user is None:
             log.warning(
-                "failed login for %r from %s", form.get("j_username"), self.client_address[0]
+                "failed login for '%s' from %s",
+                log_text(form.get("j_username")),
+                self.client_address[0],
             )
             self._redirect("/login?error=1")
             return
         if self._session is not None:  # a new id on login: no session fixation
             self.app.sessions.drop(self._session.id)
-        s = self._new_session()
+        s = self.app.sessions.new("user:" + user.name)
         s.user, s.admin = user.name, user.admin
+        self._keep(s)
         self._redirect("/")
 
     def _logout(self) -> None:
@@ -375,6 +633,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "authEnabled": self.app.auth.enabled,
                 "defaultSchema": ".".join(s.default_schema) if s and s.default_schema else None,
                 "options": dict(s.options) if s else {},
+                "csrfToken": self._csrf_token(),
             },
         )
 
@@ -417,7 +676,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     f"{QUERY_ID_HEADER} must be a query id such as "
                     "3f0c6d4e-1a2b-4c5d-8e9f-0a1b2c3d4e5f",
                 )
-        session = self._session or self._new_session()
+        session = self._session
+        if session is None:  # kept only if the statement gives it state (stream_query)
+            session = self._fresh = self.app.sessions.new(self._owner())
         self.app.run_query(
             self, session, query_type, text, options, auto_limit, default_schema, user, query_id
         )
@@ -427,6 +688,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             result = run()
         except QueryFailed as e:
+            self._keep_fresh_session()
             if e.head is not None:  # cancelled once its columns were known: Drill sent them
                 columns, metadata, limit = e.head
                 body = responses.query_head(query_id, columns, metadata, limit)
@@ -436,6 +698,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._send(200, body.encode(), "application/json")
             return
         try:
+            self._keep_fresh_session()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Transfer-Encoding", "chunked")
@@ -535,7 +798,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.app.catalog.update_plugin(self._match["name"], body)
         except SqlError as e:
             raise HttpError(400, e.message) from None
-        log.info("storage plugin %s updated by %s", self._match["name"], self._user or "anonymous")
+        log.info(
+            "storage plugin %s updated by %s",
+            log_text(self._match["name"]),
+            log_text(self._user or "anonymous"),
+        )
         self._send_json(200, {"result": "Success"})
 
     def _storage_delete(self) -> None:
@@ -551,6 +818,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _enable(self) -> None:
         self._require_admin()
+        if self.command == "POST":  # Drill 1.22's POST form consumes JSON (its body unused)
+            kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            self._body()
+            if kind != "application/json":
+                raise HttpError(415, "HTTP 415 Unsupported Media Type")
         try:
             self.app.catalog.set_enabled(self._match["name"], self._match["flag"] == "true")
         except KeyError:  # Drill 1.22's answer, word for word
@@ -574,7 +846,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.app.catalog.set_system_option(name, form["value"], form.get("kind"))
         except SqlError as e:
             raise HttpError(400, f"option {name}: {e.message}") from None
-        log.info("system option %s = %r set by %s", name, form["value"], self._user or "anonymous")
+        log.info(
+            "system option %s = '%s' set by %s",
+            log_text(name),
+            log_text(form["value"]),
+            log_text(self._user or "anonymous"),
+        )
         if self._wants_html():
             self._redirect("/options")
         else:
@@ -662,7 +939,15 @@ def _auto_limit(value: Any) -> int:
 
 
 def _user_name(value: Any) -> str | None:
-    return value.strip()[:128] or None if isinstance(value, str) else None
+    """`userName` (authentication off): at most 128 characters, control characters escaped
+    (it is shown in profiles and written to the log)."""
+    return log_text(value.strip()[:128]) or None if isinstance(value, str) else None
+
+
+def _indented(lines: list[str]) -> str:
+    """A traceback for the log: every line escaped and indented, so none can pass for a log
+    line of its own (an exception's message may hold the client's text)."""
+    return "".join("\n    " + log_text(line) for text in lines for line in text.splitlines())
 
 
 _ASSETS: dict[str, bytes] = {}

@@ -18,6 +18,20 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// The page's CSRF token (the server writes it into every page's <head>): forms carry it as
+// csrfToken, and send() as the X-CSRF-Token header, which no page of another site can set.
+function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.content : "";
+}
+
+// A request that changes something on the server (POST, enable, cancel, log out).
+function send(path, options) {
+  const o = Object.assign({credentials: "same-origin"}, options || {});
+  o.headers = Object.assign({"X-CSRF-Token": csrfToken()}, o.headers || {});
+  return fetch(path, o);
+}
+
 async function getJson(path) {
   const r = await fetch(path, {credentials: "same-origin", headers: {Accept: "application/json"}});
   const body = await r.json().catch(() => ({errorMessage: "HTTP " + r.status}));
@@ -34,7 +48,9 @@ function nav() {
   document.body.prepend(bar);
   getJson("/session.json").then(s => {
     user.textContent = s.authEnabled ? (s.user + (s.admin ? " (admin)" : "") + " · ") : "no authentication";
-    if (s.authEnabled) user.append(el("a", {href: "/logout"}, "Log out"));
+    if (s.authEnabled) user.append(el("a", {href: "/logout", onclick: async e => {
+      e.preventDefault(); await send("/logout"); location.href = "/login";
+    }}, "Log out"));
   }).catch(() => {});
 }
 

@@ -13,6 +13,7 @@ function render() {
       el("td", {}, o.name), el("td", {}, o.kind), el("td", {}, o.optionScope), el("td", {}, o.defaultValue),
       el("td", {}, el("form", {method: "POST", action: "/option/" + o.name, class: "toolbar", style: "margin:0"},
         el("input", {type: "hidden", name: "name", value: o.name}), el("input", {type: "hidden", name: "kind", value: o.kind}),
+        el("input", {type: "hidden", name: "csrfToken", value: csrfToken()}),
         input, el("button", {type: "submit"}, "Update"))));
   });
   box.append(el("table", {}, el("thead", {}, el("tr", {}, ["Name", "Kind", "Scope", "Default", "Value"].map(h => el("th", {}, h)))), el("tbody", {}, rows)));

@@ -90,7 +90,7 @@ async function load() {
     el("b", {}, "Duration"), el("span", {}, ((((p.end || Date.now()) - p.start)) / 1000).toFixed(3) + " s"),
     el("b", {}, "Rows"), el("span", {}, pr.rows !== undefined ? pr.rows : ""),
     el("b", {}, "Queue (Spark pool)"), el("span", {}, p.queueName)),
-    running ? el("div", {class: "toolbar"}, el("button", {class: "danger", onclick: async () => { await fetch("/profiles/cancel/" + id); load(); }}, "Cancel query")) : null,
+    running ? el("div", {class: "toolbar"}, el("button", {class: "danger", onclick: async () => { await send("/profiles/cancel/" + id); load(); }}, "Cancel query")) : null,
     el("h2", {}, "SQL"), el("pre", {id: "sql"}, p.query),
     p.error ? el("div", {}, el("h2", {}, "Error"), el("div", {class: "error"}, p.error)) : null,
     el("h2", {}, "Spark progress"), progress(pr),

@@ -11,7 +11,7 @@ function table(entries, running) {
   return el("table", {}, el("thead", {}, head), el("tbody", {}, rows));
 }
 async function cancel(id) {
-  await fetch("/profiles/cancel/" + id, {credentials: "same-origin"});
+  await send("/profiles/cancel/" + id);
   load();
 }
 async function load() {

@@ -53,7 +53,7 @@ async function run() {
   button.disabled = true; status.textContent = "running…";
   const t0 = performance.now();
   try {
-    const r = await fetch("/query.json", {method: "POST", credentials: "same-origin",
+    const r = await send("/query.json", {method: "POST",
       headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     const data = await r.json();
     status.textContent = ((performance.now() - t0) / 1000).toFixed(2) + " s";

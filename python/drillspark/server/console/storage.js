@@ -10,7 +10,7 @@ async function load() {
     box.append(el("div", {class: "card", id: "plugin-" + p.name},
       el("div", {class: "toolbar"}, el("b", {}, p.name), el("span", {class: enabled ? "ok" : "muted"}, enabled ? "enabled" : "disabled"),
         el("span", {class: "muted"}, p.config.connection),
-        el("button", {class: "secondary", onclick: async () => { await fetch(`/storage/${p.name}/enable/${!enabled}`); load(); }}, enabled ? "Disable" : "Enable")),
+        el("button", {class: "secondary", onclick: async () => { await send(`/storage/${p.name}/enable/${!enabled}`, {method: "POST", headers: {"Content-Type": "application/json"}}); load(); }}, enabled ? "Disable" : "Enable")),
       Object.keys(ws).length ? el("table", {}, el("thead", {}, el("tr", {}, ["Workspace", "Location", "Writable"].map(h => el("th", {}, h)))),
         el("tbody", {}, Object.entries(ws).map(([n, w]) => el("tr", {}, el("td", {}, p.name + "." + n), el("td", {}, w.location), el("td", {}, String(w.writable)))))) : null,
       el("p", {class: "muted"}, "Formats: " + Object.keys(p.config.formats || {}).join(", "))));
@@ -22,7 +22,7 @@ async function update() {
   const msg = document.getElementById("msg");
   let body;
   try { body = JSON.parse(document.getElementById("config").value); } catch (e) { msg.className = "error"; msg.textContent = "not JSON: " + e; return; }
-  const r = await fetch("/storage/dfs.json", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const r = await send("/storage/dfs.json", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await r.json();
   msg.className = r.ok ? "ok" : "error";
   msg.textContent = r.ok ? "Updated." : data.errorMessage;
