@@ -7,6 +7,10 @@ with the comment character is skipped, and a quote that does not end a quoted fi
 followed by a delimiter or line end) is kept as text. Each file is read whole by Spark's
 `text` source (so compressed files work) and parsed by `mapInArrow` on the executors.
 
+Files are UTF-8. A file with bytes that are not (a Latin-1 `é`, a cut multi-byte character)
+fails the query with an error naming the file, the line and column, and the bytes: Drill 1.22
+reads each such byte as U+FFFD, which loses what was there without saying so.
+
 Without a header every record is one `columns` array of strings; with `extractHeader` the
 first record names VARCHAR columns (empty names become `column_<n>`, repeated ones `<name>_2`).
 A provided schema (`schema => 'inline=(a int, ...)'`) types columns by name with a header and
@@ -30,10 +34,12 @@ from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
 from drillspark.spark.drill_types import UnknownTypeError, drill_type
+from drillspark.spark.row_errors import raise_row_error
 from drillspark.spark.scope import TEXT_COLUMN
 from drillspark.spark.scope import quote as quote_name
 
 PATH_COL = "$file"  # the file each record comes from (for implicit columns), dropped later
+ERROR_COL = "$error"  # a file that cannot be read: its one row carries why (raised, then dropped)
 _MARK = {TEXT_COLUMN: True}  # a missing column next to these is '' (scope.Scope.text_default)
 
 
@@ -308,20 +314,61 @@ def header_names(record: Sequence[str]) -> list[str]:
     return names
 
 
-def _open_text(path: str) -> str:
+def decode(data: bytes, shown: str) -> str:
+    """A text file's bytes as UTF-8, else TextFormatError naming the file (`shown`), the line
+    and column of the first bytes that are not UTF-8, and those bytes."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TextFormatError(not_utf8(data, e.start, shown)) from None
+
+
+def not_utf8(data: bytes, start: int, shown: str) -> str:
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line = data.count(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8", "replace")) + 1
+    # the run of bad bytes from `start` (a few at most)
+    escaped = data[start : start + 16].decode("utf-8", "backslashreplace")
+    run = re.match(r"(?:\\x[0-9a-f]{2})+", escaped)
+    count = len(run.group(0)) // 4 if run else 1
+    bad = " ".join(f"{b:02X}" for b in data[start : start + count])
+    return (
+        f"drill: file {shown} line {line}, column {column} (byte {start}): the bytes {bad} "
+        "(hex) are not UTF-8; text files are read as UTF-8, and drillspark stops rather than "
+        "replace them (Drill 1.22 reads each as U+FFFD, losing what was there): convert the "
+        "file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"
+    )
+
+
+def _open_text(path: str, shown: str) -> str:
     lower = path.lower()
     if lower.endswith(".gz"):
         with gzip.open(path, "rb") as f:
-            return f.read().decode("utf-8", "replace")
+            return decode(f.read(), shown)
     if lower.endswith(".bz2"):
         with bz2.open(path, "rb") as f:
-            return f.read().decode("utf-8", "replace")
+            return decode(f.read(), shown)
     with open(path, "rb") as f:
-        return f.read().decode("utf-8", "replace")
+        return decode(f.read(), shown)
 
 
-def _first_record(path: str, fmt: TextFormat) -> list[str]:
-    return next(parse_records(_open_text(path), fmt), [])
+def _first_record(path: str, fmt: TextFormat, shown: str) -> list[str]:
+    return next(parse_records(_open_text(path, shown), fmt), [])
+
+
+def _base_of(files: Sequence[str]) -> str:
+    """The folder errors name the files from: the table's own folder (a file's, a folder
+    table's), so messages never show where the table lies on this machine."""
+    folders = [os.path.dirname(os.path.abspath(f)) for f in files]
+    return os.path.commonpath(folders) if folders else ""
+
+
+def shown_name(path: str, base: str) -> str:
+    """`path` as an error shows it: relative to `base` (the table's folder)."""
+    path = os.path.abspath(path)
+    if base and (path == base or path.startswith(base.rstrip(os.sep) + os.sep)):
+        return os.path.relpath(path, base)
+    return os.path.basename(path)
 
 
 # ------------------------------------------------------------------ Spark
@@ -331,9 +378,10 @@ def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> Dat
     """The records of `files` as a DataFrame (see the module doc), with the `PATH_COL` of each."""
     headers: dict[str, list[str]] = {}
     names: list[str] = []
+    base = _base_of(files)
     if fmt.extract_header:
         for f in files:
-            headers[f] = header_names(_first_record(f, fmt))
+            headers[f] = header_names(_first_record(f, fmt, shown_name(f, base)))
             low = {n.lower() for n in names}
             names.extend(n for n in headers[f] if n.lower() not in low)
     provided = {c.name.lower(): c for c in fmt.schema}
@@ -356,12 +404,19 @@ def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> Dat
         ]
     else:
         fields = [T.StructField("columns", T.ArrayType(T.StringType(), False), True, _MARK)]
-    schema = T.StructType([*fields, T.StructField(PATH_COL, T.StringType())])
-    by_uri = {os.path.realpath(f): h for f, h in headers.items()}
-    raw = spark.read.text(list(files), wholetext=True).select(
-        "value", F.col("_metadata.file_path").alias(PATH_COL)
+    schema = T.StructType(
+        [*fields, T.StructField(PATH_COL, T.StringType()), T.StructField(ERROR_COL, T.StringType())]
     )
-    df = raw.mapInArrow(_parser(fmt, out_names, by_uri), schema)
+    by_uri = {os.path.realpath(f): h for f, h in headers.items()}
+    # the file's bytes as they are (Spark's text source does not check UTF-8; the parser does)
+    raw = spark.read.text(list(files), wholetext=True).select(
+        F.col("value").cast("binary").alias("value"), F.col("_metadata.file_path").alias(PATH_COL)
+    )
+    df = raw.mapInArrow(_parser(fmt, out_names, by_uri, base), schema)
+    # a file that is not UTF-8 fails the query with its error (a filter: never pruned away)
+    failed = raise_row_error(F.col(quote_name(ERROR_COL))).cast("boolean")
+    df = df.where(F.when(F.col(quote_name(ERROR_COL)).isNull(), F.lit(True)).otherwise(failed))
+    df = df.drop(ERROR_COL)
     if fmt.schema:
         df = df.select(
             *[
@@ -391,20 +446,29 @@ def _typed(c: ProvidedColumn | None) -> Any:
     return col.alias(c.name)
 
 
-def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]]) -> Any:
-    """The mapInArrow function: whole files in, one row per record out."""
+def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]], base: str) -> Any:
+    """The mapInArrow function: whole files in, one row per record out (a file that is not
+    UTF-8: one row with its error in ERROR_COL)."""
     import pyarrow as pa
 
     header = fmt.extract_header
     positional = [c.name for c in fmt.schema] if fmt.schema and not header else None
     index = {n.lower(): k for k, n in enumerate(out_names)}
+    named = header or positional is not None
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            for text, uri in zip(
+            for data, uri in zip(
                 batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True
             ):
-                records = parse_records(text or "", fmt)
+                try:
+                    text = decode(data or b"", shown_name(local_path(uri), base))
+                except TextFormatError as e:
+                    # the one row of a failed file; its (empty) values are never read
+                    empty: list[Any] = [""] * len(out_names) if named else []
+                    yield _batch([empty], out_names, named, uri, str(e))
+                    return
+                records = parse_records(text, fmt)
                 names = None
                 if header:  # (skipFirstLine does not apply with a header, as in Drill)
                     next(records, None)
@@ -425,28 +489,25 @@ def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]]
                     else:
                         rows.append(rec)
                     if len(rows) >= 4096:
-                        yield _batch(
-                            rows, out_names, names is not None or positional is not None, uri
-                        )
+                        yield _batch(rows, out_names, named, uri)
                         rows = []
                 if rows:
-                    yield _batch(rows, out_names, names is not None or positional is not None, uri)
+                    yield _batch(rows, out_names, named, uri)
 
     return run
 
 
-def _batch(rows: list[Any], names: list[str], named: bool, uri: str) -> Any:
+def _batch(
+    rows: list[Any], names: list[str], named: bool, uri: str, error: str | None = None
+) -> Any:
+    """The record batch of `rows` (with `error`: the one row of a file that failed)."""
     import pyarrow as pa
 
+    tail = [pa.array([uri] * len(rows), pa.string()), pa.array([error] * len(rows), pa.string())]
     if named:
         cols = [pa.array([r[k] for r in rows], pa.string()) for k in range(len(names))]
-        return pa.RecordBatch.from_arrays(
-            [*cols, pa.array([uri] * len(rows), pa.string())], names=[*names, PATH_COL]
-        )
+        return pa.RecordBatch.from_arrays([*cols, *tail], names=[*names, PATH_COL, ERROR_COL])
     return pa.RecordBatch.from_arrays(
-        [
-            pa.array(rows, pa.list_(pa.field("element", pa.string(), False))),
-            pa.array([uri] * len(rows), pa.string()),
-        ],
-        names=["columns", PATH_COL],
+        [pa.array(rows, pa.list_(pa.field("element", pa.string(), False))), *tail],
+        names=["columns", PATH_COL, ERROR_COL],
     )

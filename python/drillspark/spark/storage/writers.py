@@ -54,29 +54,32 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise WriteError(f"cannot store as {fmt!r}; formats: {', '.join(sorted(FORMATS))}")
+    name = os.path.basename(path.rstrip(os.sep))
+    # errors name the target as its table is named (its last part), never where it lies: a
+    # server's users see them
+    shown = name
     if os.path.lexists(path) and not overwrite:
-        raise WriteError(f"store target already exists: {path}")
+        raise WriteError(f"store target {shown} already exists")
     parent = os.path.dirname(os.path.abspath(path)) or "."
     os.makedirs(parent, exist_ok=True)
-    name = os.path.basename(path.rstrip(os.sep))
-    with _TargetLock(parent, name, path):
+    with _TargetLock(parent, name, shown):
         _remove_orphans(parent, name)
         before = _identity(path)
         if before is not None and not overwrite:
-            raise WriteError(f"store target already exists: {path}")
+            raise WriteError(f"store target {shown} already exists")
         tmp = os.path.join(parent, _STAGING.format(name=name) + uuid.uuid4().hex)
         try:
             rows, files = _write(df, tmp, fmt)
             if _identity(path) != before:
                 raise WriteError(
-                    f"store target {path} changed while the write ran (something "
+                    f"store target {shown} changed while the write ran (something "
                     "else wrote there); it is left as it is and nothing was stored"
                 )
             if before is not None:  # overwrite: the old table goes only once the new one is in
                 old = os.path.join(parent, _STAGING.format(name=name) + "old-" + uuid.uuid4().hex)
                 os.rename(path, old)
                 os.rename(tmp, path)
-                shutil.rmtree(old) if os.path.isdir(old) else os.remove(old)
+                _remove(old)
             else:
                 os.rename(tmp, path)
         except BaseException:
@@ -144,43 +147,54 @@ def _remove_orphans(parent: str, name: str) -> None:
     lock = _LOCK.format(name=name)
     for entry in os.listdir(parent):
         if entry.startswith(prefix) and entry != lock:
-            full = os.path.join(parent, entry)
-            shutil.rmtree(full, ignore_errors=True) if os.path.isdir(full) else os.remove(full)
+            with contextlib.suppress(OSError):
+                _remove(os.path.join(parent, entry))
+
+
+def _remove(path: str) -> None:
+    """Remove a file, a symlink (the link itself, never what it points to) or a folder."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)  # links inside are removed, not followed
+    else:
+        os.remove(path)
 
 
 class _TargetLock:
     """A lock file beside the target, created exclusively; it names its holder (host, pid) so
     a lock left by a killed process on this host is taken over."""
 
-    def __init__(self, parent: str, name: str, target: str):
+    def __init__(self, parent: str, name: str, shown: str):
         self.path = os.path.join(parent, _LOCK.format(name=name))
-        self.target = target
+        self.shown = shown  # the target as errors name it
         self.me = f"{socket.gethostname()} {os.getpid()} {uuid.uuid4().hex}"
 
     def __enter__(self) -> _TargetLock:
+        lock = os.path.basename(self.path)
         for _ in range(2):
             try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+                # exclusive, and never through a symlink planted at the lock's name
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW, 0o644)
             except FileExistsError:
                 if self._stale():
                     with contextlib.suppress(FileNotFoundError):
                         os.remove(self.path)
                     continue
                 raise WriteError(
-                    f"another write to {self.target} is in progress (lock "
-                    f"{self.path}); try again when it has finished"
+                    f"another write to {self.shown} is in progress (lock {lock} beside it); "
+                    "try again when it has finished"
                 ) from None
             with os.fdopen(fd, "w") as f:
                 f.write(self.me)
             return self
-        raise WriteError(f"cannot take the write lock {self.path} for {self.target}")
+        raise WriteError(f"cannot take the write lock {lock} for {self.shown}")
 
     def _stale(self) -> bool:
         try:
-            with open(self.path) as f:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW)  # a planted link is not a lock
+            with os.fdopen(fd) as f:
                 host, pid, *_ = f.read().split()
         except (OSError, ValueError):
-            return False  # being written by its holder right now
+            return False  # being written by its holder right now (or not a lock file)
         if host != socket.gethostname():
             return False
         try:
