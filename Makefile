@@ -9,6 +9,8 @@ JAR_SOURCES := $(shell find jvm/src/main -type f 2>/dev/null) jvm/scalac.options
                python/drillspark/_version.py tools/build_jar.py $(wildcard python/drillspark/rules/*.tsv)
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_version.py)
 JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
+# Drill's sample data for `cp` (FoodMart JSON from Maven Central; tools/fetch_cp_data.py)
+CP_DATA := python/drillspark/cp/.fetched
 PYTEST_ARGS ?=
 
 .PHONY: all setup java browser jar demo test test-long unit conformance bench lint clean
@@ -47,15 +49,23 @@ jar: $(VENV)/.deps java
 	@echo "make: building the Scala extension jar (2-3 minutes when the sources changed) ..."
 	$(PY) tools/build_jar.py
 
-# The package itself, editable, with the dev tools; the jar is built first (setup.py reuses it).
-$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py
+# Drill's sample data served by `cp` (cp.`employee.json`, ...): the FoodMart JSON files of
+# net.hydromatic:foodmart-data-json:0.4, the artifact Drill 1.22 ships, fetched from Maven Central
+# (or ~/.m2) and checked against its SHA-1; standard-library Python, so it needs no venv.
+$(CP_DATA): tools/fetch_cp_data.py
+	@echo "make: fetching Drill's sample data for cp (foodmart-data-json 0.4, 18 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_cp_data.py
+
+# The package itself, editable, with the dev tools; the jar is built and the sample data fetched
+# first (setup.py reuses both).
+$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA)
 	@echo "make: installing drillspark (editable) and its dependencies and dev tools (pyarrow, pandas, sqlglot, pytest, ruff, mypy, ...) ..."
 	$(PIP) install --progress-bar on --no-build-isolation -e ".[dev]"
 	@# pydrill's wheel installs its own top-level `tests` package, which would hide ours
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed $(CP_DATA)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup
@@ -90,6 +100,6 @@ lint: setup
 
 clean:
 	rm -rf $(VENV) build dist .jarbuild python/*.egg-info python/drillspark/jars/*.jar \
-	  python/drillspark/jars/*.sha256 .pytest_cache .ruff_cache .mypy_cache spark-warehouse \
+	  python/drillspark/jars/*.sha256 python/drillspark/cp .pytest_cache .ruff_cache .mypy_cache spark-warehouse \
 	  benchmarks/out
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

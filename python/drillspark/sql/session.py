@@ -45,8 +45,15 @@ ISCHEMA = "information_schema"
 SYS = "sys"
 
 
+# Drill's sample data, served by `cp` as Drill serves it from its classpath: the FoodMart JSON
+# files (`employee.json`, `department.json`, ...) of net.hydromatic:foodmart-data-json:0.4, the
+# artifact Drill 1.22 ships (Apache License 2.0), which tools/fetch_cp_data.py fetches into the
+# package (`make setup`, and the wheel build).
+CP_FOLDER = "cp"
+
+
 def _default_cp_root() -> Path:
-    return Path(__file__).resolve().parent.parent / "resources"
+    return Path(__file__).resolve().parent.parent / CP_FOLDER
 
 
 @dataclass
@@ -192,10 +199,24 @@ class SqlSession:
         table = ResolvedTable(plugin, workspace, name, path)
         if check and not os.path.exists(path):
             raise TableNotFoundError(
-                f"table '{'.'.join(parts)}' not found: {table.display} resolves to {path}, "
-                "which does not exist"
+                f"table '{'.'.join(parts)}' not found: {table.display} does not exist"
+                + self._missing_hint(table)
             )
         return table
+
+    def _missing_hint(self, table: ResolvedTable) -> str:
+        """What helps find a missing table without naming a folder of this machine the user
+        did not give (the server's paths stay its own): where a relative name was looked for."""
+        if table.plugin == "cp":
+            if not os.path.isdir(self.cp_root):
+                return (
+                    " (Drill's sample data is not installed here: in a source checkout, "
+                    "`make setup` fetches it)"
+                )
+            return ""
+        if table.workspace == "root" and self.root_follows_cwd and not os.path.isabs(table.name):
+            return " (dfs.root is the current directory)"
+        return ""
 
     def workspace_path(self, plugin: str, workspace: str, name: str) -> str:
         """Where `name` lies in the workspace, by the extension's one workspace rule."""
