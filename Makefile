@@ -75,10 +75,10 @@ test: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The long tier, which `make test` leaves out (tests/conftest.py): the separate deployments
-# (local-cluster, Spark Connect, pyspark shells, spark-submit, a wheel installed elsewhere)
-# and the long fuzzing pass. CI runs it after `make test`.
+# (local-cluster, Spark Connect, pyspark shells, spark-submit, a wheel installed elsewhere),
+# the long fuzzing pass and the load tests. CI runs it after `make test`.
 test-long: setup browser
-	$(PY) -m pytest -m "deploy or fuzz" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "deploy or fuzz or load" $(PYTEST_ARGS)
 
 # The fast tier: tests that start no Spark (tests/conftest.py decides and guards; docs/architecture.md).
 unit: setup

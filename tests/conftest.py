@@ -106,11 +106,12 @@ def is_unit(item: pytest.Item) -> bool:
     )
 
 
-# The long tier: the long fuzzing pass and the separate deployments (local-cluster, Spark
-# Connect, pyspark shells, spark-submit, a wheel installed elsewhere). `make test` leaves them
+# The long tier: the long fuzzing pass, the separate deployments (local-cluster, Spark
+# Connect, pyspark shells, spark-submit, a wheel installed elsewhere) and the load tests
+# (millions of rows through a server). `make test` leaves them
 # out to stay near 20 minutes on 2 cores; `make test-long` and CI (.ci/run) run them. A test
 # of the tier runs only when the marker expression names its marker (`pytest -m deploy`).
-LONG_MARKERS = ("fuzz", "deploy")
+LONG_MARKERS = ("fuzz", "deploy", "load")
 
 
 def _deselect(config, items, drop) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import logging
 import signal
@@ -11,6 +12,8 @@ import threading
 from pathlib import Path
 
 from drillspark.cli import discovery, options
+
+SPARK_FAILED = 3  # the exit code when Spark's driver died under the server
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -131,6 +134,9 @@ def run_serve(args: argparse.Namespace) -> int:
         "spark.scheduler.mode": "FAIR",
         "spark.ui.enabled": "false",
         "spark.sql.session.timeZone": "UTC",
+        # a partition larger than this is streamed from its task instead of collected whole
+        # into the driver (server/partition_stream.py): the driver's memory stays bounded
+        "spark.driver.maxResultSize": "256m",
         **options.spark_conf(args.conf),
     }
 
@@ -173,6 +179,19 @@ def run_serve(args: argparse.Namespace) -> int:
             raise CliError(
                 f"cannot listen on {args.host}:{args.port}: {e.strerror}", code=2
             ) from None
+        failed: list[str] = []
+
+        def spark_failed(reason: str) -> None:
+            print(
+                f"drillspark serve: {reason}; stopping (exit code 3) so that a supervisor can "
+                "start the server again",
+                file=sys.stderr,
+                flush=True,
+            )
+            failed.append(reason)
+            stop.set()
+
+        server.on_failure = spark_failed
         server.start()
         # how `drillspark sql` / `shell` on this machine find it (cli/discovery.py)
         found_at = _publish(server)
@@ -196,9 +215,10 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         server.stop()
     finally:
-        spark.stop()
+        with contextlib.suppress(Exception):  # the driver JVM may already be gone
+            spark.stop()
     print("drillspark serve: stopped", file=sys.stderr, flush=True)
-    return 0
+    return SPARK_FAILED if failed else 0
 
 
 def _publish(server) -> Path | None:

@@ -7,9 +7,11 @@ import base64
 import ipaddress
 import logging
 import os
+import select
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from typing import Any
@@ -103,6 +105,11 @@ class DrillServer:
         self.httpd = _HttpServer((self.host, self.port), handler)
         self.port = self.httpd.server_address[1]
         self._thread: threading.Thread | None = None
+        # why Spark can no longer answer (its driver JVM died or its context stopped), and
+        # what to do then (`drillspark serve` exits, so that a supervisor starts it again)
+        self.failure: str | None = None
+        self.on_failure: Callable[[str], None] | None = None
+        self._stopping = threading.Event()
 
     # --------------------------------------------------------------- lifecycle
     @property
@@ -118,6 +125,7 @@ class DrillServer:
             daemon=True,
         )
         self._thread.start()
+        threading.Thread(target=self._watch_spark, name="drillspark-health", daemon=True).start()
         # DEBUG: `drillspark serve` announces the address itself, once (with how to stop it)
         log.debug(
             "Drill %s REST API and web console on %s (authentication %s)",
@@ -131,6 +139,7 @@ class DrillServer:
         """Stop accepting requests, cancel the running queries and wait up to `grace`
         seconds for them to end."""
         self.queries.closing = True
+        self._stopping.set()
         self.httpd.shutdown()
         self.queries.cancel_all("shutdown")
         deadline = time.monotonic() + grace
@@ -145,6 +154,33 @@ class DrillServer:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+    # --------------------------------------------------------------- Spark's health
+    def spark_failure(self) -> str | None:
+        """Why Spark cannot answer now, or None: its context stopped, or the driver JVM
+        (py4j's other end) is gone."""
+        try:
+            if self.spark.sparkContext._jsc.sc().isStopped():
+                return "the Spark context has stopped"
+        except Exception as e:  # py4j cannot reach the JVM
+            return f"the Spark driver JVM is not answering ({type(e).__name__})"
+        return None
+
+    def _watch_spark(self, every: float = 2.0) -> None:
+        """Look at Spark every `every` seconds; once it is gone, say so (/status.json answers
+        503), fail what runs and what comes, and call on_failure."""
+        while not self._stopping.wait(every):
+            failure = self.spark_failure()
+            if failure is None:
+                continue
+            self.failure = failure
+            log.error("%s: the server can no longer run queries", failure)
+            self.queries.closing = True
+            for q in self.queries.running():
+                self.queries.finish(q, "FAILED", f"{failure}; the query was stopped")
+            if self.on_failure is not None:
+                self.on_failure(failure)
+            return
 
     # --------------------------------------------------------------- helpers for the handler
     def base_url(self, host_header: str | None) -> str:
@@ -185,7 +221,8 @@ class DrillServer:
             "drillspark.sessions.count": {"value": len(self.sessions)},
         }
         try:
-            rt = self.spark._jvm.java.lang.Runtime.getRuntime()
+            jvm = self.spark._jvm
+            rt = jvm.java.lang.Runtime.getRuntime()
             used = rt.totalMemory() - rt.freeMemory()
             gauges.update(
                 {
@@ -193,6 +230,9 @@ class DrillServer:
                     "memory.heap.committed": {"value": rt.totalMemory()},
                     "memory.heap.max": {"value": rt.maxMemory()},
                     "memory.heap.usage": {"value": used / rt.maxMemory()},
+                    # what the heap held after each pool's last collection: the live data,
+                    # where `used` also counts garbage not yet collected
+                    "drillspark.memory.heap.live": {"value": _heap_after_gc(jvm)},
                 }
             )
         except Exception:  # Spark Connect has no JVM here
@@ -266,9 +306,15 @@ class DrillServer:
 
         def run() -> Any:
             if self.queries.closing:
-                self.queries.finish(q, "FAILED", "the server is shutting down")
-                raise QueryFailed("the server is shutting down")
-            return self.queries.run(q, execute, auto_limit)
+                reason = self.failure or "the server is shutting down"
+                self.queries.finish(q, "FAILED", reason)
+                raise QueryFailed(reason)
+            answered = threading.Event()
+            watch_client(handler.connection, answered, lambda: self.queries.cancel(q.id, "client"))
+            try:
+                return self.queries.run(q, execute, auto_limit)
+            finally:
+                answered.set()
 
         handler.stream_query(q.id, run, verbose)
 
@@ -315,6 +361,37 @@ class DrillServer:
                     session.options[stmt.name] = stmt.value
         # Drill 1.22 says "updated." for SET and RESET alike, "ALL updated." for RESET ALL
         return RowsResult(["ok", "summary"], [[True, f"{stmt.name or 'ALL'} updated."]])
+
+
+def _heap_after_gc(jvm: Any) -> int:
+    pools = jvm.java.lang.management.ManagementFactory.getMemoryPoolMXBeans()
+    total = 0
+    for pool in pools:
+        after = pool.getCollectionUsage() if str(pool.getType()) == "Heap memory" else None
+        if after is not None:
+            total += after.getUsed()
+    return total
+
+
+def watch_client(conn: socket.socket, answered: threading.Event, gone: Callable[[], Any]) -> None:
+    """Until `answered` is set (the first row is ready: from then on a write notices a closed
+    connection), look every half second whether the client closed its connection, and call
+    `gone()` if it did: a query nobody waits for is cancelled, not run to its end."""
+
+    def look() -> None:
+        while not answered.wait(0.5):
+            try:
+                readable, _, _ = select.select([conn], [], [], 0)
+                if not readable:
+                    continue
+                if conn.recv(1, socket.MSG_PEEK) == b"":  # the client's end of the stream
+                    gone()
+                return  # bytes of a next request: the client is there
+            except (OSError, ValueError):  # the connection is already closed
+                gone()
+                return
+
+    threading.Thread(target=look, name="drillspark-client-watch", daemon=True).start()
 
 
 def free_port(host: str = "127.0.0.1") -> int:

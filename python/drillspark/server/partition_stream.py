@@ -1,11 +1,13 @@
-"""Rows of partitions too large to collect whole into the driver.
+"""An answer's rows, from the Spark tasks to the server in pieces of bounded size.
 
-`toLocalIterator` (the server's ordinary fetch) brings one whole partition into the driver at a
-time; the server caps that with `spark.driver.maxResultSize`. A partition over the cap is read
-here instead: a Spark task turns its rows into Drill's REST JSON text and sends them, in pieces
-of bounded size, through a socket to this process, one partition after another in order. The
-task waits while the server has not read (TCP back-pressure), so the driver holds one piece at
-a time whatever the partition's size. Tasks prove who they are with a secret the job carries."""
+`toLocalIterator` brings one whole partition into the driver at a time (and, under a local
+master, the task first builds the whole partition as bytes in the same JVM): one large partition
+can take the driver's memory. Here each partition is a Spark job whose task turns its rows into
+Drill's REST JSON text and sends them, in pieces of about PIECE_BYTES, through a socket to this
+process. The task waits while the server has not read (TCP back-pressure), so the driver holds a
+piece at a time whatever a partition's size. Partitions are read in order, the next one computed
+while one is read (as `toLocalIterator` prefetches). Tasks prove who they are with a secret the
+job carries."""
 
 from __future__ import annotations
 
@@ -17,13 +19,16 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from drillspark.errors import ExecutionError
+
 PIECE_BYTES = 1 << 20  # what a task sends at most at once (rows are never cut)
-_FRAME = struct.Struct(">I")  # a piece's length; the same in _sender
-_ACCEPT_WAIT = 0.5  # seconds between looks at the job while waiting for its task
+_HEADER = struct.Struct(">I")  # a piece's length, a partition's number; the same in _sender
+_ACCEPT_WAIT = 0.5  # seconds between looks at the jobs while waiting for a task
+_AHEAD = 1  # partitions computed while one is read
 
 
-class StreamFailed(Exception):
-    """The socket broke before the partition's end: the task failed or was cancelled."""
+class StreamFailed(ExecutionError):
+    """The rows stopped before a partition's end, and its job says nothing of why."""
 
 
 def driver_host(spark: Any) -> str:
@@ -34,62 +39,99 @@ def driver_host(spark: Any) -> str:
     return str(sc.getConf().get("spark.driver.host", socket.gethostname()))
 
 
+class _Job:
+    """One partition's Spark job, run in a thread of its own (runJob blocks)."""
+
+    def __init__(self, spark: Any, rdd: Any, send: Any, partition: int, in_job: Any):
+        self.failure: BaseException | None = None
+
+        def run() -> None:
+            try:
+                in_job()
+                spark.sparkContext.runJob(rdd, send, [partition])
+            except BaseException as e:  # handed to the reading thread
+                self.failure = e
+
+        self.thread = threading.Thread(target=run, name="drillspark-partition", daemon=True)
+        self.thread.start()
+
+    def check(self) -> None:
+        """Raise the job's failure; StreamFailed if it ended without one."""
+        self.thread.join()
+        if self.failure is not None:
+            raise self.failure
+        raise StreamFailed("a partition's rows stopped before their end")
+
+
 def stream_partitions(
-    spark: Any,
-    rdd: Any,
-    write: Callable[[Any], str],
-    first: int,
-    in_job: Callable[[], None],
+    spark: Any, rdd: Any, write: Callable[[Any], str], in_job: Callable[[], None]
 ) -> Iterator[str]:
-    """The rows of `rdd`'s partitions from `first` on, in order, as `write` makes them.
-    `in_job()` runs in each job's thread first (the query's job group and pool)."""
+    """The rows of every partition of `rdd`, in order, as `write` makes them. `in_job()` runs
+    first in each job's thread (the query's job group and pool)."""
     host = driver_host(spark)
     secret = secrets.token_bytes(16)
+    partitions = rdd.getNumPartitions()
     with socket.create_server((host, 0)) as server:
         server.settimeout(_ACCEPT_WAIT)
-        port = server.getsockname()[1]
-        send = _sender(host, port, secret, write)
-        for partition in range(first, rdd.getNumPartitions()):
-            failure: list[BaseException] = []
-
-            def job(p: int = partition, failure: list[BaseException] = failure) -> None:
-                try:
-                    in_job()
-                    spark.sparkContext.runJob(rdd, send, [p])
-                except BaseException as e:  # handed to the reading thread
-                    failure.append(e)
-
-            runner = threading.Thread(target=job, name="drillspark-partition-stream", daemon=True)
-            runner.start()
-            try:
-                yield from _receive(server, secret, runner, failure)
-            finally:
-                runner.join()
-            if failure:
-                raise failure[0]
+        send = _sender(host, server.getsockname()[1], secret, write)
+        jobs: dict[int, _Job] = {}
+        waiting: dict[int, socket.socket] = {}  # connected tasks not read yet
+        try:
+            for partition in range(partitions):
+                for ahead in range(partition, min(partition + _AHEAD + 1, partitions)):
+                    if ahead not in jobs:
+                        jobs[ahead] = _Job(spark, rdd, send, ahead, in_job)
+                conn = _connection(server, secret, partition, jobs[partition], waiting)
+                with conn:
+                    yield from _pieces(conn, jobs[partition])
+                done = jobs.pop(partition)
+                done.thread.join()
+                if done.failure is not None:
+                    raise done.failure
+        finally:
+            for conn in waiting.values():
+                conn.close()  # a task still sending fails, and its job with it
 
 
-def _receive(
-    server: socket.socket, secret: bytes, runner: threading.Thread, failure: list[BaseException]
-) -> Iterator[str]:
-    while True:
+def _connection(
+    server: socket.socket,
+    secret: bytes,
+    partition: int,
+    job: _Job,
+    waiting: dict[int, socket.socket],
+) -> socket.socket:
+    """The connection of `partition`'s task (others that come first wait in `waiting`)."""
+    while partition not in waiting:
         try:
             conn, _ = server.accept()
         except TimeoutError:
-            if not runner.is_alive():
-                if failure:
-                    raise failure[0] from None
-                raise StreamFailed("the task ended without sending its rows") from None
+            if not job.thread.is_alive():
+                job.check()
             continue
-        with conn:
-            conn.settimeout(None)
+        conn.settimeout(None)
+        try:
             if not hmac.compare_digest(_read_exact(conn, len(secret)), secret):
-                continue  # not our task: ignore it
-            while True:
-                (size,) = _FRAME.unpack(_read_exact(conn, _FRAME.size))
-                if size == 0:
-                    return
-                yield from _read_exact(conn, size).decode("utf-8").split("\n")
+                conn.close()  # not one of our tasks
+                continue
+            (number,) = _HEADER.unpack(_read_exact(conn, _HEADER.size))
+        except (StreamFailed, OSError):
+            conn.close()
+            continue
+        waiting[number] = conn
+    return waiting.pop(partition)
+
+
+def _pieces(conn: socket.socket, job: _Job) -> Iterator[str]:
+    while True:
+        try:
+            (size,) = _HEADER.unpack(_read_exact(conn, _HEADER.size))
+            if size == 0:
+                return
+            piece = _read_exact(conn, size)
+        except (StreamFailed, OSError):
+            job.check()  # the task's failure (a bad value, a cancel), else StreamFailed
+            raise
+        yield from piece.decode("utf-8").split("\n")
 
 
 def _read_exact(conn: socket.socket, size: int) -> bytes:
@@ -97,7 +139,7 @@ def _read_exact(conn: socket.socket, size: int) -> bytes:
     while left:
         chunk = conn.recv(min(left, 1 << 16))
         if not chunk:
-            raise StreamFailed("the task's connection closed before the partition's end")
+            raise StreamFailed("a partition's rows stopped before their end")
         parts.append(chunk)
         left -= len(chunk)
     return b"".join(parts)
@@ -106,13 +148,17 @@ def _read_exact(conn: socket.socket, size: int) -> bytes:
 def _sender(
     host: str, port: int, secret: bytes, write: Callable[[Any], str]
 ) -> Callable[[Iterator[Any]], list[Any]]:
-    """The task's side: rows as text, sent in pieces of about PIECE_BYTES; then an empty
-    piece, the partition's end. Runs in Spark's Python workers (pickled by value: it uses
-    modules, not this module's objects)."""
+    """The task's side: its partition's number, then rows as text in pieces of about
+    PIECE_BYTES, then an empty piece. Runs in Spark's Python workers (pickled by value: it uses
+    modules, never this module's objects)."""
 
     def send(rows: Iterator[Any]) -> list[Any]:
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        number = context.partitionId() if context is not None else 0
         with socket.create_connection((host, port)) as conn:
-            conn.sendall(secret)
+            conn.sendall(secret + struct.pack(">I", number))
             piece: list[str] = []
             size = 0
             for row in rows:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from drillspark.errors import ExecutionError, UsageError
+from drillspark.plan.model import LogicalPlan
+from drillspark.plan.row_bounds import most_records
 from drillspark.server import responses, values
 from drillspark.server.partition_stream import stream_partitions
 from drillspark.sql.errors import SqlError, TableNotFoundError
@@ -51,6 +53,11 @@ STATE_DISPLAY = {
     "PREPARING": "Preparing",
     "PLANNING": "Planning",
 }
+
+
+# An answer bounded by a limit of at most this many rows is collected a partition at a time;
+# any other is streamed from its tasks (partition_stream.py), whatever its partitions' size.
+SMALL_ANSWER = 10_000
 
 
 class QueryFailed(ExecutionError):
@@ -436,43 +443,33 @@ class QueryManager:
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
-        write_row = values.row_writer(
-            columns, [values.converter(f.dataType) for f in schema.fields]
-        )
+        write = values.row_writer(columns, [values.converter(f.dataType) for f in schema.fields])
+        plan = getattr(result, "plan", None)
+        bounds = [
+            b for b in (limit, most_records(plan) if isinstance(plan, LogicalPlan) else 0) if b
+        ]
+        if bounds and min(bounds) <= SMALL_ANSWER:
 
-        def write_tagged(row: Any) -> str:  # the last field is the row's partition (below)
-            return write_row(row[:-1])
+            def rows() -> Iterator[str]:
+                with result.fetching():
+                    # a partition at a time, the next one computed while this one is sent: a
+                    # partition of a small answer is small
+                    for row in df.toLocalIterator(prefetchPartitions=True):
+                        yield write(row)
 
-        # each row says which partition it came from, so that a fetch cut short by a partition
-        # too large to collect goes on from that partition (partition_stream.py)
-        tagged = df.withColumn(*_partition_id())
+            return rows(), columns, metadata
         sc = self.spark.sparkContext
 
         def in_job() -> None:  # a job started in another thread belongs to the query too
             sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
             sc.setLocalProperty("spark.scheduler.pool", q.pool)
 
-        def rows() -> Iterator[str]:
-            last = -1
+        def streamed() -> Iterator[str]:
             with result.fetching():
-                try:
-                    # a partition at a time; the next one is computed while this one is sent
-                    for row in tagged.toLocalIterator(prefetchPartitions=True):
-                        last = row[-1]
-                        yield write_tagged(row)
-                    return
-                except Exception as e:
-                    if not _too_large(e):
-                        raise
-                log.info(
-                    "query %s: a partition after partition %d is larger than "
-                    "spark.driver.maxResultSize: streaming the rest from the tasks",
-                    q.id,
-                    last,
-                )
-                yield from stream_partitions(self.spark, tagged.rdd, write_tagged, last + 1, in_job)
+                # from the tasks in bounded pieces: no partition is ever held whole
+                yield from stream_partitions(self.spark, df.rdd, write, in_job)
 
-        return rows(), columns, metadata
+        return streamed(), columns, metadata
 
     def _stream(
         self, q: Query, first: str | None, rows: Iterator[str], release: Callable[[], None]
@@ -635,17 +632,6 @@ class QueryManager:
             "duration": q.duration_ms(),
             "jobs": jobs,
         }
-
-
-def _partition_id() -> tuple[str, Any]:
-    from pyspark.sql import functions as F
-
-    return "__drillspark_partition", F.spark_partition_id()
-
-
-def _too_large(e: BaseException) -> bool:
-    """Spark refused a partition's rows because they exceed spark.driver.maxResultSize."""
-    return "spark.driver.maxResultSize" in str(e)
 
 
 def _scanned_plugins(plan: str | None) -> list[str]:
