@@ -1,7 +1,9 @@
 """Load (`make test-long`): a 10-million-row answer from one Spark partition through
 `drillspark serve` with a 1 GiB driver heap and no row limit. Before, the driver collected the
 partition whole: nothing for 600 s, then a dead driver JVM while /status.json said `Running!`.
-Now the partition is streamed from its task in bounded pieces (server/partition_stream.py):
+Now the answer is streamed from its task in bounded pieces (server/partition_stream.py; the
+collect cap, spark.driver.maxResultSize, is 64 MiB here, so a partition collected whole would be
+refused):
 every row arrives, the driver's heap stays bounded, and the server answers the next query."""
 
 from __future__ import annotations
@@ -83,7 +85,6 @@ def test_ten_million_rows_from_one_partition_with_bounded_driver_memory(tmp_path
             f"(median {sorted(live)[len(live) // 2] >> 20} MiB; {len(live)} samples)"
         )
         assert live and max(live) < 0.6 * heap_max
-        assert "streaming the rest from the tasks" in srv.log
         assert client.query("SELECT 1 AS one")["rows"] == [{"one": 1}]
         assert client.get_json("/status.json") == {"status": "Running!"}
     finally:

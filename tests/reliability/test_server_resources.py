@@ -244,10 +244,13 @@ def test_a_dead_driver_jvm_is_said_and_ends_the_server(tmp_path):
     """SIGKILL the driver JVM under `drillspark serve`: /status.json stops saying `Running!`
     (503, naming the cause) and the server exits with code 3, for a supervisor to restart it;
     before, /status.json kept saying Running! and every query got a 500."""
-    srv = Serve(tmp_path, {"w": tmp_path})
+    srv = Serve(tmp_path, {"w": tmp_path}, "--allowed-host", "drill.example")
     try:
         http = Http(srv.url)
         assert http.query("SELECT 1 AS one")["rows"] == [{"one": 1}]
+        # (and, while it runs: --allowed-host adds a name the Host header may give)
+        assert http.get("/status.json", headers={"Host": "drill.example"})[0] == 200
+        assert http.get("/status.json", headers={"Host": "evil.example"})[0] == 421
         (jvm,) = [
             p for p in _children(srv.proc.pid) if "java" in Path(f"/proc/{p}/exe").resolve().name
         ]

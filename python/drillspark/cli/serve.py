@@ -63,6 +63,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="allow a non-loopback --host without authentication",
     )
     p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name clients reach the server by, accepted in the Host header (repeatable; "
+        "the bind address, loopback names, this host's name and IP literals always are; "
+        "'*': any). Other names get 421 (DNS rebinding)",
+    )
+    p.add_argument(
         "--max-rows",
         type=int,
         default=1_000_000,
@@ -154,6 +163,7 @@ def run_serve(args: argparse.Namespace) -> int:
         max_rows=args.max_rows,
         max_seconds=args.max_seconds,
         max_running=args.max_running,
+        allowed_hosts=tuple(args.allowed_host),
     )
     stop = threading.Event()
     # signals first: a SIGTERM during Spark's start-up still stops cleanly

@@ -55,7 +55,7 @@ class DisablingSession(ConfinedSession):
         if table.plugin in self.disabled:
             raise TableNotFoundError(
                 f"schema '{table.plugin}' is disabled "
-                "(GET /storage/{table.plugin}/enable/true enables it)"
+                f"(GET /storage/{table.plugin}/enable/true enables it)"
             )
         return table
 

@@ -263,7 +263,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("POST", r"/j_security_check", self._login),
             ("GET", r"/logout", self._logout),
             ("GET", r"/status", lambda: self._page("status.html")),
-            ("GET", r"/status\.json", lambda: self._send_json(200, {"status": "Running!"})),
+            ("GET", r"/status\.json", self._status),
             ("GET", r"/status/metrics", self._metrics),
             ("GET", r"/status/threads", self._threads),
             ("GET", r"/stats\.json", self._stats),
@@ -812,7 +812,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raise HttpError(
                 400,
                 f"the {name} plugin cannot be deleted (drillspark's plugins "
-                "are built in; /storage/{name}/enable/false disables it)",
+                f"are built in; /storage/{name}/enable/false disables it)",
             )
         raise HttpError(404, f"no storage plugin named '{name}'")
 
@@ -858,6 +858,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._send_json(200, {"result": "Success"})
 
     # --------------------------------------------------------------- status
+    def _status(self) -> None:
+        """Drill's `Running!`; 503 naming the cause once Spark can no longer answer."""
+        failure = self.app.failure
+        if failure is not None:
+            self._send_json(503, {"status": f"Spark is gone: {failure}"})
+            return
+        self._send_json(200, {"status": "Running!"})
+
     def _cluster(self) -> None:
         ports = self.app.ports()
         self._send_json(

@@ -23,6 +23,7 @@ from drillspark.errors import ExecutionError, UsageError
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.row_bounds import most_records
 from drillspark.server import responses, values
+from drillspark.server.auth import log_text
 from drillspark.server.partition_stream import stream_partitions
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
@@ -269,11 +270,11 @@ class QueryManager:
             "query %s %s user=%s rows=%d %.3fs: %s%s",
             q.id,
             state,
-            q.user,
+            log_text(q.user),
             q.rows,
             q.duration_ms() / 1000,
-            " ".join(q.text.split())[:500],
-            f" -- {error}" if error else "",
+            log_text(" ".join(q.text.split())[:500]),
+            f" -- {log_text(error)}" if error else "",
         )
 
     # --------------------------------------------------------------- cancelling
