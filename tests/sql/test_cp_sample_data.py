@@ -108,18 +108,6 @@ def test_a_missing_cp_file_names_no_server_path(cp_engine):
     assert os.sep + "drillspark" not in text, text
 
 
-def test_a_missing_dfs_file_names_the_users_path_only(cp_engine, tmp_path):
-    with pytest.raises(TableNotFoundError) as info:
-        cp_engine.execute("SELECT * FROM dfs.`no/such.json`")
-    text = str(info.value)
-    assert "dfs.root.`no/such.json` does not exist" in text
-    assert "(dfs.root is the current directory)" in text
-    assert str(tmp_path) not in text, text
-    # a path the user gave is theirs to see
-    with pytest.raises(TableNotFoundError, match="/no/such/abs.json"):
-        cp_engine.execute("SELECT * FROM dfs.`/no/such/abs.json`")
-
-
 def test_cp_without_the_sample_data_says_how_to_get_it(spark, tmp_path):
     engine = SqlEngine(spark, SqlSession(cp_root=str(tmp_path / "absent")))
     with pytest.raises(TableNotFoundError) as info:

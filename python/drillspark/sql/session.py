@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.names import fold
 from drillspark.rules import json_options
+from drillspark.sql import temporary
 from drillspark.sql.drill_options import DRILL_OPTION_NAMES
 from drillspark.sql.errors import TableNotFoundError, ValidationError
 
@@ -79,6 +80,17 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
     out.setdefault("root", os.getcwd())
     out.setdefault("tmp", "/tmp")
     return out
+
+
+def refuse_foreign_temporary(
+    session: SqlSession, plugin: str, workspace: str, name: str, path: str
+) -> None:
+    """Another session's temporary tables are not there for this one, by any path."""
+    if temporary.foreign_owner(session, path) is not None:
+        raise TableNotFoundError(
+            f"table '{plugin}.{workspace}.{name}' not found: it lies in another session's "
+            "temporary tables"
+        )
 
 
 @dataclass
@@ -198,25 +210,21 @@ class SqlSession:
         path = self.workspace_path(plugin, workspace, name)
         table = ResolvedTable(plugin, workspace, name, path)
         if check and not os.path.exists(path):
-            raise TableNotFoundError(
-                f"table '{'.'.join(parts)}' not found: {table.display} does not exist"
-                + self._missing_hint(table)
-            )
+            raise TableNotFoundError(f"table '{'.'.join(parts)}' not found: {self._missing(table)}")
         return table
 
-    def _missing_hint(self, table: ResolvedTable) -> str:
-        """What helps find a missing table without naming a folder of this machine the user
-        did not give (the server's paths stay its own): where a relative name was looked for."""
-        if table.plugin == "cp":
-            if not os.path.isdir(self.cp_root):
-                return (
-                    " (Drill's sample data is not installed here: in a source checkout, "
-                    "`make setup` fetches it)"
-                )
-            return ""
-        if table.workspace == "root" and self.root_follows_cwd and not os.path.isabs(table.name):
-            return " (dfs.root is the current directory)"
-        return ""
+    def _missing(self, table: ResolvedTable) -> str:
+        """Why `table` was not found. A `cp` table is named as given, never by the package
+        folder it was looked for in (a server's path is not the user's to see); a `dfs` table
+        by the path it resolved to."""
+        if table.plugin != "cp":
+            return f"{table.display} resolves to {table.path}, which does not exist"
+        if not os.path.isdir(self.cp_root):
+            return (
+                f"{table.display} does not exist (Drill's sample data is not installed here: in "
+                "a source checkout, `make setup` fetches it)"
+            )
+        return f"{table.display} does not exist"
 
     def workspace_path(self, plugin: str, workspace: str, name: str) -> str:
         """Where `name` lies in the workspace, by the extension's one workspace rule."""
@@ -230,7 +238,7 @@ class SqlSession:
             )
         )
         try:
-            return wsp.resolve(self._spark(), ws, name)
+            path = wsp.resolve(self._spark(), ws, name)
         except wsp.WorkspaceError as e:
             raise ValidationError(str(e)) from None
         except Exception as e:  # noqa: BLE001 - the JVM's own refusal, e.g. a glob's '{'
@@ -239,6 +247,8 @@ class SqlSession:
             raise ValidationError(
                 f"table `{name}` cannot be resolved in workspace '{ws.name}': {describe(e)}"
             ) from None
+        refuse_foreign_temporary(self, plugin, workspace, name, path)
+        return path
 
     def _spark(self) -> SparkSession:
         if self.spark_provider is not None:
