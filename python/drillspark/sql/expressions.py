@@ -25,6 +25,12 @@ SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 _FUNCTION_NAME = re.compile(r"[A-Za-z_$][A-Za-z_$0-9]*")
 
 
+# Drill's functions behind CONVERT_FROM(x, 'ENCODING') / CONVERT_TO(x, 'ENCODING') are named
+# convert_from<ENCODING> / convert_to<ENCODING> and callable by that name (convert_fromJSON(x),
+# convert_toUTF8(x)): the plan language spells them as the two-argument form.
+_CONVERT_BY_NAME = re.compile(r"convert_(from|to)([a-z0-9_]+)")
+_CONVERT = ("convert_from", "convert_to")
+
 # A SQL number: digits with an optional point and exponent, at least one digit before the
 # exponent
 _NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -93,6 +99,13 @@ class ExprLowering:
         return self.sel.fail(message, node)
 
     def lower(self, node: exp.Expr) -> str:
+        text = self._lower(node)
+        parent = node.parent
+        if isinstance(parent, exp.Flatten) and parent.this is node:
+            self._check_plan_expression(text, parent)
+        return text
+
+    def _lower(self, node: exp.Expr) -> str:
         sel = self.sel
         if sel.mode == "grouped":
             for key_node, key_name in sel.group_nodes:
@@ -437,6 +450,22 @@ class ExprLowering:
         self.sel.flattens.append((name, inner))
         return name
 
+    def _check_plan_expression(self, text: str, node: exp.Expr) -> None:
+        """`text`, lowered from FLATTEN `node`'s argument, parses in the plan language, else an
+        error at `node` in the statement: a flatten operator has no place in the SQL recorded
+        for it, so an expression it could not parse would be reported at a column of the
+        generated plan instead (one parse per FLATTEN)."""
+        from drillspark.plan.expr_parser import ExpressionError, parse_expression
+
+        try:
+            parse_expression(text)
+        except ExpressionError as e:
+            raise self.fail(
+                f"'{node.sql('drill')}' cannot be compiled: its plan expression {text!r} does "
+                f"not parse ({e.reason}), a drillspark bug",
+                node,
+            ) from None
+
     def _Window(self, node: exp.Window) -> str:
         return self.sel.win.add(node, self)
 
@@ -448,6 +477,8 @@ class ExprLowering:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
         if self._is_aggregate(node):
             return self._aggregate(node)
+        if fname in _CONVERT or _CONVERT_BY_NAME.fullmatch(fname):
+            return self._convert(fname, node)
         if not isinstance(node, exp.Anonymous):
             # A keyword modifier (sqlglot keeps it as text, e.g. TRIM's LEADING) would be
             # silently lost by the positional call below.
@@ -460,6 +491,29 @@ class ExprLowering:
         if fname == "log10" and isinstance(node, exp.Log) and len(args) == 2:
             args = args[1:]  # sqlglot reads LOG10(x) as LOG(10, x)
         return dx.call(fname, [self.lower(a) for a in args])
+
+    def _convert(self, fname: str, node: exp.Func) -> str:
+        """CONVERT_FROM(x, 'ENCODING') / CONVERT_TO(...), and Drill's names for them,
+        convert_from<ENCODING>(x) / convert_to<ENCODING>(x): the plan's two-argument form,
+        whose encoding must be a string literal (the plan grammar reads no other)."""
+        args = self._args(node)
+        by_name = _CONVERT_BY_NAME.fullmatch(fname)
+        if by_name is not None:
+            if len(args) != 1:
+                raise self.fail(
+                    f"{fname.upper()} takes one argument (CONVERT_{by_name[1].upper()}(x, "
+                    f"'{by_name[2].upper()}') is the same), not {len(args)}",
+                    node,
+                )
+            direction, encoding = by_name[1], by_name[2].upper()
+            return dx.call(f"convert_{direction}", [self.lower(args[0]), dx.string(encoding)])
+        if len(args) != 2 or not (isinstance(args[1], exp.Literal) and args[1].is_string):
+            raise self.fail(
+                f"{fname.upper()} takes a value and an encoding named by a string literal, "
+                f"e.g. {fname.upper()}(x, 'JSON')",
+                node,
+            )
+        return dx.call(fname, [self.lower(args[0]), dx.string(args[1].name)])
 
     def _Extract(self, node: exp.Extract) -> str:
         unit = node.this.name.lower()
