@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,9 +43,19 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     """Return `builder` with the bundled jar on `spark.jars` and the extension enabled.
 
     Like Delta's `configure_spark_with_delta_pip`, but offline: the jar ships in the wheel.
-    Settings the builder already has are kept (jars and extensions are appended to).
+    Settings the builder already has are kept (jars and extensions are appended to). A session
+    that runs here (a local master, or none outside spark-submit) gets Python workers on this
+    interpreter, as `session()` gives them, unless `PYSPARK_PYTHON` or `spark.pyspark.python`
+    says otherwise: drillspark's own functions run in those workers (CSV reads, Arrow
+    operators), from any python, activated venv or not.
     """
     options = getattr(builder, "_options", {})
+    if _runs_here(options) and "spark.pyspark.python" not in options:
+        # Python workers on this machine run this interpreter, as session() makes them: Spark's
+        # default is the `python3` on PATH, which a venv's python run by its path (not
+        # activated) does not put there, and whose site-packages has no drillspark
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        builder = builder.config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
     builder = builder.config("spark.jars", _append(options.get("spark.jars"), jar_path()))
     builder = builder.config(
         "spark.sql.extensions", _append(options.get("spark.sql.extensions"), EXTENSIONS_CLASS)
@@ -53,6 +64,19 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
         if key not in options:
             builder = builder.config(key, value)
     return builder
+
+
+def _runs_here(options: dict[str, Any]) -> bool:
+    """Whether a session built with `options` runs its Python workers on this machine: a local
+    master (`local`, `local[N]`, `local-cluster[...]`), or none outside spark-submit (Spark's
+    local[*]); not Spark Connect, whose workers are the server's."""
+    if "spark.remote" in options or os.environ.get("SPARK_REMOTE") or _under_spark_submit():
+        return False
+    master = options.get("spark.master")
+    if master is None:
+        given = re.search(r"--master[ =](\S+)", os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
+        master = given[1] if given else "local[*]"
+    return str(master).startswith("local")
 
 
 DFS_CATALOG_CLASS = "drillspark.catalog.DfsCatalog"
