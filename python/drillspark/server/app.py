@@ -22,6 +22,7 @@ from drillspark.server.catalog import SERVER_OPTIONS, Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
 from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager
 from drillspark.sql import statements as st
+from drillspark.sql import temporary
 from drillspark.sql.engine import RowsResult, SqlEngine
 from drillspark.sql.errors import SqlError, UnsupportedSqlError, ValidationError
 
@@ -81,6 +82,10 @@ class DrillServer:
             )
         self.auth = Authenticator(self.users)
         self.catalog = Catalog(self.workspaces)
+        # temporary tables a crashed server of this host left in its temporary workspace
+        tmp = self.catalog.workspaces.get("tmp")
+        for name in temporary.remove_orphans(tmp) if tmp else []:
+            log.info("removed the temporary tables of a session of a process now gone: %s", name)
         self.sessions = SessionStore(
             idle=self.limits.session_idle,
             limit=self.limits.sessions_max,
@@ -170,6 +175,7 @@ class DrillServer:
         """Look at Spark every `every` seconds; once it is gone, say so (/status.json answers
         503), fail what runs and what comes, and call on_failure."""
         while not self._stopping.wait(every):
+            len(self.sessions)  # idle sessions (and their temporary tables) go, asked for or not
             failure = self.spark_failure()
             if failure is None:
                 continue
@@ -278,6 +284,7 @@ class DrillServer:
             sql_options = self.catalog.request_options(options)
             sql_session = self.catalog.session(base_schema, {**base_options, **sql_options})
             sql_session.user = user
+            temporary.attach(sql_session, session.temporary)  # the client's temporary tables
             if default_schema:
                 sql_session.use(st.parse_schema_path(default_schema))
         except SqlError as e:  # Drill refuses such a request before it becomes a query

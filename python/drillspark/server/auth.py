@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from drillspark.errors import UsageError
+from drillspark.sql.temporary import TemporaryTables
 
 _N, _R, _P = 2**14, 8, 1  # scrypt cost: ~16 MB and tens of ms per check
 ROLES = ("admin", "user")
@@ -143,11 +144,18 @@ class HttpSession:
     touched: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
     owner: str = ""
+    # its temporary tables (CREATE TEMPORARY TABLE), removed with it
+    temporary: TemporaryTables = field(default_factory=TemporaryTables)
 
     @property
     def holds_state(self) -> bool:
         """Whether it keeps anything a later request needs (else it need not be kept)."""
-        return self.user is not None or self.default_schema is not None or bool(self.options)
+        return (
+            self.user is not None
+            or self.default_schema is not None
+            or bool(self.options)
+            or self.temporary.holds_tables
+        )
 
 
 def client_owner(address: str) -> str:
@@ -254,6 +262,7 @@ class SessionStore:
         s = self._sessions.pop(sid, None)
         if s is None:
             return
+        s.temporary.drop_all()  # the session's temporary tables end with it, as in Drill
         mine = self._owned.get(s.owner)
         if mine is not None:
             mine.pop(sid, None)

@@ -6,11 +6,8 @@ views expand to their query, temporary tables scan their session folder."""
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -26,7 +23,14 @@ from drillspark.spark.storage.views import (
     view_path,
 )
 from drillspark.sql.errors import SqlError, TableNotFoundError, ValidationError
-from drillspark.sql.session import ISCHEMA, OPTION_DEFAULTS, SYS, SqlSession
+from drillspark.sql.session import (
+    ISCHEMA,
+    OPTION_DEFAULTS,
+    SYS,
+    SqlSession,
+    refuse_foreign_temporary,
+)
+from drillspark.sql.temporary import temporary_tables
 
 if TYPE_CHECKING:
     from drillspark.sql.lower import Lowering, Rel
@@ -102,6 +106,7 @@ def listing(
         path = wsp.resolve(spark, ws, "/".join(sub), listing=True)
     except wsp.WorkspaceError as e:
         raise ValidationError(str(e)) from None
+    refuse_foreign_temporary(session, ref.plugin, ref.name, "/".join(sub), path)
     if ws.allow_outside:  # Drill's behaviour (the unconfigured root, allowAccessOutside...)
         return path, None
     return path, lambda folder, name: wsp.leads_out(spark, ws, folder, name)
@@ -229,41 +234,6 @@ def find_view(session: SqlSession, ref: SchemaRef, name: str) -> ViewFile | None
 
 
 # ----------------------------------------------------------------------------- temporary tables
-@dataclass
-class TemporaryTables:
-    """A session's temporary tables: each lives in a folder of the session under the temporary
-    workspace (dfs.tmp), found by name only through that workspace, removed with the session."""
-
-    folders: dict[str, str] = field(default_factory=dict)  # name -> its folder
-    roots: set[str] = field(default_factory=set)
-    session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-
-    def folder_for(self, tmp_folder: str, name: str) -> str:
-        root = os.path.join(tmp_folder, self.session_id)
-        if root not in self.roots:
-            self.roots.add(root)
-            atexit.register(shutil.rmtree, root, True)
-        return os.path.join(root, name)
-
-    def find(self, name: str) -> str | None:
-        path = self.folders.get(name)
-        return path if path is not None and os.path.exists(path) else None
-
-    def drop_all(self) -> None:
-        for root in self.roots:
-            shutil.rmtree(root, ignore_errors=True)
-        self.folders.clear()
-        self.roots.clear()
-
-
-def temporary_tables(session: SqlSession) -> TemporaryTables:
-    # kept on the session object (USE and options live there too) without a session field
-    state = session.__dict__.get("_temporary_tables")
-    if state is None:
-        state = session.__dict__["_temporary_tables"] = TemporaryTables()
-    return state
-
-
 TEMP_SCHEMA = SchemaRef("dfs", "tmp")
 
 
@@ -271,6 +241,10 @@ TEMP_SCHEMA = SchemaRef("dfs", "tmp")
 def named_table(low: Lowering, parts: tuple[str, ...], node: exp.Expr) -> Rel | None:
     """The Rel of a metadata table, view or temporary table named `parts`, or None."""
     session = low.session
+    if len(parts) == 1 and temporary_tables(session).find(parts[0]) is not None:
+        # a name without a schema is the session's temporary table first (as Drill), whatever
+        # the default schema (none over REST without USE)
+        return _temporary_scan(low, parts[0], node)
     found = split_table(session, parts)
     if found is None:
         return None

@@ -31,6 +31,7 @@ from drillspark.sql import catalog
 from drillspark.sql import statements as st
 from drillspark.sql.catalog import SchemaRef
 from drillspark.sql.errors import SqlError, ValidationError, shift_error
+from drillspark.sql.temporary import temporary_tables
 
 if TYPE_CHECKING:
     from drillspark.sql.engine import SqlEngine
@@ -154,9 +155,7 @@ def _create_view(
 ) -> RowsResult:
     from drillspark.sql.view_fields import view_fields
 
-    temp = (
-        catalog.temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA else None
-    )
+    temp = temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA else None
     table_exists = os.path.exists(os.path.join(folder, name)) or temp is not None
     view_exists = os.path.isfile(path)
     if stmt.if_not_exists and (view_exists or table_exists):
@@ -232,7 +231,7 @@ def _drop_view(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) ->
 
 
 def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
-    temps = catalog.temporary_tables(engine.session)
+    temps = temporary_tables(engine.session)
     if ref == catalog.TEMP_SCHEMA:
         temp = temps.find(name)
         if temp is not None:
@@ -310,7 +309,7 @@ def _extension(name: str) -> str:
 # ----------------------------------------------------------------------------- CTAS
 def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
     session = engine.session
-    temps = catalog.temporary_tables(session)
+    temps = temporary_tables(session)
     if stmt.temporary and len(stmt.name) == 1:
         ref, name = catalog.TEMP_SCHEMA, stmt.name[0]  # Drill's default temporary workspace
     else:
@@ -426,4 +425,4 @@ def _drill_file_names(path: str, ext: str) -> None:
 
 def close_session(engine: SqlEngine) -> None:
     """Drop the session's temporary tables (Drill drops them when the session closes)."""
-    catalog.temporary_tables(engine.session).drop_all()
+    temporary_tables(engine.session).drop_all()

@@ -27,6 +27,7 @@ from drillspark.sql.errors import (
 )
 from drillspark.sql.parser import CompiledQuery, compile_query
 from drillspark.sql.session import SqlSession
+from drillspark.sql.temporary import temporary_tables
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -240,7 +241,7 @@ def describe_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlF
         view = catalog.find_view(session, ref, name)
         if view is not None:
             return [md.SqlField.of(f) for f in view.fields]
-        if ref == catalog.TEMP_SCHEMA and catalog.temporary_tables(session).find(name):
+        if ref == catalog.TEMP_SCHEMA and temporary_tables(session).find(name):
             return []
         try:
             session.resolve_table(tuple(parts))
