@@ -6,7 +6,7 @@ Central artifact Drill 1.22 depends on, net.hydromatic:foodmart-data-json:0.4 (A
 The jar is checked against its SHA-1 (pinned here, and the `.sha1` Maven Central publishes next
 to it must agree), then its top-level `*.json` files, and its META-INF/LICENSE and NOTICE, are
 extracted into python/drillspark/cp/: a git-ignored folder the wheel carries (setup.py), which
-`cp` reads (drillspark.sql.session._default_cp_root). Standard library only, so `make setup`
+`cp` reads (drillspark.sql.session.default_cp_root). Standard library only, so `make setup`
 runs it before the virtualenv exists; setup.py runs it too, so a wheel built from a clean tree
 has the data.
 

@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import fetch_cp_data as fcd  # noqa: E402
-from drillspark.sql.session import _default_cp_root  # noqa: E402
+from drillspark.sql.session import default_cp_root  # noqa: E402
 
 
 def test_the_artifact_is_the_one_drill_1_22_uses():
@@ -31,7 +31,7 @@ def test_the_artifact_is_the_one_drill_1_22_uses():
 
 
 def test_cp_reads_the_fetched_folder_and_it_is_complete():
-    assert _default_cp_root() == fcd.DEST
+    assert default_cp_root() == fcd.DEST
     assert fcd.is_current(fcd.DEST), "run `make setup` (tools/fetch_cp_data.py)"
     names = {p.name for p in fcd.DEST.glob("*.json")}
     assert {"employee.json", "department.json", "customer.json", "region.json"} <= names

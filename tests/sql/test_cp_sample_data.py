@@ -12,7 +12,7 @@ import pytest
 import drillspark
 from drillspark.sql import SqlEngine, SqlSession, TableNotFoundError
 from drillspark.sql.output import columns_and_rows
-from drillspark.sql.session import _default_cp_root
+from drillspark.sql.session import default_cp_root
 
 
 @pytest.fixture
@@ -104,7 +104,7 @@ def test_a_missing_cp_file_names_no_server_path(cp_engine):
         cp_engine.execute("SELECT * FROM cp.`nope.json`")
     text = str(info.value)
     assert "nope.json" in text and (info.value.line, info.value.column) == (1, 15)
-    assert str(_default_cp_root()) not in text
+    assert str(default_cp_root()) not in text
     assert os.sep + "drillspark" not in text, text
 
 

@@ -21,6 +21,7 @@ from drillspark.server.auth import Authenticator, SessionStore, User
 from drillspark.server.catalog import SERVER_OPTIONS, Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
 from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager
+from drillspark.server.shown_paths import scrubber
 from drillspark.sql import statements as st
 from drillspark.sql import temporary
 from drillspark.sql.engine import RowsResult, SqlEngine
@@ -100,6 +101,8 @@ class DrillServer:
             max_seconds=self.limits.max_seconds,
             max_rows=self.limits.max_rows,
         )
+        self.queries.shown = self.shown
+        self._shown: tuple[object, Callable[[str], str]] | None = None
         self.max_request_bytes = self.limits.max_request_bytes
         self.started = time.time()
         self._basic: dict[str, tuple[User, float]] = {}
@@ -187,6 +190,15 @@ class DrillServer:
             if self.on_failure is not None:
                 self.on_failure(failure)
             return
+
+    def shown(self, text: str) -> str:
+        """`text` with the server's folders named as its users see them (shown_paths.py)."""
+        workspaces = self.catalog.workspaces  # replaced whole when a workspace changes
+        if self._shown is None or self._shown[0] is not workspaces:
+            from drillspark.sql.session import default_cp_root
+
+            self._shown = (workspaces, scrubber(workspaces, str(default_cp_root())))
+        return self._shown[1](text)
 
     # --------------------------------------------------------------- helpers for the handler
     def base_url(self, host_header: str | None) -> str:

@@ -220,6 +220,8 @@ class QueryManager:
         self._slots = threading.Semaphore(max_running)
         self.counters: collections.Counter[str] = collections.Counter()
         self.closing = False
+        # how a text (an error, a plan) names the server's folders to its users (shown_paths)
+        self.shown: Callable[[str], str] = lambda text: text
 
     # --------------------------------------------------------------- bookkeeping
     def new(
@@ -420,10 +422,10 @@ class QueryManager:
         if q.cancel_reason is not None:
             return self._cancel_message(q)
         if isinstance(e, SqlError):
-            return str(e)
+            return self.shown(str(e))
         from drillspark.result import runtime_message
 
-        return runtime_message(e)
+        return self.shown(runtime_message(e))
 
     def _rows(
         self, q: Query, result: Any, limit: int
@@ -437,7 +439,7 @@ class QueryManager:
             return (write(r) for r in plain), columns, metadata
         if getattr(result, "plan", None) is not None:
             try:
-                q.plan = result.plan.to_json_text()
+                q.plan = self.shown(result.plan.to_json_text())
             except Exception:  # the profile's plan is informative only
                 q.plan = None
         df = result.df if not limit else result.df.limit(limit)

@@ -53,7 +53,7 @@ SYS = "sys"
 CP_FOLDER = "cp"
 
 
-def _default_cp_root() -> Path:
+def default_cp_root() -> Path:
     return Path(__file__).resolve().parent.parent / CP_FOLDER
 
 
@@ -102,7 +102,7 @@ class SqlSession:
     was configured, reaches outside it (absolute paths, `..`), as Drill's root `/` does."""
 
     workspaces: dict[str, Any] = field(default_factory=dict)
-    cp_root: str = field(default_factory=lambda: str(_default_cp_root()))
+    cp_root: str = field(default_factory=lambda: str(default_cp_root()))
     default_schema: tuple[str, ...] | None = None
     # who runs the statements (USER / SESSION_USER): Drill's name for a user without login
     user: str = "anonymous"

@@ -1,0 +1,46 @@
+"""The server's folders as its users may see them: in an error, a profile's plan or a log line,
+a path under a workspace is shown from the workspace's name (`<dfs.data>/logs/x.json`), the
+sample data's folder as `<cp>`, never the absolute path on the server's machine."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def location(config: Any) -> str | None:
+    """A workspace's folder: the value itself, or a Drill workspace config's `location`."""
+    if isinstance(config, str):
+        return config
+    if isinstance(config, Mapping) and isinstance(config.get("location"), str):
+        return str(config["location"])
+    return None
+
+
+def scrubber(workspaces: Mapping[str, Any], cp_root: str) -> Callable[[str], str]:
+    """A function that replaces, in a text, every path under these folders (each as given and
+    as its real path, with or without `file:` / `file://`) by the folder's name."""
+    names: dict[str, str] = {}
+    for name, config in workspaces.items():
+        folder = location(config)
+        if folder:
+            for form in {os.path.abspath(folder), os.path.realpath(folder)}:
+                names.setdefault(form.rstrip(os.sep) or os.sep, f"<dfs.{name}>")
+    for form in {os.path.abspath(cp_root), os.path.realpath(cp_root)}:
+        names.setdefault(form.rstrip(os.sep), "<cp>")
+    # the longest folder first (a workspace inside another's folder), never the root `/`
+    roots = sorted((r for r in names if r != os.sep), key=len, reverse=True)
+    if not roots:
+        return lambda text: text
+    pattern = re.compile(
+        r"(?:file:(?://)?)?("
+        + "|".join(re.escape(r) for r in roots)
+        + r")(?=[/\\\\\s'\"`,;:)\]}]|$)"
+    )
+
+    def scrub(text: str) -> str:
+        return pattern.sub(lambda m: names[m.group(1)], text)
+
+    return scrub
