@@ -18,6 +18,9 @@ SHARED = Path(os.environ.get("DRILLSPARK_SHARED", ROOT.parent / "shared")).resol
 # `drillspark sql` in a test never reaches a developer's running `drillspark serve` (its
 # discovery file, docs/server.md): the test run has a runtime folder of its own.
 os.environ["DRILLSPARK_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="drillspark-runtime-")
+# ... and a state folder of its own: a `drillspark serve` of a test keeps its storage plugins
+# there, never in the developer's ~/.local/state/drillspark
+os.environ["DRILLSPARK_STATE_DIR"] = tempfile.mkdtemp(prefix="drillspark-state-")
 _STUB_HOME = pytest.StashKey[Path]()
 
 

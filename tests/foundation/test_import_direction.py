@@ -29,6 +29,7 @@ LAYERS = {
     "drillspark.class_sharing": 5,
     "drillspark.jvm_stderr": 5,
     "drillspark.spark": 4,
+    "drillspark.plugin_configs": 3.5,  # Drill's storage-plugin configs (read the plan's JSON reader)
     "drillspark.plan": 3,
     "drillspark.operators": 1,
     "drillspark.plugins": 0.5,

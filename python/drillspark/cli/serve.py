@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import getpass
 import logging
+import os
 import signal
 import sys
 import threading
@@ -61,6 +62,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--insecure-bind",
         action="store_true",
         help="allow a non-loopback --host without authentication",
+    )
+    p.add_argument(
+        "--storage",
+        type=Path,
+        metavar="FILE",
+        help='storage plugins as Drill\'s bootstrap / override file ({"storage": {NAME: '
+        "CONFIG}}, JSON or HOCON), applied at every start over what the server kept",
+    )
+    p.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        default=None,
+        help="where the server keeps the storage plugins users create or change (default "
+        "$DRILLSPARK_STATE_DIR, else ~/.local/state/drillspark; '' keeps them in memory only)",
     )
     p.add_argument(
         "--allowed-host",
@@ -139,6 +154,16 @@ def run_serve(args: argparse.Namespace) -> int:
         except UsersFileError as e:
             raise CliError(str(e), code=2) from None
     workspaces = options.workspaces(args.workspace)
+    from drillspark.plugin_configs import PluginConfigError
+    from drillspark.plugin_configs.state import read_bootstrap
+
+    storage = None
+    if args.storage is not None:
+        try:
+            storage = read_bootstrap(str(args.storage))
+        except PluginConfigError as e:
+            raise CliError(str(e), code=2) from None
+    state_dir = _state_dir(args.state_dir)
     conf = {
         "spark.scheduler.mode": "FAIR",
         "spark.ui.enabled": "false",
@@ -182,8 +207,12 @@ def run_serve(args: argparse.Namespace) -> int:
                 users=users,
                 limits=limits,
                 insecure_bind=args.insecure_bind,
+                storage=storage,
+                state_dir=state_dir,
             )
         except BindError as e:
+            raise CliError(str(e), code=2) from None
+        except PluginConfigError as e:  # the --storage file or the kept state
             raise CliError(str(e), code=2) from None
         except OSError as e:
             raise CliError(
@@ -229,6 +258,20 @@ def run_serve(args: argparse.Namespace) -> int:
             spark.stop()
     print("drillspark serve: stopped", file=sys.stderr, flush=True)
     return SPARK_FAILED if failed else 0
+
+
+def _state_dir(given: str | None) -> str | None:
+    """The server's state folder: --state-dir, else $DRILLSPARK_STATE_DIR, else the user's
+    XDG state folder; an empty value: none (in memory only)."""
+    if given is not None:
+        return given or None
+    env = os.environ.get("DRILLSPARK_STATE_DIR")
+    if env is not None:
+        return env or None
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return os.path.join(base, "drillspark")
 
 
 def _publish(server) -> Path | None:

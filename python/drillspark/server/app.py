@@ -73,6 +73,10 @@ class DrillServer:
     users: dict[str, User] | None = None
     limits: Limits = field(default_factory=Limits)
     insecure_bind: bool = False
+    # Drill's {NAME: CONFIG} applied at start (a --storage file); the folder keeping the
+    # plugins users create or change (None: kept in memory only)
+    storage: dict[str, Any] | None = None
+    state_dir: str | None = None
 
     def __post_init__(self) -> None:
         if not is_loopback(self.host) and self.users is None and not self.insecure_bind:
@@ -82,7 +86,7 @@ class DrillServer:
                 "the port"
             )
         self.auth = Authenticator(self.users)
-        self.catalog = Catalog(self.workspaces)
+        self.catalog = Catalog(self.workspaces, self.storage, self.state_dir)
         # temporary tables a crashed server of this host left in its temporary workspace
         tmp = self.catalog.workspaces.get("tmp")
         for name in temporary.remove_orphans(tmp) if tmp else []:

@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from typing import Any
 
+from drillspark.plugin_configs import PluginConfig, PluginConfigError, StoragePlugins
+from drillspark.plugin_configs.file import FileConfig
+from drillspark.plugin_configs.registry import supported_types
+from drillspark.plugin_configs.state import PluginState
 from drillspark.server.queries import ConfinedSession
-from drillspark.sql.errors import TableNotFoundError, ValidationError
+from drillspark.server.shown_paths import location
+from drillspark.sql.errors import TableNotFoundError, UnsupportedSqlError, ValidationError
 from drillspark.sql.session import OPTION_DEFAULTS, SqlSession, with_default_workspaces
 
 VERBOSE_ERRORS = "drill.exec.http.rest.errors.verbose"
@@ -49,8 +55,12 @@ class DisablingSession(ConfinedSession):
     """A ConfinedSession in which the plugins the catalog disabled cannot be read."""
 
     disabled: frozenset[str] = frozenset()
+    # plugins a query cannot read here (another type, or not yet wired), with the reason
+    unqueryable: Mapping[str, str] = {}
 
     def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> Any:
+        if len(parts) > 1 and parts[0].lower() in self.unqueryable:
+            raise UnsupportedSqlError(self.unqueryable[parts[0].lower()])
         table = super().resolve_table(parts, check)
         if table.plugin in self.disabled:
             raise TableNotFoundError(
@@ -99,11 +109,32 @@ def parse_option_value(value: Any, kind: str | None, default: object) -> object:
 
 
 class Catalog:
-    def __init__(self, workspaces: dict[str, str]):
+    """`workspaces`: the `dfs` workspaces the operator gave (they replace those of the same
+    name the state kept); `storage`: Drill's {NAME: CONFIG} (a `--storage` file), applied last;
+    `state_dir`: where the plugins users create or change are kept across restarts."""
+
+    def __init__(
+        self,
+        workspaces: dict[str, str],
+        storage: Mapping[str, Any] | None = None,
+        state_dir: str | None = None,
+    ):
         self._lock = threading.Lock()
         self.workspaces = with_default_workspaces(workspaces)
         self.disabled: set[str] = set()
         self.system_options: dict[str, object] = {}
+        self.plugins = StoragePlugins(
+            {"cp": FileConfig(_cp_config()), "dfs": FileConfig(_dfs_config(self.workspaces))},
+            fixed=("cp", "dfs"),
+            state=PluginState(state_dir) if state_dir else None,
+        )
+        given = {k.lower(): v for k, v in workspaces.items()}
+        if given and self.plugins.state is not None:  # the command line wins for its names
+            self.plugins.apply({"dfs": {"workspaces": _dfs_config(given)["workspaces"]}})
+        if storage:
+            self.plugins.apply(storage)
+        self._derive()
+        self.plugins.on_change = lambda name, config: self._derive()
 
     # --------------------------------------------------------------- sessions
     def session(
@@ -118,6 +149,7 @@ class Catalog:
         with self._lock:
             s = DisablingSession(workspaces=dict(self.workspaces))
             s.disabled = frozenset(self.disabled)
+            s.unqueryable = self._unqueryable
             merged = {**(self.system_options if system else {}), **options}
         for name, value in merged.items():
             if name not in SERVER_OPTIONS:
@@ -174,69 +206,113 @@ class Catalog:
         return parsed
 
     # --------------------------------------------------------------- storage
+    def _derive(self) -> None:
+        """The sessions' workspaces and the disabled plugins, from the plugins' configs."""
+        dfs = self.plugins.get("dfs")
+        assert isinstance(dfs, FileConfig)
+        workspaces = {ws: spec["location"] for ws, spec in dfs.workspaces().items()}
+        disabled = {n for n in self.plugins.names() if not self._config(n).enabled}
+        unqueryable = {
+            n.lower(): why for n in self.plugins.names() if (why := self.not_queryable(n))
+        }
+        with self._lock:
+            self.workspaces = workspaces
+            self.disabled = disabled
+            self._unqueryable = unqueryable
+
+    def _config(self, name: str) -> PluginConfig:
+        config = self.plugins.get(name)
+        if config is None:
+            raise KeyError(name)
+        return config
+
     def plugin_names(self) -> list[str]:
-        return ["cp", "dfs"]
+        return self.plugins.names()
 
     def plugin_json(self, name: str) -> dict[str, Any] | None:
-        with self._lock:
-            if name == "cp":
-                config: dict[str, Any] = {
-                    "type": "file",
-                    "connection": "classpath:///",
-                    "formats": CP_FORMATS,
-                    "authMode": "SHARED_USER",
-                }
-            elif name == "dfs":
-                workspaces = {
-                    ws: {
-                        "location": path,
-                        "writable": ws == "tmp",
-                        "defaultInputFormat": None,
-                        "allowAccessOutsideWorkspace": False,
-                    }
-                    for ws, path in self.workspaces.items()
-                }
-                config = {
-                    "type": "file",
-                    "connection": "file:///",
-                    "workspaces": workspaces,
-                    "formats": FORMATS,
-                    "authMode": "SHARED_USER",
-                }
-            else:
-                return None
-            if name not in self.disabled:
-                config["enabled"] = True
-        return {"name": name, "config": config}
+        """Drill's {name, config}; secrets masked."""
+        config = self.plugins.get(name)
+        if config is None:
+            return None
+        return {"name": name, "config": config.to_json(masked=True)}
 
     def set_enabled(self, name: str, enabled: bool) -> None:
-        if name not in self.plugin_names():
-            raise KeyError(name)
-        with self._lock:
-            (self.disabled.discard if enabled else self.disabled.add)(name)
+        self.plugins.set_enabled(name, enabled)
 
     def update_plugin(self, name: str, body: Any) -> None:
-        """POST /storage/dfs.json: the workspaces of `dfs` (each an existing folder);
-        `enabled` is honoured; other members of the config are Drill's and ignored."""
-        if name != "dfs":
-            raise ValidationError(f"only the dfs plugin's workspaces can be changed, not '{name}'")
+        """POST /storage/{name}.json: Drill's {"name", "config"} creates or replaces the plugin
+        (a config without `type` merges into it). A local `file` plugin's workspaces must be
+        existing folders; a config that fails leaves the previous one in force."""
         config = body.get("config") if isinstance(body, dict) else None
         if not isinstance(config, dict):
-            raise ValidationError('expected {"name": "dfs", "config": {...}}')
-        workspaces = config.get("workspaces")
-        if not isinstance(workspaces, dict) or not workspaces:
-            raise ValidationError("config.workspaces must be an object of workspaces")
-        new: dict[str, str] = {}
-        for ws, spec in workspaces.items():
-            location = spec.get("location") if isinstance(spec, dict) else None
-            if not isinstance(location, str) or not os.path.isdir(location):
-                raise ValidationError(
-                    f"workspace '{ws}': location {location!r} is not an existing folder"
-                )
-            new[str(ws).lower()] = os.path.realpath(location)
-        with self._lock:
-            self.workspaces = new
-            if config.get("enabled") is False:
-                self.disabled.add("dfs")
-            elif config.get("enabled") is True:
-                self.disabled.discard("dfs")
+            raise ValidationError(f'expected {{"name": "{name}", "config": {{...}}}}')
+        try:
+            self.plugins.put(name, config, check=lambda c: _check_folders(name, c))
+        except PluginConfigError as e:
+            raise ValidationError(str(e)) from None
+
+    def delete_plugin(self, name: str) -> bool:
+        try:
+            return self.plugins.delete(name)
+        except PluginConfigError as e:
+            raise ValidationError(str(e)) from None
+
+    def not_queryable(self, name: str) -> str | None:
+        """Why a query cannot read plugin `name` here, or None (dfs, cp: it can)."""
+        if name in ("dfs", "cp"):
+            return None
+        config = self.plugins.get(name)
+        if config is None:
+            return None
+        if not config.QUERYABLE:
+            return (
+                f"storage plugin '{name}' is of type '{config.type}', which drillspark does "
+                f"not query (it queries these types: {supported_types()})"
+            )
+        return (
+            f"storage plugin '{name}' ({config.type}) is configured, but drillspark's SQL "
+            "reads only the dfs and cp plugins' tables for now"
+        )
+
+
+def _cp_config() -> dict[str, Any]:
+    return {
+        "type": "file",
+        "connection": "classpath:///",
+        "formats": CP_FORMATS,
+        "authMode": "SHARED_USER",
+        "enabled": True,
+    }
+
+
+def _dfs_config(workspaces: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "file",
+        "connection": "file:///",
+        "workspaces": {
+            ws: {
+                "location": location(path) or str(path),
+                "writable": ws == "tmp",
+                "defaultInputFormat": None,
+                "allowAccessOutsideWorkspace": False,
+            }
+            for ws, path in workspaces.items()
+        },
+        "formats": FORMATS,
+        "authMode": "SHARED_USER",
+        "enabled": True,
+    }
+
+
+def _check_folders(name: str, config: PluginConfig) -> None:
+    """A local file plugin's workspaces are existing folders (kept as their real paths)."""
+    if not isinstance(config, FileConfig) or not config.local:
+        return
+    for ws, spec in (config.raw.get("workspaces") or {}).items():
+        folder = spec.get("location")
+        if not isinstance(folder, str) or not os.path.isdir(folder):
+            raise PluginConfigError(
+                f"storage plugin '{name}': workspace '{ws}': location {folder!r} is not an "
+                "existing folder"
+            )
+        spec["location"] = os.path.realpath(folder)

@@ -277,6 +277,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("GET", r"/storage/(?P<name>[^/]+)\.json", self._storage_get),
             ("POST", r"/storage/(?P<name>[^/]+)\.json", self._storage_post),
             ("DELETE", r"/storage/(?P<name>[^/]+)\.json", self._storage_delete),
+            ("GET", r"/storage/(?P<name>[^/]+)/export/json", self._storage_export),
             ("GET", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
             ("POST", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
             ("GET", r"/options\.json", self._options),
@@ -808,13 +809,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _storage_delete(self) -> None:
         self._require_admin()
         name = self._match["name"]
-        if name in self.app.catalog.plugin_names():
-            raise HttpError(
-                400,
-                f"the {name} plugin cannot be deleted (drillspark's plugins "
-                f"are built in; /storage/{name}/enable/false disables it)",
-            )
-        raise HttpError(404, f"no storage plugin named '{name}'")
+        try:
+            deleted = self.app.catalog.delete_plugin(name)
+        except SqlError as e:
+            raise HttpError(400, e.message) from None
+        if not deleted:
+            raise HttpError(404, f"no storage plugin named '{name}'")
+        log.info(
+            "storage plugin %s deleted by %s", log_text(name), log_text(self._user or "anonymous")
+        )
+        self._send_json(200, {"result": "Success"})
+
+    def _storage_export(self) -> None:
+        """Drill's export of a plugin's config (`format` json), secrets masked."""
+        found = self.app.catalog.plugin_json(self._match["name"])
+        if found is None:
+            raise HttpError(404, f"no storage plugin named '{self._match['name']}'")
+        name = self._match["name"]
+        self._send(
+            200,
+            responses.jackson(found["config"]).encode(),
+            "application/json",
+            {"Content-Disposition": f'attachment;filename="{name}.json"'},
+        )
 
     def _enable(self) -> None:
         self._require_admin()

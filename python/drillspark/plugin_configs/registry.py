@@ -1,0 +1,142 @@
+"""The plugin types drillspark knows (the one table to extend: a type is a module and a line
+here) and the named plugins of a server or session."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from drillspark.plugin_configs.base import PluginConfig, PluginConfigError, merge
+from drillspark.plugin_configs.file import FileConfig
+from drillspark.plugin_configs.jdbc import JdbcConfig
+from drillspark.plugin_configs.state import PluginState
+from drillspark.plugin_configs.unsupported import UnsupportedConfig
+
+# Drill's `type` -> its configuration class; any other type is stored as UnsupportedConfig
+TYPES: dict[str, type[PluginConfig]] = {
+    FileConfig.TYPE: FileConfig,
+    JdbcConfig.TYPE: JdbcConfig,
+}
+# a plugin's name is a schema name: no dot, slash, backquote or control character
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$-]{0,127}")
+
+
+def config_from_json(name: str, raw: Any) -> PluginConfig:
+    """Plugin `name`'s configuration from Drill's JSON object (PluginConfigError if it cannot
+    be taken, naming the plugin and field)."""
+    if not isinstance(raw, Mapping):
+        raise PluginConfigError(f"storage plugin '{name}': the configuration must be an object")
+    kind = raw.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise PluginConfigError(f"storage plugin '{name}': the configuration has no 'type'")
+    return TYPES.get(kind, UnsupportedConfig).from_json(name, raw)
+
+
+def check_name(name: str) -> str:
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise PluginConfigError(
+            f"invalid storage plugin name {name!r}: letters, digits, '_', '-' and '$' only"
+        )
+    return name
+
+
+def supported_types() -> str:
+    return ", ".join(sorted(TYPES))
+
+
+class StoragePlugins:
+    """Named plugin configurations (thread-safe). `fixed` names cannot be deleted (drillspark
+    builds them in: `cp`, `dfs`); a `state` keeps every change across restarts; `on_change`
+    hears of each change (the server derives its workspaces from `dfs`)."""
+
+    def __init__(
+        self,
+        plugins: Mapping[str, PluginConfig],
+        fixed: tuple[str, ...] = (),
+        state: PluginState | None = None,
+    ):
+        self._lock = threading.Lock()
+        self._plugins: dict[str, PluginConfig] = dict(plugins)
+        self.fixed = fixed
+        self.state = state
+        self.on_change: Callable[[str, PluginConfig | None], None] | None = None
+        if state is not None:
+            for name, raw in state.load().items():
+                self._plugins[name] = config_from_json(name, raw)
+
+    def names(self) -> list[str]:
+        with self._lock:
+            return sorted(self._plugins)
+
+    def get(self, name: str) -> PluginConfig | None:
+        with self._lock:
+            return self._plugins.get(name)
+
+    def put(
+        self, name: str, raw: Any, check: Callable[[PluginConfig], None] | None = None
+    ) -> PluginConfig:
+        """Create or replace plugin `name` from Drill's JSON. A configuration without `type`
+        is partial: merged into the existing plugin (`{"formats": {...}}` adds formats). A
+        secret sent back as shown (masked) keeps the stored one. `check` may refuse the new
+        configuration (it raises); nothing changes then."""
+        check_name(name)
+        with self._lock:
+            old = self._plugins.get(name)
+            if isinstance(raw, Mapping) and "type" not in raw and old is not None:
+                raw = merge(old.raw, raw)
+            config = config_from_json(name, raw).keeping_secrets_of(old)
+            if check is not None:
+                check(config)
+            self._plugins[name] = config
+            self._save()
+        self._changed(name, config)
+        return config
+
+    def apply(self, configs: Mapping[str, Any]) -> None:
+        """Several plugins at once ({NAME: CONFIG}), as a bootstrap file or a session gives
+        them: all or none."""
+        if not isinstance(configs, Mapping):
+            raise PluginConfigError('expected {"NAME": {"type": ...}, ...}')
+        with self._lock:
+            staged = dict(self._plugins)
+            for name, raw in configs.items():
+                check_name(name)
+                old = staged.get(name)
+                if isinstance(raw, Mapping) and "type" not in raw and old is not None:
+                    raw = merge(old.raw, raw)
+                staged[name] = config_from_json(name, raw).keeping_secrets_of(old)
+            self._plugins = staged
+            self._save()
+        for name in configs:
+            self._changed(name, staged[name])
+
+    def delete(self, name: str) -> bool:
+        if name in self.fixed:
+            raise PluginConfigError(
+                f"the {name} plugin cannot be deleted (drillspark builds it in; "
+                f"/storage/{name}/enable/false disables it)"
+            )
+        with self._lock:
+            if self._plugins.pop(name, None) is None:
+                return False
+            self._save()
+        self._changed(name, None)
+        return True
+
+    def set_enabled(self, name: str, enabled: bool) -> None:
+        with self._lock:
+            if name not in self._plugins:
+                raise KeyError(name)
+            config = self._plugins[name] = self._plugins[name].with_enabled(enabled)
+            self._save()
+        self._changed(name, config)
+
+    def _save(self) -> None:  # under the lock
+        if self.state is not None:
+            self.state.save({n: c.raw for n, c in self._plugins.items()})
+
+    def _changed(self, name: str, config: PluginConfig | None) -> None:
+        if self.on_change is not None:
+            self.on_change(name, config)
