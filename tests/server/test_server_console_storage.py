@@ -345,3 +345,11 @@ def test_a_user_who_is_not_an_admin_reads_only(browser, users_srv, shots):
     assert browser.find_element(By.ID, "back").is_displayed()
     assert users_srv.catalog.plugins.get("pg").raw["password"] == SECRET
     browser.get(users_srv.url + "/logout")
+
+
+def test_a_plugins_page_opens_at_drills_address(browser, srv):
+    """Drill's Update page of a plugin is /storage/NAME: the same editor opens there."""
+    browser.get(srv.url + "/storage/pg")
+    shown = json.loads(editor(browser).get_attribute("value"))
+    assert shown["type"] == "jdbc" and shown["password"] == "*****"
+    assert browser.current_url.endswith("/storage#/pg")

@@ -115,7 +115,7 @@ def test_bad_configs_are_refused_and_leave_the_previous_one(store):
     http = Http(srv.url)
     assert _post(http, "pg", PG)[0] == 200
     cases = [
-        ([1, 2], "expected {\"name\": \"pg\", \"config\""),
+        ([1, 2], 'expected {"name": "pg", "config"'),
         ({"url": "x"}, None),  # partial: merged into pg, fine
         ({"type": "jdbc", "url": "jdbc:x"}, "'driver' is required"),
         ({**PG, "writable": "yes"}, "field 'writable' must be a boolean"),
@@ -201,3 +201,24 @@ def test_a_bootstrap_file_in_drills_shape(spark, tmp_path):
         assert http.get_json("/storage/pg.json")["config"]["password"] == "*****"
     finally:
         srv.stop()
+
+
+def test_credentials_in_a_jdbc_url_are_masked_and_kept(store):
+    srv, _ = store
+    http = Http(srv.url)
+    url = "jdbc:postgresql://drill:url-pw-1@127.0.0.1:5432/shop?ssl=false&password=url-pw-2"
+    assert _post(http, "pgurl", {**PG, "url": url})[0] == 200
+    shown = http.get_json("/storage/pgurl.json")["config"]
+    assert shown["url"] == (
+        "jdbc:postgresql://drill:*****@127.0.0.1:5432/shop?ssl=false&password=*****"
+    )
+    assert _post(http, "pgurl", {**shown, "writable": True})[0] == 200
+    assert srv.catalog.plugins.get("pgurl").raw["url"] == url
+    assert "url-pw" not in http.get("/storage.json")[2].decode()
+
+
+def test_a_plugins_page_is_at_drills_address(store):
+    srv, _ = store
+    status, headers, body = Http(srv.url).get("/storage/dfs")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert b"storage.js" in body

@@ -278,6 +278,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("POST", r"/storage/(?P<name>[^/]+)\.json", self._storage_post),
             ("DELETE", r"/storage/(?P<name>[^/]+)\.json", self._storage_delete),
             ("GET", r"/storage/(?P<name>[^/]+)/export/json", self._storage_export),
+            ("GET", r"/storage/(?P<name>[^/.]+)", lambda: self._page("storage.html")),
             ("GET", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
             ("POST", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
             ("GET", r"/options\.json", self._options),

@@ -257,5 +257,8 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("toggle").addEventListener("click", toggle);
   $("delete").addEventListener("click", remove);
   window.addEventListener("hashchange", route);
+  // Drill's address of a plugin's page, /storage/NAME: the editor of NAME
+  const at = /^\/storage\/([^/]+)$/.exec(location.pathname);
+  if (at) history.replaceState(null, "", "/storage#/" + at[1]);
   await route();
 });
