@@ -114,6 +114,9 @@ def test_information_schema_files_lists_a_link_out_as_the_link_itself(engine, la
 def test_a_view_file_linked_out_is_neither_listed_nor_read(engine):
     views = engine.execute("SELECT TABLE_NAME, VIEW_DEFINITION FROM INFORMATION_SCHEMA.VIEWS")[-1]
     assert all(SECRET not in str(r) for r in views.rows())
+    # nor among SHOW TABLES' views (before: listed by name, its file read outside)
+    tables = engine.execute("SHOW TABLES IN dfs.data")[-1]
+    assert "leak" not in [r["TABLE_NAME"] for r in tables.rows()]
     with pytest.raises(SqlError) as e:
         engine.execute("SELECT * FROM dfs.data.leak")
     assert "is refused in workspace 'data'" in str(e.value)

@@ -176,8 +176,9 @@ class SqlEngine:
         elif ref.plugin == catalog.SYS:
             names = list(md.SYS_TABLES)
         else:  # Drill lists the views of a workspace, not its files
-            folder = catalog.folder_of(self.session, ref) if ref.plugin == "dfs" else None
-            names = [v.name for v in list_views(folder)] if folder else []
+            listed = catalog.listing(self.session, ref, ()) if ref.plugin == "dfs" else None
+            # a view file linking out of a confined workspace is no view of it (never read)
+            names = [v.name for v in list_views(*listed)] if listed else []
         if stmt.like is not None:
             names = [n for n in names if like(n, stmt.like)]
         return RowsResult(["TABLE_SCHEMA", "TABLE_NAME"], [[ref.name, n] for n in names])
