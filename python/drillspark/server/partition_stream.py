@@ -25,6 +25,7 @@ PIECE_BYTES = 1 << 20  # what a task sends at most at once (rows are never cut)
 _HEADER = struct.Struct(">I")  # a piece's length, a partition's number; the same in _sender
 _ACCEPT_WAIT = 0.5  # seconds between looks at the jobs while waiting for a task
 _AHEAD = 1  # partitions computed while one is read
+_FAILURE_WAIT = 30.0  # seconds a broken stream waits for its job to say why
 
 
 class StreamFailed(ExecutionError):
@@ -55,11 +56,18 @@ class _Job:
         self.thread = threading.Thread(target=run, name="drillspark-partition", daemon=True)
         self.thread.start()
 
-    def check(self) -> None:
-        """Raise the job's failure; StreamFailed if it ended without one."""
-        self.thread.join()
+    def check(self, wait: float | None = None) -> None:
+        """Raise the job's failure once it ends (within `wait` seconds); StreamFailed if it
+        ended without one, or still runs: a task that failed mid-partition and is being run
+        again would send the partition from its start, so its rows are never taken."""
+        self.thread.join(wait)
         if self.failure is not None:
             raise self.failure
+        if self.thread.is_alive():
+            raise StreamFailed(
+                "a task's rows stopped before its partition's end and Spark runs it again; "
+                "the query is stopped rather than sending rows twice"
+            )
         raise StreamFailed("a partition's rows stopped before their end")
 
 
@@ -129,7 +137,7 @@ def _pieces(conn: socket.socket, job: _Job) -> Iterator[str]:
                 return
             piece = _read_exact(conn, size)
         except (StreamFailed, OSError):
-            job.check()  # the task's failure (a bad value, a cancel), else StreamFailed
+            job.check(_FAILURE_WAIT)  # the task's failure (a bad value, a cancel), if it says
             raise
         yield from piece.decode("utf-8").split("\n")
 
