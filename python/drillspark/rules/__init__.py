@@ -1,8 +1,9 @@
 """Drill rules both halves of drillspark read from one table in this folder: the wheel carries
 the folder and tools/build_jar.py puts it in the extension jar (`drillspark/rules/`), so
 neither side keeps a copy of its own. `json_options.tsv`: the JSON reader options' Drill
-spellings; `drill_types.tsv`: Drill's type names and their Spark types. This package imports
-nothing of drillspark, so every layer may use it."""
+spellings; `drill_types.tsv`: Drill's type names and their Spark types; `drill_options.tsv`:
+Drill's options as Drill 1.22 lists them (the facts drillspark.options builds its registry on).
+This package imports nothing of drillspark, so every layer may use it."""
 
 from __future__ import annotations
 
@@ -51,3 +52,31 @@ class DrillTypeName:
 @cache
 def drill_types() -> dict[str, DrillTypeName]:
     return {row[0]: DrillTypeName(*row) for row in _rows("drill_types.tsv", 4)}
+
+
+@dataclass(frozen=True)
+class DrillOptionFacts:
+    """One option as Drill 1.22 answers (tools/drill_options_table.py asked it)."""
+
+    name: str
+    kind: str  # BOOLEAN, LONG, DOUBLE or STRING (as /options.json names it)
+    default: str  # as sys.options shows it
+    scopes: str  # accessibleScopes: ALL, SYSTEM, SYSTEM_AND_SESSION or SESSION_AND_QUERY
+    internal: bool  # listed by sys.internal_options, not sys.options and /options.json
+    validator: str  # "" none; "range:MIN:MAX", "one_of:A,B", "enum:A,B", "int", ...
+    description: str  # "" none
+
+
+@cache
+def drill_options() -> tuple[DrillOptionFacts, ...]:
+    def cell(text: str) -> str:
+        return "" if text == "-" else text
+
+    return tuple(
+        DrillOptionFacts(
+            name, kind, default, scopes, table == "internal", cell(validator), cell(description)
+        )
+        for name, kind, default, scopes, table, validator, description in _rows(
+            "drill_options.tsv", 7
+        )
+    )
