@@ -33,6 +33,7 @@ LAYERS = {
     "drillspark.plan": 3,
     "drillspark.operators": 1,
     "drillspark.plugins": 0.5,
+    "drillspark.options": 0.5,  # the options registry: any layer reads and declares options
     "drillspark.errors": 0,
     "drillspark.names": 0,
     "drillspark.rules": 0,
