@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from drillspark.options import REGISTRY
 from drillspark.result import DrillResult
 
 if TYPE_CHECKING:
@@ -121,7 +122,8 @@ def _missing_type(head: Mapping[str, Any]) -> str:
     """Drill's type for columns a reader does not find: nullable VARCHAR with the V2 JSON
     reader (the default), nullable INT when `head.options` turns V2 off."""
     options = head.get("options") if isinstance(head, Mapping) else None
-    v2 = options.get("store.json.enable_v2_reader", True) if isinstance(options, Mapping) else True
+    name = "store.json.enable_v2_reader"
+    v2 = options.get(name, REGISTRY.default(name)) if isinstance(options, Mapping) else True
     return "VARCHAR" if v2 not in (False, "false") else "INT"
 
 

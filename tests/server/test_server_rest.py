@@ -428,7 +428,16 @@ def test_options_endpoints(http):
         b"value=maybe",
         {"Content-Type": "application/x-www-form-urlencoded"},
     )
-    assert status == 400 and "true or false" in json.loads(data)["errorMessage"]
+    assert status == 400  # Drill 1.22's words (its own form answers nothing)
+    assert json.loads(data)["errorMessage"] == (
+        "'maybe' is not a valid value for option 'store.json.all_text_mode' of type BOOLEAN"
+    )
+    # every option Drill 1.22 lists, as its /options.json and /internal_options.json do
+    assert len(options) == 227 and len(http.get_json("/internal_options.json")) == 14
+    notes = http.get_json("/options/notes.json")
+    assert notes["store.json.all_text_mode"]["applies"] is True
+    assert notes["planner.enable_hashjoin"]["applies"] is False
+    assert notes["planner.enable_hashjoin"]["note"]
 
 
 def test_status_endpoints(http, server):

@@ -55,7 +55,10 @@ def test_options(session):
     assert session.option("store.json.all_text_mode") is False
     session.set_option("store.json.all_text_mode", True)
     assert session.option("store.json.all_text_mode") is True
-    with pytest.raises(ValidationError, match="true or false"):
+    # Drill 1.22's words (VALIDATION ERROR: ...)
+    with pytest.raises(
+        ValidationError, match="must be of type BOOLEAN but you tried to set to LONG"
+    ):
         session.set_option("store.json.all_text_mode", 3)
     with pytest.raises(ValidationError, match="does not exist"):
         session.set_option("no.such.option", 1)

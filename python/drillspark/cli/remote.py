@@ -21,12 +21,14 @@ from typing import Any
 
 from drillspark.cli import discovery
 from drillspark.errors import UsageError
+from drillspark.options import REGISTRY, SERVER
 from drillspark.server.responses import QUERY_ID_HEADER
 
 # How long a found server may take to show it is alive before the CLI runs locally instead.
 ALIVE_TIMEOUT = 1.0
-# A server option that changes error texts only, not answers.
-_PRESENTATION_OPTIONS = {"drill.exec.http.rest.errors.verbose"}
+# The server's own options (drillspark.options, effect SERVER): they change error texts only,
+# not answers.
+_PRESENTATION_OPTIONS = frozenset(o.name for o in REGISTRY if o.effect == SERVER)
 # What the server says of a table outside its workspaces (server/queries.py ConfinedSession;
 # the dfs catalog's confined root), where a local run without --workspace reads it.
 _OUTSIDE = ("lies outside the server's workspaces", "is refused in workspace 'root'")

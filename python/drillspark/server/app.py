@@ -18,7 +18,7 @@ from typing import Any
 
 from drillspark.errors import UsageError
 from drillspark.server.auth import Authenticator, SessionStore, User
-from drillspark.server.catalog import SERVER_OPTIONS, Catalog
+from drillspark.server.catalog import Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
 from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager
 from drillspark.server.shown_paths import scrubber
@@ -351,37 +351,25 @@ class DrillServer:
             )
         stmt_text = statements[0][1]
         stmt = st.classify(stmt_text)
-        if isinstance(stmt, st.SetOption) and (
-            stmt.scope == "system" or stmt.name in SERVER_OPTIONS
-        ):
-            return self._set_option(stmt, session, handler)
+        if isinstance(stmt, st.SetOption) and stmt.scope == "system":
+            return self._set_system_option(stmt, handler)
         result = SqlEngine(self.spark, session=sql_session).execute_statement(stmt_text)
         if isinstance(stmt, st.Use | st.SetOption):
             # the HTTP session keeps it (built without this request's own options)
             with session.lock:
-                own = self.catalog.session(session.default_schema, session.options, system=False)
+                own = self.catalog.session(session.default_schema, session.options)
                 SqlEngine(self.spark, session=own).execute_statement(stmt_text)
                 session.default_schema, session.options = own.default_schema, own.options
         return result
 
-    def _set_option(self, stmt: st.SetOption, session: Any, handler: Handler) -> RowsResult:
-        if stmt.scope == "system":
-            if not handler._admin:
-                raise ValidationError("ALTER SYSTEM needs an admin user")
-            names = [stmt.name] if stmt.name else list(self.catalog.system_options)
-            for name in names:
-                if stmt.value is None:
-                    self.catalog.system_options.pop(name, None)
-                else:
-                    self.catalog.set_system_option(name, stmt.value, None)
+    def _set_system_option(self, stmt: st.SetOption, handler: Handler) -> RowsResult:
+        """ALTER SYSTEM SET / RESET: the catalog's system options, every session's default."""
+        if not handler._admin:
+            raise ValidationError("ALTER SYSTEM needs an admin user")
+        if stmt.value is None:
+            self.catalog.reset_system_option(stmt.name)
         else:
-            with session.lock:
-                if stmt.value is None:
-                    session.options.pop(stmt.name, None)
-                else:
-                    if not isinstance(stmt.value, bool):
-                        raise ValidationError(f"option '{stmt.name}' takes true or false")
-                    session.options[stmt.name] = stmt.value
+            self.catalog.set_system_option(stmt.name, stmt.value)
         # Drill 1.22 says "updated." for SET and RESET alike, "ALL updated." for RESET ALL
         return RowsResult(["ok", "summary"], [[True, f"{stmt.name or 'ALL'} updated."]])
 

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Mapping
 from typing import Any
 
+from drillspark.options import REGISTRY, SESSION, SYSTEM, OptionError
 from drillspark.plugin_configs import PluginConfig, PluginConfigError, StoragePlugins
 from drillspark.plugin_configs.file import FileConfig
 from drillspark.plugin_configs.registry import supported_types
@@ -16,11 +18,10 @@ from drillspark.plugin_configs.state import PluginState
 from drillspark.server.queries import ConfinedSession
 from drillspark.server.shown_paths import location
 from drillspark.sql.errors import TableNotFoundError, UnsupportedSqlError, ValidationError
-from drillspark.sql.session import OPTION_DEFAULTS, SqlSession, with_default_workspaces
+from drillspark.sql.session import SqlSession, with_default_workspaces
 
+# the option the server itself reads (drillspark.options: effect SERVER)
 VERBOSE_ERRORS = "drill.exec.http.rest.errors.verbose"
-# Options the server itself reads (the SQL layer never sees them)
-SERVER_OPTIONS: dict[str, object] = {VERBOSE_ERRORS: False}
 
 
 def _text(extension: str, delimiter: str, **more: Any) -> dict[str, Any]:
@@ -70,44 +71,6 @@ class DisablingSession(ConfinedSession):
         return table
 
 
-def _kind(value: object) -> str:
-    if isinstance(value, bool):
-        return "BOOLEAN"
-    if isinstance(value, int):
-        return "LONG"
-    if isinstance(value, float):
-        return "DOUBLE"
-    return "STRING"
-
-
-def _default_text(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def parse_option_value(value: Any, kind: str | None, default: object) -> object:
-    """A value from a form or JSON in the type of the option (`kind` as Drill's options
-    form sends it, else the type of the default)."""
-    kind = (kind or _kind(default)).upper()
-    if isinstance(value, str):
-        text = value.strip()
-        if kind == "BOOLEAN":
-            if text.lower() not in ("true", "false"):
-                raise ValidationError(f"expected true or false, not {value!r}")
-            return text.lower() == "true"
-        if kind == "LONG":
-            try:
-                return int(text)
-            except ValueError:
-                raise ValidationError(f"expected an integer, not {value!r}") from None
-        if kind == "DOUBLE":
-            try:
-                return float(text)
-            except ValueError:
-                raise ValidationError(f"expected a number, not {value!r}") from None
-        return value
-    return value
-
-
 class Catalog:
     """`workspaces`: the `dfs` workspaces the operator gave (they replace those of the same
     name the state kept); `storage`: Drill's {NAME: CONFIG} (a `--storage` file), applied last;
@@ -138,72 +101,93 @@ class Catalog:
 
     # --------------------------------------------------------------- sessions
     def session(
-        self,
-        default_schema: tuple[str, ...] | None,
-        options: dict[str, object],
-        system: bool = True,
+        self, default_schema: tuple[str, ...] | None, options: dict[str, object]
     ) -> SqlSession:
-        """A fresh SqlSession with the catalog's workspaces, the system options (unless
-        `system` is false) overlaid by `options`, and the default schema (checked again: a
-        workspace may be gone)."""
+        """A fresh SqlSession with the catalog's workspaces, the system options, its own
+        `options` (an HTTP session's and a request's, checked when they were set), and the
+        default schema (checked again: a workspace may be gone)."""
         with self._lock:
             s = DisablingSession(workspaces=dict(self.workspaces))
             s.disabled = frozenset(self.disabled)
             s.unqueryable = self._unqueryable
-            merged = {**(self.system_options if system else {}), **options}
-        for name, value in merged.items():
-            if name not in SERVER_OPTIONS:
-                s.set_option(name, value)
+            s.system_options = dict(self.system_options)
+        for name, value in options.items():
+            s.set_option(name, value)
         if default_schema is not None:
             s.use(default_schema)
         return s
 
     def request_options(self, options: dict[str, Any]) -> dict[str, object]:
-        """A request's `options`, names in lower case and values in their option's type:
-        Drill reads them as text (`{"store.json.all_text_mode": "true"}` works as `true`),
-        and a value its option cannot take fails the request (ValidationError)."""
-        known = {**OPTION_DEFAULTS, **SERVER_OPTIONS}
+        """A request's `options` by Drill's names, each value in its option's kind: Drill
+        reads them as text (`{"store.json.all_text_mode": "true"}` works as `true`, `1` as
+        "1"), as session options; a value its option cannot take fails the request
+        (ValidationError with Drill's words). A null sets nothing."""
         out: dict[str, object] = {}
         for name, value in options.items():
-            name = str(name).lower()
-            default = known.get(name)
-            out[name] = value if default is None else parse_option_value(value, None, default)
+            try:
+                option = REGISTRY[str(name)]
+                if value is None:
+                    continue
+                if isinstance(value, dict | list):
+                    raise OptionError(
+                        f"'{json.dumps(value)}' is not a valid value for option '{name}' of "
+                        f"type {option.KIND}"
+                    )
+                text = value if isinstance(value, str) else json.dumps(value)
+                out[option.name] = REGISTRY.parsed(str(name), text, SESSION)[1]
+            except OptionError as e:
+                raise ValidationError(e.message) from None
         return out
 
     # --------------------------------------------------------------- options
-    def options_json(self) -> list[dict[str, Any]]:
+    def options_json(self, internal: bool = False) -> list[dict[str, Any]]:
+        """/options.json (/internal_options.json with `internal`), as Drill 1.22's: every
+        option of the registry, with its system value."""
         with self._lock:
             system = dict(self.system_options)
-        out = []
-        for name, default in sorted({**OPTION_DEFAULTS, **SERVER_OPTIONS}.items()):
-            value = system.get(name, default)
-            out.append(
-                {
-                    "name": name,
-                    "value": value,
-                    "defaultValue": _default_text(default),
-                    "accessibleScopes": "ALL",
-                    "kind": _kind(default),
-                    "optionScope": "SYSTEM" if name in system else "BOOT",
-                }
-            )
-        return out
+        return [
+            {
+                "name": o.name,
+                "value": system.get(o.name, o.default),
+                "defaultValue": o.text(o.default),
+                "accessibleScopes": o.scopes,
+                "kind": o.KIND,
+                "optionScope": "SYSTEM" if o.name in system else "BOOT",
+            }
+            for o in REGISTRY.listed(internal)
+        ]
 
-    def set_system_option(self, name: str, value: Any, kind: str | None) -> object:
-        name = name.lower()
-        default = {**OPTION_DEFAULTS, **SERVER_OPTIONS}.get(name)
-        parsed = parse_option_value(value, kind, default)
-        if name in SERVER_OPTIONS:
-            if not isinstance(parsed, type(SERVER_OPTIONS[name])):
-                raise ValidationError(f"option '{name}' takes a {_kind(SERVER_OPTIONS[name])}")
-        else:
-            SqlSession().set_option(name, parsed)  # validates name and type
+    def set_system_option(self, name: str, value: Any, kind: str | None = None) -> object:
+        """ALTER SYSTEM SET (a SQL literal's value) or POST /option/{name} (the form's text
+        and `kind`): checked as Drill checks it; a value equal to the default is dropped (the
+        option shows BOOT again)."""
+        try:
+            option = REGISTRY[name]
+            if kind and kind.upper() != option.KIND:
+                raise OptionError(
+                    f"Option {option.name} must be of type {option.KIND} but you tried to set "
+                    f"to {kind.upper()}."
+                )
+            option, checked = REGISTRY.checked(name, value, SYSTEM)
+        except OptionError as e:
+            raise ValidationError(e.message) from None
         with self._lock:
-            if default is not None and parsed == default:
-                self.system_options.pop(name, None)
+            if checked == option.default:
+                self.system_options.pop(option.name, None)
             else:
-                self.system_options[name] = parsed
-        return parsed
+                self.system_options[option.name] = checked
+        return checked
+
+    def reset_system_option(self, name: str) -> None:
+        """ALTER SYSTEM RESET of one option (`name`) or all (''): Drill refuses a name it
+        does not know."""
+        try:
+            names = [REGISTRY[name].name] if name else None
+        except OptionError as e:
+            raise ValidationError(e.message) from None
+        with self._lock:
+            for n in names if names is not None else list(self.system_options):
+                self.system_options.pop(n, None)
 
     # --------------------------------------------------------------- storage
     def _derive(self) -> None:

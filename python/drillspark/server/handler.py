@@ -25,9 +25,10 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from drillspark.errors import UsageError
+from drillspark.options import REGISTRY
 from drillspark.server import responses
 from drillspark.server.auth import HttpSession, client_owner, log_text
-from drillspark.server.catalog import SERVER_OPTIONS, VERBOSE_ERRORS
+from drillspark.server.catalog import VERBOSE_ERRORS
 from drillspark.server.queries import QueryFailed, client_query_id
 from drillspark.server.responses import QUERY_ID_HEADER
 from drillspark.sql.errors import SqlError
@@ -282,6 +283,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("GET", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
             ("POST", r"/storage/(?P<name>[^/]+)/enable/(?P<flag>true|false)", self._enable),
             ("GET", r"/options\.json", self._options),
+            ("GET", r"/internal_options\.json", lambda: self._options(internal=True)),
+            ("GET", r"/options/notes\.json", self._option_notes),
             ("POST", r"/option/(?P<name>[^/]+)", self._set_option),
             ("GET", r"/static/(?P<file>[A-Za-z0-9_.-]+)", self._static),
             ("GET", r"/session\.json", self._session_info),
@@ -849,8 +852,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         self._send_json(200, {"result": "Success"})
 
-    def _options(self) -> None:
-        self._send_json(200, self.app.catalog.options_json())
+    def _options(self, internal: bool = False) -> None:
+        self._send_json(200, self.app.catalog.options_json(internal))
+
+    def _option_notes(self) -> None:
+        """drillspark's own, for the console's Options page: per option, Drill's description,
+        whether it takes effect here (`applies`, `effect`: plan or server) and how, or why not
+        (`note`)."""
+        self._send_json(
+            200,
+            {
+                o.name: {
+                    "description": o.description,
+                    "applies": o.applies,
+                    "effect": o.effect,
+                    "note": o.note,
+                }
+                for o in REGISTRY
+            },
+        )
 
     def _set_option(self) -> None:
         self._require_admin()
@@ -863,7 +883,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             self.app.catalog.set_system_option(name, form["value"], form.get("kind"))
         except SqlError as e:
-            raise HttpError(400, f"option {name}: {e.message}") from None
+            raise HttpError(400, e.message) from None
         log.info(
             "system option %s = '%s' set by %s",
             log_text(name),
@@ -999,7 +1019,7 @@ def verbose_errors(catalog: Any, options: dict[str, Any], session: HttpSession) 
         VERBOSE_ERRORS,
         session.options.get(
             VERBOSE_ERRORS,
-            catalog.system_options.get(VERBOSE_ERRORS, SERVER_OPTIONS[VERBOSE_ERRORS]),
+            catalog.system_options.get(VERBOSE_ERRORS, REGISTRY.default(VERBOSE_ERRORS)),
         ),
     )
     return value is True or str(value).lower() == "true"

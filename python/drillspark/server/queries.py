@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from drillspark.errors import ExecutionError, UsageError
+from drillspark.options import REGISTRY
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.row_bounds import most_records
 from drillspark.server import responses, values
@@ -580,10 +581,10 @@ class QueryManager:
         out["optionsJson"] = responses.jackson(
             [
                 {
-                    "kind": _kind(v),
-                    "accessibleScopes": "ALL",
+                    "kind": REGISTRY[k].KIND,
+                    "accessibleScopes": REGISTRY[k].scopes,
                     "name": k,
-                    _value_key(v): v,
+                    REGISTRY[k].VALUE_KEY: v,
                     "scope": "SESSION",
                 }
                 for k, v in q.options.items()
@@ -651,19 +652,3 @@ def _scanned_plugins(plan: str | None) -> list[str]:
         if isinstance(name, str) and name not in out:
             out.append(name)
     return out
-
-
-def _kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "BOOLEAN"
-    if isinstance(v, int):
-        return "LONG"
-    if isinstance(v, float):
-        return "DOUBLE"
-    return "STRING"
-
-
-def _value_key(v: Any) -> str:
-    return {"BOOLEAN": "bool_val", "LONG": "num_val", "DOUBLE": "float_val"}.get(
-        _kind(v), "string_val"
-    )

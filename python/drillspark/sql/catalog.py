@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.options import REGISTRY
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.views import (
@@ -25,7 +26,6 @@ from drillspark.spark.storage.views import (
 from drillspark.sql.errors import SqlError, TableNotFoundError, ValidationError
 from drillspark.sql.session import (
     ISCHEMA,
-    OPTION_DEFAULTS,
     SYS,
     SqlSession,
     refuse_foreign_temporary,
@@ -286,60 +286,25 @@ def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> R
 def engine_config(session: SqlSession, plugin: str) -> dict:
     if plugin == ISCHEMA:
         return {"type": "ischema", "schemas": schema_configs(session)}
-    return {"type": "system-tables", "options": option_rows(session)}
+    return {
+        "type": "system-tables",
+        "options": option_rows(session),
+        "internal_options": option_rows(session, internal=True),
+    }
 
 
-def option_rows(session: SqlSession) -> list[list]:
-    """sys.options rows for the options drillspark knows (name, kind, scopes, val, status,
-    optionScope, description)."""
-    names = sorted(set(OPTION_DEFAULTS) | set(session.options))
+def option_rows(session: SqlSession, internal: bool = False) -> list[list]:
+    """sys.options rows (sys.internal_options with `internal`), as Drill 1.22 gives them:
+    every option of the registry (drillspark.options), with this session's value (name,
+    kind, accessibleScopes, val, status, optionScope, description). `status` is CHANGED when
+    the value is not the default, whoever set it; `optionScope` says who did."""
     rows = []
-    for n in names:
-        value = session.option(n)
-        default = OPTION_DEFAULTS.get(n)
-        kind = (
-            "BIT"
-            if isinstance(value, bool)
-            else "BIGINT"
-            if isinstance(value, int)
-            else "FLOAT8"
-            if isinstance(value, float)
-            else "VARCHAR"
-        )
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        changed = n in session.options
-        rows.append(
-            [
-                n,
-                kind,
-                "ALL",
-                text,
-                "CHANGED" if changed else "DEFAULT",
-                "SESSION" if changed else "BOOT",
-                OPTION_DESCRIPTIONS.get(n, ""),
-            ]
-        )
-        del default
+    for option in REGISTRY.listed(internal):
+        value, scope = session.option_setting(option)
+        status = "DEFAULT" if value == option.default else "CHANGED"
+        row = [option.name, option.SQL_KIND, option.scopes, option.text(value), status, scope]
+        rows.append([*row, option.description])
     return rows
-
-
-# Drill 1.22's own descriptions (sys.options) of the options drillspark understands.
-OPTION_DESCRIPTIONS = {
-    "store.json.all_text_mode": "Drill reads all data from the JSON files as VARCHAR. Prevents "
-    "schema change errors.",
-    "store.json.read_numbers_as_double": "Reads numbers with or without a decimal point as "
-    "DOUBLE. Prevents schema change errors.",
-    "store.json.reader.allow_escape_any_char": "Enables the JSON record reader in Drill to "
-    "escape any character. Default is false. "
-    "(Drill 1.16+)",
-    "store.json.enable_v2_reader": 'Enable the experimental "version 2" JSON reader.',
-    "exec.enable_union_type": "Enable support for Avro union type.",
-    "planner.enable_nestedloopjoin": "Sort-based operation. Writes to disk.",
-    "planner.slice_target": "The number of records manipulated within a fragment before Drill "
-    "parallelizes operations.",
-    "planner.width.max_per_node": "Max number of threads that can run in parallel for a query "
-    "on a node.",
-}
 
 
 # ----------------------------------------------------------------------------- view expansion

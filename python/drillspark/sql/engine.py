@@ -147,10 +147,11 @@ class SqlEngine:
 
     def _setoption(self, stmt: st.SetOption) -> RowsResult:
         if stmt.value is None:
-            self.session.reset(stmt.name)
-            # Drill 1.22: "planner.slice_target updated." / "ALL updated." (any name resets)
+            self.session.reset(stmt.name, stmt.scope.upper())
+            # Drill 1.22: "planner.slice_target updated." / "ALL updated." (ALTER SESSION
+            # resets any name)
             return RowsResult(["ok", "summary"], [[True, f"{stmt.name or 'ALL'} updated."]])
-        self.session.set_option(stmt.name, stmt.value)
+        self.session.set_option(stmt.name, stmt.value, stmt.scope.upper())
         return RowsResult(["ok", "summary"], [[True, f"{stmt.name} updated."]])
 
     def _showschemas(self, stmt: st.ShowSchemas) -> RowsResult:

@@ -27,7 +27,7 @@ from drillspark.sql.errors import (
     ValidationError,
     position_of,
 )
-from drillspark.sql.session import JSON_FORMAT_OPTIONS, OPTION_DEFAULTS, ResolvedTable, SqlSession
+from drillspark.sql.session import JSON_FORMAT_OPTIONS, ResolvedTable, SqlSession
 
 STAR = "*"
 STAR_DELIMITER = "¦¦"  # Drill's prefix delimiter of one table's star columns (`T0¦¦*`)
@@ -183,8 +183,7 @@ class Lowering:
     def plan(self, root: Rel, store: dict | None = None) -> dict:
         if store is not None:
             self.builder.add({"op": "store", "input": root.op, **store})
-        options = {k: self.session.option(k) for k in OPTION_DEFAULTS}
-        options.update(self.session.changed_options())
+        options = self.session.plan_options()
         return {
             "head": {
                 "type": "APACHE_DRILL_LOGICAL",

@@ -10,32 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drillspark.names import fold
+from drillspark.options import PLAN_HEAD, REGISTRY, SERVER, SESSION, SYSTEM, Option, OptionError
 from drillspark.rules import json_options
 from drillspark.sql import temporary
-from drillspark.sql.drill_options import DRILL_OPTION_NAMES
 from drillspark.sql.errors import TableNotFoundError, ValidationError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-# Drill's defaults (drill-module.conf) for the options the SQL layer understands.
-OPTION_DEFAULTS: dict[str, object] = {
-    "store.json.all_text_mode": False,
-    "store.json.read_numbers_as_double": False,
-    "store.json.reader.allow_nan_inf": True,
-    "store.json.reader.skip_invalid_records": False,
-    "store.json.reader.allow_escape_any_char": False,
-    "store.json.extended_types": False,
-    "store.json.enable_v2_reader": True,
-    "exec.enable_union_type": False,
-    "store.format": "parquet",
-    "planner.enable_hashjoin": True,
-    "planner.enable_mergejoin": True,
-    "planner.enable_nestedloopjoin": True,
-    "planner.enable_nljoin_for_scalar_only": True,
-    "planner.slice_target": 100000,
-    "planner.width.max_per_node": 2,
-}
 
 # Session option -> the JSON format-config key it overrides in each scan (a table function's
 # own option wins over the session's): the table the extension reads too.
@@ -106,7 +87,10 @@ class SqlSession:
     default_schema: tuple[str, ...] | None = None
     # who runs the statements (USER / SESSION_USER): Drill's name for a user without login
     user: str = "anonymous"
+    # the options this session set (ALTER SESSION, SET, a REST request's), by Drill's name;
+    # `system_options`: the server's (ALTER SYSTEM), which this session falls back to
     options: dict[str, object] = field(default_factory=dict)
+    system_options: dict[str, object] = field(default_factory=dict)
     # workspace -> whether names may leave it (Drill's allowAccessOutsideWorkspace)
     outside: dict[str, bool] = field(default_factory=dict)
     # the Spark session whose extension resolves workspace paths (SqlEngine sets it)
@@ -131,30 +115,53 @@ class SqlSession:
         if self.root_follows_cwd:
             self.workspaces["root"] = os.getcwd()
 
-    # --- options -------------------------------------------------------------------------
+    # --- options (declared in drillspark.options) ----------------------------------------
     def option(self, name: str) -> object:
-        return self.options.get(name, OPTION_DEFAULTS.get(name))
+        option = REGISTRY.get(name)
+        return None if option is None else self.option_setting(option)[0]
 
-    def set_option(self, name: str, value: object) -> None:
-        name = name.lower()
-        if name not in OPTION_DEFAULTS and name not in DRILL_OPTION_NAMES:
-            raise ValidationError(f"The option '{name}' does not exist.")  # Drill's words
-        default = OPTION_DEFAULTS.get(name)
-        if isinstance(default, bool) and not isinstance(value, bool):
-            raise ValidationError(f"option '{name}' takes true or false, not {value!r}")
-        if value is None:
-            self.options.pop(name, None)
-        else:
-            self.options[name] = value
+    def option_setting(self, option: Option) -> tuple[object, str]:
+        """The value of `option` here and the scope that set it (SESSION, SYSTEM or BOOT)."""
+        if option.name in self.options:
+            return self.options[option.name], "SESSION"
+        if option.name in self.system_options:
+            return self.system_options[option.name], "SYSTEM"
+        return option.default, "BOOT"
 
-    def reset(self, name: str) -> None:
+    def set_option(self, name: str, value: object, scope: str = SESSION) -> None:
+        """SET / ALTER SESSION (or ALTER SYSTEM: `scope`; here it sets the session's value) of a
+        SQL literal's value, checked as Drill checks it. As in Drill, a value equal to what the
+        session would have without it (the system's, or the default) is not kept."""
+        try:
+            option, checked = REGISTRY.checked(name, value, scope)
+        except OptionError as e:
+            raise ValidationError(e.message) from None
+        self.options.pop(option.name, None)
+        if checked != self.option_setting(option)[0]:
+            self.options[option.name] = checked
+
+    def reset(self, name: str, scope: str = SESSION) -> None:
+        """RESET of one option (`name`) or all: ALTER SESSION RESET of a name Drill does not
+        know does nothing, ALTER SYSTEM RESET refuses it."""
         if name:
-            self.options.pop(name.lower(), None)
+            option = REGISTRY.get(name)
+            if option is None and scope == SYSTEM:
+                raise ValidationError(f"The option '{name.lower()}' does not exist.")
+            self.options.pop(option.name if option else name.lower(), None)
         else:
             self.options.clear()
 
     def changed_options(self) -> dict[str, object]:
-        return dict(self.options)
+        return {**self.system_options, **self.options}
+
+    def plan_options(self) -> dict[str, object]:
+        """A plan's head.options: the options every plan lists (PLAN_HEAD), then those this
+        session or the system changed, but the server's own (the plan never reads them)."""
+        out = {name: self.option(name) for name in PLAN_HEAD}
+        for name, value in self.changed_options().items():
+            if REGISTRY[name].effect != SERVER:
+                out[name] = value
+        return out
 
     # --- schemas -------------------------------------------------------------------------
     def schemas(self) -> list[str]:

@@ -241,13 +241,13 @@ def classify(text: str) -> Statement:
     if m:
         name = ".".join(parse_schema_path(m.group(2)))
         value = _value(m.group(3), text, text.find(m.group(3)))
-        return SetOption(
-            text, name=name.lower(), value=value, scope=(m.group(1) or "session").lower()
-        )
+        # the name as written: Drill's answer repeats it ("Store.Format updated."), the
+        # options registry finds it in any case
+        return SetOption(text, name=name, value=value, scope=(m.group(1) or "session").lower())
     m = re.fullmatch(rf"(?is)(?:alter\s+(session|system)\s+)?reset\s+(all|{_SCHEMA})", body)
     if m:
         target = m.group(2)
-        name = "" if target.lower() == "all" else ".".join(parse_schema_path(target)).lower()
+        name = "" if target.lower() == "all" else ".".join(parse_schema_path(target))
         return SetOption(text, name=name, value=None, scope=(m.group(1) or "session").lower())
     m = re.fullmatch(rf"(?is)show\s+files(?:\s+(?:in|from)\s+({_SCHEMA}))?", body)
     if m:

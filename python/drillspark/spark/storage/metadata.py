@@ -203,7 +203,14 @@ SYS_TABLES: dict[str, list[tuple[str, str, bool]]] = {
     ),
 }
 # sys tables drillspark answers; the others are listed (TABLES, COLUMNS) but not readable.
-SYS_READABLE = ("version", "drillbits", "options", "storage_aliases", "table_aliases")
+SYS_READABLE = (
+    "version",
+    "drillbits",
+    "options",
+    "internal_options",
+    "storage_aliases",
+    "table_aliases",
+)
 
 _SPARK = {
     V: T.StringType(),
@@ -538,8 +545,8 @@ def sys_rows(table: str, config: Mapping[str, Any]) -> list[tuple]:
                 "ONLINE",
             )
         ]
-    if table == "options":
-        return [tuple(o) for o in config.get("options") or []]
+    if table in ("options", "internal_options"):  # rows of the SQL session's options
+        return [tuple(o) for o in config.get(table) or []]
     if table in ("storage_aliases", "table_aliases"):
         return []  # no aliases are configured
     raise MetadataError(
