@@ -143,7 +143,11 @@ def test_storage_and_options_pages(browser, server, shots):
     browser.save_screenshot(str(shots / "storage.png"))
     browser.get(server.url + "/options")
     row = wait(browser, EC.presence_of_element_located((By.ID, "option-store.json.all_text_mode")))
-    assert "BOOLEAN" in row.text
+    assert "BOOLEAN" in row.text and "applied" in row.text
+    # every option Drill 1.22 lists; those that change nothing here are marked
+    other = browser.find_element(By.ID, "option-planner.enable_hashjoin")
+    assert "no effect here" in other.text and "Spark" in other.text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "table.options tbody tr")) == 227
     browser.save_screenshot(str(shots / "options.png"))
     browser.get(server.url + "/")
     wait(browser, EC.text_to_be_present_in_element((By.ID, "overview"), "ONLINE"))
