@@ -11,6 +11,8 @@ VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_ve
 JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
 # Drill's sample data for `cp` (FoodMart JSON from Maven Central; tools/fetch_cp_data.py)
 CP_DATA := python/drillspark/cp/.fetched
+# The `jdbc` plugin's JDBC drivers (PostgreSQL's, MariaDB Connector/J from Maven Central; tools/fetch_jdbc_drivers.py)
+DRIVERS := python/drillspark/jars/drivers/.fetched
 PYTEST_ARGS ?=
 
 .PHONY: all setup java browser jar demo test test-long unit conformance bench lint clean
@@ -56,16 +58,23 @@ $(CP_DATA): tools/fetch_cp_data.py
 	@echo "make: fetching Drill's sample data for cp (foodmart-data-json 0.4, 18 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_cp_data.py
 
+# The JDBC drivers the `jdbc` storage plugin ships: org.postgresql:postgresql and
+# org.mariadb.jdbc:mariadb-java-client from Maven Central (or ~/.m2), checked against their SHA-1s,
+# into python/drillspark/jars/drivers/ (the wheel carries them; session() puts them on spark.jars).
+$(DRIVERS): tools/fetch_jdbc_drivers.py tools/fetch_cp_data.py
+	@echo "make: fetching the JDBC drivers (PostgreSQL 42.7.14, MariaDB Connector/J 3.5.11: 2 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_jdbc_drivers.py
+
 # The package itself, editable, with the dev tools; the jar is built and the sample data fetched
 # first (setup.py reuses both).
-$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA)
+$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(DRIVERS)
 	@echo "make: installing drillspark (editable) and its dependencies and dev tools (pyarrow, pandas, sqlglot, pytest, ruff, mypy, ...) ..."
 	$(PIP) install --progress-bar on --no-build-isolation -e ".[dev]"
 	@# pydrill's wheel installs its own top-level `tests` package, which would hide ours
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup
@@ -100,6 +109,6 @@ lint: setup
 
 clean:
 	rm -rf $(VENV) build dist .jarbuild python/*.egg-info python/drillspark/jars/*.jar \
-	  python/drillspark/jars/*.sha256 python/drillspark/cp .pytest_cache .ruff_cache .mypy_cache spark-warehouse \
+	  python/drillspark/jars/*.sha256 python/drillspark/jars/drivers python/drillspark/cp .pytest_cache .ruff_cache .mypy_cache spark-warehouse \
 	  benchmarks/out
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

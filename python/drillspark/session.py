@@ -34,13 +34,31 @@ def jar_path() -> str:
     return str(jar)
 
 
+# JDBC drivers for the `jdbc` storage plugin (PostgreSQL's, MariaDB Connector/J), fetched from
+# Maven Central at build time by tools/fetch_jdbc_drivers.py and carried by the wheel; other
+# drivers are one `--jars` / `spark.jars` away (docs/storage.md)
+_DRIVERS_DIR = _JARS_DIR / "drivers"
+
+
+def driver_jars() -> list[str]:
+    """Absolute paths of the JDBC driver jars bundled with this package (none in a source
+    checkout where `make setup` has not fetched them)."""
+    return sorted(str(p) for p in _DRIVERS_DIR.glob("*.jar"))
+
+
+def spark_jars() -> list[str]:
+    """Every jar a session needs on `spark.jars`: the extension, then the JDBC drivers."""
+    return [jar_path(), *driver_jars()]
+
+
 def _append(existing: str | None, value: str) -> str:
     parts = [p for p in (existing or "").split(",") if p]
     return ",".join(parts if value in parts else parts + [value])
 
 
 def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
-    """Return `builder` with the bundled jar on `spark.jars` and the extension enabled.
+    """Return `builder` with the bundled jars on `spark.jars` (the extension and the JDBC
+    drivers) and the extension enabled.
 
     Like Delta's `configure_spark_with_delta_pip`, but offline: the jar ships in the wheel.
     Settings the builder already has are kept (jars and extensions are appended to). A session
@@ -56,7 +74,10 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
         # activated) does not put there, and whose site-packages has no drillspark
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         builder = builder.config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
-    builder = builder.config("spark.jars", _append(options.get("spark.jars"), jar_path()))
+    jars = options.get("spark.jars")
+    for jar in spark_jars():
+        jars = _append(jars, jar)
+    builder = builder.config("spark.jars", jars)
     builder = builder.config(
         "spark.sql.extensions", _append(options.get("spark.sql.extensions"), EXTENSIONS_CLASS)
     )

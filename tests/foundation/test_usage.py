@@ -108,7 +108,10 @@ def test_configure_keeps_existing_settings():
     builder = SparkSession.Builder()
     builder.config("spark.jars", "/opt/other.jar").config("spark.sql.extensions", "x.Ext")
     drillspark.configure(builder)
-    assert builder._options["spark.jars"] == f"/opt/other.jar,{drillspark.jar_path()}"
+    # the extension jar, then the JDBC drivers the wheel carries (drillspark/jars/drivers)
+    from drillspark.session import spark_jars
+
+    assert builder._options["spark.jars"] == ",".join(["/opt/other.jar", *spark_jars()])
     assert builder._options["spark.sql.extensions"] == "x.Ext,drillspark.DrillSparkExtensions"
     drillspark.configure(builder)  # twice: nothing added twice
     assert builder._options["spark.jars"].count("drillspark-extension") == 1

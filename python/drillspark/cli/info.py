@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from drillspark._version import __version__
-from drillspark.session import EXTENSIONS_CLASS, catalog_confs, jar_path
+from drillspark.session import EXTENSIONS_CLASS, catalog_confs, jar_path, spark_jars
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def spark_conf() -> dict[str, str]:
     """Every setting `drillspark.configure(builder)` makes, for applications started by
     pyspark or spark-submit (the jar alone brings the functions, not the `dfs` catalog)."""
-    return {"spark.jars": jar_path(), "spark.sql.extensions": EXTENSIONS_CLASS, **catalog_confs()}
+    jars = ",".join(spark_jars())  # the extension, then the JDBC drivers
+    return {"spark.jars": jars, "spark.sql.extensions": EXTENSIONS_CLASS, **catalog_confs()}
 
 
 def print_spark_conf(args: argparse.Namespace) -> None:
