@@ -15,7 +15,7 @@ CP_DATA := python/drillspark/cp/.fetched
 DRIVERS := python/drillspark/jars/drivers/.fetched
 PYTEST_ARGS ?=
 
-.PHONY: all setup java browser jar demo test test-long unit conformance bench lint clean
+.PHONY: all setup java browser databases jar demo test test-long unit conformance bench lint clean
 
 all: setup
 
@@ -32,6 +32,16 @@ browser:
 	  echo "make: installing chromium and chromium-driver with apt-get (the console tests)"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) \
 	  || { echo "make: the console tests need chromium and chromium-driver (apt-get install -y chromium chromium-driver)"; exit 1; }; }
+
+# The jdbc plugin's tests run real PostgreSQL and MariaDB servers from Debian's packages
+# (tests/storage/conftest.py starts its own on free loopback ports, in temporary folders: the
+# packages' own services are not used).
+databases:
+	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; } \
+	  && { [ -x /usr/sbin/mariadbd ] || command -v mariadbd >/dev/null 2>&1; } && command -v mariadb-install-db >/dev/null 2>&1 || { \
+	  echo "make: installing postgresql and mariadb-server with apt-get (the jdbc plugin's tests)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql mariadb-server) \
+	  || { echo "make: the jdbc plugin's tests need PostgreSQL and MariaDB (apt-get install -y postgresql mariadb-server)"; exit 1; }; }
 
 $(VENV)/.deps: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "make: drillspark needs Python >= 3.11 (found %s)" % sys.version.split()[0])'
@@ -80,13 +90,13 @@ setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS)
 demo: setup
 	$(PY) examples/demo.py
 
-test: setup browser
+test: setup browser databases
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The long tier, which `make test` leaves out (tests/conftest.py): the separate deployments
 # (local-cluster, Spark Connect, pyspark shells, spark-submit, a wheel installed elsewhere),
 # the long fuzzing pass and the load tests. CI runs it after `make test`.
-test-long: setup browser
+test-long: setup browser databases
 	$(PY) -m pytest -m "deploy or fuzz or load" $(PYTEST_ARGS)
 
 # The fast tier: tests that start no Spark (tests/conftest.py decides and guards; docs/architecture.md).
