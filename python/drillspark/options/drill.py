@@ -113,6 +113,11 @@ WHY_NOT: tuple[tuple[str, str], ...] = (
     ("store.table.use_schema_file", "a table's .drill.schema file is read whatever this says"),
     ("store.partition.", "CTAS ... PARTITION BY writes with Spark's writer"),
     (
+        "drill.exec.functions.cast_empty_string_to_null",
+        "nothing here reads it: a text file's empty fields read as drillspark's text reader "
+        "reads them",
+    ),
+    (
         "drill.exec.storage.",
         "the implicit columns keep Drill's default names (filename, filepath, suffix, fqn, "
         "dir0, ...)",

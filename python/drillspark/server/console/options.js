@@ -19,16 +19,15 @@ function render() {
       : el("td", {class: "not-applied muted"}, el("span", {class: "tag"}, "no effect here"), " ", note.note || "");
     return el("tr", {id: "option-" + o.name, class: note.applies ? "" : "not-applied"},
       el("td", {class: "name"}, o.name, note.description ? el("div", {class: "muted"}, note.description) : null),
-      el("td", {}, o.kind), el("td", {}, o.optionScope), el("td", {}, o.defaultValue),
-      el("td", {}, el("form", {method: "POST", action: "/option/" + o.name, class: "toolbar", style: "margin:0"},
+      el("td", {class: "value"}, el("form", {method: "POST", action: "/option/" + o.name, class: "toolbar", style: "margin:0"},
         el("input", {type: "hidden", name: "name", value: o.name}), el("input", {type: "hidden", name: "kind", value: o.kind}),
         el("input", {type: "hidden", name: "csrfToken", value: csrfToken()}),
         input, el("button", {type: "submit"}, "Update"))),
-      here);
+      here, el("td", {}, o.kind), el("td", {}, o.optionScope), el("td", {class: "default"}, o.defaultValue));
   });
   const shown = el("p", {class: "muted"}, rows.length + " of " + all.length + " options; " +
     all.filter(o => (notes[o.name] || {}).applies).length + " take effect here, the others are accepted and shown as Drill shows them");
-  box.append(shown, el("table", {class: "options"}, el("thead", {}, el("tr", {}, ["Name", "Kind", "Scope", "Default", "Value", "Here"].map(h => el("th", {}, h)))), el("tbody", {}, rows)));
+  box.append(shown, el("table", {class: "options"}, el("thead", {}, el("tr", {}, ["Name", "Value", "Here", "Kind", "Scope", "Default"].map(h => el("th", {}, h)))), el("tbody", {}, rows)));
 }
 async function load() {
   const internal = document.getElementById("internal").checked;
