@@ -1,8 +1,13 @@
 package drillspark.functions
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.drillspark.compat.DrillConfCompat
 
-/** Session options of drillspark's functions and rules (`spark.conf.set(key, value)`). */
+/** drillspark's Spark confs (`spark.conf.set(key, value)`): every `spark.drillspark.*` key is
+ * declared here and the extension reads them only through this object
+ * (tests/foundation/test_options_declared.py checks both). Drill's own options (`store.json.*`,
+ * ...) are not Spark confs: the Python side's options registry (drillspark.options) holds them,
+ * and they reach the `drill` source as its options. */
 object DrillConf {
   /** drill_flatten raises Drill SQL's error on a scalar or map instead of giving one row. */
   val FlattenStrict = "spark.drillspark.flatten.strict"
@@ -13,9 +18,24 @@ object DrillConf {
   /** Type of a missing column: `varchar` (Drill's JSON reader, default) or `int` (classic). */
   val MissingColumnsType = "spark.drillspark.missingColumns.type"
 
+  /** Which scanner discovers a JSON file's schema, a diagnostic: fast, jackson or bytes (ScannerMode). */
+  val DiscoveryScanner = "spark.drillspark.discoveryScanner"
+
+  /** Which scanner reads a JSON split's rows, a diagnostic: fast, jackson or bytes (ScannerMode). */
+  val ReadScanner = "spark.drillspark.readScanner"
+
+  /** Read by the Python side only (spark/single_pass.py): records per file the one pass samples
+   * (0 turns it off), and the table size below which a table is discovered in full. */
+  val SinglePassSample = "spark.drillspark.singlePassSample"
+  val SinglePassMinBytes = "spark.drillspark.singlePassMinBytes"
+
   def flag(key: String, default: Boolean): Boolean =
     DrillConfCompat.get(key, default.toString).trim.equalsIgnoreCase("true")
 
   def string(key: String, default: String): String =
     DrillConfCompat.get(key, default).trim
+
+  /** `key` in `spark`'s conf (the session a scan is planned in). */
+  def string(spark: SparkSession, key: String, default: String): String =
+    spark.conf.get(key, default).trim
 }

@@ -7,6 +7,8 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.types.{DataType, StringType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import drillspark.functions.DrillConf
+
 /** What to do with a path that is a scalar in some records and a struct or array in others. */
 object TypeConflict extends Enumeration {
   val Json, Variant, Error = Value
@@ -30,7 +32,7 @@ object ScannerMode {
 
   /** The mode named by Spark conf `key` (fast, jackson or bytes). */
   def apply(spark: org.apache.spark.sql.SparkSession, key: String): Int =
-    spark.conf.get(key, "fast").trim.toLowerCase(Locale.ROOT) match {
+    DrillConf.string(spark, key, "fast").toLowerCase(Locale.ROOT) match {
       case "fast" => Fast
       case "jackson" => Jackson
       case "bytes" => BytesOnly

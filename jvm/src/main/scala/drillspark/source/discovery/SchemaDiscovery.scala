@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 
+import drillspark.functions.DrillConf
 import drillspark.source.discovery.Node._
 import drillspark.source.{DrillOptions, ScannerMode, TypeConflict}
 import drillspark.source.input.{DrillScanException, FileSplit, InputFile, InputFiles, JsonInput, RecordStream}
@@ -46,7 +47,7 @@ object SchemaDiscovery {
    * scanner, falling back to the Jackson pass for a split it cannot handle exactly), `jackson`
    * (the Jackson token pass only) or `bytes` (the byte scanner only: a split it gives up on
    * fails, to test which inputs it handles). */
-  val ScannerConf = "spark.drillspark.discoveryScanner"
+  val ScannerConf: String = DrillConf.DiscoveryScanner
   import ScannerMode.{BytesOnly, Fast, Jackson}
 
   private def keyOf(f: InputFile, o: DrillOptions, scanner: Int): CacheKey =

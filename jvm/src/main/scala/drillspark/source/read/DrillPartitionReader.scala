@@ -14,6 +14,7 @@ import org.apache.spark.sql.drillspark.compat.ScanVectors.Vec
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
+import drillspark.functions.DrillConf
 import drillspark.source.{DrillMetrics, DrillOptions, EarlyFilter, RowFilter, ScannerMode}
 import drillspark.source.bytes.{ByteReader, GiveUp}
 import drillspark.source.input.{DrillScanException, FileSplit, ImplicitColumns, JsonInput, RecordStream}
@@ -320,7 +321,7 @@ object DrillPartitionReader {
    * the byte reader, handing a split to the Jackson path from the first thing it does not
    * handle exactly), `jackson`, or `bytes` (the byte reader alone: a split it would hand over
    * fails). */
-  val ScannerConf = "spark.drillspark.readScanner"
+  val ScannerConf: String = DrillConf.ReadScanner
   /** An overflow row larger than this does not keep its spill vectors between batches. */
   val KeepSpillBytes: Long = 1L << 20
 }
