@@ -28,6 +28,7 @@ from pyspark.sql import DataFrame, SparkSession
 from drillspark.spark.storage import readers
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.jdbc import JdbcEngine
 from drillspark.spark.storage.mock import read_mock
 from drillspark.spark.storage.writers import WriteReport, write_atomic
 
@@ -297,6 +298,8 @@ def make_engine(
         from drillspark.spark.storage.metadata import MetadataEngine
 
         return MetadataEngine(name, config)
+    if kind == "jdbc":  # a database through a JDBC driver (jdbc.py)
+        return JdbcEngine(name, config)
     if kind == "classpath":
         root = config.get("root")
         roots = (

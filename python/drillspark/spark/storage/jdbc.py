@@ -1,0 +1,997 @@
+"""The `jdbc` storage plugin: a database reached through a JDBC driver, with Apache Drill 1.22's
+config, names and types, read and written through Spark's JDBC table catalog (docs/storage.md).
+
+Config (Drill's fields): `driver`, `url`, `username`, `password`, `caseInsensitiveTableNames`
+(false), `sourceParameters` ({}), `authMode` ("SHARED_USER"), `writable` (false),
+`writerBatchSize` (10000), `enabled`. Unknown fields are kept (`JdbcConfig.raw`).
+
+Names: a table is `<plugin>.<schema>.<table>` as Drill names it: PostgreSQL `pg.public.orders`
+(schemas are PostgreSQL's schemas, plus the database itself, which stands for the current
+schema, and the plugin alone); MariaDB / MySQL `maria.shop.orders` (schemas are databases).
+Schema names match whatever their case; table names match exactly, or, with
+`caseInsensitiveTableNames`, also in lower case (Drill's rule). A plan's scan selects a table as
+`{"schema": "public", "table": "orders"}` (`schema` may be a list of one name, or left out for
+the plugin's default schema); a store's target has the same shape.
+
+Reads go through Spark's `JDBCTableCatalog` (DSv2), registered once per config under a hidden
+catalog name, so Spark pushes filters, projections, aggregates, limits, offsets, top-N and
+(where the session allows it) joins inside one plugin down to the database, visible in EXPLAIN;
+the rows are then converted to the types Drill 1.22 gives (`drill_column`). Metadata (schemas,
+tables, columns with Drill's types) comes from the database's own catalog, by SQL through
+Spark's JDBC source (`list_schemas`, `list_tables`, `list_columns`). CTAS writes a staging table
+and renames it into place, so a failed write leaves nothing behind.
+
+Errors name the plugin and the cause (the driver's message, never the password, never a Java
+stack trace).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import threading
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyspark.sql import Column, DataFrame, Observation, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.names import fold
+from drillspark.spark.scope import quote
+from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.metadata import SqlField, column_attributes
+from drillspark.spark.storage.writers import WriteReport
+
+TYPE = "jdbc"
+CATALOG_CLASS = "org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog"
+
+# Drill 1.22's defaults (GET /storage/NAME.json of a config giving only driver and url shows
+# authMode and writerBatchSize; the others are absent when at their default)
+DEFAULTS: dict[str, Any] = {
+    "driver": None,
+    "url": None,
+    "username": None,
+    "password": None,
+    "caseInsensitiveTableNames": False,
+    "sourceParameters": {},
+    "authMode": "SHARED_USER",
+    "writable": False,
+    "writerBatchSize": 10000,
+}
+
+# Spark's JDBC options a `sourceParameters` entry may set (any case); `dataSource.X` entries are
+# the driver's connection property X (HikariCP's spelling, which Drill passes to the driver);
+# HikariCP's pool settings (maximumPoolSize, minimumIdle, connectionTimeout, ...) have no
+# counterpart in Spark, which opens one connection per task, and are kept but not used.
+SPARK_OPTIONS = (
+    "fetchsize",
+    "batchsize",
+    "queryTimeout",
+    "isolationLevel",
+    "sessionInitStatement",
+    "pushDownPredicate",
+    "pushDownAggregate",
+    "pushDownLimit",
+    "pushDownOffset",
+    "pushDownTableSample",
+    "pushDownJoin",
+    "numPartitions",
+    "partitionColumn",
+    "lowerBound",
+    "upperBound",
+    "createTableOptions",
+    "connectionProvider",
+)
+_SPARK_OPTION = {o.lower(): o for o in SPARK_OPTIONS}
+# what Spark may push down, on unless `sourceParameters` says otherwise
+PUSH_DOWN = {
+    "pushDownPredicate": "true",
+    "pushDownAggregate": "true",
+    "pushDownLimit": "true",
+    "pushDownOffset": "true",
+    "pushDownTableSample": "true",
+    "pushDownJoin": "true",
+}
+
+POSTGRESQL, MYSQL, OTHER = "postgresql", "mysql", "other"
+
+
+class JdbcError(StorageError):
+    """A `jdbc` plugin's config, name, connection or statement failed."""
+
+
+# --------------------------------------------------------------------------------- config
+
+
+@dataclass(frozen=True)
+class JdbcConfig:
+    """A `jdbc` plugin's config with Drill's defaults filled in; `raw` is the config as given
+    (unknown fields included, so a round trip loses nothing)."""
+
+    name: str
+    url: str
+    driver: str | None = None
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    case_insensitive: bool = False
+    source_parameters: Mapping[str, Any] = field(default_factory=dict)
+    writable: bool = False
+    writer_batch_size: int = 10000
+    enabled: bool = True
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @staticmethod
+    def of(name: str, config: Mapping[str, Any]) -> JdbcConfig:
+        if not isinstance(config, Mapping):
+            raise JdbcError(f"jdbc storage plugin {name!r}: the config is not an object")
+        url = config.get("url")
+        if not isinstance(url, str) or not url.strip():
+            raise JdbcError(f"jdbc storage plugin {name!r}: the config has no 'url'")
+        if not url.startswith("jdbc:"):
+            raise JdbcError(
+                f"jdbc storage plugin {name!r}: 'url' must be a JDBC URL (jdbc:...), "
+                f"not {_shown_url(url)!r}"
+            )
+        params = config.get("sourceParameters") or {}
+        if not isinstance(params, Mapping):
+            raise JdbcError(f"jdbc storage plugin {name!r}: 'sourceParameters' is not an object")
+        try:
+            batch = int(config.get("writerBatchSize", DEFAULTS["writerBatchSize"]))
+        except (TypeError, ValueError):
+            raise JdbcError(
+                f"jdbc storage plugin {name!r}: 'writerBatchSize' is not a number"
+            ) from None
+        return JdbcConfig(
+            name=name,
+            url=url.strip(),
+            driver=_opt_str(config.get("driver")),
+            username=_opt_str(config.get("username")),
+            password=None if config.get("password") is None else str(config.get("password")),
+            case_insensitive=_flag(config.get("caseInsensitiveTableNames", False)),
+            source_parameters=dict(params),
+            writable=_flag(config.get("writable", False)),
+            writer_batch_size=batch,
+            enabled=_flag(config.get("enabled", True)),
+            raw=dict(config),
+        )
+
+    @property
+    def kind(self) -> str:
+        """The database family by the URL: its catalog queries and Drill's answers differ."""
+        url = self.url.lower()
+        if url.startswith("jdbc:postgresql:"):
+            return POSTGRESQL
+        if url.startswith(("jdbc:mariadb:", "jdbc:mysql:")):
+            return MYSQL
+        return OTHER
+
+    def spark_url(self) -> str:
+        """The URL Spark is given. Spark picks its SQL dialect by the URL's prefix and knows
+        MySQL's (`jdbc:mysql:`), not MariaDB's, whose statements it would quote with `"`:
+        a MariaDB Connector/J URL is handed over as `jdbc:mysql:` with the driver's
+        `permitMysqlScheme` flag, so the same driver serves it with MySQL's dialect."""
+        if not self.url.lower().startswith("jdbc:mariadb:"):
+            return self.url
+        rest = self.url[len("jdbc:mariadb:") :]
+        sep = "&" if "?" in rest else "?"
+        flag = "" if "permitmysqlscheme" in rest.lower() else f"{sep}permitMysqlScheme"
+        return f"jdbc:mysql:{rest}{flag}"
+
+    def options(self) -> dict[str, str]:
+        """Spark's JDBC options for this plugin (catalog and metadata reads alike)."""
+        opts = {"url": self.spark_url(), "preferTimestampNTZ": "true", "fetchsize": "10000"}
+        opts.update(PUSH_DOWN)
+        opts["batchsize"] = str(self.writer_batch_size)
+        if self.driver:
+            opts["driver"] = self.driver
+        if self.username is not None:
+            opts["user"] = self.username
+        if self.password is not None:
+            opts["password"] = self.password
+        for key, value in self.source_parameters.items():
+            key = str(key)
+            if key.lower() in _SPARK_OPTION:
+                opts[_SPARK_OPTION[key.lower()]] = _text(value)
+            elif key.startswith("dataSource.") and len(key) > len("dataSource."):
+                opts[key[len("dataSource.") :]] = _text(value)
+        return opts
+
+    def secrets(self) -> list[str]:
+        """Texts that must never appear in a message: the password, and the URL's own
+        password if it carries one."""
+        found = [self.password] if self.password else []
+        found += [m for m in re.findall(r"(?i)password=([^&;]+)", self.url) if m]
+        userinfo = re.match(r"jdbc:[a-z0-9]+://[^/@]*:([^/@]+)@", self.url, re.I)
+        if userinfo:
+            found.append(userinfo.group(1))
+        return found
+
+
+Config = Mapping[str, Any] | JdbcConfig
+
+
+def _config(config: Config, name: str) -> JdbcConfig:
+    return config if isinstance(config, JdbcConfig) else JdbcConfig.of(name, config)
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _flag(value: Any) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _shown_url(url: str) -> str:
+    """A URL without its query string or user information, for messages."""
+    url = re.sub(r"(//)[^/@]*@", r"\1", url)
+    return re.split(r"[?;&]", url, maxsplit=1)[0]
+
+
+# -------------------------------------------------------------------------------- errors
+
+
+def _causes(error: BaseException) -> list[str]:
+    """The messages of `error` and of what caused it, outermost first: PySpark's captured
+    chain (`_cause`) and the `Caused by:` lines of a JVM trace."""
+    texts: list[str] = []
+    seen: set[int] = set()
+    e: Any = error
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        for text in (getattr(e, "_desc", None), str(e), getattr(e, "_stackTrace", None)):
+            if not text:
+                continue
+            text = str(text)
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            if first and not first.startswith("at "):
+                texts.append(first)
+            texts += [
+                line.strip()[len("Caused by:") :].strip()
+                for line in text.splitlines()
+                if line.strip().startswith("Caused by:")
+            ]
+        e = getattr(e, "_cause", None) or getattr(e, "__cause__", None)
+    return texts
+
+
+_JAVA_CLASS = re.compile(r"^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b:?\s*")
+
+
+def _cause_text(error: BaseException) -> str:
+    """The driver's message: the deepest cause thrown as a JDBC exception (a class named
+    `...SQL...Exception`: its text names the host and port, where the socket's error below it
+    says only "Connection refused"), else the deepest cause; without the Java class name."""
+    texts = [t for t in _causes(error) if t and not t.startswith("An error occurred while")]
+    jdbc_ones = [t for t in texts if (m := _JAVA_CLASS.match(t)) and "SQL" in m.group(0)]
+    for text in reversed(jdbc_ones or texts):
+        cleaned = _JAVA_CLASS.sub("", text).strip()
+        if cleaned:
+            return cleaned
+    return type(error).__name__
+
+
+def _condition(error: BaseException) -> str | None:
+    get = getattr(error, "getCondition", None)
+    try:
+        return get() if callable(get) else None
+    except Exception:  # a captured exception without a condition
+        return None
+
+
+def _scrub(text: str, cfg: JdbcConfig) -> str:
+    for secret in cfg.secrets():
+        text = text.replace(secret, "*****")
+    # Spark's own rendering of a JDBC URL, and any URL a driver names
+    text = re.sub(r"jdbc:[^\s'\"]*", lambda m: _shown_url(m.group(0)), text)
+    return text
+
+
+def failure(cfg: JdbcConfig, error: BaseException, doing: str) -> JdbcError:
+    """One paragraph for a failed call into the database: the plugin, what was being done and
+    the driver's message."""
+    if isinstance(error, JdbcError):
+        return error
+    cause = _cause_text(error)
+    all_text = " ".join(_causes(error))
+    if "ClassNotFoundException" in all_text or "PLUGIN_CLASS_NOT_FOUND" in all_text:
+        driver = cfg.driver or "(none given)"
+        return JdbcError(
+            f"jdbc storage plugin {cfg.name!r}: the JDBC driver {driver} is not on Spark's "
+            "class path (drillspark ships PostgreSQL's and MariaDB's; add another with "
+            "--jars or spark.jars, docs/storage.md)"
+        )
+    if "No suitable driver" in all_text or "DRIVER_NOT_FOUND" in all_text:
+        return JdbcError(
+            f"jdbc storage plugin {cfg.name!r}: no JDBC driver accepts the URL "
+            f"{_shown_url(cfg.url)} (set 'driver', or add the driver's jar with --jars)"
+        )
+    if _condition(error) == "FAILED_JDBC.CONNECTION" or "connect" in cause.lower():
+        doing = "cannot connect to the database"
+    return JdbcError(_scrub(f"jdbc storage plugin {cfg.name!r}: {doing}: {cause}", cfg))
+
+
+# ------------------------------------------------------------------------------- catalog
+
+_LOCK = threading.Lock()
+_CATALOGS: dict[tuple, str] = {}
+_NUMBERS = itertools.count(1)
+_DEFAULTS_SEEN: dict[str, tuple[str, str]] = {}
+
+
+def _key(cfg: JdbcConfig) -> tuple:
+    return tuple(sorted(cfg.options().items()))
+
+
+def catalog_name(spark: SparkSession, cfg: JdbcConfig) -> str:
+    """The hidden Spark catalog serving `cfg` in `spark` (registered on first use; one per
+    distinct config in this process, so a changed config gets a fresh catalog: Spark keeps a
+    catalog it has loaded). Its name says nothing of the config."""
+    key = _key(cfg)
+    with _LOCK:
+        name = _CATALOGS.get(key)
+        if name is None:
+            name = f"drillspark_jdbc_{next(_NUMBERS)}"
+            _CATALOGS[key] = name
+    prefix = f"spark.sql.catalog.{name}"
+    if spark.conf.get(prefix, None) != CATALOG_CLASS:
+        for option, value in cfg.options().items():
+            spark.conf.set(f"{prefix}.{option}", value)
+        spark.conf.set(prefix, CATALOG_CLASS)
+    return name
+
+
+def _ident(*parts: str) -> str:
+    return ".".join(quote(p) for p in parts)
+
+
+# ------------------------------------------------------------------------------ metadata
+
+
+def _sql_text(kind: str, value: str) -> str:
+    """A string literal that no value can break out of: its UTF-8 bytes in hex."""
+    hexed = value.encode("utf-8").hex()
+    if kind == POSTGRESQL:
+        return f"convert_from(decode('{hexed}', 'hex'), 'UTF8')"
+    if kind == MYSQL:
+        return f"CONVERT(X'{hexed}' USING utf8mb4)" if hexed else "''"
+    return "'" + value.replace("'", "''") + "'"
+
+
+def query(spark: SparkSession, cfg: JdbcConfig, sql: str, doing: str) -> list[tuple]:
+    """Rows of a query the database runs (its catalog), through Spark's JDBC source."""
+    opts = {k: v for k, v in cfg.options().items() if not k.startswith("pushDown")}
+    try:
+        rows = spark.read.format("jdbc").options(**opts).option("query", sql).load().collect()
+    except Exception as e:
+        raise failure(cfg, e, doing) from None
+    return [tuple(r) for r in rows]
+
+
+def _defaults(spark: SparkSession, cfg: JdbcConfig) -> tuple[str, str]:
+    """(current database, current schema) of a PostgreSQL plugin."""
+    key = cfg.spark_url() + "\0" + (cfg.username or "")
+    if key not in _DEFAULTS_SEEN:
+        rows = query(
+            spark, cfg, "SELECT current_database(), current_schema()", "cannot list schemas"
+        )
+        _DEFAULTS_SEEN[key] = (str(rows[0][0]), str(rows[0][1]))
+    return _DEFAULTS_SEEN[key]
+
+
+def list_schemas(spark: SparkSession, config: Config, name: str = TYPE) -> list[str]:
+    """The plugin's schemas as Drill lists them under the plugin (`pg.public` is "public"),
+    sorted; the plugin itself (`pg`) is a schema too and not in the list. PostgreSQL: its
+    schemas (less pg_toast and the temporary ones) and the database; MariaDB / MySQL: its
+    databases."""
+    cfg = _config(config, name)
+    if cfg.kind == POSTGRESQL:
+        sql = (
+            "SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname <> 'pg_toast' "
+            "AND nspname NOT LIKE 'pg\\_temp\\_%' AND nspname NOT LIKE 'pg\\_toast\\_temp\\_%' "
+            "UNION SELECT current_database()"
+        )
+    elif cfg.kind == MYSQL:
+        sql = "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA"
+    else:
+        sql = "SELECT schema_name FROM information_schema.schemata"
+    return sorted({str(r[0]) for r in query(spark, cfg, sql, "cannot list schemas")})
+
+
+# PostgreSQL's relation kinds as its JDBC driver names them in getTables (Drill lists every
+# kind: SHOW TABLES IN pg.public shows the primary key's index as an INDEX)
+_PG_KINDS = {
+    "r": "TABLE",
+    "p": "PARTITIONED TABLE",
+    "v": "VIEW",
+    "i": "INDEX",
+    "I": "PARTITIONED INDEX",
+    "S": "SEQUENCE",
+    "m": "MATERIALIZED VIEW",
+    "f": "FOREIGN TABLE",
+    "c": "TYPE",
+}
+_MYSQL_KINDS = {"BASE TABLE": "TABLE", "SYSTEM VERSIONED": "TABLE", "TEMPORARY": "LOCAL TEMPORARY"}
+
+
+def _schema_in_db(
+    spark: SparkSession, cfg: JdbcConfig, schema: str | Sequence[str] | None
+) -> str | None:
+    """The database's own name of the Drill schema under the plugin (None for MariaDB's
+    root, which holds no table), matching names whatever their case, as Drill does."""
+    parts = _parts(schema)
+    if len(parts) > 1:
+        raise JdbcError(
+            f"Object '{parts[1]}' not found within '{cfg.name}.{parts[0]}' (jdbc storage "
+            f"plugin {cfg.name!r})"
+        )
+    if cfg.kind == POSTGRESQL:
+        database, current = _defaults(spark, cfg)
+        if not parts or fold(parts[0]) == fold(database):
+            return current
+    elif not parts:
+        return None if cfg.kind == MYSQL else ""
+    known = list_schemas(spark, cfg)
+    found = _match(parts[0], known)
+    if found is None:
+        raise JdbcError(
+            f"Object '{parts[0]}' not found within '{cfg.name}' (jdbc storage plugin "
+            f"{cfg.name!r}; schemas: {', '.join(known) or 'none'})"
+        )
+    return found
+
+
+def _match(name: str, names: Sequence[str]) -> str | None:
+    if name in names:
+        return name
+    return next((n for n in names if fold(n) == fold(name)), None)
+
+
+def _parts(schema: str | Sequence[str] | None) -> list[str]:
+    if schema is None or schema == "":
+        return []
+    if isinstance(schema, str):
+        return [schema]
+    return [str(s) for s in schema]
+
+
+def list_tables(
+    spark: SparkSession,
+    config: Config,
+    schema: str | Sequence[str] | None,
+    name: str = TYPE,
+) -> list[tuple[str, str]]:
+    """(table name, TABLE_TYPE) of every table of `schema` (a name `list_schemas` gave, any
+    case; None for the plugin itself), sorted by name, as Drill 1.22 lists them: TABLE, VIEW,
+    and PostgreSQL's other relations (INDEX, SEQUENCE, ...)."""
+    cfg = _config(config, name)
+    db_schema = _schema_in_db(spark, cfg, schema)
+    if db_schema is None:
+        return []
+    if cfg.kind == POSTGRESQL:
+        rows = query(
+            spark,
+            cfg,
+            "SELECT c.relname, c.relkind, n.nspname FROM pg_catalog.pg_class c JOIN "
+            "pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = "
+            f"{_sql_text(cfg.kind, db_schema)} AND c.relkind IN "
+            "('r', 'p', 'v', 'i', 'I', 'S', 'm', 'f', 'c')",
+            "cannot list tables",
+        )
+        system = db_schema in ("pg_catalog", "information_schema")
+        out = []
+        for relname, relkind, _ in rows:
+            kind = _PG_KINDS.get(str(relkind), "TABLE")
+            if system and kind in ("TABLE", "VIEW", "INDEX"):
+                kind = "SYSTEM " + kind
+            out.append((str(relname), kind))
+        return sorted(out)
+    where = f"TABLE_SCHEMA = {_sql_text(cfg.kind, db_schema)}"
+    sql = f"SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE {where}"
+    if cfg.kind == OTHER:
+        sql = sql.replace("TABLE_NAME", "table_name").replace("TABLE_TYPE", "table_type")
+    rows = query(spark, cfg, sql, "cannot list tables")
+    return sorted((str(n), _MYSQL_KINDS.get(str(t), str(t))) for n, t in rows)
+
+
+@dataclass(frozen=True)
+class JdbcColumn:
+    """A column as Drill 1.22 describes it: `field` is its planning type (what DESCRIBE and
+    INFORMATION_SCHEMA.COLUMNS show: `DECIMAL` for PostgreSQL's numeric, `ANY` for a type
+    Drill cannot name), `read_type` the Drill type of the values a query reads (`typeof`:
+    FLOAT8 for that numeric), `info` the INFORMATION_SCHEMA.COLUMNS cells Drill derives."""
+
+    name: str
+    ordinal: int
+    field: SqlField
+    read_type: str
+    native_type: str
+    info: Mapping[str, Any]
+
+
+def _pg_column(row: tuple) -> tuple[SqlField, str]:
+    """(planning field, read type) of a PostgreSQL column from information_schema.columns:
+    name, data_type, udt_name, is_nullable, character_maximum_length, numeric_precision,
+    numeric_scale."""
+    name, dt, _udt, nullable, length, precision, scale = row[:7]
+    dt = str(dt)
+    nn = str(nullable) == "YES"
+
+    def f(t: str, p: int | None = None, s: int | None = None) -> SqlField:
+        return SqlField(str(name), t, nn, p, s)
+
+    simple = {
+        "smallint": ("SMALLINT", "INT"),
+        "integer": ("INTEGER", "INT"),
+        "bigint": ("BIGINT", "BIGINT"),
+        "real": ("REAL", "FLOAT8"),
+        "double precision": ("DOUBLE", "FLOAT8"),
+        "money": ("DOUBLE", "FLOAT8"),
+        "boolean": ("BOOLEAN", "BIT"),
+        "date": ("DATE", "DATE"),
+    }
+    if dt in simple:
+        planning, read = simple[dt]
+        return f(planning), read
+    if dt == "numeric":
+        return f("DECIMAL", int(precision or 0), int(scale or 0)), "FLOAT8"
+    if dt == "character":
+        return f("CHAR", int(length or 1)), "VARCHAR"
+    if dt in ("character varying", "text"):
+        return f("VARCHAR", min(int(length or 65536), 65536)), "VARCHAR"
+    if dt.startswith("time "):
+        return f("TIME", 3), "TIME"
+    if dt.startswith("timestamp"):
+        return f("TIMESTAMP", 3), "TIMESTAMP"
+    if dt == "bytea":
+        return f("BINARY", 65536), "VARCHAR"
+    if dt == "ARRAY":
+        return f("ARRAY"), "VARCHAR"
+    return f("ANY"), "VARCHAR"
+
+
+def _mysql_column(row: tuple) -> tuple[SqlField, str]:
+    """(planning field, read type) of a MariaDB / MySQL column from information_schema.COLUMNS:
+    COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, CHARACTER_MAXIMUM_LENGTH,
+    NUMERIC_PRECISION, NUMERIC_SCALE."""
+    name, dt, column_type, nullable, length, precision, scale = row[:7]
+    dt, column_type = str(dt).lower(), str(column_type).lower()
+    nn = str(nullable) == "YES"
+    unsigned = "unsigned" in column_type
+
+    def f(t: str, p: int | None = None, s: int | None = None) -> SqlField:
+        return SqlField(str(name), t, nn, p, s)
+
+    if dt == "tinyint":
+        if column_type.startswith("tinyint(1)"):
+            return f("BOOLEAN"), "BIT"
+        return f("TINYINT"), "INT"
+    if dt == "smallint":
+        return f("SMALLINT"), "INT"
+    if dt in ("mediumint", "int", "integer"):
+        return f("INTEGER"), "BIGINT" if unsigned and dt != "mediumint" else "INT"
+    if dt == "bigint":
+        return f("BIGINT"), "VARDECIMAL" if unsigned else "BIGINT"
+    if dt in ("decimal", "numeric"):
+        return f("DECIMAL", int(precision or 10), int(scale or 0)), "VARDECIMAL"
+    if dt == "float":
+        return f("REAL"), "FLOAT8"
+    if dt in ("double", "real"):
+        return f("DOUBLE"), "FLOAT8"
+    if dt == "bit":
+        return (f("BOOLEAN"), "BIT") if column_type == "bit(1)" else (f("ANY"), "BIGINT")
+    if dt == "char":
+        return f("CHAR", int(length or 1)), "VARCHAR"
+    if dt in ("varchar", "enum", "set"):
+        return f("VARCHAR", int(length or 65536)), "VARCHAR"
+    if dt in ("date", "year"):
+        return f("DATE"), "DATE"
+    if dt == "time":
+        return f("TIME", 0), "TIME"
+    if dt in ("datetime", "timestamp"):
+        return f("TIMESTAMP", 0), "TIMESTAMP"
+    if dt == "binary":
+        return f("BINARY", int(length or 1)), "VARBINARY"
+    if dt == "varbinary":
+        return f("VARBINARY", int(length or 65536)), "VARBINARY"
+    if dt in ("tinyblob", "blob", "mediumblob", "longblob"):
+        return f("ANY"), "VARBINARY"
+    return f("ANY"), "VARCHAR"
+
+
+def _info(field: SqlField) -> dict[str, Any]:
+    """INFORMATION_SCHEMA.COLUMNS cells: metadata.column_attributes, with the database's
+    fractional seconds for TIME and TIMESTAMP (Drill shows 0 digits for MariaDB's, 3 for
+    PostgreSQL's)."""
+    info = column_attributes(field)
+    if field.type in ("TIME", "TIMESTAMP") and field.precision is not None:
+        p = field.precision
+        base = 8 if field.type == "TIME" else 19
+        info.update(DATETIME_PRECISION=p, COLUMN_SIZE=base + (p + 1 if p else 0))
+    return info
+
+
+def list_columns(
+    spark: SparkSession,
+    config: Config,
+    schema: str | Sequence[str] | None,
+    table: str,
+    name: str = TYPE,
+) -> list[JdbcColumn]:
+    """The columns of `schema`.`table` (Drill's name rules: the schema in any case, the table
+    exactly or, with caseInsensitiveTableNames, in lower case) with Drill 1.22's types, in
+    the table's order. An unknown table is a JdbcError naming it as Drill does."""
+    cfg = _config(config, name)
+    db_schema, db_table = resolve(spark, cfg, schema, table)
+    if cfg.kind == OTHER:
+        return _columns_from_spark(spark, cfg, db_schema, db_table)
+    s, t = _sql_text(cfg.kind, db_schema), _sql_text(cfg.kind, db_table)
+    if cfg.kind == POSTGRESQL:
+        sql = (
+            "SELECT column_name, data_type, udt_name, is_nullable, character_maximum_length, "
+            "numeric_precision, numeric_scale, ordinal_position FROM information_schema.columns "
+            f"WHERE table_schema = {s} AND table_name = {t}"
+        )
+        typed = _pg_column
+    else:
+        sql = (
+            "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, CHARACTER_MAXIMUM_LENGTH, "
+            "NUMERIC_PRECISION, NUMERIC_SCALE, ORDINAL_POSITION FROM information_schema.COLUMNS "
+            f"WHERE TABLE_SCHEMA = {s} AND TABLE_NAME = {t}"
+        )
+        typed = _mysql_column
+    rows = sorted(query(spark, cfg, sql, "cannot list columns"), key=lambda r: int(r[7]))
+    out = []
+    for i, row in enumerate(rows, start=1):
+        f, read = typed(row)
+        out.append(JdbcColumn(f.name, i, f, read, str(row[1]), _info(f)))
+    return out
+
+
+def _columns_from_spark(
+    spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str
+) -> list[JdbcColumn]:
+    """Another database's columns: Drill's names of the Spark types it is read as."""
+    from drillspark.spark.drill_types import drill_name_of
+
+    df = _load(spark, cfg, db_schema, db_table)
+    out = []
+    for i, sf in enumerate(drill_frame(df, cfg.kind).schema.fields, start=1):
+        t = sf.dataType
+        planning_names: dict[type[T.DataType], str] = {
+            T.IntegerType: "INTEGER",
+            T.LongType: "BIGINT",
+            T.DoubleType: "DOUBLE",
+            T.BooleanType: "BOOLEAN",
+            T.StringType: "VARCHAR",
+            T.DateType: "DATE",
+            T.TimestampNTZType: "TIMESTAMP",
+            T.TimeType: "TIME",
+            T.BinaryType: "VARBINARY",
+        }
+        planning = planning_names.get(type(t), "ANY")
+        if isinstance(t, T.DecimalType):
+            f = SqlField(sf.name, "DECIMAL", sf.nullable, t.precision, t.scale)
+        else:
+            f = SqlField(sf.name, planning, sf.nullable)
+        out.append(JdbcColumn(sf.name, i, f, drill_name_of(t), t.simpleString(), _info(f)))
+    return out
+
+
+# --------------------------------------------------------------------------------- reads
+
+
+def _not_found(error: BaseException) -> bool:
+    return _condition(error) in (
+        "TABLE_OR_VIEW_NOT_FOUND",
+        "SCHEMA_NOT_FOUND",
+        "NO_SUCH_TABLE",
+    ) or "TABLE_OR_VIEW_NOT_FOUND" in str(error)
+
+
+def _load(spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str) -> DataFrame:
+    """The table through the plugin's catalog (DSv2: every push-down). A PostgreSQL table with
+    a `numeric` of no precision is read through Spark's DSv1 JDBC relation instead, those
+    columns as DOUBLE (`customSchema`), as Drill reads them: the catalog would type them
+    DECIMAL(38, 18) and fail on a value of more than 20 digits before the point. That
+    relation pushes filters and columns down, not aggregates, limits or top-N."""
+    catalog = catalog_name(spark, cfg)
+    df = spark.read.table(_ident(catalog, db_schema, db_table))
+    free = [f.name for f in df.schema.fields if _free_numeric(f)]
+    if not free:
+        return df
+    custom = ", ".join(f"{quote(n)} DOUBLE" for n in free)
+    table = ".".join('"' + p.replace('"', '""') + '"' for p in (db_schema, db_table))
+    return (
+        spark.read.format("jdbc")
+        .options(**cfg.options())
+        .option("dbtable", table)
+        .option("customSchema", custom)
+        .load()
+    )
+
+
+def _free_numeric(f: T.StructField) -> bool:
+    """A PostgreSQL `numeric` declared without precision (its driver reports precision and
+    scale 0, which Spark reads as DECIMAL(38, 18))."""
+    meta = f.metadata or {}
+    return (
+        str(meta.get("jdbcClientType", "")).lower() == "numeric"
+        and f.dataType == T.DecimalType(38, 18)
+        and meta.get("scale") == 0
+    )
+
+
+def resolve(
+    spark: SparkSession, cfg: JdbcConfig, schema: str | Sequence[str] | None, table: str
+) -> tuple[str, str]:
+    """(schema, table) as the database names them, by Drill's rules."""
+    return _resolved(spark, cfg, schema, table)[:2]
+
+
+def _resolved(
+    spark: SparkSession, cfg: JdbcConfig, schema: str | Sequence[str] | None, table: str
+) -> tuple[str, str, DataFrame]:
+    """(schema, table, the table's DataFrame) by Drill's rules: the schema as given, else the
+    one whose name differs only in case; the table as given, else (caseInsensitiveTableNames)
+    in lower case."""
+    if not cfg.enabled:
+        raise JdbcError(f"storage plugin {cfg.name!r} is disabled")
+    parts = _parts(schema)
+    shown = ".".join([cfg.name, *parts])
+    candidates = [table] + (
+        [table.lower()] if cfg.case_insensitive and table.lower() != table else []
+    )
+
+    def attempt(db_schema: str) -> tuple[str, str, DataFrame] | None:
+        for name in candidates:
+            try:
+                return db_schema, name, _load(spark, cfg, db_schema, name)
+            except Exception as e:
+                if not _not_found(e):
+                    raise failure(cfg, e, f"cannot read {shown}.{table}") from None
+        return None
+
+    # the fast way: the schema spelt as the database spells it (no catalog query)
+    if len(parts) == 1:
+        found = attempt(parts[0])
+        if found is not None:
+            return found
+    db_schema = _schema_in_db(spark, cfg, parts)
+    if db_schema is not None and db_schema != (parts[0] if parts else None):
+        found = attempt(db_schema)
+        if found is not None:
+            return found
+    raise JdbcError(
+        f"Object '{table}' not found within '{shown}' (jdbc storage plugin {cfg.name!r})"
+    )
+
+
+def drill_column(f: T.StructField, kind: str) -> Column:
+    """The column `f` of a table Spark's JDBC source read, with the type and value Drill 1.22's
+    `jdbc` plugin gives: its integers below INT are INT, every float FLOAT8, PostgreSQL's
+    numeric (JDBC NUMERIC) FLOAT8 while a DECIMAL stays VARDECIMAL, TIMESTAMP without a zone
+    (a `timestamptz` as wall-clock time in the session's zone), TIME in milliseconds,
+    MariaDB's CHAR without the padding Spark adds. Types Drill 1.22 reads as a VARCHAR of
+    NULLs (PostgreSQL's bytea, uuid, json, interval, arrays) are VARCHAR here too, holding
+    the value as text (an array as JSON, a bytea as `\\x` and hex digits)."""
+    c = F.col(quote(f.name))
+    t = f.dataType
+    client = str(f.metadata.get("jdbcClientType", "")).lower() if f.metadata else ""
+    if isinstance(t, (T.ByteType, T.ShortType)):
+        c = c.cast(T.IntegerType())
+    elif isinstance(t, T.FloatType) or (isinstance(t, T.DecimalType) and client == "numeric"):
+        c = c.cast(T.DoubleType())
+    elif isinstance(t, T.TimestampType):
+        c = c.cast(T.TimestampNTZType())
+    elif isinstance(t, T.TimeType) and t.precision != 3:
+        c = c.cast(T.TimeType(3))
+    elif isinstance(t, T.StringType) and kind == MYSQL and client == "char":
+        c = F.rtrim(c)
+    elif isinstance(t, T.BinaryType) and client == "bytea":
+        c = F.concat(F.lit("\\x"), F.lower(F.hex(c)))
+    elif isinstance(t, (T.ArrayType, T.StructType, T.MapType)):
+        c = F.to_json(c)
+    else:
+        return c
+    return c.alias(f.name)
+
+
+def drill_frame(df: DataFrame, kind: str) -> DataFrame:
+    """`df` (a table Spark's JDBC source read) with Drill's types (`drill_column`)."""
+    columns = [drill_column(f, kind) for f in df.schema.fields]
+    return df.select(*columns)
+
+
+def selection_of(selection: Any, plugin: str, what: str = "scan") -> tuple[list[str], str]:
+    """(schema parts, table) of a scan's selection or a store's target:
+    `{"schema": "public", "table": "orders"}`; `schema` may be a list of one name or absent."""
+    if not isinstance(selection, Mapping) or not selection.get("table"):
+        raise JdbcError(
+            f"{what} of jdbc storage plugin {plugin!r} needs a {'selection' if what == 'scan' else 'target'} "
+            '{"schema": "<schema>", "table": "<table>"}'
+        )
+    schema = selection.get("schema")
+    if schema is not None and not isinstance(schema, (str, list, tuple)):
+        raise JdbcError(
+            f"{what} of jdbc storage plugin {plugin!r}: 'schema' must be a name or a list"
+        )
+    return _parts(schema), str(selection["table"])
+
+
+# -------------------------------------------------------------------------------- writes
+
+# column types no database table takes (Drill's maps, dicts, unions)
+_UNWRITABLE = (T.StructType, T.MapType, T.VariantType, T.CalendarIntervalType, T.NullType)
+
+
+def _writable_frame(df: DataFrame, cfg: JdbcConfig, shown: str) -> DataFrame:
+    """`df` as it can be written: columns of a type no table takes are an error naming them
+    (arrays are PostgreSQL's only)."""
+    bad = [
+        f"{f.name} ({f.dataType.simpleString()})"
+        for f in df.schema.fields
+        if isinstance(f.dataType, _UNWRITABLE)
+        or (isinstance(f.dataType, T.ArrayType) and cfg.kind != POSTGRESQL)
+    ]
+    if bad:
+        raise JdbcError(
+            f"jdbc storage plugin {cfg.name!r}: cannot write {shown}: columns of these "
+            f"types have no database type: {', '.join(bad)}"
+        )
+    return df
+
+
+def _execute(spark: SparkSession, cfg: JdbcConfig, statement: str, doing: str) -> None:
+    """Run one statement in the database: Spark's JDBC source runs `sessionInitStatement`
+    on the connection it opens for a query (here one that reads nothing)."""
+    opts = {k: v for k, v in cfg.options().items() if not k.startswith("pushDown")}
+    try:
+        spark.read.format("jdbc").options(**opts).option("sessionInitStatement", statement).option(
+            "query", "SELECT 1 AS done"
+        ).load().collect()
+    except Exception as e:
+        raise failure(cfg, e, doing) from None
+
+
+def _fixed_columns(df: DataFrame, cfg: JdbcConfig) -> list[str]:
+    """ALTER TABLE clauses for the columns whose type Spark's dialect makes lose what Drill
+    keeps: MySQL's DATETIME has no fraction unless asked for one (Spark's
+    `createTableColumnTypes` takes only Spark's own type names)."""
+    if cfg.kind != MYSQL:
+        return []
+    return [
+        f"MODIFY COLUMN {_table_text(cfg, f.name)} DATETIME(6) {'NULL' if f.nullable else 'NOT NULL'}"
+        for f in df.schema.fields
+        if isinstance(f.dataType, (T.TimestampType, T.TimestampNTZType))
+    ]
+
+
+def _table_text(cfg: JdbcConfig, *parts: str) -> str:
+    """A table's name quoted as the database quotes names."""
+    if cfg.kind == MYSQL:
+        return ".".join("`" + p.replace("`", "``") + "`" for p in parts)
+    return ".".join('"' + p.replace('"', '""') + '"' for p in parts)
+
+
+def _immutable(cfg: JdbcConfig, parts: Sequence[str]) -> JdbcError:
+    shown = ".".join([cfg.name, *parts])
+    return JdbcError(f"Unable to create or drop objects. Schema [{shown}] is immutable.")
+
+
+def write_table(
+    df: DataFrame,
+    config: Config,
+    schema: str | Sequence[str] | None,
+    table: str,
+    name: str = TYPE,
+) -> WriteReport:
+    """CTAS: `df` as a new table `schema`.`table` of a `writable` plugin. The rows go to a
+    staging table first, renamed to `table` once every row is in, so a failed write leaves
+    nothing; an existing table is an error (Drill's)."""
+    cfg = _config(config, name)
+    spark = df.sparkSession
+    parts = _parts(schema)
+    if not cfg.enabled:
+        raise JdbcError(f"storage plugin {cfg.name!r} is disabled")
+    if not cfg.writable:
+        raise _immutable(cfg, parts)
+    db_schema = _schema_in_db(spark, cfg, parts)
+    if db_schema is None:
+        raise _immutable(cfg, parts)
+    shown_schema = ".".join([cfg.name, *parts]) if parts else f"{cfg.name}.{db_schema}"
+    existing = [n for n, _ in list_tables(spark, cfg, db_schema)]
+    if table in existing or (cfg.case_insensitive and table.lower() in existing):
+        raise JdbcError(
+            f"A table or view with given name [{table}] already exists in schema [{shown_schema}]"
+        )
+    frame = _writable_frame(df, cfg, f"{shown_schema}.{table}")
+    catalog = catalog_name(spark, cfg)
+    stage = f"drillspark_tmp_{uuid.uuid4().hex[:12]}"
+    observation = Observation("jdbc_write")
+    counted = frame.observe(observation, F.count(F.lit(1)).alias("rows"))
+    staged = _table_text(cfg, db_schema, stage)
+
+    def writer(data: DataFrame, mode: str) -> Any:
+        return (
+            data.write.format("jdbc").options(**cfg.options()).option("dbtable", staged).mode(mode)
+        )
+
+    try:
+        fixes = _fixed_columns(frame, cfg)
+        if fixes:  # the empty table first, its columns fixed, then the rows
+            writer(frame.limit(0), "errorifexists").save()
+            _execute(spark, cfg, f"ALTER TABLE {staged} {', '.join(fixes)}", "cannot write")
+            writer(counted, "append").save()
+        else:
+            writer(counted, "errorifexists").save()
+        spark.sql(
+            f"ALTER TABLE {_ident(catalog, db_schema, stage)} RENAME TO {_ident(db_schema, table)}"
+        )
+    except Exception as e:
+        # the staging table goes; a database that is gone keeps it, nothing else can be done
+        with contextlib.suppress(Exception):
+            spark.sql(f"DROP TABLE IF EXISTS {_ident(catalog, db_schema, stage)}")
+        raise failure(cfg, e, f"cannot write {shown_schema}.{table}") from None
+    rows = int((observation.get or {}).get("rows", 0))
+    return WriteReport(path=f"{shown_schema}.{table}", format=TYPE, rows=rows)
+
+
+def drop_table(
+    spark: SparkSession,
+    config: Config,
+    schema: str | Sequence[str] | None,
+    table: str,
+    name: str = TYPE,
+) -> None:
+    """DROP TABLE of a `writable` plugin's table (Drill's name rules)."""
+    cfg = _config(config, name)
+    parts = _parts(schema)
+    if not cfg.writable:
+        raise _immutable(cfg, parts)
+    db_schema, db_table, _ = _resolved(spark, cfg, parts, table)
+    try:
+        spark.sql(f"DROP TABLE {_ident(catalog_name(spark, cfg), db_schema, db_table)}")
+    except Exception as e:
+        raise failure(cfg, e, f"cannot drop {'.'.join([cfg.name, *parts, table])}") from None
+
+
+# -------------------------------------------------------------------------------- engine
+
+
+@dataclass
+class JdbcEngine(StorageEngine):
+    """The `jdbc` storage engine of a plan: scans read a table, stores create one."""
+
+    readable = True
+
+    @property
+    def jdbc(self) -> JdbcConfig:
+        return JdbcConfig.of(self.name, self.config)
+
+    @property
+    def writable(self) -> bool:
+        return self.jdbc.writable
+
+    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
+        cfg = self.jdbc
+        parts, table = selection_of(selection, self.name)
+        _, _, df = _resolved(spark, cfg, parts, table)
+        try:
+            return drill_frame(df, cfg.kind)
+        except Exception as e:
+            raise failure(cfg, e, f"cannot read {'.'.join([self.name, *parts, table])}") from None
+
+    def write(self, df: DataFrame, target: Any) -> WriteReport:
+        parts, table = selection_of(target, self.name, "store")
+        return write_table(df, self.jdbc, parts, table)

@@ -1,0 +1,110 @@
+"""Real PostgreSQL and MariaDB servers for the `jdbc` storage plugin's tests (no mocks): one of
+each per test session, started when a test first asks for it, on a free loopback port with its
+data in a temporary folder, loaded with tests/storage/data/<kind>.sql, and stopped by its
+process id at the end (tools/db_servers.py). `make databases` (a step of `make test`) installs
+the Debian packages; without them these tests fail saying so."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parent / "data"
+sys.path.insert(0, str(ROOT / "tools"))
+import db_servers  # noqa: E402
+
+# Drill 1.22's answers over the same tables (tests/storage/data/drill_jdbc_answers.json):
+# Drill's `jdbc` plugin configured as `pg` (PostgreSQL, caseInsensitiveTableNames false),
+# `pgci` (the same, true), `pgw` (writable), `maria`, `mariaci`, `mariaw` (MariaDB), `pgbad`
+# (a wrong password) and `pgdown` (port 1); how they were asked is in docs/storage.md.
+ANSWERS: dict[str, dict[str, Any]] = {
+    a["sql"]: a for a in json.loads((DATA / "drill_jdbc_answers.json").read_text("utf-8"))
+}
+
+
+def drill(sql: str) -> dict[str, Any]:
+    """Drill 1.22's answer to `sql` (columns, JDBC type names, rows; or its error)."""
+    return ANSWERS[sql]
+
+
+def _start(kind: str) -> db_servers.Server:
+    reason = db_servers.missing(kind)
+    if reason:
+        pytest.fail(f"{reason}: the jdbc plugin's tests run against a real server")
+    server = db_servers.STARTERS[kind]()
+    try:
+        server.sql((DATA / f"{kind}.sql").read_text("utf-8"))
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+@pytest.fixture(scope="session")
+def postgresql() -> Iterator[db_servers.Server]:
+    server = _start("postgresql")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def mariadb() -> Iterator[db_servers.Server]:
+    server = _start("mariadb")
+    yield server
+    server.stop()
+
+
+def jdbc_config(server: db_servers.Server, **extra: Any) -> dict[str, Any]:
+    """Drill's `jdbc` config of `server`'s test database, as a Drill user writes it."""
+    driver = "org.postgresql.Driver" if server.kind == "postgresql" else "org.mariadb.jdbc.Driver"
+    config = {
+        "type": "jdbc",
+        "driver": driver,
+        "url": server.url(),
+        "username": server.user,
+        "password": server.password,
+    }
+    config.update(extra)
+    return config
+
+
+@pytest.fixture(scope="session")
+def pg(postgresql) -> dict[str, Any]:
+    return jdbc_config(postgresql)
+
+
+@pytest.fixture(scope="session")
+def maria(mariadb) -> dict[str, Any]:
+    return jdbc_config(mariadb)
+
+
+def plan(storage: dict[str, Any], *ops: dict[str, Any]) -> dict[str, Any]:
+    """A logical plan: `ops` (each with its @id) over the named storage engines."""
+    return {
+        "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1, "generator": {"type": "tests"}},
+        "storage": storage,
+        "query": list(ops),
+    }
+
+
+def scan_plan(
+    engine: str, config: dict[str, Any], schema: Any, table: str, *after: dict[str, Any]
+) -> dict[str, Any]:
+    """scan (@1) of `table`, then `after` (ids from 2), then the screen."""
+    ops: list[dict[str, Any]] = [
+        {
+            "@id": 1,
+            "op": "scan",
+            "storageengine": engine,
+            "selection": {"schema": schema, "table": table},
+        }
+    ]
+    ops += after
+    ops.append({"@id": 99, "op": "store", "input": len(ops), "storageEngine": "--SCREEN--"})
+    return plan({engine: config}, *ops)
