@@ -241,14 +241,14 @@ def test_a_bad_update_shows_the_error_and_keeps_the_previous_config(browser, srv
     browser.find_element(By.ID, "update").click()
     assert "Not valid JSON" in error_text(browser, "edit-error")
     # a config the server refuses: its message, naming the plugin and field
-    no_driver = {k: v for k, v in shown.items() if k != "driver"}
-    type_into(area, json.dumps(no_driver, indent=2))
+    no_url = {k: v for k, v in shown.items() if k != "url"}
+    type_into(area, json.dumps(no_url, indent=2))
     browser.find_element(By.ID, "update").click()
-    wait(browser, EC.text_to_be_present_in_element((By.ID, "edit-error"), "'driver' is required"))
+    wait(browser, EC.text_to_be_present_in_element((By.ID, "edit-error"), "'url' is required"))
     text = error_text(browser, "edit-error")
-    assert "storage plugin 'pg' (jdbc): field 'driver' is required" in text
+    assert "storage plugin 'pg' (jdbc): field 'url' is required" in text
     assert "keeps its previous configuration" in text
-    assert json.loads(area.get_attribute("value")) == no_driver  # the edit is not lost
+    assert json.loads(area.get_attribute("value")) == no_url  # the edit is not lost
     browser.save_screenshot(str(shots / "storage-update-error.png"))
     wrong_type = {**shown, "writable": "yes"}
     type_into(area, json.dumps(wrong_type))

@@ -116,8 +116,9 @@ def test_bad_configs_are_refused_and_leave_the_previous_one(store):
     assert _post(http, "pg", PG)[0] == 200
     cases = [
         ([1, 2], 'expected {"name": "pg", "config"'),
-        ({"url": "x"}, None),  # partial: merged into pg, fine
-        ({"type": "jdbc", "url": "jdbc:x"}, "'driver' is required"),
+        ({"url": "jdbc:postgresql://other/db"}, None),  # partial: merged into pg, fine
+        ({"type": "jdbc", "driver": "org.postgresql.Driver"}, "'url' is required"),
+        ({**PG, "url": "postgres://u:pw@h/db"}, "must be a JDBC URL"),
         ({**PG, "writable": "yes"}, "field 'writable' must be a boolean"),
     ]
     for config, error in cases:
@@ -127,7 +128,9 @@ def test_bad_configs_are_refused_and_leave_the_previous_one(store):
             continue
         assert status == 400 and error in answer["errorMessage"], (config, answer)
         assert "s3cret-pw" not in json.dumps(answer)
-    assert srv.catalog.plugins.get("pg").raw["url"] == "x"  # the partial change only
+    kept = srv.catalog.plugins.get("pg").raw
+    assert kept["url"] == "jdbc:postgresql://other/db"  # the partial change only
+    assert kept["password"] == PG["password"]
     bad_ws = {"type": "file", "workspaces": {"w": {"location": "/no/such/folder"}}}
     status, answer = _post(http, "other", bad_ws)
     assert status == 400 and "'w'" in answer["errorMessage"]

@@ -72,11 +72,13 @@ def test_a_mariadb_url_gets_mysqls_dialect():
 
 
 def test_bad_configs_name_the_plugin():
-    with pytest.raises(StorageError, match="jdbc storage plugin 'p': the config has no 'url'"):
+    with pytest.raises(
+        StorageError, match="storage plugin 'p' \\(jdbc\\): field 'url' is required"
+    ):
         JdbcConfig.of("p", {"type": "jdbc"})
-    with pytest.raises(StorageError, match="'sourceParameters' is not an object"):
+    with pytest.raises(StorageError, match="field 'sourceParameters' must be an object"):
         JdbcConfig.of("p", {**PG, "sourceParameters": [1]})
-    with pytest.raises(StorageError, match="'writerBatchSize' is not a number"):
+    with pytest.raises(StorageError, match="field 'writerBatchSize' must be a number"):
         JdbcConfig.of("p", {**PG, "writerBatchSize": "many"})
 
 

@@ -69,7 +69,9 @@ def test_a_driver_not_on_the_class_path(spark, pg):
 
 
 def test_a_config_without_url_or_with_another_scheme():
-    with pytest.raises(StorageError, match="jdbc storage plugin 'x': the config has no 'url'"):
+    with pytest.raises(
+        StorageError, match="storage plugin 'x' \\(jdbc\\): field 'url' is required"
+    ):
         make_engine("x", {"type": "jdbc", "driver": "org.postgresql.Driver"}).read(
             None, {"table": "t"}
         )  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ class PluginConfig:
         config = cls(copy.deepcopy(dict(raw)))
         for key, (kinds, _default) in cls.FIELDS.items():
             value = config.raw.get(key)
-            if value is not None and not isinstance(value, kinds):
+            if value is not None and not _fits(value, kinds):
                 wanted = " or ".join(_kind_name(k) for k in kinds)
                 raise PluginConfigError(
                     f"storage plugin '{name}' ({config.type}): field '{key}' must be {wanted}, "
@@ -102,6 +102,21 @@ class PluginConfig:
         """The secret values set (to keep them out of messages)."""
         found = [_get(self.raw, path) for path in self.SECRETS]
         return [v for v in found if isinstance(v, str) and v and v != MASK]
+
+
+def _fits(value: Any, kinds: tuple[type, ...]) -> bool:
+    """Whether `value` is of one of `kinds`, as Drill's JSON reader (Jackson) takes it: a
+    boolean or a number may also be given as its text ("true", "500")."""
+    if isinstance(value, bool):
+        return bool in kinds
+    if isinstance(value, kinds):
+        return True
+    if isinstance(value, str):
+        text = value.strip().lower()
+        return (bool in kinds and text in ("true", "false")) or (
+            int in kinds and text.lstrip("+-").isdigit()
+        )
+    return False
 
 
 def _kind_name(kind: type) -> str:

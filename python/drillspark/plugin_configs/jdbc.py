@@ -15,11 +15,11 @@ _URL_SECRETS = (
 )
 
 
-def _url_secrets(url: str) -> list[str]:
+def url_secrets(url: str) -> list[str]:
     return [m.group(2) for p in _URL_SECRETS for m in p.finditer(url)]
 
 
-def _mask_url(url: str) -> str:
+def mask_url(url: str) -> str:
     for pattern in _URL_SECRETS:
         url = pattern.sub(lambda m: m.group(1) + MASK + m.group(3), url)
     return url
@@ -46,7 +46,7 @@ class JdbcConfig(PluginConfig):
     def to_json(self, masked: bool = True) -> dict[str, Any]:
         out = super().to_json(masked)
         if masked and isinstance(out.get("url"), str):
-            out["url"] = _mask_url(out["url"])
+            out["url"] = mask_url(out["url"])
         return out
 
     def keeping_secrets_of(self, old: PluginConfig | None) -> PluginConfig:
@@ -54,7 +54,7 @@ class JdbcConfig(PluginConfig):
         url, old_url = kept.raw.get("url"), old.raw.get("url") if old is not None else None
         if isinstance(url, str) and isinstance(old_url, str) and MASK in url:
             # the URL as it was shown: the stored one's credentials, in their order
-            values = iter(_url_secrets(old_url))
+            values = iter(url_secrets(old_url))
 
             def restore(m: re.Match[str]) -> str:
                 value = m.group(2)
@@ -69,12 +69,17 @@ class JdbcConfig(PluginConfig):
 
     def secrets(self) -> list[str]:
         url = self.raw.get("url")
-        found = _url_secrets(url) if isinstance(url, str) else []
+        found = url_secrets(url) if isinstance(url, str) else []
         return super().secrets() + [v for v in found if v and v != MASK]
 
     def check(self, name: str) -> None:
-        for key in ("driver", "url"):
+        for key in ("url",):  # without `driver`, the one the URL names is found by the URL
             if not self.raw.get(key):
                 raise PluginConfigError(
                     f"storage plugin '{name}' (jdbc): field '{key}' is required"
                 )
+        if not str(self.raw["url"]).strip().startswith("jdbc:"):
+            raise PluginConfigError(
+                f"storage plugin '{name}' (jdbc): 'url' must be a JDBC URL (jdbc:...), not "
+                f"{mask_url(str(self.raw['url']))!r}"
+            )

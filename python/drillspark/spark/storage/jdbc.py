@@ -41,6 +41,8 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.names import fold
+from drillspark.plugin_configs import PluginConfigError
+from drillspark.plugin_configs.jdbc import JdbcConfig as PluginJdbcConfig
 from drillspark.spark.scope import quote
 from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.metadata import SqlField, column_attributes
@@ -49,18 +51,10 @@ from drillspark.spark.storage.writers import WriteReport
 TYPE = "jdbc"
 CATALOG_CLASS = "org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog"
 
-# Drill 1.22's defaults (GET /storage/NAME.json of a config giving only driver and url shows
-# authMode and writerBatchSize; the others are absent when at their default)
+# Drill 1.22's defaults: the registry's (plugin_configs/jdbc.py owns the fields and their checks)
 DEFAULTS: dict[str, Any] = {
-    "driver": None,
-    "url": None,
-    "username": None,
-    "password": None,
-    "caseInsensitiveTableNames": False,
+    **{key: default for key, (_, default) in PluginJdbcConfig.FIELDS.items()},
     "sourceParameters": {},
-    "authMode": "SHARED_USER",
-    "writable": False,
-    "writerBatchSize": 10000,
 }
 
 # Spark's JDBC options a `sourceParameters` entry may set (any case); `dataSource.X` entries are
@@ -126,25 +120,18 @@ class JdbcConfig:
 
     @staticmethod
     def of(name: str, config: Mapping[str, Any]) -> JdbcConfig:
-        if not isinstance(config, Mapping):
-            raise JdbcError(f"jdbc storage plugin {name!r}: the config is not an object")
-        url = config.get("url")
-        if not isinstance(url, str) or not url.strip():
-            raise JdbcError(f"jdbc storage plugin {name!r}: the config has no 'url'")
-        if not url.startswith("jdbc:"):
-            raise JdbcError(
-                f"jdbc storage plugin {name!r}: 'url' must be a JDBC URL (jdbc:...), "
-                f"not {_shown_url(url)!r}"
-            )
-        params = config.get("sourceParameters") or {}
-        if not isinstance(params, Mapping):
-            raise JdbcError(f"jdbc storage plugin {name!r}: 'sourceParameters' is not an object")
+        """The engine's view of plugin `name`'s config, checked by the registry's rules."""
         try:
-            batch = int(config.get("writerBatchSize", DEFAULTS["writerBatchSize"]))
-        except (TypeError, ValueError):
-            raise JdbcError(
-                f"jdbc storage plugin {name!r}: 'writerBatchSize' is not a number"
-            ) from None
+            checked = (
+                PluginJdbcConfig.from_json(name, config) if isinstance(config, Mapping) else None
+            )
+        except PluginConfigError as e:
+            raise JdbcError(str(e)) from None
+        if checked is None:
+            raise JdbcError(f"jdbc storage plugin {name!r}: the config is not an object")
+        url = str(config["url"])
+        params = config.get("sourceParameters") or {}
+        batch = int(config.get("writerBatchSize", DEFAULTS["writerBatchSize"]))
         return JdbcConfig(
             name=name,
             url=url.strip(),
@@ -201,14 +188,9 @@ class JdbcConfig:
         return opts
 
     def secrets(self) -> list[str]:
-        """Texts that must never appear in a message: the password, and the URL's own
-        password if it carries one."""
-        found = [self.password] if self.password else []
-        found += [m for m in re.findall(r"(?i)password=([^&;]+)", self.url) if m]
-        userinfo = re.match(r"jdbc:[a-z0-9]+://[^/@]*:([^/@]+)@", self.url, re.I)
-        if userinfo:
-            found.append(userinfo.group(1))
-        return found
+        """Texts that must never appear in a message: the registry's secrets of the config
+        (the password, a credentials provider's, the URL's own)."""
+        return PluginJdbcConfig(dict(self.raw)).secrets()
 
 
 Config = Mapping[str, Any] | JdbcConfig
