@@ -52,6 +52,10 @@ FORMATS: dict[str, Any] = {
 CP_FORMATS = {name: FORMATS[name] for name in ("parquet", "avro", "json", "csvh", "tsv", "csv")}
 
 
+# plugin types (beside dfs and cp) whose tables SQL reads, by name: `pg.public.orders`
+SQL_READS = ("jdbc",)
+
+
 class DisablingSession(ConfinedSession):
     """A ConfinedSession in which the plugins the catalog disabled cannot be read."""
 
@@ -110,6 +114,7 @@ class Catalog:
             s = DisablingSession(workspaces=dict(self.workspaces))
             s.disabled = frozenset(self.disabled)
             s.unqueryable = self._unqueryable
+            s.plugins = dict(self._sql_plugins)
             s.system_options = dict(self.system_options)
         for name, value in options.items():
             s.set_option(name, value)
@@ -203,6 +208,11 @@ class Catalog:
             self.workspaces = workspaces
             self.disabled = disabled
             self._unqueryable = unqueryable
+            self._sql_plugins = {
+                n: c.raw
+                for n in self.plugins.names()
+                if (c := self._config(n)).type in SQL_READS and n not in unqueryable
+            }
 
     def _config(self, name: str) -> PluginConfig:
         config = self.plugins.get(name)
@@ -253,6 +263,10 @@ class Catalog:
                 f"storage plugin '{name}' is of type '{config.type}', which drillspark does "
                 f"not query (it queries these types: {supported_types()})"
             )
+        if not config.enabled:
+            return f"schema '{name}' is disabled (GET /storage/{name}/enable/true enables it)"
+        if config.type in SQL_READS:
+            return None
         return (
             f"storage plugin '{name}' ({config.type}) is configured, but drillspark's SQL "
             "reads only the dfs and cp plugins' tables for now"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
@@ -241,6 +241,9 @@ TEMP_SCHEMA = SchemaRef("dfs", "tmp")
 def named_table(low: Lowering, parts: tuple[str, ...], node: exp.Expr) -> Rel | None:
     """The Rel of a metadata table, view or temporary table named `parts`, or None."""
     session = low.session
+    plugin = session.plugin(parts[0]) if len(parts) > 1 else None
+    if plugin is not None:
+        return plugin_scan(low, plugin[0], plugin[1], parts[1:], node)
     if len(parts) == 1 and temporary_tables(session).find(parts[0]) is not None:
         # a name without a schema is the session's temporary table first (as Drill), whatever
         # the default schema (none over REST without USE)
@@ -259,6 +262,31 @@ def named_table(low: Lowering, parts: tuple[str, ...], node: exp.Expr) -> Rel | 
     if view is not None:
         return expand_view(low, ref, view, node)
     return None
+
+
+def plugin_scan(
+    low: Lowering, name: str, config: dict[str, Any], parts: tuple[str, ...], node: exp.Expr
+) -> Rel:
+    """A table of a `jdbc` plugin (`pg.public.orders`; `pg.orders` in the database's current
+    schema): resolved now by Drill's name rules, so a missing one is an error at its place in
+    the SQL; the plan carries the plugin's config with its secrets masked (EXPLAIN and
+    profiles show it) and the run gets the real one (SqlEngine.run_plan)."""
+    from drillspark.plugin_configs import config_from_json
+    from drillspark.spark.storage import jdbc
+    from drillspark.sql.lower import Rel
+
+    try:
+        engine_config = jdbc.JdbcConfig.of(name, config)
+        schema, table = jdbc.resolve(
+            low.session._spark(), engine_config, list(parts[:-1]), parts[-1]
+        )
+    except jdbc.JdbcError as e:
+        raise low.fail(str(e), node, TableNotFoundError) from None
+    low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
+    selection = {"schema": schema, "table": table}
+    return Rel(
+        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
+    )
 
 
 def _temporary_scan(low: Lowering, name: str, node: exp.Expr) -> Rel | None:

@@ -115,7 +115,8 @@ class SqlEngine:
             ) from None
         try:
             plan = parse(json.dumps(compiled.plan))
-            result = run(plan, spark=self.spark)
+            # the plugins' real configs (the plan shows them with their secrets masked)
+            result = run(plan, spark=self.spark, storage=dict(self.session.plugins) or None)
         except (ValueError, RuntimeError) as e:
             located = plan_failure(e, compiled)
             if located is None:

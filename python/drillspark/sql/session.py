@@ -97,6 +97,9 @@ class SqlSession:
     spark_provider: Callable[[], SparkSession] | None = field(
         default=None, repr=False, compare=False
     )
+    # storage plugins beside `dfs` and `cp` that SQL reads (today the `jdbc` ones): name ->
+    # Drill's config, secrets included (never shown: the plan carries them masked)
+    plugins: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         from drillspark.spark.storage.workspaces import workspace_of
@@ -174,7 +177,7 @@ class SqlSession:
         resolver compares), becomes that name as Drill shows it; any other part is lower-cased
         (how it is shown in errors)."""
         key = fold(part)
-        for name in (*PLUGINS, ISCHEMA, SYS, "default", *self.workspaces):
+        for name in (*PLUGINS, *self.plugins, ISCHEMA, SYS, "default", *self.workspaces):
             if fold(name) == key:
                 return name
         return part.lower()
@@ -208,6 +211,12 @@ class SqlSession:
         if full[0] == "cp":
             return full, self.cp_root
         return full, self.workspaces[full[1]]
+
+    def plugin(self, part: str) -> tuple[str, dict[str, Any]] | None:
+        """(name, config) of the plugin (beside dfs and cp) a schema part names."""
+        name = self.schema_part(part)
+        config = self.plugins.get(name)
+        return None if config is None else (name, config)
 
     # --- tables --------------------------------------------------------------------------
     def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> ResolvedTable:
