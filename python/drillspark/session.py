@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import sys
+import weakref
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -179,14 +181,22 @@ def _under_spark_submit() -> bool:
 
 
 def session(
-    master: str | None = None, app_name: str = "drillspark", log_level: str = "FATAL", **conf: Any
+    master: str | None = None,
+    app_name: str = "drillspark",
+    log_level: str = "FATAL",
+    storage: Mapping[str, Any] | None = None,
+    **conf: Any,
 ) -> SparkSession:
     """The embedded default: a local SparkSession with drillspark, quiet logs, and Python
     workers on this interpreter. `master` defaults to `local[*]`, except under `spark-submit`,
     whose `--master` (and other settings) the session then keeps. Extra Spark settings go in `conf`, e.g.
     `session(**{"spark.sql.shuffle.partitions": "4"})`; `log_level="WARN"` (or INFO, DEBUG)
-    brings back Spark's own logging.
+    brings back Spark's own logging. `storage`: Drill's storage-plugin configs by name
+    (docs/storage.md), which `drillspark.sql` on this session reads: `{"pg": {"type": "jdbc",
+    ...}}`; a config without `type` merges into a built-in one (`{"dfs": {"workspaces":
+    {"logs": {"location": "/var/log/app"}}}}`).
     """
+    checked = storage_configs(storage) if storage is not None else None  # fails before Spark
     if log_level.upper() not in LOG_LEVELS:
         raise ValueError(f"log level {log_level!r}: expected one of {', '.join(LOG_LEVELS)}")
     from pyspark.sql import SparkSession
@@ -227,7 +237,36 @@ def session(
     finally:
         class_sharing.started(sharing)  # names the archive once the JVM has written it
     set_log_level(spark, log_level)
+    if checked is not None:
+        _STORAGE[spark] = checked
     return spark
+
+
+# the storage plugins a session was given (session(storage=...)), read by drillspark.sql
+_STORAGE: weakref.WeakKeyDictionary[SparkSession, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def storage_configs(storage: Mapping[str, Any]) -> dict[str, Any]:
+    """`storage` checked by the registry's rules (a PluginConfigError names the plugin and
+    field): name -> Drill's config, partial ones (no `type`) kept as given, to merge."""
+    from drillspark.plugin_configs import PluginConfigError, config_from_json
+    from drillspark.plugin_configs.registry import check_name
+
+    if not isinstance(storage, Mapping):
+        raise PluginConfigError('storage must be {"NAME": {"type": ...}, ...}')
+    out: dict[str, Any] = {}
+    for name, config in storage.items():
+        check_name(name)
+        if isinstance(config, Mapping) and "type" not in config:
+            out[name] = dict(config)  # partial: merged into the built-in plugin of that name
+        else:
+            out[name] = config_from_json(name, config).raw
+    return out
+
+
+def storage_of(spark: SparkSession | None) -> dict[str, Any]:
+    """The storage plugins `spark` was given by session(storage=...), else none."""
+    return dict(_STORAGE.get(spark, {})) if spark is not None else {}
 
 
 def _class_sharing(

@@ -96,3 +96,34 @@ def test_the_server_reads_a_jdbc_plugin_created_over_rest(spark, pg, postgresql)
         assert off["queryState"] == "FAILED" and "disabled" in off["errorMessage"], off
     finally:
         srv.stop()
+
+
+def test_drillspark_sql_reads_the_plugins_a_session_was_given(spark, pg, postgresql, tmp_path):
+    """drillspark.session(storage={...}): drillspark.sql on that session reads the jdbc plugin
+    and the dfs workspace it adds; a plugin SQL cannot read yet is refused at once."""
+    import importlib
+
+    import drillspark
+
+    session_module = importlib.import_module("drillspark.session")  # the module, not the call
+    from drillspark.plugin_configs import PluginConfigError
+    from drillspark.sql import default_engine
+
+    (tmp_path / "one.json").write_text('{"x": 1}\n')
+    same = drillspark.session(
+        storage={"pg": pg, "dfs": {"workspaces": {"extra": {"location": str(tmp_path)}}}}
+    )
+    try:
+        assert same is spark  # the running session, given the plugins
+        n = drillspark.sql("SELECT count(*) AS n FROM pg.sales.orders", spark=spark).rows()
+        assert n == [{"n": int(_pg_rows(postgresql, "SELECT count(*) FROM sales.orders")[0][0])}]
+        one = drillspark.sql("SELECT x FROM dfs.extra.`one.json`", spark=spark).rows()
+        assert one == [{"x": 1}]
+        with pytest.raises(PluginConfigError, match="'type'"):
+            drillspark.session(storage={"bad": {"type": 3}})
+    finally:  # the test run's shared session and its engine as they were
+        session_module._STORAGE.pop(spark, None)
+        state = default_engine(spark).session
+        state.plugins.pop("pg", None)
+        state.workspaces.pop("extra", None)
+        state.outside.pop("extra", None)

@@ -102,6 +102,7 @@ def run_sql(
     starts and plans, and stays with a DrillResult for the jobs that fetch its rows."""
     callback = resolve(progress)
     engine = default_engine(spark)
+    _take_storage(engine)
     if callback is None:
         results = engine.execute(query)
     else:
@@ -116,3 +117,21 @@ def run_sql(
 
 
 sql = run_sql  # `from drillspark.sql import sql`, as before
+
+
+def _take_storage(engine: SqlEngine) -> None:
+    """The storage plugins the engine's Spark session was given (drillspark.session(storage=
+    ...)), once per engine."""
+    from pyspark.sql import SparkSession
+
+    from drillspark.session import storage_of
+
+    spark = engine.spark if engine.has_spark else SparkSession.getActiveSession()
+    storage = storage_of(spark)
+    if storage and _storage_taken.get(engine) is not spark:
+        engine.session.take_storage(storage)
+        _storage_taken[engine] = spark
+
+
+# engine -> the Spark session whose storage plugins it took
+_storage_taken: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()

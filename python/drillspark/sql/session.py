@@ -212,6 +212,26 @@ class SqlSession:
             return full, self.cp_root
         return full, self.workspaces[full[1]]
 
+    def take_storage(self, storage: dict[str, Any]) -> None:
+        """Drill's plugin configs given to the session (drillspark.session(storage=...)):
+        `dfs` workspaces join this session's, `jdbc` plugins become schemas; another plugin
+        SQL cannot read yet is refused, saying so."""
+        for name, config in storage.items():
+            kind = config.get("type")
+            if name == "dfs" and kind in (None, "file"):
+                for ws, spec in (config.get("workspaces") or {}).items():
+                    spec = spec if isinstance(spec, dict) else {"location": spec}
+                    self.workspaces[ws.lower()] = os.path.abspath(spec.get("location", "/"))
+                    self.outside[ws.lower()] = spec.get("allowAccessOutsideWorkspace") is True
+            elif kind == "jdbc":
+                self.plugins[name] = dict(config)
+            else:
+                raise ValidationError(
+                    f"storage plugin '{name}' ({kind or 'partial'}): drillspark's SQL reads "
+                    "the dfs plugin's workspaces, cp and jdbc plugins; give files as dfs "
+                    "workspaces"
+                )
+
     def plugin(self, part: str) -> tuple[str, dict[str, Any]] | None:
         """(name, config) of the plugin (beside dfs and cp) a schema part names."""
         name = self.schema_part(part)
