@@ -11,6 +11,7 @@ from decimal import Decimal
 
 import pytest
 from tests.server.helpers import Http
+from tests.storage.conftest import drill
 
 from drillspark.server import DrillServer
 from drillspark.sql import SqlEngine, SqlError
@@ -127,3 +128,13 @@ def test_drillspark_sql_reads_the_plugins_a_session_was_given(spark, pg, postgre
         state.plugins.pop("pg", None)
         state.workspaces.pop("extra", None)
         state.outside.pop("extra", None)
+
+
+def test_show_schemas_and_describe_ask_the_database(engine):
+    schemas = [r["SCHEMA_NAME"] for r in engine.execute("SHOW SCHEMAS")[-1].rows()]
+    assert {"pg", "pg.public", "pg.sales"} <= set(schemas), schemas
+    # DESCRIBE as real Drill 1.22 answered it over the same table
+    sql = "DESCRIBE pg.public.all_types"
+    described = engine.execute(sql)[-1].rows()
+    got = [[r["COLUMN_NAME"], r["DATA_TYPE"], r["IS_NULLABLE"]] for r in described]
+    assert got == drill(sql)["rows"]

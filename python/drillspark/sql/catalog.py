@@ -118,8 +118,44 @@ def dfs_workspaces(session: SqlSession) -> list[str]:
 
 
 def schema_names(session: SqlSession) -> list[str]:
-    """The schemas as Drill lists them (SHOW SCHEMAS, INFORMATION_SCHEMA.SCHEMATA)."""
-    return [f"dfs.{w}" for w in dfs_workspaces(session)] + [ISCHEMA, SYS, "cp.default"]
+    """The schemas as Drill lists them (SHOW SCHEMAS, INFORMATION_SCHEMA.SCHEMATA); a `jdbc`
+    plugin's are the plugin and its database's schemas (asked of the database)."""
+    return (
+        [f"dfs.{w}" for w in dfs_workspaces(session)]
+        + [ISCHEMA, SYS, "cp.default"]
+        + plugin_schema_names(session)
+    )
+
+
+def plugin_schema_names(session: SqlSession) -> list[str]:
+    from drillspark.spark.storage import jdbc
+
+    out: list[str] = []
+    for name, config in sorted(session.plugins.items()):
+        try:
+            found = jdbc.list_schemas(session._spark(), config, name)
+        except jdbc.JdbcError as e:
+            raise ValidationError(str(e)) from None
+        out += [name] + [f"{name}.{s}" for s in found]
+    return out
+
+
+def plugin_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlField] | None:
+    """DESCRIBE's columns of a `jdbc` plugin's table (`pg.sales.orders`), from the database's
+    catalog; None when `parts` names no such plugin."""
+    plugin = session.plugin(parts[0]) if len(parts) > 1 else None
+    if plugin is None:
+        return None
+    from drillspark.spark.storage import jdbc
+
+    name, config = plugin
+    try:
+        columns = jdbc.list_columns(
+            session._spark(), config, list(parts[1:-1]) or None, parts[-1], name
+        )
+    except jdbc.JdbcError as e:
+        raise TableNotFoundError(str(e)) from None
+    return [c.field for c in columns]
 
 
 def schema_configs(session: SqlSession) -> list[dict]:

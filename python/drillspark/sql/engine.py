@@ -229,7 +229,11 @@ def like(text: str, pattern: str) -> bool:
 
 def describe_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlField]:
     """DESCRIBE's columns: a view's or metadata table's declared columns; none for a file or
-    folder (Drill knows a schema-free table's columns only when it reads it)."""
+    folder (Drill knows a schema-free table's columns only when it reads it); a database
+    table's from its catalog."""
+    fields = catalog.plugin_fields(session, tuple(parts))
+    if fields is not None:
+        return fields
     found = catalog.split_table(session, parts)
     if found is None:
         schema = ".".join(parts[:-1]) or "dfs.default"
