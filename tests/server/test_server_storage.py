@@ -151,15 +151,21 @@ def test_a_plugin_of_a_type_drillspark_does_not_query_is_kept_and_named(store):
     assert "file, jdbc" in answer["errorMessage"]
 
 
-def test_a_partial_config_merges_into_the_plugin(store):
+def test_a_config_without_type_changes_the_fields_it_gives(store, tmp_path):
+    """Over REST a config without `type` replaces the fields it gives (as the dfs workspaces
+    were always set); a --storage file or session(storage=...) merges objects by key."""
     srv, _ = store
     http = Http(srv.url)
-    formats = {"formats": {"applog": {"type": "logRegex", "extensions": ["log"], "regex": "(.*)"}}}
-    assert _post(http, "dfs", formats)[0] == 200
+    (tmp_path / "w2").mkdir()
+    workspaces = {"workspaces": {"w2": {"location": str(tmp_path / "w2")}}}
+    assert _post(http, "dfs", workspaces)[0] == 200
     config = http.get_json("/storage/dfs.json")["config"]
-    assert config["formats"]["applog"]["regex"] == "(.*)"
-    assert "json" in config["formats"] and "data" in config["workspaces"]
-    assert http.query("SELECT a FROM dfs.data.`x.json`")["rows"] == [{"a": 1}]
+    assert list(config["workspaces"]) == ["w2"] and "json" in config["formats"]
+    srv.catalog.plugins.apply(
+        {"dfs": {"formats": {"applog": {"type": "logRegex", "extensions": ["log"]}}}}
+    )
+    config = http.get_json("/storage/dfs.json")["config"]
+    assert {"applog", "json", "csv"} <= set(config["formats"])
 
 
 def test_pydrill_storage_calls(store):

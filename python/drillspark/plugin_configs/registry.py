@@ -77,15 +77,16 @@ class StoragePlugins:
     def put(
         self, name: str, raw: Any, check: Callable[[PluginConfig], None] | None = None
     ) -> PluginConfig:
-        """Create or replace plugin `name` from Drill's JSON. A configuration without `type`
-        is partial: merged into the existing plugin (`{"formats": {...}}` adds formats). A
-        secret sent back as shown (masked) keeps the stored one. `check` may refuse the new
-        configuration (it raises); nothing changes then."""
+        """Create or replace plugin `name` from Drill's JSON (REST's POST). A configuration
+        without `type` changes the fields it gives of the existing plugin, each replaced whole
+        (`{"workspaces": {...}}` sets the workspaces). A secret sent back as shown (masked)
+        keeps the stored one. `check` may refuse the new configuration (it raises); nothing
+        changes then."""
         check_name(name)
         with self._lock:
             old = self._plugins.get(name)
             if isinstance(raw, Mapping) and "type" not in raw and old is not None:
-                raw = merge(old.raw, raw)
+                raw = {**old.raw, **raw}
             config = config_from_json(name, raw).keeping_secrets_of(old)
             if check is not None:
                 check(config)
@@ -96,7 +97,8 @@ class StoragePlugins:
 
     def apply(self, configs: Mapping[str, Any]) -> None:
         """Several plugins at once ({NAME: CONFIG}), as a bootstrap file or a session gives
-        them: all or none."""
+        them: all or none. A configuration without `type` merges into the plugin of that name,
+        objects by key (`{"formats": {...}}` adds formats)."""
         if not isinstance(configs, Mapping):
             raise PluginConfigError('expected {"NAME": {"type": ...}, ...}')
         with self._lock:
