@@ -231,3 +231,9 @@ def test_a_plugins_page_is_at_drills_address(store):
     status, headers, body = Http(srv.url).get("/storage/dfs")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert b"storage.js" in body
+
+
+def test_sys_drillbits_names_the_port_the_server_listens_on(server):
+    """Before: http_port 0 (issue #36)."""
+    row = Http(server.url).query("SELECT http_port, user_port FROM sys.drillbits")["rows"][0]
+    assert row["http_port"] == server.port

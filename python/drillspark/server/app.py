@@ -301,6 +301,8 @@ class DrillServer:
             sql_session = self.catalog.session(base_schema, {**base_options, **sql_options})
             sql_session.user = user
             temporary.attach(sql_session, session.temporary)  # the client's temporary tables
+            # the ports it listens on, for sys.drillbits
+            sql_session.ports = {k: v for k, v in self.ports().items() if isinstance(v, int)}
             if default_schema:
                 sql_session.use(st.parse_schema_path(default_schema))
         except SqlError as e:  # Drill refuses such a request before it becomes a query

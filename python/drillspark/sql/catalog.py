@@ -352,6 +352,8 @@ def engine_config(session: SqlSession, plugin: str) -> dict:
         return {"type": "ischema", "schemas": schema_configs(session)}
     return {
         "type": "system-tables",
+        "http_port": session.ports.get("http"),
+        "user_port": session.ports.get("user"),
         "options": option_rows(session),
         "internal_options": option_rows(session, internal=True),
     }

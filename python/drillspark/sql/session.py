@@ -100,6 +100,8 @@ class SqlSession:
     # storage plugins beside `dfs` and `cp` that SQL reads (today the `jdbc` ones): name ->
     # Drill's config, secrets included (never shown: the plan carries them masked)
     plugins: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    # the ports a server that runs the statements listens on (sys.drillbits): http, user
+    ports: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from drillspark.spark.storage.workspaces import workspace_of

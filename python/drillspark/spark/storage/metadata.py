@@ -536,10 +536,10 @@ def sys_rows(table: str, config: Mapping[str, Any]) -> list[tuple]:
         return [
             (
                 "localhost",
-                31010,
+                int(config.get("user_port") or 31010),  # Drill's default; nothing else says
                 31011,
                 31012,
-                int(config.get("http_port") or 0),
+                int(config.get("http_port") or 0),  # 0: no server runs the statement
                 True,
                 DRILL_VERSION,
                 "ONLINE",
