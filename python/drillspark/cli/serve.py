@@ -33,6 +33,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--port", type=int, default=8047, help="HTTP port (default 8047, 0: any)")
     p.add_argument(
+        "--user-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="Drill's user port, for Drill's JDBC driver and sqlline (jdbc:drill:drillbit="
+        "HOST:PORT); default 31010, left off with a note when that port is taken; 0: any "
+        "free port, -1: off",
+    )
+    p.add_argument(
         "--master",
         default=None,
         help="Spark master (default local[*]; under spark-submit, its --master)",
@@ -199,16 +208,8 @@ def run_serve(args: argparse.Namespace) -> int:
     spark = drillspark.session(master=args.master, app_name="drillspark-serve", **conf)
     try:
         try:
-            server = DrillServer(
-                spark,
-                host=args.host,
-                port=args.port,
-                workspaces=workspaces,
-                users=users,
-                limits=limits,
-                insecure_bind=args.insecure_bind,
-                storage=storage,
-                state_dir=state_dir,
+            server = _server(
+                DrillServer, spark, args, workspaces, users, limits, storage, state_dir
             )
         except BindError as e:
             raise CliError(str(e), code=2) from None
@@ -234,6 +235,14 @@ def run_serve(args: argparse.Namespace) -> int:
         server.start()
         # how `drillspark sql` / `shell` on this machine find it (cli/discovery.py)
         found_at = _publish(server)
+        if server.native is not None:
+            where = f"{server.host}:{server.native.port}"
+            print(
+                f"drillspark serve: Drill's user port (JDBC, sqlline) on {where} "
+                f"(jdbc:drill:drillbit={where})",
+                file=sys.stderr,
+                flush=True,
+            )
         print(
             f"drillspark serve: Drill {server.ports()['version']} REST API and web console "
             f"on {server.url}/ (authentication {'on' if server.auth.enabled else 'off'}; "
@@ -258,6 +267,41 @@ def run_serve(args: argparse.Namespace) -> int:
             spark.stop()
     print("drillspark serve: stopped", file=sys.stderr, flush=True)
     return SPARK_FAILED if failed else 0
+
+
+def _server(DrillServer, spark, args, workspaces, users, limits, storage, state_dir):  # noqa: N803
+    """The server; without --user-port, Drill's user port 31010 when it is free, else none
+    (with a note: another Drill or drillspark serve holds it)."""
+
+    def make(user_port: int | None):
+        return DrillServer(
+            spark,
+            host=args.host,
+            port=args.port,
+            workspaces=workspaces,
+            users=users,
+            limits=limits,
+            insecure_bind=args.insecure_bind,
+            storage=storage,
+            state_dir=state_dir,
+            user_port=user_port,
+        )
+
+    if args.user_port is not None:
+        return make(args.user_port if args.user_port >= 0 else None)
+    from drillspark.server.native import DEFAULT_PORT
+
+    try:
+        return make(DEFAULT_PORT)
+    except OSError:
+        server = make(None)  # the HTTP port's own failure, if it is that one, is raised here
+        print(
+            f"drillspark serve: Drill's user port {DEFAULT_PORT} is in use: no native protocol "
+            "(give --user-port PORT, or 0 for any free port)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return server
 
 
 def _state_dir(given: str | None) -> str | None:

@@ -77,6 +77,9 @@ class DrillServer:
     # plugins users create or change (None: kept in memory only)
     storage: dict[str, Any] | None = None
     state_dir: str | None = None
+    # Drill's user port (the native protocol of its JDBC driver and sqlline; server/native/):
+    # None: not served, 0: any free port
+    user_port: int | None = None
 
     def __post_init__(self) -> None:
         if not is_loopback(self.host) and self.users is None and not self.insecure_bind:
@@ -116,6 +119,16 @@ class DrillServer:
         _HttpServer.address_family = family
         self.httpd = _HttpServer((self.host, self.port), handler)
         self.port = self.httpd.server_address[1]
+        self.native: Any = None
+        if self.user_port is not None:
+            from drillspark.server.native import NativeServer
+
+            try:
+                self.native = NativeServer(self, self.host, self.user_port, DRILL_VERSION)
+            except OSError:
+                self.httpd.server_close()
+                raise
+            self.user_port = self.native.port
         self._thread: threading.Thread | None = None
         # why Spark can no longer answer (its driver JVM died or its context stopped), and
         # what to do then (`drillspark serve` exits, so that a supervisor starts it again)
@@ -137,6 +150,8 @@ class DrillServer:
             daemon=True,
         )
         self._thread.start()
+        if self.native is not None:
+            self.native.start()
         threading.Thread(target=self._watch_spark, name="drillspark-health", daemon=True).start()
         # DEBUG: `drillspark serve` announces the address itself, once (with how to stop it)
         log.debug(
@@ -157,6 +172,8 @@ class DrillServer:
         deadline = time.monotonic() + grace
         for q in self.queries.running():
             q.done.wait(max(0.0, deadline - time.monotonic()))
+        if self.native is not None:  # after the queries' ends reached their clients
+            self.native.stop()
         self.httpd.server_close()
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -209,7 +226,7 @@ class DrillServer:
         return f"http://{host_header}" if host_header else self.url
 
     def ports(self) -> dict[str, Any]:
-        return {"http": self.port, "user": 31010, "version": DRILL_VERSION}
+        return {"http": self.port, "user": self.user_port or 31010, "version": DRILL_VERSION}
 
     def basic_user(self, header: str) -> User | None:
         """HTTP Basic: the password is checked once (scrypt is slow on purpose), then the

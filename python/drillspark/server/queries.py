@@ -166,10 +166,18 @@ def duration_text(ms: int) -> str:
     return out + f"{seconds}.{millis:03d} sec"
 
 
+# How a protocol other than REST writes a row (QueryManager.run's `row_writer`): given the
+# column names and the answer's Spark schema (None for an answer made without Spark, whose rows
+# are lists of Python values), a function from one row to its text, without a newline (it may
+# run in Spark's Python workers, pickled by value)
+RowWriter = Callable[[list[str], Any], Callable[[Any], str]]
+
+
 class Result:
     """What a query answers before its rows: column names, Drill types, and the rows (each
-    already as Drill's JSON object text). Iterate it to the end or `close()` it: either ends
-    the query's profile and frees its slot."""
+    already as Drill's JSON object text, or as the run's `row_writer` writes them). Iterate it
+    to the end or `close()` it: either ends the query's profile and frees its slot. `schema`
+    is the rows' Spark schema (None for an answer made without Spark)."""
 
     def __init__(
         self,
@@ -178,10 +186,12 @@ class Result:
         rows: Iterator[str],
         auto_limit: int,
         abandon: Callable[[], None],
+        schema: Any = None,
     ):
         self.columns = columns
         self.metadata = metadata
         self.auto_limit = auto_limit
+        self.schema = schema
         self._rows = rows
         self._abandon = abandon
         self._started = False
@@ -324,10 +334,17 @@ class QueryManager:
         return "the query was cancelled"
 
     # --------------------------------------------------------------- running
-    def run(self, q: Query, execute: Callable[[], Any], auto_limit: int) -> Result:
+    def run(
+        self,
+        q: Query,
+        execute: Callable[[], Any],
+        auto_limit: int,
+        row_writer: RowWriter | None = None,
+    ) -> Result:
         """Run the statement (`execute()` returns a DrillResult or a RowsResult) as Spark
         job group `q.id`; the Result's row iterator must be consumed or closed. A failure
-        before the first row raises QueryFailed (and finishes the profile)."""
+        before the first row raises QueryFailed (and finishes the profile). `row_writer`:
+        how the rows are written (default: Drill's REST JSON objects)."""
         timer = None
         if self.max_seconds:
             timer = threading.Timer(self.max_seconds, self.cancel, (q.id, "timeout"))
@@ -379,7 +396,7 @@ class QueryManager:
             q.plan_end = int(time.time() * 1000)
             q.state = "RUNNING"
             fetch, limit = self._limit(auto_limit)
-            rows, columns, metadata = self._rows(q, result, fetch)
+            rows, columns, metadata, schema = self._rows(q, result, fetch, row_writer)
             head = (columns, metadata, limit)
             first = next(rows, None)  # a failure in the first Spark job still gets FAILED
             self._check(q)
@@ -408,7 +425,9 @@ class QueryManager:
             release()
             self.finish(q, "CANCELED", "the client closed the connection")
 
-        return Result(columns, metadata, self._stream(q, first, rows, release), limit, abandon)
+        return Result(
+            columns, metadata, self._stream(q, first, rows, release), limit, abandon, schema
+        )
 
     def _limit(self, auto_limit: int) -> tuple[int, int]:
         """(rows to fetch, attemptedAutoLimit): the client's autoLimit when it is within the
@@ -429,15 +448,18 @@ class QueryManager:
         return self.shown(runtime_message(e))
 
     def _rows(
-        self, q: Query, result: Any, limit: int
-    ) -> tuple[Iterator[str], list[str], list[str]]:
+        self, q: Query, result: Any, limit: int, row_writer: RowWriter | None = None
+    ) -> tuple[Iterator[str], list[str], list[str], Any]:
         data = getattr(result, "data", None)
         if isinstance(data, list):  # answered without Spark (USE, SHOW FILES, ...)
             columns = list(result.columns)
             plain = [list(r) for r in (data[:limit] if limit else data)]
             metadata = [values.python_type([r[i] for r in plain]) for i in range(len(columns))]
-            write = values.row_writer(columns, [values.python_value] * len(columns))
-            return (write(r) for r in plain), columns, metadata
+            if row_writer is not None:
+                write = row_writer(columns, None)
+            else:
+                write = values.row_writer(columns, [values.python_value] * len(columns))
+            return (write(r) for r in plain), columns, metadata, None
         if getattr(result, "plan", None) is not None:
             try:
                 q.plan = self.shown(result.plan.to_json_text())
@@ -447,7 +469,12 @@ class QueryManager:
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
-        write = values.row_writer(columns, [values.converter(f.dataType) for f in schema.fields])
+        if row_writer is not None:
+            write = row_writer(columns, schema)
+        else:
+            write = values.row_writer(
+                columns, [values.converter(f.dataType) for f in schema.fields]
+            )
         plan = getattr(result, "plan", None)
         bounds = [
             b for b in (limit, most_records(plan) if isinstance(plan, LogicalPlan) else 0) if b
@@ -461,7 +488,7 @@ class QueryManager:
                     for row in df.toLocalIterator(prefetchPartitions=True):
                         yield write(row)
 
-            return rows(), columns, metadata
+            return rows(), columns, metadata, schema
         sc = self.spark.sparkContext
 
         def in_job() -> None:  # a job started in another thread belongs to the query too
@@ -473,7 +500,7 @@ class QueryManager:
                 # from the tasks in bounded pieces: no partition is ever held whole
                 yield from stream_partitions(self.spark, df.rdd, write, in_job)
 
-        return streamed(), columns, metadata
+        return streamed(), columns, metadata, schema
 
     def _stream(
         self, q: Query, first: str | None, rows: Iterator[str], release: Callable[[], None]
