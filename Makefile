@@ -11,6 +11,8 @@ VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/drillspark/_ve
 JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
 # Drill's sample data for `cp` (FoodMart JSON from Maven Central; tools/fetch_cp_data.py)
 CP_DATA := python/drillspark/cp/.fetched
+# Drill's JDBC driver and sqlline for tests/native/ (tools/fetch_drill_clients.py)
+DRILL_CLIENTS := tests/native/jars/.fetched
 # The `jdbc` plugin's JDBC drivers (PostgreSQL's, MariaDB Connector/J from Maven Central; tools/fetch_jdbc_drivers.py)
 DRIVERS := python/drillspark/jars/drivers/.fetched
 PYTEST_ARGS ?=
@@ -75,6 +77,13 @@ $(DRIVERS): tools/fetch_jdbc_drivers.py tools/fetch_cp_data.py
 	@echo "make: fetching the JDBC drivers (PostgreSQL 42.7.14, MariaDB Connector/J 3.5.11: 2 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_jdbc_drivers.py
 
+# Drill's own clients, for the native protocol's tests (tests/native/): the JDBC driver
+# org.apache.drill.exec:drill-jdbc-all:1.22.0 and sqlline 1.12.0 with its jline jars, from Maven
+# Central (or ~/.m2), checked against their SHA-1s, into tests/native/jars/ (git-ignored).
+$(DRILL_CLIENTS): tools/fetch_drill_clients.py tools/fetch_cp_data.py
+	@echo "make: fetching Drill's JDBC driver and sqlline for the native protocol's tests (55 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_drill_clients.py
+
 # The package itself, editable, with the dev tools; the jar is built and the sample data fetched
 # first (setup.py reuses both).
 $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(DRIVERS)
@@ -84,7 +93,7 @@ $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(DRILL_CLIENTS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup

@@ -86,7 +86,11 @@ class Connection:
         try:
             while not self._closed.is_set():
                 try:
-                    frame = framing.read_frame(self.sock, self.server.max_frame)
+                    frame = framing.read_frame(
+                        self.sock,
+                        self.server.max_frame,
+                        first_seconds=None if self.user else self.server.login_seconds,
+                    )
                 except PeerClosed:
                     return
                 self._dispatch(frame)
@@ -299,11 +303,13 @@ class Connection:
         self._logged_in(user.name, user.admin)
 
     def _sasl_failed(self, frame: Frame, message: str) -> None:
-        self._send(
-            m.RpcMode.RESPONSE_FAILURE,
+        """As a Drillbit: SASL_FAILED (the JDBC driver says "Authentication failed. Incorrect
+        credentials?"), then the connection is closed."""
+        log.debug("native login refused from %s: %s", _peer(self.address), message)
+        self.respond(
             frame.coordination_id,
             m.RpcType.SASL_MESSAGE,
-            drill_error(message, m.ErrorType.CONNECTION),
+            m.SaslMessage(status=m.SaslStatus.SASL_FAILED),
         )
         self.close()
 

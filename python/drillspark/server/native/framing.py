@@ -3,7 +3,9 @@ the RpcHeader, the message body and, for record batches, the raw vector buffers.
 
 from __future__ import annotations
 
+import select
 import socket
+import time
 from dataclasses import dataclass
 
 from drillspark.errors import UsageError
@@ -11,6 +13,7 @@ from drillspark.server.native.messages import RpcHeader
 from drillspark.server.native.wire import WireError, read_varint, varint
 
 MAX_FRAME = 256 << 20  # a client's frame larger than this is refused (queries are small)
+FRAME_SECONDS = 30.0  # a frame begun must be whole within this time
 _HEADER_TAG = varint(1 << 3 | 2)
 _BODY_TAG = varint(2 << 3 | 2)
 _RAW_TAG = varint(3 << 3 | 2)
@@ -68,18 +71,30 @@ def decode(data: bytes) -> Frame:
     )
 
 
-def read_frame(sock: socket.socket, max_frame: int = MAX_FRAME) -> Frame:
-    """The next frame from `sock`; PeerClosed when the peer closed between frames."""
-    length = shift = 0
+def read_frame(
+    sock: socket.socket,
+    max_frame: int = MAX_FRAME,
+    frame_seconds: float = FRAME_SECONDS,
+    first_seconds: float | None = None,
+) -> Frame:
+    """The next frame from `sock`; PeerClosed when the peer closed between frames. Once a
+    frame has begun, the rest must come within `frame_seconds` (a client stopped inside a
+    frame is dropped); `first_seconds`: how long to wait for the frame to begin (None: no
+    limit). The socket's own timeout is left alone (another thread sends on it)."""
+    first = _recv(sock, 1, None if first_seconds is None else time.monotonic() + first_seconds)
+    if not first:
+        raise PeerClosed("the peer closed the connection")
+    deadline = time.monotonic() + frame_seconds
+    length, shift, byte = 0, 0, first[0]
     for i in range(5):
-        byte = sock.recv(1)
-        if not byte:
-            if i == 0:
-                raise PeerClosed("the peer closed the connection")
-            raise FrameError("the connection closed inside a frame's length")
-        length |= (byte[0] & 0x7F) << shift
+        if i:
+            more = _recv(sock, 1, deadline)
+            if not more:
+                raise FrameError("the connection closed inside a frame's length")
+            byte = more[0]
+        length |= (byte & 0x7F) << shift
         shift += 7
-        if byte[0] < 0x80:
+        if byte < 0x80:
             break
     else:
         raise FrameError("a frame length wider than 32 bits")
@@ -87,15 +102,29 @@ def read_frame(sock: socket.socket, max_frame: int = MAX_FRAME) -> Frame:
         raise FrameError("a frame of length 0")
     if length > max_frame:
         raise FrameError(f"a frame of {length} bytes, more than the {max_frame} allowed")
-    return decode(_read_exact(sock, length))
+    data = _read_exact(sock, length, deadline)
+    if data[: len(_HEADER_TAG)] != _HEADER_TAG:
+        raise FrameError("not an RPC frame (it does not start with its header)")
+    return decode(data)
 
 
-def _read_exact(sock: socket.socket, size: int) -> bytes:
+def _recv(sock: socket.socket, size: int, deadline: float | None) -> bytes:
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        readable, _, _ = select.select([sock], [], [], max(left, 0))
+        if not readable:
+            raise FrameError("the client stopped sending inside a frame (or never began)")
+    return sock.recv(size)
+
+
+def _read_exact(sock: socket.socket, size: int, deadline: float | None = None) -> bytes:
     parts, left = [], size
     while left:
-        chunk = sock.recv(min(left, 1 << 20))
+        chunk = _recv(sock, min(left, 1 << 20), deadline)
         if not chunk:
             raise FrameError("the connection closed inside a frame")
         parts.append(chunk)
         left -= len(chunk)
+        if left and len(parts) == 1 and parts[0][:1] not in (b"", _HEADER_TAG):
+            raise FrameError("not an RPC frame (it does not start with its header)")
     return b"".join(parts)

@@ -26,6 +26,7 @@ class NativeServer:
         self.version = version  # the Drill version the handshake announces
         self.host = host
         self.max_frame = MAX_FRAME
+        self.login_seconds = 60.0  # a client's handshake and login must each come within this
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self._sock = socket.socket(family, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

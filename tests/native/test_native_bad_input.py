@@ -1,0 +1,190 @@
+"""Clients that do not follow the protocol, and clients that go away: each gets one clear
+answer (Drill's wording where Drill has one) or a closed connection, and the server and every
+other connection carry on. A small client of the tests' own (drillspark's codec) speaks to the
+server frame by frame."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from drillspark.server.native import framing
+from drillspark.server.native import messages as m
+
+
+class RawClient:
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        self.next_id = 0
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def send(self, rpc_type: int, body: m.Message | bytes, mode: int = m.RpcMode.REQUEST) -> int:
+        self.next_id += 1
+        data = body if isinstance(body, bytes) else body.encode()
+        self.sock.sendall(framing.encode(mode, self.next_id, rpc_type, data))
+        return self.next_id
+
+    def read(self) -> framing.Frame:
+        return framing.read_frame(self.sock)
+
+    def handshake(self, version: int = m.RPC_VERSION) -> m.BitToUserHandshake:
+        self.send(
+            m.RpcType.HANDSHAKE,
+            m.UserToBitHandshake(
+                rpc_version=version,
+                credentials=m.UserCredentials(user_name="raw"),
+                support_timeout=True,
+                sasl_support=2,
+            ),
+        )
+        return m.BitToUserHandshake.decode(self.read().body)
+
+    def closed(self) -> bool:
+        """Whether the server closed the connection (a read sees its end)."""
+        try:
+            while True:
+                if not self.sock.recv(65536):
+                    return True
+        except OSError:
+            return True
+
+    def query(self, sql: str) -> tuple[m.QueryId, list[m.QueryData], m.QueryResult]:
+        self.send(m.RpcType.RUN_QUERY, m.RunQuery(results_mode=1, type=m.QueryType.SQL, plan=sql))
+        handle = self.read()
+        assert handle.rpc_type == m.RpcType.QUERY_HANDLE
+        qid = m.QueryId.decode(handle.body)
+        batches = []
+        while True:
+            frame = self.read()
+            ack = framing.encode(
+                m.RpcMode.RESPONSE, frame.coordination_id, m.RpcType.ACK, b"\x08\x01"
+            )
+            self.sock.sendall(ack)
+            if frame.rpc_type == m.RpcType.QUERY_DATA:
+                batches.append(m.QueryData.decode(frame.body))
+            elif frame.rpc_type == m.RpcType.QUERY_RESULT:
+                return qid, batches, m.QueryResult.decode(frame.body)
+
+
+@pytest.fixture
+def port(native_server) -> int:
+    return native_server.native.port
+
+
+def _still_serves(port: int) -> None:
+    c = RawClient(port)
+    try:
+        assert c.handshake().status == m.HandshakeStatus.SUCCESS
+        _, batches, result = c.query("SELECT 1 AS one")
+        assert result.query_state == m.QueryState.COMPLETED
+        assert [b.row_count for b in batches] == [1]
+    finally:
+        c.close()
+
+
+def test_handshake_and_ping(port):
+    c = RawClient(port)
+    try:
+        hello = c.handshake()
+        assert hello.status == m.HandshakeStatus.SUCCESS and hello.rpc_version == 5
+        assert hello.server_infos is not None
+        assert hello.server_infos.name == "Apache Drill Server"
+        assert hello.server_infos.version == "1.22.0"
+        assert set(hello.supported_methods) >= {m.RpcType.RUN_QUERY, m.RpcType.GET_TABLES}
+        c.sock.sendall(framing.encode(m.RpcMode.PING, 0, 0, m.Ack(ok=True).encode()))
+        pong = c.read()
+        assert pong.mode == m.RpcMode.PONG and m.Ack.decode(pong.body).ok
+    finally:
+        c.close()
+
+
+def test_another_protocol_version(port):
+    c = RawClient(port)
+    try:
+        hello = c.handshake(version=4)
+        assert hello.status == m.HandshakeStatus.RPC_VERSION_MISMATCH
+        assert hello.error_message == "Invalid rpc version. Expected 5, actual 4."  # Drill's
+        assert c.closed()
+    finally:
+        c.close()
+    _still_serves(port)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",  # another protocol
+        b"\x05\x01\x02\x03\x04\x05",  # a frame that is no RPC frame
+        b"\xff\xff\xff\xff\x0f",  # a frame of 4 GiB
+        b"\x00",  # a frame of length 0
+        framing.encode(m.RpcMode.REQUEST, 1, m.RpcType.RUN_QUERY, b""),  # before the handshake
+    ],
+    ids=["http", "garbage", "too-large", "empty", "no-handshake"],
+)
+def test_bad_frames_close_the_connection(port, data):
+    c = RawClient(port)
+    try:
+        c.sock.sendall(data)
+        assert c.closed()
+    finally:
+        c.close()
+    _still_serves(port)
+
+
+def test_truncated_frame_then_gone(port):
+    c = RawClient(port)
+    c.sock.sendall(b"\x40\x0a\x02")  # 64 bytes announced, 2 sent, then the client leaves
+    c.close()
+    _still_serves(port)
+
+
+def test_unknown_request_is_answered_with_a_failure(port):
+    c = RawClient(port)
+    try:
+        c.handshake()
+        c.send(m.RpcType.GET_QUERY_PLAN_FRAGMENTS, b"")
+        answer = c.read()
+        assert answer.mode == m.RpcMode.RESPONSE_FAILURE
+        error = m.DrillPBError.decode(answer.body)
+        assert error.message is not None and "request type 12" in error.message
+        _, _, result = c.query("SELECT 2 AS two")  # the connection goes on
+        assert result.query_state == m.QueryState.COMPLETED
+    finally:
+        c.close()
+
+
+def test_failed_query_result(port):
+    c = RawClient(port)
+    try:
+        c.handshake()
+        qid, batches, result = c.query("SELECT * FROM dfs.data.`nosuch.json`")
+        assert batches == [] and result.query_state == m.QueryState.FAILED
+        assert result.query_id == qid
+        (error,) = result.error
+        assert error.error_type == m.ErrorType.VALIDATION
+        assert error.message is not None and error.message.startswith("VALIDATION ERROR: ")
+        assert error.message.endswith(f"[Error Id: {error.error_id} ]")
+    finally:
+        c.close()
+
+
+def test_client_gone_mid_result_cancels_its_query(port, native_server):
+    sql = "SELECT i, s FROM dfs.tmp.`huge.json` WHERE i >= 0"
+    c = RawClient(port)
+    c.handshake()
+    c.send(m.RpcType.RUN_QUERY, m.RunQuery(results_mode=1, type=m.QueryType.SQL, plan=sql))
+    assert c.read().rpc_type == m.RpcType.QUERY_HANDLE
+    first = c.read()  # a batch, never acknowledged: the server waits, then the client leaves
+    assert first.rpc_type == m.RpcType.QUERY_DATA
+    c.close()
+    deadline = time.monotonic() + 60
+    ended: list = []
+    while time.monotonic() < deadline and not ended:
+        ended = [q for q in native_server.queries.finished() if q.text == sql]
+        time.sleep(0.5)
+    assert ended and ended[0].state == "CANCELED", ended
+    _still_serves(port)
