@@ -188,3 +188,40 @@ def test_client_gone_mid_result_cancels_its_query(port, native_server):
         time.sleep(0.5)
     assert ended and ended[0].state == "CANCELED", ended
     _still_serves(port)
+
+
+def test_heartbeat_answered_while_a_query_streams(port):
+    c = RawClient(port)
+    try:
+        c.handshake()
+        sql = "SELECT i, s FROM dfs.tmp.`huge.json` WHERE i < 100000"
+        c.send(m.RpcType.RUN_QUERY, m.RunQuery(results_mode=1, type=m.QueryType.SQL, plan=sql))
+        assert c.read().rpc_type == m.RpcType.QUERY_HANDLE
+        first = c.read()  # not acknowledged: the server's sender waits for the client
+        assert first.rpc_type == m.RpcType.QUERY_DATA
+        c.sock.sendall(framing.encode(m.RpcMode.PING, 0, 0, m.Ack(ok=True).encode()))
+        frame = c.read()
+        while frame.mode != m.RpcMode.PONG:  # batches sent before the ping come first
+            assert frame.rpc_type == m.RpcType.QUERY_DATA
+            frame = c.read()
+        # the client cancels; the server acknowledges and ends the query CANCELED
+        qid = m.QueryData.decode(first.body).query_id
+        assert qid is not None
+        cancel_id = c.send(m.RpcType.CANCEL_QUERY, qid)
+        acked = False
+        while True:
+            frame = c.read()
+            if frame.mode == m.RpcMode.RESPONSE and frame.coordination_id == cancel_id:
+                acked = m.Ack.decode(frame.body).ok or False
+                continue
+            c.sock.sendall(
+                framing.encode(
+                    m.RpcMode.RESPONSE, frame.coordination_id, m.RpcType.ACK, b"\x08\x01"
+                )
+            )
+            if frame.rpc_type == m.RpcType.QUERY_RESULT:
+                result = m.QueryResult.decode(frame.body)
+                break
+        assert acked and result.query_state == m.QueryState.CANCELED and result.error == []
+    finally:
+        c.close()
