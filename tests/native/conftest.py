@@ -115,6 +115,10 @@ def native_tmp(tmp_path_factory) -> Path:
         '{"id":1,"m":{"k":1,"s":"a"},"arr":[1,2],"sa":["x","y"],"f":0.5}\n'
         '{"id":2,"m":{"k":2},"arr":[],"sa":[],"f":null}\n'
     )
+    (tmp / "nested.json").write_text(
+        '{"id":1,"objs":[{"a":1,"b":"x"},{"a":2,"b":null}],"nest":[[1,2],[3]],"tags":["p"]}\n'
+        '{"id":2,"objs":[],"nest":[],"tags":[]}\n'
+    )
     with open(tmp / "big.json", "w") as f:
         for i in range(10_000):
             f.write(json.dumps({"i": i, "s": f"row{i}"}) + "\n")

@@ -30,6 +30,7 @@ NATION = (
 )
 EMPTY = "SELECT N_NAME FROM dfs.data.`breadth/tpch_json/nation.json` WHERE 1 = 0"
 COMPLEX = "SELECT id, m, arr, sa, f FROM dfs.tmp.`complex.json`"
+NESTED = "SELECT id, objs, nest, tags FROM dfs.tmp.`nested.json`"
 
 # ---------------------------------------------------------------- Drill 1.22's answers
 DRILL_TYPES = {
@@ -59,6 +60,13 @@ DRILL_COMPLEX = {
     "rows": [
         [1, '{"k":1,"s":"a"}', "[1,2]", '["x","y"]', 0.5],
         [2, '{"k":2}', "[]", "[]", None],
+    ],
+}
+DRILL_NESTED = {
+    "types": ["BIGINT", "ARRAY", "ARRAY", "ARRAY"],
+    "rows": [
+        [1, '[{"a":1,"b":"x"},{"a":2}]', "[[1,2],[3]]", '["p"]'],
+        [2, "[]", "[]", "[]"],
     ],
 }
 DRILL_META = {
@@ -103,6 +111,7 @@ def answers(jdbc, native_url) -> dict:
         f"query:{NATION}",
         f"query:{EMPTY}",
         f"query:{COMPLEX}",
+        f"query:{NESTED}",
         "query:SELEC 1",
         "query:SELECT * FROM dfs.data.`nosuch.json`",
         "meta",
@@ -171,6 +180,9 @@ def test_maps_and_arrays_as_drill(answers):
     got = answers[f"query:{COMPLEX}"]
     assert got["types"] == DRILL_COMPLEX["types"]
     assert got["rows"] == DRILL_COMPLEX["rows"]
+    nested = answers[f"query:{NESTED}"]  # arrays of maps (REPEATED MAP), of arrays (LIST)
+    assert nested["types"] == DRILL_NESTED["types"]
+    assert nested["rows"] == DRILL_NESTED["rows"]
 
 
 def test_several_batches(answers, native_server):

@@ -38,6 +38,8 @@ def column_of_field(f: m.SerializedField) -> Column:
     minor, mode = T(major.minor_type), D(major.mode)
     if minor == T.MAP and mode == D.REQUIRED:
         return Column(name, minor, mode, children=[column_of_field(c) for c in f.child])
+    if mode == D.REPEATED and minor == T.MAP:
+        return Column(name, minor, mode, children=[column_of_field(c) for c in f.child[1:]])
     if mode == D.REPEATED:
         element = column_of_field(f.child[1])
         return Column(name, minor, mode, children=[element])
@@ -107,6 +109,7 @@ ROWS: dict[str, list[list[Any]]] = {
         [2, [2, None], [], [], None],
     ],
     "SELECT INTERVAL": [[[1, 0], 14, [1, 7384500], -12345678, 0, 128, -128, False]],
+    "SELECT nest": [[[[1, 2], [3]]], [[]]],  # an array of arrays: a REPEATED LIST
 }
 
 

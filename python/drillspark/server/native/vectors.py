@@ -11,7 +11,8 @@ after another), laid out as Drill 1.22's Drillbit lays them out for its JDBC dri
 * a nullable (OPTIONAL) column as a child `$bits$` vector (UINT1: 1 set, 0 null) and a child
   holding the values, typed as the column;
 * a MAP as its members' vectors; a REPEATED column as `$offsets$` and the elements' vector
-  (`$data$`, REQUIRED; a REPEATED MAP lists its members instead).
+  (`$data$`, REQUIRED; a REPEATED MAP lists its members instead; an array of arrays is a
+  REPEATED LIST whose `$data$` is itself a REPEATED vector).
 
 An empty batch keeps every vector with no values and no bytes (the schema of an empty
 answer)."""
@@ -85,10 +86,12 @@ def column_of(name: str, data_type: Any, nullable: bool = True) -> Column:
         return Column(name, MinorType.MAP, DataMode.REQUIRED, children=members)
     if kind == "ArrayType":
         element = column_of("$data$", data_type.elementType, False)
-        if element.minor == MinorType.MAP:
-            return Column(name, MinorType.MAP, DataMode.REPEATED, children=element.children)
-        if element.mode == DataMode.REPEATED or element.as_text:
+        if element.as_text:
             return Column(name, MinorType.VARCHAR, mode, as_text=True)
+        if element.minor == MinorType.MAP and element.mode == DataMode.REQUIRED:
+            return Column(name, MinorType.MAP, DataMode.REPEATED, children=element.children)
+        if element.mode == DataMode.REPEATED:  # an array of arrays: Drill's REPEATED LIST
+            return Column(name, MinorType.LIST, DataMode.REPEATED, children=[element])
         element.precision = element.precision or 0
         element.scale = element.scale or 0
         return Column(name, element.minor, DataMode.REPEATED, children=[element])
@@ -284,6 +287,6 @@ def _repeated(column: Column, values: list[Any]) -> tuple[SerializedField, bytes
     element = column.children[0]
     inner, data = vector(element, elements)
     out = _field(column, count, len(offsets) + len(data), [offsets_field, inner])
-    if element.minor in _VARIABLE:
+    if element.minor in _VARIABLE and element.mode == DataMode.REQUIRED:
         out.var_byte_length = len(data) - (inner.child[0].buffer_length or 0)
     return out, offsets + data
