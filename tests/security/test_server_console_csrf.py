@@ -8,38 +8,21 @@ nothing. The console's own forms and buttons keep working under the same checks.
 from __future__ import annotations
 
 import http.server
-import shutil
 import threading
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from tests.server.helpers import Http
+from tests.server.helpers import Http, chromium
 
 OPTION = "store.json.all_text_mode"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--window-size=1280,900",
-        # evil.example resolves to this machine, as a rebinding DNS server makes it
-        "--host-resolver-rules=MAP evil.example 127.0.0.1",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(
-        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
-    )
-    driver.set_page_load_timeout(60)
+    # evil.example resolves to this machine, as a rebinding DNS server makes it
+    driver = chromium("--host-resolver-rules=MAP evil.example 127.0.0.1")
     yield driver
     driver.quit()
 
@@ -128,13 +111,13 @@ def test_the_console_forms_and_buttons_still_work(browser, server):
         assert browser.current_url.endswith("/options")  # redirected back, as a browser is
         browser.get(server.url + "/storage")
         card = wait(browser, EC.presence_of_element_located((By.ID, "plugin-dfs")))
-        card.find_element(By.TAG_NAME, "button").click()
+        card.find_element(By.CSS_SELECTOR, "button.disable").click()
         wait(browser, lambda d: _state(server)[1] is False)
         card = wait(
             browser,
             EC.text_to_be_present_in_element((By.ID, "plugin-dfs"), "disabled"),
         )
-        browser.find_element(By.CSS_SELECTOR, "#plugin-dfs button").click()
+        browser.find_element(By.CSS_SELECTOR, "#plugin-dfs button.enable").click()
         wait(browser, lambda d: _state(server)[1] is True)
     finally:
         _restore(server)

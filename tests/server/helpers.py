@@ -77,3 +77,38 @@ class Http:
         worker = threading.Thread(target=lambda: answer.update(self.query(sql)))
         worker.start()
         return worker, answer, self.running_id(sql, worker.is_alive)
+
+
+def chromium(*flags: str, downloads: str | None = None) -> Any:
+    """A headless chromium (Debian's chromium and chromedriver) for the console's browser
+    tests; `flags` add to the usual ones, `downloads` is where it saves files."""
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1280,900",
+        *flags,
+    ):
+        options.add_argument(flag)
+    if downloads is not None:
+        options.add_experimental_option(
+            "prefs",
+            {"download.default_directory": downloads, "download.prompt_for_download": False},
+        )
+    driver = webdriver.Chrome(
+        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+    )
+    if downloads is not None:
+        driver.execute_cdp_cmd(
+            "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads}
+        )
+    driver.set_page_load_timeout(60)
+    return driver

@@ -6,36 +6,20 @@ ones in docs/server/ were made so) or the test's temporary folder."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
-from tests.server.helpers import Http
+from tests.server.helpers import Http, chromium
 
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--window-size=1280,900",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(
-        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
-    )
-    driver.set_page_load_timeout(60)
+    driver = chromium()
     yield driver
     driver.quit()
 

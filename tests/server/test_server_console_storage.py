@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from tests.server.helpers import PASSWORDS
+from tests.server.helpers import PASSWORDS, chromium
 
 from drillspark.server import DrillServer
 from drillspark.server.auth import read_users
@@ -44,27 +41,7 @@ def downloads(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(downloads):
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--window-size=1280,900",
-    ):
-        options.add_argument(flag)
-    options.add_experimental_option(
-        "prefs",
-        {"download.default_directory": str(downloads), "download.prompt_for_download": False},
-    )
-    driver = webdriver.Chrome(
-        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
-    )
-    driver.execute_cdp_cmd(
-        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
-    )
-    driver.set_page_load_timeout(60)
+    driver = chromium(downloads=str(downloads))
     yield driver
     driver.quit()
 
