@@ -24,6 +24,10 @@ INTERVALS = (
     "CAST(NULL AS DECIMAL(10,3)) AS ndec, CAST(-12345.678 AS DECIMAL(10,3)) AS dec3 "
     "FROM (VALUES(1))"
 )
+SPECIAL = (
+    "SELECT CAST('NaN' AS DOUBLE) AS nan, CAST('-Infinity' AS DOUBLE) AS ninf, "
+    "CAST(0.1 AS FLOAT) AS f FROM (VALUES(1))"
+)
 NATION = (
     "SELECT N_NATIONKEY, N_NAME, N_REGIONKEY FROM dfs.data.`breadth/tpch_json/nation.json` "
     "WHERE N_NATIONKEY < 3"
@@ -108,6 +112,7 @@ def answers(jdbc, native_url) -> dict:
         "query:SELECT 1 AS one",
         f"query:{TYPES}",
         f"query:{INTERVALS}",
+        f"query:{SPECIAL}",
         f"query:{NATION}",
         f"query:{EMPTY}",
         f"query:{COMPLEX}",
@@ -153,6 +158,9 @@ def test_types_as_drill(answers):
     assert got["nullable"] == [1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0]
     # Drill: DECIMAL 5/2 as here; its VARCHAR literal carries its length (5/0), Spark's no length
     assert got["precision"][0] == "5/2" and got["precision"][10] == "65535/0"
+    special = answers[f"query:{SPECIAL}"]  # Drill 1.22: the same types and values
+    assert special["types"] == ["DOUBLE", "DOUBLE", "FLOAT"]
+    assert special["rows"] == [["NaN", "-Infinity", 0.1]]
     intervals = answers[f"query:{INTERVALS}"]
     for key, value in DRILL_INTERVALS.items():
         assert intervals[key] == value, key
