@@ -6,6 +6,8 @@
 //   strings:SQL          the same, each value as getString
 //   maxrows:N:SQL        Statement.setMaxRows(N), then query
 //   prepare:SQL          Connection.prepareStatement(SQL): its metadata, then executeQuery
+//   count:SQL            execute it, read every row (getObject of each column): the row count,
+//                        the milliseconds to the first row and to the end
 //   cancel:SQL           execute it, read one row, Statement.cancel(), read on (an error or the end)
 //   timeout:S:SQL        Statement.setQueryTimeout(S), then query
 //   tables:CAT:SCHEMA:TABLE   DatabaseMetaData.getTables (an empty part is null)
@@ -117,6 +119,21 @@ public class DrillJdbcProbe {
             return head + ",\"prepared\":" + cols + "," + table(rs, false) + "}";
           }
         }
+      }
+      case "count": {
+        long start = System.nanoTime();
+        long first = -1;
+        long rows = 0;
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(rest)) {
+          int n = rs.getMetaData().getColumnCount();
+          while (rs.next()) {
+            if (first < 0) first = (System.nanoTime() - start) / 1_000_000;
+            for (int c = 1; c <= n; c++) rs.getObject(c);
+            rows++;
+          }
+        }
+        long total = (System.nanoTime() - start) / 1_000_000;
+        return head + ",\"rows\":" + rows + ",\"firstMs\":" + first + ",\"ms\":" + total + "}";
       }
       case "cancel": {
         try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(rest)) {

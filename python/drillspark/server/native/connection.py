@@ -132,12 +132,25 @@ class Connection:
     def respond(self, coordination_id: int, rpc_type: int, body: Message) -> None:
         self._send(m.RpcMode.RESPONSE, coordination_id, rpc_type, body)
 
-    def request(self, rpc_type: int, body: Message, raw: bytes = b"") -> None:
-        """Send a request of the server's (QUERY_DATA, QUERY_RESULT); wait first while too
-        many are not acknowledged (the client reads slowly: its rows wait here)."""
+    def request(
+        self,
+        rpc_type: int,
+        body: Message,
+        raw: bytes = b"",
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
+        """Send a request of the server's (QUERY_DATA, QUERY_RESULT). A record batch waits
+        first while too many are not acknowledged (a client that reads slowly holds its query
+        here), unless `stop()` says the query is being cancelled (its end is then near: the
+        next rows raise); a query's end (QUERY_RESULT) never waits."""
         with self._acks:
-            while len(self._unacked) >= IN_FLIGHT and not self._closed.is_set():
-                self._acks.wait(1.0)
+            while (
+                rpc_type == m.RpcType.QUERY_DATA
+                and len(self._unacked) >= IN_FLIGHT
+                and not self._closed.is_set()
+                and not (stop is not None and stop())
+            ):
+                self._acks.wait(0.5)
             self._next_id = self._next_id % 0x7FFFFFFF + 1
             coordination_id = self._next_id
             self._unacked.add(coordination_id)
@@ -338,10 +351,13 @@ class Connection:
     # ----------------------------------------------------------------- queries
     def _cancel(self, coordination_id: int, qid: m.QueryId) -> None:
         query_id = query_id_text(qid)
-        if query_id in self._queries:
+        mine = query_id in self._queries
+        if mine:
             self._cancelled.add(query_id)
-            self.app.queries.cancel(query_id, "canceled")
+        # acknowledged first, as a Drillbit does: the query's end (CANCELED) follows
         self.respond(coordination_id, m.RpcType.ACK, m.Ack(ok=True))
+        if mine:
+            self.app.queries.cancel(query_id, "canceled")
 
     def _run_query(self, coordination_id: int, run: m.RunQuery) -> None:
         from drillspark.server.queries import QueryFailed
@@ -363,7 +379,7 @@ class Connection:
                 self._query_ended(qid, q.id, e)
                 return
             try:
-                self._stream(qid, result)
+                self._stream(qid, result, lambda: q.cancel_reason is not None)
             except QueryFailed as e:
                 self._query_ended(qid, q.id, e)
                 return
@@ -434,23 +450,30 @@ class Connection:
         except (TypeError, ValueError):
             return 0
 
-    def _stream(self, qid: m.QueryId, result: Any) -> None:
+    def _stream(self, qid: m.QueryId, result: Any, stop: Callable[[], bool]) -> None:
         columns = vectors.columns_of(result.columns, result.schema, result.metadata)
-        pending: list[list[Any]] = []
+        pending: list[str] = []
         size = 0
         sent = False
         for line in result:
             if self._closed.is_set():
                 raise OSError("the client is gone")
-            pending.append(json.loads(line))
+            pending.append(line)
             size += len(line)
             if len(pending) >= BATCH_ROWS or size >= BATCH_BYTES:
-                self._batch(qid, columns, pending)
+                self._batch(qid, columns, pending, stop)
                 pending, size, sent = [], 0, True
         if pending or not sent:  # an empty answer still sends its schema
-            self._batch(qid, columns, pending)
+            self._batch(qid, columns, pending, stop)
 
-    def _batch(self, qid: m.QueryId, columns: list[vectors.Column], batch: list[list[Any]]) -> None:
+    def _batch(
+        self,
+        qid: m.QueryId,
+        columns: list[vectors.Column],
+        lines: list[str],
+        stop: Callable[[], bool],
+    ) -> None:
+        batch = json.loads("[" + ",".join(lines) + "]")  # the rows' entries, at once
         fields, raw = vectors.batch(columns, batch)
         data = m.QueryData(
             query_id=qid,
@@ -459,7 +482,7 @@ class Connection:
                 record_count=len(batch), field=fields, carries_two_byte_selection_vector=False
             ),
         )
-        self.request(m.RpcType.QUERY_DATA, data, raw)
+        self.request(m.RpcType.QUERY_DATA, data, raw, stop)
 
     def _query_ended(self, qid: m.QueryId, query_id: str, e: Any) -> None:
         if e.state == "CANCELED" and query_id in self._cancelled:  # as the client asked

@@ -121,15 +121,35 @@ def python_entry(value: Any) -> Any:
     return str(value)  # VARCHAR for any other type (values.python_type)
 
 
+_AS_IS = {
+    "BooleanType",
+    "ByteType",
+    "ShortType",
+    "IntegerType",
+    "LongType",
+    "FloatType",
+    "DoubleType",
+    "StringType",
+    "VarcharType",
+    "CharType",
+    "NullType",
+}
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def row_writer(columns: list[str], schema: Any) -> Callable[[Any], str]:
     """A QueryManager `row_writer`: one row as a JSON array line."""
     if schema is None:
-        return lambda row: json.dumps([python_entry(v) for v in row], ensure_ascii=False)
-    encoders = [encoder(f.dataType) for f in schema.fields]
+        return lambda row: _dumps([python_entry(v) for v in row])
+    kinds = [type(f.dataType).__name__ for f in schema.fields]
+    if all(k in _AS_IS for k in kinds):  # nothing to convert: the values as they are
+        return lambda row: _dumps(list(row))
+    encoders = [
+        None if k in _AS_IS else encoder(f.dataType)
+        for k, f in zip(kinds, schema.fields, strict=True)
+    ]
 
     def write(row: Any) -> str:
-        return json.dumps(
-            [enc(v) for enc, v in zip(encoders, row, strict=True)], ensure_ascii=False
-        )
+        return _dumps([v if enc is None else enc(v) for enc, v in zip(encoders, row, strict=True)])
 
     return write
