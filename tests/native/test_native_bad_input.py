@@ -223,3 +223,69 @@ def test_heartbeat_answered_while_a_query_streams(port):
         assert result.query_state == m.QueryState.CANCELED and result.error == [], result
     finally:
         c.close()
+
+
+def test_many_connections_at_once(port):
+    import threading
+
+    answers: dict[int, object] = {}
+
+    def one(k: int) -> None:
+        c = RawClient(port)
+        try:
+            c.handshake()
+            _, batches, result = c.query(f"SELECT {k} AS k")
+            answers[k] = (result.query_state, [b.row_count for b in batches])
+        finally:
+            c.close()
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(180)
+    assert answers == {k: (m.QueryState.COMPLETED, [1]) for k in range(8)}
+
+
+def _limited(spark, native_tmp, **limits):
+    from drillspark.server import DrillServer, Limits
+
+    srv = DrillServer(
+        spark, port=0, user_port=0, workspaces={"tmp": str(native_tmp)}, limits=Limits(**limits)
+    )
+    return srv.start()
+
+
+def test_the_servers_row_limit(spark, native_tmp):
+    srv = _limited(spark, native_tmp, max_rows=5000, max_seconds=300)
+    c = RawClient(srv.native.port)
+    try:
+        c.handshake()
+        # more rows than --max-rows: the rows up to it, then Drill's failure naming the limit
+        _, batches, result = c.query("SELECT i FROM dfs.tmp.`big.json`")
+        assert result.query_state == m.QueryState.FAILED
+        assert sum(b.row_count or 0 for b in batches) <= 5000
+        (error,) = result.error
+        assert error.message is not None and "more than 5000 rows" in error.message
+    finally:
+        c.close()
+        srv.stop()
+
+
+def test_the_servers_time_limit(spark, native_tmp):
+    srv = _limited(spark, native_tmp, max_seconds=2)
+    c = RawClient(srv.native.port)
+    try:
+        c.handshake()
+        # longer than --max-seconds: cancelled by the server, FAILED with the reason
+        _, _, result = c.query(
+            "SELECT count(*) AS n FROM dfs.tmp.`huge.json` a JOIN dfs.tmp.`huge.json` b "
+            "ON a.s = b.s JOIN dfs.tmp.`huge.json` c ON b.s = c.s"
+        )
+        assert result.query_state == m.QueryState.FAILED, result
+        (error,) = result.error
+        assert error.error_type == m.ErrorType.RESOURCE
+        assert error.message is not None and "time limit of 2 s" in error.message
+    finally:
+        c.close()
+        srv.stop()
