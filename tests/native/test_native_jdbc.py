@@ -320,3 +320,14 @@ def test_login(jdbc, native_auth_server):
     anonymous = jdbc.run(url)
     assert "error" in anonymous["connect"]
     assert "Insufficient credentials" in anonymous["connect"]["error"], anonymous
+
+
+def test_temporary_tables_live_with_the_connection(jdbc, native_url, native_tmp):
+    create = "query:CREATE TEMPORARY TABLE dfs.tmp.native_tt AS SELECT 1 AS x FROM (VALUES(1))"
+    got = jdbc.run(native_url, create, "query:SELECT * FROM native_tt")
+    assert got[create]["rows"] == [["0_0", 1]]  # Drill's CTAS summary
+    assert got["query:SELECT * FROM native_tt"]["rows"] == [[1]]
+    later = jdbc.run(native_url, "query:SELECT * FROM dfs.tmp.native_tt")
+    assert "VALIDATION ERROR" in later["query:SELECT * FROM dfs.tmp.native_tt"]["error"]
+    # the connection's session folder (its temporary tables) went with it
+    assert [p.name for p in native_tmp.iterdir() if p.is_dir()] == []
