@@ -289,3 +289,22 @@ def test_the_servers_time_limit(spark, native_tmp):
     finally:
         c.close()
         srv.stop()
+
+
+def test_too_many_connections_are_refused(native_server, port, monkeypatch):
+    monkeypatch.setattr(native_server.native, "max_connections", 1)
+    holder = RawClient(port)
+    try:
+        holder.handshake()
+        deadline = time.monotonic() + 30
+        while len(native_server.native.connections()) > 1 and time.monotonic() < deadline:
+            time.sleep(0.1)  # connections of earlier tests still closing
+        extra = RawClient(port)
+        try:
+            assert extra.closed()  # closed at once, no answer
+        finally:
+            extra.close()
+        _, _, result = holder.query("SELECT 1 AS one")  # the open one is served
+        assert result.query_state == m.QueryState.COMPLETED
+    finally:
+        holder.close()

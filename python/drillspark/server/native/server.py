@@ -27,6 +27,7 @@ class NativeServer:
         self.host = host
         self.max_frame = MAX_FRAME
         self.login_seconds = 60.0  # a client's handshake and login must each come within this
+        self.max_connections = 1000  # open connections at most; more are closed at once
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self._sock = socket.socket(family, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -58,6 +59,17 @@ class NativeServer:
                 return
             sock.settimeout(None)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)  # a peer gone silently
+            with self._lock:
+                full = len(self._connections) >= self.max_connections
+            if full:  # each connection is a thread: a flood of them is refused, not served
+                log.warning(
+                    "native connection from %s refused: %d connections are open",
+                    address[0] if isinstance(address, tuple) else address,
+                    self.max_connections,
+                )
+                sock.close()
+                continue
             conn = Connection(self, sock, address)
             with self._lock:
                 self._connections.add(conn)
