@@ -271,3 +271,38 @@ def test_like_filters_as_drill() -> None:
     assert like(f(pattern="dfs\\_x", escape="\\"))("dfs_x")
     assert like(f(pattern="a_c"))("abc") and not like(f(pattern="a_c"))("abbc")
     assert not like(f(pattern="%"))(None)
+
+
+def test_prepared_statement_columns_as_drill() -> None:
+    # what Drill 1.22 answered CREATE_PREPARED_STATEMENT for SELECT CAST(1 AS INT) AS i,
+    # CAST(1.5 AS DECIMAL(5,2)) AS d, DATE '2024-01-02' AS dt, CAST(1 AS BIGINT) AS bi, and a
+    # nullable VARCHAR column of a JSON file (nullability aside, which Spark decides)
+    from drillspark.server.native.metadata import result_column
+
+    drill = {
+        "i": ("INTEGER", 0, 0, True, 11, "java.lang.Integer"),
+        "d": ("DECIMAL", 5, 2, True, 7, "java.math.BigDecimal"),
+        "dt": ("DATE", 0, 0, False, 10, "java.sql.Date"),
+        "bi": ("BIGINT", 0, 0, True, 20, "java.lang.Long"),
+        "N_NAME": ("CHARACTER VARYING", 65535, 0, False, 65535, "java.lang.String"),
+    }
+    columns = [
+        Column("i", T.INT, D.REQUIRED),
+        Column("d", T.VARDECIMAL, D.REQUIRED, 5, 2),
+        Column("dt", T.DATE, D.REQUIRED),
+        Column("bi", T.BIGINT, D.REQUIRED),
+        Column("N_NAME", T.VARCHAR, D.OPTIONAL),
+    ]
+    for column in columns:
+        got = result_column(column)
+        assert (
+            got.data_type,
+            got.precision,
+            got.scale,
+            got.signed,
+            got.display_size,
+            got.class_name,
+        ) == drill[column.name]
+        assert (got.catalog_name, got.schema_name, got.table_name) == ("DRILL", "", "")
+        assert (got.searchability, got.updatability, got.is_aliased) == (4, 1, True)
+        assert got.is_nullable == (column.mode == D.OPTIONAL)

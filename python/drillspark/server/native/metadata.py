@@ -294,20 +294,22 @@ def prepared_text(server_info: bytes | None) -> str:
     return (server_info or b"").decode("utf-8", "replace")
 
 
-# SQL type name, precision, display size, signed, Java class (JDBC's getObject) by minor type
+# SQL type name, precision, display size, signed, Java class (JDBC's getObject) by minor type,
+# as a Drillbit describes a prepared statement's columns (precision 0 but for character,
+# binary and decimal types)
 _RESULT_TYPES: dict[int, tuple[str, int, int, bool, str]] = {
-    MinorType.BIT: ("BOOLEAN", 1, 1, False, "java.lang.Boolean"),
-    MinorType.TINYINT: ("TINYINT", 3, 4, True, "java.lang.Byte"),
-    MinorType.SMALLINT: ("SMALLINT", 5, 6, True, "java.lang.Short"),
-    MinorType.INT: ("INTEGER", 10, 11, True, "java.lang.Integer"),
-    MinorType.BIGINT: ("BIGINT", 19, 20, True, "java.lang.Long"),
-    MinorType.FLOAT4: ("FLOAT", 7, 14, True, "java.lang.Float"),
-    MinorType.FLOAT8: ("DOUBLE", 15, 24, True, "java.lang.Double"),
+    MinorType.BIT: ("BOOLEAN", 0, 1, False, "java.lang.Boolean"),
+    MinorType.TINYINT: ("TINYINT", 0, 4, True, "java.lang.Byte"),
+    MinorType.SMALLINT: ("SMALLINT", 0, 6, True, "java.lang.Short"),
+    MinorType.INT: ("INTEGER", 0, 11, True, "java.lang.Integer"),
+    MinorType.BIGINT: ("BIGINT", 0, 20, True, "java.lang.Long"),
+    MinorType.FLOAT4: ("FLOAT", 0, 14, True, "java.lang.Float"),
+    MinorType.FLOAT8: ("DOUBLE", 0, 24, True, "java.lang.Double"),
     MinorType.VARCHAR: ("CHARACTER VARYING", 65535, 65535, False, "java.lang.String"),
     MinorType.VARBINARY: ("BINARY VARYING", 65535, 65535, False, "byte[]"),
-    MinorType.DATE: ("DATE", 10, 10, False, "java.sql.Date"),
-    MinorType.TIME: ("TIME", 8, 8, False, "java.sql.Time"),
-    MinorType.TIMESTAMP: ("TIMESTAMP", 19, 19, False, "java.sql.Timestamp"),
+    MinorType.DATE: ("DATE", 0, 10, False, "java.sql.Date"),
+    MinorType.TIME: ("TIME", 0, 8, False, "java.sql.Time"),
+    MinorType.TIMESTAMP: ("TIMESTAMP", 0, 19, False, "java.sql.Timestamp"),
     MinorType.INTERVALDAY: ("INTERVAL DAY TO SECOND", 0, 0, False, "java.lang.Object"),
     MinorType.INTERVALYEAR: ("INTERVAL YEAR TO MONTH", 0, 0, False, "java.lang.Object"),
     MinorType.MAP: ("STRUCT", 0, 0, False, "java.lang.Object"),
