@@ -181,11 +181,7 @@ def _under_spark_submit() -> bool:
 
 
 def session(
-    master: str | None = None,
-    app_name: str = "drillspark",
-    log_level: str = "FATAL",
-    storage: Mapping[str, Any] | None = None,
-    **conf: Any,
+    master: str | None = None, app_name: str = "drillspark", log_level: str = "FATAL", **conf: Any
 ) -> SparkSession:
     """The embedded default: a local SparkSession with drillspark, quiet logs, and Python
     workers on this interpreter. `master` defaults to `local[*]`, except under `spark-submit`,
@@ -196,6 +192,7 @@ def session(
     ...}}`; a config without `type` merges into a built-in one (`{"dfs": {"workspaces":
     {"logs": {"location": "/var/log/app"}}}}`).
     """
+    storage = conf.pop("storage", None)  # not a Spark setting: drillspark's own keyword
     checked = storage_configs(storage) if storage is not None else None  # fails before Spark
     if log_level.upper() not in LOG_LEVELS:
         raise ValueError(f"log level {log_level!r}: expected one of {', '.join(LOG_LEVELS)}")

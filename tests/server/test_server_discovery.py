@@ -164,7 +164,7 @@ def test_a_changed_server_or_a_local_path_runs_locally(
     monkeypatch.chdir(server.catalog.workspaces["tmp"])
     own = {"root": os.getcwd(), "tmp": "/tmp"}
     discovery.publish(server.url, own, auth=False)
-    server_ws = dict(server.catalog.workspaces)
+    saved = server.catalog.plugins.get("dfs").raw  # the shared server's, restored below
     status, _, body = http.request(
         "POST",
         "/storage/dfs.json",
@@ -190,7 +190,7 @@ def test_a_changed_server_or_a_local_path_runs_locally(
         assert "answered by drillspark serve" in out.err and "locally" not in out.err
         assert out.out.strip() == '{"a": 1}'
     finally:
-        server.catalog.workspaces = server_ws
+        server.catalog.plugins.put("dfs", saved)
 
 
 def test_connect_and_local_exclude_each_other(server, capsys):
