@@ -913,7 +913,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     {
                         "address": "localhost",
                         "httpPort": str(ports["http"]),
-                        "userPort": "31010",
+                        "userPort": str(ports["user"]),
                         "controlPort": "31011",
                         "dataPort": "31012",
                         "version": ports["version"],
@@ -938,7 +938,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 {"name": "Number of Drill Bits", "value": 1},
                 {"name": "Bit #0", "value": "localhost initialized"},
                 {"name": "Data Port Address", "value": "localhost:31012"},
-                {"name": "User Port Address", "value": "localhost:31010"},
+                {"name": "User Port Address", "value": f"localhost:{self.app.ports()['user']}"},
                 {"name": "Control Port Address", "value": "localhost:31011"},
                 {"name": "Maximum Direct Memory", "value": 0},
                 {"name": "Running Queries", "value": len(qm.running())},
