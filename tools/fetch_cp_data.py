@@ -28,6 +28,7 @@ import sys
 import tempfile
 import urllib.request
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,56 @@ _LEGAL = {"META-INF/LICENSE": "META-INF/LICENSE", "META-INF/NOTICE": "META-INF/N
 
 class FetchError(Exception):
     """The artifact could not be fetched or did not check out."""
+
+
+@dataclass(frozen=True)
+class PinnedJar:
+    """A Maven artifact's jar pinned by its SHA-1 (as Maven Central publishes it)."""
+
+    group: str
+    artifact: str
+    version: str
+    sha1: str
+
+    @property
+    def coordinates(self) -> str:
+        return f"{self.group}:{self.artifact}:{self.version}"
+
+    @property
+    def name(self) -> str:
+        return f"{self.artifact}-{self.version}.jar"
+
+    @property
+    def path(self) -> str:
+        """The jar's path in a Maven repository (the standard layout)."""
+        return f"{self.group.replace('.', '/')}/{self.artifact}/{self.version}/{self.name}"
+
+
+def checked_jar(
+    jar: PinnedJar, repo: str, workdir: Path, log, tool: str, kind: str = "jar"
+) -> Path:
+    """`jar` from the local Maven repository when it is there with its SHA-1, else downloaded
+    from `repo` into `workdir`, checked against the pinned SHA-1 and the repository's `.sha1`."""
+    local = _local_repository() / jar.path
+    if local.is_file() and sha1_of(local) == jar.sha1:
+        log(f"{tool}: using {jar.coordinates} from the local Maven repository")
+        return local
+    url = f"{repo.rstrip('/')}/{jar.path}"
+    log(f"{tool}: downloading {url}")
+    checksum = workdir / (jar.name + ".sha1")
+    _download(url + ".sha1", checksum)
+    published = _published_sha1(checksum.read_text(encoding="ascii", errors="replace"))
+    if published != jar.sha1:
+        raise FetchError(
+            f"{url}.sha1 says {published or '(empty)'}, but {jar.coordinates} is {jar.sha1}: "
+            f"not the pinned {kind}"
+        )
+    target = workdir / jar.name
+    _download(url, target)
+    actual = sha1_of(target)
+    if actual != jar.sha1:
+        raise FetchError(f"{url}: SHA-1 {actual}, expected {jar.sha1} (a corrupt download?)")
+    return target
 
 
 def jar_name() -> str:

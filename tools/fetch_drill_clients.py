@@ -22,7 +22,6 @@ import os
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -33,24 +32,7 @@ DEST = ROOT / "tests" / "native" / "jars"
 STAMP_NAME = ".fetched"
 
 
-@dataclass(frozen=True)
-class Jar:
-    group: str
-    artifact: str
-    version: str
-    sha1: str  # of the jar, as Maven Central publishes it (…/<version>/*.jar.sha1)
-
-    @property
-    def coordinates(self) -> str:
-        return f"{self.group}:{self.artifact}:{self.version}"
-
-    @property
-    def name(self) -> str:
-        return f"{self.artifact}-{self.version}.jar"
-
-    @property
-    def path(self) -> str:
-        return f"{self.group.replace('.', '/')}/{self.artifact}/{self.version}/{self.name}"
+Jar = maven.PinnedJar
 
 
 JARS = (
@@ -88,38 +70,11 @@ def _one(jar: Jar, dest: Path, repo: str, log) -> None:
     target = dest / jar.name
     if target.is_file() and maven.sha1_of(target) == jar.sha1:
         return
-    local = maven._local_repository() / jar.path
-    if local.is_file() and maven.sha1_of(local) == jar.sha1:
-        log(f"fetch_drill_clients: using {jar.coordinates} from the local Maven repository")
-        source = local
-        work = None
-    else:
-        work = Path(tempfile.mkdtemp(prefix=".fetch-", dir=dest))
-        url = f"{repo.rstrip('/')}/{jar.path}"
-        log(f"fetch_drill_clients: downloading {url}")
-        checksum = work / (jar.name + ".sha1")
-        maven._download(url + ".sha1", checksum)
-        published = maven._published_sha1(checksum.read_text(encoding="ascii", errors="replace"))
-        if published != jar.sha1:
-            shutil.rmtree(work, ignore_errors=True)
-            raise maven.FetchError(
-                f"{url}.sha1 says {published or '(empty)'}, but {jar.coordinates} is {jar.sha1}"
-            )
-        source = work / jar.name
-        maven._download(url, source)
-        actual = maven.sha1_of(source)
-        if actual != jar.sha1:
-            shutil.rmtree(work, ignore_errors=True)
-            raise maven.FetchError(
-                f"{url}: SHA-1 {actual}, expected {jar.sha1} (a corrupt download?)"
-            )
-    try:
+    with tempfile.TemporaryDirectory(prefix=".fetch-", dir=dest) as work:
+        source = maven.checked_jar(jar, repo, Path(work), log, "fetch_drill_clients")
         partial = dest / f".{jar.name}.part"
         shutil.copyfile(source, partial)
         os.replace(partial, target)
-    finally:
-        if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
 
 
 def fetch(dest: Path = DEST, repo: str | None = None, quiet: bool = False) -> bool:

@@ -34,25 +34,18 @@ STAMP_NAME = ".fetched"
 
 
 @dataclass(frozen=True)
-class Driver:
-    group: str
-    artifact: str
-    version: str
-    sha1: str  # of the jar, as Maven Central publishes it (…/<version>/*.jar.sha1)
+class Driver(maven.PinnedJar):
     driver_class: str
     license: str
 
-    @property
-    def coordinates(self) -> str:
-        return f"{self.group}:{self.artifact}:{self.version}"
-
+    # the names this tool's callers use for the shared type's `name` and `path`
     @property
     def jar_name(self) -> str:
-        return f"{self.artifact}-{self.version}.jar"
+        return self.name
 
     @property
     def artifact_path(self) -> str:
-        return f"{self.group.replace('.', '/')}/{self.artifact}/{self.version}/{self.jar_name}"
+        return self.path
 
 
 DRIVERS = (
@@ -93,34 +86,6 @@ def is_current(dest: Path = DEST) -> bool:
     return all((dest / d.jar_name).is_file() for d in DRIVERS)
 
 
-def _from_local_repository(driver: Driver, log) -> Path | None:
-    jar = maven._local_repository() / driver.artifact_path
-    if jar.is_file() and maven.sha1_of(jar) == driver.sha1:
-        log(f"fetch_jdbc_drivers: using {driver.coordinates} from the local Maven repository")
-        return jar
-    return None
-
-
-def download(driver: Driver, repo: str, workdir: Path, log) -> Path:
-    """The jar from `repo`, checked against the pinned SHA-1 and the repository's `.sha1`."""
-    url = f"{repo.rstrip('/')}/{driver.artifact_path}"
-    log(f"fetch_jdbc_drivers: downloading {url}")
-    jar = workdir / driver.jar_name
-    checksum = workdir / (driver.jar_name + ".sha1")
-    maven._download(url + ".sha1", checksum)
-    published = maven._published_sha1(checksum.read_text(encoding="ascii", errors="replace"))
-    if published != driver.sha1:
-        raise FetchError(
-            f"{url}.sha1 says {published or '(empty)'}, but {driver.coordinates} is "
-            f"{driver.sha1}: not the pinned driver"
-        )
-    maven._download(url, jar)
-    actual = maven.sha1_of(jar)
-    if actual != driver.sha1:
-        raise FetchError(f"{url}: SHA-1 {actual}, expected {driver.sha1} (a corrupt download?)")
-    return jar
-
-
 def fetch(dest: Path = DEST, repo: str | None = None, quiet: bool = False) -> bool:
     """Put every pinned driver into `dest` unless it is there; True when something was
     fetched."""
@@ -142,7 +107,7 @@ def fetch(dest: Path = DEST, repo: str | None = None, quiet: bool = False) -> bo
             target = dest / driver.jar_name
             if target.is_file() and maven.sha1_of(target) == driver.sha1:
                 continue
-            jar = _from_local_repository(driver, log) or download(driver, repo, work, log)
+            jar = maven.checked_jar(driver, repo, work, log, "fetch_jdbc_drivers", "driver")
             staged = work / (driver.jar_name + ".part")
             staged.write_bytes(jar.read_bytes())
             os.replace(staged, target)
