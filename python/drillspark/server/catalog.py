@@ -18,7 +18,7 @@ from drillspark.plugin_configs.state import PluginState
 from drillspark.server.queries import ConfinedSession
 from drillspark.server.shown_paths import location
 from drillspark.sql.errors import TableNotFoundError, UnsupportedSqlError, ValidationError
-from drillspark.sql.session import SqlSession, with_default_workspaces
+from drillspark.sql.session import SQL_READS, SqlSession, with_default_workspaces
 
 # the option the server itself reads (drillspark.options: effect SERVER)
 VERBOSE_ERRORS = "drill.exec.http.rest.errors.verbose"
@@ -50,10 +50,6 @@ FORMATS: dict[str, Any] = {
     "csv": _text("csv", ","),
 }
 CP_FORMATS = {name: FORMATS[name] for name in ("parquet", "avro", "json", "csvh", "tsv", "csv")}
-
-
-# plugin types (beside dfs and cp) whose tables SQL reads, by name: `pg.public.orders`
-SQL_READS = ("jdbc",)
 
 
 class DisablingSession(ConfinedSession):

@@ -63,6 +63,11 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# plugin types (beside the file plugins dfs and cp) whose tables SQL reads by name:
+# `pg.public.orders` (SqlSession.plugins; catalog.plugin_scan)
+SQL_READS = ("jdbc",)
+
+
 def refuse_foreign_temporary(
     session: SqlSession, plugin: str, workspace: str, name: str, path: str
 ) -> None:
@@ -225,7 +230,7 @@ class SqlSession:
                     spec = spec if isinstance(spec, dict) else {"location": spec}
                     self.workspaces[ws.lower()] = os.path.abspath(spec.get("location", "/"))
                     self.outside[ws.lower()] = spec.get("allowAccessOutsideWorkspace") is True
-            elif kind == "jdbc":
+            elif kind in SQL_READS:
                 self.plugins[name] = dict(config)
             else:
                 raise ValidationError(
