@@ -285,7 +285,7 @@ def _dfs_config(workspaces: Mapping[str, Any]) -> dict[str, Any]:
         "connection": "file:///",
         "workspaces": {
             ws: {
-                "location": location(path) or str(path),
+                "location": location(path),
                 "writable": ws == "tmp",
                 "defaultInputFormat": None,
                 "allowAccessOutsideWorkspace": False,

@@ -10,13 +10,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 
-def location(config: Any) -> str | None:
-    """A workspace's folder: the value itself, or a Drill workspace config's `location`."""
-    if isinstance(config, str):
-        return config
-    if isinstance(config, Mapping) and isinstance(config.get("location"), str):
-        return str(config["location"])
-    return None
+def location(config: Any) -> str:
+    """A workspace's folder, from a folder or a Drill workspace config (one rule:
+    storage.workspaces.workspace_of)."""
+    from drillspark.spark.storage.workspaces import workspace_of
+
+    return workspace_of("", config).location
 
 
 def scrubber(workspaces: Mapping[str, Any], cp_root: str) -> Callable[[str], str]:
@@ -25,7 +24,7 @@ def scrubber(workspaces: Mapping[str, Any], cp_root: str) -> Callable[[str], str
     names: dict[str, str] = {}
     for name, config in workspaces.items():
         folder = location(config)
-        if folder:
+        if folder:  # never empty: workspace_of falls back to "/", which is left out below
             for form in {os.path.abspath(folder), os.path.realpath(folder)}:
                 names.setdefault(form.rstrip(os.sep) or os.sep, f"<dfs.{name}>")
     for form in {os.path.abspath(cp_root), os.path.realpath(cp_root)}:
