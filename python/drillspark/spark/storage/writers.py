@@ -95,6 +95,8 @@ def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
     counted = Observation(f"drillspark_store_{uuid.uuid4().hex}")
     if FORMATS[fmt] == "csv":
         df = _nested_as_json(df)
+    if fmt == "parquet":
+        df = _nulls_as_int(df)
     writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
     if FORMATS[fmt] == "csv":
         # a quote inside a quoted field is doubled, as Drill writes and reads it
@@ -114,6 +116,34 @@ def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
         if n.startswith((".", "_")):
             os.remove(os.path.join(tmp, n))
     return rows, files
+
+
+def _nulls_as_int(df: DataFrame) -> DataFrame:
+    """A column of NULL literals (`SELECT 'a', null`) written as a nullable INT, as Drill 1.22
+    writes and reads it back: Parquet has no null type, so Spark's would be unreadable."""
+    typed = [_null_free(f.dataType) for f in df.schema.fields]
+    if all(t == f.dataType for t, f in zip(typed, df.schema.fields, strict=True)):
+        return df
+    return df.select(
+        *[
+            F.col(quote(f.name)).cast(t).alias(f.name) if t != f.dataType else F.col(quote(f.name))
+            for t, f in zip(typed, df.schema.fields, strict=True)
+        ]
+    )
+
+
+def _null_free(t: T.DataType) -> T.DataType:
+    if isinstance(t, T.NullType):
+        return T.IntegerType()
+    if isinstance(t, T.ArrayType):
+        return T.ArrayType(_null_free(t.elementType), t.containsNull)
+    if isinstance(t, T.MapType):
+        return T.MapType(_null_free(t.keyType), _null_free(t.valueType), t.valueContainsNull)
+    if isinstance(t, T.StructType):
+        return T.StructType(
+            [T.StructField(f.name, _null_free(f.dataType), f.nullable) for f in t.fields]
+        )
+    return t
 
 
 def _nested_as_json(df: DataFrame) -> DataFrame:
