@@ -10,6 +10,7 @@ import datetime as _dt
 import decimal
 import json
 import os
+import re
 import sys
 import time
 import urllib.error
@@ -39,12 +40,17 @@ class RemoteError(UsageError):
 
 
 class RemoteSession:
-    """One HTTP session (its cookie keeps USE / ALTER SESSION between statements)."""
+    """One HTTP session. USE and ALTER SESSION SET hold between statements because each
+    request carries them (the REST `defaultSchema` and `options` fields, which Drill 1.22's
+    /query.json takes): real Drill keeps no session for an anonymous REST client, so its
+    cookie alone would lose them (a drillspark server keeps them in the cookie's session too)."""
 
     def __init__(self, url: str, user: str | None = None, password: str | None = None):
         self.url = url.rstrip("/")
         self.cookie: str | None = None
         self.auth: str | None = None
+        self.default_schema: str | None = None  # as the server named it after USE
+        self.options: dict[str, str] = {}  # ALTER SESSION SET, as text
         if user:
             token = base64.b64encode(f"{user}:{password or ''}".encode()).decode()
             self.auth = f"Basic {token}"
@@ -83,7 +89,12 @@ class RemoteSession:
         """The server's answer to one statement. The query carries an id chosen here, so
         Ctrl-C while waiting cancels it on the server (then QueryCancelled)."""
         query_id = str(uuid.uuid4())
-        body = json.dumps({"queryType": "SQL", "query": sql}).encode()
+        request: dict[str, Any] = {"queryType": "SQL", "query": sql}
+        if self.default_schema:
+            request["defaultSchema"] = self.default_schema
+        if self.options:
+            request["options"] = dict(self.options)
+        body = json.dumps(request).encode()
         try:
             status, data = self.request(
                 "POST",
@@ -107,7 +118,34 @@ class RemoteSession:
             except (ValueError, AttributeError):
                 message = None
             raise RemoteError(f"{self.url}: HTTP {status}: {message or data[:200]!r}")
-        return decode(json.loads(data, parse_float=decimal.Decimal))
+        answer = decode(json.loads(data, parse_float=decimal.Decimal))
+        if answer.get("queryState", "COMPLETED") == "COMPLETED":
+            self._carry(sql, answer)
+        return answer
+
+    def _carry(self, sql: str, answer: dict[str, Any]) -> None:
+        """Remember what a successful USE or session SET / RESET changed, for the next
+        requests to carry."""
+        from drillspark.sql.statements import SetOption, Use, classify
+
+        try:
+            stmt = classify(sql)
+        except Exception:  # noqa: BLE001 - the server ran it; only USE and SET matter here
+            return
+        if isinstance(stmt, Use):
+            columns, rows = answer.get("columns") or [], answer.get("rows") or [[]]
+            summary = str(dict(zip(columns, rows[0], strict=False)).get("summary", ""))
+            named = re.search(r"Default schema changed to \[(.*)\]$", summary)
+            self.default_schema = named.group(1) if named else ".".join(stmt.schema)
+        elif isinstance(stmt, SetOption) and stmt.scope == "session":
+            if not stmt.name:
+                self.options.clear()  # RESET ALL
+            elif stmt.value is None:
+                self.options.pop(stmt.name, None)
+            elif isinstance(stmt.value, bool):
+                self.options[stmt.name] = "true" if stmt.value else "false"
+            else:
+                self.options[stmt.name] = str(stmt.value)
 
     def cancel(self, query_id: str, wait: float = 5.0) -> bool:
         """Cancel the query on the server; True once it is. A query the server has not
