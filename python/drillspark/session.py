@@ -48,9 +48,19 @@ def driver_jars() -> list[str]:
     return sorted(str(p) for p in _DRIVERS_DIR.glob("*.jar"))
 
 
+# the libraries of drillspark's format readers (Apache POI for `excel`, ...), fetched at build
+# time by tools/fetch_format_jars.py, as the drivers are
+_FORMATS_DIR = _JARS_DIR / "formats"
+
+
+def format_jars() -> list[str]:
+    """Absolute paths of the format readers' jars bundled with this package."""
+    return sorted(str(p) for p in _FORMATS_DIR.glob("*.jar"))
+
+
 def spark_jars() -> list[str]:
     """Every jar a session needs on `spark.jars`: the extension, then the JDBC drivers."""
-    return [jar_path(), *driver_jars()]
+    return [jar_path(), *driver_jars(), *format_jars()]
 
 
 def _append(existing: str | None, value: str) -> str:

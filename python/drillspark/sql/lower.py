@@ -570,12 +570,13 @@ class Lowering:
             "type": "file",
             "connection": "file:///",
             "workspaces": {k: {"location": v} for k, v in self.session.workspaces.items()},
+            **({"formats": self.session.formats} if self.session.formats else {}),
         }
 
     def _format(self, path: str, options: dict[str, object]) -> dict:
         ext = self._extension(path)
         opts = dict(options)
-        ftype = str(opts.pop("type", FORMAT_BY_EXTENSION.get(ext, "json"))).lower()
+        ftype = str(opts.pop("type", None) or self._type_of(ext)).lower()
         fmt: dict[str, object] = {"type": ftype}
         if ftype == "text":
             fmt.update(TEXT_DEFAULTS.get(ext, {}))
@@ -587,6 +588,17 @@ class Lowering:
             opts = {k: v for k, v in opts.items() if k.lower() not in SESSION_ONLY_JSON_OPTIONS}
         fmt.update(opts)
         return fmt
+
+    def _type_of(self, ext: str) -> str:
+        """The format type a file extension selects: the dfs plugin's own `formats`
+        configs, then Drill's (drillspark/formats/registry.py); JSON when none."""
+        from drillspark.formats import registry
+
+        if self.session.formats or ext not in FORMAT_BY_EXTENSION:
+            hit = registry.by_extension(ext, self.session.formats)
+            if hit is not None:
+                return str(hit[1].get("type") or hit[0])
+        return FORMAT_BY_EXTENSION.get(ext, "json")
 
     @staticmethod
     def _extension(path: str) -> str:

@@ -107,6 +107,9 @@ class SqlSession:
     plugins: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     # the ports a server that runs the statements listens on (sys.drillbits): http, user
     ports: dict[str, int] = field(default_factory=dict)
+    # the `dfs` plugin's own `formats` configs (name -> Drill's format config; drillspark/
+    # formats/registry.py adds Drill's bootstrap ones)
+    formats: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from drillspark.spark.storage.workspaces import workspace_of
@@ -230,6 +233,7 @@ class SqlSession:
                     spec = spec if isinstance(spec, dict) else {"location": spec}
                     self.workspaces[ws.lower()] = os.path.abspath(spec.get("location", "/"))
                     self.outside[ws.lower()] = spec.get("allowAccessOutsideWorkspace") is True
+                self.formats.update(config.get("formats") or {})
             elif kind in SQL_READS:
                 self.plugins[name] = dict(config)
             else:

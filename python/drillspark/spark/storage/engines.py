@@ -25,6 +25,8 @@ from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 
+from drillspark.formats import registry as format_registry
+from drillspark.formats.base import ReadRequest
 from drillspark.spark.storage import readers
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
@@ -182,6 +184,23 @@ class FileEngine(StorageEngine):
         raw_paths = [raw] if isinstance(raw, str) else list(raw)
         ws = selection.get("workspace")
         paths = [self.resolve(spark, _strip_scheme(str(p)), ws) for p in raw_paths]
+        # a format of drillspark/formats/ read by the extension's sources (avro, excel, ...)
+        registered = format_registry.config_for(
+            selection.get("format") or selection.get("type") or self.default_format,
+            paths[0],
+            self.config.get("formats"),
+            f"scan of {self.name!r}: ",
+        )
+        if registered is not None:
+            plugin, conf = registered
+            request = ReadRequest(
+                paths,
+                conf,
+                implicit=list(selection.get("implicit") or ()),
+                source_options=self._read_confinement(paths, ws, selection),
+                table=str(selection.get("table") or paths[0]),
+            )
+            return plugin.read(spark, request)
         fmt = self._format_of(selection, paths[0])
         fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
         implicit = list(selection.get("implicit") or ())  # file columns the query names

@@ -1,0 +1,78 @@
+package drillspark.formats
+
+import java.util
+import java.util.Locale
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
+import org.apache.spark.sql.connector.expressions.Transform
+import org.apache.spark.sql.sources.DataSourceRegister
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+import drillspark.catalog.WorkspacePaths
+import drillspark.source.input.{ImplicitColumns, InputFiles}
+
+/**
+ * The Spark data source of one format: `spark.read.format("drill-avro").load(path)`, what
+ * drillspark's Python format module calls and what the `dfs` catalog returns for a file of the
+ * format. A format's source is a one-line subclass naming its [[FormatReader]]; listing it in
+ * META-INF/services/org.apache.spark.sql.sources.DataSourceRegister registers it with Spark
+ * and with [[Formats]] (the dfs catalog's lookup by type and extension).
+ */
+abstract class FormatSource extends TableProvider with DataSourceRegister {
+  def reader: FormatReader
+
+  override def shortName(): String = FormatSource.shortName(reader.typeName)
+
+  override def supportsExternalMetadata(): Boolean = true
+
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = table(options, None).schema()
+
+  override def getTable(schema: StructType, partitioning: Array[Transform],
+      properties: util.Map[String, String]): Table =
+    table(new CaseInsensitiveStringMap(properties), Option(schema))
+
+  /** The table of `options`' paths: files listed (folders walked, hidden files left out), each
+   * checked against a confined workspace, the schema the reader finds (or `userSchema`). */
+  def table(options: CaseInsensitiveStringMap, userSchema: Option[StructType]): FormatTable = {
+    val o = FormatOptions(reader.typeName, options)
+    if (o.paths.isEmpty) throw FormatErrors.badConfig(reader.typeName,
+      s"no path given; use spark.read.format(\"${shortName()}\").load(path)")
+    val conf = SparkSession.active.sparkContext.hadoopConfiguration
+    val (files, _) = InputFiles.list(conf, o.paths)
+    o.workspaceRoot.foreach(r => files.foreach(f => WorkspacePaths.confineFile(o.workspace.getOrElse(r), r, f.path)))
+    val dirs = if (o.pathColumn || files.isEmpty) Nil else (0 until files.map(_.dirs.size).max).map(ImplicitColumns.dirName)
+    val extra = if (o.pathColumn) Seq(FormatOptions.PathColumn) else dirs
+    val data = userSchema match {
+      case Some(s) => StructType(s.fields.filterNot(f => extra.exists(_.equalsIgnoreCase(f.name))))
+      case None => reader.schema(files, o, conf)
+    }
+    // a data column named like a dirN column wins (Drill's names are case-insensitive)
+    val kept = extra.filterNot(d => data.fieldNames.exists(_.equalsIgnoreCase(d)))
+    new FormatTable(s"${shortName()}:${o.paths.mkString(",")}", reader, o, files, data,
+      kept.map(StructField(_, StringType, nullable = true)))
+  }
+}
+
+object FormatSource {
+  /** The Spark short name of a format's source: `drill-` and Drill's type name in lower case. */
+  def shortName(typeName: String): String = "drill-" + typeName.toLowerCase(Locale.ROOT)
+}
+
+/** Every [[FormatSource]] Spark's service loader finds: the Scala side's only list of formats. */
+object Formats {
+  lazy val all: Seq[FormatSource] =
+    java.util.ServiceLoader.load(classOf[DataSourceRegister], getClass.getClassLoader).asScala
+      .collect { case f: FormatSource => f }.toSeq
+
+  def byType(typeName: String): Option[FormatSource] =
+    all.find(_.reader.typeName.equalsIgnoreCase(typeName))
+
+  def byExtension(ext: String): Option[FormatSource] =
+    all.find(_.reader.extensions.exists(_.equalsIgnoreCase(ext)))
+
+  def typeNames: Seq[String] = all.map(_.reader.typeName)
+}

@@ -1,0 +1,87 @@
+package drillspark.formats
+
+import java.util
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability}
+import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder}
+import org.apache.spark.sql.drillspark.compat.ScanVectors
+import org.apache.spark.sql.types.{StructField, StructType}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.unsafe.types.UTF8String
+
+import drillspark.source.input.InputFile
+
+/**
+ * A table of one format: its files, the reader's data columns and then either the dirN
+ * columns (Spark's door) or the file's URI (`$file`, drillspark's Python door, which adds
+ * dirN and the implicit columns itself). One input partition per file.
+ */
+final class FormatTable(val tableName: String, val reader: FormatReader, val options: FormatOptions,
+    val files: Seq[InputFile], val dataSchema: StructType, val extraColumns: Seq[StructField])
+  extends Table with SupportsRead with drillspark.DrillTable {
+
+  override def name(): String = tableName
+  override def schema(): StructType = StructType(dataSchema.fields ++ extraColumns)
+  override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
+
+  override def newScanBuilder(o: CaseInsensitiveStringMap): ScanBuilder = () => new FormatScan(this)
+}
+
+final case class FormatPartition(file: InputFile) extends InputPartition
+
+final class FormatScan(table: FormatTable) extends Scan with Batch {
+  override def readSchema(): StructType = table.schema()
+  override def toBatch: Batch = this
+  override def description(): String = s"${table.reader.typeName} ${table.files.size} file(s)"
+
+  override def planInputPartitions(): Array[InputPartition] = table.files.map(FormatPartition(_): InputPartition).toArray
+
+  override def createReaderFactory(): PartitionReaderFactory =
+    new FormatReaderFactory(table.reader, table.options, table.dataSchema, table.extraColumns.map(_.name),
+      ScanVectors.hadoopConf(SparkSession.active))
+}
+
+final class FormatReaderFactory(reader: FormatReader, options: FormatOptions, dataSchema: StructType,
+    extra: Seq[String], conf: ScanVectors.HadoopConf) extends PartitionReaderFactory {
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val file = partition.asInstanceOf[FormatPartition].file
+    options.workspaceRoot.foreach(r =>
+      drillspark.catalog.WorkspacePaths.confineFile(options.workspace.getOrElse(r), r, file.path))
+    val rows = reader.read(file, options, dataSchema, conf.value)
+    val extraValues: Array[Any] = extra.map { name =>
+      if (name == FormatOptions.PathColumn) UTF8String.fromString(new Path(file.path).toUri.toString)
+      else {
+        val i = name.stripPrefix("dir").toInt
+        if (i < file.dirs.size) UTF8String.fromString(file.dirs(i)) else null
+      }
+    }.toArray
+    val width = dataSchema.size
+    new PartitionReader[InternalRow] {
+      private var current: InternalRow = _
+      override def next(): Boolean = {
+        val more = rows.hasNext
+        if (more) {
+          val row = rows.next()
+          current = if (extraValues.isEmpty) row else {
+            val out = new Array[Any](width + extraValues.length)
+            var c = 0
+            while (c < width) { out(c) = row.get(c, dataSchema(c).dataType); c += 1 }
+            System.arraycopy(extraValues, 0, out, width, extraValues.length)
+            new GenericInternalRow(out)
+          }
+        }
+        more
+      }
+      override def get(): InternalRow = current
+      override def close(): Unit = rows match {
+        case c: AutoCloseable => c.close()
+        case _ =>
+      }
+    }
+  }
+}

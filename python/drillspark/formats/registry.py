@@ -1,0 +1,151 @@
+"""The one list of drillspark's formats, and the lookups every door uses: a format by Drill's
+type name (a `formats` config's or table function's `type`), the format config a file's
+extension selects among a plugin's `formats`, and the `formats` of Drill's bootstrap `dfs`.
+
+A new format is a module of this package defining a `FormatPlugin` subclass and a `FORMAT`
+instance; adding it to `FORMATS` below registers it (docs/formats.md, "Adding a format")."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from drillspark.formats import avro, excel, json, parquet, text
+from drillspark.formats.base import FormatError, FormatPlugin
+
+FORMATS: tuple[FormatPlugin, ...] = (
+    json.FORMAT,
+    parquet.FORMAT,
+    text.FORMAT,
+    avro.FORMAT,
+    excel.FORMAT,
+)
+
+# Formats Drill's bootstrap `dfs` lists that drillspark cannot read yet (shown, refused on read)
+UNREADABLE: dict[str, dict[str, Any]] = {
+    "sequencefile": {"type": "sequencefile", "extensions": ["seq"]},
+}
+
+_BY_TYPE = {f.TYPE.lower(): f for f in FORMATS}
+
+
+def types() -> list[str]:
+    """Drill's type names of every format, as configs write them."""
+    return [f.TYPE for f in FORMATS]
+
+
+def get(type_name: str, where: str = "") -> FormatPlugin:
+    """The format of Drill type `type_name` (any case), refusing an unknown one naming them."""
+    found = _BY_TYPE.get(str(type_name).lower())
+    if found is None:
+        raise FormatError(f"{where}unknown format type '{type_name}' (known: {', '.join(types())})")
+    return found
+
+
+def find(type_name: str) -> FormatPlugin | None:
+    return _BY_TYPE.get(str(type_name).lower())
+
+
+def bootstrap_formats() -> dict[str, dict[str, Any]]:
+    """The `formats` of Drill's bootstrap `dfs` and `cp` plugins, in Drill's order of them."""
+    order = ("parquet", "json", "sequencefile", "csvh", "psv", "avro", "tsv", "csv")
+    found: dict[str, dict[str, Any]] = dict(UNREADABLE)
+    for f in FORMATS:
+        found.update(f.bootstrap())
+    return {n: found[n] for n in order if n in found} | {
+        n: c for n, c in found.items() if n not in order
+    }
+
+
+def plugin_formats(configured: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """A `file` plugin's formats: Drill's bootstrap ones with the plugin's own over them."""
+    out = bootstrap_formats()
+    for name, conf in (configured or {}).items():
+        if isinstance(conf, Mapping):
+            out[str(name)] = dict(conf)
+    return out
+
+
+def by_extension(
+    ext: str, configured: Mapping[str, Any] | None = None
+) -> tuple[str, dict[str, Any]] | None:
+    """(name, config) of the format config whose `extensions` hold `ext` (without the dot,
+    any case) among the plugin's formats, the plugin's own first; a registered format's
+    default extensions last. None when no format reads the extension."""
+    low = ext.lower().lstrip(".")
+    if not low:
+        return None
+    formats = plugin_formats(configured)
+    own = [n for n in (configured or {}) if n in formats]
+    for name in [*own, *(n for n in formats if n not in own)]:
+        conf = formats[name]
+        if low in [str(e).lower() for e in conf.get("extensions") or ()]:
+            return name, conf
+    for f in FORMATS:
+        if low in f.EXTENSIONS:
+            return f.TYPE.lower(), {"type": f.TYPE, "extensions": list(f.EXTENSIONS)}
+    return None
+
+
+def named(name: str, configured: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """The config a `formats` entry (or `defaultInputFormat`) names, else None."""
+    formats = plugin_formats(configured)
+    for key, conf in formats.items():
+        if key.lower() == name.lower():
+            return conf
+    return None
+
+
+def config_for(
+    asked: Mapping[str, Any] | str | None,
+    path: str,
+    configured: Mapping[str, Any] | None = None,
+    where: str = "",
+) -> tuple[FormatPlugin, dict[str, Any]] | None:
+    """The format and its checked config for a table: `asked` is a selection's format (a
+    table function's options with their `type`, or a `formats` entry's name), else the
+    `formats` config the file's extension selects. A table function's options go over the
+    plugin's config of that type when it has one, else over Drill's defaults. None when
+    neither names a registered format reading through the extension's sources."""
+    options: dict[str, Any] = {}
+    base: dict[str, Any] | None = None
+    if isinstance(asked, Mapping):
+        options = {k: v for k, v in asked.items() if str(k).lower() != "type"}
+        asked = asked.get("type")
+    if asked:
+        base = named(str(asked), configured)
+        type_name = str(base.get("type")) if base else str(asked)
+        if base is None:
+            # a type: the plugin's config of that type, if any, as Drill's table functions
+            base = next(
+                (
+                    dict(c)
+                    for c in plugin_formats(configured).values()
+                    if str(c.get("type", "")).lower() == type_name.lower()
+                ),
+                None,
+            )
+    else:
+        name = _first_file(path) if os.path.isdir(path) else os.path.basename(path.rstrip("/"))
+        hit = by_extension(os.path.splitext(name)[1], configured)
+        if hit is None:
+            return None
+        base = hit[1]
+        type_name = str(base.get("type"))
+    plugin = find(type_name)
+    if plugin is None or plugin.SOURCE is None:
+        return None
+    merged = {k: v for k, v in (base or {}).items() if str(k).lower() != "type"}
+    merged.update(options)
+    return plugin, plugin.config(merged, where)
+
+
+def _first_file(folder: str) -> str:
+    """The first data file under `folder` (hidden `.`/`_` entries are not data), else ""."""
+    for _dirpath, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        for n in sorted(files):
+            if not n.startswith((".", "_")):
+                return n
+    return ""
