@@ -11,7 +11,7 @@ import org.apache.spark.sql.types.{LongType, StructField, StructType}
 import org.apache.spark.util.CollectionAccumulator
 
 import drillspark.source.discovery.SchemaDiscovery
-import drillspark.source.input.{FileSplit, InputFile, InputFiles}
+import drillspark.source.input.{FileSplit, HeldPages, InputFile, InputFiles}
 import drillspark.source.read.{CountPartition, CountReaderFactory, ReaderConf, SplitCount}
 
 /**
@@ -108,10 +108,10 @@ object CountScan {
   /** The file still has the length, modification time and stamp (change time and inode, see
    * [[InputFiles.stampOf]]) it was listed (and discovered) with. */
   def unchanged(conf: Configuration, f: InputFile): Boolean =
-    try {
+    HeldPages.isPage(f.path) || (try { // a page of records carries its bytes: it cannot change
       val p = new Path(f.path)
       val fs = p.getFileSystem(conf)
       val st = fs.getFileStatus(p)
       st.getLen == f.length && st.getModificationTime == f.mtime && InputFiles.stampOf(fs, p) == f.stamp
-    } catch { case _: java.io.IOException => false }
+    } catch { case _: java.io.IOException => false })
 }

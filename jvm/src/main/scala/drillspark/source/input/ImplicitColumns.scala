@@ -30,6 +30,7 @@ object ImplicitColumns {
 
   /** The value of an implicit column for a file, as Drill computes it. */
   def value(name: String, f: InputFile): String = {
+    if (HeldPages.isPage(f.path)) return null // records from no file have no file columns
     val p = new Path(f.path)
     name match {
       case "filename" => p.getName

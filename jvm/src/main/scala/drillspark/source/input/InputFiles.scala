@@ -16,8 +16,14 @@ import drillspark.source.DrillOptions
 /** One data file of a table, with its partition directories below the table root (dir0, ...).
  * `stamp`: what a user cannot set back (the change time and inode of a local file, see
  * [[InputFiles.stampOf]]), so that the schema and count cache sees every rewrite; "" elsewhere. */
-final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String], stamp: String = "")
-  extends Serializable
+final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String], stamp: String = "")(
+    val content: Array[Byte] = null) extends Serializable {
+  /** A page of records from no file ([[HeldPages]]) arrives with its bytes: held again here. */
+  private def readObject(in: java.io.ObjectInputStream): Unit = {
+    in.defaultReadObject()
+    if (content != null) HeldPages.hold(path, content)
+  }
+}
 
 /** A byte range of one file read by one reader; `end` = -1 reads to the end. */
 final case class FileSplit(file: InputFile, start: Long, end: Long) extends Serializable
@@ -48,7 +54,7 @@ object InputFiles {
       "drill: no path given; use spark.read.format(\"drill\").load(path)")
     val out = ArrayBuffer[InputFile]()
     var root: Option[Path] = None
-    paths.foreach { ps =>
+    paths.foreach { ps => if (HeldPages.isPage(ps)) out += HeldPages.inputFile(ps) else {
       val p = new Path(ps)
       val fs = p.getFileSystem(conf)
       val matched: Seq[FileStatus] =
@@ -62,7 +68,7 @@ object InputFiles {
           walk(fs, st.getPath, Vector.empty, out)
         } else out += fileOf(fs, st, Nil)
       }
-    }
+    }}
     (out.toSeq, root)
   }
 
@@ -83,7 +89,7 @@ object InputFiles {
   }
 
   private def fileOf(fs: FileSystem, st: FileStatus, dirs: Seq[String]): InputFile =
-    InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs, stampOf(fs, st.getPath))
+    InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs, stampOf(fs, st.getPath))()
 
   /**
    * A local file's change time (nanoseconds) and device and inode: the kernel sets the change
@@ -107,6 +113,7 @@ object InputFiles {
 
   /** The file's stamp now ([[stampOf]]), "" when it cannot be read. */
   def stampNow(conf: Configuration, f: InputFile): String = {
+    if (HeldPages.isPage(f.path)) return f.stamp
     val p = new Path(f.path)
     stampOf(p.getFileSystem(conf), p)
   }

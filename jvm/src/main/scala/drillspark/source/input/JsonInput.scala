@@ -58,6 +58,7 @@ object JsonInput {
    * [[DrillScanException]] naming the file and the byte reached, here and on every later read.
    */
   def open(conf: Configuration, path: String, start: Long, o: DrillOptions): InputStream = {
+    if (HeldPages.isPage(path)) return new ReadGuard(HeldPages.open(path, start), path, start, false)
     var raw: InputStream = null
     try {
       val p = new Path(path)

@@ -1,0 +1,29 @@
+package drillspark.records
+
+import scala.collection.mutable.ArrayBuffer
+
+import drillspark.source.input.{HeldPages, InputFile}
+
+/**
+ * The pages of records one scan of a record provider fetched (an HTTP API's responses, a
+ * collection's documents, a topic's messages), to be read by the `drill` source like files:
+ * `spark.read.format("drill").load(batch.paths())`. One reader and one typing rule for files
+ * and records alike; the batch holds its pages until the source has listed them (then the
+ * table does). Used from Python (drillspark/spark/storage/http.py, ...).
+ */
+final class RecordBatch {
+  private val pages = ArrayBuffer[InputFile]()
+
+  /** Add the records of one response at `dataPath` (Drill's `a/b`; empty: the whole body, an
+   * array of records, one record, or records one after another); returns how many records
+   * the page holds there (an array's elements), for paginators. `place` names it in errors. */
+  def add(place: String, body: Array[Byte], dataPath: String): Int = {
+    val (bytes, records) = DataPath.select(place, body, dataPath)
+    pages += HeldPages.page(place, bytes)
+    records
+  }
+
+  def paths(): Array[String] = pages.map(_.path).toArray
+
+  def size(): Int = pages.size
+}
