@@ -53,6 +53,9 @@ lazy val root = (project in file("."))
       "org.apache.spark" %% "spark-catalyst" % sparkVersion % "provided"
     )),
     Compile / unmanagedJars ++= pysparkJars.toSeq.flatMap(dir => (dir * "*.jar").classpath),
+    // the format readers' libraries (Apache POI, ...): `python tools/fetch_format_jars.py` puts
+    // them there, as `make setup` does
+    Compile / unmanagedJars ++= (baseDirectory.value / "python" / "drillspark" / "jars" / "formats" * "*.jar").classpath,
     // The Drill rules both sides read from one table (python/drillspark/rules/*.tsv), under
     // drillspark/rules/ in the jar as tools/build_jar.py packs them.
     Compile / resourceGenerators += Def.task {

@@ -310,8 +310,21 @@ def build(force: bool = False) -> Path:
         want,
         f"Scala sources with the Scala compiler in "
         f"{pyspark_jars()} (2-3 minutes; more on a busy machine)",
+        extra=format_jars(),
         finish=finish,
     )
+
+
+def format_jars() -> list[Path]:
+    """The format readers' libraries (Apache POI, ...; tools/fetch_format_jars.py), which the
+    extension compiles against and drillspark.session() puts on spark.jars beside it: fetched
+    (checksums checked, ~/.m2 first) when missing."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import fetch_format_jars
+
+    if not fetch_format_jars.is_current():
+        fetch_format_jars.fetch()
+    return sorted(fetch_format_jars.DEST.glob("*.jar"))
 
 
 def build_side(src: Path, target: Path, what: str, force: bool = False) -> Path:
