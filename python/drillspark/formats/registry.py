@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from drillspark.formats import avro, excel, json, parquet, text
+from drillspark.formats import avro, excel, json, log_regex, ltsv, parquet, syslog, text
 from drillspark.formats.base import FormatError, FormatPlugin
 
 FORMATS: tuple[FormatPlugin, ...] = (
@@ -20,6 +20,9 @@ FORMATS: tuple[FormatPlugin, ...] = (
     text.FORMAT,
     avro.FORMAT,
     excel.FORMAT,
+    log_regex.FORMAT,
+    syslog.FORMAT,
+    ltsv.FORMAT,
 )
 
 # Formats Drill's bootstrap `dfs` lists that drillspark cannot read yet (shown, refused on read)

@@ -22,6 +22,8 @@ from drillspark.server.catalog import Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
 from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager
 from drillspark.server.shown_paths import scrubber
+from drillspark.server.sys_tables import ServerTables
+from drillspark.spark.storage.metadata import serve_sys
 from drillspark.sql import statements as st
 from drillspark.sql import temporary
 from drillspark.sql.engine import RowsResult, SqlEngine
@@ -152,6 +154,7 @@ class DrillServer:
         self._thread.start()
         if self.native is not None:
             self.native.start()
+        serve_sys(self.port, ServerTables(self))  # sys.profiles, connections, boot
         threading.Thread(target=self._watch_spark, name="drillspark-health", daemon=True).start()
         # DEBUG: `drillspark serve` announces the address itself, once (with how to stop it)
         log.debug(
@@ -175,6 +178,7 @@ class DrillServer:
         if self.native is not None:  # after the queries' ends reached their clients
             self.native.stop()
         self.httpd.server_close()
+        serve_sys(self.port, None)
         if self._thread is not None:
             self._thread.join(timeout=5)
 
