@@ -42,6 +42,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "free port, -1: off",
     )
     p.add_argument(
+        "--flight-port",
+        type=int,
+        default=-1,
+        metavar="PORT",
+        help="Arrow Flight SQL's port, for ADBC and the Flight SQL JDBC driver "
+        "(grpc://HOST:PORT); default -1: off; 0: any free port; 32010 is the usual one",
+    )
+    p.add_argument(
         "--master",
         default=None,
         help="Spark master (default local[*]; under spark-submit, its --master)",
@@ -243,6 +251,13 @@ def run_serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
+        if getattr(server, "flight", None) is not None:
+            print(
+                f"drillspark serve: Arrow Flight SQL (ADBC, Flight SQL JDBC) on "
+                f"{server.flight.uri}",
+                file=sys.stderr,
+                flush=True,
+            )
         print(
             f"drillspark serve: Drill {server.ports()['version']} REST API and web console "
             f"on {server.url}/ (authentication {'on' if server.auth.enabled else 'off'}; "
@@ -285,6 +300,7 @@ def _server(DrillServer, spark, args, workspaces, users, limits, storage, state_
             storage=storage,
             state_dir=state_dir,
             user_port=user_port,
+            flight_port=args.flight_port if args.flight_port >= 0 else None,
         )
 
     if args.user_port is not None:

@@ -82,6 +82,8 @@ class DrillServer:
     # Drill's user port (the native protocol of its JDBC driver and sqlline; server/native/):
     # None: not served, 0: any free port
     user_port: int | None = None
+    # Arrow Flight SQL's port (server/flight/): None: not served, 0: any free port
+    flight_port: int | None = None
 
     def __post_init__(self) -> None:
         if not is_loopback(self.host) and self.users is None and not self.insecure_bind:
@@ -131,6 +133,18 @@ class DrillServer:
                 self.httpd.server_close()
                 raise
             self.user_port = self.native.port
+        self.flight: Any = None
+        if self.flight_port is not None:
+            from drillspark.server.flight import FlightSqlServer
+
+            try:
+                self.flight = FlightSqlServer(self, self.host, self.flight_port)
+            except OSError:
+                self.httpd.server_close()
+                if self.native is not None:
+                    self.native.stop()
+                raise
+            self.flight_port = self.flight.port
         self._thread: threading.Thread | None = None
         # why Spark can no longer answer (its driver JVM died or its context stopped), and
         # what to do then (`drillspark serve` exits, so that a supervisor starts it again)
@@ -154,6 +168,8 @@ class DrillServer:
         self._thread.start()
         if self.native is not None:
             self.native.start()
+        if self.flight is not None:
+            self.flight.start()
         serve_sys(self.port, ServerTables(self))  # sys.profiles, connections, boot
         threading.Thread(target=self._watch_spark, name="drillspark-health", daemon=True).start()
         # DEBUG: `drillspark serve` announces the address itself, once (with how to stop it)
@@ -177,6 +193,8 @@ class DrillServer:
             q.done.wait(max(0.0, deadline - time.monotonic()))
         if self.native is not None:  # after the queries' ends reached their clients
             self.native.stop()
+        if self.flight is not None:
+            self.flight.stop()
         self.httpd.server_close()
         serve_sys(self.port, None)
         if self._thread is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import datetime as _dt
+import itertools
 import json
 import logging
 import os
@@ -171,6 +172,12 @@ def duration_text(ms: int) -> str:
 # are lists of Python values), a function from one row to its text, without a newline (it may
 # run in Spark's Python workers, pickled by value)
 RowWriter = Callable[[list[str], Any], Callable[[Any], str]]
+
+# How a protocol that takes Arrow writes an answer (QueryManager.run's `arrow`, Flight SQL's):
+# given the answer's DataFrame, or None and the plain rows of an answer made without Spark, the
+# answer's Arrow schema (so `run` returns once it is planned: the Spark job runs while read),
+# then its record batches (whole batches, never a Python object per row)
+ArrowWriter = Callable[[Any, list[str], list[list[Any]] | None], Iterator[Any]]
 
 
 class Result:
@@ -340,11 +347,13 @@ class QueryManager:
         execute: Callable[[], Any],
         auto_limit: int,
         row_writer: RowWriter | None = None,
+        arrow: ArrowWriter | None = None,
     ) -> Result:
         """Run the statement (`execute()` returns a DrillResult or a RowsResult) as Spark
         job group `q.id`; the Result's row iterator must be consumed or closed. A failure
         before the first row raises QueryFailed (and finishes the profile). `row_writer`:
-        how the rows are written (default: Drill's REST JSON objects)."""
+        how the rows are written (default: Drill's REST JSON objects); `arrow`: the rows as
+        Arrow record batches instead (the Result then yields batches)."""
         timer = None
         if self.max_seconds:
             timer = threading.Timer(self.max_seconds, self.cancel, (q.id, "timeout"))
@@ -396,7 +405,7 @@ class QueryManager:
             q.plan_end = int(time.time() * 1000)
             q.state = "RUNNING"
             fetch, limit = self._limit(auto_limit)
-            rows, columns, metadata, schema = self._rows(q, result, fetch, row_writer)
+            rows, columns, metadata, schema = self._rows(q, result, fetch, row_writer, arrow)
             head = (columns, metadata, limit)
             first = next(rows, None)  # a failure in the first Spark job still gets FAILED
             self._check(q)
@@ -425,8 +434,9 @@ class QueryManager:
             release()
             self.finish(q, "CANCELED", "the client closed the connection")
 
+        weigh = (lambda batch: getattr(batch, "num_rows", 0)) if arrow is not None else None
         return Result(
-            columns, metadata, self._stream(q, first, rows, release), limit, abandon, schema
+            columns, metadata, self._stream(q, first, rows, release, weigh), limit, abandon, schema
         )
 
     def _limit(self, auto_limit: int) -> tuple[int, int]:
@@ -448,13 +458,20 @@ class QueryManager:
         return self.shown(runtime_message(e))
 
     def _rows(
-        self, q: Query, result: Any, limit: int, row_writer: RowWriter | None = None
-    ) -> tuple[Iterator[str], list[str], list[str], Any]:
+        self,
+        q: Query,
+        result: Any,
+        limit: int,
+        row_writer: RowWriter | None = None,
+        arrow: ArrowWriter | None = None,
+    ) -> tuple[Iterator[Any], list[str], list[str], Any]:
         data = getattr(result, "data", None)
         if isinstance(data, list):  # answered without Spark (USE, SHOW FILES, ...)
             columns = list(result.columns)
             plain = [list(r) for r in (data[:limit] if limit else data)]
             metadata = [values.python_type([r[i] for r in plain]) for i in range(len(columns))]
+            if arrow is not None:
+                return arrow(None, columns, plain), columns, metadata, None
             if row_writer is not None:
                 write = row_writer(columns, None)
             else:
@@ -469,6 +486,13 @@ class QueryManager:
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
+        if arrow is not None:
+
+            def batches() -> Iterator[Any]:
+                with result.fetching():
+                    yield from arrow(df, columns, None)
+
+            return batches(), columns, metadata, schema
         if row_writer is not None:
             write = row_writer(columns, schema)
         else:
@@ -503,17 +527,26 @@ class QueryManager:
         return streamed(), columns, metadata, schema
 
     def _stream(
-        self, q: Query, first: str | None, rows: Iterator[str], release: Callable[[], None]
-    ) -> Iterator[str]:
-        """The rows; the profile is finished when the iterator ends, fails or is closed."""
+        self,
+        q: Query,
+        first: Any,
+        rows: Iterator[Any],
+        release: Callable[[], None],
+        weigh: Callable[[Any], int] | None = None,
+    ) -> Iterator[Any]:
+        """The rows (or, with `weigh`, batches of that many rows each); the profile is
+        finished when the iterator ends, fails or is closed."""
         state, error = "COMPLETED", None
         try:
-            if first is not None:
+            items: Iterator[Any] = rows
+            if first is not None and weigh is None:
                 q.rows += 1
                 yield first
-            for row in rows:
-                q.rows += 1
-                if q.rows % 1024 == 0:
+            elif first is not None:  # a first batch is bounded as the next ones are
+                items = itertools.chain((first,), rows)
+            for row in items:
+                q.rows += 1 if weigh is None else weigh(row)
+                if weigh is not None or q.rows % 1024 == 0:
                     self._check(q)
                 if self.max_rows and q.rows > self.max_rows:
                     raise QueryFailed(

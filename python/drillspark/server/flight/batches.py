@@ -1,0 +1,140 @@
+"""Answers as Arrow record batches (the QueryManager's `arrow` writer for Flight SQL).
+
+A Spark answer is collected by Spark's own Arrow path (the JVM writes Arrow IPC, no Python
+object per row); an answer made without Spark (USE, SHOW FILES, ...) is a few plain rows, built
+into Arrow column by column. Each column carries Flight SQL's column metadata (its Drill type
+name, precision and scale), so JDBC's ResultSetMetaData names Drill's types.
+
+Types as Arrow has them: Spark's map is an Arrow map, a struct (Drill's MAP) a struct, an array a
+list, DECIMAL a decimal128, TIMESTAMP a timestamp in UTC (the server's session zone), an
+INTERVAL DAY TO SECOND a duration. Spark has no Arrow form for INTERVAL YEAR TO MONTH: such a
+column is sent as its SQL text (`INTERVAL '1-2' YEAR TO MONTH`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+
+from drillspark.server import values
+
+TYPE_NAME = "ARROW:FLIGHT:SQL:TYPE_NAME"
+PRECISION = "ARROW:FLIGHT:SQL:PRECISION"
+SCALE = "ARROW:FLIGHT:SQL:SCALE"
+READ_ONLY = "ARROW:FLIGHT:SQL:IS_READ_ONLY"
+
+
+def _arrow_type(data_type: Any) -> Any:
+    from pyspark.sql.pandas.types import to_arrow_type
+
+    return to_arrow_type(data_type, timezone="UTC")
+
+
+def _arrow_form(data_type: Any) -> Any:
+    """The Arrow type of a Spark type, or None when Spark cannot write it as Arrow."""
+    try:
+        return _arrow_type(data_type)
+    except Exception:  # noqa: BLE001 (pyspark's unsupported-type error)
+        return None
+
+
+def arrow_ready(df: Any) -> Any:
+    """`df` with each column Spark cannot write as Arrow turned into its text."""
+    from pyspark.sql import functions as F
+
+    if all(_arrow_form(f.dataType) is not None for f in df.schema.fields):
+        return df
+    cols = []
+    for f in df.schema.fields:
+        col = F.col(f"`{f.name.replace('`', '``')}`")
+        ok = _arrow_form(f.dataType) is not None
+        cols.append(col if ok else col.cast("string").alias(f.name))
+    return df.select(*cols)
+
+
+def _described(field: pa.Field, drill_type: str) -> pa.Field:
+    meta = {TYPE_NAME: drill_type, READ_ONLY: "1"}
+    if pa.types.is_decimal(field.type):
+        meta[PRECISION] = str(field.type.precision)
+        meta[SCALE] = str(field.type.scale)
+    return field.with_metadata(meta)
+
+
+def spark_schema(struct: Any) -> pa.Schema:
+    """The Arrow schema of an answer of Spark schema `struct` (as arrow_ready sends it), with
+    Flight SQL's column metadata."""
+    fields = []
+    for f in struct.fields:
+        arrow_type = _arrow_form(f.dataType)
+        drill_type = values.metadata_name(f.dataType)
+        if arrow_type is None:
+            arrow_type, drill_type = pa.string(), "VARCHAR"
+        fields.append(_described(pa.field(f.name, arrow_type, nullable=f.nullable), drill_type))
+    return pa.schema(fields)
+
+
+def _plain_array(column: list[Any]) -> pa.Array:
+    try:
+        return pa.array(column)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):  # mixed values: their text
+        return pa.array(
+            [
+                None
+                if v is None
+                else v
+                if isinstance(v, str)
+                else json.dumps(v, default=str, ensure_ascii=False)
+                for v in column
+            ],
+            pa.string(),
+        )
+
+
+def plain_batch(columns: list[str], rows: list[list[Any]]) -> pa.RecordBatch:
+    """Plain Python rows (an answer made without Spark) as one record batch."""
+    arrays, fields = [], []
+    for i, name in enumerate(columns):
+        column = [r[i] for r in rows]
+        array = _plain_array(column)
+        if pa.types.is_null(array.type):
+            array = array.cast(pa.string())
+        arrays.append(array)
+        fields.append(_described(pa.field(name, array.type), values.python_type(column)))
+    return pa.RecordBatch.from_arrays(arrays, schema=pa.schema(fields))
+
+
+def conform(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
+    """`batch` under `schema` (its metadata, the declared nullability; a cast where the
+    JVM's Arrow types differ from the declared ones)."""
+    if batch.schema.equals(schema, check_metadata=True):
+        return batch
+    if not batch.schema.equals(schema, check_metadata=False):
+        plain = pa.schema([f.remove_metadata() for f in schema])
+        try:
+            batch = batch.cast(plain)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            batch = pa.Table.from_batches([batch]).cast(plain).combine_chunks().to_batches()[0]
+    return pa.RecordBatch.from_arrays(batch.columns, schema=schema)
+
+
+def write(df: Any, columns: list[str], rows: list[list[Any]] | None) -> Iterator[Any]:
+    """The QueryManager's `arrow` writer: the answer's Arrow schema, then its record batches
+    under it (a Spark answer's are collected by Spark's Arrow path when the second item is
+    asked for: the query's Spark job runs then)."""
+    if df is None:
+        batch = plain_batch(columns, rows or [])
+        yield batch.schema
+        if batch.num_rows:
+            yield batch
+        return
+    df = arrow_ready(df)
+    schema = spark_schema(df.schema)
+    yield schema
+    large = df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false")
+    for batch in df._collect_as_arrow(
+        empty_list_if_zero_records=True, prefers_large_var_types=large == "true"
+    ):
+        if batch.num_rows:
+            yield conform(batch, schema)
