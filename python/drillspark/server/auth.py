@@ -146,6 +146,7 @@ class HttpSession:
     owner: str = ""
     # its temporary tables (CREATE TEMPORARY TABLE), removed with it
     temporary: TemporaryTables = field(default_factory=TemporaryTables)
+    established: float = field(default_factory=time.time)  # for sys.connections
 
     @property
     def holds_state(self) -> bool:
@@ -256,6 +257,12 @@ class SessionStore:
         with self._lock:
             self._expire(time.monotonic())
             return len(self._sessions)
+
+    def kept(self) -> list[HttpSession]:
+        """The sessions kept now (sys.connections), least recently used first."""
+        with self._lock:
+            self._expire(time.monotonic())
+            return list(self._sessions.values())
 
     # callers hold self._lock
     def _remove(self, sid: str) -> None:

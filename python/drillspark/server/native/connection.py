@@ -14,6 +14,7 @@ import json
 import logging
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,10 @@ class Connection:
         self._cancelled: set[str] = set()  # ... that it asked to cancel
         self._handshake: m.UserToBitHandshake | None = None
         self._sasl_pending = False
+        # for sys.connections: when it came, its queries, and its session's id (not a secret)
+        self.established = time.time()
+        self.query_count = 0
+        self.session_id = str(uuid.uuid4())
 
     # ----------------------------------------------------------------- the connection
     def serve(self) -> None:
@@ -367,6 +372,7 @@ class Connection:
         q = qm.new(text, self.user or "anonymous", "SQL", {})
         qid = query_id_message(q.id)
         self._queries.add(q.id)
+        self.query_count += 1
         try:
             self.respond(coordination_id, m.RpcType.QUERY_HANDLE, qid)
             if error is not None:

@@ -10,11 +10,12 @@ Column names, types, nullability and row contents follow Drill 1.22 (asked with 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
@@ -210,7 +211,35 @@ SYS_READABLE = (
     "internal_options",
     "storage_aliases",
     "table_aliases",
+    "memory",
+    "threads",
+    "functions",
+    "boot",
+    "profiles",
+    "profiles_json",
+    "connections",
 )
+# sys tables that describe a server (`drillspark serve`): its profiles, its clients' connections,
+# its start-up settings. A server registers what answers them under its HTTP port (`serve_sys`),
+# the port a statement it runs carries in the sys engine's config; without a server the
+# profiles and connections are empty and the boot settings are an embedded Drillbit's.
+SERVER_TABLES = ("profiles", "profiles_json", "connections", "boot")
+
+
+class ServerSysTables(Protocol):
+    def sys_rows(self, table: str) -> list[tuple]: ...
+
+
+_SERVED: dict[int, ServerSysTables] = {}
+
+
+def serve_sys(http_port: int, source: ServerSysTables | None) -> None:
+    """Register (None: forget) what answers SERVER_TABLES for the server on `http_port`."""
+    if source is None:
+        _SERVED.pop(http_port, None)
+    else:
+        _SERVED[http_port] = source
+
 
 _SPARK = {
     V: T.StringType(),
@@ -549,10 +578,115 @@ def sys_rows(table: str, config: Mapping[str, Any]) -> list[tuple]:
         return [tuple(o) for o in config.get(table) or []]
     if table in ("storage_aliases", "table_aliases"):
         return []  # no aliases are configured
+    if table in SERVER_TABLES:
+        server = _SERVED.get(int(config.get("http_port") or 0))
+        if server is not None:
+            return server.sys_rows(table)
+        return boot_rows({"drill.exec.http.enabled": False}) if table == "boot" else []
+    if table == "functions":
+        return function_rows()
     raise MetadataError(
         f"Unsupported: the system table sys.{table} (drillspark answers "
         f"sys.{', sys.'.join(SYS_READABLE)})"
     )
+
+
+def boot_rows(settings: Mapping[str, Any]) -> list[tuple]:
+    """sys.boot rows (Drill's boot configuration: what a Drillbit was started with) of
+    `settings` (Drill's names -> values), by name: a bool is BOOLEAN, an int LONG, a float
+    DOUBLE, anything else STRING, its text quoted as Drill's configuration renders it."""
+    rows = []
+    for name, value in sorted(settings.items()):
+        cells: list[Any] = [None, None, None, None]  # num_val string_val bool_val float_val
+        if isinstance(value, bool):
+            kind, cells[2] = "BOOLEAN", value
+        elif isinstance(value, int):
+            kind, cells[0] = "LONG", value
+        elif isinstance(value, float):
+            kind, cells[3] = "DOUBLE", value
+        else:
+            kind, cells[1] = "STRING", json.dumps(str(value))
+        rows.append((name, kind, "BOOT", "BOOT", "BOOT", *cells))
+    return rows
+
+
+def function_rows() -> list[tuple]:
+    """sys.functions: every function drillspark's SQL calls by name (the function catalog
+    and the functions registered with `drillspark.function`), one row per number of
+    arguments it takes. Spark types the arguments when the query runs, so each is `LATE`
+    (Drill's word for a type known only then) and so is the result."""
+    from drillspark.plugins import function_names
+    from drillspark.spark.functions import CATALOG
+
+    rows = []
+    for name in CATALOG.names():
+        fn = CATALOG.functions[name]
+        top = fn.max_args if fn.max_args is not None else fn.min_args + 1
+        for n in range(fn.min_args, top + 1):
+            args = ["LATE-OPTIONAL"] * n
+            if fn.max_args is None and n == top:
+                args[-1] = "LATE-OPTIONAL..."  # any number more
+            internal = name.startswith("drill_") or name.startswith("$")
+            rows.append((name, ",".join(args), "LATE", "built-in", internal))
+    for name in function_names():
+        if name not in CATALOG.functions:
+            rows.append((name, "", "LATE", "drillspark.function", False))
+    return rows
+
+
+_MB = 1 << 20
+
+
+def jvm_rows(spark: SparkSession, table: str, user_port: int) -> list[tuple]:
+    """sys.memory and sys.threads of the one node that runs queries here: Spark's driver JVM
+    (heap from Runtime, direct memory from its buffer pools, threads from ThreadMXBean)."""
+    jvm = getattr(spark, "_jvm", None)
+    if jvm is None:
+        raise MetadataError(
+            f"sys.{table} reads the driver's JVM, which this Spark session does not give "
+            "(Spark Connect): ask the server that runs Spark"
+        )
+    lang = jvm.java.lang
+    factory = lang.management.ManagementFactory
+    if table == "threads":
+        bean = factory.getThreadMXBean()
+        infos = bean.getThreadInfo(bean.getAllThreadIds())
+        runnable = sum(1 for i in infos if i is not None and str(i.getThreadState()) == "RUNNABLE")
+        return [("localhost", user_port, int(bean.getThreadCount()), runnable)]
+    rt = lang.Runtime.getRuntime()
+    direct = mapped = 0
+    for pool in factory.getPlatformMXBeans(
+        lang.Class.forName("java.lang.management.BufferPoolMXBean")
+    ):
+        if pool.getName() == "direct":
+            direct = int(pool.getMemoryUsed())
+        else:
+            mapped += int(pool.getMemoryUsed())
+    return [
+        (
+            "localhost",
+            user_port,
+            int(rt.totalMemory() - rt.freeMemory()),
+            int(rt.maxMemory()),
+            direct,
+            direct + mapped,
+            _max_direct(factory.getRuntimeMXBean().getInputArguments(), int(rt.maxMemory())),
+        )
+    ]
+
+
+def _max_direct(jvm_args: Any, heap_max: int) -> int:
+    """-XX:MaxDirectMemorySize, else the JVM's default for it: the maximum heap."""
+    units = {"k": 1 << 10, "m": _MB, "g": 1 << 30, "t": 1 << 40}
+    for arg in jvm_args:
+        text = str(arg)
+        if text.startswith("-XX:MaxDirectMemorySize="):
+            value = text.split("=", 1)[1].strip().lower()
+            scale = units.get(value[-1:], 1)
+            digits = value[:-1] if value[-1:] in units else value
+            if digits.isdigit():
+                return int(digits) * scale
+    return heap_max
 
 
 @dataclass
@@ -568,7 +702,11 @@ class MetadataEngine(StorageEngine):
             schemas = confine(spark, schemas_of(self.config))
             return _frame(spark, ISCHEMA_TABLES[table], ischema_rows(table, schemas))
         table = _table_key(SYS_TABLES, requested, "sys")
-        return _frame(spark, SYS_TABLES[table], sys_rows(table, self.config))
+        if table in ("memory", "threads"):
+            rows = jvm_rows(spark, table, int(self.config.get("user_port") or 31010))
+        else:
+            rows = sys_rows(table, self.config)
+        return _frame(spark, SYS_TABLES[table], rows)
 
     def write(self, df: DataFrame, target: Any) -> Any:
         raise MetadataError(f"Unable to create or drop objects. Schema [{self.name}] is immutable.")
