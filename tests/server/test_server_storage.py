@@ -12,6 +12,7 @@ import pytest
 from pydrill.client import PyDrill
 from tests.server.helpers import Http
 
+from drillspark.plugin_configs.registry import supported_types
 from drillspark.plugin_configs.state import STATE_FILE, read_bootstrap
 from drillspark.server import DrillServer
 
@@ -110,6 +111,27 @@ def test_plugins_outlive_the_server(spark, store):
         again.stop()
 
 
+def test_a_start_keeps_no_plugin_no_one_changed(spark, tmp_path, monkeypatch):
+    """The command line's workspaces (and `root`, the working directory) are the start's, not
+    the state's: a server started from another folder with other workspaces gets its own
+    (before, the first start's `root` and workspaces were kept and came back at every later
+    start, and `drillspark sql` no longer recognised the server as its own)."""
+    state = str(tmp_path / "state")
+    for run in ("first", "second"):
+        (tmp_path / run).mkdir()
+        monkeypatch.chdir(tmp_path / run)
+        srv = DrillServer(
+            spark, port=0, workspaces={run: str(tmp_path / run)}, state_dir=state
+        ).start()
+        try:
+            shown = Http(srv.url).get_json("/storage/dfs.json")["config"]["workspaces"]
+            assert sorted(shown) == sorted([run, "root", "tmp"])
+            assert shown["root"]["location"] == str(tmp_path / run)
+        finally:
+            srv.stop()
+    assert not os.path.exists(os.path.join(state, STATE_FILE))
+
+
 def test_bad_configs_are_refused_and_leave_the_previous_one(store):
     srv, _ = store
     http = Http(srv.url)
@@ -148,7 +170,7 @@ def test_a_plugin_of_a_type_drillspark_does_not_query_is_kept_and_named(store):
     answer = http.query("SELECT * FROM hb.`t`")
     assert answer["queryState"] == "FAILED"
     assert "type 'hbase', which drillspark does not query" in answer["errorMessage"]
-    assert "file, jdbc" in answer["errorMessage"]
+    assert f"(it queries these types: {supported_types()})" in answer["errorMessage"]
 
 
 def test_a_config_without_type_changes_the_fields_it_gives(store, tmp_path):

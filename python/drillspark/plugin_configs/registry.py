@@ -48,8 +48,10 @@ def supported_types() -> str:
 
 class StoragePlugins:
     """Named plugin configurations (thread-safe). `fixed` names cannot be deleted (drillspark
-    builds them in: `cp`, `dfs`); a `state` keeps every change across restarts; `on_change`
-    hears of each change (the server derives its workspaces from `dfs`)."""
+    builds them in: `cp`, `dfs`); a `state` keeps across restarts the plugins it held and
+    those changed since (by REST, the console: not what an operator's start-up gave, which
+    the next start gives again, or not); `on_change` hears of each change (the server derives
+    its workspaces from `dfs`)."""
 
     def __init__(
         self,
@@ -62,9 +64,11 @@ class StoragePlugins:
         self.fixed = fixed
         self.state = state
         self.on_change: Callable[[str, PluginConfig | None], None] | None = None
+        self._kept: set[str] = set()  # the names the state keeps
         if state is not None:
             for name, raw in state.load().items():
                 self._plugins[name] = config_from_json(name, raw)
+                self._kept.add(name)
 
     def names(self) -> list[str]:
         with self._lock:
@@ -91,14 +95,17 @@ class StoragePlugins:
             if check is not None:
                 check(config)
             self._plugins[name] = config
+            self._kept.add(name)
             self._save()
         self._changed(name, config)
         return config
 
-    def apply(self, configs: Mapping[str, Any]) -> None:
+    def apply(self, configs: Mapping[str, Any], keep: bool = True) -> None:
         """Several plugins at once ({NAME: CONFIG}), as a bootstrap file or a session gives
         them: all or none. A configuration without `type` merges into the plugin of that name,
-        objects by key (`{"formats": {...}}` adds formats)."""
+        objects by key (`{"formats": {...}}` adds formats). `keep=False`: an operator's
+        start-up settings, which the state does not keep (a plugin it already keeps is saved
+        with them)."""
         if not isinstance(configs, Mapping):
             raise PluginConfigError('expected {"NAME": {"type": ...}, ...}')
         with self._lock:
@@ -110,7 +117,9 @@ class StoragePlugins:
                     raw = merge(old.raw, raw)
                 staged[name] = config_from_json(name, raw).keeping_secrets_of(old)
             self._plugins = staged
-            self._save()
+            if keep:
+                self._kept.update(configs)
+                self._save()
         for name in configs:
             self._changed(name, staged[name])
 
@@ -123,6 +132,7 @@ class StoragePlugins:
         with self._lock:
             if self._plugins.pop(name, None) is None:
                 return False
+            self._kept.discard(name)
             self._save()
         self._changed(name, None)
         return True
@@ -132,12 +142,13 @@ class StoragePlugins:
             if name not in self._plugins:
                 raise KeyError(name)
             config = self._plugins[name] = self._plugins[name].with_enabled(enabled)
+            self._kept.add(name)
             self._save()
         self._changed(name, config)
 
     def _save(self) -> None:  # under the lock
         if self.state is not None:
-            self.state.save({n: c.raw for n, c in self._plugins.items()})
+            self.state.save({n: c.raw for n, c in self._plugins.items() if n in self._kept})
 
     def _changed(self, name: str, config: PluginConfig | None) -> None:
         if self.on_change is not None:

@@ -93,9 +93,11 @@ class Catalog:
         )
         given = {k.lower(): v for k, v in workspaces.items()}
         if given and self.plugins.state is not None:  # the command line wins for its names
-            self.plugins.apply({"dfs": {"workspaces": _dfs_config(given)["workspaces"]}})
+            self.plugins.apply(
+                {"dfs": {"workspaces": _dfs_config(given)["workspaces"]}}, keep=False
+            )
         if storage:
-            self.plugins.apply(storage)
+            self.plugins.apply(storage, keep=False)
         self._derive()
         self.plugins.on_change = lambda name, config: self._derive()
 
