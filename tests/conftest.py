@@ -101,6 +101,8 @@ def pytest_unconfigure(config):
     home = config.stash.get(_STUB_HOME, None)
     if home is not None:
         shutil.rmtree(home, ignore_errors=True)
+    for folder in ("DRILLSPARK_RUNTIME_DIR", "DRILLSPARK_STATE_DIR"):  # the run's own (above)
+        shutil.rmtree(os.environ[folder], ignore_errors=True)
 
 
 def is_unit(item: pytest.Item) -> bool:
