@@ -15,6 +15,7 @@ CP_DATA := python/drillspark/cp/.fetched
 DRILL_CLIENTS := tests/native/jars/.fetched
 # The `jdbc` plugin's JDBC drivers (PostgreSQL's, MariaDB Connector/J from Maven Central; tools/fetch_jdbc_drivers.py)
 DRIVERS := python/drillspark/jars/drivers/.fetched
+HADOOP_JARS := python/drillspark/jars/hadoop/.fetched
 PYTEST_ARGS ?=
 
 .PHONY: all setup java browser databases jar demo test test-long unit conformance bench lint clean
@@ -77,6 +78,13 @@ $(DRIVERS): tools/fetch_jdbc_drivers.py tools/fetch_cp_data.py
 	@echo "make: fetching the JDBC drivers (PostgreSQL 42.7.14, MariaDB Connector/J 3.5.11: 2 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_jdbc_drivers.py
 
+# Hadoop's S3A file system for `file` plugins on s3a:// (hadoop-aws 3.5.0, pyspark's Hadoop, and
+# the AWS SDK v2 modules it uses, not the SDK's 600 MB bundle) from Maven Central (or ~/.m2),
+# checked against their SHA-1s, into python/drillspark/jars/hadoop/ (session() puts them on spark.jars).
+$(HADOOP_JARS): tools/fetch_hadoop_jars.py tools/fetch_cp_data.py
+	@echo "make: fetching hadoop-aws 3.5.0 and the AWS SDK parts it needs (12 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_hadoop_jars.py
+
 # Drill's own clients, for the native protocol's tests (tests/native/): the JDBC driver
 # org.apache.drill.exec:drill-jdbc-all:1.22.0 and sqlline 1.12.0 with its jline jars, from Maven
 # Central (or ~/.m2), checked against their SHA-1s, into tests/native/jars/ (git-ignored).
@@ -86,14 +94,14 @@ $(DRILL_CLIENTS): tools/fetch_drill_clients.py tools/fetch_cp_data.py
 
 # The package itself, editable, with the dev tools; the jar is built and the sample data fetched
 # first (setup.py reuses both).
-$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(DRIVERS)
+$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(DRIVERS) $(HADOOP_JARS)
 	@echo "make: installing drillspark (editable) and its dependencies and dev tools (pyarrow, pandas, sqlglot, pytest, ruff, mypy, ...) ..."
 	$(PIP) install --progress-bar on --no-build-isolation -e ".[dev]"
 	@# pydrill's wheel installs its own top-level `tests` package, which would hide ours
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(DRILL_CLIENTS)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(HADOOP_JARS) $(DRILL_CLIENTS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup

@@ -58,9 +58,21 @@ def format_jars() -> list[str]:
     return sorted(str(p) for p in _FORMATS_DIR.glob("*.jar"))
 
 
+# Hadoop's S3A file system and the AWS SDK parts it uses, for `file` plugins on s3a:// (fetched
+# at build time by tools/fetch_hadoop_jars.py, as the drivers are)
+_HADOOP_DIR = _JARS_DIR / "hadoop"
+
+
+def hadoop_jars() -> list[str]:
+    """Absolute paths of the Hadoop file-system jars bundled with this package (hadoop-aws and
+    the AWS SDK; none where `make setup` has not fetched them)."""
+    return sorted(str(p) for p in _HADOOP_DIR.glob("*.jar"))
+
+
 def spark_jars() -> list[str]:
-    """Every jar a session needs on `spark.jars`: the extension, then the JDBC drivers."""
-    return [jar_path(), *driver_jars(), *format_jars()]
+    """Every jar a session needs on `spark.jars`: the extension, the JDBC drivers, then the
+    Hadoop file systems' (S3A)."""
+    return [jar_path(), *driver_jars(), *hadoop_jars(), *format_jars()]
 
 
 def _append(existing: str | None, value: str) -> str:

@@ -108,3 +108,13 @@ def scan_plan(
     ops += after
     ops.append({"@id": 99, "op": "store", "input": len(ops), "storageEngine": "--SCREEN--"})
     return plan({engine: config}, *ops)
+
+
+@pytest.fixture(scope="session")
+def s3() -> Iterator[Any]:
+    """moto's S3 server (tests/storage/s3_server.py), one per test session."""
+    from tests.storage import s3_server
+
+    server = s3_server.start()
+    yield server
+    server.stop()

@@ -209,7 +209,9 @@ class Catalog:
             self._sql_plugins = {
                 n: c.raw
                 for n in self.plugins.names()
-                if (c := self._config(n)).type in SQL_READS and n not in unqueryable
+                if (c := self._config(n)).type in SQL_READS
+                and n not in unqueryable
+                and n not in ("dfs", "cp")  # the sessions' workspaces and cp_root
             }
 
     def _config(self, name: str) -> PluginConfig:

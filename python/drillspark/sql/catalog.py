@@ -14,6 +14,7 @@ from sqlglot import exp
 
 from drillspark.names import fold
 from drillspark.options import REGISTRY
+from drillspark.spark.storage import filesystems
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.views import (
@@ -56,7 +57,10 @@ class SchemaRef:
 
 # ----------------------------------------------------------------------------- schemas
 def writable(session: SqlSession, ref: SchemaRef) -> bool:
-    """Drill's dfs.tmp is the writable workspace; a session may name others in `writable`."""
+    """Drill's dfs.tmp is the writable workspace; a session may name others in `writable`;
+    another file plugin's workspace is writable when its config says so."""
+    if ref.plugin in session.file_plugins():
+        return session.file_writable(ref.plugin, ref.workspace)
     if ref.plugin != "dfs":
         return False
     extra = getattr(session, "writable", None)
@@ -82,6 +86,8 @@ def workspace_of(session: SqlSession, ref: SchemaRef) -> wsp.Workspace | None:
     takes it; None for the metadata schemas."""
     if ref.plugin == "cp":
         return wsp.Workspace("cp", session.cp_root)
+    if ref.plugin in session.file_plugins():
+        return session.file_workspace(ref.plugin, ref.workspace)
     if ref.plugin == "dfs":
         name = workspace_name(session, ref)
         location = session.workspaces.get(name)
@@ -107,9 +113,41 @@ def listing(
     except wsp.WorkspaceError as e:
         raise ValidationError(str(e)) from None
     refuse_foreign_temporary(session, ref.plugin, ref.name, "/".join(sub), path)
-    if ws.allow_outside:  # Drill's behaviour (the unconfigured root, allowAccessOutside...)
+    # Drill's behaviour (the unconfigured root, allowAccessOutside...); an object store has no
+    # symlinks
+    if ws.allow_outside or filesystems.is_remote(path):
         return path, None
     return path, lambda folder, name: wsp.leads_out(spark, ws, folder, name)
+
+
+def remote_entries(session: SqlSession, path: str) -> list[tuple]:
+    """SHOW FILES of a folder (or the one file) on a file plugin's remote file system, in
+    the rows `metadata.file_entries` gives for local ones."""
+    from datetime import UTC, datetime
+
+    spark = session._spark()
+    try:
+        found = filesystems.entries(spark, path)
+    except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+        raise ValidationError(session.remote_failure(e, path)) from None
+
+    def utc(ms: int) -> datetime:
+        return datetime.fromtimestamp(ms / 1000, UTC).replace(tzinfo=None)
+
+    return [
+        (
+            e.name,
+            e.is_directory,
+            not e.is_directory,
+            e.length,
+            e.owner,
+            e.group,
+            e.permissions,
+            utc(e.access_time),
+            utc(e.modification_time),
+        )
+        for e in found
+    ]
 
 
 def dfs_workspaces(session: SqlSession) -> list[str]:
@@ -123,6 +161,11 @@ def schema_names(session: SqlSession) -> list[str]:
     return (
         [f"dfs.{w}" for w in dfs_workspaces(session)]
         + [ISCHEMA, SYS, "cp.default"]
+        + [
+            f"{p}.{w}"
+            for p in sorted(session.file_plugins())
+            for w in sorted(session.file_workspaces(p))
+        ]
         + plugin_schema_names(session)
     )
 
@@ -132,6 +175,8 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
 
     out: list[str] = []
     for name, config in sorted(session.plugins.items()):
+        if name in session.file_plugins():
+            continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
         except jdbc.JdbcError as e:
@@ -188,6 +233,20 @@ def schema_configs(session: SqlSession) -> list[dict]:
             "workspace": "default",
         }
     )
+    for plugin in sorted(session.file_plugins()):
+        for w in sorted(session.file_workspaces(plugin)):
+            ws = session.file_workspace(plugin, w)
+            out.append(
+                {
+                    "name": f"{plugin}.{w}",
+                    "type": "file",
+                    "mutable": session.file_writable(plugin, w),
+                    "location": ws.location,
+                    "plugin": plugin,
+                    "workspace": w,
+                    "confined": not ws.allow_outside,
+                }
+            )
     return out
 
 
@@ -221,6 +280,9 @@ def _absolute(session: SqlSession, parts: tuple[str, ...]) -> SchemaRef | None:
         return None
     if head == "cp" and len(parts) <= 2 and (len(parts) == 1 or parts[1] == "default"):
         return SchemaRef("cp", "default")
+    if head in session.file_plugins() and len(parts) <= 2:
+        workspace = parts[1] if len(parts) == 2 else "default"
+        return SchemaRef(head, workspace) if workspace in session.file_workspaces(head) else None
     if len(parts) == 1 and head in session.workspaces:
         return SchemaRef("dfs", head)
     return None

@@ -113,6 +113,8 @@ def _mutable(engine: SqlEngine, ref: SchemaRef, name: str | None = None) -> str:
         raise ValidationError(f"Unable to create or drop objects. Schema [{shown}] is immutable.")
     if name is not None and ref.plugin == "dfs" and ref.workspace in engine.session.workspaces:
         engine.session.workspace_path("dfs", ref.workspace, name)
+    elif name is not None and ref.plugin in engine.session.file_plugins():  # s3.out, ...
+        engine.session.workspace_path(ref.plugin, ref.workspace, name)
     return folder
 
 
@@ -391,9 +393,20 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
         root = Rel(
             low.builder.add({"op": "order", "input": root.op, "orderings": orderings}), root.columns
         )
-    low.builder.storage.setdefault("dfs", low.engine_config("dfs"))
+    # a file plugin's workspace (s3.out) is written by that plugin's engine
+    plugin = next(
+        (
+            p
+            for p in engine.session.file_plugins()
+            if path.startswith(
+                engine.session.file_workspace(p, "default").location.rstrip("/") + "/"
+            )
+        ),
+        "dfs",
+    )
+    low.builder.storage.setdefault(plugin, low.engine_config(plugin))
     store = {
-        "storageengine": "dfs",
+        "storageengine": plugin,
         "target": {"path": path, "format": STORE_FORMATS[fmt][0], "table": stmt.name[-1]},
     }
     return CompiledQuery(

@@ -332,7 +332,7 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
     ]
     if schema is None:
         ref = catalog.default_ref(session)
-        if ref is None or ref.plugin not in ("dfs", "cp"):
+        if ref is None or ref.plugin not in ("dfs", "cp", *session.file_plugins()):
             shown = ref.name if ref is not None else ""
             raise ValidationError(
                 "SHOW FILES is supported in workspace type schema only. "
@@ -350,7 +350,7 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
                     break
         if ref is None:
             ref, sub = catalog.resolve_schema(session, ()), parts
-        if ref.plugin not in ("dfs", "cp"):
+        if ref.plugin not in ("dfs", "cp", *session.file_plugins()):
             raise ValidationError(
                 "SHOW FILES is supported in workspace type schema only. "
                 f"Schema [{ref.name}] is not a workspace schema."
@@ -359,6 +359,8 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
     if found is None:
         return RowsResult(columns, [])
     path, leads_out = found
+    if "://" in path:  # a file plugin on s3a:// or hdfs://
+        return RowsResult(columns, [list(e) for e in catalog.remote_entries(session, path)])
     if os.path.isfile(path):
         entry = md.file_entry(os.path.dirname(path), os.path.basename(path), leads_out)
         entries = [entry] if entry is not None else []

@@ -465,7 +465,11 @@ class Lowering:
         engine = table.plugin
         self.builder.storage.setdefault(engine, self.engine_config(engine))
         selection = {"format": fmt, "files": [table.path], "table": table.display}
-        if engine == "dfs" and not self.session.outside.get(table.workspace, False):
+        if engine in self.session.file_plugins():  # s3a://, another folder: its own rule
+            ws = self.session.file_workspace(engine, table.workspace)
+            if not ws.allow_outside and "://" not in ws.location:
+                selection["confine"] = {"workspace": ws.name, "root": ws.location}
+        elif engine == "dfs" and not self.session.outside.get(table.workspace, False):
             # the reader checks the workspace again where it opens each file (docs/security.md)
             root = self.session.workspaces[table.workspace]
             selection["confine"] = {"workspace": table.workspace, "root": root}
@@ -560,6 +564,10 @@ class Lowering:
         return out
 
     def engine_config(self, engine: str) -> dict:
+        if engine in self.session.file_plugins():  # shown masked; the run gets the real one
+            from drillspark.plugin_configs import config_from_json
+
+            return config_from_json(engine, self.session.plugins[engine]).to_json(masked=True)
         if engine == "cp":
             return {
                 "type": "file",
@@ -602,6 +610,13 @@ class Lowering:
 
     @staticmethod
     def _extension(path: str) -> str:
+        from drillspark.spark.storage import filesystems
+
+        if filesystems.is_remote(path):  # a file plugin's object store: its first data file
+            from pyspark.sql import SparkSession
+
+            files = filesystems.list_files(SparkSession.active(), path)
+            path = files[0] if files else path
         if os.path.isdir(path):
             for _root, _dirs, files in sorted(os.walk(path)):
                 for f in sorted(files):

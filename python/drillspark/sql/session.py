@@ -64,8 +64,12 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
 
 
 # plugin types (beside the file plugins dfs and cp) whose tables SQL reads by name:
-# `pg.public.orders` (SqlSession.plugins; catalog.plugin_scan)
-SQL_READS = ("jdbc",)
+# `pg.public.orders` (SqlSession.plugins; catalog.plugin_scan), ``s3.root.`logs/x.json` ``
+# (a `file` plugin: its workspaces are schemas, SqlSession.file_workspace)
+SQL_READS = ("jdbc", "file")
+FILE = "file"
+# a `file` plugin's workspace when its config names none: Drill's `default`, the root, read-only
+DEFAULT_WORKSPACE = {"location": "/", "writable": False, "allowAccessOutsideWorkspace": False}
 
 
 def refuse_foreign_temporary(
@@ -102,7 +106,7 @@ class SqlSession:
     spark_provider: Callable[[], SparkSession] | None = field(
         default=None, repr=False, compare=False
     )
-    # storage plugins beside `dfs` and `cp` that SQL reads (today the `jdbc` ones): name ->
+    # storage plugins beside `dfs` and `cp` that SQL reads (`jdbc` and `file` ones): name ->
     # Drill's config, secrets included (never shown: the plan carries them masked)
     plugins: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     # the ports a server that runs the statements listens on (sys.drillbits): http, user
@@ -179,7 +183,50 @@ class SqlSession:
     # --- schemas -------------------------------------------------------------------------
     def schemas(self) -> list[str]:
         names = ["cp.default", "dfs"] + [f"dfs.{w}" for w in sorted(self.workspaces)]
+        for plugin in sorted(self.file_plugins()):
+            names += [plugin] + [f"{plugin}.{w}" for w in sorted(self.file_workspaces(plugin))]
         return names
+
+    # --- file plugins beside dfs and cp (s3a://bucket, another local folder) ---------------
+    def file_plugins(self) -> list[str]:
+        """The `file` plugins SQL reads beside `dfs` and `cp` (which the session holds as its
+        workspaces and cp_root)."""
+        return [n for n, c in self.plugins.items() if c.get("type") == FILE and n not in PLUGINS]
+
+    def file_workspaces(self, plugin: str) -> dict[str, dict[str, Any]]:
+        """A file plugin's workspaces (names lower-cased) with Drill's defaults; `default` is
+        the root unless configured."""
+        config = self.plugins.get(plugin) or {}
+        out = {
+            str(ws).lower(): {**DEFAULT_WORKSPACE, **(spec if isinstance(spec, dict) else {})}
+            for ws, spec in (config.get("workspaces") or {}).items()
+        }
+        out.setdefault("default", dict(DEFAULT_WORKSPACE))
+        return out
+
+    def file_workspace(self, plugin: str, workspace: str) -> Any:
+        """The confinement Workspace of `plugin.workspace` (a file plugin's): its location on
+        the plugin's file system (`s3a://bucket/prefix`, or a local folder), named as Drill
+        names the schema. The plugin's Hadoop settings are set for it first (scoped to it)."""
+        from drillspark.spark.storage import filesystems
+        from drillspark.spark.storage.workspaces import Workspace
+
+        config = self.plugins[plugin]
+        spec = self.file_workspaces(plugin)[workspace]
+        connection = str(config.get("connection") or "file:///")
+        location = str(spec.get("location") or "/")
+        if filesystems.is_remote(connection):
+            try:
+                filesystems.configure(self._spark(), plugin, connection, config.get("config") or {})
+            except filesystems.FileSystemError as e:
+                raise ValidationError(str(e)) from None
+            location = filesystems.join(connection, location)
+        outside = spec.get("allowAccessOutsideWorkspace") in (True, "true")
+        return Workspace(f"{plugin}.{workspace}", location, outside)
+
+    def file_writable(self, plugin: str, workspace: str) -> bool:
+        spec = self.file_workspaces(plugin).get(workspace) or {}
+        return spec.get("writable") in (True, "true")
 
     def schema_part(self, part: str) -> str:
         """A part of a schema path as the session names it: a plugin, a metadata schema, a
@@ -187,7 +234,16 @@ class SqlSession:
         resolver compares), becomes that name as Drill shows it; any other part is lower-cased
         (how it is shown in errors)."""
         key = fold(part)
-        for name in (*PLUGINS, *self.plugins, ISCHEMA, SYS, "default", *self.workspaces):
+        workspaces = [w for p in self.file_plugins() for w in self.file_workspaces(p)]
+        for name in (
+            *PLUGINS,
+            *self.plugins,
+            ISCHEMA,
+            SYS,
+            "default",
+            *self.workspaces,
+            *workspaces,
+        ):
             if fold(name) == key:
                 return name
         return part.lower()
@@ -206,6 +262,10 @@ class SqlSession:
                 return (plugin, "root" if plugin == "dfs" else "default")
             if len(names) == 2 and (plugin == "cp" or names[1] in self.workspaces):
                 return (plugin, names[1])
+        elif names and names[0] in self.file_plugins() and len(names) <= 2:
+            workspace = names[1] if len(names) == 2 else "default"
+            if workspace in self.file_workspaces(names[0]):
+                return (names[0], workspace)
         elif len(names) == 1 and names[0] in self.workspaces:
             return ("dfs", names[0])
         raise ValidationError(
@@ -220,12 +280,15 @@ class SqlSession:
         full = default if schema is None else self._schema(schema)
         if full[0] == "cp":
             return full, self.cp_root
+        if full[0] in self.file_plugins():
+            return full, self.file_workspace(full[0], full[1]).location
         return full, self.workspaces[full[1]]
 
     def take_storage(self, storage: dict[str, Any]) -> None:
         """Drill's plugin configs given to the session (drillspark.session(storage=...)):
-        `dfs` workspaces join this session's, `jdbc` plugins become schemas; another plugin
-        SQL cannot read yet is refused, saying so."""
+        `dfs` workspaces join this session's, `jdbc` plugins and other `file` plugins
+        (`s3a://bucket`, another folder) become schemas; another plugin SQL cannot read yet is
+        refused, saying so."""
         for name, config in storage.items():
             kind = config.get("type")
             if name == "dfs" and kind in (None, "file"):
@@ -234,20 +297,27 @@ class SqlSession:
                     self.workspaces[ws.lower()] = os.path.abspath(spec.get("location", "/"))
                     self.outside[ws.lower()] = spec.get("allowAccessOutsideWorkspace") is True
                 self.formats.update(config.get("formats") or {})
-            elif kind in SQL_READS:
+            elif kind in SQL_READS and name not in PLUGINS:
+                if kind == FILE:
+                    from drillspark.plugin_configs import PluginConfigError, config_from_json
+
+                    try:
+                        config_from_json(name, config)
+                    except PluginConfigError as e:
+                        raise ValidationError(str(e)) from None
                 self.plugins[name] = dict(config)
             else:
                 raise ValidationError(
                     f"storage plugin '{name}' ({kind or 'partial'}): drillspark's SQL reads "
-                    "the dfs plugin's workspaces, cp and jdbc plugins; give files as dfs "
-                    "workspaces"
+                    "the dfs plugin's workspaces, cp, and file and jdbc plugins"
                 )
 
     def plugin(self, part: str) -> tuple[str, dict[str, Any]] | None:
-        """(name, config) of the plugin (beside dfs and cp) a schema part names."""
+        """(name, config) of the plugin (beside dfs, cp and the other file plugins, whose
+        tables are files) a schema part names."""
         name = self.schema_part(part)
         config = self.plugins.get(name)
-        return None if config is None else (name, config)
+        return None if config is None or config.get("type") == FILE else (name, config)
 
     # --- tables --------------------------------------------------------------------------
     def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> ResolvedTable:
@@ -256,9 +326,32 @@ class SqlSession:
         plugin, workspace, name = self._split(parts)
         path = self.workspace_path(plugin, workspace, name)
         table = ResolvedTable(plugin, workspace, name, path)
-        if check and not os.path.exists(path):
+        if check and not self._exists(path):
             raise TableNotFoundError(f"table '{'.'.join(parts)}' not found: {self._missing(table)}")
         return table
+
+    def _exists(self, path: str) -> bool:
+        from drillspark.spark.storage import filesystems
+
+        if not filesystems.is_remote(path):
+            return os.path.exists(path)
+        try:
+            return filesystems.exists(self._spark(), path)
+        except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+            raise ValidationError(self.remote_failure(e, path)) from None
+
+    def remote_failure(self, error: BaseException, path: str) -> str:
+        """A remote file system's failure on `path` as one paragraph naming the file plugin
+        whose connection it is, its secrets cut out."""
+        from drillspark.plugin_configs import config_from_json
+        from drillspark.spark.storage import filesystems
+
+        def connection(p: str) -> str:
+            return str(self.plugins[p].get("connection") or "").rstrip("/")
+
+        plugin = next((p for p in self.file_plugins() if path.startswith(connection(p))), "?")
+        secrets = config_from_json(plugin, self.plugins[plugin]).secrets() if plugin != "?" else []
+        return filesystems.describe(error, plugin, secrets)
 
     def _missing(self, table: ResolvedTable) -> str:
         """Why `table` was not found. A `cp` table is named as given, never by the package
@@ -277,13 +370,14 @@ class SqlSession:
         """Where `name` lies in the workspace, by the extension's one workspace rule."""
         from drillspark.spark.storage import workspaces as wsp
 
-        ws = (
-            wsp.Workspace("cp", self.cp_root)
-            if plugin == "cp"
-            else wsp.Workspace(
+        if plugin == "cp":
+            ws = wsp.Workspace("cp", self.cp_root)
+        elif plugin in self.file_plugins():
+            ws = self.file_workspace(plugin, workspace)
+        else:
+            ws = wsp.Workspace(
                 workspace, self.workspaces[workspace], self.outside.get(workspace, False)
             )
-        )
         try:
             path = wsp.resolve(self._spark(), ws, name)
         except wsp.WorkspaceError as e:
@@ -320,6 +414,16 @@ class SqlSession:
             raise TableNotFoundError(
                 f"schema '{'.'.join(parts[:-1])}' not found "
                 f"(workspaces: {', '.join(sorted(self.workspaces))})"
+            )
+        if head in self.file_plugins() and len(parts) >= 2:
+            if len(parts) == 2:
+                return head, "default", parts[1]
+            workspace = self.schema_part(parts[1])
+            if len(parts) == 3 and workspace in self.file_workspaces(head):
+                return head, workspace, parts[2]
+            raise TableNotFoundError(
+                f"schema '{'.'.join(parts[:-1])}' not found "
+                f"(workspaces of {head}: {', '.join(sorted(self.file_workspaces(head)))})"
             )
         if len(parts) == 2 and head in self.workspaces:
             return "dfs", head, parts[1]

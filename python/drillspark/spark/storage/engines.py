@@ -9,7 +9,9 @@
 | `mock` | generated rows | - |
 | `ischema`, `system-tables` | INFORMATION_SCHEMA / sys tables (`metadata.py`) | no |
 
-A path in a selection or target is resolved against the engine's root (or workspace) by the
+A `file` engine whose `connection` is another file system (`s3a://bucket`, `hdfs://...`) reads
+and writes there through Hadoop (`filesystems.py`), with its `config` (Hadoop settings) scoped to
+it. A path in a selection or target is resolved against the engine's root (or workspace) by the
 extension's workspace rule (`storage/workspaces.py`, docs/security.md): `..`, URI schemes,
 look-alikes of `.` and `/`, and symlinks pointing outside are refused unless the workspace sets
 `allowAccessOutsideWorkspace`. A run given `workspaces` (CLI `drillspark run --workspace`) also
@@ -18,6 +20,7 @@ confines every file a plan's own engines name to those workspaces.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +30,7 @@ from pyspark.sql import DataFrame, SparkSession
 
 from drillspark.formats import registry as format_registry
 from drillspark.formats.base import ReadRequest
+from drillspark.spark.storage import filesystems as rfs
 from drillspark.spark.storage import readers
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
@@ -53,6 +57,8 @@ class MockEngine(StorageEngine):
 
 
 def _strip_scheme(uri: str) -> str:
+    if rfs.is_remote(uri):  # kept whole: the engine's remote root decides (FileEngine.remote)
+        return uri
     if uri.startswith("file://"):
         return uri[len("file://") :] or "/"
     if "://" in uri:
@@ -83,6 +89,11 @@ class FileEngine(StorageEngine):
                 f"storage engine {self.name!r} has no workspace {name!r} (workspaces: {known})"
             )
         conf = wsp.workspace_of(name, ws if isinstance(ws, Mapping) else {"location": str(ws)})
+        if self.remote:
+            return [
+                wsp.Workspace(f"{self.name}.{name}", rfs.join(r, conf.location), conf.allow_outside)
+                for r in self.roots
+            ]
         # a workspace location is the operator's config, relative to the engine's root
         return [
             wsp.Workspace(
@@ -93,11 +104,53 @@ class FileEngine(StorageEngine):
             for r in self.roots
         ]
 
+    @property
+    def remote(self) -> bool:
+        """Whether the engine's files are on another file system (`s3a://`, `hdfs://`)."""
+        return any(rfs.is_remote(r) for r in self.roots)
+
+    def _configure(self, spark: SparkSession) -> None:
+        """This engine's Hadoop settings (`config`), scoped to its bucket (filesystems.py)."""
+        for r in self.roots:
+            try:
+                rfs.configure(spark, self.name, r, self.config.get("config") or {})
+            except rfs.FileSystemError as e:
+                raise StorageError(str(e)) from None
+
+    def _exists(self, spark: SparkSession, path: str) -> bool:
+        if not rfs.is_remote(path):
+            return os.path.exists(path)
+        try:
+            return rfs.exists(spark, path)
+        except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+            raise StorageError(self._failure(e)) from None
+
+    def _failure(self, error: BaseException) -> str:
+        from drillspark.plugin_configs import config_from_json
+
+        try:
+            secrets = config_from_json(self.name, dict(self.config)).secrets()
+        except Exception:  # noqa: BLE001  (a plan's engine config need not be a plugin's)
+            secrets = [str(v) for v in (self.config.get("config") or {}).values()]
+        return rfs.describe(error, self.name, secrets)
+
+    def _key(self, path: str) -> str:
+        """A remote path as a name under the engine's root: a URI on the root's file system
+        becomes its key (other file systems' URIs stay, for the rule to refuse)."""
+        for r in self.roots:
+            base = rfs.split(r)[0]
+            if path.startswith(base + "/") or path == base:
+                return path[len(base) :] or "/"
+        return path
+
     def resolve(
         self, spark: SparkSession, path: str, workspace: str | None = None, must_exist: bool = True
     ) -> str:
         """`path` in the engine's root or workspace (the first root where it exists)."""
         candidates = []
+        if self.remote:
+            self._configure(spark)
+            path = self._key(path)
         for ws in self._workspaces(workspace):
             try:
                 candidates.append(wsp.resolve(spark, ws, path.lstrip("/")))
@@ -106,7 +159,7 @@ class FileEngine(StorageEngine):
         found = (
             candidates[0]
             if not must_exist
-            else next((c for c in candidates if os.path.exists(c)), None)
+            else next((c for c in candidates if self._exists(spark, c)), None)
         )
         if found is None:
             where = " or ".join(ws.location for ws in self._workspaces(workspace))
@@ -139,6 +192,8 @@ class FileEngine(StorageEngine):
         the run's. None for a workspace that allows access outside, or the file system root."""
         candidates: list[wsp.Workspace] = []
         given = selection.get("confine")
+        if self.remote or any(rfs.is_remote(p) for p in paths):
+            return {}  # an object store has no symlinks to follow out (keys are checked)
         if isinstance(given, Mapping) and given.get("root"):
             candidates.append(wsp.Workspace(str(given.get("workspace") or "?"), str(given["root"])))
         reals = [os.path.realpath(p) for p in paths]
@@ -161,7 +216,10 @@ class FileEngine(StorageEngine):
         if not fmt:
             ext = os.path.splitext(path.rstrip("/"))[1].lstrip(".").lower()
             fmt = ext if ext in FILE_FORMATS else None
-        if not fmt and os.path.isdir(path):
+        if not fmt and rfs.is_remote(path):
+            found = [rfs.split(f)[1] for f in rfs.list_files(SparkSession.active(), path)]
+            fmt = next((e for e in (_ext(f) for f in found) if e in FILE_FORMATS), None)
+        elif not fmt and os.path.isdir(path):
             fmt = _format_of_dir(path)
         if not fmt:
             raise StorageError(f"cannot tell the format of {path!r}; give selection.type")
@@ -262,7 +320,38 @@ class FileEngine(StorageEngine):
         fmt = target.get("format") or target.get("type") or self.default_format or "json"
         if isinstance(fmt, Mapping):
             fmt = fmt.get("type", "json")
+        if rfs.is_remote(path):
+            return self._write_remote(df, path, str(fmt), bool(target.get("overwrite")))
         return write_atomic(df, path, str(fmt), overwrite=bool(target.get("overwrite")))
+
+    def _write_remote(self, df: DataFrame, path: str, fmt: str, overwrite: bool) -> WriteReport:
+        """CTAS on another file system: Spark writes a hidden staging folder beside the target
+        (Drill and drillspark skip `.` names), renamed to the target when the whole write
+        succeeded, so a failed write leaves no table. An object store's rename copies key by
+        key: the table appears whole only when the query ends."""
+        import uuid
+
+        spark = df.sparkSession
+        name = path.rstrip("/").rsplit("/", 1)[-1]
+        if self._exists(spark, path):
+            if not overwrite:
+                raise StorageError(f"store target {name} already exists")
+            rfs.delete(spark, path)
+        staging = path.rstrip("/").rsplit("/", 1)[0] + f"/.{name}.drillspark-{uuid.uuid4().hex}"
+        try:
+            rows = _spark_write(df, staging, fmt)
+            files = _drill_names(spark, staging, "csv" if fmt in TEXT_DELIMITERS else fmt)
+            if not rfs.rename(spark, staging, path):
+                raise StorageError(f"store target {name}: the staged write could not be renamed")
+        except StorageError:
+            raise
+        except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+            raise StorageError(self._failure(e)) from None
+        finally:
+            with contextlib.suppress(Exception):
+                if rfs.exists(spark, staging):
+                    rfs.delete(spark, staging)
+        return WriteReport(path, fmt, rows, files)
 
 
 @dataclass
@@ -271,6 +360,44 @@ class ClasspathEngine(FileEngine):
 
     def write(self, df: DataFrame, target: Any) -> WriteReport:
         raise StorageError(f"classpath storage engine {self.name!r} is read-only")
+
+
+def _spark_write(df: DataFrame, folder: str, fmt: str) -> int:
+    """`df` written by Spark as `fmt` into `folder`; the rows written."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
+    counted = Observation("drillspark_remote_store")
+    writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
+    if fmt in TEXT_DELIMITERS:
+        writer = writer.option("header", "true").option("sep", TEXT_DELIMITERS[fmt])
+        fmt = "csv"
+    if fmt == "json":
+        writer = writer.option("ignoreNullFields", "true")  # Drill: skip_null_fields
+    writer.format(fmt).save(folder)
+    return int(counted.get.get("rows", 0))
+
+
+def _drill_names(spark: SparkSession, folder: str, ext: str) -> list[str]:
+    """Spark's part files in `folder` renamed as Drill names a fragment's files (0_0_0.json,
+    0_0_1, ...); its bookkeeping (`_SUCCESS`, `.crc`) removed."""
+    names = []
+    for entry in rfs.entries(spark, folder):
+        path = f"{folder}/{entry.name}"
+        if entry.name.startswith((".", "_")):
+            rfs.delete(spark, path)
+        else:
+            names.append(entry.name)
+    out = []
+    for i, name in enumerate(sorted(names)):
+        new = f"0_0_{i}.{ext}"
+        rfs.rename(spark, f"{folder}/{name}", f"{folder}/{new}")
+        out.append(new)
+    return out
+
+
+def _ext(path: str) -> str:
+    return os.path.splitext(path.rstrip("/"))[1].lstrip(".").lower()
 
 
 def _inside(path: str, root: str) -> bool:
@@ -330,10 +457,11 @@ def make_engine(
     if kind in ("fs", "file", "dfs") or kind in FILE_FORMATS:
         root = config.get("root") or config.get("connection") or "file:///"
         default = kind if kind in FILE_FORMATS else None
+        root = str(root)
         return FileEngine(
             name,
             config,
-            roots=[_strip_scheme(str(root))],
+            roots=[root.rstrip("/") if rfs.is_remote(root) else _strip_scheme(root)],
             default_format=default,
             confine_to=list(confine_to),
         )

@@ -188,6 +188,16 @@ def read_parquet(
 def _read_parquet(
     spark: SparkSession, files: Sequence[str], auto_correct_dates: bool, with_path: bool
 ) -> DataFrame:
+    if any("://" in f and not f.startswith("file:") for f in files):
+        # a file plugin's object store (s3a://): Spark's reader alone; the footers the local
+        # reading checks for TIME columns and corrupt dates are not fetched (docs/storage.md)
+        df = spark.read.option("mergeSchema", "true").parquet(*files)
+        if with_path:
+            df = df.select(
+                *[F.col(quote(n)) for n in df.columns],
+                F.col("_metadata.file_path").alias(PATH_COL),
+            )
+        return df
     feet = [footer(f) for f in files]
     times: dict[str, str] = {}
     for ft in feet:

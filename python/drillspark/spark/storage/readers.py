@@ -18,7 +18,7 @@ from drillspark import rules
 from drillspark.errors import ExecutionError
 from drillspark.spark import single_pass
 from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
-from drillspark.spark.storage import parquet, text
+from drillspark.spark.storage import filesystems, parquet, text
 from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 from drillspark.spark.storage.text import PATH_COL
 
@@ -232,7 +232,9 @@ def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
     """Files under `paths` (directories are read recursively, hidden files skipped, like Drill)."""
     out: list[str] = []
     for p in paths:
-        if os.path.isdir(p):
+        if filesystems.is_remote(p):  # a file plugin on s3a:// or hdfs://: Hadoop lists it
+            out += filesystems.list_files(SparkSession.active(), p, extensions)
+        elif os.path.isdir(p):
             for dirpath, dirnames, filenames in os.walk(p):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
                 for name in sorted(filenames):

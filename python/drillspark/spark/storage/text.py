@@ -340,8 +340,25 @@ def not_utf8(data: bytes, start: int, shown: str) -> str:
     )
 
 
+def _remote(path: str) -> bool:
+    from drillspark.spark.storage import filesystems
+
+    return filesystems.is_remote(path)
+
+
 def _open_text(path: str, shown: str) -> str:
     lower = path.lower()
+    if _remote(path):  # a file plugin's object store: its bytes through Hadoop
+        from pyspark.sql import SparkSession
+
+        from drillspark.spark.storage import filesystems
+
+        data = filesystems.read_bytes(SparkSession.active(), path)
+        if lower.endswith(".gz"):
+            data = gzip.decompress(data)
+        elif lower.endswith(".bz2"):
+            data = bz2.decompress(data)
+        return decode(data, shown)
     if lower.endswith(".gz"):
         with gzip.open(path, "rb") as f:
             return decode(f.read(), shown)
@@ -407,7 +424,8 @@ def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> Dat
     schema = T.StructType(
         [*fields, T.StructField(PATH_COL, T.StringType()), T.StructField(ERROR_COL, T.StringType())]
     )
-    by_uri = {os.path.realpath(f): h for f, h in headers.items()}
+    # (a remote file, s3a:// or hdfs://, is its URI as Spark gives it)
+    by_uri = {f if _remote(f) else os.path.realpath(f): h for f, h in headers.items()}
     # the file's bytes as they are (Spark's text source does not check UTF-8; the parser does)
     raw = spark.read.text(list(files), wholetext=True).select(
         F.col("value").cast("binary").alias("value"), F.col("_metadata.file_path").alias(PATH_COL)

@@ -6,6 +6,7 @@ rule the Spark `dfs` catalog applies, never re-implemented here. See docs/securi
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 from pyspark.sql import SparkSession
 
 from drillspark.errors import ExecutionError
+from drillspark.spark.storage import filesystems
 
 # Drill's workspace option: names may leave the workspace root (absolute paths, `..`, URIs).
 ALLOW_OUTSIDE = "allowAccessOutsideWorkspace"
@@ -41,12 +43,16 @@ def workspace_of(name: str, config: Any, default_outside: bool = False) -> Works
 
 def resolve(spark: SparkSession, ws: Workspace, table: str, listing: bool = False) -> str:
     """The local path of `table` in `ws`, or WorkspaceError naming the workspace (and no
-    absolute path of this machine but what the name itself says: `shown`).
+    absolute path of this machine but what the name itself says: `shown`). A workspace on
+    another file system (`s3a://bucket/key/prefix`) confines names to its key prefix
+    (`_resolve_remote`).
 
     With `listing`, the folder a listing (SHOW FILES, INFORMATION_SCHEMA.FILES) names: the
     same rule for the name and the path itself, but the entries under it are not checked (a
     listing asks for each symlink entry by its own name, `leads_out`); '' is the root."""
     jvm = getattr(spark, "_jvm", None)
+    if filesystems.is_remote(ws.location):
+        return _resolve_remote(jvm, ws, table, listing)
     if jvm is not None:
         # classic Spark: one py4j call into the rule (a 500-way UNION ALL asks it 1,000 times;
         # each SQL round trip below costs a parse, an analysis and a collect)
@@ -64,6 +70,55 @@ def resolve(spark: SparkSession, ws: Workspace, table: str, listing: bool = Fals
             raise
         raise WorkspaceError(shown(message, ws)) from None
     return str(rows[0].p)
+
+
+# percent-encoded `.`, `/`, `\`: a layer that decodes keys (an HTTP gateway, a console) would
+# read them as path syntax
+_ENCODED = re.compile(r"%(2e|2f|5c)", re.IGNORECASE)
+
+
+def _resolve_remote(jvm: Any, ws: Workspace, table: str, listing: bool = False) -> str:
+    """The URI of `table` in a workspace on another file system: the same name rule as on
+    local disk (the extension's `checkName`: control characters, look-alikes of `.` and `/`),
+    no URI scheme, no percent-encoded path syntax, and after `..` the key must stay under the
+    workspace's prefix. Object stores have no symlinks; nothing else is asked of them here."""
+
+    def refuse(why: str) -> WorkspaceError:
+        return WorkspaceError(f"drill: table `{table}` is refused in workspace '{ws.name}': {why}")
+
+    base, prefix = filesystems.split(ws.location)
+    root = posixpath.normpath("/" + prefix.strip("/"))
+    if listing and not table:  # a listing's '' is the root
+        return base + root
+    if jvm is not None:
+        try:
+            jvm.drillspark.catalog.WorkspacePaths.checkName(ws.name, table)
+        except Exception as e:  # noqa: BLE001  (py4j's error carrying the rule's refusal)
+            java = getattr(e, "java_exception", None)
+            text = str(java.getMessage()) if java is not None else str(e)
+            message = _refusal(Exception(text))
+            if message is not None:
+                raise WorkspaceError(message) from None
+            raise
+    elif not table.strip():
+        raise refuse("empty path")
+    if ws.allow_outside and filesystems.is_remote(table):
+        return table
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", table):
+        raise refuse("a URI scheme inside a table name names another file system")
+    if _ENCODED.search(table):
+        raise refuse("percent-encoded path syntax (%2e, %2f, %5c) is not allowed")
+    candidate = posixpath.normpath(posixpath.join(root, table))
+    candidate = "/" + candidate.lstrip("/")
+    if not ws.allow_outside and not (
+        candidate == root or candidate.startswith(root.rstrip("/") + "/")
+    ):
+        raise refuse(
+            "absolute paths outside the workspace root are not allowed"
+            if table.startswith("/")
+            else "the path escapes the workspace root"
+        )
+    return base + candidate
 
 
 def leads_out(spark: SparkSession, ws: Workspace, folder: str, name: str) -> bool:

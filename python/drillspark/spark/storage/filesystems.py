@@ -1,0 +1,239 @@
+"""File systems beyond this machine's disk (`s3a://bucket`, `hdfs://host:port`) for `file`
+plugins: their Hadoop settings scoped to the plugin, and the few questions the Python side asks
+of a path (does it exist, is it a folder, the files under it, an entry's status), answered by
+Hadoop's FileSystem through the session's JVM. Local paths never come here: the callers keep
+asking the local file system (and the extension's workspace rule) for them.
+
+Scoping: S3A reads `fs.s3a.bucket.<bucket>.<key>` before `fs.s3a.<key>`, so a plugin's
+`fs.s3a.*` settings are set for its bucket alone; two plugins that name the same bucket with
+different settings are refused (their credentials would mix). Other schemes' settings apply to
+the session's Hadoop configuration (one `hdfs` cluster per session).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from pyspark.sql import SparkSession
+
+from drillspark.errors import ExecutionError
+
+_URI = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)(/.*)?$")
+S3A_PREFIX = "fs.s3a."
+S3A_BUCKET_PREFIX = "fs.s3a.bucket."
+
+
+class FileSystemError(ExecutionError, ValueError):
+    """A remote file system that cannot be reached or read; the message names the plugin."""
+
+
+def is_remote(path: str) -> bool:
+    """Whether `path` is a URI of another file system than this machine's (`file:`)."""
+    m = _URI.match(path)
+    return m is not None and m.group(1).lower() != "file"
+
+
+def split(uri: str) -> tuple[str, str]:
+    """(`scheme://authority`, the path within it, '/' at least) of a remote URI."""
+    parts = urlsplit(uri)
+    return f"{parts.scheme}://{parts.netloc}", parts.path or "/"
+
+
+def join(root: str, path: str) -> str:
+    """`path` (a key within the file system, `/` separated) under the URI `root`."""
+    base, _ = split(root)
+    return base + "/" + path.lstrip("/")
+
+
+# (id of the Spark context, scheme://authority) -> (plugin, its settings): who set a bucket's
+# settings in that session, so a second plugin with other settings is refused
+_SCOPED: dict[tuple[int, str], tuple[str, tuple[tuple[str, str], ...]]] = {}
+_LOCK = threading.Lock()
+
+
+def scoped_settings(connection: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """The Hadoop settings of a plugin on `connection`, scoped to it: an `s3a` plugin's
+    `fs.s3a.X` becomes `fs.s3a.bucket.<bucket>.X`."""
+    m = _URI.match(connection)
+    out: dict[str, str] = {}
+    for key, value in (config or {}).items():
+        text = "true" if value is True else "false" if value is False else str(value)
+        s3a = m is not None and m.group(1).lower() == "s3a"
+        if m and s3a and key.startswith(S3A_PREFIX) and not key.startswith(S3A_BUCKET_PREFIX):
+            key = f"{S3A_BUCKET_PREFIX}{m.group(2)}.{key[len(S3A_PREFIX) :]}"
+        out[str(key)] = text
+    return out
+
+
+def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping[str, Any]) -> None:
+    """Set plugin `plugin`'s Hadoop settings (`config`) in the session, scoped to its
+    connection; a bucket another plugin set differently is refused, naming both (never a
+    value)."""
+    if not is_remote(connection):
+        return
+    settings = scoped_settings(connection, config)
+    base = split(connection)[0]
+    jsc = getattr(spark.sparkContext, "_jsc", None)
+    if jsc is None:
+        return
+    key = (id(jsc), base)
+    frozen = tuple(sorted(settings.items()))
+    with _LOCK:
+        owner = _SCOPED.get(key)
+        if owner is not None and owner[0] != plugin and owner[1] != frozen:
+            raise FileSystemError(
+                f"storage plugin '{plugin}': {base} is already the connection of storage plugin "
+                f"'{owner[0]}' with other settings (config); two plugins on one bucket would "
+                "share their credentials, so give each plugin its own bucket or the same config"
+            )
+        conf = jsc.hadoopConfiguration()
+        if owner is not None and owner[1] != frozen:
+            for old, _ in owner[1]:
+                conf.unset(old)
+        for k, v in settings.items():
+            conf.set(k, v)
+        _SCOPED[key] = (plugin, frozen)
+        if owner is not None and owner[1] != frozen:
+            # a cached FileSystem keeps the settings it was made with
+            _fs(spark, connection).close()
+
+
+def _jvm(spark: SparkSession) -> Any:
+    jvm = getattr(spark, "_jvm", None)
+    if jvm is None:
+        raise FileSystemError(
+            "remote file systems (s3a://, hdfs://) are read through the session's JVM; "
+            "Spark Connect sessions cannot list them from Python"
+        )
+    return jvm
+
+
+def _fs(spark: SparkSession, uri: str) -> Any:
+    jvm = _jvm(spark)
+    path = jvm.org.apache.hadoop.fs.Path(uri)
+    return path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+
+
+def _path(spark: SparkSession, uri: str) -> Any:
+    return _jvm(spark).org.apache.hadoop.fs.Path(uri)
+
+
+def exists(spark: SparkSession, uri: str) -> bool:
+    return bool(_fs(spark, uri).exists(_path(spark, uri)))
+
+
+def is_dir(spark: SparkSession, uri: str) -> bool:
+    fs = _fs(spark, uri)
+    p = _path(spark, uri)
+    return bool(fs.exists(p) and fs.getFileStatus(p).isDirectory())
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith((".", "_"))
+
+
+def list_files(spark: SparkSession, uri: str, extensions: Sequence[str] = ()) -> list[str]:
+    """The data files of `uri` (itself when a file; under it, recursively, when a folder),
+    sorted, hidden ones (`.x`, `_x`) left out, as Drill lists a table's files."""
+    fs = _fs(spark, uri)
+    p = _path(spark, uri)
+    status = fs.getFileStatus(p)
+    if not status.isDirectory():
+        return [str(status.getPath().toString())]
+    out: list[str] = []
+    stack = [p]
+    while stack:
+        folder = stack.pop()
+        children = sorted(fs.listStatus(folder), key=lambda s: str(s.getPath().getName()))
+        dirs = []
+        for st in children:
+            name = str(st.getPath().getName())
+            if _hidden(name):
+                continue
+            if st.isDirectory():
+                dirs.append(st.getPath())
+            elif not extensions or name.lower().endswith(tuple(extensions)):
+                out.append(str(st.getPath().toString()))
+        stack.extend(reversed(dirs))
+    return sorted(out)
+
+
+def read_bytes(spark: SparkSession, uri: str) -> bytes:
+    """A (small) file's bytes: a text table's header."""
+    fs = _fs(spark, uri)
+    stream = fs.open(_path(spark, uri))
+    try:
+        utils = _jvm(spark).org.apache.commons.io.IOUtils
+        return bytes(utils.toByteArray(stream))
+    finally:
+        stream.close()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a folder, as SHOW FILES shows it."""
+
+    name: str
+    is_directory: bool
+    length: int
+    owner: str
+    group: str
+    permissions: str
+    access_time: int
+    modification_time: int
+
+
+def entries(spark: SparkSession, uri: str) -> list[Entry]:
+    """The entries of the folder `uri` (or the file itself), by name, hidden ones included as
+    Drill's SHOW FILES lists them."""
+    fs = _fs(spark, uri)
+    p = _path(spark, uri)
+    listed = fs.listStatus(p)
+    out = []
+    for st in listed:
+        out.append(
+            Entry(
+                str(st.getPath().getName()),
+                bool(st.isDirectory()),
+                int(st.getLen()),
+                str(st.getOwner() or ""),
+                str(st.getGroup() or ""),
+                str(st.getPermission().toString()),
+                int(st.getAccessTime()),
+                int(st.getModificationTime()),
+            )
+        )
+    return sorted(out, key=lambda e: e.name)
+
+
+def mkdirs(spark: SparkSession, uri: str) -> None:
+    _fs(spark, uri).mkdirs(_path(spark, uri))
+
+
+def delete(spark: SparkSession, uri: str) -> None:
+    _fs(spark, uri).delete(_path(spark, uri), True)
+
+
+def rename(spark: SparkSession, src: str, dst: str) -> bool:
+    return bool(_fs(spark, src).rename(_path(spark, src), _path(spark, dst)))
+
+
+def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> str:
+    """A remote file system's failure as one paragraph naming the plugin: the Java cause's
+    first line (no stack trace), every secret of the plugin's config cut out."""
+    java = getattr(error, "java_exception", None)
+    text = ""
+    if java is not None:
+        text = f"{java.getClass().getSimpleName()}: {java.getMessage()}"
+    if not text:
+        text = str(error)
+    text = " ".join(text.split("\n")[0].split())
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "*****")
+    return f"storage plugin '{plugin}': {text}"

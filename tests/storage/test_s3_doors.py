@@ -1,0 +1,70 @@
+"""A `file` plugin on S3 through the other doors: `drillspark serve` with the plugin created by
+REST (`POST /storage/s3.json`, as pydrill and Drill's console send it), and
+`drillspark.session(storage={...})` with `drillspark.sql`. The secret key never comes back (REST
+masks it; profiles and EXPLAIN never had it)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tests.server.helpers import Http
+from tests.storage.s3_server import SECRET_KEY
+
+from drillspark.server import DrillServer
+
+BUCKET = "drill-doors"
+
+
+@pytest.fixture(scope="module")
+def bucket(s3):
+    s3.client().create_bucket(Bucket=BUCKET)
+    s3.put(BUCKET, "orders/a.json", '{"id": 1, "amount": 5}\n{"id": 2, "amount": 7}\n')
+    s3.put(BUCKET, "orders/b.json", '{"id": 3, "amount": 11}\n')
+    return BUCKET
+
+
+def test_the_server_reads_a_file_plugin_created_over_rest(spark, s3, bucket):
+    srv = DrillServer(spark, port=0, workspaces={}).start()
+    try:
+        http = Http(srv.url)
+        body = json.dumps({"name": "mys3", "config": s3.plugin(bucket)}).encode()
+        status, _, data = http.request(
+            "POST", "/storage/mys3.json", body, {"Content-Type": "application/json"}
+        )
+        assert status == 200, data
+        shown = http.get_json("/storage/mys3.json")
+        assert shown["config"]["config"]["fs.s3a.secret.key"] == "*****"
+        answer = http.query("SELECT count(*) AS n, sum(amount) AS s FROM mys3.root.`orders/`")
+        assert answer["rows"] == [{"n": 3, "s": 23}], answer
+        profile = http.get_json(f"/profiles/{answer['queryId']}.json")
+        assert SECRET_KEY not in json.dumps(profile)
+        explained = http.query("EXPLAIN PLAN FOR SELECT * FROM mys3.root.`orders/a.json`")
+        assert "mys3" in json.dumps(explained) and SECRET_KEY not in json.dumps(explained)
+        schemas = [r["SCHEMA_NAME"] for r in http.query("SHOW SCHEMAS")["rows"]]
+        assert "mys3.root" in schemas
+        assert http.get("/storage/mys3/enable/false")[0] == 200
+        off = http.query("SELECT count(*) AS n FROM mys3.root.`orders/`")
+        assert off["queryState"] == "FAILED", off
+    finally:
+        srv.stop()
+
+
+def test_drillspark_sql_reads_a_file_plugin_a_session_was_given(spark, s3, bucket):
+    import importlib
+
+    import drillspark
+
+    session_module = importlib.import_module("drillspark.session")
+    from drillspark.sql import default_engine
+
+    same = drillspark.session(storage={"s3": s3.plugin(bucket)})
+    try:
+        assert same is spark
+        got = drillspark.sql(
+            "SELECT id FROM s3.root.`orders/` WHERE amount > 6 ORDER BY id", spark=spark
+        ).rows()
+        assert got == [{"id": 2}, {"id": 3}]
+    finally:
+        session_module._STORAGE.pop(spark, None)
+        default_engine(spark).session.plugins.pop("s3", None)
