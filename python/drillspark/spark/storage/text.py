@@ -426,6 +426,9 @@ def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> Dat
     )
     # (a remote file, s3a:// or hdfs://, is its URI as Spark gives it)
     by_uri = {f if _remote(f) else os.path.realpath(f): h for f, h in headers.items()}
+    # a file reached through a symlinked folder: Spark's _metadata names it by the link's
+    # path, not the file's own (a key for a remote URI is never asked for)
+    by_uri.update({os.path.abspath(f): h for f, h in headers.items()})
     # the file's bytes as they are (Spark's text source does not check UTF-8; the parser does)
     raw = spark.read.text(list(files), wholetext=True).select(
         F.col("value").cast("binary").alias("value"), F.col("_metadata.file_path").alias(PATH_COL)
@@ -490,7 +493,12 @@ def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]]
                 names = None
                 if header:  # (skipFirstLine does not apply with a header, as in Drill)
                     next(records, None)
-                    names = headers.get(local_path(uri), [])
+                    names = headers.get(local_path(uri))
+                    if names is None:  # a file the driver did not list: say so, never an NPE
+                        empty = [""] * len(out_names)
+                        where = shown_name(local_path(uri), base)
+                        yield _batch([empty], out_names, named, uri, f"{where}: no header read")
+                        return
                 elif fmt.skip_first_line:
                     next(records, None)
                 rows: list[Any] = []
