@@ -169,3 +169,22 @@ def test_a_join_of_s3_json_with_a_local_parquet_file(engine, spark, tmp_path):
         "JOIN local.`users` u ON e.`user` = u.`user` GROUP BY u.name ORDER BY u.name",
     )
     assert got == [{"name": "Ann", "total": 300}, {"name": "Bob", "total": 302}]
+
+
+def test_another_local_file_plugin_is_a_schema_root_too(spark, tmp_path):
+    """A `file` plugin on this machine's disk beside dfs (`mydata`): its workspaces are schemas
+    and the local workspace rule holds (symlinks and `..` alike)."""
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "a.json").write_text('{"x": 1}\n{"x": 2}\n')
+    (tmp_path / "outside.json").write_text('{"x": "secret"}\n')
+    (tmp_path / "w" / "link.json").symlink_to(tmp_path / "outside.json")
+    config = {
+        "type": "file",
+        "connection": "file:///",
+        "workspaces": {"w": {"location": str(tmp_path / "w")}},
+    }
+    engine = SqlEngine(spark, SqlSession(plugins={"mydata": config}))
+    assert rows(engine, "SELECT sum(x) AS s FROM mydata.w.`a.json`") == [{"s": 3}]
+    for name in ("../outside.json", "link.json"):
+        with pytest.raises(SqlError, match="refused in workspace 'mydata.w'"):
+            engine.execute(f"SELECT x FROM mydata.w.`{name}`")
