@@ -14,18 +14,21 @@ ROOT = Path(__file__).resolve().parent
 CP_DATA = ["cp/*.json", "cp/META-INF/LICENSE", "cp/META-INF/NOTICE"]
 # PostgreSQL's JDBC driver and MariaDB Connector/J (python/drillspark/jars/drivers/, git-ignored)
 DRIVERS = ["jars/drivers/*.jar"]
+# hadoop-aws and the AWS SDK parts it uses, for s3a:// file plugins (jars/hadoop/, git-ignored)
+HADOOP = ["jars/hadoop/*.jar"]
 
 
 class BuildPyWithJar(build_py):
     def finalize_options(self):
         super().finalize_options()
         patterns = self.package_data.setdefault("drillspark", [])
-        patterns.extend(p for p in CP_DATA + DRIVERS if p not in patterns)
+        patterns.extend(p for p in CP_DATA + DRIVERS + HADOOP if p not in patterns)
 
     def run(self):
         sys.path.insert(0, str(ROOT / "tools"))
         import build_jar
         import fetch_cp_data
+        import fetch_hadoop_jars
         import fetch_jdbc_drivers
 
         build_jar.build()
@@ -37,6 +40,10 @@ class BuildPyWithJar(build_py):
             fetch_jdbc_drivers.fetch()
         except fetch_jdbc_drivers.FetchError as e:
             sys.exit(f"drillspark: the JDBC drivers could not be fetched: {e}")
+        try:
+            fetch_hadoop_jars.fetch()
+        except fetch_hadoop_jars.FetchError as e:
+            sys.exit(f"drillspark: hadoop-aws and the AWS SDK could not be fetched: {e}")
         super().run()
 
 
