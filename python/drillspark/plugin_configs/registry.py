@@ -10,6 +10,7 @@ from typing import Any
 
 from drillspark.plugin_configs.base import PluginConfig, PluginConfigError, merge
 from drillspark.plugin_configs.file import FileConfig
+from drillspark.plugin_configs.http import HttpConfig
 from drillspark.plugin_configs.jdbc import JdbcConfig
 from drillspark.plugin_configs.state import PluginState
 from drillspark.plugin_configs.unsupported import UnsupportedConfig
@@ -18,6 +19,7 @@ from drillspark.plugin_configs.unsupported import UnsupportedConfig
 TYPES: dict[str, type[PluginConfig]] = {
     FileConfig.TYPE: FileConfig,
     JdbcConfig.TYPE: JdbcConfig,
+    HttpConfig.TYPE: HttpConfig,
 }
 # a plugin's name is a schema name: no dot, slash, backquote or control character
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$-]{0,127}")

@@ -177,6 +177,11 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
     for name, config in sorted(session.plugins.items()):
         if name in session.file_plugins():
             continue
+        if config.get("type") == "http":  # a connection that takes a table name is a schema
+            from drillspark.spark.storage import http
+
+            out += [name] + [f"{name}.{c}" for c in http.schemas(config)]
+            continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
         except jdbc.JdbcError as e:
@@ -189,7 +194,7 @@ def plugin_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlFie
     """DESCRIBE's columns of a `jdbc` plugin's table (`pg.sales.orders`), from the database's
     catalog; None when `parts` names no such plugin."""
     plugin = session.plugin(parts[0]) if len(parts) > 1 else None
-    if plugin is None:
+    if plugin is None or plugin[1].get("type") == "http":  # http: known when read
         return None
     from drillspark.spark.storage import jdbc
 
@@ -373,6 +378,8 @@ def plugin_scan(
     from drillspark.spark.storage import jdbc
     from drillspark.sql.lower import Rel
 
+    if config.get("type") == "http":
+        return http_scan(low, name, config, parts, node)
     try:
         engine_config = jdbc.JdbcConfig.of(name, config)
         schema, table = jdbc.resolve(
@@ -385,6 +392,62 @@ def plugin_scan(
     return Rel(
         low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
     )
+
+
+def http_scan(
+    low: Lowering, name: str, config: dict[str, Any], parts: tuple[str, ...], node: exp.Expr
+) -> Rel:
+    """A connection of an `http` plugin (``api.conn``, ``api.conn.`tail` ``); the WHERE
+    clause's `param = 'value'` conjuncts on the connection's `params` go into the request
+    and leave the filter, as Drill pushes them (spark/storage/http.py)."""
+    from drillspark.plugin_configs import config_from_json
+    from drillspark.spark.storage import http
+    from drillspark.sql.lower import Rel
+
+    try:
+        selection: dict[str, Any] = http.table_selection(name, config, parts)
+    except http.HttpError as e:
+        raise low.fail(str(e), node, TableNotFoundError) from None
+    params = http.pushable_params(config, selection["connection"])
+    pushed = _push_params(node, params) if params else {}
+    if pushed:
+        selection["params"] = pushed
+    low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
+    return Rel(
+        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
+    )
+
+
+def _push_params(table: exp.Expr, params: dict[str, str]) -> dict[str, str]:
+    """Take `col = literal` conjuncts on `params` (folded name -> name) out of the WHERE of the
+    SELECT that reads `table` alone; their values by parameter name."""
+    select = table.parent.parent if isinstance(table.parent, exp.From) else None
+    if not isinstance(select, exp.Select) or select.args.get("joins"):
+        return {}
+    where = select.args.get("where")
+    if where is None:
+        return {}
+    names = {fold(table.alias_or_name)}
+    conjuncts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+    pushed: dict[str, str] = {}
+    kept = []
+    for c in conjuncts:
+        col, lit = (c.left, c.right) if isinstance(c, exp.EQ) else (None, None)
+        if isinstance(lit, exp.Column) and isinstance(col, exp.Literal):
+            col, lit = lit, col
+        if (
+            isinstance(col, exp.Column)
+            and isinstance(lit, exp.Literal)
+            and (not col.table or fold(col.table) in names)
+            and fold(col.name) in params
+            and params[fold(col.name)] not in pushed
+        ):
+            pushed[params[fold(col.name)]] = lit.this
+        else:
+            kept.append(c)
+    if pushed:
+        select.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
+    return pushed
 
 
 def _temporary_scan(low: Lowering, name: str, node: exp.Expr) -> Rel | None:

@@ -257,6 +257,7 @@ class FileEngine(StorageEngine):
                 implicit=list(selection.get("implicit") or ()),
                 source_options=self._read_confinement(paths, ws, selection),
                 table=str(selection.get("table") or paths[0]),
+                names=list(selection.get("names") or ()),
             )
             return plugin.read(spark, request)
         fmt = self._format_of(selection, paths[0])
@@ -446,6 +447,10 @@ def make_engine(
         return MetadataEngine(name, config)
     if kind == "jdbc":  # a database through a JDBC driver (jdbc.py)
         return JdbcEngine(name, config)
+    if kind == "http":  # REST APIs (http.py)
+        from drillspark.spark.storage.http import HttpEngine
+
+        return HttpEngine(name, config)
     if kind == "classpath":
         root = config.get("root")
         roots = (

@@ -1,0 +1,179 @@
+"""Drill's `http` plugin: REST APIs, one `connections` entry per endpoint (Drill 1.22's names
+and defaults; the reads are drillspark/spark/storage/http.py)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from drillspark.plugin_configs.base import MASK, PluginConfig, PluginConfigError
+
+# a connection's fields: name -> (Python types allowed, Drill 1.22's default)
+CONNECTION_FIELDS: dict[str, tuple[tuple[type, ...], Any]] = {
+    "url": ((str,), None),
+    "requireTail": ((bool,), True),
+    "method": ((str,), "GET"),
+    "postBody": ((str,), None),
+    "headers": ((dict,), None),
+    "params": ((list,), None),
+    "dataPath": ((str,), None),
+    "authType": ((str,), "none"),
+    "inputType": ((str,), "json"),
+    "xmlDataLevel": ((int,), 1),
+    "limitQueryParam": ((str,), None),
+    "postParameterLocation": ((str,), "QUERY_STRING"),
+    "errorOn400": ((bool,), False),
+    "caseSensitiveFilters": ((bool,), False),
+    "jsonOptions": ((dict,), None),
+    "xmlOptions": ((dict,), None),
+    "csvOptions": ((dict,), None),
+    "verifySSLCert": ((bool,), True),
+    "credentialsProvider": ((dict,), None),
+    "paginator": ((dict,), None),
+}
+PAGINATOR_FIELDS: dict[str, tuple[tuple[type, ...], Any]] = {
+    "method": ((str,), None),
+    "limitParam": ((str,), None),
+    "offsetParam": ((str,), None),
+    "pageParam": ((str,), None),
+    "pageSizeParam": ((str,), None),
+    "pageSize": ((int,), 0),
+    "maxRecords": ((int,), 0),
+    "hasMoreParam": ((str,), None),
+    "indexParam": ((str,), None),
+    "nextPageParam": ((str,), None),
+}
+METHODS = ("GET", "POST")
+INPUT_TYPES = ("json", "csv", "xml")
+AUTH_TYPES = ("none", "basic")
+PAGINATORS = ("OFFSET", "PAGE", "INDEX", "HEADER_INDEX")
+# where a secret sits in a connection, in the plugin, and in a credentials provider
+_CREDENTIALS = ("credentialsProvider", "credentials")
+_SECRET_KEYS = ("password", "proxyPassword", "clientSecret", "accessToken", "refreshToken")
+
+
+_KIND_NAMES = {"dict": "an object", "list": "a list", "int": "a number", "bool": "a boolean"}
+
+
+def _kind_ok(value: Any, kinds: tuple[type, ...]) -> bool:
+    if isinstance(value, bool):
+        return bool in kinds
+    if isinstance(value, str) and int in kinds:
+        return value.strip().lstrip("+-").isdigit()
+    return isinstance(value, kinds)
+
+
+def _check_fields(
+    where: str, raw: Mapping[str, Any], fields: Mapping[str, tuple[tuple[type, ...], Any]]
+) -> None:
+    for key, (kinds, _default) in fields.items():
+        value = raw.get(key)
+        if value is not None and not _kind_ok(value, kinds):
+            wanted = " or ".join(_KIND_NAMES.get(k.__name__, k.__name__) for k in kinds)
+            raise PluginConfigError(f"{where}: field '{key}' must be {wanted}")
+
+
+class HttpConfig(PluginConfig):
+    TYPE: ClassVar[str] = "http"
+    FIELDS: ClassVar[dict[str, tuple[tuple[type, ...], Any]]] = {
+        "connections": ((dict,), {}),
+        "cacheResults": ((bool,), False),
+        "timeout": ((int,), 0),
+        "retryDelay": ((int,), 1000),
+        "proxyHost": ((str,), None),
+        "proxyPort": ((int,), 0),
+        "proxyType": ((str,), "direct"),
+        "enableEnhancedParamSyntax": ((bool,), False),
+        "credentialsProvider": ((dict,), None),
+        "oAuthConfig": ((dict,), None),
+        "authMode": ((str,), "SHARED_USER"),
+    }
+    SECRETS: ClassVar[tuple[tuple[str, ...], ...]] = tuple((*_CREDENTIALS, k) for k in _SECRET_KEYS)
+
+    def check(self, name: str) -> None:
+        connections = self.raw.get("connections") or {}
+        for conn, spec in connections.items():
+            where = f"storage plugin '{name}' (http), connection '{conn}'"
+            if not isinstance(spec, Mapping):
+                raise PluginConfigError(f"{where}: the connection must be an object")
+            _check_fields(where, spec, CONNECTION_FIELDS)
+            if not spec.get("url"):
+                raise PluginConfigError(f"{where}: field 'url' is required")
+            url = str(spec["url"])
+            if not url.lower().startswith(("http://", "https://")):
+                raise PluginConfigError(f"{where}: 'url' must be an http:// or https:// URL")
+            method = str(spec.get("method") or "GET").upper()
+            if method not in METHODS:
+                raise PluginConfigError(f"{where}: 'method' must be GET or POST, not {method!r}")
+            kind = str(spec.get("inputType") or "json").lower()
+            if kind not in INPUT_TYPES:
+                raise PluginConfigError(f"{where}: 'inputType' must be json, csv or xml")
+            auth = str(spec.get("authType") or "none").lower()
+            if auth not in AUTH_TYPES:
+                raise PluginConfigError(f"{where}: 'authType' must be none or basic, not {auth!r}")
+            params = spec.get("params") or []
+            if not all(isinstance(p, str) for p in params):
+                raise PluginConfigError(f"{where}: 'params' must be a list of names")
+            paginator = spec.get("paginator")
+            if paginator is not None:
+                _check_fields(f"{where}, paginator", paginator, PAGINATOR_FIELDS)
+                pmethod = str(paginator.get("method") or "").upper().replace("-", "_")
+                if pmethod not in PAGINATORS:
+                    raise PluginConfigError(
+                        f"{where}: paginator 'method' must be one of {', '.join(PAGINATORS)}"
+                    )
+
+    def connections(self) -> dict[str, dict[str, Any]]:
+        """Each connection's fields with Drill's defaults filled in."""
+        out = {}
+        for conn, spec in (self.raw.get("connections") or {}).items():
+            full = {k: d for k, (_, d) in CONNECTION_FIELDS.items()}
+            full.update({k: v for k, v in spec.items() if v is not None})
+            out[conn] = full
+        return out
+
+    # a connection's own credentials are secrets too: every connection is masked alike
+    def _secret_paths(self, raw: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        paths = list(self.SECRETS)
+        for conn in raw.get("connections") or {}:
+            paths += [("connections", conn, *_CREDENTIALS, k) for k in _SECRET_KEYS]
+            paths += [("connections", conn, "password")]
+        return paths
+
+    def to_json(self, masked: bool = True) -> dict[str, Any]:
+        out = super().to_json(masked)
+        if masked:
+            for path in self._secret_paths(out):
+                if isinstance(_get(out, path), str) and _get(out, path):
+                    _set(out, path, MASK)
+        return out
+
+    def keeping_secrets_of(self, old: PluginConfig | None) -> PluginConfig:
+        if old is None:
+            return self
+        raw = copy.deepcopy(self.raw)
+        for path in self._secret_paths(raw):
+            if _get(raw, path) == MASK and _get(old.raw, path) is not None:
+                _set(raw, path, _get(old.raw, path))
+        return type(self)(raw)
+
+    def secrets(self) -> list[str]:
+        found = [_get(self.raw, p) for p in self._secret_paths(self.raw)]
+        return [v for v in found if isinstance(v, str) and v and v != MASK]
+
+
+def _get(raw: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        if not isinstance(raw, Mapping):
+            return None
+        raw = raw.get(key)
+    return raw
+
+
+def _set(raw: Any, path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        raw = raw.get(key)
+        if not isinstance(raw, dict):
+            return
+    raw[path[-1]] = value
