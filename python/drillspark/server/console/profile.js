@@ -33,12 +33,7 @@ function planPicture(planText) {
   svg.setAttribute("width", width); svg.setAttribute("height", height); svg.setAttribute("id", "plan-svg");
   svg.innerHTML = '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" fill="#6b7785"/></marker></defs>';
   const label = o => {
-    let extra = "";
-    if (o.op === "scan") extra = (o.selection && (o.selection.table || (o.selection.files || [])[0] || "")) || o.storageengine || "";
-    else if (o.op === "filter") extra = String(o.expr || "");
-    else if (o.op === "project") extra = (o.projections || []).map(p => p.ref).join(", ");
-    else if (o.op === "segment" || o.op === "collapsingaggregate") extra = (o.exprs || []).length + " expr";
-    extra = String(extra).split("/").pop().replace(/`/g, "");
+    const extra = String(opKeys(o)).replace(/`/g, "");
     return ["@" + o["@id"] + " " + o.op, extra.length > 30 ? extra.slice(0, 29) + "…" : extra];
   };
   for (const o of ops) for (const i of inputs(o)) {
@@ -55,6 +50,10 @@ function planPicture(planText) {
     const r = document.createElementNS(NS, "rect");
     Object.entries({x: p.x, y: p.y, width: W, height: H, rx: 5}).forEach(([k, v]) => r.setAttribute(k, v));
     g.append(r);
+    const full = document.createElementNS(NS, "title");  // the whole key text on hover
+    full.textContent = "@" + o["@id"] + " " + o.op + "\n" + String(opKeys(o)).replace(/`/g, "");
+    g.append(full);
+    g.setAttribute("data-keys", String(opKeys(o)).replace(/`/g, ""));
     label(o).forEach((t, i) => {
       const tx = document.createElementNS(NS, "text");
       tx.setAttribute("x", p.x + 8); tx.setAttribute("y", p.y + 17 + i * 16); tx.textContent = t;
@@ -64,6 +63,27 @@ function planPicture(planText) {
     svg.append(g);
   }
   return svg;
+}
+
+// What an operator works by, as its box shows it: the table a scan reads, a filter's
+// condition, the sort keys, the grouping keys, the flattened column, the limit, the join keys
+function opKeys(o) {
+  const text = e => (e && typeof e === "object") ? (e.expr || e.ref || JSON.stringify(e)) : String(e);
+  switch (o.op) {
+    case "scan": return String((o.selection && (o.selection.table || (o.selection.files || [])[0] || "")) || o.storageengine || "").split("/").pop();
+    case "filter": return String(o.expr || "");
+    case "project": return (o.projections || []).map(p => p.ref).join(", ");
+    case "order": return "by " + (o.orderings || []).map(k => text(k.expr) + " " + (k.order || "ASC")).join(", ");
+    case "groupingaggregate": case "collapsingaggregate": case "segment": {
+      const keys = (o.keys || []).map(k => text(k.expr || k.ref || k));  // the ref is internal ($g0)
+      return (keys.length ? "by " + keys.join(", ") : "no keys") + ((o.exprs || []).length ? "; " + o.exprs.length + " expr" : "");
+    }
+    case "flatten": return text(o.expr) + (o.name ? " as " + o.name : "");
+    case "limit": return o.last === null || o.last === undefined ? "from row " + (o.first || 0) : (o.first ? "rows " + o.first + ".." + o.last : "first " + o.last);
+    case "join": return (o.type || "") + " on " + (o.conditions || []).map(c => text(c.left) + " " + (c.relationship || "=") + " " + text(c.right)).join(", ");
+    case "union": return o.distinct ? "distinct" : "all";
+    default: return "";
+  }
 }
 
 function progress(pr) {
@@ -92,6 +112,9 @@ async function load() {
     el("b", {}, "Queue (Spark pool)"), el("span", {}, p.queueName)),
     running ? el("div", {class: "toolbar"}, el("button", {class: "danger", onclick: async () => { await send("/profiles/cancel/" + id); load(); }}, "Cancel query")) : null,
     el("h2", {}, "SQL"), el("pre", {id: "sql"}, p.query),
+    p.type === 1 || p.type === undefined ? el("div", {class: "toolbar"},
+      el("a", {id: "edit-query", class: "button secondary", href: "/query?" + new URLSearchParams({q: p.query})}, "Edit Query"),
+      el("button", {id: "rerun-query", onclick: () => { sessionStorage.setItem("drillspark.rerun", p.query); location.href = "/query"; }}, "Re-run")) : null,
     p.error ? el("div", {}, el("h2", {}, "Error"), el("div", {class: "error"}, p.error)) : null,
     el("h2", {}, "Spark progress"), progress(pr),
     el("h2", {}, "Logical plan")].filter(Boolean));

@@ -1,5 +1,18 @@
 "use strict";
 // Profiles list: running (with a cancel button) and finished queries
+// The search box keeps the queries whose text, user, state, queue or id hold its text
+function matching(entries) {
+  const needle = (document.getElementById("profile-search").value || "").trim().toLowerCase();
+  if (!needle) return entries;
+  return entries.filter(q => [q.query, q.user, q.state, q.queueName, q.queryId].some(v => String(v || "").toLowerCase().includes(needle)));
+}
+let latest = null;
+function show() {
+  const run = document.getElementById("running"), fin = document.getElementById("finished");
+  run.innerHTML = ""; fin.innerHTML = "";
+  if (!latest) return;
+  run.append(table(matching(latest.runningQueries), true)); fin.append(table(matching(latest.finishedQueries), false));
+}
 function table(entries, running) {
   if (!entries.length) return el("p", {class: "muted"}, running ? "No running queries." : "No completed queries.");
   const head = el("tr", {}, ["Time", "User", "Query", "State", "Duration", "Queue"].map(h => el("th", {}, h)), running ? el("th", {}, "") : null);
@@ -16,14 +29,13 @@ async function cancel(id) {
 }
 async function load() {
   try {
-    const p = await getJson("/profiles.json");
-    const run = document.getElementById("running"), fin = document.getElementById("finished");
-    run.innerHTML = ""; fin.innerHTML = "";
-    run.append(table(p.runningQueries, true)); fin.append(table(p.finishedQueries, false));
+    latest = await getJson("/profiles.json");
+    show();
   } catch (e) { document.getElementById("finished").textContent = String(e); }
 }
 document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("refresh").addEventListener("click", load);
+  document.getElementById("profile-search").addEventListener("input", show);
   load();
   setInterval(() => { if (document.getElementById("auto").checked) load(); }, 2000);
 });

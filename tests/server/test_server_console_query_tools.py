@@ -1,0 +1,147 @@
+"""The console's tools a Drill user reaches for (#36), in a real headless chromium: Edit Query
+and Re-run from a profile, CSV export and search of a result, search in the profiles list, the
+plan boxes' keys (sort and group keys, the limit, the flattened column), and the server's
+threads on the Metrics page. Drill 1.22's console has each (its profile page's Edit Query tab
+and Re-run, its result page's Export and search box, its profiles list's search, its
+Metrics page's Threads)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+import uuid
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+from tests.server.helpers import Http, chromium
+
+NATION = "dfs.data.`breadth/tpch_json/nation.json`"
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory):
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads):
+    driver = chromium(downloads=str(downloads))
+    yield driver
+    driver.quit()
+
+
+def wait(driver, condition, seconds: float = 180):
+    return WebDriverWait(driver, seconds).until(condition)
+
+
+def run_on_query_page(browser, server, sql):
+    browser.get(server.url + "/query")
+    area = wait(browser, EC.presence_of_element_located((By.ID, "sql")))
+    area.clear()
+    area.send_keys(sql)
+    browser.find_element(By.ID, "run").click()
+    wait(browser, EC.presence_of_element_located((By.ID, "result-table")))
+
+
+def test_edit_query_and_rerun_from_a_profile(browser, server):
+    marker = uuid.uuid4().hex[:8]
+    sql = f"SELECT N_NAME, '{marker}' AS m FROM {NATION} WHERE N_NATIONKEY < 3 ORDER BY N_NAME"
+    done = Http(server.url).query(sql)
+    browser.get(server.url + "/profiles/" + done["queryId"])
+    wait(browser, EC.element_to_be_clickable((By.ID, "edit-query"))).click()
+    area = wait(browser, EC.presence_of_element_located((By.ID, "sql")))
+    assert area.get_attribute("value") == sql
+    assert not browser.find_elements(By.ID, "result-table")  # Edit Query does not run it
+    browser.get(server.url + "/profiles/" + done["queryId"])
+    wait(browser, EC.element_to_be_clickable((By.ID, "rerun-query"))).click()
+    wait(browser, EC.presence_of_element_located((By.ID, "result-table")))
+    assert browser.find_element(By.ID, "sql").get_attribute("value") == sql
+    cells = browser.find_elements(By.CSS_SELECTOR, "#result-table tbody tr td:first-child")
+    assert [c.text for c in cells] == ["ALGERIA", "ARGENTINA", "BRAZIL"]
+    runs = [q for q in server.queries.finished() if q.text == sql]
+    assert len(runs) == 2  # it ran again on the server
+
+
+def test_a_link_from_elsewhere_only_fills_the_box(browser, server):
+    before = len(server.queries.finished())
+    browser.get(server.url + "/query?q=SELECT%201%20AS%20x&run=1")
+    area = wait(browser, EC.presence_of_element_located((By.ID, "sql")))
+    assert area.get_attribute("value") == "SELECT 1 AS x"
+    time.sleep(1)
+    assert not browser.find_elements(By.ID, "result-table")
+    assert len(server.queries.finished()) == before
+
+
+def test_result_search_and_csv_export(browser, server, downloads):
+    sql = (
+        f"SELECT N_NATIONKEY AS k, N_NAME AS name, 'a,\"b\"' AS odd, CAST(NULL AS VARCHAR) AS n, "
+        f"DATE '2024-01-02' AS d FROM {NATION} ORDER BY N_NATIONKEY"
+    )
+    run_on_query_page(browser, server, sql)
+    assert browser.find_element(By.ID, "row-count").text == "25 rows"
+    search = browser.find_element(By.ID, "result-search")
+    search.send_keys("united")
+    wait(browser, lambda d: d.find_element(By.ID, "row-count").text == "2 of 25 rows")
+    names = [
+        c.text
+        for c in browser.find_elements(By.CSS_SELECTOR, "#result-table tbody td:nth-child(2)")
+    ]
+    assert names == ["UNITED KINGDOM", "UNITED STATES"]
+    # the export has every row, whatever the search and the page show
+    browser.find_element(By.ID, "export-csv").click()
+    query_id = next(q.id for q in server.queries.finished() if q.text == sql)
+    path = downloads / f"{query_id}.csv"
+    deadline = time.monotonic() + 30
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert path.exists(), list(downloads.iterdir())
+    time.sleep(0.5)
+    rows = list(csv.reader(io.StringIO(path.read_text(), newline="")))
+    assert rows[0] == ["k", "name", "odd", "n", "d"]
+    assert rows[1] == ["0", "ALGERIA", 'a,"b"', "", "2024-01-02"]
+    assert len(rows) == 26 and rows[-1][1] == "UNITED STATES"
+    assert '"a,""b"""' in path.read_text()  # quoted, quotes doubled (RFC 4180)
+
+
+def test_profiles_list_search(browser, server):
+    marker = "needle" + uuid.uuid4().hex[:8]
+    http = Http(server.url)
+    http.query(f"SELECT '{marker}' AS m FROM (VALUES(1))")
+    http.query("SELECT 2 AS other FROM (VALUES(1))")
+    browser.get(server.url + "/profiles")
+    wait(browser, EC.presence_of_element_located((By.CSS_SELECTOR, "#finished table")))
+    browser.find_element(By.ID, "auto").click()  # no refresh under the test's feet
+    browser.find_element(By.ID, "profile-search").send_keys(marker)
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#finished tbody tr")) == 1)
+    [row] = browser.find_elements(By.CSS_SELECTOR, "#finished tbody tr")
+    assert marker in row.text
+    browser.find_element(By.ID, "profile-search").send_keys("-nothing-matches")
+    wait(browser, lambda d: "No completed queries." in d.find_element(By.ID, "finished").text)
+
+
+def test_plan_boxes_show_their_keys(browser, server):
+    done = Http(server.url).query(
+        f"SELECT N_REGIONKEY, count(*) AS n FROM {NATION} GROUP BY N_REGIONKEY "
+        "ORDER BY N_REGIONKEY DESC LIMIT 3"
+    )
+    browser.get(server.url + "/profiles/" + done["queryId"])
+    wait(browser, EC.presence_of_element_located((By.ID, "plan-svg")))
+    keys = {
+        g.find_element(By.CSS_SELECTOR, "text").text.split(" ", 1)[1]: g.get_attribute("data-keys")
+        for g in browser.find_elements(By.CSS_SELECTOR, "#plan-svg g.op")
+    }
+    assert "N_REGIONKEY" in keys["groupingaggregate"] and keys["groupingaggregate"].startswith(
+        "by "
+    )
+    assert "N_REGIONKEY" in keys["order"] and "DESC" in keys["order"]
+    assert keys["limit"] == "first 3"
+
+
+def test_metrics_page_shows_the_threads(browser, server):
+    browser.get(server.url + "/status")
+    box = wait(browser, EC.presence_of_element_located((By.ID, "threads")))
+    wait(browser, lambda d: "drillspark-http" in box.text)
+    assert "MainThread" in box.text
