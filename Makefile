@@ -13,6 +13,8 @@ JAR    := python/drillspark/jars/drillspark-extension_2.13-$(VERSION).jar
 CP_DATA := python/drillspark/cp/.fetched
 # Drill's JDBC driver and sqlline for tests/native/ (tools/fetch_drill_clients.py)
 DRILL_CLIENTS := tests/native/jars/.fetched
+# the Arrow Flight SQL JDBC driver for tests/flight/ (tools/fetch_flight_clients.py)
+FLIGHT_CLIENTS := tests/flight/jars/.fetched
 # The `jdbc` plugin's JDBC drivers (PostgreSQL's, MariaDB Connector/J from Maven Central; tools/fetch_jdbc_drivers.py)
 DRIVERS := python/drillspark/jars/drivers/.fetched
 HADOOP_JARS := python/drillspark/jars/hadoop/.fetched
@@ -92,6 +94,12 @@ $(DRILL_CLIENTS): tools/fetch_drill_clients.py tools/fetch_cp_data.py
 	@echo "make: fetching Drill's JDBC driver and sqlline for the native protocol's tests (55 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_drill_clients.py
 
+# The Arrow Flight SQL JDBC driver (org.apache.arrow:flight-sql-jdbc-driver:18.3.0), for the Flight
+# SQL tests (tests/flight/), from Maven Central (or ~/.m2), SHA-1 checked, into tests/flight/jars/.
+$(FLIGHT_CLIENTS): tools/fetch_flight_clients.py tools/fetch_drill_clients.py tools/fetch_cp_data.py
+	@echo "make: fetching the Flight SQL JDBC driver for the Flight SQL tests (45 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_flight_clients.py
+
 # The package itself, editable, with the dev tools; the jar is built and the sample data fetched
 # first (setup.py reuses both).
 $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(DRIVERS) $(HADOOP_JARS)
@@ -101,7 +109,7 @@ $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(HADOOP_JARS) $(DRILL_CLIENTS)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(HADOOP_JARS) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup

@@ -28,7 +28,10 @@ def pack(message: Message) -> bytes:
 
 def unpack(data: bytes) -> tuple[str, bytes]:
     """(the message's name without the package, its bytes) of an Any envelope."""
-    envelope = Any_.decode(data)
+    try:
+        envelope = Any_.decode(data)
+    except WireError as e:
+        raise WireError(f"not a Flight SQL command ({e})") from None
     url = envelope.type_url or ""
     if not url.startswith(TYPE_PREFIX):
         raise WireError(f"not a Flight SQL command: type {url!r}")

@@ -70,7 +70,7 @@ _SQL_INFO_VALUE = pa.dense_union(
 SQL_INFO_SCHEMA = pa.schema(
     [pa.field("info_name", pa.uint32(), False), pa.field("value", _SQL_INFO_VALUE, False)]
 )
-TABLE_TYPES = ["SYSTEM_TABLE", "TABLE", "VIEW"]
+TABLE_TYPES = ["SYSTEM TABLE", "TABLE", "VIEW"]  # INFORMATION_SCHEMA.TABLES' words
 
 
 def sql_info(version: str) -> dict[int, tuple[int, Any]]:

@@ -89,7 +89,10 @@ class Sessions(flight.ServerMiddlewareFactory):
         store = self.app.sessions
         basic = [h for h in _all(headers, "authorization") if h[:6].lower() == "basic "]
         if basic:
-            user = self.app.basic_user(f"Basic {basic[-1][6:].strip()}")
+            encoded = basic[-1][6:].strip()
+            # ADBC's Go client writes base64 without its `=` padding
+            encoded += "=" * (-len(encoded) % 4)
+            user = self.app.basic_user(f"Basic {encoded}")
             if user is None:
                 raise flight.FlightUnauthenticatedError(
                     "Flight SQL login refused: wrong user name or password"
