@@ -120,8 +120,16 @@ def plugin_config(api: Api, **plugin: Any) -> dict[str, Any]:
             "endless": {
                 "url": u + "endless",
                 **paged,
-                "paginator": {"method": "PAGE", "pageSize": 2, "maxRecords": 7},
+                "paginator": {
+                    "method": "PAGE",
+                    "pageParam": "page",
+                    "pageSizeParam": "per_page",
+                    "pageSize": 2,
+                    "maxRecords": 7,
+                },
             },
+            "texty": {**paged, "url": u + "types.json", "jsonOptions": {"allTextMode": True}},
+            "strict": {**paged, "url": u + "secure.json", "errorOn400": True},
             "bare": {"url": f"http://127.0.0.1:{api.port}", "requireTail": True},
             "hop": {"url": u + "redirect?to=http://localhost:1/x", **paged},
             "samehop": {"url": u + "redirect?to=/api.json", **paged},
@@ -174,6 +182,7 @@ SAME_AS_DRILL = [
     "SELECT * FROM http.local.`missing.json`",
     "SELECT * FROM http.nested WHERE v > 10",
     "SELECT name FROM http.local.`api.json` WHERE id = 2",
+    "SELECT typeof(i) ti, typeof(f) tf, typeof(b) tb, i, f, b FROM http.texty",
 ]
 
 
@@ -230,6 +239,7 @@ def test_a_malformed_page_names_its_line_and_column(engine):
     [
         ("SELECT * FROM http.fail", ["500", "connection 'fail'", "/fail"]),
         ("SELECT * FROM http.down", ["connection 'down'", "127.0.0.1:1/x.json", "refused"]),
+        ("SELECT * FROM http.strict", ["401", "connection 'strict'", "/secure.json"]),
     ],
 )
 def test_a_failing_api_is_one_clear_error(engine, sql, parts):
@@ -248,6 +258,8 @@ def test_a_slow_api_fails_at_the_timeout(engine):
 
 
 def test_a_paginator_that_never_ends_stops_at_max_records(engine, api):
+    """Drill 1.22 answered no rows here (after one request); maxRecords is what it says."""
+    assert ANSWERS["SELECT count(*) AS n FROM http.endless"]["rows"] == [[0]]
     api.clear()
     assert run(engine, "SELECT count(*) AS n FROM http.endless")[1] == [{"n": 7}]
     assert len(api.requests()) == 4  # 2 + 2 + 2 + 1
@@ -324,3 +336,16 @@ def test_a_plan_scans_a_connection(spark, api):
     }
     rows = drillspark.run(plan, spark=spark).to_pandas().to_dict("records")
     assert [(r["q"], r["n"]) for r in rows] == [("plan", 1)]
+
+
+def test_connections_that_take_a_table_name_are_schemas(engine):
+    want = ANSWERS[
+        "SELECT SCHEMA_NAME, TYPE FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME LIKE 'http%'"
+    ]
+    _, rows = run(
+        engine,
+        "SELECT SCHEMA_NAME, TYPE FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME LIKE 'http%'",
+    )
+    got = {r["SCHEMA_NAME"] for r in rows}
+    # Drill's run had one requireTail connection (local); this plugin has local, plain, bare
+    assert {n for n, _ in want["rows"]} <= got == {"http", "http.local", "http.plain", "http.bare"}

@@ -252,6 +252,12 @@ def schema_configs(session: SqlSession) -> list[dict]:
                     "confined": not ws.allow_outside,
                 }
             )
+    for name, config in sorted(session.plugins.items()):
+        if config.get("type") == "http":  # the plugin, and each connection taking a table name
+            from drillspark.spark.storage import http
+
+            names = [name, *(f"{name}.{c}" for c in http.schemas(config))]
+            out += [{"name": n, "type": "http", "mutable": False, "views": False} for n in names]
     return out
 
 
