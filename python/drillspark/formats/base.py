@@ -85,6 +85,8 @@ class ReadRequest:
     implicit: Sequence[str] = ()
     source_options: Mapping[str, str] = field(default_factory=dict)
     table: str = ""  # the table as the query named it, for errors
+    # every column name the statement holds: which metadata columns (`_sheets`) it asks for
+    names: Sequence[str] = ()
 
 
 class FormatPlugin:
@@ -100,6 +102,9 @@ class FormatPlugin:
     DIRS_FIRST: ClassVar[bool] = False
     # Drill's bootstrap `dfs`/`cp` plugins list this format (under these names)
     BOOTSTRAP: ClassVar[bool] = False
+    # Drill's implicit metadata columns of a file of this format (excel's `_sheets`, ...):
+    # present only when a query names them; the source adds those its `metadataColumns` lists
+    METADATA_COLUMNS: ClassVar[tuple[str, ...]] = ()
 
     # ---------------------------------------------------------------- config
     @classmethod
@@ -190,6 +195,10 @@ class FormatPlugin:
             .options(**dict(request.source_options))
             .option(PATH_COLUMN, "true")
         )
+        named = {n.lower() for n in request.names}
+        wanted = [m for m in self.METADATA_COLUMNS if m in named]
+        if wanted:
+            reader = reader.option("metadataColumns", ",".join(wanted))
         try:
             df = reader.load(files)
         except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph

@@ -13,6 +13,23 @@ class ExcelFormat(FormatPlugin):
     TYPE = "excel"
     EXTENSIONS = ("xlsx",)
     SOURCE = "drill-excel"
+    METADATA_COLUMNS = (
+        "_sheets",
+        "_creator",
+        "_title",
+        "_last_modified_by",
+        "_created_date",
+        "_modified_date",
+        "_category",
+        "_content_status",
+        "_description",
+        "_keywords",
+        "_subject",
+        "_revision",
+        "_manager",
+        "_company",
+    )
+    BOOTSTRAP = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("headerRow", 0, (int,), "the row of column names (0-based); -1: none"),
         Option("lastRow", 1048576, (int,), "the last row read"),
@@ -24,6 +41,20 @@ class ExcelFormat(FormatPlugin):
         Option("maxArraySize", -1, (int,), "POI's largest byte array (-1: POI's default)"),
         Option("thresholdBytesForTempFiles", -1, (int,), "zip entries larger go to temp files"),
     )
+
+    @classmethod
+    def bootstrap(cls) -> dict[str, dict[str, Any]]:
+        # as Drill 1.22 with the contrib plugin shows it (DESCRIBE SCHEMA dfs): non-defaults only
+        return {
+            "excel": {
+                "type": "excel",
+                "extensions": ["xlsx"],
+                "lastRow": 1048576,
+                "ignoreErrors": True,
+                "maxArraySize": -1,
+                "thresholdBytesForTempFiles": -1,
+            }
+        }
 
     @classmethod
     def validate(cls, config: dict[str, Any], where: str) -> None:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from drillspark.formats import avro, excel, json, log_regex, ltsv, parquet, syslog, text
+from drillspark.formats import avro, excel, json, log_regex, ltsv, parquet, pcap, syslog, text, xml
 from drillspark.formats.base import FormatError, FormatPlugin
 
 FORMATS: tuple[FormatPlugin, ...] = (
@@ -23,6 +23,8 @@ FORMATS: tuple[FormatPlugin, ...] = (
     log_regex.FORMAT,
     syslog.FORMAT,
     ltsv.FORMAT,
+    pcap.FORMAT,
+    xml.FORMAT,
 )
 
 # Formats Drill's bootstrap `dfs` lists that drillspark cannot read yet (shown, refused on read)
@@ -52,7 +54,10 @@ def find(type_name: str) -> FormatPlugin | None:
 
 def bootstrap_formats() -> dict[str, dict[str, Any]]:
     """The `formats` of Drill's bootstrap `dfs` and `cp` plugins, in Drill's order of them."""
-    order = ("parquet", "json", "sequencefile", "csvh", "psv", "avro", "tsv", "csv")
+    order = (
+        *("parquet", "json", "sequencefile", "csvh", "psv", "avro", "tsv", "csv"),
+        *("httpd", "syslog", "excel", "xml", "ltsv", "pcap"),  # Drill's contrib plugins'
+    )
     found: dict[str, dict[str, Any]] = dict(UNREADABLE)
     for f in FORMATS:
         found.update(f.bootstrap())

@@ -483,6 +483,9 @@ class Lowering:
             used = self._named_anywhere(node)
             if used is not None:
                 selection["keepColumns"] = used
+        if fmt["type"] not in ("json", "text", "parquet"):
+            # the names a format's metadata columns answer to (excel's `_sheets`, ...)
+            selection["names"] = sorted({c.name for c in node.root().find_all(exp.Column)})
         if fmt["type"] == "text":
             named = self._star_text_columns(node, implicit)
             if named:
