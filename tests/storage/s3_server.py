@@ -4,6 +4,7 @@ id. Its buckets live in that process's memory; each test session gets a fresh on
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -105,3 +106,43 @@ def start() -> S3Server:
                 server.stop()
                 raise RuntimeError(f"moto's S3 server did not start on port {port}") from None
             time.sleep(0.2)
+
+
+def require_auth(server: S3Server, bucket_names: list[str]) -> tuple[str, str]:
+    """Turn on moto's request signing checks (its IAM authentication): an IAM user allowed
+    `s3:*` gets an access key; `bucket_names` are created; from then on a request signed with
+    another key pair is refused (403), as S3 refuses it. Returns the user's key pair."""
+    import boto3
+
+    iam = boto3.client(
+        "iam",
+        endpoint_url=server.endpoint,
+        aws_access_key_id=ACCESS_KEY,
+        aws_secret_access_key=SECRET_KEY,
+        region_name="us-east-1",
+    )
+    iam.create_user(UserName="drill")
+    policy = {
+        "Version": "2012-10-17",
+        "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}],
+    }
+    iam.put_user_policy(UserName="drill", PolicyName="s3", PolicyDocument=json.dumps(policy))
+    key = iam.create_access_key(UserName="drill")["AccessKey"]
+    client = boto3.client(
+        "s3",
+        endpoint_url=server.endpoint,
+        aws_access_key_id=key["AccessKeyId"],
+        aws_secret_access_key=key["SecretAccessKey"],
+        region_name="us-east-1",
+    )
+    for name in bucket_names:
+        client.create_bucket(Bucket=name)
+    request = urllib.request.Request(
+        f"{server.endpoint}/moto-api/reset-auth",
+        data=b"0",
+        method="POST",
+        headers={"Content-Type": "text/plain"},  # (a form body would not reach moto as data)
+    )
+    with urllib.request.urlopen(request, timeout=10):
+        pass
+    return key["AccessKeyId"], key["SecretAccessKey"]

@@ -188,3 +188,24 @@ def test_another_local_file_plugin_is_a_schema_root_too(spark, tmp_path):
     for name in ("../outside.json", "link.json"):
         with pytest.raises(SqlError, match="refused in workspace 'mydata.w'"):
             engine.execute(f"SELECT x FROM mydata.w.`{name}`")
+    # as Drill 1.22 answers with the same plugin (its --plugins file, this folder layout):
+    # SHOW SCHEMAS lists mydata.default and mydata.w after cp.default; the default workspace is
+    # the root, read-only; USE names the plugin; CTAS into a read-only workspace is refused so
+    shown = [r["SCHEMA_NAME"] for r in rows(engine, "SHOW SCHEMAS")]
+    assert shown[shown.index("cp.default") + 1 :][:2] == ["mydata.default", "mydata.w"]
+    got = rows(
+        engine,
+        "SELECT SCHEMA_NAME, TYPE, IS_MUTABLE FROM INFORMATION_SCHEMA.SCHEMATA "
+        "WHERE SCHEMA_NAME LIKE 'mydata%'",
+    )
+    assert [list(r.values()) for r in got] == [
+        ["mydata.default", "file", "NO"],
+        ["mydata.w", "file", "NO"],
+    ]
+    whole = str(tmp_path / "w" / "a.json").lstrip("/")
+    assert rows(engine, f"SELECT sum(x) AS s FROM mydata.`{whole}`") == [{"s": 3}]
+    assert rows(engine, "USE mydata")[0]["summary"] == "Default schema changed to [mydata]"
+    with pytest.raises(
+        SqlError, match=r"Unable to create or drop objects. Schema \[mydata.w\] is immutable."
+    ):
+        engine.execute("CREATE TABLE mydata.w.t AS SELECT 1 AS a FROM (VALUES(1))")

@@ -251,6 +251,8 @@ class SqlSession:
     def use(self, schema: tuple[str, ...]) -> str:
         full = self._schema(schema)
         self.default_schema = full
+        if len(schema) == 1 and full[0] in self.file_plugins():
+            return full[0]  # Drill 1.22: `USE mydata` is "[mydata]", its default workspace
         return ".".join(full)
 
     def _schema(self, schema: tuple[str, ...]) -> tuple[str, ...]:
