@@ -17,6 +17,8 @@ DRILL_CLIENTS := tests/native/jars/.fetched
 FLIGHT_CLIENTS := tests/flight/jars/.fetched
 # The `jdbc` plugin's JDBC drivers (PostgreSQL's, MariaDB Connector/J from Maven Central; tools/fetch_jdbc_drivers.py)
 DRIVERS := python/drillspark/jars/drivers/.fetched
+# the format readers' Java libraries (Apache POI, excel-streaming-reader; tools/fetch_format_jars.py)
+FORMAT_JARS := python/drillspark/jars/formats/.fetched
 HADOOP_JARS := python/drillspark/jars/hadoop/.fetched
 PYTEST_ARGS ?=
 
@@ -80,6 +82,14 @@ $(DRIVERS): tools/fetch_jdbc_drivers.py tools/fetch_cp_data.py
 	@echo "make: fetching the JDBC drivers (PostgreSQL 42.7.14, MariaDB Connector/J 3.5.11: 2 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_jdbc_drivers.py
 
+# The format readers' Java libraries (Apache POI 5.4.1 and excel-streaming-reader 5.1.0 for `excel`,
+# the versions Drill 1.22's plugin runs) from Maven Central (or ~/.m2), checked against their SHA-1s,
+# into python/drillspark/jars/formats/ (the extension compiles against them; session() puts them
+# on spark.jars; tools/build_jar.py fetches them too when they are missing).
+$(FORMAT_JARS): tools/fetch_format_jars.py tools/fetch_cp_data.py
+	@echo "make: fetching the format readers' libraries (Apache POI 5.4.1, excel-streaming-reader 5.1.0: 13 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_format_jars.py
+
 # Hadoop's S3A file system for `file` plugins on s3a:// (hadoop-aws 3.5.0, pyspark's Hadoop, and
 # the AWS SDK v2 modules it uses, not the SDK's 600 MB bundle) from Maven Central (or ~/.m2),
 # checked against their SHA-1s, into python/drillspark/jars/hadoop/ (session() puts them on spark.jars).
@@ -102,14 +112,14 @@ $(FLIGHT_CLIENTS): tools/fetch_flight_clients.py tools/fetch_drill_clients.py to
 
 # The package itself, editable, with the dev tools; the jar is built and the sample data fetched
 # first (setup.py reuses both).
-$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(DRIVERS) $(HADOOP_JARS)
+$(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS)
 	@echo "make: installing drillspark (editable) and its dependencies and dev tools (pyarrow, pandas, sqlglot, pytest, ruff, mypy, ...) ..."
 	$(PIP) install --progress-bar on --no-build-isolation -e ".[dev]"
 	@# pydrill's wheel installs its own top-level `tests` package, which would hide ours
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(HADOOP_JARS) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup

@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parent
 CP_DATA = ["cp/*.json", "cp/META-INF/LICENSE", "cp/META-INF/NOTICE"]
 # PostgreSQL's JDBC driver and MariaDB Connector/J (python/drillspark/jars/drivers/, git-ignored)
 DRIVERS = ["jars/drivers/*.jar"]
+# the format readers' libraries (Apache POI, ...; jars/formats/, git-ignored; build_jar fetches them)
+FORMATS = ["jars/formats/*.jar"]
 # hadoop-aws and the AWS SDK parts it uses, for s3a:// file plugins (jars/hadoop/, git-ignored)
 HADOOP = ["jars/hadoop/*.jar"]
 
@@ -22,7 +24,7 @@ class BuildPyWithJar(build_py):
     def finalize_options(self):
         super().finalize_options()
         patterns = self.package_data.setdefault("drillspark", [])
-        patterns.extend(p for p in CP_DATA + DRIVERS + HADOOP if p not in patterns)
+        patterns.extend(p for p in CP_DATA + DRIVERS + FORMATS + HADOOP if p not in patterns)
 
     def run(self):
         sys.path.insert(0, str(ROOT / "tools"))
