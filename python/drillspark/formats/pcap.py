@@ -1,0 +1,30 @@
+"""Drill's `pcap` format (contrib/format-pcapng): packet captures, classic `.pcap` and
+`.pcapng`, one row per packet in Drill's columns (two column sets, one per file kind), read
+by the extension's `drill-pcap` source (jvm drillspark/formats/pcap/PcapFormat.scala;
+docs/formats.md)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from drillspark.formats.base import FormatError, FormatPlugin, Option
+
+
+class PcapFormat(FormatPlugin):
+    TYPE = "pcap"
+    EXTENSIONS = ("pcap", "pcapng")
+    SOURCE = "drill-pcap"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("stat", False, (bool,), "Drill's session statistics rows (not read here)"),
+    )
+
+    @classmethod
+    def validate(cls, config: dict[str, Any], where: str) -> None:
+        if config.get("stat"):
+            raise FormatError(
+                f"{where}option 'stat' (Drill's per-session statistics of a pcapng file) is not "
+                "supported by drillspark: read the packets with stat => false"
+            )
+
+
+FORMAT = PcapFormat()
