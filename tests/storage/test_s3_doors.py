@@ -68,3 +68,49 @@ def test_drillspark_sql_reads_a_file_plugin_a_session_was_given(spark, s3, bucke
     finally:
         session_module._STORAGE.pop(spark, None)
         default_engine(spark).session.plugins.pop("s3", None)
+
+
+@pytest.mark.spark_process
+def test_the_cli_reads_a_file_plugin_from_a_storage_file(s3, bucket, tmp_path, python_exe):
+    """`drillspark sql --storage FILE` (Drill's {"storage": {...}} shape) runs locally with the
+    plugin as a schema; the secret never reaches its output."""
+    import subprocess
+
+    plugins = tmp_path / "storage.json"
+    plugins.write_text(json.dumps({"storage": {"s3": s3.plugin(bucket)}}))
+    out = subprocess.run(
+        [
+            python_exe,
+            "-m",
+            "drillspark",
+            "sql",
+            "--storage",
+            str(plugins),
+            "--format",
+            "json",
+            "SELECT count(*) AS n FROM s3.root.`orders/`",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert '"n": 3' in out.stdout or '"n":3' in out.stdout, out.stdout
+    bad = subprocess.run(
+        [
+            python_exe,
+            "-m",
+            "drillspark",
+            "sql",
+            "--storage",
+            str(plugins),
+            "SELECT * FROM s3.root.`nope.json`",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert bad.returncode != 0 and "not found" in bad.stderr, bad.stderr
+    assert SECRET_KEY not in bad.stderr + bad.stdout + out.stdout + out.stderr

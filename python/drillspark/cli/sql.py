@@ -67,6 +67,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         "their workspace; once any is given, `root` is confined too "
         "(docs/security.md)",
     )
+    p.add_argument(
+        "--storage",
+        metavar="FILE",
+        help='storage plugins as Drill\'s bootstrap / override file ({"storage": {NAME: '
+        "CONFIG}}, JSON or HOCON): file plugins (s3a://bucket, other folders) and jdbc plugins "
+        "become schemas; runs locally",
+    )
     p.add_argument("--schema", help="default schema, as USE would set it (e.g. dfs.tmp)")
     p.add_argument(
         "--set",
@@ -125,6 +132,15 @@ def make_engine(args: argparse.Namespace, short_lived: bool = False):
         return drillspark.session(master=master, log_level=log_level, **settings)
 
     engine = SqlEngine(session=SqlSession(workspaces=workspaces), spark_factory=spark_factory)
+    if getattr(args, "storage", None):
+        from drillspark.cli.main import CliError
+        from drillspark.plugin_configs import PluginConfigError
+        from drillspark.plugin_configs.state import read_bootstrap
+
+        try:
+            engine.session.take_storage(read_bootstrap(args.storage))
+        except PluginConfigError as e:
+            raise CliError(str(e), code=2) from None
     if args.schema:
         engine.session.use(parse_schema_path(args.schema))
     for item in args.set:
@@ -160,7 +176,7 @@ def remote_session(args: argparse.Namespace) -> Any:
         from drillspark.cli.remote import login
 
         return login(args.connect)
-    if args.local or args.master or args.conf:
+    if args.local or args.master or args.conf or getattr(args, "storage", None):
         return None
     from drillspark.cli.remote import find_local
     from drillspark.sql.session import with_default_workspaces
