@@ -15,6 +15,7 @@ import org.apache.spark.sql.connector.catalog.{Identifier, Table, TableCatalog, 
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import drillspark.formats.Formats
 import drillspark.source.DrillDataSource
 import drillspark.source.input.InputFiles
 
@@ -97,13 +98,16 @@ object Workspace {
  * `workspace.default` (alias `root`: the default workspace's root; unset = driver's working
  * directory), `workspace.<ws>` = root folder, `workspace.<ws>.format`,
  * `workspace.<ws>.allowAccessOutsideWorkspace`, `workspace.<ws>.allowAbsolute` (non-local roots), `option.<opt>` = a default option of the drill source
- * (e.g. option.typeConflict=variant). See docs/scan.md.
+ * (e.g. option.typeConflict=variant), `<format type>.<option>` = an option of a format of
+ * drillspark.formats (e.g. excel.sheetName=Totals; docs/formats.md). See docs/scan.md.
  */
 class DfsCatalog extends TableCatalog with DrillCatalog {
   private var catalogName: String = "dfs"
   private var workspaces: Map[String, Workspace] = Map.empty
   private var defaultWs: Workspace = Workspace(DfsCatalog.Default, None, allowOutside = true, None)
   private var sourceOptions: Map[String, String] = Map.empty
+  // every conf of the catalog (keys lower-cased): `<format type>.<option>` configures a format
+  private var catalogOptions: Map[String, String] = Map.empty
 
   override def name(): String = catalogName
 
@@ -140,6 +144,7 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     }.toMap
     workspaces = builtIn ++ configured + (DfsCatalog.Default -> defaultWs)
     sourceOptions = opts.collect { case (k, v) if k.startsWith("option.") => k.stripPrefix("option.") -> v }
+    catalogOptions = opts
   }
 
   private def workspace(ns: Array[String]): Workspace = ns.toSeq match {
@@ -167,11 +172,19 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
       Map("relationName" -> s"${quoted(ident)} (no file or folder matches $path)",
         "searchPath" -> s"[`$catalogName`.`${ws.name}`]"), None)
     val fmt = format(ws, table, path, conf)
-    if (fmt != "json") throw new IllegalArgumentException(
-      s"drill: table `$table`: format '$fmt' is not readable yet (json only; csv/tsv/psv/txt and " +
-        "parquet arrive with the storage engines)")
     // a confined workspace: the source checks every file it lists, and again where it opens it
     val confined = ws.realRoot.map(r => Map("workspace" -> ws.name, "workspaceRoot" -> r.toString)).getOrElse(Map.empty)
+    if (fmt != "json") {
+      // a format of drillspark.formats (avro, excel, ...): its source, by Drill's type or extension
+      val source = Formats.byType(fmt).orElse(Formats.byExtension(fmt)).getOrElse(
+        throw new IllegalArgumentException(s"drill: table `$table`: format '$fmt' is not readable yet by the " +
+          s"$catalogName catalog (it reads json and ${Formats.typeNames.mkString(", ")}; csv/tsv/psv/txt and parquet " +
+          "through drillspark.sql)"))
+      val prefix = source.reader.typeName.toLowerCase(Locale.ROOT) + "."
+      val options = catalogOptions.collect { case (k, v) if k.startsWith(prefix) => k.stripPrefix(prefix) -> v } +
+        ("path" -> path) ++ confined
+      return source.table(new CaseInsensitiveStringMap(options.asJava), None)
+    }
     val options = sourceOptions + ("path" -> path) + ("format" -> fmt) ++ confined
     DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None).inCatalog(catalogName)
   }

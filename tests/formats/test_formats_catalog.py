@@ -1,0 +1,85 @@
+"""The format framework's own rules: the registry (Drill's type names, extensions, bootstrap
+configs, config checks in Drill's words) and the plain-Spark door of the `dfs` catalog, which
+finds a format's reader by the file's extension or a workspace's default format."""
+
+from __future__ import annotations
+
+import fastavro
+import openpyxl
+import pytest
+
+from drillspark.formats import registry
+from drillspark.formats.base import FormatError
+
+
+def test_registry_lists_each_format_once():
+    types = [t.lower() for t in registry.types()]
+    assert len(types) == len(set(types))
+    assert {"json", "parquet", "text", "avro", "excel"} <= set(types)
+
+
+def test_bootstrap_formats_as_drill_shows_them():
+    """Drill 1.22 (with its contrib plugins) lists these under its bootstrap dfs (DESCRIBE
+    SCHEMA dfs); the excel entry as it shows it."""
+    formats = registry.bootstrap_formats()
+    assert list(formats)[:8] == [
+        "parquet",
+        "json",
+        "sequencefile",
+        "csvh",
+        "psv",
+        "avro",
+        "tsv",
+        "csv",
+    ]
+    assert formats["excel"] == {
+        "type": "excel",
+        "extensions": ["xlsx"],
+        "lastRow": 1048576,
+        "ignoreErrors": True,
+        "maxArraySize": -1,
+        "thresholdBytesForTempFiles": -1,
+    }
+    assert formats["psv"]["extensions"] == ["tbl"]
+
+
+def test_extension_lookup_prefers_the_plugins_own_configs():
+    assert registry.by_extension("AVRO") == ("avro", {"type": "avro", "extensions": ["avro"]})
+    own = {"sheets": {"type": "excel", "extensions": ["xlsx", "xlsm"], "sheetName": "S"}}
+    name, conf = registry.by_extension("xlsm", own)
+    assert name == "sheets" and conf["sheetName"] == "S"
+    assert registry.by_extension("nope") is None
+
+
+def test_config_defaults_and_checks():
+    conf = registry.get("EXCEL").config({"SHEETNAME": "x", "allTextMode": "true"})
+    assert conf["sheetName"] == "x" and conf["allTextMode"] is True and conf["lastRow"] == 1048576
+    with pytest.raises(FormatError, match="option 'lastRow' must not be negative"):
+        registry.get("excel").config({"lastRow": -2})
+    with pytest.raises(FormatError, match="option 'allTextMode' must be true or false"):
+        registry.get("excel").config({"allTextMode": "maybe"})
+    with pytest.raises(FormatError, match="unknown format type 'nope'"):
+        registry.get("nope")
+
+
+def test_table_function_over_plugin_config():
+    """A table function's options go over the plugin's config of that type."""
+    own = {"excel": {"type": "excel", "extensions": ["xlsx"], "sheetName": "S", "headerRow": 2}}
+    plugin, conf = registry.config_for({"type": "excel", "headerRow": 0}, "/x/a.xlsx", own)
+    assert plugin.TYPE == "excel" and conf["sheetName"] == "S" and conf["headerRow"] == 0
+
+
+def test_dfs_catalog_reads_registered_formats(spark, tmp_path):
+    avro = tmp_path / "e.avro"
+    with avro.open("wb") as fh:
+        schema = {"type": "record", "name": "R", "fields": [{"name": "a", "type": "int"}]}
+        fastavro.writer(fh, fastavro.parse_schema(schema), [{"a": 1}, {"a": 2}])
+    assert [r.a for r in spark.sql(f"SELECT a FROM dfs.`{avro}` ORDER BY a").collect()] == [1, 2]
+    wb = openpyxl.Workbook()
+    wb.active.append(["k"])
+    wb.active.append([3])
+    wb.save(tmp_path / "b.xlsx")
+    assert spark.sql(f"SELECT k FROM dfs.`{tmp_path / 'b.xlsx'}`").first().k == 3.0
+    with pytest.raises(Exception, match="format 'csv' is not readable yet"):
+        (tmp_path / "x.csv").write_text("a\n1\n")
+        spark.sql(f"SELECT * FROM dfs.`{tmp_path / 'x.csv'}`").collect()
