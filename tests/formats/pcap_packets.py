@@ -37,7 +37,7 @@ def _ipv6(proto: int, src: str, dst: str, payload: bytes) -> bytes:
 
 def udp(src: str, sport: int, dst: str, dport: int, data: bytes, v6: bool = False) -> bytes:
     segment = struct.pack("!HHHH", sport, dport, 8 + len(data), 0) + data
-    return (_ipv6(17, src, dst, segment) if v6 else _ipv4(17, src, dst, segment))
+    return _ipv6(17, src, dst, segment) if v6 else _ipv4(17, src, dst, segment)
 
 
 def tcp(src: str, sport: int, dst: str, dport: int, flags: int, seq: int, ack: int = 0,
@@ -53,8 +53,20 @@ PACKETS: list[tuple[int, int, bytes]] = [
     (1700000000, 123456, udp("192.168.1.10", 53000, "8.8.8.8", 53, b"hello drill")),
     (1700000001, 500000, tcp("192.168.1.10", 40000, "93.184.216.34", 80, SYN, 1000)),
     (1700000002, 7, tcp("93.184.216.34", 80, "192.168.1.10", 40000, SYN | ACK, 5000, 1001)),
-    (1700000003, 999999, tcp("192.168.1.10", 40000, "93.184.216.34", 80, PSH | ACK, 1001, 5001,
-                             b"GET / HTTP/1.0\r\n\r\n")),  # fmt: skip
+    (
+        1700000003,
+        999999,
+        tcp(
+            "192.168.1.10",
+            40000,
+            "93.184.216.34",
+            80,
+            PSH | ACK,
+            1001,
+            5001,
+            b"GET / HTTP/1.0\r\n\r\n",
+        ),
+    ),  # fmt: skip
     (1700000004, 0, udp("fe80::1", 5353, "ff02::fb", 5353, b"mdns", v6=True)),
     (1700000005, 250000, tcp("10.0.0.1", 1234, "10.0.0.2", 22, FIN | ACK | URG, 7, 8)),
 ]
