@@ -11,7 +11,19 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from drillspark.formats import avro, excel, json, log_regex, ltsv, parquet, pcap, syslog, text, xml
+from drillspark.formats import (
+    avro,
+    excel,
+    httpd,
+    json,
+    log_regex,
+    ltsv,
+    parquet,
+    pcap,
+    syslog,
+    text,
+    xml,
+)
 from drillspark.formats.base import FormatError, FormatPlugin
 
 FORMATS: tuple[FormatPlugin, ...] = (
@@ -25,6 +37,7 @@ FORMATS: tuple[FormatPlugin, ...] = (
     ltsv.FORMAT,
     pcap.FORMAT,
     xml.FORMAT,
+    httpd.FORMAT,
 )
 
 # Formats Drill's bootstrap `dfs` lists that drillspark cannot read yet (shown, refused on read)
@@ -52,18 +65,23 @@ def find(type_name: str) -> FormatPlugin | None:
     return _BY_TYPE.get(str(type_name).lower())
 
 
-def bootstrap_formats() -> dict[str, dict[str, Any]]:
-    """The `formats` of Drill's bootstrap `dfs` and `cp` plugins, in Drill's order of them."""
-    order = (
-        *("parquet", "json", "sequencefile", "csvh", "psv", "avro", "tsv", "csv"),
-        *("httpd", "syslog", "excel", "xml", "ltsv", "pcap"),  # Drill's contrib plugins'
-    )
-    found: dict[str, dict[str, Any]] = dict(UNREADABLE)
+# Drill 1.22's bootstrap `dfs` formats, in its order: its core ones, then its contrib plugins'
+CORE_BOOTSTRAP = ("parquet", "json", "sequencefile", "csvh", "psv", "avro", "tsv", "csv")
+CONTRIB_BOOTSTRAP = ("httpd", "syslog", "excel", "xml", "ltsv", "pcap")
+
+
+def bootstrap_formats(contrib: bool = True, readable: bool = False) -> dict[str, dict[str, Any]]:
+    """The `formats` of Drill's bootstrap `dfs` plugin, in Drill's order: the core ones, and
+    with `contrib` those its contrib plugins add (and any other registered format's); with
+    `readable` only those drillspark reads (not `sequencefile`)."""
+    found: dict[str, dict[str, Any]] = {} if readable else dict(UNREADABLE)
     for f in FORMATS:
         found.update(f.bootstrap())
-    return {n: found[n] for n in order if n in found} | {
-        n: c for n, c in found.items() if n not in order
-    }
+    order = CORE_BOOTSTRAP + CONTRIB_BOOTSTRAP if contrib else CORE_BOOTSTRAP
+    out = {n: found[n] for n in order if n in found}
+    if contrib:
+        out.update({n: c for n, c in found.items() if n not in out})
+    return out
 
 
 def plugin_formats(configured: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from drillspark.formats import registry as format_registry
 from drillspark.options import REGISTRY, SESSION, SYSTEM, OptionError
 from drillspark.plugin_configs import PluginConfig, PluginConfigError, StoragePlugins
 from drillspark.plugin_configs.file import FileConfig
@@ -24,31 +25,10 @@ from drillspark.sql.session import SQL_READS, SqlSession, with_default_workspace
 VERBOSE_ERRORS = "drill.exec.http.rest.errors.verbose"
 
 
-def _text(extension: str, delimiter: str, **more: Any) -> dict[str, Any]:
-    """A text format as Drill's bootstrap config lists it (its members in Drill's order)."""
-    return {
-        "type": "text",
-        "extensions": [extension],
-        "lineDelimiter": "\n",
-        "fieldDelimiter": delimiter,
-        "quote": '"',
-        "escape": '"',
-        "comment": "#",
-        **more,
-    }
-
-
-# The formats drillspark reads, in the order Drill 1.22's /storage answers list them (its
-# `dfs` also has `sequencefile`, which drillspark does not read)
-FORMATS: dict[str, Any] = {
-    "parquet": {"type": "parquet"},
-    "json": {"type": "json", "extensions": ["json"]},
-    "csvh": _text("csvh", ",", extractHeader=True),
-    "psv": _text("tbl", "|"),
-    "avro": {"type": "avro", "extensions": ["avro"]},
-    "tsv": _text("tsv", "\t"),
-    "csv": _text("csv", ","),
-}
+# The formats drillspark reads of Drill 1.22's bootstrap `dfs`, in the order its /storage
+# answers list them (its `dfs` also has `sequencefile`, which drillspark does not read), from
+# the one list of formats (drillspark/formats/registry.py)
+FORMATS: dict[str, Any] = format_registry.bootstrap_formats(contrib=False, readable=True)
 CP_FORMATS = {name: FORMATS[name] for name in ("parquet", "avro", "json", "csvh", "tsv", "csv")}
 
 
@@ -85,6 +65,7 @@ class Catalog:
         self._lock = threading.Lock()
         self.workspaces = with_default_workspaces(workspaces)
         self.disabled: set[str] = set()
+        self.dfs_formats: dict[str, Any] = {}
         self.system_options: dict[str, object] = {}
         self.plugins = StoragePlugins(
             {"cp": FileConfig(_cp_config()), "dfs": FileConfig(_dfs_config(self.workspaces))},
@@ -110,6 +91,7 @@ class Catalog:
         default schema (checked again: a workspace may be gone)."""
         with self._lock:
             s = DisablingSession(workspaces=dict(self.workspaces))
+            s.formats = dict(self.dfs_formats)
             s.disabled = frozenset(self.disabled)
             s.unqueryable = self._unqueryable
             s.plugins = dict(self._sql_plugins)
@@ -198,12 +180,14 @@ class Catalog:
         dfs = self.plugins.get("dfs")
         assert isinstance(dfs, FileConfig)
         workspaces = {ws: spec["location"] for ws, spec in dfs.workspaces().items()}
+        formats = dict(dfs.raw.get("formats") or {})  # the sessions' dfs formats configs
         disabled = {n for n in self.plugins.names() if not self._config(n).enabled}
         unqueryable = {
             n.lower(): why for n in self.plugins.names() if (why := self.not_queryable(n))
         }
         with self._lock:
             self.workspaces = workspaces
+            self.dfs_formats = formats
             self.disabled = disabled
             self._unqueryable = unqueryable
             self._sql_plugins = {

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from drillspark.errors import ExecutionError
+from drillspark.formats import registry as format_registry
 from drillspark.names import fold
 from drillspark.plan.errors import PlanError
 from drillspark.result import DrillResult, StatementResult
@@ -282,32 +283,8 @@ def schema_properties(session: SqlSession, ref: catalog.SchemaRef) -> str:
     return jackson_pretty(config)
 
 
-def _text_format(ext: str, delimiter: str, header: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "text",
-        "extensions": [ext],
-        "lineDelimiter": "\n",
-        "fieldDelimiter": delimiter,
-        "quote": '"',
-        "escape": '"',
-        "comment": "#",
-    }
-    if header:
-        out["extractHeader"] = True
-    return out
-
-
-# The formats of Drill's bootstrap dfs / cp plugin config.
-FORMATS_CONFIG: dict[str, Any] = {
-    "parquet": {"type": "parquet"},
-    "json": {"type": "json", "extensions": ["json"]},
-    "sequencefile": {"type": "sequencefile", "extensions": ["seq"]},
-    "csvh": _text_format("csvh", ",", True),
-    "psv": _text_format("tbl", "|"),
-    "avro": {"type": "avro", "extensions": ["avro"]},
-    "tsv": _text_format("tsv", "\t"),
-    "csv": _text_format("csv", ","),
-}
+# The formats of Drill's bootstrap dfs / cp plugin config (drillspark/formats/registry.py).
+FORMATS_CONFIG: dict[str, Any] = format_registry.bootstrap_formats(contrib=False)
 
 
 def _quoted(parts: Sequence[str]) -> str:
