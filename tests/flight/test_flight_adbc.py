@@ -342,3 +342,21 @@ def test_bad_commands_are_refused(flight_server):
     with pytest.raises(flight.FlightError, match="a ticket of this server's FlightInfo"):
         client.do_get(flight.Ticket(other)).read_all()
     client.close()
+
+
+def test_ctas_and_its_update_count(adbc, flight_tmp):
+    cur = adbc.cursor()
+    cur.execute("CREATE TABLE dfs.tmp.`flight_ctas` AS SELECT id, arr FROM dfs.tmp.`complex.json`")
+    answer = cur.fetch_arrow_table().to_pylist()
+    assert answer[0]["Number of records written"] == 2
+    cur.execute("SELECT id FROM dfs.tmp.`flight_ctas` ORDER BY id")
+    assert cur.fetchall() == [(1,), (2,)]
+    # an update (CommandStatementUpdate through DoPut) answers the records a CTAS wrote
+    stmt = cur.adbc_statement
+    stmt.set_sql_query(
+        "CREATE TABLE dfs.tmp.`flight_ctas2` AS SELECT id FROM dfs.tmp.`complex.json`"
+    )
+    assert stmt.execute_update() == 2
+    stmt.set_sql_query("USE dfs.tmp")
+    assert stmt.execute_update() == 0
+    assert (flight_tmp / "flight_ctas2").is_dir()

@@ -1,0 +1,142 @@
+"""One answer through each of `drillspark serve`'s doors: Arrow Flight SQL (ADBC's driver,
+`fetch_arrow_table`), Drill's REST API (`POST /query.json`, the body read and parsed as JSON),
+Drill's native protocol (Drill's JDBC driver, every value read with getObject) and the Flight
+SQL JDBC driver (the same). Rows per second for the whole answer, and the time to the first
+row of a small statement through each.
+
+    PYTHONPATH=python python benchmarks/protocol_bench.py                # 1,000,000 rows
+    PYTHONPATH=python python benchmarks/protocol_bench.py --rows 200000 --runs 3
+
+The rows (i BIGINT, s VARCHAR, f DOUBLE) are a JSON file generated in a temporary folder, the
+server's `tmp` workspace; the server runs in this process on free loopback ports with no row
+limit. The JDBC drivers run in the native tests' probe (tests/native/DrillJdbcProbe.java; its
+`count:` step reports the milliseconds to the first row and to the end, so the JVM's start is
+not counted); their jars are the tests' (`make setup`). The doors alternate; the best of
+`--runs` is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = ROOT / "tests" / "native" / "DrillJdbcProbe.java"
+DRILL_JDBC = ROOT / "tests" / "native" / "jars" / "drill-jdbc-all-1.22.0.jar"
+FLIGHT_JDBC = ROOT / "tests" / "flight" / "jars" / "flight-sql-jdbc-driver-18.3.0.jar"
+
+
+def generate(folder: Path, rows: int) -> Path:
+    path = folder / "rows.json"
+    with open(path, "w") as f:
+        for i in range(rows):
+            f.write(json.dumps({"i": i, "s": f"row number {i}", "f": i * 0.5}) + "\n")
+    return path
+
+
+def flight_adbc(uri: str, sql: str) -> tuple[int, float]:
+    import adbc_driver_flightsql.dbapi as flightsql
+
+    with flightsql.connect(uri, autocommit=True) as conn:
+        cur = conn.cursor()
+        start = time.perf_counter()
+        cur.execute(sql)
+        table = cur.fetch_arrow_table()
+        return table.num_rows, time.perf_counter() - start
+
+
+def rest(url: str, sql: str) -> tuple[int, float]:
+    body = json.dumps({"queryType": "SQL", "query": sql}).encode()
+    req = urllib.request.Request(
+        f"{url}/query.json", data=body, headers={"Content-Type": "application/json"}
+    )
+    start = time.perf_counter()
+    with urllib.request.urlopen(req, timeout=3600) as r:
+        answer = json.loads(r.read())
+    return len(answer["rows"]), time.perf_counter() - start
+
+
+def jdbc(jar: Path, url: str, sql: str, extra: list[str]) -> tuple[int, float, float]:
+    cmd = ["java", *extra, "-Duser.timezone=UTC", "-cp", str(jar), str(PROBE), url, f"count:{sql}"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600).stdout
+    for line in out.splitlines():
+        if line.startswith('{"step":"count:'):
+            step = json.loads(line)
+            if "error" in step:
+                raise RuntimeError(step["error"])
+            return step["rows"], step["ms"] / 1000, step["firstMs"] / 1000
+    raise RuntimeError(f"the JDBC probe answered nothing:\n{out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--runs", type=int, default=2)
+    args = ap.parse_args(argv)
+
+    import drillspark
+    from drillspark.server import DrillServer, Limits
+
+    tmp = Path(tempfile.mkdtemp(prefix="protocol-bench-"))
+    generate(tmp, args.rows)
+    spark = drillspark.session(
+        master="local[2]", **{"spark.ui.enabled": "false", "spark.sql.session.timeZone": "UTC"}
+    )
+    srv = DrillServer(
+        spark,
+        port=0,
+        user_port=0,
+        flight_port=0,
+        workspaces={"tmp": str(tmp)},
+        limits=Limits(max_rows=0, max_seconds=0),
+    ).start()
+    big = "SELECT i, s, f FROM dfs.tmp.`rows.json`"
+    small = "SELECT i, s, f FROM dfs.tmp.`rows.json` LIMIT 10"
+    native_url = f"jdbc:drill:drillbit=127.0.0.1:{srv.native.port}"
+    flight_url = f"jdbc:arrow-flight-sql://127.0.0.1:{srv.flight.port}/?useEncryption=false"
+    drill_flags = ["--add-opens", "java.base/java.lang=ALL-UNNAMED"]
+    flight_flags = ["--add-opens=java.base/java.nio=ALL-UNNAMED"]
+    doors = {
+        "Flight SQL (ADBC, Arrow table)": lambda q: flight_adbc(srv.flight.uri, q),
+        "REST /query.json (JSON parsed)": lambda q: rest(srv.url, q),
+        "native (Drill's JDBC driver)": lambda q: jdbc(DRILL_JDBC, native_url, q, drill_flags)[:2],
+        "Flight SQL (Flight SQL JDBC driver)": lambda q: jdbc(
+            FLIGHT_JDBC, flight_url, q, flight_flags
+        )[:2],
+    }
+    best: dict[str, float] = {}
+    first: dict[str, float] = {}
+    try:
+        for door in doors.values():  # a warm-up: the reader's first compile, JIT
+            door(small)
+        for run in range(args.runs):
+            for name, door in doors.items():
+                rows, seconds = door(big)
+                if rows != args.rows:
+                    raise RuntimeError(f"{name}: {rows} rows, not {args.rows}")
+                best[name] = min(best.get(name, seconds), seconds)
+                rows, seconds = door(small)
+                first[name] = min(first.get(name, seconds), seconds)
+                print(f"run {run + 1}: {name}: {seconds:.3f} s small, {best[name]:.2f} s best")
+    finally:
+        srv.stop()
+        spark.stop()
+    print(f"\n{args.rows:,} rows (i BIGINT, s VARCHAR, f DOUBLE), best of {args.runs}:\n")
+    print("| door | whole answer | rows/s | 10-row statement |")
+    print("|---|---|---|---|")
+    for name in doors:
+        print(
+            f"| {name} | {best[name]:.2f} s | {args.rows / best[name]:,.0f} | "
+            f"{first[name] * 1000:.0f} ms |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
