@@ -175,3 +175,11 @@ def test_connections_list_a_logged_in_session_without_its_cookie(auth_server):
     uuid.UUID(row["session"])
     # the session cookie is a credential: it appears nowhere in the answer
     assert cookies and not any(c in json.dumps(answer) for c in cookies)
+
+
+def test_stats_give_the_direct_memory_limit(http):
+    """pydrill's `stats()` test asks for a non-zero `Maximum Direct Memory` (Drill 1.22 no
+    longer serves /stats.json; older Drills gave the Drillbit's limit)."""
+    stats = {e["name"]: e["value"] for e in http.get_json("/stats.json")}
+    direct_max = http.query("SELECT direct_max FROM sys.memory")["rows"][0]["direct_max"]
+    assert stats["Maximum Direct Memory"] == direct_max > 0

@@ -940,7 +940,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 {"name": "Data Port Address", "value": "localhost:31012"},
                 {"name": "User Port Address", "value": f"localhost:{self.app.ports()['user']}"},
                 {"name": "Control Port Address", "value": "localhost:31011"},
-                {"name": "Maximum Direct Memory", "value": 0},
+                {"name": "Maximum Direct Memory", "value": _max_direct(self.app.spark)},
                 {"name": "Running Queries", "value": len(qm.running())},
                 {"name": "Finished Queries", "value": sum(qm.counters.values())},
             ],
@@ -965,6 +965,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 )
             out.append("")
         self._send(200, "\n".join(out).encode(), "text/plain")
+
+
+def _max_direct(spark: Any) -> int:
+    """The driver JVM's direct memory limit, as sys.memory's direct_max (0 without a JVM
+    here: Spark Connect)."""
+    from drillspark.spark.storage.metadata import MetadataError, jvm_rows
+
+    try:
+        return int(jvm_rows(spark, "memory", 0)[0][6])
+    except MetadataError:
+        return 0
 
 
 class _Answered(HttpError):
