@@ -300,7 +300,7 @@ def _server(DrillServer, spark, args, workspaces, users, limits, storage, state_
             storage=storage,
             state_dir=state_dir,
             user_port=user_port,
-            flight_port=args.flight_port if args.flight_port >= 0 else None,
+            flight_port=_flight_port(args),
         )
 
     if args.user_port is not None:
@@ -318,6 +318,12 @@ def _server(DrillServer, spark, args, workspaces, users, limits, storage, state_
             flush=True,
         )
         return server
+
+
+def _flight_port(args: argparse.Namespace) -> int | None:
+    """--flight-port: None (off) for -1, the default."""
+    port = getattr(args, "flight_port", -1)
+    return port if port is not None and port >= 0 else None
 
 
 def _state_dir(given: str | None) -> str | None:
