@@ -218,3 +218,14 @@ def test_conflicting_types_across_files(sql, tmp_path):
     with pytest.raises(Exception) as e:
         sql("SELECT * FROM dfs.data.`c`").collect()
     assert "2.avro" in str(e.value) and "column a" in str(e.value)
+
+
+@pytest.mark.parametrize("codec", ["null", "deflate"])
+def test_compressed_files(sql, tmp_path, codec):
+    schema = {"type": "record", "name": "C", "fields": [{"name": "n", "type": "long"}]}
+    with (tmp_path / "c.avro").open("wb") as fh:
+        fastavro.writer(
+            fh, fastavro.parse_schema(schema), [{"n": i} for i in range(5000)], codec=codec
+        )
+    row = sql("SELECT COUNT(*) AS c, SUM(n) AS s FROM dfs.data.`c.avro`").collect()[0]
+    assert (row.c, row.s) == (5000, sum(range(5000)))
