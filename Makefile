@@ -20,6 +20,11 @@ DRIVERS := python/drillspark/jars/drivers/.fetched
 # the format readers' Java libraries (Apache POI, excel-streaming-reader; tools/fetch_format_jars.py)
 FORMAT_JARS := python/drillspark/jars/formats/.fetched
 HADOOP_JARS := python/drillspark/jars/hadoop/.fetched
+# The record plugins' clients (#32: the MongoDB Java driver; tools/fetch_client_jars.py)
+CLIENT_JARS := python/drillspark/jars/clients/.fetched
+# FerretDB (a MongoDB wire-protocol server over SQLite) for the `mongo` plugin's tests, built with go
+FERRETDB := build/ferretdb/ferretdb
+GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
 PYTEST_ARGS ?=
 
 .PHONY: all setup java browser databases jar demo test test-long unit conformance bench lint clean
@@ -97,6 +102,25 @@ $(HADOOP_JARS): tools/fetch_hadoop_jars.py tools/fetch_cp_data.py
 	@echo "make: fetching hadoop-aws 3.5.0 and the AWS SDK parts it needs (12 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_hadoop_jars.py
 
+# The `mongo` plugin's client: org.mongodb:mongodb-driver-sync, mongodb-driver-core and bson 5.14.0
+# from Maven Central (or ~/.m2), checked against their SHA-1s, into python/drillspark/jars/clients/
+# (session() puts them on spark.jars; the extension calls the driver by reflection).
+$(CLIENT_JARS): tools/fetch_client_jars.py tools/fetch_cp_data.py
+	@echo "make: fetching the MongoDB Java driver 5.14.0 (3 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_client_jars.py
+
+# FerretDB 1.24.2 from the Go module proxy, built once into build/ferretdb/ (git-ignored; a few
+# minutes the first time): the real MongoDB-protocol server the `mongo` plugin's tests start.
+# Built from the module's source: FerretDB refuses to start without build/version/version.txt,
+# which its own build generates and `go install` leaves out.
+$(FERRETDB):
+	@echo "make: building FerretDB 1.24.2 with go (the mongo plugin's test server; minutes, once) ..."
+	rm -rf build/ferretdb/src && mkdir -p build/ferretdb
+	cp -r "$$(GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) mod download -json github.com/FerretDB/FerretDB@v1.24.2 | sed -n 's/.*"Dir": "\(.*\)",/\1/p')" build/ferretdb/src
+	chmod -R u+w build/ferretdb/src
+	echo v1.24.2 > build/ferretdb/src/build/version/version.txt
+	cd build/ferretdb/src && GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) build -o ../ferretdb ./cmd/ferretdb
+
 # Drill's own clients, for the native protocol's tests (tests/native/): the JDBC driver
 # org.apache.drill.exec:drill-jdbc-all:1.22.0 and sqlline 1.12.0 with its jline jars, from Maven
 # Central (or ~/.m2), checked against their SHA-1s, into tests/native/jars/ (git-ignored).
@@ -119,7 +143,7 @@ $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(CLIENT_JARS) $(FERRETDB) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup

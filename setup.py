@@ -18,17 +18,22 @@ DRIVERS = ["jars/drivers/*.jar"]
 FORMATS = ["jars/formats/*.jar"]
 # hadoop-aws and the AWS SDK parts it uses, for s3a:// file plugins (jars/hadoop/, git-ignored)
 HADOOP = ["jars/hadoop/*.jar"]
+# the MongoDB Java driver for the `mongo` plugin (jars/clients/, git-ignored)
+CLIENTS = ["jars/clients/*.jar"]
 
 
 class BuildPyWithJar(build_py):
     def finalize_options(self):
         super().finalize_options()
         patterns = self.package_data.setdefault("drillspark", [])
-        patterns.extend(p for p in CP_DATA + DRIVERS + FORMATS + HADOOP if p not in patterns)
+        patterns.extend(
+            p for p in CP_DATA + DRIVERS + FORMATS + HADOOP + CLIENTS if p not in patterns
+        )
 
     def run(self):
         sys.path.insert(0, str(ROOT / "tools"))
         import build_jar
+        import fetch_client_jars
         import fetch_cp_data
         import fetch_hadoop_jars
         import fetch_jdbc_drivers
@@ -46,6 +51,10 @@ class BuildPyWithJar(build_py):
             fetch_hadoop_jars.fetch()
         except fetch_hadoop_jars.FetchError as e:
             sys.exit(f"drillspark: hadoop-aws and the AWS SDK could not be fetched: {e}")
+        try:
+            fetch_client_jars.fetch()
+        except fetch_cp_data.FetchError as e:
+            sys.exit(f"drillspark: the MongoDB Java driver could not be fetched: {e}")
         super().run()
 
 

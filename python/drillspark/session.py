@@ -69,10 +69,20 @@ def hadoop_jars() -> list[str]:
     return sorted(str(p) for p in _HADOOP_DIR.glob("*.jar"))
 
 
+# the record plugins' client libraries (the MongoDB Java driver for `mongo`), fetched at build
+# time by tools/fetch_client_jars.py, as the drivers are
+_CLIENTS_DIR = _JARS_DIR / "clients"
+
+
+def client_jars() -> list[str]:
+    """Absolute paths of the record plugins' client jars bundled with this package."""
+    return sorted(str(p) for p in _CLIENTS_DIR.glob("*.jar"))
+
+
 def spark_jars() -> list[str]:
     """Every jar a session needs on `spark.jars`: the extension, the JDBC drivers, then the
     Hadoop file systems' (S3A)."""
-    return [jar_path(), *driver_jars(), *hadoop_jars(), *format_jars()]
+    return [jar_path(), *driver_jars(), *hadoop_jars(), *format_jars(), *client_jars()]
 
 
 def _append(existing: str | None, value: str) -> str:

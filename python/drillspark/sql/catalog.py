@@ -182,6 +182,15 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
 
             out += [name] + [f"{name}.{c}" for c in http.schemas(config)]
             continue
+        if config.get("type") == "mongo":  # each database is a schema
+            from drillspark.spark.storage import mongo
+
+            try:
+                found = mongo.databases(session._spark(), name, config)
+            except mongo.MongoError as e:
+                raise ValidationError(str(e)) from None
+            out += [name] + [f"{name}.{d}" for d in found]
+            continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
         except jdbc.JdbcError as e:
@@ -194,7 +203,7 @@ def plugin_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlFie
     """DESCRIBE's columns of a `jdbc` plugin's table (`pg.sales.orders`), from the database's
     catalog; None when `parts` names no such plugin."""
     plugin = session.plugin(parts[0]) if len(parts) > 1 else None
-    if plugin is None or plugin[1].get("type") == "http":  # http: known when read
+    if plugin is None or plugin[1].get("type") in ("http", "mongo"):  # known when read
         return None
     from drillspark.spark.storage import jdbc
 
@@ -258,6 +267,17 @@ def schema_configs(session: SqlSession) -> list[dict]:
 
             names = [name, *(f"{name}.{c}" for c in http.schemas(config))]
             out += [{"name": n, "type": "http", "mutable": False, "views": False} for n in names]
+        if config.get("type") == "mongo":  # the plugin and each database
+            from drillspark.spark.storage import mongo
+
+            try:
+                names = [
+                    name,
+                    *(f"{name}.{d}" for d in mongo.databases(session._spark(), name, config)),
+                ]
+            except mongo.MongoError as e:
+                raise ValidationError(str(e)) from None
+            out += [{"name": n, "type": "mongo", "mutable": False, "views": False} for n in names]
     return out
 
 
@@ -386,6 +406,8 @@ def plugin_scan(
 
     if config.get("type") == "http":
         return http_scan(low, name, config, parts, node)
+    if config.get("type") == "mongo":
+        return mongo_scan(low, name, config, parts, node)
     try:
         engine_config = jdbc.JdbcConfig.of(name, config)
         schema, table = jdbc.resolve(
@@ -418,6 +440,25 @@ def http_scan(
     pushed = _push_params(node, params) if params else {}
     if pushed:
         selection["params"] = pushed
+    low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
+    return Rel(
+        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
+    )
+
+
+def mongo_scan(
+    low: Lowering, name: str, config: dict[str, Any], parts: tuple[str, ...], node: exp.Expr
+) -> Rel:
+    """A collection of a `mongo` plugin (``mongo.db.collection``), resolved on the server now so
+    that a missing one is an error at its place in the SQL (spark/storage/mongo.py)."""
+    from drillspark.plugin_configs import config_from_json
+    from drillspark.spark.storage import mongo
+    from drillspark.sql.lower import Rel
+
+    try:
+        selection = mongo.table_selection(low.session._spark(), name, config, parts)
+    except mongo.MongoError as e:
+        raise low.fail(str(e), node, TableNotFoundError) from None
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     return Rel(
         low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None

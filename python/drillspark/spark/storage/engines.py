@@ -451,6 +451,10 @@ def make_engine(
         from drillspark.spark.storage.http import HttpEngine
 
         return HttpEngine(name, config)
+    if kind == "mongo":  # MongoDB collections (mongo.py)
+        from drillspark.spark.storage.mongo import MongoEngine
+
+        return MongoEngine(name, config)
     if kind == "classpath":
         root = config.get("root")
         roots = (
