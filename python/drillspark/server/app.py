@@ -20,6 +20,7 @@ from drillspark.errors import UsageError
 from drillspark.server.auth import Authenticator, SessionStore, User
 from drillspark.server.catalog import Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
+from drillspark.server.log_buffer import LogBuffer
 from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager
 from drillspark.server.shown_paths import scrubber
 from drillspark.server.sys_tables import ServerTables
@@ -116,6 +117,7 @@ class DrillServer:
         self._shown: tuple[object, Callable[[str], str]] | None = None
         self.max_request_bytes = self.limits.max_request_bytes
         self.started = time.time()
+        self.log_buffer = LogBuffer()  # its recent log lines (log_buffer.py)
         self._basic: dict[str, tuple[User, float]] = {}
         self._basic_lock = threading.Lock()
         handler = type("BoundHandler", (Handler,), {"app": self})
@@ -171,6 +173,7 @@ class DrillServer:
         if self.flight is not None:
             self.flight.start()
         serve_sys(self.port, ServerTables(self))  # sys.profiles, connections, boot
+        self.log_buffer.attach()  # the console's Logs page
         threading.Thread(target=self._watch_spark, name="drillspark-health", daemon=True).start()
         # DEBUG: `drillspark serve` announces the address itself, once (with how to stop it)
         log.debug(
@@ -197,6 +200,7 @@ class DrillServer:
             self.flight.stop()
         self.httpd.server_close()
         serve_sys(self.port, None)
+        self.log_buffer.detach()
         if self._thread is not None:
             self._thread.join(timeout=5)
 

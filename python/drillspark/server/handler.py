@@ -46,6 +46,7 @@ PAGES = {
     "/options": "options.html",
     "/login": "login.html",
     "/status": "status.html",
+    "/logs": "logs.html",
 }
 PUBLIC = {"/login", "/j_security_check", "/status.json"}
 _CHUNK = 64 * 1024
@@ -267,6 +268,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("GET", r"/status\.json", self._status),
             ("GET", r"/status/metrics", self._metrics),
             ("GET", r"/status/threads", self._threads),
+            ("GET", r"/logs\.json", self._logs),
+            ("GET", r"/log/(?P<name>[^/]+)/content\.json", self._log_content),
+            ("GET", r"/log/(?P<name>[^/]+)/download", self._log_download),
             ("GET", r"/stats\.json", self._stats),
             ("GET", r"/cluster\.json", self._cluster),
             ("GET", r"/profiles\.json", self._profiles),
@@ -965,6 +969,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 )
             out.append("")
         self._send(200, "\n".join(out).encode(), "text/plain")
+
+    # the console's Logs page: Drill's /logs.json, /log/{name}/content.json and
+    # /log/{name}/download (admins only), over the server's recent log (log_buffer.py)
+    def _logs(self) -> None:
+        self._require_admin()
+        self._send_json(200, self.app.log_buffer.listing())
+
+    def _log_lines(self) -> tuple[str, list[str]]:
+        from drillspark.server.log_buffer import LOG_NAME
+
+        self._require_admin()
+        name = self._match.group("name")
+        if name != LOG_NAME:
+            raise HttpError(500, f"{name} doesn't exist")  # Drill's words and status
+        return name, self.app.log_buffer.lines()
+
+    def _log_content(self) -> None:
+        name, lines = self._log_lines()
+        self._send_json(
+            200, {"name": name, "lines": lines, "maxLines": self.app.log_buffer.max_lines}
+        )
+
+    def _log_download(self) -> None:
+        name, lines = self._log_lines()
+        body = "".join(line + "\n" for line in lines).encode()
+        disposition = {"Content-Disposition": f'attachment;filename="{name}"'}
+        self._send(200, body, "text/plain", disposition)
 
 
 def _max_direct(spark: Any) -> int:

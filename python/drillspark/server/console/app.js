@@ -2,7 +2,8 @@
 "use strict";
 
 const PAGES = [["/", "Overview"], ["/query", "Query"], ["/profiles", "Profiles"],
-               ["/storage", "Storage"], ["/options", "Options"], ["/status", "Metrics"]];
+               ["/storage", "Storage"], ["/options", "Options"], ["/status", "Metrics"],
+               ["/logs", "Logs"]];
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
