@@ -83,3 +83,14 @@ def test_dfs_catalog_reads_registered_formats(spark, tmp_path):
     with pytest.raises(Exception, match="format 'csv' is not readable yet"):
         (tmp_path / "x.csv").write_text("a\n1\n")
         spark.sql(f"SELECT * FROM dfs.`{tmp_path / 'x.csv'}`").collect()
+
+
+def test_type_picks_the_config_the_extension_selects():
+    """`type => 'excel'` (or a type SQL found by extension) takes the plugin's config that the
+    file's extension selects; a config's own name selects it wherever the file is."""
+    own = {"sheets": {"type": "excel", "extensions": ["xlsm"], "sheetName": "S"}}
+    assert registry.config_for({"type": "excel"}, "/x/a.xlsm", own)[1]["sheetName"] == "S"
+    assert registry.config_for({"type": "excel"}, "/x/a.xlsx", own)[1]["sheetName"] == ""
+    assert registry.config_for({"type": "sheets"}, "/x/a.xlsx", own)[1]["sheetName"] == "S"
+    assert registry.config_for(None, "/x/a.xlsm", own)[1]["sheetName"] == "S"
+    assert registry.config_for(None, "/x/a.json", own) is None  # read by the JSON path

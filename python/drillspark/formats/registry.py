@@ -127,14 +127,23 @@ def config_for(
         options = {k: v for k, v in asked.items() if str(k).lower() != "type"}
         asked = asked.get("type")
     if asked:
-        base = named(str(asked), configured)
+        # a config's name (`applog`), unless it is a type Drill's bootstrap names alike (`excel`)
+        own_names = {str(n).lower() for n in (configured or {})}
+        is_name = find(str(asked)) is None or str(asked).lower() in own_names
+        base = named(str(asked), configured) if is_name else None
         type_name = str(base.get("type")) if base else str(asked)
         if base is None:
-            # a type: the plugin's config of that type, if any, as Drill's table functions
+            # a type: the config of that type the file's extension selects, else the plugin's
+            # own config of that type, else Drill's (a table function's options go over it)
+            name = _first_file(path) if os.path.isdir(path) else os.path.basename(path)
+            hit = by_extension(os.path.splitext(name)[1], configured)
+            formats = plugin_formats(configured)
+            own = [formats[n] for n in (configured or {}) if n in formats]
+            candidates = ([hit[1]] if hit else []) + own + list(formats.values())
             base = next(
                 (
                     dict(c)
-                    for c in plugin_formats(configured).values()
+                    for c in candidates
                     if str(c.get("type", "")).lower() == type_name.lower()
                 ),
                 None,
