@@ -18,7 +18,9 @@ not counted); their jars are the tests' (`make setup`). The doors alternate; the
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -85,6 +87,13 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="protocol-bench-"))
     generate(tmp, args.rows)
+    # Spark reads a private copy of the extension jar: a rebuild during the run (`make jar`
+    # elsewhere) must not change the classes under it
+    sessions = importlib.import_module("drillspark.session")  # the module, not the function
+
+    jar = tmp / Path(sessions.jar_path()).name
+    shutil.copyfile(sessions.jar_path(), jar)
+    sessions.jar_path = lambda: str(jar)  # type: ignore[assignment]
     spark = drillspark.session(
         master="local[2]", **{"spark.ui.enabled": "false", "spark.sql.session.timeZone": "UTC"}
     )

@@ -360,3 +360,44 @@ def test_ctas_and_its_update_count(adbc, flight_tmp):
     stmt.set_sql_query("USE dfs.tmp")
     assert stmt.execute_update() == 0
     assert (flight_tmp / "flight_ctas2").is_dir()
+
+
+def test_client_cancel_stops_the_query(flight_server):
+    """ADBC's cancel while the answer is being computed: the query ends CANCELED (its Spark
+    job cancelled), the connection answers the next statement."""
+    conn = adbc_connect(flight_server)
+    cur = conn.cursor()
+    sql = (
+        "SELECT count(*) AS c FROM dfs.tmp.`big.json` a JOIN dfs.tmp.`big.json` b "
+        "ON mod(a.i, 100) = mod(b.i, 100) WHERE a.s <> 'client-cancel-marker'"
+    )
+    failure: list[BaseException] = []
+
+    def fetch() -> None:
+        try:
+            cur.execute(sql)
+            cur.fetchall()
+        except BaseException as e:  # handed to the test
+            failure.append(e)
+
+    reader = threading.Thread(target=fetch)
+    reader.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not any(
+        "client-cancel-marker" in q.text for q in flight_server.queries.running()
+    ):
+        time.sleep(0.2)
+    time.sleep(2)
+    cur.adbc_cancel()
+    reader.join(120)
+    assert failure, "the statement was not cancelled"
+    deadline = time.monotonic() + 60
+    mine = []
+    while time.monotonic() < deadline and not mine:
+        mine = [q for q in flight_server.queries.finished() if "client-cancel-marker" in q.text]
+        time.sleep(0.2)
+    assert mine and mine[0].state == "CANCELED"
+    other = conn.cursor()
+    other.execute("SELECT 1 AS one")
+    assert other.fetchall() == [(1,)]
+    conn.close()

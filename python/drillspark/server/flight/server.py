@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pyarrow as pa
@@ -306,7 +306,8 @@ class FlightSqlServer(flight.FlightServerBase):
             return flight.RecordBatchStream(entry.table)
         handle = cmd.statement_handle or b""
         return flight.GeneratorStream(
-            entry.schema, _stream(entry, context, lambda: self.statements.read(handle))
+            entry.schema,
+            _stream(entry, context, self.app.queries.cancel, lambda: self.statements.read(handle)),
         )
 
     def do_put(self, context: Any, descriptor: Any, reader: Any, writer: Any) -> None:
@@ -332,7 +333,7 @@ class FlightSqlServer(flight.FlightServerBase):
             raise invalid(f"DoPut does not take {type(cmd).__name__}")
         entry = self._run(call, text)
         count = 0
-        for batch in _stream(entry, context):
+        for batch in _stream(entry, context, self.app.queries.cancel):
             # a CTAS answers the records it wrote; any other statement changes none
             if "Number of records written" in batch.schema.names:
                 column = batch.column("Number of records written").to_pylist()
@@ -430,10 +431,13 @@ class _Rest:
         self.result.close()
 
 
-def _stream(entry: Ticketed, context: Any, ended: Any = lambda: None) -> Iterator[pa.RecordBatch]:
+def _stream(
+    entry: Ticketed, context: Any, cancel: Any, ended: Any = lambda: None
+) -> Iterator[pa.RecordBatch]:
     """The record batches of a ticketed query; a failure mid-way is the Flight error the
     client reads; the query ends (CANCELED) if the client goes away."""
     rest = entry.result
+    stop_watching = _watch(context, entry, cancel)
     try:
         for batch in rest.rows:
             if context.is_cancelled():
@@ -444,8 +448,34 @@ def _stream(entry: Ticketed, context: Any, ended: Any = lambda: None) -> Iterato
     except Exception as e:  # QueryFailed: FAILED or CANCELED, with its message
         raise flight_error(e) from None
     finally:
+        stop_watching()
         rest.close()
         ended()
+
+
+def _watch(context: Any, entry: Ticketed, cancel: Any) -> Callable[[], None]:
+    """Until the returned function is called, look twice a second whether the client cancelled
+    its call (ADBC's cancel, a closed stream) and cancel the query if it did: a Spark job
+    computing the answer is not waiting on the stream, so it would not notice otherwise."""
+    done = threading.Event()
+    lock = threading.Lock()
+
+    def look() -> None:
+        while not done.wait(0.5):
+            with lock:  # the call's context lives until `stop` returns
+                if done.is_set():
+                    return
+                gone = context.is_cancelled()
+            if gone:
+                cancel(entry.query_id, "client")
+                return
+
+    def stop() -> None:
+        with lock:
+            done.set()
+
+    threading.Thread(target=look, name="drillspark-flight-watch", daemon=True).start()
+    return stop
 
 
 def _command(data: bytes) -> Any:
