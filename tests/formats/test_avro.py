@@ -229,3 +229,22 @@ def test_compressed_files(sql, tmp_path, codec):
         )
     row = sql("SELECT COUNT(*) AS c, SUM(n) AS s FROM dfs.data.`c.avro`").collect()[0]
     assert (row.c, row.s) == (5000, sum(range(5000)))
+
+
+def test_default_input_format(spark, tmp_path):
+    """A workspace's `defaultInputFormat` reads files no extension types (Drill's rule)."""
+    from drillspark.sql.engine import SqlEngine
+    from drillspark.sql.session import SqlSession
+
+    write(tmp_path / "events", TYPES_SCHEMA, TYPES_ROWS)
+    engine = SqlEngine(spark, SqlSession())
+    engine.session.take_storage(
+        {
+            "dfs": {
+                "type": "file",
+                "workspaces": {"av": {"location": str(tmp_path), "defaultInputFormat": "avro"}},
+            }
+        }
+    )
+    rows = engine.execute("SELECT i, s FROM dfs.av.`events`")[-1].collect()
+    assert [tuple(r) for r in rows] == [(1, "a"), (-2, "")]

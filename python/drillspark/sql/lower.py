@@ -461,7 +461,7 @@ class Lowering:
         except SqlError as e:
             raise _err(type(e), e.message, node, self.sql) from None
         self._tables[parts] = table
-        fmt = self._format(table.path, options)
+        fmt = self._format(table.path, options, table.workspace)
         engine = table.plugin
         self.builder.storage.setdefault(engine, self.engine_config(engine))
         selection = {"format": fmt, "files": [table.path], "table": table.display}
@@ -584,10 +584,10 @@ class Lowering:
             **({"formats": self.session.formats} if self.session.formats else {}),
         }
 
-    def _format(self, path: str, options: dict[str, object]) -> dict:
+    def _format(self, path: str, options: dict[str, object], workspace: str = "") -> dict:
         ext = self._extension(path)
         opts = dict(options)
-        ftype = str(opts.pop("type", None) or self._type_of(ext)).lower()
+        ftype = str(opts.pop("type", None) or self._type_of(ext, workspace)).lower()
         fmt: dict[str, object] = {"type": ftype}
         if ftype == "text":
             fmt.update(TEXT_DEFAULTS.get(ext, {}))
@@ -600,15 +600,20 @@ class Lowering:
         fmt.update(opts)
         return fmt
 
-    def _type_of(self, ext: str) -> str:
+    def _type_of(self, ext: str, workspace: str = "") -> str:
         """The format type a file extension selects: the dfs plugin's own `formats`
-        configs, then Drill's (drillspark/formats/registry.py); JSON when none."""
+        configs, then Drill's (drillspark/formats/registry.py); for an extension none
+        selects, the workspace's `defaultInputFormat`; JSON when none."""
         from drillspark.formats import registry
 
         if self.session.formats or ext not in FORMAT_BY_EXTENSION:
             hit = registry.by_extension(ext, self.session.formats)
             if hit is not None:
                 return str(hit[1].get("type") or hit[0])
+            default = self.session.default_formats.get(workspace)
+            if default and ext not in FORMAT_BY_EXTENSION:
+                conf = registry.named(default, self.session.formats)
+                return str((conf or {}).get("type") or default)
         return FORMAT_BY_EXTENSION.get(ext, "json")
 
     @staticmethod

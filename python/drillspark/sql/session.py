@@ -114,6 +114,8 @@ class SqlSession:
     # the `dfs` plugin's own `formats` configs (name -> Drill's format config; drillspark/
     # formats/registry.py adds Drill's bootstrap ones)
     formats: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # a `dfs` workspace's `defaultInputFormat` (a `formats` name): files no extension types
+    default_formats: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from drillspark.spark.storage.workspaces import workspace_of
@@ -298,6 +300,8 @@ class SqlSession:
                     spec = spec if isinstance(spec, dict) else {"location": spec}
                     self.workspaces[ws.lower()] = os.path.abspath(spec.get("location", "/"))
                     self.outside[ws.lower()] = spec.get("allowAccessOutsideWorkspace") is True
+                    if spec.get("defaultInputFormat"):
+                        self.default_formats[ws.lower()] = str(spec["defaultInputFormat"])
                 self.formats.update(config.get("formats") or {})
             elif kind in SQL_READS and name not in PLUGINS:
                 if kind == FILE:
