@@ -66,6 +66,7 @@ class Catalog:
         self.workspaces = with_default_workspaces(workspaces)
         self.disabled: set[str] = set()
         self.dfs_formats: dict[str, Any] = {}
+        self.dfs_default_formats: dict[str, str] = {}
         self.system_options: dict[str, object] = {}
         self.plugins = StoragePlugins(
             {"cp": FileConfig(_cp_config()), "dfs": FileConfig(_dfs_config(self.workspaces))},
@@ -92,6 +93,7 @@ class Catalog:
         with self._lock:
             s = DisablingSession(workspaces=dict(self.workspaces))
             s.formats = dict(self.dfs_formats)
+            s.default_formats = dict(self.dfs_default_formats)
             s.disabled = frozenset(self.disabled)
             s.unqueryable = self._unqueryable
             s.plugins = dict(self._sql_plugins)
@@ -181,6 +183,11 @@ class Catalog:
         assert isinstance(dfs, FileConfig)
         workspaces = {ws: spec["location"] for ws, spec in dfs.workspaces().items()}
         formats = dict(dfs.raw.get("formats") or {})  # the sessions' dfs formats configs
+        default_formats = {
+            ws: str(spec["defaultInputFormat"])
+            for ws, spec in dfs.workspaces().items()
+            if spec.get("defaultInputFormat")
+        }
         disabled = {n for n in self.plugins.names() if not self._config(n).enabled}
         unqueryable = {
             n.lower(): why for n in self.plugins.names() if (why := self.not_queryable(n))
@@ -188,6 +195,7 @@ class Catalog:
         with self._lock:
             self.workspaces = workspaces
             self.dfs_formats = formats
+            self.dfs_default_formats = default_formats
             self.disabled = disabled
             self._unqueryable = unqueryable
             self._sql_plugins = {
