@@ -145,3 +145,26 @@ def test_metrics_page_shows_the_threads(browser, server):
     box = wait(browser, EC.presence_of_element_located((By.ID, "threads")))
     wait(browser, lambda d: "drillspark-http" in box.text)
     assert "MainThread" in box.text
+
+
+def test_profile_shows_sparks_operator_metrics(browser, server):
+    done = Http(server.url).query(
+        f"SELECT N_REGIONKEY, count(*) AS n FROM {NATION} GROUP BY N_REGIONKEY ORDER BY 1"
+    )
+    metrics = Http(server.url).get_json(f"/profiles/{done['queryId']}/metrics.json")
+    operators = [o for x in metrics for o in x["operators"]]
+    names = [o["name"] for o in operators]
+    assert "HashAggregate" in names, names
+    # a scan names its file as the server's users name it, never where it lies
+    scans = [n for n in names if "nation.json" in n]
+    assert scans and not any(
+        "/work/shared" in n or str(server.workspaces["data"]) in n for n in names
+    )
+    # the aggregate's output rows: 5 regions (partial and final aggregates each give them)
+    aggregates = [o for o in operators if o["name"] == "HashAggregate"]
+    assert any(o["rows"] == "5" for o in aggregates)
+    assert any(o["memory"] for o in aggregates), aggregates
+    browser.get(server.url + "/profiles/" + done["queryId"])
+    table = wait(browser, EC.presence_of_element_located((By.ID, "operator-metrics")))
+    rows = [r.text for r in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert any("HashAggregate" in r and " 5 " in f" {r} " for r in rows)

@@ -277,6 +277,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("GET", r"/profiles/cancel/(?P<id>[^/]+)", self._cancel),
             ("GET", r"/profiles/(?P<id>[^/]+)\.json", self._profile),
             ("GET", r"/profiles/(?P<id>[^/]+)/progress\.json", self._progress),
+            ("GET", r"/profiles/(?P<id>[^/]+)/metrics\.json", self._operator_metrics),
             ("GET", r"/profiles/(?P<id>[^/.]+)", lambda: self._page("profile.html")),
             ("GET", r"/storage\.json", self._storage_list),
             ("GET", r"/storage/(?P<name>[^/]+)\.json", self._storage_get),
@@ -777,6 +778,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _progress(self) -> None:
         q = self._found()
         self._send_json(200, self.app.queries.progress(q))
+
+    def _operator_metrics(self) -> None:
+        from drillspark.server.operator_metrics import operator_metrics
+
+        q = self._found()
+        jobs = self.app.spark.sparkContext.statusTracker().getJobIdsForGroup(q.id)
+        self._send_json(200, operator_metrics(self.app.spark, set(jobs), self.app.shown))
 
     def _cancel(self) -> None:
         query_id = self._match["id"]

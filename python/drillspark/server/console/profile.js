@@ -94,6 +94,17 @@ function progress(pr) {
         el("td", {}, el("span", {class: "bar"}, el("div", {style: "width:" + (s.tasks ? 100 * s.completed / s.tasks : 0) + "%"})), " " + s.completed + " / " + s.tasks))))));
 }
 
+// Spark's SQL metrics of the query's operators (Spark's physical plan, root first): rows,
+// time and memory as Spark totals them over the tasks; every metric on hover
+function operatorMetrics(executions) {
+  if (!executions.length) return el("p", {class: "muted"}, "No Spark SQL metrics recorded (yet).");
+  return el("table", {id: "operator-metrics"}, el("thead", {}, el("tr", {}, ["Spark SQL run", "Operator", "Rows", "Time", "Memory"].map(h => el("th", {}, h)))),
+    el("tbody", {}, executions.flatMap(x => x.operators.map(o =>
+      el("tr", {title: Object.entries(o.metrics).map(([k, v]) => k + ": " + v).join("\n")},
+        el("td", {}, x.execution), el("td", {}, o.name), el("td", {class: "num"}, o.rows || ""),
+        el("td", {class: "num"}, o.time || ""), el("td", {class: "num"}, o.memory || ""))))));
+}
+
 async function load() {
   const box = document.getElementById("profile");
   document.getElementById("qid").textContent = id;
@@ -102,6 +113,7 @@ async function load() {
   const state = STATES[p.state] || String(p.state);
   const running = !p.end;
   const pr = await getJson("/profiles/" + id + "/progress.json").catch(() => ({jobs: []}));
+  const metrics = await getJson("/profiles/" + id + "/metrics.json").catch(() => []);
   box.innerHTML = "";
   box.append(...[el("div", {class: "card grid"},
     el("b", {}, "State"), el("span", {class: "state-" + state.replace(/ /g, ""), id: "state"}, state),
@@ -117,6 +129,7 @@ async function load() {
       el("button", {id: "rerun-query", onclick: () => { sessionStorage.setItem("drillspark.rerun", p.query); location.href = "/query"; }}, "Re-run")) : null,
     p.error ? el("div", {}, el("h2", {}, "Error"), el("div", {class: "error"}, p.error)) : null,
     el("h2", {}, "Spark progress"), progress(pr),
+    el("h2", {}, "Operator metrics"), operatorMetrics(metrics),
     el("h2", {}, "Logical plan")].filter(Boolean));
   const pic = p.plan ? planPicture(p.plan) : null;
   box.append(pic ? el("div", {class: "card", style: "overflow:auto"}, pic) : el("p", {class: "muted"}, "No plan (the query did not reach planning, or needs none)."));
