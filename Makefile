@@ -20,6 +20,8 @@ DRIVERS := python/drillspark/jars/drivers/.fetched
 # the format readers' Java libraries (Apache POI, excel-streaming-reader; tools/fetch_format_jars.py)
 FORMAT_JARS := python/drillspark/jars/formats/.fetched
 HADOOP_JARS := python/drillspark/jars/hadoop/.fetched
+# Hadoop's MiniDFSCluster for the hdfs:// tests (tools/fetch_hdfs_test_jars.py)
+HDFS_TEST_JARS := tests/storage/jars/hdfs/.fetched
 # The record plugins' clients (#32: the MongoDB Java driver; tools/fetch_client_jars.py)
 CLIENT_JARS := python/drillspark/jars/clients/.fetched
 # FerretDB (a MongoDB wire-protocol server over SQLite) for the `mongo` plugin's tests, built with go
@@ -121,6 +123,13 @@ $(FERRETDB):
 	echo v1.24.2 > build/ferretdb/src/build/version/version.txt
 	cd build/ferretdb/src && GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) build -o ../ferretdb ./cmd/ferretdb
 
+# Hadoop 3.5.0's MiniDFSCluster (hadoop-hdfs and hadoop-common with their test jars, and what they
+# need: 130 jars) from Maven Central (or ~/.m2), SHA-1 checked, into tests/storage/jars/hdfs/, for the
+# hdfs:// file plugin tests of the long tier (tests/storage/test_hdfs_sql.py).
+$(HDFS_TEST_JARS): tools/fetch_hdfs_test_jars.py tools/fetch_cp_data.py
+	@echo "make: fetching Hadoop's MiniDFSCluster for the hdfs:// tests (73 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_hdfs_test_jars.py
+
 # Drill's own clients, for the native protocol's tests (tests/native/): the JDBC driver
 # org.apache.drill.exec:drill-jdbc-all:1.22.0 and sqlline 1.12.0 with its jline jars, from Maven
 # Central (or ~/.m2), checked against their SHA-1s, into tests/native/jars/ (git-ignored).
@@ -143,7 +152,7 @@ $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(CLIENT_JARS) $(FERRETDB) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(HDFS_TEST_JARS) $(CLIENT_JARS) $(FERRETDB) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup

@@ -118,3 +118,16 @@ def s3() -> Iterator[Any]:
     server = s3_server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def hdfs() -> Iterator[Any]:
+    """Hadoop's MiniDFSCluster (tests/storage/hdfs_server.py), one per test session."""
+    from tests.storage import hdfs_server
+
+    reason = hdfs_server.missing()
+    if reason:
+        pytest.fail(f"{reason}: the hdfs:// tests run against a real HDFS")
+    server = hdfs_server.start()
+    yield server
+    server.stop()

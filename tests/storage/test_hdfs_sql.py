@@ -1,0 +1,68 @@
+"""A `file` plugin on HDFS (`connection: hdfs://127.0.0.1:PORT`): Hadoop's MiniDFSCluster, a
+real NameNode and DataNode in a JVM of their own (tests/storage/hdfs_server.py), read and
+written through pyspark's own Hadoop client. The long tier (`pytest -m deploy`): the cluster
+takes up to a minute to start."""
+
+from __future__ import annotations
+
+import pytest
+
+from drillspark.sql import SqlEngine, SqlError
+from drillspark.sql.session import SqlSession
+
+pytestmark = pytest.mark.deploy
+
+
+@pytest.fixture(scope="module")
+def engine(spark, hdfs, tmp_path_factory):
+    local = tmp_path_factory.mktemp("hdfs-src")
+    (local / "a.json").write_text('{"id": 1, "v": "x"}\n{"id": 2, "v": "y"}\n')
+    (local / "people.csvh").write_text("id,name\n1,Ann\n")
+    jvm = spark._jvm
+    conf = spark.sparkContext._jsc.hadoopConfiguration()
+    fs = jvm.org.apache.hadoop.fs.Path(hdfs.uri).getFileSystem(conf)
+    for name, key in (("a.json", "/data/logs/2024/a.json"), ("people.csvh", "/data/people.csvh")):
+        fs.copyFromLocalFile(
+            jvm.org.apache.hadoop.fs.Path(str(local / name)),
+            jvm.org.apache.hadoop.fs.Path(hdfs.uri + key),
+        )
+    config = {
+        "type": "file",
+        "connection": hdfs.uri,
+        "workspaces": {
+            "data": {"location": "/data", "writable": False},
+            "out": {"location": "/out", "writable": True},
+        },
+    }
+    return SqlEngine(spark, SqlSession(plugins={"hd": config}))
+
+
+def rows(engine, sql: str) -> list[dict]:
+    return [dict(r) for r in engine.execute(sql)[-1].rows()]
+
+
+def test_json_and_csv_with_implicit_columns(engine):
+    got = rows(engine, "SELECT id, v, dir0, filename FROM hd.data.`logs` ORDER BY id")
+    assert got == [
+        {"id": 1, "v": "x", "dir0": "2024", "filename": "a.json"},
+        {"id": 2, "v": "y", "dir0": "2024", "filename": "a.json"},
+    ]
+    assert rows(engine, "SELECT name FROM hd.data.`people.csvh`") == [{"name": "Ann"}]
+
+
+def test_show_files_and_schemas(engine):
+    assert {r["name"] for r in rows(engine, "SHOW FILES IN hd.data")} == {"logs", "people.csvh"}
+    assert {"hd.data", "hd.out"} <= {r["SCHEMA_NAME"] for r in rows(engine, "SHOW SCHEMAS")}
+
+
+def test_ctas_to_hdfs_and_back(engine):
+    engine.execute("ALTER SESSION SET `store.format` = 'parquet'")
+    written = rows(engine, "CREATE TABLE hd.out.`t` AS SELECT id, v FROM hd.data.`logs`")
+    assert written[0]["Number of records written"] == 2
+    assert rows(engine, "SELECT id FROM hd.out.`t` ORDER BY id") == [{"id": 1}, {"id": 2}]
+    assert [r["name"] for r in rows(engine, "SHOW FILES IN hd.out.`t`")] == ["0_0_0.parquet"]
+
+
+def test_names_stay_in_their_workspace(engine):
+    with pytest.raises(SqlError, match="refused in workspace 'hd.data'"):
+        engine.execute("SELECT * FROM hd.data.`../out/t`")
