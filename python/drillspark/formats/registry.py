@@ -11,7 +11,19 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from drillspark.formats import avro, excel, json, log_regex, ltsv, parquet, pcap, syslog, text, xml
+from drillspark.formats import (
+    avro,
+    excel,
+    httpd,
+    json,
+    log_regex,
+    ltsv,
+    parquet,
+    pcap,
+    syslog,
+    text,
+    xml,
+)
 from drillspark.formats.base import FormatError, FormatPlugin
 
 FORMATS: tuple[FormatPlugin, ...] = (
@@ -25,6 +37,7 @@ FORMATS: tuple[FormatPlugin, ...] = (
     ltsv.FORMAT,
     pcap.FORMAT,
     xml.FORMAT,
+    httpd.FORMAT,
 )
 
 # Formats Drill's bootstrap `dfs` lists that drillspark cannot read yet (shown, refused on read)
