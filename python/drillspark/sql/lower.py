@@ -19,6 +19,7 @@ from typing import Any
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.spark.storage.text import unescape
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import (
     SqlError,
@@ -448,7 +449,9 @@ class Lowering:
             for kw in node.expressions:
                 if not isinstance(kw, exp.Kwarg):
                     raise self.fail("table function options are written name => value", kw)
-                options[kw.this.name] = literal_value(kw.expression, self)
+                value = literal_value(kw.expression, self)
+                # Drill unescapes a table function's text once: '\\d' is the regex \d
+                options[kw.this.name] = unescape(value) if isinstance(value, str) else value
         else:
             raise self.fail("expected table(plugin.`path`(option => value, ...))", inner)
         return self.scan(tuple(path_parts), options, fn)
