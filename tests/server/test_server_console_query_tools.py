@@ -168,3 +168,41 @@ def test_profile_shows_sparks_operator_metrics(browser, server):
     table = wait(browser, EC.presence_of_element_located((By.ID, "operator-metrics")))
     rows = [r.text for r in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
     assert any("HashAggregate" in r and " 5 " in f" {r} " for r in rows)
+
+
+def test_a_skipped_stage_shows_as_skipped(browser, server):
+    done = Http(server.url).query(
+        f"SELECT N_REGIONKEY, count(*) AS n FROM {NATION} GROUP BY N_REGIONKEY ORDER BY 1"
+    )
+    progress = Http(server.url).get_json(f"/profiles/{done['queryId']}/progress.json")
+    skipped = [
+        (j["jobId"], s["stageId"])
+        for j in progress["jobs"]
+        if j["status"] == "SUCCEEDED"
+        for s in j["stages"]
+        if s["tasks"] > 0 and s["completed"] == 0
+    ]
+    assert skipped, progress  # Spark reran no map stage: the later job skipped it
+    browser.get(server.url + "/profiles/" + done["queryId"])
+    table = wait(browser, EC.presence_of_element_located((By.ID, "progress")))
+    cells = table.find_elements(By.CSS_SELECTOR, "td.skipped")
+    assert len(cells) == len(skipped) and cells[0].text == "skipped (output reused)"
+    assert "0 / " not in table.text  # no stage of a succeeded job shows as undone
+
+
+def test_overview_counts_every_completed_query(browser, spark, shared):
+    from drillspark.server import DrillServer
+
+    srv = DrillServer(spark, port=0, workspaces={"data": str(shared / "data")})
+    srv.queries.keep = 2  # the profiles list keeps the newest 2
+    srv.start()
+    try:
+        http = Http(srv.url)
+        for i in range(3):
+            http.query(f"SELECT {i} AS i FROM (VALUES(1))")
+        assert len(http.get_json("/profiles.json")["finishedQueries"]) == 2
+        browser.get(srv.url + "/")
+        count = wait(browser, EC.presence_of_element_located((By.ID, "completed-count")))
+        assert count.text == "3"
+    finally:
+        srv.stop()

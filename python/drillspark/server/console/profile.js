@@ -88,9 +88,12 @@ function opKeys(o) {
 
 function progress(pr) {
   if (!pr.jobs.length) return el("p", {class: "muted"}, "No Spark jobs recorded (yet).");
+  // a stage of a succeeded job that ran no task was skipped: Spark reused its earlier output
+  const skipped = (j, s) => j.status === "SUCCEEDED" && s.tasks > 0 && s.completed === 0;
   return el("table", {id: "progress"}, el("thead", {}, el("tr", {}, ["Spark job", "Status", "Stage", "Tasks done"].map(h => el("th", {}, h)))),
     el("tbody", {}, pr.jobs.flatMap(j => (j.stages.length ? j.stages : [{stageId: "", tasks: 0, completed: 0}]).map(s =>
       el("tr", {}, el("td", {}, j.jobId), el("td", {}, j.status), el("td", {}, s.stageId),
+        skipped(j, s) ? el("td", {class: "muted skipped"}, "skipped (output reused)") :
         el("td", {}, el("span", {class: "bar"}, el("div", {style: "width:" + (s.tasks ? 100 * s.completed / s.tasks : 0) + "%"})), " " + s.completed + " / " + s.tasks))))));
 }
 
