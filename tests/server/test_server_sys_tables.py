@@ -183,3 +183,37 @@ def test_stats_give_the_direct_memory_limit(http):
     stats = {e["name"]: e["value"] for e in http.get_json("/stats.json")}
     direct_max = http.query("SELECT direct_max FROM sys.memory")["rows"][0]["direct_max"]
     assert stats["Maximum Direct Memory"] == direct_max > 0
+
+
+def test_connections_list_a_native_connection(spark, shared):
+    """Drill's JDBC driver on the user port, asking sys.connections on its own connection:
+    Drill 1.22 lists it (user `anonymous`, client `127.0.0.1`, drillbit `localhost`, queries
+    counted, isAuthenticated false without logins, a session UUID)."""
+    from tests.native.conftest import Jdbc, fetch_drill_clients
+
+    from drillspark.server import DrillServer
+
+    srv = DrillServer(spark, port=0, user_port=0, workspaces={"data": str(shared / "data")})
+    srv.start()
+    try:
+        url = f"jdbc:drill:drillbit=127.0.0.1:{srv.native.port}"
+        answers = Jdbc(fetch_drill_clients.classpath()).run(
+            url,
+            "query:SELECT 1 AS one FROM (VALUES(1))",
+            "query:SELECT `user`, client, drillbit, queries, isAuthenticated, session "
+            "FROM sys.connections",
+        )
+        [step] = [a for k, a in answers.items() if "sys.connections" in k]
+        assert "error" not in step, step
+        [row] = [r for r in step["rows"] if r[1] == "127.0.0.1"]
+        user, client, drillbit, queries, authenticated, session = row
+        assert (user, client, drillbit, authenticated) == (
+            "anonymous",
+            "127.0.0.1",
+            "localhost",
+            False,
+        )
+        assert queries == 2  # this one and the one before, on this connection
+        uuid.UUID(session)
+    finally:
+        srv.stop()
