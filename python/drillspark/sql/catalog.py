@@ -189,7 +189,7 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
                 found = mongo.databases(session._spark(), name, config)
             except mongo.MongoError as e:
                 raise ValidationError(str(e)) from None
-            out += [name] + [f"{name}.{d}" for d in found]
+            out += [f"{name}.{d}" for d in found]  # the databases, not the plugin (as Drill)
             continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
@@ -197,6 +197,37 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
             raise ValidationError(str(e)) from None
         out += [name] + [f"{name}.{s}" for s in found]
     return out
+
+
+def plugin_tables(
+    session: SqlSession, parts: tuple[str, ...] | list[str] | None
+) -> tuple[str, list[str]] | None:
+    """SHOW TABLES IN a `mongo` database (its collections) or an `http` connection (none, as
+    Drill lists): (schema name, table names); None when `parts` names no such schema."""
+    plugin = session.plugin(parts[0]) if parts else None
+    if plugin is None or plugin[1].get("type") not in ("mongo", "http") or not parts:
+        return None
+    name, config = plugin
+    if config.get("type") == "http":
+        from drillspark.spark.storage import http
+
+        if len(parts) == 2 and any(c.lower() == parts[1].lower() for c in http.schemas(config)):
+            return f"{name}.{parts[1]}", []
+        return None
+    from drillspark.spark.storage import mongo
+
+    if len(parts) != 2:
+        return None
+    try:
+        spark = session._spark()
+        db = next(
+            (d for d in mongo.databases(spark, name, config) if fold(d) == fold(parts[1])), None
+        )
+        if db is None:
+            return None
+        return f"{name}.{db}", mongo.collections(spark, name, config, db)
+    except mongo.MongoError as e:
+        raise ValidationError(str(e)) from None
 
 
 def plugin_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlField] | None:
@@ -267,14 +298,12 @@ def schema_configs(session: SqlSession) -> list[dict]:
 
             names = [name, *(f"{name}.{c}" for c in http.schemas(config))]
             out += [{"name": n, "type": "http", "mutable": False, "views": False} for n in names]
-        if config.get("type") == "mongo":  # the plugin and each database
+        if config.get("type") == "mongo":  # each database (not the plugin: Drill lists none)
             from drillspark.spark.storage import mongo
 
             try:
-                names = [
-                    name,
-                    *(f"{name}.{d}" for d in mongo.databases(session._spark(), name, config)),
-                ]
+                found = mongo.databases(session._spark(), name, config)
+                names = [f"{name}.{d}" for d in found]
             except mongo.MongoError as e:
                 raise ValidationError(str(e)) from None
             out += [{"name": n, "type": "mongo", "mutable": False, "views": False} for n in names]

@@ -166,6 +166,11 @@ class SqlEngine:
         return show_files(self.session, stmt.schema)
 
     def _showtables(self, stmt: st.ShowTables) -> RowsResult:
+        in_plugin = catalog.plugin_tables(self.session, stmt.schema)  # mongo.db's collections
+        if in_plugin is not None:
+            schema, names = in_plugin
+            names = [n for n in names if stmt.like is None or like(n, stmt.like)]
+            return RowsResult(["TABLE_SCHEMA", "TABLE_NAME"], [[schema, n] for n in names])
         if stmt.schema is None:
             ref = catalog.default_ref(self.session)
             if ref is None:

@@ -62,15 +62,18 @@ object MongoPages {
     finally close(c)
   }
 
-  /** Binary data as `{"$binary": "<base64>", "$type": "<hex>"}`, the shape the reader's
-   * extended types take (the driver's canonical form nests an object under `$binary`). */
-  private def binaryConverter: AnyRef = {
+  /** Binary data (and ObjectIds) as `{"$binary": "<base64>", "$type": "<hex>"}`, the shape the
+   * reader's extended types take (the driver's canonical form nests an object under `$binary`). */
+  private def binaryConverter(objectId: Boolean): AnyRef = {
     val writer = "org.bson.json.StrictJsonWriter"
     val handler: java.lang.reflect.InvocationHandler = (proxy: AnyRef, method: java.lang.reflect.Method,
         args: Array[AnyRef]) => method.getName match {
       case "convert" =>
-        val data = call(args(0), "org.bson.BsonBinary", "getData", Nil).asInstanceOf[Array[Byte]]
-        val kind = call(args(0), "org.bson.BsonBinary", "getType", Nil).asInstanceOf[java.lang.Byte]
+        // an ObjectId is its 12 bytes, VARBINARY, as Drill's mongo reader gives it
+        val data = (if (objectId) call(args(0), "org.bson.types.ObjectId", "toByteArray", Nil)
+          else call(args(0), "org.bson.BsonBinary", "getData", Nil)).asInstanceOf[Array[Byte]]
+        val kind = if (objectId) java.lang.Byte.valueOf(0.toByte)
+          else call(args(0), "org.bson.BsonBinary", "getType", Nil).asInstanceOf[java.lang.Byte]
         val w = args(1)
         val str = Seq(classOf[String], classOf[String])
         call(w, writer, "writeStartObject", Nil)
@@ -83,6 +86,17 @@ object MongoPages {
       case _ => "MongoPages.binaryConverter"
     }
     java.lang.reflect.Proxy.newProxyInstance(loader, Array(cls("org.bson.json.Converter")), handler)
+  }
+
+  /** A document without its null members, at any depth: Drill's mongo reader writes nothing
+   * for a null, so a field that is null in every document is no column. */
+  private def dropNulls(value: AnyRef): Unit = value match {
+    case m: java.util.Map[_, _] =>
+      val it = m.asInstanceOf[java.util.Map[AnyRef, AnyRef]].values().iterator()
+      while (it.hasNext) { val v = it.next(); if (v == null) it.remove() else dropNulls(v) }
+    case l: java.util.List[_] =>
+      l.asInstanceOf[java.util.List[AnyRef]].forEach(v => if (v != null) dropNulls(v))
+    case _ => ()
   }
 
   private def parse(json: String): AnyRef =
@@ -110,7 +124,8 @@ object MongoPages {
       val builderClass = "org.bson.json.JsonWriterSettings$Builder"
       val builder = call(null, "org.bson.json.JsonWriterSettings", "builder", Nil)
       call(builder, builderClass, "outputMode", Seq(cls("org.bson.json.JsonMode")), mode)
-      call(builder, builderClass, "binaryConverter", Seq(cls("org.bson.json.Converter")), binaryConverter)
+      call(builder, builderClass, "binaryConverter", Seq(cls("org.bson.json.Converter")), binaryConverter(false))
+      call(builder, builderClass, "objectIdConverter", Seq(cls("org.bson.json.Converter")), binaryConverter(true))
       val settings = call(builder, builderClass, "build", Nil)
       val settingsClass = cls("org.bson.json.JsonWriterSettings")
       val it = call(find, "com.mongodb.client.MongoIterable", "iterator", Nil).asInstanceOf[java.util.Iterator[AnyRef]]
@@ -123,6 +138,7 @@ object MongoPages {
       }
       try while (it.hasNext) {
         val doc = it.next()
+        dropNulls(doc)
         val json = call(doc, "org.bson.Document", "toJson", Seq(settingsClass), settings).asInstanceOf[String]
         page.write(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)); page.write('\n')
         n += 1
