@@ -94,3 +94,17 @@ def test_type_picks_the_config_the_extension_selects():
     assert registry.config_for({"type": "sheets"}, "/x/a.xlsx", own)[1]["sheetName"] == "S"
     assert registry.config_for(None, "/x/a.xlsm", own)[1]["sheetName"] == "S"
     assert registry.config_for(None, "/x/a.json", own) is None  # read by the JSON path
+
+
+def test_a_folder_reads_its_files_of_the_format(spark, tmp_path):
+    """In a folder, a format reads the files of its extensions (Drill's rule); a file named
+    outright is read whatever its name."""
+    schema = {"type": "record", "name": "R", "fields": [{"name": "a", "type": "int"}]}
+    with (tmp_path / "e.avro").open("wb") as fh:
+        fastavro.writer(fh, fastavro.parse_schema(schema), [{"a": 1}])
+    (tmp_path / "notes.txt").write_text("not avro")
+    assert [r.a for r in spark.read.format("drill-avro").load(str(tmp_path)).collect()] == [1]
+    (tmp_path / "e.avro").rename(tmp_path / "e.bin")
+    assert spark.read.format("drill-avro").load(str(tmp_path / "e.bin")).first().a == 1
+    direct = spark.read.format("drill-avro").option("extensions", "bin")
+    assert [r.a for r in direct.load(str(tmp_path)).collect()] == [1]

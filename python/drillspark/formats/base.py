@@ -163,7 +163,7 @@ class FormatPlugin:
         """The extension source's options for `config`: Drill's names, values as text."""
         out: dict[str, str] = {}
         for key, value in config.items():
-            if key in COMMON_KEYS or value is None:
+            if key == "type" or value is None:
                 continue
             if isinstance(value, bool):
                 out[key] = "true" if value else "false"
@@ -220,7 +220,9 @@ def list_files(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
     suffixes = tuple("." + e.lower() for e in extensions)
     out: list[str] = []
     for p in paths:
-        if os.path.isdir(p):
+        if "://" in p and not p.startswith("file:"):
+            out.append(p)  # another file system's: the extension's source lists it
+        elif os.path.isdir(p):
             for dirpath, dirnames, filenames in os.walk(p):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
                 for name in sorted(filenames):

@@ -50,6 +50,12 @@ final case class FormatOptions(typeName: String, values: Map[String, String]) {
    * dirN and the implicit file columns from it) instead of the dirN columns. */
   def pathColumn: Boolean = bool(FormatOptions.PathColumn, default = false)
 
+  /** The config's `extensions` (a JSON list, as the Python door passes it, or `a,b`). */
+  def extensions: Option[Seq[String]] = get("extensions").map(_.trim).filter(_.nonEmpty).map { v =>
+    if (v.startsWith("[")) FormatOptions.Json.readValue(v, classOf[Array[String]]).toSeq
+    else v.split(',').map(_.trim).filter(_.nonEmpty).toSeq
+  }
+
   def workspaceRoot: Option[String] = get("workspaceRoot").filter(_.nonEmpty)
   def workspace: Option[String] = get("workspace").filter(_.nonEmpty)
 }

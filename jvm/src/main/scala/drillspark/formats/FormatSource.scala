@@ -29,11 +29,23 @@ abstract class FormatSource extends TableProvider with DataSourceRegister {
 
   override def supportsExternalMetadata(): Boolean = true
 
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType = table(options, None).schema()
+  /** The table [[inferSchema]] resolved, with its options: Spark asks for the schema and then
+   * for the table of the same load, and one listing and one schema read serve both. */
+  private var resolved: (Map[String, String], FormatTable) = _
+
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
+    val t = table(options, None)
+    resolved = (options.asCaseSensitiveMap().asScala.toMap, t)
+    t.schema()
+  }
 
   override def getTable(schema: StructType, partitioning: Array[Transform],
-      properties: util.Map[String, String]): Table =
-    table(new CaseInsensitiveStringMap(properties), Option(schema))
+      properties: util.Map[String, String]): Table = {
+    val last = resolved
+    resolved = null
+    if (last != null && last._1 == properties.asScala.toMap && last._2.schema() == schema) last._2
+    else table(new CaseInsensitiveStringMap(properties), Option(schema))
+  }
 
   /** The table of `options`' paths: files listed (folders walked, hidden files left out), each
    * checked against a confined workspace, the schema the reader finds (or `userSchema`). */
@@ -42,7 +54,14 @@ abstract class FormatSource extends TableProvider with DataSourceRegister {
     if (o.paths.isEmpty) throw FormatErrors.badConfig(reader.typeName,
       s"no path given; use spark.read.format(\"${shortName()}\").load(path)")
     val conf = SparkSession.active.sparkContext.hadoopConfiguration
-    val (files, _) = InputFiles.list(conf, o.paths)
+    // a folder's files of the format's extensions alone (the config's, else the reader's);
+    // a file named outright is read whatever its name
+    val exts = o.extensions.getOrElse(reader.extensions).map("." + _.toLowerCase(Locale.ROOT))
+    val named = o.paths.map(p => new org.apache.hadoop.fs.Path(p).toUri.getPath).toSet
+    val files = InputFiles.list(conf, o.paths)._1.filter { f =>
+      exts.isEmpty || named.contains(new org.apache.hadoop.fs.Path(f.path).toUri.getPath) ||
+        exts.exists(f.path.toLowerCase(Locale.ROOT).endsWith)
+    }
     o.workspaceRoot.foreach(r => files.foreach(f => WorkspacePaths.confineFile(o.workspace.getOrElse(r), r, f.path)))
     val dirs = if (o.pathColumn || files.isEmpty) Nil else (0 until files.map(_.dirs.size).max).map(ImplicitColumns.dirName)
     val extra = if (o.pathColumn) Seq(FormatOptions.PathColumn) else dirs
