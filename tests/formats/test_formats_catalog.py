@@ -108,3 +108,29 @@ def test_a_folder_reads_its_files_of_the_format(spark, tmp_path):
     assert spark.read.format("drill-avro").load(str(tmp_path / "e.bin")).first().a == 1
     direct = spark.read.format("drill-avro").option("extensions", "bin")
     assert [r.a for r in direct.load(str(tmp_path)).collect()] == [1]
+
+
+def test_server_dfs_formats_reach_its_sessions(tmp_path):
+    """The server's dfs config (bootstrap file, REST, console, --storage) gives its sessions
+    its `formats` and each workspace's `defaultInputFormat`; /storage lists Drill's bootstrap
+    formats from the registry."""
+    from drillspark.server.catalog import Catalog
+
+    catalog = Catalog(
+        {"data": str(tmp_path)},
+        storage={
+            "dfs": {
+                "type": "file",
+                "formats": {"sheets": {"type": "excel", "extensions": ["xlsm"]}},
+                "workspaces": {"w": {"location": str(tmp_path), "defaultInputFormat": "sheets"}},
+            }
+        },
+        state_dir=str(tmp_path / "state"),
+    )
+    session = catalog.session(None, {})
+    assert session.formats["sheets"]["type"] == "excel"
+    assert session.default_formats == {"w": "sheets"}
+    plain = Catalog({"data": str(tmp_path)}, state_dir=str(tmp_path / "state2"))
+    shown = plain.plugin_json("dfs")
+    assert shown is not None
+    assert shown["config"]["formats"] == registry.bootstrap_formats(contrib=False, readable=True)
