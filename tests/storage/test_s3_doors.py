@@ -56,6 +56,7 @@ def test_drillspark_sql_reads_a_file_plugin_a_session_was_given(spark, s3, bucke
     import drillspark
 
     session_module = importlib.import_module("drillspark.session")
+    sql_module = importlib.import_module("drillspark.sql")
     from drillspark.sql import default_engine
 
     same = drillspark.session(storage={"s3": s3.plugin(bucket)})
@@ -67,7 +68,11 @@ def test_drillspark_sql_reads_a_file_plugin_a_session_was_given(spark, s3, bucke
         assert got == [{"id": 2}, {"id": 3}]
     finally:
         session_module._STORAGE.pop(spark, None)
-        default_engine(spark).session.plugins.pop("s3", None)
+        engine = default_engine(spark)
+        engine.session.plugins.pop("s3", None)
+        # so a later session(storage=...) of this run is taken again (the engine takes a
+        # session's storage once)
+        sql_module._storage_taken.pop(engine, None)
 
 
 @pytest.mark.spark_process

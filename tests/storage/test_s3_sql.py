@@ -209,3 +209,53 @@ def test_another_local_file_plugin_is_a_schema_root_too(spark, tmp_path):
         SqlError, match=r"Unable to create or drop objects. Schema \[mydata.w\] is immutable."
     ):
         engine.execute("CREATE TABLE mydata.w.t AS SELECT 1 AS a FROM (VALUES(1))")
+
+
+def test_a_plan_scans_and_stores_on_s3(spark, s3, bucket):
+    """A logical plan's `storage` takes the same plugin JSON: a scan by workspace and path, a
+    store into a writable workspace (drillspark.run)."""
+    import drillspark
+
+    config = s3.plugin(
+        bucket, {"logs": {"location": "/logs"}, "w": {"location": "/planned", "writable": True}}
+    )
+    ops = [
+        {
+            "@id": 1,
+            "op": "scan",
+            "storageengine": "s3",
+            "selection": {"workspace": "logs", "path": "2024/d2/events.json"},
+        },
+        {
+            "@id": 2,
+            "op": "store",
+            "input": 1,
+            "storageEngine": "s3",
+            "target": {"workspace": "w", "path": "copy", "format": "json"},
+        },
+    ]
+    plan = {
+        "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1, "generator": {"type": "tests"}},
+        "storage": {"s3": config},
+        "query": ops,
+    }
+    drillspark.run(plan, spark=spark).rows()
+    assert s3.keys(bucket, "planned/copy/") == ["planned/copy/0_0_0.json"]
+    body = s3.client().get_object(Bucket=bucket, Key="planned/copy/0_0_0.json")["Body"].read()
+    assert sorted(json.loads(line)["bytes"] for line in body.decode().splitlines()) == [
+        200,
+        201,
+        202,
+    ]
+    ops[0]["selection"] = {"workspace": "logs", "path": "../csv/plain.csv"}
+    with pytest.raises(Exception, match="refused in workspace 's3.logs'"):
+        drillspark.run(
+            {
+                **plan,
+                "query": [
+                    ops[0],
+                    {"@id": 9, "op": "store", "input": 1, "storageEngine": "--SCREEN--"},
+                ],
+            },
+            spark=spark,
+        ).rows()
