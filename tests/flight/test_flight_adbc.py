@@ -397,6 +397,11 @@ def test_client_cancel_stops_the_query(flight_server):
         mine = [q for q in flight_server.queries.finished() if "client-cancel-marker" in q.text]
         time.sleep(0.2)
     assert mine and mine[0].state == "CANCELED"
+    # the Spark jobs ran in the query's job group, and were cancelled, not run to their end
+    tracker = flight_server.spark.sparkContext.statusTracker()
+    jobs = [tracker.getJobInfo(j) for j in tracker.getJobIdsForGroup(mine[0].id)]
+    assert jobs, "the query's Spark jobs were not in its job group"
+    assert all(j is None or j.status != "SUCCEEDED" for j in jobs), [j.status for j in jobs]
     other = conn.cursor()
     other.execute("SELECT 1 AS one")
     assert other.fetchall() == [(1,)]

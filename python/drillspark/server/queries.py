@@ -487,10 +487,23 @@ class QueryManager:
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
         if arrow is not None:
+            sc = self.spark.sparkContext
 
             def batches() -> Iterator[Any]:
                 with result.fetching():
-                    yield from arrow(df, columns, None)
+                    answer = arrow(df, columns, None)
+                    yield next(answer)  # the schema: nothing computed yet
+                    # the batches are read by another call's thread (Flight's DoGet): its
+                    # Spark jobs join the query's group and pool there (so cancel stops them),
+                    # and the thread leaves them after
+                    sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
+                    sc.setLocalProperty("spark.scheduler.pool", q.pool)
+                    try:
+                        yield from answer
+                    finally:
+                        for key in ("spark.jobGroup.id", "spark.scheduler.pool"):
+                            with contextlib.suppress(Exception):  # a dead JVM: nothing to undo
+                                sc.setLocalProperty(key, None)
 
             return batches(), columns, metadata, schema
         if row_writer is not None:
