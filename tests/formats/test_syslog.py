@@ -14,7 +14,7 @@ ANSWERED = [q for q in DRILL if "rows" in DRILL[q]]
 
 @pytest.fixture
 def data(tmp_path):
-    return stage(tmp_path, "messages.syslog", "bad.syslog", "nofraction.syslog")
+    return stage(tmp_path, "messages.syslog", "bad.syslog", "nofraction.syslog", "codes.syslog")
 
 
 @pytest.mark.parametrize("query", ANSWERED)

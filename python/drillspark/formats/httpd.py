@@ -14,6 +14,7 @@ class HttpdFormat(FormatPlugin):
     TYPE = "httpd"
     EXTENSIONS = ("httpd",)
     SOURCE = "drill-httpd"
+    BOOTSTRAP = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("logFormat", "common\ncombined", (str,), "LogFormat lines; a line fits one"),
         Option("timestampFormat", None, (str,), "the pattern of %t (default Apache's)"),
@@ -32,6 +33,13 @@ class HttpdFormat(FormatPlugin):
             )
         if config.get("logParserRemapping"):
             raise FormatError(f"{where}option 'logParserRemapping' is not supported by drillspark")
+
+    @classmethod
+    def bootstrap(cls) -> dict[str, dict[str, Any]]:
+        # as Drill 1.22 with its contrib plugins shows it in its bootstrap dfs
+        return {
+            "httpd": {"type": "httpd", "extensions": ["httpd"], "logFormat": "common\ncombined"}
+        }
 
 
 FORMAT = HttpdFormat()

@@ -19,6 +19,8 @@ class LogRegexFormat(FormatPlugin):
     TYPE = "logRegex"
     EXTENSIONS = ()
     SOURCE = "drill-logregex"
+    # the matched line, and a line the regex missed (asking for it makes those lines rows)
+    METADATA_COLUMNS = ("_raw", "_unmatched_rows")
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("regex", None, (str,), "Java regex, one capturing group per column"),
         Option("extension", None, (str,), "the file extension this config reads"),

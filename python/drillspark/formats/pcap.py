@@ -14,6 +14,7 @@ class PcapFormat(FormatPlugin):
     TYPE = "pcap"
     EXTENSIONS = ("pcap", "pcapng")
     SOURCE = "drill-pcap"
+    BOOTSTRAP = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("stat", False, (bool,), "Drill's session statistics rows (not read here)"),
     )
@@ -25,6 +26,11 @@ class PcapFormat(FormatPlugin):
                 f"{where}option 'stat' (Drill's per-session statistics of a pcapng file) is not "
                 "supported by drillspark: read the packets with stat => false"
             )
+
+    @classmethod
+    def bootstrap(cls) -> dict[str, dict[str, Any]]:
+        # as Drill 1.22 with its contrib plugins shows it in its bootstrap dfs
+        return {"pcap": {"type": "pcap", "extensions": ["pcap", "pcapng"]}}
 
 
 FORMAT = PcapFormat()

@@ -14,6 +14,7 @@ class XmlFormat(FormatPlugin):
     TYPE = "xml"
     EXTENSIONS = ("xml",)
     SOURCE = "drill-xml"
+    BOOTSTRAP = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("dataLevel", 1, (int,), "the element depth that makes a row (1: the root)"),
         Option("allTextMode", True, (bool,), "every value VARCHAR (false: numbers as DOUBLE)"),
@@ -23,6 +24,11 @@ class XmlFormat(FormatPlugin):
     def validate(cls, config: dict[str, Any], where: str) -> None:
         if config["dataLevel"] < 1:
             raise FormatError(f"{where}option 'dataLevel' must be 1 or more")
+
+    @classmethod
+    def bootstrap(cls) -> dict[str, dict[str, Any]]:
+        # as Drill 1.22 with its contrib plugins shows it in its bootstrap dfs
+        return {"xml": {"type": "xml", "extensions": ["xml"], "dataLevel": 1, "allTextMode": True}}
 
 
 FORMAT = XmlFormat()

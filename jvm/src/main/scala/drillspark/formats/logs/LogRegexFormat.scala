@@ -93,11 +93,17 @@ object LogRegexFormat extends FormatReader {
     })
   }
 
-  /** Both special columns, for a caller giving a schema that asks for them. */
+  /** The special columns, in Drill's order. */
   val specialColumns: Seq[StructField] = Seq(StructField(Raw, StringType), StructField(Unmatched, StringType))
 
-  override def schema(files: Seq[InputFile], options: FormatOptions, conf: Configuration): StructType =
-    dataSchema(options)
+  /** The data columns, then the special ones option `metadataColumns` names (the Python door
+   * passes those a query names, as Drill shows them only then). */
+  override def schema(files: Seq[InputFile], options: FormatOptions, conf: Configuration): StructType = {
+    val asked = options.get("metadataColumns").toSeq.flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty)
+    asked.filterNot(a => specialColumns.exists(_.name.equalsIgnoreCase(a))).foreach(a => throw FormatErrors.badConfig(
+      typeName, s"unknown metadata column '$a' (known: ${specialColumns.map(_.name).mkString(", ")})"))
+    StructType(dataSchema(options).fields ++ specialColumns.filter(s => asked.exists(_.equalsIgnoreCase(s.name))))
+  }
 
   override def read(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration): Iterator[InternalRow] = {
     val regex = pattern(options)
