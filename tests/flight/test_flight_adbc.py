@@ -406,3 +406,31 @@ def test_client_cancel_stops_the_query(flight_server):
     other.execute("SELECT 1 AS one")
     assert other.fetchall() == [(1,)]
     conn.close()
+
+
+def test_time_limit_cancels_the_query(spark, flight_tmp):
+    """--max-seconds over Flight SQL: the query's Spark job is stopped, and the client reads
+    the time limit's RESOURCE ERROR."""
+    from drillspark.server import DrillServer, Limits
+
+    srv = DrillServer(
+        spark,
+        port=0,
+        flight_port=0,
+        workspaces={"tmp": str(flight_tmp)},
+        limits=Limits(max_seconds=3),
+    ).start()
+    try:
+        conn = adbc_connect(srv)
+        cur = conn.cursor()
+        with pytest.raises(Exception) as e:
+            cur.execute(
+                "SELECT count(*) AS c FROM dfs.tmp.`big.json` a JOIN dfs.tmp.`big.json` b "
+                "ON mod(a.i, 100) = mod(b.i, 100)"
+            )
+            cur.fetchall()
+        assert "RESOURCE ERROR" in str(e.value)
+        assert "time limit of 3 s" in str(e.value)
+        conn.close()
+    finally:
+        srv.stop()
