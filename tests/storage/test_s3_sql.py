@@ -259,3 +259,12 @@ def test_a_plan_scans_and_stores_on_s3(spark, s3, bucket):
             },
             spark=spark,
         ).rows()
+
+
+def test_a_same_length_rewrite_is_seen_by_its_etag(engine, s3, bucket):
+    """The schema cache keys an S3 object by its etag as well (S3's second-resolution
+    modification time and the length alone would not tell these two apart)."""
+    s3.put(bucket, "cache/x.json", '{"a": 1}\n')
+    assert rows(engine, "SELECT * FROM s3.root.`cache/x.json`") == [{"a": 1}]
+    s3.put(bucket, "cache/x.json", '{"b": 2}\n')
+    assert rows(engine, "SELECT * FROM s3.root.`cache/x.json`") == [{"b": 2}]

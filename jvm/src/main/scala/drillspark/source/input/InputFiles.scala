@@ -15,7 +15,7 @@ import drillspark.source.DrillOptions
 
 /** One data file of a table, with its partition directories below the table root (dir0, ...).
  * `stamp`: what a user cannot set back (the change time and inode of a local file, see
- * [[InputFiles.stampOf]]), so that the schema and count cache sees every rewrite; "" elsewhere. */
+ * [[InputFiles.stampOf]]) or an object's etag (S3), so that the schema and count cache sees every rewrite. */
 final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String], stamp: String = "")(
     val content: Array[Byte] = null) extends Serializable {
   /** A page of records from no file ([[HeldPages]]) arrives with its bytes: held again here. */
@@ -88,18 +88,30 @@ object InputFiles {
     }
   }
 
-  private def fileOf(fs: FileSystem, st: FileStatus, dirs: Seq[String]): InputFile =
-    InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs, stampOf(fs, st.getPath))()
+  private def fileOf(fs: FileSystem, st: FileStatus, dirs: Seq[String]): InputFile = {
+    // an object store's listing carries each object's etag: no request more
+    val stamp = if (fs.getScheme == "file") stampOf(fs, st.getPath) else etagOf(st)
+    InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs, stamp)()
+  }
+
+  /** An object's version as its store names it (S3's etag), "" where the file system has none:
+   * a rewrite of the same length within the same second still changes it. */
+  private def etagOf(st: FileStatus): String = st match {
+    case e: org.apache.hadoop.fs.EtagSource => Option(e.getEtag).filter(_.nonEmpty).map("etag:" + _).getOrElse("")
+    case _ => ""
+  }
 
   /**
    * A local file's change time (nanoseconds) and device and inode: the kernel sets the change
    * time on every write, rename and `utime`, and nobody but the clock's owner can set it back,
    * so a same-length rewrite whose modification time was restored still gets a new stamp.
-   * One `stat` (no read of the file); "" on other file systems, which keep (length, mtime).
+   * One `stat` (no read of the file). On other file systems the object's etag where the store
+   * has one (S3), else "" (length and mtime alone).
    */
   def stampOf(fs: FileSystem, p: Path): String =
-    if (fs.getScheme != "file") ""
-    else try {
+    if (fs.getScheme != "file") {
+      try etagOf(fs.getFileStatus(p)) catch { case _: java.io.IOException => "" }
+    } else try {
       val a = Files.readAttributes(Paths.get(p.toUri.getPath), "unix:ctime,dev,ino")
       val ctime = a.get("ctime").asInstanceOf[FileTime].to(TimeUnit.NANOSECONDS)
       s"$ctime:${a.get("dev")}:${a.get("ino")}"
