@@ -349,3 +349,30 @@ def test_connections_that_take_a_table_name_are_schemas(engine):
     got = {r["SCHEMA_NAME"] for r in rows}
     # Drill's run had one requireTail connection (local); this plugin has local, plain, bare
     assert {n for n, _ in want["rows"]} <= got == {"http", "http.local", "http.plain", "http.bare"}
+
+
+def test_the_server_reads_an_http_plugin_created_over_rest(spark, api):
+    from tests.server.helpers import Http
+
+    from drillspark.server import DrillServer
+
+    srv = DrillServer(spark, port=0, workspaces={}).start()
+    try:
+        http = Http(srv.url)
+        body = json.dumps({"name": "api", "config": plugin_config(api)}).encode()
+        status, _, data = http.request(
+            "POST", "/storage/api.json", body, {"Content-Type": "application/json"}
+        )
+        assert status == 200, data
+        shown = http.get_json("/storage/api.json")
+        assert PASSWORD not in json.dumps(shown) and MASK in json.dumps(shown)
+        answer = http.query("SELECT id, name FROM api.secure ORDER BY id")
+        assert answer["rows"] == [{"id": 1, "name": "alpha"}, {"id": 2, "name": "beta"}], answer
+        profile = http.get_json(f"/profiles/{answer['queryId']}.json")
+        assert PASSWORD not in json.dumps(profile)
+        pushed = http.query("SELECT n FROM api.search WHERE q = 'rest'")
+        assert pushed["rows"] == [{"n": 1}] and api.requests()[-1] == "GET /search?q=rest key="
+        failed = http.query("SELECT * FROM api.fail")
+        assert failed["queryState"] == "FAILED" and "500" in failed["errorMessage"], failed
+    finally:
+        srv.stop()

@@ -194,3 +194,29 @@ def test_a_plan_scans_a_collection(spark, ferretdb, engine):
     }
     rows = drillspark.run(plan, spark=spark).to_pandas()
     assert sorted(rows["name"]) == ["ann", "bob", "cy"]
+
+
+def test_the_server_reads_a_mongo_plugin_created_over_rest(spark, ferretdb, engine):
+    from tests.server.helpers import Http
+
+    from drillspark.server import DrillServer
+
+    srv = DrillServer(spark, port=0, workspaces={}).start()
+    try:
+        http = Http(srv.url)
+        config = {"type": "mongo", "connection": ferretdb.uri}
+        body = json.dumps({"name": "mdb", "config": config}).encode()
+        status, _, data = http.request(
+            "POST", "/storage/mdb.json", body, {"Content-Type": "application/json"}
+        )
+        assert status == 200, data
+        assert http.get_json("/storage/mdb.json")["config"]["connection"] == ferretdb.uri
+        tables = http.query("SHOW TABLES IN mdb.shop")
+        assert [r["TABLE_NAME"] for r in tables["rows"]] == ["orders", "people"], tables
+        answer = http.query("SELECT name FROM mdb.shop.people ORDER BY name")
+        assert [r["name"] for r in answer["rows"]] == ["ann", "bob", "cy"], answer
+        missing = http.query("SELECT * FROM mdb.shop.nope")
+        assert missing["queryState"] == "FAILED", missing
+        assert "Object 'nope' not found within 'mdb.shop'" in missing["errorMessage"]
+    finally:
+        srv.stop()
