@@ -65,3 +65,10 @@ def test_timestamp_format_that_does_not_fit_names_the_line(sql, data):
 def test_unknown_token_refused(sql, data):
     with pytest.raises(Exception, match="token '%D'"):
         sql("SELECT * FROM table(dfs.data.`access.httpd`(type => 'httpd', logFormat => '%h %D'))")
+
+
+def test_plain_spark_dfs_catalog_same_answer(spark, data):
+    want = DRILL[STAR]
+    df = spark.sql(f"SELECT * FROM dfs.`{data / 'access.httpd'}`")
+    assert df.columns == want["columns"]
+    assert jdbc_rows(df.collect()) == want["rows"]

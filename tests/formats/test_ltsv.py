@@ -41,3 +41,10 @@ def test_delimiters(sql, tmp_path):
 def test_unknown_option_refused(sql, data):
     with pytest.raises(Exception, match="unknown option 'nosuch'.*parseMode"):
         sql("SELECT * FROM table(dfs.data.`access.ltsv`(type => 'ltsv', nosuch => 'x'))")
+
+
+def test_plain_spark_dfs_catalog_same_answer(spark, data):
+    want = DRILL["SELECT * FROM dfs.data.`access.ltsv`"]
+    df = spark.sql(f"SELECT * FROM dfs.`{data / 'access.ltsv'}`")
+    assert df.columns == want["columns"]
+    assert jdbc_rows(df.collect()) == want["rows"]

@@ -95,3 +95,11 @@ def test_not_a_capture(sql, tmp_path):
 def test_stat_option_refused(sql, data):
     with pytest.raises(Exception, match="'stat'"):
         sql("SELECT * FROM table(dfs.data.`cap.pcapng`(type => 'pcap', stat => true))")
+
+
+def test_plain_spark_dfs_catalog_same_answer(spark, sql, data):
+    for name in ("cap.pcap", "cap.pcapng"):
+        df = spark.sql(f"SELECT * FROM dfs.`{data / name}`")
+        via_sql = sql(f"SELECT * FROM dfs.data.`{name}`")
+        assert df.columns == via_sql.columns
+        assert jdbc_rows(df.collect()) == jdbc_rows(via_sql.collect())

@@ -62,3 +62,10 @@ def test_timestamp_without_fraction(sql, data):
     assert "malformed" in DRILL["SELECT * FROM dfs.data.`nofraction.syslog`"]["error"]
     rows = jdbc_rows(sql("SELECT event_date, message FROM dfs.data.`nofraction.syslog`").collect())
     assert rows == [["2024-10-12 01:02:03", "no fraction"]]
+
+
+def test_plain_spark_dfs_catalog_same_answer(spark, data):
+    want = DRILL["SELECT * FROM dfs.data.`messages.syslog`"]
+    df = spark.sql(f"SELECT * FROM dfs.`{data / 'messages.syslog'}`")
+    assert df.columns == want["columns"]
+    assert jdbc_rows(df.collect()) == want["rows"]

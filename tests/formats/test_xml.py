@@ -95,3 +95,10 @@ def test_external_entities_are_not_read(sql, tmp_path):
         ).collect()
         assert "top secret" not in str(rows)
     assert "top secret" not in str(caught.value)
+
+
+def test_plain_spark_dfs_catalog_same_answer(spark, data):
+    want = DRILL["SELECT * FROM dfs.data.`books.xml`"]
+    df = spark.sql(f"SELECT * FROM dfs.`{data / 'books.xml'}`")
+    assert df.columns == want["columns"]
+    assert jdbc_rows(df.collect()) == want["rows"]
