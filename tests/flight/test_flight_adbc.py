@@ -434,3 +434,13 @@ def test_time_limit_cancels_the_query(spark, flight_tmp):
         conn.close()
     finally:
         srv.stop()
+
+
+def test_execute_schema_plans_without_running(flight_server, adbc):
+    """GetSchema: a statement's answer schema, planned and not run (no profile is made)."""
+    before = len(flight_server.queries.finished())
+    cur = adbc.cursor()
+    schema = cur.adbc_execute_schema("SELECT id, m FROM dfs.tmp.`complex.json`")
+    assert schema.names == ["id", "m"]
+    assert schema.field("id").type == pa.int64()
+    assert len(flight_server.queries.finished()) == before
