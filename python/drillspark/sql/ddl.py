@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.names import fold
 from drillspark.result import StatementResult
+from drillspark.spark.storage import filesystems
 from drillspark.spark.storage.views import (
     VIEW_SUFFIX,
     ViewExistsError,
@@ -147,6 +148,7 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
         )
     ref, name = target_schema(engine, stmt.name)
     folder = _mutable(engine, ref, name)
+    _no_remote_views(folder, ref)
     path = view_path(folder, name)
     with view_lock(path):  # one CREATE VIEW of this view at a time: each sees the last one's
         return _create_view(engine, stmt, ref, name, folder, path)
@@ -219,8 +221,19 @@ def drop(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
     return _drop_table(engine, ref, name, stmt.if_exists)
 
 
+def _no_remote_views(folder: str, ref: SchemaRef) -> None:
+    """View files live on local disk only: a file plugin's workspace on s3a:// or hdfs://
+    holds none (never a local file named after the URI)."""
+    if filesystems.is_remote(folder):
+        raise ValidationError(
+            f"Unable to create or drop views in schema [{ref.name}]: drillspark keeps view "
+            "files in local workspaces only (not on s3a:// or hdfs://)"
+        )
+
+
 def _drop_view(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
     folder = _mutable(engine, ref, name)
+    _no_remote_views(folder, ref)
     path = view_path(folder, name)
     if os.path.isfile(path):
         os.remove(path)
@@ -241,6 +254,8 @@ def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -
             temps.folders.pop(name, None)
             return _ok(True, f"Temporary table [{name}] dropped")
     folder = _mutable(engine, ref, name)
+    if filesystems.is_remote(folder):  # a file plugin on s3a:// or hdfs://
+        return _drop_remote_table(engine, ref, name, if_exists)
     path = os.path.normpath(os.path.join(folder, name))
     if not path.startswith(os.path.normpath(folder) + os.sep) or not os.path.exists(path):
         if if_exists:
@@ -260,6 +275,32 @@ def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -
             f"Table [{name}] in schema [{ref.name}] was not dropped: it changed while it was "
             f"dropped ({e.strerror or e})"
         ) from None
+    return _ok(True, f"Table [{name}] dropped")
+
+
+def _drop_remote_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
+    """DROP TABLE in a file plugin's writable workspace on another file system: the name by
+    the workspace rule, then the data files under it (a folder holding anything else is not
+    a table, as on local disk)."""
+    session = engine.session
+    path = session.workspace_path(ref.plugin, ref.workspace, name)
+    spark = session._spark()
+    try:
+        if not filesystems.exists(spark, path):
+            if if_exists:
+                return _ok(False, f"Table [{name}] not found")
+            raise ValidationError(f"Table [{name}] not found")
+        files = filesystems.list_files(spark, path)
+        if not files or any(_extension(f.rsplit("/", 1)[-1]) not in DATA_EXTENSIONS for f in files):
+            raise ValidationError(
+                f"[{name}] in schema [{ref.name}] is not a table: only data "
+                "files and folders of data files are dropped"
+            )
+        filesystems.delete(spark, path)
+    except ValidationError:
+        raise
+    except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+        raise ValidationError(session.remote_failure(e, path)) from None
     return _ok(True, f"Table [{name}] dropped")
 
 
