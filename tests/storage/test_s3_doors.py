@@ -119,3 +119,22 @@ def test_the_cli_reads_a_file_plugin_from_a_storage_file(s3, bucket, tmp_path, p
     )
     assert bad.returncode != 0 and "not found" in bad.stderr, bad.stderr
     assert SECRET_KEY not in bad.stderr + bad.stdout + out.stdout + out.stderr
+
+
+def test_pydrill_creates_and_queries_an_s3_plugin(spark, s3, bucket):
+    """pydrill's storage_update / storage_detail / query, as a Drill user scripts them."""
+    from pydrill.client import PyDrill
+
+    srv = DrillServer(spark, port=0, workspaces={}).start()
+    try:
+        drill = PyDrill(host="127.0.0.1", port=srv.port)
+        update = drill.storage_update("s3", {"name": "s3", "config": s3.plugin(bucket)})
+        assert update.response.status_code == 200
+        detail = drill.storage_detail("s3").data["config"]
+        assert detail["connection"] == f"s3a://{bucket}"
+        assert detail["config"]["fs.s3a.secret.key"] == "*****"
+        result = drill.query("SELECT max(amount) AS m FROM s3.root.`orders/`", timeout=120)
+        assert [str(r["m"]) for r in result] == ["11"]
+        assert drill.storage_delete("s3").response.status_code == 200
+    finally:
+        srv.stop()
