@@ -442,7 +442,8 @@ class Lowering:
         options: dict[str, object] = {}
         node = inner
         while isinstance(node, exp.Dot):
-            path_parts.append(node.this.name)
+            # `a.b.`t`(...)` nests as Dot(Dot(a, b), `t`(...)): every part of the left side
+            path_parts.extend(_dotted_names(node.this))
             node = node.expression
         if isinstance(node, exp.Anonymous):
             path_parts.append(node.this if isinstance(node.this, str) else node.name)
@@ -648,6 +649,13 @@ def ordering(expr: str, o: exp.Ordered) -> dict:
         "expr": expr,
         "nullDirection": "FIRST" if o.args.get("nulls_first") else "LAST",
     }
+
+
+def _dotted_names(node: exp.Expr) -> list[str]:
+    """The names of a dotted path (`s3.root`), outermost first."""
+    if isinstance(node, exp.Dot):
+        return [*_dotted_names(node.this), node.expression.name]
+    return [node.name]
 
 
 def literal_value(node: exp.Expr, low: Lowering) -> object:
