@@ -21,7 +21,7 @@ from drillspark.server.auth import Authenticator, SessionStore, User
 from drillspark.server.catalog import Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
 from drillspark.server.log_buffer import LogBuffer
-from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager
+from drillspark.server.queries import QueryFailed, QueryIdInUse, QueryManager, rest_rows
 from drillspark.server.shown_paths import scrubber
 from drillspark.server.sys_tables import ServerTables
 from drillspark.spark.storage.metadata import serve_sys
@@ -380,7 +380,7 @@ class DrillServer:
             answered = threading.Event()
             watch_client(handler.connection, answered, lambda: self.queries.cancel(q.id, "client"))
             try:
-                return self.queries.run(q, execute, auto_limit)
+                return self.queries.run(q, execute, auto_limit, row_writer=rest_rows)
             finally:
                 answered.set()
 

@@ -180,6 +180,14 @@ RowWriter = Callable[[list[str], Any], Callable[[Any], str]]
 ArrowWriter = Callable[[Any, list[str], list[list[Any]] | None], Iterator[Any]]
 
 
+def rest_rows(columns: list[str], schema: Any) -> Callable[[Any], str]:
+    """REST's row writer: each row as Drill's JSON object text (values.py's converters), the
+    REST handler's way of encoding rows, as rows.py's is the native protocol's."""
+    if schema is None:
+        return values.row_writer(columns, [values.python_value] * len(columns))
+    return values.row_writer(columns, [values.converter(f.dataType) for f in schema.fields])
+
+
 class Result:
     """What a query answers before its rows: column names, Drill types, and the rows (each
     already as Drill's JSON object text, or as the run's `row_writer` writes them). Iterate it
@@ -352,8 +360,8 @@ class QueryManager:
         """Run the statement (`execute()` returns a DrillResult or a RowsResult) as Spark
         job group `q.id`; the Result's row iterator must be consumed or closed. A failure
         before the first row raises QueryFailed (and finishes the profile). `row_writer`:
-        how the rows are written (default: Drill's REST JSON objects); `arrow`: the rows as
-        Arrow record batches instead (the Result then yields batches)."""
+        how the rows are written (default: rest_rows, Drill's REST JSON objects); `arrow`: the
+        rows as Arrow record batches instead (the Result then yields batches)."""
         timer = None
         if self.max_seconds:
             timer = threading.Timer(self.max_seconds, self.cancel, (q.id, "timeout"))
@@ -472,10 +480,7 @@ class QueryManager:
             metadata = [values.python_type([r[i] for r in plain]) for i in range(len(columns))]
             if arrow is not None:
                 return arrow(None, columns, plain), columns, metadata, None
-            if row_writer is not None:
-                write = row_writer(columns, None)
-            else:
-                write = values.row_writer(columns, [values.python_value] * len(columns))
+            write = (row_writer or rest_rows)(columns, None)
             return (write(r) for r in plain), columns, metadata, None
         if getattr(result, "plan", None) is not None:
             try:
@@ -506,12 +511,7 @@ class QueryManager:
                                 sc.setLocalProperty(key, None)
 
             return batches(), columns, metadata, schema
-        if row_writer is not None:
-            write = row_writer(columns, schema)
-        else:
-            write = values.row_writer(
-                columns, [values.converter(f.dataType) for f in schema.fields]
-            )
+        write = (row_writer or rest_rows)(columns, schema)
         plan = getattr(result, "plan", None)
         bounds = [
             b for b in (limit, most_records(plan) if isinstance(plan, LogicalPlan) else 0) if b
