@@ -24,7 +24,7 @@ object HeldPages {
   def page(place: String, bytes: Array[Byte]): InputFile = {
     val path = s"$Prefix${serial.incrementAndGet()} $place"
     hold(path, bytes)
-    InputFile(path, bytes.length, 0L, Nil, path)(bytes)
+    InputFile(path, bytes.length, 0L, Nil, path, bytes)
   }
 
   def hold(path: String, bytes: Array[Byte]): Unit = {
@@ -35,7 +35,7 @@ object HeldPages {
   /** The file of a held page (the `drill` source's listing of a page path). */
   def inputFile(path: String): InputFile = {
     val b = bytes(path)
-    InputFile(path, b.length, 0L, Nil, path)(b)
+    InputFile(path, b.length, 0L, Nil, path, b)
   }
 
   private def bytes(path: String): Array[Byte] = {

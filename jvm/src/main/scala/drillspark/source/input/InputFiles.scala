@@ -16,8 +16,8 @@ import drillspark.source.DrillOptions
 /** One data file of a table, with its partition directories below the table root (dir0, ...).
  * `stamp`: what a user cannot set back (the change time and inode of a local file, see
  * [[InputFiles.stampOf]]) or an object's etag (S3), so that the schema and count cache sees every rewrite. */
-final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String], stamp: String = "")(
-    val content: Array[Byte] = null) extends Serializable {
+final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String], stamp: String = "",
+    content: Array[Byte] = null) extends Serializable {
   /** A page of records from no file ([[HeldPages]]) arrives with its bytes: held again here. */
   private def readObject(in: java.io.ObjectInputStream): Unit = {
     in.defaultReadObject()
@@ -91,7 +91,7 @@ object InputFiles {
   private def fileOf(fs: FileSystem, st: FileStatus, dirs: Seq[String]): InputFile = {
     // an object store's listing carries each object's etag: no request more
     val stamp = if (fs.getScheme == "file") stampOf(fs, st.getPath) else etagOf(st)
-    InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs, stamp)()
+    InputFile(st.getPath.toString, st.getLen, st.getModificationTime, dirs, stamp)
   }
 
   /** An object's version as its store names it (S3's etag), "" where the file system has none:
