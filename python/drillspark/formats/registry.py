@@ -145,6 +145,9 @@ def config_for(
         is_name = find(str(asked)) is None or str(asked).lower() in own_names
         base = named(str(asked), configured) if is_name else None
         type_name = str(base.get("type")) if base else str(asked)
+        wanted = find(type_name)
+        if wanted is None or wanted.SOURCE is None:
+            return None  # json, text, parquet: the storage engine's own readers
         if base is None:
             # a type: the config of that type the file's extension selects, else the plugin's
             # own config of that type, else Drill's (a table function's options go over it)
