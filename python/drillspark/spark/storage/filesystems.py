@@ -85,7 +85,9 @@ def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping
     frozen = tuple(sorted(settings.items()))
     with _LOCK:
         owner = _SCOPED.get(key)
-        if owner is not None and owner[0] != plugin and owner[1] != frozen:
+        if owner is not None and owner[1] == frozen:
+            return  # set already (each table name asks: no py4j round trip per setting)
+        if owner is not None and owner[0] != plugin:
             raise FileSystemError(
                 f"storage plugin '{plugin}': {base} is already the connection of storage plugin "
                 f"'{owner[0]}' with other settings (config); two plugins on one bucket would "
