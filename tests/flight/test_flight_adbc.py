@@ -403,7 +403,10 @@ def test_client_cancel_stops_the_query(flight_server):
     tracker = flight_server.spark.sparkContext.statusTracker()
     jobs = [tracker.getJobInfo(j) for j in tracker.getJobIdsForGroup(mine[0].id)]
     assert jobs, "the query's Spark jobs were not in its job group"
-    assert all(j is None or j.status != "SUCCEEDED" for j in jobs), [j.status for j in jobs]
+    # (jobs done before the cancel, reading the files, may have succeeded; the join's did not)
+    assert any(j is not None and j.status == "FAILED" for j in jobs), [
+        j.status for j in jobs if j is not None
+    ]
     other = conn.cursor()
     other.execute("SELECT 1 AS one")
     assert other.fetchall() == [(1,)]
