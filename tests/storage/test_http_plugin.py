@@ -376,3 +376,20 @@ def test_the_server_reads_an_http_plugin_created_over_rest(spark, api):
         assert failed["queryState"] == "FAILED" and "500" in failed["errorMessage"], failed
     finally:
         srv.stop()
+
+
+def test_a_password_in_a_url_never_shows(spark):
+    config = {
+        "type": "http",
+        "connections": {"c": {"url": "http://u:url-secret@127.0.0.1:1/x", "requireTail": False}},
+    }
+    engine = SqlEngine(spark, SqlSession(workspaces={}, plugins={"h": config}))
+    with pytest.raises(Error) as e:
+        run(engine, "SELECT * FROM h.c")
+    assert "url-secret" not in str(e.value) and "u:*****@127.0.0.1:1" in str(e.value)
+    stored = config_from_json("h", config)
+    shown = stored.to_json(masked=True)
+    assert shown["connections"]["c"]["url"] == "http://u:*****@127.0.0.1:1/x"
+    assert "url-secret" in stored.secrets()
+    back = config_from_json("h", shown).keeping_secrets_of(stored)
+    assert back.raw["connections"]["c"]["url"] == "http://u:url-secret@127.0.0.1:1/x"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from drillspark.plugin_configs.base import MASK, PluginConfig, PluginConfigError
 
@@ -147,6 +148,9 @@ class HttpConfig(PluginConfig):
             for path in self._secret_paths(out):
                 if isinstance(_get(out, path), str) and _get(out, path):
                     _set(out, path, MASK)
+            for spec in (out.get("connections") or {}).values():
+                if isinstance(spec, dict) and _url_password(spec.get("url")):
+                    spec["url"] = _with_url_password(spec["url"], MASK)
         return out
 
     def keeping_secrets_of(self, old: PluginConfig | None) -> PluginConfig:
@@ -156,11 +160,35 @@ class HttpConfig(PluginConfig):
         for path in self._secret_paths(raw):
             if _get(raw, path) == MASK and _get(old.raw, path) is not None:
                 _set(raw, path, _get(old.raw, path))
+        olds = old.raw.get("connections") or {}
+        for conn, spec in (raw.get("connections") or {}).items():
+            before = _url_password((olds.get(conn) or {}).get("url"))
+            if isinstance(spec, dict) and _url_password(spec.get("url")) == MASK and before:
+                spec["url"] = _with_url_password(spec["url"], before)
         return type(self)(raw)
 
     def secrets(self) -> list[str]:
         found = [_get(self.raw, p) for p in self._secret_paths(self.raw)]
+        found += [
+            _url_password(spec.get("url"))
+            for spec in (self.raw.get("connections") or {}).values()
+            if isinstance(spec, Mapping)
+        ]
         return [v for v in found if isinstance(v, str) and v and v != MASK]
+
+
+def _url_password(url: Any) -> str | None:
+    """The password in a URL's user part (`http://user:secret@host/`), if any."""
+    if not isinstance(url, str):
+        return None
+    try:
+        return urlsplit(url).password
+    except ValueError:
+        return None
+
+
+def _with_url_password(url: str, password: str) -> str:
+    return url.replace(f":{_url_password(url)}@", f":{password}@", 1)
 
 
 def _get(raw: Any, path: tuple[str, ...]) -> Any:

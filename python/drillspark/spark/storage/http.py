@@ -61,9 +61,18 @@ class Request:
     headers: dict[str, str]
     body: bytes | None
 
-    def where(self, page: int = 0) -> str:
+    def where(self, page: int = 0, url: str | None = None) -> str:
         at = f", page {page}" if page else ""
-        return f"http plugin '{self.plugin}', connection '{self.connection}'{at} ({self.method} {self.url})"
+        shown = shown_url(url or self.url)
+        return f"http plugin '{self.plugin}', connection '{self.connection}'{at} ({self.method} {shown})"
+
+
+def shown_url(url: str) -> str:
+    """`url` as messages show it: a password in its user part masked."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return url.replace(f":{parts.password}@", ":*****@", 1)
 
 
 def connection_of(name: str, config: Mapping[str, Any], conn: str) -> dict[str, Any]:
@@ -90,10 +99,11 @@ def base_url(conn: Mapping[str, Any], tail: str | None) -> str:
     if tail:
         url = url + tail
     given, built = urlsplit(str(conn["url"])), urlsplit(url)
-    if (built.scheme, built.netloc) != (given.scheme, given.netloc) or "@" in built.netloc:
+    if (built.scheme, built.netloc) != (given.scheme, given.netloc):
         raise HttpError(
             f"connection '{conn['name']}': the table name {tail!r} would lead away from "
-            f"{given.scheme}://{given.netloc} (only the configured host is contacted)"
+            f"{shown_url(given.scheme + '://' + given.netloc)} (only the configured host is "
+            "contacted)"
         )
     return url
 
@@ -150,7 +160,7 @@ def fetch(
     req: Request, url: str, timeout: float, error_on_400: bool, page: int = 0
 ) -> bytes | None:
     """One response's body; None for a 4xx answer (Drill's: no rows) unless `error_on_400`."""
-    where = req.where(page).replace(req.url, url)
+    where = req.where(page, url)
     request = urllib.request.Request(url, data=req.body, headers=req.headers, method=req.method)
     try:
         with _OPENER.open(request, timeout=timeout) as response:
@@ -249,7 +259,7 @@ class HttpEngine(StorageEngine):
             data = fetch(req, page_url, timeout, error_on_400, page if paginator else 0)
             if data is None:
                 break
-            place = req.where(page if paginator else 0).replace(req.url, page_url)
+            place = req.where(page if paginator else 0, page_url)
             try:
                 records = int(batch.add(place, bytearray(data), data_path))
             except Exception as e:  # the reader's message: place, line, column, cause
