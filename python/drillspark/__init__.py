@@ -20,6 +20,8 @@ from drillspark.errors import Error
 from drillspark.plugins import function, operator
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pyspark.sql import SparkSession
 
     from drillspark.api import run
@@ -86,6 +88,7 @@ def sql(
     spark: SparkSession | None = None,
     *,
     progress: ProgressCallback | bool | None = None,
+    storage: Mapping[str, Any] | None = None,
 ) -> DrillResult | StatementResult:
     """Run Drill SQL: one or more ';'-separated statements; returns the last one's result.
 
@@ -99,13 +102,16 @@ def sql(
               done/total), called about twice a second while Spark starts, plans and later
               computes the rows; True prints a progress line on stderr; False nothing;
               None (default): the line inside IPython / Jupyter, nothing elsewhere
+    storage:  Drill's storage plugin configs {NAME: CONFIG} (file plugins on s3a:// or other
+              folders, jdbc, ...; a config without `type` merges into dfs): schemas of this
+              session from now on, as drillspark.session(storage=...) makes them
 
         drillspark.sql("SELECT t.name FROM dfs.`data/people.json` t").show()
     """
     # the SQL front end (sqlglot) loads on first use
     from drillspark.sql import run_sql
 
-    return run_sql(query, spark, progress)
+    return run_sql(query, spark, progress, storage)
 
 
 # Functions named like the module that holds them (or a package): importing that module

@@ -138,3 +138,32 @@ def test_pydrill_creates_and_queries_an_s3_plugin(spark, s3, bucket):
         assert drill.storage_delete("s3").response.status_code == 200
     finally:
         srv.stop()
+
+
+def test_drillspark_sql_takes_storage_and_a_later_session_call_too(spark, s3, bucket):
+    """drillspark.sql(..., storage={...}) adds the plugins to the session's schemas; a second
+    drillspark.session(storage=...) on the running session is taken as well (it was not)."""
+    import importlib
+
+    import drillspark
+
+    session_module = importlib.import_module("drillspark.session")
+    from drillspark.sql import default_engine
+
+    engine = default_engine(spark)
+    try:
+        got = drillspark.sql(
+            "SELECT count(*) AS n FROM viasql.root.`orders/`",
+            spark=spark,
+            storage={"viasql": s3.plugin(bucket)},
+        ).rows()
+        assert got == [{"n": 3}]
+        for name in ("first", "second"):
+            drillspark.session(storage={name: s3.plugin(bucket)})
+            got = drillspark.sql(f"SELECT count(*) AS n FROM {name}.root.`orders/`", spark=spark)
+            assert got.rows() == [{"n": 3}]
+    finally:
+        session_module._STORAGE.pop(spark, None)
+        for name in ("viasql", "first", "second"):
+            engine.session.plugins.pop(name, None)
+        importlib.import_module("drillspark.sql")._storage_taken.pop(engine, None)

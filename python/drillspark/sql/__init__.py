@@ -26,6 +26,8 @@ from drillspark.sql.errors import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pyspark.sql import SparkSession
 
     from drillspark.sql.engine import RowsResult, SqlEngine
@@ -94,7 +96,10 @@ def default_engine(spark: SparkSession | None = None) -> SqlEngine:
 
 
 def run_sql(
-    query: str, spark: SparkSession | None = None, progress: ProgressCallback | bool | None = None
+    query: str,
+    spark: SparkSession | None = None,
+    progress: ProgressCallback | bool | None = None,
+    storage: Mapping[str, Any] | None = None,
 ) -> DrillResult | StatementResult:
     """Run Drill SQL (one or more ';'-separated statements); the last statement's result: a
     DrillResult for queries, a StatementResult for USE / SHOW / DESCRIBE / EXPLAIN / ALTER
@@ -103,6 +108,10 @@ def run_sql(
     callback = resolve(progress)
     engine = default_engine(spark)
     _take_storage(engine)
+    if storage:  # drillspark.sql(..., storage={...}): this session's plugins from now on
+        from drillspark.session import storage_configs
+
+        engine.session.take_storage(storage_configs(storage))
     if callback is None:
         results = engine.execute(query)
     else:
@@ -128,10 +137,12 @@ def _take_storage(engine: SqlEngine) -> None:
 
     spark = engine.spark if engine.has_spark else SparkSession.getActiveSession()
     storage = storage_of(spark)
-    if storage and _storage_taken.get(engine) is not spark:
+    taken = _storage_taken.get(engine)
+    # again when the session was given other plugins since (a later session(storage=...))
+    if storage and (taken is None or taken[0] is not spark or taken[1] != storage):
         engine.session.take_storage(storage)
-        _storage_taken[engine] = spark
+        _storage_taken[engine] = (spark, storage)
 
 
-# engine -> the Spark session whose storage plugins it took
+# engine -> the Spark session whose storage plugins it took, and those plugins
 _storage_taken: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
