@@ -106,7 +106,12 @@ def by_extension(
     own = [n for n in (configured or {}) if n in formats]
     for name in [*own, *(n for n in formats if n not in own)]:
         conf = formats[name]
-        if low in [str(e).lower() for e in conf.get("extensions") or ()]:
+        # Drill's `extensions`; logRegex's config names its one `extension`
+        named_exts = [
+            *(conf.get("extensions") or ()),
+            *([conf["extension"]] if conf.get("extension") else []),
+        ]
+        if low in [str(e).lower().lstrip(".") for e in named_exts]:
             return name, conf
     for f in FORMATS:
         if low in f.EXTENSIONS:
