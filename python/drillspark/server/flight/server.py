@@ -21,30 +21,13 @@ import pyarrow.flight as flight
 from drillspark.server.flight import batches, metadata, sessions
 from drillspark.server.flight import messages as fm
 from drillspark.server.flight.statements import Prepared, Statements, Ticketed
+from drillspark.server.native.errors import error_type_of
+from drillspark.server.native.messages import ErrorType
 from drillspark.server.native.wire import WireError
 
 log = logging.getLogger("drillspark.server")
 
 DEFAULT_PORT = 32010  # suggested: the port Flight SQL servers (Dremio's) commonly use
-
-# Drill's error type words for a failure, by the exception class behind it
-_ERROR_WORDS = {
-    "SqlSyntaxError": "PARSE",
-    "UnsupportedSqlError": "UNSUPPORTED_OPERATION",
-    "TableNotFoundError": "VALIDATION",
-    "ValidationError": "VALIDATION",
-    "QueryPlanError": "VALIDATION",
-    "OptionError": "VALIDATION",
-    "UnknownFunctionError": "FUNCTION",
-    "FunctionArgumentError": "FUNCTION",
-    "StorageError": "DATA_READ",
-}
-_CLIENT_ERRORS = {  # the client's mistakes
-    "PARSE",
-    "VALIDATION",
-    "FUNCTION",
-    "UNSUPPORTED_OPERATION",
-}
 
 ACTIONS = [
     ("CreatePreparedStatement", "plan a statement; its result's schema"),
@@ -56,14 +39,14 @@ ACTIONS = [
 
 def flight_error(e: Any) -> Exception:
     """A QueryFailed (or any failure) as the Flight error a client shows: Drill's
-    `TYPE ERROR: message`; a cancel as CANCELLED, a bad statement as INVALID_ARGUMENT."""
+    `TYPE ERROR: message`, the type as the native protocol names it (native/errors.py, the
+    one owner of that rule); a cancel as CANCELLED."""
     state = getattr(e, "state", "FAILED")
     message = str(e) or type(e).__name__
     if state == "CANCELED":
         return flight.FlightCancelledError(f"RESOURCE ERROR: {message}")
-    word = _ERROR_WORDS.get(getattr(e, "exception", "") or type(e).__name__, "EXECUTION")
-    text = f"{word} ERROR: {message}"
-    return invalid(text) if word in _CLIENT_ERRORS else flight.FlightServerError(text)
+    kind = error_type_of(getattr(e, "exception", "") or type(e).__name__, state)
+    return flight.FlightServerError(f"{ErrorType(kind).name} ERROR: {message}")
 
 
 def invalid(text: str) -> Exception:
