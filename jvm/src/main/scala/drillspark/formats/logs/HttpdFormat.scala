@@ -136,9 +136,12 @@ object HttpdFormat extends FormatReader {
     val maxErrors = o.int("maxErrors", 0)
     val stampFormat = o.get("timestampFormat").filter(_.nonEmpty).map(p => p -> DateTimeFormatter.ofPattern(p, Locale.ENGLISH))
     var errors = 0
+    var last = formats.head // a log's lines mostly fit one format: try the last one that fitted first
     LineInput.lines(this, file, conf).filter(_.text.trim.nonEmpty).flatMap { line =>
-      formats.iterator.map(l => l -> l.pattern.matcher(line.text)).find(_._2.matches()) match {
+      (Iterator(last) ++ formats.iterator.filter(_ ne last)).map(l => l -> l.pattern.matcher(line.text))
+        .find(_._2.matches()) match {
         case Some((layout, m)) =>
+          last = layout
           val values = mutable.HashMap.empty[String, Any]
           val maps = mutable.HashMap.empty[String, Seq[(String, String)]]
           layout.tokens.zipWithIndex.foreach { case (token, i) =>
@@ -171,7 +174,8 @@ object HttpdFormat extends FormatReader {
         case e: DateTimeParseException => throw FormatErrors.badData(typeName, file.path, s"line ${line.number}",
           s"the time [$raw] does not read as ${stampFormat.fold("dd/MMM/yyyy:HH:mm:ss Z")(_._1)} (timestampFormat): ${e.getMessage}")
       }
-      Seq("request_receive_time", "request_receive_time_last").foreach(p => time(p, t, v))
+      time("request_receive_time", t, v)
+      twin("request_receive_time", "request_receive_time_last", v)
     }
     case "%r" => if (raw != null) {
       val parts = raw.split(" ", -1)
@@ -179,21 +183,32 @@ object HttpdFormat extends FormatReader {
         if (parts.length >= 3) (parts.head, parts.slice(1, parts.length - 1).mkString(" "), parts.last)
         else if (parts.length == 2) (parts(0), parts(1), null)
         else (null, raw, null)
-      Seq("request_firstline", "request_firstline_original").foreach { p =>
-        v(p) = str(raw)
-        v(s"${p}_method") = str(method)
-        v(s"${p}_protocol") = str(protocol)
-        v(s"${p}_protocol_version") = str(Option(protocol).filter(_.contains('/')).map(_.split('/').last).orNull)
-        uri(s"${p}_uri", target, v, maps)
-      }
+      val p = "request_firstline"
+      v(p) = str(raw)
+      v(s"${p}_method") = str(method)
+      v(s"${p}_protocol") = str(protocol)
+      v(s"${p}_protocol_version") = str(Option(protocol).filter(_.contains('/')).map(_.split('/').last).orNull)
+      uri(s"${p}_uri", target, v, maps)
+      twin(p, "request_firstline_original", v)
+      maps.get("request_firstline_uri_query").foreach(maps("request_firstline_original_uri_query") = _)
     }
     case "%>s" => v("request_status_last") = str(raw)
     case "%b" => Seq("response_body_bytes", "response_body_bytes_last", "response_body_bytesclf").foreach(v(_) =
       Option(raw).flatMap(_.toLongOption).map(java.lang.Long.valueOf).orNull)
-    case "%{referer}i" => Seq("request_referer", "request_referer_last").foreach(p => uri(p, raw, v, maps))
+    case "%{referer}i" =>
+      uri("request_referer", raw, v, maps)
+      twin("request_referer", "request_referer_last", v)
+      maps.get("request_referer_query").foreach(maps("request_referer_last_query") = _)
     case "%{user-agent}i" => Seq("request_user-agent", "request_user-agent_last").foreach(v(_) = str(raw))
     case _ =>
   }
+
+  /** Drill's twin columns (`_last`, `_original`) hold the same values: copied, not computed again. */
+  private def twin(from: String, to: String, v: mutable.Map[String, Any]): Unit =
+    v.keys.filter(k => k == from || k.startsWith(from + "_")).toSeq.foreach { k =>
+      val name = to + k.substring(from.length)
+      if (!v.contains(name)) v(name) = v(k)
+    }
 
   private val ApacheTime = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH)
 
