@@ -198,3 +198,15 @@ def test_bad_options(sql, books):
     with pytest.raises(Exception) as e:
         sql("SELECT * FROM table(dfs.data.`book2.xlsx`(type => 'excel', sheet => 'x'))")
     assert "unknown option 'sheet' for format type 'excel'" in str(e.value)
+
+
+def test_ignore_errors_false_fails_on_a_cell_of_another_kind(sql, books):
+    """With ignoreErrors false a cell its column cannot hold (`text` in the FLOAT8 `age`) fails
+    the query in Drill's words; by default it is NULL (the first case above)."""
+    q = "SELECT * FROM table(dfs.`book2.xlsx`(type => 'excel', ignoreErrors => false))"
+    words = 'Error writing data: For input string: "text"'
+    assert words in DRILL[q]["error"]
+    with pytest.raises(Exception) as e:
+        sql(q.replace("dfs.`", "dfs.data.`")).collect()
+    text = str(e.value)
+    assert words in text and "book2.xlsx" in text and "row 5, column 2" in text

@@ -211,8 +211,15 @@ object ExcelFormat extends FormatReader {
         while (i < out.length) {
           val c = positions(i)
           out(i) = if (c < 0) meta(i) else Option(r.getCell(c)).map { cell =>
-            try value(cell, schema(i).dataType, fmt)
-            catch { case NonFatal(e) => if (o.ignoreErrors) null else fail(r.getRowNum, c, e) }
+            val v = try value(cell, schema(i).dataType, fmt)
+              catch { case NonFatal(e) => if (o.ignoreErrors) null else fail(r.getRowNum, c, e) }
+            v match {
+              // a cell of another kind: NULL, or with ignoreErrors false Drill's error
+              case Mismatch if o.ignoreErrors => null
+              case Mismatch => fail(r.getRowNum, c, new IllegalArgumentException(
+                "Error writing data: For input string: \"" + fmt.formatCellValue(cell) + "\""))
+              case other => other
+            }
           }.orNull
           i += 1
         }
@@ -227,8 +234,8 @@ object ExcelFormat extends FormatReader {
     }
   }
 
-  /** A cell as its column's type: another kind is NULL in a FLOAT8, TIMESTAMP or BIT column and
-   * its formatted text in a VARCHAR one. */
+  /** A cell as its column's type: another kind is [[Mismatch]] in a FLOAT8, TIMESTAMP or BIT
+   * column and its formatted text in a VARCHAR one. */
   private def value(cell: Cell, dt: DataType, fmt: DataFormatter): Any = (dt, resultType(cell)) match {
     case (_, CellType.BLANK) => null
     case (StringType, CellType.STRING) => UTF8String.fromString(cell.getStringCellValue)
@@ -240,8 +247,11 @@ object ExcelFormat extends FormatReader {
     case (TimestampNTZType, CellType.NUMERIC) =>
       DateTimeUtils.localDateTimeToMicros(cell.getLocalDateTimeCellValue)
     case (BooleanType, CellType.BOOLEAN) => cell.getBooleanCellValue
-    case _ => null
+    case _ => Mismatch
   }
+
+  /** A cell whose kind its column's type cannot hold. */
+  private case object Mismatch
 
   /** A formula cell's cached result as text (POI's formatter would show the formula). */
   private def cachedText(cell: Cell, fmt: DataFormatter): String = cell.getCachedFormulaResultType match {
