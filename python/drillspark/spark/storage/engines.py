@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -417,6 +417,80 @@ def _format_of_dir(path: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Place:
+    """What an engine built from a plan config may need besides its config."""
+
+    classpath: Sequence[str]
+    confine_to: Sequence[wsp.Workspace]
+
+
+def _sink(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    return SinkEngine(name, config)
+
+
+def _mock(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    return MockEngine(name, config)
+
+
+def _metadata(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    from drillspark.spark.storage.metadata import MetadataEngine  # INFORMATION_SCHEMA, sys
+
+    return MetadataEngine(name, config)
+
+
+def _jdbc(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    return JdbcEngine(name, config)  # a database through a JDBC driver (jdbc.py)
+
+
+def _http(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    from drillspark.spark.storage.http import HttpEngine  # REST APIs (http.py)
+
+    return HttpEngine(name, config)
+
+
+def _mongo(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    from drillspark.spark.storage.mongo import MongoEngine  # MongoDB collections (mongo.py)
+
+    return MongoEngine(name, config)
+
+
+def _classpath(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    root = config.get("root")
+    roots = (
+        [_strip_scheme(str(root))]
+        if root
+        else [os.path.abspath(d) for d in (place.classpath or [os.getcwd()])]
+    )
+    return ClasspathEngine(name, config, roots=roots, confine_to=list(place.confine_to))
+
+
+def _file(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    kind = str(config["type"]).lower()
+    root = str(config.get("root") or config.get("connection") or "file:///")
+    return FileEngine(
+        name,
+        config,
+        roots=[root.rstrip("/") if rfs.is_remote(root) else _strip_scheme(root)],
+        default_format=kind if kind in FILE_FORMATS else None,
+        confine_to=list(place.confine_to),
+    )
+
+
+# A plan's storage `type` -> how its engine is built: the one list of engine types (a new
+# type is one line here and its module in spark/storage/). `named` is resolved before.
+ENGINES: dict[str, Callable[[str, Mapping[str, Any], _Place], StorageEngine]] = {
+    **dict.fromkeys(("console", "queue", "screen", SCREEN.lower()), _sink),
+    "mock": _mock,
+    **dict.fromkeys(("ischema", "system-tables"), _metadata),
+    "jdbc": _jdbc,
+    "http": _http,
+    "mongo": _mongo,
+    "classpath": _classpath,
+    **dict.fromkeys(("fs", "file", "dfs", *FILE_FORMATS), _file),
+}
+
+
 def make_engine(
     name: str,
     config: Mapping[str, Any],
@@ -437,48 +511,11 @@ def make_engine(
                 "configured (pass it with storage={...} / --storage)"
             )
         return make_engine(name, named[target], classpath, None, confine_to)
-    if kind in ("console", "queue", SCREEN.lower(), "screen"):
-        return SinkEngine(name, config)
-    if kind == "mock":
-        return MockEngine(name, config)
-    if kind in ("ischema", "system-tables"):  # INFORMATION_SCHEMA and sys (metadata.py)
-        from drillspark.spark.storage.metadata import MetadataEngine
-
-        return MetadataEngine(name, config)
-    if kind == "jdbc":  # a database through a JDBC driver (jdbc.py)
-        return JdbcEngine(name, config)
-    if kind == "http":  # REST APIs (http.py)
-        from drillspark.spark.storage.http import HttpEngine
-
-        return HttpEngine(name, config)
-    if kind == "mongo":  # MongoDB collections (mongo.py)
-        from drillspark.spark.storage.mongo import MongoEngine
-
-        return MongoEngine(name, config)
-    if kind == "classpath":
-        root = config.get("root")
-        roots = (
-            [_strip_scheme(str(root))]
-            if root
-            else [os.path.abspath(d) for d in (classpath or [os.getcwd()])]
-        )
-        return ClasspathEngine(name, config, roots=roots, confine_to=list(confine_to))
-    if kind in ("fs", "file", "dfs") or kind in FILE_FORMATS:
-        root = config.get("root") or config.get("connection") or "file:///"
-        default = kind if kind in FILE_FORMATS else None
-        root = str(root)
-        return FileEngine(
-            name,
-            config,
-            roots=[root.rstrip("/") if rfs.is_remote(root) else _strip_scheme(root)],
-            default_format=default,
-            confine_to=list(confine_to),
-        )
-    raise StorageError(
-        f"storage engine {name!r} has unknown type {kind!r} (known: fs, file, "
-        "classpath, json, parquet, csv, tsv, psv, console, queue, mock, named, "
-        "ischema, system-tables)"
-    )
+    build = ENGINES.get(kind)
+    if build is None:
+        known = ", ".join(sorted({*ENGINES, "named"} - {SCREEN.lower()}))
+        raise StorageError(f"storage engine {name!r} has unknown type {kind!r} (known: {known})")
+    return build(name, config, _Place(classpath, confine_to))
 
 
 class StorageRegistry:
