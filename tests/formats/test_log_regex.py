@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.formats.conftest import jdbc_rows
+from tests.formats.conftest import DATA, jdbc_rows
 from tests.formats.pinned import PLUGIN_FORMATS, assert_as_drill, cases, file_of, stage
 
 DRILL = cases("log")
@@ -107,3 +107,15 @@ def test_unknown_field_type_names_drills_types(sql, data):
     bad = dict(APPLOG, schema=[{"fieldName": "ts", "fieldType": "DOUBLE"}])
     with pytest.raises(Exception, match="fieldType 'DOUBLE'.*FLOAT8"):
         sql("SELECT * FROM dfs.data.`app.log`", {"applog": bad})
+
+
+def test_compressed_log(sql, tmp_path):
+    import gzip
+
+    (tmp_path / "app.log.gz").write_bytes(gzip.compress((DATA / "app.log").read_bytes()))
+    got = sql(
+        "SELECT * FROM table(dfs.data.`app.log.gz`(type => 'logRegex', regex => "
+        "'(\\\\d{4}-\\\\d\\\\d-\\\\d\\\\d) \\\\S+ (\\\\w+) .*'))"
+    )
+    want = DRILL[next(q for q in TABLE_FUNCTIONS if "app.log" in q)]
+    assert jdbc_rows(got.collect()) == want["rows"]

@@ -103,3 +103,13 @@ def test_plain_spark_dfs_catalog_same_answer(spark, sql, data):
         via_sql = sql(f"SELECT * FROM dfs.data.`{name}`")
         assert df.columns == via_sql.columns
         assert jdbc_rows(df.collect()) == jdbc_rows(via_sql.collect())
+
+
+def test_truncated_pcapng_names_file_and_offset(sql, tmp_path):
+    whole = pcap_packets.write_pcapng(tmp_path / "whole.pcapng").read_bytes()
+    (tmp_path / "cut.pcapng").write_bytes(whole[:-10])
+    with pytest.raises(Exception) as caught:
+        sql("SELECT * FROM dfs.data.`cut.pcapng`").collect()
+    message = str(caught.value)
+    assert "cut.pcapng" in message and "packet 6 at byte" in message
+    assert "truncated capture" in message and "\tat " not in message
