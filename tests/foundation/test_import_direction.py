@@ -30,6 +30,7 @@ LAYERS = {
     "drillspark.jvm_stderr": 5,
     "drillspark.spark": 4,
     "drillspark.plugin_configs": 3.5,  # Drill's storage-plugin configs (read the plan's JSON reader)
+    "drillspark.formats": 4,  # Drill's format plugins: configs, and their reads through Spark (as spark/)
     "drillspark.plan": 3,
     "drillspark.operators": 1,
     "drillspark.plugins": 0.5,

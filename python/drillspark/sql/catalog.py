@@ -463,7 +463,7 @@ def http_scan(
 
     try:
         selection: dict[str, Any] = http.table_selection(name, config, parts)
-    except http.HttpError as e:
+    except http.HttpPluginError as e:
         raise low.fail(str(e), node, TableNotFoundError) from None
     params = http.pushable_params(config, selection["connection"])
     pushed = _push_params(node, params) if params else {}

@@ -48,7 +48,7 @@ JSON_OPTION_NAMES = {
 }
 
 
-class HttpError(StorageError):
+class HttpPluginError(StorageError):
     """An API that cannot be read; the message names the plugin, connection and URL."""
 
 
@@ -76,17 +76,17 @@ def shown_url(url: str) -> str:
 
 
 def connection_of(name: str, config: Mapping[str, Any], conn: str) -> dict[str, Any]:
-    """Connection `conn` of plugin `name` (Drill's defaults filled in), or HttpError."""
+    """Connection `conn` of plugin `name` (Drill's defaults filled in), or HttpPluginError."""
     try:
         cfg = HttpConfig.from_json(name, config)
     except PluginConfigError as e:
-        raise HttpError(str(e)) from None
+        raise HttpPluginError(str(e)) from None
     assert isinstance(cfg, HttpConfig)
     connections = cfg.connections()
     found = next((c for c in connections if c.lower() == conn.lower()), None)
     if found is None:
         known = ", ".join(sorted(connections)) or "none"
-        raise HttpError(
+        raise HttpPluginError(
             f"API '{conn}' does not exist in HTTP storage plugin '{name}' (connections: {known})"
         )
     return {"name": found, **connections[found]}
@@ -100,7 +100,7 @@ def base_url(conn: Mapping[str, Any], tail: str | None) -> str:
         url = url + tail
     given, built = urlsplit(str(conn["url"])), urlsplit(url)
     if (built.scheme, built.netloc) != (given.scheme, given.netloc):
-        raise HttpError(
+        raise HttpPluginError(
             f"connection '{conn['name']}': the table name {tail!r} would lead away from "
             f"{shown_url(given.scheme + '://' + given.netloc)} (only the configured host is "
             "contacted)"
@@ -125,7 +125,7 @@ def requests_of(
         user = creds.get("username", conn.get("username")) or plugin_creds.get("username")
         password = creds.get("password", conn.get("password")) or plugin_creds.get("password")
         if user is None:
-            raise HttpError(
+            raise HttpPluginError(
                 f"http plugin '{plugin}', connection '{conn['name']}': authType basic needs "
                 "credentialsProvider.credentials.username and password"
             )
@@ -168,14 +168,14 @@ def fetch(
     except urllib.error.HTTPError as e:
         if 400 <= e.code < 500 and not error_on_400:
             return None
-        raise HttpError(
+        raise HttpPluginError(
             f"HTTP request failed: response code {e.code} ({e.reason}), {where}"
         ) from None
     except TimeoutError:
-        raise HttpError(f"HTTP request timed out after {timeout:g} s, {where}") from None
+        raise HttpPluginError(f"HTTP request timed out after {timeout:g} s, {where}") from None
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
-        raise HttpError(f"HTTP request failed: {reason}, {where}") from None
+        raise HttpPluginError(f"HTTP request failed: {reason}, {where}") from None
 
 
 def paginator_of(conn: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -185,12 +185,14 @@ def paginator_of(conn: Mapping[str, Any]) -> dict[str, Any] | None:
     method = str(p.get("method") or "").upper().replace("-", "_")
     size = int(p.get("pageSize") or 0)
     if method not in ("OFFSET", "PAGE"):
-        raise HttpError(
+        raise HttpPluginError(
             f"connection '{conn['name']}': the {method} paginator is not supported yet "
             "(OFFSET and PAGE are)"
         )
     if size <= 0:
-        raise HttpError(f"connection '{conn['name']}': the paginator needs a pageSize above 0")
+        raise HttpPluginError(
+            f"connection '{conn['name']}': the paginator needs a pageSize above 0"
+        )
     return {**p, "method": method, "pageSize": size, "maxRecords": int(p.get("maxRecords") or 0)}
 
 
@@ -201,7 +203,7 @@ def json_reader_options(conn: Mapping[str, Any]) -> dict[str, str]:
     try:
         return readers.json_options(config)
     except readers.ReadError as e:
-        raise HttpError(f"connection '{conn['name']}': jsonOptions: {e}") from None
+        raise HttpPluginError(f"connection '{conn['name']}': jsonOptions: {e}") from None
 
 
 @dataclass
@@ -212,16 +214,18 @@ class HttpEngine(StorageEngine):
 
     def read(self, spark: SparkSession, selection: Any) -> DataFrame:
         if not isinstance(selection, Mapping) or not selection.get("connection"):
-            raise HttpError(f"scan of {self.name!r} (http) needs a selection with a connection")
+            raise HttpPluginError(
+                f"scan of {self.name!r} (http) needs a selection with a connection"
+            )
         conn = connection_of(self.name, self.config, str(selection["connection"]))
         tail = selection.get("tail")
         if conn.get("requireTail") is True and not tail:
-            raise HttpError(
+            raise HttpPluginError(
                 f"http plugin '{self.name}', connection '{conn['name']}' needs a table name "
                 f"after it (requireTail): {self.name}.{conn['name']}.`...`"
             )
         if str(conn.get("inputType") or "json").lower() != "json":
-            raise HttpError(
+            raise HttpPluginError(
                 f"connection '{conn['name']}': inputType {conn['inputType']} is not read yet "
                 "(json is)"
             )
@@ -234,7 +238,7 @@ class HttpEngine(StorageEngine):
         options = json_reader_options(conn)
         jvm = getattr(spark, "_jvm", None)
         if jvm is None:
-            raise HttpError(
+            raise HttpPluginError(
                 f"http plugin '{self.name}': reading needs a classic Spark session (with the "
                 "drillspark jar), not Spark Connect"
             )
@@ -263,14 +267,14 @@ class HttpEngine(StorageEngine):
             try:
                 records = int(batch.add(place, bytearray(data), data_path))
             except Exception as e:  # the reader's message: place, line, column, cause
-                raise HttpError(_jvm_message(e)) from None
+                raise HttpPluginError(_jvm_message(e)) from None
             total += records
             if paginator is None or records < paginator["pageSize"] or records == 0:
                 break
             if paginator["maxRecords"] and total >= paginator["maxRecords"]:
                 break
             if page >= MAX_PAGES:
-                raise HttpError(
+                raise HttpPluginError(
                     f"{req.where()}: the paginator had not ended after {MAX_PAGES} pages "
                     f"({total} records); set paginator.maxRecords"
                 )
@@ -294,20 +298,20 @@ def _jvm_message(e: Exception) -> str:
 
 
 def table_selection(name: str, config: Mapping[str, Any], parts: tuple[str, ...]) -> dict[str, Any]:
-    """The scan selection of ``name.parts`` (SQL's names), or HttpError."""
+    """The scan selection of ``name.parts`` (SQL's names), or HttpPluginError."""
     if not parts:
-        raise HttpError(f"http plugin '{name}': name a connection ({name}.CONNECTION)")
+        raise HttpPluginError(f"http plugin '{name}': name a connection ({name}.CONNECTION)")
     conn = connection_of(name, config, parts[0])
     if len(parts) > 2:
-        raise HttpError(f"http plugin '{name}': {'.'.join(parts)} is not a table")
+        raise HttpPluginError(f"http plugin '{name}': {'.'.join(parts)} is not a table")
     tail = parts[1] if len(parts) == 2 else None
     if tail is not None and conn.get("requireTail") is not True:
-        raise HttpError(
+        raise HttpPluginError(
             f"http plugin '{name}', connection '{conn['name']}' takes no table name "
             "(requireTail is false)"
         )
     if tail is None and conn.get("requireTail") is True:
-        raise HttpError(
+        raise HttpPluginError(
             f"http plugin '{name}', connection '{conn['name']}' needs a table name after it "
             f"(requireTail): {name}.{conn['name']}.`...`"
         )
