@@ -362,7 +362,12 @@ def test_profiles_list_and_profile(http):
 
 def test_storage_endpoints(http, server, tmp_path):
     plugins = http.get_json("/storage.json")
-    assert [p["name"] for p in plugins] == ["cp", "dfs"]
+    # cp and dfs, and the plugins Drill 1.22 ships disabled, to be filled in and enabled
+    assert [p["name"] for p in plugins] == ["cp", "dfs", "http", "kafka", "mongo", "s3"]
+    shipped = {p["name"]: p["config"] for p in plugins if p["name"] not in ("cp", "dfs")}
+    assert all("enabled" not in c for c in shipped.values())  # as Drill shows one off
+    assert shipped["s3"]["config"] == {"fs.s3a.access.key": "*****", "fs.s3a.secret.key": "*****"}
+    assert not [r for r in http.query("SHOW SCHEMAS")["rows"] if r["SCHEMA_NAME"].startswith("s3")]
     dfs = http.get_json("/storage/dfs.json")
     assert dfs["config"]["workspaces"]["data"]["writable"] is False
     assert dfs["config"]["enabled"] is True

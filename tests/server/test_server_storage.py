@@ -190,6 +190,21 @@ def test_a_config_without_type_changes_the_fields_it_gives(store, tmp_path):
     assert {"applog", "json", "csv"} <= set(config["formats"])
 
 
+def test_the_plugins_drill_ships_disabled_go_through_pydrills_update(store):
+    """pydrill's own test_storage_update[s3|mongo]: the config of a plugin Drill ships
+    (disabled) read and posted back unchanged; its secrets stay the stored ones."""
+    srv, _ = store
+    drill = PyDrill(host="127.0.0.1", port=srv.port)
+    for name in ("s3", "mongo", "http", "kafka"):
+        shown = drill.storage_detail(name=name).data
+        assert shown["name"] == name and "enabled" not in shown["config"], shown
+        assert drill.storage_update(name=name, config=shown).response.status_code == 200
+    kept = srv.catalog.plugins.get("s3").raw
+    assert kept["config"]["fs.s3a.secret.key"] == "SECRET" and kept["enabled"] is False
+    answer = Http(srv.url).query("SELECT * FROM s3.`x.json`")
+    assert answer["queryState"] == "FAILED" and "disabled" in answer["errorMessage"], answer
+
+
 def test_pydrill_storage_calls(store):
     srv, tmp = store
     drill = PyDrill(host="127.0.0.1", port=srv.port)

@@ -33,6 +33,9 @@ class PluginConfig:
     SECRETS: ClassVar[tuple[tuple[str, ...], ...]] = ()
     # whether drillspark can query a plugin of this type
     QUERYABLE: ClassVar[bool] = True
+    # the plugins of this type Drill 1.22 ships, disabled, as templates to fill in and enable
+    # (its bootstrap-storage-plugins.json files): name -> config
+    DRILL_SHIPS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     @classmethod
     def from_json(cls, name: str, raw: Mapping[str, Any]) -> PluginConfig:

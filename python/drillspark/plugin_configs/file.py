@@ -30,6 +30,19 @@ class FileConfig(PluginConfig):
     SECRETS: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
         ("config", key) for key in SECRET_SETTINGS
     ) + (("credentialsProvider", "credentials", "password"),)
+    # (its formats are Drill's core bootstrap formats: the server's catalog adds them)
+    DRILL_SHIPS: ClassVar[dict[str, dict[str, Any]]] = {
+        "s3": {
+            "type": "file",
+            "connection": "s3a://my.bucket.location.com",
+            "config": {"fs.s3a.access.key": "ID", "fs.s3a.secret.key": "SECRET"},
+            "workspaces": {
+                "root": {"location": "/", "writable": False},
+                "tmp": {"location": "/tmp", "writable": True},
+            },
+            "enabled": False,
+        }
+    }
 
     def check(self, name: str) -> None:
         for ws, spec in (self.raw.get("workspaces") or {}).items():

@@ -77,6 +77,9 @@ def _check_fields(
 
 class HttpConfig(PluginConfig):
     TYPE: ClassVar[str] = "http"
+    DRILL_SHIPS: ClassVar[dict[str, dict[str, Any]]] = {
+        "http": {"type": "http", "connections": {}, "enabled": False}
+    }
     FIELDS: ClassVar[dict[str, tuple[tuple[type, ...], Any]]] = {
         "connections": ((dict,), {}),
         "cacheResults": ((bool,), False),

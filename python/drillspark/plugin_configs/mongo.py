@@ -31,6 +31,14 @@ class MongoConfig(PluginConfig):
     SECRETS: ClassVar[tuple[tuple[str, ...], ...]] = (
         ("credentialsProvider", "credentials", "password"),
     )
+    DRILL_SHIPS: ClassVar[dict[str, dict[str, Any]]] = {
+        "mongo": {
+            "type": "mongo",
+            "connection": "mongodb://localhost:27017/",
+            "allowDiskUse": False,
+            "enabled": False,
+        }
+    }
 
     def check(self, name: str) -> None:
         uri = self.raw.get("connection")

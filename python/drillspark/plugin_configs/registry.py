@@ -3,6 +3,7 @@ here) and the named plugins of a server or session."""
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 from collections.abc import Callable, Mapping
@@ -44,6 +45,16 @@ def check_name(name: str) -> str:
             f"invalid storage plugin name {name!r}: letters, digits, '_', '-' and '$' only"
         )
     return name
+
+
+def drill_ships() -> dict[str, dict[str, Any]]:
+    """The disabled plugins Drill 1.22 ships beside `cp` and `dfs` (`s3`, `mongo`, `http`,
+    `kafka`), each from its type's module: listed, to be filled in and enabled."""
+    out: dict[str, dict[str, Any]] = {}
+    kinds: list[type[PluginConfig]] = [*TYPES.values(), UnsupportedConfig]
+    for kind in kinds:
+        out.update({n: copy.deepcopy(dict(c)) for n, c in kind.DRILL_SHIPS.items()})
+    return out
 
 
 def supported_types() -> str:
@@ -95,6 +106,10 @@ class StoragePlugins:
             old = self._plugins.get(name)
             if isinstance(raw, Mapping) and "type" not in raw and old is not None:
                 raw = {**old.raw, **raw}
+            elif isinstance(raw, Mapping) and "enabled" not in raw and old is not None:
+                # a disabled plugin is shown without `enabled` (as Drill shows it): posted
+                # back as shown, it stays as it was
+                raw = {**raw, "enabled": old.enabled}
             config = config_from_json(name, raw).keeping_secrets_of(old)
             if check is not None:
                 check(config)

@@ -14,7 +14,7 @@ from drillspark.formats import registry as format_registry
 from drillspark.options import REGISTRY, SESSION, SYSTEM, OptionError
 from drillspark.plugin_configs import PluginConfig, PluginConfigError, StoragePlugins
 from drillspark.plugin_configs.file import FileConfig
-from drillspark.plugin_configs.registry import supported_types
+from drillspark.plugin_configs.registry import config_from_json, drill_ships, supported_types
 from drillspark.plugin_configs.state import PluginState
 from drillspark.server.queries import ConfinedSession
 from drillspark.server.shown_paths import location
@@ -69,7 +69,11 @@ class Catalog:
         self.dfs_default_formats: dict[str, str] = {}
         self.system_options: dict[str, object] = {}
         self.plugins = StoragePlugins(
-            {"cp": FileConfig(_cp_config()), "dfs": FileConfig(_dfs_config(self.workspaces))},
+            {
+                "cp": FileConfig(_cp_config()),
+                "dfs": FileConfig(_dfs_config(self.workspaces)),
+                **_drill_ships(),
+            },
             fixed=("cp", "dfs"),
             state=PluginState(state_dir) if state_dir else None,
         )
@@ -263,6 +267,17 @@ class Catalog:
             f"storage plugin '{name}' ({config.type}) is configured, but drillspark's SQL "
             "reads only the dfs and cp plugins' tables for now"
         )
+
+
+def _drill_ships() -> dict[str, PluginConfig]:
+    """The disabled plugins Drill ships beside cp and dfs (`s3`, `mongo`, ...), as a Drill
+    user finds them on the Storage page: a `file` one with Drill's core formats."""
+    out = {}
+    for name, raw in drill_ships().items():
+        if raw.get("type") == "file":
+            raw.setdefault("formats", format_registry.bootstrap_formats(contrib=False))
+        out[name] = config_from_json(name, raw)
+    return out
 
 
 def _cp_config() -> dict[str, Any]:
