@@ -113,3 +113,23 @@ def test_a_flatten_expression_the_plan_cannot_read_is_placed_in_the_sql(monkeypa
         compile_query(f"SELECT 1 AS a,\n  {item}", SqlSession())
     assert (info.value.line, info.value.column) == (2, 3), str(info.value)
     assert "a drillspark bug" in str(info.value) and "plan operator" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("sql", "message", "where"),
+    [
+        (
+            "SELECT x,\n  FLATTEN(repeated_count(t.a)) AS f FROM (SELECT 1 AS x, 2 AS a) t",
+            "repeated_count needs an array",
+            (2, 3),
+        ),
+        ("SELECT FLATTEN(nosuchfn(t.a)) AS f FROM (SELECT 1 AS a) t", "unknown function", (1, 8)),
+        ("SELECT 1 AS x, FLATTEN(kvgen(t.a)) AS f FROM (SELECT 1 AS a) t", "kvgen", (1, 16)),
+    ],
+)
+def test_a_flatten_operators_failure_points_into_the_sql(engine, sql, message, where):
+    # the flatten operator is recorded with its FLATTEN's place (before: no place, so the
+    # error named only the plan operator)
+    with pytest.raises(SqlError, match=message) as info:
+        q(engine, sql)
+    assert (info.value.line, info.value.column) == where, str(info.value)

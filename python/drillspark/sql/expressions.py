@@ -447,7 +447,7 @@ class ExprLowering:
             raise self.fail("FLATTEN cannot be used with aggregates in one SELECT", node)
         inner = self.lower(node.this)
         name = self.sel.low.hidden("flatten")
-        self.sel.flattens.append((name, inner))
+        self.sel.flattens.append((name, inner, node))
         return name
 
     def _check_plan_expression(self, text: str, node: exp.Expr) -> None:

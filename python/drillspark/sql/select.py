@@ -64,7 +64,8 @@ class SelectLowering:
         self.low = low
         self.node = node
         self.scope = Scope()
-        self.flattens: list[tuple[str, str]] = []  # (name, expr) in evaluation order
+        # (name, expr, the FLATTEN in the statement) in evaluation order
+        self.flattens: list[tuple[str, str, exp.Expr]] = []
         self.aggs: list[tuple[str, str]] = []
         self.agg_keys: dict[str, str] = {}
         self.win = WindowLowering(self)
@@ -718,7 +719,7 @@ class SelectLowering:
             # A bare FLATTEN writes straight into its output column (under SELECT * it
             # replaces the input column of that name).
             inner = self.expr(node.this)
-            self.flattens.append((item.name, inner))
+            self.flattens.append((item.name, inner, node))
             return {"ref": item.name, "expr": dx.path(item.name)}
         return {"ref": item.name, "expr": self.expr(node)}
 
@@ -755,10 +756,11 @@ class SelectLowering:
     def _pre_project(self, rel: Rel, computed: list[tuple[str, str]] | None = None) -> Rel:
         """Flatten and window operators that the projection reads from, and the values it
         indexes (`computed`)."""
-        for name, expr in self.flattens:
+        for name, expr, node in self.flattens:
             rel = Rel(
                 self.low.builder.add(
-                    {"op": "flatten", "input": rel.op, "name": name, "expr": expr, "drop": False}
+                    {"op": "flatten", "input": rel.op, "name": name, "expr": expr, "drop": False},
+                    node,
                 ),
                 None,
             )
@@ -890,10 +892,11 @@ class SelectLowering:
                     "Flatten function in aggregate functions is not supported (DRILL-2181)", f
                 )
             self.preflattened[id(f)] = lowering._flattened(f)
-        for name, expr in self.flattens:
+        for name, expr, node in self.flattens:
             rel = Rel(
                 self.low.builder.add(
-                    {"op": "flatten", "input": rel.op, "name": name, "expr": expr, "drop": False}
+                    {"op": "flatten", "input": rel.op, "name": name, "expr": expr, "drop": False},
+                    node,
                 ),
                 None,
             )
