@@ -124,6 +124,11 @@ def test_function_calls_casts_converts_and_conditionals():
     assert parse_expression("cast(a as int repeat)") == Cast(path("a"), "INT", (), True)
     assert parse_expression("convert_from(x, 'JSON')") == Convert("from", path("x"), "JSON")
     assert parse_expression("convert_to(x, 'INT_BE')") == Convert("to", path("x"), "INT_BE")
+    # Drill's names of the same functions: a whole word, never `convert_from` + `JSON`
+    # (before: "unexpected 'JSON'; expected '('")
+    assert parse_expression("convert_fromJSON(x)") == Convert("from", path("x"), "JSON")
+    assert parse_expression("convert_toUTF8(x)") == Convert("to", path("x"), "UTF8")
+    assert parse_expression("convert_fromx(a, b)") == call("convert_fromx", path("a"), path("b"))
     one, two = Literal(1, "INT"), Literal(2, "INT")
     expected = IfElse(((path("a"), one), (path("b"), two)), path("c"))
     assert parse_expression("if a then 1 else if b then 2 else c end") == expected

@@ -14,6 +14,7 @@ need one). A syntax error raises ExpressionError with the line and column.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Literal as TypingLiteral
 
 from lark import Lark, Token, Transformer, v_args
@@ -37,6 +38,11 @@ from drillspark.plan.expressions import (
     Literal,
     SourcePos,
 )
+
+# Drill's functions behind CONVERT_FROM(x, 'ENCODING') / CONVERT_TO(x, 'ENCODING') are named
+# convert_from<ENCODING> / convert_to<ENCODING> and callable by that name (convert_fromJSON(x),
+# convert_toUTF8(x)); the one rule for both languages (sql/expressions.py lowers by it too)
+CONVERT_BY_NAME = re.compile(r"convert_(from|to)([a-z0-9_]+)", re.IGNORECASE)
 
 Dialect = TypingLiteral["drill", "2013"]
 DIALECTS: tuple[str, ...] = ("drill", "2013")
@@ -133,7 +139,8 @@ REPEAT: "repeat"
 TRUE: "true"
 FALSE: "false"
 NULL: "null"
-CONVERT.2: "convert_from" | "convert_to"
+// a whole word only: `convert_fromJSON(x)` is a call of that function, as Drill lexes it
+CONVERT.2: /convert_(?:from|to)(?![A-Za-z_$0-9])/
 OR.2: {or_tokens}
 AND.2: {and_tokens}
 EQU_OP: "==" | "=" | "!=" | "<>"
@@ -397,6 +404,9 @@ class _Build(Transformer):
                 name,
             )
         args = tuple(a for a in items[1:] if a is not None)
+        by_name = CONVERT_BY_NAME.fullmatch(word)
+        if by_name is not None and len(args) == 1:  # convert_fromJSON(x): Drill's name for it
+            return Convert(by_name[1].lower(), args[0], by_name[2].upper(), _pos(name))
         return FunctionCall(word, args, _pos(name))
 
     def convert_call(self, meta, items):

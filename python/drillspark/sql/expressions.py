@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from drillspark.plan.expr_parser import CONVERT_BY_NAME
 from drillspark.plan.function_kinds import WINDOW_FUNCTIONS, is_aggregate
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.aggregates import RETYPED, unwrap_filter
@@ -25,10 +26,6 @@ SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 _FUNCTION_NAME = re.compile(r"[A-Za-z_$][A-Za-z_$0-9]*")
 
 
-# Drill's functions behind CONVERT_FROM(x, 'ENCODING') / CONVERT_TO(x, 'ENCODING') are named
-# convert_from<ENCODING> / convert_to<ENCODING> and callable by that name (convert_fromJSON(x),
-# convert_toUTF8(x)): the plan language spells them as the two-argument form.
-_CONVERT_BY_NAME = re.compile(r"convert_(from|to)([a-z0-9_]+)")
 _CONVERT = ("convert_from", "convert_to")
 
 # A SQL number: digits with an optional point and exponent, at least one digit before the
@@ -477,7 +474,7 @@ class ExprLowering:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
         if self._is_aggregate(node):
             return self._aggregate(node)
-        if fname in _CONVERT or _CONVERT_BY_NAME.fullmatch(fname):
+        if fname in _CONVERT or CONVERT_BY_NAME.fullmatch(fname):
             return self._convert(fname, node)
         if not isinstance(node, exp.Anonymous):
             # A keyword modifier (sqlglot keeps it as text, e.g. TRIM's LEADING) would be
@@ -497,7 +494,7 @@ class ExprLowering:
         convert_from<ENCODING>(x) / convert_to<ENCODING>(x): the plan's two-argument form,
         whose encoding must be a string literal (the plan grammar reads no other)."""
         args = self._args(node)
-        by_name = _CONVERT_BY_NAME.fullmatch(fname)
+        by_name = CONVERT_BY_NAME.fullmatch(fname)
         if by_name is not None:
             if len(args) != 1:
                 raise self.fail(
