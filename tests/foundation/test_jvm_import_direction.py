@@ -34,6 +34,8 @@ UNITS = [
     "extension",  # drillspark.DrillSparkExtensions and the one function list: wires the rest
     "analysis",  # analyzer rules and checks
     "catalog",  # the dfs catalog and the workspace rule
+    "formats",  # the format readers (spark.read.format("drill-<type>")); the dfs catalog's
+    "records",  # pages of records from a plugin (http, mongo) for the drill source to read
     "source roles",  # the DSv2 roles and what only they use
     "source.read",
     "source.write",
@@ -75,6 +77,11 @@ PACKAGE_UNITS = {
     "drillspark.source.bytes": "source.bytes",
     "drillspark.source.input": "source.input",
     "drillspark.functions": "functions",
+    **{
+        f"drillspark.formats{sub}": "formats"
+        for sub in ("", ".avro", ".excel", ".logs", ".pcap", ".xml")
+    },
+    "drillspark.records": "records",
     COMPAT: "compat",
 }
 

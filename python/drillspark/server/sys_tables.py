@@ -14,6 +14,7 @@ import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from drillspark.options import boot
 from drillspark.server.queries import Query, _scanned_plugins, duration_text
 from drillspark.spark.storage.metadata import boot_rows
 
@@ -113,13 +114,13 @@ class ServerTables:
     def _boot(self) -> dict[str, Any]:
         app = self.app
         settings: dict[str, Any] = {
-            "drill.exec.http.enabled": True,
-            "drill.exec.http.bind_addr": app.host,
-            "drill.exec.http.port": app.port,
-            "drill.exec.http.ssl_enabled": False,
-            "drill.exec.http.session_max_idle_secs": int(app.limits.session_idle),
-            "drill.exec.security.user.auth.enabled": app.auth.enabled,
-            "drill.exec.rpc.user.server.port": app.user_port if app.native is not None else 31010,
-            "drill.exec.profiles.store.capacity": app.queries.keep,
+            boot.HTTP_ENABLED: True,
+            boot.HTTP_BIND_ADDR: app.host,
+            boot.HTTP_PORT: app.port,
+            boot.HTTP_SSL_ENABLED: False,
+            boot.HTTP_SESSION_MAX_IDLE_SECS: int(app.limits.session_idle),
+            boot.USER_AUTH_ENABLED: app.auth.enabled,
+            boot.USER_SERVER_PORT: app.user_port if app.native is not None else 31010,
+            boot.PROFILES_STORE_CAPACITY: app.queries.keep,
         }
         return settings

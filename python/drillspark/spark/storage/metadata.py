@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
+from drillspark.options import boot
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.views import ViewFile, list_views
@@ -582,7 +583,7 @@ def sys_rows(table: str, config: Mapping[str, Any]) -> list[tuple]:
         server = _SERVED.get(int(config.get("http_port") or 0))
         if server is not None:
             return server.sys_rows(table)
-        return boot_rows({"drill.exec.http.enabled": False}) if table == "boot" else []
+        return boot_rows({boot.HTTP_ENABLED: False}) if table == "boot" else []
     if table == "functions":
         return function_rows()
     raise MetadataError(
