@@ -78,14 +78,14 @@ jar: $(VENV)/.deps java
 # Drill's sample data served by `cp` (cp.`employee.json`, ...): the FoodMart JSON files of
 # net.hydromatic:foodmart-data-json:0.4, the artifact Drill 1.22 ships, fetched from Maven Central
 # (or ~/.m2) and checked against its SHA-1; standard-library Python, so it needs no venv.
-$(CP_DATA): tools/fetch_cp_data.py
+$(CP_DATA): tools/fetch_cp_data.py tools/pinned_jars.py
 	@echo "make: fetching Drill's sample data for cp (foodmart-data-json 0.4, 18 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_cp_data.py
 
 # The JDBC drivers the `jdbc` storage plugin ships: org.postgresql:postgresql and
 # org.mariadb.jdbc:mariadb-java-client from Maven Central (or ~/.m2), checked against their SHA-1s,
 # into python/drillspark/jars/drivers/ (the wheel carries them; session() puts them on spark.jars).
-$(DRIVERS): tools/fetch_jdbc_drivers.py tools/fetch_cp_data.py
+$(DRIVERS): tools/fetch_jdbc_drivers.py tools/pinned_jars.py
 	@echo "make: fetching the JDBC drivers (PostgreSQL 42.7.14, MariaDB Connector/J 3.5.11: 2 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_jdbc_drivers.py
 
@@ -93,21 +93,21 @@ $(DRIVERS): tools/fetch_jdbc_drivers.py tools/fetch_cp_data.py
 # the versions Drill 1.22's plugin runs) from Maven Central (or ~/.m2), checked against their SHA-1s,
 # into python/drillspark/jars/formats/ (the extension compiles against them; session() puts them
 # on spark.jars; tools/build_jar.py fetches them too when they are missing).
-$(FORMAT_JARS): tools/fetch_format_jars.py tools/fetch_cp_data.py
+$(FORMAT_JARS): tools/fetch_format_jars.py tools/pinned_jars.py
 	@echo "make: fetching the format readers' libraries (Apache POI 5.4.1, excel-streaming-reader 5.1.0: 13 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_format_jars.py
 
 # Hadoop's S3A file system for `file` plugins on s3a:// (hadoop-aws 3.5.0, pyspark's Hadoop, and
 # the AWS SDK v2 modules it uses, not the SDK's 600 MB bundle) from Maven Central (or ~/.m2),
 # checked against their SHA-1s, into python/drillspark/jars/hadoop/ (session() puts them on spark.jars).
-$(HADOOP_JARS): tools/fetch_hadoop_jars.py tools/fetch_cp_data.py
+$(HADOOP_JARS): tools/fetch_hadoop_jars.py tools/pinned_jars.py
 	@echo "make: fetching hadoop-aws 3.5.0 and the AWS SDK parts it needs (12 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_hadoop_jars.py
 
 # The `mongo` plugin's client: org.mongodb:mongodb-driver-sync, mongodb-driver-core and bson 5.14.0
 # from Maven Central (or ~/.m2), checked against their SHA-1s, into python/drillspark/jars/clients/
 # (session() puts them on spark.jars; the extension calls the driver by reflection).
-$(CLIENT_JARS): tools/fetch_client_jars.py tools/fetch_cp_data.py
+$(CLIENT_JARS): tools/fetch_client_jars.py tools/pinned_jars.py
 	@echo "make: fetching the MongoDB Java driver 5.14.0 (3 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_client_jars.py
 
@@ -126,20 +126,20 @@ $(FERRETDB):
 # Hadoop 3.5.0's MiniDFSCluster (hadoop-hdfs and hadoop-common with their test jars, and what they
 # need: 130 jars) from Maven Central (or ~/.m2), SHA-1 checked, into tests/storage/jars/hdfs/, for the
 # hdfs:// file plugin tests of the long tier (tests/storage/test_hdfs_sql.py).
-$(HDFS_TEST_JARS): tools/fetch_hdfs_test_jars.py tools/fetch_cp_data.py
+$(HDFS_TEST_JARS): tools/fetch_hdfs_test_jars.py tools/pinned_jars.py
 	@echo "make: fetching Hadoop's MiniDFSCluster for the hdfs:// tests (73 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_hdfs_test_jars.py
 
 # Drill's own clients, for the native protocol's tests (tests/native/): the JDBC driver
 # org.apache.drill.exec:drill-jdbc-all:1.22.0 and sqlline 1.12.0 with its jline jars, from Maven
 # Central (or ~/.m2), checked against their SHA-1s, into tests/native/jars/ (git-ignored).
-$(DRILL_CLIENTS): tools/fetch_drill_clients.py tools/fetch_cp_data.py
+$(DRILL_CLIENTS): tools/fetch_drill_clients.py tools/pinned_jars.py
 	@echo "make: fetching Drill's JDBC driver and sqlline for the native protocol's tests (55 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_drill_clients.py
 
 # The Arrow Flight SQL JDBC driver (org.apache.arrow:flight-sql-jdbc-driver:18.3.0), for the Flight
 # SQL tests (tests/flight/), from Maven Central (or ~/.m2), SHA-1 checked, into tests/flight/jars/.
-$(FLIGHT_CLIENTS): tools/fetch_flight_clients.py tools/fetch_drill_clients.py tools/fetch_cp_data.py
+$(FLIGHT_CLIENTS): tools/fetch_flight_clients.py tools/pinned_jars.py
 	@echo "make: fetching the Flight SQL JDBC driver for the Flight SQL tests (45 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_flight_clients.py
 

@@ -10,30 +10,27 @@ extracted into python/drillspark/cp/: a git-ignored folder the wheel carries (se
 runs it before the virtualenv exists; setup.py runs it too, so a wheel built from a clean tree
 has the data.
 
-A jar already in the local Maven repository (~/.m2/repository, as `mvn dependency:get` leaves
-it) is used when its checksum is right; otherwise it is downloaded from
-$DRILLSPARK_MAVEN_REPO (a mirror with Maven Central's layout), default Maven Central. Does
-nothing when the folder already holds this version's files (a stamp lists them with their
-sizes); an interrupted run leaves the old folder (or none), never a half-filled one.
+The jar comes from the local Maven repository (~/.m2/repository, as `mvn dependency:get` leaves
+it) or else $DRILLSPARK_MAVEN_REPO, default Maven Central (tools/pinned_jars.py, the Maven code
+the fetch tools share). Does nothing when the folder already holds this version's files (a
+stamp lists them with their sizes); an interrupted run leaves the old folder (or none), never a
+half-filled one.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import os
 import re
 import shutil
 import sys
 import tempfile
-import urllib.request
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pinned_jars as maven  # noqa: E402  (the Maven fetch code: checksums, download, ~/.m2)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEST = ROOT / "python" / "drillspark" / "cp"
-STAMP_NAME = ".fetched"
 
 GROUP = "net.hydromatic"
 ARTIFACT = "foodmart-data-json"
@@ -41,90 +38,27 @@ ARTIFACT = "foodmart-data-json"
 VERSION = "0.4"
 # SHA-1 of foodmart-data-json-0.4.jar as Maven Central publishes it (…/0.4/*.jar.sha1)
 SHA1 = "c2fd2c73b6a4594b442c008f6c9890860a05e040"
-CENTRAL = "https://repo1.maven.org/maven2"
-REPO_ENV = "DRILLSPARK_MAVEN_REPO"
 COORDINATES = f"{GROUP}:{ARTIFACT}:{VERSION}"
 
 # the files taken from the jar: its data (top-level JSON) and its license and notice
 _DATA = re.compile(r"[A-Za-z0-9_]+\.json")
 _LEGAL = {"META-INF/LICENSE": "META-INF/LICENSE", "META-INF/NOTICE": "META-INF/NOTICE"}
+STAMP_NAME = maven.STAMP_NAME
+FetchError = maven.FetchError
 
 
-class FetchError(Exception):
-    """The artifact could not be fetched or did not check out."""
-
-
-@dataclass(frozen=True)
-class PinnedJar:
-    """A Maven artifact's jar pinned by its SHA-1 (as Maven Central publishes it)."""
-
-    group: str
-    artifact: str
-    version: str
-    sha1: str
-
-    @property
-    def coordinates(self) -> str:
-        return f"{self.group}:{self.artifact}:{self.version}"
-
-    @property
-    def name(self) -> str:
-        return f"{self.artifact}-{self.version}.jar"
-
-    @property
-    def path(self) -> str:
-        """The jar's path in a Maven repository (the standard layout)."""
-        return f"{self.group.replace('.', '/')}/{self.artifact}/{self.version}/{self.name}"
-
-
-def checked_jar(
-    jar: PinnedJar, repo: str, workdir: Path, log, tool: str, kind: str = "jar"
-) -> Path:
-    """`jar` from the local Maven repository when it is there with its SHA-1, else downloaded
-    from `repo` into `workdir`, checked against the pinned SHA-1 and the repository's `.sha1`."""
-    local = _local_repository() / jar.path
-    if local.is_file() and sha1_of(local) == jar.sha1:
-        log(f"{tool}: using {jar.coordinates} from the local Maven repository")
-        return local
-    url = f"{repo.rstrip('/')}/{jar.path}"
-    log(f"{tool}: downloading {url}")
-    checksum = workdir / (jar.name + ".sha1")
-    _download(url + ".sha1", checksum)
-    published = _published_sha1(checksum.read_text(encoding="ascii", errors="replace"))
-    if published != jar.sha1:
-        raise FetchError(
-            f"{url}.sha1 says {published or '(empty)'}, but {jar.coordinates} is {jar.sha1}: "
-            f"not the pinned {kind}"
-        )
-    target = workdir / jar.name
-    _download(url, target)
-    actual = sha1_of(target)
-    if actual != jar.sha1:
-        raise FetchError(f"{url}: SHA-1 {actual}, expected {jar.sha1} (a corrupt download?)")
-    return target
+def pinned_jar() -> maven.PinnedJar:
+    # built when called: the tests pin another SHA1
+    return maven.PinnedJar(GROUP, ARTIFACT, VERSION, SHA1)
 
 
 def jar_name() -> str:
-    return f"{ARTIFACT}-{VERSION}.jar"
+    return pinned_jar().name
 
 
 def artifact_path() -> str:
     """The jar's path in a Maven repository (the standard layout)."""
-    return f"{GROUP.replace('.', '/')}/{ARTIFACT}/{VERSION}/{jar_name()}"
-
-
-def sha1_of(path: Path) -> str:
-    h = hashlib.sha1()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _published_sha1(text: str) -> str:
-    """The checksum in a `.sha1` file (some hold `<sha1>  <file name>`)."""
-    words = text.split()
-    return words[0].lower() if words else ""
+    return pinned_jar().path
 
 
 def stamp_text(files: dict[str, int]) -> str:
@@ -152,47 +86,6 @@ def is_current(dest: Path = DEST) -> bool:
     return len(lines) > 1
 
 
-def _local_repository() -> Path:
-    return Path(os.environ.get("MAVEN_REPO_LOCAL", Path.home() / ".m2" / "repository"))
-
-
-def _from_local_repository(log) -> Path | None:
-    """The jar in the local Maven repository, if it is there with the right checksum."""
-    jar = _local_repository() / artifact_path()
-    if jar.is_file() and sha1_of(jar) == SHA1:
-        log(f"fetch_cp_data: using {COORDINATES} from the local Maven repository ({jar})")
-        return jar
-    return None
-
-
-def _download(url: str, target: Path) -> None:
-    try:
-        with urllib.request.urlopen(url, timeout=120) as response, open(target, "wb") as out:
-            shutil.copyfileobj(response, out, 1 << 20)
-    except OSError as e:  # URLError and HTTPError are OSErrors
-        raise FetchError(f"cannot download {url}: {e}") from None
-
-
-def download(repo: str, workdir: Path, log) -> Path:
-    """The jar from `repo`, checked against the pinned SHA-1 and the repository's `.sha1`."""
-    url = f"{repo.rstrip('/')}/{artifact_path()}"
-    log(f"fetch_cp_data: downloading {url} (18 MB)")
-    jar = workdir / jar_name()
-    checksum = workdir / (jar_name() + ".sha1")
-    _download(url + ".sha1", checksum)
-    published = _published_sha1(checksum.read_text(encoding="ascii", errors="replace"))
-    if published != SHA1:
-        raise FetchError(
-            f"{url}.sha1 says {published or '(empty)'}, but {COORDINATES} is {SHA1}: "
-            "not the artifact Drill 1.22 uses"
-        )
-    _download(url, jar)
-    actual = sha1_of(jar)
-    if actual != SHA1:
-        raise FetchError(f"{url}: SHA-1 {actual}, expected {SHA1} (a corrupt download?)")
-    return jar
-
-
 def extract(jar: Path, target: Path) -> dict[str, int]:
     """The jar's data and legal files into `target`; name -> size of each file written."""
     written: dict[str, int] = {}
@@ -216,20 +109,16 @@ def extract(jar: Path, target: Path) -> dict[str, int]:
 
 def fetch(dest: Path = DEST, repo: str | None = None, quiet: bool = False) -> bool:
     """Fill `dest` with the sample data unless it is already there; True when it fetched."""
-
-    def log(message: str) -> None:
-        if not quiet:
-            print(message, file=sys.stderr)
-
     stamp = dest / STAMP_NAME
     if is_current(dest):
         stamp.touch()  # newer than this script: make's rule is satisfied
         return False
-    repo = repo or os.environ.get(REPO_ENV) or CENTRAL
+    log = maven.logger(quiet)
     dest.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".cp-fetch-", dir=dest.parent))
     try:
-        jar = _from_local_repository(log) or download(repo, work, log)
+        repo = maven.repository(repo)
+        jar = maven.checked_jar(pinned_jar(), repo, work, log, "fetch_cp_data", "artifact")
         staged = work / "cp"
         staged.mkdir()
         files = extract(jar, staged)
@@ -245,17 +134,7 @@ def fetch(dest: Path = DEST, repo: str | None = None, quiet: bool = False) -> bo
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dest", type=Path, default=DEST, help="the folder to fill (%(default)s)")
-    ap.add_argument("--repo", help=f"a Maven repository URL (default ${REPO_ENV}, else {CENTRAL})")
-    args = ap.parse_args(argv)
-    try:
-        if not fetch(args.dest, args.repo):
-            print(f"fetch_cp_data: {COORDINATES} already in {args.dest}", file=sys.stderr)
-    except FetchError as e:
-        print(f"fetch_cp_data: {e}", file=sys.stderr)
-        return 1
-    return 0
+    return maven.main("fetch_cp_data", __doc__, DEST, fetch, COORDINATES, argv)
 
 
 if __name__ == "__main__":

@@ -7,27 +7,24 @@ Not the SDK's 600 MB `bundle` that hadoop-aws depends on: the modules below are 
 `mvn dependency:tree` lists under `s3` and `s3-transfer-manager` 2.35.4, less what pyspark
 already carries (netty, Apache HttpClient and HttpCore, commons-codec, slf4j), plus
 hadoop-aws's analytics accelerator (S3AFileSystem loads its classes when it starts, whatever the
-input stream); wildfly-openssl is left out (TLS works with the JDK's). Each jar is checked against its SHA-1 (pinned here; the `.sha1` Maven
-Central publishes next to it must agree) and lands in python/drillspark/jars/hadoop/: a
-git-ignored folder the wheel carries and `drillspark.session()` / `configure()` put on
-`spark.jars` (drillspark/session.py). The download, checksum and local-repository code is
-tools/fetch_cp_data.py's, as tools/fetch_jdbc_drivers.py uses it.
+input stream); wildfly-openssl is left out (TLS works with the JDK's). Each jar is checked
+against its SHA-1 (pinned here; the `.sha1` Maven Central publishes next to it must agree) and
+lands in python/drillspark/jars/hadoop/: a git-ignored folder the wheel carries and
+`drillspark.session()` / `configure()` put on `spark.jars` (drillspark/session.py); other jars
+there are removed (the folder is this tool's alone). The download, checksum and
+local-repository code is tools/pinned_jars.py's.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fetch_cp_data as maven  # noqa: E402  (the Maven fetch code: checksums, download, ~/.m2)
+import pinned_jars as maven  # noqa: E402  (the Maven fetch code: checksums, download, ~/.m2)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEST = ROOT / "python" / "drillspark" / "jars" / "hadoop"
-STAMP_NAME = ".fetched"
 SDK = "2.35.4"
 
 
@@ -91,72 +88,8 @@ JARS = (
 )
 
 FetchError = maven.FetchError
-
-
-def stamp_text() -> str:
-    return "".join(f"{j.coordinates} sha1={j.sha1} {j.name}\n" for j in JARS)
-
-
-def is_current(dest: Path = DEST) -> bool:
-    """Whether `dest` holds every pinned jar (the stamp names them; the checksums were checked
-    when they were written)."""
-    try:
-        if (dest / STAMP_NAME).read_text(encoding="utf-8") != stamp_text():
-            return False
-    except OSError:
-        return False
-    return all((dest / j.name).is_file() for j in JARS)
-
-
-def fetch(dest: Path = DEST, repo: str | None = None, quiet: bool = False) -> bool:
-    """Put every pinned jar into `dest` unless it is there; True when something was fetched.
-    Each is written under a temporary name and renamed into place; jars no longer pinned are
-    removed (the folder is this tool's alone)."""
-
-    def log(message: str) -> None:
-        if not quiet:
-            print(message, file=sys.stderr)
-
-    stamp = dest / STAMP_NAME
-    if is_current(dest):
-        stamp.touch()  # newer than this script: make's rule is satisfied
-        return False
-    repo = repo or os.environ.get(maven.REPO_ENV) or maven.CENTRAL
-    dest.mkdir(parents=True, exist_ok=True)
-    fetched = False
-    with tempfile.TemporaryDirectory(prefix=".hadoop-fetch-", dir=dest.parent) as tmp:
-        work = Path(tmp)
-        for jar in JARS:
-            target = dest / jar.name
-            if target.is_file() and maven.sha1_of(target) == jar.sha1:
-                continue
-            got = maven.checked_jar(jar, repo, work, log, "fetch_hadoop_jars")
-            staged = work / (jar.name + ".part")
-            staged.write_bytes(got.read_bytes())
-            os.replace(staged, target)
-            fetched = True
-        for old in dest.glob("*.jar"):
-            if old.name not in {j.name for j in JARS}:
-                old.unlink()
-        stamp.write_text(stamp_text(), encoding="utf-8")
-    log(f"fetch_hadoop_jars: hadoop-aws 3.5.0 and the {len(JARS) - 1} jars it needs in {dest}")
-    return fetched
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dest", type=Path, default=DEST, help="the folder to fill (%(default)s)")
-    ap.add_argument(
-        "--repo", help=f"a Maven repository URL (default ${maven.REPO_ENV}, else {maven.CENTRAL})"
-    )
-    args = ap.parse_args(argv)
-    try:
-        if not fetch(args.dest, args.repo):
-            print(f"fetch_hadoop_jars: the jars are already in {args.dest}", file=sys.stderr)
-    except FetchError as e:
-        print(f"fetch_hadoop_jars: {e}", file=sys.stderr)
-        return 1
-    return 0
+FOLDER = maven.JarFolder("fetch_hadoop_jars", __doc__, DEST, JARS, owns_folder=True)
+is_current, fetch, main = FOLDER.is_current, FOLDER.fetch, FOLDER.main
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ def test_the_pinned_clients():
 
 def test_fetch_checks_and_keeps(tmp_path, monkeypatch):
     url, jar = _repo(tmp_path, b"a jar")
-    monkeypatch.setattr(fdc, "JARS", (jar,))
+    monkeypatch.setattr(fdc.FOLDER, "jars", (jar,))
     monkeypatch.setenv("MAVEN_REPO_LOCAL", str(tmp_path / "no-m2"))
     dest = tmp_path / "jars"
     assert fdc.fetch(dest, url, quiet=True)
@@ -47,7 +47,7 @@ def test_fetch_checks_and_keeps(tmp_path, monkeypatch):
 
 def test_a_wrong_checksum_is_refused(tmp_path, monkeypatch):
     url, jar = _repo(tmp_path, b"a jar", published="0" * 40)
-    monkeypatch.setattr(fdc, "JARS", (jar,))
+    monkeypatch.setattr(fdc.FOLDER, "jars", (jar,))
     monkeypatch.setenv("MAVEN_REPO_LOCAL", str(tmp_path / "no-m2"))
     dest = tmp_path / "jars"
     with pytest.raises(fdc.maven.FetchError, match="not|expected|says"):

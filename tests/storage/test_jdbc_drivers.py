@@ -1,6 +1,6 @@
 """tools/fetch_jdbc_drivers.py: PostgreSQL's JDBC driver and MariaDB Connector/J come from Maven
 Central at build time (checked against pinned SHA-1s; the download code is
-tools/fetch_cp_data.py's), land in the package's git-ignored jars/drivers/, and every session
+tools/pinned_jars.py's), land in the package's git-ignored jars/drivers/, and every session
 drillspark configures has them on spark.jars. The fetches here read a local `file://`
 repository with Maven Central's layout."""
 
@@ -18,8 +18,8 @@ from drillspark.session import driver_jars, jar_path, spark_jars
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-import fetch_cp_data  # noqa: E402
 import fetch_jdbc_drivers as fjd  # noqa: E402
+import pinned_jars  # noqa: E402
 
 
 def test_the_pinned_drivers():
@@ -34,8 +34,8 @@ def test_the_pinned_drivers():
         "org.postgresql.Driver",
         "org.mariadb.jdbc.Driver",
     ]
-    # the Maven code is fetch_cp_data's, not a copy
-    assert fjd.maven is fetch_cp_data and fjd.FetchError is fetch_cp_data.FetchError
+    # the Maven code is pinned_jars's, not a copy
+    assert fjd.maven is pinned_jars and fjd.FetchError is pinned_jars.FetchError
 
 
 def test_the_package_carries_them_and_sessions_load_them():
@@ -64,7 +64,7 @@ def _repo(tmp_path: Path, driver: fjd.Driver, content: bytes, published: str | N
 def test_fetch_checks_and_places_each_jar(tmp_path, monkeypatch):
     content = b"PK fake driver jar"
     driver = replace(fjd.DRIVERS[0], sha1=hashlib.sha1(content).hexdigest())
-    monkeypatch.setattr(fjd, "DRIVERS", (driver,))
+    monkeypatch.setattr(fjd.FOLDER, "jars", (driver,))
     monkeypatch.setenv("MAVEN_REPO_LOCAL", str(tmp_path / "no-m2"))
     repo = _repo(tmp_path, driver, content)
     dest = tmp_path / "drivers"
@@ -80,7 +80,7 @@ def test_fetch_checks_and_places_each_jar(tmp_path, monkeypatch):
 
 def test_fetch_refuses_a_jar_that_is_not_the_pinned_one(tmp_path, monkeypatch):
     driver = replace(fjd.DRIVERS[1], sha1="0" * 40)
-    monkeypatch.setattr(fjd, "DRIVERS", (driver,))
+    monkeypatch.setattr(fjd.FOLDER, "jars", (driver,))
     monkeypatch.setenv("MAVEN_REPO_LOCAL", str(tmp_path / "no-m2"))
     repo = _repo(tmp_path, driver, b"something else")
     with pytest.raises(fjd.FetchError, match="not the pinned driver"):

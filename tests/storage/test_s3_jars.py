@@ -12,8 +12,8 @@ from drillspark.spark.storage import filesystems
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-import fetch_cp_data  # noqa: E402
 import fetch_hadoop_jars as fhj  # noqa: E402
+import pinned_jars  # noqa: E402
 
 
 def test_the_package_carries_hadoop_aws_and_the_sdk_parts():
@@ -23,7 +23,7 @@ def test_the_package_carries_hadoop_aws_and_the_sdk_parts():
     assert "hadoop-aws-3.5.0.jar" in names and "s3-2.35.4.jar" in names
     assert not any(n.startswith("bundle-") for n in names)  # not the SDK's 600 MB bundle
     for jar in fhj.JARS:  # what is there is what was pinned
-        assert fetch_cp_data.sha1_of(fhj.DEST / jar.name) == jar.sha1, jar.name
+        assert pinned_jars.sha1_of(fhj.DEST / jar.name) == jar.sha1, jar.name
     assert set(hadoop_jars()) <= set(spark_jars())
     total = sum((fhj.DEST / j.name).stat().st_size for j in fhj.JARS)
     assert total < 20_000_000
