@@ -223,15 +223,23 @@ def list_files(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
         if "://" in p and not p.startswith("file:"):
             out.append(p)  # another file system's: the extension's source lists it
         elif os.path.isdir(p):
-            for dirpath, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
-                for name in sorted(filenames):
-                    if name.startswith((".", "_")):
-                        continue
-                    if not suffixes or name.lower().endswith(suffixes):
-                        out.append(os.path.join(dirpath, name))
+            out += walk_folder(p, suffixes)
         elif os.path.exists(p):
             out.append(p)
         else:
             raise FormatError(f"file not found: {p}")
+    return out
+
+
+def walk_folder(folder: str, suffixes: tuple[str, ...]) -> list[str]:
+    """The files under a local `folder`, in name order, with one of `suffixes` (any, when
+    none); hidden `.`/`_` entries skipped, as Drill does. The one folder walk of a read."""
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+        for name in sorted(filenames):
+            if not name.startswith((".", "_")) and (
+                not suffixes or name.lower().endswith(suffixes)
+            ):
+                out.append(os.path.join(dirpath, name))
     return out

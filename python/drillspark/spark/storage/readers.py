@@ -16,6 +16,7 @@ from pyspark.sql import functions as F
 
 from drillspark import rules
 from drillspark.errors import ExecutionError
+from drillspark.formats.base import walk_folder
 from drillspark.spark import single_pass
 from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
 from drillspark.spark.storage import filesystems, parquet, text
@@ -235,13 +236,7 @@ def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
         if filesystems.is_remote(p):  # a file plugin on s3a:// or hdfs://: Hadoop lists it
             out += filesystems.list_files(SparkSession.active(), p, extensions)
         elif os.path.isdir(p):
-            for dirpath, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
-                for name in sorted(filenames):
-                    if name.startswith((".", "_")):
-                        continue
-                    if not extensions or name.lower().endswith(extensions):
-                        out.append(os.path.join(dirpath, name))
+            out += walk_folder(p, extensions)
         elif os.path.exists(p):
             out.append(p)
         else:
