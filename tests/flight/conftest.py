@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.server.helpers import PASSWORDS, write_users  # noqa: F401 (PASSWORDS: the tests' logins)
 
 from drillspark.server import DrillServer, Limits
-from drillspark.server.auth import add_user, read_users
+from drillspark.server.auth import read_users
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -33,7 +34,6 @@ JVM_FLAGS = [
     "-Duser.timezone=UTC",
     "-Djava.util.logging.config.file=/dev/null",
 ]
-PASSWORDS = {"alice": "alice-secret", "bob": "bob-secret"}
 MAX_ROWS = 200_000
 
 
@@ -67,15 +67,13 @@ def flight_server(spark, shared, flight_tmp):
 
 @pytest.fixture(scope="session")
 def flight_auth_server(spark, shared, tmp_path_factory):
-    path = tmp_path_factory.mktemp("flight-users") / "users"
-    add_user(str(path), "alice", PASSWORDS["alice"], "admin")
-    add_user(str(path), "bob", PASSWORDS["bob"], "user")
+    path = write_users(tmp_path_factory.mktemp("flight-users"))
     srv = DrillServer(
         spark,
         port=0,
         flight_port=0,
         workspaces={"data": str(shared / "data")},
-        users=read_users(str(path)),
+        users=read_users(path),
     )
     srv.start()
     yield srv

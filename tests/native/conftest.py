@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.server.helpers import PASSWORDS, write_users  # noqa: F401 (PASSWORDS: the tests' logins)
 
 from drillspark.server import DrillServer, Limits
-from drillspark.server.auth import add_user, read_users
+from drillspark.server.auth import read_users
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -33,7 +34,6 @@ JVM_FLAGS = [
     f"-Dlogback.configurationFile={HERE / 'logback-quiet.xml'}",
     "-Duser.timezone=UTC",
 ]
-PASSWORDS = {"alice": "alice-secret", "bob": "bob-secret"}
 
 
 @pytest.fixture(scope="session")
@@ -149,15 +149,13 @@ def native_url(native_server) -> str:
 
 @pytest.fixture(scope="session")
 def native_auth_server(spark, shared, tmp_path_factory):
-    path = tmp_path_factory.mktemp("native-users") / "users"
-    add_user(str(path), "alice", PASSWORDS["alice"], "admin")
-    add_user(str(path), "bob", PASSWORDS["bob"], "user")
+    path = write_users(tmp_path_factory.mktemp("native-users"))
     srv = DrillServer(
         spark,
         port=0,
         user_port=0,
         workspaces={"data": str(shared / "data")},
-        users=read_users(str(path)),
+        users=read_users(path),
     )
     srv.start()
     yield srv

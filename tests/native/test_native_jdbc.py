@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from tests.server.helpers import PASSWORDS
 
 TYPES = (
     "SELECT CAST(1.5 AS DECIMAL(5,2)) AS d, CAST(2 AS INT) AS i, CAST(3 AS BIGINT) AS bi, "
@@ -310,7 +311,7 @@ def test_login(jdbc, native_auth_server):
     ok = jdbc.run(
         url,
         "query:SELECT 1 AS one",
-        env={"PROBE_USER": "bob", "PROBE_PASSWORD": "bob-secret"},
+        env={"PROBE_USER": "bob", "PROBE_PASSWORD": PASSWORDS["bob"]},
     )
     assert ok["query:SELECT 1 AS one"]["rows"] == [[1]]
     assert [q.user for q in native_auth_server.queries.finished()][:1] == ["bob"]

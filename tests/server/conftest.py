@@ -4,11 +4,13 @@ authentication tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from tests.server.helpers import PASSWORDS, Http
+from tests.server.helpers import Http, write_users
 
 from drillspark.server import DrillServer, Limits
-from drillspark.server.auth import add_user, read_users
+from drillspark.server.auth import read_users
 
 
 @pytest.fixture(scope="session")
@@ -27,10 +29,7 @@ def server(spark, shared, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def users_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("users") / "users"
-    add_user(str(path), "alice", PASSWORDS["alice"], "admin")
-    add_user(str(path), "bob", PASSWORDS["bob"], "user")
-    return path
+    return Path(write_users(tmp_path_factory.mktemp("users")))
 
 
 @pytest.fixture(scope="session")

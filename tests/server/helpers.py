@@ -13,6 +13,16 @@ from typing import Any
 PASSWORDS = {"alice": "wonderland-42", "bob": "builder-7"}
 
 
+def write_users(folder: Any) -> str:
+    """The tests' users file in `folder`: alice an admin, bob a user, with PASSWORDS'."""
+    from drillspark.server.auth import add_user
+
+    path = str(folder / "users")
+    add_user(path, "alice", PASSWORDS["alice"], "admin")
+    add_user(path, "bob", PASSWORDS["bob"], "user")
+    return path
+
+
 class Http:
     """A plain HTTP client (urllib) that keeps its own cookies when asked to."""
 
