@@ -27,7 +27,7 @@ CLIENT_JARS := python/drillspark/jars/clients/.fetched
 # FerretDB (a MongoDB wire-protocol server over SQLite) for the `mongo` plugin's tests, built with go
 FERRETDB := build/ferretdb/ferretdb
 GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
-PYTEST_ARGS ?=
+PYTEST_ARGS ?= --durations=40
 
 .PHONY: all setup java browser databases jar demo test test-long unit conformance bench lint clean
 
