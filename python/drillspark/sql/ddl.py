@@ -215,6 +215,8 @@ def _create_view(
 
 
 def drop(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
+    if stmt.kind != "VIEW" and _jdbc_target(engine, stmt.name) is not None:
+        return _drop_jdbc_table(engine, stmt)
     ref, name = target_schema(engine, stmt.name)
     if stmt.kind == "VIEW":
         return _drop_view(engine, ref, name, stmt.if_exists)
@@ -351,6 +353,8 @@ def _extension(name: str) -> str:
 
 # ----------------------------------------------------------------------------- CTAS
 def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
+    if _jdbc_target(engine, stmt.name) is not None:
+        return _create_jdbc_table(engine, stmt)
     session = engine.session
     temps = temporary_tables(session)
     if stmt.temporary and len(stmt.name) == 1:
@@ -475,6 +479,91 @@ def _drill_file_names(path: str, ext: str) -> None:
     for n in os.listdir(path):  # checksums of the old names
         if n.startswith(".") and n.endswith(".crc"):
             os.remove(os.path.join(path, n))
+
+
+# ----------------------------------------------------------------------------- jdbc targets
+def _jdbc_target(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[str, dict[str, Any]] | None:
+    """(plugin, config) when `parts` names a table of a `jdbc` plugin (`pgw.public.t`)."""
+    found = engine.session.plugin(parts[0]) if len(parts) >= 2 else None
+    return found if found is not None and found[1].get("type") == "jdbc" else None
+
+
+def _jdbc_refusal(e: Exception) -> SqlError:
+    """The engine's refusal as Drill's VALIDATION error (its one paragraph names the plugin)."""
+    return ValidationError(str(e))
+
+
+def _create_jdbc_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
+    """CTAS into a `writable` jdbc plugin: checked before the query runs (Drill refuses an
+    immutable schema or a taken name at validation), then the plan's `store` writes it
+    (spark/storage/jdbc.py: a staging table renamed into place)."""
+    from drillspark.plugin_configs import config_from_json
+    from drillspark.spark.storage import jdbc
+    from drillspark.sql.parser import CompiledQuery
+
+    found = _jdbc_target(engine, stmt.name)
+    assert found is not None
+    plugin, config = found
+    schema, name = list(stmt.name[1:-1]), stmt.name[-1]
+    if stmt.temporary:
+        raise ValidationError(
+            "Temporary tables are not allowed to be created / dropped "
+            f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}]."
+        )
+    if stmt.partition:
+        raise ValidationError(
+            f"PARTITION BY is not supported for a table of jdbc storage plugin '{plugin}'"
+        )
+    try:
+        jdbc.new_table(engine.session._spark(), config, schema, name, plugin)
+    except jdbc.TableExistsError as e:
+        if stmt.if_not_exists:
+            return _ok(False, str(e))
+        raise _jdbc_refusal(e) from None
+    except jdbc.JdbcError as e:
+        raise _jdbc_refusal(e) from None
+    try:
+        _tree, low, root = _compile(engine, stmt.query)
+        if stmt.columns is not None:
+            if root.columns is None or len(root.columns) != len(stmt.columns):
+                raise ValidationError(
+                    "table's field list and the table's query field list have different counts."
+                )
+            _check_names(list(stmt.columns))
+            root = low.rename(root, list(stmt.columns))
+    except SqlError as e:
+        raise _located(e, stmt) from None
+    low.builder.storage.setdefault(plugin, config_from_json(plugin, config).to_json(masked=True))
+    store = {"storageengine": plugin, "target": {"schema": schema, "table": name}}
+    compiled = CompiledQuery(
+        low.plan(root, store=store),
+        ["Fragment", "Number of records written"],
+        target=".".join(stmt.name),
+        sql=stmt.query,
+        positions=low.builder.positions,
+    )
+    result = engine.run_plan(compiled)
+    rows = sum(w.rows for w in result.written)
+    return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
+
+
+def _drop_jdbc_table(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
+    """DROP TABLE of a `writable` jdbc plugin's table, by Drill's name rules."""
+    from drillspark.spark.storage import jdbc
+
+    found = _jdbc_target(engine, stmt.name)
+    assert found is not None
+    plugin, config = found
+    schema, name = list(stmt.name[1:-1]), stmt.name[-1]
+    try:
+        jdbc.drop_table(engine.session._spark(), config, schema, name, plugin)
+    except jdbc.JdbcTableMissing:
+        if stmt.if_exists:
+            return _ok(False, f"Table [{name}] not found")
+        raise ValidationError(f"Table [{name}] not found") from None
+    except jdbc.JdbcError as e:
+        raise _jdbc_refusal(e) from None
+    return _ok(True, f"Table [{name}] dropped")
 
 
 def close_session(engine: SqlEngine) -> None:
