@@ -17,6 +17,8 @@ import os
 import shutil
 from typing import TYPE_CHECKING, Any
 
+from drillspark.formats import registry as format_registry
+from drillspark.formats.base import FormatError
 from drillspark.names import fold
 from drillspark.result import StatementResult
 from drillspark.spark.storage import filesystems
@@ -40,29 +42,8 @@ if TYPE_CHECKING:
 # what a DDL statement answers (the engine's RowsResult is the same class)
 RowsResult = StatementResult
 
-# store.format -> (Spark writer format known to writers.py, Drill's file extension)
-STORE_FORMATS = {
-    "parquet": ("parquet", "parquet"),
-    "json": ("json", "json"),
-    "csv": ("csv", "csv"),
-    "tsv": ("tsv", "tsv"),
-    "psv": ("psv", "tbl"),
-}
-DATA_EXTENSIONS = {
-    "parquet",
-    "json",
-    "csv",
-    "tsv",
-    "psv",
-    "tbl",
-    "csvh",
-    "txt",
-    "avro",
-    "seq",
-    "gz",
-    "bz2",
-    "zip",
-}
+# the files a table may hold: every format's extensions (the format registry's), compressed too
+DATA_EXTENSIONS = format_registry.data_extensions() | {"gz", "bz2", "zip"}
 
 
 def _ok(ok: bool, summary: str) -> RowsResult:
@@ -379,11 +360,13 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
             return _ok(False, message)
         raise ValidationError(message)
     fmt = str(session.option("store.format")).lower()
-    if fmt not in STORE_FORMATS:
+    try:
+        _plugin, store = format_registry.store_format(fmt)
+    except FormatError:
         raise ValidationError(
             f"unsupported store.format '{fmt}' for CREATE TABLE AS "
-            f"(drillspark writes {', '.join(STORE_FORMATS)})"
-        )
+            f"(drillspark writes {', '.join(format_registry.store_formats())})"
+        ) from None
     if stmt.partition and fmt != "parquet":  # Drill's other writers cannot partition
         raise ValidationError(f"{fmt} format does not support auto-partitioning.")
     path = temps.folder_for(folder, name) if stmt.temporary else os.path.join(folder, name)
@@ -393,7 +376,7 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
         raise _located(e, stmt) from None
     result = engine.run_plan(compiled)
     rows = sum(w.rows for w in result.written)
-    _drill_file_names(path, STORE_FORMATS[fmt][1])
+    _drill_file_names(path, store.extension)
     if stmt.temporary:
         temps.folders[name] = path
     return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
@@ -452,7 +435,7 @@ def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> 
     low.builder.storage.setdefault(plugin, low.engine_config(plugin))
     store = {
         "storageengine": plugin,
-        "target": {"path": path, "format": STORE_FORMATS[fmt][0], "table": stmt.name[-1]},
+        "target": {"path": path, "format": fmt, "table": stmt.name[-1]},
     }
     return CompiledQuery(
         low.plan(root, store=store),
