@@ -2,7 +2,9 @@
 alternative (plain Spark, DuckDB) side by side in one process and prints its own ratio table.
 `make bench BENCH=scan` runs only the scripts whose names contain "scan"; words from the first
 one starting with '-' on are passed to every script run, e.g. `make bench BENCH="scan --size
-50MB --runs 1"` (or BENCH_ARGS="--size 50MB"); each script's options are in its --help."""
+50MB --runs 1"` (or BENCH_ARGS="--size 50MB"); each script's options are in its --help.
+`make bench BENCH=tpch_drill` runs the 22 TPC-H queries against real Drill 1.22 and DuckDB
+(`BENCH=tpch` also runs tpch_bench.py: four of them against hand-written PySpark)."""
 
 from __future__ import annotations
 
