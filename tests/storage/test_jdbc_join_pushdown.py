@@ -86,3 +86,22 @@ def test_joins_it_cannot_send_run_in_spark_with_the_same_answers(engine):
     rows, _ = _run(engine, cases[1])
     assert [r[0] for r in rows] == list(range(31, 41))
     assert rows[0][1] == 100.75 and rows[4][1] is None  # 35 has no amount: not a big order
+
+
+def test_a_numeric_without_precision_is_a_double_in_a_pushed_join(engine, postgresql):
+    # PostgreSQL's `numeric` without precision: a double, as the table's own read gives it
+    sql = (
+        "SELECT a.id, a.num_free, b.num_v FROM {p}.public.all_types a "
+        "JOIN {p}.public.all_types b ON a.id = b.id ORDER BY a.id"
+    )
+    rows, explained = _run(engine, sql.format(p="pg"))
+    assert len(_queries(explained)) == 1 and "INNER JOIN" in _queries(explained)[0]
+    in_spark, _ = _run(engine, sql.format(p="pgoff"))
+    assert rows == in_spark
+    own = postgresql.sql(
+        "COPY (SELECT id, num_free::float8 FROM public.all_types ORDER BY id) TO STDOUT"
+    )
+    want = [ln.split("\t") for ln in own.strip().splitlines()]
+    assert [[r[0], r[1]] for r in rows] == [
+        [int(i), None if v == "\\N" else float(v)] for i, v in want
+    ]

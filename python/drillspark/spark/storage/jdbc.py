@@ -701,7 +701,7 @@ def _load(spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str) -
     relation pushes filters and columns down, not aggregates, limits or top-N."""
     catalog = catalog_name(spark, cfg)
     df = spark.read.table(_ident(catalog, db_schema, db_table))
-    free = [f.name for f in df.schema.fields if _free_numeric(f)]
+    free = [f.name for f in df.schema.fields if free_numeric(f)]
     if not free:
         return df
     custom = ", ".join(f"{quote(n)} DOUBLE" for n in free)
@@ -715,7 +715,13 @@ def _load(spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str) -
     )
 
 
-def _free_numeric(f: T.StructField) -> bool:
+def catalog_schema(spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str) -> Any:
+    """The table's columns as Spark's JDBC catalog types them (with the driver's metadata:
+    `free_numeric` needs it), whatever read `resolved_frame` chose."""
+    return spark.read.table(_ident(catalog_name(spark, cfg), db_schema, db_table)).schema
+
+
+def free_numeric(f: T.StructField) -> bool:
     """A PostgreSQL `numeric` declared without precision (its driver reports precision and
     scale 0, which Spark reads as DECIMAL(38, 18))."""
     meta = f.metadata or {}
@@ -730,10 +736,10 @@ def resolve(
     spark: SparkSession, cfg: JdbcConfig, schema: str | Sequence[str] | None, table: str
 ) -> tuple[str, str]:
     """(schema, table) as the database names them, by Drill's rules."""
-    return _resolved(spark, cfg, schema, table)[:2]
+    return resolved_frame(spark, cfg, schema, table)[:2]
 
 
-def _resolved(
+def resolved_frame(
     spark: SparkSession, cfg: JdbcConfig, schema: str | Sequence[str] | None, table: str
 ) -> tuple[str, str, DataFrame]:
     """(schema, table, the table's DataFrame) by Drill's rules: the schema as given, else the
@@ -968,7 +974,7 @@ def drop_table(
     parts = _parts(schema)
     if not cfg.writable:
         raise _immutable(cfg, parts)
-    db_schema, db_table, _ = _resolved(spark, cfg, parts, table)
+    db_schema, db_table, _ = resolved_frame(spark, cfg, parts, table)
     try:
         spark.sql(f"DROP TABLE {_ident(catalog_name(spark, cfg), db_schema, db_table)}")
     except Exception as e:
@@ -995,7 +1001,7 @@ class JdbcEngine(StorageEngine):
     def read(self, spark: SparkSession, selection: Any) -> DataFrame:
         cfg = self.jdbc
         parts, table = selection_of(selection, self.name)
-        _, _, df = _resolved(spark, cfg, parts, table)
+        _, _, df = resolved_frame(spark, cfg, parts, table)
         try:
             return drill_frame(df, cfg.kind)
         except Exception as e:

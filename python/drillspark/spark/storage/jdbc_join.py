@@ -78,10 +78,11 @@ def _side(
     op, engine, renames = shape
     cfg = engine.jdbc
     parts, table = jdbc.selection_of(op.selection, engine.name)
-    db_schema, db_table, raw = jdbc._resolved(spark, cfg, parts, table)
-    fields = {fold(f.name): f for f in raw.schema.fields}
+    db_schema, db_table, _ = jdbc.resolved_frame(spark, cfg, parts, table)
+    schema = jdbc.catalog_schema(spark, cfg, db_schema, db_table)
+    fields = {fold(f.name): f for f in schema.fields}
     if renames is None:
-        return _Side(engine, db_schema, db_table, [(f.name, f) for f in raw.schema.fields])
+        return _Side(engine, db_schema, db_table, [(f.name, f) for f in schema.fields])
     columns = []
     for out, src in renames:
         f = fields.get(fold(src))
@@ -136,7 +137,7 @@ def pushed_join(
         f"INNER JOIN {q(right.db_schema)}.{q(right.db_table)} r ON {on}"
     )
     reader = spark.read.format("jdbc").options(**cfg.options()).option("query", sql)
-    free = [n for n, f in left.columns + right.columns if jdbc._free_numeric(f)]
+    free = [n for n, f in left.columns + right.columns if jdbc.free_numeric(f)]
     if free:  # as the table reads do: PostgreSQL's numeric without precision is a double
         reader = reader.option("customSchema", ", ".join(f"{quote(n)} DOUBLE" for n in free))
     try:
