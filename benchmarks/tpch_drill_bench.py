@@ -51,6 +51,11 @@ TABLE_REF = re.compile(r"dfs\.tpch\.`(\w+)`")
 # relative tolerance for numbers: engines add floating sums in other orders, and Drill's
 # DECIMAL division rounds to its own scale
 REL_TOL = 1e-6
+# answers of Drill 1.22 that are wrong, so not followed: reported, not failed
+DRILL_WRONG = {
+    "q11": "Drill's sum * 0.0001 is the sum itself (a DECIMAL(38, 2) times a literal loses the "
+    "literal's scale), so no row passes (docs/performance.md)"
+}
 
 
 def queries(only: list[str]) -> dict[str, str]:
@@ -449,7 +454,9 @@ def bench(a: argparse.Namespace, scale: float, fmt: str) -> bool:
         else:
             diff = compare(answers["ds"][q], answers["drill"][q])
             verdict = "= Drill" if not diff else "MISMATCH"
-            ok = ok and not diff
+            if diff and q in DRILL_WRONG:
+                verdict = "differs: Drill's bug"
+            ok = ok and (not diff or q in DRILL_WRONG)
         print(f"{line}  {verdict}")
     line = f"{'geomean':6}"
     for name, _, _ in groups:
@@ -468,7 +475,8 @@ def bench(a: argparse.Namespace, scale: float, fmt: str) -> bool:
         if q in answers["ds"] and q in answers["drill"]:
             diff = compare(answers["ds"][q], answers["drill"][q])
             if diff:
-                print(f"MISMATCH {q} drillspark vs Drill: {diff}")
+                why = f" ({DRILL_WRONG[q]})" if q in DRILL_WRONG else ""
+                print(f"MISMATCH {q} drillspark vs Drill: {diff}{why}")
         if q in answers["duck"] and q in answers["drill"]:
             diff = compare(answers["duck"][q], answers["drill"][q])
             if diff:
