@@ -50,9 +50,15 @@ object KafkaPages {
         "drillspark's jars/clients/, which drillspark.session() puts on spark.jars")
     }
 
-  private def call(obj: AnyRef, iface: String, name: String, types: Seq[Class[_]], args: AnyRef*): AnyRef =
-    try cls(iface).getMethod(name, types: _*).invoke(obj, args: _*)
+  // the client's methods, looked up once per class loader (a read calls five per message)
+  private val methods = new java.util.concurrent.ConcurrentHashMap[String, java.lang.reflect.Method]()
+
+  private def call(obj: AnyRef, iface: String, name: String, types: Seq[Class[_]], args: AnyRef*): AnyRef = {
+    val key = s"${System.identityHashCode(loader)}#$iface#$name#${types.map(_.getName).mkString(",")}"
+    val m = methods.computeIfAbsent(key, _ => cls(iface).getMethod(name, types: _*))
+    try m.invoke(obj, args: _*)
     catch { case e: InvocationTargetException => throw e.getCause }
+  }
 
   /** A consumer of byte arrays with the plugin's `kafkaConsumerProps` (deserializers are always
    * byte arrays, and offsets are never committed: a query reads, it does not consume). */
@@ -62,6 +68,8 @@ object KafkaPages {
     p.setProperty("key.deserializer", Bytes)
     p.setProperty("value.deserializer", Bytes)
     p.setProperty("enable.auto.commit", "false")
+    // larger polls than the client's 500 messages, unless the plugin sets its own
+    if (!p.containsKey("max.poll.records")) p.setProperty("max.poll.records", "10000")
     val previous = Thread.currentThread().getContextClassLoader
     Thread.currentThread().setContextClassLoader(loader) // the client loads its classes by name
     try cls("org.apache.kafka.clients.consumer.KafkaConsumer").getConstructor(classOf[java.util.Properties])
