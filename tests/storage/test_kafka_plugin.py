@@ -144,8 +144,12 @@ def test_an_empty_topic_is_no_rows(engine):
 def test_a_missing_topic_is_an_error_at_its_place(engine):
     with pytest.raises(Error) as e:
         run(engine, "SELECT * FROM kafka.`nosuch`")
-    assert "Object 'nosuch' not found within 'kafka'" in str(e.value)
+    assert "Table 'nosuch' does not exist" in str(e.value)
     assert "line 1, column 15" in str(e.value)
+    # topic names are case-sensitive, as in Drill
+    assert "Table 'EVENTS' does not exist" in ANSWERS["SELECT * FROM kafka.`EVENTS`"]["error"]
+    with pytest.raises(Error, match="Table 'EVENTS' does not exist"):
+        run(engine, "SELECT * FROM kafka.`EVENTS`")
 
 
 def test_the_read_is_a_snapshot_of_the_plan(spark, broker, engine):

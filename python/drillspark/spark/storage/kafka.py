@@ -116,19 +116,15 @@ def topics(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list[st
 def table_selection(
     spark: SparkSession, name: str, config: Mapping[str, Any], parts: tuple[str, ...]
 ) -> dict[str, Any]:
-    """The scan selection of ``name.`topic` `` (the topic as the cluster spells it, matched in
-    any case when no topic has the exact name), or KafkaError."""
+    """The scan selection of ``name.`topic` `` (the topic exactly as the cluster spells it, as
+    Drill matches it), or KafkaError."""
     if len(parts) != 1:
         raise KafkaError(
             f"kafka plugin '{name}': name a topic as {name}.`TOPIC`, not {'.'.join((name, *parts))}"
         )
-    known = topics(spark, name, config)
-    topic = next((t for t in known if t == parts[0]), None) or next(
-        (t for t in known if t.lower() == parts[0].lower()), None
-    )
-    if topic is None:
-        raise KafkaError(f"Object '{parts[0]}' not found within '{name}'")
-    return {"topic": topic}
+    if parts[0] not in topics(spark, name, config):  # case-sensitive, as in Drill
+        raise KafkaError(f"Table '{parts[0]}' does not exist")
+    return {"topic": parts[0]}
 
 
 def selection_options(option: Any) -> dict[str, Any]:
