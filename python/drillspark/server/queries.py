@@ -177,7 +177,9 @@ RowWriter = Callable[[list[str], Any], Callable[[Any], str]]
 # given the answer's DataFrame, or None and the plain rows of an answer made without Spark, the
 # answer's Arrow schema (so `run` returns once it is planned: the Spark job runs while read),
 # then its record batches (whole batches, never a Python object per row)
-ArrowWriter = Callable[[Any, list[str], list[list[Any]] | None], Iterator[Any]]
+# (DataFrame or None, columns, rows answered without Spark, whether the answer is small enough
+# to collect whole) -> the Arrow schema, then record batches
+ArrowWriter = Callable[[Any, list[str], list[list[Any]] | None, bool], Iterator[Any]]
 
 
 def rest_rows(columns: list[str], schema: Any) -> Callable[[Any], str]:
@@ -479,7 +481,7 @@ class QueryManager:
             plain = [list(r) for r in (data[:limit] if limit else data)]
             metadata = [values.python_type([r[i] for r in plain]) for i in range(len(columns))]
             if arrow is not None:
-                return arrow(None, columns, plain), columns, metadata, None
+                return arrow(None, columns, plain, True), columns, metadata, None
             write = (row_writer or rest_rows)(columns, None)
             return (write(r) for r in plain), columns, metadata, None
         if getattr(result, "plan", None) is not None:
@@ -491,12 +493,22 @@ class QueryManager:
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
+        plan = getattr(result, "plan", None)
+        bounds = [
+            b for b in (limit, most_records(plan) if isinstance(plan, LogicalPlan) else 0) if b
+        ]
+        # a catalog table's answer (INFORMATION_SCHEMA, sys) is small too: fetched without
+        # the per-partition jobs and Python workers of the stream (BI tools ask many)
+        small_catalog = isinstance(plan, LogicalPlan) and catalog_sources_only(plan)
+        small = bool(bounds and min(bounds) <= SMALL_ANSWER) or small_catalog
         if arrow is not None:
             sc = self.spark.sparkContext
 
             def batches() -> Iterator[Any]:
                 with result.fetching():
-                    answer = arrow(df, columns, None)
+                    # a small answer is collected whole: a job per partition through the
+                    # stream would cost more than its rows
+                    answer = arrow(df, columns, None, small)
                     yield next(answer)  # the schema: nothing computed yet
                     # the batches are read by another call's thread (Flight's DoGet): its
                     # Spark jobs join the query's group and pool there (so cancel stops them),
@@ -512,14 +524,7 @@ class QueryManager:
 
             return batches(), columns, metadata, schema
         write = (row_writer or rest_rows)(columns, schema)
-        plan = getattr(result, "plan", None)
-        bounds = [
-            b for b in (limit, most_records(plan) if isinstance(plan, LogicalPlan) else 0) if b
-        ]
-        # a catalog table's answer (INFORMATION_SCHEMA, sys) is small too: fetched without
-        # the per-partition jobs and Python workers of the stream (BI tools ask many)
-        small_catalog = isinstance(plan, LogicalPlan) and catalog_sources_only(plan)
-        if (bounds and min(bounds) <= SMALL_ANSWER) or small_catalog:
+        if small:
 
             def rows() -> Iterator[str]:
                 with result.fetching():

@@ -129,10 +129,13 @@ _JOB_PROPERTIES = (
 )
 
 
-def write(df: Any, columns: list[str], rows: list[list[Any]] | None) -> Iterator[Any]:
+def write(
+    df: Any, columns: list[str], rows: list[list[Any]] | None, whole: bool = False
+) -> Iterator[Any]:
     """The QueryManager's `arrow` writer: the answer's Arrow schema, then its record batches
-    under it, streamed from the tasks as Spark's JVM encodes them when the second item is asked
-    for (the query's Spark jobs run then, in the asking thread's job group)."""
+    under it, streamed from the tasks as Spark's JVM encodes them (collected whole when
+    `whole`: a small answer) when the second item is asked for (the query's Spark jobs run
+    then, in the asking thread's job group)."""
     if df is None:
         batch = plain_batch(columns, rows or [])
         yield batch.schema
@@ -143,17 +146,18 @@ def write(df: Any, columns: list[str], rows: list[list[Any]] | None) -> Iterator
     schema = spark_schema(df.schema)
     yield schema
     large = df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false")
-    for batch in _batches(df, large == "true"):
+    for batch in _batches(df, large == "true", whole):
         if batch.num_rows:
             yield conform(batch, schema)
 
 
-def _batches(df: Any, large: bool) -> Iterator[pa.RecordBatch]:
+def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     """The answer's record batches, partition after partition. On classic Spark each batch
     comes from its task as the JVM wrote it (Dataset.toArrowBatchRdd: Arrow IPC, no Python
     object per row), through partition_stream: the driver holds a batch at a time, whatever a
     partition's size, and the first leaves once the first partition's task made it. Without
-    it (Spark Connect) the answer is collected whole by Spark's Arrow path."""
+    it (Spark Connect), or for a small answer (`whole`), the answer is collected whole by
+    Spark's Arrow path."""
     from pyspark.rdd import RDD
     from pyspark.serializers import NoOpSerializer
     from pyspark.sql.pandas.types import to_arrow_schema
@@ -161,7 +165,7 @@ def _batches(df: Any, large: bool) -> Iterator[pa.RecordBatch]:
     from drillspark.server.partition_stream import stream_elements
 
     jdf = getattr(df, "_jdf", None)
-    if jdf is None:
+    if jdf is None or whole:
         yield from df._collect_as_arrow(
             empty_list_if_zero_records=True, prefers_large_var_types=large
         )
