@@ -22,6 +22,8 @@ FORMAT_JARS := python/drillspark/jars/formats/.fetched
 HADOOP_JARS := python/drillspark/jars/hadoop/.fetched
 # Hadoop's MiniDFSCluster for the hdfs:// tests (tools/fetch_hdfs_test_jars.py)
 HDFS_TEST_JARS := tests/storage/jars/hdfs/.fetched
+# a Kafka 4.4.0 broker (KRaft) for the kafka plugin's tests (tools/fetch_kafka_test_jars.py)
+KAFKA_TEST_JARS := tests/storage/jars/kafka/.fetched
 # The record plugins' clients (#32: the MongoDB Java driver; tools/fetch_client_jars.py)
 CLIENT_JARS := python/drillspark/jars/clients/.fetched
 # FerretDB (a MongoDB wire-protocol server over SQLite) for the `mongo` plugin's tests, built with go
@@ -130,6 +132,13 @@ $(HDFS_TEST_JARS): tools/fetch_hdfs_test_jars.py tools/pinned_jars.py
 	@echo "make: fetching Hadoop's MiniDFSCluster for the hdfs:// tests (73 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_hdfs_test_jars.py
 
+# Apache Kafka 4.4.0's broker (kafka_2.13 and what it needs at run time: 44 jars) from Maven Central
+# (or ~/.m2), SHA-1 checked, into tests/storage/jars/kafka/, for the kafka plugin's tests of the
+# long tier (tests/storage/kafka_server.py starts it in KRaft mode).
+$(KAFKA_TEST_JARS): tools/fetch_kafka_test_jars.py tools/pinned_jars.py
+	@echo "make: fetching a Kafka broker for the kafka plugin's tests (43 MB from Maven Central) ..."
+	$(PYTHON) tools/fetch_kafka_test_jars.py
+
 # Drill's own clients, for the native protocol's tests (tests/native/): the JDBC driver
 # org.apache.drill.exec:drill-jdbc-all:1.22.0 and sqlline 1.12.0 with its jline jars, from Maven
 # Central (or ~/.m2), checked against their SHA-1s, into tests/native/jars/ (git-ignored).
@@ -152,7 +161,7 @@ $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(
 	rm -rf $(VENV)/lib/python*/site-packages/tests
 	touch $@
 
-setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(HDFS_TEST_JARS) $(CLIENT_JARS) $(FERRETDB) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
+setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(HDFS_TEST_JARS) $(KAFKA_TEST_JARS) $(CLIENT_JARS) $(FERRETDB) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup

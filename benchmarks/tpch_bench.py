@@ -198,7 +198,7 @@ def _corrected_dates(table):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from drillspark.spark.storage.parquet import CORRUPT_DATE_SHIFT, CORRUPT_DATE_THRESHOLD
+    from drillspark.formats.parquet_reader import CORRUPT_DATE_SHIFT, CORRUPT_DATE_THRESHOLD
 
     for idx, f in enumerate(table.schema):
         if not pa.types.is_date32(f.type):

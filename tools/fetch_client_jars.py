@@ -1,6 +1,7 @@
 """Fetch the client libraries of the record plugins (issue #32): the MongoDB Java driver
 (org.mongodb:mongodb-driver-sync with mongodb-driver-core and bson, Apache-2.0) for the `mongo`
-storage plugin, from Maven Central.
+storage plugin, and the Kafka Java client (org.apache.kafka:kafka-clients, Apache-2.0; its
+compression libraries are pyspark's own) for the `kafka` storage plugin, from Maven Central.
 
 Each jar is checked against its SHA-1 (pinned here; Maven Central's `.sha1` must agree) and lands
 in python/drillspark/jars/clients/, a git-ignored folder the wheel carries and
@@ -21,6 +22,7 @@ import pinned_jars as maven  # noqa: E402  (the Maven fetch code: checksums, dow
 ROOT = Path(__file__).resolve().parent.parent
 DEST = ROOT / "python" / "drillspark" / "jars" / "clients"
 MONGO = "5.14.0"
+KAFKA = "4.4.0"
 
 JARS = (
     maven.PinnedJar(
@@ -30,6 +32,9 @@ JARS = (
         "org.mongodb", "mongodb-driver-core", MONGO, "c977fc513dee14045289fe19b99cf324443ad366"
     ),
     maven.PinnedJar("org.mongodb", "bson", MONGO, "bef7259dd18ffe618ea25e41616eb74f41919277"),
+    maven.PinnedJar(
+        "org.apache.kafka", "kafka-clients", KAFKA, "1d2ebc2a3f0ecce03faa288c42d4e8f998aac47d"
+    ),
 )
 
 

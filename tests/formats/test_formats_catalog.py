@@ -80,9 +80,10 @@ def test_dfs_catalog_reads_registered_formats(spark, tmp_path):
     wb.active.append([3])
     wb.save(tmp_path / "b.xlsx")
     assert spark.sql(f"SELECT k FROM dfs.`{tmp_path / 'b.xlsx'}`").first().k == 3.0
-    with pytest.raises(Exception, match="format 'csv' is not readable yet"):
-        (tmp_path / "x.csv").write_text("a\n1\n")
-        spark.sql(f"SELECT * FROM dfs.`{tmp_path / 'x.csv'}`").collect()
+    with pytest.raises(Exception, match="format 'parquet' is not readable yet"):
+        spark.range(1).write.parquet(str(tmp_path / "p"))
+        parquet = next((tmp_path / "p").glob("*.parquet"))
+        spark.sql(f"SELECT * FROM dfs.`{parquet}`").collect()
 
 
 def test_type_picks_the_config_the_extension_selects():

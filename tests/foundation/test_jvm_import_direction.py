@@ -35,7 +35,7 @@ UNITS = [
     "analysis",  # analyzer rules and checks
     "catalog",  # the dfs catalog and the workspace rule
     "formats",  # the format readers (spark.read.format("drill-<type>")); the dfs catalog's
-    "records",  # pages of records from a plugin (http, mongo) for the drill source to read
+    "records",  # pages of records from a plugin (http, mongo, kafka) for the drill source to read
     "source roles",  # the DSv2 roles and what only they use
     "source.read",
     "source.write",
@@ -79,7 +79,7 @@ PACKAGE_UNITS = {
     "drillspark.functions": "functions",
     **{
         f"drillspark.formats{sub}": "formats"
-        for sub in ("", ".avro", ".excel", ".logs", ".pcap", ".xml")
+        for sub in ("", ".avro", ".excel", ".logs", ".pcap", ".text", ".xml")
     },
     "drillspark.records": "records",
     COMPAT: "compat",

@@ -9,6 +9,8 @@
 //   count:SQL            execute it, read every row (getObject of each column): the row count,
 //                        the milliseconds to the first row and to the end
 //   cancel:SQL           execute it, read one row, Statement.cancel(), read on (an error or the end)
+//   cancelwhen:FILE:SQL  execute it in a thread, Statement.cancel() from this one once FILE
+//                        exists (the test makes it while the server computes): how it ended
 //   timeout:S:SQL        Statement.setQueryTimeout(S), then query
 //   tables:CAT:SCHEMA:TABLE   DatabaseMetaData.getTables (an empty part is null)
 //   columns:CAT:SCHEMA:TABLE:COLUMN   DatabaseMetaData.getColumns
@@ -147,6 +149,27 @@ public class DrillJdbcProbe {
             end = message(e);
           }
           return head + ",\"first\":" + first + ",\"more\":" + more + ",\"after\":" + q(end) + "}";
+        }
+      }
+      case "cancelwhen": {
+        String[] a = rest.split(":", 2);
+        java.nio.file.Path signal = java.nio.file.Path.of(a[0]);
+        try (Statement s = conn.createStatement()) {
+          String[] ended = {"end"};
+          Thread t = new Thread(() -> {
+            try (ResultSet rs = s.executeQuery(a[1])) {
+              while (rs.next()) { }
+            } catch (SQLException e) {
+              ended[0] = message(e);
+            }
+          });
+          long start = System.nanoTime();
+          t.start();
+          while (!java.nio.file.Files.exists(signal) && t.isAlive()) Thread.sleep(50);
+          s.cancel();
+          t.join(120_000);
+          long ms = (System.nanoTime() - start) / 1_000_000;
+          return head + ",\"after\":" + q(ended[0]) + ",\"alive\":" + t.isAlive() + ",\"ms\":" + ms + "}";
         }
       }
       case "tables": {

@@ -8,7 +8,7 @@ import datetime
 
 import pytest
 
-from drillspark.spark.storage.text import TextFormat, header_names, parse_records
+from drillspark.formats.text_reader import TextOptions, header_names, parse_records
 from drillspark.sql import SqlEngine, SqlSession
 
 
@@ -36,7 +36,7 @@ def rows(engine, sql):
 
 # ------------------------------------------------------------------ the record parser
 
-CSV = TextFormat()
+CSV = TextOptions()
 
 
 def test_empty_lines_trailing_delimiters_and_spaces_kept():
@@ -75,7 +75,7 @@ def test_quotes_doubled_quotes_and_quotes_that_do_not_end_a_field():
 
 def test_comment_lines_and_other_line_delimiters():
     assert list(parse_records("# c\n1,a\n#two\n2,b\n", CSV)) == [["1", "a"], ["2", "b"]]
-    semi = TextFormat.from_config({"fieldDelimiter": ",", "lineDelimiter": ";"})
+    semi = TextOptions.from_config({"fieldDelimiter": ",", "lineDelimiter": ";"})
     assert list(parse_records("1,a;2,b;3,c", semi)) == [["1", "a"], ["2", "b"], ["3", "c"]]
 
 
@@ -132,9 +132,9 @@ def test_header_names_cleaned_as_drill_names_them():
 def test_a_longer_field_delimiter_uses_its_first_character():
     # Drill: fieldDelimiter => '||' or '|x' splits on '|'; 'aaaa' on 'a'
     for delim in ("||", "|x"):
-        fmt = TextFormat.from_config({"fieldDelimiter": delim})
+        fmt = TextOptions.from_config({"fieldDelimiter": delim})
         assert list(parse_records("1|Alice|Smith\n", fmt)) == [["1", "Alice", "Smith"]]
-    fmt = TextFormat.from_config({"fieldDelimiter": "aaaa"})
+    fmt = TextOptions.from_config({"fieldDelimiter": "aaaa"})
     assert list(parse_records("1aaaa2 3aaaa4aaa5\n", fmt)) == [
         ["1", "", "", "", "2 3", "", "", "", "4", "", "", "5"]
     ]
@@ -142,7 +142,7 @@ def test_a_longer_field_delimiter_uses_its_first_character():
 
 def test_unknown_text_option_is_refused():
     with pytest.raises(ValueError, match="unknown text format option 'fieldDelimeter'"):
-        TextFormat.from_config({"fieldDelimeter": ";"})
+        TextOptions.from_config({"fieldDelimeter": ";"})
 
 
 # ------------------------------------------------------------------ text formats in SQL

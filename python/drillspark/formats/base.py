@@ -89,9 +89,30 @@ class ReadRequest:
     names: Sequence[str] = ()
 
 
+@dataclass(frozen=True)
+class StoreFormat:
+    """One `store.format` value a format writes with CTAS (Drill's name, e.g. `psv`), the
+    extension of the files Drill writes for it (`tbl`) and, for text, its field delimiter."""
+
+    name: str
+    extension: str
+    delimiter: str | None = None
+
+
+@dataclass(frozen=True)
+class WriteSpec:
+    """How Spark writes a table as one `store.format`: the rows as the format takes them,
+    Spark's writer source and its options."""
+
+    df: DataFrame
+    source: str
+    options: Mapping[str, str]
+
+
 class FormatPlugin:
     """One Drill format type. Subclasses set the class attributes and, when their reader is not
-    the extension's `drill-<type>` source, override `read`."""
+    the extension's `drill-<type>` source, override `read`; a format Drill writes lists its
+    `store.format` names in `STORE` and says how Spark writes them in `write_spec`."""
 
     TYPE: ClassVar[str]  # Drill's type name, as a config's "type" writes it
     EXTENSIONS: ClassVar[tuple[str, ...]] = ()  # Drill's default `extensions`
@@ -105,6 +126,11 @@ class FormatPlugin:
     # Drill's implicit metadata columns of a file of this format (excel's `_sheets`, ...):
     # present only when a query names them; the source adds those its `metadataColumns` lists
     METADATA_COLUMNS: ClassVar[tuple[str, ...]] = ()
+    # the `store.format` values CTAS writes as this format (none: Drill does not write it)
+    STORE: ClassVar[tuple[StoreFormat, ...]] = ()
+    # file extensions drillspark reads as one of this type's configs besides Drill's
+    # (extension -> the bootstrap config's name)
+    EXTRA_EXTENSIONS: ClassVar[dict[str, str]] = {}
 
     # ---------------------------------------------------------------- config
     @classmethod
@@ -157,6 +183,22 @@ class FormatPlugin:
         if not cls.BOOTSTRAP:
             return {}
         return {cls.TYPE.lower(): {"type": cls.TYPE, "extensions": list(cls.EXTENSIONS)}}
+
+    @classmethod
+    def default_config(cls, ext: str) -> dict[str, Any] | None:
+        """The config a file extension none of a plugin's `formats` lists selects by this
+        format's defaults: its type with its default `extensions`, or the bootstrap config an
+        `EXTRA_EXTENSIONS` entry names; None when the format does not read `ext`."""
+        if ext in cls.EXTRA_EXTENSIONS:
+            return dict(cls.bootstrap()[cls.EXTRA_EXTENSIONS[ext]])
+        if ext in cls.EXTENSIONS:
+            return {"type": cls.TYPE, "extensions": list(cls.EXTENSIONS)}
+        return None
+
+    @classmethod
+    def write_spec(cls, df: DataFrame, store: StoreFormat) -> WriteSpec:
+        """How Spark writes `df` as `store` (one of `STORE`)."""
+        raise FormatError(f"format '{cls.TYPE}' is not written by drillspark")
 
     @classmethod
     def source_options(cls, config: Mapping[str, Any]) -> dict[str, str]:

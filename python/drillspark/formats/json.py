@@ -1,11 +1,14 @@
 """Drill's `json` format. Read by the extension's `drill` source (spark/storage/readers.py
-`read_json`, the options table drillspark/rules/json_options.tsv); this module owns its config."""
+`read_json`, the options table drillspark/rules/json_options.tsv), written by CTAS
+(store.format `json`); this module owns its config and its write."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from drillspark.formats.base import FormatPlugin, Option
+from pyspark.sql import DataFrame
+
+from drillspark.formats.base import FormatPlugin, Option, StoreFormat, WriteSpec
 from drillspark.rules import json_options
 
 # Drill's JSONFormatConfig keys, every spelling the options table knows (default: the session's)
@@ -21,6 +24,12 @@ class JsonFormat(FormatPlugin):
     EXTENSIONS = ("json",)
     OPTIONS: ClassVar[tuple[Option, ...]] = _OPTIONS
     BOOTSTRAP = True
+    STORE: ClassVar[tuple[StoreFormat, ...]] = (StoreFormat("json", "json"),)
+
+    @classmethod
+    def write_spec(cls, df: DataFrame, store: StoreFormat) -> WriteSpec:
+        # Drill's store.json.writer.skip_null_fields (true): a NULL field is left out
+        return WriteSpec(df, "json", {"ignoreNullFields": "true"})
 
 
 FORMAT = JsonFormat()

@@ -1,11 +1,17 @@
-"""Drill's `parquet` format. Read in Python (spark/storage/parquet.py, readers.read_parquet),
-written by CTAS (spark/storage/writers.py); this module owns its config."""
+"""Drill's `parquet` format: its config, and its write (store.format `parquet`, the CTAS
+default). Its files are read by `parquet_reader` (Drill's TIME columns and pre-1.9 dates),
+called through spark/storage/readers.read_parquet."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from drillspark.formats.base import FormatPlugin, Option
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from drillspark.formats.base import FormatPlugin, Option, StoreFormat, WriteSpec
+from drillspark.spark.scope import quote
 
 
 class ParquetFormat(FormatPlugin):
@@ -24,11 +30,44 @@ class ParquetFormat(FormatPlugin):
     )
     DIRS_FIRST = True
     BOOTSTRAP = True
+    STORE: ClassVar[tuple[StoreFormat, ...]] = (StoreFormat("parquet", "parquet"),)
 
     @classmethod
     def bootstrap(cls) -> dict[str, dict[str, Any]]:
         # Drill's bootstrap config lists parquet with its type alone (no extensions)
         return {"parquet": {"type": "parquet"}}
+
+    @classmethod
+    def write_spec(cls, df: DataFrame, store: StoreFormat) -> WriteSpec:
+        return WriteSpec(_nulls_as_int(df), "parquet", {})
+
+
+def _nulls_as_int(df: DataFrame) -> DataFrame:
+    """A column of NULL literals (`SELECT 'a', null`) written as a nullable INT, as Drill 1.22
+    writes and reads it back: Parquet has no null type, so Spark's would be unreadable."""
+    typed = [_null_free(f.dataType) for f in df.schema.fields]
+    if all(t == f.dataType for t, f in zip(typed, df.schema.fields, strict=True)):
+        return df
+    return df.select(
+        *[
+            F.col(quote(f.name)).cast(t).alias(f.name) if t != f.dataType else F.col(quote(f.name))
+            for t, f in zip(typed, df.schema.fields, strict=True)
+        ]
+    )
+
+
+def _null_free(t: T.DataType) -> T.DataType:
+    if isinstance(t, T.NullType):
+        return T.IntegerType()
+    if isinstance(t, T.ArrayType):
+        return T.ArrayType(_null_free(t.elementType), t.containsNull)
+    if isinstance(t, T.MapType):
+        return T.MapType(_null_free(t.keyType), _null_free(t.valueType), t.valueContainsNull)
+    if isinstance(t, T.StructType):
+        return T.StructType(
+            [T.StructField(f.name, _null_free(f.dataType), f.nullable) for f in t.fields]
+        )
+    return t
 
 
 FORMAT = ParquetFormat()

@@ -24,7 +24,7 @@ from drillspark.formats import (
     text,
     xml,
 )
-from drillspark.formats.base import FormatError, FormatPlugin
+from drillspark.formats.base import FormatError, FormatPlugin, StoreFormat
 
 FORMATS: tuple[FormatPlugin, ...] = (
     json.FORMAT,
@@ -114,9 +114,52 @@ def by_extension(
         if low in [str(e).lower().lstrip(".") for e in named_exts]:
             return name, conf
     for f in FORMATS:
-        if low in f.EXTENSIONS:
-            return f.TYPE.lower(), {"type": f.TYPE, "extensions": list(f.EXTENSIONS)}
+        default = f.default_config(low)
+        if default is not None:
+            return f.TYPE.lower(), default
     return None
+
+
+def selected(
+    ext: str, configured: Mapping[str, Any] | None = None, default_name: str | None = None
+) -> tuple[str, dict[str, Any]]:
+    """(type, config) of the format a table's file extension selects (`by_extension`); for an
+    extension none selects, the workspace's `defaultInputFormat` (a `formats` name); JSON's
+    when neither does, as drillspark has always read a file of unknown extension."""
+    hit = by_extension(ext, configured)
+    if hit is not None:
+        return str(hit[1].get("type") or hit[0]).lower(), dict(hit[1])
+    if default_name:
+        conf = named(default_name, configured) or {}
+        return str(conf.get("type") or default_name).lower(), dict(conf)
+    return "json", {"type": "json", "extensions": ["json"]}
+
+
+def store_formats() -> list[str]:
+    """The `store.format` values CTAS writes, in the registry's order."""
+    return [s.name for f in FORMATS for s in f.STORE]
+
+
+def store_format(name: str, where: str = "") -> tuple[FormatPlugin, StoreFormat]:
+    """The format writing `store.format` `name` (any case) and its Drill names; an unknown one
+    is refused naming those drillspark writes."""
+    low = str(name).lower()
+    for f in FORMATS:
+        for s in f.STORE:
+            if s.name == low:
+                return f, s
+    raise FormatError(
+        f"{where}unsupported store.format '{name}' (drillspark writes {', '.join(store_formats())})"
+    )
+
+
+def data_extensions() -> set[str]:
+    """Every file extension a format of Drill's bootstrap `dfs` or of the registry reads (with
+    drillspark's extra ones): the files a table of data may hold."""
+    out = {str(e).lower() for c in bootstrap_formats().values() for e in c.get("extensions") or ()}
+    for f in FORMATS:
+        out.update(f.EXTENSIONS, f.EXTRA_EXTENSIONS, (s.extension for s in f.STORE))
+    return out
 
 
 def named(name: str, configured: Mapping[str, Any] | None = None) -> dict[str, Any] | None:

@@ -49,6 +49,36 @@ EFFECTS: dict[str, tuple[str, str]] = {
         "the format CREATE TABLE AS writes: parquet, json, csv, tsv or psv (another is "
         "refused when a CTAS runs)",
     ),
+    "store.kafka.all_text_mode": (
+        PLAN,
+        "a kafka topic's JSON messages read values as text (the metadata columns keep their types)",
+    ),
+    "store.kafka.read_numbers_as_double": (
+        PLAN,
+        "a kafka topic's JSON messages read numbers as DOUBLE",
+    ),
+    "store.kafka.reader.allow_nan_inf": (
+        PLAN,
+        "a kafka topic's JSON messages may hold NaN and Infinity",
+    ),
+    "store.kafka.reader.allow_escape_any_char": (
+        PLAN,
+        "a kafka topic's JSON messages take a backslash before any character",
+    ),
+    "store.kafka.reader.skip_invalid_records": (
+        PLAN,
+        "a kafka message that is not one JSON object is skipped instead of failing the query",
+    ),
+    "store.kafka.poll.timeout": (
+        PLAN,
+        "how long (ms) a kafka read waits for a message of the snapshot before it fails (the "
+        "first poll of a partition also gets 10 s to connect)",
+    ),
+    "store.kafka.record.reader": (
+        PLAN,
+        "Drill's JsonMessageReader (the default) reads; another reader is refused when the "
+        "topic is read",
+    ),
     "drill.exec.http.rest.errors.verbose": (
         SERVER,
         "drillspark serve: a failed query's REST answer adds exception and stackTrace "
@@ -107,7 +137,6 @@ WHY_NOT: tuple[tuple[str, str], ...] = (
     ("store.text.writer.", "CREATE TABLE AS writes text with a header and quotes as needed"),
     ("store.text.", "the text reader needs no row-size estimate"),
     ("store.parquet.", "Spark's Parquet reader and writer, with their own settings"),
-    ("store.kafka.", "drillspark has no Kafka plugin"),
     ("store.mongo.", "drillspark has no MongoDB plugin"),
     ("store.hive.", "drillspark has no Hive plugin"),
     ("store.table.use_schema_file", "a table's .drill.schema file is read whatever this says"),

@@ -13,6 +13,7 @@ from drillspark.plugin_configs.base import PluginConfig, PluginConfigError, merg
 from drillspark.plugin_configs.file import FileConfig
 from drillspark.plugin_configs.http import HttpConfig
 from drillspark.plugin_configs.jdbc import JdbcConfig
+from drillspark.plugin_configs.kafka import KafkaConfig
 from drillspark.plugin_configs.mongo import MongoConfig
 from drillspark.plugin_configs.state import PluginState
 from drillspark.plugin_configs.unsupported import UnsupportedConfig
@@ -23,6 +24,7 @@ TYPES: dict[str, type[PluginConfig]] = {
     JdbcConfig.TYPE: JdbcConfig,
     HttpConfig.TYPE: HttpConfig,
     MongoConfig.TYPE: MongoConfig,
+    KafkaConfig.TYPE: KafkaConfig,
 }
 # a plugin's name is a schema name: no dot, slash, backquote or control character
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$-]{0,127}")

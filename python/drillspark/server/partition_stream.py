@@ -76,12 +76,33 @@ def stream_partitions(
 ) -> Iterator[str]:
     """The rows of every partition of `rdd`, in order, as `write` makes them. `in_job()` runs
     first in each job's thread (the query's job group and pool)."""
+
+    def sender(host: str, port: int, secret: bytes) -> Callable[[Iterator[Any]], list[Any]]:
+        return _sender(host, port, secret, write)
+
+    for piece in _stream(spark, rdd, sender, in_job):
+        yield from piece.decode("utf-8").split("\n")
+
+
+def stream_elements(spark: Any, rdd: Any, in_job: Callable[[], None]) -> Iterator[bytes]:
+    """The elements of an RDD of bytes (each a whole message, such as an Arrow record batch
+    Spark's JVM encoded), partition after partition, in order, each as it comes."""
+    return _stream(spark, rdd, _element_sender, in_job)
+
+
+def _stream(
+    spark: Any,
+    rdd: Any,
+    sender: Callable[[str, int, bytes], Callable[[Iterator[Any]], list[Any]]],
+    in_job: Callable[[], None],
+) -> Iterator[bytes]:
+    """The pieces every partition's task sends (`sender` makes the task's function)."""
     host = driver_host(spark)
     secret = secrets.token_bytes(16)
     partitions = rdd.getNumPartitions()
     with socket.create_server((host, 0)) as server:
         server.settimeout(_ACCEPT_WAIT)
-        send = _sender(host, server.getsockname()[1], secret, write)
+        send = sender(host, server.getsockname()[1], secret)
         jobs: dict[int, _Job] = {}
         waiting: dict[int, socket.socket] = {}  # connected tasks not read yet
         try:
@@ -129,7 +150,7 @@ def _connection(
     return waiting.pop(partition)
 
 
-def _pieces(conn: socket.socket, job: _Job) -> Iterator[str]:
+def _pieces(conn: socket.socket, job: _Job) -> Iterator[bytes]:
     while True:
         try:
             (size,) = _HEADER.unpack(_read_exact(conn, _HEADER.size))
@@ -139,7 +160,7 @@ def _pieces(conn: socket.socket, job: _Job) -> Iterator[str]:
         except (StreamFailed, OSError):
             job.check(_FAILURE_WAIT)  # the task's failure (a bad value, a cancel), if it says
             raise
-        yield from piece.decode("utf-8").split("\n")
+        yield piece
 
 
 def _read_exact(conn: socket.socket, size: int) -> bytes:
@@ -180,6 +201,26 @@ def _sender(
             if piece:
                 data = "\n".join(piece).encode("utf-8")
                 conn.sendall(struct.pack(">I", len(data)) + data)
+            conn.sendall(struct.pack(">I", 0))
+        return []
+
+    return send
+
+
+def _element_sender(host: str, port: int, secret: bytes) -> Callable[[Iterator[bytes]], list[Any]]:
+    """The task's side for an RDD of bytes: its partition's number, each element as one piece,
+    then an empty piece (pickled by value, as _sender's function)."""
+
+    def send(elements: Iterator[bytes]) -> list[Any]:
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        number = context.partitionId() if context is not None else 0
+        with socket.create_connection((host, port)) as conn:
+            conn.sendall(secret + struct.pack(">I", number))
+            for data in elements:
+                if data:
+                    conn.sendall(struct.pack(">I", len(data)) + data)
             conn.sendall(struct.pack(">I", 0))
         return []
 

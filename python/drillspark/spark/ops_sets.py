@@ -52,7 +52,13 @@ def join(tr: Translator, op: lo.Join) -> Rel:
     """Names both sides share are renamed apart before joining, so conditions and the merged
     record never see ambiguous names (other columns are left alone, so a join without clashes
     is exactly Spark's join). On a clash the left record's field wins wherever there is a left
-    record; rows with only a right record (right/full joins) take the right value."""
+    record; rows with only a right record (right/full joins) take the right value. Two tables
+    of one jdbc plugin are joined by their database (spark/storage/jdbc_join.py)."""
+    from drillspark.spark.storage.jdbc_join import pushed_join
+
+    pushed = pushed_join(tr.spark, tr.ops, tr.storage.get, op)
+    if pushed is not None:
+        return Rel(pushed)
     left, right = tr.df(op.left), tr.df(op.right)
     how = _JOIN_TYPES.get(str(op.type).upper())
     if how is None:

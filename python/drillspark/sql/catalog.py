@@ -191,6 +191,9 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
                 raise ValidationError(str(e)) from None
             out += [f"{name}.{d}" for d in found]  # the databases, not the plugin (as Drill)
             continue
+        if config.get("type") == "kafka":  # the plugin is the one schema; topics are tables
+            out.append(name)
+            continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
         except jdbc.JdbcError as e:
@@ -205,9 +208,18 @@ def plugin_tables(
     """SHOW TABLES IN a `mongo` database (its collections) or an `http` connection (none, as
     Drill lists): (schema name, table names); None when `parts` names no such schema."""
     plugin = session.plugin(parts[0]) if parts else None
-    if plugin is None or plugin[1].get("type") not in ("mongo", "http") or not parts:
+    if plugin is None or plugin[1].get("type") not in ("mongo", "http", "kafka") or not parts:
         return None
     name, config = plugin
+    if config.get("type") == "kafka":  # the plugin's topics
+        from drillspark.spark.storage import kafka
+
+        if len(parts) != 1:
+            return None
+        try:
+            return name, kafka.topics(session._spark(), name, config)
+        except kafka.KafkaError as e:
+            raise ValidationError(str(e)) from None
     if config.get("type") == "http":
         from drillspark.spark.storage import http
 
@@ -234,7 +246,7 @@ def plugin_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlFie
     """DESCRIBE's columns of a `jdbc` plugin's table (`pg.sales.orders`), from the database's
     catalog; None when `parts` names no such plugin."""
     plugin = session.plugin(parts[0]) if len(parts) > 1 else None
-    if plugin is None or plugin[1].get("type") in ("http", "mongo"):  # known when read
+    if plugin is None or plugin[1].get("type") in ("http", "mongo", "kafka"):  # known when read
         return None
     from drillspark.spark.storage import jdbc
 
@@ -307,6 +319,8 @@ def schema_configs(session: SqlSession) -> list[dict]:
             except mongo.MongoError as e:
                 raise ValidationError(str(e)) from None
             out += [{"name": n, "type": "mongo", "mutable": False, "views": False} for n in names]
+        if config.get("type") == "kafka":  # the plugin is the one schema
+            out.append({"name": name, "type": "kafka", "mutable": False, "views": False})
     return out
 
 
@@ -437,6 +451,8 @@ def plugin_scan(
         return http_scan(low, name, config, parts, node)
     if config.get("type") == "mongo":
         return mongo_scan(low, name, config, parts, node)
+    if config.get("type") == "kafka":
+        return kafka_scan(low, name, config, parts, node)
     try:
         engine_config = jdbc.JdbcConfig.of(name, config)
         schema, table = jdbc.resolve(
@@ -488,6 +504,27 @@ def mongo_scan(
         selection = mongo.table_selection(low.session._spark(), name, config, parts)
     except mongo.MongoError as e:
         raise low.fail(str(e), node, TableNotFoundError) from None
+    low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
+    return Rel(
+        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
+    )
+
+
+def kafka_scan(
+    low: Lowering, name: str, config: dict[str, Any], parts: tuple[str, ...], node: exp.Expr
+) -> Rel:
+    """A topic of a `kafka` plugin (``kafka.`topic` ``), resolved on the cluster now so that a
+    missing one is an error at its place in the SQL; the session's `store.kafka.*` options go
+    into the selection (spark/storage/kafka.py)."""
+    from drillspark.plugin_configs import config_from_json
+    from drillspark.spark.storage import kafka
+    from drillspark.sql.lower import Rel
+
+    try:
+        selection = kafka.table_selection(low.session._spark(), name, config, parts)
+    except kafka.KafkaError as e:
+        raise low.fail(str(e), node, TableNotFoundError) from None
+    selection.update(kafka.selection_options(low.session.option))
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     return Rel(
         low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None

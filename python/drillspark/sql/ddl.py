@@ -17,6 +17,8 @@ import os
 import shutil
 from typing import TYPE_CHECKING, Any, Protocol
 
+from drillspark.formats import registry as format_registry
+from drillspark.formats.base import FormatError
 from drillspark.names import fold
 from drillspark.result import StatementResult
 from drillspark.spark.storage import filesystems
@@ -52,29 +54,8 @@ class Engine(Protocol):
 # what a DDL statement answers (the engine's RowsResult is the same class)
 RowsResult = StatementResult
 
-# store.format -> (Spark writer format known to writers.py, Drill's file extension)
-STORE_FORMATS = {
-    "parquet": ("parquet", "parquet"),
-    "json": ("json", "json"),
-    "csv": ("csv", "csv"),
-    "tsv": ("tsv", "tsv"),
-    "psv": ("psv", "tbl"),
-}
-DATA_EXTENSIONS = {
-    "parquet",
-    "json",
-    "csv",
-    "tsv",
-    "psv",
-    "tbl",
-    "csvh",
-    "txt",
-    "avro",
-    "seq",
-    "gz",
-    "bz2",
-    "zip",
-}
+# the files a table may hold: every format's extensions (the format registry's), compressed too
+DATA_EXTENSIONS = format_registry.data_extensions() | {"gz", "bz2", "zip"}
 
 
 def _ok(ok: bool, summary: str) -> RowsResult:
@@ -227,6 +208,8 @@ def _create_view(
 
 
 def drop(engine: Engine, stmt: st.Drop) -> RowsResult:
+    if stmt.kind != "VIEW" and _jdbc_target(engine, stmt.name) is not None:
+        return _drop_jdbc_table(engine, stmt)
     ref, name = target_schema(engine, stmt.name)
     if stmt.kind == "VIEW":
         return _drop_view(engine, ref, name, stmt.if_exists)
@@ -363,6 +346,8 @@ def _extension(name: str) -> str:
 
 # ----------------------------------------------------------------------------- CTAS
 def create_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
+    if _jdbc_target(engine, stmt.name) is not None:
+        return _create_jdbc_table(engine, stmt)
     session = engine.session
     temps = temporary_tables(session)
     if stmt.temporary and len(stmt.name) == 1:
@@ -387,11 +372,13 @@ def create_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
             return _ok(False, message)
         raise ValidationError(message)
     fmt = str(session.option("store.format")).lower()
-    if fmt not in STORE_FORMATS:
+    try:
+        _plugin, store = format_registry.store_format(fmt)
+    except FormatError:
         raise ValidationError(
             f"unsupported store.format '{fmt}' for CREATE TABLE AS "
-            f"(drillspark writes {', '.join(STORE_FORMATS)})"
-        )
+            f"(drillspark writes {', '.join(format_registry.store_formats())})"
+        ) from None
     if stmt.partition and fmt != "parquet":  # Drill's other writers cannot partition
         raise ValidationError(f"{fmt} format does not support auto-partitioning.")
     path = temps.folder_for(folder, name) if stmt.temporary else os.path.join(folder, name)
@@ -401,7 +388,7 @@ def create_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
         raise _located(e, stmt) from None
     result = engine.run_plan(compiled)
     rows = sum(w.rows for w in result.written)
-    _drill_file_names(path, STORE_FORMATS[fmt][1])
+    _drill_file_names(path, store.extension)
     if stmt.temporary:
         temps.folders[name] = path
     return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
@@ -460,7 +447,7 @@ def _ctas_plan(engine: Engine, stmt: st.CreateTable, path: str, fmt: str) -> Any
     low.builder.storage.setdefault(plugin, low.engine_config(plugin))
     store = {
         "storageengine": plugin,
-        "target": {"path": path, "format": STORE_FORMATS[fmt][0], "table": stmt.name[-1]},
+        "target": {"path": path, "format": fmt, "table": stmt.name[-1]},
     }
     return CompiledQuery(
         low.plan(root, store=store),
@@ -487,6 +474,91 @@ def _drill_file_names(path: str, ext: str) -> None:
     for n in os.listdir(path):  # checksums of the old names
         if n.startswith(".") and n.endswith(".crc"):
             os.remove(os.path.join(path, n))
+
+
+# ----------------------------------------------------------------------------- jdbc targets
+def _jdbc_target(engine: Engine, parts: tuple[str, ...]) -> tuple[str, dict[str, Any]] | None:
+    """(plugin, config) when `parts` names a table of a `jdbc` plugin (`pgw.public.t`)."""
+    found = engine.session.plugin(parts[0]) if len(parts) >= 2 else None
+    return found if found is not None and found[1].get("type") == "jdbc" else None
+
+
+def _jdbc_refusal(e: Exception) -> SqlError:
+    """The engine's refusal as Drill's VALIDATION error (its one paragraph names the plugin)."""
+    return ValidationError(str(e))
+
+
+def _create_jdbc_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
+    """CTAS into a `writable` jdbc plugin: checked before the query runs (Drill refuses an
+    immutable schema or a taken name at validation), then the plan's `store` writes it
+    (spark/storage/jdbc.py: a staging table renamed into place)."""
+    from drillspark.plugin_configs import config_from_json
+    from drillspark.spark.storage import jdbc
+    from drillspark.sql.parser import CompiledQuery
+
+    found = _jdbc_target(engine, stmt.name)
+    assert found is not None
+    plugin, config = found
+    schema, name = list(stmt.name[1:-1]), stmt.name[-1]
+    if stmt.temporary:
+        raise ValidationError(
+            "Temporary tables are not allowed to be created / dropped "
+            f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}]."
+        )
+    if stmt.partition:
+        raise ValidationError(
+            f"PARTITION BY is not supported for a table of jdbc storage plugin '{plugin}'"
+        )
+    try:
+        jdbc.new_table(engine.session._spark(), config, schema, name, plugin)
+    except jdbc.TableExistsError as e:
+        if stmt.if_not_exists:
+            return _ok(False, str(e))
+        raise _jdbc_refusal(e) from None
+    except jdbc.JdbcError as e:
+        raise _jdbc_refusal(e) from None
+    try:
+        _tree, low, root = _compile(engine, stmt.query)
+        if stmt.columns is not None:
+            if root.columns is None or len(root.columns) != len(stmt.columns):
+                raise ValidationError(
+                    "table's field list and the table's query field list have different counts."
+                )
+            _check_names(list(stmt.columns))
+            root = low.rename(root, list(stmt.columns))
+    except SqlError as e:
+        raise _located(e, stmt) from None
+    low.builder.storage.setdefault(plugin, config_from_json(plugin, config).to_json(masked=True))
+    store = {"storageengine": plugin, "target": {"schema": schema, "table": name}}
+    compiled = CompiledQuery(
+        low.plan(root, store=store),
+        ["Fragment", "Number of records written"],
+        target=".".join(stmt.name),
+        sql=stmt.query,
+        positions=low.builder.positions,
+    )
+    result = engine.run_plan(compiled)
+    rows = sum(w.rows for w in result.written)
+    return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
+
+
+def _drop_jdbc_table(engine: Engine, stmt: st.Drop) -> RowsResult:
+    """DROP TABLE of a `writable` jdbc plugin's table, by Drill's name rules."""
+    from drillspark.spark.storage import jdbc
+
+    found = _jdbc_target(engine, stmt.name)
+    assert found is not None
+    plugin, config = found
+    schema, name = list(stmt.name[1:-1]), stmt.name[-1]
+    try:
+        jdbc.drop_table(engine.session._spark(), config, schema, name, plugin)
+    except jdbc.JdbcTableMissing:
+        if stmt.if_exists:
+            return _ok(False, f"Table [{name}] not found")
+        raise ValidationError(f"Table [{name}] not found") from None
+    except jdbc.JdbcError as e:
+        raise _jdbc_refusal(e) from None
+    return _ok(True, f"Table [{name}] dropped")
 
 
 def close_session(engine: Engine) -> None:

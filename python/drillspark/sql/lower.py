@@ -18,8 +18,8 @@ from typing import Any
 
 from sqlglot import exp
 
+from drillspark.formats.text_reader import unescape
 from drillspark.names import fold
-from drillspark.spark.storage.text import unescape
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import (
     SqlError,
@@ -38,26 +38,6 @@ DISTINCT_ARG = "$distinct"  # the pre-aggregated argument of COUNT(DISTINCT x)
 # JSON options a table function cannot set (lower case)
 SESSION_ONLY_JSON_OPTIONS = {"alltextmode", "readnumbersasdouble"}
 
-# Extension -> Drill format type for `dfs` tables without a table function `type`.
-FORMAT_BY_EXTENSION = {
-    "json": "json",
-    "csv": "text",
-    "csvh": "text",
-    "tsv": "text",
-    "psv": "text",
-    "txt": "text",
-    "parquet": "parquet",
-    "avro": "avro",
-    "seq": "sequencefile",
-    "tbl": "text",  # Drill's psv format (what CTAS writes with store.format 'psv')
-}
-TEXT_DEFAULTS = {
-    "csv": {"fieldDelimiter": ",", "extractHeader": False},
-    "csvh": {"fieldDelimiter": ",", "extractHeader": True},
-    "tsv": {"fieldDelimiter": "\t", "extractHeader": False},
-    "psv": {"fieldDelimiter": "|", "extractHeader": False},
-    "tbl": {"fieldDelimiter": "|", "extractHeader": False},  # Drill's `psv` format is *.tbl
-}
 # Drill's implicit file columns: read only when the query names them.
 IMPLICIT_FILE_COLUMNS = ("filename", "filepath", "fqn", "suffix")
 
@@ -590,12 +570,22 @@ class Lowering:
         }
 
     def _format(self, path: str, options: dict[str, object], workspace: str = "") -> dict:
+        """The scan's format: a table function's `type` and options, else the config the
+        file's extension selects (the format registry's answer, drillspark/formats/); a text
+        config's options (the delimiter of csv, tsv, psv, ...) go under a table function's."""
+        from drillspark.formats import registry
+        from drillspark.formats.base import COMMON_KEYS
+
         ext = self._extension(path)
         opts = dict(options)
-        ftype = str(opts.pop("type", None) or self._type_of(ext, workspace)).lower()
+        asked = opts.pop("type", None)
+        selected_type, selected = registry.selected(
+            ext, self.session.formats, self.session.default_formats.get(workspace)
+        )
+        ftype = str(asked or selected_type).lower()
         fmt: dict[str, object] = {"type": ftype}
-        if ftype == "text":
-            fmt.update(TEXT_DEFAULTS.get(ext, {}))
+        if ftype == "text" and selected_type == "text":
+            fmt.update({k: v for k, v in selected.items() if k not in COMMON_KEYS})
         if ftype == "json":
             for option, key in JSON_FORMAT_OPTIONS.items():
                 fmt[key] = self.session.option(option)
@@ -604,22 +594,6 @@ class Lowering:
             opts = {k: v for k, v in opts.items() if k.lower() not in SESSION_ONLY_JSON_OPTIONS}
         fmt.update(opts)
         return fmt
-
-    def _type_of(self, ext: str, workspace: str = "") -> str:
-        """The format type a file extension selects: the dfs plugin's own `formats`
-        configs, then Drill's (drillspark/formats/registry.py); for an extension none
-        selects, the workspace's `defaultInputFormat`; JSON when none."""
-        from drillspark.formats import registry
-
-        if self.session.formats or ext not in FORMAT_BY_EXTENSION:
-            hit = registry.by_extension(ext, self.session.formats)
-            if hit is not None:
-                return str(hit[1].get("type") or hit[0])
-            default = self.session.default_formats.get(workspace)
-            if default and ext not in FORMAT_BY_EXTENSION:
-                conf = registry.named(default, self.session.formats)
-                return str((conf or {}).get("type") or default)
-        return FORMAT_BY_EXTENSION.get(ext, "json")
 
     @staticmethod
     def _extension(path: str) -> str:

@@ -66,7 +66,7 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
 # plugin types (beside the file plugins dfs and cp) whose tables SQL reads by name:
 # `pg.public.orders` (SqlSession.plugins; catalog.plugin_scan), ``s3.root.`logs/x.json` ``
 # (a `file` plugin: its workspaces are schemas, SqlSession.file_workspace)
-SQL_READS = ("jdbc", "file", "http", "mongo")
+SQL_READS = ("jdbc", "file", "http", "mongo", "kafka")
 FILE = "file"
 # a `file` plugin's workspace when its config names none: Drill's `default`, the root, read-only
 DEFAULT_WORKSPACE = {"location": "/", "writable": False, "allowAccessOutsideWorkspace": False}

@@ -1,8 +1,8 @@
 """Answers as Arrow record batches (the QueryManager's `arrow` writer for Flight SQL).
 
-A Spark answer is collected by Spark's own Arrow path (the JVM writes Arrow IPC, no Python
-object per row); an answer made without Spark (USE, SHOW FILES, ...) is a few plain rows, built
-into Arrow column by column. Each column carries Flight SQL's column metadata (its Drill type
+A Spark answer's batches are the ones Spark's JVM writes (Arrow IPC, no Python object per
+row), streamed from the tasks a batch at a time; an answer made without Spark (USE, SHOW
+FILES, ...) is a few plain rows, built into Arrow column by column. Each column carries Flight SQL's column metadata (its Drill type
 name, precision and scale), so JDBC's ResultSetMetaData names Drill's types.
 
 Types as Arrow has them: Spark's map is an Arrow map, a struct (Drill's MAP) a struct, an array a
@@ -119,10 +119,20 @@ def conform(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
     return pa.RecordBatch.from_arrays(batch.columns, schema=schema)
 
 
+# the job properties of the thread that reads an answer (the query's group, its cancel, its
+# pool): each partition's job thread takes them over
+_JOB_PROPERTIES = (
+    "spark.jobGroup.id",
+    "spark.job.description",
+    "spark.job.interruptOnCancel",
+    "spark.scheduler.pool",
+)
+
+
 def write(df: Any, columns: list[str], rows: list[list[Any]] | None) -> Iterator[Any]:
     """The QueryManager's `arrow` writer: the answer's Arrow schema, then its record batches
-    under it (a Spark answer's are collected by Spark's Arrow path when the second item is
-    asked for: the query's Spark job runs then)."""
+    under it, streamed from the tasks as Spark's JVM encodes them when the second item is asked
+    for (the query's Spark jobs run then, in the asking thread's job group)."""
     if df is None:
         batch = plain_batch(columns, rows or [])
         yield batch.schema
@@ -133,8 +143,39 @@ def write(df: Any, columns: list[str], rows: list[list[Any]] | None) -> Iterator
     schema = spark_schema(df.schema)
     yield schema
     large = df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false")
-    for batch in df._collect_as_arrow(
-        empty_list_if_zero_records=True, prefers_large_var_types=large == "true"
-    ):
+    for batch in _batches(df, large == "true"):
         if batch.num_rows:
             yield conform(batch, schema)
+
+
+def _batches(df: Any, large: bool) -> Iterator[pa.RecordBatch]:
+    """The answer's record batches, partition after partition. On classic Spark each batch
+    comes from its task as the JVM wrote it (Dataset.toArrowBatchRdd: Arrow IPC, no Python
+    object per row), through partition_stream: the driver holds a batch at a time, whatever a
+    partition's size, and the first leaves once the first partition's task made it. Without
+    it (Spark Connect) the answer is collected whole by Spark's Arrow path."""
+    from pyspark.rdd import RDD
+    from pyspark.serializers import NoOpSerializer
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from drillspark.server.partition_stream import stream_elements
+
+    jdf = getattr(df, "_jdf", None)
+    if jdf is None:
+        yield from df._collect_as_arrow(
+            empty_list_if_zero_records=True, prefers_large_var_types=large
+        )
+        return
+    spark = df.sparkSession
+    sc = spark.sparkContext
+    # the JVM's Arrow types: what its IPC messages are read as (they carry no schema)
+    read_as = to_arrow_schema(df.schema, timezone="UTC", prefers_large_types=large)
+    elements = RDD(jdf.toArrowBatchRdd().toJavaRDD(), sc, NoOpSerializer())
+    inherited = {k: sc.getLocalProperty(k) for k in _JOB_PROPERTIES}
+
+    def in_job() -> None:
+        for key, value in inherited.items():
+            sc.setLocalProperty(key, value)
+
+    for message in stream_elements(spark, elements, in_job):
+        yield pa.ipc.read_record_batch(pa.py_buffer(message), read_as)

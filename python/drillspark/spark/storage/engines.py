@@ -455,6 +455,12 @@ def _mongo(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine
     return MongoEngine(name, config)
 
 
+def _kafka(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    from drillspark.spark.storage.kafka import KafkaEngine  # Kafka topics (kafka.py)
+
+    return KafkaEngine(name, config)
+
+
 def _classpath(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
     root = config.get("root")
     roots = (
@@ -486,6 +492,7 @@ ENGINES: dict[str, Callable[[str, Mapping[str, Any], _Place], StorageEngine]] = 
     "jdbc": _jdbc,
     "http": _http,
     "mongo": _mongo,
+    "kafka": _kafka,
     "classpath": _classpath,
     **dict.fromkeys(("fs", "file", "dfs", *FILE_FORMATS), _file),
 }

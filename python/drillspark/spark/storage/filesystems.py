@@ -7,7 +7,9 @@ asking the local file system (and the extension's workspace rule) for them.
 Scoping: S3A reads `fs.s3a.bucket.<bucket>.<key>` before `fs.s3a.<key>`, so a plugin's
 `fs.s3a.*` settings are set for its bucket alone; two plugins that name the same bucket with
 different settings are refused (their credentials would mix). Other schemes' settings apply to
-the session's Hadoop configuration (one `hdfs` cluster per session).
+the session's Hadoop configuration: a plugin whose config sets a key another plugin of the
+session set to another value is refused (two `hdfs://` clusters may share a session as long as
+the settings they both name agree).
 """
 
 from __future__ import annotations
@@ -93,6 +95,15 @@ def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping
                 f"'{owner[0]}' with other settings (config); two plugins on one bucket would "
                 "share their credentials, so give each plugin its own bucket or the same config"
             )
+        clash = _session_wide_clash(id(jsc), base, plugin, settings)
+        if clash is not None:
+            other, name = clash
+            raise FileSystemError(
+                f"storage plugin '{plugin}': its config sets {name}, which storage plugin "
+                f"'{other}' set otherwise; {split(connection)[0].split(':')[0]}:// settings are "
+                "the Spark session's (only S3A has per-bucket ones), so the two would share "
+                "them: give both the same value, or run them in separate sessions"
+            )
         conf = jsc.hadoopConfiguration()
         if owner is not None and owner[1] != frozen:
             for old, _ in owner[1]:
@@ -103,6 +114,25 @@ def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping
         if owner is not None and owner[1] != frozen:
             # a cached FileSystem keeps the settings it was made with
             _fs(spark, connection).close()
+
+
+def _session_wide_clash(
+    session: int, base: str, plugin: str, settings: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """(the other plugin, the key) when a setting of `plugin` is not scoped to its connection
+    (not S3A's `fs.s3a.bucket.<bucket>.*`) and another plugin of the session set that key to
+    another value: both would read the last one set (an `hdfs://` plugin's settings are the
+    session's Hadoop configuration), so the second is refused rather than mixing them."""
+    for (sid, other_base), (other, frozen) in _SCOPED.items():
+        if sid != session or other_base == base or other == plugin:
+            continue
+        theirs = dict(frozen)
+        for key, value in settings.items():
+            if key.startswith(S3A_BUCKET_PREFIX):
+                continue
+            if key in theirs and theirs[key] != value:
+                return other, key
+    return None
 
 
 def _jvm(spark: SparkSession) -> Any:

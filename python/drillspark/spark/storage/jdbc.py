@@ -98,6 +98,18 @@ class JdbcError(StorageError):
     """A `jdbc` plugin's config, name, connection or statement failed."""
 
 
+class TableExistsError(JdbcError):
+    """CTAS names a table that is there already (Drill's VALIDATION error)."""
+
+
+class ImmutableSchemaError(JdbcError):
+    """CTAS or DROP TABLE in a plugin that is not `writable` (Drill's VALIDATION error)."""
+
+
+class JdbcTableMissing(JdbcError):
+    """A name that resolves to no table of the database (Drill's `Object ... not found`)."""
+
+
 # --------------------------------------------------------------------------------- config
 
 
@@ -754,7 +766,7 @@ def _resolved(
         found = attempt(db_schema)
         if found is not None:
             return found
-    raise JdbcError(
+    raise JdbcTableMissing(
         f"Object '{table}' not found within '{shown}' (jdbc storage plugin {cfg.name!r})"
     )
 
@@ -868,7 +880,35 @@ def _table_text(cfg: JdbcConfig, *parts: str) -> str:
 
 def _immutable(cfg: JdbcConfig, parts: Sequence[str]) -> JdbcError:
     shown = ".".join([cfg.name, *parts])
-    return JdbcError(f"Unable to create or drop objects. Schema [{shown}] is immutable.")
+    return ImmutableSchemaError(f"Unable to create or drop objects. Schema [{shown}] is immutable.")
+
+
+def new_table(
+    spark: SparkSession,
+    config: Config,
+    schema: str | Sequence[str] | None,
+    table: str,
+    name: str = TYPE,
+) -> tuple[str, str]:
+    """(the database's schema, Drill's name of it) a CTAS may create `table` in, else Drill's
+    error: the plugin is not writable, or the name is taken. SQL asks it before the query
+    runs (Drill refuses at validation), the write asks it again."""
+    cfg = _config(config, name)
+    parts = _parts(schema)
+    if not cfg.enabled:
+        raise JdbcError(f"storage plugin {cfg.name!r} is disabled")
+    if not cfg.writable:
+        raise _immutable(cfg, parts)
+    db_schema = _schema_in_db(spark, cfg, parts)
+    if db_schema is None:
+        raise _immutable(cfg, parts)
+    shown_schema = ".".join([cfg.name, *parts]) if parts else f"{cfg.name}.{db_schema}"
+    existing = [n for n, _ in list_tables(spark, cfg, db_schema)]
+    if table in existing or (cfg.case_insensitive and table.lower() in existing):
+        raise TableExistsError(
+            f"A table or view with given name [{table}] already exists in schema [{shown_schema}]"
+        )
+    return db_schema, shown_schema
 
 
 def write_table(
@@ -883,20 +923,7 @@ def write_table(
     nothing; an existing table is an error (Drill's)."""
     cfg = _config(config, name)
     spark = df.sparkSession
-    parts = _parts(schema)
-    if not cfg.enabled:
-        raise JdbcError(f"storage plugin {cfg.name!r} is disabled")
-    if not cfg.writable:
-        raise _immutable(cfg, parts)
-    db_schema = _schema_in_db(spark, cfg, parts)
-    if db_schema is None:
-        raise _immutable(cfg, parts)
-    shown_schema = ".".join([cfg.name, *parts]) if parts else f"{cfg.name}.{db_schema}"
-    existing = [n for n, _ in list_tables(spark, cfg, db_schema)]
-    if table in existing or (cfg.case_insensitive and table.lower() in existing):
-        raise JdbcError(
-            f"A table or view with given name [{table}] already exists in schema [{shown_schema}]"
-        )
+    db_schema, shown_schema = new_table(spark, cfg, schema, table)
     frame = _writable_frame(df, cfg, f"{shown_schema}.{table}")
     catalog = catalog_name(spark, cfg)
     stage = f"drillspark_tmp_{uuid.uuid4().hex[:12]}"

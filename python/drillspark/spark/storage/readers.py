@@ -16,12 +16,14 @@ from pyspark.sql import functions as F
 
 from drillspark import rules
 from drillspark.errors import ExecutionError
+from drillspark.formats import parquet_reader as parquet
+from drillspark.formats import text_reader as text
 from drillspark.formats.base import walk_folder
+from drillspark.formats.text_reader import PATH_COL
 from drillspark.spark import single_pass
 from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
-from drillspark.spark.storage import filesystems, parquet, text
+from drillspark.spark.storage import filesystems
 from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
-from drillspark.spark.storage.text import PATH_COL
 
 
 class ReadError(ExecutionError, ValueError):
@@ -212,7 +214,7 @@ def read_text(
     if not files:
         raise ReadError(f"no text files at {', '.join(paths)}")
     try:
-        fmt = text.TextFormat.from_config(config)
+        fmt = text.TextOptions.from_config(config)
     except text.TextFormatError as e:
         raise ReadError(str(e)) from None
     df = text.read_text(spark, files, fmt)

@@ -18,13 +18,10 @@ from dataclasses import dataclass, field
 
 from pyspark.sql import DataFrame, Observation
 from pyspark.sql import functions as F
-from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
-from drillspark.spark.scope import quote
-
-FORMATS = {"json": "json", "parquet": "parquet", "csv": "csv", "tsv": "csv", "psv": "csv"}
-_DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
+from drillspark.formats import registry as format_registry
+from drillspark.formats.base import FormatError, WriteSpec
 
 
 class WriteError(ExecutionError, RuntimeError):
@@ -52,8 +49,11 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
     the target while writing is never deleted (the write fails instead); staging folders left
     by killed writes are removed by the next write to the same target."""
     fmt = fmt.lower()
-    if fmt not in FORMATS:
-        raise WriteError(f"cannot store as {fmt!r}; formats: {', '.join(sorted(FORMATS))}")
+    try:
+        plugin, store = format_registry.store_format(fmt)
+    except FormatError:
+        known = ", ".join(sorted(format_registry.store_formats()))
+        raise WriteError(f"cannot store as {fmt!r}; formats: {known}") from None
     name = os.path.basename(path.rstrip(os.sep))
     # errors name the target as its table is named (its last part), never where it lies: a
     # server's users see them
@@ -69,7 +69,9 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
             raise WriteError(f"store target {shown} already exists")
         tmp = os.path.join(parent, _STAGING.format(name=name) + uuid.uuid4().hex)
         try:
-            rows, files = _write(df, tmp, fmt)
+            # the rows as the format writes them, Spark's writer and its options: the
+            # format module's (drillspark/formats/)
+            rows, files = _write(df, tmp, plugin.write_spec(df, store))
             if _identity(path) != before:
                 raise WriteError(
                     f"store target {shown} changed while the write ran (something "
@@ -90,75 +92,17 @@ def write_atomic(df: DataFrame, path: str, fmt: str, overwrite: bool = False) ->
     )
 
 
-def _write(df: DataFrame, tmp: str, fmt: str) -> tuple[int, list[str]]:
+def _write(df: DataFrame, tmp: str, spec: WriteSpec) -> tuple[int, list[str]]:
     # the rows are counted while they are written (one pass; works on Spark Connect too)
     counted = Observation(f"drillspark_store_{uuid.uuid4().hex}")
-    if FORMATS[fmt] == "csv":
-        df = _nested_as_json(df)
-    if fmt == "parquet":
-        df = _nulls_as_int(df)
-    writer = df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
-    if FORMATS[fmt] == "csv":
-        # a quote inside a quoted field is doubled, as Drill writes and reads it
-        writer = (
-            writer.option("header", "true").option("sep", _DELIMITERS[fmt]).option("escape", '"')
-        )
-        if len(df.columns) == 1:
-            # a NULL is an empty field, and a row of one empty field an empty line, which
-            # the CSV writer (and readers) skip: write it as "" so the row survives
-            writer = writer.option("nullValue", '""')
-    if fmt == "json":
-        writer = writer.option("ignoreNullFields", "true")  # Drill: skip_null_fields
-    writer.format(FORMATS[fmt]).save(tmp)
+    writer = spec.df.observe(counted, F.count(F.lit(1)).alias("rows")).write.mode("error")
+    writer.options(**dict(spec.options)).format(spec.source).save(tmp)
     rows = int(counted.get.get("rows", 0))
     files = sorted(n for n in os.listdir(tmp) if not n.startswith((".", "_")))
     for n in os.listdir(tmp):  # Spark's bookkeeping files are not output
         if n.startswith((".", "_")):
             os.remove(os.path.join(tmp, n))
     return rows, files
-
-
-def _nulls_as_int(df: DataFrame) -> DataFrame:
-    """A column of NULL literals (`SELECT 'a', null`) written as a nullable INT, as Drill 1.22
-    writes and reads it back: Parquet has no null type, so Spark's would be unreadable."""
-    typed = [_null_free(f.dataType) for f in df.schema.fields]
-    if all(t == f.dataType for t, f in zip(typed, df.schema.fields, strict=True)):
-        return df
-    return df.select(
-        *[
-            F.col(quote(f.name)).cast(t).alias(f.name) if t != f.dataType else F.col(quote(f.name))
-            for t, f in zip(typed, df.schema.fields, strict=True)
-        ]
-    )
-
-
-def _null_free(t: T.DataType) -> T.DataType:
-    if isinstance(t, T.NullType):
-        return T.IntegerType()
-    if isinstance(t, T.ArrayType):
-        return T.ArrayType(_null_free(t.elementType), t.containsNull)
-    if isinstance(t, T.MapType):
-        return T.MapType(_null_free(t.keyType), _null_free(t.valueType), t.valueContainsNull)
-    if isinstance(t, T.StructType):
-        return T.StructType(
-            [T.StructField(f.name, _null_free(f.dataType), f.nullable) for f in t.fields]
-        )
-    return t
-
-
-def _nested_as_json(df: DataFrame) -> DataFrame:
-    """Maps and arrays in a text table are their JSON text (Drill's text writer)."""
-    nested = (T.StructType, T.ArrayType, T.MapType)
-    if not any(isinstance(f.dataType, nested) for f in df.schema.fields):
-        return df
-    return df.select(
-        *[
-            F.to_json(F.col(quote(f.name))).alias(f.name)
-            if isinstance(f.dataType, nested)
-            else F.col(quote(f.name))
-            for f in df.schema.fields
-        ]
-    )
 
 
 def _identity(path: str) -> tuple[int, int, int] | None:

@@ -176,9 +176,10 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     val confined = ws.realRoot.map(r => Map("workspace" -> ws.name, "workspaceRoot" -> r.toString)).getOrElse(Map.empty)
     if (fmt != "json") {
       // a format of drillspark.formats (avro, excel, ...): its source, by Drill's type or extension
+      // (csv, tsv, psv, tbl, csvh, txt: the text format, each with its bootstrap config's options)
       val source = Formats.byType(fmt).orElse(Formats.byExtension(fmt)).getOrElse(
         throw new IllegalArgumentException(s"drill: table `$table`: format '$fmt' is not readable yet by the " +
-          s"$catalogName catalog (it reads json and ${Formats.typeNames.mkString(", ")}; csv/tsv/psv/txt and parquet " +
+          s"$catalogName catalog (it reads json and ${Formats.typeNames.mkString(", ")}; parquet " +
           "through drillspark.sql)"))
       val prefix = source.reader.typeName.toLowerCase(Locale.ROOT) + "."
       val options = catalogOptions.collect { case (k, v) if k.startsWith(prefix) => k.stripPrefix(prefix) -> v } +
@@ -189,12 +190,17 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None).inCatalog(catalogName)
   }
 
-  /** The extension's format for a file (or a glob naming one), else the workspace default. */
+  /** The extension's format for a file (or a glob naming one), a folder's by its first data
+   * file's (as Drill), else the workspace default, else json. */
   private def format(ws: Workspace, table: String, path: String, conf: Configuration): String = {
     val p = new Path(path)
     val isDir = !table.exists("*?[{".contains(_)) && p.getFileSystem(conf).getFileStatus(p).isDirectory
-    val ext = InputFiles.formatOf(path.stripSuffix("/"))
-    if (isDir || ext.isEmpty || !ext.forall(_.isLetterOrDigit)) ws.format.map(_.toLowerCase(Locale.ROOT)).getOrElse("json")
+    def known(e: String): Boolean = e == "json" || Formats.byExtension(e).isDefined
+    val ext =
+      if (!isDir) InputFiles.formatOf(path.stripSuffix("/"))
+      else InputFiles.list(conf, Seq(path))._1.headOption.map(f => InputFiles.formatOf(f.path)).filter(known).getOrElse("")
+    if (ext.isEmpty || !ext.forall(_.isLetterOrDigit) || (isDir && !known(ext)))
+      ws.format.map(_.toLowerCase(Locale.ROOT)).getOrElse("json")
     else ext
   }
 

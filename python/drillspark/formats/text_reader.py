@@ -1,4 +1,5 @@
-"""Drill's text format (csv, csvh, tsv, psv/.tbl, and `type => 'text'` table functions).
+"""The reader of Drill's text format (formats/text.py: csv, csvh, tsv, psv/.tbl, and
+`type => 'text'` table functions).
 
 Records are parsed here, not by Spark's CSV reader, because Drill's rules differ from it:
 an empty line is a record with no fields (`columns` is `[]`), a trailing delimiter adds an
@@ -94,7 +95,7 @@ class ProvidedColumn:
 
 
 @dataclass(frozen=True)
-class TextFormat:
+class TextOptions:
     """Drill's text format config (`TextFormatConfig`) with its defaults."""
 
     delimiter: str = ","
@@ -122,7 +123,7 @@ class TextFormat:
     _IGNORED = {"type", "extensions"}
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> TextFormat:
+    def from_config(cls, config: Mapping[str, Any]) -> TextOptions:
         """From a format config / table-function options (case-insensitive keys); an unknown
         option is refused so a misspelt one is never silently ignored."""
         values: dict[str, Any] = {}
@@ -219,7 +220,7 @@ def parse_inline_schema(text: str) -> tuple[ProvidedColumn, ...]:
 # ------------------------------------------------------------------ parsing
 
 
-def parse_records(text: str, fmt: TextFormat) -> Iterator[list[str]]:
+def parse_records(text: str, fmt: TextOptions) -> Iterator[list[str]]:
     """The records of one file's text, each a list of field strings (Drill's rules, above)."""
     if fmt.line_delimiter not in ("", "\n"):
         # Drill: a newline ends a line whatever lineDelimiter says, and the delimiter itself
@@ -244,7 +245,7 @@ def parse_records(text: str, fmt: TextFormat) -> Iterator[list[str]]:
         yield record
 
 
-def _parse_record(text: str, i: int, fmt: TextFormat) -> tuple[list[str], int]:
+def _parse_record(text: str, i: int, fmt: TextOptions) -> tuple[list[str], int]:
     n = len(text)
     ld, delim, q, esc = fmt.line_delimiter, fmt.delimiter, fmt.quote, fmt.escape
     fields: list[str] = []
@@ -369,7 +370,7 @@ def _open_text(path: str, shown: str) -> str:
         return decode(f.read(), shown)
 
 
-def _first_record(path: str, fmt: TextFormat, shown: str) -> list[str]:
+def _first_record(path: str, fmt: TextOptions, shown: str) -> list[str]:
     return next(parse_records(_open_text(path, shown), fmt), [])
 
 
@@ -391,7 +392,7 @@ def shown_name(path: str, base: str) -> str:
 # ------------------------------------------------------------------ Spark
 
 
-def read_text(spark: SparkSession, files: Sequence[str], fmt: TextFormat) -> DataFrame:
+def read_text(spark: SparkSession, files: Sequence[str], fmt: TextOptions) -> DataFrame:
     """The records of `files` as a DataFrame (see the module doc), with the `PATH_COL` of each."""
     headers: dict[str, list[str]] = {}
     names: list[str] = []
@@ -467,7 +468,9 @@ def _typed(c: ProvidedColumn | None) -> Any:
     return col.alias(c.name)
 
 
-def _parser(fmt: TextFormat, out_names: list[str], headers: dict[str, list[str]], base: str) -> Any:
+def _parser(
+    fmt: TextOptions, out_names: list[str], headers: dict[str, list[str]], base: str
+) -> Any:
     """The mapInArrow function: whole files in, one row per record out (a file that is not
     UTF-8: one row with its error in ERROR_COL)."""
     import pyarrow as pa

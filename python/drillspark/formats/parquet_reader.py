@@ -1,4 +1,5 @@
-"""Parquet as Drill reads it, on Spark's Parquet source.
+"""The reader of Drill's parquet format (formats/parquet.py): Parquet as Drill reads it, on
+Spark's Parquet source.
 
 Two things Spark does not do by itself:
 
@@ -28,9 +29,9 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
+from drillspark.formats.text_reader import PATH_COL
 from drillspark.spark.scope import REQUIRED_COLUMN, quote
 from drillspark.spark.storage.implicit import local_path
-from drillspark.spark.storage.text import PATH_COL
 
 CORRUPT_DATE_SHIFT = 2 * 2440588  # days: twice the Julian day number of 1970-01-01
 CORRUPT_DATE_THRESHOLD = (datetime.date(5000, 1, 1) - datetime.date(1970, 1, 1)).days
@@ -83,6 +84,10 @@ def _spark_type(t: object, where: str) -> T.DataType:
         (pa.types.is_float64, T.DoubleType()),
         (pa.types.is_string, T.StringType()),
         (pa.types.is_large_string, T.StringType()),
+        # Arrow's view layouts (pyarrow and tpchgen-cli store them in the file's Arrow schema):
+        # in Parquet they are plain BYTE_ARRAY columns, as Drill reads them
+        (pa.types.is_string_view, T.StringType()),
+        (pa.types.is_binary_view, T.BinaryType()),
         (pa.types.is_binary, T.BinaryType()),
         (pa.types.is_large_binary, T.BinaryType()),
         (pa.types.is_fixed_size_binary, T.BinaryType()),

@@ -1,0 +1,204 @@
+"""The `kafka` storage plugin: a Kafka cluster's topics read as schema-free records, with Apache
+Drill 1.22's config (plugin_configs/kafka.py), names and metadata columns (docs/storage.md).
+
+A table is a topic: ``kafka.`topic` `` (the plugin is the one schema; SHOW TABLES IN kafka lists
+the topics). A topic's messages are read when the scan is planned, as one bounded snapshot: each
+partition's end offset is fixed before the first message is fetched, through the plain Kafka Java
+client (`drillspark.records.KafkaPages`, which calls it by reflection), a page of records per
+partition. Each message must be one JSON object (Drill's default record reader,
+`JsonMessageReader`); it is typed by the extension's `drill` reader, the one reader of files
+too, with Drill's metadata columns after the message's own: `kafkaTopic` VARCHAR,
+`kafkaPartitionId` BIGINT, `kafkaMsgOffset` BIGINT, `kafkaMsgTimestamp` BIGINT, `kafkaMsgKey`
+VARCHAR. The session's `store.kafka.*` options travel in the plan's selection. Errors name the
+plugin, topic, partition and offset, never a credential of the consumer properties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from drillspark.plugin_configs.base import PluginConfigError
+from drillspark.plugin_configs.kafka import KafkaConfig
+from drillspark.spark.storage.base import StorageEngine, StorageError
+
+TYPE = "kafka"
+PAGE_MESSAGES = 50_000  # messages to a page of records (one input split)
+# Drill's metadata columns, in its order, with the Spark type each is read as
+METADATA = (
+    ("kafkaTopic", "string"),
+    ("kafkaPartitionId", "bigint"),
+    ("kafkaMsgOffset", "bigint"),
+    ("kafkaMsgTimestamp", "bigint"),
+    ("kafkaMsgKey", "string"),
+)
+# Drill's `store.kafka.*` session options -> the scan selection's keys (sql/catalog.py puts
+# them there when the scan is planned) with Drill's defaults
+OPTIONS = {
+    "store.kafka.all_text_mode": ("allTextMode", False),
+    "store.kafka.read_numbers_as_double": ("readNumbersAsDouble", False),
+    "store.kafka.reader.allow_nan_inf": ("nanInf", True),
+    "store.kafka.reader.allow_escape_any_char": ("escapeAnyChar", False),
+    "store.kafka.reader.skip_invalid_records": ("skipInvalidRecords", False),
+    "store.kafka.poll.timeout": ("pollTimeout", 200),
+    "store.kafka.record.reader": ("recordReader", ""),  # "": Drill's default, the JSON reader
+}
+# the record reader read here: Drill's org.apache.drill.exec.store.kafka.decoders class
+JSON_READER = "JsonMessageReader"
+
+
+class KafkaError(StorageError):
+    """A cluster or topic that cannot be read; the message names the plugin (and the topic,
+    partition and offset of a message)."""
+
+
+def config_of(name: str, config: Mapping[str, Any]) -> KafkaConfig:
+    try:
+        cfg = KafkaConfig.from_json(name, config)
+    except PluginConfigError as e:
+        raise KafkaError(str(e)) from None
+    assert isinstance(cfg, KafkaConfig)
+    return cfg
+
+
+def _props(name: str, cfg: KafkaConfig) -> dict[str, str]:
+    props = cfg.consumer_props()
+    if not props.get("bootstrap.servers", "").strip():
+        raise KafkaError(
+            f"kafka plugin '{name}': kafkaConsumerProps gives no 'bootstrap.servers' "
+            "(host:port of the cluster's brokers)"
+        )
+    return props
+
+
+def _jvm(spark: SparkSession, name: str) -> Any:
+    jvm = getattr(spark, "_jvm", None)
+    if jvm is None:
+        raise KafkaError(
+            f"kafka plugin '{name}': reading needs a classic Spark session (with the drillspark "
+            "jar), not Spark Connect"
+        )
+    return jvm
+
+
+def _failure(name: str, cfg: KafkaConfig, e: Exception, what: str) -> KafkaError:
+    text = str(getattr(e, "java_exception", None) or e)
+    line = next((ln for ln in text.splitlines() if ln.strip()), repr(e))
+    for marker in ("DrillScanException:", "Exception:"):
+        if marker in line:
+            line = line.split(marker, 1)[1].strip()
+            break
+    if line.startswith("Timeout expired") or "Timeout of" in line:
+        line += " (is the cluster at bootstrap.servers up?)"
+    for secret in cfg.secrets():
+        line = line.replace(secret, "*****")
+    if line.startswith(f"kafka plugin '{name}'"):  # a message's place says it all
+        return KafkaError(line)
+    return KafkaError(f"kafka plugin '{name}': {what}: {line}")
+
+
+def topics(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list[str]:
+    """The cluster's topics (internal ones too, as Drill lists them), sorted."""
+    cfg = config_of(name, config)
+    props = _props(name, cfg)
+    try:
+        return list(_jvm(spark, name).drillspark.records.KafkaPages.topics(props))
+    except KafkaError:
+        raise
+    except Exception as e:  # the client's failure, from the JVM
+        raise _failure(name, cfg, e, "cannot list the topics") from None
+
+
+def table_selection(
+    spark: SparkSession, name: str, config: Mapping[str, Any], parts: tuple[str, ...]
+) -> dict[str, Any]:
+    """The scan selection of ``name.`topic` `` (the topic as the cluster spells it, matched in
+    any case when no topic has the exact name), or KafkaError."""
+    if len(parts) != 1:
+        raise KafkaError(
+            f"kafka plugin '{name}': name a topic as {name}.`TOPIC`, not {'.'.join((name, *parts))}"
+        )
+    known = topics(spark, name, config)
+    topic = next((t for t in known if t == parts[0]), None) or next(
+        (t for t in known if t.lower() == parts[0].lower()), None
+    )
+    if topic is None:
+        raise KafkaError(f"Object '{parts[0]}' not found within '{name}'")
+    return {"topic": topic}
+
+
+def selection_options(option: Any) -> dict[str, Any]:
+    """The scan selection's reader options from a session's `option(name)` lookup."""
+    out: dict[str, Any] = {}
+    for drill_name, (key, default) in OPTIONS.items():
+        value = option(drill_name)
+        out[key] = default if value is None else value
+    return out
+
+
+def _flag(value: Any) -> bool:
+    return str(value).strip().lower() in ("true", "1")
+
+
+@dataclass
+class KafkaEngine(StorageEngine):
+    """The `kafka` storage engine of a plan: a scan reads one topic."""
+
+    readable = True
+
+    def read(self, spark: SparkSession, selection: Any) -> DataFrame:
+        if not isinstance(selection, Mapping) or not selection.get("topic"):
+            raise KafkaError(f'scan of {self.name!r} (kafka) needs a selection {{"topic": ...}}')
+        cfg = config_of(self.name, self.config)
+        props = _props(self.name, cfg)
+        topic = str(selection["topic"])
+        opts = {key: selection.get(key, default) for key, default in OPTIONS.values()}
+        reader = str(opts["recordReader"])
+        if reader and reader.rsplit(".", 1)[-1] != JSON_READER:
+            raise KafkaError(
+                f"kafka plugin '{self.name}', topic {topic}: store.kafka.record.reader "
+                f"{reader!r} is not supported here (only Drill's JsonMessageReader: JSON "
+                "messages)"
+            )
+        try:
+            timeout = int(opts["pollTimeout"])
+        except (TypeError, ValueError):
+            raise KafkaError(
+                f"store.kafka.poll.timeout must be a number, not {opts['pollTimeout']!r}"
+            ) from None
+        jvm = _jvm(spark, self.name)
+        batch = jvm.drillspark.records.RecordBatch()
+        place = f"kafka plugin '{self.name}', topic {topic}"
+        try:
+            jvm.drillspark.records.KafkaPages.read(
+                batch,
+                props,
+                topic,
+                timeout,
+                PAGE_MESSAGES,
+                _flag(opts["skipInvalidRecords"]),
+                place,
+            )
+        except Exception as e:  # the client's or a message's failure, from the JVM
+            raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
+        paths = list(batch.paths())
+        if not paths:
+            return spark.createDataFrame([], "dummy string").select()
+        reader_opts = {
+            k: str(_flag(opts[k])).lower()
+            for k in ("allTextMode", "readNumbersAsDouble", "nanInf", "escapeAnyChar")
+        }
+        df = spark.read.format("drill").options(**reader_opts).load(paths)
+        del batch  # the table holds the pages now
+        # the metadata columns keep their types whatever the message options say (as Drill)
+        kinds = dict(METADATA)
+        return df.select(
+            *[
+                F.col(f"`{c}`").cast(kinds[c]).alias(c) if c in kinds else F.col(f"`{c}`")
+                for c in df.columns
+            ]
+        )

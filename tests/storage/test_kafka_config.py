@@ -1,0 +1,101 @@
+"""The `kafka` storage plugin's configuration (no broker, no Spark): Drill 1.22's JSON names and
+the plugin it ships disabled, credentials among the consumer properties masked and kept, a bad
+config naming plugin and property, and Drill's `store.kafka.*` options declared with what they
+do here. The reads against a real broker are tests/storage/test_kafka_plugin.py (long tier)."""
+
+from __future__ import annotations
+
+import pytest
+
+from drillspark.options import REGISTRY
+from drillspark.options.kinds import PLAN
+from drillspark.plugin_configs import PluginConfigError, config_from_json
+from drillspark.plugin_configs.base import MASK
+from drillspark.plugin_configs.kafka import KafkaConfig
+from drillspark.plugin_configs.registry import drill_ships
+from drillspark.spark.storage import kafka
+
+JAAS = (
+    "org.apache.kafka.common.security.plain.PlainLoginModule required "
+    'username="reader" password="hush-pw";'
+)
+
+
+def _config(**props: object) -> dict:
+    return {
+        "type": "kafka",
+        "kafkaConsumerProps": {"bootstrap.servers": "127.0.0.1:9092", **props},
+        "enabled": True,
+    }
+
+
+def test_drill_ships_a_disabled_kafka_plugin_of_this_type():
+    shipped = drill_ships()["kafka"]
+    assert shipped["enabled"] is False and shipped["type"] == "kafka"
+    props = shipped["kafkaConsumerProps"]
+    # Drill 1.22's bootstrap-storage-plugins.json for kafka, as its REST API showed it
+    assert props["bootstrap.servers"] == "localhost:9092"
+    assert props["group.id"] == "drill-query-consumer"
+    assert props["auto.offset.reset"] == "earliest"
+    assert isinstance(config_from_json("kafka", shipped), KafkaConfig)
+
+
+def test_credentials_among_the_consumer_properties_are_masked_and_kept():
+    config = config_from_json(
+        "k",
+        _config(
+            **{"sasl.jaas.config": JAAS, "ssl.key.password": "pw2", "security.protocol": "SSL"}
+        ),
+    )
+    shown = config.to_json(masked=True)
+    props = shown["kafkaConsumerProps"]
+    assert props["sasl.jaas.config"] == MASK and props["ssl.key.password"] == MASK
+    assert props["security.protocol"] == "SSL" and props["bootstrap.servers"] == "127.0.0.1:9092"
+    assert "hush-pw" not in str(shown) and "pw2" not in str(shown)
+    # the JAAS line's password alone is a secret too (a client's message may quote just it)
+    assert {"hush-pw", "pw2", JAAS} <= set(config.secrets())
+    back = config_from_json("k", shown).keeping_secrets_of(config)
+    assert back.raw["kafkaConsumerProps"]["sasl.jaas.config"] == JAAS
+    assert back.raw["kafkaConsumerProps"]["ssl.key.password"] == "pw2"
+
+
+def test_consumer_properties_reach_the_client_as_text():
+    config = config_from_json("k", _config(**{"session.timeout.ms": 30000, "check.crcs": True}))
+    assert isinstance(config, KafkaConfig)
+    props = config.consumer_props()
+    assert props["session.timeout.ms"] == "30000" and props["check.crcs"] == "true"
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({"kafkaConsumerProps": "bootstrap.servers=x"}, "field 'kafkaConsumerProps' must be"),
+        ({"kafkaConsumerProps": {"bootstrap.servers": {"a": 1}}}, "property 'bootstrap.servers'"),
+    ],
+)
+def test_a_bad_config_names_plugin_and_field(raw, message):
+    with pytest.raises(PluginConfigError) as e:
+        config_from_json("k", {"type": "kafka", **raw})
+    assert "storage plugin 'k'" in str(e.value) and message in str(e.value)
+
+
+def test_a_config_without_brokers_is_refused_when_read():
+    with pytest.raises(kafka.KafkaError, match="gives no 'bootstrap.servers'"):
+        kafka.topics(None, "k", {"type": "kafka", "kafkaConsumerProps": {}})  # type: ignore[arg-type]
+
+
+def test_drills_kafka_options_take_effect_here():
+    for name in kafka.OPTIONS:
+        option = REGISTRY[name]
+        assert option.effect == PLAN, name
+    # Drill 1.22's defaults (sys.options)
+    assert REGISTRY["store.kafka.poll.timeout"].default == 200
+    assert REGISTRY["store.kafka.record.reader"].default.endswith("." + kafka.JSON_READER)
+    assert REGISTRY["store.kafka.reader.allow_nan_inf"].default is True
+
+
+def test_the_session_options_travel_in_the_selection():
+    values = {"store.kafka.all_text_mode": True, "store.kafka.poll.timeout": 5000}
+    got = kafka.selection_options(lambda n: values.get(n, REGISTRY[n].default))
+    assert got["allTextMode"] is True and got["pollTimeout"] == 5000
+    assert got["readNumbersAsDouble"] is False and got["skipInvalidRecords"] is False
