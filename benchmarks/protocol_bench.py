@@ -6,13 +6,16 @@ row of a small statement through each.
 
     PYTHONPATH=python python benchmarks/protocol_bench.py                # 1,000,000 rows
     PYTHONPATH=python python benchmarks/protocol_bench.py --rows 200000 --runs 3
+    PYTHONPATH=python python benchmarks/protocol_bench.py --small 50   # + 50 statements, JDBC
 
 The rows (i BIGINT, s VARCHAR, f DOUBLE) are a JSON file generated in a temporary folder, the
 server's `tmp` workspace; the server runs in this process on free loopback ports with no row
 limit. The JDBC drivers run in the native tests' probe (tests/native/DrillJdbcProbe.java; its
 `count:` step reports the milliseconds to the first row and to the end, so the JVM's start is
 not counted); their jars are the tests' (`make setup`). The doors alternate; the best of
-`--runs` is kept.
+`--runs` is kept. `--small N` then runs N small statements (10 rows of the same file, each a
+different text) one after another on one connection of Drill's JDBC driver, as they were run
+against real Drill's user port for docs/performance.md.
 """
 
 from __future__ import annotations
@@ -64,6 +67,26 @@ def rest(url: str, sql: str) -> tuple[int, float]:
     return len(answer["rows"]), time.perf_counter() - start
 
 
+def small_statements(n: int) -> list[str]:
+    """`n` small statements, each its own text (no cache answers one for another)."""
+    return [
+        f"SELECT i, s, f FROM dfs.tmp.`rows.json` WHERE i < 10 AND s <> 'x{k}'"
+        for k in range(1, n + 1)
+    ]
+
+
+def jdbc_steps(jar: Path, url: str, sqls: list[str], extra: list[str]) -> list[dict]:
+    """The probe's `count:` answer of each statement, run one after another on one
+    connection."""
+    steps = [f"count:{sql}" for sql in sqls]
+    cmd = ["java", *extra, "-Duser.timezone=UTC", "-cp", str(jar), str(PROBE), url, *steps]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600).stdout
+    answers = [json.loads(line) for line in out.splitlines() if line.startswith('{"step":"count:')]
+    if len(answers) != len(steps) or any("error" in a for a in answers):
+        raise RuntimeError(f"the JDBC probe answered:\n{out}")
+    return answers
+
+
 def jdbc(jar: Path, url: str, sql: str, extra: list[str]) -> tuple[int, float, float]:
     cmd = ["java", *extra, "-Duser.timezone=UTC", "-cp", str(jar), str(PROBE), url, f"count:{sql}"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600).stdout
@@ -80,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--small", type=int, default=0, help="then N small statements over JDBC")
     args = ap.parse_args(argv)
 
     import drillspark
@@ -133,6 +157,13 @@ def main(argv: list[str] | None = None) -> int:
                 rows, seconds = door(small)
                 first[name] = min(first.get(name, seconds), seconds)
                 print(f"run {run + 1}: {name}: {seconds:.3f} s small, {best[name]:.2f} s best")
+        if args.small:
+            answers = jdbc_steps(DRILL_JDBC, native_url, small_statements(args.small), drill_flags)
+            ms = sorted(a["ms"] for a in answers)
+            print(
+                f"\n{args.small} small statements through Drill's JDBC driver (native): "
+                f"{sum(ms) / 1000:.1f} s, median {ms[len(ms) // 2]} ms"
+            )
     finally:
         srv.stop()
         spark.stop()

@@ -2,8 +2,9 @@
 registry answers which config a file's extension selects (Drill's bootstrap `dfs` formats,
 then each format's defaults) and which format writes a `store.format` (Drill's names, file
 extensions and delimiters); the SQL layer and the writer ask it instead of keeping tables of
-their own. A `dfs` `formats` config of type text reaches the text reader. Text reads alike
-through drillspark.sql and Spark's `dfs` catalog."""
+their own. A `dfs` `formats` config of type text reaches the text reader (answers pinned from
+Drill 1.22 on the same files, `query.sh --json --plugins`). Text reads alike through
+drillspark.sql and Spark's `dfs` catalog."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def test_the_files_a_table_may_hold_are_every_formats():
     assert "view" not in exts and "drill" not in exts
 
 
-# dfs formats: a config of its own (`ssv`) and Drill's `csv` configured over
+# Drill 1.22's answers with these dfs formats: a config of its own (`ssv`), Drill's `csv` over
 FORMATS = {
     "ssv": {"type": "text", "extensions": ["ssv"], "fieldDelimiter": ";", "extractHeader": True},
     "csv": {"type": "text", "extensions": ["csv"], "fieldDelimiter": ";"},
@@ -87,6 +88,19 @@ def test_a_configured_text_format_reaches_the_reader(sql, tmp_path):
     assert [r.asDict() for r in rows] == [{"id": "1", "name": "Ann"}, {"id": "2", "name": "Bob"}]
     rows = sql("SELECT * FROM dfs.data.`b.csv`", FORMATS).collect()
     assert [r["columns"] for r in rows] == [["1", "x"], ["2", "y"]]
+    # a table function's options go over the config the file's extension selects
+    query = "SELECT * FROM table(dfs.data.`a.ssv`(type => 'text', extractHeader => false))"
+    rows = sql(query, FORMATS).collect()
+    assert [r["columns"] for r in rows] == [["id", "name"], ["1", "Ann"], ["2", "Bob"]]
+    df = sql(
+        "SELECT * FROM table(dfs.data.`b.csv`(type => 'text', extractHeader => true))", FORMATS
+    )
+    assert df.columns == ["col_1", "x"] and [tuple(r) for r in df.collect()] == [("2", "y")]
+    (tmp_path / "c.tsv").write_text("1|x\n")
+    rows = sql(
+        "SELECT * FROM table(dfs.data.`c.tsv`(type => 'text', fieldDelimiter => '|'))"
+    ).collect()
+    assert [r["columns"] for r in rows] == [["1", "x"]]
 
 
 # Drill's text rules the two readers share: quoted fields with doubled quotes and delimiters

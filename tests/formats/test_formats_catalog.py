@@ -135,3 +135,21 @@ def test_server_dfs_formats_reach_its_sessions(tmp_path):
     shown = plain.plugin_json("dfs")
     assert shown is not None
     assert shown["config"]["formats"] == registry.bootstrap_formats(contrib=False, readable=True)
+
+
+def test_a_scan_reads_only_the_columns_a_query_names(spark, tmp_path, capsys):
+    """Column pruning: the format source's scan asks its reader for the named columns alone
+    (each reader builds its rows by name), with the same values as the whole row's."""
+    wb = openpyxl.Workbook()
+    wb.active.append([f"c{i}" for i in range(40)])
+    for r in range(3):
+        wb.active.append([r * 100 + i for i in range(40)])
+    wb.save(tmp_path / "wide.xlsx")
+    df = spark.read.format("drill-excel").load(str(tmp_path / "wide.xlsx"))
+    two = df.select("c7", "c31")
+    two.explain()
+    scan = next(line for line in capsys.readouterr().out.splitlines() if "BatchScan" in line)
+    assert "c7" in scan and "c31" in scan and "c8" not in scan and "c0" not in scan
+    assert [tuple(r) for r in two.collect()] == [(r * 100 + 7.0, r * 100 + 31.0) for r in range(3)]
+    assert [(r.c7, r.c31) for r in df.collect()] == [tuple(r) for r in two.collect()]
+    assert df.count() == 3  # no column at all

@@ -1,7 +1,7 @@
 // The kafka plugin's tests' producer (tests/storage/kafka_server.py): reads JSON lines from
 // standard input; {"topic": T, "partitions": N} creates topic T with N partitions, and
 // {"topic": T, "value": TEXT, "partition": N, "key": TEXT, "timestamp": MS} (all but topic and
-// value optional) sends one message to it, waiting for its acknowledgement. Run as a
+// value optional) sends one message to it (in order; all acknowledged before it exits). Run as a
 // single-file program with the broker's jars:
 //   java -cp 'tests/storage/jars/kafka/*' tests/storage/KafkaProduce.java BOOTSTRAP
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,12 +9,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Future;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 public class KafkaProduce {
@@ -26,6 +29,7 @@ public class KafkaProduce {
     props.put("acks", "all");
     ObjectMapper json = new ObjectMapper();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
     try (Admin admin = Admin.create(props);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
       String line;
@@ -41,8 +45,10 @@ public class KafkaProduce {
         Long timestamp = m.hasNonNull("timestamp") ? m.get("timestamp").asLong() : null;
         byte[] key = m.hasNonNull("key") ? m.get("key").asText().getBytes(StandardCharsets.UTF_8) : null;
         byte[] value = m.get("value").asText().getBytes(StandardCharsets.UTF_8);
-        producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value)).get();
+        sent.add(producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value)));
       }
+      producer.flush();
+      for (Future<RecordMetadata> f : sent) f.get(); // every message acknowledged, or fail
     }
   }
 }

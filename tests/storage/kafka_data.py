@@ -33,6 +33,12 @@ TOPICS: dict[str, tuple[int, list[dict[str, Any]]]] = {
     "numbers": (1, [_m({"n": 1, "x": 1.5}), _m({"n": 2, "x": 2}, at=1000)]),
     # a topic without messages
     "empty": (1, []),
+    # messages that are not one JSON object: two objects, an array, empty, a string; then one
+    "multi": (
+        1,
+        [_m('{"a": 1} {"a": 2}'), _m('[{"a": 3}]', at=1), _m("", at=2), _m('"str"', at=3)]
+        + [_m({"a": 5}, at=4)],
+    ),
 }
 
 

@@ -108,7 +108,7 @@ class KafkaBroker:
     def produce(self, topics: Mapping[str, tuple[int, Iterable[Mapping[str, Any]]]]) -> None:
         """Create each topic with its number of partitions and send its messages, each
         {"value": TEXT, "partition": N, "key": TEXT or None, "timestamp": MS} (all but value
-        optional), in order, waiting for each to be acknowledged: one JVM for them all."""
+        optional), in order, all acknowledged before it returns: one JVM for them all."""
         lines = "".join(
             json.dumps({"topic": t, "partitions": n})
             + "\n"

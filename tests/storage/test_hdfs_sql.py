@@ -66,3 +66,30 @@ def test_ctas_to_hdfs_and_back(engine):
 def test_names_stay_in_their_workspace(engine):
     with pytest.raises(SqlError, match="refused in workspace 'hd.data'"):
         engine.execute("SELECT * FROM hd.data.`../out/t`")
+
+
+def test_two_plugins_naming_one_setting_otherwise_are_refused_not_mixed(spark, hdfs, engine):
+    # other spellings of the one cluster's address (127.0.0.1 is the module's plugin `hd`) are
+    # other connections to drillspark; an hdfs:// plugin's settings are the session's, so a
+    # key two plugins set to different values would be shared: the second is refused, naming
+    # both
+    port = hdfs.uri.rsplit(":", 1)[1]
+    data = {"data": {"location": "/data", "writable": False}}
+    first = {"type": "file", "connection": f"hdfs://localhost:{port}", "workspaces": data}
+    first["config"] = {"dfs.client.socket-timeout": "61000"}
+    second = {**first, "connection": f"hdfs://Localhost:{port}"}
+    second["config"] = {"dfs.client.socket-timeout": "62000"}
+    same = {**second, "config": {"dfs.client.socket-timeout": "61000"}}
+    plugins = {"hd1": first, "hd2": second, "hd3": same}
+    engine = SqlEngine(spark, SqlSession(plugins=plugins))
+    assert rows(engine, "SELECT name FROM hd1.data.`people.csvh`") == [{"name": "Ann"}]
+    conf = spark.sparkContext._jsc.hadoopConfiguration()
+    assert conf.get("dfs.client.socket-timeout") == "61000"  # the plugin's config, applied
+    with pytest.raises(SqlError) as e:
+        engine.execute("SELECT name FROM hd2.data.`people.csvh`")
+    text = str(e.value)
+    assert "storage plugin 'hd2'" in text and "'hd1'" in text, text
+    assert "dfs.client.socket-timeout" in text and "62000" not in text
+    assert conf.get("dfs.client.socket-timeout") == "61000"
+    # the same value is no clash
+    assert rows(engine, "SELECT name FROM hd3.data.`people.csvh`") == [{"name": "Ann"}]

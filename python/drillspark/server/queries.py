@@ -23,7 +23,7 @@ from typing import Any
 from drillspark.errors import ExecutionError, UsageError
 from drillspark.options import REGISTRY
 from drillspark.plan.model import LogicalPlan
-from drillspark.plan.row_bounds import most_records
+from drillspark.plan.row_bounds import catalog_sources_only, most_records
 from drillspark.server import responses, values
 from drillspark.server.auth import log_text
 from drillspark.server.partition_stream import stream_partitions
@@ -516,13 +516,18 @@ class QueryManager:
         bounds = [
             b for b in (limit, most_records(plan) if isinstance(plan, LogicalPlan) else 0) if b
         ]
-        if bounds and min(bounds) <= SMALL_ANSWER:
+        # a catalog table's answer (INFORMATION_SCHEMA, sys) is small too: fetched without
+        # the per-partition jobs and Python workers of the stream (BI tools ask many)
+        small_catalog = isinstance(plan, LogicalPlan) and catalog_sources_only(plan)
+        if (bounds and min(bounds) <= SMALL_ANSWER) or small_catalog:
 
             def rows() -> Iterator[str]:
                 with result.fetching():
                     # a partition at a time, the next one computed while this one is sent: a
                     # partition of a small answer is small
-                    for row in df.toLocalIterator(prefetchPartitions=True):
+                    # (a catalog answer whole: its table is local to the driver, no job)
+                    got = df.collect() if small_catalog else df.toLocalIterator(True)
+                    for row in got:
                         yield write(row)
 
             return rows(), columns, metadata, schema

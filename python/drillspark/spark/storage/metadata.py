@@ -355,7 +355,20 @@ def _frame(
 ) -> DataFrame:
     # nullable everywhere in the frame: Spark checks NOT NULL columns row by row
     schema = T.StructType([T.StructField(n, _SPARK[t], True) for n, t, _ in columns])
-    return spark.createDataFrame(rows, schema)
+    # as Arrow, Spark keeps the rows in the plan (a LocalRelation): a query over them (BI
+    # tools send one per table they look at) is answered in the driver, without a job; a
+    # list becomes an RDD, and its every query a Spark job
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    try:
+        names = [n for n, _, _ in columns]
+        table = pa.Table.from_pylist(
+            [dict(zip(names, r, strict=True)) for r in rows], schema=to_arrow_schema(schema)
+        )
+    except (pa.ArrowException, ValueError):  # a value Arrow does not take: Spark's own check
+        return spark.createDataFrame(rows, schema)
+    return spark.createDataFrame(table, schema)
 
 
 def _table_name(selection: Any) -> str:

@@ -1,13 +1,15 @@
 package drillspark.formats
 
 import java.util
+import java.util.Locale
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability}
-import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder}
+import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder,
+  SupportsPushDownRequiredColumns}
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.types.{StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -28,20 +30,39 @@ final class FormatTable(val tableName: String, val reader: FormatReader, val opt
   override def schema(): StructType = StructType(dataSchema.fields ++ extraColumns)
   override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
 
-  override def newScanBuilder(o: CaseInsensitiveStringMap): ScanBuilder = () => new FormatScan(this)
+  override def newScanBuilder(o: CaseInsensitiveStringMap): ScanBuilder = new FormatScanBuilder(this)
+}
+
+/**
+ * Column pruning: the scan reads only the top-level columns a query names (a reader builds
+ * each row from its schema's names, so two columns of a wide sheet or log line cost two
+ * conversions, not all); nested fields are kept whole (Spark prunes them after the scan).
+ */
+final class FormatScanBuilder(table: FormatTable) extends ScanBuilder with SupportsPushDownRequiredColumns {
+  private var data = table.dataSchema
+  private var extra = table.extraColumns
+
+  override def pruneColumns(required: StructType): Unit = {
+    val names = required.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
+    data = StructType(table.dataSchema.fields.filter(f => names.contains(f.name.toLowerCase(Locale.ROOT))))
+    extra = table.extraColumns.filter(f => names.contains(f.name.toLowerCase(Locale.ROOT)))
+  }
+
+  override def build(): Scan = new FormatScan(table, data, extra)
 }
 
 final case class FormatPartition(file: InputFile) extends InputPartition
 
-final class FormatScan(table: FormatTable) extends Scan with Batch {
-  override def readSchema(): StructType = table.schema()
+final class FormatScan(table: FormatTable, dataSchema: StructType, extraColumns: Seq[StructField])
+  extends Scan with Batch {
+  override def readSchema(): StructType = StructType(dataSchema.fields ++ extraColumns)
   override def toBatch: Batch = this
   override def description(): String = s"${table.reader.typeName} ${table.files.size} file(s)"
 
   override def planInputPartitions(): Array[InputPartition] = table.files.map(FormatPartition(_): InputPartition).toArray
 
   override def createReaderFactory(): PartitionReaderFactory =
-    new FormatReaderFactory(table.reader, table.options, table.dataSchema, table.extraColumns.map(_.name),
+    new FormatReaderFactory(table.reader, table.options, dataSchema, extraColumns.map(_.name),
       ScanVectors.hadoopConf(SparkSession.active))
 }
 
