@@ -19,11 +19,11 @@ from sqlglot import exp
 from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import UnsupportedSqlError
-from drillspark.sql.lower import DISTINCT_ARG, Rel, _err
+from drillspark.sql.lower import DISTINCT_ARG, Rel
 
 if TYPE_CHECKING:
+    from drillspark.sql.block import Block
     from drillspark.sql.lower import Lowering
-    from drillspark.sql.select import SelectLowering
 
 
 def unwrap_filter(node: exp.Expr) -> tuple[exp.Expr, exp.Expr | None]:
@@ -41,42 +41,40 @@ def check_group_by(group: exp.Group, low: Lowering) -> None:
         if value:
             node = value[0] if isinstance(value, list) else value
             target = node if isinstance(node, exp.Expr) else group
-            raise _err(
-                UnsupportedSqlError,
+            raise low.fail(
                 "Rollup, Cube, Grouping Sets are not supported in GROUP BY clause (DRILL-3962)",
                 target,
-                low.sql,
+                UnsupportedSqlError,
             )
     for g in group.expressions:
         if isinstance(g, exp.Rollup | exp.Cube | exp.GroupingSets) or (
             isinstance(g, exp.Anonymous) and g.name.lower() in ("grouping", "grouping_id")
         ):
-            raise _err(
-                UnsupportedSqlError,
+            raise low.fail(
                 "Rollup, Cube, Grouping Sets are not supported in GROUP BY clause (DRILL-3962)",
                 g,
-                low.sql,
+                UnsupportedSqlError,
             )
 
 
-def distinct_call(sel: SelectLowering, fname: str, value: str) -> str:
+def distinct_call(ctx: Block, fname: str, value: str) -> str:
     """The aggregate call for `fname(DISTINCT value)` (see the module's doc)."""
-    marker = sel.distinct_args.get(value)
+    marker = ctx.distinct_args.get(value)
     if marker is None:
-        marker = sel.distinct_args[value] = sel.low.hidden("first")
+        marker = ctx.distinct_args[value] = ctx.low.hidden("first")
     call = dx.call(fname, [dx.case([(dx.binary("==", dx.path(marker), "1"), value)], dx.NULL)])
-    sel.distinct_calls[call] = (fname, value)
+    ctx.distinct_calls[call] = (fname, value)
     return call
 
 
 def distinct_input(
-    sel: SelectLowering, rel: Rel, keys: list[dict], exprs: list[dict]
+    ctx: Block, rel: Rel, keys: list[dict], exprs: list[dict]
 ) -> tuple[Rel, list[dict], list[dict]]:
     """The input, keys and aggregate exprs of the query's groupingaggregate once its DISTINCT
     arguments are prepared."""
-    low = sel.low
-    if len(sel.distinct_args) == 1 and all(e["expr"] in sel.distinct_calls for e in exprs):
-        (value,) = sel.distinct_args
+    low = ctx.low
+    if len(ctx.distinct_args) == 1 and all(e["expr"] in ctx.distinct_calls for e in exprs):
+        (value,) = ctx.distinct_args
         inner = keys + [{"ref": DISTINCT_ARG, "expr": value}]
         rel = Rel(
             low.builder.add(
@@ -88,12 +86,12 @@ def distinct_input(
         exprs = [
             {
                 "ref": e["ref"],
-                "expr": dx.call(sel.distinct_calls[e["expr"]][0], [dx.path(DISTINCT_ARG)]),
+                "expr": dx.call(ctx.distinct_calls[e["expr"]][0], [dx.path(DISTINCT_ARG)]),
             }
             for e in exprs
         ]
         return rel, keys, exprs
-    for value, marker in sel.distinct_args.items():
+    for value, marker in ctx.distinct_args.items():
         withins = [{"ref": low.hidden("w"), "expr": e} for e in [k["expr"] for k in keys] + [value]]
         rel = Rel(
             low.builder.add(
@@ -110,14 +108,12 @@ def distinct_input(
     return rel, keys, exprs
 
 
-def pivot_query(
-    sel: SelectLowering, source: exp.Expr, pivot: exp.Pivot, columns: list[str]
-) -> exp.Select:
+def pivot_query(ctx: Block, source: exp.Expr, pivot: exp.Pivot, columns: list[str]) -> exp.Select:
     """`src PIVOT (agg(x) [AS a], ... FOR col IN (v [AS n], ...))` as
     `SELECT <other columns>, agg(x) FILTER (WHERE col = v) AS n_a, ... FROM src GROUP BY
     <other columns>`: the other columns are those neither pivoted nor aggregated, and the
     outputs go value by value, aggregate by aggregate (Drill's order and `n_a` names)."""
-    low = sel.low
+    low = ctx.low
     if pivot.args.get("unpivot"):
         raise low.unsupported("UNPIVOT", pivot)
     fields = pivot.args.get("fields") or []
@@ -130,7 +126,7 @@ def pivot_query(
     for a in pivot.expressions:
         node, alias = (a.this, a.alias) if isinstance(a, exp.Alias) else (a, None)
         if not isinstance(node, exp.AggFunc | exp.Anonymous):
-            raise sel.fail("PIVOT needs aggregate functions", a)
+            raise ctx.fail("PIVOT needs aggregate functions", a)
         aggs.append((node, alias))
     used = {fold(pin.this.name)}
     for node, _ in aggs:
@@ -182,9 +178,9 @@ RETYPED = {
 }
 
 
-def doubled_columns(sel: SelectLowering, names: Callable[[exp.Expr], str]) -> set[str]:
+def doubled_columns(ctx: Block, names: Callable[[exp.Func], str]) -> set[str]:
     """The columns (SQL text) whose plain aggregates Drill types as DOUBLE in this block."""
-    node = sel.node
+    node = ctx.node
     parts = list(node.expressions) + [
         node.args[k] for k in ("having", "order") if node.args.get(k) is not None
     ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from drillspark.formats import registry as format_registry
 from drillspark.formats.base import FormatError
@@ -37,7 +37,19 @@ from drillspark.sql.errors import SqlError, ValidationError, shift_error
 from drillspark.sql.temporary import temporary_tables
 
 if TYPE_CHECKING:
-    from drillspark.sql.engine import SqlEngine
+    from drillspark.result import DrillResult
+    from drillspark.sql.parser import CompiledQuery
+    from drillspark.sql.session import SqlSession
+
+
+class Engine(Protocol):
+    """What DDL needs of the SQL engine (sql/engine.SqlEngine, which calls DDL): named here,
+    so that DDL does not import the engine back, not even for its type hints."""
+
+    session: SqlSession
+
+    def run_plan(self, compiled: CompiledQuery) -> DrillResult: ...
+
 
 # what a DDL statement answers (the engine's RowsResult is the same class)
 RowsResult = StatementResult
@@ -50,7 +62,7 @@ def _ok(ok: bool, summary: str) -> RowsResult:
     return RowsResult(["ok", "summary"], [[ok, summary]])
 
 
-def target_schema(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[SchemaRef, str]:
+def target_schema(engine: Engine, parts: tuple[str, ...]) -> tuple[SchemaRef, str]:
     """The schema an object named `parts` is created in / dropped from, and its name."""
     session = engine.session
     name = parts[-1]
@@ -79,7 +91,7 @@ def target_schema(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[SchemaRef,
     return ref, name
 
 
-def _mutable(engine: SqlEngine, ref: SchemaRef, name: str | None = None) -> str:
+def _mutable(engine: Engine, ref: SchemaRef, name: str | None = None) -> str:
     """The folder of a writable schema, else Drill's immutable-schema error. With `name`, the
     name must also stay inside the workspace (the one workspace rule: no `..`, absolute
     paths, links out or look-alikes)."""
@@ -108,7 +120,7 @@ def _check_names(names: list[str]) -> None:
         seen.add(fold(n))
 
 
-def _compile(engine: SqlEngine, query: str) -> tuple[Any, Any, Any]:
+def _compile(engine: Engine, query: str) -> tuple[Any, Any, Any]:
     """(tree, Lowering, root Rel) of a DDL statement's query."""
     from drillspark.sql.parser import new_lowering, parse_query
 
@@ -122,7 +134,7 @@ def _located(e: SqlError, stmt: Any) -> SqlError:
 
 
 # ----------------------------------------------------------------------------- views
-def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
+def create_view(engine: Engine, stmt: st.CreateView) -> RowsResult:
     if stmt.replace and stmt.if_not_exists:
         raise ValidationError(
             "Create view statement cannot have both <OR REPLACE> and <IF NOT EXISTS> clause"
@@ -136,7 +148,7 @@ def create_view(engine: SqlEngine, stmt: st.CreateView) -> RowsResult:
 
 
 def _create_view(
-    engine: SqlEngine, stmt: st.CreateView, ref: SchemaRef, name: str, folder: str, path: str
+    engine: Engine, stmt: st.CreateView, ref: SchemaRef, name: str, folder: str, path: str
 ) -> RowsResult:
     from drillspark.sql.view_fields import view_fields
 
@@ -195,7 +207,7 @@ def _create_view(
     return _ok(True, f"View '{name}' {verb} successfully in '{ref.name}' schema")
 
 
-def drop(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
+def drop(engine: Engine, stmt: st.Drop) -> RowsResult:
     if stmt.kind != "VIEW" and _jdbc_target(engine, stmt.name) is not None:
         return _drop_jdbc_table(engine, stmt)
     ref, name = target_schema(engine, stmt.name)
@@ -214,7 +226,7 @@ def _no_remote_views(folder: str, ref: SchemaRef) -> None:
         )
 
 
-def _drop_view(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
+def _drop_view(engine: Engine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
     folder = _mutable(engine, ref, name)
     _no_remote_views(folder, ref)
     path = view_path(folder, name)
@@ -228,7 +240,7 @@ def _drop_view(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) ->
     raise ValidationError(f"Unknown view [{name}] in schema [{ref.name}].")
 
 
-def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
+def _drop_table(engine: Engine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
     temps = temporary_tables(engine.session)
     if ref == catalog.TEMP_SCHEMA:
         temp = temps.find(name)
@@ -261,7 +273,7 @@ def _drop_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -
     return _ok(True, f"Table [{name}] dropped")
 
 
-def _drop_remote_table(engine: SqlEngine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
+def _drop_remote_table(engine: Engine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
     """DROP TABLE in a file plugin's writable workspace on another file system: the name by
     the workspace rule, then the data files under it (a folder holding anything else is not
     a table, as on local disk)."""
@@ -333,7 +345,7 @@ def _extension(name: str) -> str:
 
 
 # ----------------------------------------------------------------------------- CTAS
-def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
+def create_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
     if _jdbc_target(engine, stmt.name) is not None:
         return _create_jdbc_table(engine, stmt)
     session = engine.session
@@ -382,7 +394,7 @@ def create_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
     return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
 
 
-def _ctas_plan(engine: SqlEngine, stmt: st.CreateTable, path: str, fmt: str) -> Any:
+def _ctas_plan(engine: Engine, stmt: st.CreateTable, path: str, fmt: str) -> Any:
     from drillspark.sql.parser import CompiledQuery
 
     _tree, low, root = _compile(engine, stmt.query)
@@ -465,7 +477,7 @@ def _drill_file_names(path: str, ext: str) -> None:
 
 
 # ----------------------------------------------------------------------------- jdbc targets
-def _jdbc_target(engine: SqlEngine, parts: tuple[str, ...]) -> tuple[str, dict[str, Any]] | None:
+def _jdbc_target(engine: Engine, parts: tuple[str, ...]) -> tuple[str, dict[str, Any]] | None:
     """(plugin, config) when `parts` names a table of a `jdbc` plugin (`pgw.public.t`)."""
     found = engine.session.plugin(parts[0]) if len(parts) >= 2 else None
     return found if found is not None and found[1].get("type") == "jdbc" else None
@@ -476,7 +488,7 @@ def _jdbc_refusal(e: Exception) -> SqlError:
     return ValidationError(str(e))
 
 
-def _create_jdbc_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
+def _create_jdbc_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
     """CTAS into a `writable` jdbc plugin: checked before the query runs (Drill refuses an
     immutable schema or a taken name at validation), then the plan's `store` writes it
     (spark/storage/jdbc.py: a staging table renamed into place)."""
@@ -530,7 +542,7 @@ def _create_jdbc_table(engine: SqlEngine, stmt: st.CreateTable) -> RowsResult:
     return RowsResult(["Fragment", "Number of records written"], [["0_0", rows]])
 
 
-def _drop_jdbc_table(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
+def _drop_jdbc_table(engine: Engine, stmt: st.Drop) -> RowsResult:
     """DROP TABLE of a `writable` jdbc plugin's table, by Drill's name rules."""
     from drillspark.spark.storage import jdbc
 
@@ -549,6 +561,6 @@ def _drop_jdbc_table(engine: SqlEngine, stmt: st.Drop) -> RowsResult:
     return _ok(True, f"Table [{name}] dropped")
 
 
-def close_session(engine: SqlEngine) -> None:
+def close_session(engine: Engine) -> None:
     """Drop the session's temporary tables (Drill drops them when the session closes)."""
     temporary_tables(engine.session).drop_all()

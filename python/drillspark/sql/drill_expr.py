@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+# SQL comparisons (sqlglot node names) -> Drill's comparison operators, which are also a
+# join condition's `relationship` (the join-condition operator map: written here only).
+COMPARISONS = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
+NULL_SAFE = "IS NOT DISTINCT FROM"  # a join relationship only, no infix operator
+JOIN_RELATIONSHIPS = {**COMPARISONS, "NullSafeEQ": NULL_SAFE}
+# a relationship with its two sides swapped (`a < b` is `b > a`)
+FLIPPED = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">=", NULL_SAFE: NULL_SAFE}
+
 # SQL operators -> Drill expression operators (infix in the grammar).
 BINARY_OPS = {
-    "EQ": "==",
-    "NEQ": "!=",
-    "GT": ">",
-    "GTE": ">=",
-    "LT": "<",
-    "LTE": "<=",
+    **COMPARISONS,
     "Add": "+",
     "Sub": "-",
     "Mul": "*",

@@ -12,13 +12,13 @@ from sqlglot import exp
 from drillspark.plan.expr_parser import CONVERT_BY_NAME
 from drillspark.plan.function_kinds import WINDOW_FUNCTIONS, is_aggregate
 from drillspark.sql import drill_expr as dx
-from drillspark.sql.aggregates import RETYPED, unwrap_filter
+from drillspark.sql.aggregates import RETYPED, distinct_call, doubled_columns, unwrap_filter
 from drillspark.sql.errors import SqlError, UnsupportedSqlError
 from drillspark.sql.intervals import IntervalError, interval_literal
-from drillspark.sql.lower import _flatten_op
+from drillspark.sql.syntax import flatten_op
 
 if TYPE_CHECKING:
-    from drillspark.sql.select import SelectLowering
+    from drillspark.sql.block import Block
 
 SAMPLE_STATISTICS = {"stddev", "stddev_samp", "variance", "var_samp"}
 
@@ -87,13 +87,13 @@ TIME_UNITS = {
 class ExprLowering:
     """One expression of a SELECT block to a Drill expression string."""
 
-    def __init__(self, sel: SelectLowering):
-        self.sel = sel
+    def __init__(self, ctx: Block):
+        self.ctx = ctx
 
     def fail(self, message: str, node: exp.Expr, cls: type[SqlError] | None = None) -> SqlError:
         if cls is not None:
-            return self.sel.low.fail(message, node, cls)
-        return self.sel.fail(message, node)
+            return self.ctx.low.fail(message, node, cls)
+        return self.ctx.fail(message, node)
 
     def lower(self, node: exp.Expr) -> str:
         text = self._lower(node)
@@ -103,12 +103,12 @@ class ExprLowering:
         return text
 
     def _lower(self, node: exp.Expr) -> str:
-        sel = self.sel
-        if sel.mode == "grouped":
-            for key_node, key_name in sel.group_nodes:
+        ctx = self.ctx
+        if ctx.mode == "grouped":
+            for key_node, key_name in ctx.group_nodes:
                 if node == key_node:
                     return dx.path(key_name)
-            if self._is_aggregate(node):
+            if self.is_aggregate(node):
                 return self._aggregate(node)
             if isinstance(node, exp.Column | exp.Dot | exp.Bracket) and isinstance(
                 _path_base(node), exp.Column
@@ -122,8 +122,8 @@ class ExprLowering:
         if method is not None:
             return method(node)
         if isinstance(node, exp.Func):
-            return self._function(node)
-        raise self.sel.low.unsupported(
+            return self.function(node)
+        raise self.ctx.low.unsupported(
             f"the SQL construct {node.key.upper()} ('{node.sql('drill')}')", node
         )
 
@@ -140,11 +140,11 @@ class ExprLowering:
         if word in NILADIC:
             return dx.call(NILADIC[word], [])
         if word in SESSION_VALUES:
-            session = self.sel.low.session
+            session = self.ctx.low.session
             if word == "current_schema":
                 return dx.string(".".join(session.default_schema or ()))
             return dx.string(session.user)
-        src, name, rest = self.sel._resolve(node)
+        src, name, rest = self.ctx.resolve(node)
         del src
         return dx.path(name, rest)
 
@@ -171,29 +171,29 @@ class ExprLowering:
                 elif isinstance(idx, exp.Literal) and idx.this.isdigit():
                     segs.insert(0, int(idx.this))
                 else:
-                    raise self.sel.low.unsupported(
+                    raise self.ctx.low.unsupported(
                         "an array index that is not an integer literal", idx
                     )
                 cur = cur.this
             else:
                 break
         if isinstance(cur, exp.Column):
-            _src, name, rest = self.sel._resolve(cur)
+            _src, name, rest = self.ctx.resolve(cur)
             return dx.path(name, rest + segs)
         if isinstance(cur, exp.Flatten) and isinstance(node, exp.Bracket):
             # FLATTEN(m)[0], FLATTEN(t.orders)['oid']: an index into the flattened column
             # (Drill refuses the dotted form, FLATTEN(x).y, as "Incompatible types")
-            return dx.path(self._flattened(cur), segs)
-        if self.sel.computed is not None and segs:
+            return dx.path(self.flattened(cur), segs)
+        if self.ctx.computed is not None and segs:
             # plan paths start at a field: the value is computed into a hidden field first
             base = self.lower(cur)
-            found = next((n for n, e in self.sel.computed if e == base), None)
+            found = next((n for n, e in self.ctx.computed if e == base), None)
             if found is None:
-                found = self.sel.low.hidden("item")
-                self.sel.computed.append((found, base))
+                found = self.ctx.low.hidden("item")
+                self.ctx.computed.append((found, base))
             return dx.path(found, segs)
         what = "an array index" if isinstance(node, exp.Bracket) else "member access"
-        raise self.sel.low.unsupported(
+        raise self.ctx.low.unsupported(
             f"{what} on a computed value ('{node.sql('drill')}'; "
             "compute it in a subquery and index its column)",
             node,
@@ -256,10 +256,10 @@ class ExprLowering:
     _GT = _GTE = _LT = _LTE = _Add = _Sub = _Mul = _Div = _Mod = _binary
 
     def _And(self, node: exp.And) -> str:
-        return dx.boolean_chain("and", [self.lower(c) for c in _flatten_op(node, exp.And)])
+        return dx.boolean_chain("and", [self.lower(c) for c in flatten_op(node, exp.And)])
 
     def _Or(self, node: exp.Or) -> str:
-        return dx.boolean_chain("or", [self.lower(c) for c in _flatten_op(node, exp.Or)])
+        return dx.boolean_chain("or", [self.lower(c) for c in flatten_op(node, exp.Or)])
 
     def _Not(self, node: exp.Not) -> str:
         inner = node.this
@@ -277,7 +277,7 @@ class ExprLowering:
         if isinstance(target, exp.Boolean):
             word = "true" if target.this else "false"
             return f"is{'not' if negated else ''}{word}"
-        raise self.sel.low.unsupported(f"IS {target.sql('drill')}", node)
+        raise self.ctx.low.unsupported(f"IS {target.sql('drill')}", node)
 
     def _Between(self, node: exp.Between) -> str:
         v = self.lower(node.this)
@@ -291,9 +291,9 @@ class ExprLowering:
 
     def _In(self, node: exp.In) -> str:
         if node.args.get("query") is not None:
-            raise self.sel.low.unsupported("IN (subquery) outside a WHERE conjunct", node)
+            raise self.ctx.low.unsupported("IN (subquery) outside a WHERE conjunct", node)
         if not node.expressions:  # sqlglot's `x IN field` (no list): nothing to compare with
-            raise self.sel.low.unsupported(f"IN without a list ('{node.sql('drill')}')", node)
+            raise self.ctx.low.unsupported(f"IN without a list ('{node.sql('drill')}')", node)
         v = self.lower(node.this)
         return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e)) for e in node.expressions])
 
@@ -305,7 +305,7 @@ class ExprLowering:
             args.append(self.lower(escape))
         for key, value in node.args.items():
             if key not in ("this", "expression", "negate") and value:
-                raise self.sel.low.unsupported(f"{fname.upper()} with {key.upper()}", node)
+                raise self.ctx.low.unsupported(f"{fname.upper()} with {key.upper()}", node)
         call = dx.call(fname, args)
         return f"!({call})" if node.args.get("negate") else call
 
@@ -314,7 +314,7 @@ class ExprLowering:
     def _Escape(self, node: exp.Escape) -> str:
         inner = node.this
         if not isinstance(inner, exp.Like | exp.ILike | exp.SimilarTo):
-            raise self.sel.low.unsupported(f"ESCAPE after {inner.key.upper()}", node)
+            raise self.ctx.low.unsupported(f"ESCAPE after {inner.key.upper()}", node)
         if isinstance(inner, exp.SimilarTo):
             call = dx.call(
                 "similar_to",
@@ -342,9 +342,9 @@ class ExprLowering:
         side = str(node.args.get("position") or "BOTH").upper()
         fname = {"LEADING": "ltrim", "TRAILING": "rtrim", "BOTH": "btrim"}.get(side)
         if fname is None:
-            raise self.sel.low.unsupported(f"TRIM({side} ...)", node)
+            raise self.ctx.low.unsupported(f"TRIM({side} ...)", node)
         if node.args.get("collation") is not None:
-            raise self.sel.low.unsupported("TRIM ... COLLATE", node)
+            raise self.ctx.low.unsupported("TRIM ... COLLATE", node)
         chars = node.args.get("expression")
         args = [node.this] + ([chars] if chars is not None else [])
         return dx.call(fname, [self.lower(a) for a in args])
@@ -381,10 +381,10 @@ class ExprLowering:
         name = dtype.this.name if hasattr(dtype.this, "name") else str(dtype.this)
         name = name.upper()
         if name in ("SMALLINT", "TINYINT"):  # Drill 1.22 refuses them (DRILL-1959)
-            raise self.sel.low.unsupported(name, dtype)
+            raise self.ctx.low.unsupported(name, dtype)
         drill = dx.CAST_TYPES.get(name)
         if drill is None:
-            raise self.sel.low.unsupported(f"CAST to {dtype.sql('drill')}", dtype)
+            raise self.ctx.low.unsupported(f"CAST to {dtype.sql('drill')}", dtype)
         for p in dtype.expressions:  # sqlglot also takes names and expressions here
             if not (
                 isinstance(p.this, exp.Literal)
@@ -406,19 +406,19 @@ class ExprLowering:
         return node.name  # a subquery's value, lowered by sql/subqueries.py
 
     def _Subquery(self, node: exp.Subquery) -> str:
-        raise self.sel.low.unsupported(
+        raise self.ctx.low.unsupported(
             "a subquery in this position (only FROM, IN and scalar subqueries in WHERE are)", node
         )
 
     def _Exists(self, node: exp.Exists) -> str:
-        raise self.sel.low.unsupported("EXISTS (subquery)", node)
+        raise self.ctx.low.unsupported("EXISTS (subquery)", node)
 
     def _Interval(self, node: exp.Interval) -> str:
         value, unit = node.this, node.args.get("unit")
         if isinstance(value, exp.Neg) and isinstance(value.this, exp.Literal):
             value = exp.Literal.string("-" + value.this.name)
         if not isinstance(value, exp.Literal) or unit is None:
-            raise self.sel.low.unsupported(
+            raise self.ctx.low.unsupported(
                 f"the interval '{node.sql('drill')}' (only INTERVAL 'text' <unit> [TO <unit>] is)",
                 node,
             )
@@ -434,17 +434,17 @@ class ExprLowering:
 
     # --- nested-data and scalar functions ------------------------------------------------
     def _Flatten(self, node: exp.Flatten) -> str:
-        return dx.path(self._flattened(node))
+        return dx.path(self.flattened(node))
 
-    def _flattened(self, node: exp.Flatten) -> str:
+    def flattened(self, node: exp.Flatten) -> str:
         """The hidden column a flatten operator ahead of the projection writes `node` into."""
-        if id(node) in self.sel.preflattened:  # under an aggregate: flattened ahead of it
-            return self.sel.preflattened[id(node)]
-        if self.sel.mode == "grouped":
+        if id(node) in self.ctx.preflattened:  # under an aggregate: flattened ahead of it
+            return self.ctx.preflattened[id(node)]
+        if self.ctx.mode == "grouped":
             raise self.fail("FLATTEN cannot be used with aggregates in one SELECT", node)
         inner = self.lower(node.this)
-        name = self.sel.low.hidden("flatten")
-        self.sel.flattens.append((name, inner, node))
+        name = self.ctx.low.hidden("flatten")
+        self.ctx.flattens.append((name, inner, node))
         return name
 
     def _check_plan_expression(self, text: str, node: exp.Expr) -> None:
@@ -464,15 +464,15 @@ class ExprLowering:
             ) from None
 
     def _Window(self, node: exp.Window) -> str:
-        return self.sel.win.add(node, self)
+        return self.ctx.win.add(node, self)
 
-    def _function(self, node: exp.Func) -> str:
-        fname = self._name(node)
+    def function(self, node: exp.Func) -> str:
+        fname = self.name(node)
         if not _FUNCTION_NAME.fullmatch(fname):  # a quoted name (`a/b`(x)) no function has
             raise self.fail(f"no function is named '{fname}'", node)
-        if fname in WINDOW_FUNCTIONS and not self.sel.win.active:
+        if fname in WINDOW_FUNCTIONS and not self.ctx.win.active:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
-        if self._is_aggregate(node):
+        if self.is_aggregate(node):
             return self._aggregate(node)
         if fname in _CONVERT or CONVERT_BY_NAME.fullmatch(fname):
             return self._convert(fname, node)
@@ -481,7 +481,7 @@ class ExprLowering:
             # silently lost by the positional call below.
             for key, value in node.args.items():
                 if isinstance(value, str) and value:
-                    raise self.sel.low.unsupported(
+                    raise self.ctx.low.unsupported(
                         f"{fname.upper()} with {key.upper()} {value}", node
                     )
         args = self._args(node)
@@ -528,10 +528,10 @@ class ExprLowering:
             if word not in TIME_UNITS:
                 raise self.fail(f"{fname.upper()}: unknown time unit '{unit.sql('drill')}'", unit)
             return dx.call(fname, [dx.string(word)] + [self.lower(a) for a in args[1:]])
-        return self._function(node)
+        return self.function(node)
 
     @staticmethod
-    def _name(node: exp.Func) -> str:
+    def name(node: exp.Func) -> str:
         if isinstance(node, exp.Anonymous):
             return node.name.lower()
         drill = (node.meta or {}).get("drill_name")
@@ -555,45 +555,45 @@ class ExprLowering:
         return out
 
     # --- aggregates ----------------------------------------------------------------------
-    def _is_aggregate(self, node: exp.Expr) -> bool:
+    def is_aggregate(self, node: exp.Expr) -> bool:
         if isinstance(node, exp.Filter):
-            return self._is_aggregate(node.this)
+            return self.is_aggregate(node.this)
         if isinstance(node, exp.AggFunc):
             return True
         return isinstance(node, exp.Anonymous) and is_aggregate(node.name)
 
     def _Filter(self, node: exp.Filter) -> str:
-        if not self._is_aggregate(node.this):
+        if not self.is_aggregate(node.this):
             raise self.fail("FILTER (WHERE ...) needs an aggregate function", node)
         return self._aggregate(node)
 
     def _aggregate(self, node: exp.Expr) -> str:
-        sel = self.sel
-        if sel.mode != "grouped":
+        ctx = self.ctx
+        if ctx.mode != "grouped":
             raise self.fail("an aggregate function is not allowed here", node)
-        sel.mode = "input"
-        after, sel.computed = sel.computed, sel.pre_aggregate  # computed ahead of the aggregate
+        ctx.mode = "input"
+        after, ctx.computed = ctx.computed, ctx.pre_aggregate  # computed ahead of the aggregate
         try:
-            call = self._aggregate_call(node)
+            call = self.aggregate_call(node)
         finally:
-            sel.mode = "grouped"
-            sel.computed = after
-        if call in sel.agg_keys:
-            return dx.path(sel.agg_keys[call])
-        name = sel.low.hidden("a")
-        sel.agg_keys[call] = name
-        sel.aggs.append((name, call))
+            ctx.mode = "grouped"
+            ctx.computed = after
+        if call in ctx.agg_keys:
+            return dx.path(ctx.agg_keys[call])
+        name = ctx.low.hidden("a")
+        ctx.agg_keys[call] = name
+        ctx.aggs.append((name, call))
         return dx.path(name)
 
-    def _aggregate_call(self, node: exp.Expr, window: bool = False) -> str:
+    def aggregate_call(self, node: exp.Expr, window: bool = False) -> str:
         """The plan's call of an aggregate: FILTER (WHERE c) keeps the argument only where c
         holds (aggregates skip NULLs; COUNT(*) counts a constant); f(DISTINCT x) reads x on
         the first row of each distinct value (see aggregates.py)."""
         node, cond = unwrap_filter(node)
         if cond is not None and window:
-            raise self.sel.low.unsupported("FILTER (WHERE ...) on a window function", node)
+            raise self.ctx.low.unsupported("FILTER (WHERE ...) on a window function", node)
         assert isinstance(node, exp.Func)
-        fname = self._name(node)
+        fname = self.name(node)
         args = self._args(node)
         where = self.lower(cond) if cond is not None else None
         if isinstance(node, exp.Count) and (not args or isinstance(args[0], exp.Star)):
@@ -612,14 +612,14 @@ class ExprLowering:
                     UnsupportedSqlError,
                 )
             if len(inner) != 1 or len(args) != 1:
-                raise self.sel.low.unsupported(
+                raise self.ctx.low.unsupported(
                     f"{fname.upper()}(DISTINCT ...) with several arguments", node
                 )
             value = self.lower(inner[0])
             if where is not None:
                 value = dx.case([(where, value)], dx.NULL)
-            return self.sel.distinct_call(fname, value)
-        if not window and any(self.sel._has_aggregate(a) for a in args):
+            return distinct_call(self.ctx, fname, value)
+        if not window and any(self.ctx.has_aggregate(a) for a in args):
             raise self.fail("aggregate functions cannot be nested", node)
         lowered = [self.lower(a) for a in args]
         retype = RETYPED.get(fname)
@@ -628,7 +628,7 @@ class ExprLowering:
             and retype
             and len(args) == 1
             and isinstance(args[0], exp.Column)
-            and args[0].sql("drill") in self.sel.doubled(self._name)
+            and args[0].sql("drill") in self._doubled()
         ):
             lowered[0] = dx.cast(lowered[0], retype)
         if where is not None and lowered:
@@ -640,6 +640,27 @@ class ExprLowering:
             one = dx.binary("==", dx.call("count", lowered), "1")
             call = dx.case([(one, dx.cast(dx.string("NaN"), "FLOAT8"))], call)
         return call
+
+    def _doubled(self) -> set[str]:
+        ctx = self.ctx
+        if ctx.doubled is None:
+            ctx.doubled = doubled_columns(ctx, self.name)
+        return ctx.doubled
+
+
+def lower_expr(ctx: Block, node: exp.Expr) -> str:
+    """`node`, an expression of the block `ctx`, in the Drill expression language."""
+    return ExprLowering(ctx).lower(node)
+
+
+def lower_into(ctx: Block, computed: list[tuple[str, str]], node: exp.Expr) -> str:
+    """`node` lowered, the values it indexes collected in `computed` (written by the
+    caller's `ctx.with_computed` ahead of the operator that reads them)."""
+    saved, ctx.computed = ctx.computed, computed
+    try:
+        return lower_expr(ctx, node)
+    finally:
+        ctx.computed = saved
 
 
 def _path_base(node: exp.Expr) -> exp.Expr:

@@ -20,10 +20,12 @@ from drillspark.names import fold
 from drillspark.plan.expr_parser import parse_expression
 from drillspark.plan.expressions import FieldPath
 from drillspark.sql import drill_expr as dx
+from drillspark.sql.expressions import lower_expr
+from drillspark.sql.joins import rename_side
 from drillspark.sql.lower import Rel, Source
 
 if TYPE_CHECKING:
-    from drillspark.sql.select import SelectLowering
+    from drillspark.sql.block import Block
 
 IMPLICIT = "$drill_implicit_field$"
 UNNAMED = "$unnest"  # Drill's column name of an UNNEST without column alias
@@ -40,7 +42,7 @@ def is_lateral(node: exp.Expr) -> bool:
     return isinstance(node, exp.Unnest | exp.Lateral)
 
 
-def placeholder(sel: SelectLowering, node: exp.Expr) -> LateralSource:
+def placeholder(ctx: Block, node: exp.Expr) -> LateralSource:
     if isinstance(node, exp.Lateral) and isinstance(node.this, exp.Unnest):
         # LATERAL UNNEST(t.a) u(x): the alias sits on the LATERAL
         unnest = node.this.copy()
@@ -50,7 +52,7 @@ def placeholder(sel: SelectLowering, node: exp.Expr) -> LateralSource:
     alias_node = node.args.get("alias")
     alias = alias_node.name if alias_node is not None else ""
     if isinstance(node, exp.Unnest):
-        _check_unnest(sel, node)
+        _check_unnest(ctx, node)
         if alias_node is not None and alias_node.columns:
             columns = [c.name for c in alias_node.columns]
         else:
@@ -58,28 +60,28 @@ def placeholder(sel: SelectLowering, node: exp.Expr) -> LateralSource:
     else:
         query = node.this
         if not isinstance(query, exp.Subquery) or node.args.get("view"):
-            raise sel.low.unsupported("LATERAL over anything but a subquery", node)
-        columns = _select_names(sel, query.this, node)
+            raise ctx.low.unsupported("LATERAL over anything but a subquery", node)
+        columns = _select_names(ctx, query.this, node)
         if alias_node is not None and alias_node.columns:
             names = [c.name for c in alias_node.columns]
             if len(names) != len(columns):
-                raise sel.fail("column aliases need a subquery with that many columns", alias_node)
+                raise ctx.fail("column aliases need a subquery with that many columns", alias_node)
             columns = names
     return LateralSource(alias, Rel(-1, columns), node=node)
 
 
-def _check_unnest(sel: SelectLowering, node: exp.Unnest) -> None:
+def _check_unnest(ctx: Block, node: exp.Unnest) -> None:
     if len(node.expressions) != 1:
-        raise sel.low.unsupported("UNNEST of several arrays", node)
+        raise ctx.low.unsupported("UNNEST of several arrays", node)
     if node.args.get("offset"):
-        raise sel.low.unsupported("UNNEST ... WITH ORDINALITY / OFFSET", node)
+        raise ctx.low.unsupported("UNNEST ... WITH ORDINALITY / OFFSET", node)
 
 
-def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[str]:
+def _select_names(ctx: Block, query: exp.Expr, node: exp.Expr) -> list[str]:
     """The output names of a lateral subquery's select list (Drill's naming: alias, column
     name, else EXPR$n)."""
     if not isinstance(query, exp.Select):
-        raise sel.low.unsupported("LATERAL over a set operation", node)
+        raise ctx.low.unsupported("LATERAL over a set operation", node)
     names: list[str] = []
     from_ = query.args.get("from_") or query.args.get("from")
     source = from_.this if from_ is not None else None
@@ -92,7 +94,7 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
         if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
             alias = source.args.get("alias") if isinstance(source, exp.Unnest) else None
             if query.args.get("joins") or not isinstance(source, exp.Unnest):
-                raise sel.low.unsupported(
+                raise ctx.low.unsupported(
                     "SELECT * in a LATERAL subquery over more than one UNNEST", e
                 )
             names.append(
@@ -114,35 +116,35 @@ def _select_names(sel: SelectLowering, query: exp.Expr, node: exp.Expr) -> list[
     return names
 
 
-def reads_outer(sel: SelectLowering, col: exp.Column) -> bool:
-    """Whether `col` is the argument of the UNNEST first in `sel`'s FROM (inside a lateral
+def reads_outer(ctx: Block, col: exp.Column) -> bool:
+    """Whether `col` is the argument of the UNNEST first in `ctx`'s FROM (inside a lateral
     subquery: a column of the enclosing query, resolved there)."""
-    from_ = sel.node.args.get("from_") or sel.node.args.get("from")
+    from_ = ctx.node.args.get("from_") or ctx.node.args.get("from")
     first = from_.this if from_ is not None else None
     if not isinstance(first, exp.Unnest):
         return False
     p = col.parent
-    while p is not None and p is not sel.node:
+    while p is not None and p is not ctx.node:
         if p is first:
             return True
         p = p.parent
     return False
 
 
-def unnest_source(sel: SelectLowering, node: exp.Unnest) -> Source:
+def unnest_source(ctx: Block, node: exp.Unnest) -> Source:
     """The UNNEST in the FROM of a lateral subquery: its argument names a column of the
     enclosing query's current row."""
-    outer = sel.low.__dict__.get("lateral_outer") or []
+    outer = ctx.low.__dict__.get("lateral_outer") or []
     if not outer:
-        raise sel.low.unsupported(
+        raise ctx.low.unsupported(
             "UNNEST outside a lateral join (write FROM t, UNNEST(t.a) u(x))", node
         )
-    _check_unnest(sel, node)
+    _check_unnest(ctx, node)
     alias_node = node.args.get("alias")
     alias = alias_node.name if alias_node is not None else ""
     if alias_node is not None and alias_node.columns:
         if len(alias_node.columns) != 1:
-            raise sel.fail("UNNEST gives one column", alias_node)
+            raise ctx.fail("UNNEST gives one column", alias_node)
         name = alias_node.columns[0].name
     else:
         name = alias or UNNAMED
@@ -150,13 +152,13 @@ def unnest_source(sel: SelectLowering, node: exp.Unnest) -> Source:
     return Source(alias, rel)
 
 
-def _unnest(outer: SelectLowering, node: exp.Unnest, name: str) -> Rel:
+def _unnest(outer: Block, node: exp.Unnest, name: str) -> Rel:
     """An `unnest` of the array `node` names in `outer`'s stream, its element named `name`
     (plus the implicit row number)."""
     arg = node.expressions[0]
     if not isinstance(arg, exp.Column | exp.Dot | exp.Bracket):
         raise outer.low.unsupported("UNNEST of a computed value (unnest a column)", arg)
-    path = outer.expr(arg)
+    path = lower_expr(outer, arg)
     parsed = parse_expression(path)
     assert isinstance(parsed, FieldPath)
     produced = [s for s in parsed.segments if isinstance(s, str)][-1]
@@ -178,7 +180,7 @@ def _unnest(outer: SelectLowering, node: exp.Unnest, name: str) -> Rel:
     )
 
 
-def join(sel: SelectLowering, left: Rel, side: LateralSource, j: exp.Join) -> Rel:
+def join(ctx: Block, left: Rel, side: LateralSource, j: exp.Join) -> Rel:
     """`left` lateral-joined with `side`, whose right subtree is lowered now (it reads the
     left stream's fields)."""
     node = side.node
@@ -188,34 +190,34 @@ def join(sel: SelectLowering, left: Rel, side: LateralSource, j: exp.Join) -> Re
     if (j.args.get("side") or "").upper() == "LEFT":
         jtype = "LEFT"
     elif j.args.get("side"):
-        raise sel.low.unsupported(f"{j.args['side']} JOIN LATERAL (Drill has INNER and LEFT)", j)
+        raise ctx.low.unsupported(f"{j.args['side']} JOIN LATERAL (Drill has INNER and LEFT)", j)
     if on is not None and not (isinstance(on, exp.Boolean) and on.this):
-        raise sel.low.unsupported(
+        raise ctx.low.unsupported(
             "a lateral join condition other than ON TRUE (filter inside the lateral subquery)", on
         )
-    low = sel.low
+    low = ctx.low
     start = len(low.builder.ops)
     unnests = low.__dict__.setdefault("lateral_unnests", [])
     first_unnest = len(unnests)
     if isinstance(node, exp.Unnest):
-        rel = _unnest(sel, node, side.rel.columns[0])  # type: ignore[index]
+        rel = _unnest(ctx, node, side.rel.columns[0])  # type: ignore[index]
     else:
         stack = low.__dict__.setdefault("lateral_outer", [])
-        stack.append(sel)
+        stack.append(ctx)
         try:
             rel = low.lower_query(node.this.this)
         finally:
             stack.pop()
         if rel.columns is None or len(rel.columns) != len(side.rel.columns or []):
-            raise sel.fail("a lateral subquery needs an explicit select list", node)
+            raise ctx.fail("a lateral subquery needs an explicit select list", node)
         if rel.columns != side.rel.columns:
             rel = low.rename(rel, list(side.rel.columns or []))
     mine = unnests[first_unnest:]  # its own unnest first, then those of nested laterals
     if not mine:
-        raise sel.low.unsupported("a lateral subquery without UNNEST in its FROM", node)
+        raise ctx.low.unsupported("a lateral subquery without UNNEST in its FROM", node)
     side.rel = rel
-    sel._rename_side(side)
-    _keep_implicit(sel, mine[0], start)
+    rename_side(ctx, side)
+    _keep_implicit(ctx, mine[0], start)
     columns = None
     if left.columns is not None and side.rel.columns is not None:
         columns = left.columns + side.rel.columns
@@ -225,10 +227,10 @@ def join(sel: SelectLowering, left: Rel, side: LateralSource, j: exp.Join) -> Re
     return Rel(low.builder.add(op, j), columns)
 
 
-def _keep_implicit(sel: SelectLowering, unnest_id: int, start: int) -> None:
+def _keep_implicit(ctx: Block, unnest_id: int, start: int) -> None:
     """Adds the implicit row number to every operator between the unnest and the lateral
     join: projections keep it, aggregates and windows group by it, a LIMIT counts per row."""
-    low = sel.low
+    low = ctx.low
     downstream = {unnest_id}
     keep = {"ref": IMPLICIT, "expr": dx.path(IMPLICIT)}
     for op in list(low.builder.ops[start:]):
@@ -244,16 +246,16 @@ def _keep_implicit(sel: SelectLowering, unnest_id: int, start: int) -> None:
         elif kind == "window":
             op["withins"].append(dict(keep))
         elif kind == "limit":
-            _per_row_limit(sel, op)
+            _per_row_limit(ctx, op)
         elif kind in ("union", "Except", "intersect"):
             raise low.unsupported(f"{kind} inside a lateral subquery", None)
 
 
-def _per_row_limit(sel: SelectLowering, op: dict) -> None:
+def _per_row_limit(ctx: Block, op: dict) -> None:
     """A LIMIT inside a lateral subquery limits each outer row's records: a row_number()
     window per row number (in the preceding ORDER BY's order), then a filter in place of the
     limit."""
-    low = sel.low
+    low = ctx.low
     before = next(o for o in low.builder.ops if o["@id"] == op["input"])
     orderings = before["orderings"] if before["op"] == "order" else []
     rn = low.hidden("rn")
@@ -286,10 +288,10 @@ def over_unnest(query: exp.Expr) -> bool:
     return from_ is not None and isinstance(from_.this, exp.Unnest)
 
 
-def exists(sel: SelectLowering, rel: Rel, query: exp.Select) -> tuple[Rel, str]:
+def exists(ctx: Block, rel: Rel, query: exp.Select) -> tuple[Rel, str]:
     """EXISTS over an UNNEST of the current row: a LEFT lateral join with the subquery's row
     count (one row per outer row that has any); the value is whether that row is there."""
-    low = sel.low
+    low = ctx.low
     q = query.copy()
     n = low.hidden("n")
     q.set("expressions", [exp.alias_(exp.Count(this=exp.Star()), n, quoted=True)])
@@ -299,12 +301,12 @@ def exists(sel: SelectLowering, rel: Rel, query: exp.Select) -> tuple[Rel, str]:
     unnests = low.__dict__.setdefault("lateral_unnests", [])
     first_unnest = len(unnests)
     stack = low.__dict__.setdefault("lateral_outer", [])
-    stack.append(sel)
+    stack.append(ctx)
     try:
         inner = low.lower_query(q)
     finally:
         stack.pop()
-    _keep_implicit(sel, unnests[first_unnest], start)
+    _keep_implicit(ctx, unnests[first_unnest], start)
     op = low.builder.add(
         {"op": "lateral-join", "left": rel.op, "right": inner.op, "type": "LEFT"}, query
     )

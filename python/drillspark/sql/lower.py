@@ -29,6 +29,7 @@ from drillspark.sql.errors import (
     position_of,
 )
 from drillspark.sql.session import JSON_FORMAT_OPTIONS, ResolvedTable, SqlSession
+from drillspark.sql.syntax import inside_subquery
 
 STAR = "*"
 STAR_DELIMITER = "¦¦"  # Drill's prefix delimiter of one table's star columns (`T0¦¦*`)
@@ -230,7 +231,7 @@ class Lowering:
         if isinstance(node, exp.Union | exp.Intersect | exp.Except):
             return self._set_op(node)
         if isinstance(node, exp.Values):
-            return self._values(node)
+            return self.values(node)
         raise self.unsupported(f"the statement {node.key.upper()}", node)
 
     def _set_op(self, node: exp.Expr) -> Rel:
@@ -336,7 +337,7 @@ class Lowering:
             return int(node.this)
         raise self.fail("LIMIT and OFFSET take a non-negative integer literal", node or ctx)
 
-    def _values(self, node: exp.Values) -> Rel:
+    def values(self, node: exp.Values) -> Rel:
         """VALUES rows as a `values` operator, then a project giving each column the type SQL
         gives its literals (INT/BIGINT, DECIMAL(p, s), DOUBLE), not the JSON content's."""
         rows: list[list[exp.Expr]] = []
@@ -535,7 +536,7 @@ class Lowering:
         aliases = {fold(e.alias) for e in select.expressions if isinstance(e, exp.Alias)}
         out: list[str] = []
         for col in select.find_all(exp.Column):
-            if _inside_subquery(col, select) or not isinstance(col.this, exp.Identifier):
+            if inside_subquery(col, select) or not isinstance(col.this, exp.Identifier):
                 continue
             name = col.name
             low = name.lower()  # the implicit columns' names, as Drill matches them
@@ -708,30 +709,6 @@ def _column_type(cells: list[exp.Expr]) -> str | None:
 def column_parts(col: exp.Column) -> list[str]:
     """Identifier names of a column reference, outermost qualifier first."""
     return [p.name for p in col.parts]
-
-
-def _conjuncts(node: exp.Expr) -> list[exp.Expr]:
-    node = node.unnest() if isinstance(node, exp.Paren) else node
-    if isinstance(node, exp.And):
-        return _conjuncts(node.this) + _conjuncts(node.expression)
-    return [node]
-
-
-def _flatten_op(node: exp.Expr, cls: type) -> list[exp.Expr]:
-    if isinstance(node, cls):
-        return _flatten_op(node.this, cls) + _flatten_op(node.expression, cls)
-    return [node]
-
-
-def _ancestors(node: exp.Expr, stop: exp.Expr):
-    p = node.parent
-    while p is not None and p is not stop:
-        yield p
-        p = p.parent
-
-
-def _inside_subquery(node: exp.Expr, block: exp.Expr) -> bool:
-    return any(isinstance(p, exp.Subquery | exp.Select) for p in _ancestors(node, block))
 
 
 def _is_all(node: exp.Expr | None) -> bool:

@@ -25,14 +25,14 @@ from sqlglot import exp
 from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import lateral
-from drillspark.sql.lower import Rel, _conjuncts, column_parts
+from drillspark.sql.expressions import lower_expr, lower_into
+from drillspark.sql.lower import Rel, column_parts
+from drillspark.sql.syntax import conjuncts
 
 if TYPE_CHECKING:
-    from drillspark.sql.select import SelectLowering
+    from drillspark.sql.block import Block
 
 SINGLE_VALUE_ERROR = "Input for single_value function has more than one row"
-_RELATIONSHIPS = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
-_FLIP = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
 
 
 class RawDrill(exp.Expression):
@@ -70,9 +70,6 @@ def has_subquery(node: exp.Expr) -> bool:
     )
 
 
-NULL_SAFE = "IS NOT DISTINCT FROM"
-
-
 class Correlation:
     """A subquery's copy with its correlated WHERE conjuncts taken out: `pairs` holds
     (outer expression, relationship, inner expression) for `outer REL inner`.
@@ -83,10 +80,8 @@ class Correlation:
     (the domain, `bind`), joined in as a table whose columns stand for the outer references,
     and `pairs` match each outer column with its domain column (IS NOT DISTINCT FROM)."""
 
-    def __init__(
-        self, sel: SelectLowering, query: exp.Select, where: exp.Expr, equalities: bool = False
-    ):
-        self.sel = sel
+    def __init__(self, ctx: Block, query: exp.Select, where: exp.Expr, equalities: bool = False):
+        self.ctx = ctx
         self.original = query
         self.query = query.copy()
         inner = {fold(t.alias_or_name) for t in self.query.find_all(exp.Table)} | {
@@ -94,21 +89,21 @@ class Correlation:
             for n in self.query.find_all(exp.Subquery, exp.Unnest, exp.Values)
             if n.alias
         }
-        self.outer = {fold(s.alias) for s in sel.scope.sources if s.alias} - inner
+        self.outer = {fold(s.alias) for s in ctx.scope.sources if s.alias} - inner
         self.pairs: list[tuple[exp.Expr, str, exp.Expr]] = []
         self.general = False
         self.domain: Rel | None = None
         w = self.query.args.get("where")
         kept: list[exp.Expr] = []
-        for c in _conjuncts(w.this) if w is not None else []:
-            rel = _RELATIONSHIPS.get(type(c).__name__)
+        for c in conjuncts(w.this) if w is not None else []:
+            rel = dx.COMPARISONS.get(type(c).__name__)
             if rel is not None and self.refs_outer(c):
                 a, b = c.this, c.expression
                 if self.refs_outer(a) and not self.refs_outer(b) and self.refs_inner(b):
                     self.pairs.append((a, rel, b))
                     continue
                 if self.refs_outer(b) and not self.refs_outer(a) and self.refs_inner(a):
-                    self.pairs.append((b, _FLIP[rel], a))
+                    self.pairs.append((b, dx.FLIPPED[rel], a))
                     continue
             if self.refs_outer(c):
                 self.general = True
@@ -128,7 +123,7 @@ class Correlation:
     def _generalize(self, node: exp.Expr) -> None:
         """The general form: the whole subquery with each outer column reference replaced by
         a column of the domain table (a hidden name), which joins the subquery's FROM."""
-        low = self.sel.low
+        low = self.ctx.low
         if any(self.original.args.get(k) for k in ("limit", "offset", "fetch")):
             raise low.unsupported("LIMIT in a subquery correlated this way", node)
         q = self.original.copy()
@@ -150,7 +145,7 @@ class Correlation:
         has_from = q.args.get("from_") or q.args.get("from")
         self.query = q.join(table) if has_from else q.from_(table)
         self.pairs = [
-            (col, NULL_SAFE, exp.column(name, table=self.alias, quoted=True))
+            (col, dx.NULL_SAFE, exp.column(name, table=self.alias, quoted=True))
             for col, name in self.refs.values()
         ]
 
@@ -160,12 +155,13 @@ class Correlation:
         if not self.general:
             return
         names = [name for _, name in self.refs.values()]
-        op = self.sel.low.builder.add(
+        op = self.ctx.low.builder.add(
             {
                 "op": "groupingaggregate",
                 "input": rel.op,
                 "keys": [
-                    {"ref": name, "expr": self.sel.expr(col)} for col, name in self.refs.values()
+                    {"ref": name, "expr": lower_expr(self.ctx, col)}
+                    for col, name in self.refs.values()
                 ],
                 "exprs": [],
             }
@@ -199,9 +195,9 @@ class _Stats:
 
 
 class SubqueryLowering:
-    def __init__(self, sel: SelectLowering):
-        self.sel = sel
-        self.low = sel.low
+    def __init__(self, ctx: Block):
+        self.ctx = ctx
+        self.low = ctx.low
 
     # ------------------------------------------------------------------ plumbing
     def add(self, op: dict, columns: list[str] | None, node: exp.Expr | None = None) -> Rel:
@@ -241,7 +237,7 @@ class SubqueryLowering:
         self.keys = [k for _, k in keys]
         q.set("expressions", [exp.alias_(e.copy(), n, quoted=True) for e, n in keys + values])
         own_group = q.args.get("group")
-        if own_group is None and any(self.sel._has_aggregate(e) for e, _ in values):
+        if own_group is None and any(self.ctx.has_aggregate(e) for e, _ in values):
             group = True  # an aggregate value (`x IN (SELECT MAX(..) ...)`): one per key
         if keys and (group or (corr is not None and corr.general and own_group)):
             # per key; a GROUP BY of the subquery's own groups within each key
@@ -258,7 +254,7 @@ class SubqueryLowering:
 
     def conditions(self, corr: Correlation) -> list[dict]:
         return [
-            {"relationship": r, "left": self.sel.expr(outer), "right": dx.path(k)}
+            {"relationship": r, "left": lower_expr(self.ctx, outer), "right": dx.path(k)}
             for (outer, r, _), k in zip(corr.pairs, self.keys, strict=True)
         ]
 
@@ -279,7 +275,7 @@ class SubqueryLowering:
         if not isinstance(query, exp.Select):
             raise self.low.unsupported(f"{what} over a set operation", node)
         if len(query.expressions) != 1 or isinstance(query.expressions[0], exp.Star):
-            raise self.sel.fail(f"{what} needs a subquery with exactly one column", node)
+            raise self.ctx.fail(f"{what} needs a subquery with exactly one column", node)
         e = query.expressions[0]
         return e.this if isinstance(e, exp.Alias) else e
 
@@ -297,7 +293,7 @@ class SubqueryLowering:
                 raise self.low.unsupported("EXISTS over a set operation", target)
             if lateral.over_unnest(query):
                 return None
-            corr = Correlation(self.sel, query, target)
+            corr = Correlation(self.ctx, query, target)
             if not corr.pairs:
                 return None  # uncorrelated: the general form (a row count) is as cheap
             corr.bind(rel)
@@ -320,7 +316,7 @@ class SubqueryLowering:
             if isinstance(target.this, exp.Tuple) and isinstance(query, exp.Select):
                 return self._row_in(rel, target, query, conj)
             if isinstance(query, exp.Select):
-                corr = Correlation(self.sel, query, target)
+                corr = Correlation(self.ctx, query, target)
                 corr.bind(rel)
                 value = self.one_column(corr.query, sub, "IN")
                 name = self.low.hidden("in")
@@ -328,22 +324,22 @@ class SubqueryLowering:
                 conds = self.conditions(corr) + [
                     {
                         "relationship": "==",
-                        "left": self.sel.into(probe_values, target.this),
+                        "left": lower_into(self.ctx, probe_values, target.this),
                         "right": dx.path(name),
                     }
                 ]
             else:  # a set operation: its one column
                 inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
                 if inner.columns is None or len(inner.columns) != 1:
-                    raise self.sel.fail("IN needs a subquery with exactly one column", sub)
+                    raise self.ctx.fail("IN needs a subquery with exactly one column", sub)
                 conds = [
                     {
                         "relationship": "==",
-                        "left": self.sel.into(probe_values, target.this),
+                        "left": lower_into(self.ctx, probe_values, target.this),
                         "right": dx.path(inner.columns[0]),
                     }
                 ]
-            rel = self.sel.with_computed(rel, probe_values)
+            rel = self.ctx.with_computed(rel, probe_values)
             return self.add(
                 {
                     "op": "semi-join",
@@ -360,17 +356,17 @@ class SubqueryLowering:
     def _row_in(self, rel: Rel, target: exp.In, query: exp.Select, conj: exp.Expr) -> Rel:
         """`(a, b) IN (SELECT x, y ...)` as a WHERE conjunct: a semi-join on a = x, b = y."""
         probes = list(target.this.expressions)
-        corr = Correlation(self.sel, query, target)
+        corr = Correlation(self.ctx, query, target)
         corr.bind(rel)
         values = [e.this if isinstance(e, exp.Alias) else e for e in corr.query.expressions]
         if len(values) != len(probes) or any(isinstance(v, exp.Star) for v in values):
-            raise self.sel.fail(
+            raise self.ctx.fail(
                 f"IN compares {len(probes)} values with a subquery of {len(values)} columns", target
             )
         names = [self.low.hidden("in") for _ in values]
         inner = self.lower_select(corr.query, list(zip(values, names, strict=True)), corr)
         conds = self.conditions(corr) + [
-            {"relationship": "==", "left": self.sel.expr(p), "right": dx.path(n)}
+            {"relationship": "==", "left": lower_expr(self.ctx, p), "right": dx.path(n)}
             for p, n in zip(probes, names, strict=True)
         ]
         return self.add(
@@ -413,11 +409,11 @@ class SubqueryLowering:
         pending: list[tuple[exp.Expr, str]] = []
         for target in self._targets(node):
             if isinstance(target, exp.In):
-                self.sel.expr(target.this)
+                lower_expr(self.ctx, target.this)
             elif isinstance(target, exp.Any | exp.All):
                 assert target.parent is not None  # ANY/ALL stand inside a comparison
                 target = target.parent
-                self.sel.expr(target.this)
+                lower_expr(self.ctx, target.this)
             name = self.low.hidden("having")
             placeholder = raw(dx.path(name))
             if target is node:
@@ -468,8 +464,8 @@ class SubqueryLowering:
         if not isinstance(query, exp.Select):
             raise self.low.unsupported("EXISTS over a set operation", target)
         if lateral.over_unnest(query):
-            return lateral.exists(self.sel, rel, query)
-        corr = Correlation(self.sel, query, target, equalities=True)
+            return lateral.exists(self.ctx, rel, query)
+        corr = Correlation(self.ctx, query, target, equalities=True)
         if not corr.pairs:
             inner = self.low.lower_query(corr.query.limit(1))
             count = self.low.hidden("exists")
@@ -509,7 +505,7 @@ class SubqueryLowering:
         v = self.low.hidden("v")
         relationships: list[str] = []
         if isinstance(query, exp.Select):
-            corr = Correlation(self.sel, query, node, equalities=True)
+            corr = Correlation(self.ctx, query, node, equalities=True)
             corr.bind(rel)
             value = self.one_column(corr.query, sub, "the subquery")
             inner = self.lower_select(corr.query, [(value, v)], corr)
@@ -519,7 +515,7 @@ class SubqueryLowering:
         else:
             inner = self.low.lower_query(query)
             if inner.columns is None or len(inner.columns) != 1:
-                raise self.sel.fail("the subquery must return exactly one column", sub)
+                raise self.ctx.fail("the subquery must return exactly one column", sub)
             inner = self.low.rename(inner, [v])
         cnt, nn, mn, mx = (self.low.hidden(p) for p in ("cnt", "nn", "min", "max"))
         exprs = [
@@ -540,7 +536,7 @@ class SubqueryLowering:
             },
             keys + [e["ref"] for e in exprs],
         )
-        outer_exprs = [self.sel.expr(o) for o in outer]
+        outer_exprs = [lower_expr(self.ctx, o) for o in outer]
         conds = [
             {"relationship": r, "left": o, "right": dx.path(k)}
             for o, k, r in zip(outer_exprs, keys, relationships, strict=True)
@@ -553,7 +549,7 @@ class SubqueryLowering:
         return _Stats(rel, inner, v, keys, outer_exprs, relationships, empty, cnt, nn, mn, mx)
 
     def _in(self, rel: Rel, target: exp.In) -> tuple[Rel, str]:
-        x = self.sel.expr(target.this)
+        x = lower_expr(self.ctx, target.this)
         return self._membership(rel, target.args["query"], target, x)
 
     def _membership(self, rel: Rel, sub: exp.Expr, node: exp.Expr, x: str) -> tuple[Rel, str]:
@@ -598,13 +594,13 @@ class SubqueryLowering:
 
     def _quantified(self, rel: Rel, target: exp.Any | exp.All) -> tuple[Rel, str]:
         cmp = target.parent
-        op = _RELATIONSHIPS.get(type(cmp).__name__)
+        op = dx.COMPARISONS.get(type(cmp).__name__)
         if op is None or cmp is None or cmp.expression is not target:
             raise self.low.unsupported(
                 f"{target.key.upper()} outside a comparison `x op ANY/ALL (subquery)`", target
             )
         every = isinstance(target, exp.All)
-        x = self.sel.expr(cmp.this)
+        x = lower_expr(self.ctx, cmp.this)
         if op == "==" and not every:
             return self._membership(rel, target.this, cmp, x)
         if op == "!=" and every:
@@ -637,13 +633,13 @@ class SubqueryLowering:
         if not isinstance(query, exp.Select):
             inner = self.low.lower_query(query)
             return self._single_value(rel, inner, sub)
-        corr = Correlation(self.sel, query, sub, equalities=True)
+        corr = Correlation(self.ctx, query, sub, equalities=True)
         value = self.one_column(corr.query, sub, "a scalar subquery")
         if not corr.pairs:
             inner = self.low.lower_query(corr.query)
             return self._single_value(rel, inner, sub)
         corr.bind(rel)
-        aggregated = not corr.query.args.get("group") and self.sel._has_aggregate(value)
+        aggregated = not corr.query.args.get("group") and self.ctx.has_aggregate(value)
         v = self.low.hidden("v")
         if aggregated:
             # one row per key; an outer row without one gets NULL, COUNT included: Drill 1.22
@@ -687,7 +683,7 @@ class SubqueryLowering:
         """An uncorrelated scalar subquery: one row (its value, NULL when it is empty)
         cross-joined; more than one row fails the query, as in Drill."""
         if inner.columns is None or len(inner.columns) != 1:
-            raise self.sel.fail("a scalar subquery must return one column", sub)
+            raise self.ctx.fail("a scalar subquery must return one column", sub)
         name, count = self.low.hidden("scalar"), self.low.hidden("rows")
         one = self.add(
             {

@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sqlglot import exp
 
 from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import UnsupportedSqlError
-from drillspark.sql.lower import Rel, _err, ordering
+from drillspark.sql.lower import Rel, ordering
 
 if TYPE_CHECKING:
-    from drillspark.sql.expressions import ExprLowering
-    from drillspark.sql.select import SelectLowering
+    from drillspark.sql.lower import Lowering
 
 # the window operator's unbounded ends: Drill's Long.MIN_VALUE / Long.MAX_VALUE
 UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING = -(1 << 63), (1 << 63) - 1
@@ -28,6 +27,21 @@ NEED_ORDER = {"rank", "dense_rank", "percent_rank", "cume_dist"}
 # functions that take no frame: Drill refuses one written with them, except NTILE's
 UNFRAMED = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead"}
 NO_FRAME = UNFRAMED - {"ntile"}
+
+
+class CallLowering(Protocol):
+    """What a window function needs of the expression lowering that meets it (its calls and
+    arguments are lowered in the block's current mode): sql/expressions.ExprLowering."""
+
+    def lower(self, node: exp.Expr) -> str: ...
+
+    def aggregate_call(self, node: exp.Expr, window: bool = False) -> str: ...
+
+    def is_aggregate(self, node: exp.Expr) -> bool: ...
+
+    def function(self, node: exp.Func) -> str: ...
+
+    def name(self, node: exp.Func) -> str: ...
 
 
 @dataclass
@@ -47,8 +61,9 @@ class WindowCall:
 class WindowLowering:
     """Collects the window functions of a SELECT block while its expressions are lowered."""
 
-    def __init__(self, sel: SelectLowering):
-        self.sel = sel
+    def __init__(self, low: Lowering, node: exp.Select):
+        self.low = low
+        self.node = node
         self.calls: list[WindowCall] = []
         self.active = False  # lowering a window function's own call
         self._named: dict[str, exp.Window] | None = None
@@ -57,10 +72,10 @@ class WindowLowering:
     def named(self) -> dict[str, exp.Window]:
         if self._named is None:
             self._named = {}
-            for w in self.sel.node.args.get("windows") or []:
+            for w in self.node.args.get("windows") or []:
                 name = fold(w.this.name)
                 if name in self._named:
-                    raise self.sel.fail(f"Duplicate window names not allowed ('{w.this.name}')", w)
+                    raise self.low.fail(f"Duplicate window names not allowed ('{w.this.name}')", w)
                 self._named[name] = w
         return self._named
 
@@ -73,18 +88,18 @@ class WindowLowering:
         name = fold(ref.name)
         base = self.named().get(name)
         if base is None:
-            raise self.sel.fail(f"Window '{ref.name}' not found", node)
+            raise self.low.fail(f"Window '{ref.name}' not found", node)
         if name in seen:
-            raise self.sel.fail(f"window '{ref.name}' refers to itself", node)
+            raise self.low.fail(f"window '{ref.name}' refers to itself", node)
         base = self.resolve(base, seen + (name,))
         if node.args.get("partition_by"):
-            raise self.sel.fail("PARTITION BY not allowed with existing window reference", node)
+            raise self.low.fail("PARTITION BY not allowed with existing window reference", node)
         if node.args.get("order") is not None and base.args.get("order") is not None:
-            raise self.sel.fail("ORDER BY not allowed in both base and referenced windows", node)
+            raise self.low.fail("ORDER BY not allowed in both base and referenced windows", node)
         if base.args.get("spec") is not None and (
             node.args.get("order") is not None or node.args.get("spec") is not None
         ):
-            raise self.sel.fail("Referenced window cannot have framing declarations", node)
+            raise self.low.fail("Referenced window cannot have framing declarations", node)
         out = node.copy()
         out.set("alias", None)
         out.set("partition_by", [p.copy() for p in base.args.get("partition_by") or []])
@@ -95,19 +110,18 @@ class WindowLowering:
         return out
 
     # ------------------------------------------------------------------ one function
-    def add(self, node: exp.Window, ex: ExprLowering) -> str:
+    def add(self, node: exp.Window, ex: CallLowering) -> str:
         """Registers `fn OVER (...)`; returns the path of its output field. The call, the
         partitions and the orderings are lowered now, in the block's current mode (input
         columns, or group keys and aggregates in an aggregate query)."""
-        sel = self.sel
         spec = self.resolve(node)
         fn = node.this
         if not isinstance(fn, exp.Func):  # `t.LAST_VALUE(c1) OVER (...)`: a member, not a call
-            raise sel.low.unsupported("OVER after something that is not a function call", fn)
+            raise self.low.unsupported("OVER after something that is not a function call", fn)
         fname = _function_name(fn, ex)
         order = spec.args.get("order")
         if fname in NEED_ORDER and order is None:
-            raise sel.fail(
+            raise self.low.fail(
                 f"{fname.upper()} function requires ORDER BY clause in window "
                 "specification (RANK or DENSE_RANK functions require ORDER BY "
                 "clause in window specification)",
@@ -116,10 +130,10 @@ class WindowLowering:
         if fname in ("lag", "lead"):
             self._check_offset(fn, fname)
         if self.active:
-            raise sel.fail("window functions cannot be nested", node)
+            raise self.low.fail("window functions cannot be nested", node)
         self.active = True
         try:
-            call = ex._aggregate_call(fn, window=True) if ex._is_aggregate(fn) else ex._function(fn)
+            call = ex.aggregate_call(fn, window=True) if ex.is_aggregate(fn) else ex.function(fn)
             withins = [ex.lower(p) for p in spec.args.get("partition_by") or []]
             orderings = (
                 [ordering(ex.lower(o.this), o) for o in order.expressions]
@@ -130,7 +144,7 @@ class WindowLowering:
             self.active = False
         frame = spec.args.get("spec")
         if frame is not None and fname in NO_FRAME:
-            raise sel.fail(
+            raise self.low.fail(
                 "ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions "
                 f"({fname.upper()})",
                 frame,
@@ -138,7 +152,7 @@ class WindowLowering:
         bounds = self.frame(frame, order is not None) if frame is not None else {}
         if fname in UNFRAMED:
             bounds = {}
-        name = sel.low.hidden("win")
+        name = self.low.hidden("win")
         self.calls.append(WindowCall(name, call, withins, orderings, bounds))
         return dx.path(name)
 
@@ -157,12 +171,11 @@ class WindowLowering:
             and args[0].this == "1"
         )
         if not ok:
-            raise _err(
-                UnsupportedSqlError,
+            raise self.low.fail(
                 f"Function {fname.upper()} only supports "
                 "(<value expression>) or (<value expression>, 1) (DRILL-3596)",
                 fn,
-                self.sel.low.sql,
+                UnsupportedSqlError,
             )
 
     def frame(self, frame: exp.WindowSpec, ordered: bool) -> dict:
@@ -176,7 +189,7 @@ class WindowLowering:
         run here as well, RANGE frames with offsets do not."""
         kind = str(frame.args.get("kind") or "").upper()
         if kind == "RANGE" and not ordered:
-            raise self.sel.fail("Window specification must contain an ORDER BY clause", frame)
+            raise self.low.fail("Window specification must contain an ORDER BY clause", frame)
 
         def bound(value: object, side: object, is_end: bool) -> int:
             if value is None and is_end:
@@ -195,18 +208,17 @@ class WindowLowering:
                 and where in ("PRECEDING", "FOLLOWING")
             ):
                 return -int(value.this) if where == "PRECEDING" else int(value.this)
-            raise _err(
-                UnsupportedSqlError,
+            raise self.low.fail(
                 "This type of window frame is currently not "
                 f"supported ({frame.sql('drill')}; DRILL-3188)",
                 frame,
-                self.sel.low.sql,
+                UnsupportedSqlError,
             )
 
         start = bound(frame.args.get("start"), frame.args.get("start_side"), False)
         end = bound(frame.args.get("end"), frame.args.get("end_side"), True)
         if start > end or start == UNBOUNDED_FOLLOWING or end == UNBOUNDED_PRECEDING:
-            raise self.sel.fail(f"the window frame {frame.sql('drill')} is empty", frame)
+            raise self.low.fail(f"the window frame {frame.sql('drill')} is empty", frame)
         if kind == "RANGE":
             if (start, end) == (UNBOUNDED_PRECEDING, 0):
                 return {}
@@ -225,16 +237,16 @@ class WindowLowering:
             op = {
                 "op": "window",
                 "input": rel.op,
-                "withins": [{"ref": self.sel.low.hidden("w"), "expr": w} for w in first.withins],
+                "withins": [{"ref": self.low.hidden("w"), "expr": w} for w in first.withins],
                 "orderings": first.orderings,
                 "aggregations": [{"ref": c.name, "expr": c.call} for c in calls],
             }
             op.update(first.frame)
-            rel = Rel(self.sel.low.builder.add(op), None)
+            rel = Rel(self.low.builder.add(op), None)
         return rel
 
 
-def _function_name(fn: exp.Expr, ex: ExprLowering) -> str:
+def _function_name(fn: exp.Expr, ex: CallLowering) -> str:
     if isinstance(fn, exp.Filter):
         fn = fn.this
-    return ex._name(fn) if isinstance(fn, exp.Func) else ""
+    return ex.name(fn) if isinstance(fn, exp.Func) else ""
