@@ -12,7 +12,8 @@ for an n-way UNION ALL). And, each failing clearly on Spark Connect: `sys.memory
 console's operator metrics read Spark's SQL status store (none on Connect); a `file` plugin on
 `s3a://` or `hdfs://` lists its files through Hadoop's FileSystem with the plugin's scoped
 settings; the `http`, `mongo` and `kafka` plugins hand their pages of records to drillspark's own
-`records.RecordBatch`, so the one `drill` reader reads them. Flight SQL streams an answer's
+`records.RecordBatch` (their one reach: `spark/storage/record_pages.py`), so the one `drill`
+reader reads them. Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
 no Python object per row, a batch at a time in the driver); on Connect, with no `_jdf`, it
 collects the answer whole."""
@@ -44,10 +45,8 @@ ALLOWED = {
         'jvm = getattr(spark, "_jvm", None)',
         "return path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())",
     ),
-    "spark/storage/http.py": ('jvm = getattr(spark, "_jvm", None)',),
+    "spark/storage/record_pages.py": ('jvm = getattr(spark, "_jvm", None)',),
     "server/flight/batches.py": ('jdf = getattr(df, "_jdf", None)',),
-    "spark/storage/mongo.py": ('jvm = getattr(spark, "_jvm", None)',),
-    "spark/storage/kafka.py": ('jvm = getattr(spark, "_jvm", None)',),
 }
 
 

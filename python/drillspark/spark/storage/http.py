@@ -34,6 +34,7 @@ from drillspark.plugin_configs.base import PluginConfigError
 from drillspark.plugin_configs.http import HttpConfig
 from drillspark.spark.storage import readers
 from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.record_pages import classic_jvm
 
 TYPE = "http"
 DEFAULT_TIMEOUT = 10.0  # seconds, when the plugin's `timeout` is 0 (Drill's okhttp default)
@@ -236,12 +237,7 @@ class HttpEngine(StorageEngine):
         timeout = float(self.config.get("timeout") or 0) or DEFAULT_TIMEOUT
         error_on_400 = conn.get("errorOn400") is True
         options = json_reader_options(conn)
-        jvm = getattr(spark, "_jvm", None)
-        if jvm is None:
-            raise HttpPluginError(
-                f"http plugin '{self.name}': reading needs a classic Spark session (with the "
-                "drillspark jar), not Spark Connect"
-            )
+        jvm = classic_jvm(spark, f"http plugin '{self.name}'", HttpPluginError)
         batch = jvm.drillspark.records.RecordBatch()
         data_path = str(conn.get("dataPath") or "")
         paginator = paginator_of(conn)

@@ -25,6 +25,7 @@ from pyspark.sql import functions as F
 from drillspark.plugin_configs.base import PluginConfigError
 from drillspark.plugin_configs.kafka import KafkaConfig
 from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
 TYPE = "kafka"
 PAGE_MESSAGES = 50_000  # messages to a page of records (one input split)
@@ -76,26 +77,13 @@ def _props(name: str, cfg: KafkaConfig) -> dict[str, str]:
 
 
 def _jvm(spark: SparkSession, name: str) -> Any:
-    jvm = getattr(spark, "_jvm", None)
-    if jvm is None:
-        raise KafkaError(
-            f"kafka plugin '{name}': reading needs a classic Spark session (with the drillspark "
-            "jar), not Spark Connect"
-        )
-    return jvm
+    return classic_jvm(spark, f"kafka plugin '{name}'", KafkaError)
 
 
 def _failure(name: str, cfg: KafkaConfig, e: Exception, what: str) -> KafkaError:
-    text = str(getattr(e, "java_exception", None) or e)
-    line = next((ln for ln in text.splitlines() if ln.strip()), repr(e))
-    for marker in ("DrillScanException:", "Exception:"):
-        if marker in line:
-            line = line.split(marker, 1)[1].strip()
-            break
+    line = failure_line(e, cfg.secrets())
     if line.startswith("Timeout expired") or "Timeout of" in line:
         line += " (is the cluster at bootstrap.servers up?)"
-    for secret in cfg.secrets():
-        line = line.replace(secret, "*****")
     if line.startswith(f"kafka plugin '{name}'"):  # a message's place says it all
         return KafkaError(line)
     return KafkaError(f"kafka plugin '{name}': {what}: {line}")

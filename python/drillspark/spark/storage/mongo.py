@@ -20,6 +20,7 @@ from pyspark.sql import DataFrame, SparkSession
 from drillspark.plugin_configs.base import PluginConfigError
 from drillspark.plugin_configs.mongo import MongoConfig
 from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
 TYPE = "mongo"
 PAGE_DOCUMENTS = 10_000  # documents to a page of records (one input split)
@@ -49,25 +50,11 @@ def _uri(cfg: MongoConfig) -> str:
 
 
 def _jvm(spark: SparkSession, name: str) -> Any:
-    jvm = getattr(spark, "_jvm", None)
-    if jvm is None:
-        raise MongoError(
-            f"mongo plugin '{name}': reading needs a classic Spark session (with the drillspark "
-            "jar), not Spark Connect"
-        )
-    return jvm
+    return classic_jvm(spark, f"mongo plugin '{name}'", MongoError)
 
 
 def _failure(name: str, cfg: MongoConfig, e: Exception, what: str) -> MongoError:
-    text = str(getattr(e, "java_exception", None) or e)
-    line = next((ln for ln in text.splitlines() if ln.strip()), repr(e))
-    for marker in ("DrillScanException:", "Exception:"):
-        if marker in line:
-            line = line.split(marker, 1)[1].strip()
-            break
-    for secret in cfg.secrets():
-        line = line.replace(secret, "*****")
-    return MongoError(f"mongo plugin '{name}': {what}: {line}")
+    return MongoError(f"mongo plugin '{name}': {what}: {failure_line(e, cfg.secrets())}")
 
 
 def databases(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list[str]:
