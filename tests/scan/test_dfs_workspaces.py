@@ -70,10 +70,16 @@ def test_files_and_symlinks_inside_the_root_are_read(spark, dfsw):
 
 
 def test_workspace_format_applies_to_directories(spark, dfsw):
-    msg = _error(spark, "SELECT * FROM dfsw.cs.`clean`")
-    assert "format 'csv'" in msg and "clean" in msg
-    # a file's own extension still wins over the workspace default
+    root, _ = dfsw
+    (root / "plain").mkdir(exist_ok=True)
+    (root / "plain" / "data").write_text("x,y\n")
+    # a folder of files without a known extension: the workspace's format (csv) reads them
+    rows = spark.sql("SELECT * FROM dfsw.cs.`plain`").collect()
+    assert [list(r.columns) for r in rows] == [["x", "y"]]
+    # a file's own extension wins over the workspace default, in a folder too (as in Drill:
+    # a folder takes the format of its first data file)
     assert spark.sql("SELECT count(*) n FROM dfsw.cs.`clean/c.json`").first().n == 2
+    assert spark.sql("SELECT count(*) n FROM dfsw.cs.`clean`").first().n == 2
 
 
 @pytest.mark.parametrize("suffix", ["zst", "zstd"])

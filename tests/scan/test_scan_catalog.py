@@ -77,10 +77,20 @@ def test_absolute_path_refused_in_a_named_workspace(spark, ws_catalog):
 def test_unknown_workspace_and_unsupported_format(spark, tmp_path):
     with pytest.raises(Exception, match="no workspace 'nope'"):
         spark.sql("SELECT * FROM dfs.nope.`x.json`").collect()
+    # text is read through Spark's door too (drill-text, docs/formats.md): Drill's columns[]
     p = tmp_path / "x.csv"
     p.write_text("a,b\n1,2\n")
-    with pytest.raises(Exception, match="format 'csv' is not readable yet"):
-        spark.sql(f"SELECT * FROM dfs.`{p}`").collect()
+    assert [list(r.columns) for r in spark.sql(f"SELECT * FROM dfs.`{p}`").collect()] == [
+        ["a", "b"],
+        ["1", "2"],
+    ]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    q = tmp_path / "x.parquet"
+    pq.write_table(pa.table({"a": [1]}), q)
+    with pytest.raises(Exception, match="format 'parquet' is not readable yet"):
+        spark.sql(f"SELECT * FROM dfs.`{q}`").collect()
 
 
 def test_tmp_workspace_reads_below_java_io_tmpdir(spark, tmp_path):

@@ -171,7 +171,7 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     if (!exists) throw new NoSuchTableException("TABLE_OR_VIEW_NOT_FOUND",
       Map("relationName" -> s"${quoted(ident)} (no file or folder matches $path)",
         "searchPath" -> s"[`$catalogName`.`${ws.name}`]"), None)
-    val fmt = format(ws, table, path, conf)
+    val (fmt, everyFile) = format(ws, table, path, conf)
     // a confined workspace: the source checks every file it lists, and again where it opens it
     val confined = ws.realRoot.map(r => Map("workspace" -> ws.name, "workspaceRoot" -> r.toString)).getOrElse(Map.empty)
     if (fmt != "json") {
@@ -182,8 +182,11 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
           s"$catalogName catalog (it reads json and ${Formats.typeNames.mkString(", ")}; parquet " +
           "through drillspark.sql)"))
       val prefix = source.reader.typeName.toLowerCase(Locale.ROOT) + "."
+      // a folder read by the workspace's format (its files have no extension of a format):
+      // every file of it, as Drill reads them, not only the format's extensions (none)
+      val every = if (everyFile) Map("extensions" -> "[]") else Map.empty[String, String]
       val options = catalogOptions.collect { case (k, v) if k.startsWith(prefix) => k.stripPrefix(prefix) -> v } +
-        ("path" -> path) ++ confined
+        ("path" -> path) ++ confined ++ every
       return source.table(new CaseInsensitiveStringMap(options.asJava), None)
     }
     val options = sourceOptions + ("path" -> path) + ("format" -> fmt) ++ confined
@@ -191,8 +194,9 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
   }
 
   /** The extension's format for a file (or a glob naming one), a folder's by its first data
-   * file's (as Drill), else the workspace default, else json. */
-  private def format(ws: Workspace, table: String, path: String, conf: Configuration): String = {
+   * file's (as Drill), else the workspace default, else json; and whether it is a folder's
+   * by default (then each of its files is read by it, whatever its name). */
+  private def format(ws: Workspace, table: String, path: String, conf: Configuration): (String, Boolean) = {
     val p = new Path(path)
     val isDir = !table.exists("*?[{".contains(_)) && p.getFileSystem(conf).getFileStatus(p).isDirectory
     def known(e: String): Boolean = e == "json" || Formats.byExtension(e).isDefined
@@ -200,8 +204,8 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
       if (!isDir) InputFiles.formatOf(path.stripSuffix("/"))
       else InputFiles.list(conf, Seq(path))._1.headOption.map(f => InputFiles.formatOf(f.path)).filter(known).getOrElse("")
     if (ext.isEmpty || !ext.forall(_.isLetterOrDigit) || (isDir && !known(ext)))
-      ws.format.map(_.toLowerCase(Locale.ROOT)).getOrElse("json")
-    else ext
+      (ws.format.map(_.toLowerCase(Locale.ROOT)).getOrElse("json"), isDir)
+    else (ext, false)
   }
 
   override def listTables(namespace: Array[String]): Array[Identifier] = Array.empty
