@@ -120,6 +120,7 @@ def test_ctrl_c_in_the_shell_cancels_the_job_and_the_next_query_runs(tmp_path):
         term.close()
 
 
+@pytest.mark.deploy  # the long tier: 40-90 s of `make test`'s 20 minutes
 def test_sigint_ends_drillspark_sql_with_one_line(tmp_path):
     write_rows(tmp_path)
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable)

@@ -82,6 +82,7 @@ def spark_classes_from_archive(log: str) -> int:
     )
 
 
+@pytest.mark.deploy  # the long tier: 40-90 s of `make test`'s 20 minutes
 def test_first_run_writes_the_archive_later_runs_use_it_corruption_falls_back(tmp_path):
     cache = tmp_path / "cache"
     env = {class_sharing.CACHE_DIR_ENV: str(cache)}

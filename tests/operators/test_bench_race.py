@@ -285,6 +285,7 @@ def test_scale_bench_sizes_and_masters():
     assert sc.peak_rss_mib([os.getpid()]) > 0
 
 
+@pytest.mark.load  # the long tier: 40-90 s of `make test`'s 20 minutes
 @pytest.mark.spark_process
 def test_the_scale_bench_holds_its_one_cpu_master_to_one_cpu(tmp_path, capsys):
     # a real run on 1 MiB: "local[1] on 1 CPU" runs under taskset, plain local[1] does not

@@ -94,6 +94,7 @@ def _disconnect_before_answer(srv: DrillServer, tag: str) -> str:
     return query_id
 
 
+@pytest.mark.load  # the long tier: 40-90 s of `make test`'s 20 minutes
 def test_every_failing_request_gives_its_slot_back(small_server):
     """Eight failing requests of each kind, two slots: before, a lone surrogate failed outside
     the code that frees the slot (py4j cannot send it), and the third such request waited

@@ -7,6 +7,7 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import requests
 from pydrill.client import PyDrill
 from tests.server.helpers import PASSWORDS, Http
@@ -269,6 +270,7 @@ def test_cli_shell_connect(server, capsys, monkeypatch):
     assert "Error: cannot reach http://127.0.0.1:9" in capsys.readouterr().out
 
 
+@pytest.mark.load  # the long tier: 40-90 s of `make test`'s 20 minutes
 def test_a_cancelled_create_table_leaves_nothing_half_written(server):
     """A CTAS cancelled while Spark writes (as the server's stop cancels it) leaves no table
     behind: reading it fails as unknown and the same name can be created again."""
@@ -337,6 +339,7 @@ def test_a_query_over_the_time_limit_is_cancelled(spark, shared):
         assert http.query("SHOW SCHEMAS")["queryState"] == "COMPLETED"
 
 
+@pytest.mark.load  # the long tier: 40-90 s of `make test`'s 20 minutes
 def test_a_large_answer_is_streamed_a_partition_at_a_time(spark, shared):
     """The body is chunked and sent while Spark still computes it: a client that has read
     only the beginning of a three-partition answer (each partition's JSON, megabytes of it, more

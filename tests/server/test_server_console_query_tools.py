@@ -147,6 +147,7 @@ def test_metrics_page_shows_the_threads(browser, server):
     assert "MainThread" in box.text
 
 
+@pytest.mark.load  # the long tier: 40-90 s of `make test`'s 20 minutes
 def test_profile_shows_sparks_operator_metrics(browser, server):
     done = Http(server.url).query(
         f"SELECT N_REGIONKEY, count(*) AS n FROM {NATION} GROUP BY N_REGIONKEY ORDER BY 1"
