@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tests.storage.listening import wait_listening
+
 HERE = Path(__file__).resolve().parent
 JARS = HERE / "jars" / "kafka"
 PRODUCER = HERE / "KafkaProduce.java"
@@ -86,24 +88,9 @@ class KafkaBroker:
         self.proc = subprocess.Popen(
             [*java, "kafka.Kafka", str(props)], stdout=self.log, stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError(
-                    "the Kafka broker exited at start: "
-                    + (folder / "kafka.log").read_text(errors="replace")[-2000:]
-                )
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(
-                        f"the Kafka broker did not listen in {START_TIMEOUT} s"
-                    ) from None
-                time.sleep(0.1)
+        wait_listening(
+            self.proc, self.port, "the Kafka broker", folder / "kafka.log", START_TIMEOUT, self.stop
+        )
 
     def produce(self, topics: Mapping[str, tuple[int, Iterable[Mapping[str, Any]]]]) -> None:
         """Create each topic with its number of partitions and send its messages, each

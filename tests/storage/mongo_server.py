@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import time
 from pathlib import Path
+
+from tests.storage.listening import wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = ROOT / "build" / "ferretdb" / "ferretdb"
@@ -48,22 +49,7 @@ class FerretDB:
             stderr=subprocess.STDOUT,
             env={**os.environ, "FERRETDB_TELEMETRY": "disable"},
         )
-        deadline = time.monotonic() + 60
-        while True:
-            if self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError(
-                    "FerretDB exited at start: "
-                    + (folder / "ferretdb.log").read_text(errors="replace")[-2000:]
-                )
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("FerretDB did not listen within 60 s") from None
-                time.sleep(0.1)
+        wait_listening(self.proc, self.port, "FerretDB", folder / "ferretdb.log", 60, self.stop)
         self.uri = f"mongodb://127.0.0.1:{self.port}/"
 
     def stop(self) -> None:
