@@ -174,11 +174,10 @@ def duration_text(ms: int) -> str:
 RowWriter = Callable[[list[str], Any], Callable[[Any], str]]
 
 # How a protocol that takes Arrow writes an answer (QueryManager.run's `arrow`, Flight SQL's):
-# given the answer's DataFrame, or None and the plain rows of an answer made without Spark, the
-# answer's Arrow schema (so `run` returns once it is planned: the Spark job runs while read),
+# given the answer's DataFrame, or None and the plain rows of an answer made without Spark, its
+# columns, and whether it is small enough to collect whole (else it is streamed from the tasks):
+# the answer's Arrow schema (so `run` returns once it is planned: the Spark job runs while read),
 # then its record batches (whole batches, never a Python object per row)
-# (DataFrame or None, columns, rows answered without Spark, whether the answer is small enough
-# to collect whole) -> the Arrow schema, then record batches
 ArrowWriter = Callable[[Any, list[str], list[list[Any]] | None, bool], Iterator[Any]]
 
 
