@@ -28,3 +28,15 @@ def fold(name: str) -> str:
     if name.isascii():
         return name.lower()
     return "".join(_fold_char(c) for c in name)
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    """`name`, or `name` + the smallest n >= 0 that is free: Drill's naming of a repeated
+    output column (`dept0`; a later `dept0` becomes `dept00`). `taken` holds folded names; the
+    name given is added to it."""
+    free, n = name, 0
+    while fold(free) in taken:
+        free = f"{name}{n}"
+        n += 1
+    taken.add(fold(free))
+    return free

@@ -8,7 +8,7 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.names import fold
+from drillspark.names import fold, unique_name
 from drillspark.plan import operators as lo
 from drillspark.plan.expressions import FieldPath
 from drillspark.spark.expressions import paths_in
@@ -108,17 +108,6 @@ def star_prefix(expr: Any) -> str | None:
     return None
 
 
-def unique_name(name: str, taken: set[str]) -> str:
-    """`name`, or `name` + the smallest n >= 0 that is free (ignoring case): Drill's naming
-    of a repeated output column (`dept0`; a later `dept0` becomes `dept00`)."""
-    if name.lower() not in taken:
-        return name
-    n = 0
-    while f"{name}{n}".lower() in taken:
-        n += 1
-    return f"{name}{n}"
-
-
 def project(tr: Translator, op: lo.Project) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
@@ -187,7 +176,6 @@ def _star_project(tr: Translator, op: lo.Project, df: DataFrame, scope: Scope) -
                 )
             value = tr.compiler(op, scope, f"projections[{i}].expr").compile(p.expr)
             name = unique_name(ref[0], taken)
-            taken.add(name.lower())
             out.append(value.alias(name))
             continue
         target = ref[0] if len(ref) == 1 else ""
@@ -201,7 +189,6 @@ def _star_project(tr: Translator, op: lo.Project, df: DataFrame, scope: Scope) -
             if not c.lower().startswith(prefix.lower()) or f.metadata.get(IMPLICIT_COLUMN):
                 continue
             name = unique_name(into + c[len(prefix) :], taken)
-            taken.add(name.lower())
             out.append(F.col(quote(c)).alias(name))
     if not out:
         return Rel(df.select())  # every star matched nothing: an empty record per row

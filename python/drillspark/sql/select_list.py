@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from drillspark.names import fold
+from drillspark.names import fold, unique_name
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.block import Block, star_prefix
 from drillspark.sql.expressions import lower_expr
@@ -44,12 +44,7 @@ def select_items(ctx: Block) -> list[Item]:
                 continue
             for col, base in expanded:
                 derived.add(base)
-                name, n = base, 0
-                while fold(name) in used:
-                    name = f"{base}{n}"
-                    n += 1
-                used.add(fold(name))
-                items.append(Item(col, name))
+                items.append(Item(col, unique_name(base, used)))
             continue
         if isinstance(e, exp.Alias):
             name = e.alias
@@ -62,12 +57,7 @@ def select_items(ctx: Block) -> list[Item]:
         else:
             name = f"EXPR${len(derived)}"
         derived.add(name)
-        base, n = name, 0
-        while fold(name) in used:
-            name = f"{base}{n}"
-            n += 1
-        used.add(fold(name))
-        items.append(Item(e.this if isinstance(e, exp.Alias) else e, name))
+        items.append(Item(e.this if isinstance(e, exp.Alias) else e, unique_name(name, used)))
     return items
 
 
