@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pyspark.sql import DataFrame, SparkSession
 
 from drillspark.errors import ExecutionError
+from drillspark.plugin_configs.base import PluginConfig, PluginConfigError
 from drillspark.spark.storage.writers import WriteReport
 
 
@@ -34,3 +35,17 @@ class StorageEngine:
     @property
     def kind(self) -> str:
         return str(self.config.get("type", "?"))
+
+
+C = TypeVar("C", bound=PluginConfig)
+
+
+def parsed_config(kind: type[C], name: str, raw: Mapping[str, Any], error: type[Exception]) -> C:
+    """Plugin `name`'s config as `kind` reads it, its refusal raised as the engine's `error`
+    (the message, naming plugin and field, kept)."""
+    try:
+        cfg = kind.from_json(name, raw)
+    except PluginConfigError as e:
+        raise error(str(e)) from None
+    assert isinstance(cfg, kind)
+    return cfg

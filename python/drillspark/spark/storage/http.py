@@ -30,10 +30,9 @@ from urllib.parse import urlencode, urlsplit
 
 from pyspark.sql import DataFrame, SparkSession
 
-from drillspark.plugin_configs.base import PluginConfigError
 from drillspark.plugin_configs.http import HttpConfig
 from drillspark.spark.storage import readers
-from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import classic_jvm
 
 TYPE = "http"
@@ -78,11 +77,7 @@ def shown_url(url: str) -> str:
 
 def connection_of(name: str, config: Mapping[str, Any], conn: str) -> dict[str, Any]:
     """Connection `conn` of plugin `name` (Drill's defaults filled in), or HttpPluginError."""
-    try:
-        cfg = HttpConfig.from_json(name, config)
-    except PluginConfigError as e:
-        raise HttpPluginError(str(e)) from None
-    assert isinstance(cfg, HttpConfig)
+    cfg = parsed_config(HttpConfig, name, config, HttpPluginError)
     connections = cfg.connections()
     found = next((c for c in connections if c.lower() == conn.lower()), None)
     if found is None:

@@ -22,9 +22,8 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from drillspark.plugin_configs.base import PluginConfigError
 from drillspark.plugin_configs.kafka import KafkaConfig
-from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
 TYPE = "kafka"
@@ -58,12 +57,7 @@ class KafkaError(StorageError):
 
 
 def config_of(name: str, config: Mapping[str, Any]) -> KafkaConfig:
-    try:
-        cfg = KafkaConfig.from_json(name, config)
-    except PluginConfigError as e:
-        raise KafkaError(str(e)) from None
-    assert isinstance(cfg, KafkaConfig)
-    return cfg
+    return parsed_config(KafkaConfig, name, config, KafkaError)
 
 
 def _props(name: str, cfg: KafkaConfig) -> dict[str, str]:

@@ -17,9 +17,8 @@ from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 
-from drillspark.plugin_configs.base import PluginConfigError
 from drillspark.plugin_configs.mongo import MongoConfig
-from drillspark.spark.storage.base import StorageEngine, StorageError
+from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
 TYPE = "mongo"
@@ -33,12 +32,7 @@ class MongoError(StorageError):
 
 
 def config_of(name: str, config: Mapping[str, Any]) -> MongoConfig:
-    try:
-        cfg = MongoConfig.from_json(name, config)
-    except PluginConfigError as e:
-        raise MongoError(str(e)) from None
-    assert isinstance(cfg, MongoConfig)
-    return cfg
+    return parsed_config(MongoConfig, name, config, MongoError)
 
 
 def _uri(cfg: MongoConfig) -> str:
