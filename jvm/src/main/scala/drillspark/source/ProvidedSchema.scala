@@ -145,7 +145,9 @@ object ProvidedSchema {
     ddl
   }
 
-  def parseDdl(ddl: String): StructType = {
+  /** The columns of `ddl`. With `notNullNeedsDefault` false (the text reader's), a NOT NULL
+   * column without a default is taken (an empty field leaves it NULL) instead of refused. */
+  def parseDdl(ddl: String, notNullNeedsDefault: Boolean = true): StructType = {
     val text = unwrap(ddl.trim)
     StructType(splitTop(text).map { col =>
       val (body, default) = col match {
@@ -165,7 +167,7 @@ object ProvidedSchema {
       val withDefault = default.fold(field)(d => field.copy(metadata =
         new MetadataBuilder().withMetadata(field.metadata).putString(ColumnWriter.DefaultKey, d).build()))
       checkReadable(withDefault)
-      checkFill(withDefault)
+      if (notNullNeedsDefault || default.nonEmpty) checkFill(withDefault)
       withDefault
     })
   }
@@ -211,7 +213,7 @@ object ProvidedSchema {
 
   /** The provided schema: option `schema` first, else `.drill.schema` in the table root. */
   def find(conf: Configuration, o: DrillOptions, root: Option[Path]): Option[StructType] =
-    o.schemaDdl.map(parseDdl).orElse(root.flatMap { r =>
+    o.schemaDdl.map(parseDdl(_)).orElse(root.flatMap { r =>
       val f = new Path(r, InputFiles.SchemaFileName)
       val fs = f.getFileSystem(conf)
       if (!fs.exists(f)) None

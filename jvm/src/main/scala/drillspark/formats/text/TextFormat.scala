@@ -2,21 +2,23 @@ package drillspark.formats.text
 
 import java.io.ByteArrayOutputStream
 import java.nio.ByteBuffer
-import java.nio.charset.{CharacterCodingException, CodingErrorAction, MalformedInputException, StandardCharsets}
+import java.nio.charset.{CharacterCodingException, CodingErrorAction, StandardCharsets}
 import java.util.Locale
 
 import scala.collection.mutable
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, Cast, EvalMode, GenericInternalRow}
 import org.apache.spark.sql.catalyst.util.GenericArrayData
-import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
+import org.apache.spark.sql.types.{ArrayType, MetadataBuilder, StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
 import drillspark.formats.{FormatErrors, FormatOptions, FormatReader, FormatSource}
 import drillspark.formats.logs.LineInput
+import drillspark.source.ProvidedSchema
 import drillspark.source.input.InputFile
+import drillspark.source.write.ColumnWriter
 
 /** `spark.read.format("drill-text")`: csv, tsv, psv and other delimited text as Drill reads it. */
 final class TextSource extends FormatSource {
@@ -28,15 +30,18 @@ final case class TextConfig(delimiter: String, quote: String, escape: String, co
     lineDelimiter: String, header: Boolean, skipFirstLine: Boolean)
 
 /**
- * Drill's `text` format for Spark's door (drillspark.sql reads it with the Python reader of
- * drillspark/formats/text_reader.py, by the same rules): an empty line is a record with no
- * fields, a trailing delimiter adds an empty field, a line starting with the comment
+ * Drill's `text` format, the one reader of both doors (Spark's `dfs` catalog and
+ * `spark.read.format("drill-text")`, and drillspark.sql through formats/text.py): an empty
+ * line is a record with no fields, a trailing delimiter adds an empty field, a line starting with the comment
  * character is skipped, a quote that does not end a quoted field stays as text. Without
  * `extractHeader` a record is one `columns` array of strings; with it the first record names
  * VARCHAR columns (cleaned as Drill cleans them), a field a short record lacks is ''. A file's
  * options not given are those of Drill's bootstrap config its extension selects (formats/text.py
  * NAMED: csv, csvh with a header, tsv, psv on *.tbl; drillspark reads *.psv alike). Files are
  * read whole, UTF-8 strictly (a byte that is not fails naming the file, line and column).
+ * A provided schema (`schema`: `inline=(a int, ...)` or the column list alone) types columns
+ * by name with a header and by position without one; its columns come first, in its order;
+ * an empty field of a typed column is NULL, a NOT NULL column's default fills a NULL.
  */
 object TextFormat extends FormatReader {
   override val typeName = "text"
@@ -56,8 +61,6 @@ object TextFormat extends FormatReader {
   }
 
   def config(o: FormatOptions, file: String): TextConfig = {
-    if (o.get("schema").exists(_.trim.nonEmpty)) throw FormatErrors.badConfig(typeName,
-      "a provided schema (option 'schema') is read through drillspark.sql only, not Spark's door yet")
     val (delimiter, header) = Named.getOrElse(extensionOf(file), (",", false))
     def text(name: String, default: String): String = o.get(name).map(unescape).getOrElse(default)
     val d = o.get("fieldDelimiter").orElse(o.get("delimiter")).map(unescape).getOrElse(delimiter)
@@ -166,6 +169,10 @@ object TextFormat extends FormatReader {
     }
   }
 
+  /** A file as errors name it: its name alone, never where the table lies on this machine
+   * (a server's user sees the message). */
+  private def shown(file: InputFile): String = new org.apache.hadoop.fs.Path(file.path).getName
+
   /** A file's text, UTF-8 strictly: a byte that is not fails naming the file, line and column. */
   private def content(file: InputFile, conf: Configuration): String = {
     val bytes = {
@@ -182,17 +189,29 @@ object TextFormat extends FormatReader {
       .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
     try decoder.decode(ByteBuffer.wrap(bytes)).toString
     catch {
-      case e: CharacterCodingException =>
+      case _: CharacterCodingException =>
         val at = firstBad(bytes)
         val before = new String(bytes, 0, at, StandardCharsets.UTF_8)
         val line = before.count(_ == '\n') + 1
         val column = before.length - before.lastIndexOf('\n')
-        val bad = e match { case m: MalformedInputException => m.getInputLength; case _ => 1 }
-        val hex = bytes.slice(at, at + bad).map(b => f"${b & 0xff}%02X").mkString(" ")
-        throw FormatErrors.badData(typeName, file.path, s"line $line, column $column, byte $at",
+        val hex = bytes.slice(at, badRunEnd(bytes, at)).map(b => f"${b & 0xff}%02X").mkString(" ")
+        throw FormatErrors.badData(typeName, s"file ${shown(file)} line $line, column $column", s"byte $at",
           s"the bytes $hex (hex) are not UTF-8; text files are read as UTF-8: convert the file " +
             "(e.g. iconv -f latin1 -t utf-8)")
     }
+  }
+
+  /** The end of the run of bytes from `at` that start no UTF-8 character (a few at most). */
+  private def badRunEnd(bytes: Array[Byte], at: Int): Int = {
+    def startsCharacter(k: Int): Boolean = {
+      val lead = bytes(k) & 0xff
+      val n = if (lead < 0x80) 1 else if (lead >= 0xc2 && lead <= 0xdf) 2 else if (lead >= 0xe0 && lead <= 0xef) 3
+        else if (lead >= 0xf0 && lead <= 0xf4) 4 else 0
+      n > 0 && k + n <= bytes.length && (1 until n).forall(j => (bytes(k + j) & 0xc0) == 0x80)
+    }
+    var end = at + 1
+    while (end < bytes.length && end - at < 16 && !startsCharacter(end)) end += 1
+    end
   }
 
   /** The offset of the first byte that does not decode as UTF-8. */
@@ -210,42 +229,127 @@ object TextFormat extends FormatReader {
     records(content(file, conf), c).nextOption().map(headerNames).getOrElse(Nil)
   }
 
+  /** Marks a VARCHAR column of a text table: drillspark.sql reads a column missing beside
+   * only such columns as '' (spark/scope.py TEXT_COLUMN), as Drill's text reader does. */
+  private val TextMark = new MetadataBuilder().putBoolean("drill.text", value = true).build()
+
+  private def textField(name: String, nullable: Boolean): StructField =
+    StructField(name, StringType, nullable, TextMark)
+
+  private val Inline = """(?is)^\s*inline\s*=\s*\((.*)\)\s*$""".r
+
+  /** The provided schema of option `schema` (`inline=(a int not null default '0', b varchar)`,
+   * or the column list alone), Drill's type names read by [[ProvidedSchema]]; a NOT NULL column
+   * without a default stays nullable (an empty field has no value to give it). */
+  def provided(o: FormatOptions): Option[StructType] = o.get("schema").map(_.trim).filter(_.nonEmpty).map { s =>
+    val ddl = s match {
+      case Inline(body) => body
+      case other if other.toLowerCase(Locale.ROOT).startsWith("inline") => throw FormatErrors.badConfig(typeName,
+        s"schema '$s' is not of the form inline=(name type, ...)")
+      case other => other
+    }
+    val fields = try ProvidedSchema.parseDdl(ddl, notNullNeedsDefault = false).fields catch {
+      case e: IllegalArgumentException => throw FormatErrors.badConfig(typeName, FormatErrors.describe(e).stripPrefix("drill: "))
+    }
+    StructType(fields.map { f =>
+      val keep = !f.nullable && f.metadata.contains(ColumnWriter.DefaultKey)
+      val typed = if (f.dataType == StringType) f.copy(metadata = new MetadataBuilder().withMetadata(f.metadata)
+        .withMetadata(TextMark).build()) else f
+      typed.copy(nullable = !keep)
+    })
+  }
+
   override def schema(files: Seq[InputFile], options: FormatOptions, conf: Configuration): StructType = {
+    val providedSchema = provided(options).getOrElse(StructType(Nil))
     val withHeader = files.filter(f => config(options, f.path).header)
-    if (withHeader.isEmpty) StructType(Seq(StructField("columns", ArrayType(StringType, containsNull = false))))
-    else {
+    if (withHeader.isEmpty) {
+      if (providedSchema.nonEmpty) providedSchema
+      else StructType(Seq(StructField("columns", ArrayType(StringType, containsNull = false), nullable = true, TextMark)))
+    } else {
       val headers = withHeader.map { f =>
         val h = header(f, options, conf)
         h.map(_.toLowerCase(Locale.ROOT)) -> h
       }
       val names = mutable.LinkedHashMap[String, String]()
       headers.foreach(_._2.foreach(n => names.getOrElseUpdate(n.toLowerCase(Locale.ROOT), n)))
+      val typed = providedSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
       // a column is NOT NULL when every file's header has it (a short record fills '')
-      StructType(names.toSeq.map { case (low, n) =>
-        StructField(n, StringType, nullable = !headers.forall(_._1.contains(low)))
+      StructType(providedSchema.fields ++ names.toSeq.filterNot(n => typed(n._1)).map { case (low, n) =>
+        textField(n, nullable = !headers.forall(_._1.contains(low)))
       })
     }
   }
 
+  /** A provided column's value from its field's text (null: the record lacks the field). */
+  private final class Typed(f: StructField, file: String) {
+    private val cast = if (f.dataType == StringType) None
+      else Some(Cast(BoundReference(0, StringType, nullable = true), f.dataType, Some("UTC"), EvalMode.TRY))
+    private val fill: Any =
+      if (f.metadata.contains(ColumnWriter.DefaultKey)) convert(f.metadata.getString(ColumnWriter.DefaultKey), 0L)
+      else null
+
+    private def convert(text: String, record: Long): Any = cast match {
+      case None => UTF8String.fromString(text)
+      case Some(c) =>
+        val v = c.eval(InternalRow(UTF8String.fromString(text)))
+        if (v == null) throw FormatErrors.badData(typeName, file, s"record $record, column ${f.name}",
+          s"'$text' is not a ${f.dataType.sql} (the provided schema's type)")
+        v
+    }
+
+    def apply(text: String, record: Long): Any =
+      if (text == null || (cast.nonEmpty && text.isEmpty)) fill else convert(text, record)
+  }
+
   override def read(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration): Iterator[InternalRow] = {
     val c = config(options, file.path)
+    val providedSchema = provided(options)
     val rows = records(content(file, conf), c)
+    val width = schema.size
+    val typed: Array[Typed] = schema.fields.map { f =>
+      providedSchema.flatMap(_.fields.find(_.name.equalsIgnoreCase(f.name))).map(p => new Typed(p, shown(file))).orNull
+    }
     if (c.header) {
       val names = if (rows.hasNext) headerNames(rows.next()) else Nil
       val index = schema.fieldNames.map(_.toLowerCase(Locale.ROOT)).zipWithIndex.toMap
       val at = names.map(n => index.getOrElse(n.toLowerCase(Locale.ROOT), -1)).toArray
+      var record = 1L
       rows.map { rec =>
-        val out = new Array[Any](schema.size)
+        record += 1
+        val text = new Array[String](width)
         var k = 0
         while (k < at.length) {
-          if (at(k) >= 0) out(at(k)) = UTF8String.fromString(if (k < rec.length) rec(k) else "")
+          if (at(k) >= 0) text(at(k)) = if (k < rec.length) rec(k) else ""
+          k += 1
+        }
+        val out = new Array[Any](width)
+        k = 0
+        while (k < width) {
+          out(k) = if (typed(k) != null) typed(k)(text(k), record) else if (text(k) == null) null else UTF8String.fromString(text(k))
           k += 1
         }
         new GenericInternalRow(out)
       }
     } else {
       if (c.skipFirstLine && rows.hasNext) rows.next()
-      rows.map(rec => new GenericInternalRow(Array[Any](new GenericArrayData(rec.map(UTF8String.fromString(_): Any)))))
+      providedSchema match {
+        case Some(p) => // by position: the provided schema's n-th column is the record's n-th field
+          val position = schema.fieldNames.map(n => p.fieldNames.indexWhere(_.equalsIgnoreCase(n)))
+          var record = if (c.skipFirstLine) 1L else 0L
+          rows.map { rec =>
+            record += 1
+            val out = new Array[Any](width)
+            var k = 0
+            while (k < width) {
+              val at = position(k)
+              out(k) = typed(k)(if (at >= 0 && at < rec.length) rec(at) else null, record)
+              k += 1
+            }
+            new GenericInternalRow(out)
+          }
+        case None =>
+          rows.map(rec => new GenericInternalRow(Array[Any](new GenericArrayData(rec.map(UTF8String.fromString(_): Any)))))
+      }
     }
   }
 }
