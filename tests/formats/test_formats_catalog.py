@@ -94,7 +94,11 @@ def test_type_picks_the_config_the_extension_selects():
     assert registry.config_for({"type": "excel"}, "/x/a.xlsx", own)[1]["sheetName"] == ""
     assert registry.config_for({"type": "sheets"}, "/x/a.xlsx", own)[1]["sheetName"] == "S"
     assert registry.config_for(None, "/x/a.xlsm", own)[1]["sheetName"] == "S"
-    assert registry.config_for(None, "/x/a.json", own) is None  # read by the JSON path
+    # json reads through its plugin too (formats/json.py `read`), with Drill's bootstrap config
+    assert registry.config_for(None, "/x/a.json", own) == (
+        registry.get("json"),
+        {"type": "json", "extensions": ["json"]},
+    )
 
 
 def test_a_folder_reads_its_files_of_the_format(spark, tmp_path):

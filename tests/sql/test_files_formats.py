@@ -8,7 +8,8 @@ import datetime
 
 import pytest
 
-from drillspark.formats.text_reader import TextOptions, header_names, parse_records
+from drillspark.formats import FormatError
+from drillspark.formats.text import TextFormat
 from drillspark.sql import SqlEngine, SqlSession
 
 
@@ -35,13 +36,26 @@ def rows(engine, sql):
 
 
 # ------------------------------------------------------------------ the record parser
+# (the extension's `drill-text` source, the one reader of both doors)
 
-CSV = TextOptions()
+
+def records(spark, path, text, **options):
+    """The records of `text` written to `path`, each the `columns` array of one row."""
+    path.write_bytes(text.encode("utf-8"))
+    df = spark.read.format("drill-text").options(**options).load(str(path))
+    return [list(r["columns"]) for r in df.collect()]
 
 
-def test_empty_lines_trailing_delimiters_and_spaces_kept():
+def header_names(spark, path, fields):
+    """The column names the `drill-text` source gives a .csvh file with this header."""
+    quoted = ",".join('"' + f.replace('"', '""') + '"' for f in fields)
+    path.write_text(quoted + "\n")
+    return spark.read.format("drill-text").load(str(path)).columns
+
+
+def test_empty_lines_trailing_delimiters_and_spaces_kept(spark, tmp_path):
     text = "a,b,c\n\n1,2,\n3,,5\n\n6\n  7 , 8 ,9\n"
-    assert list(parse_records(text, CSV)) == [
+    assert records(spark, tmp_path / "t.csv", text) == [
         ["a", "b", "c"],
         [],
         ["1", "2", ""],
@@ -52,13 +66,16 @@ def test_empty_lines_trailing_delimiters_and_spaces_kept():
     ]
 
 
-def test_carriage_return_stays_in_the_last_field():
-    assert list(parse_records("1,2,3\r\n4,5,6\r\n", CSV)) == [["1", "2", "3\r"], ["4", "5", "6\r"]]
+def test_carriage_return_stays_in_the_last_field(spark, tmp_path):
+    assert records(spark, tmp_path / "t.csv", "1,2,3\r\n4,5,6\r\n") == [
+        ["1", "2", "3\r"],
+        ["4", "5", "6\r"],
+    ]
 
 
-def test_quotes_doubled_quotes_and_quotes_that_do_not_end_a_field():
+def test_quotes_doubled_quotes_and_quotes_that_do_not_end_a_field(spark, tmp_path):
     text = '1,"hello, world"\n2,"say ""hi"""\n3,""\n4,a"b\n5,"a\\"b"\n'
-    assert list(parse_records(text, CSV)) == [
+    assert records(spark, tmp_path / "t.csv", text) == [
         ["1", "hello, world"],
         ["2", 'say "hi"'],
         ["3", ""],
@@ -66,25 +83,26 @@ def test_quotes_doubled_quotes_and_quotes_that_do_not_end_a_field():
         ["5", 'a\\"b'],
     ]
     # a quoted field spans lines; a quote followed by text keeps going to the end of the file
-    assert list(parse_records('1,"multi\nline",z\n2,b,c\n', CSV)) == [
+    assert records(spark, tmp_path / "t.csv", '1,"multi\nline",z\n2,b,c\n') == [
         ["1", "multi\nline", "z"],
         ["2", "b", "c"],
     ]
-    assert list(parse_records('1,a"b\n2,"x"y\n', CSV)) == [["1", 'a"b'], ["2", 'x"y\n']]
+    assert records(spark, tmp_path / "t.csv", '1,a"b\n2,"x"y\n') == [["1", 'a"b'], ["2", 'x"y\n']]
 
 
-def test_comment_lines_and_other_line_delimiters():
-    assert list(parse_records("# c\n1,a\n#two\n2,b\n", CSV)) == [["1", "a"], ["2", "b"]]
-    semi = TextOptions.from_config({"fieldDelimiter": ",", "lineDelimiter": ";"})
-    assert list(parse_records("1,a;2,b;3,c", semi)) == [["1", "a"], ["2", "b"], ["3", "c"]]
+def test_comment_lines_and_other_line_delimiters(spark, tmp_path):
+    assert records(spark, tmp_path / "t.csv", "# c\n1,a\n#two\n2,b\n") == [["1", "a"], ["2", "b"]]
+    semi = records(spark, tmp_path / "t.csv", "1,a;2,b;3,c", lineDelimiter=";")
+    assert semi == [["1", "a"], ["2", "b"], ["3", "c"]]
 
 
-def test_header_names_trimmed_unique_and_never_empty():
-    assert header_names(["a", " b ", "c"]) == ["a", "b", "c"]
-    assert header_names(["a", "a", ""]) == ["a", "a_2", "column_3"]
+def test_header_names_trimmed_unique_and_never_empty(spark, tmp_path):
+    assert header_names(spark, tmp_path / "h.csvh", ["a", " b ", "c"]) == ["a", "b", "c"]
+    got = header_names(spark, tmp_path / "h.csvh", ["a", "a", ""])
+    assert got == ["a", "a_2", "column_3"]
 
 
-def test_header_names_cleaned_as_drill_names_them():
+def test_header_names_cleaned_as_drill_names_them(spark, tmp_path):
     # Drill 1.22's names for this header (SELECT * FROM a .csvh file, and the same through
     # table(... extractHeader => true)): not-letter-or-digit -> '_', 'col_' before a name
     # that does not start with a letter, then unique ignoring case
@@ -103,7 +121,7 @@ def test_header_names_cleaned_as_drill_names_them():
         "  sp  ",
         "x",
     ]
-    assert header_names(header) == [
+    assert header_names(spark, tmp_path / "h.csvh", header) == [
         "first_name",
         "a_b",
         "col_1abc",
@@ -118,7 +136,8 @@ def test_header_names_cleaned_as_drill_names_them():
         "sp",
         "x",
     ]
-    assert header_names(["5200.5", "2019-03-01", "true", "-1", "a b c", "q,uoted", "NULL"]) == [
+    more = ["5200.5", "2019-03-01", "true", "-1", "a b c", "q,uoted", "NULL"]
+    assert header_names(spark, tmp_path / "h.csvh", more) == [
         "col_5200_5",
         "col_2019_03_01",
         "true",
@@ -129,20 +148,19 @@ def test_header_names_cleaned_as_drill_names_them():
     ]
 
 
-def test_a_longer_field_delimiter_uses_its_first_character():
+def test_a_longer_field_delimiter_uses_its_first_character(spark, tmp_path):
     # Drill: fieldDelimiter => '||' or '|x' splits on '|'; 'aaaa' on 'a'
     for delim in ("||", "|x"):
-        fmt = TextOptions.from_config({"fieldDelimiter": delim})
-        assert list(parse_records("1|Alice|Smith\n", fmt)) == [["1", "Alice", "Smith"]]
-    fmt = TextOptions.from_config({"fieldDelimiter": "aaaa"})
-    assert list(parse_records("1aaaa2 3aaaa4aaa5\n", fmt)) == [
+        got = records(spark, tmp_path / "t.csv", "1|Alice|Smith\n", fieldDelimiter=delim)
+        assert got == [["1", "Alice", "Smith"]]
+    assert records(spark, tmp_path / "t.csv", "1aaaa2 3aaaa4aaa5\n", fieldDelimiter="aaaa") == [
         ["1", "", "", "", "2 3", "", "", "", "4", "", "", "5"]
     ]
 
 
 def test_unknown_text_option_is_refused():
-    with pytest.raises(ValueError, match="unknown text format option 'fieldDelimeter'"):
-        TextOptions.from_config({"fieldDelimeter": ";"})
+    with pytest.raises(FormatError, match="unknown option 'fieldDelimeter' for format type 'text'"):
+        TextFormat.config({"fieldDelimeter": ";"})
 
 
 # ------------------------------------------------------------------ text formats in SQL

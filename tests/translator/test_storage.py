@@ -231,7 +231,7 @@ def test_json_format_options_reach_the_reader(run_plan, tmp_path):
     with pytest.raises(Exception, match=r"operator @1 \(scan\).*n.json.*NaN") as err:
         scan({"type": "json", "nanInf": False}).rows()
     assert "An error occurred while calling" not in str(err.value)  # no py4j preamble
-    with pytest.raises(Exception, match=r"unknown JSON format option 'allTextMod'"):
+    with pytest.raises(Exception, match=r"unknown option 'allTextMod' for format type 'json'"):
         scan({"type": "json", "allTextMod": True})
 
 

@@ -87,6 +87,11 @@ class ReadRequest:
     table: str = ""  # the table as the query named it, for errors
     # every column name the statement holds: which metadata columns (`_sheets`) it asks for
     names: Sequence[str] = ()
+    # the top-level columns a JSON table keeps (None: all), a Parquet table's columns (None:
+    # all; one the files lack is NULL), the text columns a `SELECT *` names elsewhere ('')
+    keep: Sequence[str] | None = None
+    columns: Sequence[str] | None = None
+    named: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -245,6 +250,7 @@ class FormatPlugin:
             df = reader.load(files)
         except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
             raise FormatError(describe(e)) from None
+        df = self.loaded(df, request)
         return with_implicit(
             df,
             F.col(f"`{PATH_COLUMN}`"),
@@ -254,6 +260,10 @@ class FormatPlugin:
             dirs_first=self.DIRS_FIRST,
             drop=PATH_COLUMN,
         )
+
+    def loaded(self, df: DataFrame, request: ReadRequest) -> DataFrame:
+        """The source's table before dirN and the implicit columns go on (a subclass's)."""
+        return df
 
 
 def list_files(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:

@@ -1,16 +1,23 @@
-"""Drill's `parquet` format: its config, and its write (store.format `parquet`, the CTAS
-default). Its files are read by `parquet_reader` (Drill's TIME columns and pre-1.9 dates),
-called through spark/storage/readers.read_parquet."""
+"""Drill's `parquet` format: its config, its read and its write (store.format `parquet`, the
+CTAS default). Its files are read by `parquet_reader` (Drill's TIME columns and pre-1.9
+dates), called through spark/storage/readers.read_parquet."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.formats.base import FormatPlugin, Option, StoreFormat, WriteSpec
+from drillspark.formats.base import (
+    FormatError,
+    FormatPlugin,
+    Option,
+    ReadRequest,
+    StoreFormat,
+    WriteSpec,
+)
 from drillspark.spark.scope import quote
 
 
@@ -36,6 +43,19 @@ class ParquetFormat(FormatPlugin):
     def bootstrap(cls) -> dict[str, dict[str, Any]]:
         # Drill's bootstrap config lists parquet with its type alone (no extensions)
         return {"parquet": {"type": "parquet"}}
+
+    def read(self, spark: SparkSession, request: ReadRequest) -> DataFrame:
+        """Spark's Parquet reader with Drill's corrections (readers.read_parquet); the
+        config's other options are Drill's writer's and change no read."""
+        from drillspark.spark.storage import readers
+
+        corrected = request.config.get("autoCorrectCorruptDates", True)
+        try:
+            return readers.read_parquet(
+                spark, request.paths, request.columns, request.implicit, bool(corrected)
+            )
+        except readers.ReadError as e:
+            raise FormatError(str(e)) from None
 
     @classmethod
     def write_spec(cls, df: DataFrame, store: StoreFormat) -> WriteSpec:

@@ -29,7 +29,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.errors import ExecutionError
-from drillspark.formats.text_reader import PATH_COL
+from drillspark.formats.base import PATH_COLUMN as PATH_COL
 from drillspark.spark.scope import REQUIRED_COLUMN, quote
 from drillspark.spark.storage.implicit import local_path
 

@@ -181,7 +181,7 @@ def config_for(
     table function's options with their `type`, or a `formats` entry's name), else the
     `formats` config the file's extension selects. A table function's options go over the
     plugin's config of that type when it has one, else over Drill's defaults. None when
-    neither names a registered format reading through the extension's sources."""
+    neither names a registered format."""
     options: dict[str, Any] = {}
     base: dict[str, Any] | None = None
     if isinstance(asked, Mapping):
@@ -194,8 +194,8 @@ def config_for(
         base = named(str(asked), configured) if is_name else None
         type_name = str(base.get("type")) if base else str(asked)
         wanted = find(type_name)
-        if wanted is None or wanted.SOURCE is None:
-            return None  # json, text, parquet: the storage engine's own readers
+        if wanted is None:
+            return None
         if base is None:
             # a type: the config of that type the file's extension selects, else the plugin's
             # own config of that type, else Drill's (a table function's options go over it)
@@ -220,7 +220,7 @@ def config_for(
         base = hit[1]
         type_name = str(base.get("type"))
     plugin = find(type_name)
-    if plugin is None or plugin.SOURCE is None:
+    if plugin is None:
         return None
     merged = {k: v for k, v in (base or {}).items() if str(k).lower() != "type"}
     merged.update(options)

@@ -1,19 +1,44 @@
 """Drill's `text` format (csv, csvh, tsv, psv: named configs of one type): its config, the
 named configs of Drill's bootstrap `dfs`, the extensions each selects, and the `store.format`
 values CTAS writes (csv, tsv, psv with Drill's delimiters and file extensions). Its files are
-parsed by `text_reader` (Drill's rules, not Spark's CSV reader's), called through
-spark/storage/readers.read_text."""
+read by the extension's `drill-text` source (jvm/.../formats/text/TextFormat.scala: Drill's
+record rules, headers, the provided schema, strict UTF-8), the one reader Spark's own door
+uses too."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.formats.base import FormatPlugin, Option, StoreFormat, WriteSpec
-from drillspark.spark.scope import quote
+from drillspark.formats.base import FormatPlugin, Option, ReadRequest, StoreFormat, WriteSpec
+from drillspark.spark.scope import TEXT_COLUMN, quote
+
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "b": "\b", "f": "\f", "\\": "\\", "'": "'", '"': '"'}
+
+
+def unescape(text: str) -> str:
+    """Java escapes in a table function's text, as Drill reads them once: '\\t' is a tab,
+    '\\u0009' too, '\\\\' a backslash; an unknown or unfinished escape stays as written."""
+    if "\\" not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        nxt = text[i + 1] if i + 1 < len(text) else ""
+        if c == "\\" and nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif c == "\\" and nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2 : i + 6]):
+            out.append(chr(int(text[i + 2 : i + 6], 16)))
+            i += 6
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def _named(ext: str, delimiter: str, header: bool = False) -> dict[str, Any]:
@@ -47,6 +72,7 @@ class TextFormat(FormatPlugin):
         # drillspark's plan selections' older name of fieldDelimiter
         Option("delimiter", None, (str,)),
     )
+    SOURCE = "drill-text"
     BOOTSTRAP = True
     # Drill's bootstrap `dfs` formats of this type, by name (`psv` reads *.tbl)
     NAMED: ClassVar[dict[str, dict[str, Any]]] = {
@@ -63,6 +89,24 @@ class TextFormat(FormatPlugin):
         StoreFormat("tsv", "tsv", "\t"),
         StoreFormat("psv", "tbl", "|"),
     )
+
+    @classmethod
+    def validate(cls, config: dict[str, Any], where: str) -> None:
+        # a plan selection's `delimiter` is fieldDelimiter's older name: it wins
+        older = config.pop("delimiter", None)
+        if older is not None:
+            config["fieldDelimiter"] = older
+
+    def loaded(self, df: DataFrame, request: ReadRequest) -> DataFrame:
+        """Columns a `SELECT *` names elsewhere that the files lack: '' (Drill's text reader)."""
+        have = {c.lower() for c in df.columns}
+        extra = [n for n in request.named if n.lower() not in have]
+        if not extra:
+            return df
+        return df.select(
+            *[F.col(quote(c)) for c in df.columns],
+            *[F.lit("").alias(n, metadata={TEXT_COLUMN: True}) for n in extra],
+        )
 
     @classmethod
     def bootstrap(cls) -> dict[str, dict[str, Any]]:

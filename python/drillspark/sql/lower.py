@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from drillspark.formats.text_reader import unescape
+from drillspark.formats.text import unescape
 from drillspark.names import fold
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.errors import (

@@ -29,9 +29,8 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 
 from drillspark.formats import registry as format_registry
-from drillspark.formats.base import ReadRequest
+from drillspark.formats.base import FormatError, ReadRequest
 from drillspark.spark.storage import filesystems as rfs
-from drillspark.spark.storage import readers
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.jdbc import JdbcEngine
@@ -242,72 +241,48 @@ class FileEngine(StorageEngine):
         raw_paths = [raw] if isinstance(raw, str) else list(raw)
         ws = selection.get("workspace")
         paths = [self.resolve(spark, _strip_scheme(str(p)), ws) for p in raw_paths]
-        # a format of drillspark/formats/ read by the extension's sources (avro, excel, ...)
-        registered = format_registry.config_for(
-            selection.get("format") or selection.get("type") or self.default_format,
-            paths[0],
-            self.config.get("formats"),
-            f"scan of {self.name!r}: ",
-        )
-        if registered is not None:
-            plugin, conf = registered
-            request = ReadRequest(
-                paths,
-                conf,
-                implicit=list(selection.get("implicit") or ()),
-                source_options=self._read_confinement(paths, ws, selection),
-                table=str(selection.get("table") or paths[0]),
-                names=list(selection.get("names") or ()),
-            )
-            return plugin.read(spark, request)
-        fmt = self._format_of(selection, paths[0])
-        fmt_conf = (self.config.get("formats") or {}).get(fmt) or {}
-        implicit = list(selection.get("implicit") or ())  # file columns the query names
-        if fmt == "json":
-            options = self._json_options(selection, fmt_conf)
-            options.update(self._read_confinement(paths, ws, selection))
-            return readers.read_json(spark, paths, options, implicit, selection.get("keepColumns"))
-        if fmt == "parquet":
-            fmt_sel = selection.get("format")
-            options = dict(fmt_sel) if isinstance(fmt_sel, Mapping) else {}
-            return readers.read_parquet(spark, paths, selection.get("columns"), implicit, options)
-        return readers.read_text(
-            spark,
-            paths,
-            self._text_config(selection, fmt, fmt_conf),
-            implicit,
-            named=selection.get("named") or (),
-        )
-
-    @staticmethod
-    def _text_config(
-        selection: Mapping[str, Any], fmt: str, fmt_conf: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """The text format config: the engine's, the selection's `format` (a table
-        function's options), then the plan's older `delimiter` / `extractHeader` keys."""
-        config: dict[str, Any] = {"fieldDelimiter": TEXT_DELIMITERS.get(fmt, ",")}
-        if isinstance(fmt_conf, Mapping):
-            config.update(fmt_conf)
-        if isinstance(selection.get("format"), Mapping):
-            config.update(selection["format"])
-        for key in ("delimiter", "extractHeader"):
-            if key in selection:
-                config[key] = selection[key]
-        return config
-
-    def _json_options(
-        self, selection: Mapping[str, Any], fmt_conf: Mapping[str, Any]
-    ) -> dict[str, str]:
-        """Reader options: the engine's `formats.json` config, overridden by the scan's own
-        `selection.format` (a SQL table function's options and session options land there)."""
-        config: dict[str, Any] = dict(fmt_conf) if isinstance(fmt_conf, Mapping) else {}
-        fmt = selection.get("format")
-        if isinstance(fmt, Mapping):
-            config.update(fmt)
+        # the format's plugin of drillspark/formats/ reads it (json, parquet, text, avro, ...):
+        # the selection's format (a table function's options, a config's name), the engine's
+        # type, else the config the file's extension selects among the engine's `formats`
+        where = f"scan of {self.name!r}: "
+        asked = self._asked_format(selection)
+        formats = _plan_formats(self.config.get("formats"))
         try:
-            return readers.json_options(config)
-        except readers.ReadError as e:
-            raise StorageError(f"scan of {self.name!r}: {e}") from None
+            registered = format_registry.config_for(asked, paths[0], formats, where)
+            if registered is None:  # no extension says: the first data file's format
+                found = self._format_of(selection, paths[0])
+                registered = format_registry.config_for(found, paths[0], formats, where)
+        except FormatError as e:
+            raise StorageError(str(e)) from None
+        if registered is None:
+            raise StorageError(
+                f"{where}cannot tell the format of {paths[0]!r}; give selection.type"
+            )
+        plugin, conf = registered
+        request = ReadRequest(
+            paths,
+            conf,
+            implicit=list(selection.get("implicit") or ()),
+            source_options=self._read_confinement(paths, ws, selection),
+            table=str(selection.get("table") or paths[0]),
+            names=list(selection.get("names") or ()),
+            keep=selection.get("keepColumns"),
+            columns=selection.get("columns"),
+            named=list(selection.get("named") or ()),
+        )
+        return plugin.read(spark, request)
+
+    def _asked_format(self, selection: Mapping[str, Any]) -> Any:
+        """The format a scan names: its `format` (a table function's options with their
+        `type`, or a config's name), its `type`, else the engine's type (`csv`, `json`, ...);
+        a plan's older selection keys `delimiter` / `extractHeader` go over it."""
+        asked = selection.get("format") or selection.get("type") or self.default_format
+        older = {k: selection[k] for k in ("delimiter", "extractHeader") if k in selection}
+        if not older:
+            return asked
+        if isinstance(asked, Mapping):
+            return {**asked, **older}
+        return {"type": asked or "text", **older}
 
     def write(self, df: DataFrame, target: Any) -> WriteReport:
         if not isinstance(target, Mapping):
@@ -403,6 +378,25 @@ def _ext(path: str) -> str:
 
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.path.sep) + os.path.sep)
+
+
+def _plan_formats(formats: Any) -> Any:
+    """An engine's `formats`, a plan's older text entries (`{"psv": {"type": "psv", ...}}`:
+    a type csv, tsv or psv, keyed by the extension it reads) as Drill's text configs."""
+    if not isinstance(formats, Mapping):
+        return formats
+    out: dict[str, Any] = {}
+    for name, conf in formats.items():
+        kind = str(conf.get("type", "")).lower() if isinstance(conf, Mapping) else ""
+        if kind in TEXT_DELIMITERS:
+            conf = {
+                "fieldDelimiter": TEXT_DELIMITERS[kind],
+                "extensions": [str(name)],
+                **{k: v for k, v in conf.items() if k != "type"},
+                "type": "text",
+            }
+        out[str(name)] = conf
+    return out
 
 
 def _format_of_dir(path: str) -> str | None:

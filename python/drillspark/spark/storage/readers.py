@@ -1,5 +1,7 @@
-"""Reading files into DataFrames, one function per format. JSON is read only by the
-extension's `drill` source (`read_json`); every drillspark session has the jar."""
+"""Reading JSON and Parquet files into DataFrames, for their format plugins (formats/json.py,
+formats/parquet.py `read`). JSON is read only by the extension's `drill` source (`read_json`);
+every drillspark session has the jar. Text is read by the extension's `drill-text` source
+(formats/text.py)."""
 
 from __future__ import annotations
 
@@ -17,11 +19,10 @@ from pyspark.sql import functions as F
 from drillspark import rules
 from drillspark.errors import ExecutionError
 from drillspark.formats import parquet_reader as parquet
-from drillspark.formats import text_reader as text
+from drillspark.formats.base import PATH_COLUMN as PATH_COL
 from drillspark.formats.base import walk_folder
-from drillspark.formats.text_reader import PATH_COL
 from drillspark.spark import single_pass
-from drillspark.spark.scope import IMPLICIT_COLUMN, TEXT_COLUMN, quote
+from drillspark.spark.scope import IMPLICIT_COLUMN, quote
 from drillspark.spark.storage import filesystems
 from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 
@@ -132,23 +133,15 @@ def read_parquet(
     paths: Sequence[str],
     columns: Sequence[str] | None = None,
     implicit: Sequence[str] = (),
-    options: Mapping[str, Any] | None = None,
+    auto_correct: bool = True,
 ) -> DataFrame:
     """Parquet with schema merging across files (TIME columns and pre-1.9 Drill dates as Drill
-    reads them, see `parquet`), dirN columns first and the `implicit` file columns; `columns`
-    a file lacks are filled with nulls (Drill's missing-column rule: nullable INT when no
-    reader knows the type)."""
+    reads them, see `parquet`; `auto_correct`: Drill's autoCorrectCorruptDates), dirN columns
+    first and the `implicit` file columns; `columns` a file lacks are filled with nulls
+    (Drill's missing-column rule: nullable INT when no reader knows the type)."""
     files = _expand(paths, (".parquet",))
     if not files:
         raise ReadError(f"no parquet files at {', '.join(paths)}")
-    auto_correct = True
-    for key, value in (options or {}).items():
-        if key.lower() == "autocorrectcorruptdates":
-            auto_correct = text.truthy(value)
-        elif key.lower() not in ("type", "extensions"):
-            raise ReadError(
-                f"unknown parquet format option {key!r} (known: autoCorrectCorruptDates)"
-            )
     # each row's file only where a column comes from it (dirN, filename, ...)
     with_path = dir_depth(paths, files) > 0 or any(n.lower() in FILE_COLUMNS for n in implicit)
     try:
@@ -197,38 +190,6 @@ def _parquet_columns(
             ]
         )
     return df
-
-
-def read_text(
-    spark: SparkSession,
-    paths: Sequence[str],
-    config: Mapping[str, Any],
-    implicit: Sequence[str] = (),
-    extensions: Sequence[str] = (),
-    named: Sequence[str] = (),
-) -> DataFrame:
-    """Drill's text reader (see `text`): without a header every record is one `columns` array
-    of strings; with a header the named columns are strings; dirN columns last. `named`
-    columns the files lack are added as '' (a `SELECT *` naming them elsewhere lists them)."""
-    files = _expand(paths, tuple(extensions))
-    if not files:
-        raise ReadError(f"no text files at {', '.join(paths)}")
-    try:
-        fmt = text.TextOptions.from_config(config)
-    except text.TextFormatError as e:
-        raise ReadError(str(e)) from None
-    df = text.read_text(spark, files, fmt)
-    have = {c.lower() for c in df.columns}
-    extra = [n for n in named if n.lower() not in have]
-    if extra:
-        df = df.select(
-            *[F.col(quote(c)) for c in df.columns if c != PATH_COL],
-            *[F.lit("").alias(n, metadata={TEXT_COLUMN: True}) for n in extra],
-            F.col(quote(PATH_COL)),
-        )
-    return with_implicit(
-        df, F.col(quote(PATH_COL)), paths, files, implicit, dirs_first=False, drop=PATH_COL
-    )
 
 
 def _expand(paths: Sequence[str], extensions: tuple[str, ...]) -> list[str]:
