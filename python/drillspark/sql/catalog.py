@@ -244,9 +244,18 @@ def plugin_tables(
 
 def plugin_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlField] | None:
     """DESCRIBE's columns of a `jdbc` plugin's table (`pg.sales.orders`), from the database's
-    catalog; None when `parts` names no such plugin."""
+    catalog; of a `kafka` topic, Drill's dynamic star (`**`, DYNAMIC_STAR: its columns are
+    known when read); None when `parts` names no such plugin."""
     plugin = session.plugin(parts[0]) if len(parts) > 1 else None
-    if plugin is None or plugin[1].get("type") in ("http", "mongo", "kafka"):  # known when read
+    if plugin is not None and plugin[1].get("type") == "kafka":
+        from drillspark.spark.storage import kafka
+
+        try:
+            kafka.table_selection(session._spark(), plugin[0], plugin[1], tuple(parts[1:]))
+        except kafka.KafkaError as e:
+            raise TableNotFoundError(str(e)) from None
+        return [md.DYNAMIC_STAR]
+    if plugin is None or plugin[1].get("type") in ("http", "mongo"):  # known when read
         return None
     from drillspark.spark.storage import jdbc
 
@@ -319,8 +328,16 @@ def schema_configs(session: SqlSession) -> list[dict]:
             except mongo.MongoError as e:
                 raise ValidationError(str(e)) from None
             out += [{"name": n, "type": "mongo", "mutable": False, "views": False} for n in names]
-        if config.get("type") == "kafka":  # the plugin is the one schema
-            out.append({"name": name, "type": "kafka", "mutable": False, "views": False})
+        if config.get("type") == "kafka":  # the plugin is the one schema, its topics tables
+            from drillspark.spark.storage import kafka
+
+            try:
+                topics = kafka.topics(session._spark(), name, config)
+            except kafka.KafkaError as e:
+                raise ValidationError(str(e)) from None
+            out.append(
+                {"name": name, "type": "kafka", "mutable": False, "views": False, "tables": topics}
+            )
     return out
 
 
@@ -525,10 +542,69 @@ def kafka_scan(
     except kafka.KafkaError as e:
         raise low.fail(str(e), node, TableNotFoundError) from None
     selection.update(kafka.selection_options(low.session.option))
+    pushed = _kafka_pushed(node, kafka.PUSHABLE)
+    if pushed:
+        selection["pushed"] = pushed
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     return Rel(
         low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
     )
+
+
+_KAFKA_OPS = {exp.EQ: "=", exp.LT: "<", exp.LTE: "<=", exp.GT: ">", exp.GTE: ">="}
+_FLIPPED = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _integer(e: exp.Expr) -> int | None:
+    """An integer literal's value (a negated one too), else None."""
+    neg = isinstance(e, exp.Neg)
+    lit = e.this if neg else e
+    if not isinstance(lit, exp.Literal) or lit.is_string:
+        return None
+    try:
+        value = int(lit.this)
+    except ValueError:
+        return None
+    return -value if neg else value
+
+
+def _kafka_pushed(table: exp.Expr, columns: dict[str, str]) -> list[list[Any]]:
+    """The WHERE conjuncts of the SELECT that reads `table` alone that compare one of
+    `columns` (folded name -> name) with an integer (=, <, <=, >, >=, IN, BETWEEN), as
+    ``[column, op, value]``; the WHERE keeps them (the read is narrowed, every row still
+    checked), as Drill's KafkaPushDownFilterIntoScan does."""
+    select = table.parent.parent if isinstance(table.parent, exp.From) else None
+    if not isinstance(select, exp.Select) or select.args.get("joins"):
+        return []
+    where = select.args.get("where")
+    if where is None:
+        return []
+    names = {fold(table.alias_or_name)}
+
+    def column(e: exp.Expr) -> str | None:
+        if isinstance(e, exp.Column) and (not e.table or fold(e.table) in names):
+            return columns.get(fold(e.name))
+        return None
+
+    conjuncts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+    pushed: list[list[Any]] = []
+    for c in conjuncts:
+        if isinstance(c, exp.Binary) and type(c) in _KAFKA_OPS:
+            op = _KAFKA_OPS[type(c)]
+            name, value = column(c.left), _integer(c.right)
+            if name is None or value is None:
+                name, value, op = column(c.right), _integer(c.left), _FLIPPED[op]
+            if name is not None and value is not None:
+                pushed.append([name, op, value])
+        elif isinstance(c, exp.In) and column(c.this) and not c.args.get("query"):
+            values = [_integer(v) for v in c.expressions]
+            if values and all(v is not None for v in values):
+                pushed.append([column(c.this), "in", values])
+        elif isinstance(c, exp.Between) and column(c.this):
+            low, high = _integer(c.args["low"]), _integer(c.args["high"])
+            if low is not None and high is not None:
+                pushed += [[column(c.this), ">=", low], [column(c.this), "<=", high]]
+    return pushed
 
 
 def _push_params(table: exp.Expr, params: dict[str, str]) -> dict[str, str]:

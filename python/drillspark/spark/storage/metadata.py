@@ -280,6 +280,9 @@ class SqlField:
         )
 
 
+# the one column Drill lists for a schema-free table it knows no columns of (a kafka topic)
+DYNAMIC_STAR = SqlField("**", "DYNAMIC_STAR")
+
 _STANDARD_NAMES = {
     "VARCHAR": "CHARACTER VARYING",
     "CHAR": "CHARACTER",
@@ -401,6 +404,9 @@ class Schema:
     has_views: bool = True
     confined: bool = True
     leads_out: LeadsOut | None = field(default=None, repr=False, compare=False)
+    # schema-free tables that are neither files nor views (a kafka plugin's topics): Drill
+    # lists each as a TABLE whose one column is the dynamic star `**`
+    tables: tuple[str, ...] = ()
 
     def views(self) -> list[ViewFile]:
         if self.type != "file" or self.plugin != "dfs" or not self.location or not self.has_views:
@@ -430,6 +436,7 @@ def schemas_of(config: Mapping[str, Any]) -> list[Schema]:
             str(s.get("workspace", "")),
             bool(s.get("views", True)),
             s.get("confined", True) not in (False, "false", "False"),
+            tables=tuple(str(t) for t in s.get("tables") or ()),
         )
         for s in config.get("schemas") or []
     ]
@@ -461,6 +468,9 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
             for s in schemas
             for v in s.views()
         ]
+        rows += [
+            ("DRILL", s.name, t, "TABLE", None, None, None, None) for s in schemas for t in s.tables
+        ]
         return rows
     if table == "VIEWS":
         return [("DRILL", s.name, v.name, v.sql) for s in schemas for v in s.views()]
@@ -474,6 +484,8 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
         for s in schemas:
             for v in s.views():
                 rows += _column_rows(s.name, v.name, [SqlField.of(f) for f in v.fields])
+            for t in s.tables:
+                rows += _column_rows(s.name, t, [DYNAMIC_STAR])
         return rows
     if table == "PARTITIONS":
         return []
