@@ -269,3 +269,82 @@ def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> 
         if secret:
             text = text.replace(secret, "*****")
     return f"storage plugin '{plugin}': {text}"
+
+
+# ----------------------------------------------------------------------------- vanished objects
+# what a read says of a file (or its bucket) deleted after planning: the JSON reader's
+# `cannot read: No such file or directory`, Spark's FAILED_READ_FILE.FILE_NOT_EXIST, S3's own
+_GONE = re.compile(
+    r"No such file or directory|FileNotFoundException|FILE_NOT_EXIST|File does not exist|"
+    r"NoSuchKey|NoSuchBucket|bucket does not exist",
+    re.IGNORECASE,
+)
+_URI_IN_TEXT = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://[^\s,;'\"`()\[\]]+)")
+_DISPLAY = re.compile(r"^([^.`]+)\.([^.`]+)\.`(.*)`$", re.S)
+
+
+@dataclass(frozen=True)
+class ScannedTable:
+    """A table a plan reads from a remote file system, as the user named it: its plugin, its
+    workspace's schema (`s3.root`), the name (`logs`), the URIs scanned and the workspace root."""
+
+    plugin: str
+    workspace: str
+    table: str
+    uris: tuple[str, ...]
+    root: str
+
+
+def scanned_table(
+    engine: str, selection: Any, config: Mapping[str, Any] | None
+) -> ScannedTable | None:
+    """The remote table of one scan of a plan: SQL's selection (`files`, `table` as
+    `plugin.workspace.`name``) or a plan's (`workspace`, `path` under the plugin's
+    `connection`); None for anything else."""
+    if not isinstance(selection, Mapping):
+        return None
+    config = config or {}
+    connection = str(config.get("connection") or "")
+    spaces = config.get("workspaces") or {}
+
+    def root_of(workspace: str) -> str:
+        spec = spaces.get(workspace) if isinstance(spaces, Mapping) else None
+        location = spec.get("location", "/") if isinstance(spec, Mapping) else "/"
+        return join(connection, str(location)) if is_remote(connection) else ""
+
+    files = [str(f) for f in selection.get("files") or () if is_remote(str(f))]
+    shown = _DISPLAY.match(str(selection.get("table") or ""))
+    if files and shown:
+        plugin, workspace, name = shown.groups()
+        root = root_of(workspace) or files[0]
+        return ScannedTable(plugin, f"{plugin}.{workspace}", name, tuple(files), root)
+    if "path" in selection and is_remote(connection):
+        workspace = str(selection.get("workspace") or "default")
+        root = root_of(workspace)
+        name = str(selection["path"])
+        uri = root.rstrip("/") + "/" + name.lstrip("/")
+        return ScannedTable(engine, f"{engine}.{workspace}", name, (uri,), root)
+    return None
+
+
+def vanished(text: str, tables: Sequence[ScannedTable]) -> str | None:
+    """A read's failure `text` (Spark's wrapping and all) as one paragraph naming the plugin,
+    workspace and table the user wrote, when it says that a file of one of `tables` is gone
+    (deleted, or its bucket, after the query was planned); else None."""
+    if not _GONE.search(text):
+        return None
+    for uri in _URI_IN_TEXT.findall(text):
+        uri = uri.rstrip(".:")
+        for t in tables:
+            if not any(uri == u.rstrip("/") or uri.startswith(u.rstrip("/") + "/") for u in t.uris):
+                continue
+            root = t.root.rstrip("/")
+            key = uri[len(root) + 1 :] if uri.startswith(root + "/") else split(uri)[1]
+            bucket = "NoSuchBucket" in text or "bucket does not exist" in text.lower()
+            what = "its bucket no longer exists" if bucket else "it no longer exists"
+            return (
+                f"storage plugin '{t.plugin}', workspace '{t.workspace}', table `{t.table}`: "
+                f"the file `{key}` was listed when the query was planned but {what} "
+                "(deleted while the query ran); run the query again to read what is there now"
+            )
+    return None
