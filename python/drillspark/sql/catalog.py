@@ -404,22 +404,46 @@ def split_table(session: SqlSession, parts: tuple[str, ...]) -> tuple[SchemaRef,
 
 # ----------------------------------------------------------------------------- views
 def find_view(session: SqlSession, ref: SchemaRef, name: str) -> ViewFile | None:
-    if ref.plugin != "dfs":
+    if ref.plugin != "dfs" and ref.plugin not in session.file_plugins():
         return None
     folder = folder_of(session, ref)
     if not folder:
         return None
     path = view_path(folder, name)
+    if filesystems.is_remote(path):  # s3a://, hdfs://: the view file by the workspace rule
+        return _remote_view(session, ref, name, path)
     if not os.path.isfile(path):
         return None
     ws = workspace_of(session, ref)
     if os.path.islink(path) and ws is not None and not ws.allow_outside:
         # a view file linked out of a confined workspace is refused as its table would be
-        session.workspace_path("dfs", ws.name, name + VIEW_SUFFIX)
+        if ref.plugin == "dfs":
+            session.workspace_path("dfs", ws.name, name + VIEW_SUFFIX)
+        else:
+            session.workspace_path(ref.plugin, ref.workspace, name + VIEW_SUFFIX)
     try:
         return read_view(path)
     except ViewFileError as e:
         raise ValidationError(str(e)) from None
+
+
+def _remote_view(session: SqlSession, ref: SchemaRef, name: str, path: str) -> ViewFile | None:
+    """The view `name` of a file plugin's workspace on s3a:// or hdfs://, or None. The name
+    is asked of the workspace rule first: a name that leaves the key prefix is no view."""
+    try:
+        path = session.workspace_path(ref.plugin, ref.workspace, name + VIEW_SUFFIX)
+    except ValidationError:
+        return None  # the table lookup that follows refuses the name, saying why
+    spark = session._spark()
+    try:
+        if not filesystems.exists(spark, path) or filesystems.is_dir(spark, path):
+            return None
+    except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+        raise ValidationError(session.remote_failure(e, path)) from None
+    try:
+        return read_view(path, spark)
+    except ViewFileError as e:
+        raise ValidationError(f"storage plugin '{ref.plugin}': {e}") from None
 
 
 # ----------------------------------------------------------------------------- temporary tables

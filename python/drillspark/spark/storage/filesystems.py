@@ -14,8 +14,10 @@ the settings they both name agree).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -204,6 +206,55 @@ def read_bytes(spark: SparkSession, uri: str) -> bytes:
         return bytes(utils.toByteArray(stream))
     finally:
         stream.close()
+
+
+# object stores: an object appears whole when its upload completes (no rename needed, and
+# their rename is a copy)
+_OBJECT_STORES = ("s3a", "s3", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos")
+
+
+def write_whole(spark: SparkSession, uri: str, data: bytes, replace: bool = True) -> bool:
+    """Write `data` as the file `uri`, whole or not at all; False (nothing written) when
+    `replace` is off and the file exists. On an object store the one upload is the write (an
+    upload that fails is aborted, never completed); elsewhere (HDFS) a hidden file beside it
+    is written and renamed over it."""
+    fs = _fs(spark, uri)
+    target = _path(spark, uri)
+    if urlsplit(uri).scheme.lower() in _OBJECT_STORES:
+        if not replace and fs.exists(target):
+            return False
+        _write(fs.create(target, True), data)
+        return True
+    folder, name = uri.rsplit("/", 1)
+    tmp = _path(spark, f"{folder}/.{name}.{uuid.uuid4().hex}.tmp")
+    _write(fs.create(tmp, False), data)
+    try:
+        if not replace:
+            return bool(fs.rename(tmp, target))  # refuses an existing target
+        jvm = _jvm(spark)
+        context = jvm.org.apache.hadoop.fs.FileContext.getFileContext(fs.getUri(), fs.getConf())
+        rename = getattr(jvm.org.apache.hadoop.fs, "Options$Rename")
+        gateway: Any = spark.sparkContext._gateway
+        options = gateway.new_array(rename, 1)
+        options[0] = rename.OVERWRITE
+        context.rename(tmp, target, options)  # atomic on HDFS, over an existing file too
+        return True
+    finally:
+        if fs.exists(tmp):
+            fs.delete(tmp, False)
+
+
+def _write(stream: Any, data: bytes) -> None:
+    try:
+        stream.write(bytearray(data))
+    except BaseException:
+        abort = getattr(stream, "abort", None)  # S3A: the upload is dropped, not completed
+        if callable(abort):
+            with contextlib.suppress(Exception):  # closing below is the fallback
+                abort()
+        stream.close()
+        raise
+    stream.close()
 
 
 @dataclass(frozen=True)
