@@ -89,6 +89,43 @@ def test_a_query_longer_than_the_idle_limit_keeps_its_sessions_tables(spark, sha
         srv.stop()
 
 
+def test_a_flight_call_longer_than_the_idle_limit_keeps_its_sessions_tables(
+    spark, shared, tmp_path
+):
+    """The same through Flight SQL (ADBC): the DoGet that runs the 4 s query held the session,
+    which the sweep took half way before (each call touched it only as it began)."""
+    from tests.flight.conftest import adbc_connect
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    srv = DrillServer(
+        spark,
+        port=0,
+        flight_port=0,
+        workspaces={"tmp": str(tmp), "data": str(shared / "data")},
+        limits=Limits(session_idle=1.0),
+    ).start()
+    conn = adbc_connect(srv)
+    try:
+        cur = conn.cursor()
+        cur.execute("CREATE TEMPORARY TABLE t AS SELECT 1 AS a")
+        cur.fetchall()
+        srv.queries.max_seconds = 4  # now: the CTAS itself can take 4 s on a busy machine
+        started = time.monotonic()
+        with pytest.raises(Exception, match="time limit"):
+            cur.execute(_slow("flight-idle-limit"))
+            cur.fetchall()
+        assert time.monotonic() - started > 3.0  # past the idle limit and a sweep
+        srv.queries.max_seconds = 0
+        cur = conn.cursor()
+        cur.execute("SELECT a FROM t")
+        assert cur.fetchall() == [(1,)]
+        assert len(_session_folders(tmp)) == 1
+    finally:
+        conn.close()
+        srv.stop()
+
+
 def test_logging_out_removes_the_sessions_temporary_tables(spark, tmp_path, users_file):
     import requests
     from tests.server.helpers import PASSWORDS
