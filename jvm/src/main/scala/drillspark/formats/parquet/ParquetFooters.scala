@@ -95,18 +95,54 @@ object ParquetFooters {
     ParquetFooter(path, schema, times, dates, corrupt, required)
   }
 
-  /** The columns of `files` (each footer read on the driver, as Drill plans): Spark's schema
-   * merge by name (case-insensitive, first spelling kept, structs merged); files that type one
-   * column differently are refused naming both (drillspark.sql reads each with its own types). */
-  def layout(files: Seq[String], conf: Configuration, autoCorrectDates: Boolean = true): ParquetLayout = {
+  /** Files that type one top-level column differently (DECIMAL in one, DOUBLE in another). */
+  private final class Disagree(message: String) extends RuntimeException(message)
+
+  /** The parts of a table of Parquet `files` (each footer read on the driver, as Drill plans):
+   * one part, the files' columns merged as Spark merges them (by name, case-insensitive, first
+   * spelling kept, structs merged); or, when files type a column differently, one part per
+   * schema, each read with its own types, with the common type of each column (as
+   * drillspark.sql's reader: integers widen to BIGINT, other numbers to DOUBLE, anything else
+   * to VARCHAR). */
+  def parts(files: Seq[String], conf: Configuration): (Seq[(Seq[String], ParquetLayout)], StructType) = {
     val feet = files.map(read(_, conf))
+    try {
+      val one = layout(feet)
+      (Seq((files, one)), one.drill)
+    } catch {
+      case _: Disagree =>
+        val groups = feet.groupBy(f => f.schema.fields.map(x => (x.name.toLowerCase(Locale.ROOT), x.dataType)).toSeq)
+          .values.toSeq.sortBy(g => feet.indexOf(g.head))
+        val laid = groups.map(g => (g.map(_.path), layout(g)))
+        val common = scala.collection.mutable.LinkedHashMap[String, org.apache.spark.sql.types.StructField]()
+        for ((_, l) <- laid; f <- l.drill.fields) {
+          val key = f.name.toLowerCase(Locale.ROOT)
+          common(key) = common.get(key).map(c => c.copy(dataType = widen(c.dataType, f.dataType),
+            metadata = if (c.metadata == f.metadata) c.metadata else org.apache.spark.sql.types.Metadata.empty))
+            .getOrElse(f)
+        }
+        (laid, StructType(common.values.map(_.copy(nullable = true)).toSeq))
+    }
+  }
+
+  private def widen(a: DataType, b: DataType): DataType = {
+    import org.apache.spark.sql.types._
+    def integral(t: DataType) = t match { case ByteType | ShortType | IntegerType | LongType => true; case _ => false }
+    def numeric(t: DataType) = integral(t) || (t match { case FloatType | DoubleType | _: DecimalType => true; case _ => false })
+    if (a == b) a
+    else if (integral(a) && integral(b)) LongType
+    else if (numeric(a) && numeric(b)) DoubleType
+    else StringType
+  }
+
+  private def layout(feet: Seq[ParquetFooter]): ParquetLayout = {
     val physical = feet.map(f => (f.path, f.schema)).reduceOption { (a, b) =>
       (a._1, merge(a._2, b._2, a._1, b._1, ""))
     }.map(_._2).getOrElse(new StructType())
     val times = feet.flatMap(_.times).toMap
     val dates = feet.flatMap(_.dates).toSet
-    val corrupt = if (!autoCorrectDates) Set.empty[String]
-      else feet.filter(f => f.corruptDates && f.dates.nonEmpty).map(f => new Path(f.path).toUri.getPath).toSet
+    // Drill's autoCorrectCorruptDates, default true (the catalog has no format config for it)
+    val corrupt = feet.filter(f => f.corruptDates && f.dates.nonEmpty).map(f => new Path(f.path).toUri.getPath).toSet
     val required = if (feet.isEmpty) Set.empty[String] else feet.map(_.required).reduce(_ intersect _)
     val drill = StructType(physical.fields.map { f =>
       val key = f.name.toLowerCase(Locale.ROOT)
@@ -135,12 +171,12 @@ object ParquetFooters {
     case _ if a == b => a
     case (x: StructType, y: StructType) => merge(x, y, fileA, fileB, column + ".")
     case (ArrayType(x, n1), ArrayType(y, n2)) => ArrayType(mergeType(x, y, fileA, fileB, column), n1 || n2)
-    case _ => throw FormatErrors.badData("parquet", fileB, s"column $column",
-      s"typed ${b.sql} there but ${a.sql} in $fileA; the catalog reads files of one schema " +
-        "(drillspark.sql reads each file with its own types)")
+    case _ => throw new Disagree(s"$fileB: column $column is ${b.sql} there but ${a.sql} in $fileA")
   }
 
   /** The catalog's table of Parquet `files` (listed and confined by the catalog) named `name`. */
-  def table(name: String, files: Seq[String], conf: Configuration): ParquetCatalogTable =
-    new ParquetCatalogTable(name, files, layout(files, conf))
+  def table(name: String, files: Seq[String], conf: Configuration): ParquetCatalogTable = {
+    val (laid, shown) = parts(files, conf)
+    new ParquetCatalogTable(name, laid, shown)
+  }
 }

@@ -8,7 +8,8 @@ import scala.jdk.CollectionConverters._
 import org.apache.parquet.schema.MessageType
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Expression, GenericInternalRow}
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, Cast, Expression, GenericInternalRow, Literal,
+  UnsafeProjection}
 import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability}
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder,
   SupportsPushDownRequiredColumns}
@@ -40,21 +41,87 @@ final case class ParquetLayout(physical: StructType, drill: StructType, times: M
  * TIME column, dates of a pre-1.9 Drill file) the scan is wrapped: it still prunes columns,
  * but filters run after it (Spark's pushed filters would compare the stored integers).
  */
-final class ParquetCatalogTable(tableName: String, files: Seq[String], layout: ParquetLayout)
+final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], ParquetLayout)], shown: StructType)
   extends Table with SupportsRead with drillspark.DrillTable {
 
-  private lazy val spark = SparkSession.active
-  private lazy val inner: ParquetTable = ParquetTable(tableName, spark,
-    new CaseInsensitiveStringMap(Map.empty[String, String].asJava), files, Some(layout.physical),
-    classOf[ParquetFileFormat].asInstanceOf[Class[_ <: FileFormat]])
-
   override def name(): String = tableName
-  override def schema(): StructType = layout.drill
+  override def schema(): StructType = shown
   override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
 
-  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder =
-    if (!layout.converts) inner.newScanBuilder(options)
-    else new ConvertingScanBuilder(inner.newScanBuilder(options), layout)
+  private def builder(files: Seq[String], layout: ParquetLayout, options: CaseInsensitiveStringMap): FileScanBuilder = {
+    val inner = ParquetTable(tableName, SparkSession.active, new CaseInsensitiveStringMap(Map.empty[String, String].asJava),
+      files, Some(layout.physical), classOf[ParquetFileFormat].asInstanceOf[Class[_ <: FileFormat]])
+    inner.newScanBuilder(options)
+  }
+
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = parts match {
+    case Seq((files, layout)) if !layout.converts => builder(files, layout, options)
+    case Seq((files, layout)) => new ConvertingScanBuilder(builder(files, layout, options), layout)
+    case _ => new GroupedScanBuilder(parts.map { case (files, layout) =>
+      val b = builder(files, layout, options)
+      (if (layout.converts) new ConvertingScanBuilder(b, layout) else b, layout)
+    }, shown)
+  }
+}
+
+/**
+ * Files that type a column differently: each group of one schema scanned by its own Spark scan
+ * (with its own types), its rows cast to the table's common types, columns it lacks NULL.
+ * Columns are pruned in every group; filters run after the scan.
+ */
+final class GroupedScanBuilder(parts: Seq[(ScanBuilder with SupportsPushDownRequiredColumns, ParquetLayout)],
+    shown: StructType) extends ScanBuilder with SupportsPushDownRequiredColumns {
+  private var required = shown
+
+  override def pruneColumns(r: StructType): Unit =
+    required = StructType(shown.fields.filter(f => r.fieldNames.exists(_.equalsIgnoreCase(f.name))))
+
+  override def build(): Scan = {
+    val scans = parts.map { case (b, layout) =>
+      b.pruneColumns(StructType(layout.drill.fields.filter(f => required.fieldNames.exists(_.equalsIgnoreCase(f.name)))))
+      b.build()
+    }
+    new GroupedScan(scans, required, SQLConf.get.sessionLocalTimeZone)
+  }
+}
+
+final case class GroupedPartition(group: Int, part: InputPartition) extends InputPartition
+
+final class GroupedScan(scans: Seq[Scan], out: StructType, zone: String) extends Scan with Batch {
+  override def readSchema(): StructType = out
+  override def description(): String = scans.map(_.description()).mkString("(groups of one schema) ", "; ", "")
+  override def toBatch: Batch = this
+  override def planInputPartitions(): Array[InputPartition] = scans.zipWithIndex.flatMap { case (s, g) =>
+    s.toBatch.planInputPartitions().map(p => GroupedPartition(g, p): InputPartition)
+  }.toArray
+  override def createReaderFactory(): PartitionReaderFactory = {
+    // per group: each output column from the group's own (cast to the common type), or NULL
+    val projections = scans.map { s =>
+      val in = s.readSchema()
+      out.fields.toSeq.map { f =>
+        in.fields.indexWhere(_.name.equalsIgnoreCase(f.name)) match {
+          case -1 => Literal(null, f.dataType): Expression
+          case i if in(i).dataType == f.dataType => BoundReference(i, f.dataType, nullable = true)
+          case i => Cast(BoundReference(i, in(i).dataType, nullable = true), f.dataType, Some(zone))
+        }
+      }
+    }
+    new GroupedReaderFactory(scans.map(_.toBatch.createReaderFactory()), projections)
+  }
+}
+
+final class GroupedReaderFactory(factories: Seq[PartitionReaderFactory], projections: Seq[Seq[Expression]])
+  extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val p = partition.asInstanceOf[GroupedPartition]
+    val rows = factories(p.group).createReader(p.part)
+    val project = UnsafeProjection.create(projections(p.group))
+    new PartitionReader[InternalRow] {
+      override def next(): Boolean = rows.next()
+      override def get(): InternalRow = project(rows.get())
+      override def close(): Unit = rows.close()
+    }
+  }
 }
 
 /** Column pruning through to Spark's scan, in its stored types; filters on columns that are
