@@ -436,7 +436,7 @@ def _remote_view(session: SqlSession, ref: SchemaRef, name: str, path: str) -> V
         return None  # the table lookup that follows refuses the name, saying why
     spark = session._spark()
     try:
-        if not filesystems.exists(spark, path) or filesystems.is_dir(spark, path):
+        if not filesystems.is_file(spark, path):
             return None
     except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
         raise ValidationError(session.remote_failure(e, path)) from None

@@ -247,7 +247,7 @@ def _is_file(engine: Engine, path: str) -> bool:
         return os.path.isfile(path)
     spark = engine.session._spark()
     try:
-        return filesystems.exists(spark, path) and not filesystems.is_dir(spark, path)
+        return filesystems.is_file(spark, path)
     except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
         raise ValidationError(engine.session.remote_failure(e, path)) from None
 

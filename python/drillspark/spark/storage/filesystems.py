@@ -167,6 +167,19 @@ def is_dir(spark: SparkSession, uri: str) -> bool:
     return bool(fs.exists(p) and fs.getFileStatus(p).isDirectory())
 
 
+def is_file(spark: SparkSession, uri: str) -> bool:
+    """Whether `uri` is a file (one status request: a view lookup asks it per table name)."""
+    fs = _fs(spark, uri)
+    p = _path(spark, uri)
+    try:
+        return bool(fs.getFileStatus(p).isFile())
+    except Exception as e:  # noqa: BLE001  (py4j's error carrying Java's FileNotFoundException)
+        java = getattr(e, "java_exception", None)
+        if java is not None and "FileNotFoundException" in str(java.getClass().getName()):
+            return False
+        raise
+
+
 def _hidden(name: str) -> bool:
     return name.startswith((".", "_"))
 

@@ -177,7 +177,7 @@ def write_remote_view(
 
 def delete_remote_view(spark: SparkSession, path: str) -> bool:
     """Delete the view file `path` of a remote workspace; False when there is none."""
-    if not filesystems.exists(spark, path) or filesystems.is_dir(spark, path):
+    if not filesystems.is_file(spark, path):
         return False
     filesystems.delete(spark, path)
     return True
