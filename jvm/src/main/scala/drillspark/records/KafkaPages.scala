@@ -71,6 +71,9 @@ object KafkaPages {
     p.setProperty("enable.auto.commit", "false")
     // larger polls than the client's 500 messages, unless the plugin sets its own
     if (!p.containsKey("max.poll.records")) p.setProperty("max.poll.records", "10000")
+    // a page's messages in fewer fetches than the client's 1 MiB a partition: each fetch is a
+    // round trip that store.kafka.poll.timeout (200 ms) must cover on a busy executor
+    if (!p.containsKey("max.partition.fetch.bytes")) p.setProperty("max.partition.fetch.bytes", "16777216")
     val previous = Thread.currentThread().getContextClassLoader
     Thread.currentThread().setContextClassLoader(loader) // the client loads its classes by name
     try cls("org.apache.kafka.clients.consumer.KafkaConsumer").getConstructor(classOf[java.util.Properties])
