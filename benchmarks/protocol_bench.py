@@ -104,6 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--small", type=int, default=0, help="then N small statements over JDBC")
+    ap.add_argument(
+        "--door",
+        action="append",
+        default=[],
+        help="only the doors whose name contains this text (repeatable; e.g. native, JDBC)",
+    )
     args = ap.parse_args(argv)
 
     import drillspark
@@ -143,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             FLIGHT_JDBC, flight_url, q, flight_flags
         )[:2],
     }
+    if args.door:
+        doors = {k: v for k, v in doors.items() if any(d.lower() in k.lower() for d in args.door)}
     best: dict[str, float] = {}
     first: dict[str, float] = {}
     try:

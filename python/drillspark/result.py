@@ -39,6 +39,10 @@ class DrillRuntimeError(ExecutionError, RuntimeError):
     """Computing the result's rows failed; the message is Spark's error class and message in
     one paragraph, the original exception is the `__cause__`."""
 
+    # a file of a remote table was deleted after planning: reading again (a new listing)
+    # would answer without it, so the failure stands
+    vanished: bool = False
+
 
 def runtime_message(error: BaseException) -> str:
     """One paragraph for a failure while rows were computed (Spark wraps those in socket or
@@ -61,6 +65,27 @@ def _runtime_text(error: BaseException) -> str:
     if found:
         return "running the plan failed: " + found[-1].split(" SQLSTATE")[0].strip()
     return text
+
+
+def _vanished(text: str, plan: Any) -> str | None:
+    """`text` as the file system names a file of a scanned remote table deleted after the
+    plan was built (spark/storage/filesystems.vanished), else None."""
+    ops = getattr(plan, "operators", None)
+    if not ops or "://" not in text:
+        return None
+    from drillspark.spark.storage import filesystems
+
+    storage = getattr(plan, "storage", None) or {}
+    tables = []
+    for op in ops:
+        if getattr(op, "OP", None) != "scan":
+            continue
+        cfg: Any = storage.get(op.storage_engine)
+        config = cfg.to_json() if hasattr(cfg, "to_json") else cfg
+        found = filesystems.scanned_table(op.storage_engine, op.selection, config)
+        if found is not None:
+            tables.append(found)
+    return filesystems.vanished(text, tables) if tables else None
 
 
 def _names_operator(error: BaseException) -> bool:
@@ -359,6 +384,11 @@ class DrillResult(Result):
             origin = "query " + " ".join(self.statement.split())
         else:
             origin = f"plan {self.plan_name}" if self.plan_name else "the plan"
+        gone = _vanished(text, self.plan)
+        if gone is not None:  # a remote file deleted after planning: named as the user did
+            lost = DrillRuntimeError(f"{gone} (in {origin})")
+            lost.vanished = True
+            return lost
         if where:
             return DrillRuntimeError(f"{where}: {text} (in {origin})").locate(
                 op_id=where.op_id, op=where.op
@@ -409,6 +439,8 @@ class DrillResult(Result):
         try:
             out = self._fetch(lambda: action(self._df))
         except DrillRuntimeError as e:
+            if e.vanished:  # not read again: a new listing would leave its rows out unsaid
+                raise
             if single_pass.is_misfit(e):
                 single_pass.remember(self._df.sparkSession, reads)
             with self.fetching():

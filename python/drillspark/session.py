@@ -268,6 +268,11 @@ def session(
     set_log_level(spark, log_level)
     if checked is not None:
         _STORAGE[spark] = checked
+        if "spark.remote" not in conf:
+            from drillspark.spark.storage import file_catalogs
+
+            # each `file` plugin a Spark catalog of its name: spark.sql reads it too
+            file_catalogs.register_all(spark, checked)
     return spark
 
 

@@ -79,7 +79,7 @@ PACKAGE_UNITS = {
     "drillspark.functions": "functions",
     **{
         f"drillspark.formats{sub}": "formats"
-        for sub in ("", ".avro", ".excel", ".logs", ".pcap", ".text", ".xml")
+        for sub in ("", ".avro", ".excel", ".logs", ".parquet", ".pcap", ".text", ".xml")
     },
     "drillspark.records": "records",
     COMPAT: "compat",

@@ -53,8 +53,28 @@ DRILL_INTERVALS = {
               "DATE", "DECIMAL", "DECIMAL"],
     "rows": [["P1D", "P1DT7384.500S", None, None, None, None, None, -12345.678]],
 }  # fmt: skip
-# (INTERVAL '14' MONTH: Drill's driver shows P1Y2M; PySpark cannot read a year-month interval
-# from Spark, so drillspark fails such a query, over REST as here)
+YEAR_MONTH = (
+    "SELECT INTERVAL '14' MONTH AS m, INTERVAL '2' YEAR AS y, "
+    "INTERVAL '1-2' YEAR TO MONTH AS ym, CAST(NULL AS INTERVAL YEAR) AS n, "
+    "INTERVAL '-3' MONTH AS neg FROM (VALUES(1))"
+)
+DICTS = "SELECT id, d FROM dfs.tmp.`dicts.parquet` ORDER BY id"
+DRILL_YEAR_MONTH = {
+    "types": ["INTERVAL YEAR TO MONTH"] * 5,
+    "classes": ["oadd.org.joda.time.Period"] * 5,
+    "nullable": [0, 0, 0, 1, 0],
+    "rows": [["P1Y2M", "P2Y", "P1Y2M", None, "P-3M"]],
+}
+# getString of the same values
+DRILL_YEAR_MONTH_TEXT = [["1 year 2 months", "2 years 0 months", "1 year 2 months", None,
+                          "0 years -3 months"]]  # fmt: skip
+# a Parquet map: Drill's DICT
+DRILL_DICTS = {
+    "types": ["BIGINT", "MAP"],
+    "classes": ["java.lang.Long", "java.lang.Object"],
+    "nullable": [1, 0],
+    "rows": [[1, '{"a":1,"b":2}'], [2, "{}"], [3, "{}"]],
+}
 DRILL_NATION = {
     "types": ["BIGINT", "CHARACTER VARYING", "BIGINT"],
     "nullable": [1, 1, 1],
@@ -196,8 +216,30 @@ def test_maps_and_arrays_as_drill(answers):
 
 def test_several_batches(answers, native_server):
     got = answers["query:SELECT i, s FROM dfs.tmp.`big.json`"]
-    assert sorted(r[0] for r in got["rows"]) == list(range(10_000))  # 3 batches of <= 4096
+    assert sorted(r[0] for r in got["rows"]) == list(range(10_000))
     assert all(s == f"row{i}" for i, s in got["rows"])
+
+
+def test_year_month_intervals_and_maps_as_drill(jdbc, native_url, native_tmp):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    dicts = [[("a", 1), ("b", 2)], [], None]
+    pq.write_table(
+        pa.table({"id": [1, 2, 3], "d": pa.array(dicts, pa.map_(pa.string(), pa.int64()))}),
+        native_tmp / "dicts.parquet",
+    )
+    got = jdbc.run(native_url, f"query:{YEAR_MONTH}", f"strings:{YEAR_MONTH}", f"query:{DICTS}")
+    intervals = got[f"query:{YEAR_MONTH}"]
+    for key, value in DRILL_YEAR_MONTH.items():
+        if key != "nullable":
+            assert intervals[key] == value, key
+    # Drill: [0, 0, 0, 1, 0] (literals are not nullable); drillspark's as Spark types them
+    assert intervals["nullable"] == [1, 1, 1, 1, 1]
+    assert got[f"strings:{YEAR_MONTH}"]["rows"] == DRILL_YEAR_MONTH_TEXT
+    maps = got[f"query:{DICTS}"]
+    for key, value in DRILL_DICTS.items():
+        assert maps[key] == value, key
 
 
 def test_errors_as_drill(answers):

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from drillspark.server.native import framing, rows, vectors
+from drillspark.server.native import framing, vectors
 from drillspark.server.native import messages as m
 from drillspark.server.native.metadata import like
 from drillspark.server.native.vectors import Column
@@ -27,7 +27,8 @@ from drillspark.server.native.wire import WireError
 WIRE = json.loads((Path(__file__).parent / "drill_wire.json").read_text())
 T, D = m.MinorType, m.DataMode
 
-_WIDTH = {T.INT: 4, T.BIGINT: 8, T.FLOAT4: 4, T.FLOAT8: 8, T.DATE: 8, T.TIMESTAMP: 8, T.TIME: 4}
+_WIDTH = {T.INT: 4, T.BIGINT: 8, T.FLOAT4: 4, T.FLOAT8: 8, T.DATE: 8, T.TIMESTAMP: 8, T.TIME: 4,
+          T.INTERVALYEAR: 4}  # fmt: skip
 
 
 def column_of_field(f: m.SerializedField) -> Column:
@@ -38,7 +39,7 @@ def column_of_field(f: m.SerializedField) -> Column:
     minor, mode = T(major.minor_type), D(major.mode)
     if minor == T.MAP and mode == D.REQUIRED:
         return Column(name, minor, mode, children=[column_of_field(c) for c in f.child])
-    if mode == D.REPEATED and minor == T.MAP:
+    if (mode == D.REPEATED and minor == T.MAP) or minor == T.DICT:
         return Column(name, minor, mode, children=[column_of_field(c) for c in f.child[1:]])
     if mode == D.REPEATED:
         element = column_of_field(f.child[1])
@@ -108,8 +109,11 @@ ROWS: dict[str, list[list[Any]]] = {
         [1, [1, "a"], [1, 2], ["x", "y"], 0.5],
         [2, [2, None], [], [], None],
     ],
-    "SELECT INTERVAL": [[[1, 0], 14, [1, 7384500], -12345678, 0, 128, -128, False]],
+    "SELECT INTERVAL '1' DAY": [[[1, 0], 14, [1, 7384500], -12345678, 0, 128, -128, False]],
     "SELECT nest": [[[[1, 2], [3]]], [[]]],  # an array of arrays: a REPEATED LIST
+    "SELECT INTERVAL '14'": [[14, 24, 14, None, -3]],  # year-month intervals: their months
+    # a Parquet map (Drill's DICT: its key and value vectors, a null map an empty one)
+    "SELECT id, d": [[1, [["a", 1], ["b", 2]]], [2, []], [3, None]],
 }
 
 
@@ -124,7 +128,7 @@ def _recorded() -> list[tuple[str, dict[str, Any]]]:
 
 @pytest.mark.parametrize(("prefix", "entry"), _recorded(), ids=[p for p, _ in _recorded()])
 def test_record_batch_bytes_as_drill(prefix: str, entry: dict[str, Any]) -> None:
-    recorded = entry["data"][0]
+    recorded = entry["data"][-1]  # (a Parquet scan sends its schema in an empty batch first)
     body, raw = bytes.fromhex(recorded["body"]), bytes.fromhex(recorded["raw"])
     theirs = m.QueryData.decode(body)
     assert theirs.def_ is not None
@@ -209,57 +213,77 @@ def test_negative_int32_is_ten_bytes() -> None:
     assert m.RpcHeader.decode(b"\x10" + b"\xff" * 9 + b"\x01").coordination_id == -1
 
 
-def test_rows_from_spark_types() -> None:
+def test_arrow_from_spark_types() -> None:
+    """Each Spark type's Arrow form (as Spark's JVM writes it: microseconds, date32, a
+    duration, decimal128, a map) is encoded as the plain entries the recorded Drill batches
+    pin (epoch milliseconds, days, [days, milliseconds], the unscaled decimal, ...)."""
     from decimal import Decimal
 
+    import pyarrow as pa
     from pyspark.sql import types as ST
+    from pyspark.sql.pandas.types import to_arrow_schema
 
     schema = ST.StructType(
         [
             ST.StructField("d", ST.DecimalType(10, 3)),
             ST.StructField("ts", ST.TimestampNTZType()),
+            ST.StructField("old", ST.TimestampType()),
             ST.StructField("dt", ST.DateType()),
             ST.StructField("iv", ST.DayTimeIntervalType()),
             ST.StructField("b", ST.BinaryType()),
             ST.StructField("m", ST.MapType(ST.StringType(), ST.LongType())),
             ST.StructField("s", ST.StructType([ST.StructField("k", ST.LongType())])),
+            ST.StructField("a", ST.ArrayType(ST.StringType(), False)),
             ST.StructField("x", ST.DoubleType()),
         ]
     )
-    write = rows.row_writer([f.name for f in schema.fields], schema)
-    line = write(
-        [
-            Decimal("-12345.678"),
-            dt.datetime(2024, 1, 2, 3, 4, 5, 678000),
-            dt.date(2024, 1, 2),
-            -dt.timedelta(seconds=0.5),
-            b"ab",
-            {"a": 1},
-            (7,),
-            float("nan"),
-        ]
-    )
-    assert "\n" not in line
-    entries = json.loads(line)
-    assert entries[:6] == [
-        -12345678,
-        _ms("2024-01-02 03:04:05.678"),
-        _days(2024, 1, 2),
-        [0, -500],
-        "YWI=",
-        [["a", 1]],
+    arrow = to_arrow_schema(schema, timezone="UTC")
+    before_1970 = dt.datetime(1969, 12, 31, 23, 59, 59, 999500, tzinfo=dt.UTC)
+    values = [
+        [Decimal("-12345.678"), None],
+        [dt.datetime(2024, 1, 2, 3, 4, 5, 678000), None],
+        [before_1970, None],
+        [dt.date(2024, 1, 2), dt.date(1969, 12, 31)],
+        [-dt.timedelta(seconds=0.5), dt.timedelta(days=1, seconds=7384, microseconds=500_000)],
+        [b"ab", None],
+        [{"a": 1}, None],
+        [{"k": 7}, None],
+        [["x", "yz"], None],
+        [float("nan"), None],
     ]
-    assert entries[6] == [7]
+    arrays = [pa.array(v, f.type) for v, f in zip(values, arrow, strict=True)]
+    entries = [
+        [-12345678, _ms("2024-01-02 03:04:05.678"), -1, _days(2024, 1, 2), [0, -500], "YWI=",
+         [["a", 1]], [7], ["x", "yz"], "NaN"],
+        [None, None, None, -1, [1, 7384500], None, None, [None], None, None],
+    ]  # fmt: skip
     cols = vectors.columns_of([], schema, [])
     assert [c.minor for c in cols] == [
-        T.VARDECIMAL, T.TIMESTAMP, T.DATE, T.INTERVALDAY, T.VARBINARY, T.VARCHAR, T.MAP, T.FLOAT8
+        T.VARDECIMAL, T.TIMESTAMP, T.TIMESTAMP, T.DATE, T.INTERVALDAY, T.VARBINARY, T.DICT, T.MAP,
+        T.VARCHAR, T.FLOAT8,
     ]  # fmt: skip
-    assert cols[5].as_text  # a Spark map goes as its JSON text
-    fields, raw = vectors.batch(cols, [entries])
+    assert cols[8].mode == D.REPEATED
+    fields, raw = vectors.encode(cols, arrays)
+    assert (fields, raw) == vectors.batch(cols, entries)
     assert sum(f.buffer_length or 0 for f in fields) == len(raw)
+    # a slice (a batch cut in two) is encoded as its own values
+    assert vectors.encode(cols, [a.slice(1) for a in arrays]) == vectors.batch(cols, entries[1:])
     # the double NaN is Drill's NaN
-    nan = raw[-8:]
+    nan = raw[-16:-8]  # the last column: its bits, then two doubles
     assert struct.unpack("<d", nan)[0] != struct.unpack("<d", nan)[0]
+
+
+def test_year_month_intervals_as_months(spark) -> None:
+    """Spark writes no Arrow for a year-month interval: each goes as its months."""
+    from drillspark.server.native import rows as native_rows
+
+    df = spark.sql(
+        "SELECT INTERVAL '14' MONTH AS m, INTERVAL '2' YEAR AS y, 1 AS m, "
+        "INTERVAL '-1-2' YEAR TO MONTH AS ym, CAST(NULL AS INTERVAL YEAR TO MONTH) AS n"
+    )
+    out = native_rows.months(df)
+    assert out.columns == ["m", "y", "m", "ym", "n"]
+    assert [tuple(r) for r in out.collect()] == [(14, 24, 1, -14, None)]
 
 
 def test_like_filters_as_drill() -> None:

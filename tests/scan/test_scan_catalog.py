@@ -89,8 +89,13 @@ def test_unknown_workspace_and_unsupported_format(spark, tmp_path):
 
     q = tmp_path / "x.parquet"
     pq.write_table(pa.table({"a": [1]}), q)
-    with pytest.raises(Exception, match="format 'parquet' is not readable yet"):
-        spark.sql(f"SELECT * FROM dfs.`{q}`").collect()
+    # parquet through Spark's door too (#33; tests/scan/test_catalog_parquet.py)
+    assert [tuple(r) for r in spark.sql(f"SELECT * FROM dfs.`{q}`").collect()] == [(1,)]
+    # a format the catalog does not know is refused naming the table
+    r = tmp_path / "x.weird"
+    r.write_text("?")
+    with pytest.raises(Exception, match="format 'weird' is not readable yet"):
+        spark.sql(f"SELECT * FROM dfs.`{r}`").collect()
 
 
 def test_tmp_workspace_reads_below_java_io_tmpdir(spark, tmp_path):

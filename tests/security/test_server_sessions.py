@@ -216,3 +216,19 @@ def test_the_store_evicts_only_its_owners_sessions():
     # IPv6 clients are counted by their /64
     assert auth.client_owner("2001:db8::1") == auth.client_owner("2001:db8::ffff")
     assert auth.client_owner("::ffff:10.0.0.1") == auth.client_owner("10.0.0.1")
+
+
+def test_a_session_is_not_idle_while_a_request_of_it_runs():
+    """Before, a session's idle time counted from the start of its last request: a query
+    longer than the idle limit lost its session (and its temporary tables) to the sweep half
+    way, and the client's next request found none."""
+    store = SessionStore(idle=0.3)
+    s = store.create("addr:10.0.0.1")
+    assert store.get(s.id, hold=True) is s  # a request of it begins
+    time.sleep(0.6)
+    assert len(store) == 1  # the sweep (every count) leaves it: a request runs
+    store.release(s)  # the answer is sent: idle from now
+    assert store.get(s.id) is s
+    time.sleep(0.6)
+    assert len(store) == 0  # idle past the limit, nothing running: swept
+    assert store.get(s.id) is None

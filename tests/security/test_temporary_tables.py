@@ -9,7 +9,7 @@ import signal
 import time
 
 import pytest
-from tests.reliability.test_server_resources import Serve
+from tests.reliability.test_server_resources import Serve, _slow
 from tests.server.helpers import Http
 
 from drillspark.server import DrillServer, Limits
@@ -58,6 +58,72 @@ def test_a_temporary_table_is_its_sessions_alone_and_ends_with_it(tmp_server):
         time.sleep(0.5)
     assert _session_folders(tmp) == []
     assert alice.query("SELECT * FROM t")["queryState"] == "FAILED"
+
+
+def test_a_query_longer_than_the_idle_limit_keeps_its_sessions_tables(spark, shared, tmp_path):
+    """A session idle for 1 s at most runs a query stopped by the 4 s time limit: the sweep
+    (every 2 s) ran while it did. Before, the session's idle time counted from the start of
+    the request, so the sweep took the session and its temporary table half way."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    srv = DrillServer(
+        spark,
+        port=0,
+        workspaces={"tmp": str(tmp), "data": str(shared / "data")},
+        limits=Limits(session_idle=1.0),
+    ).start()
+    try:
+        alice = Http(srv.url, cookies=True)
+        made = alice.query("CREATE TEMPORARY TABLE t AS SELECT 1 AS a")
+        assert made["queryState"] == "COMPLETED", made
+        srv.queries.max_seconds = 4  # now: the CTAS itself can take 4 s on a busy machine
+        started = time.monotonic()
+        slow = alice.query(_slow("idle-limit"))
+        assert time.monotonic() - started > 3.0, slow  # past the idle limit and a sweep
+        assert slow["queryState"] == "CANCELED" and "time limit" in slow["errorMessage"], slow
+        srv.queries.max_seconds = 0
+        back = alice.query("SELECT a FROM t")
+        assert back["queryState"] == "COMPLETED" and back["rows"] == [{"a": 1}], back
+        assert len(_session_folders(tmp)) == 1
+    finally:
+        srv.stop()
+
+
+def test_a_flight_call_longer_than_the_idle_limit_keeps_its_sessions_tables(
+    spark, shared, tmp_path
+):
+    """The same through Flight SQL (ADBC): the DoGet that runs the 4 s query held the session,
+    which the sweep took half way before (each call touched it only as it began)."""
+    from tests.flight.conftest import adbc_connect
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    srv = DrillServer(
+        spark,
+        port=0,
+        flight_port=0,
+        workspaces={"tmp": str(tmp), "data": str(shared / "data")},
+        limits=Limits(session_idle=1.0),
+    ).start()
+    conn = adbc_connect(srv)
+    try:
+        cur = conn.cursor()
+        cur.execute("CREATE TEMPORARY TABLE t AS SELECT 1 AS a")
+        cur.fetchall()
+        srv.queries.max_seconds = 4  # now: the CTAS itself can take 4 s on a busy machine
+        started = time.monotonic()
+        with pytest.raises(Exception, match="time limit"):
+            cur.execute(_slow("flight-idle-limit"))
+            cur.fetchall()
+        assert time.monotonic() - started > 3.0  # past the idle limit and a sweep
+        srv.queries.max_seconds = 0
+        cur = conn.cursor()
+        cur.execute("SELECT a FROM t")
+        assert cur.fetchall() == [(1,)]
+        assert len(_session_folders(tmp)) == 1
+    finally:
+        conn.close()
+        srv.stop()
 
 
 def test_logging_out_removes_the_sessions_temporary_tables(spark, tmp_path, users_file):

@@ -131,3 +131,21 @@ def hdfs() -> Iterator[Any]:
     server = hdfs_server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def kafka_broker(tmp_path_factory) -> Iterator[Any]:
+    """One real Kafka broker (KRaft, tests/storage/kafka_server.py) per test session, loaded
+    with tests/storage/kafka_data.py's topics: 16-20 s to start on 2 busy cores, so every
+    kafka test module shares it."""
+    from tests.storage import kafka_data, kafka_server
+
+    reason = kafka_server.missing()
+    if reason:
+        pytest.fail(f"{reason}: the kafka plugin's tests run against a real broker")
+    server = kafka_server.KafkaBroker(tmp_path_factory.mktemp("kafka"))
+    try:
+        kafka_data.load(server)
+        yield server
+    finally:
+        server.stop()

@@ -93,3 +93,29 @@ def test_two_plugins_naming_one_setting_otherwise_are_refused_not_mixed(spark, h
     assert conf.get("dfs.client.socket-timeout") == "61000"
     # the same value is no clash
     assert rows(engine, "SELECT name FROM hd3.data.`people.csvh`") == [{"name": "Ann"}]
+
+
+def test_a_file_deleted_after_planning_names_plugin_workspace_and_table(spark, hdfs, engine):
+    """As on S3 (test_s3_vanish.py): HDFS's own not-found words, the same paragraph."""
+    import drillspark
+
+    jvm = spark._jvm
+    conf = spark.sparkContext._jsc.hadoopConfiguration()
+    fs = jvm.org.apache.hadoop.fs.Path(hdfs.uri).getFileSystem(conf)
+    for name in ("a", "b"):
+        out = fs.create(jvm.org.apache.hadoop.fs.Path(f"{hdfs.uri}/data/gone/{name}.json"), True)
+        out.write(bytearray(b'{"x": 1}\n'))
+        out.close()
+    try:
+        result = engine.execute("SELECT x FROM hd.data.`gone` WHERE x > 0")[-1]
+        fs.delete(jvm.org.apache.hadoop.fs.Path(f"{hdfs.uri}/data/gone/b.json"), False)
+        with pytest.raises(drillspark.Error) as e:
+            result.rows()
+    finally:  # the module's other tests list hd.data
+        fs.delete(jvm.org.apache.hadoop.fs.Path(f"{hdfs.uri}/data/gone"), True)
+    text = str(e.value)
+    assert text.startswith(
+        "storage plugin 'hd', workspace 'hd.data', table `gone`: the file `gone/b.json` was "
+        "listed when the query was planned but it no longer exists"
+    ), text
+    assert "Job aborted" not in text and "\n" not in text

@@ -99,3 +99,52 @@ def test_the_session_options_travel_in_the_selection():
     got = kafka.selection_options(lambda n: values.get(n, REGISTRY[n].default))
     assert got["allTextMode"] is True and got["pollTimeout"] == 5000
     assert got["readNumbersAsDouble"] is False and got["skipInvalidRecords"] is False
+
+
+def test_pushed_conjuncts_narrow_the_ranges():
+    """Each conjunct on kafkaPartitionId, kafkaMsgOffset and kafkaMsgTimestamp narrows the read
+    (an AND of them: the tightest bound wins); an upper timestamp bound narrows nothing (a
+    partition's timestamps need not rise with its offsets), as Drill's push-down."""
+    r = kafka.pushed_ranges("here", [])
+    assert r == kafka.Ranges() and r.describe() == "all"
+    r = kafka.pushed_ranges(
+        "here",
+        [
+            ["kafkaMsgOffset", ">=", 3],
+            ["KAFKAMSGOFFSET", ">", 4],  # names in any case, as Drill's
+            ["kafkaMsgOffset", "<=", 9],
+            ["kafkaMsgOffset", "<", 20],
+            ["kafkaPartitionId", "in", [0, 2, 5]],
+            ["kafkaPartitionId", "<", 5],
+            ["kafkaMsgTimestamp", ">=", 1000],
+            ["kafkaMsgTimestamp", "<", 2000],
+        ],
+    )
+    assert (r.offset_from, r.offset_to) == (5, 10)
+    assert r.partitions == {0, 2, 5} and r.partition_to == 5
+    assert r.time_from == 1000
+    assert r.describe() == (
+        "partitions [0, 2, 5], partition ids [, 5), offsets [5, 10), timestamps >= 1000"
+    )
+    r = kafka.pushed_ranges("here", [["kafkaMsgOffset", "=", 7], ["kafkaMsgTimestamp", ">", 5]])
+    assert (r.offset_from, r.offset_to, r.time_from) == (7, 8, 6)
+    r = kafka.pushed_ranges("here", [["kafkaPartitionId", "=", 1], ["kafkaPartitionId", "=", 2]])
+    assert (r.partition_from, r.partition_to) == (2, 2)  # nothing left to read
+
+
+@pytest.mark.parametrize(
+    "pushed",
+    [
+        "kafkaMsgOffset > 1",
+        [["kafkaMsgKey", "=", 1]],
+        [["kafkaMsgOffset", "!=", 1]],
+        [["kafkaMsgOffset", ">", "1"]],
+        [["kafkaMsgOffset", ">", True]],
+        [["kafkaPartitionId", "in", []]],
+        [["kafkaMsgOffset", ">"]],
+    ],
+)
+def test_a_bad_pushed_conjunct_is_a_clear_error(pushed):
+    with pytest.raises(kafka.KafkaError) as e:
+        kafka.pushed_ranges("kafka plugin 'k', topic t", pushed)
+    assert str(e.value).startswith("kafka plugin 'k', topic t: ")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +29,9 @@ ANSWERS = {a["sql"]: a for a in DRILL["answers"]}
 JAAS = 'x required username="u" password="hush-pw";'
 
 
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory) -> Iterator[kafka_server.KafkaBroker]:
-    reason = kafka_server.missing()
-    if reason:
-        pytest.fail(f"{reason}: the kafka plugin's tests run against a real broker")
-    server = kafka_server.KafkaBroker(tmp_path_factory.mktemp("kafka"))
-    try:
-        kafka_data.load(server)
-        yield server
-    finally:
-        server.stop()
+@pytest.fixture()
+def broker(kafka_broker) -> kafka_server.KafkaBroker:
+    return kafka_broker  # the session's one broker (tests/storage/conftest.py)
 
 
 def _config(bootstrap: str) -> dict[str, Any]:

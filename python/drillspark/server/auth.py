@@ -142,6 +142,9 @@ class HttpSession:
     default_schema: tuple[str, ...] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)
+    # requests of it under way: a session is not idle while one runs (a query longer than
+    # the idle limit must not lose its session, and its temporary tables, half way)
+    busy: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     owner: str = ""
     # its temporary tables (CREATE TEMPORARY TABLE), removed with it
@@ -180,7 +183,8 @@ def _is_user(owner: str) -> bool:
 class SessionStore:
     """HTTP sessions by cookie value.
 
-    A session is dropped after `idle` seconds without a request (Drill's
+    A session is dropped after `idle` seconds without a request, counted from the end of its
+    last one (never while one runs; Drill's
     drill.exec.http.session_max_idle_secs is 3600): the least recently used are swept at every
     change and count. Each owner (a user, or an anonymous client address) holds at most
     `per_owner`; a new one past that evicts the same owner's least recently used. Anonymous
@@ -204,7 +208,9 @@ class SessionStore:
         self._lock = threading.Lock()
         self._secret = secrets.token_bytes(32)
 
-    def get(self, sid: str | None) -> HttpSession | None:
+    def get(self, sid: str | None, hold: bool = False) -> HttpSession | None:
+        """The session `sid`, touched; `hold` marks a request of it under way until
+        `release` (the sweep leaves it alone meanwhile)."""
         if not sid:
             return None
         now = time.monotonic()
@@ -212,13 +218,22 @@ class SessionStore:
             s = self._sessions.get(sid)
             if s is None:
                 return None
-            if now - s.touched > self.idle:
+            if now - s.touched > self.idle and not s.busy:
                 self._remove(sid)
                 return None
-            s.touched = now
-            self._sessions.move_to_end(sid)
-            self._owned[s.owner].move_to_end(sid)
+            self._touch(s, now)
+            if hold:
+                s.busy += 1
             return s
+
+    def release(self, s: HttpSession, held: bool = True) -> None:
+        """A request of `s` ended (`held`: it was taken with `get(..., hold=True)`): its idle
+        time counts from now."""
+        with self._lock:
+            if held:
+                s.busy = max(0, s.busy - 1)
+            if s.id in self._sessions:
+                self._touch(s, time.monotonic())
 
     def new(self, owner: str) -> HttpSession:
         """A session not yet kept: `add` keeps it once it holds something."""
@@ -278,11 +293,19 @@ class SessionStore:
         if not _is_user(s.owner):
             self._anonymous -= 1
 
+    def _touch(self, s: HttpSession, now: float) -> None:
+        s.touched = now
+        self._sessions.move_to_end(s.id)
+        self._owned[s.owner].move_to_end(s.id)
+
     def _expire(self, now: float) -> None:
-        while self._sessions:
-            sid, s = next(iter(self._sessions.items()))
+        idle = []  # least recently used first: up to the first session still fresh
+        for sid, s in self._sessions.items():
             if now - s.touched <= self.idle:
-                return
+                break
+            if not s.busy:
+                idle.append(sid)
+        for sid in idle:
             self._remove(sid)
 
     def _victim(self) -> str:

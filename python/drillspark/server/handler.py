@@ -213,6 +213,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._body_read = False
         self._session: HttpSession | None = None
         self._fresh: HttpSession | None = None
+        self._held: list[HttpSession] = []  # sessions this request holds (_cookie_session)
+        self._kept: list[HttpSession] = []  # sessions this request kept (_keep)
         self._csrf_pending = False
         self._user: str | None = None
         self._admin = False
@@ -249,6 +251,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self._send_json(500, {"errorMessage": f"internal error: {type(e).__name__}"})
             except OSError:
                 self.close_connection = True
+        finally:  # the sessions' idle time starts when the answer has been sent
+            for s in self._held:
+                self.app.sessions.release(s)
+            for s in self._kept:
+                self.app.sessions.release(s, held=False)
 
     def _route(self, method: str, path: str) -> Any:
         get = method in ("GET", "HEAD")
@@ -549,8 +556,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             for item in part.split(";"):
                 name, _, value = item.strip().partition("=")
                 if name == COOKIE:
-                    s = self.app.sessions.get(value)
+                    s = self.app.sessions.get(value, hold=True)
                     if s is not None:
+                        self._held.append(s)  # released when the request ends
                         return s
         return None
 
@@ -563,6 +571,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _keep(self, s: HttpSession) -> None:
         """Keep a session in the store and give the client its cookie."""
         self.app.sessions.add(s)
+        self._kept.append(s)
         self._cookie_out = f"{COOKIE}={s.id}; Path=/; HttpOnly; SameSite=Strict"
 
     def _keep_fresh_session(self) -> None:

@@ -111,7 +111,12 @@ def run_sql(
     if storage:  # drillspark.sql(..., storage={...}): this session's plugins from now on
         from drillspark.session import storage_configs
 
-        engine.session.take_storage(storage_configs(storage))
+        checked = storage_configs(storage)
+        engine.session.take_storage(checked)
+        if engine.has_spark:  # and as Spark catalogs, for spark.sql
+            from drillspark.spark.storage import file_catalogs
+
+            file_catalogs.register_all(engine.spark, checked)
     if callback is None:
         results = engine.execute(query)
     else:

@@ -244,9 +244,18 @@ def plugin_tables(
 
 def plugin_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlField] | None:
     """DESCRIBE's columns of a `jdbc` plugin's table (`pg.sales.orders`), from the database's
-    catalog; None when `parts` names no such plugin."""
+    catalog; of a `kafka` topic, Drill's dynamic star (`**`, DYNAMIC_STAR: its columns are
+    known when read); None when `parts` names no such plugin."""
     plugin = session.plugin(parts[0]) if len(parts) > 1 else None
-    if plugin is None or plugin[1].get("type") in ("http", "mongo", "kafka"):  # known when read
+    if plugin is not None and plugin[1].get("type") == "kafka":
+        from drillspark.spark.storage import kafka
+
+        try:
+            kafka.table_selection(session._spark(), plugin[0], plugin[1], tuple(parts[1:]))
+        except kafka.KafkaError as e:
+            raise TableNotFoundError(str(e)) from None
+        return [md.DYNAMIC_STAR]
+    if plugin is None or plugin[1].get("type") in ("http", "mongo"):  # known when read
         return None
     from drillspark.spark.storage import jdbc
 
@@ -319,8 +328,16 @@ def schema_configs(session: SqlSession) -> list[dict]:
             except mongo.MongoError as e:
                 raise ValidationError(str(e)) from None
             out += [{"name": n, "type": "mongo", "mutable": False, "views": False} for n in names]
-        if config.get("type") == "kafka":  # the plugin is the one schema
-            out.append({"name": name, "type": "kafka", "mutable": False, "views": False})
+        if config.get("type") == "kafka":  # the plugin is the one schema, its topics tables
+            from drillspark.spark.storage import kafka
+
+            try:
+                topics = kafka.topics(session._spark(), name, config)
+            except kafka.KafkaError as e:
+                raise ValidationError(str(e)) from None
+            out.append(
+                {"name": name, "type": "kafka", "mutable": False, "views": False, "tables": topics}
+            )
     return out
 
 
@@ -387,22 +404,46 @@ def split_table(session: SqlSession, parts: tuple[str, ...]) -> tuple[SchemaRef,
 
 # ----------------------------------------------------------------------------- views
 def find_view(session: SqlSession, ref: SchemaRef, name: str) -> ViewFile | None:
-    if ref.plugin != "dfs":
+    if ref.plugin != "dfs" and ref.plugin not in session.file_plugins():
         return None
     folder = folder_of(session, ref)
     if not folder:
         return None
     path = view_path(folder, name)
+    if filesystems.is_remote(path):  # s3a://, hdfs://: the view file by the workspace rule
+        return _remote_view(session, ref, name, path)
     if not os.path.isfile(path):
         return None
     ws = workspace_of(session, ref)
     if os.path.islink(path) and ws is not None and not ws.allow_outside:
         # a view file linked out of a confined workspace is refused as its table would be
-        session.workspace_path("dfs", ws.name, name + VIEW_SUFFIX)
+        if ref.plugin == "dfs":
+            session.workspace_path("dfs", ws.name, name + VIEW_SUFFIX)
+        else:
+            session.workspace_path(ref.plugin, ref.workspace, name + VIEW_SUFFIX)
     try:
         return read_view(path)
     except ViewFileError as e:
         raise ValidationError(str(e)) from None
+
+
+def _remote_view(session: SqlSession, ref: SchemaRef, name: str, path: str) -> ViewFile | None:
+    """The view `name` of a file plugin's workspace on s3a:// or hdfs://, or None. The name
+    is asked of the workspace rule first: a name that leaves the key prefix is no view."""
+    try:
+        path = session.workspace_path(ref.plugin, ref.workspace, name + VIEW_SUFFIX)
+    except ValidationError:
+        return None  # the table lookup that follows refuses the name, saying why
+    spark = session._spark()
+    try:
+        if not filesystems.is_file(spark, path):
+            return None
+    except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+        raise ValidationError(session.remote_failure(e, path)) from None
+    try:
+        return read_view(path, spark)
+    except ViewFileError as e:
+        raise ValidationError(f"storage plugin '{ref.plugin}': {e}") from None
 
 
 # ----------------------------------------------------------------------------- temporary tables
@@ -525,10 +566,69 @@ def kafka_scan(
     except kafka.KafkaError as e:
         raise low.fail(str(e), node, TableNotFoundError) from None
     selection.update(kafka.selection_options(low.session.option))
+    pushed = _kafka_pushed(node, kafka.PUSHABLE)
+    if pushed:
+        selection["pushed"] = pushed
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     return Rel(
         low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
     )
+
+
+_KAFKA_OPS = {exp.EQ: "=", exp.LT: "<", exp.LTE: "<=", exp.GT: ">", exp.GTE: ">="}
+_FLIPPED = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _integer(e: exp.Expr) -> int | None:
+    """An integer literal's value (a negated one too), else None."""
+    neg = isinstance(e, exp.Neg)
+    lit = e.this if neg else e
+    if not isinstance(lit, exp.Literal) or lit.is_string:
+        return None
+    try:
+        value = int(lit.this)
+    except ValueError:
+        return None
+    return -value if neg else value
+
+
+def _kafka_pushed(table: exp.Expr, columns: dict[str, str]) -> list[list[Any]]:
+    """The WHERE conjuncts of the SELECT that reads `table` alone that compare one of
+    `columns` (folded name -> name) with an integer (=, <, <=, >, >=, IN, BETWEEN), as
+    ``[column, op, value]``; the WHERE keeps them (the read is narrowed, every row still
+    checked), as Drill's KafkaPushDownFilterIntoScan does."""
+    select = table.parent.parent if isinstance(table.parent, exp.From) else None
+    if not isinstance(select, exp.Select) or select.args.get("joins"):
+        return []
+    where = select.args.get("where")
+    if where is None:
+        return []
+    names = {fold(table.alias_or_name)}
+
+    def column(e: exp.Expr) -> str | None:
+        if isinstance(e, exp.Column) and (not e.table or fold(e.table) in names):
+            return columns.get(fold(e.name))
+        return None
+
+    conjuncts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+    pushed: list[list[Any]] = []
+    for c in conjuncts:
+        if isinstance(c, exp.Binary) and type(c) in _KAFKA_OPS:
+            op = _KAFKA_OPS[type(c)]
+            name, value = column(c.left), _integer(c.right)
+            if name is None or value is None:
+                name, value, op = column(c.right), _integer(c.left), _FLIPPED[op]
+            if name is not None and value is not None:
+                pushed.append([name, op, value])
+        elif isinstance(c, exp.In) and column(c.this) and not c.args.get("query"):
+            values = [_integer(v) for v in c.expressions]
+            if values and all(v is not None for v in values):
+                pushed.append([column(c.this), "in", values])
+        elif isinstance(c, exp.Between) and column(c.this):
+            low, high = _integer(c.args["low"]), _integer(c.args["high"])
+            if low is not None and high is not None:
+                pushed += [[column(c.this), ">=", low], [column(c.this), "<=", high]]
+    return pushed
 
 
 def _push_params(table: exp.Expr, params: dict[str, str]) -> dict[str, str]:

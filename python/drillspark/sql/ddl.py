@@ -26,8 +26,10 @@ from drillspark.spark.storage.views import (
     VIEW_SUFFIX,
     ViewExistsError,
     ViewFileError,
+    delete_remote_view,
     view_lock,
     view_path,
+    write_remote_view,
     write_view,
 )
 from drillspark.sql import catalog
@@ -141,7 +143,6 @@ def create_view(engine: Engine, stmt: st.CreateView) -> RowsResult:
         )
     ref, name = target_schema(engine, stmt.name)
     folder = _mutable(engine, ref, name)
-    _no_remote_views(folder, ref)
     path = view_path(folder, name)
     with view_lock(path):  # one CREATE VIEW of this view at a time: each sees the last one's
         return _create_view(engine, stmt, ref, name, folder, path)
@@ -153,8 +154,8 @@ def _create_view(
     from drillspark.sql.view_fields import view_fields
 
     temp = temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA else None
-    table_exists = os.path.exists(os.path.join(folder, name)) or temp is not None
-    view_exists = os.path.isfile(path)
+    table_exists = _exists(engine, _join(folder, name)) or temp is not None
+    view_exists = _is_file(engine, path)
     if stmt.if_not_exists and (view_exists or table_exists):
         return _ok(
             False, f"A table or view with given name [{name}] already exists in schema [{ref.name}]"
@@ -185,16 +186,23 @@ def _create_view(
         _check_names([f["name"] for f in fields if f["type"] != "DYNAMIC_STAR"])
     schema_path = list(engine.session.default_schema or ())
     try:
-        write_view(
-            path,
-            name,
-            stmt.query.strip(),
-            fields,
-            schema_path,
-            replace=stmt.replace,
-            # the name is asked of the workspace rule again once the folder is open
-            confined=lambda: _mutable(engine, ref, name),
-        )
+        if filesystems.is_remote(path):  # s3a://, hdfs://: one upload, or a rename (HDFS)
+            _mutable(engine, ref, name)
+            spark = engine.session._spark()
+            write_remote_view(
+                spark, path, name, stmt.query.strip(), fields, schema_path, stmt.replace
+            )
+        else:
+            write_view(
+                path,
+                name,
+                stmt.query.strip(),
+                fields,
+                schema_path,
+                replace=stmt.replace,
+                # the name is asked of the workspace rule again once the folder is open
+                confined=lambda: _mutable(engine, ref, name),
+            )
     except ViewExistsError:  # another process created it meanwhile
         raise ValidationError(
             f"A view with given name [{name}] already exists in schema [{ref.name}]"
@@ -216,24 +224,48 @@ def drop(engine: Engine, stmt: st.Drop) -> RowsResult:
     return _drop_table(engine, ref, name, stmt.if_exists)
 
 
-def _no_remote_views(folder: str, ref: SchemaRef) -> None:
-    """View files live on local disk only: a file plugin's workspace on s3a:// or hdfs://
-    holds none (never a local file named after the URI)."""
-    if filesystems.is_remote(folder):
-        raise ValidationError(
-            f"Unable to create or drop views in schema [{ref.name}]: drillspark keeps view "
-            "files in local workspaces only (not on s3a:// or hdfs://)"
-        )
+def _join(folder: str, name: str) -> str:
+    return (
+        folder.rstrip("/") + "/" + name
+        if filesystems.is_remote(folder)
+        else os.path.join(folder, name)
+    )
+
+
+def _exists(engine: Engine, path: str) -> bool:
+    """Whether `path` exists, on this machine or a file plugin's remote file system."""
+    if not filesystems.is_remote(path):
+        return os.path.exists(path)
+    try:
+        return filesystems.exists(engine.session._spark(), path)
+    except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+        raise ValidationError(engine.session.remote_failure(e, path)) from None
+
+
+def _is_file(engine: Engine, path: str) -> bool:
+    if not filesystems.is_remote(path):
+        return os.path.isfile(path)
+    spark = engine.session._spark()
+    try:
+        return filesystems.is_file(spark, path)
+    except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+        raise ValidationError(engine.session.remote_failure(e, path)) from None
 
 
 def _drop_view(engine: Engine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
     folder = _mutable(engine, ref, name)
-    _no_remote_views(folder, ref)
     path = view_path(folder, name)
-    if os.path.isfile(path):
+    if filesystems.is_remote(path):
+        try:
+            deleted = delete_remote_view(engine.session._spark(), path)
+        except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+            raise ValidationError(engine.session.remote_failure(e, path)) from None
+        if deleted:
+            return _ok(True, f"View [{name}] deleted successfully from schema [{ref.name}].")
+    elif os.path.isfile(path):
         os.remove(path)
         return _ok(True, f"View [{name}] deleted successfully from schema [{ref.name}].")
-    if os.path.exists(os.path.join(folder, name)):
+    if _exists(engine, _join(folder, name)):
         raise ValidationError(f"[{name}] is not a VIEW in schema [{ref.name}]")
     if if_exists:
         return _ok(False, f"View [{name}] not found in schema [{ref.name}].")
@@ -362,8 +394,8 @@ def create_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
         )
     # a temporary table may not shadow a table or view either (Drill 1.22)
     exists = (
-        os.path.exists(os.path.join(folder, name))
-        or os.path.isfile(view_path(folder, name))
+        _exists(engine, _join(folder, name))
+        or _is_file(engine, view_path(folder, name))
         or (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
     )
     if exists:

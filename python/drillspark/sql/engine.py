@@ -184,9 +184,12 @@ class SqlEngine:
         elif ref.plugin == catalog.SYS:
             names = list(md.SYS_TABLES)
         else:  # Drill lists the views of a workspace, not its files
-            listed = catalog.listing(self.session, ref, ()) if ref.plugin == "dfs" else None
-            # a view file linking out of a confined workspace is no view of it (never read)
-            names = [v.name for v in list_views(*listed)] if listed else []
+            files = ref.plugin == "dfs" or ref.plugin in self.session.file_plugins()
+            listed = catalog.listing(self.session, ref, ()) if files else None
+            # a view file linking out of a confined workspace is no view of it (never read); a
+            # remote workspace's (s3a://, hdfs://) are read through the session
+            spark = self.session._spark() if listed and "://" in listed[0] else None
+            names = [v.name for v in list_views(*listed, spark=spark)] if listed else []
         if stmt.like is not None:
             names = [n for n in names if like(n, stmt.like)]
         return RowsResult(["TABLE_SCHEMA", "TABLE_NAME"], [[ref.name, n] for n in names])

@@ -56,10 +56,12 @@ def _tokens(headers: dict[str, list[Any]]) -> list[str]:
 class CallSession(flight.ServerMiddleware):
     """The session of one call, and the token to hand back."""
 
-    def __init__(self, store: Any, session: HttpSession, fresh: bool):
+    def __init__(self, store: Any, session: HttpSession, fresh: bool, held: bool = False):
         self.store = store
         self.session = session
         self.fresh = fresh  # its token is new to the client: sent back
+        # a kept session this call holds (SessionStore.get(hold=True)): not idle while it runs
+        self.held = held
 
     @property
     def user(self) -> str:
@@ -74,6 +76,8 @@ class CallSession(flight.ServerMiddleware):
         }
 
     def call_completed(self, exception: Any) -> None:
+        if self.held:  # its idle time starts now
+            self.store.release(self.session)
         # an anonymous session is kept once a later call needs it (as a REST client's)
         if self.session.holds_state and self.store.get(self.session.id) is None:
             self.store.add(self.session)
@@ -100,12 +104,16 @@ class Sessions(flight.ServerMiddlewareFactory):
             s = store.new(f"user:{user.name}")
             s.user, s.admin = user.name, user.admin or not self.app.auth.enabled
             store.add(s)
-            return CallSession(store, s, fresh=True)
+            held = store.get(s.id, hold=True) is s
+            return CallSession(store, s, fresh=True, held=held)
         tokens = _tokens(headers)
         for candidate in tokens:
-            found = store.get(candidate)
-            if found is not None and (found.user is not None or not self.app.auth.enabled):
-                return CallSession(store, found, fresh=False)
+            found = store.get(candidate, hold=True)
+            if found is None:
+                continue
+            if found.user is not None or not self.app.auth.enabled:
+                return CallSession(store, found, fresh=False, held=True)
+            store.release(found)
         token: str | None = tokens[0] if tokens else None
         if self.app.auth.enabled:
             if token:

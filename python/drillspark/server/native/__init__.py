@@ -5,8 +5,8 @@ value vectors. See docs/server.md, "Native protocol".
     wire.py        a small protobuf codec (varints, fields, messages as dataclasses)
     messages.py    the user protocol's messages and enums that drillspark uses
     framing.py     RPC frames: length, RpcHeader, body, raw buffers
-    rows.py        result rows as typed JSON lines (the QueryManager's row writer)
-    vectors.py     rows as Drill's value vectors (record batches)
+    rows.py        an answer as Arrow record batches (the QueryManager's arrow writer)
+    vectors.py     Arrow batches as Drill's value vectors (record batches), column by column
     metadata.py    catalogs, schemas, tables, columns, server meta, prepared statements
     connection.py  one client: handshake, login, queries, cancel, heartbeats
     server.py      the listener"""

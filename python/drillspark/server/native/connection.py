@@ -10,7 +10,6 @@ run through the server's one QueryManager (profiles, cancel, limits)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import socket
 import threading
@@ -18,6 +17,8 @@ import time
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
 
 from drillspark.server.native import framing, metadata, rows, vectors
 from drillspark.server.native import messages as m
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("drillspark.server")
 
 SERVER_NAME = "Apache Drill Server"
-BATCH_ROWS = 4096  # rows per record batch, as Drill's readers fill them
-BATCH_BYTES = 8 << 20  # a batch is sent once its rows' text passes this size
+BATCH_ROWS = 65_535  # most rows in one record batch (Drill's vectors count up to 64K)
+BATCH_BYTES = 8 << 20  # an Arrow batch larger than this goes as several record batches
 IN_FLIGHT = 8  # record batches sent and not yet acknowledged before the sender waits
 
 SUPPORTED_METHODS = [
@@ -403,7 +404,7 @@ class Connection:
         """Run the statement in this connection's session, as the REST handler runs one in
         its HTTP session (DrillServer.run_query): the server's QueryManager runs it (slot,
         pool, job group, time limit, profile), the app runs the statement (USE and ALTER
-        SESSION kept by the session); the rows come as rows.py writes them."""
+        SESSION kept by the session); the rows come as Arrow batches (rows.write)."""
         from drillspark.server.queries import QueryFailed
         from drillspark.sql import temporary
         from drillspark.sql.errors import SqlError
@@ -431,7 +432,7 @@ class Connection:
             with disabled():  # rows are sent as they come: built with full discovery
                 return app._sql(text, sql_session, session, self)
 
-        return app.queries.run(q, execute, limit, row_writer=rows.row_writer)
+        return app.queries.run(q, execute, limit, arrow=rows.write)
 
     def _query_text(self, run: m.RunQuery) -> tuple[str, str | None]:
         """The statement's text, or (text, why it is refused)."""
@@ -458,34 +459,33 @@ class Connection:
 
     def _stream(self, qid: m.QueryId, result: Any, stop: Callable[[], bool]) -> None:
         columns = vectors.columns_of(result.columns, result.schema, result.metadata)
-        pending: list[str] = []
-        size = 0
         sent = False
-        for line in result:
+        for item in result:  # the answer's Arrow schema, then its record batches
             if self._closed.is_set():
                 raise OSError("the client is gone")
-            pending.append(line)
-            size += len(line)
-            if len(pending) >= BATCH_ROWS or size >= BATCH_BYTES:
-                self._batch(qid, columns, pending, stop)
-                pending, size, sent = [], 0, True
-        if pending or not sent:  # an empty answer still sends its schema
-            self._batch(qid, columns, pending, stop)
+            if not isinstance(item, pa.RecordBatch) or not item.num_rows:
+                continue
+            for piece in _pieces(item):
+                self._batch(qid, columns, piece.num_rows, piece.columns, stop)
+                sent = True
+        if not sent:  # an empty answer still sends its schema
+            empty = [vectors.entry_array(c, []) for c in columns]
+            self._batch(qid, columns, 0, empty, stop)
 
     def _batch(
         self,
         qid: m.QueryId,
         columns: list[vectors.Column],
-        lines: list[str],
+        count: int,
+        arrays: list[Any],
         stop: Callable[[], bool],
     ) -> None:
-        batch = json.loads("[" + ",".join(lines) + "]")  # the rows' entries, at once
-        fields, raw = vectors.batch(columns, batch)
+        fields, raw = vectors.encode(columns, arrays)
         data = m.QueryData(
             query_id=qid,
-            row_count=len(batch),
+            row_count=count,
             def_=m.RecordBatchDef(
-                record_count=len(batch), field=fields, carries_two_byte_selection_vector=False
+                record_count=count, field=fields, carries_two_byte_selection_vector=False
             ),
         )
         self.request(m.RpcType.QUERY_DATA, data, raw, stop)
@@ -517,6 +517,16 @@ class Connection:
     def _prepare(self, coordination_id: int, req: m.CreatePreparedStatementReq) -> None:
         answer = metadata.prepare(self, req.sql_query or "")
         self.respond(coordination_id, m.RpcType.PREPARED_STATEMENT, answer)
+
+
+def _pieces(batch: pa.RecordBatch) -> list[pa.RecordBatch]:
+    """An Arrow batch as record batches of at most BATCH_ROWS rows and about BATCH_BYTES."""
+    rows = batch.num_rows
+    size = batch.nbytes
+    step = min(BATCH_ROWS, max(1, rows * BATCH_BYTES // size) if size > BATCH_BYTES else rows)
+    if step >= rows:
+        return [batch]
+    return [batch.slice(i, step) for i in range(0, rows, step)]
 
 
 def server_infos(version: str) -> m.RpcEndpointInfos:

@@ -14,8 +14,10 @@ the settings they both name agree).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -165,6 +167,19 @@ def is_dir(spark: SparkSession, uri: str) -> bool:
     return bool(fs.exists(p) and fs.getFileStatus(p).isDirectory())
 
 
+def is_file(spark: SparkSession, uri: str) -> bool:
+    """Whether `uri` is a file (one status request: a view lookup asks it per table name)."""
+    fs = _fs(spark, uri)
+    p = _path(spark, uri)
+    try:
+        return bool(fs.getFileStatus(p).isFile())
+    except Exception as e:  # noqa: BLE001  (py4j's error carrying Java's FileNotFoundException)
+        java = getattr(e, "java_exception", None)
+        if java is not None and "FileNotFoundException" in str(java.getClass().getName()):
+            return False
+        raise
+
+
 def _hidden(name: str) -> bool:
     return name.startswith((".", "_"))
 
@@ -204,6 +219,55 @@ def read_bytes(spark: SparkSession, uri: str) -> bytes:
         return bytes(utils.toByteArray(stream))
     finally:
         stream.close()
+
+
+# object stores: an object appears whole when its upload completes (no rename needed, and
+# their rename is a copy)
+_OBJECT_STORES = ("s3a", "s3", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos")
+
+
+def write_whole(spark: SparkSession, uri: str, data: bytes, replace: bool = True) -> bool:
+    """Write `data` as the file `uri`, whole or not at all; False (nothing written) when
+    `replace` is off and the file exists. On an object store the one upload is the write (an
+    upload that fails is aborted, never completed); elsewhere (HDFS) a hidden file beside it
+    is written and renamed over it."""
+    fs = _fs(spark, uri)
+    target = _path(spark, uri)
+    if urlsplit(uri).scheme.lower() in _OBJECT_STORES:
+        if not replace and fs.exists(target):
+            return False
+        _write(fs.create(target, True), data)
+        return True
+    folder, name = uri.rsplit("/", 1)
+    tmp = _path(spark, f"{folder}/.{name}.{uuid.uuid4().hex}.tmp")
+    _write(fs.create(tmp, False), data)
+    try:
+        if not replace:
+            return bool(fs.rename(tmp, target))  # refuses an existing target
+        jvm = _jvm(spark)
+        context = jvm.org.apache.hadoop.fs.FileContext.getFileContext(fs.getUri(), fs.getConf())
+        rename = getattr(jvm.org.apache.hadoop.fs, "Options$Rename")
+        gateway: Any = spark.sparkContext._gateway
+        options = gateway.new_array(rename, 1)
+        options[0] = rename.OVERWRITE
+        context.rename(tmp, target, options)  # atomic on HDFS, over an existing file too
+        return True
+    finally:
+        if fs.exists(tmp):
+            fs.delete(tmp, False)
+
+
+def _write(stream: Any, data: bytes) -> None:
+    try:
+        stream.write(bytearray(data))
+    except BaseException:
+        abort = getattr(stream, "abort", None)  # S3A: the upload is dropped, not completed
+        if callable(abort):
+            with contextlib.suppress(Exception):  # closing below is the fallback
+                abort()
+        stream.close()
+        raise
+    stream.close()
 
 
 @dataclass(frozen=True)
@@ -269,3 +333,82 @@ def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> 
         if secret:
             text = text.replace(secret, "*****")
     return f"storage plugin '{plugin}': {text}"
+
+
+# ----------------------------------------------------------------------------- vanished objects
+# what a read says of a file (or its bucket) deleted after planning: the JSON reader's
+# `cannot read: No such file or directory`, Spark's FAILED_READ_FILE.FILE_NOT_EXIST, S3's own
+_GONE = re.compile(
+    r"No such file or directory|FileNotFoundException|FILE_NOT_EXIST|File does not exist|"
+    r"NoSuchKey|NoSuchBucket|bucket does not exist",
+    re.IGNORECASE,
+)
+_URI_IN_TEXT = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://[^\s,;'\"`()\[\]]+)")
+_DISPLAY = re.compile(r"^([^.`]+)\.([^.`]+)\.`(.*)`$", re.S)
+
+
+@dataclass(frozen=True)
+class ScannedTable:
+    """A table a plan reads from a remote file system, as the user named it: its plugin, its
+    workspace's schema (`s3.root`), the name (`logs`), the URIs scanned and the workspace root."""
+
+    plugin: str
+    workspace: str
+    table: str
+    uris: tuple[str, ...]
+    root: str
+
+
+def scanned_table(
+    engine: str, selection: Any, config: Mapping[str, Any] | None
+) -> ScannedTable | None:
+    """The remote table of one scan of a plan: SQL's selection (`files`, `table` as
+    `plugin.workspace.`name``) or a plan's (`workspace`, `path` under the plugin's
+    `connection`); None for anything else."""
+    if not isinstance(selection, Mapping):
+        return None
+    config = config or {}
+    connection = str(config.get("connection") or "")
+    spaces = config.get("workspaces") or {}
+
+    def root_of(workspace: str) -> str:
+        spec = spaces.get(workspace) if isinstance(spaces, Mapping) else None
+        location = spec.get("location", "/") if isinstance(spec, Mapping) else "/"
+        return join(connection, str(location)) if is_remote(connection) else ""
+
+    files = [str(f) for f in selection.get("files") or () if is_remote(str(f))]
+    shown = _DISPLAY.match(str(selection.get("table") or ""))
+    if files and shown:
+        plugin, workspace, name = shown.groups()
+        root = root_of(workspace) or files[0]
+        return ScannedTable(plugin, f"{plugin}.{workspace}", name, tuple(files), root)
+    if "path" in selection and is_remote(connection):
+        workspace = str(selection.get("workspace") or "default")
+        root = root_of(workspace)
+        name = str(selection["path"])
+        uri = root.rstrip("/") + "/" + name.lstrip("/")
+        return ScannedTable(engine, f"{engine}.{workspace}", name, (uri,), root)
+    return None
+
+
+def vanished(text: str, tables: Sequence[ScannedTable]) -> str | None:
+    """A read's failure `text` (Spark's wrapping and all) as one paragraph naming the plugin,
+    workspace and table the user wrote, when it says that a file of one of `tables` is gone
+    (deleted, or its bucket, after the query was planned); else None."""
+    if not _GONE.search(text):
+        return None
+    for uri in _URI_IN_TEXT.findall(text):
+        uri = uri.rstrip(".:")
+        for t in tables:
+            if not any(uri == u.rstrip("/") or uri.startswith(u.rstrip("/") + "/") for u in t.uris):
+                continue
+            root = t.root.rstrip("/")
+            key = uri[len(root) + 1 :] if uri.startswith(root + "/") else split(uri)[1]
+            bucket = "NoSuchBucket" in text or "bucket does not exist" in text.lower()
+            what = "its bucket no longer exists" if bucket else "it no longer exists"
+            return (
+                f"storage plugin '{t.plugin}', workspace '{t.workspace}', table `{t.table}`: "
+                f"the file `{key}` was listed when the query was planned but {what} "
+                "(deleted while the query ran); run the query again to read what is there now"
+            )
+    return None

@@ -2,10 +2,13 @@
 Drill 1.22's config (plugin_configs/kafka.py), names and metadata columns (docs/storage.md).
 
 A table is a topic: ``kafka.`topic` `` (the plugin is the one schema; SHOW TABLES IN kafka lists
-the topics). A topic's messages are read when the scan is planned, as one bounded snapshot: each
-partition's end offset is fixed before the first message is fetched, through the plain Kafka Java
-client (`drillspark.records.KafkaPages`, which calls it by reflection), a page of records per
-partition. Each message must be one JSON object (Drill's default record reader,
+the topics). A topic is read as one bounded snapshot: when the scan is planned, each partition's
+[first, end) offsets are fixed through the plain Kafka Java client
+(`drillspark.records.KafkaPages`, which calls it by reflection), narrowed by the filter's
+conjuncts on `kafkaPartitionId`, `kafkaMsgOffset` and `kafkaMsgTimestamp` (the selection's
+`pushed`, as Drill's KafkaPushDownFilterIntoScan; the filter stays to check every row), and cut
+into pages; each page's messages are fetched in the Spark task that reads it (a partition's
+range, 50,000 messages a page), never by the driver. Each message must be one JSON object (Drill's default record reader,
 `JsonMessageReader`); it is typed by the extension's `drill` reader, the one reader of files
 too, with Drill's metadata columns after the message's own: `kafkaTopic` VARCHAR,
 `kafkaPartitionId` BIGINT, `kafkaMsgOffset` BIGINT, `kafkaMsgTimestamp` BIGINT, `kafkaMsgKey`
@@ -16,7 +19,7 @@ plugin, topic, partition and offset, never a credential of the consumer properti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
@@ -27,7 +30,15 @@ from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_co
 from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
 TYPE = "kafka"
-PAGE_MESSAGES = 50_000  # messages to a page of records (one input split)
+PAGE_MESSAGES = 50_000  # messages to a page of records (one input split, one Spark task)
+# the columns whose comparisons narrow the offset ranges read (folded name -> Drill's name)
+PUSHABLE = {
+    "kafkapartitionid": "kafkaPartitionId",
+    "kafkamsgoffset": "kafkaMsgOffset",
+    "kafkamsgtimestamp": "kafkaMsgTimestamp",
+}
+PUSH_OPS = ("=", "<", "<=", ">", ">=", "in")
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 # Drill's metadata columns, in its order, with the Spark type each is read as
 METADATA = (
     ("kafkaTopic", "string"),
@@ -118,6 +129,84 @@ def selection_options(option: Any) -> dict[str, Any]:
     return out
 
 
+@dataclass(frozen=True)
+class Ranges:
+    """What the pushed conjuncts leave to read: partition ids in `partitions` (None: any) and
+    in [partition_from, partition_to), offsets in [offset_from, offset_to), and messages
+    stamped at time_from ms or later (-1: any)."""
+
+    partitions: frozenset[int] | None = None
+    partition_from: int = LONG_MIN
+    partition_to: int = LONG_MAX
+    offset_from: int = LONG_MIN
+    offset_to: int = LONG_MAX
+    time_from: int = -1
+
+    def describe(self) -> str:
+        """The ranges as EXPLAIN shows them ("all" when nothing narrows the read)."""
+        out = [] if self.partitions is None else [f"partitions {sorted(self.partitions)}"]
+        for what, low, high in (
+            ("partition ids", self.partition_from, self.partition_to),
+            ("offsets", self.offset_from, self.offset_to),
+        ):
+            if low != LONG_MIN or high != LONG_MAX:
+                shown = ("" if low == LONG_MIN else str(low), "" if high == LONG_MAX else str(high))
+                out.append(f"{what} [{shown[0]}, {shown[1]})")
+        if self.time_from >= 0:
+            out.append(f"timestamps >= {self.time_from}")
+        return ", ".join(out) or "all"
+
+
+def pushed_ranges(place: str, pushed: Any) -> Ranges:
+    """The ranges that the AND of `pushed` conjuncts ``[column, op, value]`` allows (op one of
+    =, <, <=, >, >=, in; value an integer, a list of them for in), or KafkaError naming
+    `place`. A timestamp bound only moves the start (the broker's time index finds the first
+    message stamped at or after it); an upper timestamp bound narrows nothing, as in Drill."""
+    if not isinstance(pushed, list):
+        raise KafkaError(f"{place}: the selection's 'pushed' must be a list of [column, op, value]")
+    r = Ranges()
+    for item in pushed:
+        ok = isinstance(item, list | tuple) and len(item) == 3
+        column = PUSHABLE.get(str(item[0]).lower()) if ok else None
+        op = str(item[1]).lower() if ok else ""
+        values = (item[2] if op == "in" else [item[2]]) if ok else None
+        if (
+            column is None
+            or op not in PUSH_OPS
+            or not isinstance(values, list)
+            or not values
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        ):
+            raise KafkaError(
+                f"{place}: cannot push {item!r} into the read: a conjunct is [column, op, "
+                f"value] with column one of {', '.join(PUSHABLE.values())}, op one of "
+                f"{', '.join(PUSH_OPS)} and an integer value (a list of them for in)"
+            )
+        v = values[0]
+        low, high = {"=": (v, v + 1), ">": (v + 1, None), ">=": (v, None)}.get(op, (None, None))
+        high = {"<": v, "<=": v + 1}.get(op, high)
+        if column == "kafkaPartitionId" and op == "in":
+            ids = frozenset(values)
+            r = replace(r, partitions=ids if r.partitions is None else r.partitions & ids)
+        elif column == "kafkaPartitionId":
+            r = replace(r, partition_from=max(r.partition_from, LONG_MIN if low is None else low))
+            r = replace(r, partition_to=min(r.partition_to, LONG_MAX if high is None else high))
+        elif column == "kafkaMsgOffset" and op != "in":
+            r = replace(r, offset_from=max(r.offset_from, LONG_MIN if low is None else low))
+            r = replace(r, offset_to=min(r.offset_to, LONG_MAX if high is None else high))
+        elif column == "kafkaMsgTimestamp" and op != "in" and low is not None:
+            r = replace(r, time_from=max(r.time_from, low))
+    return r
+
+
+def _partition_ids(r: Ranges) -> str:
+    """The partition ids for KafkaPages.plan: "" for every partition, else comma-separated
+    (an impossible id when none is left)."""
+    if r.partitions is None:
+        return ""
+    return ",".join(str(i) for i in sorted(r.partitions) if -(2**31) <= i < 2**31) or "-1"
+
+
 def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("true", "1")
 
@@ -148,11 +237,12 @@ class KafkaEngine(StorageEngine):
             raise KafkaError(
                 f"store.kafka.poll.timeout must be a number, not {opts['pollTimeout']!r}"
             ) from None
+        place = f"kafka plugin '{self.name}', topic {topic}"
+        ranges = pushed_ranges(place, selection.get("pushed", []))
         jvm = _jvm(spark, self.name)
         batch = jvm.drillspark.records.RecordBatch()
-        place = f"kafka plugin '{self.name}', topic {topic}"
         try:
-            jvm.drillspark.records.KafkaPages.read(
+            jvm.drillspark.records.KafkaPages.plan(
                 batch,
                 props,
                 topic,
@@ -160,8 +250,14 @@ class KafkaEngine(StorageEngine):
                 PAGE_MESSAGES,
                 _flag(opts["skipInvalidRecords"]),
                 place,
+                _partition_ids(ranges),
+                ranges.partition_from,
+                ranges.partition_to,
+                ranges.offset_from,
+                ranges.offset_to,
+                ranges.time_from,
             )
-        except Exception as e:  # the client's or a message's failure, from the JVM
+        except Exception as e:  # the client's failure, from the JVM
             raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
         paths = list(batch.paths())
         if not paths:
@@ -170,7 +266,14 @@ class KafkaEngine(StorageEngine):
             k: str(_flag(opts[k])).lower()
             for k in ("allTextMode", "readNumbersAsDouble", "nanInf", "escapeAnyChar")
         }
-        df = spark.read.format("drill").options(**reader_opts).load(paths)
+        # each page its own task (splitBytes 1), its schema found by a Spark job too
+        # (discoveryParallelFiles 1): the pages' messages are fetched on executors only
+        pages = spark.read.format("drill").options(**reader_opts)
+        pages = pages.option("splitBytes", "1").option("discoveryParallelFiles", "1")
+        try:
+            df = pages.load(paths)
+        except Exception as e:  # a message's or the client's failure, from a task
+            raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
         del batch  # the table holds the pages now
         # the metadata columns keep their types whatever the message options say (as Drill)
         kinds = dict(METADATA)

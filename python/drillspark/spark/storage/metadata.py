@@ -21,6 +21,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
 from drillspark.options import boot
+from drillspark.spark.storage import filesystems
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.views import ViewFile, list_views
@@ -280,6 +281,9 @@ class SqlField:
         )
 
 
+# the one column Drill lists for a schema-free table it knows no columns of (a kafka topic)
+DYNAMIC_STAR = SqlField("**", "DYNAMIC_STAR")
+
 _STANDARD_NAMES = {
     "VARCHAR": "CHARACTER VARYING",
     "CHAR": "CHARACTER",
@@ -401,15 +405,29 @@ class Schema:
     has_views: bool = True
     confined: bool = True
     leads_out: LeadsOut | None = field(default=None, repr=False, compare=False)
+    # the session a workspace on another file system (s3a://, hdfs://) is listed through
+    spark: SparkSession | None = field(default=None, repr=False, compare=False)
+    # schema-free tables that are neither files nor views (a kafka plugin's topics): Drill
+    # lists each as a TABLE whose one column is the dynamic star `**`
+    tables: tuple[str, ...] = ()
+
+    def _lists(self) -> bool:
+        """A workspace whose files and views the listings show: dfs's and the other file
+        plugins' (on this machine or another file system), not cp's classpath folder."""
+        return self.type == "file" and self.plugin not in ("", "cp") and bool(self.location)
 
     def views(self) -> list[ViewFile]:
-        if self.type != "file" or self.plugin != "dfs" or not self.location or not self.has_views:
+        if not self._lists() or not self.has_views:
             return []
-        return list_views(self.location, self._entry_check())
+        assert self.location is not None
+        return list_views(self.location, self._entry_check(), self.spark)
 
     def files(self) -> list[tuple]:
-        if self.type != "file" or self.plugin != "dfs" or not self.location:
+        if not self._lists():
             return []
+        assert self.location is not None
+        if filesystems.is_remote(self.location):
+            return remote_file_entries(self.spark, self.plugin, self.location)
         return file_entries(self.location, self._entry_check())
 
     def _entry_check(self) -> LeadsOut | None:
@@ -430,6 +448,7 @@ def schemas_of(config: Mapping[str, Any]) -> list[Schema]:
             str(s.get("workspace", "")),
             bool(s.get("views", True)),
             s.get("confined", True) not in (False, "false", "False"),
+            tables=tuple(str(t) for t in s.get("tables") or ()),
         )
         for s in config.get("schemas") or []
     ]
@@ -439,6 +458,9 @@ def confine(spark: SparkSession, schemas: list[Schema]) -> list[Schema]:
     """Each confined file schema asks the workspace rule (workspaces.leads_out) about its
     symlink entries."""
     for s in schemas:
+        s.spark = spark
+        if s.location and filesystems.is_remote(s.location):
+            continue  # an object store has no symlinks; its names are confined by prefix
         if s.confined and s.location and s.type == "file":
             ws = wsp.Workspace(s.workspace or s.name, s.location)
             s.leads_out = lambda folder, name, ws=ws: wsp.leads_out(spark, ws, folder, name)
@@ -461,6 +483,9 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
             for s in schemas
             for v in s.views()
         ]
+        rows += [
+            ("DRILL", s.name, t, "TABLE", None, None, None, None) for s in schemas for t in s.tables
+        ]
         return rows
     if table == "VIEWS":
         return [("DRILL", s.name, v.name, v.sql) for s in schemas for v in s.views()]
@@ -474,6 +499,8 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
         for s in schemas:
             for v in s.views():
                 rows += _column_rows(s.name, v.name, [SqlField.of(f) for f in v.fields])
+            for t in s.tables:
+                rows += _column_rows(s.name, t, [DYNAMIC_STAR])
         return rows
     if table == "PARTITIONS":
         return []
@@ -512,6 +539,34 @@ def file_entries(folder: str, leads_out: LeadsOut | None = None) -> list[tuple]:
         return []
     rows = (file_entry(folder, name, leads_out) for name in names)
     return [r for r in rows if r is not None]
+
+
+def remote_file_entries(spark: SparkSession | None, plugin: str, folder: str) -> list[tuple]:
+    """The rows of `file_entries` for a workspace folder on another file system (s3a://,
+    hdfs://): its entries (a key prefix's objects and common prefixes on S3), by name; a
+    prefix that holds nothing yet lists nothing. A failure names the plugin."""
+    if spark is None:
+        raise MetadataError(f"storage plugin '{plugin}': listed through a Spark session only")
+    try:
+        if not filesystems.exists(spark, folder):
+            return []
+        found = filesystems.entries(spark, folder)
+    except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
+        raise MetadataError(filesystems.describe(e, plugin)) from None
+    return [
+        (
+            e.name,
+            e.is_directory,
+            not e.is_directory,
+            e.length,
+            e.owner,
+            e.group,
+            e.permissions,
+            _utc(e.access_time / 1000),
+            _utc(e.modification_time / 1000),
+        )
+        for e in found
+    ]
 
 
 def file_entry(folder: str, name: str, leads_out: LeadsOut | None = None) -> tuple | None:

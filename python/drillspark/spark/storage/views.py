@@ -11,7 +11,9 @@ the default schema the SQL was written under. Drill and drillspark read each oth
 A view file is written whole or not at all: into a new file beside it (a hidden name no one can
 guess, created exclusively and never through a symlink), renamed over the view file (a symlink
 planted there is replaced, never followed). CREATE VIEW statements of one view in this process
-run one after another (`view_lock`)."""
+run one after another (`view_lock`). In a workspace on another file system (`s3a://`,
+`hdfs://`) the file is read, listed, written and deleted through Hadoop's FileSystem
+(`filesystems`): written as one upload on an object store, or renamed over on HDFS."""
 
 from __future__ import annotations
 
@@ -22,9 +24,13 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drillspark.errors import ExecutionError
+from drillspark.spark.storage import filesystems
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 VIEW_SUFFIX = ".view.drill"
 
@@ -56,16 +62,22 @@ def view_path(folder: str, name: str) -> str:
     return os.path.join(folder, name + VIEW_SUFFIX)
 
 
-def read_view(path: str) -> ViewFile:
-    """The view file at `path`; errors name it by its file name (never where it lies)."""
+def read_view(path: str, spark: SparkSession | None = None) -> ViewFile:
+    """The view file at `path` (on a remote file system through `spark`'s Hadoop client);
+    errors name it by its file name (never where it lies)."""
     shown = os.path.basename(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        if filesystems.is_remote(path):
+            data = json.loads(filesystems.read_bytes(_remote(spark), path).decode("utf-8"))
+        else:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
     except OSError as e:
         raise ViewFileError(f"cannot read the view file {shown}: {e.strerror or e}") from None
     except ValueError as e:
         raise ViewFileError(f"cannot read the view file {shown}: {e}") from None
+    except Exception as e:  # noqa: BLE001  (the remote file system's failure, from the JVM)
+        raise ViewFileError(f"cannot read the view file {shown}: {_first_line(e)}") from None
     if not isinstance(data, dict) or not isinstance(data.get("sql"), str):
         raise ViewFileError(f"the view file {shown} has no 'sql'")
     name = os.path.basename(path)[: -len(VIEW_SUFFIX)]
@@ -81,11 +93,18 @@ def read_view(path: str) -> ViewFile:
     )
 
 
-def list_views(folder: str, leads_out: Callable[[str, str], bool] | None = None) -> list[ViewFile]:
-    """The views of a workspace folder (its top level only, as Drill looks for them). In a
-    confined workspace `leads_out(folder, name)` is the workspace rule's answer for a symlink:
-    a view file that links out of the workspace is not one of its views (never read)."""
+def list_views(
+    folder: str,
+    leads_out: Callable[[str, str], bool] | None = None,
+    spark: SparkSession | None = None,
+) -> list[ViewFile]:
+    """The views of a workspace folder (its top level only, as Drill looks for them; a remote
+    one's through `spark`). In a confined workspace `leads_out(folder, name)` is the
+    workspace rule's answer for a symlink: a view file that links out of the workspace is not
+    one of its views (never read)."""
     out: list[ViewFile] = []
+    if filesystems.is_remote(folder):
+        return _list_remote(_remote(spark), folder)
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
@@ -99,6 +118,69 @@ def list_views(folder: str, leads_out: Callable[[str, str], bool] | None = None)
             except ViewFileError:
                 continue  # an unreadable file is not a view; querying it names the problem
     return out
+
+
+def _list_remote(spark: SparkSession, folder: str) -> list[ViewFile]:
+    """The views of a workspace on another file system (s3a://, hdfs://): no symlinks there."""
+    try:
+        entries = filesystems.entries(spark, folder)
+    except Exception:  # noqa: BLE001  (a missing prefix holds no views, as a missing folder)
+        return []
+    out: list[ViewFile] = []
+    for e in entries:
+        if e.name.endswith(VIEW_SUFFIX) and not e.name.startswith(".") and not e.is_directory:
+            try:
+                out.append(read_view(folder.rstrip("/") + "/" + e.name, spark))
+            except ViewFileError:
+                continue  # an unreadable file is not a view; querying it names the problem
+    return out
+
+
+def _remote(spark: SparkSession | None) -> SparkSession:
+    if spark is None:
+        raise ViewFileError("a view on a remote file system is read through a Spark session")
+    return spark
+
+
+def _first_line(error: BaseException) -> str:
+    java = getattr(error, "java_exception", None)
+    text = f"{java.getClass().getSimpleName()}: {java.getMessage()}" if java is not None else ""
+    return " ".join((text or str(error)).split("\n")[0].split())
+
+
+def view_bytes(name: str, sql: str, fields: list[dict[str, Any]], schema_path: list[str]) -> bytes:
+    """A view file's content, as Drill writes it."""
+    data = {"name": name, "sql": sql, "fields": fields, "workspaceSchemaPath": schema_path}
+    return jackson_pretty(data).encode("utf-8")
+
+
+def write_remote_view(
+    spark: SparkSession,
+    path: str,
+    name: str,
+    sql: str,
+    fields: list[dict[str, Any]],
+    schema_path: list[str],
+    replace: bool = True,
+) -> None:
+    """A view file on another file system (s3a://, hdfs://), whole or not at all
+    (filesystems.write_whole: one upload on an object store, a rename on HDFS); without
+    `replace`, ViewExistsError when it is there."""
+    data = view_bytes(name, sql, fields, schema_path)
+    try:
+        written = filesystems.write_whole(spark, path, data, replace)
+    except Exception as e:  # noqa: BLE001  (the remote file system's failure, from the JVM)
+        raise ViewFileError(f"cannot write view `{name}`: {_first_line(e)}") from None
+    if not written:
+        raise ViewExistsError(f"view `{name}` exists")
+
+
+def delete_remote_view(spark: SparkSession, path: str) -> bool:
+    """Delete the view file `path` of a remote workspace; False when there is none."""
+    if not filesystems.is_file(spark, path):
+        return False
+    filesystems.delete(spark, path)
+    return True
 
 
 # view file -> the lock its writers in this process take (a server runs statements in threads)
@@ -132,8 +214,7 @@ def write_view(
     is opened first and everything happens in the folder so opened; `confined` (the workspace
     rule's check of the view's name) runs once it is open, and the folder must still be the
     one its path names, so a folder swapped for a symlink meanwhile is never written to."""
-    data = {"name": name, "sql": sql, "fields": fields, "workspaceSchemaPath": schema_path}
-    text = jackson_pretty(data).encode("utf-8")
+    text = view_bytes(name, sql, fields, schema_path)
     folder, base = os.path.split(os.path.abspath(path))
     try:
         folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)

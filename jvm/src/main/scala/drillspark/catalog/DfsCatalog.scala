@@ -16,6 +16,7 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import drillspark.formats.Formats
+import drillspark.formats.parquet.ParquetFooters
 import drillspark.source.DrillDataSource
 import drillspark.source.input.InputFiles
 
@@ -58,6 +59,9 @@ final case class Workspace(name: String, root: Option[String], allowOutside: Boo
       val r = root.get
       WorkspacePaths.checkName(name, table)
       if (WorkspacePaths.hasScheme(table)) refuse(table, "a URI names another file system")
+      // a layer that decodes keys would read these as `.`, `/` and `\` (as drillspark.sql refuses them)
+      if (Workspace.Encoded.findFirstIn(table).isDefined)
+        refuse(table, "percent-encoded path syntax (%2e, %2f, %5c) is not allowed")
       val base = new Path(r).toUri
       val basePath = Workspace.normalize(Option(base.getPath).filter(_.nonEmpty).getOrElse("/"))
         .getOrElse(refuse(table, s"the workspace root $r is not a valid path"))
@@ -73,6 +77,8 @@ final case class Workspace(name: String, root: Option[String], allowOutside: Boo
 }
 
 object Workspace {
+  val Encoded: scala.util.matching.Regex = "(?i)%(2e|2f|5c)".r
+
   /** `/a/./b/../c` -> `/a/c` (keeping a trailing slash); None when `..` climbs above `/`. */
   def normalize(path: String): Option[String] = {
     val out = scala.collection.mutable.ArrayBuffer[String]()
@@ -99,7 +105,10 @@ object Workspace {
  * directory), `workspace.<ws>` = root folder, `workspace.<ws>.format`,
  * `workspace.<ws>.allowAccessOutsideWorkspace`, `workspace.<ws>.allowAbsolute` (non-local roots), `option.<opt>` = a default option of the drill source
  * (e.g. option.typeConflict=variant), `<format type>.<option>` = an option of a format of
- * drillspark.formats (e.g. excel.sheetName=Totals; docs/formats.md). See docs/scan.md.
+ * drillspark.formats (e.g. excel.sheetName=Totals; docs/formats.md). With `connection` set the
+ * catalog is a `file` storage plugin's (drillspark.session(storage=...) registers one per plugin):
+ * its configured workspaces and `default` (the connection's root, confined) alone, no `root`
+ * or `tmp`. See docs/scan.md.
  */
 class DfsCatalog extends TableCatalog with DrillCatalog {
   private var catalogName: String = "dfs"
@@ -111,8 +120,18 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
 
   override def name(): String = catalogName
 
+  // the confs the catalog was set up with: a plugin registered again from Python (its config
+  // changed) changes them, and Spark keeps a loaded catalog, so loadTable takes them again
+  private var taken: Map[String, String] = Map.empty
+
+  private def confs(name: String): Map[String, String] = {
+    val prefix = s"spark.sql.catalog.$name."
+    SparkSession.active.conf.getAll.collect { case (k, v) if k.startsWith(prefix) => k.stripPrefix(prefix) -> v }
+  }
+
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
     catalogName = name
+    taken = options.asCaseSensitiveMap().asScala.toMap
     val opts = options.asCaseSensitiveMap().asScala.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }.toMap
     def flag(k: String): Option[Boolean] = opts.get(k).map(_.trim.equalsIgnoreCase("true"))
     // the default workspace: workspace.default.*, or the older spellings root / root.allowAbsolute / format
@@ -122,7 +141,9 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
           s"spark.sql.catalog.$name.$older=$b (the same setting); keep one")
       case (a, b) => a.orElse(b)
     }
-    val defaultRoot = either("", "root")
+    // a `file` plugin's catalog: its default workspace is its connection's root, confined
+    val connection = opts.get("connection").map(_.trim).filter(_.nonEmpty)
+    val defaultRoot = either("", "root").orElse(connection)
     defaultWs = Workspace(DfsCatalog.Default, defaultRoot,
       allowOutside = either(".allowaccessoutsideworkspace", "root.allowaccessoutsideworkspace")
         .map(_.trim.equalsIgnoreCase("true")).getOrElse(defaultRoot.isEmpty),
@@ -130,7 +151,7 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
       allowAbsolute = either(".allowabsolute", "root.allowabsolute").exists(_.trim.equalsIgnoreCase("true")))
     // `root` is the working directory, names may leave it (Drill's root is `/`): the same
     // meaning as drillspark.sql's dfs.root when no workspace is configured (docs/security.md)
-    val builtIn = Map(
+    val builtIn = if (connection.isDefined) Map.empty[String, Workspace] else Map(
       "root" -> Workspace("root", None, allowOutside = true, None),
       "tmp" -> Workspace("tmp", Some(System.getProperty("java.io.tmpdir")), allowOutside = false, None))
     val names = opts.keys.collect { case k if k.startsWith("workspace.") => k.stripPrefix("workspace.").split('.').head }
@@ -160,6 +181,8 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     (catalogName +: ident.namespace() :+ ident.name()).map(p => s"`${p.replace("`", "``")}`").mkString(".")
 
   override def loadTable(ident: Identifier): Table = {
+    val now = scala.util.Try(confs(catalogName)).getOrElse(taken)
+    if (now != taken) initialize(catalogName, new CaseInsensitiveStringMap(now.asJava))
     val ws = workspace(ident.namespace())
     val table = ident.name()
     val path = ws.resolve(table)
@@ -174,13 +197,13 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     val (fmt, everyFile) = format(ws, table, path, conf)
     // a confined workspace: the source checks every file it lists, and again where it opens it
     val confined = ws.realRoot.map(r => Map("workspace" -> ws.name, "workspaceRoot" -> r.toString)).getOrElse(Map.empty)
+    if (fmt == DfsCatalog.Parquet) return parquet(ident, ws, path, everyFile, conf)
     if (fmt != "json") {
       // a format of drillspark.formats (avro, excel, ...): its source, by Drill's type or extension
       // (csv, tsv, psv, tbl, csvh, txt: the text format, each with its bootstrap config's options)
       val source = Formats.byType(fmt).orElse(Formats.byExtension(fmt)).getOrElse(
         throw new IllegalArgumentException(s"drill: table `$table`: format '$fmt' is not readable yet by the " +
-          s"$catalogName catalog (it reads json and ${Formats.typeNames.mkString(", ")}; parquet " +
-          "through drillspark.sql)"))
+          s"$catalogName catalog (it reads json, parquet and ${Formats.typeNames.mkString(", ")})"))
       val prefix = source.reader.typeName.toLowerCase(Locale.ROOT) + "."
       // a folder read by the workspace's format (its files have no extension of a format):
       // every file of it, as Drill reads them, not only the format's extensions (none)
@@ -199,13 +222,31 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
   private def format(ws: Workspace, table: String, path: String, conf: Configuration): (String, Boolean) = {
     val p = new Path(path)
     val isDir = !table.exists("*?[{".contains(_)) && p.getFileSystem(conf).getFileStatus(p).isDirectory
-    def known(e: String): Boolean = e == "json" || Formats.byExtension(e).isDefined
+    def known(e: String): Boolean = e == "json" || e == DfsCatalog.Parquet || Formats.byExtension(e).isDefined
     val ext =
       if (!isDir) InputFiles.formatOf(path.stripSuffix("/"))
       else InputFiles.list(conf, Seq(path))._1.headOption.map(f => InputFiles.formatOf(f.path)).filter(known).getOrElse("")
     if (ext.isEmpty || !ext.forall(_.isLetterOrDigit) || (isDir && !known(ext)))
       (ws.format.map(_.toLowerCase(Locale.ROOT)).getOrElse("json"), isDir)
     else (ext, false)
+  }
+
+  /**
+   * A Parquet table: its files as drillspark lists them (hidden ones left out; in a folder,
+   * those named `.parquet` unless the folder is read by the workspace's format), each checked
+   * against a confined workspace's real root, read by Spark's Parquet source with Drill's types.
+   */
+  private def parquet(ident: Identifier, ws: Workspace, path: String, everyFile: Boolean,
+      conf: Configuration): Table = {
+    val named = new Path(path).toUri.getPath.stripSuffix("/")
+    val files = InputFiles.list(conf, Seq(path))._1.filter { f =>
+      everyFile || new Path(f.path).toUri.getPath == named || f.path.toLowerCase(Locale.ROOT).endsWith(".parquet")
+    }
+    ws.realRoot.foreach(r => files.foreach(f => WorkspacePaths.confineFile(ws.name, r.toString, f.path)))
+    if (files.isEmpty) throw new NoSuchTableException("TABLE_OR_VIEW_NOT_FOUND",
+      Map("relationName" -> s"${quoted(ident)} (no Parquet file in $path)",
+        "searchPath" -> s"[`$catalogName`.`${ws.name}`]"), None)
+    ParquetFooters.table(quoted(ident), files.map(_.path), conf)
   }
 
   override def listTables(namespace: Array[String]): Array[Identifier] = Array.empty
@@ -223,4 +264,5 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
 object DfsCatalog {
   /** Drill's name for the workspace used when a table name has none. */
   val Default = "default"
+  val Parquet = "parquet"
 }

@@ -11,15 +11,16 @@ import com.fasterxml.jackson.core.{JsonFactoryBuilder, JsonParser, JsonProcessin
 import com.fasterxml.jackson.core.io.JsonStringEncoder
 import com.fasterxml.jackson.core.json.JsonReadFeature
 
-import drillspark.source.input.{DrillScanException, JsonInput}
+import drillspark.source.input.{DrillScanException, JsonInput, PageSource}
 
 /**
  * A Kafka topic's JSON messages as pages of records for the `drill` reader (Drill's
  * `JsonMessageReader`): each message becomes one line, the message's object with Drill's
  * metadata fields added at its end (`kafkaTopic`, `kafkaPartitionId`, `kafkaMsgOffset`,
  * `kafkaMsgTimestamp`, `kafkaMsgKey`), so one typing rule serves files and messages. A read is a
- * bounded snapshot: each partition's end offset is taken once, before the first message is
- * fetched, and the messages up to it are read. A message that is not one JSON object fails the
+ * bounded snapshot: each partition's offsets are taken once, at planning ([[plan]]), and each
+ * page of that range is fetched in the Spark task that reads it ([[KafkaRange]]), never
+ * through the driver. A message that is not one JSON object fails the
  * read naming the plugin, topic, partition and offset, or is skipped (`skipInvalid`, Drill's
  * `store.kafka.reader.skip_invalid_records`). The plain Java client
  * (org.apache.kafka:kafka-clients, fetched at build time into the package's jars/clients/) is
@@ -70,6 +71,9 @@ object KafkaPages {
     p.setProperty("enable.auto.commit", "false")
     // larger polls than the client's 500 messages, unless the plugin sets its own
     if (!p.containsKey("max.poll.records")) p.setProperty("max.poll.records", "10000")
+    // a page's messages in fewer fetches than the client's 1 MiB a partition: each fetch is a
+    // round trip that store.kafka.poll.timeout (200 ms) must cover on a busy executor
+    if (!p.containsKey("max.partition.fetch.bytes")) p.setProperty("max.partition.fetch.bytes", "16777216")
     val previous = Thread.currentThread().getContextClassLoader
     Thread.currentThread().setContextClassLoader(loader) // the client loads its classes by name
     try cls("org.apache.kafka.clients.consumer.KafkaConsumer").getConstructor(classOf[java.util.Properties])
@@ -95,57 +99,84 @@ object KafkaPages {
       .newInstance(topic, Int.box(p)).asInstanceOf[AnyRef]
 
   /**
-   * Read `topic`'s messages into `batch`, a page per partition (and per `pageMessages`
-   * messages), each page named `place`, the partition and its offsets. `pollTimeoutMs`: how long
-   * one poll may wait for messages the snapshot still lacks before the read fails (Drill's
-   * `store.kafka.poll.timeout`; the first poll of a partition also gets the time to connect).
-   * Returns the messages read and skipped, as a pair.
+   * Plan the read of `topic` into `batch`: the snapshot of each partition's [first, end)
+   * offsets, taken once, here, before any message is read, narrowed by what the query's filter
+   * pushed down (`partitions`: the partition ids to read, comma-separated, "" for all; ids in
+   * [`partitionFrom`, `partitionTo`); offsets within [`offsetFrom`, `offsetTo`); messages stamped at `timeFrom` ms or later, found by the
+   * broker's time index, -1 for no bound), cut into pages of up to `pageMessages` messages. The
+   * messages themselves are fetched where each page is read, in a Spark task
+   * ([[KafkaRange]]), never here. `pollTimeoutMs`: how long one poll may wait for messages the
+   * snapshot still lacks before the read fails (Drill's `store.kafka.poll.timeout`; the first
+   * poll of a page also gets the time to connect). Returns, per page, its partition and offsets
+   * [from, to) (three longs a page), for EXPLAIN and the tests.
    */
-  def read(batch: RecordBatch, props: java.util.Map[String, String], topic: String, pollTimeoutMs: Long,
-      pageMessages: Int, skipInvalid: Boolean, place: String): Array[Long] = {
+  def plan(batch: RecordBatch, props: java.util.Map[String, String], topic: String, pollTimeoutMs: Long,
+      pageMessages: Int, skipInvalid: Boolean, place: String, partitions: String, partitionFrom: Long,
+      partitionTo: Long, offsetFrom: Long, offsetTo: Long, timeFrom: Long): Array[Long] = {
     val c = consumer(props)
+    val out = scala.collection.mutable.ArrayBuffer[Long]()
     try {
       val infos = call(c, ConsumerIface, "partitionsFor", Seq(classOf[String], classOf[Duration]), topic,
         MetadataTimeout).asInstanceOf[java.util.List[AnyRef]]
       if (infos == null || infos.isEmpty) throw new DrillScanException(s"$place: no such topic")
+      val wanted = Option(partitions).filter(_.trim.nonEmpty).map(_.split(',').map(_.trim.toInt).toSet)
       val ids = infos.asScala.map(i => call(i, "org.apache.kafka.common.PartitionInfo", "partition", Nil)
-        .asInstanceOf[Integer].intValue).sorted
+        .asInstanceOf[Integer].intValue)
+        .filter(id => wanted.forall(_.contains(id)) && id >= partitionFrom && id < partitionTo).sorted
+      if (ids.isEmpty) return Array.empty
       val parts = ids.map(partition(topic, _))
       val coll = Seq(classOf[java.util.Collection[_]], classOf[Duration])
-      // the snapshot: each partition's first and end offsets, fixed before any message is read
       val begin = call(c, ConsumerIface, "beginningOffsets", coll, parts.asJava, MetadataTimeout)
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
       val end = call(c, ConsumerIface, "endOffsets", coll, parts.asJava, MetadataTimeout)
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
-      var read = 0L
-      var skipped = 0L
+      // the first offset stamped at timeFrom or later; none: no message is that late
+      val byTime: Map[AnyRef, Long] = if (timeFrom < 0) Map.empty else {
+        val ask = new java.util.HashMap[AnyRef, java.lang.Long]()
+        parts.foreach(tp => ask.put(tp, Long.box(timeFrom)))
+        val found = call(c, ConsumerIface, "offsetsForTimes", Seq(classOf[java.util.Map[_, _]], classOf[Duration]),
+          ask, MetadataTimeout).asInstanceOf[java.util.Map[AnyRef, AnyRef]]
+        parts.map { tp =>
+          val at = found.get(tp)
+          tp -> (if (at == null) Long.MaxValue
+            else call(at, "org.apache.kafka.clients.consumer.OffsetAndTimestamp", "offset", Nil)
+              .asInstanceOf[java.lang.Long].longValue)
+        }.toMap
+      }
+      val props2 = new java.util.HashMap[String, String](props)
       ids.zip(parts).foreach { case (id, tp) =>
-        val (from, to) = (begin.get(tp).longValue, end.get(tp).longValue)
-        if (to > from) {
-          val counts = readPartition(c, batch, topic, id, tp, from, to, pollTimeoutMs, pageMessages,
-            skipInvalid, place)
-          read += counts._1; skipped += counts._2
+        val from = math.max(math.max(begin.get(tp).longValue, offsetFrom), byTime.getOrElse(tp, Long.MinValue))
+        val to = math.min(end.get(tp).longValue, offsetTo)
+        var at = from
+        while (at < to) {
+          val upTo = math.min(to, at + pageMessages)
+          // the page's size is not known before it is fetched: a message counts 256 bytes
+          batch.addFetched(s"$place, partition $id, offsets $at to ${upTo - 1}", (upTo - at) * 256L,
+            KafkaRange(props2, topic, id, at, upTo, pollTimeoutMs, skipInvalid, place))
+          out ++= Seq(id.toLong, at, upTo)
+          at = upTo
         }
       }
-      Array(read, skipped)
+      out.toArray
     } finally close(c)
   }
 
-  private def readPartition(c: AnyRef, batch: RecordBatch, topic: String, id: Int, tp: AnyRef, from: Long,
-      to: Long, pollTimeoutMs: Long, pageMessages: Int, skipInvalid: Boolean, place: String): (Long, Long) = {
+  /** The messages of `topic`'s partition `id` at offsets [from, to) as lines of records (a
+   * message that is not one JSON object fails naming its offset, or is skipped). */
+  def fetch(props: java.util.Map[String, String], topic: String, id: Int, from: Long, to: Long,
+      pollTimeoutMs: Long, skipInvalid: Boolean, place: String): Array[Byte] = {
+    val c = consumer(props)
+    try readPartition(c, topic, id, partition(topic, id), from, to, pollTimeoutMs, skipInvalid, place)
+    finally close(c)
+  }
+
+  private def readPartition(c: AnyRef, topic: String, id: Int, tp: AnyRef, from: Long, to: Long,
+      pollTimeoutMs: Long, skipInvalid: Boolean, place: String): Array[Byte] = {
     call(c, ConsumerIface, "assign", Seq(classOf[java.util.Collection[_]]), java.util.List.of(tp))
     call(c, ConsumerIface, "seek", Seq(cls("org.apache.kafka.common.TopicPartition"), classOf[Long]), tp,
       Long.box(from))
     val here = s"$place, partition $id"
     val page = new ByteArrayOutputStream()
-    var first, last = from // the page's first and last offsets
-    var inPage = 0
-    var read = 0L
-    var skipped = 0L
-    def flush(): Unit = if (inPage > 0) {
-      batch.add(s"$here, offsets $first to $last", page.toByteArray, "")
-      page.reset(); inPage = 0
-    }
     var next = from
     var polls = 0
     val topicJson = quoted(topic)
@@ -171,36 +202,27 @@ object KafkaPages {
           val ts = call(r, rc, "timestamp", Nil).asInstanceOf[java.lang.Long].longValue
           val meta = s""""kafkaTopic":$topicJson,"kafkaPartitionId":$id,"kafkaMsgOffset":$offset,""" +
             s""""kafkaMsgTimestamp":$ts,"kafkaMsgKey":${if (key == null) "null" else quoted(new String(key, UTF_8))}"""
-          if (line(page, value, meta, s"$here, offset $offset", skipInvalid)) {
-            if (inPage == 0) first = offset
-            inPage += 1; read += 1; last = offset
-          } else skipped += 1
-          if (inPage >= pageMessages) flush()
+          line(page, value, meta, s"$here, offset $offset", skipInvalid)
         }
         next = offset + 1
       }
     }
-    flush()
-    (read, skipped)
+    page.toByteArray
   }
 
   private def quoted(s: String): String = "\"" + new String(JsonStringEncoder.getInstance.quoteAsString(s)) + "\""
 
   /**
-   * Append the message `value` to `page` as one line with `meta` added to its object; false
+   * Append the message `value` to `page` as one line with `meta` added to its object; nothing
    * when it is not one JSON object and `skipInvalid` says to skip it (else the error names
    * `here`). An empty message is no record, as in Drill.
    */
   private def line(page: ByteArrayOutputStream, value: Array[Byte], meta: String, here: String,
-      skipInvalid: Boolean): Boolean = {
-    if (value == null || value.forall(b => b == ' ' || b == '\n' || b == '\r' || b == '\t')) return false
-    check(value) match {
-      case Left(why) => if (skipInvalid) false else throw new DrillScanException(s"$here: $why")
-      case Right((close, empty)) =>
-        write(page, value, close, empty, meta)
-        true
+      skipInvalid: Boolean): Unit =
+    if (value != null && !value.forall(b => b == ' ' || b == '\n' || b == '\r' || b == '\t')) check(value) match {
+      case Left(why) => if (!skipInvalid) throw new DrillScanException(s"$here: $why")
+      case Right((close, empty)) => write(page, value, close, empty, meta)
     }
-  }
 
   /** Where the message's one JSON object closes, and whether it is empty; or why it is not one
    * JSON object. */
@@ -233,4 +255,14 @@ object KafkaPages {
     page.write('}')
     page.write('\n')
   }
+}
+
+/** A page of a partition's messages, [from, to), fetched in the task that reads the page: the
+ * consumer properties travel with it to the executor (as with Spark's own Kafka source). */
+final case class KafkaRange(props: java.util.HashMap[String, String], topic: String, id: Int, from: Long,
+    to: Long, pollTimeoutMs: Long, skipInvalid: Boolean, place: String) extends PageSource {
+  override def fetch(): Array[Byte] =
+    KafkaPages.fetch(props, topic, id, from, to, pollTimeoutMs, skipInvalid, place)
+  // the consumer properties may hold credentials: never in a log line of the task
+  override def toString: String = s"KafkaRange($topic, $id, $from, $to)"
 }

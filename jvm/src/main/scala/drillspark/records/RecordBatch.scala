@@ -2,7 +2,7 @@ package drillspark.records
 
 import scala.collection.mutable.ArrayBuffer
 
-import drillspark.source.input.{HeldPages, InputFile}
+import drillspark.source.input.{HeldPages, InputFile, PageSource}
 
 /**
  * The pages of records one scan of a record provider fetched (an HTTP API's responses, a
@@ -22,6 +22,11 @@ final class RecordBatch {
     pages += HeldPages.page(place, bytes)
     records
   }
+
+  /** Add a page whose records `source` fetches where the page is read (a Spark task), not
+   * here; `length`: an estimate of its bytes, for packing pages into tasks. */
+  def addFetched(place: String, length: Long, source: PageSource): Unit =
+    pages += HeldPages.fetchedPage(place, length, source)
 
   def paths(): Array[String] = pages.map(_.path).toArray
 

@@ -17,12 +17,20 @@ import drillspark.source.DrillOptions
  * `stamp`: what a user cannot set back (the change time and inode of a local file, see
  * [[InputFiles.stampOf]]) or an object's etag (S3), so that the schema and count cache sees every rewrite. */
 final case class InputFile(path: String, length: Long, mtime: Long, dirs: Seq[String], stamp: String = "",
-    content: Array[Byte] = null) extends Serializable {
-  /** A page of records from no file ([[HeldPages]]) arrives with its bytes: held again here. */
+    content: Array[Byte] = null, source: PageSource = null) extends Serializable {
+  /** A page of records from no file ([[HeldPages]]) arrives with its bytes, or with the source
+   * that fetches them: held again here. */
   private def readObject(in: java.io.ObjectInputStream): Unit = {
     in.defaultReadObject()
     if (content != null) HeldPages.hold(path, content)
+    if (source != null) HeldPages.holdSource(this)
   }
+}
+
+/** Where a page of records fetched when read comes from ([[HeldPages.fetchedPage]]): shipped to
+ * the task that reads the page, which calls `fetch` for its bytes (records one per line). */
+trait PageSource extends Serializable {
+  def fetch(): Array[Byte]
 }
 
 /** A byte range of one file read by one reader; `end` = -1 reads to the end. */
@@ -179,7 +187,8 @@ object InputFiles {
 
   /** Whether `f` may be cut into byte ranges: uncompressed JSON lines, splitting not off. */
   def canSplit(conf: Configuration, f: InputFile, o: DrillOptions): Boolean =
-    o.splitFiles && !o.replaceInvalidUtf8 && !isCompressed(f) && looksLineDelimited(conf, f, o)
+    !HeldPages.isFetched(f) && // cut by its source already; reading its head would fetch it here
+      o.splitFiles && !o.replaceInvalidUtf8 && !isCompressed(f) && looksLineDelimited(conf, f, o)
 
   /** [[canSplit]] asked at most once per file: it reads the file's head, and [[partitions]]
    *  asks again in [[even]] for the files a cut falls in. */

@@ -1,0 +1,110 @@
+"""A Spark catalog per `file` storage plugin: ``spark.sql("SELECT * FROM s3.logs.`x.json`")``
+reads the plugin a session was given (drillspark.session(storage=...), drillspark.sql(...,
+storage=...)) through the extension's catalog (drillspark.catalog.DfsCatalog), with the
+plugin's workspaces, its Hadoop settings scoped to it (filesystems.configure) and the one
+workspace rule of the extension (WorkspacePaths). `dfs` gets its configured workspaces too.
+The catalog itself is Scala's; this module only turns Drill's config into its confs."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from pyspark.sql import SparkSession
+
+from drillspark.spark.storage import filesystems
+
+CATALOG_CLASS = "drillspark.catalog.DfsCatalog"
+BUILT_IN = ("dfs", "cp")
+# Spark's own catalog names, never a plugin's catalog
+RESERVED = ("spark_catalog", "system", "session")
+
+
+def _flag(value: Any) -> str:
+    return "true" if value is True or str(value).lower() == "true" else "false"
+
+
+def _format_type(config: Mapping[str, Any], name: str) -> str:
+    """A workspace's `defaultInputFormat` (a name of the plugin's `formats`) as the catalog
+    reads it: that format's `type` (csvh, parquet, ...), else the name itself."""
+    spec = (config.get("formats") or {}).get(name)
+    return str(spec.get("type") or name) if isinstance(spec, Mapping) else name
+
+
+def workspace_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """The catalog confs of `config`'s workspaces (`spark.sql.catalog.<name>.workspace.*`):
+    each location on the plugin's connection (`s3a://bucket/prefix`, or a local folder),
+    Drill's `allowAccessOutsideWorkspace`, `defaultInputFormat`."""
+    connection = str(config.get("connection") or "file:///")
+    remote = filesystems.is_remote(connection)
+    prefix = f"spark.sql.catalog.{name}.workspace"
+    out: dict[str, str] = {}
+    for ws, spec in (config.get("workspaces") or {}).items():
+        spec = spec if isinstance(spec, Mapping) else {"location": spec}
+        key = f"{prefix}.{str(ws).lower()}"
+        location = str(spec.get("location") or "/")
+        out[key] = filesystems.join(connection, location) if remote else os.path.abspath(location)
+        out[f"{key}.allowAccessOutsideWorkspace"] = _flag(spec.get("allowAccessOutsideWorkspace"))
+        # an absolute key of the bucket is fine inside the workspace's prefix (drillspark.sql's rule)
+        out[f"{key}.allowAbsolute"] = _flag(remote)
+        if spec.get("defaultInputFormat"):
+            out[f"{key}.format"] = _format_type(config, str(spec["defaultInputFormat"]))
+    return out
+
+
+def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """All confs of plugin `name`'s catalog: the class, its `connection` (so the catalog has
+    no `root` / `tmp` of its own: the plugin's workspaces and `default`, its root), workspaces."""
+    connection = str(config.get("connection") or "file:///")
+    out = {
+        f"spark.sql.catalog.{name}": CATALOG_CLASS,
+        f"spark.sql.catalog.{name}.connection": connection,
+    }
+    if filesystems.is_remote(connection):
+        out[f"spark.sql.catalog.{name}.workspace.default.allowAbsolute"] = "true"
+    return out | workspace_confs(name, config)
+
+
+def _enabled(config: Mapping[str, Any]) -> bool:
+    return config.get("enabled", True) not in (False, "false")
+
+
+def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
+    """Make `name`'s catalog serve `config` in `spark` (again after a change: the catalog reads
+    its confs anew); False when it cannot be a catalog here (a disabled plugin, a name Spark
+    or another catalog class holds, a bucket another plugin holds: drillspark.sql says why)."""
+    key = f"spark.sql.catalog.{name}"
+    if name.lower() in RESERVED or "." in name or not _enabled(config):
+        return False
+    held = spark.conf.get(key, None)
+    if held not in (None, CATALOG_CLASS):
+        return False
+    connection = str(config.get("connection") or "file:///")
+    try:
+        filesystems.configure(spark, name, connection, config.get("config") or {})
+    except filesystems.FileSystemError:
+        return False
+    confs = catalog_confs(name, config)
+    for old in [k for k in spark.conf.getAll if k.startswith(key + ".") and k not in confs]:
+        spark.conf.unset(old)  # a workspace the new config no longer has
+    for k, v in confs.items():
+        spark.conf.set(k, v)
+    return True
+
+
+def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
+    """Catalogs for the `file` plugins of `storage` (name -> Drill's config), beside `dfs`,
+    whose catalog takes the workspaces a partial `dfs` config adds; the names registered."""
+    done = []
+    for name, config in storage.items():
+        if not isinstance(config, Mapping):
+            continue
+        if name == "dfs" and config.get("type") in (None, "file"):
+            for k, v in workspace_confs("dfs", config).items():
+                spark.conf.set(k, v)
+        elif (
+            name not in BUILT_IN and config.get("type") == "file" and register(spark, name, config)
+        ):
+            done.append(name)
+    return done
