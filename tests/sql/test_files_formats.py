@@ -298,6 +298,26 @@ def test_inline_schema_types_columns_by_name_or_position(files):
     )
 
 
+def test_inline_schema_through_spark_door_is_the_same_reader(spark, files):
+    # one reader for both doors (#37): spark.read.format("drill-text") takes the provided
+    # schema as drillspark.sql does, with the same answer
+    engine, root = files
+    (root / "s.csvh").write_text("id,note\n1,x\n,y\n")
+    sql = "SELECT * FROM TABLE(dfs.`s.csvh`(schema => 'inline=(id int, extra varchar)'))"
+    want = rows(engine, sql)
+    assert want == (["id", "extra", "note"], [(1, None, "x"), (None, None, "y")])
+    df = spark.read.format("drill-text").option("schema", "inline=(id int, extra varchar)")
+    df = df.load(str(root / "s.csvh"))
+    assert df.dtypes == [("id", "int"), ("extra", "string"), ("note", "string")]
+    assert (df.columns, [tuple(r) for r in df.collect()]) == want
+    # a field the type cannot read fails naming the file, record and column
+    (root / "bad.csvh").write_text("id\n1\nabc\n")
+    with pytest.raises(
+        Exception, match=r"bad.csvh \(record 3, column id\): 'abc' cannot be read as INT"
+    ):
+        rows(engine, "SELECT * FROM TABLE(dfs.`bad.csvh`(schema => 'inline=(id int)'))")
+
+
 # ------------------------------------------------------------------ implicit columns
 
 

@@ -293,7 +293,7 @@ object TextFormat extends FormatReader {
       case Some(c) =>
         val v = c.eval(InternalRow(UTF8String.fromString(text)))
         if (v == null) throw FormatErrors.badData(typeName, file, s"record $record, column ${f.name}",
-          s"'$text' is not a ${f.dataType.sql} (the provided schema's type)")
+          s"'$text' cannot be read as ${f.dataType.sql} (the provided schema's type)")
         v
     }
 
