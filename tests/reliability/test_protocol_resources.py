@@ -166,13 +166,14 @@ def test_failing_and_vanishing_clients_of_every_door_give_their_slots_back(small
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(30)
     assert ended(srv, "flight-gone").state == "CANCELED"
-    # Flight answers planned (GetFlightInfo) and never read: each holds a slot until its ticket
-    # expires, then gives it back
+    # Flight answers planned (GetFlightInfo) and never read: they hold no slot, and leave the
+    # running list when their tickets expire
     srv.flight.statements.unread_seconds = 1.0
     client = flight.FlightClient(srv.flight.uri)
     for i in range(2):
         client.get_flight_info(_statement(f"SELECT {i} AS unread"))
     client.close()
+    assert srv.queries._slots._value == 2
     _slots_back(srv, within=30)
     # every door answers
     assert Http(srv.url).query("SELECT 1 AS one")["rows"] == [{"one": 1}]
@@ -186,3 +187,42 @@ def test_failing_and_vanishing_clients_of_every_door_give_their_slots_back(small
     info = client.get_flight_info(_statement("SELECT 1 AS one"))
     assert client.do_get(info.endpoints[0].ticket).read_all().to_pylist() == [{"one": 1}]
     client.close()
+
+
+def test_flight_answers_never_read_hold_no_running_slot(small_server):
+    """One client planning more answers than the server has slots (GetFlightInfo) and reading
+    none (no DoGet) used to hold every slot until the tickets expired (120 s), so every other
+    query of every door waited: now a planned answer waits for its reader without a slot, the
+    others run, and each ticket read later takes a slot again and answers its rows."""
+    srv = small_server
+    hog = flight.FlightClient(srv.flight.uri)
+    within = flight.FlightCallOptions(timeout=60)  # before the fix: the third call waited 120 s
+    infos = [
+        hog.get_flight_info(_statement(f"SELECT {i} AS n FROM (VALUES(1))"), within)
+        for i in range(4)  # twice the slots
+    ]
+    assert srv.queries._slots._value == 2  # no unread answer holds a slot
+    assert len(srv.queries.running()) == 4  # still cancellable, listed as waiting
+    assert {q.state for q in srv.queries.running()} == {"ENQUEUED"}
+    # every door answers another client meanwhile
+    assert Http(srv.url).query("SELECT 1 AS one")["rows"] == [{"one": 1}]
+    c = _client(srv.native.port)
+    try:
+        c.handshake()
+        assert c.query("SELECT 1 AS one")[2].query_state == m.QueryState.COMPLETED
+    finally:
+        c.close()
+    other = flight.FlightClient(srv.flight.uri)
+    try:
+        info = other.get_flight_info(_statement("SELECT 1 AS one"), within)
+        assert other.do_get(info.endpoints[0].ticket, within).read_all().to_pylist() == [{"one": 1}]
+    finally:
+        other.close()
+    # read later, each ticket takes a slot again and answers; then all are given back
+    try:
+        for i, info in enumerate(infos):
+            table = hog.do_get(info.endpoints[0].ticket, within).read_all()
+            assert table.to_pylist() == [{"n": i}]
+    finally:
+        hog.close()
+    _slots_back(srv, within=10)

@@ -203,6 +203,7 @@ class Result:
         auto_limit: int,
         abandon: Callable[[], None],
         schema: Any = None,
+        park: Callable[[], None] | None = None,
     ):
         self.columns = columns
         self.metadata = metadata
@@ -210,7 +211,15 @@ class Result:
         self.schema = schema
         self._rows = rows
         self._abandon = abandon
+        self._park = park
         self._started = False
+
+    def wait_for_reader(self) -> None:
+        """Give back the running slot until the next item is asked for (an Arrow answer
+        whose schema was read: Flight's ticket before its DoGet); reading takes a slot again,
+        waiting while all are busy."""
+        if self._park is not None:
+            self._park()
 
     def __iter__(self) -> Iterator[str]:
         self._started = True
@@ -377,6 +386,28 @@ class QueryManager:
                 raise QueryFailed(self._cancel_message(q), "CANCELED")
         sc = self.spark.sparkContext
         released: list[bool] = []
+        slot = threading.Lock()  # guards `held`: parked, resumed and released from other calls
+        held: list[bool] = [True]
+
+        def clear_thread() -> None:
+            for key in (
+                "spark.jobGroup.id",
+                "spark.job.description",
+                "spark.job.interruptOnCancel",
+                "spark.scheduler.pool",
+            ):
+                with contextlib.suppress(Exception):  # a dead JVM: the slot is freed all the same
+                    sc.setLocalProperty(key, None)
+
+        def give() -> None:
+            with slot:
+                if not held:
+                    return
+                held.clear()
+                with self._lock:
+                    if q.pool is not None:
+                        self._pools.append(q.pool)
+                self._slots.release()
 
         def release() -> None:
             """Give back the slot, the pool and the thread's job properties: once, on every
@@ -386,18 +417,31 @@ class QueryManager:
             released.append(True)
             if timer:
                 timer.cancel()
-            for key in (
-                "spark.jobGroup.id",
-                "spark.job.description",
-                "spark.job.interruptOnCancel",
-                "spark.scheduler.pool",
-            ):
-                with contextlib.suppress(Exception):  # a dead JVM: the slot is freed all the same
-                    sc.setLocalProperty(key, None)
-            with self._lock:
-                if q.pool is not None:
-                    self._pools.append(q.pool)
-            self._slots.release()
+            clear_thread()
+            give()
+
+        def park() -> None:
+            """An answer planned and waiting for its reader (Flight's ticket before DoGet)
+            holds no slot: a client that never reads cannot starve the others."""
+            with slot:
+                if not held or released:
+                    return
+            clear_thread()
+            give()
+            q.state = "ENQUEUED"
+
+        def resume() -> None:
+            """The reader came: take a slot again (waiting, as any query, while all are
+            busy; a cancel while waiting ends the wait)."""
+            if held or released:
+                return
+            self._check(q)
+            while not self._slots.acquire(timeout=0.2):
+                self._check(q)
+            with slot, self._lock:
+                q.pool = self._pools.pop()
+                held.append(True)
+            q.state = "RUNNING"
 
         head: tuple[list[str], list[str], int] | None = None
         try:
@@ -444,8 +488,16 @@ class QueryManager:
             self.finish(q, "CANCELED", "the client closed the connection")
 
         weigh = (lambda batch: getattr(batch, "num_rows", 0)) if arrow is not None else None
+        if arrow is not None:  # Arrow's first item is the schema: the batches may wait
+            rows = _resuming(rows, resume)
         return Result(
-            columns, metadata, self._stream(q, first, rows, release, weigh), limit, abandon, schema
+            columns,
+            metadata,
+            self._stream(q, first, rows, release, weigh),
+            limit,
+            abandon,
+            schema,
+            park if arrow is not None else None,
         )
 
     def _limit(self, auto_limit: int) -> tuple[int, int]:
@@ -718,6 +770,21 @@ class QueryManager:
             "duration": q.duration_ms(),
             "jobs": jobs,
         }
+
+
+def _resuming(items: Iterator[Any], resume: Callable[[], None]) -> Iterator[Any]:
+    """`items`, calling `resume()` before each is computed (a parked answer retakes its slot
+    before its Spark job runs)."""
+    try:
+        while True:
+            resume()
+            try:
+                item = next(items)
+            except StopIteration:
+                return
+            yield item
+    finally:
+        getattr(items, "close", lambda: None)()
 
 
 def _scanned_plugins(plan: str | None) -> list[str]:

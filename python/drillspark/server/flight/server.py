@@ -3,7 +3,8 @@ port, an adapter over the server's one query service (QueryManager: profiles, ca
 the session store: USE, ALTER SESSION, temporary tables; the users file).
 
 A statement is planned by GetFlightInfo (its errors, with their SQL position, come back from
-that call) and run while its ticket is read by DoGet: the rows leave as the Arrow record batches
+that call) and run while its ticket is read by DoGet, holding a running slot only then (a
+ticket never read holds none): the rows leave as the Arrow record batches
 Spark's Arrow path makes. Prepared statements (the JDBC driver prepares every statement) are
 planned, not run, when made; they take no parameters, as Drill's. Cancel: CancelFlightInfo (and
 Flight SQL's older CancelQuery action), or the client cancelling its DoGet."""
@@ -118,7 +119,8 @@ class FlightSqlServer(flight.FlightServerBase):
 
     def _run(self, call: sessions.CallSession, text: str) -> Ticketed:
         """Plan `text` in the caller's session through the server's QueryManager; the Result
-        (its schema read, its Spark job not yet run) waits for DoGet."""
+        (its schema read, its Spark job not yet run) waits for DoGet holding no running
+        slot."""
         from drillspark.server.queries import QueryFailed
         from drillspark.sql.errors import SqlError
 
@@ -153,6 +155,9 @@ class FlightSqlServer(flight.FlightServerBase):
             raise flight_error(e) from None
         except StopIteration:  # cannot happen: the writer's first item is the schema
             schema = batches.spark_schema(result.schema) if result.schema else pa.schema([])
+        # planned: its slot is free until DoGet reads the ticket (then taken again), so
+        # tickets never read cannot hold the server's running slots
+        result.wait_for_reader()
         return Ticketed(call.user, schema, result=_Rest(result, rows), query_id=q.id)
 
     def _row_limit(self, call: sessions.CallSession) -> int:
