@@ -198,7 +198,9 @@ def _corrected_dates(table):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from drillspark.formats.parquet_reader import CORRUPT_DATE_SHIFT, CORRUPT_DATE_THRESHOLD
+    # DRILL-4203: twice the Julian day of 1970-01-01; shifted only past the year 5000
+    CORRUPT_DATE_SHIFT = 2 * 2440588  # noqa: N806
+    CORRUPT_DATE_THRESHOLD = 1106685  # noqa: N806 - days from 1970-01-01 to 5000-01-01
 
     for idx, f in enumerate(table.schema):
         if not pa.types.is_date32(f.type):

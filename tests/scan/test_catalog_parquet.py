@@ -147,3 +147,40 @@ def test_a_missing_column_is_drills_null(spark, shared):
     path = shared / TPCH / "region.parquet"
     rows = spark.sql(f"SELECT r_name, nope FROM dfs.`{path}` ORDER BY r_name LIMIT 1").collect()
     assert tuple(rows[0]) == ("AFRICA", None)
+
+
+def test_drillspark_sql_reads_through_the_catalogs_parquet_table(spark, shared):
+    # one reader for both doors: drillspark.sql's table is the `drill-parquet` source, the
+    # catalog's table, with Spark's Parquet scan pruning columns and pushing the key's filter
+    import drillspark
+
+    path = shared / TPCH / "lineitem.parquet"
+    df = drillspark.sql(
+        f"SELECT l_orderkey, l_extendedprice FROM dfs.`{path}` WHERE l_orderkey < 2",
+        spark=spark,
+    ).df
+    plan = df._jdf.queryExecution().executedPlan().toString()
+    assert "drill-parquet:" in plan and "ParquetScan" in plan, plan
+    assert "LessThan(l_orderkey,1)" in plan or "LessThan(l_orderkey,2)" in plan, plan
+    assert "l_comment" not in plan, plan
+    assert len(df.collect()) == 6  # order 1 has six line items in TPC-H (dbgen)
+
+
+def test_file_columns_of_files_typing_a_column_differently(spark, tmp_path):
+    # each file's group scanned alone (BIGINT in one, DOUBLE in the other: DOUBLE); the file
+    # columns still name each row's own file under the grouped scan
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import drillspark
+
+    (tmp_path / "d").mkdir()
+    pq.write_table(pa.table({"x": pa.array([1], pa.int64())}), str(tmp_path / "d" / "a.parquet"))
+    pq.write_table(pa.table({"x": pa.array([2.5])}), str(tmp_path / "d" / "b.parquet"))
+    df = drillspark.sql(
+        f"SELECT x, filename, typeof(x) t FROM dfs.`{tmp_path / 'd'}` ORDER BY x", spark=spark
+    ).df
+    assert [tuple(r) for r in df.collect()] == [
+        (1.0, "a.parquet", "FLOAT8"),
+        (2.5, "b.parquet", "FLOAT8"),
+    ]

@@ -1,5 +1,5 @@
 """A Parquet table read again while its files are unchanged reuses the first read's DataFrame
-(formats/parquet_reader.py): a warm query skips every footer and Spark's schema-merging job. A
+(spark/storage/readers.py): a warm query skips the `drill-parquet` source's footer reads. A
 changed file is read again, even when rewritten with the same length and its modification time
 set back (the key holds the change time and inode too)."""
 
@@ -10,7 +10,7 @@ import os
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from drillspark.formats.parquet_reader import read_parquet
+from drillspark.spark.storage.readers import read_parquet_files as read_parquet
 from drillspark.sql import SqlEngine, SqlSession
 
 

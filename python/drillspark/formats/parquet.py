@@ -1,6 +1,7 @@
 """Drill's `parquet` format: its config, its read and its write (store.format `parquet`, the
-CTAS default). Its files are read by `parquet_reader` (Drill's TIME columns and pre-1.9
-dates), called through spark/storage/readers.read_parquet."""
+CTAS default). Its files are read by the extension's `drill-parquet` source, the `dfs`
+catalog's table (jvm/.../formats/parquet: Drill's TIME columns, pre-1.9 dates, type widening
+across files), called through spark/storage/readers.read_parquet."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class ParquetFormat(FormatPlugin):
         return {"parquet": {"type": "parquet"}}
 
     def read(self, spark: SparkSession, request: ReadRequest) -> DataFrame:
-        """Spark's Parquet reader with Drill's corrections (readers.read_parquet); the
+        """The `drill-parquet` source with Drill's corrections (readers.read_parquet); the
         config's other options are Drill's writer's and change no read."""
         from drillspark.spark.storage import readers
 

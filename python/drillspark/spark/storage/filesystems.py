@@ -338,8 +338,10 @@ def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> 
 # ----------------------------------------------------------------------------- vanished objects
 # what a read says of a file (or its bucket) deleted after planning: the JSON reader's
 # `cannot read: No such file or directory`, Spark's FAILED_READ_FILE.FILE_NOT_EXIST, S3's own
+# (PATH_NOT_FOUND: Spark's Parquet table listing a file the `drill-parquet` source found)
 _GONE = re.compile(
     r"No such file or directory|FileNotFoundException|FILE_NOT_EXIST|File does not exist|"
+    r"PATH_NOT_FOUND|Path does not exist|"
     r"NoSuchKey|NoSuchBucket|bucket does not exist",
     re.IGNORECASE,
 )

@@ -1,5 +1,6 @@
 """Reading JSON and Parquet files into DataFrames, for their format plugins (formats/json.py,
-formats/parquet.py `read`). JSON is read only by the extension's `drill` source (`read_json`);
+formats/parquet.py `read`). JSON is read only by the extension's `drill` source (`read_json`),
+Parquet by its `drill-parquet` source (`read_parquet`, the `dfs` catalog's table);
 every drillspark session has the jar. Text is read by the extension's `drill-text` source
 (formats/text.py)."""
 
@@ -10,6 +11,7 @@ import os
 import re
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,8 +19,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from drillspark import rules
-from drillspark.errors import ExecutionError
-from drillspark.formats import parquet_reader as parquet
+from drillspark.errors import ExecutionError, describe
 from drillspark.formats.base import PATH_COLUMN as PATH_COL
 from drillspark.formats.base import walk_folder
 from drillspark.spark import single_pass
@@ -135,19 +136,17 @@ def read_parquet(
     implicit: Sequence[str] = (),
     auto_correct: bool = True,
 ) -> DataFrame:
-    """Parquet with schema merging across files (TIME columns and pre-1.9 Drill dates as Drill
-    reads them, see `parquet`; `auto_correct`: Drill's autoCorrectCorruptDates), dirN columns
-    first and the `implicit` file columns; `columns` a file lacks are filled with nulls
-    (Drill's missing-column rule: nullable INT when no reader knows the type)."""
+    """Parquet through the extension's `drill-parquet` source, the `dfs` catalog's table (jvm/
+    .../formats/parquet: schema merging, TIME columns, pre-1.9 Drill dates, REQUIRED columns;
+    `auto_correct`: Drill's autoCorrectCorruptDates), dirN columns first and the `implicit`
+    file columns; `columns` a file lacks are filled with nulls (Drill's missing-column rule:
+    nullable INT when no reader knows the type)."""
     files = _expand(paths, (".parquet",))
     if not files:
         raise ReadError(f"no parquet files at {', '.join(paths)}")
     # each row's file only where a column comes from it (dirN, filename, ...)
     with_path = dir_depth(paths, files) > 0 or any(n.lower() in FILE_COLUMNS for n in implicit)
-    try:
-        base = parquet.read_parquet(spark, files, auto_correct, with_path)
-    except parquet.ParquetReadError as e:
-        raise ReadError(str(e)) from None
+    base = read_parquet_files(spark, files, auto_correct, with_path)
     shape = (tuple(paths), tuple(files), tuple(implicit), tuple(columns or ()))
     with _DERIVED_LOCK:
         kept = _DERIVED.setdefault(base, {})
@@ -158,6 +157,65 @@ def read_parquet(
             if len(kept) >= _DERIVED_KEPT:
                 kept.pop(next(iter(kept)))
             kept[shape] = df
+    return df
+
+
+# The DataFrame read from a set of Parquet files, per session, while none of the files changed:
+# a warm query skips the source's footer reads and Spark's analysis of the load. Keyed by each
+# file's stat (size, modification and change time, inode: a rewrite, even with its modification
+# time set back, changes the change time); the newest 64 sets kept.
+_READS: weakref.WeakKeyDictionary[SparkSession, OrderedDict[tuple, DataFrame]] = (
+    weakref.WeakKeyDictionary()
+)
+_READS_KEPT = 64
+_READS_LOCK = threading.Lock()
+
+
+def _stamps(files: Sequence[str]) -> tuple | None:
+    """Each file's stat, or None when one cannot be read (then nothing is cached)."""
+    try:
+        return tuple(
+            (f, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            for f, st in ((f, os.stat(f)) for f in files)
+        )
+    except (OSError, ValueError):
+        return None
+
+
+def read_parquet_files(
+    spark: SparkSession,
+    files: Sequence[str],
+    auto_correct_dates: bool = True,
+    with_path: bool = True,
+) -> DataFrame:
+    """The `drill-parquet` table of `files` (kept while they are unchanged); with `with_path`
+    the last column, `PATH_COL`, is each row's file URI (for the implicit columns)."""
+    stamps = _stamps(files)
+    key = (auto_correct_dates, with_path, stamps)
+    if stamps is not None:
+        with _READS_LOCK:
+            kept = _READS.setdefault(spark, OrderedDict())
+            df = kept.get(key)
+            if df is not None:
+                kept.move_to_end(key)
+                return df
+    reader = spark.read.format("drill-parquet").option(
+        "autoCorrectCorruptDates", "true" if auto_correct_dates else "false"
+    )
+    try:
+        df = reader.load(list(files))
+        df.schema  # noqa: B018 - the footers' refusal here, not at the first action
+    except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
+        raise ReadError(describe(e)) from None
+    if with_path:
+        # the file Spark's scan is reading (set by its file reader, also under the grouped
+        # and converting scans); only when asked, as it stops filters below it
+        df = df.select(*[F.col(quote(n)) for n in df.columns], F.input_file_name().alias(PATH_COL))
+    if stamps is not None:
+        with _READS_LOCK:
+            kept[key] = df
+            while len(kept) > _READS_KEPT:
+                kept.popitem(last=False)
     return df
 
 

@@ -20,8 +20,8 @@ import drillspark.formats.FormatErrors
 import drillspark.functions.DrillTypeOf
 
 /**
- * What Drill reads differently from Spark in a Parquet file's footer, the rules of
- * python/drillspark/formats/parquet_reader.py for the JVM's door (the `dfs` catalog):
+ * What Drill reads differently from Spark in a Parquet file's footer, for both doors (the
+ * `dfs` catalog, and drillspark.sql through [[ParquetSource]], `drill-parquet`):
  *  - a TIME(MILLIS/MICROS/NANOS) column, which Spark's schema converter refuses, is read as
  *    its integer and turned into Drill's TIME (Spark `TIME(3)`);
  *  - DATE values of files Drill wrote before 1.9 (DRILL-4203) are shifted back when past the
@@ -55,7 +55,7 @@ object ParquetFooters {
   }
 
   /** One file's footer as Drill reads it. */
-  def read(path: String, conf: Configuration): ParquetFooter = {
+  def read(path: String, conf: Configuration, autoCorrectDates: Boolean = true): ParquetFooter = {
     val meta = try Using.resource(ParquetFileReader.open(HadoopInputFile.fromPath(new Path(path), conf)))(_.getFooter)
       catch { case NonFatal(e) => throw FormatErrors.badData("parquet", path, "footer", FormatErrors.describe(e)) }
     val file = meta.getFileMetaData
@@ -90,7 +90,7 @@ object ParquetFooters {
           (st.genericGetMax match { case d: Integer => d > CorruptDateThreshold; case _ => true }))
       }
     }
-    val corrupt = maybeCorruptDates(file.getCreatedBy, file.getKeyValueMetaData.asScala.toMap) &&
+    val corrupt = autoCorrectDates && maybeCorruptDates(file.getCreatedBy, file.getKeyValueMetaData.asScala.toMap) &&
       message.getFields.asScala.exists(f => dates(f.getName.toLowerCase(Locale.ROOT)) && beyond(f.getName))
     ParquetFooter(path, schema, times, dates, corrupt, required)
   }
@@ -101,11 +101,11 @@ object ParquetFooters {
   /** The parts of a table of Parquet `files` (each footer read on the driver, as Drill plans):
    * one part, the files' columns merged as Spark merges them (by name, case-insensitive, first
    * spelling kept, structs merged); or, when files type a column differently, one part per
-   * schema, each read with its own types, with the common type of each column (as
-   * drillspark.sql's reader: integers widen to BIGINT, other numbers to DOUBLE, anything else
+   * schema, each read with its own types, with the common type of each column (integers widen to BIGINT, other numbers to DOUBLE, anything else
    * to VARCHAR). */
-  def parts(files: Seq[String], conf: Configuration): (Seq[(Seq[String], ParquetLayout)], StructType) = {
-    val feet = files.map(read(_, conf))
+  def parts(files: Seq[String], conf: Configuration,
+      autoCorrectDates: Boolean = true): (Seq[(Seq[String], ParquetLayout)], StructType) = {
+    val feet = files.map(read(_, conf, autoCorrectDates))
     try {
       val one = layout(feet)
       (Seq((files, one)), one.drill)
@@ -141,7 +141,7 @@ object ParquetFooters {
     }.map(_._2).getOrElse(new StructType())
     val times = feet.flatMap(_.times).toMap
     val dates = feet.flatMap(_.dates).toSet
-    // Drill's autoCorrectCorruptDates, default true (the catalog has no format config for it)
+    // Drill's autoCorrectCorruptDates (footers read without it mark no file corrupt)
     val corrupt = feet.filter(f => f.corruptDates && f.dates.nonEmpty).map(f => new Path(f.path).toUri.getPath).toSet
     val required = if (feet.isEmpty) Set.empty[String] else feet.map(_.required).reduce(_ intersect _)
     val drill = StructType(physical.fields.map { f =>
@@ -175,8 +175,9 @@ object ParquetFooters {
   }
 
   /** The catalog's table of Parquet `files` (listed and confined by the catalog) named `name`. */
-  def table(name: String, files: Seq[String], conf: Configuration): ParquetCatalogTable = {
-    val (laid, shown) = parts(files, conf)
+  def table(name: String, files: Seq[String], conf: Configuration,
+      autoCorrectDates: Boolean = true): ParquetCatalogTable = {
+    val (laid, shown) = parts(files, conf, autoCorrectDates)
     new ParquetCatalogTable(name, laid, shown)
   }
 }
