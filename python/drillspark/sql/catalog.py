@@ -123,31 +123,12 @@ def listing(
 def remote_entries(session: SqlSession, path: str) -> list[tuple]:
     """SHOW FILES of a folder (or the one file) on a file plugin's remote file system, in
     the rows `metadata.file_entries` gives for local ones."""
-    from datetime import UTC, datetime
-
     spark = session._spark()
     try:
         found = filesystems.entries(spark, path)
     except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
         raise ValidationError(session.remote_failure(e, path)) from None
-
-    def utc(ms: int) -> datetime:
-        return datetime.fromtimestamp(ms / 1000, UTC).replace(tzinfo=None)
-
-    return [
-        (
-            e.name,
-            e.is_directory,
-            not e.is_directory,
-            e.length,
-            e.owner,
-            e.group,
-            e.permissions,
-            utc(e.access_time),
-            utc(e.modification_time),
-        )
-        for e in found
-    ]
+    return [e.row() for e in found]
 
 
 def dfs_workspaces(session: SqlSession) -> list[str]:

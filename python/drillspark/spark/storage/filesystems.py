@@ -20,6 +20,7 @@ import threading
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -280,8 +281,31 @@ class Entry:
     owner: str
     group: str
     permissions: str
-    access_time: int
+    access_time: int  # milliseconds since the epoch
     modification_time: int
+
+    def row(self) -> tuple:
+        """The entry as SHOW FILES and INFORMATION_SCHEMA.FILES list it (metadata.file_entry's
+        row for a local one): name, isDirectory, isFile, length, owner, group, permissions,
+        accessTime, lastModifiedTime (UTC, no zone, milliseconds)."""
+        return (
+            self.name,
+            self.is_directory,
+            not self.is_directory,
+            self.length,
+            self.owner,
+            self.group,
+            self.permissions,
+            _utc_millis(self.access_time),
+            _utc_millis(self.modification_time),
+        )
+
+
+def _utc_millis(ms: int) -> datetime:
+    # whole seconds, then the milliseconds: no float rounding of the fraction
+    return datetime.fromtimestamp(ms // 1000, UTC).replace(tzinfo=None) + timedelta(
+        milliseconds=ms % 1000
+    )
 
 
 def entries(spark: SparkSession, uri: str) -> list[Entry]:

@@ -553,20 +553,7 @@ def remote_file_entries(spark: SparkSession | None, plugin: str, folder: str) ->
         found = filesystems.entries(spark, folder)
     except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
         raise MetadataError(filesystems.describe(e, plugin)) from None
-    return [
-        (
-            e.name,
-            e.is_directory,
-            not e.is_directory,
-            e.length,
-            e.owner,
-            e.group,
-            e.permissions,
-            _utc(e.access_time / 1000),
-            _utc(e.modification_time / 1000),
-        )
-        for e in found
-    ]
+    return [e.row() for e in found]
 
 
 def file_entry(folder: str, name: str, leads_out: LeadsOut | None = None) -> tuple | None:
