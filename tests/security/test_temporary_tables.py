@@ -89,6 +89,7 @@ def test_a_query_longer_than_the_idle_limit_keeps_its_sessions_tables(spark, sha
         srv.stop()
 
 
+@pytest.mark.load  # the long tier: 45-66 s of `make test`'s 20 minutes
 def test_a_flight_call_longer_than_the_idle_limit_keeps_its_sessions_tables(
     spark, shared, tmp_path
 ):

@@ -107,6 +107,7 @@ def test_sixteen_clients_with_their_own_session_options(server):
     assert len({name for _, _, (name,) in results}) == 16
 
 
+@pytest.mark.load  # the long tier: 45-66 s of `make test`'s 20 minutes
 def test_a_running_query_is_cancelled(server):
     http = Http(server.url)
     slow = (

@@ -102,6 +102,7 @@ def test_profiles_page_cancels_a_running_query(browser, server, shots):
     wait(browser, EC.text_to_be_present_in_element((By.ID, "finished"), "Canceled"))
 
 
+@pytest.mark.load  # the long tier: 45-66 s of `make test`'s 20 minutes
 def test_profile_page_draws_the_plan(browser, server, shots):
     http = Http(server.url)
     done = http.query(

@@ -46,6 +46,7 @@ def run_on_query_page(browser, server, sql):
     wait(browser, EC.presence_of_element_located((By.ID, "result-table")))
 
 
+@pytest.mark.load  # the long tier: 45-66 s of `make test`'s 20 minutes
 def test_edit_query_and_rerun_from_a_profile(browser, server):
     marker = uuid.uuid4().hex[:8]
     sql = f"SELECT N_NAME, '{marker}' AS m FROM {NATION} WHERE N_NATIONKEY < 3 ORDER BY N_NAME"
