@@ -439,6 +439,9 @@ class QueryManager:
             while not self._slots.acquire(timeout=0.2):
                 self._check(q)
             with slot, self._lock:
+                if released:  # finished (an expired ticket) while this waited: give it back
+                    self._slots.release()
+                    return
                 q.pool = self._pools.pop()
                 held.append(True)
             q.state = "RUNNING"

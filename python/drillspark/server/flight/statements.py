@@ -1,8 +1,9 @@
 """Statements between the call that plans them (GetFlightInfo, CreatePreparedStatement) and the
 calls that read or close them (DoGet, ClosePreparedStatement), by their handle: random bytes a
 client cannot guess, tied to the user that made them. A ticket not read within
-`unread_seconds` is closed (its query cancelled; it holds no running slot meanwhile); prepared statements are
-closed with their session's idle time, and a session holds at most `max_prepared`."""
+`unread_seconds` is closed (its query cancelled; it holds no running slot meanwhile);
+prepared statements are closed with their session's idle time, and a session holds at most
+`max_prepared`."""
 
 from __future__ import annotations
 
