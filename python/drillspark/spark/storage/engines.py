@@ -30,6 +30,7 @@ from pyspark.sql import DataFrame, SparkSession
 
 from drillspark.formats import registry as format_registry
 from drillspark.formats.base import FormatError, ReadRequest
+from drillspark.formats.text import TextFormat
 from drillspark.spark.storage import filesystems as rfs
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
@@ -38,7 +39,8 @@ from drillspark.spark.storage.mock import read_mock
 from drillspark.spark.storage.writers import WriteReport, write_atomic
 
 SCREEN = "--SCREEN--"
-TEXT_DELIMITERS = {"csv": ",", "tsv": "\t", "psv": "|"}
+# a plan's older text types, by name: their delimiters are Drill's named configs' (formats/text.py)
+TEXT_DELIMITERS = {n: TextFormat.NAMED[n]["fieldDelimiter"] for n in ("csv", "tsv", "psv")}
 FILE_FORMATS = ("json", "parquet", "csv", "tsv", "psv", "text")
 
 
