@@ -75,6 +75,14 @@ DRILL_DICTS = {
     "nullable": [1, 0],
     "rows": [[1, '{"a":1,"b":2}'], [2, "{}"], [3, "{}"]],
 }
+# a Parquet list of maps: Drill's REPEATED DICT (a null list shows as an empty one)
+LIST_OF_MAPS = "SELECT id, ld FROM dfs.tmp.`rdicts.parquet` ORDER BY id"
+DRILL_LIST_OF_MAPS = {
+    "types": ["BIGINT", "ARRAY"],
+    "classes": ["java.lang.Long", "java.lang.Object"],
+    "nullable": [1, 0],
+    "rows": [[1, '[{"a":1,"b":2},{"c":3}]'], [2, "[]"], [3, "[]"], [4, "[{}]"]],
+}
 DRILL_NATION = {
     "types": ["BIGINT", "CHARACTER VARYING", "BIGINT"],
     "nullable": [1, 1, 1],
@@ -229,7 +237,20 @@ def test_year_month_intervals_and_maps_as_drill(jdbc, native_url, native_tmp):
         pa.table({"id": [1, 2, 3], "d": pa.array(dicts, pa.map_(pa.string(), pa.int64()))}),
         native_tmp / "dicts.parquet",
     )
-    got = jdbc.run(native_url, f"query:{YEAR_MONTH}", f"strings:{YEAR_MONTH}", f"query:{DICTS}")
+    map_type = pa.map_(pa.string(), pa.int64())
+    lists = [[[("a", 1), ("b", 2)], [("c", 3)]], [], None, [[]]]
+    pq.write_table(
+        pa.table({"id": [1, 2, 3, 4], "ld": pa.array(lists, pa.list_(map_type))}),
+        native_tmp / "rdicts.parquet",
+    )
+    got = jdbc.run(
+        native_url,
+        f"query:{YEAR_MONTH}",
+        f"strings:{YEAR_MONTH}",
+        f"query:{DICTS}",
+        f"query:{LIST_OF_MAPS}",
+        f"strings:{LIST_OF_MAPS}",
+    )
     intervals = got[f"query:{YEAR_MONTH}"]
     for key, value in DRILL_YEAR_MONTH.items():
         if key != "nullable":
@@ -240,6 +261,12 @@ def test_year_month_intervals_and_maps_as_drill(jdbc, native_url, native_tmp):
     maps = got[f"query:{DICTS}"]
     for key, value in DRILL_DICTS.items():
         assert maps[key] == value, key
+    lists_of_maps = got[f"query:{LIST_OF_MAPS}"]
+    for key, value in DRILL_LIST_OF_MAPS.items():
+        assert lists_of_maps[key] == value, key
+    # getString: the same JSON text, the id as its digits (as from Drill)
+    texts = got[f"strings:{LIST_OF_MAPS}"]["rows"]
+    assert texts == [[str(r[0]), r[1]] for r in DRILL_LIST_OF_MAPS["rows"]]
 
 
 def test_errors_as_drill(answers):
