@@ -119,6 +119,25 @@ def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping
             _fs(spark, connection).close()
 
 
+def release(spark: SparkSession, plugin: str) -> None:
+    """Forget plugin `plugin`'s settings in the session (it was deleted or disabled): its
+    scoped keys are unset and its connection is free for another plugin's settings."""
+    jsc = getattr(spark.sparkContext, "_jsc", None)
+    if jsc is None:
+        return
+    with _LOCK:
+        held = [k for k, (owner, _) in _SCOPED.items() if k[0] == id(jsc) and owner == plugin]
+        conf = jsc.hadoopConfiguration()
+        for key in held:
+            for name, _ in _SCOPED.pop(key)[1]:
+                if name.startswith(S3A_BUCKET_PREFIX):  # session-wide keys may be another's too
+                    conf.unset(name)
+            if key[1].lower().startswith("s3a:"):
+                # a cached FileSystem keeps the settings it was made with
+                with contextlib.suppress(Exception):
+                    _fs(spark, key[1]).close()
+
+
 def _session_wide_clash(
     session: int, base: str, plugin: str, settings: Mapping[str, str]
 ) -> tuple[str, str] | None:
