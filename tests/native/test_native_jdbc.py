@@ -406,3 +406,26 @@ def test_temporary_tables_live_with_the_connection(jdbc, native_url, native_tmp)
     assert "VALIDATION ERROR" in later["query:SELECT * FROM dfs.tmp.native_tt"]["error"]
     # the connection's session folder (its temporary tables) went with it
     assert [p.name for p in native_tmp.iterdir() if p.is_dir()] == []
+
+
+def test_a_tools_metadata_calls_as_drill(jdbc, native_url):
+    """The DatabaseMetaData calls a JDBC tool such as DBeaver makes on connecting and opening a
+    table (the probe's `tool:` step: table types, catalogs, schemas, tables, columns, keys,
+    indexes, type info, procedures, functions, UDTs, the connection's state) answer as the
+    same calls against real Drill 1.22's user port (drill_tool.json, recorded with the same
+    probe). The schemas listed are the server's own workspaces, so only their shape and the
+    dfs ones are compared."""
+    import json
+    from pathlib import Path
+
+    step = "tool:information_schema:CATALOGS"
+    drill = json.loads((Path(__file__).parent / "drill_tool.json").read_text())["answer"]
+    ours = jdbc.run(native_url, step)[step]
+    assert ours.keys() == drill.keys()
+    for key, value in drill.items():
+        if key == "schemas":
+            assert ours[key]["columns"] == value["columns"]
+            names = [r[0] for r in ours[key]["rows"]]
+            assert {"dfs.default", "dfs.root", "dfs.tmp"} <= set(names), names
+            continue
+        assert ours[key] == value, key
