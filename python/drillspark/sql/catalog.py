@@ -177,8 +177,8 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
             continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
-        except jdbc.JdbcError as e:
-            raise ValidationError(str(e)) from None
+        except jdbc.JdbcError:
+            continue  # a database that cannot be reached is left out, as Drill leaves it out
         out += [name] + [f"{name}.{s}" for s in found]
     return out
 
