@@ -139,6 +139,7 @@ def dfs_workspaces(session: SqlSession) -> list[str]:
 def schema_names(session: SqlSession) -> list[str]:
     """The schemas as Drill lists them (SHOW SCHEMAS, INFORMATION_SCHEMA.SCHEMATA); a `jdbc`
     plugin's are the plugin and its database's schemas (asked of the database)."""
+    load_file_schemas(session)
     return (
         [f"dfs.{w}" for w in dfs_workspaces(session)]
         + [ISCHEMA, SYS, "cp.default"]
@@ -149,6 +150,19 @@ def schema_names(session: SqlSession) -> list[str]:
         ]
         + plugin_schema_names(session)
     )
+
+
+def load_file_schemas(session: SqlSession) -> None:
+    """Drill 1.22 asks every file plugin's file system when it lists schemas: one that cannot
+    answer (an S3 endpoint down) fails SHOW SCHEMAS naming it (filesystems.load_schema)."""
+    for plugin in sorted(session.file_plugins()):
+        workspaces = sorted(session.file_workspaces(plugin))
+        location = session.file_workspace(plugin, workspaces[0]).location
+        if filesystems.is_remote(location):
+            try:
+                filesystems.load_schema(session._spark(), plugin, location)
+            except filesystems.FileSystemError as e:
+                raise ValidationError(str(e)) from None
 
 
 def plugin_schema_names(session: SqlSession) -> list[str]:

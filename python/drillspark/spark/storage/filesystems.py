@@ -200,6 +200,29 @@ def is_file(spark: SparkSession, uri: str) -> bool:
         raise
 
 
+def load_schema(
+    spark: SparkSession, plugin: str, location: str, secrets: Sequence[str] = ()
+) -> None:
+    """Ask the file system of plugin `plugin` for its workspace `location` (one request), as
+    Drill 1.22 does whenever a statement loads the plugin's schemas (SHOW SCHEMAS,
+    INFORMATION_SCHEMA): a file system that cannot answer fails the statement, in Drill's
+    words, naming the plugin and the cause (a workspace that holds nothing yet is fine)."""
+    fs = _fs(spark, location)
+    p = _path(spark, location)
+    try:
+        if p.isRoot():  # S3A answers a root's status without asking the store: list it
+            fs.listStatusIterator(p).hasNext()
+        else:
+            fs.getFileStatus(p)
+    except Exception as e:  # noqa: BLE001  (py4j's error carrying Java's exception)
+        java = getattr(e, "java_exception", None)
+        if java is not None and "FileNotFoundException" in str(java.getClass().getName()):
+            return
+        raise FileSystemError(
+            f"Failed to load schema for schema {plugin}: {describe(e, plugin, secrets)}"
+        ) from None
+
+
 def _hidden(name: str) -> bool:
     return name.startswith((".", "_"))
 
@@ -399,6 +422,11 @@ def rename(spark: SparkSession, src: str, dst: str) -> bool:
 def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> str:
     """A remote file system's failure as one paragraph naming the plugin: the Java cause's
     first line (no stack trace), every secret of the plugin's config cut out."""
+    return f"storage plugin '{plugin}': {cause(error, secrets)}"
+
+
+def cause(error: BaseException, secrets: Sequence[str] = ()) -> str:
+    """`describe`'s text without the plugin."""
     java = getattr(error, "java_exception", None)
     text = ""
     if java is not None:
@@ -409,7 +437,7 @@ def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> 
     for secret in secrets:
         if secret:
             text = text.replace(secret, "*****")
-    return f"storage plugin '{plugin}': {text}"
+    return text
 
 
 # ----------------------------------------------------------------------------- vanished objects

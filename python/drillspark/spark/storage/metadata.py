@@ -471,9 +471,28 @@ def confine(spark: SparkSession, schemas: list[Schema]) -> list[Schema]:
     return schemas
 
 
+def load_schemas(schemas: list[Schema]) -> None:
+    """Each remote file plugin's file system asked once (filesystems.load_schema), as Drill
+    1.22 loads every plugin's schemas for INFORMATION_SCHEMA: an unreachable one fails the
+    query naming it (Drill: `PLUGIN ERROR: Failed to load schema for schema down`), it is not
+    left out."""
+    asked: set[str] = set()
+    for s in schemas:
+        if s.plugin in asked or not s.location or not filesystems.is_remote(s.location):
+            continue
+        asked.add(s.plugin)
+        if s.spark is None:
+            raise MetadataError(f"storage plugin '{s.plugin}': listed through a Spark session only")
+        try:
+            filesystems.load_schema(s.spark, s.plugin, s.location)
+        except filesystems.FileSystemError as e:
+            raise MetadataError(str(e)) from None
+
+
 def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
     if table == "CATALOGS":
         return [("DRILL", "The internal metadata used by Drill", "")]
+    load_schemas(schemas)
     if table == "SCHEMATA":
         return [("DRILL", s.name, "<owner>", s.type, "YES" if s.mutable else "NO") for s in schemas]
     if table == "TABLES":
