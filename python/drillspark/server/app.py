@@ -99,12 +99,11 @@ class DrillServer:
         # created, changed, disabled or deleted over REST or the console) is a Spark catalog of
         # its name, at once: spark.sql in this session reads what the REST API serves
         self._spark_catalogs: set[str] = set()
-        if getattr(self.spark, "_jsc", None) is not None:  # not over Spark Connect
-            for name in self.catalog.plugin_names():
-                config = self.catalog.plugins.get(name)
-                if config is not None and config.type == "file" and config.enabled:
-                    self._catalog_changed(name, config)
-            self.catalog.listeners.append(self._catalog_changed)
+        for name in self.catalog.plugin_names():
+            config = self.catalog.plugins.get(name)
+            if config is not None and config.type == "file" and config.enabled:
+                self._catalog_changed(name, config)
+        self.catalog.listeners.append(self._catalog_changed)
         # temporary tables a crashed server of this host left in its temporary workspace
         tmp = self.catalog.workspaces.get("tmp")
         for name in temporary.remove_orphans(tmp) if tmp else []:
