@@ -54,3 +54,48 @@ def test_sql_query_runs_no_job_beyond_the_sources(spark, table):
     assert run_jobs == src_jobs >= 1
     assert sorted(table_out.column(0).to_pylist()) == sorted(src_rows.column(0).to_pylist())
     assert table_out.num_rows == 150
+
+
+def shape_of(spark, group: str, fn) -> tuple[int, int, object]:
+    """(jobs, stages) that `fn()` ran, and its answer."""
+    jobs, out = jobs_of(spark, group, fn)
+    st = spark.sparkContext.statusTracker()
+    ids = st.getJobIdsForGroup(group)
+    stages = sum(len(st.getJobInfo(j).stageIds) for j in ids)
+    return jobs, stages, out
+
+
+def test_an_aggregate_over_one_partition_runs_one_stage(spark, table, tmp_path):
+    """A scan that reads its input in one partition plans no shuffle above it
+    (compat/SinglePartitionScans): a GROUP BY over a small file is one job of one stage, not
+    two jobs and three stages (issue 37, the BI charts); through Spark's door and Drill SQL,
+    for the json, text and Parquet readers. A scan of several partitions keeps its shuffle."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    one = str(table / "events" / "e0.json")
+    df = spark.read.format("drill").load(one).groupBy("a.b").count()
+    jobs, stages, rows = shape_of(spark, "one-json", lambda: sorted(map(tuple, df.collect())))
+    assert rows == [("x", 50), ("y", 50)]  # e0.json: k odd is x, even y
+    assert (jobs, stages) == (1, 1)
+
+    (tmp_path / "c.csvh").write_text("k,v\n" + "".join(f"{i % 3},{i}\n" for i in range(30)))
+    pq.write_table(
+        pa.table({"k": [i % 3 for i in range(30)], "v": list(range(30))}), tmp_path / "p.parquet"
+    )
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+    expected = [(k, sum(v for v in range(30) if v % 3 == k)) for k in range(3)]
+    for name, key in (("c.csvh", "CAST(k AS INT)"), ("p.parquet", "k")):
+        sql = f"SELECT {key} AS k, sum(CAST(v AS INT)) AS s FROM dfs.data.`{name}` GROUP BY k"
+        engine.execute(sql)[-1].rows()  # warm: the file's schema known
+        jobs, stages, out = shape_of(
+            spark, f"one-{name}", lambda sql=sql: engine.execute(sql)[-1].rows()
+        )
+        assert sorted((r["k"], r["s"]) for r in out) == expected, name
+        assert (jobs, stages) == (1, 1), name
+
+    # three files, one partition each: the shuffle stays (no parallelism lost)
+    several = spark.read.format("drill").option("splitBytes", "1").load(str(table / "events"))
+    grouped = several.groupBy("a.b").count()
+    assert "Exchange" in grouped._jdf.queryExecution().executedPlan().toString()
+    assert sorted(map(tuple, grouped.collect())) == [("x", 150), ("y", 150)]

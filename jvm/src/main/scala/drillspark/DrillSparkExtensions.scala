@@ -4,6 +4,7 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
+import org.apache.spark.sql.drillspark.compat.SinglePartitionScans
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -49,6 +50,10 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // optimizer: drill_flatten runs as Spark's explode over its prepared array, so it gets
     // explode's optimizations (nested-field pruning through the generator) and generated code
     extensions.injectOptimizerRule { _ => FlattenAsExplode }
+
+    // physical planning, before Spark adds its exchanges: a scan of one partition plans no
+    // shuffle above it (small inputs: BI tools' statements)
+    extensions.injectQueryPostPlannerStrategyRule { _ => SinglePartitionScans }
   }
 }
 
