@@ -274,3 +274,48 @@ def test_sys_drillbits_names_the_port_the_server_listens_on(server):
     """Before: http_port 0 (issue #36)."""
     row = Http(server.url).query("SELECT http_port, user_port FROM sys.drillbits")["rows"][0]
     assert row["http_port"] == server.port
+
+
+def _advertised(srv: DrillServer) -> tuple[dict, dict, list[str]]:
+    http = Http(srv.url)
+    [row] = http.query("SELECT user_port, control_port, data_port, http_port FROM sys.drillbits")[
+        "rows"
+    ]
+    [bit] = http.get_json("/cluster.json")["drillbits"]
+    stats = [s["name"] for s in http.get_json("/stats.json")]
+    return row, bit, stats
+
+
+def test_only_the_ports_that_listen_are_advertised(spark, shared):
+    """sys.drillbits, /cluster.json and /stats.json name the user port only while the native
+    protocol listens on it, and never Drill's control and data ports, which have no
+    counterpart here (#34; before: 31010, 31011 and 31012 whatever listened)."""
+    srv = DrillServer(spark, port=0, user_port=0, workspaces={"data": str(shared / "data")})
+    srv.start()
+    try:
+        row, bit, stats = _advertised(srv)
+        assert row == {
+            "user_port": srv.native.port,
+            "control_port": None,
+            "data_port": None,
+            "http_port": srv.port,
+        }
+        assert bit["userPort"] == str(srv.native.port) and bit["httpPort"] == str(srv.port)
+        assert "controlPort" not in bit and "dataPort" not in bit
+        assert "User Port Address" in stats and "Data Port Address" not in stats
+    finally:
+        srv.stop()
+    srv = DrillServer(spark, port=0, workspaces={"data": str(shared / "data")})  # REST only
+    srv.start()
+    try:
+        row, bit, stats = _advertised(srv)
+        assert row == {
+            "user_port": None,
+            "control_port": None,
+            "data_port": None,
+            "http_port": srv.port,
+        }
+        assert "userPort" not in bit and bit["httpPort"] == str(srv.port)
+        assert "User Port Address" not in stats
+    finally:
+        srv.stop()

@@ -278,7 +278,10 @@ class DrillServer:
         return f"http://{host_header}" if host_header else self.url
 
     def ports(self) -> dict[str, Any]:
-        return {"http": self.port, "user": self.user_port or 31010, "version": DRILL_VERSION}
+        """The ports that listen (the user port only when the native protocol does: Drill's
+        control and data ports have no counterpart here, so none is named), and the version."""
+        user = self.user_port if self.native is not None else None
+        return {"http": self.port, "user": user, "version": DRILL_VERSION}
 
     def basic_user(self, header: str) -> User | None:
         """HTTP Basic: the password is checked once (scrypt is slow on purpose), then the

@@ -934,9 +934,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     {
                         "address": "localhost",
                         "httpPort": str(ports["http"]),
-                        "userPort": str(ports["user"]),
-                        "controlPort": "31011",
-                        "dataPort": "31012",
+                        # only the ports that listen (no control or data port here)
+                        **({"userPort": str(ports["user"])} if ports["user"] else {}),
                         "version": ports["version"],
                         "current": True,
                         "versionMatch": True,
@@ -958,9 +957,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             [
                 {"name": "Number of Drill Bits", "value": 1},
                 {"name": "Bit #0", "value": "localhost initialized"},
-                {"name": "Data Port Address", "value": "localhost:31012"},
-                {"name": "User Port Address", "value": f"localhost:{self.app.ports()['user']}"},
-                {"name": "Control Port Address", "value": "localhost:31011"},
+                # only the ports that listen (no control or data port here)
+                *(
+                    [{"name": "User Port Address", "value": f"localhost:{user}"}]
+                    if (user := self.app.ports()["user"])
+                    else []
+                ),
                 {"name": "Maximum Direct Memory", "value": _max_direct(self.app.spark)},
                 {"name": "Running Queries", "value": len(qm.running())},
                 {"name": "Finished Queries", "value": sum(qm.counters.values())},

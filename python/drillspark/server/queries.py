@@ -695,9 +695,8 @@ class QueryManager:
             **({"plan": q.plan} if q.plan else {}),
             "foreman": {
                 "address": "localhost",
-                "userPort": ports.get("user", 31010),
-                "controlPort": 31011,
-                "dataPort": 31012,
+                # only the ports that listen (no control or data port here)
+                **({"userPort": ports["user"]} if ports.get("user") else {}),
                 "version": ports.get("version", ""),
                 "state": 0,
             },

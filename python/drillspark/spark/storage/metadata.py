@@ -656,10 +656,12 @@ def sys_rows(table: str, config: Mapping[str, Any]) -> list[tuple]:
         return [
             (
                 "localhost",
-                int(config.get("user_port") or 31010),  # Drill's default; nothing else says
-                31011,
-                31012,
-                int(config.get("http_port") or 0),  # 0: no server runs the statement
+                # only the ports that listen: NULL when no server runs the statement or its
+                # native protocol is off; Drill's control and data ports have no counterpart
+                _port(config.get("user_port")),
+                None,
+                None,
+                _port(config.get("http_port")),
                 True,
                 DRILL_VERSION,
                 "ONLINE",
@@ -728,7 +730,12 @@ def function_rows() -> list[tuple]:
 _MB = 1 << 20
 
 
-def jvm_rows(spark: SparkSession, table: str, user_port: int) -> list[tuple]:
+def _port(value: Any) -> int | None:
+    """A port that listens, or None (a config's 0 or missing port)."""
+    return int(value) if value else None
+
+
+def jvm_rows(spark: SparkSession, table: str, user_port: int | None) -> list[tuple]:
     """sys.memory and sys.threads of the one node that runs queries here: Spark's driver JVM
     (heap from Runtime, direct memory from its buffer pools, threads from ThreadMXBean)."""
     jvm = getattr(spark, "_jvm", None)
@@ -800,7 +807,7 @@ class MetadataEngine(StorageEngine):
             return _frame(spark, ISCHEMA_TABLES[table], ischema_rows(table, schemas))
         table = _table_key(SYS_TABLES, requested, "sys")
         if table in ("memory", "threads"):
-            rows = jvm_rows(spark, table, int(self.config.get("user_port") or 31010))
+            rows = jvm_rows(spark, table, _port(self.config.get("user_port")))
         else:
             rows = sys_rows(table, self.config)
         return _frame(spark, SYS_TABLES[table], rows)
