@@ -39,7 +39,7 @@ def rows(data_engine, text):
 
 
 def ops(data_engine, text):
-    return compile_query(text, data_engine.session).plan["query"]
+    return compile_query(text, data_engine.session).plan.to_json()["query"]
 
 
 def same_types(got, want):
