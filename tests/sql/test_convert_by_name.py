@@ -72,7 +72,7 @@ def test_lowered_to_the_two_argument_form():
     assert plan_exprs("""SELECT flatten(convert_fromJSON('["a"]')) AS f""")[0] == (
         """convert_from('["a"]', 'JSON')"""
     )
-    assert "convert_to(`x`, 'UTF8')" in plan_exprs(
+    assert "convert_to(x, 'UTF8')" in plan_exprs(
         "SELECT convert_toUTF8(x) AS b FROM (SELECT 'a' AS x)"
     )
 

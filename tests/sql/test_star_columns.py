@@ -109,6 +109,6 @@ def test_star_plan_is_one_project(data_engine):
     plan = data_engine.compile(f"SELECT floor, * FROM {DEPTS}").plan
     (project,) = [op for op in plan.to_json()["query"] if op["op"] == "project"]
     assert project["projections"] == [
-        {"ref": "floor", "expr": "`floor`"},
-        {"ref": "*", "expr": "`*`"},
+        {"ref": "`floor`", "expr": "floor"},
+        {"ref": "`*`", "expr": "`*`"},
     ]

@@ -71,8 +71,8 @@ def distinct_call(ctx: Block, fname: str, value: str) -> str:
 
 
 def distinct_input(
-    ctx: Block, rel: Rel, keys: list[Pair], exprs: list[Pair]
-) -> tuple[Rel, list[Pair], list[Pair]]:
+    ctx: Block, rel: Rel, keys: list[Pair], exprs: list[tuple[str, str]]
+) -> tuple[Rel, list[Pair], list[tuple[str, str]]]:
     """The input, keys and aggregate exprs of the query's groupingaggregate once its DISTINCT
     arguments are prepared."""
     low = ctx.low
@@ -83,7 +83,7 @@ def distinct_input(
             low.builder.add(GroupingAggregate(input=rel.op, keys=pp.named_all(inner), exprs=())),
             [n for n, _ in inner],
         )
-        keys = [(n, dx.path(n)) for n, _ in keys]
+        keys = [(n, pp.column(n)) for n, _ in keys]
         exprs = [(n, dx.call(ctx.distinct_calls[e][0], [dx.path(DISTINCT_ARG)])) for n, e in exprs]
         return rel, keys, exprs
     for value, marker in ctx.distinct_args.items():

@@ -457,11 +457,10 @@ def _ctas_plan(engine: Engine, stmt: st.CreateTable, path: str, fmt: str) -> Any
     if stmt.partition:
         # Drill writes one file per partition value; the rows read back are the same, so the
         # partition columns only order the write here.
-        from drillspark.sql import drill_expr as dx
         from drillspark.sql import plan_parts as pp
         from drillspark.sql.lower import Rel
 
-        orderings = tuple(pp.ordering(dx.path(c), "ASC", "LAST") for c in stmt.partition)
+        orderings = tuple(pp.ordering(pp.column(c), "ASC", "LAST") for c in stmt.partition)
         root = Rel(low.builder.add(Order(input=root.op, orderings=orderings)), root.columns)
     # a file plugin's workspace (s3.out) is written by that plugin's engine
     plugin = next(

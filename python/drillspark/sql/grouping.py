@@ -47,7 +47,7 @@ def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[Pa
         if has_subquery(i.node):
             i.node, more = SubqueryLowering(ctx).defer(i.node)
             pending.extend(more)
-    projections = [(i.name, lower_expr(ctx, i.node)) for i in items]
+    projections: list[Pair] = [(i.name, lower_expr(ctx, i.node)) for i in items]
     having = node.args.get("having")
     if having is not None:
         having.set("this", _having_aliases(ctx, having.this, items))

@@ -20,6 +20,7 @@ from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import star_prefix
 from drillspark.sql.expressions import lower_expr
 from drillspark.sql.lower import STAR, Rel, Source, column_parts
+from drillspark.sql.plan_parts import Pair
 from drillspark.sql.syntax import inside_subquery
 
 if TYPE_CHECKING:
@@ -148,14 +149,14 @@ def rename_side(ctx: Block, s: Source) -> None:
             ctx.low.builder.add(
                 Project(
                     input=s.rel.op,
-                    projections=(pp.named(dx.path(star_prefix(s) + STAR), dx.path(STAR)),),
+                    projections=(pp.named(dx.path(star_prefix(s) + STAR), pp.column(STAR)),),
                 )
             ),
             None,
         )
         return
     cols_sorted = sorted(s.fields)
-    projections = [(s.fields[c], dx.path(known.get(c, c))) for c in cols_sorted]
+    projections: list[Pair] = [(s.fields[c], pp.column(known.get(c, c))) for c in cols_sorted]
     if not projections:  # a side used only for its row count
         projections = [(f"{s.alias}$", "1")]
     s.rel = Rel(

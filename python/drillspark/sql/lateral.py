@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 IMPLICIT = "$drill_implicit_field$"
 # the implicit row number, passed through the operators between an unnest and its lateral join
-KEEP_IMPLICIT = (IMPLICIT, dx.path(IMPLICIT))
+KEEP_IMPLICIT = (IMPLICIT, pp.column(IMPLICIT))
 UNNAMED = "$unnest"  # Drill's column name of an UNNEST without column alias
 
 
@@ -183,7 +183,7 @@ def _unnest(outer: Block, node: exp.Unnest, name: str) -> Rel:
         low.builder.add(
             Project(
                 input=op,
-                projections=pp.named_all([(name, dx.path(produced)), KEEP_IMPLICIT]),
+                projections=pp.named_all([(name, pp.column(produced)), KEEP_IMPLICIT]),
             )
         ),
         [name],

@@ -305,7 +305,7 @@ class Lowering:
     def rename(self, rel: Rel, names: list[str]) -> Rel:
         assert rel.columns is not None
         projections = tuple(
-            pp.named(new, dx.path(old)) for old, new in zip(rel.columns, names, strict=True)
+            pp.named(new, pp.column(old)) for old, new in zip(rel.columns, names, strict=True)
         )
         return Rel(self.builder.add(Project(input=rel.op, projections=projections)), list(names))
 
@@ -325,7 +325,7 @@ class Lowering:
                     name = target.name
                 else:
                     raise self.unsupported("ORDER BY an expression on a set operation", o)
-                orderings.append(ordering(dx.path(name), o))
+                orderings.append(ordering(pp.column(name), o))
             rel = Rel(
                 self.builder.add(Order(input=rel.op, orderings=tuple(orderings))), rel.columns
             )
@@ -389,7 +389,7 @@ class Lowering:
                 Project(
                     input=rel.op,
                     projections=tuple(
-                        pp.named(n, dx.path(n) if t is None else dx.cast(dx.path(n), t))
+                        pp.named(n, pp.column(n) if t is None else dx.cast(dx.path(n), t))
                         for n, t in zip(names, types, strict=True)
                     ),
                 ),
@@ -632,7 +632,7 @@ class Lowering:
         return os.path.splitext(name)[1].lstrip(".").lower()
 
 
-def ordering(expr: str, o: exp.Ordered) -> Ordering:
+def ordering(expr: pp.Text, o: exp.Ordered) -> Ordering:
     """The ordering of the expression text `expr` as the ORDER BY item `o` asks."""
     return pp.ordering(
         expr,

@@ -75,7 +75,7 @@ def orderings(ctx: Block, items: list[Item], hidden: list[Pair]) -> list[Orderin
             else:
                 expr = lower_expr(ctx, o.this)
             hidden.append((name, expr))
-        out.append(ordering(dx.path(name), o))
+        out.append(ordering(pp.column(name), o))
     return out
 
 
@@ -84,10 +84,10 @@ def distinct(ctx: Block, rel: Rel) -> Rel:
     if rel.columns is None:
         # SELECT DISTINCT * over a schema-free table: Drill groups by its `**` column,
         # which no record has, and answers one row, `**` NULL (asked of Drill 1.22)
-        keys = [(DYNAMIC_STAR, dx.cast(dx.NULL, "INT"))]
+        keys: list[Pair] = [(DYNAMIC_STAR, dx.cast(dx.NULL, "INT"))]
         rel = Rel(rel.op, [DYNAMIC_STAR])
     else:
-        keys = [(c, dx.path(c)) for c in rel.columns]
+        keys = [(c, pp.column(c)) for c in rel.columns]
     return Rel(
         ctx.low.builder.add(GroupingAggregate(input=rel.op, keys=pp.named_all(keys), exprs=())),
         rel.columns,

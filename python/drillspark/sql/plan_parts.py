@@ -1,7 +1,8 @@
 """The parts of plan operators (plan/operators.py) the lowering builds: named expressions,
-orderings, join conditions. An expression the lowering spells as Drill expression text
-(sql/drill_expr.py) is parsed here, once, into the plan's expression tree; a ref is one name,
-as today's Drill reads it (backquotes dropped, dots kept)."""
+orderings, join conditions. An expression is a plan/expressions.py node: built as one where
+the lowering has it as a node already (a field, `column`), else spelled as Drill expression
+text (sql/drill_expr.py) and parsed here, once. A ref is one name, as today's Drill reads it
+(backquotes dropped, dots kept)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,21 @@ from drillspark.plan.operators import (
     Relationship,
 )
 
-# (name, expression text): a named expression before its operator is built
-Pair = tuple[str, str]
+# an expression: Drill expression text, or the node itself
+Text = str | Expr
+# (name, expression): a named expression before its operator is built
+Pair = tuple[str, Text]
 
 
-def expr(text: str) -> Expr:
-    """Drill expression text as the plan's expression tree."""
-    return parse_expression(text, "drill")
+def expr(text: Text) -> Expr:
+    """The plan's expression tree of `text` (parsed when it is Drill expression text)."""
+    return text if isinstance(text, Expr) else parse_expression(text, "drill")
+
+
+def column(name: str, *rest: str | int) -> FieldPath:
+    """The field `name`, then members (str) and 0-based indexes (int): the node of
+    drill_expr.path(name, rest), built without spelling and parsing it."""
+    return FieldPath((name, *rest))
 
 
 def ref(name: str) -> FieldPath:
@@ -32,22 +41,22 @@ def ref(name: str) -> FieldPath:
     return FieldPath.name(name.replace("`", ""))
 
 
-def named(name: str, text: str) -> NamedExpression:
+def named(name: str, text: Text) -> NamedExpression:
     """`name` gets the value of the expression `text`."""
     return NamedExpression(ref(name), expr(text))
 
 
 def ordering(
-    text: str, direction: Direction = "ASC", nulls: NullDirection = "UNSPECIFIED"
+    text: Text, direction: Direction = "ASC", nulls: NullDirection = "UNSPECIFIED"
 ) -> Ordering:
     return Ordering(expr(text), direction, nulls)
 
 
-def condition(relationship: Relationship | str, left: str, right: str) -> JoinCondition:
+def condition(relationship: Relationship | str, left: Text, right: Text) -> JoinCondition:
     """A join condition; `relationship` one of plan.operators.RELATIONSHIPS."""
     return JoinCondition(relationship, expr(left), expr(right))  # type: ignore[arg-type]
 
 
-def named_all(pairs: Iterable[tuple[str, str]]) -> tuple[NamedExpression, ...]:
-    """(name, expression text) pairs as named expressions."""
+def named_all(pairs: Iterable[Pair]) -> tuple[NamedExpression, ...]:
+    """(name, expression) pairs as named expressions."""
     return tuple(named(n, e) for n, e in pairs)

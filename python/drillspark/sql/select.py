@@ -9,7 +9,6 @@ from __future__ import annotations
 from sqlglot import exp
 
 from drillspark.plan.operators import Filter, Order, Project
-from drillspark.sql import drill_expr as dx
 from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block
 from drillspark.sql.errors import SqlError, SqlSyntaxError
@@ -123,7 +122,7 @@ class SelectLowering:
             stars: list[Pair] = []
             for i, p in zip(items, projections, strict=True):
                 stars.extend(star_projections(ctx, i.node) if i.star else [p])
-            if stars == [(STAR, dx.path(STAR))]:
+            if stars == [(STAR, pp.column(STAR))]:
                 rel = Rel(rel.op, None)  # the whole input record as it is
             else:
                 rel = Rel(
@@ -160,7 +159,7 @@ class SelectLowering:
             rel = Rel(
                 self.low.builder.add(
                     Project(
-                        input=rel.op, projections=pp.named_all((n, dx.path(n)) for n in visible)
+                        input=rel.op, projections=pp.named_all((n, pp.column(n)) for n in visible)
                     )
                 ),
                 visible,

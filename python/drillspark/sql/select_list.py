@@ -11,6 +11,7 @@ from sqlglot import exp
 
 from drillspark.names import fold, unique_name
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block, star_prefix
 from drillspark.sql.expressions import lower_expr
 from drillspark.sql.lower import STAR, column_parts
@@ -90,7 +91,7 @@ def _expand_star(ctx: Block, star: exp.Expr) -> list[tuple[exp.Expr, str]] | Non
 def projection(ctx: Block, item: Item, items: list[Item]) -> Pair:
     """The projection of `item`, one of the select list `items` of an ungrouped block."""
     if item.star:
-        return (STAR, dx.path(STAR))
+        return (STAR, pp.column(STAR))
     node = item.node
     if (
         isinstance(node, exp.Flatten)
@@ -101,7 +102,7 @@ def projection(ctx: Block, item: Item, items: list[Item]) -> Pair:
         # replaces the input column of that name).
         inner = lower_expr(ctx, node.this)
         ctx.flattens.append((item.name, inner, node))
-        return (item.name, dx.path(item.name))
+        return (item.name, pp.column(item.name))
     return (item.name, lower_expr(ctx, node))
 
 
@@ -111,13 +112,13 @@ def star_projections(ctx: Block, star: exp.Expr) -> list[Pair]:
     prefixed fields (`t¦¦*`, see joins.rename_side)."""
     sources = ctx.starred_by(star)
     if len(ctx.scope.sources) == 1:
-        return [(STAR, dx.path(STAR))]
+        return [(STAR, pp.column(STAR))]
     out: list[Pair] = []
     for s in sources:
         if s.columns is None:
             out.append((STAR, dx.path(star_prefix(s) + STAR)))
         else:
-            out.extend((c, dx.path(s.field_name(c))) for c in s.columns)
+            out.extend((c, pp.column(s.field_name(c))) for c in s.columns)
     return out
 
 

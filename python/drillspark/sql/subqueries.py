@@ -17,6 +17,7 @@ subquery's place in the expression is taken by an expression over the helpers' h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -225,11 +226,15 @@ class SubqueryLowering:
         return self.add(op, None, node)
 
     def grouped(
-        self, rel: Rel, keys: list[Pair], exprs: list[Pair], node: exp.Expr | None = None
+        self,
+        rel: Rel,
+        keys: Sequence[Pair],
+        exprs: Sequence[Pair],
+        node: exp.Expr | None = None,
     ) -> Rel:
         """`rel` grouped by `keys` with the aggregates `exprs` (name, expression text)."""
         op = GroupingAggregate(input=rel.op, keys=pp.named_all(keys), exprs=pp.named_all(exprs))
-        return self.add(op, [n for n, _ in keys + exprs], node)
+        return self.add(op, [n for n, _ in [*keys, *exprs]], node)
 
     def lower_select(
         self,
@@ -262,14 +267,14 @@ class SubqueryLowering:
 
     def conditions(self, corr: Correlation) -> list[JoinCondition]:
         return [
-            pp.condition(r, lower_expr(self.ctx, outer), dx.path(k))
+            pp.condition(r, lower_expr(self.ctx, outer), pp.column(k))
             for (outer, r, _), k in zip(corr.pairs, self.keys, strict=True)
         ]
 
     def marked(self, rel: Rel) -> tuple[Rel, str]:
         marker = self.low.hidden("m")
         assert rel.columns is not None
-        projections = [(c, dx.path(c)) for c in rel.columns] + [(marker, "true")]
+        projections: list[Pair] = [(c, pp.column(c)) for c in rel.columns] + [(marker, "true")]
         return self.add(
             Project(input=rel.op, projections=pp.named_all(projections)), rel.columns + [marker]
         ), marker
@@ -360,7 +365,7 @@ class SubqueryLowering:
         names = [self.low.hidden("in") for _ in values]
         inner = self.lower_select(corr.query, list(zip(values, names, strict=True)), corr)
         conds = self.conditions(corr) + [
-            pp.condition("==", lower_expr(self.ctx, p), dx.path(n))
+            pp.condition("==", lower_expr(self.ctx, p), pp.column(n))
             for p, n in zip(probes, names, strict=True)
         ]
         return self.add(
@@ -459,7 +464,7 @@ class SubqueryLowering:
             return rel, dx.binary(">", dx.path(count), "0")
         corr.bind(rel)
         inner = self.lower_select(corr.query, [], corr)
-        inner = self.grouped(inner, [(k, dx.path(k)) for k in self.keys], [])
+        inner = self.grouped(inner, [(k, pp.column(k)) for k in self.keys], [])
         inner, marker = self.marked(inner)
         rel = self.join(rel, inner, "LEFT", self.conditions(corr), target)
         return rel, dx.call("isnotnull", [dx.path(marker)])
@@ -490,10 +495,10 @@ class SubqueryLowering:
         exprs = [(cnt, "count(1)"), (nn, dx.call("count", [dx.path(v)]))]
         if minmax:
             exprs += [(mn, dx.call("min", [dx.path(v)])), (mx, dx.call("max", [dx.path(v)]))]
-        stats = self.grouped(inner, [(k, dx.path(k)) for k in keys], exprs)
+        stats = self.grouped(inner, [(k, pp.column(k)) for k in keys], exprs)
         outer_exprs = [lower_expr(self.ctx, o) for o in outer]
         conds = [
-            pp.condition(r, o, dx.path(k))
+            pp.condition(r, o, pp.column(k))
             for o, k, r in zip(outer_exprs, keys, relationships, strict=True)
         ]
         rel = self.join(rel, stats, "LEFT" if keys else "INNER", conds, node)
@@ -512,15 +517,15 @@ class SubqueryLowering:
         # the distinct (key, value) pairs, renamed apart from the stats' columns
         renamed = [self.low.hidden("k") for _ in st.keys]
         v2 = self.low.hidden("v")
-        keys = [(n, dx.path(k)) for k, n in zip(st.keys, renamed, strict=True)]
-        distinct = self.grouped(st.inner, [*keys, (v2, dx.path(st.v))], [])
+        keys: list[Pair] = [(n, pp.column(k)) for k, n in zip(st.keys, renamed, strict=True)]
+        distinct = self.grouped(st.inner, [*keys, (v2, pp.column(st.v))], [])
         distinct, marker = self.marked(distinct)
         conds = [
-            pp.condition(r, o, dx.path(n))
+            pp.condition(r, o, pp.column(n))
             for o, n, r in zip(st.outer, renamed, st.relationships, strict=True)
         ]
         rel = self.join(
-            st.rel, distinct, "LEFT", [*conds, pp.condition("==", x, dx.path(v2))], node
+            st.rel, distinct, "LEFT", [*conds, pp.condition("==", x, pp.column(v2))], node
         )
         value = dx.case(
             [
@@ -593,7 +598,7 @@ class SubqueryLowering:
         one, count = self.low.hidden("v"), self.low.hidden("rows")
         keyed = self.grouped(
             keyed,
-            [(k, dx.path(k)) for k in self.keys],
+            [(k, pp.column(k)) for k in self.keys],
             [(one, dx.call("any_value", [dx.path(v)])), (count, "count(1)")],
             sub,
         )
