@@ -178,8 +178,8 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
             continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
-        except jdbc.JdbcError as e:
-            raise ValidationError(str(e)) from None
+        except jdbc.JdbcError:
+            continue  # a database that cannot be reached is left out, as Drill leaves it out
         out += [name] + [f"{name}.{s}" for s in found]
     return out
 
@@ -190,9 +190,16 @@ def plugin_tables(
     """SHOW TABLES IN a `mongo` database (its collections) or an `http` connection (none, as
     Drill lists): (schema name, table names); None when `parts` names no such schema."""
     plugin = session.plugin(parts[0]) if parts else None
-    if plugin is None or plugin[1].get("type") not in ("mongo", "http", "kafka") or not parts:
+    if plugin is None or plugin[1].get("type") not in ("mongo", "http", "kafka", "jdbc"):
         return None
     name, config = plugin
+    if config.get("type") == "jdbc":  # the database's own catalog (jdbc.show_tables)
+        from drillspark.spark.storage import jdbc
+
+        try:
+            return jdbc.show_tables(session._spark(), config, list(parts[1:]), name)
+        except jdbc.JdbcError as e:
+            raise ValidationError(str(e)) from None
     if config.get("type") == "kafka":  # the plugin's topics
         from drillspark.spark.storage import kafka
 
@@ -296,6 +303,10 @@ def schema_configs(session: SqlSession) -> list[dict]:
                 }
             )
     for name, config in sorted(session.plugins.items()):
+        if config.get("type") == "jdbc":  # the plugin and its database's schemas (jdbc.py)
+            from drillspark.spark.storage import jdbc
+
+            out += jdbc.ischema_entries(session._spark(), config, name)
         if config.get("type") == "http":  # the plugin, and each connection taking a table name
             from drillspark.spark.storage import http
 

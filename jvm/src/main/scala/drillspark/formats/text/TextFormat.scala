@@ -17,7 +17,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import drillspark.formats.{FormatErrors, FormatOptions, FormatReader, FormatSource}
 import drillspark.formats.logs.LineInput
 import drillspark.source.ProvidedSchema
-import drillspark.source.input.InputFile
+import drillspark.source.input.{HeldPages, InputFile}
 import drillspark.source.write.ColumnWriter
 
 /** `spark.read.format("drill-text")`: csv, tsv, psv and other delimited text as Drill reads it. */
@@ -171,7 +171,8 @@ object TextFormat extends FormatReader {
 
   /** A file as errors name it: its name alone, never where the table lies on this machine
    * (a server's user sees the message). */
-  private def shown(file: InputFile): String = new org.apache.hadoop.fs.Path(file.path).getName
+  private def shown(file: InputFile): String =
+    if (HeldPages.isPage(file.path)) HeldPages.shown(file.path) else new org.apache.hadoop.fs.Path(file.path).getName
 
   /** A file's text, UTF-8 strictly: a byte that is not fails naming the file, line and column. */
   private def content(file: InputFile, conf: Configuration): String = {
