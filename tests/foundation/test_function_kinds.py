@@ -71,7 +71,9 @@ def _sql_groups(name: str) -> bool:
         block = True
     try:
         plan = compile_query(f"SELECT `{name}`({args}) FROM {values} GROUP BY a", SqlSession()).plan
-        expression = any(name in x["expr"] for op in plan["query"] for x in op.get("exprs", ()))
+        expression = any(
+            name in x["expr"] for op in plan.to_json()["query"] for x in op.get("exprs", ())
+        )
     except ValidationError as e:
         assert e.message == "expression 'b' is neither in GROUP BY nor inside an aggregate function"
         expression = False

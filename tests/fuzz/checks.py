@@ -51,7 +51,7 @@ def sql_compiled(engine: Any, text: str) -> None:
             stmt = st.classify(stmt_text)
             if isinstance(stmt, st.Query):
                 compiled = engine.compile(stmt.text)
-                plan = lp.parse(compiled.plan)  # a PlanError here is the lowering's bug
+                plan = lp.parse(compiled.plan.to_json())  # a PlanError here is the lowering's bug
                 assert lp.parse(plan.to_json()) == plan
             elif isinstance(stmt, st.Explain):
                 engine.execute_statement(stmt_text)

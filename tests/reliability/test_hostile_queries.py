@@ -79,7 +79,7 @@ def test_500_way_union_all_compiles_to_one_union():
     # was RecursionError (one nested union per term)
     sql = " UNION ALL ".join(f"SELECT {i} AS a FROM (VALUES(1))" for i in range(500))
     plan = compile_query(sql, SqlSession()).plan
-    unions = [op for op in plan["query"] if op["op"] == "union"]
+    unions = [op for op in plan.to_json()["query"] if op["op"] == "union"]
     assert len(unions) == 1 and len(unions[0]["inputs"]) == 500
 
 

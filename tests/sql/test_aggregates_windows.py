@@ -39,7 +39,7 @@ def rows(data_engine, text):
 
 
 def ops(data_engine, text):
-    return compile_query(text, data_engine.session).plan["query"]
+    return compile_query(text, data_engine.session).plan.to_json()["query"]
 
 
 def same_types(got, want):
@@ -99,8 +99,9 @@ def test_distinct_in_having_and_statistics(data_engine):
 def test_single_distinct_argument_groups_twice(data_engine):
     plan = ops(data_engine, f"SELECT grp, COUNT(DISTINCT i), SUM(DISTINCT i) FROM {N} GROUP BY grp")
     inner, outer = [o for o in plan if o["op"] == "groupingaggregate"]
-    assert [k["expr"] for k in inner["keys"]] == ["`grp`", "`i`"]
-    assert [e["expr"] for e in outer["exprs"]] == ["count(`$distinct`)", "sum(`$distinct`)"]
+    # the plan's JSON spelling (it backquotes only names that need it)
+    assert [k["expr"] for k in inner["keys"]] == ["grp", "i"]
+    assert [e["expr"] for e in outer["exprs"]] == ["count($distinct)", "sum($distinct)"]
     assert rows(data_engine, f"SELECT grp, SUM(DISTINCT i) s FROM {N} GROUP BY grp") == [
         ["a", 7],
         ["b", 7],

@@ -14,7 +14,7 @@ from drillspark.sql import SqlEngine, SqlSession
 
 
 def _scans(compiled) -> list[dict]:
-    return [op for op in compiled.plan["query"] if op["op"] == "scan"]
+    return [op for op in compiled.plan.to_json()["query"] if op["op"] == "scan"]
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def test_qualify_is_a_filter_after_the_window_in_the_plan(data_engine):
     plan = data_engine.compile(
         f"SELECT n_name FROM {NATION} QUALIFY RANK() OVER (ORDER BY n_name) = 1"
     ).plan
-    ops = [op["op"] for op in plan["query"]]
+    ops = [op["op"] for op in plan.to_json()["query"]]
     assert ops.index("window") < ops.index("filter") < ops.index("project")
 
 
@@ -170,7 +170,7 @@ def test_general_correlation_plan_reads_the_outer_values_once(data_engine):
     plan = data_engine.compile(
         f"SELECT p.id, (SELECT COUNT(*) FROM {PEOPLE} q WHERE q.salary > p.salary) FROM {PEOPLE} p"
     ).plan
-    joins = [op for op in plan["query"] if op["op"] == "join"]
+    joins = [op for op in plan.to_json()["query"] if op["op"] == "join"]
     assert [c["relationship"] for j in joins for c in j["conditions"]] == ["IS NOT DISTINCT FROM"]
 
 
@@ -210,7 +210,7 @@ def test_outer_join_on_mixing_both_sides_with_or(data_engine):
     plan = data_engine.compile(
         f"SELECT p.id, d.dept FROM {PEOPLE} p LEFT JOIN {DEPTS} d ON {on}"
     ).plan
-    (join,) = [op for op in plan["query"] if op["op"] == "join"]
+    (join,) = [op for op in plan.to_json()["query"] if op["op"] == "join"]
     assert join["conditions"] == [] and " or " in join["condition"]
 
 

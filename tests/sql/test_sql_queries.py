@@ -132,9 +132,9 @@ def test_session_options_reach_the_scan(engine):
     # read_numbers_as_double: the scan's format config carries it into the plan
     engine.execute("alter session set `store.json.read_numbers_as_double` = true")
     compiled = engine.compile(f"select * from {T}")
-    scan = compiled.plan["query"][0]
+    scan = compiled.plan.to_json()["query"][0]
     assert scan["selection"]["format"]["readNumbersAsDouble"] is True
-    assert compiled.plan["head"]["options"]["store.json.read_numbers_as_double"] is True
+    assert compiled.plan.head["options"]["store.json.read_numbers_as_double"] is True
 
 
 def test_use_and_ctas(engine, tmp_path):

@@ -107,8 +107,8 @@ def test_order_by_the_ordinal_of_a_star_keeps_the_read_order(data_engine):
 def test_star_plan_is_one_project(data_engine):
     # EXPLAIN shows the plan that runs: the star and the item in one project
     plan = data_engine.compile(f"SELECT floor, * FROM {DEPTS}").plan
-    (project,) = [op for op in plan["query"] if op["op"] == "project"]
+    (project,) = [op for op in plan.to_json()["query"] if op["op"] == "project"]
     assert project["projections"] == [
-        {"ref": "floor", "expr": "`floor`"},
-        {"ref": "*", "expr": "`*`"},
+        {"ref": "`floor`", "expr": "floor"},
+        {"ref": "`*`", "expr": "`*`"},
     ]

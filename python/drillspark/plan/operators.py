@@ -81,7 +81,7 @@ class Operator:
     OP: ClassVar[str] = ""
     ROLE: ClassVar[Role] = "single"
 
-    id: int
+    id: int = 0  # 0: not numbered yet (the SQL lowering's PlanBuilder.add numbers it)
     memo: str | None = None
 
     @property

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.operators import GroupingAggregate, Window
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.errors import UnsupportedSqlError
 from drillspark.sql.lower import DISTINCT_ARG, Rel
+from drillspark.sql.plan_parts import Pair
 
 if TYPE_CHECKING:
     from drillspark.sql.block import Block
@@ -68,40 +71,31 @@ def distinct_call(ctx: Block, fname: str, value: str) -> str:
 
 
 def distinct_input(
-    ctx: Block, rel: Rel, keys: list[dict], exprs: list[dict]
-) -> tuple[Rel, list[dict], list[dict]]:
+    ctx: Block, rel: Rel, keys: list[Pair], exprs: list[tuple[str, str]]
+) -> tuple[Rel, list[Pair], list[tuple[str, str]]]:
     """The input, keys and aggregate exprs of the query's groupingaggregate once its DISTINCT
     arguments are prepared."""
     low = ctx.low
-    if len(ctx.distinct_args) == 1 and all(e["expr"] in ctx.distinct_calls for e in exprs):
+    if len(ctx.distinct_args) == 1 and all(e in ctx.distinct_calls for _, e in exprs):
         (value,) = ctx.distinct_args
-        inner = keys + [{"ref": DISTINCT_ARG, "expr": value}]
+        inner = [*keys, (DISTINCT_ARG, value)]
         rel = Rel(
-            low.builder.add(
-                {"op": "groupingaggregate", "input": rel.op, "keys": inner, "exprs": []}
-            ),
-            [k["ref"] for k in inner],
+            low.builder.add(GroupingAggregate(input=rel.op, keys=pp.named_all(inner), exprs=())),
+            [n for n, _ in inner],
         )
-        keys = [{"ref": k["ref"], "expr": dx.path(k["ref"])} for k in keys]
-        exprs = [
-            {
-                "ref": e["ref"],
-                "expr": dx.call(ctx.distinct_calls[e["expr"]][0], [dx.path(DISTINCT_ARG)]),
-            }
-            for e in exprs
-        ]
+        keys = [(n, pp.column(n)) for n, _ in keys]
+        exprs = [(n, dx.call(ctx.distinct_calls[e][0], [dx.path(DISTINCT_ARG)])) for n, e in exprs]
         return rel, keys, exprs
     for value, marker in ctx.distinct_args.items():
-        withins = [{"ref": low.hidden("w"), "expr": e} for e in [k["expr"] for k in keys] + [value]]
+        withins = [(low.hidden("w"), e) for e in [e for _, e in keys] + [value]]
         rel = Rel(
             low.builder.add(
-                {
-                    "op": "window",
-                    "input": rel.op,
-                    "withins": withins,
-                    "orderings": [],
-                    "aggregations": [{"ref": marker, "expr": "row_number()"}],
-                }
+                Window(
+                    input=rel.op,
+                    withins=pp.named_all(withins),
+                    orderings=(),
+                    aggregations=(pp.named(marker, "row_number()"),),
+                )
             ),
             None,
         )

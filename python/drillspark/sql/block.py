@@ -17,6 +17,8 @@ from sqlglot import exp
 
 from drillspark.names import fold
 from drillspark.plan.function_kinds import is_aggregate
+from drillspark.plan.operators import Flatten, Transform
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.errors import SqlError
 from drillspark.sql.lower import STAR_DELIMITER, Lowering, Rel, Scope, Source, column_parts
 from drillspark.sql.syntax import inside_subquery
@@ -155,8 +157,7 @@ class Block:
         """`rel` with the computed values an expression indexes written to hidden fields."""
         if not computed:
             return rel
-        transforms = [{"ref": n, "expr": e} for n, e in computed]
-        op = self.low.builder.add({"op": "transform", "input": rel.op, "transforms": transforms})
+        op = self.low.builder.add(Transform(input=rel.op, transforms=pp.named_all(computed)))
         return Rel(op, None if rel.columns is None else rel.columns + [n for n, _ in computed])
 
     def flatten_operators(self, rel: Rel) -> Rel:
@@ -164,8 +165,7 @@ class Block:
         for name, expr, node in self.flattens:
             rel = Rel(
                 self.low.builder.add(
-                    {"op": "flatten", "input": rel.op, "name": name, "expr": expr, "drop": False},
-                    node,
+                    Flatten(input=rel.op, name=pp.ref(name), expr=pp.expr(expr), drop=False), node
                 ),
                 None,
             )

@@ -14,6 +14,7 @@ from sqlglot import exp
 
 from drillspark.names import fold
 from drillspark.options import REGISTRY
+from drillspark.plan.operators import Scan
 from drillspark.spark.storage import filesystems
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage import workspaces as wsp
@@ -511,9 +512,7 @@ def plugin_scan(
         raise low.fail(str(e), node, TableNotFoundError) from None
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     selection = {"schema": schema, "table": table}
-    return Rel(
-        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
-    )
+    return Rel(low.builder.add(Scan(storage_engine=name, selection=selection), node), None)
 
 
 def http_scan(
@@ -535,9 +534,7 @@ def http_scan(
     if pushed:
         selection["params"] = pushed
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
-    return Rel(
-        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
-    )
+    return Rel(low.builder.add(Scan(storage_engine=name, selection=selection), node), None)
 
 
 def mongo_scan(
@@ -554,9 +551,7 @@ def mongo_scan(
     except mongo.MongoError as e:
         raise low.fail(str(e), node, TableNotFoundError) from None
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
-    return Rel(
-        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
-    )
+    return Rel(low.builder.add(Scan(storage_engine=name, selection=selection), node), None)
 
 
 def kafka_scan(
@@ -578,9 +573,7 @@ def kafka_scan(
     if pushed:
         selection["pushed"] = pushed
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
-    return Rel(
-        low.builder.add({"op": "scan", "storageengine": name, "selection": selection}, node), None
-    )
+    return Rel(low.builder.add(Scan(storage_engine=name, selection=selection), node), None)
 
 
 _KAFKA_OPS = {exp.EQ: "=", exp.LT: "<", exp.LTE: "<=", exp.GT: ">", exp.GTE: ">="}
@@ -689,7 +682,7 @@ def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> R
     if ref.plugin == SYS and key not in md.SYS_READABLE:
         raise low.unsupported(f"the system table sys.{key}", node)
     low.builder.storage.setdefault(ref.plugin, engine_config(low.session, ref.plugin))
-    op = {"op": "scan", "storageengine": ref.plugin, "selection": {"table": key}}
+    op = Scan(storage_engine=ref.plugin, selection={"table": key})
     return Rel(low.builder.add(op, node), [c for c, _, _ in tables[key]])
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from drillspark.formats import registry as format_registry
 from drillspark.formats.base import FormatError
 from drillspark.names import fold
+from drillspark.plan.operators import Order, Store
 from drillspark.result import StatementResult
 from drillspark.spark.storage import filesystems
 from drillspark.spark.storage.views import (
@@ -456,15 +457,11 @@ def _ctas_plan(engine: Engine, stmt: st.CreateTable, path: str, fmt: str) -> Any
     if stmt.partition:
         # Drill writes one file per partition value; the rows read back are the same, so the
         # partition columns only order the write here.
-        from drillspark.sql import drill_expr as dx
+        from drillspark.sql import plan_parts as pp
         from drillspark.sql.lower import Rel
 
-        orderings = [
-            {"order": "ASC", "expr": dx.path(c), "nullDirection": "LAST"} for c in stmt.partition
-        ]
-        root = Rel(
-            low.builder.add({"op": "order", "input": root.op, "orderings": orderings}), root.columns
-        )
+        orderings = tuple(pp.ordering(pp.column(c), "ASC", "LAST") for c in stmt.partition)
+        root = Rel(low.builder.add(Order(input=root.op, orderings=orderings)), root.columns)
     # a file plugin's workspace (s3.out) is written by that plugin's engine
     plugin = next(
         (
@@ -477,10 +474,11 @@ def _ctas_plan(engine: Engine, stmt: st.CreateTable, path: str, fmt: str) -> Any
         "dfs",
     )
     low.builder.storage.setdefault(plugin, low.engine_config(plugin))
-    store = {
-        "storageengine": plugin,
-        "target": {"path": path, "format": fmt, "table": stmt.name[-1]},
-    }
+    store = Store(
+        input=root.op,
+        storage_engine=plugin,
+        target={"path": path, "format": fmt, "table": stmt.name[-1]},
+    )
     return CompiledQuery(
         low.plan(root, store=store),
         ["Fragment", "Number of records written"],
@@ -561,7 +559,7 @@ def _create_jdbc_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
     except SqlError as e:
         raise _located(e, stmt) from None
     low.builder.storage.setdefault(plugin, config_from_json(plugin, config).to_json(masked=True))
-    store = {"storageengine": plugin, "target": {"schema": schema, "table": name}}
+    store = Store(input=root.op, storage_engine=plugin, target={"schema": schema, "table": name})
     compiled = CompiledQuery(
         low.plan(root, store=store),
         ["Fragment", "Number of records written"],

@@ -4,7 +4,6 @@ VIEW / CREATE TABLE AS / DROP by sql/ddl.py."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -14,6 +13,9 @@ from drillspark.errors import ExecutionError
 from drillspark.formats import registry as format_registry
 from drillspark.names import fold
 from drillspark.plan.errors import PlanError
+from drillspark.plan.expressions import to_text
+from drillspark.plan.model import LogicalPlan
+from drillspark.plan.operators import Filter, Flatten, Project, Scan
 from drillspark.result import DrillResult, StatementResult
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage.views import jackson_pretty, list_views
@@ -108,14 +110,14 @@ class SqlEngine:
     def run_plan(self, compiled: CompiledQuery) -> DrillResult:
         try:
             from drillspark.api import run
-            from drillspark.plan import parse
+            from drillspark.plan import validate
         except ImportError as e:
             raise SqlError(
                 "running queries needs the plan translator (drillspark.run), which "
                 f"this build does not have ({e})"
             ) from None
         try:
-            plan = parse(json.dumps(compiled.plan))
+            plan = validate(compiled.plan)
             # the plugins' real configs (the plan shows them with their secrets masked)
             result = run(plan, spark=self.spark, storage=dict(self.session.plugins) or None)
         except (ValueError, RuntimeError) as e:
@@ -133,7 +135,7 @@ class SqlEngine:
             compiled = self.compile(stmt.query)
         except SqlError as e:
             raise shift_error(e, stmt.text, stmt.query_offset) from None
-        text = plan_json(compiled.plan)
+        text = compiled.plan.to_json_text()
         return RowsResult(["text", "json"], [[summary(compiled.plan), text]], text=text)
 
     # ------------------------------------------------------------------ session statements
@@ -354,36 +356,23 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
     return RowsResult(columns, [list(e) for e in entries])
 
 
-def plan_json(plan: dict) -> str:
-    """The plan as the model prints it (plan.to_json()) when the plan package is present."""
-    try:
-        from drillspark.plan import parse
-    except ImportError:
-        return json.dumps(plan, indent=2)
-    return parse(json.dumps(plan)).to_json_text()
-
-
-def summary(plan: dict) -> str:
+def summary(plan: LogicalPlan) -> str:
     """One line per operator, e.g. `00 scan dfs [json] .../x.json`."""
     lines = []
-    for op in plan.get("query", []):
-        name = op.get("op")
+    for op in plan.operators:
         detail = ""
-        if name == "scan":
-            sel = op.get("selection", {})
+        if isinstance(op, Scan):
+            sel = op.selection if isinstance(op.selection, dict) else {}
             fmt = sel.get("format", {}).get("type") if isinstance(sel.get("format"), dict) else None
-            detail = (
-                f" {op.get('storageengine')}{f' [{fmt}]' if fmt else ''} {sel.get('table', '')}"
-            )
-        elif name == "flatten":
-            detail = f" {op.get('name')} = flatten({op.get('expr')})"
-        elif name == "filter":
-            detail = f" {op.get('expr')}"
-        elif name == "project":
-            detail = " " + ", ".join(f"{p['ref']} = {p['expr']}" for p in op["projections"])
-        inputs = [op[k] for k in ("input", "left", "right") if k in op] + op.get("inputs", [])
-        src = f" <- {', '.join(map(str, inputs))}" if inputs else ""
-        lines.append(f"{op['@id']:02d} {name}{detail}{src}")
+            detail = f" {op.storage_engine}{f' [{fmt}]' if fmt else ''} {sel.get('table', '')}"
+        elif isinstance(op, Flatten):
+            detail = f" {op.name.root} = flatten({to_text(op.expr)})"
+        elif isinstance(op, Filter):
+            detail = f" {to_text(op.expr)}"
+        elif isinstance(op, Project):
+            detail = " " + ", ".join(f"{p.ref.root} = {to_text(p.expr)}" for p in op.projections)
+        src = f" <- {', '.join(map(str, op.input_ids))}" if op.input_ids else ""
+        lines.append(f"{op.id:02d} {op.op}{detail}{src}")
     return "\n".join(lines)
 
 
@@ -398,7 +387,7 @@ def plan_failure(error: Exception, compiled: CompiledQuery) -> SqlError | None:
     if place is None:
         return None
     op_id, prop, detail = place
-    ops = {o["@id"]: o.get("op") for o in compiled.plan.get("query", [])}
+    ops = {o.id: o.op for o in compiled.plan.operators}
     where = " ".join(x for x in (f"@{op_id}", str(ops.get(op_id, "")), prop) if x)
     message = f"{detail.strip()} (plan operator {where})"
     sql = compiled.sql

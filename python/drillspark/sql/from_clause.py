@@ -10,9 +10,11 @@ from dataclasses import replace
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.operators import Filter, Join, JoinCondition, Values
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import joins as join_details
 from drillspark.sql import lateral
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.aggregates import pivot_query
 from drillspark.sql.block import Block, JoinRenaming
 from drillspark.sql.expressions import lower_expr, lower_into
@@ -27,7 +29,7 @@ def lower_from(ctx: Block) -> Rel:
     from_ = node.args.get("from_") or node.args.get("from")
     if from_ is None:
         # A SELECT without FROM reads one empty row (Drill's VALUES(0)).
-        return Rel(ctx.low.builder.add({"op": "values", "content": [{"$dummy": 0}]}), [])
+        return Rel(ctx.low.builder.add(Values(content=[{"$dummy": 0}])), [])
     joins = node.args.get("joins") or []
     if isinstance(from_.this, exp.Unnest):
         first = lateral.unnest_source(ctx, from_.this)
@@ -212,7 +214,7 @@ def _join(ctx: Block, left: Rel, right: Source, j: exp.Join) -> Rel:
     on = j.args.get("on")
     if j.args.get("using"):
         raise low.unsupported("JOIN ... USING", j)
-    conditions: list[dict] = []
+    conditions: list[JoinCondition] = []
     residual: list[exp.Expr] = []
     # values the conditions index (`split(a.s, ' ')[0] = b.w`), computed on their side
     sides: tuple[list, list] = ([], [])
@@ -241,30 +243,29 @@ def _join(ctx: Block, left: Rel, right: Source, j: exp.Join) -> Rel:
     columns = None
     if left.columns is not None and right.rel.columns is not None:
         columns = left.columns + right.rel.columns
-    op = {
-        "op": "join",
-        "left": left.op,
-        "right": right.rel.op,
-        "type": jtype,
-        "conditions": conditions,
-    }
-    if general:
-        op["condition"] = dx.boolean_chain("and", [lower_expr(ctx, c) for c in general])
+    op = Join(
+        left=left.op,
+        right=right.rel.op,
+        type=jtype,  # type: ignore[arg-type]
+        conditions=tuple(conditions),
+        condition=(
+            pp.expr(dx.boolean_chain("and", [lower_expr(ctx, c) for c in general]))
+            if general
+            else None
+        ),
+    )
     rel = Rel(low.builder.add(op, j), columns)
     if residual:
         computed: list[tuple[str, str]] = []
         expr = dx.boolean_chain("and", [lower_into(ctx, computed, c) for c in residual])
         rel = ctx.with_computed(rel, computed)
-        rel = Rel(
-            low.builder.add({"op": "filter", "input": rel.op, "expr": expr}),
-            rel.columns,
-        )
+        rel = Rel(low.builder.add(Filter(input=rel.op, expr=pp.expr(expr))), rel.columns)
     return rel
 
 
 def _join_condition(
     ctx: Block, conj: exp.Expr, right: Source, computed: tuple[list, list]
-) -> dict | None:
+) -> JoinCondition | None:
     """An ON conjunct comparing the left side with `right` as the join's key comparison
     (flipped when written right-side first); None for any other conjunct."""
     rel = dx.JOIN_RELATIONSHIPS.get(type(conj).__name__)
@@ -273,15 +274,15 @@ def _join_condition(
     sides = [ctx.sides(conj.this), ctx.sides(conj.expression)]
     r = fold(right.alias)
     if sides[0] and sides[1] and r not in sides[0] and sides[1] == {r}:
-        return {
-            "relationship": rel,
-            "left": lower_into(ctx, computed[0], conj.this),
-            "right": lower_into(ctx, computed[1], conj.expression),
-        }
+        return pp.condition(
+            rel,
+            lower_into(ctx, computed[0], conj.this),
+            lower_into(ctx, computed[1], conj.expression),
+        )
     if sides[0] and sides[1] and sides[0] == {r} and r not in sides[1]:
-        return {
-            "relationship": dx.FLIPPED[rel],
-            "left": lower_into(ctx, computed[0], conj.expression),
-            "right": lower_into(ctx, computed[1], conj.this),
-        }
+        return pp.condition(
+            dx.FLIPPED[rel],
+            lower_into(ctx, computed[0], conj.expression),
+            lower_into(ctx, computed[1], conj.this),
+        )
     return None

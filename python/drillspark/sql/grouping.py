@@ -10,17 +10,20 @@ from sqlglot import exp
 
 from drillspark.names import fold
 from drillspark.plan.function_kinds import is_aggregate
+from drillspark.plan.operators import Filter, GroupingAggregate
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.aggregates import check_group_by, distinct_input
 from drillspark.sql.block import Block
 from drillspark.sql.expressions import ExprLowering, lower_expr
 from drillspark.sql.lower import Rel
 from drillspark.sql.order_by import order_name
+from drillspark.sql.plan_parts import Pair
 from drillspark.sql.select_list import Item, alias_swap
 from drillspark.sql.subqueries import SubqueryLowering, has_subquery
 from drillspark.sql.syntax import ancestors, inside_subquery
 
 
-def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[dict]]:
+def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[Pair]]:
     """The groups of `rel` (filtered by HAVING) and the select list's projections over
     them; `ctx.mode` is "grouped" afterwards (columns must be group keys)."""
     node, low = ctx.node, ctx.low
@@ -28,14 +31,14 @@ def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[di
         raise ctx.fail("SELECT * cannot be used with GROUP BY or aggregates", node)
     group = node.args.get("group")
     rel = _flatten_under_aggregates(ctx, rel, items, group)
-    keys: list[dict] = []
+    keys: list[Pair] = []
     if group is not None:
         check_group_by(group, low)
     after, ctx.computed = ctx.computed, ctx.pre_aggregate
     for g in group.expressions if group is not None else []:
         target = _select_ref(ctx, g, items)
         name = low.hidden("g")
-        keys.append({"ref": name, "expr": lower_expr(ctx, target)})
+        keys.append((name, lower_expr(ctx, target)))
         ctx.group_nodes.append((target, name))
     ctx.computed = after  # the grouped rows' values; aggregates switch back (expressions)
     ctx.mode = "grouped"
@@ -44,7 +47,7 @@ def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[di
         if has_subquery(i.node):
             i.node, more = SubqueryLowering(ctx).defer(i.node)
             pending.extend(more)
-    projections = [{"ref": i.name, "expr": lower_expr(ctx, i.node)} for i in items]
+    projections: list[Pair] = [(i.name, lower_expr(ctx, i.node)) for i in items]
     having = node.args.get("having")
     if having is not None:
         having.set("this", _having_aliases(ctx, having.this, items))
@@ -61,22 +64,22 @@ def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[di
         for idx, o in enumerate(order.expressions if order else [])
         if order_name(ctx, o.this, items) is None
     }
-    exprs = [{"ref": n, "expr": e} for n, e in ctx.aggs]
+    exprs = list(ctx.aggs)
     rel = ctx.with_computed(rel, ctx.pre_aggregate)
     if ctx.distinct_args:
         rel, keys, exprs = distinct_input(ctx, rel, keys, exprs)
     rel = Rel(
         low.builder.add(
-            {"op": "groupingaggregate", "input": rel.op, "keys": keys, "exprs": exprs},
+            GroupingAggregate(input=rel.op, keys=pp.named_all(keys), exprs=pp.named_all(exprs)),
             group if group is not None else node,
         ),
-        [k["ref"] for k in keys] + [n for n, _ in ctx.aggs],
+        [n for n, _ in keys] + [n for n, _ in ctx.aggs],
     )
     if pending:  # HAVING's subqueries, joined to the groups
         rel = Rel(SubqueryLowering(ctx).finish(rel, pending).op, rel.columns)
     if having_expr is not None:
         rel = Rel(
-            low.builder.add({"op": "filter", "input": rel.op, "expr": having_expr}),
+            low.builder.add(Filter(input=rel.op, expr=pp.expr(having_expr))),
             rel.columns,
         )
     return rel, projections

@@ -14,10 +14,13 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.operators import JoinCondition, Project
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import star_prefix
 from drillspark.sql.expressions import lower_expr
 from drillspark.sql.lower import STAR, Rel, Source, column_parts
+from drillspark.sql.plan_parts import Pair
 from drillspark.sql.syntax import inside_subquery
 
 if TYPE_CHECKING:
@@ -105,16 +108,16 @@ def _qualified(src: Source, name: str) -> exp.Column:
     )
 
 
-def one_side_condition(ctx: Block, conj: exp.Expr, right: Source) -> dict | None:
+def one_side_condition(ctx: Block, conj: exp.Expr, right: Source) -> JoinCondition | None:
     """An outer join's ON conjunct that reads one side only (or none), as a join condition
     `cond == true` on that side; None for a conjunct mixing both sides."""
     sides = ctx.sides(conj)
     r = fold(right.alias)
     expr = lower_expr(ctx, conj)
     if sides == {r}:
-        return {"relationship": "==", "left": "true", "right": expr}
+        return pp.condition("==", "true", expr)
     if r not in sides:
-        return {"relationship": "==", "left": expr, "right": "true"}
+        return pp.condition("==", expr, "true")
     return None
 
 
@@ -144,20 +147,19 @@ def rename_side(ctx: Block, s: Source) -> None:
     if whole(ctx, s):
         s.rel = Rel(
             ctx.low.builder.add(
-                {
-                    "op": "project",
-                    "input": s.rel.op,
-                    "projections": [{"ref": dx.path(star_prefix(s) + STAR), "expr": dx.path(STAR)}],
-                }
+                Project(
+                    input=s.rel.op,
+                    projections=(pp.named(dx.path(star_prefix(s) + STAR), pp.column(STAR)),),
+                )
             ),
             None,
         )
         return
     cols_sorted = sorted(s.fields)
-    projections = [{"ref": s.fields[c], "expr": dx.path(known.get(c, c))} for c in cols_sorted]
+    projections: list[Pair] = [(s.fields[c], pp.column(known.get(c, c))) for c in cols_sorted]
     if not projections:  # a side used only for its row count
-        projections = [{"ref": f"{s.alias}$", "expr": "1"}]
+        projections = [(f"{s.alias}$", "1")]
     s.rel = Rel(
-        ctx.low.builder.add({"op": "project", "input": s.rel.op, "projections": projections}),
-        [p["ref"] for p in projections],
+        ctx.low.builder.add(Project(input=s.rel.op, projections=pp.named_all(projections))),
+        [n for n, _ in projections],
     )

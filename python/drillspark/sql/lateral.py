@@ -11,7 +11,7 @@ works per outer row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -19,7 +19,19 @@ from sqlglot import exp
 from drillspark.names import fold
 from drillspark.plan.expr_parser import parse_expression
 from drillspark.plan.expressions import FieldPath
+from drillspark.plan.operators import (
+    Filter,
+    GroupingAggregate,
+    LateralJoin,
+    Limit,
+    Order,
+    Project,
+    SetOperator,
+    Unnest,
+    Window,
+)
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.expressions import lower_expr
 from drillspark.sql.joins import rename_side
 from drillspark.sql.lower import Rel, Source
@@ -28,6 +40,8 @@ if TYPE_CHECKING:
     from drillspark.sql.block import Block
 
 IMPLICIT = "$drill_implicit_field$"
+# the implicit row number, passed through the operators between an unnest and its lateral join
+KEEP_IMPLICIT = (IMPLICIT, pp.column(IMPLICIT))
 UNNAMED = "$unnest"  # Drill's column name of an UNNEST without column alias
 
 
@@ -163,18 +177,14 @@ def _unnest(outer: Block, node: exp.Unnest, name: str) -> Rel:
     assert isinstance(parsed, FieldPath)
     produced = [s for s in parsed.segments if isinstance(s, str)][-1]
     low = outer.low
-    op = low.builder.add({"op": "unnest", "column": path}, node)
+    op = low.builder.add(Unnest(column=parsed), node)
     low.__dict__.setdefault("lateral_unnests", []).append(op)
     return Rel(
         low.builder.add(
-            {
-                "op": "project",
-                "input": op,
-                "projections": [
-                    {"ref": name, "expr": dx.path(produced)},
-                    {"ref": IMPLICIT, "expr": dx.path(IMPLICIT)},
-                ],
-            }
+            Project(
+                input=op,
+                projections=pp.named_all([(name, pp.column(produced)), KEEP_IMPLICIT]),
+            )
         ),
         [name],
     )
@@ -221,9 +231,7 @@ def join(ctx: Block, left: Rel, side: LateralSource, j: exp.Join) -> Rel:
     columns = None
     if left.columns is not None and side.rel.columns is not None:
         columns = left.columns + side.rel.columns
-    op = {"op": "lateral-join", "left": left.op, "right": side.rel.op}
-    if jtype != "INNER":
-        op["type"] = jtype
+    op = LateralJoin(left=left.op, right=side.rel.op, type=jtype)  # type: ignore[arg-type]
     return Rel(low.builder.add(op, j), columns)
 
 
@@ -232,51 +240,43 @@ def _keep_implicit(ctx: Block, unnest_id: int, start: int) -> None:
     join: projections keep it, aggregates and windows group by it, a LIMIT counts per row."""
     low = ctx.low
     downstream = {unnest_id}
-    keep = {"ref": IMPLICIT, "expr": dx.path(IMPLICIT)}
+    keep = pp.named(*KEEP_IMPLICIT)
     for op in list(low.builder.ops[start:]):
-        inputs = [op.get(k) for k in ("input", "left", "right")] + list(op.get("inputs") or [])
-        if op["@id"] == unnest_id or not any(i in downstream for i in inputs if i):
+        if op.id == unnest_id or not any(i in downstream for i in op.input_ids if i):
             continue
-        downstream.add(op["@id"])
-        kind = op["op"]
-        if kind == "project" and keep not in op["projections"]:
-            op["projections"].append(dict(keep))
-        elif kind == "groupingaggregate":
-            op["keys"].append(dict(keep))
-        elif kind == "window":
-            op["withins"].append(dict(keep))
-        elif kind == "limit":
+        downstream.add(op.id)
+        if type(op) is Project and keep not in op.projections:
+            low.builder.put(replace(op, projections=(*op.projections, keep)))
+        elif type(op) is GroupingAggregate:
+            low.builder.put(replace(op, keys=(*op.keys, keep)))
+        elif type(op) is Window:
+            low.builder.put(replace(op, withins=(*op.withins, keep)))
+        elif type(op) is Limit:
             _per_row_limit(ctx, op)
-        elif kind in ("union", "Except", "intersect"):
-            raise low.unsupported(f"{kind} inside a lateral subquery", None)
+        elif isinstance(op, SetOperator):
+            raise low.unsupported(f"{op.op} inside a lateral subquery", None)
 
 
-def _per_row_limit(ctx: Block, op: dict) -> None:
+def _per_row_limit(ctx: Block, op: Limit) -> None:
     """A LIMIT inside a lateral subquery limits each outer row's records: a row_number()
     window per row number (in the preceding ORDER BY's order), then a filter in place of the
     limit."""
     low = ctx.low
-    before = next(o for o in low.builder.ops if o["@id"] == op["input"])
-    orderings = before["orderings"] if before["op"] == "order" else []
+    before = low.builder.node(op.input)
     rn = low.hidden("rn")
     window = low.builder.add(
-        {
-            "op": "window",
-            "input": op["input"],
-            "withins": [{"ref": IMPLICIT, "expr": dx.path(IMPLICIT)}],
-            "orderings": orderings,
-            "aggregations": [{"ref": rn, "expr": "row_number()"}],
-        }
+        Window(
+            input=op.input,
+            withins=(pp.named(*KEEP_IMPLICIT),),
+            orderings=before.orderings if type(before) is Order else (),
+            aggregations=(pp.named(rn, "row_number()"),),
+        )
     )
-    first, last = op["first"], op.get("last")
-    conds = [dx.binary(">", dx.path(rn), str(first))]
-    if last is not None:
-        conds.append(dx.binary("<=", dx.path(rn), str(last)))
-    op_id = op["@id"]
-    op.clear()
-    op.update(
-        {"@id": op_id, "op": "filter", "input": window, "expr": dx.boolean_chain("and", conds)}
-    )
+    conds = [dx.binary(">", dx.path(rn), str(op.first))]
+    if op.last is not None:
+        conds.append(dx.binary("<=", dx.path(rn), str(op.last)))
+    # the filter takes the limit's place (and @id)
+    low.builder.put(Filter(id=op.id, input=window, expr=pp.expr(dx.boolean_chain("and", conds))))
 
 
 def over_unnest(query: exp.Expr) -> bool:
@@ -307,7 +307,5 @@ def exists(ctx: Block, rel: Rel, query: exp.Select) -> tuple[Rel, str]:
     finally:
         stack.pop()
     _keep_implicit(ctx, unnests[first_unnest], start)
-    op = low.builder.add(
-        {"op": "lateral-join", "left": rel.op, "right": inner.op, "type": "LEFT"}, query
-    )
+    op = low.builder.add(LateralJoin(left=rel.op, right=inner.op, type="LEFT"), query)
     return Rel(op, None), dx.call("isnotnull", [dx.path(n)])

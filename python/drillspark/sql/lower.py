@@ -1,5 +1,6 @@
-"""Lowering a parsed Drill SQL query (sqlglot AST) to a Drill logical plan (the JSON format of
-docs/logical-plans.md, the one `drillspark.plan.parse` reads).
+"""Lowering a parsed Drill SQL query (sqlglot AST) to a Drill logical plan: the plan's own
+model (plan/model.LogicalPlan of plan/operators.py's operators), written as JSON
+(docs/logical-plans.md) only where it is shown or saved.
 
 The plan is built bottom-up as a list of operators with integer `@id`s. Columns of a
 schema-free table are not known in advance, so names are resolved the way Drill does: a
@@ -13,14 +14,30 @@ import itertools
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlglot import exp
 
 from drillspark.formats.text import unescape
 from drillspark.names import fold
+from drillspark.plan.model import LogicalPlan, StorageConfig
+from drillspark.plan.operators import (
+    Except,
+    Filter,
+    Intersect,
+    Limit,
+    Operator,
+    Order,
+    Ordering,
+    Project,
+    Scan,
+    Store,
+    Union,
+    Values,
+)
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.errors import (
     SqlError,
     SqlSyntaxError,
@@ -94,21 +111,30 @@ class PlanBuilder:
     error the translator reports for an operator can point at the query."""
 
     def __init__(self) -> None:
-        self.ops: list[dict] = []
+        self.ops: list[Operator] = []
         self.storage: dict[str, dict] = {}
         self.positions: dict[int, dict[str, int]] = {}
 
     def add(
-        self, op: dict, node: exp.Expr | None = None, parts: dict[str, exp.Expr] | None = None
+        self, op: Operator, node: exp.Expr | None = None, parts: dict[str, exp.Expr] | None = None
     ) -> int:
+        """Adds `op` (built without an id) as the next operator; its `@id`."""
         op_id = len(self.ops) + 1
-        self.ops.append({"@id": op_id, **op})
+        self.ops.append(replace(op, id=op_id))
         where = {"": start_of(node)} if node is not None else {}
         where.update({k: start_of(n) for k, n in (parts or {}).items()})
         found = {k: v for k, v in where.items() if v is not None}
         if found:
             self.positions[op_id] = found
         return op_id
+
+    def node(self, op_id: int) -> Operator:
+        """The operator added with this `@id`."""
+        return self.ops[op_id - 1]
+
+    def put(self, op: Operator) -> None:
+        """Puts `op` in place of the operator with its `@id` (a rewrite of an added one)."""
+        self.ops[op.id - 1] = op
 
 
 def start_of(node: exp.Expr | None) -> int | None:
@@ -162,20 +188,21 @@ class Lowering:
         self._tables: dict[tuple[str, ...], ResolvedTable] = {}  # scan(): resolved names
 
     # ------------------------------------------------------------------ plan assembly
-    def plan(self, root: Rel, store: dict | None = None) -> dict:
+    def plan(self, root: Rel, store: Store | None = None) -> LogicalPlan:
+        """The plan of the query whose root is `root`; `store` (reading `root`) writes it."""
         if store is not None:
-            self.builder.add({"op": "store", "input": root.op, **store})
-        options = self.session.plan_options()
-        return {
-            "head": {
-                "type": "APACHE_DRILL_LOGICAL",
-                "version": 1,
-                "generator": {"type": "drillspark.sql", "info": self.sql},
-                "options": options,
-            },
-            "storage": self.builder.storage,
-            "query": self.builder.ops,
+            self.builder.add(store)
+        head = {
+            "type": "APACHE_DRILL_LOGICAL",
+            "version": 1,
+            "generator": {"type": "drillspark.sql", "info": self.sql},
+            "options": self.session.plan_options(),
         }
+        storage = {
+            name: StorageConfig(cfg["type"], {k: v for k, v in cfg.items() if k != "type"})
+            for name, cfg in self.builder.storage.items()
+        }
+        return LogicalPlan(tuple(self.builder.ops), storage, head)
 
     def hidden(self, prefix: str) -> str:
         name = f"${prefix}{next(self._names)}"
@@ -263,10 +290,8 @@ class Lowering:
                 if node.key != "union":
                     right = self._without_nulls(right)
             inputs.append(right.op)
-        op = {"union": "union", "intersect": "intersect", "except": "Except"}[node.key]
-        rel = Rel(
-            self.builder.add({"op": op, "inputs": inputs, "distinct": distinct}), left.columns
-        )
+        kind = {"union": Union, "intersect": Intersect, "except": Except}[node.key]
+        rel = Rel(self.builder.add(kind(inputs=tuple(inputs), distinct=distinct)), left.columns)
         return self._modifiers(rel, node)
 
     def _without_nulls(self, rel: Rel) -> Rel:
@@ -275,17 +300,14 @@ class Lowering:
         NULL are left out before Spark's NULL-equal set operation."""
         assert rel.columns is not None
         check = dx.boolean_chain("and", [dx.call("isnotnull", [dx.path(c)]) for c in rel.columns])
-        return Rel(self.builder.add({"op": "filter", "input": rel.op, "expr": check}), rel.columns)
+        return Rel(self.builder.add(Filter(input=rel.op, expr=pp.expr(check))), rel.columns)
 
     def rename(self, rel: Rel, names: list[str]) -> Rel:
         assert rel.columns is not None
-        projections = [
-            {"ref": new, "expr": dx.path(old)} for old, new in zip(rel.columns, names, strict=True)
-        ]
-        return Rel(
-            self.builder.add({"op": "project", "input": rel.op, "projections": projections}),
-            list(names),
+        projections = tuple(
+            pp.named(new, pp.column(old)) for old, new in zip(rel.columns, names, strict=True)
         )
+        return Rel(self.builder.add(Project(input=rel.op, projections=projections)), list(names))
 
     def _modifiers(self, rel: Rel, node: exp.Expr) -> Rel:
         """ORDER BY / LIMIT / OFFSET on a set operation or parenthesised query."""
@@ -303,10 +325,9 @@ class Lowering:
                     name = target.name
                 else:
                     raise self.unsupported("ORDER BY an expression on a set operation", o)
-                orderings.append(ordering(dx.path(name), o))
+                orderings.append(ordering(pp.column(name), o))
             rel = Rel(
-                self.builder.add({"op": "order", "input": rel.op, "orderings": orderings}),
-                rel.columns,
+                self.builder.add(Order(input=rel.op, orderings=tuple(orderings))), rel.columns
             )
         return self.limit(rel, node)
 
@@ -322,12 +343,7 @@ class Lowering:
             fetch = None  # LIMIT ALL: no limit
         else:
             fetch = self._int(limit.expression if limit is not None else None, node)
-        op = {
-            "op": "limit",
-            "input": rel.op,
-            "first": first,
-            "last": None if fetch is None else first + fetch,
-        }
+        op = Limit(input=rel.op, first=first, last=None if fetch is None else first + fetch)
         return Rel(self.builder.add(op), rel.columns)
 
     def _int(self, node: exp.Expr | None, ctx: exp.Expr) -> int | None:
@@ -365,19 +381,18 @@ class Lowering:
                     value = _number_text(cell)  # exact digits: cast from text, not a double
                 record[name] = value
             content.append(record)
-        rel = Rel(self.builder.add({"op": "values", "content": content}, node), names)
+        rel = Rel(self.builder.add(Values(content=content), node), names)
         if all(t is None for t in types):
             return rel
         return Rel(
             self.builder.add(
-                {
-                    "op": "project",
-                    "input": rel.op,
-                    "projections": [
-                        {"ref": n, "expr": dx.path(n) if t is None else dx.cast(dx.path(n), t)}
+                Project(
+                    input=rel.op,
+                    projections=tuple(
+                        pp.named(n, pp.column(n) if t is None else dx.cast(dx.path(n), t))
                         for n, t in zip(names, types, strict=True)
-                    ],
-                },
+                    ),
+                ),
                 node,
             ),
             names,
@@ -476,7 +491,7 @@ class Lowering:
             if named:
                 selection["named"] = named
         return Rel(
-            self.builder.add({"op": "scan", "storageengine": engine, "selection": selection}, node),
+            self.builder.add(Scan(storage_engine=engine, selection=selection), node),
             None,
         )
 
@@ -617,13 +632,13 @@ class Lowering:
         return os.path.splitext(name)[1].lstrip(".").lower()
 
 
-def ordering(expr: str, o: exp.Ordered) -> dict:
-    desc = bool(o.args.get("desc"))
-    return {
-        "order": "DESC" if desc else "ASC",
-        "expr": expr,
-        "nullDirection": "FIRST" if o.args.get("nulls_first") else "LAST",
-    }
+def ordering(expr: pp.Text, o: exp.Ordered) -> Ordering:
+    """The ordering of the expression text `expr` as the ORDER BY item `o` asks."""
+    return pp.ordering(
+        expr,
+        "DESC" if o.args.get("desc") else "ASC",
+        "FIRST" if o.args.get("nulls_first") else "LAST",
+    )
 
 
 def _dotted_names(node: exp.Expr) -> list[str]:

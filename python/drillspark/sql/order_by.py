@@ -8,10 +8,13 @@ from __future__ import annotations
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.operators import GroupingAggregate, Ordering
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block
 from drillspark.sql.expressions import lower_expr
 from drillspark.sql.lower import Rel, column_parts, ordering
+from drillspark.sql.plan_parts import Pair
 from drillspark.sql.select_list import Item
 
 DYNAMIC_STAR = "**"  # Calcite's name for a schema-free table's star column
@@ -35,12 +38,12 @@ def order_name(ctx: Block, target: exp.Expr, items: list[Item]) -> str | None:
     return None
 
 
-def star_orderings(ctx: Block, items: list[Item], projections: list[dict]) -> list[dict]:
+def star_orderings(ctx: Block, items: list[Item], projections: list[Pair]) -> list[Ordering]:
     """ORDER BY of a select list with a star, over the project's input: a named item by
     its expression, anything else as written. An ordinal naming the star sorts by Drill's
     `**` column, which no record has (a NULL for every row): it changes no order."""
     order = ctx.node.args.get("order")
-    out: list[dict] = []
+    out: list[Ordering] = []
     for o in order.expressions if order is not None else []:
         target = o.this
         if isinstance(target, exp.Literal) and not target.is_string:
@@ -52,11 +55,11 @@ def star_orderings(ctx: Block, items: list[Item], projections: list[dict]) -> li
             out.append(ordering(lower_expr(ctx, target), o))
             continue
         k = next(k for k, i in enumerate(items) if not i.star and i.name == name)
-        out.append(ordering(projections[k]["expr"], o))
+        out.append(ordering(projections[k][1], o))
     return out
 
 
-def orderings(ctx: Block, items: list[Item], hidden: list[dict]) -> list[dict]:
+def orderings(ctx: Block, items: list[Item], hidden: list[Pair]) -> list[Ordering]:
     """The block's orderings over its output columns; an item naming none gets a hidden
     column, appended to `hidden` for the projection to compute."""
     order = ctx.node.args.get("order")
@@ -71,8 +74,8 @@ def orderings(ctx: Block, items: list[Item], hidden: list[dict]) -> list[dict]:
                 expr = ctx.grouped_order_exprs[idx]
             else:
                 expr = lower_expr(ctx, o.this)
-            hidden.append({"ref": name, "expr": expr})
-        out.append(ordering(dx.path(name), o))
+            hidden.append((name, expr))
+        out.append(ordering(pp.column(name), o))
     return out
 
 
@@ -81,13 +84,11 @@ def distinct(ctx: Block, rel: Rel) -> Rel:
     if rel.columns is None:
         # SELECT DISTINCT * over a schema-free table: Drill groups by its `**` column,
         # which no record has, and answers one row, `**` NULL (asked of Drill 1.22)
-        keys = [{"ref": DYNAMIC_STAR, "expr": dx.cast(dx.NULL, "INT")}]
+        keys: list[Pair] = [(DYNAMIC_STAR, dx.cast(dx.NULL, "INT"))]
         rel = Rel(rel.op, [DYNAMIC_STAR])
     else:
-        keys = [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
+        keys = [(c, pp.column(c)) for c in rel.columns]
     return Rel(
-        ctx.low.builder.add(
-            {"op": "groupingaggregate", "input": rel.op, "keys": keys, "exprs": []}
-        ),
+        ctx.low.builder.add(GroupingAggregate(input=rel.op, keys=pp.named_all(keys), exprs=())),
         rel.columns,
     )

@@ -14,8 +14,17 @@ from sqlglot.parsers.drill import DrillParser
 from sqlglot.tokens import TokenType
 
 from drillspark.plan.depth import MAX_SQL_NESTING, RECURSION_LIMIT, room
+from drillspark.plan.expr_parser import ExpressionError
+from drillspark.plan.model import LogicalPlan
+from drillspark.plan.operators import Store
 from drillspark.sql.catalog import named_table
-from drillspark.sql.errors import SqlError, SqlSyntaxError, UnsupportedSqlError, position_of
+from drillspark.sql.errors import (
+    QueryPlanError,
+    SqlError,
+    SqlSyntaxError,
+    UnsupportedSqlError,
+    position_of,
+)
 from drillspark.sql.lower import Lowering, LoweringSteps
 from drillspark.sql.select import SelectLowering
 from drillspark.sql.session import SqlSession
@@ -115,9 +124,10 @@ def _head(tree: exp.Command) -> str:
 
 @dataclass
 class CompiledQuery:
-    """A query lowered to a Drill logical plan (JSON-able dict); `store` is the CTAS target."""
+    """A query lowered to a Drill logical plan (`plan.to_json()` is its JSON, for EXPLAIN and
+    the profile); `target` is the CTAS target."""
 
-    plan: dict
+    plan: LogicalPlan
     columns: list[str] | None
     target: str | None = None
     hidden: tuple[str, ...] = ()  # helper columns to drop from a SELECT * result
@@ -163,6 +173,10 @@ def compile_query(text: str, session: SqlSession) -> CompiledQuery:
             return _compile(text, session)
     except RecursionError:
         raise _too_deep(text) from None
+    except ExpressionError as e:  # the lowering's bug, not the statement's: said so
+        raise QueryPlanError(
+            f"the SQL lowering wrote an expression it cannot read: {e}", text
+        ) from None
 
 
 def _compile(text: str, session: SqlSession) -> CompiledQuery:
@@ -198,10 +212,11 @@ def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> Co
     # The store writes through the dfs engine even when the query scans no dfs table.
     low.builder.storage.setdefault("dfs", low.engine_config("dfs"))
     fmt = str(session.option("store.format")).lower()
-    store = {
-        "storageengine": "dfs",
-        "target": {"path": table.path, "format": fmt, "table": table.display},
-    }
+    store = Store(
+        input=root.op,
+        storage_engine="dfs",
+        target={"path": table.path, "format": fmt, "table": table.display},
+    )
     return CompiledQuery(
         low.plan(root, store=store),
         ["Fragment", "Number of records written"],

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from drillspark.sql import drill_expr as dx
+from drillspark.plan.operators import Filter, Order, Project
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block
 from drillspark.sql.errors import SqlError, SqlSyntaxError
 from drillspark.sql.expressions import lower_expr
@@ -16,6 +17,7 @@ from drillspark.sql.from_clause import lower_from
 from drillspark.sql.grouping import is_grouped, lower_grouped
 from drillspark.sql.lower import STAR, Lowering, Rel
 from drillspark.sql.order_by import distinct, orderings, star_orderings
+from drillspark.sql.plan_parts import Pair
 from drillspark.sql.select_list import Item, alias_swap, projection, select_items, star_projections
 from drillspark.sql.subqueries import has_subquery
 from drillspark.sql.where import lower_where, select_subqueries
@@ -95,7 +97,7 @@ class SelectLowering:
             projections = [projection(ctx, i, items) for i in items]
         has_star = any(i.star for i in items)
         qualify = self._qualify(items, grouped)
-        order_hidden: list[dict] = []
+        order_hidden: list[Pair] = []
         if has_star:
             sorts = star_orderings(ctx, items, projections)
         else:
@@ -105,8 +107,7 @@ class SelectLowering:
         if qualify is not None:  # after the windows it reads, before the projection
             rel = Rel(
                 self.low.builder.add(
-                    {"op": "filter", "input": rel.op, "expr": qualify},
-                    self.node.args["qualify"],
+                    Filter(input=rel.op, expr=pp.expr(qualify)), self.node.args["qualify"]
                 ),
                 rel.columns,
             )
@@ -116,20 +117,17 @@ class SelectLowering:
             # fields in place, and the project names repeats as Drill does (`floor, *` gives
             # floor, dept, floor0). ORDER BY reads the input, so it runs before the project.
             if sorts:
-                rel = Rel(
-                    self.low.builder.add({"op": "order", "input": rel.op, "orderings": sorts}),
-                    None,
-                )
+                rel = Rel(self.low.builder.add(Order(input=rel.op, orderings=tuple(sorts))), None)
                 sorts = []
-            stars: list[dict] = []
+            stars: list[Pair] = []
             for i, p in zip(items, projections, strict=True):
                 stars.extend(star_projections(ctx, i.node) if i.star else [p])
-            if stars == [{"ref": STAR, "expr": dx.path(STAR)}]:
+            if stars == [(STAR, pp.column(STAR))]:
                 rel = Rel(rel.op, None)  # the whole input record as it is
             else:
                 rel = Rel(
                     self.low.builder.add(
-                        {"op": "project", "input": rel.op, "projections": stars}, self.node
+                        Project(input=rel.op, projections=pp.named_all(stars)), self.node
                     ),
                     None,
                 )
@@ -137,11 +135,11 @@ class SelectLowering:
             parts = {f"projections[{k}]": i.node for k, i in enumerate(items)}
             rel = Rel(
                 self.low.builder.add(
-                    {"op": "project", "input": rel.op, "projections": projections + order_hidden},
+                    Project(input=rel.op, projections=pp.named_all(projections + order_hidden)),
                     self.node,
                     parts,
                 ),
-                visible + [p["ref"] for p in order_hidden],
+                visible + [n for n, _ in order_hidden],
             )
         if node.args.get("distinct"):
             flat = next((f for i in items for f in i.node.find_all(exp.Flatten)), None)
@@ -154,18 +152,15 @@ class SelectLowering:
             rel = distinct(ctx, rel)
         if sorts:
             rel = Rel(
-                self.low.builder.add({"op": "order", "input": rel.op, "orderings": sorts}),
-                rel.columns,
+                self.low.builder.add(Order(input=rel.op, orderings=tuple(sorts))), rel.columns
             )
         rel = self.low.limit(rel, node)
         if order_hidden:
             rel = Rel(
                 self.low.builder.add(
-                    {
-                        "op": "project",
-                        "input": rel.op,
-                        "projections": [{"ref": n, "expr": dx.path(n)} for n in visible],
-                    }
+                    Project(
+                        input=rel.op, projections=pp.named_all((n, pp.column(n)) for n in visible)
+                    )
                 ),
                 visible,
             )

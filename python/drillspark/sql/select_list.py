@@ -11,9 +11,11 @@ from sqlglot import exp
 
 from drillspark.names import fold, unique_name
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block, star_prefix
 from drillspark.sql.expressions import lower_expr
 from drillspark.sql.lower import STAR, column_parts
+from drillspark.sql.plan_parts import Pair
 
 
 @dataclass
@@ -86,10 +88,10 @@ def _expand_star(ctx: Block, star: exp.Expr) -> list[tuple[exp.Expr, str]] | Non
     return cols
 
 
-def projection(ctx: Block, item: Item, items: list[Item]) -> dict:
+def projection(ctx: Block, item: Item, items: list[Item]) -> Pair:
     """The projection of `item`, one of the select list `items` of an ungrouped block."""
     if item.star:
-        return {"ref": STAR, "expr": dx.path(STAR)}
+        return (STAR, pp.column(STAR))
     node = item.node
     if (
         isinstance(node, exp.Flatten)
@@ -100,23 +102,23 @@ def projection(ctx: Block, item: Item, items: list[Item]) -> dict:
         # replaces the input column of that name).
         inner = lower_expr(ctx, node.this)
         ctx.flattens.append((item.name, inner, node))
-        return {"ref": item.name, "expr": dx.path(item.name)}
-    return {"ref": item.name, "expr": lower_expr(ctx, node)}
+        return (item.name, pp.column(item.name))
+    return (item.name, lower_expr(ctx, node))
 
 
-def star_projections(ctx: Block, star: exp.Expr) -> list[dict]:
+def star_projections(ctx: Block, star: exp.Expr) -> list[Pair]:
     """The projections a `*` / `t.*` of the select list stands for: the whole record of a
     lone table; in a join, per covered source in FROM order, its known columns or its
     prefixed fields (`t¦¦*`, see joins.rename_side)."""
     sources = ctx.starred_by(star)
     if len(ctx.scope.sources) == 1:
-        return [{"ref": STAR, "expr": dx.path(STAR)}]
-    out: list[dict] = []
+        return [(STAR, pp.column(STAR))]
+    out: list[Pair] = []
     for s in sources:
         if s.columns is None:
-            out.append({"ref": STAR, "expr": dx.path(star_prefix(s) + STAR)})
+            out.append((STAR, dx.path(star_prefix(s) + STAR)))
         else:
-            out.extend({"ref": c, "expr": dx.path(s.field_name(c))} for c in s.columns)
+            out.extend((c, pp.column(s.field_name(c))) for c in s.columns)
     return out
 
 

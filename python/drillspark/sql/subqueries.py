@@ -17,16 +17,29 @@ subquery's place in the expression is taken by an expression over the helpers' h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.operators import (
+    Filter,
+    GroupingAggregate,
+    Join,
+    JoinCondition,
+    Operator,
+    Project,
+    SemiJoin,
+    Transform,
+)
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import lateral
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.expressions import lower_expr, lower_into
 from drillspark.sql.lower import Rel, column_parts
+from drillspark.sql.plan_parts import Pair
 from drillspark.sql.syntax import conjuncts
 
 if TYPE_CHECKING:
@@ -156,15 +169,13 @@ class Correlation:
             return
         names = [name for _, name in self.refs.values()]
         op = self.ctx.low.builder.add(
-            {
-                "op": "groupingaggregate",
-                "input": rel.op,
-                "keys": [
-                    {"ref": name, "expr": lower_expr(self.ctx, col)}
-                    for col, name in self.refs.values()
-                ],
-                "exprs": [],
-            }
+            GroupingAggregate(
+                input=rel.op,
+                keys=pp.named_all(
+                    (name, lower_expr(self.ctx, col)) for col, name in self.refs.values()
+                ),
+                exprs=(),
+            )
         )
         self.domain = Rel(op, names)
 
@@ -200,7 +211,7 @@ class SubqueryLowering:
         self.low = ctx.low
 
     # ------------------------------------------------------------------ plumbing
-    def add(self, op: dict, columns: list[str] | None, node: exp.Expr | None = None) -> Rel:
+    def add(self, op: Operator, columns: list[str] | None, node: exp.Expr | None = None) -> Rel:
         return Rel(self.low.builder.add(op, node), columns)
 
     def join(
@@ -208,20 +219,22 @@ class SubqueryLowering:
         left: Rel,
         right: Rel,
         jtype: str,
-        conditions: list[dict],
+        conditions: list[JoinCondition],
         node: exp.Expr | None = None,
     ) -> Rel:
-        return self.add(
-            {
-                "op": "join",
-                "left": left.op,
-                "right": right.op,
-                "type": jtype,
-                "conditions": conditions,
-            },
-            None,
-            node,
-        )
+        op = Join(left=left.op, right=right.op, type=jtype, conditions=tuple(conditions))  # type: ignore[arg-type]
+        return self.add(op, None, node)
+
+    def grouped(
+        self,
+        rel: Rel,
+        keys: Sequence[Pair],
+        exprs: Sequence[Pair],
+        node: exp.Expr | None = None,
+    ) -> Rel:
+        """`rel` grouped by `keys` with the aggregates `exprs` (name, expression text)."""
+        op = GroupingAggregate(input=rel.op, keys=pp.named_all(keys), exprs=pp.named_all(exprs))
+        return self.add(op, [n for n, _ in [*keys, *exprs]], node)
 
     def lower_select(
         self,
@@ -252,23 +265,18 @@ class SubqueryLowering:
         finally:
             self.low.ctes.pop()
 
-    def conditions(self, corr: Correlation) -> list[dict]:
+    def conditions(self, corr: Correlation) -> list[JoinCondition]:
         return [
-            {"relationship": r, "left": lower_expr(self.ctx, outer), "right": dx.path(k)}
+            pp.condition(r, lower_expr(self.ctx, outer), pp.column(k))
             for (outer, r, _), k in zip(corr.pairs, self.keys, strict=True)
         ]
 
     def marked(self, rel: Rel) -> tuple[Rel, str]:
         marker = self.low.hidden("m")
         assert rel.columns is not None
+        projections: list[Pair] = [(c, pp.column(c)) for c in rel.columns] + [(marker, "true")]
         return self.add(
-            {
-                "op": "project",
-                "input": rel.op,
-                "projections": [{"ref": c, "expr": dx.path(c)} for c in rel.columns]
-                + [{"ref": marker, "expr": "true"}],
-            },
-            rel.columns + [marker],
+            Project(input=rel.op, projections=pp.named_all(projections)), rel.columns + [marker]
         ), marker
 
     def one_column(self, query: exp.Expr, node: exp.Expr, what: str) -> exp.Expr:
@@ -299,13 +307,12 @@ class SubqueryLowering:
             corr.bind(rel)
             inner = self.lower_select(corr.query, [], corr)
             return self.add(
-                {
-                    "op": "semi-join",
-                    "left": rel.op,
-                    "right": inner.op,
-                    "type": "ANTI" if negated else "INNER",
-                    "conditions": self.conditions(corr),
-                },
+                SemiJoin(
+                    left=rel.op,
+                    right=inner.op,
+                    type="ANTI" if negated else "INNER",
+                    conditions=tuple(self.conditions(corr)),
+                ),
                 rel.columns,
                 conj,
             )
@@ -322,32 +329,24 @@ class SubqueryLowering:
                 name = self.low.hidden("in")
                 inner = self.lower_select(corr.query, [(value, name)], corr)
                 conds = self.conditions(corr) + [
-                    {
-                        "relationship": "==",
-                        "left": lower_into(self.ctx, probe_values, target.this),
-                        "right": dx.path(name),
-                    }
+                    pp.condition(
+                        "==", lower_into(self.ctx, probe_values, target.this), dx.path(name)
+                    )
                 ]
             else:  # a set operation: its one column
                 inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
                 if inner.columns is None or len(inner.columns) != 1:
                     raise self.ctx.fail("IN needs a subquery with exactly one column", sub)
                 conds = [
-                    {
-                        "relationship": "==",
-                        "left": lower_into(self.ctx, probe_values, target.this),
-                        "right": dx.path(inner.columns[0]),
-                    }
+                    pp.condition(
+                        "==",
+                        lower_into(self.ctx, probe_values, target.this),
+                        dx.path(inner.columns[0]),
+                    )
                 ]
             rel = self.ctx.with_computed(rel, probe_values)
             return self.add(
-                {
-                    "op": "semi-join",
-                    "left": rel.op,
-                    "right": inner.op,
-                    "type": "INNER",
-                    "conditions": conds,
-                },
+                SemiJoin(left=rel.op, right=inner.op, type="INNER", conditions=tuple(conds)),
                 rel.columns,
                 conj,
             )
@@ -366,17 +365,11 @@ class SubqueryLowering:
         names = [self.low.hidden("in") for _ in values]
         inner = self.lower_select(corr.query, list(zip(values, names, strict=True)), corr)
         conds = self.conditions(corr) + [
-            {"relationship": "==", "left": lower_expr(self.ctx, p), "right": dx.path(n)}
+            pp.condition("==", lower_expr(self.ctx, p), pp.column(n))
             for p, n in zip(probes, names, strict=True)
         ]
         return self.add(
-            {
-                "op": "semi-join",
-                "left": rel.op,
-                "right": inner.op,
-                "type": "INNER",
-                "conditions": conds,
-            },
+            SemiJoin(left=rel.op, right=inner.op, type="INNER", conditions=tuple(conds)),
             rel.columns,
             conj,
         )
@@ -433,10 +426,7 @@ class SubqueryLowering:
                 rel, value = self._quantified(rel, target.expression)
             else:
                 rel, value = self._scalar(rel, target)
-            rel = self.add(
-                {"op": "transform", "input": rel.op, "transforms": [{"ref": name, "expr": value}]},
-                None,
-            )
+            rel = self.add(Transform(input=rel.op, transforms=(pp.named(name, value),)), None)
         return rel
 
     def _targets(self, node: exp.Expr) -> list[exp.Expr]:
@@ -469,28 +459,12 @@ class SubqueryLowering:
         if not corr.pairs:
             inner = self.low.lower_query(corr.query.limit(1))
             count = self.low.hidden("exists")
-            inner = self.add(
-                {
-                    "op": "groupingaggregate",
-                    "input": inner.op,
-                    "keys": [],
-                    "exprs": [{"ref": count, "expr": "count(1)"}],
-                },
-                [count],
-            )
+            inner = self.grouped(inner, [], [(count, "count(1)")])
             rel = self.join(rel, inner, "INNER", [], target)
             return rel, dx.binary(">", dx.path(count), "0")
         corr.bind(rel)
         inner = self.lower_select(corr.query, [], corr)
-        inner = self.add(
-            {
-                "op": "groupingaggregate",
-                "input": inner.op,
-                "keys": [{"ref": k, "expr": dx.path(k)} for k in self.keys],
-                "exprs": [],
-            },
-            list(self.keys),
-        )
+        inner = self.grouped(inner, [(k, pp.column(k)) for k in self.keys], [])
         inner, marker = self.marked(inner)
         rel = self.join(rel, inner, "LEFT", self.conditions(corr), target)
         return rel, dx.call("isnotnull", [dx.path(marker)])
@@ -518,27 +492,13 @@ class SubqueryLowering:
                 raise self.ctx.fail("the subquery must return exactly one column", sub)
             inner = self.low.rename(inner, [v])
         cnt, nn, mn, mx = (self.low.hidden(p) for p in ("cnt", "nn", "min", "max"))
-        exprs = [
-            {"ref": cnt, "expr": "count(1)"},
-            {"ref": nn, "expr": dx.call("count", [dx.path(v)])},
-        ]
+        exprs = [(cnt, "count(1)"), (nn, dx.call("count", [dx.path(v)]))]
         if minmax:
-            exprs += [
-                {"ref": mn, "expr": dx.call("min", [dx.path(v)])},
-                {"ref": mx, "expr": dx.call("max", [dx.path(v)])},
-            ]
-        stats = self.add(
-            {
-                "op": "groupingaggregate",
-                "input": inner.op,
-                "keys": [{"ref": k, "expr": dx.path(k)} for k in keys],
-                "exprs": exprs,
-            },
-            keys + [e["ref"] for e in exprs],
-        )
+            exprs += [(mn, dx.call("min", [dx.path(v)])), (mx, dx.call("max", [dx.path(v)]))]
+        stats = self.grouped(inner, [(k, pp.column(k)) for k in keys], exprs)
         outer_exprs = [lower_expr(self.ctx, o) for o in outer]
         conds = [
-            {"relationship": r, "left": o, "right": dx.path(k)}
+            pp.condition(r, o, pp.column(k))
             for o, k, r in zip(outer_exprs, keys, relationships, strict=True)
         ]
         rel = self.join(rel, stats, "LEFT" if keys else "INNER", conds, node)
@@ -557,29 +517,15 @@ class SubqueryLowering:
         # the distinct (key, value) pairs, renamed apart from the stats' columns
         renamed = [self.low.hidden("k") for _ in st.keys]
         v2 = self.low.hidden("v")
-        distinct = self.add(
-            {
-                "op": "groupingaggregate",
-                "input": st.inner.op,
-                "keys": [
-                    {"ref": n, "expr": dx.path(k)} for k, n in zip(st.keys, renamed, strict=True)
-                ]
-                + [{"ref": v2, "expr": dx.path(st.v)}],
-                "exprs": [],
-            },
-            renamed + [v2],
-        )
+        keys: list[Pair] = [(n, pp.column(k)) for k, n in zip(st.keys, renamed, strict=True)]
+        distinct = self.grouped(st.inner, [*keys, (v2, pp.column(st.v))], [])
         distinct, marker = self.marked(distinct)
         conds = [
-            {"relationship": r, "left": o, "right": dx.path(n)}
+            pp.condition(r, o, pp.column(n))
             for o, n, r in zip(st.outer, renamed, st.relationships, strict=True)
         ]
         rel = self.join(
-            st.rel,
-            distinct,
-            "LEFT",
-            conds + [{"relationship": "==", "left": x, "right": dx.path(v2)}],
-            node,
+            st.rel, distinct, "LEFT", [*conds, pp.condition("==", x, pp.column(v2))], node
         )
         value = dx.case(
             [
@@ -650,17 +596,10 @@ class SubqueryLowering:
         keyed = self.lower_select(corr.query, [(value, v)], corr)
         conditions = self.conditions(corr)
         one, count = self.low.hidden("v"), self.low.hidden("rows")
-        keyed = self.add(
-            {
-                "op": "groupingaggregate",
-                "input": keyed.op,
-                "keys": [{"ref": k, "expr": dx.path(k)} for k in self.keys],
-                "exprs": [
-                    {"ref": one, "expr": dx.call("any_value", [dx.path(v)])},
-                    {"ref": count, "expr": "count(1)"},
-                ],
-            },
-            self.keys + [one, count],
+        keyed = self.grouped(
+            keyed,
+            [(k, pp.column(k)) for k in self.keys],
+            [(one, dx.call("any_value", [dx.path(v)])), (count, "count(1)")],
             sub,
         )
         keyed = self._check_single(keyed, count, sub)
@@ -677,7 +616,7 @@ class SubqueryLowering:
             ],
             "true",
         )
-        return self.add({"op": "filter", "input": rel.op, "expr": check}, rel.columns, node)
+        return self.add(Filter(input=rel.op, expr=pp.expr(check)), rel.columns, node)
 
     def _single_value(self, rel: Rel, inner: Rel, sub: exp.Expr) -> tuple[Rel, str]:
         """An uncorrelated scalar subquery: one row (its value, NULL when it is empty)
@@ -685,17 +624,10 @@ class SubqueryLowering:
         if inner.columns is None or len(inner.columns) != 1:
             raise self.ctx.fail("a scalar subquery must return one column", sub)
         name, count = self.low.hidden("scalar"), self.low.hidden("rows")
-        one = self.add(
-            {
-                "op": "groupingaggregate",
-                "input": inner.op,
-                "keys": [],
-                "exprs": [
-                    {"ref": name, "expr": dx.call("any_value", [dx.path(inner.columns[0])])},
-                    {"ref": count, "expr": "count(1)"},
-                ],
-            },
-            [name, count],
+        one = self.grouped(
+            inner,
+            [],
+            [(name, dx.call("any_value", [dx.path(inner.columns[0])])), (count, "count(1)")],
             sub,
         )
         one = self._check_single(one, count, sub)

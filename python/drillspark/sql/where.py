@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from drillspark.plan.operators import Filter
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block
 from drillspark.sql.expressions import lower_into
 from drillspark.sql.lower import Rel
@@ -37,7 +39,7 @@ def lower_where(ctx: Block, rel: Rel, cond: exp.Expr) -> Rel:
         expr = dx.boolean_chain("and", [lower_into(ctx, computed, c) for c in plain])
         rel = ctx.with_computed(rel, computed)
         rel = Rel(
-            ctx.low.builder.add({"op": "filter", "input": rel.op, "expr": expr}, plain[0]),
+            ctx.low.builder.add(Filter(input=rel.op, expr=pp.expr(expr)), plain[0]),
             rel.columns,
         )
     return rel

@@ -5,14 +5,15 @@ query the windows read the grouped rows (`SUM(SUM(x)) OVER ()`)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.operators import Ordering, Window
 from drillspark.sql import drill_expr as dx
+from drillspark.sql import plan_parts as pp
 from drillspark.sql.errors import UnsupportedSqlError
 from drillspark.sql.lower import Rel, ordering
 
@@ -51,11 +52,12 @@ class WindowCall:
     name: str
     call: str
     withins: list[str]
-    orderings: list[dict]
-    frame: dict = field(default_factory=dict)
+    orderings: list[Ordering]
+    frame: dict = field(default_factory=dict)  # the window operator's bound fields
 
-    def key(self) -> str:
-        return json.dumps([self.withins, self.orderings, self.frame], sort_keys=True)
+    def key(self) -> tuple:
+        """Calls of one key share a window operator."""
+        return (tuple(self.withins), tuple(self.orderings), tuple(sorted(self.frame.items())))
 
 
 class WindowLowering:
@@ -223,25 +225,24 @@ class WindowLowering:
             if (start, end) == (UNBOUNDED_PRECEDING, 0):
                 return {}
             if (start, end) != (UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING):
-                return {"frameUnitsRows": False, "start": start, "end": end}
+                return {"frame_units_rows": False, "start": start, "end": end}
         return {"start": start, "end": end}
 
     # ------------------------------------------------------------------ operators
     def operators(self, rel: Rel) -> Rel:
         """One `window` operator per distinct specification, in order of first use."""
-        groups: dict[str, list[WindowCall]] = {}
+        groups: dict[tuple, list[WindowCall]] = {}
         for c in self.calls:
             groups.setdefault(c.key(), []).append(c)
         for calls in groups.values():
             first = calls[0]
-            op = {
-                "op": "window",
-                "input": rel.op,
-                "withins": [{"ref": self.low.hidden("w"), "expr": w} for w in first.withins],
-                "orderings": first.orderings,
-                "aggregations": [{"ref": c.name, "expr": c.call} for c in calls],
-            }
-            op.update(first.frame)
+            op = Window(
+                input=rel.op,
+                withins=pp.named_all((self.low.hidden("w"), w) for w in first.withins),
+                orderings=tuple(first.orderings),
+                aggregations=pp.named_all((c.name, c.call) for c in calls),
+                **first.frame,
+            )
             rel = Rel(self.low.builder.add(op), None)
         return rel
 
