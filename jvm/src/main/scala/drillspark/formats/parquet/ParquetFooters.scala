@@ -18,6 +18,7 @@ import org.apache.spark.sql.types.{ArrayType, DataType, MetadataBuilder, StructT
 
 import drillspark.formats.FormatErrors
 import drillspark.functions.DrillTypeOf
+import drillspark.source.input.InputFile
 
 /**
  * What Drill reads differently from Spark in a Parquet file's footer, for both doors (the
@@ -174,10 +175,12 @@ object ParquetFooters {
     case _ => throw new Disagree(s"$fileB: column $column is ${b.sql} there but ${a.sql} in $fileA")
   }
 
-  /** The catalog's table of Parquet `files` (listed and confined by the catalog) named `name`. */
+  /** The catalog's table of Parquet `files` (listed and confined by the catalog) named `name`;
+   * with `listed` (the catalog's files, their folders below the table's) Drill's implicit
+   * columns too (dirN, filename, ...). */
   def table(name: String, files: Seq[String], conf: Configuration,
-      autoCorrectDates: Boolean = true): ParquetCatalogTable = {
+      autoCorrectDates: Boolean = true, listed: Seq[InputFile] = Nil): ParquetCatalogTable = {
     val (laid, shown) = parts(files, conf, autoCorrectDates)
-    new ParquetCatalogTable(name, laid, shown)
+    new ParquetCatalogTable(name, laid, shown, listed)
   }
 }
