@@ -1,14 +1,15 @@
-"""A `jdbc` plugin's push-down: aggregates and a top-N over a PostgreSQL table, run by the
-database (Spark's JDBC catalog pushes them down) against the same plans with push-down off
-(every row pulled into Spark, which aggregates).
+"""A `jdbc` plugin's push-down: aggregates and a top-N over a PostgreSQL table, and an
+aggregate over a join of two of its tables, run by the database (Spark's JDBC catalog pushes
+them down) against the same plans with push-down off (every row pulled into Spark, which
+joins and aggregates).
 
-    PYTHONPATH=python python benchmarks/jdbc_bench.py                 # 5M rows
-    PYTHONPATH=python python benchmarks/jdbc_bench.py --rows 20000000 --runs 5
+    PYTHONPATH=python python benchmarks/jdbc_bench.py                 # 1M rows, ~2 min
+    PYTHONPATH=python python benchmarks/jdbc_bench.py --rows 5000000 --runs 3
 
 A throw-away PostgreSQL server is started on a free loopback port (tools/db_servers.py: the
 Debian package's binaries, `make databases`) and stopped at the end. Its table `bench.orders`
 holds `--rows` generated rows (id, customer of 1000, numeric(12,2) amount, quantity, date,
-status). Each plan runs through `drillspark.run` and is collected (a few rows; the aggregates
+status), `bench.customers` 1000 (cid, region of 5). Each plan runs through `drillspark.run` and is collected (a few rows; the aggregates
 are not sorted: an ORDER BY over an aggregate the database computed makes Spark's range
 partitioner sample its input, which runs the database's query a second time); the best of
 `--runs` runs is kept, the two settings alternating, and their answers must agree. Prints the
@@ -36,18 +37,23 @@ OFF = {
 }
 
 
-def plan(config: dict, *ops: dict) -> dict:
-    scan = {
-        "@id": 1,
+def scan(op_id: int, table: str) -> dict:
+    return {
+        "@id": op_id,
         "op": "scan",
         "storageengine": "pg",
-        "selection": {"schema": "bench", "table": "orders"},
+        "selection": {"schema": "bench", "table": table},
     }
+
+
+def plan(config: dict, *ops: dict) -> dict:
+    """`ops` over a scan of bench.orders (@1; a plan that scans more lists its scans)."""
+    scans = [] if ops[0]["op"] == "scan" else [scan(1, "orders")]
     last = {"@id": 99, "op": "store", "input": ops[-1]["@id"], "storageEngine": "--SCREEN--"}
     return {
         "head": {"type": "APACHE_DRILL_LOGICAL", "version": 1, "generator": {"type": "bench"}},
         "storage": {"pg": config},
-        "query": [scan, *ops, last],
+        "query": [*scans, *ops, last],
     }
 
 
@@ -72,6 +78,25 @@ QUERIES = {
             "op": "groupingaggregate",
             "input": 1,
             "keys": [{"ref": "status", "expr": "status"}],
+            "exprs": [{"ref": "s", "expr": "sum(amount)"}, {"ref": "n", "expr": "count(1)"}],
+        },
+    ),
+    "join customers, group by region (5)": (
+        scan(1, "orders"),
+        scan(2, "customers"),
+        {
+            "@id": 3,
+            "op": "join",
+            "left": 1,
+            "right": 2,
+            "type": "INNER",
+            "conditions": [{"relationship": "==", "left": "customer", "right": "cid"}],
+        },
+        {
+            "@id": 4,
+            "op": "groupingaggregate",
+            "input": 3,
+            "keys": [{"ref": "region", "expr": "region"}],
             "exprs": [{"ref": "s", "expr": "sum(amount)"}, {"ref": "n", "expr": "count(1)"}],
         },
     ),
@@ -115,8 +140,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--rows", type=int, default=5_000_000, help="rows in the table (5M)")
-    ap.add_argument("--runs", type=int, default=3, help="timed runs per setting (3)")
+    # the defaults keep `make bench BENCH=jdbc` near 2 minutes on a shared 2-core machine
+    ap.add_argument("--rows", type=int, default=1_000_000, help="rows in the table (1M)")
+    ap.add_argument("--runs", type=int, default=2, help="timed runs per setting (2)")
     args = ap.parse_args()
 
     import db_servers
@@ -136,6 +162,10 @@ def main() -> None:
             "i % 7 + 1, DATE '2024-01-01' + (i % 365), CASE WHEN i % 3 = 0 THEN 'open' "
             f"ELSE 'closed' END FROM generate_series(1, {args.rows}) AS i;\n"
             "ALTER TABLE bench.orders OWNER TO drill;\nANALYZE bench.orders;\n"
+            "CREATE TABLE bench.customers (cid integer PRIMARY KEY, region text);\n"
+            "INSERT INTO bench.customers SELECT i, 'r' || (i % 5) "
+            "FROM generate_series(0, 999) AS i;\n"
+            "ALTER TABLE bench.customers OWNER TO drill;\nANALYZE bench.customers;\n"
         )
         print(
             f"PostgreSQL on 127.0.0.1:{server.port}, {args.rows:,} rows loaded in "

@@ -106,12 +106,43 @@ def test_maps_are_arrow_maps(adbc, flight_tmp):
     assert table.column("d").to_pylist() == dicts
 
 
-def test_year_month_interval_as_its_text(adbc):
+INTERVALS = (
+    "SELECT INTERVAL '14' MONTH AS m, INTERVAL '2' YEAR AS y, "
+    "INTERVAL '-1-2' YEAR TO MONTH AS ym, CAST(NULL AS INTERVAL YEAR TO MONTH) AS n, "
+    "INTERVAL '1 02:03:04.5' DAY TO SECOND AS ds, INTERVAL '-0.5' SECOND AS neg"
+)
+
+
+def test_intervals_as_arrow_intervals(adbc):
+    """A year-month interval (Spark writes no Arrow for it) is Arrow's month-day-nano interval
+    of its months; a day-time one a duration: pyarrow reads both as values, not text."""
     cur = adbc.cursor()
-    cur.execute("SELECT CAST('P1Y2M' AS INTERVAL YEAR) AS iym")
+    cur.execute(INTERVALS)
     table = cur.fetch_arrow_table()
-    assert table.schema.field("iym").type == pa.string()
-    assert table.column("iym").to_pylist() == ["INTERVAL '1-2' YEAR TO MONTH"]
+    types = [f.type for f in table.schema]
+    assert types == [pa.month_day_nano_interval()] * 4 + [pa.duration("us")] * 2
+    mdn = pa.MonthDayNano
+    assert table.to_pylist() == [
+        {
+            "m": mdn([14, 0, 0]),
+            "y": mdn([24, 0, 0]),
+            "ym": mdn([-14, 0, 0]),
+            "n": None,
+            "ds": __import__("datetime").timedelta(days=1, seconds=7384, microseconds=500_000),
+            "neg": __import__("datetime").timedelta(microseconds=-500_000),
+        }
+    ]
+    meta = [(f.metadata or {}).get(b"ARROW:FLIGHT:SQL:TYPE_NAME") for f in table.schema]
+    assert meta == [b"INTERVALYEAR"] * 4 + [b"INTERVALDAY"] * 2
+    # the same columns from a table (the answer streamed from Spark's tasks, not collected)
+    cur.execute(
+        "SELECT i, CASE WHEN mod(i, 3) = 0 THEN INTERVAL '1-2' YEAR TO MONTH END AS m "
+        "FROM dfs.tmp.`big.json` WHERE i < 30000 ORDER BY i"
+    )
+    streamed = cur.fetch_arrow_table()
+    assert streamed.schema.field("m").type == pa.month_day_nano_interval()
+    got = [None if v is None else v.months for v in streamed.column("m").to_pylist()]
+    assert got == [14 if i % 3 == 0 else None for i in range(30_000)]
 
 
 def test_empty_answer_has_its_schema(adbc):

@@ -108,3 +108,18 @@ def test_logins(jdbc, flight_auth_server):
     assert "guess-1234" not in wrong["connect"]["error"]
     anonymous = jdbc.run(port, who)
     assert "error" in anonymous["connect"] or "error" in anonymous[who]
+
+
+def test_intervals(jdbc, flight_server):
+    """Intervals as the driver reads Arrow's interval types, not text: a year-month one
+    (month-day-nano) as Arrow's PeriodDuration (getString: ISO 8601, `P14M`), a day-time one
+    (a duration) as java.time.Duration. The driver types both JAVA_OBJECT, with no class."""
+    from tests.flight.test_flight_adbc import INTERVALS
+
+    out = jdbc.run(flight_server.flight.port, f"query:{INTERVALS}", f"strings:{INTERVALS}")
+    got = out[f"query:{INTERVALS}"]
+    assert got["columns"] == ["m", "y", "ym", "n", "ds", "neg"]
+    assert got["types"] == ["JAVA_OBJECT"] * 6
+    assert got["rows"] == [["P14M PT0S", "P24M PT0S", "P-14M PT0S", None, "PT26H3M4.5S", "PT-0.5S"]]
+    texts = out[f"strings:{INTERVALS}"]["rows"]
+    assert texts == [["P14M", "P24M", "P-14M", None, "PT26H3M4.5S", "PT-0.5S"]]

@@ -17,6 +17,10 @@
 //   schemas:CAT:SCHEMA   DatabaseMetaData.getSchemas
 //   catalogs             DatabaseMetaData.getCatalogs
 //   meta                 what DatabaseMetaData says of the server (product, version, quoting, ...)
+//   tool:SCHEMA:TABLE    the metadata calls a JDBC tool (DBeaver's generic driver) makes on
+//                        connecting and opening a table: the connection's state, table types,
+//                        catalogs, schemas, tables, columns, keys, indexes, type info, procedures,
+//                        functions, UDTs: each a result set (or its error), one JSON object
 //   sleep:MS             wait
 //
 // Values: numbers as JSON numbers (NaN / Infinity as strings), BigDecimal as its plain text
@@ -213,12 +217,53 @@ public class DrillJdbcProbe {
         b.append(",\"user\":").append(q(md.getUserName()));
         return b.append("}").toString();
       }
+      case "tool": {
+        String[] a = parts(rest, 2);
+        String sch = a[0], tbl = a[1];
+        StringBuilder b = new StringBuilder(head);
+        b.append(",\"catalog\":").append(q(conn.getCatalog()));
+        b.append(",\"schema\":").append(q(conn.getSchema()));
+        b.append(",\"autoCommit\":").append(conn.getAutoCommit());
+        b.append(",\"isolation\":").append(conn.getTransactionIsolation());
+        b.append(",\"supportsTransactions\":").append(md.supportsTransactions());
+        b.append(",\"schemasInTables\":").append(md.supportsSchemasInTableDefinitions());
+        b.append(",\"catalogsInTables\":").append(md.supportsCatalogsInTableDefinitions());
+        b.append(",\"extraNameChars\":").append(q(md.getExtraNameCharacters()));
+        b.append(",\"maxTableName\":").append(md.getMaxTableNameLength());
+        call(b, "tableTypes", md::getTableTypes);
+        call(b, "catalogs", md::getCatalogs);
+        call(b, "schemas", () -> md.getSchemas());
+        call(b, "tables", () -> md.getTables(null, sch, "%", new String[] {"TABLE", "VIEW", "SYSTEM TABLE"}));
+        call(b, "columns", () -> md.getColumns(null, sch, tbl, "%"));
+        call(b, "primaryKeys", () -> md.getPrimaryKeys(null, sch, tbl));
+        call(b, "importedKeys", () -> md.getImportedKeys(null, sch, tbl));
+        call(b, "exportedKeys", () -> md.getExportedKeys(null, sch, tbl));
+        call(b, "indexInfo", () -> md.getIndexInfo(null, sch, tbl, false, true));
+        call(b, "typeInfo", md::getTypeInfo);
+        call(b, "procedures", () -> md.getProcedures(null, sch, "%"));
+        call(b, "functions", () -> md.getFunctions(null, sch, "%"));
+        call(b, "udts", () -> md.getUDTs(null, sch, "%", null));
+        return b.append("}").toString();
+      }
       case "sleep": {
         Thread.sleep(Long.parseLong(rest));
         return head + ",\"ok\":true}";
       }
       default:
         throw new IllegalArgumentException("unknown step " + op);
+    }
+  }
+
+  interface Call {
+    ResultSet get() throws SQLException;
+  }
+
+  static void call(StringBuilder b, String name, Call c) {
+    b.append(",").append(q(name)).append(":");
+    try (ResultSet rs = c.get()) {
+      b.append("{").append(table(rs, false)).append("}");
+    } catch (Throwable e) {
+      b.append("{\"error\":").append(q(message(e))).append("}");
     }
   }
 

@@ -75,6 +75,14 @@ DRILL_DICTS = {
     "nullable": [1, 0],
     "rows": [[1, '{"a":1,"b":2}'], [2, "{}"], [3, "{}"]],
 }
+# a Parquet list of maps: Drill's REPEATED DICT (a null list shows as an empty one)
+LIST_OF_MAPS = "SELECT id, ld FROM dfs.tmp.`rdicts.parquet` ORDER BY id"
+DRILL_LIST_OF_MAPS = {
+    "types": ["BIGINT", "ARRAY"],
+    "classes": ["java.lang.Long", "java.lang.Object"],
+    "nullable": [1, 0],
+    "rows": [[1, '[{"a":1,"b":2},{"c":3}]'], [2, "[]"], [3, "[]"], [4, "[{}]"]],
+}
 DRILL_NATION = {
     "types": ["BIGINT", "CHARACTER VARYING", "BIGINT"],
     "nullable": [1, 1, 1],
@@ -229,7 +237,20 @@ def test_year_month_intervals_and_maps_as_drill(jdbc, native_url, native_tmp):
         pa.table({"id": [1, 2, 3], "d": pa.array(dicts, pa.map_(pa.string(), pa.int64()))}),
         native_tmp / "dicts.parquet",
     )
-    got = jdbc.run(native_url, f"query:{YEAR_MONTH}", f"strings:{YEAR_MONTH}", f"query:{DICTS}")
+    map_type = pa.map_(pa.string(), pa.int64())
+    lists = [[[("a", 1), ("b", 2)], [("c", 3)]], [], None, [[]]]
+    pq.write_table(
+        pa.table({"id": [1, 2, 3, 4], "ld": pa.array(lists, pa.list_(map_type))}),
+        native_tmp / "rdicts.parquet",
+    )
+    got = jdbc.run(
+        native_url,
+        f"query:{YEAR_MONTH}",
+        f"strings:{YEAR_MONTH}",
+        f"query:{DICTS}",
+        f"query:{LIST_OF_MAPS}",
+        f"strings:{LIST_OF_MAPS}",
+    )
     intervals = got[f"query:{YEAR_MONTH}"]
     for key, value in DRILL_YEAR_MONTH.items():
         if key != "nullable":
@@ -240,6 +261,12 @@ def test_year_month_intervals_and_maps_as_drill(jdbc, native_url, native_tmp):
     maps = got[f"query:{DICTS}"]
     for key, value in DRILL_DICTS.items():
         assert maps[key] == value, key
+    lists_of_maps = got[f"query:{LIST_OF_MAPS}"]
+    for key, value in DRILL_LIST_OF_MAPS.items():
+        assert lists_of_maps[key] == value, key
+    # getString: the same JSON text, the id as its digits (as from Drill)
+    texts = got[f"strings:{LIST_OF_MAPS}"]["rows"]
+    assert texts == [[str(r[0]), r[1]] for r in DRILL_LIST_OF_MAPS["rows"]]
 
 
 def test_errors_as_drill(answers):
@@ -379,3 +406,26 @@ def test_temporary_tables_live_with_the_connection(jdbc, native_url, native_tmp)
     assert "VALIDATION ERROR" in later["query:SELECT * FROM dfs.tmp.native_tt"]["error"]
     # the connection's session folder (its temporary tables) went with it
     assert [p.name for p in native_tmp.iterdir() if p.is_dir()] == []
+
+
+def test_a_tools_metadata_calls_as_drill(jdbc, native_url):
+    """The DatabaseMetaData calls a JDBC tool such as DBeaver makes on connecting and opening a
+    table (the probe's `tool:` step: table types, catalogs, schemas, tables, columns, keys,
+    indexes, type info, procedures, functions, UDTs, the connection's state) answer as the
+    same calls against real Drill 1.22's user port (drill_tool.json, recorded with the same
+    probe). The schemas listed are the server's own workspaces, so only their shape and the
+    dfs ones are compared."""
+    import json
+    from pathlib import Path
+
+    step = "tool:information_schema:CATALOGS"
+    drill = json.loads((Path(__file__).parent / "drill_tool.json").read_text())["answer"]
+    ours = jdbc.run(native_url, step)[step]
+    assert ours.keys() == drill.keys()
+    for key, value in drill.items():
+        if key == "schemas":
+            assert ours[key]["columns"] == value["columns"]
+            names = [r[0] for r in ours[key]["rows"]]
+            assert {"dfs.default", "dfs.root", "dfs.tmp"} <= set(names), names
+            continue
+        assert ours[key] == value, key

@@ -114,6 +114,9 @@ ROWS: dict[str, list[list[Any]]] = {
     "SELECT INTERVAL '14'": [[14, 24, 14, None, -3]],  # year-month intervals: their months
     # a Parquet map (Drill's DICT: its key and value vectors, a null map an empty one)
     "SELECT id, d": [[1, [["a", 1], ["b", 2]]], [2, []], [3, None]],
+    # a Parquet list of maps (Drill's REPEATED DICT: `$offsets$`, then the maps' `$inner$` DICT;
+    # a null list an empty one)
+    "SELECT id, ld": [[1, [[["a", 1], ["b", 2]], [["c", 3]]]], [2, []], [3, None], [4, [[]]]],
 }
 
 
@@ -148,6 +151,23 @@ def test_record_batch_bytes_as_drill(prefix: str, entry: dict[str, Any]) -> None
     assert [b for i, b in enumerate(ours_raw) if i not in skip] == [
         b for i, b in enumerate(raw) if i not in skip
     ]
+
+
+def test_empty_schema_batch_as_drill() -> None:
+    """A Parquet scan's first batch is empty: its vectors with no values, as Drill lists them
+    (an empty REPEATED DICT's `$inner$` lists its `$offsets$` alone)."""
+    checked = 0
+    for prefix, entry in _recorded():
+        if len(entry["data"]) < 2:
+            continue
+        last = m.QueryData.decode(bytes.fromhex(entry["data"][-1]["body"]))
+        first = m.QueryData.decode(bytes.fromhex(entry["data"][0]["body"]))
+        assert last.def_ is not None and first.def_ is not None
+        columns = [column_of_field(f) for f in last.def_.field]
+        fields, raw = vectors.batch(columns, [])
+        assert (fields, raw) == (first.def_.field, bytes.fromhex(entry["data"][0]["raw"])), prefix
+        checked += 1
+    assert checked == 2  # the map and the list of maps
 
 
 def test_query_result_and_error_shape() -> None:

@@ -1,7 +1,9 @@
 """A small real HTTP API for the `http` plugin's tests (and for asking Drill 1.22 the same
 questions): Python's http.server on a loopback port, serving JSON pages, pagination by page and
 by offset (and a paginator that never ends), query parameters echoed back, basic auth, a
-malformed page, a 500, a slow page and a redirect.
+malformed page, a 500, a slow page and a redirect; CSV and XML pages, keyset pages (the next
+index or URL in the answer), pages linked by a response header, a limit parameter, and POSTs
+echoing their body and content type.
 Each request's path is appended as a line to the log file, so tests see what was asked.
 
     python tests/storage/http_api.py PORT_FILE LOG_FILE   # writes its port to PORT_FILE
@@ -37,6 +39,26 @@ TYPES = {
 # five records served two at a time by either paginator
 ROWS = [{"n": i, "word": w} for i, w in enumerate(["one", "two", "three", "four", "five"], 1)]
 BROKEN = b'{"results": [\n  {"id": 1},\n  {"id": 2,,}\n]}\n'
+# a header with a padded name, padded and quoted values, empty fields, a blank line
+CSV = b'id,name,city , note\n1, alpha ,Paris,"a, b"\n2,beta,,\n\n3,"gamma ""g""",Oslo,x\n'
+SEMI = b"k;v\nx;1\ny;NA\n"
+BOOKS = """<?xml version="1.0" encoding="UTF-8"?>
+<library>
+  <book id="b1">
+    <title>Dune</title>
+    <author>Frank Herbert</author>
+    <year>1965</year>
+    <price currency="USD">9.99</price>
+  </book>
+  <book id="b2">
+    <title>Solaris</title>
+    <author>Stanis\u0142aw Lem</author>
+    <year>1961</year>
+    <price currency="EUR">12.50</price>
+  </book>
+</library>
+""".encode()
+BROKEN_XML = b"<library>\n  <book><title>Dune</title>\n  <book>\n</library>\n"
 
 
 class Api(BaseHTTPRequestHandler):
@@ -59,7 +81,14 @@ class Api(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length).decode("utf-8", "replace")
         self._log(f"POST {self.path} {body}")
+        if self.path.startswith("/postecho"):
+            kind = (self.headers.get("Content-Type") or "").split(";")[0]
+            self._json({"results": [{"path": self.path, "body": body, "type": kind}]})
+            return
         self._json({"results": [{"method": "POST", "body": body}]})
+
+    def _here(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def _log(self, line: str) -> None:
         with open(self.log_file, "a", encoding="utf-8") as f:
@@ -111,6 +140,77 @@ class Api(BaseHTTPRequestHandler):
             self.end_headers()
         elif path == "/endless":
             self._json({"results": [{"page": query.get("page")}, {"page": query.get("page")}]})
+        elif path == "/data.csv":
+            self._send(200, CSV, "text/csv")
+        elif path == "/semi.csv":
+            self._send(200, SEMI, "text/csv")
+        elif path == "/pages.csv":
+            page, size = int(query.get("page", 1)), int(query.get("per_page", 10))
+            rows = ROWS[(page - 1) * size : page * size]
+            text = "n,word\n" + "".join(f"{r['n']},{r['word']}\n" for r in rows)
+            self._send(200, text.encode(), "text/csv")
+        elif path == "/books.xml":
+            self._send(200, BOOKS, "application/xml")
+        elif path == "/broken.xml":
+            self._send(200, BROKEN_XML, "application/xml")
+        elif path == "/keyset":
+            # the next page's index is in the answer (`cursor`), asked back as ?cursor=
+            at = int(query.get("cursor", "c0")[1:])
+            more = at + 2 < len(ROWS)
+            self._json({"results": ROWS[at : at + 2], "has_more": more, "cursor": f"c{at + 2}"})
+        elif path == "/keyurl":
+            # the next page's whole URL is in the answer; the last page has none
+            at = int(query.get("at", 0))
+            answer: dict[str, object] = {"results": ROWS[at : at + 2]}
+            if at + 2 < len(ROWS):
+                answer["next"] = f"{self._here()}/keyurl?at={at + 2}"
+            self._json(answer)
+        elif path == "/keyfirst":
+            # as /keyset, the paging fields before the records
+            at = int(query.get("cursor", "c0")[1:])
+            more = at + 2 < len(ROWS)
+            self._json({"has_more": more, "cursor": f"c{at + 2}", "results": ROWS[at : at + 2]})
+        elif path == "/keyurlfirst":
+            at = int(query.get("at", 0))
+            first: dict[str, object] = {}
+            if at + 2 < len(ROWS):
+                first["next"] = f"{self._here()}/keyurlfirst?at={at + 2}"
+            self._json({**first, "results": ROWS[at : at + 2]})
+        elif path == "/keyloopfirst":
+            self._json({"has_more": True, "cursor": "same", "results": [{"n": 1}, {"n": 2}]})
+        elif path == "/keyevil":
+            # a next page on another host, in the answer and in a header
+            body = json.dumps({"next": "http://localhost:1/x", "results": ROWS[:2]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("X-Next-Page", "http://localhost:1/x")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif path == "/keyloop":
+            self._json({"results": [{"n": 1}, {"n": 2}], "has_more": True, "cursor": "same"})
+        elif path == "/linked":
+            # the next page's URL in response headers: Link (rel="next") and X-Next-Page
+            at = int(query.get("at", 0))
+            body = json.dumps({"results": ROWS[at : at + 2]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if at + 2 < len(ROWS):
+                nxt = f"{self._here()}/linked?at={at + 2}"
+                links = [f'<{nxt}>; rel="next"', f'<{self._here()}/linked>; rel="first"']
+                if query.get("order") == "first":  # the next page's link is not the first
+                    links = [
+                        f'<{self._here()}/linked>; rel="first"',
+                        f'<{nxt}&order=first>; rel="next"',
+                    ]
+                self.send_header("Link", ", ".join(links))
+                self.send_header("X-Next-Page", nxt)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif path == "/limited":
+            n = int(query["max"]) if "max" in query else len(ROWS)
+            self._json({"results": ROWS[:n]})
         elif path == "/headers.json":
             self._json({"results": [{"key": self.headers.get("X-Api-Key")}]})
         else:

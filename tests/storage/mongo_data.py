@@ -3,6 +3,7 @@ Extended JSON (no Decimal128: FerretDB 1.24 refuses it), loaded into a server th
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 DOCUMENTS: dict[str, dict[str, list[str]]] = {
@@ -23,8 +24,35 @@ DOCUMENTS: dict[str, dict[str, list[str]]] = {
             '{"_id": 3, "name": "cy", "langs": ["de"], "address": {"city": "Rome", "zip": "00100"}}',
         ],
     },
-    "crm": {"accounts": ['{"_id": "a1", "owner": "zoe"}']},
+    "crm": {"accounts": ['{"_id": "a1", "owner": "zoe"}'], "contacts": []},
 }
+
+
+def _contact(i: int) -> str:
+    """The push-down tests' documents: integers, strings, a double, a nested map; every fifth
+    without `qty`, one with `qty` null."""
+    doc: dict[str, object] = {"_id": i, "sku": f"s{i:02d}", "kind": "abc"[i % 3], "price": i * 1.25}
+    if i % 5:
+        doc["qty"] = i % 7
+    if i == 7:
+        doc["qty"] = None
+    doc["dim"] = {"w": i % 4, "tag": f"t{i % 2}"}
+    return json.dumps(doc)
+
+
+# 25 documents with integer _ids: three pages of 10 when a page holds 10
+DOCUMENTS["crm"]["contacts"] = [_contact(i) for i in range(1, 26)]
+# _ids of two kinds: a range query compares one kind only, so this collection is one page
+DOCUMENTS["crm"]["mixed"] = [
+    json.dumps({"_id": i if i % 2 else f"k{i}", "v": i}) for i in range(12)
+]
+# a field spelled two ways (one column for Drill's names) and one of mixed kinds: neither can
+# be asked of the server, which matches names exactly and compares values of one kind
+DOCUMENTS["crm"]["drift"] = [
+    '{"_id": {"$oid": "65a1b2c3d4e5f60718293a01"}, "qty": 1, "mix": 1}',
+    '{"_id": {"$oid": "65a1b2c3d4e5f60718293a02"}, "QTY": 2, "mix": "2"}',
+    '{"_id": {"$oid": "65a1b2c3d4e5f60718293a03"}, "qty": 3, "mix": 3}',
+]
 
 
 def load(jvm: Any, uri: str) -> None:

@@ -109,3 +109,18 @@ def test_a_database_that_goes_away_while_the_query_runs(spark, doomed):
     # the failure comes up where the rows are computed (drillspark/result.py): Spark's job
     # error with the driver's message, one paragraph
     assert "Connection to 127.0.0.1" in text and "refused" in text, text
+
+
+def test_schemas_leave_out_a_database_that_cannot_be_reached(spark, pg):
+    # Drill 1.22 lists neither pgbad (a wrong password) nor pgdown (port 1) in SHOW SCHEMAS
+    from drillspark.sql import SqlEngine
+    from drillspark.sql.session import SqlSession
+
+    drills = {r[0].split(".")[0] for r in drill("SHOW SCHEMAS")["rows"]}
+    assert {"pg", "pgbad", "pgdown"} & drills == {"pg"}
+    down = {**pg, "url": pg["url"].rsplit(":", 1)[0] + ":1/drilltest"}
+    plugins = {"pg": pg, "pgbad": {**pg, "password": SECRET}, "pgdown": down}
+    engine = SqlEngine(spark, SqlSession(plugins=plugins))
+    for sql in ("SHOW SCHEMAS", "SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA"):
+        names = {r["SCHEMA_NAME"].split(".")[0] for r in engine.execute(sql)[-1].rows()}
+        assert {"pg", "pgbad", "pgdown"} & names == {"pg"}, sql

@@ -1,12 +1,16 @@
-"""A join of two tables of one `jdbc` plugin runs in the database as one statement (Drill's
-`Jdbc(sql=[... JOIN ...])`; spark/storage/jdbc_join.py), with the filters above it pushed into
-that statement; the answers equal the join run in Spark (the same plugin with `pushDownJoin`
-off) and the database's own. Joins it cannot send (another plugin, an outer join, MariaDB's
-string keys) run in Spark with the same answers."""
+"""Joins of tables of one `jdbc` plugin run in the database as one statement (Drill's
+`Jdbc(sql=[... JOIN ...])`; spark/storage/jdbc_join.py), with the filters, aggregates, LIMIT /
+top-N above them and a third table of the plugin pushed into that statement; the answers equal
+the join run in Spark (the same plugin with `pushDownJoin` off), the database's own and Drill
+1.22's. Joins it cannot send (another plugin, an outer join, MariaDB's string keys) run in
+Spark with the same answers."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from tests.storage.conftest import drill
 
 from drillspark.sql import SqlEngine
 from drillspark.sql.session import SqlSession
@@ -30,18 +34,28 @@ def _run(engine, sql: str):
 
 
 def _queries(explained: str) -> list[str]:
-    return [ln for ln in explained.splitlines() if ln.startswith("External engine query:")]
+    """The statements sent to the database, each whole (Spark prints a pushed join's over
+    several lines)."""
+    out: list[str] = []
+    lines = explained.splitlines()
+    for i, ln in enumerate(lines):
+        if ln.startswith("External engine query:"):
+            text = [ln]
+            for more in lines[i + 1 :]:
+                if not more.strip() or re.match(r"^\(\d+\) ", more) or more.startswith("Pushed"):
+                    break
+                text.append(more)
+            out.append("\n".join(text))
+    return out
 
 
 def test_a_join_of_one_postgresql_plugin_is_one_statement(engine, pg, postgresql):
     rows, explained = _run(engine, JOIN.format(p="pg"))
     queries = _queries(explained)
     assert len(queries) == 1, explained
-    assert (
-        'FROM "sales"."orders" l INNER JOIN "sales"."big_orders" r ON l."id" = r."id"'
-        in (queries[0])
-    )
-    assert 'WHERE ("o$quantity" IS NOT NULL) AND ("o$quantity" > 2)' in queries[0]
+    assert "PushedJoins:" in explained and "INNER JOIN" in queries[0], queries
+    assert 'FROM "sales"."orders"' in queries[0] and 'FROM "sales"."big_orders"' in queries[0]
+    assert '("quantity" IS NOT NULL) AND ("quantity" > 2)' in queries[0]
     assert pg["password"] not in explained
     in_spark, spark_explained = _run(engine, JOIN.format(p="pgoff"))
     assert len(_queries(spark_explained)) == 2 and "JOIN" not in "".join(_queries(spark_explained))
@@ -61,7 +75,8 @@ def test_a_join_of_one_mariadb_plugin_on_numbers_is_one_statement(engine):
     )
     rows, explained = _run(engine, sql.format(p="maria"))
     queries = _queries(explained)
-    assert len(queries) == 1 and "INNER JOIN `drilltest`.`MixedCase` r" in queries[0], queries
+    assert len(queries) == 1 and "FROM `drilltest`.`MixedCase`" in queries[0], queries
+    assert "INNER JOIN" in queries[0], queries
     in_spark, _ = _run(engine, sql.format(p="mariaoff"))
     assert rows == in_spark == [[1, "closed", "one"], [2, "closed", "two"]]
 
@@ -105,3 +120,78 @@ def test_a_numeric_without_precision_is_a_double_in_a_pushed_join(engine, postgr
     assert [[r[0], r[1]] for r in rows] == [
         [int(i), None if v == "\\N" else float(v)] for i, v in want
     ]
+
+
+J = "{p}.sales.orders o JOIN {p}.sales.big_orders b ON o.id = b.id"
+J3 = J + " JOIN {p}.sales.orders p ON p.id = b.id"
+JOIN_AGG = (
+    "SELECT o.customer, COUNT(*) c, COUNT(o.amount) ca, SUM(b.amount) s, AVG(b.amount) a, "
+    "MIN(o.quantity) mq, MAX(o.ordered) mo, SUM(o.quantity) sq, AVG(o.quantity) aq FROM "
+    + J
+    + " GROUP BY o.customer ORDER BY o.customer"
+)
+
+
+def _plain(rows: list[list]) -> list[list]:
+    return [[v.isoformat() if hasattr(v, "isoformat") else v for v in r] for r in rows]
+
+
+def test_an_aggregate_over_a_join_is_one_statement_with_drills_answer(engine):
+    rows, explained = _run(engine, JOIN_AGG.format(p="pg"))
+    queries = _queries(explained)
+    assert len(queries) == 1 and "GROUP BY" in queries[0] and "INNER JOIN" in queries[0], queries
+    pushed = next(ln for ln in explained.splitlines() if ln.startswith("PushedAggregates:"))
+    for part in ("COUNT(*)", "SUM(", "AVG(", "MIN(quantity)", "MAX(ordered)"):
+        assert part in pushed, pushed
+    assert _plain(rows) == drill(JOIN_AGG.format(p="pg"))["rows"]
+    in_spark, spark_explained = _run(engine, JOIN_AGG.format(p="pgoff"))
+    assert "PushedJoins" not in spark_explained and rows == in_spark
+    # Drill's types: COUNT BIGINT, SUM and AVG of numeric FLOAT8, of an integer BIGINT / FLOAT8
+    typed = (
+        "SELECT typeof(c) t1, typeof(ca) t2, typeof(s) t3, typeof(a) t4, typeof(mq) t5, "
+        "typeof(mo) t6, typeof(sq) t7, typeof(aq) t8 FROM (SELECT o.customer, COUNT(*) c, "
+        "COUNT(o.amount) ca, SUM(b.amount) s, AVG(b.amount) a, MIN(o.quantity) mq, "
+        "MAX(o.ordered) mo, SUM(o.quantity) sq, AVG(o.quantity) aq FROM "
+        + J
+        + " GROUP BY o.customer) LIMIT 1"
+    )
+    types, _ = _run(engine, typed.format(p="pg"))
+    assert types == drill(typed.format(p="pg"))["rows"]
+
+
+def test_a_top_n_over_a_join_is_one_statement(engine):
+    sql = "SELECT o.id, o.customer, b.amount FROM " + J + " ORDER BY b.amount DESC, o.id LIMIT 3"
+    rows, explained = _run(engine, sql.format(p="pg"))
+    queries = _queries(explained)
+    assert len(queries) == 1 and "INNER JOIN" in queries[0], queries
+    assert "PushedTopN: ORDER BY [" in explained and "LIMIT 3" in queries[0], explained
+    assert rows == drill(sql.format(p="pg"))["rows"]
+    assert rows == _run(engine, sql.format(p="pgoff"))[0]
+    limited = "SELECT o.id FROM " + J + " LIMIT 4"
+    rows, explained = _run(engine, limited.format(p="pg"))
+    assert len(rows) == 4 and "PushedLimit: LIMIT 4" in explained, explained
+    assert len(_queries(explained)) == 1
+
+
+def test_a_third_table_of_the_plugin_joins_in_the_same_statement(engine):
+    sql = (
+        "SELECT o.id, o.status, b.amount, p.quantity FROM "
+        + J3
+        + " WHERE p.quantity > 1 ORDER BY o.id"
+    )
+    rows, explained = _run(engine, sql.format(p="pg"))
+    queries = _queries(explained)
+    assert len(queries) == 1 and queries[0].count("INNER JOIN") == 2, queries
+    assert '("quantity" > 1)' in queries[0]
+    assert rows == drill(sql.format(p="pg"))["rows"]
+    assert rows == _run(engine, sql.format(p="pgoff"))[0]
+    agg = (
+        "SELECT p.status, COUNT(*) c, SUM(p.quantity) sq, MAX(b.amount) mb FROM "
+        + J3
+        + " GROUP BY p.status ORDER BY p.status"
+    )
+    rows, explained = _run(engine, agg.format(p="pg"))
+    queries = _queries(explained)
+    assert len(queries) == 1 and "GROUP BY" in queries[0], queries
+    assert rows == drill(agg.format(p="pg"))["rows"]
+    assert rows == _run(engine, agg.format(p="pgoff"))[0]

@@ -1,6 +1,7 @@
 """The `jdbc` plugin's metadata for the storage registry (SHOW SCHEMAS / TABLES, DESCRIBE,
 INFORMATION_SCHEMA): `list_schemas`, `list_tables`, `list_columns` over the database's own
-catalog, against Drill 1.22's answers over the same PostgreSQL and MariaDB tables."""
+catalog, and through SQL (SHOW TABLES, INFORMATION_SCHEMA.SCHEMATA / TABLES / COLUMNS), against
+Drill 1.22's answers over the same PostgreSQL and MariaDB tables."""
 
 from __future__ import annotations
 
@@ -155,3 +156,71 @@ def test_an_unknown_table_is_named_as_drill_names_it(spark, pg):
         jdbc.list_columns(spark, pg, "public", "nosuch", "pg")
     with pytest.raises(jdbc.JdbcError, match="Object 'nosuch' not found within 'pg'"):
         jdbc.list_tables(spark, pg, "nosuch", "pg")
+
+
+# ------------------------------------------------------------------ through SQL, as Drill answers
+
+
+@pytest.fixture
+def engine(spark, pg, maria):
+    from drillspark.sql import SqlEngine
+    from drillspark.sql.session import SqlSession
+
+    plugins = {"pg": pg, "pgw": {**pg, "writable": True}, "maria": maria}
+    return SqlEngine(spark, SqlSession(plugins=plugins))
+
+
+def _rows(engine, sql: str) -> list[list]:
+    return [list(r.values()) for r in engine.execute(sql)[-1].rows()]
+
+
+@pytest.mark.parametrize(
+    "schema", ["pg.public", "pg.sales", "pg.drilltest", "pg", "pg.PUBLIC", "maria.drilltest"]
+)
+def test_show_tables_is_drills(engine, schema):
+    # Drill lists them in no order; the plugin alone lists its current schema's under that name
+    sql = f"SHOW TABLES IN {schema}"
+    assert sorted(_rows(engine, sql)) == sorted(drill(sql)["rows"])
+
+
+def test_show_tables_of_an_unknown_schema_is_drills_error(engine):
+    from drillspark.sql import SqlError
+
+    with pytest.raises(SqlError, match=r"Schema \[pg.nosuch\] is not valid"):
+        engine.execute("SHOW TABLES IN pg.nosuch")
+
+
+def test_information_schema_tables_and_columns_are_drills(engine):
+    assert _rows(engine, TABLES_SQL) == drill(TABLES_SQL)["rows"]
+    assert _rows(engine, COLUMNS_SQL) == drill(COLUMNS_SQL)["rows"]
+    # the plugin alone and PostgreSQL's database stand for the current schema
+    root = (
+        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE FROM "
+        "INFORMATION_SCHEMA.`COLUMNS` WHERE TABLE_SCHEMA IN ('pg', 'pg.drilltest') "
+        "ORDER BY 1, 2, 4"
+    )
+    assert _rows(engine, root) == drill(root)["rows"]
+
+
+def test_information_schema_lists_every_relation_of_the_database(engine):
+    # pg_catalog's and information_schema's too, as many as Drill lists
+    for table in ("TABLES", "COLUMNS"):
+        sql = (
+            f"SELECT TABLE_SCHEMA, count(*) c FROM INFORMATION_SCHEMA.`{table}` WHERE "
+            "TABLE_SCHEMA LIKE 'pg%' GROUP BY TABLE_SCHEMA ORDER BY 1"
+        )
+        assert (
+            _rows(engine, sql.replace("'pg%'", "'pg%' AND TABLE_SCHEMA NOT LIKE 'pgw%'"))
+            == (drill(sql)["rows"])
+        ), table
+
+
+def test_schemata_is_drills(engine):
+    sql = (
+        "SELECT SCHEMA_NAME, CATALOG_NAME, SCHEMA_OWNER, TYPE, IS_MUTABLE FROM "
+        "INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME LIKE 'pg%' OR SCHEMA_NAME LIKE 'maria%' "
+        "ORDER BY 1"
+    )
+    ours = {"pg", "pgw", "maria"}
+    want = [r for r in drill(sql)["rows"] if r[0].split(".")[0] in ours]
+    assert _rows(engine, sql) == want

@@ -220,3 +220,134 @@ def test_the_server_reads_a_mongo_plugin_created_over_rest(spark, ferretdb, engi
         assert "Object 'nope' not found within 'mdb.shop'" in missing["errorMessage"]
     finally:
         srv.stop()
+
+
+# Push-down (#32): the same statements through a plugin that asks the server for filters,
+# columns and limits (the default, as Drill) and through one with Drill's pluginOptimizations
+# all off (every document read, everything evaluated by Spark): the answers must be the same,
+# and match what Drill 1.22's mongo plugin answered over the same server.
+PUSHED = [
+    "SELECT sku, qty FROM mongo.crm.contacts WHERE qty > 3 ORDER BY sku",
+    "SELECT sku FROM mongo.crm.contacts WHERE kind = 'b' AND qty <= 2 ORDER BY sku",
+    "SELECT sku FROM mongo.crm.contacts WHERE kind IN ('a', 'c') OR qty = 5 ORDER BY sku",
+    "SELECT sku FROM mongo.crm.contacts WHERE qty IS NULL ORDER BY sku",
+    "SELECT sku, kind FROM mongo.crm.contacts WHERE qty IS NOT NULL AND kind <> 'a' ORDER BY sku",
+    "SELECT sku FROM mongo.crm.contacts WHERE kind NOT IN ('a', 'b') ORDER BY sku",
+    "SELECT c.sku, c.dim.w AS w FROM mongo.crm.contacts c WHERE c.dim.w = 2 ORDER BY c.sku",
+    "SELECT sku, price FROM mongo.crm.contacts WHERE price < 5 ORDER BY sku",
+    "SELECT count(*) AS n FROM mongo.crm.contacts WHERE qty >= 2",
+    "SELECT kind, count(*) AS n, sum(qty) AS q, min(sku) AS lo, max(price) AS hi "
+    "FROM mongo.crm.contacts GROUP BY kind ORDER BY kind",
+    "SELECT c.dim.tag AS tag FROM mongo.crm.contacts c WHERE c.sku = 's04'",
+]
+PLAIN = {
+    "pluginOptimizations": {
+        k: False
+        for k in (
+            "supportsProjectPushdown",
+            "supportsFilterPushdown",
+            "supportsAggregatePushdown",
+            "supportsLimitPushdown",
+        )
+    }
+}
+
+
+@pytest.fixture(scope="module")
+def both(spark, ferretdb, engine) -> tuple[SqlEngine, SqlEngine]:
+    """(the `engine` fixture's session, one whose `mongo` plugin pushes nothing down)"""
+    plain = {"type": "mongo", "connection": ferretdb.uri, "batchSize": 100, **PLAIN}
+    return engine, SqlEngine(spark, SqlSession(workspaces={}, plugins={"mongo": plain}))
+
+
+def _from_documents(sql: str) -> list[list[Any]]:
+    """What the documents say for the statements Drill pushed into FerretDB, which answered
+    them wrongly (`$dim.w` as a value) or not at all (no `$literal`, no `$min` in `$group`)."""
+    docs = [json.loads(d) for d in mongo_data.DOCUMENTS["crm"]["contacts"]]
+    if "c.dim.w = 2" in sql:
+        return [[d["sku"], 2] for d in docs if d["dim"]["w"] == 2]
+    if "c.sku = 's04'" in sql:
+        return [[d["dim"]["tag"]] for d in docs if d["sku"] == "s04"]
+    if "WHERE qty >= 2" in sql:
+        return [[sum(1 for d in docs if (d.get("qty") or 0) >= 2)]]
+    kinds = sorted({d["kind"] for d in docs})
+    of = {k: [d for d in docs if d["kind"] == k] for k in kinds}
+    return [
+        [
+            k,
+            len(of[k]),
+            sum(d.get("qty") or 0 for d in of[k]),
+            min(d["sku"] for d in of[k]),
+            max(d["price"] for d in of[k]),
+        ]
+        for k in kinds
+    ]
+
+
+def _drills(sql: str) -> list[list[Any]]:
+    want = ANSWERS[" ".join(sql.split())]
+    wrong = (
+        not want["ok"]
+        or any("$" in str(v) for r in want["rows"] for v in r)
+        or ("c.dim.w = 2" in sql)
+    )
+    return _from_documents(sql) if wrong else want["rows"]
+
+
+@pytest.mark.parametrize("sql", PUSHED)
+def test_pushed_down_answers_are_the_unpushed_ones_and_drills(both, sql):
+    pushed, plain = both
+    columns, rows = run(pushed, sql)
+    assert (columns, rows) == run(plain, sql)
+    assert [list(r.values()) for r in rows] == _drills(sql)
+    want = ANSWERS[" ".join(sql.split())]
+    if want["ok"]:
+        assert columns == want["columns"]
+
+
+def _spark_plan(engine: SqlEngine, sql: str) -> str:
+    return engine.execute(sql)[-1].explain(print_it=False)
+
+
+def test_the_plan_shows_what_the_server_was_asked(both):
+    pushed, plain = both
+    plan = _spark_plan(pushed, "SELECT sku FROM mongo.crm.contacts WHERE qty > 3 AND kind = 'b'")
+    assert '{"qty": {"$gt": {"$numberLong": "3"}}}, {"kind": {"$eq": "b"}}]}' in plan
+    assert 'pushed: filter: {"$and": [' in plan
+    assert 'projection: {"sku": 1, "kind": 1, "qty": 1, "_id": 0}' in plan
+    plan = _spark_plan(pushed, "SELECT c.dim.w AS w FROM mongo.crm.contacts c LIMIT 2")
+    assert 'projection: {"dim.w": 1, "_id": 0}' in plan and "limit: 2" in plan
+    # a double is compared by Spark alone (a Decimal128 or NaN compares otherwise in MongoDB)
+    plan = _spark_plan(pushed, "SELECT sku FROM mongo.crm.contacts WHERE price < 5")
+    assert 'filter: {"price": {"$ne": null}}, projection: {"sku": 1, "price": 1, "_id": 0}' in plan
+    plan = _spark_plan(plain, "SELECT sku FROM mongo.crm.contacts WHERE qty > 3")
+    assert "nothing pushed" in plan
+
+
+def test_a_field_spelled_two_ways_or_of_mixed_kinds_is_not_asked_of_the_server(engine):
+    """`qty` and `QTY` are one column (Drill's names), `mix` holds 1, "2" and 3 (VARCHAR text):
+    MongoDB matches names exactly and compares values of one kind, so neither filter can be
+    pushed; the documents say what the answers must be."""
+    sql = "SELECT qty FROM mongo.crm.drift WHERE qty >= 2 ORDER BY qty"
+    assert "filter:" not in _spark_plan(engine, sql)
+    assert run(engine, sql)[1] == [{"qty": 2}, {"qty": 3}]
+    sql = "SELECT mix FROM mongo.crm.drift WHERE mix = '1' OR mix = '2' ORDER BY mix"
+    assert "filter:" not in _spark_plan(engine, sql)
+    assert run(engine, sql)[1] == [{"mix": "1"}, {"mix": "2"}]
+
+
+def test_a_collection_is_read_in_pages_of_id_ranges(spark, ferretdb, engine, monkeypatch):
+    """Pages of 10 documents: the 25 contacts are three `_id` ranges, each a Spark task's; the
+    mixed-kind `_id`s of another collection are one page (a range compares one kind only)."""
+    from drillspark.spark.storage import mongo
+
+    monkeypatch.setattr(mongo, "PAGE_DOCUMENTS", 10)
+    plan = _spark_plan(engine, "SELECT sku FROM mongo.crm.contacts WHERE qty > 3")
+    assert "pages: 3" in plan, plan
+    for sql in PUSHED:
+        assert [list(r.values()) for r in run(engine, sql)[1]] == _drills(sql), sql
+    _, rows = run(engine, "SELECT count(*) AS n, sum(c.dim.w) AS w FROM mongo.crm.contacts c")
+    assert rows == [{"n": 25, "w": sum(i % 4 for i in range(1, 26))}]
+    sql = "SELECT count(*) AS n, sum(v) AS v FROM mongo.crm.mixed WHERE v >= 0"
+    assert "pages: 1" in _spark_plan(engine, sql)
+    assert run(engine, sql)[1] == [{"n": 12, "v": sum(range(12))}]

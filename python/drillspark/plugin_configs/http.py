@@ -49,6 +49,29 @@ METHODS = ("GET", "POST")
 INPUT_TYPES = ("json", "csv", "xml")
 AUTH_TYPES = ("none", "basic")
 PAGINATORS = ("OFFSET", "PAGE", "INDEX", "HEADER_INDEX")
+POST_LOCATIONS = ("QUERY_STRING", "POST_BODY", "JSON_BODY", "XML_BODY")
+# Drill 1.22's csvOptions (HttpCSVOptions) and xmlOptions (HttpXmlOptions) fields
+CSV_FIELDS: dict[str, tuple[tuple[type, ...], Any]] = {
+    "delimiter": ((str,), ","),
+    "quote": ((str,), '"'),
+    "quoteEscape": ((str,), '"'),
+    "lineSeparator": ((str,), "\n"),
+    "headerExtractionEnabled": ((bool,), None),
+    "numberOfRowsToSkip": ((int,), 0),
+    "numberOfRecordsToRead": ((int,), -1),
+    "lineSeparatorDetectionEnabled": ((bool,), True),
+    "maxColumns": ((int,), 512),
+    "maxCharsPerColumn": ((int,), 4096),
+    "skipEmptyLines": ((bool,), True),
+    "ignoreLeadingWhitespaces": ((bool,), True),
+    "ignoreTrailingWhitespaces": ((bool,), True),
+    "nullValue": ((str,), None),
+}
+XML_FIELDS: dict[str, tuple[tuple[type, ...], Any]] = {
+    "dataLevel": ((int,), 1),
+    "allTextMode": ((bool,), True),
+    "schema": ((dict,), None),
+}
 # where a secret sits in a connection, in the plugin, and in a credentials provider
 _CREDENTIALS = ("credentialsProvider", "credentials")
 _SECRET_KEYS = ("password", "proxyPassword", "clientSecret", "accessToken", "refreshToken")
@@ -119,6 +142,21 @@ class HttpConfig(PluginConfig):
             params = spec.get("params") or []
             if not all(isinstance(p, str) for p in params):
                 raise PluginConfigError(f"{where}: 'params' must be a list of names")
+            location = str(spec.get("postParameterLocation") or "QUERY_STRING").upper()
+            if location not in POST_LOCATIONS:
+                raise PluginConfigError(
+                    f"{where}: 'postParameterLocation' must be one of {', '.join(POST_LOCATIONS)}"
+                )
+            for field, fields in (("csvOptions", CSV_FIELDS), ("xmlOptions", XML_FIELDS)):
+                given = spec.get(field)
+                if isinstance(given, Mapping):
+                    unknown = sorted(set(given) - set(fields))
+                    if unknown:
+                        raise PluginConfigError(
+                            f"{where}, {field}: unknown field '{unknown[0]}' (its fields: "
+                            f"{', '.join(fields)})"
+                        )
+                    _check_fields(f"{where}, {field}", given, fields)
             paginator = spec.get("paginator")
             if paginator is not None:
                 _check_fields(f"{where}, paginator", paginator, PAGINATOR_FIELDS)

@@ -95,6 +95,15 @@ class DrillServer:
             )
         self.auth = Authenticator(self.users)
         self.catalog = Catalog(self.workspaces, self.storage, self.state_dir)
+        # each enabled `file` plugin (a --storage file's, the state's, and from now on those
+        # created, changed, disabled or deleted over REST or the console) is a Spark catalog of
+        # its name, at once: spark.sql in this session reads what the REST API serves
+        self._spark_catalogs: set[str] = set()
+        for name in self.catalog.plugin_names():
+            config = self.catalog.plugins.get(name)
+            if config is not None and config.type == "file" and config.enabled:
+                self._catalog_changed(name, config)
+        self.catalog.listeners.append(self._catalog_changed)
         # temporary tables a crashed server of this host left in its temporary workspace
         tmp = self.catalog.workspaces.get("tmp")
         for name in temporary.remove_orphans(tmp) if tmp else []:
@@ -154,6 +163,16 @@ class DrillServer:
         self.on_failure: Callable[[str], None] | None = None
         self._stopping = threading.Event()
 
+    def _catalog_changed(self, name: str, config: Any) -> None:
+        """Plugin `name` changed (None: deleted): its Spark catalog follows it."""
+        from drillspark.spark.storage import file_catalogs
+
+        raw = None if config is None else config.raw
+        if file_catalogs.follow(self.spark, name, raw):
+            self._spark_catalogs.add(name)
+        else:
+            self._spark_catalogs.discard(name)
+
     # --------------------------------------------------------------- lifecycle
     @property
     def url(self) -> str:
@@ -203,6 +222,13 @@ class DrillServer:
         self.log_buffer.detach()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if self._spark_catalogs and self.spark_failure() is None:
+            from drillspark.spark.storage import file_catalogs
+
+            self.catalog.listeners.clear()
+            for name in sorted(self._spark_catalogs):  # the session outlives its server
+                file_catalogs.unregister(self.spark, name)
+            self._spark_catalogs.clear()
 
     def __enter__(self) -> DrillServer:
         return self.start()

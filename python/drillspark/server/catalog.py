@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drillspark.formats import registry as format_registry
@@ -85,7 +85,14 @@ class Catalog:
         if storage:
             self.plugins.apply(storage, keep=False)
         self._derive()
-        self.plugins.on_change = lambda name, config: self._derive()
+        # who else hears of a plugin's change (the server: its `file` plugins' Spark catalogs)
+        self.listeners: list[Callable[[str, PluginConfig | None], None]] = []
+        self.plugins.on_change = self._changed
+
+    def _changed(self, name: str, config: PluginConfig | None) -> None:
+        self._derive()
+        for listener in list(self.listeners):
+            listener(name, config)
 
     # --------------------------------------------------------------- sessions
     def session(

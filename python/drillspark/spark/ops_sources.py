@@ -21,13 +21,37 @@ def scan(tr: Translator, op: lo.Scan) -> Rel:
     engine = tr.storage.get(op.storage_engine, tr.where(op))
     if not engine.readable:
         raise tr.fail(op, f"storage engine {op.storage_engine!r} ({engine.kind}) cannot be scanned")
-    df = engine.read(tr.spark, op.selection)
+    selection = op.selection
+    cap = _row_cap(tr, op) if getattr(engine, "takes_limit", False) else None
+    if cap is not None and isinstance(selection, dict):
+        selection = {**selection, "limit": cap}  # the engine may ask its source for no more
+    df = engine.read(tr.spark, selection)
     ref = getattr(op, "ref", None)
     if ref is not None:
         # 2013: every record is held under `ref` (`donuts.ppu`)
         cols = [F.col(quote(c)) for c in df.columns]
         df = df.select(*record_of([(names_of(ref), F.struct(*cols))]))
     return Rel(df)
+
+
+def _row_cap(tr: Translator, op: lo.Scan) -> int | None:
+    """How many rows of the scan the plan can use: a limit's end when the scan reaches it alone
+    through projects only (each the one consumer of its input), else None. The limit stays in
+    the plan; an engine that takes the cap (`takes_limit`: http's `limitQueryParam` and
+    paginators) only asks for less."""
+    consumers: dict[int, list[Any]] = {}
+    for other in tr.ops.values():
+        for i in other.input_ids:
+            consumers.setdefault(i, []).append(other)
+    current: Any = op
+    while len(consumers.get(current.id, [])) == 1:
+        nxt = consumers[current.id][0]
+        if isinstance(nxt, lo.Limit):
+            return nxt.last if nxt.last is not None and nxt.last >= 0 else None
+        if not isinstance(nxt, lo.Project) or "flatten" in repr(nxt.projections).lower():
+            return None
+        current = nxt
+    return None
 
 
 def constant(tr: Translator, op: lo.Values | lo.Constant) -> Rel:

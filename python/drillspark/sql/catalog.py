@@ -139,6 +139,7 @@ def dfs_workspaces(session: SqlSession) -> list[str]:
 def schema_names(session: SqlSession) -> list[str]:
     """The schemas as Drill lists them (SHOW SCHEMAS, INFORMATION_SCHEMA.SCHEMATA); a `jdbc`
     plugin's are the plugin and its database's schemas (asked of the database)."""
+    load_file_schemas(session)
     return (
         [f"dfs.{w}" for w in dfs_workspaces(session)]
         + [ISCHEMA, SYS, "cp.default"]
@@ -149,6 +150,19 @@ def schema_names(session: SqlSession) -> list[str]:
         ]
         + plugin_schema_names(session)
     )
+
+
+def load_file_schemas(session: SqlSession) -> None:
+    """Drill 1.22 asks every file plugin's file system when it lists schemas: one that cannot
+    answer (an S3 endpoint down) fails SHOW SCHEMAS naming it (filesystems.load_schema)."""
+    for plugin in sorted(session.file_plugins()):
+        workspaces = sorted(session.file_workspaces(plugin))
+        location = session.file_workspace(plugin, workspaces[0]).location
+        if filesystems.is_remote(location):
+            try:
+                filesystems.load_schema(session._spark(), plugin, location)
+            except filesystems.FileSystemError as e:
+                raise ValidationError(str(e)) from None
 
 
 def plugin_schema_names(session: SqlSession) -> list[str]:
@@ -177,8 +191,8 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
             continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
-        except jdbc.JdbcError as e:
-            raise ValidationError(str(e)) from None
+        except jdbc.JdbcError:
+            continue  # a database that cannot be reached is left out, as Drill leaves it out
         out += [name] + [f"{name}.{s}" for s in found]
     return out
 
@@ -189,9 +203,16 @@ def plugin_tables(
     """SHOW TABLES IN a `mongo` database (its collections) or an `http` connection (none, as
     Drill lists): (schema name, table names); None when `parts` names no such schema."""
     plugin = session.plugin(parts[0]) if parts else None
-    if plugin is None or plugin[1].get("type") not in ("mongo", "http", "kafka") or not parts:
+    if plugin is None or plugin[1].get("type") not in ("mongo", "http", "kafka", "jdbc"):
         return None
     name, config = plugin
+    if config.get("type") == "jdbc":  # the database's own catalog (jdbc.show_tables)
+        from drillspark.spark.storage import jdbc
+
+        try:
+            return jdbc.show_tables(session._spark(), config, list(parts[1:]), name)
+        except jdbc.JdbcError as e:
+            raise ValidationError(str(e)) from None
     if config.get("type") == "kafka":  # the plugin's topics
         from drillspark.spark.storage import kafka
 
@@ -295,6 +316,10 @@ def schema_configs(session: SqlSession) -> list[dict]:
                 }
             )
     for name, config in sorted(session.plugins.items()):
+        if config.get("type") == "jdbc":  # the plugin and its database's schemas (jdbc.py)
+            from drillspark.spark.storage import jdbc
+
+            out += jdbc.ischema_entries(session._spark(), config, name)
         if config.get("type") == "http":  # the plugin, and each connection taking a table name
             from drillspark.spark.storage import http
 

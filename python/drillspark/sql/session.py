@@ -355,7 +355,10 @@ class SqlSession:
         def connection(p: str) -> str:
             return str(self.plugins[p].get("connection") or "").rstrip("/")
 
-        plugin = next((p for p in self.file_plugins() if path.startswith(connection(p))), "?")
+        def holds(p: str) -> bool:  # s3a://data is not s3a://database's connection
+            return path == connection(p) or path.startswith(connection(p) + "/")
+
+        plugin = next((p for p in self.file_plugins() if holds(p)), "?")
         secrets = config_from_json(plugin, self.plugins[plugin]).secrets() if plugin != "?" else []
         return filesystems.describe(error, plugin, secrets)
 

@@ -7,8 +7,10 @@ name, precision and scale), so JDBC's ResultSetMetaData names Drill's types.
 
 Types as Arrow has them: Spark's map is an Arrow map, a struct (Drill's MAP) a struct, an array a
 list, DECIMAL a decimal128, TIMESTAMP a timestamp in UTC (the server's session zone), an
-INTERVAL DAY TO SECOND a duration. Spark has no Arrow form for INTERVAL YEAR TO MONTH: such a
-column is sent as its SQL text (`INTERVAL '1-2' YEAR TO MONTH`)."""
+INTERVAL DAY TO SECOND a duration. Spark writes no Arrow for INTERVAL YEAR TO MONTH: such a
+column is cast by Spark to its months (an int) and sent as Arrow's month-day-nano interval
+(months, 0 days, 0 ns), the interval type both ADBC (pyarrow) and the Flight SQL JDBC driver
+read; nested in a struct, array or map it goes as its SQL text."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from drillspark.server import values
@@ -40,10 +43,35 @@ def _arrow_form(data_type: Any) -> Any:
         return None
 
 
-def arrow_ready(df: Any) -> Any:
-    """`df` with each column Spark cannot write as Arrow turned into its text."""
+def _year_month(data_type: Any) -> bool:
+    return type(data_type).__name__ == "YearMonthIntervalType"
+
+
+def months(df: Any) -> Any:
+    """`df` with each year-month interval column as its months (Spark casts a YEAR, MONTH or
+    YEAR TO MONTH interval to INTERVAL MONTH, and that to an int: a multi-unit interval has no
+    int cast of its own)."""
     from pyspark.sql import functions as F
 
+    fields = df.schema.fields
+    if not any(_year_month(f.dataType) for f in fields):
+        return df
+    names = [f"c{i}" for i in range(len(fields))]  # positional: answer names may repeat
+    cols = []
+    for name, f in zip(names, fields, strict=True):
+        col = F.col(name)
+        if _year_month(f.dataType):
+            col = col.cast("interval month").cast("int").alias(name)
+        cols.append(col)
+    return df.toDF(*names).select(*cols).toDF(*[f.name for f in fields])
+
+
+def arrow_ready(df: Any) -> Any:
+    """`df` with each year-month interval column as its months and each other column Spark
+    cannot write as Arrow turned into its text."""
+    from pyspark.sql import functions as F
+
+    df = months(df)
     if all(_arrow_form(f.dataType) is not None for f in df.schema.fields):
         return df
     cols = []
@@ -69,7 +97,9 @@ def spark_schema(struct: Any) -> pa.Schema:
     for f in struct.fields:
         arrow_type = _arrow_form(f.dataType)
         drill_type = values.metadata_name(f.dataType)
-        if arrow_type is None:
+        if _year_month(f.dataType):
+            arrow_type = pa.month_day_nano_interval()
+        elif arrow_type is None:
             arrow_type, drill_type = pa.string(), "VARCHAR"
         fields.append(_described(pa.field(f.name, arrow_type, nullable=f.nullable), drill_type))
     return pa.schema(fields)
@@ -110,6 +140,11 @@ def conform(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
     JVM's Arrow types differ from the declared ones)."""
     if batch.schema.equals(schema, check_metadata=True):
         return batch
+    columns = [
+        interval_of_months(c) if f.type == _MDN and pa.types.is_integer(c.type) else c
+        for c, f in zip(batch.columns, schema, strict=True)
+    ]
+    batch = pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
     if not batch.schema.equals(schema, check_metadata=False):
         plain = pa.schema([f.remove_metadata() for f in schema])
         try:
@@ -117,6 +152,24 @@ def conform(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
             batch = pa.Table.from_batches([batch]).cast(plain).combine_chunks().to_batches()[0]
     return pa.RecordBatch.from_arrays(batch.columns, schema=schema)
+
+
+_MDN = pa.month_day_nano_interval()
+# a month-day-nano value: months and days (int32), nanoseconds (int64), little-endian
+_MDN_SLOT = np.dtype([("months", "<i4"), ("days", "<i4"), ("nanos", "<i8")])
+
+
+def interval_of_months(array: pa.Array) -> pa.Array:
+    """An int array of months as month-day-nano intervals (0 days, 0 ns), built from its
+    buffers (no Python object per value)."""
+    if array.offset:
+        array = pa.concat_arrays([array])  # a slice: its own buffers from 0
+    slots = np.zeros(len(array), dtype=_MDN_SLOT)
+    slots["months"] = array.fill_null(0).to_numpy(zero_copy_only=False)
+    validity = array.buffers()[0] if array.null_count else None
+    return pa.Array.from_buffers(
+        _MDN, len(array), [validity, pa.py_buffer(slots.tobytes())], array.null_count
+    )
 
 
 # the job properties of the thread that reads an answer (the query's group, its cancel, its
@@ -142,8 +195,8 @@ def write(
         if batch.num_rows:
             yield batch
         return
+    schema = spark_schema(df.schema)  # a year-month interval's type: before arrow_ready
     df = arrow_ready(df)
-    schema = spark_schema(df.schema)
     yield schema
     large = df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false")
     for batch in _batches(df, large == "true", whole):

@@ -46,22 +46,9 @@ def write(
 
 
 def months(df: Any) -> Any:
-    """`df` with each year-month interval column as its months (Spark casts a YEAR, MONTH or
-    YEAR TO MONTH interval to INTERVAL MONTH, and that to an int: a multi-unit interval has no
-    int cast of its own)."""
-    from pyspark.sql import functions as F
-
-    fields = df.schema.fields
-    if not any(type(f.dataType).__name__ == "YearMonthIntervalType" for f in fields):
-        return df
-    names = [f"c{i}" for i in range(len(fields))]  # positional: answer names may repeat
-    cols = []
-    for name, f in zip(names, fields, strict=True):
-        col = F.col(name)
-        if type(f.dataType).__name__ == "YearMonthIntervalType":
-            col = col.cast("interval month").cast("int").alias(name)
-        cols.append(col)
-    return df.toDF(*names).select(*cols).toDF(*[f.name for f in fields])
+    """`df` with each year-month interval column as its months (Drill's INTERVALYEAR value),
+    as Flight SQL's writer casts them."""
+    return batches.months(df)
 
 
 def _timestamp_ms(value: _dt.datetime) -> int:

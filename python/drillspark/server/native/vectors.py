@@ -13,7 +13,8 @@ after another), laid out as Drill 1.22's Drillbit lays them out for its JDBC dri
 * a MAP as its members' vectors; a REPEATED column as `$offsets$` and the elements' vector
   (`$data$`, REQUIRED; a REPEATED MAP lists its members instead; an array of arrays is a
   REPEATED LIST whose `$data$` is itself a REPEATED vector); a DICT (a Spark map) as
-  `$offsets$` and its entries' `key` and `value` vectors (a null map is an empty one).
+  `$offsets$` and its entries' `key` and `value` vectors (a null map is an empty one); an
+  array of maps is a REPEATED DICT: `$offsets$` and the maps' DICT vector (`$inner$`, REQUIRED).
 
 A column is encoded whole from its Arrow buffers (numpy and pyarrow compute), never a Python
 object per value: the answer's batches come from Spark's JVM as Arrow (rows.py). An empty
@@ -106,8 +107,11 @@ def column_of(name: str, data_type: Any, nullable: bool = True) -> Column:
         return Column(name, MinorType.DICT, DataMode.REQUIRED, children=[key, value])
     if kind == "ArrayType":
         element = column_of("$data$", data_type.elementType, False)
-        if element.as_text or element.minor == MinorType.DICT:
+        if element.as_text:
             return Column(name, MinorType.VARCHAR, mode, as_text=True)
+        if element.minor == MinorType.DICT:  # Drill's REPEATED DICT: its maps' `$inner$`
+            element.name = "$inner$"
+            return Column(name, MinorType.DICT, DataMode.REPEATED, children=[element])
         if element.minor == MinorType.MAP and element.mode == DataMode.REQUIRED:
             return Column(name, MinorType.MAP, DataMode.REPEATED, children=element.children)
         if element.mode == DataMode.REPEATED:  # an array of arrays: Drill's REPEATED LIST
@@ -422,13 +426,17 @@ def _repeated(column: Column, array: pa.Array) -> tuple[SerializedField, bytes]:
     """A REPEATED column (its elements' vector or a REPEATED MAP's members) or a DICT (its
     keys' and values' vectors)."""
     count = len(array)
+    offsets_field, _ = _offsets(np.zeros(0, dtype=np.int64))
+    if not count and _repeats_dicts(column):
+        # Drill 1.22's empty REPEATED DICT: its `$inner$` lists its `$offsets$` alone
+        inner = _field(column.children[0], 0, 0, [offsets_field])
+        return _field(column, 0, 0, [offsets_field, inner]), b""
     if not count:  # Drill's empty repeated vector: its children, no values, no bytes
-        offsets_field, _ = _offsets(np.zeros(0, dtype=np.int64))
         empty = [vector(c, entry_array(c, []))[0] for c in column.children]
         return _field(column, 0, 0, [offsets_field, *empty]), b""
     lengths, cut = _list_parts(array)
     offsets_field, offsets = _offsets(lengths)
-    if column.minor == MinorType.DICT:
+    if column.minor == MinorType.DICT and not _repeats_dicts(column):
         if pa.types.is_null(array.type):
             parts = [entry_array(c, []) for c in column.children]
         else:
@@ -452,6 +460,11 @@ def _repeated(column: Column, array: pa.Array) -> tuple[SerializedField, bytes]:
     return out, data
 
 
+def _repeats_dicts(column: Column) -> bool:
+    """A REPEATED DICT (an array of maps), not a DICT (whose own vector repeats entries)."""
+    return column.minor == MinorType.DICT and column.mode == DataMode.REPEATED
+
+
 # ------------------------------------------------------------------------ plain entries
 def entry_array(column: Column, values: list[Any]) -> pa.Array:
     """A column's Arrow array from plain entries, None for null: numbers, booleans and
@@ -468,12 +481,12 @@ def entry_array(column: Column, values: list[Any]) -> pa.Array:
         lists = [v or [] for v in values]
         offsets = pa.array(np.cumsum([0, *map(len, lists)]), pa.int32())
         flat = [x for items in lists for x in items]
-        if minor == MinorType.DICT:
+        if minor == MinorType.DICT and column.mode != DataMode.REPEATED:
             key, value = column.children
             keys = entry_array(key, [e[0] for e in flat])
             items = entry_array(value, [e[1] for e in flat])
             return pa.MapArray.from_arrays(offsets, keys, items)
-        element = (
+        element = (  # a REPEATED DICT's element: its `$inner$` DICT column
             Column("$data$", MinorType.MAP, DataMode.REQUIRED, children=column.children)
             if minor == MinorType.MAP
             else column.children[0]

@@ -419,6 +419,7 @@ class _Place:
 
     classpath: Sequence[str]
     confine_to: Sequence[wsp.Workspace]
+    named: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # the run's configs
 
 
 def _sink(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
@@ -430,9 +431,10 @@ def _mock(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
 
 
 def _metadata(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
+    from drillspark.spark.storage.jdbc import ischema_catalogs  # jdbc plugins' own catalogs
     from drillspark.spark.storage.metadata import MetadataEngine  # INFORMATION_SCHEMA, sys
 
-    return MetadataEngine(name, config)
+    return MetadataEngine(name, config, catalog_of=ischema_catalogs(place.named))
 
 
 def _jdbc(name: str, config: Mapping[str, Any], place: _Place) -> StorageEngine:
@@ -518,7 +520,7 @@ def make_engine(
     if build is None:
         known = ", ".join(sorted({*ENGINES, "named"} - {SCREEN.lower()}))
         raise StorageError(f"storage engine {name!r} has unknown type {kind!r} (known: {known})")
-    return build(name, config, _Place(classpath, confine_to))
+    return build(name, config, _Place(classpath, confine_to, named or {}))
 
 
 class StorageRegistry:

@@ -93,6 +93,30 @@ def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
     return True
 
 
+def unregister(spark: SparkSession, name: str) -> bool:
+    """`name`'s catalog no longer serves (its plugin was deleted or disabled): its confs are
+    unset, so the catalog Spark keeps loaded answers that the table is not found, and its
+    Hadoop settings are released (filesystems.release); False when it was no plugin's."""
+    key = f"spark.sql.catalog.{name}"
+    if name in BUILT_IN or spark.conf.get(key, None) != CATALOG_CLASS:
+        return False
+    for old in [k for k in spark.conf.getAll if k == key or k.startswith(key + ".")]:
+        spark.conf.unset(old)
+    filesystems.release(spark, name)
+    return True
+
+
+def follow(spark: SparkSession, name: str, config: Mapping[str, Any] | None) -> bool:
+    """Plugin `name` changed (None: deleted): its catalog serves the new config, or none
+    (deleted, disabled, not a `file` plugin any more, or refused here); whether it serves."""
+    if name in BUILT_IN:
+        return False
+    if config is not None and config.get("type") == "file" and register(spark, name, config):
+        return True
+    unregister(spark, name)
+    return False
+
+
 def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     """Catalogs for the `file` plugins of `storage` (name -> Drill's config), beside `dfs`,
     whose catalog takes the workspaces a partial `dfs` config adds; the names registered."""
@@ -103,8 +127,9 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
         if name == "dfs" and config.get("type") in (None, "file"):
             for k, v in workspace_confs("dfs", config).items():
                 spark.conf.set(k, v)
-        elif (
-            name not in BUILT_IN and config.get("type") == "file" and register(spark, name, config)
-        ):
-            done.append(name)
+        elif name not in BUILT_IN and config.get("type") == "file":
+            if follow(spark, name, config):
+                done.append(name)
+        elif name not in BUILT_IN and "type" not in config and not _enabled(config):
+            unregister(spark, name)  # {"s3": {"enabled": false}}: disabled
     return done

@@ -119,6 +119,25 @@ def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping
             _fs(spark, connection).close()
 
 
+def release(spark: SparkSession, plugin: str) -> None:
+    """Forget plugin `plugin`'s settings in the session (it was deleted or disabled): its
+    scoped keys are unset and its connection is free for another plugin's settings."""
+    jsc = getattr(spark.sparkContext, "_jsc", None)
+    if jsc is None:
+        return
+    with _LOCK:
+        held = [k for k, (owner, _) in _SCOPED.items() if k[0] == id(jsc) and owner == plugin]
+        conf = jsc.hadoopConfiguration()
+        for key in held:
+            for name, _ in _SCOPED.pop(key)[1]:
+                if name.startswith(S3A_BUCKET_PREFIX):  # session-wide keys may be another's too
+                    conf.unset(name)
+            if key[1].lower().startswith("s3a:"):
+                # a cached FileSystem keeps the settings it was made with
+                with contextlib.suppress(Exception):
+                    _fs(spark, key[1]).close()
+
+
 def _session_wide_clash(
     session: int, base: str, plugin: str, settings: Mapping[str, str]
 ) -> tuple[str, str] | None:
@@ -181,6 +200,29 @@ def is_file(spark: SparkSession, uri: str) -> bool:
         raise
 
 
+def load_schema(
+    spark: SparkSession, plugin: str, location: str, secrets: Sequence[str] = ()
+) -> None:
+    """Ask the file system of plugin `plugin` for its workspace `location` (one request), as
+    Drill 1.22 does whenever a statement loads the plugin's schemas (SHOW SCHEMAS,
+    INFORMATION_SCHEMA): a file system that cannot answer fails the statement, in Drill's
+    words, naming the plugin and the cause (a workspace that holds nothing yet is fine)."""
+    fs = _fs(spark, location)
+    p = _path(spark, location)
+    try:
+        if p.isRoot():  # S3A answers a root's status without asking the store: list it
+            fs.listStatusIterator(p).hasNext()
+        else:
+            fs.getFileStatus(p)
+    except Exception as e:  # noqa: BLE001  (py4j's error carrying Java's exception)
+        java = getattr(e, "java_exception", None)
+        if java is not None and "FileNotFoundException" in str(java.getClass().getName()):
+            return
+        raise FileSystemError(
+            f"Failed to load schema for schema {plugin}: {describe(e, plugin, secrets)}"
+        ) from None
+
+
 def _hidden(name: str) -> bool:
     return name.startswith((".", "_"))
 
@@ -234,10 +276,16 @@ def write_whole(spark: SparkSession, uri: str, data: bytes, replace: bool = True
     is written and renamed over it."""
     fs = _fs(spark, uri)
     target = _path(spark, uri)
-    if urlsplit(uri).scheme.lower() in _OBJECT_STORES:
-        if not replace and fs.exists(target):
+    scheme = urlsplit(uri).scheme.lower()
+    if scheme in _OBJECT_STORES:
+        if replace:  # last writer wins, each whole
+            _write(fs.create(target, True), data)
+            return True
+        if scheme == "s3a":
+            return _create_new(fs, target, data)
+        if fs.exists(target):  # other stores: checked, then written (a race stays open)
             return False
-        _write(fs.create(target, True), data)
+        _write(fs.create(target, False), data)
         return True
     folder, name = uri.rsplit("/", 1)
     tmp = _path(spark, f"{folder}/.{name}.{uuid.uuid4().hex}.tmp")
@@ -256,6 +304,34 @@ def write_whole(spark: SparkSession, uri: str, data: bytes, replace: bool = True
     finally:
         if fs.exists(tmp):
             fs.delete(tmp, False)
+
+
+# Hadoop's createFile option for S3's conditional write (PUT with `If-None-Match: *`, S3A 3.4.2+
+# with fs.s3a.create.conditional.enabled, its default): the store creates the object only if
+# no object of that key exists, so of two writers that both found no file one alone succeeds
+CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite"
+
+
+def _create_new(fs: Any, target: Any, data: bytes) -> bool:
+    """Write `data` as a new object `target` of an object store, or return False when one is
+    there (already, or written by another process during the upload): the store decides,
+    atomically, with no listing or status request before."""
+    # no status request first: the PUT's condition is the check
+    builder = fs.createFile(target).overwrite(True)
+    builder.opt(CONDITIONAL_CREATE, "true")
+    try:
+        _write(builder.build(), data)
+    except Exception as e:  # noqa: BLE001  (py4j's error carrying the store's refusal)
+        if _precondition_failed(e):
+            return False
+        raise
+    return True
+
+
+def _precondition_failed(error: BaseException) -> bool:
+    """Whether `error` is the store's 412 to a conditional write (the object exists)."""
+    text = str(error)
+    return "412" in text or "PreconditionFailed" in text or "FileAlreadyExists" in text
 
 
 def _write(stream: Any, data: bytes) -> None:
@@ -346,6 +422,11 @@ def rename(spark: SparkSession, src: str, dst: str) -> bool:
 def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> str:
     """A remote file system's failure as one paragraph naming the plugin: the Java cause's
     first line (no stack trace), every secret of the plugin's config cut out."""
+    return f"storage plugin '{plugin}': {cause(error, secrets)}"
+
+
+def cause(error: BaseException, secrets: Sequence[str] = ()) -> str:
+    """`describe`'s text without the plugin."""
     java = getattr(error, "java_exception", None)
     text = ""
     if java is not None:
@@ -356,7 +437,7 @@ def describe(error: BaseException, plugin: str, secrets: Sequence[str] = ()) -> 
     for secret in secrets:
         if secret:
             text = text.replace(secret, "*****")
-    return f"storage plugin '{plugin}': {text}"
+    return text
 
 
 # ----------------------------------------------------------------------------- vanished objects

@@ -472,30 +472,43 @@ def list_tables(
     db_schema = _schema_in_db(spark, cfg, schema)
     if db_schema is None:
         return []
+    return _tables_by_schema(spark, cfg, db_schema).get(db_schema, [])
+
+
+def _tables_by_schema(
+    spark: SparkSession, cfg: JdbcConfig, db_schema: str | None
+) -> dict[str, list[tuple[str, str]]]:
+    """{database schema: sorted (table, TABLE_TYPE)} of one schema, or of every schema
+    (`db_schema` None): one catalog query either way."""
     if cfg.kind == POSTGRESQL:
+        where = "" if db_schema is None else f"n.nspname = {_sql_text(cfg.kind, db_schema)} AND "
         rows = query(
             spark,
             cfg,
             "SELECT c.relname, c.relkind, n.nspname FROM pg_catalog.pg_class c JOIN "
-            "pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = "
-            f"{_sql_text(cfg.kind, db_schema)} AND c.relkind IN "
+            f"pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE {where}c.relkind IN "
             "('r', 'p', 'v', 'i', 'I', 'S', 'm', 'f', 'c')",
             "cannot list tables",
         )
-        system = db_schema in ("pg_catalog", "information_schema")
-        out = []
-        for relname, relkind, _ in rows:
+        out: dict[str, list[tuple[str, str]]] = {}
+        for relname, relkind, nspname in rows:
             kind = _PG_KINDS.get(str(relkind), "TABLE")
-            if system and kind in ("TABLE", "VIEW", "INDEX"):
+            if nspname in ("pg_catalog", "information_schema") and kind in (
+                "TABLE",
+                "VIEW",
+                "INDEX",
+            ):
                 kind = "SYSTEM " + kind
-            out.append((str(relname), kind))
-        return sorted(out)
-    where = f"TABLE_SCHEMA = {_sql_text(cfg.kind, db_schema)}"
-    sql = f"SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE {where}"
+            out.setdefault(str(nspname), []).append((str(relname), kind))
+        return {k: sorted(v) for k, v in out.items()}
+    where = "" if db_schema is None else f" WHERE TABLE_SCHEMA = {_sql_text(cfg.kind, db_schema)}"
+    sql = f"SELECT TABLE_NAME, TABLE_TYPE, TABLE_SCHEMA FROM information_schema.TABLES{where}"
     if cfg.kind == OTHER:
-        sql = sql.replace("TABLE_NAME", "table_name").replace("TABLE_TYPE", "table_type")
-    rows = query(spark, cfg, sql, "cannot list tables")
-    return sorted((str(n), _MYSQL_KINDS.get(str(t), str(t))) for n, t in rows)
+        sql = sql.replace("TABLE_", "table_")
+    out = {}
+    for n, t, s in query(spark, cfg, sql, "cannot list tables"):
+        out.setdefault(str(s), []).append((str(n), _MYSQL_KINDS.get(str(t), str(t))))
+    return {k: sorted(v) for k, v in out.items()}
 
 
 @dataclass(frozen=True)
@@ -629,26 +642,65 @@ def list_columns(
     db_schema, db_table = resolve(spark, cfg, schema, table)
     if cfg.kind == OTHER:
         return _columns_from_spark(spark, cfg, db_schema, db_table)
-    s, t = _sql_text(cfg.kind, db_schema), _sql_text(cfg.kind, db_table)
+    return _columns_by_table(spark, cfg, db_schema, db_table).get((db_schema, db_table), [])
+
+
+# PostgreSQL's columns as information_schema.columns computes them, but of every table whatever
+# the user's privileges on it (its JDBC driver's getColumns, which Drill lists, does not ask):
+# name, data_type, udt_name, is_nullable, character_maximum_length, numeric_precision,
+# numeric_scale, ordinal_position, schema, table
+_TRUE = "information_schema._pg_truetypid(a.*, t.*), information_schema._pg_truetypmod(a.*, t.*)"
+_PG_COLUMNS = (
+    "SELECT a.attname, CASE WHEN t.typtype = 'd' THEN CASE WHEN bt.typelem <> 0 AND "
+    "bt.typlen = -1 THEN 'ARRAY' WHEN nbt.nspname = 'pg_catalog' THEN "
+    "format_type(t.typbasetype, NULL) ELSE 'USER-DEFINED' END ELSE CASE WHEN t.typelem <> 0 "
+    "AND t.typlen = -1 THEN 'ARRAY' WHEN nt.nspname = 'pg_catalog' THEN "
+    "format_type(a.atttypid, NULL) ELSE 'USER-DEFINED' END END AS data_type, t.typname, "
+    "CASE WHEN a.attnotnull OR (t.typtype = 'd' AND t.typnotnull) THEN 'NO' ELSE 'YES' END AS is_nullable, "
+    f"information_schema._pg_char_max_length({_TRUE}) AS length, "
+    f"information_schema._pg_numeric_precision({_TRUE}) AS numeric_precision, "
+    f"information_schema._pg_numeric_scale({_TRUE}) AS numeric_scale, a.attnum, n.nspname, "
+    "c.relname "
+    "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON a.attrelid = c.oid "
+    "JOIN pg_catalog.pg_namespace n ON c.relnamespace = n.oid "
+    "JOIN pg_catalog.pg_type t ON a.atttypid = t.oid "
+    "JOIN pg_catalog.pg_namespace nt ON t.typnamespace = nt.oid "
+    "LEFT JOIN (pg_catalog.pg_type bt JOIN pg_catalog.pg_namespace nbt "
+    "ON bt.typnamespace = nbt.oid) ON t.typtype = 'd' AND t.typbasetype = bt.oid "
+    "WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'v', 'f', 'p')"
+)
+
+
+def _columns_by_table(
+    spark: SparkSession, cfg: JdbcConfig, db_schema: str | None, db_table: str | None = None
+) -> dict[tuple[str, str], list[JdbcColumn]]:
+    """{(database schema, table): its JdbcColumns in order} of one table, or of every table
+    of the database (`db_schema` None; PostgreSQL or MariaDB / MySQL): one catalog query."""
+    where = ""
+    if db_schema is not None and db_table is not None:
+        s, t = _sql_text(cfg.kind, db_schema), _sql_text(cfg.kind, db_table)
+        where = f" WHERE table_schema = {s} AND table_name = {t}"
     if cfg.kind == POSTGRESQL:
-        sql = (
-            "SELECT column_name, data_type, udt_name, is_nullable, character_maximum_length, "
-            "numeric_precision, numeric_scale, ordinal_position FROM information_schema.columns "
-            f"WHERE table_schema = {s} AND table_name = {t}"
-        )
+        where = where.replace("table_schema", "n.nspname").replace("table_name", "c.relname")
+        sql = _PG_COLUMNS + (where.replace(" WHERE", " AND") if where else "")
         typed = _pg_column
     else:
         sql = (
             "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, CHARACTER_MAXIMUM_LENGTH, "
-            "NUMERIC_PRECISION, NUMERIC_SCALE, ORDINAL_POSITION FROM information_schema.COLUMNS "
-            f"WHERE TABLE_SCHEMA = {s} AND TABLE_NAME = {t}"
+            "NUMERIC_PRECISION, NUMERIC_SCALE, ORDINAL_POSITION, TABLE_SCHEMA, TABLE_NAME "
+            f"FROM information_schema.COLUMNS{where}"
         )
         typed = _mysql_column
-    rows = sorted(query(spark, cfg, sql, "cannot list columns"), key=lambda r: int(r[7]))
-    out = []
-    for i, row in enumerate(rows, start=1):
-        f, read = typed(row)
-        out.append(JdbcColumn(f.name, i, f, read, str(row[1]), _info(f)))
+    grouped: dict[tuple[str, str], list[tuple]] = {}
+    for row in query(spark, cfg, sql, "cannot list columns"):
+        grouped.setdefault((str(row[8]), str(row[9])), []).append(row)
+    out: dict[tuple[str, str], list[JdbcColumn]] = {}
+    for key, rows in grouped.items():
+        columns = []
+        for i, row in enumerate(sorted(rows, key=lambda r: int(r[7])), start=1):
+            f, read = typed(row)
+            columns.append(JdbcColumn(f.name, i, f, read, str(row[1]), _info(f)))
+        out[key] = columns
     return out
 
 
@@ -680,6 +732,136 @@ def _columns_from_spark(
             f = SqlField(sf.name, planning, sf.nullable)
         out.append(JdbcColumn(sf.name, i, f, drill_name_of(t), t.simpleString(), _info(f)))
     return out
+
+
+# ------------------------------------------------------------------- SHOW / INFORMATION_SCHEMA
+
+
+def show_tables(
+    spark: SparkSession, config: Config, parts: Sequence[str], name: str = TYPE
+) -> tuple[str, list[str]] | None:
+    """SHOW TABLES IN `name`.`parts`: (the schema as Drill shows it, table names), as Drill
+    1.22 answers it: the plugin alone lists its current schema's tables under that schema's
+    name (`pg.public`), PostgreSQL's database (`pg.shop`) the same tables under its own name;
+    MariaDB's plugin alone holds none. None when `parts` names no schema of the plugin."""
+    cfg = _config(config, name)
+    if len(parts) > 1:
+        return None
+    if not parts:
+        if cfg.kind != POSTGRESQL:
+            return name, []
+        shown = f"{name}.{_defaults(spark, cfg)[1]}"
+    else:
+        found = _match(parts[0], list_schemas(spark, cfg, name))
+        if found is None:
+            return None
+        shown = f"{name}.{found}"
+    return shown, [t for t, _ in list_tables(spark, cfg, list(parts), name)]
+
+
+def ischema_entries(spark: SparkSession, config: Config, name: str = TYPE) -> list[dict]:
+    """The plugin's schemas as the INFORMATION_SCHEMA engine's config lists them (SCHEMATA:
+    TYPE `jdbc`; mutable when the plugin is `writable`, the plugin alone never, as Drill
+    shows them): the plugin itself and each schema of its database, `workspace` holding the
+    schema's name under the plugin ("" for the plugin). A plugin whose database cannot be
+    reached lists none (Drill leaves it out of SHOW SCHEMAS too)."""
+    cfg = _config(config, name)
+    try:
+        names = list_schemas(spark, cfg, name)
+    except JdbcError:
+        return []
+    entry = {"type": TYPE, "views": False, "plugin": name}
+    out = [{**entry, "name": name, "mutable": False, "workspace": ""}]
+    out += [
+        {**entry, "name": f"{name}.{s}", "mutable": cfg.writable, "workspace": s} for s in names
+    ]
+    return out
+
+
+class SchemaCatalog:
+    """One schema of a jdbc plugin for INFORMATION_SCHEMA.TABLES and COLUMNS (metadata.py's
+    `Schema.catalog`): its tables and their columns with Drill 1.22's types, asked of the
+    database when first wanted, one catalog query for every schema of the plugin."""
+
+    def __init__(self, plugin: PluginCatalog, schema: str):
+        self.plugin, self.schema = plugin, schema
+
+    def tables(self) -> list[tuple[str, str]]:
+        """(table, TABLE_TYPE) pairs."""
+        db_schema = self.plugin.db_schema(self.schema)
+        return [] if db_schema is None else self.plugin.tables().get(db_schema, [])
+
+    def columns(self) -> list[tuple[str, list[tuple[SqlField, Mapping[str, Any]]]]]:
+        """(table, its (field, INFORMATION_SCHEMA.COLUMNS cells)) of the tables that have
+        columns (Drill lists none for an index or a sequence)."""
+        db_schema = self.plugin.db_schema(self.schema)
+        if db_schema is None:
+            return []
+        by_table = self.plugin.columns()
+        return [
+            (t, [(c.field, c.info) for c in by_table[(db_schema, t)]])
+            for t, _ in self.tables()
+            if (db_schema, t) in by_table
+        ]
+
+
+class PluginCatalog:
+    """A jdbc plugin's whole catalog for one INFORMATION_SCHEMA read, asked once."""
+
+    def __init__(self, spark: SparkSession, cfg: JdbcConfig):
+        self.spark, self.cfg = spark, cfg
+        self._tables: dict[str, list[tuple[str, str]]] | None = None
+        self._columns: dict[tuple[str, str], list[JdbcColumn]] | None = None
+
+    def db_schema(self, schema: str) -> str | None:
+        """The database's schema of `schema` (a name `list_schemas` gave, "" for the plugin):
+        itself, or the current schema for PostgreSQL's database and the plugin alone."""
+        if self.cfg.kind == POSTGRESQL:
+            database, current = _defaults(self.spark, self.cfg)
+            return current if schema in ("", database) else schema
+        return schema or (None if self.cfg.kind == MYSQL else "")
+
+    def tables(self) -> dict[str, list[tuple[str, str]]]:
+        if self._tables is None:
+            self._tables = _tables_by_schema(self.spark, self.cfg, None)
+        return self._tables
+
+    def columns(self) -> dict[tuple[str, str], list[JdbcColumn]]:
+        if self._columns is None:
+            if self.cfg.kind == OTHER:  # no catalog query known: Spark's types, table by table
+                self._columns = {
+                    (s, t): _columns_from_spark(self.spark, self.cfg, s, t)
+                    for s, tables in self.tables().items()
+                    for t, kind in tables
+                    if kind in ("TABLE", "VIEW")
+                }
+            else:
+                self._columns = _columns_by_table(self.spark, self.cfg, None)
+        return self._columns
+
+
+def ischema_catalogs(configs: Mapping[str, Any]) -> Any:
+    """For the INFORMATION_SCHEMA engine: `(spark, schema) -> SchemaCatalog | None`, the
+    catalog of a jdbc schema its config lists (`type` jdbc, `plugin`, `workspace`), the
+    plugin's config taken from the run's storage `configs` (the real one: the plan carries
+    it masked)."""
+    plugins: dict[str, PluginCatalog] = {}
+
+    def catalog_of(spark: SparkSession, schema: Any) -> SchemaCatalog | None:
+        if getattr(schema, "type", None) != TYPE:
+            return None
+        name = str(schema.plugin)
+        if name not in plugins:
+            config = configs.get(name)
+            if not isinstance(config, Mapping) or config.get("type") != TYPE:
+                raise JdbcError(
+                    f"INFORMATION_SCHEMA lists jdbc storage plugin {name!r}, which this run "
+                    "is not given (pass its config with storage={...})"
+                )
+            plugins[name] = PluginCatalog(spark, JdbcConfig.of(name, config))
+        return SchemaCatalog(plugins[name], str(schema.workspace))
+
+    return catalog_of
 
 
 # --------------------------------------------------------------------------------- reads
@@ -715,10 +897,16 @@ def _load(spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str) -
     )
 
 
+def catalog_table(spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str) -> DataFrame:
+    """The table as Spark's JDBC catalog reads it (DSv2), its columns bare: as the database
+    and its driver type them."""
+    return spark.read.table(_ident(catalog_name(spark, cfg), db_schema, db_table))
+
+
 def catalog_schema(spark: SparkSession, cfg: JdbcConfig, db_schema: str, db_table: str) -> Any:
     """The table's columns as Spark's JDBC catalog types them (with the driver's metadata:
     `free_numeric` needs it), whatever read `resolved_frame` chose."""
-    return spark.read.table(_ident(catalog_name(spark, cfg), db_schema, db_table)).schema
+    return catalog_table(spark, cfg, db_schema, db_table).schema
 
 
 def free_numeric(f: T.StructField) -> bool:
@@ -777,15 +965,17 @@ def resolved_frame(
     )
 
 
-def drill_column(f: T.StructField, kind: str) -> Column:
+def drill_column(f: T.StructField, kind: str, source: str | None = None) -> Column:
     """The column `f` of a table Spark's JDBC source read, with the type and value Drill 1.22's
     `jdbc` plugin gives: its integers below INT are INT, every float FLOAT8, PostgreSQL's
     numeric (JDBC NUMERIC) FLOAT8 while a DECIMAL stays VARDECIMAL, TIMESTAMP without a zone
     (a `timestamptz` as wall-clock time in the session's zone), TIME in milliseconds,
     MariaDB's CHAR without the padding Spark adds. Types Drill 1.22 reads as a VARCHAR of
     NULLs (PostgreSQL's bytea, uuid, json, interval, arrays) are VARCHAR here too, holding
-    the value as text (an array as JSON, a bytea as `\\x` and hex digits)."""
-    c = F.col(quote(f.name))
+    the value as text (an array as JSON, a bytea as `\\x` and hex digits). `source` names
+    the column to read when it is not `f.name` (`t1.id` quoted, a joined table's); the result
+    is named `f.name` then."""
+    c = F.col(source or quote(f.name))
     t = f.dataType
     client = str(f.metadata.get("jdbcClientType", "")).lower() if f.metadata else ""
     if isinstance(t, (T.ByteType, T.ShortType)):
@@ -802,7 +992,7 @@ def drill_column(f: T.StructField, kind: str) -> Column:
         c = F.concat(F.lit("\\x"), F.lower(F.hex(c)))
     elif isinstance(t, (T.ArrayType, T.StructType, T.MapType)):
         c = F.to_json(c)
-    else:
+    elif source is None:
         return c
     return c.alias(f.name)
 

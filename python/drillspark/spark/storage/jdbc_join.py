@@ -1,23 +1,33 @@
-"""A join of two tables of one `jdbc` plugin, sent to the database as one SQL statement (Drill
-pushes such joins into its `Jdbc(sql=[...])` scan).
+"""Joins of tables of one `jdbc` plugin, sent to the database as one SQL statement (Drill
+pushes such joins into its `Jdbc(sql=[...])` scan), with what sits above them: filters,
+columns, aggregates, LIMIT and top-N, and further tables of the same plugin.
 
-Spark's own join push-down (`spark.sql.optimizer.datasourceV2JoinPushdown`) needs bare columns
-between the join and both scans; a plan from SQL renames each side's columns (`o$id`) and the
-reads convert to Drill's types, so it never fires here. Instead the translator asks
-`pushed_join` first: an INNER join whose conditions are all `==` between fields, each side a
-scan of the same plugin (or a project of bare fields over one), becomes
-`SELECT l."id" AS "o$id", ... FROM "s"."t1" l INNER JOIN "s"."t2" r ON l."id" = r."id"`,
-read through Spark's JDBC source with the `query` option, so filters and columns above the
-join still go down into it (PushedFilters). The rows get Drill's types as any jdbc read does
-(`jdbc.drill_frame`). Anything else answers None and the join runs in Spark."""
+A plan from SQL renames each side's columns (`o$id`) and every jdbc read converts its columns
+to Drill's types (`jdbc.drill_column`); between a join and its scans that hides the scans from
+Spark's join push-down (`spark.sql.optimizer.datasourceV2JoinPushdown`), which wants bare
+columns there. So the translator asks `pushed_join` first: an INNER join whose conditions are
+all `==` between fields of one type, each side a scan of the same plugin, a project of bare
+fields over one, or such a join itself, is rebuilt as Spark's join of the plugin's catalog
+tables, bare (each table under an alias of its own), with the renames and Drill's conversions
+put above the join. Spark's own push-down then sends the joins as one statement
+(`PushedJoins`) and takes filters, columns, aggregates (`PushedAggregates`), LIMIT and top-N
+(`PushedTopN`) above them into it, as it does for one table; whatever it declines runs in
+Spark with the same answers.
+
+A table with a PostgreSQL `numeric` of no precision among the join's columns cannot be read
+through the catalog (jdbc._load); a join of two such tables is sent as a statement of our
+own through Spark's JDBC `query` option (filters and columns still go into it, aggregates and
+limits do not). Anything else answers None and the join runs in Spark."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from drillspark.names import fold
@@ -26,6 +36,9 @@ from drillspark.plan.expressions import FieldPath
 from drillspark.spark.scope import quote
 from drillspark.spark.storage import jdbc
 from drillspark.spark.storage.base import StorageEngine
+
+# Spark's join push-down into a DSv2 source (JDBC's): off by default in Spark
+JOIN_PUSHDOWN = "spark.sql.optimizer.datasourceV2JoinPushdown"
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,17 @@ class _Side:
     db_schema: str
     db_table: str
     columns: list[tuple[str, T.StructField]]
+
+
+@dataclass(frozen=True)
+class _Bare:
+    """An input rebuilt over the plugin's catalog tables: `df` the tables (each under its
+    alias) joined without renames or conversions, `columns` the input's output columns as
+    (output name, the qualified column in `df`, the table's column)."""
+
+    engine: jdbc.JdbcEngine
+    df: DataFrame
+    columns: list[tuple[str, str, T.StructField]]
 
 
 def _field(expr: Any) -> str | None:
@@ -98,24 +122,21 @@ def _quoted(cfg: jdbc.JdbcConfig, name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def pushed_join(
-    spark: SparkSession, ops: Mapping[int, Any], engine_of: Any, op: lo.Join
-) -> DataFrame | None:
-    """`op` run by the database as one statement, or None when it cannot be (see above).
-    `ops` are the plan's operators by @id, `engine_of(name)` the run's storage engine."""
+def _keys(
+    op: lo.Join,
+    cfg: jdbc.JdbcConfig,
+    left: list[tuple[str, T.StructField]],
+    right: list[tuple[str, T.StructField]],
+) -> list[tuple[str, str]] | None:
+    """The (left, right) output names `op` joins on, when the database may compare them as
+    Spark would: an INNER join of `==` between bare fields of one type, no name on both
+    sides, no MariaDB/MySQL strings (compared by the database's collation, 'a' = 'A')."""
     if str(op.type).upper() != "INNER" or op.condition is not None or not op.conditions:
         return None
     if any(c.relationship not in ("==", "=") for c in op.conditions):
         return None
-    lshape, rshape = _shape(ops, engine_of, op.left), _shape(ops, engine_of, op.right)
-    if lshape is None or rshape is None or lshape[1].name != rshape[1].name:
-        return None
-    left, right = _side(spark, lshape), _side(spark, rshape)
-    if left is None or right is None:
-        return None
-    cfg = left.engine.jdbc
-    lnames = {fold(n): f for n, f in left.columns}
-    rnames = {fold(n): f for n, f in right.columns}
+    lnames = {fold(n): (n, f) for n, f in left}
+    rnames = {fold(n): (n, f) for n, f in right}
     if set(lnames) & set(rnames):
         return None  # names both sides share are merged by the translator's join: its rules
     keys = []
@@ -123,15 +144,96 @@ def pushed_join(
         lk, rk = _field(c.left), _field(c.right)
         lf = lnames.get(fold(lk)) if lk else None
         rf = rnames.get(fold(rk)) if rk else None
-        if lf is None or rf is None or lf.dataType != rf.dataType:
+        if lf is None or rf is None or lf[1].dataType != rf[1].dataType:
             return None  # the database would compare other types by its own casts
-        if cfg.kind == jdbc.MYSQL and isinstance(lf.dataType, T.StringType):
-            return None  # MariaDB compares strings by its collation ('a' = 'A'), Spark does not
-        keys.append((lf.name, rf.name))
+        if cfg.kind == jdbc.MYSQL and isinstance(lf[1].dataType, T.StringType):
+            return None
+        keys.append((lf[0], rf[0]))
+    return keys
+
+
+def _bare(
+    spark: SparkSession, ops: Mapping[int, Any], engine_of: Any, op_id: int, aliases: Any
+) -> _Bare | None:
+    """Input `op_id` over the plugin's catalog tables (see `_Bare`), or None."""
+    op = ops.get(op_id)
+    if isinstance(op, lo.Join):
+        left = _bare(spark, ops, engine_of, op.left, aliases)
+        right = _bare(spark, ops, engine_of, op.right, aliases) if left else None
+        if left is None or right is None or left.engine.name != right.engine.name:
+            return None
+        keys = _keys(
+            op,
+            left.engine.jdbc,
+            [(n, f) for n, _, f in left.columns],
+            [(n, f) for n, _, f in right.columns],
+        )
+        if keys is None:
+            return None
+        lq = {n: q for n, q, _ in left.columns}
+        rq = {n: q for n, q, _ in right.columns}
+        on: Column | None = None
+        for a, b in keys:
+            eq = F.col(lq[a]) == F.col(rq[b])
+            on = eq if on is None else on & eq
+        df = left.df.join(right.df, on=on, how="inner")
+        return _Bare(left.engine, df, left.columns + right.columns)
+    shape = _shape(ops, engine_of, op_id)
+    side = _side(spark, shape) if shape is not None else None
+    if side is None:
+        return None
+    cfg = side.engine.jdbc
+    if any(jdbc.free_numeric(f) for _, f in side.columns):
+        return None  # the catalog cannot read it (see the module's note)
+    alias = f"t{next(aliases)}"
+    table = jdbc.catalog_table(spark, cfg, side.db_schema, side.db_table).alias(alias)
+    columns = [(n, f"{alias}.{quote(f.name)}", f) for n, f in side.columns]
+    return _Bare(side.engine, table, columns)
+
+
+def pushed_join(
+    spark: SparkSession, ops: Mapping[int, Any], engine_of: Any, op: lo.Join
+) -> DataFrame | None:
+    """`op` run by the database as one statement, or None when it cannot be (see above).
+    `ops` are the plan's operators by @id, `engine_of(name)` the run's storage engine."""
+    if str(op.type).upper() != "INNER":
+        return None
+    bare = _bare(spark, ops, engine_of, op.id, itertools.count(1))
+    if bare is not None:
+        cfg = bare.engine.jdbc
+        spark.conf.set(JOIN_PUSHDOWN, "true")
+        columns = [
+            jdbc.drill_column(T.StructField(n, f.dataType, f.nullable, f.metadata), cfg.kind, q)
+            for n, q, f in bare.columns
+        ]
+        try:
+            return bare.df.select(*columns)
+        except Exception as e:
+            raise jdbc.failure(cfg, e, "cannot read the join") from None
+    return _statement_join(spark, ops, engine_of, op)
+
+
+def _statement_join(
+    spark: SparkSession, ops: Mapping[int, Any], engine_of: Any, op: lo.Join
+) -> DataFrame | None:
+    """A join of two tables, one of them with a `numeric` of no precision, as a statement of
+    our own read through Spark's JDBC `query` option (those columns as DOUBLE)."""
+    lshape, rshape = _shape(ops, engine_of, op.left), _shape(ops, engine_of, op.right)
+    if lshape is None or rshape is None or lshape[1].name != rshape[1].name:
+        return None
+    left, right = _side(spark, lshape), _side(spark, rshape)
+    if left is None or right is None:
+        return None
+    cfg = left.engine.jdbc
+    keys = _keys(op, cfg, left.columns, right.columns)
+    if keys is None:
+        return None
+    lnames = {n: f.name for n, f in left.columns}
+    rnames = {n: f.name for n, f in right.columns}
     q = lambda n: _quoted(cfg, n)  # noqa: E731
     select = [f"l.{q(f.name)} AS {q(n)}" for n, f in left.columns]
     select += [f"r.{q(f.name)} AS {q(n)}" for n, f in right.columns]
-    on = " AND ".join(f"l.{q(a)} = r.{q(b)}" for a, b in keys)
+    on = " AND ".join(f"l.{q(lnames[a])} = r.{q(rnames[b])}" for a, b in keys)
     sql = (
         f"SELECT {', '.join(select)} FROM {q(left.db_schema)}.{q(left.db_table)} l "
         f"INNER JOIN {q(right.db_schema)}.{q(right.db_table)} r ON {on}"

@@ -410,6 +410,10 @@ class Schema:
     # schema-free tables that are neither files nor views (a kafka plugin's topics): Drill
     # lists each as a TABLE whose one column is the dynamic star `**`
     tables: tuple[str, ...] = ()
+    # a database's schema (a jdbc plugin's): its `tables()` -> (name, TABLE_TYPE) and
+    # `columns()` -> (table, [(SqlField, its COLUMNS cells)]), asked of the database when
+    # read (set by the engine)
+    catalog: Any = field(default=None, repr=False, compare=False)
 
     def _lists(self) -> bool:
         """A workspace whose files and views the listings show: dfs's and the other file
@@ -467,9 +471,28 @@ def confine(spark: SparkSession, schemas: list[Schema]) -> list[Schema]:
     return schemas
 
 
+def load_schemas(schemas: list[Schema]) -> None:
+    """Each remote file plugin's file system asked once (filesystems.load_schema), as Drill
+    1.22 loads every plugin's schemas for INFORMATION_SCHEMA: an unreachable one fails the
+    query naming it (Drill: `PLUGIN ERROR: Failed to load schema for schema down`), it is not
+    left out."""
+    asked: set[str] = set()
+    for s in schemas:
+        if s.plugin in asked or not s.location or not filesystems.is_remote(s.location):
+            continue
+        asked.add(s.plugin)
+        if s.spark is None:
+            raise MetadataError(f"storage plugin '{s.plugin}': listed through a Spark session only")
+        try:
+            filesystems.load_schema(s.spark, s.plugin, s.location)
+        except filesystems.FileSystemError as e:
+            raise MetadataError(str(e)) from None
+
+
 def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
     if table == "CATALOGS":
         return [("DRILL", "The internal metadata used by Drill", "")]
+    load_schemas(schemas)
     if table == "SCHEMATA":
         return [("DRILL", s.name, "<owner>", s.type, "YES" if s.mutable else "NO") for s in schemas]
     if table == "TABLES":
@@ -486,6 +509,12 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
         rows += [
             ("DRILL", s.name, t, "TABLE", None, None, None, None) for s in schemas for t in s.tables
         ]
+        rows += [
+            ("DRILL", s.name, t, kind, None, None, None, None)
+            for s in schemas
+            if s.catalog is not None
+            for t, kind in s.catalog.tables()
+        ]
         return rows
     if table == "VIEWS":
         return [("DRILL", s.name, v.name, v.sql) for s in schemas for v in s.views()]
@@ -501,6 +530,8 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
                 rows += _column_rows(s.name, v.name, [SqlField.of(f) for f in v.fields])
             for t in s.tables:
                 rows += _column_rows(s.name, t, [DYNAMIC_STAR])
+            for t, columns in s.catalog.columns() if s.catalog is not None else []:
+                rows += _column_rows(s.name, t, [f for f, _ in columns], [c for _, c in columns])
         return rows
     if table == "PARTITIONS":
         return []
@@ -511,7 +542,11 @@ def ischema_rows(table: str, schemas: list[Schema]) -> list[tuple]:
     raise MetadataError(f"Object '{table}' not found within 'information_schema'")
 
 
-def _column_rows(schema: str, table: str, fields: list[SqlField]) -> list[tuple]:
+def _column_rows(
+    schema: str, table: str, fields: list[SqlField], types: list[Mapping[str, Any]] | None = None
+) -> list[tuple]:
+    """COLUMNS rows of `fields`; `types` the type's cells when their source knows them
+    better than `column_attributes` (a database's fractional seconds)."""
     names = [n for n, _, _ in ISCHEMA_TABLES["COLUMNS"]]
     rows = []
     for i, f in enumerate(fields, start=1):
@@ -524,7 +559,7 @@ def _column_rows(schema: str, table: str, fields: list[SqlField]) -> list[tuple]
             "IS_NULLABLE": "YES" if f.nullable else "NO",
             "IS_NESTED": False,
         }
-        cells.update(column_attributes(f))
+        cells.update(types[i - 1] if types is not None else column_attributes(f))
         rows.append(tuple(cells.get(n) for n in names))
     return rows
 
@@ -750,12 +785,18 @@ class MetadataEngine(StorageEngine):
     """`ischema` / `system-tables` storage engines (read-only)."""
 
     readable = True
+    # (spark, schema) -> the schema's database catalog (Schema.catalog) or None: the jdbc
+    # plugins' (engines.py gives it the run's plugin configs)
+    catalog_of: Callable[[SparkSession, Schema], Any] | None = None
 
     def read(self, spark: SparkSession, selection: Any) -> DataFrame:
         requested = _table_name(selection)
         if self.kind == "ischema":
             table = _table_key(ISCHEMA_TABLES, requested, "information_schema")
             schemas = confine(spark, schemas_of(self.config))
+            if self.catalog_of is not None:
+                for s in schemas:
+                    s.catalog = self.catalog_of(spark, s)
             return _frame(spark, ISCHEMA_TABLES[table], ischema_rows(table, schemas))
         table = _table_key(SYS_TABLES, requested, "sys")
         if table in ("memory", "threads"):

@@ -1,16 +1,21 @@
 """The `mongo` storage plugin: a MongoDB server's collections read as schema-free records, with
 Apache Drill 1.22's config (plugin_configs/mongo.py) and names (docs/storage.md).
 
-A table is ``mongo.db.collection``; its databases are schemas (``mongo.db``). The documents are
-read when the scan is planned (a bounded snapshot), through the MongoDB Java driver
-(`drillspark.records.MongoPages`, which calls it by reflection), `batchSize` documents to a
-round trip, as canonical Extended JSON lines, and typed by the extension's `drill` reader with
-its extended-types rule: the one reader of files too. Errors name the plugin, the collection and
-the document (a page's line is its document), never the URI's password.
+A table is ``mongo.db.collection``; its databases are schemas (``mongo.db``). When the scan is
+planned, the collection is cut into pages of `_id` ranges (a snapshot of its `_id` order, taken
+through the MongoDB Java driver by `drillspark.records.MongoPages`, which calls it by
+reflection); each page's documents are fetched in the Spark task that reads it, never by the
+driver, `batchSize` documents to a round trip, as canonical Extended JSON lines, and typed by
+the extension's `drill` reader with its extended-types rule: the one reader of files too. The
+extension's `drill-mongo` source then asks the server only for what a query needs: Spark's
+filters as a find filter, its columns as a projection, a LIMIT (`MongoScanBuilder`, shown in
+the query's Spark plan), where MongoDB answers as the reader would; Spark checks every filter
+again. Errors name the plugin, the collection and the page, never the URI's password.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,9 +27,17 @@ from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_co
 from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
 TYPE = "mongo"
-PAGE_DOCUMENTS = 10_000  # documents to a page of records (one input split)
+PAGE_DOCUMENTS = 50_000  # documents to a page of records (one input split, one Spark task)
 # how long the driver looks for a server before giving up (its default is 30 s)
 SELECT_TIMEOUT_MS = 10_000
+
+
+# Drill's pluginOptimizations flags (all on unless set false) -> the drill-mongo source's options
+PUSHDOWNS = {
+    "supportsFilterPushdown": "filterPushdown",
+    "supportsProjectPushdown": "projectPushdown",
+    "supportsLimitPushdown": "limitPushdown",
+}
 
 
 class MongoError(StorageError):
@@ -43,12 +56,22 @@ def _uri(cfg: MongoConfig) -> str:
     return uri
 
 
+def _optimization(cfg: MongoConfig, name: str) -> bool:
+    """Whether the config's `pluginOptimizations` leaves push-down `name` on (Drill's default)."""
+    flags = cfg.get("pluginOptimizations") or {}
+    value = flags.get(name, True) if isinstance(flags, Mapping) else True
+    return str(value).strip().lower() not in ("false", "0")
+
+
 def _jvm(spark: SparkSession, name: str) -> Any:
     return classic_jvm(spark, f"mongo plugin '{name}'", MongoError)
 
 
 def _failure(name: str, cfg: MongoConfig, e: Exception, what: str) -> MongoError:
-    return MongoError(f"mongo plugin '{name}': {what}: {failure_line(e, cfg.secrets())}")
+    line = failure_line(e, cfg.secrets())
+    if line.startswith(f"mongo plugin '{name}'"):  # a page's place says it all
+        return MongoError(line)
+    return MongoError(f"mongo plugin '{name}': {what}: {line}")
 
 
 def databases(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list[str]:
@@ -114,23 +137,20 @@ class MongoEngine(StorageEngine):
         batch = jvm.drillspark.records.RecordBatch()
         place = f"mongo plugin '{self.name}', collection {db}.{coll}"
         try:
-            jvm.drillspark.records.MongoPages.read(
-                batch,
-                _uri(cfg),
-                db,
-                coll,
-                "",
-                "",
-                0,
-                int(cfg.get("batchSize") or 0),
-                PAGE_DOCUMENTS,
-                place,
+            jvm.drillspark.records.MongoPages.plan(
+                batch, _uri(cfg), db, coll, int(cfg.get("batchSize") or 0), PAGE_DOCUMENTS, place
             )
         except Exception as e:  # the driver's failure, from the JVM
             raise _failure(self.name, cfg, e, f"cannot read {db}.{coll}") from None
         paths = list(batch.paths())
         if not paths:
             return spark.createDataFrame([], "dummy string").select()
-        df = spark.read.format("drill").option("extendedTypes", "true").load(paths)
+        pages = spark.read.format("drill-mongo").option("table", f"{self.name}.{db}.{coll}")
+        for drill_name, option in PUSHDOWNS.items():
+            pages = pages.option(option, str(_optimization(cfg, drill_name)).lower())
+        try:
+            df = pages.option("paths", json.dumps(paths)).load()
+        except Exception as e:  # a document's or the driver's failure, from a task
+            raise _failure(self.name, cfg, e, f"cannot read {db}.{coll}") from None
         del batch  # the table holds the pages now
         return df

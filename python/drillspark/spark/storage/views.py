@@ -124,8 +124,14 @@ def _list_remote(spark: SparkSession, folder: str) -> list[ViewFile]:
     """The views of a workspace on another file system (s3a://, hdfs://): no symlinks there."""
     try:
         entries = filesystems.entries(spark, folder)
-    except Exception:  # noqa: BLE001  (a missing prefix holds no views, as a missing folder)
-        return []
+    except Exception as err:  # noqa: BLE001  (py4j's error carrying Java's exception)
+        java = getattr(err, "java_exception", None)
+        if java is not None and "FileNotFoundException" in str(java.getClass().getName()):
+            return []  # a missing prefix holds no views, as a missing folder
+        # a file system that does not answer is no empty workspace (Drill fails too)
+        raise filesystems.FileSystemError(
+            f"cannot list the views of {folder}: {filesystems.cause(err)}"
+        ) from None
     out: list[ViewFile] = []
     for e in entries:
         if e.name.endswith(VIEW_SUFFIX) and not e.name.startswith(".") and not e.is_directory:

@@ -182,6 +182,11 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
 
   override def loadTable(ident: Identifier): Table = {
     val now = scala.util.Try(confs(catalogName)).getOrElse(taken)
+    // a plugin's catalog whose plugin was deleted or disabled: Python unset its confs, and
+    // Spark keeps the loaded catalog, which must not fall back to dfs's own workspaces
+    if (taken.contains("connection") && !now.contains("connection")) throw new NoSuchTableException(
+      "TABLE_OR_VIEW_NOT_FOUND", Map("relationName" -> (s"${quoted(ident)} (storage plugin " +
+        s"'$catalogName' was deleted or disabled)"), "searchPath" -> s"[`$catalogName`]"), None)
     if (now != taken) initialize(catalogName, new CaseInsensitiveStringMap(now.asJava))
     val ws = workspace(ident.namespace())
     val table = ident.name()

@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import drillspark.catalog.WorkspacePaths
-import drillspark.source.input.{ImplicitColumns, InputFiles}
+import drillspark.source.input.{HeldPages, ImplicitColumns, InputFiles}
 
 /**
  * The Spark data source of one format: `spark.read.format("drill-avro").load(path)`, what
@@ -57,9 +57,10 @@ abstract class FormatSource extends TableProvider with DataSourceRegister {
     // a folder's files of the format's extensions alone (the config's, else the reader's);
     // a file named outright is read whatever its name
     val exts = o.extensions.getOrElse(reader.extensions).map("." + _.toLowerCase(Locale.ROOT))
-    val named = o.paths.map(p => new org.apache.hadoop.fs.Path(p).toUri.getPath).toSet
+    // a page of records from no file (an HTTP answer: HeldPages) is named outright, no path
+    val named = o.paths.filterNot(HeldPages.isPage).map(p => new org.apache.hadoop.fs.Path(p).toUri.getPath).toSet
     val files = InputFiles.list(conf, o.paths)._1.filter { f =>
-      exts.isEmpty || named.contains(new org.apache.hadoop.fs.Path(f.path).toUri.getPath) ||
+      HeldPages.isPage(f.path) || exts.isEmpty || named.contains(new org.apache.hadoop.fs.Path(f.path).toUri.getPath) ||
         exts.exists(f.path.toLowerCase(Locale.ROOT).endsWith)
     }
     o.workspaceRoot.foreach(r => files.foreach(f => WorkspacePaths.confineFile(o.workspace.getOrElse(r), r, f.path)))

@@ -23,6 +23,14 @@ final class RecordBatch {
     records
   }
 
+  /** Add one response as it came, for a format's reader to read whole (an HTTP answer in CSV
+   * or XML: no dataPath); the format counts its records ([[drillspark.formats.FormatPages]]). */
+  def addWhole(place: String, body: Array[Byte]): InputFile = {
+    val page = HeldPages.page(place, body)
+    pages += page
+    page
+  }
+
   /** Add a page whose records `source` fetches where the page is read (a Spark task), not
    * here; `length`: an estimate of its bytes, for packing pages into tasks. */
   def addFetched(place: String, length: Long, source: PageSource): Unit =

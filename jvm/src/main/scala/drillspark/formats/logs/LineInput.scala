@@ -8,7 +8,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.hadoop.io.compress.CompressionCodecFactory
 
 import drillspark.formats.{FormatErrors, FormatReader}
-import drillspark.source.input.InputFile
+import drillspark.source.input.{HeldPages, InputFile}
 
 /** One line of a log file and its number (from 1), the place every log error names. */
 final case class NumberedLine(number: Long, text: String)
@@ -41,8 +41,10 @@ final class LineInput(in: InputStream) extends Iterator[NumberedLine] with AutoC
 }
 
 object LineInput {
-  /** The file's stream, decompressed when its extension names a Hadoop codec. */
+  /** The file's stream, decompressed when its extension names a Hadoop codec; a page of
+   * records from no file (an HTTP answer, [[HeldPages]]) is read from the bytes it holds. */
   def open(file: InputFile, conf: Configuration): InputStream = {
+    if (HeldPages.isPage(file.path)) return HeldPages.open(file.path, 0L)
     val p = new Path(file.path)
     val raw = p.getFileSystem(conf).open(p)
     Option(new CompressionCodecFactory(conf).getCodec(p)) match {

@@ -201,7 +201,8 @@ object TextFormat extends FormatReader {
 
   /** A file as errors name it: its name alone, never where the table lies on this machine
    * (a server's user sees the message). */
-  private def shown(file: InputFile): String = new org.apache.hadoop.fs.Path(file.path).getName
+  private def shown(file: InputFile): String =
+    if (HeldPages.isPage(file.path)) HeldPages.shown(file.path) else new org.apache.hadoop.fs.Path(file.path).getName
 
   /** A file's text, UTF-8 strictly: a byte that is not fails naming the file, line and column. */
   private def content(file: InputFile, conf: Configuration): String = {

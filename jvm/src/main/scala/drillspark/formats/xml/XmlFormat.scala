@@ -13,7 +13,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 import drillspark.formats.{FormatErrors, FormatOptions, FormatReader, FormatSource}
-import drillspark.source.input.InputFile
+import drillspark.source.input.{HeldPages, InputFile}
 
 /** `spark.read.format("drill-xml")`: XML documents as Drill's xml format reads them. */
 final class XmlSource extends FormatSource {
@@ -252,8 +252,10 @@ private[xml] final class XmlRows(val path: String, in: InputStream, level: Int) 
 
 private[xml] object XmlRows {
   def apply(file: InputFile, level: Int, conf: Configuration): XmlRows = {
-    val p = new Path(file.path)
-    val in = p.getFileSystem(conf).open(p)
-    new XmlRows(file.path, in, level)
+    val in = if (HeldPages.isPage(file.path)) HeldPages.open(file.path, 0L) else {
+      val p = new Path(file.path)
+      p.getFileSystem(conf).open(p)
+    }
+    new XmlRows(HeldPages.shown(file.path), in, level)
   }
 }

@@ -50,7 +50,7 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
     if (m == null) {
       m = new Member(name, new Node(if (path.isEmpty) name else s"$path.$name", NULL, file))
       members.put(key, m)
-    }
+    } else if (m.name != name) m.respelled = true
     if (bySpelling.size < Node.SpellingCacheSize) bySpelling.put(name, m)
     m
   }
@@ -59,7 +59,11 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
     val n = new Node(path, kind, file)
     if (members != null) {
       n.members = new JLinkedHashMap[String, Member]()
-      members.asScala.foreach { case (k, m) => n.members.put(k, new Member(m.name, m.node.copy())) }
+      members.asScala.foreach { case (k, m) =>
+        val c = new Member(m.name, m.node.copy())
+        c.respelled = m.respelled
+        n.members.put(k, c)
+      }
     }
     if (elem != null) n.elem = elem.copy()
     n.conflict = conflict
@@ -91,6 +95,9 @@ final class Node(val path: String, var kind: Int, var file: String) extends Seri
 }
 
 final class Member(val name: String, var node: Node) extends Serializable {
+  /** Seen spelled otherwise too (`Name` and `name`: one column in Drill's case-insensitive
+   * names), so a server that matches names exactly (a mongo filter) cannot be asked by one. */
+  var respelled: Boolean = false
   /** While the byte scanner runs: the spelling last read for this member (and its first 8
    * bytes), and the member that followed it in its object, the guess for the next name. */
   @transient private[source] var spelling: Array[Byte] = _
@@ -176,7 +183,10 @@ object Node {
         if (mine == null) {
           if (a.members == null) a.members = new JLinkedHashMap[String, Member]()
           a.members.put(k, m)
-        } else mergeInto(mine.node, m.node, sameFile)
+        } else {
+          if (mine.name != m.name || m.respelled) mine.respelled = true
+          mergeInto(mine.node, m.node, sameFile)
+        }
       }
       return
     }

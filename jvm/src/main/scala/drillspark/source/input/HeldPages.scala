@@ -27,6 +27,11 @@ object HeldPages {
 
   def isPage(path: String): Boolean = path.startsWith(Prefix)
 
+  /** A path as errors name it: a page's PLACE (`http plugin 'api', connection 'c' ...`), any
+   * other path as it is. */
+  def shown(path: String): String =
+    if (!isPage(path)) path else path.indexOf(' ') match { case -1 => path; case at => path.substring(at + 1) }
+
   /** True for a page whose bytes are fetched where it is read ([[PageSource]]). */
   def isFetched(f: InputFile): Boolean = f.source != null
 
