@@ -14,7 +14,12 @@ import org.apache.spark.sql.internal.connector.SupportsPushDownCatalystFilters
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
-import drillspark.source.input.{ImplicitColumns, InputFile}
+/** Drill's implicit columns of a table (lower case): the dirN columns (ordinary ones), the file
+ * columns (metadata columns), and each file's values by its path (as a `file:` URI's path
+ * decodes; a column a file has no value for is absent: NULL). Built by
+ * drillspark.formats.parquet.ParquetFooters from the catalog's listing. */
+final case class ImplicitValues(dirs: Seq[String], fileColumns: Seq[String],
+    byPath: Map[String, Map[String, String]])
 
 /**
  * Drill's implicit columns of a `dfs` catalog Parquet table (Spark's door): dirN (ordinary
@@ -26,7 +31,7 @@ import drillspark.source.input.{ImplicitColumns, InputFile}
  * still pushed into the Parquet scan; those on an implicit column run after it.
  */
 final class ImplicitScanBuilder(inner: ScanBuilder with SupportsPushDownRequiredColumns, names: Set[String],
-    files: Map[String, InputFile]) extends ScanBuilder with SupportsPushDownRequiredColumns
+    files: Map[String, Map[String, String]]) extends ScanBuilder with SupportsPushDownRequiredColumns
   with SupportsPushDownCatalystFilters with SupportsPushDownAggregates {
 
   private var wanted: Seq[String] = Nil
@@ -72,7 +77,7 @@ final class ImplicitScanBuilder(inner: ScanBuilder with SupportsPushDownRequired
     if (wanted.isEmpty || aggregated) inner.build() else new ImplicitScan(inner.build(), wanted, files)
 }
 
-final class ImplicitScan(inner: Scan, wanted: Seq[String], files: Map[String, InputFile]) extends Scan with Batch {
+final class ImplicitScan(inner: Scan, wanted: Seq[String], files: Map[String, Map[String, String]]) extends Scan with Batch {
   override def readSchema(): StructType =
     StructType(inner.readSchema().fields ++ wanted.map(StructField(_, StringType, nullable = true)))
   override def description(): String = inner.description() + s" (with ${wanted.mkString(", ")})"
@@ -84,7 +89,8 @@ final class ImplicitScan(inner: Scan, wanted: Seq[String], files: Map[String, In
 
 /** Spark's Parquet rows, each followed by its file's implicit values (rows, not batches: a
  * batch's vectors cannot take columns Spark's reader did not make). */
-final class ImplicitReaderFactory(inner: PartitionReaderFactory, wanted: Seq[String], files: Map[String, InputFile])
+final class ImplicitReaderFactory(inner: PartitionReaderFactory, wanted: Seq[String],
+    files: Map[String, Map[String, String]])
   extends PartitionReaderFactory {
 
   override def supportColumnarReads(partition: InputPartition): Boolean = false
@@ -98,9 +104,8 @@ final class ImplicitReaderFactory(inner: PartitionReaderFactory, wanted: Seq[Str
 
       private def valuesOf(uri: UTF8String): InternalRow = {
         val key = new Path(new java.net.URI(uri.toString)).toUri.getPath
-        val file = files.getOrElse(key, InputFile(key, 0L, 0L, Nil))
-        new GenericInternalRow(wanted.map(n => Option(ImplicitColumns.value(n, file)).map(UTF8String.fromString).orNull: Any)
-          .toArray)
+        val file = files.getOrElse(key, Map.empty[String, String])
+        new GenericInternalRow(wanted.map(n => file.get(n).map(UTF8String.fromString).orNull: Any).toArray)
       }
 
       override def next(): Boolean = rows.next()
@@ -112,16 +117,4 @@ final class ImplicitReaderFactory(inner: PartitionReaderFactory, wanted: Seq[Str
       override def close(): Unit = rows.close()
     }
   }
-}
-
-object ImplicitParquet {
-  /** The implicit columns' names of a table of `files` (lower case): dirN to the deepest
-   * file's folder depth, and the file columns. */
-  def names(files: Seq[InputFile]): (Seq[String], Seq[String]) =
-    ((0 until (if (files.isEmpty) 0 else files.map(_.dirs.size).max)).map(ImplicitColumns.dirName),
-      ImplicitColumns.FileColumns)
-
-  /** The files by their path (as a `file:` URI's path decodes), for the readers' lookups. */
-  def byPath(files: Seq[InputFile]): Map[String, InputFile] =
-    files.map(f => new Path(f.path).toUri.getPath -> f.copy(content = null, source = null)).toMap
 }

@@ -25,8 +25,6 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarArray, ColumnarBatch, ColumnarMap}
 import org.apache.spark.unsafe.types.UTF8String
 
-import drillspark.source.input.{ImplicitColumns, InputFile}
-
 /** The columns of a set of Parquet files: Spark's types as read (`physical`), Drill's as shown
  * (`drill`), and what turns one into the other: TIME columns and their units, DATE columns, the
  * files whose dates are shifted (paths). Names of `times`/`dates` are lower case. */
@@ -44,14 +42,13 @@ final case class ParquetLayout(physical: StructType, drill: StructType, times: M
  * but filters run after it (Spark's pushed filters would compare the stored integers).
  */
 final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], ParquetLayout)], shown: StructType,
-    listed: Seq[InputFile] = Nil) extends Table with SupportsRead with SupportsMetadataColumns with drillspark.DrillTable {
+    implicitValues: ImplicitValues = ImplicitValues(Nil, Nil, Map.empty)) extends Table with SupportsRead with SupportsMetadataColumns with drillspark.DrillTable {
 
   // Drill's implicit columns (the dfs catalog's tables only: drillspark.sql adds its own); a
   // data column of the same name wins
   private val (dirs, fileColumns) = {
     val data = shown.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
-    val (d, f) = if (listed.isEmpty) (Nil, Nil) else ImplicitParquet.names(listed)
-    (d.filterNot(data), f.filterNot(data))
+    (implicitValues.dirs.filterNot(data), implicitValues.fileColumns.filterNot(data))
   }
 
   override def name(): String = tableName
@@ -59,7 +56,12 @@ final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], Parq
   override def schema(): StructType = StructType(dirs.map(StructField(_, StringType, nullable = true)) ++ shown.fields)
   override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
   override def metadataColumns(): Array[MetadataColumn] =
-    fileColumns.map(n => new ImplicitColumns.FileMetadataColumn(n): MetadataColumn).toArray
+    fileColumns.map(n => new MetadataColumn {
+      override def name(): String = n
+      override def dataType(): DataType = StringType
+      override def isNullable: Boolean = false
+      override def comment(): String = s"Drill implicit column $n"
+    }: MetadataColumn).toArray
 
   private def builder(files: Seq[String], layout: ParquetLayout, options: CaseInsensitiveStringMap): FileScanBuilder = {
     val inner = ParquetTable(tableName, SparkSession.active, new CaseInsensitiveStringMap(Map.empty[String, String].asJava),
@@ -77,7 +79,7 @@ final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], Parq
       }, shown)
     }
     if (dirs.isEmpty && fileColumns.isEmpty) scan
-    else new ImplicitScanBuilder(scan, (dirs ++ fileColumns).toSet, ImplicitParquet.byPath(listed))
+    else new ImplicitScanBuilder(scan, (dirs ++ fileColumns).toSet, implicitValues.byPath)
   }
 }
 
