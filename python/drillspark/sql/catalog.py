@@ -202,7 +202,9 @@ def plugin_tables(
 ) -> tuple[str, list[str]] | None:
     """SHOW TABLES IN a `mongo` database (its collections) or an `http` connection (none, as
     Drill lists): (schema name, table names); None when `parts` names no such schema."""
-    plugin = session.plugin(parts[0]) if parts else None
+    if not parts:
+        return None
+    plugin = session.plugin(parts[0])
     if plugin is None or plugin[1].get("type") not in ("mongo", "http", "kafka", "jdbc"):
         return None
     name, config = plugin

@@ -75,6 +75,12 @@ def scoped_settings(connection: str, config: Mapping[str, Any]) -> dict[str, str
     return out
 
 
+def _context(spark: SparkSession) -> Any:
+    """The session's Java Spark context (None over Spark Connect)."""
+    jsc = getattr(spark.sparkContext, "_jsc", None)
+    return jsc
+
+
 def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping[str, Any]) -> None:
     """Set plugin `plugin`'s Hadoop settings (`config`) in the session, scoped to its
     connection; a bucket another plugin set differently is refused, naming both (never a
@@ -83,7 +89,7 @@ def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping
         return
     settings = scoped_settings(connection, config)
     base = split(connection)[0]
-    jsc = getattr(spark.sparkContext, "_jsc", None)
+    jsc = _context(spark)
     if jsc is None:
         return
     key = (id(jsc), base)
@@ -122,7 +128,7 @@ def configure(spark: SparkSession, plugin: str, connection: str, config: Mapping
 def release(spark: SparkSession, plugin: str) -> None:
     """Forget plugin `plugin`'s settings in the session (it was deleted or disabled): its
     scoped keys are unset and its connection is free for another plugin's settings."""
-    jsc = getattr(spark.sparkContext, "_jsc", None)
+    jsc = _context(spark)
     if jsc is None:
         return
     with _LOCK:
