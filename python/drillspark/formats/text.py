@@ -14,6 +14,7 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from drillspark import rules
 from drillspark.formats.base import FormatPlugin, Option, ReadRequest, StoreFormat, WriteSpec
 from drillspark.spark.scope import TEXT_COLUMN, quote
 
@@ -41,18 +42,18 @@ def unescape(text: str) -> str:
     return "".join(out)
 
 
-def _named(ext: str, delimiter: str, header: bool = False) -> dict[str, Any]:
+def _named(conf: rules.TextNamedConfig) -> dict[str, Any]:
     """A text config as Drill's bootstrap `dfs` shows it."""
     out: dict[str, Any] = {
         "type": "text",
-        "extensions": [ext],
+        "extensions": list(conf.extensions),
         "lineDelimiter": "\n",
-        "fieldDelimiter": delimiter,
+        "fieldDelimiter": conf.field_delimiter,
         "quote": '"',
         "escape": '"',
         "comment": "#",
     }
-    if header:
+    if conf.extract_header:
         out["extractHeader"] = True
     return out
 
@@ -74,15 +75,14 @@ class TextFormat(FormatPlugin):
     )
     SOURCE = "drill-text"
     BOOTSTRAP = True
-    # Drill's bootstrap `dfs` formats of this type, by name (`psv` reads *.tbl)
-    NAMED: ClassVar[dict[str, dict[str, Any]]] = {
-        "csvh": _named("csvh", ",", header=True),
-        "psv": _named("tbl", "|"),
-        "tsv": _named("tsv", "\t"),
-        "csv": _named("csv", ","),
-    }
+    # Drill's bootstrap `dfs` formats of this type, by name (`psv` reads *.tbl), from the table
+    # the extension reads too (rules/text_formats.tsv): Spark's door gives a file the same
+    # defaults without drillspark's Python
+    NAMED: ClassVar[dict[str, dict[str, Any]]] = {c.name: _named(c) for c in rules.text_formats()}
     # drillspark reads *.psv as Drill's psv config too (Drill's bootstrap reads only *.tbl)
-    EXTRA_EXTENSIONS: ClassVar[dict[str, str]] = {"psv": "psv"}
+    EXTRA_EXTENSIONS: ClassVar[dict[str, str]] = {
+        ext: c.name for c in rules.text_formats() for ext in c.also
+    }
     # Drill's text writer: store.format csv, tsv, psv (whose files are *.tbl), with a header
     STORE: ClassVar[tuple[StoreFormat, ...]] = (
         StoreFormat("csv", "csv", ","),

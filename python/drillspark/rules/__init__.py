@@ -2,7 +2,8 @@
 the folder and tools/build_jar.py puts it in the extension jar (`drillspark/rules/`), so
 neither side keeps a copy of its own. `json_options.tsv`: the JSON reader options' Drill
 spellings; `drill_types.tsv`: Drill's type names and their Spark types; `drill_options.tsv`:
-Drill's options as Drill 1.22 lists them (the facts drillspark.options builds its registry on).
+Drill's options as Drill 1.22 lists them (the facts drillspark.options builds its registry on);
+`text_formats.tsv`: Drill's named text configs (csv, csvh, tsv, psv).
 This package imports nothing of drillspark, so every layer may use it."""
 
 from __future__ import annotations
@@ -79,4 +80,35 @@ def drill_options() -> tuple[DrillOptionFacts, ...]:
         for name, kind, default, scopes, table, validator, description in _rows(
             "drill_options.tsv", 7
         )
+    )
+
+
+@dataclass(frozen=True)
+class TextNamedConfig:
+    """One of Drill's bootstrap `dfs` configs of type text (csv, csvh, tsv, psv)."""
+
+    name: str
+    extensions: tuple[str, ...]  # those Drill's config lists
+    also: tuple[str, ...]  # extensions drillspark reads with it too (*.psv)
+    field_delimiter: str  # the character itself (the table writes a tab as \t)
+    extract_header: bool
+
+
+_TABLE_ESCAPES = {"\\t": "\t", "\\n": "\n", "\\\\": "\\"}
+
+
+@cache
+def text_formats() -> tuple[TextNamedConfig, ...]:
+    def listed(cell: str) -> tuple[str, ...]:
+        return () if cell == "-" else tuple(cell.split(","))
+
+    return tuple(
+        TextNamedConfig(
+            name,
+            listed(extensions),
+            listed(also),
+            _TABLE_ESCAPES.get(delimiter, delimiter),
+            header == "true",
+        )
+        for name, extensions, also, delimiter, header in _rows("text_formats.tsv", 5)
     )

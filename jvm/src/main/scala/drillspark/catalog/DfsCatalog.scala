@@ -239,7 +239,8 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
   /**
    * A Parquet table: its files as drillspark lists them (hidden ones left out; in a folder,
    * those named `.parquet` unless the folder is read by the workspace's format), each checked
-   * against a confined workspace's real root, read by Spark's Parquet source with Drill's types.
+   * against a confined workspace's real root, read by Spark's Parquet source with Drill's types,
+   * with Drill's implicit columns (dirN, filename, filepath, fqn, suffix).
    */
   private def parquet(ident: Identifier, ws: Workspace, path: String, everyFile: Boolean,
       conf: Configuration): Table = {
@@ -251,7 +252,7 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
     if (files.isEmpty) throw new NoSuchTableException("TABLE_OR_VIEW_NOT_FOUND",
       Map("relationName" -> s"${quoted(ident)} (no Parquet file in $path)",
         "searchPath" -> s"[`$catalogName`.`${ws.name}`]"), None)
-    ParquetFooters.table(quoted(ident), files.map(_.path), conf)
+    ParquetFooters.table(quoted(ident), files.map(_.path), conf, listed = files)
   }
 
   override def listTables(namespace: Array[String]): Array[Identifier] = Array.empty

@@ -26,6 +26,17 @@ trait FormatReader extends Serializable {
   /** The rows of one file in `schema` (as [[schema]] gave it, or a user's), values in Spark's
    * internal form. A bad record fails with [[FormatErrors.badData]] naming the file and place. */
   def read(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration): Iterator[InternalRow]
+
+  /** Whether `file` may be read in byte ranges ([[readRange]]) when it is larger than a split
+   * (Spark's spark.sql.files.maxPartitionBytes rule); false: one input partition per file. */
+  def splittable(file: InputFile, options: FormatOptions): Boolean = false
+
+  /** The rows of split [start, end) of `file` (the records on the lines that start in it), for
+   * a reader whose [[splittable]] says so. */
+  def readRange(file: InputFile, start: Long, end: Long, options: FormatOptions, schema: StructType,
+      conf: Configuration): Iterator[InternalRow] =
+    if (start == 0L && (end < 0 || end >= file.length)) read(file, options, schema, conf)
+    else throw new UnsupportedOperationException(s"$typeName format: ${file.path} is read whole, not from byte $start")
 }
 
 /** The errors a format reader raises: one paragraph naming the format, file and place. */

@@ -15,12 +15,13 @@ import org.apache.spark.sql.types.{StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.unsafe.types.UTF8String
 
-import drillspark.source.input.InputFile
+import drillspark.source.input.{InputFile, InputFiles}
 
 /**
  * A table of one format: its files, the reader's data columns and then either the dirN
  * columns (Spark's door) or the file's URI (`$file`, drillspark's Python door, which adds
- * dirN and the implicit columns itself). One input partition per file.
+ * dirN and the implicit columns itself). One input partition per file, or per split of a file
+ * its reader can read in byte ranges (text), cut at Spark's split size.
  */
 final class FormatTable(val tableName: String, val reader: FormatReader, val options: FormatOptions,
     val files: Seq[InputFile], val dataSchema: StructType, val extraColumns: Seq[StructField])
@@ -51,7 +52,8 @@ final class FormatScanBuilder(table: FormatTable) extends ScanBuilder with Suppo
   override def build(): Scan = new FormatScan(table, data, extra)
 }
 
-final case class FormatPartition(file: InputFile) extends InputPartition
+/** A file, or the split [start, end) of it (end -1: the whole file). */
+final case class FormatPartition(file: InputFile, start: Long = 0L, end: Long = -1L) extends InputPartition
 
 final class FormatScan(table: FormatTable, dataSchema: StructType, extraColumns: Seq[StructField])
   extends Scan with Batch {
@@ -59,7 +61,18 @@ final class FormatScan(table: FormatTable, dataSchema: StructType, extraColumns:
   override def toBatch: Batch = this
   override def description(): String = s"${table.reader.typeName} ${table.files.size} file(s)"
 
-  override def planInputPartitions(): Array[InputPartition] = table.files.map(FormatPartition(_): InputPartition).toArray
+  /** A partition per file, a file larger than Spark's split size (`FilePartition.maxSplitBytes`:
+   * spark.sql.files.maxPartitionBytes, lowered so every core gets work) cut into splits when
+   * its reader reads byte ranges. */
+  override def planInputPartitions(): Array[InputPartition] = {
+    val cut = table.files.filter(f => table.reader.splittable(f, table.options))
+    val maxSplit = if (cut.isEmpty) Long.MaxValue else InputFiles.sparkSplitBytes(SparkSession.active, table.files)
+    val cuttable = cut.toSet
+    table.files.flatMap { f =>
+      if (f.length <= maxSplit || !cuttable(f)) Seq(FormatPartition(f))
+      else (0L until f.length by maxSplit).map(s => FormatPartition(f, s, math.min(f.length, s + maxSplit)))
+    }.map(p => p: InputPartition).toArray
+  }
 
   override def createReaderFactory(): PartitionReaderFactory =
     new FormatReaderFactory(table.reader, table.options, dataSchema, extraColumns.map(_.name),
@@ -70,10 +83,12 @@ final class FormatReaderFactory(reader: FormatReader, options: FormatOptions, da
     extra: Seq[String], conf: ScanVectors.HadoopConf) extends PartitionReaderFactory {
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val file = partition.asInstanceOf[FormatPartition].file
+    val part = partition.asInstanceOf[FormatPartition]
+    val file = part.file
     options.workspaceRoot.foreach(r =>
       drillspark.catalog.WorkspacePaths.confineFile(options.workspace.getOrElse(r), r, file.path))
-    val rows = reader.read(file, options, dataSchema, conf.value)
+    val rows = if (part.end < 0) reader.read(file, options, dataSchema, conf.value)
+      else reader.readRange(file, part.start, part.end, options, dataSchema, conf.value)
     val extraValues: Array[Any] = extra.map { name =>
       if (name == FormatOptions.PathColumn) UTF8String.fromString(new Path(file.path).toUri.toString)
       else {

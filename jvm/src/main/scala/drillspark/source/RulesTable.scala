@@ -5,7 +5,7 @@ package drillspark.source
  * Python side reads from the wheel: one owner for a Drill rule both halves need
  * (docs/architecture.md, "One owner per rule"). Tab-separated rows; blank and `#` lines skipped.
  */
-private[source] object RulesTable {
+private[drillspark] object RulesTable {
   def rows(name: String, columns: Int): Seq[Array[String]] = {
     val table = s"/drillspark/rules/$name"
     val in = getClass.getResourceAsStream(table)

@@ -13,11 +13,12 @@ import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.parquet.schema.{MessageType, PrimitiveType, Type}
 import org.apache.parquet.schema.LogicalTypeAnnotation.{DateLogicalTypeAnnotation, TimeLogicalTypeAnnotation, TimeUnit}
 import org.apache.parquet.schema.Type.Repetition
-import org.apache.spark.sql.drillspark.compat.{ParquetCatalogTable, ParquetLayout, ParquetScans}
+import org.apache.spark.sql.drillspark.compat.{ImplicitValues, ParquetCatalogTable, ParquetLayout, ParquetScans}
 import org.apache.spark.sql.types.{ArrayType, DataType, MetadataBuilder, StructType, TimeType}
 
 import drillspark.formats.FormatErrors
 import drillspark.functions.DrillTypeOf
+import drillspark.source.input.{ImplicitColumns, InputFile}
 
 /**
  * What Drill reads differently from Spark in a Parquet file's footer, for both doors (the
@@ -174,10 +175,22 @@ object ParquetFooters {
     case _ => throw new Disagree(s"$fileB: column $column is ${b.sql} there but ${a.sql} in $fileA")
   }
 
-  /** The catalog's table of Parquet `files` (listed and confined by the catalog) named `name`. */
+  /** The catalog's table of Parquet `files` (listed and confined by the catalog) named `name`;
+   * with `listed` (the catalog's files, their folders below the table's) Drill's implicit
+   * columns too (dirN, filename, ...). */
   def table(name: String, files: Seq[String], conf: Configuration,
-      autoCorrectDates: Boolean = true): ParquetCatalogTable = {
+      autoCorrectDates: Boolean = true, listed: Seq[InputFile] = Nil): ParquetCatalogTable = {
     val (laid, shown) = parts(files, conf, autoCorrectDates)
-    new ParquetCatalogTable(name, laid, shown)
+    new ParquetCatalogTable(name, laid, shown, implicitValues(listed))
   }
+
+  /** Drill's implicit columns of the listed files and each file's values (none unlisted). */
+  private def implicitValues(listed: Seq[InputFile]): ImplicitValues = if (listed.isEmpty) ImplicitValues(Nil, Nil, Map.empty)
+    else {
+      val dirs = (0 until listed.map(_.dirs.size).max).map(ImplicitColumns.dirName)
+      val names = dirs ++ ImplicitColumns.FileColumns
+      ImplicitValues(dirs, ImplicitColumns.FileColumns, listed.map { f =>
+        new Path(f.path).toUri.getPath -> names.flatMap(n => Option(ImplicitColumns.value(n, f)).map(n -> _)).toMap
+      }.toMap)
+    }
 }

@@ -16,8 +16,8 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import drillspark.formats.{FormatErrors, FormatOptions, FormatReader, FormatSource}
 import drillspark.formats.logs.LineInput
-import drillspark.source.ProvidedSchema
-import drillspark.source.input.{HeldPages, InputFile}
+import drillspark.source.{ProvidedSchema, RulesTable}
+import drillspark.source.input.{HeldPages, InputFile, InputFiles}
 import drillspark.source.write.ColumnWriter
 
 /** `spark.read.format("drill-text")`: csv, tsv, psv and other delimited text as Drill reads it. */
@@ -36,21 +36,28 @@ final case class TextConfig(delimiter: String, quote: String, escape: String, co
  * character is skipped, a quote that does not end a quoted field stays as text. Without
  * `extractHeader` a record is one `columns` array of strings; with it the first record names
  * VARCHAR columns (cleaned as Drill cleans them), a field a short record lacks is ''. A file's
- * options not given are those of Drill's bootstrap config its extension selects (formats/text.py
- * NAMED: csv, csvh with a header, tsv, psv on *.tbl; drillspark reads *.psv alike). Files are
- * read whole, UTF-8 strictly (a byte that is not fails naming the file, line and column).
+ * options not given are those of Drill's bootstrap config its extension selects ([[Named]], from
+ * rules/text_formats.tsv: csv, csvh with a header, tsv, psv on *.tbl and *.psv). A large
+ * uncompressed file is read in splits cut at line boundaries ([[SplitBytes]]), as Drill's
+ * block-splittable text format; others whole. UTF-8 strictly (a byte that is not fails naming
+ * the file, line and column).
  * A provided schema (`schema`: `inline=(a int, ...)` or the column list alone) types columns
  * by name with a header and by position without one; its columns come first, in its order;
  * an empty field of a typed column is NULL, a NOT NULL column's default fills a NULL.
  */
 object TextFormat extends FormatReader {
   override val typeName = "text"
-  override val extensions: Seq[String] = Seq("csv", "csvh", "tsv", "tbl", "psv", "txt")
+  /** Drill's bootstrap text configs by file extension: (fieldDelimiter, extractHeader), from the
+   * table the Python side reads too (python/drillspark/rules/text_formats.tsv, in the jar):
+   * the defaults a file of that extension gets through Spark's door. */
+  val Named: Map[String, (String, Boolean)] = RulesTable.rows("text_formats.tsv", 5).flatMap {
+    case Array(_, exts, also, delimiter, header) =>
+      (exts.split(',') ++ also.split(',').filter(_ != "-")).map(e =>
+        e.toLowerCase(Locale.ROOT) -> (unescape(delimiter), header.trim.equalsIgnoreCase("true")))
+  }.toMap
 
-  /** Drill's bootstrap text configs by file extension: (fieldDelimiter, extractHeader). */
-  val Named: Map[String, (String, Boolean)] = Map(
-    "csv" -> (",", false), "csvh" -> (",", true), "tsv" -> ("\t", false), "tbl" -> ("|", false),
-    "psv" -> ("|", false))
+  // the named configs' extensions, and the text type's own default (`txt`)
+  override val extensions: Seq[String] = Named.keys.toSeq.sorted :+ "txt"
 
   /** The extension of a (possibly compressed) file's name, lower case. */
   def extensionOf(path: String): String = {
@@ -69,7 +76,7 @@ object TextFormat extends FormatReader {
       text("lineDelimiter", "\n"), o.bool("extractHeader", header), o.bool("skipFirstLine", default = false))
   }
 
-  private val Escapes = Map('t' -> '\t', 'n' -> '\n', 'r' -> '\r', 'b' -> '\b', 'f' -> '\f', '\\' -> '\\',
+  private lazy val Escapes = Map('t' -> '\t', 'n' -> '\n', 'r' -> '\r', 'b' -> '\b', 'f' -> '\f', '\\' -> '\\',
     '\'' -> '\'', '"' -> '"')
 
   /** Java escapes in an option, as Drill reads them: `\t` a tab, `\u0009` too. */
@@ -88,33 +95,55 @@ object TextFormat extends FormatReader {
     out.toString
   }
 
-  /** The records of one file's text, each its fields. */
-  def records(source: String, c0: TextConfig): Iterator[Array[String]] = {
-    val (text, c) =
-      if (c0.lineDelimiter.isEmpty || c0.lineDelimiter == "\n") (source, c0.copy(lineDelimiter = "\n"))
-      else (source.replace(c0.lineDelimiter, "\n"), c0.copy(lineDelimiter = "\n")) // both end a line
-    val n = text.length
+  /** Text with the config's line delimiter turned into `\n` (both end a line). */
+  private def normal(source: String, c: TextConfig): String =
+    if (c.lineDelimiter.isEmpty || c.lineDelimiter == "\n") source else source.replace(c.lineDelimiter, "\n")
+
+  /** The records of one file's text, each its fields. With `limit` (a split's text: its owned
+   * lines are its first `limit` characters) only records starting before it are given; `more`
+   * hands further lines of the file when a record's quoted field runs past the text's end (a
+   * line break inside quotes at a split's end): the record is parsed again over the longer text. */
+  def records(source: String, c0: TextConfig, limit: Int = -1, more: () => String = null): Iterator[Array[String]] = {
+    val c = c0.copy(lineDelimiter = "\n")
+    var text = normal(source, c0)
+    var n = text.length
+    val stop = if (limit < 0) Int.MaxValue else limit
     var i = 0
+    var truncated = false // the last record's quoted field ran into the end of the text
     new Iterator[Array[String]] {
       private var pending: Array[String] = advance()
       private def advance(): Array[String] = {
-        while (i < n && c.comment.nonEmpty && text.startsWith(c.comment, i)) {
+        while (i < n && i < stop && c.comment.nonEmpty && text.startsWith(c.comment, i)) {
           val j = text.indexOf('\n', i)
           i = if (j < 0) n else j + 1
         }
-        if (i >= n) return null
+        if (i >= n || i >= stop) return null
+        val start = i
+        var record = parse()
+        while (truncated && more != null && {
+            val extra = more()
+            extra != null && extra.nonEmpty && { text = text + normal(extra, c0); n = text.length; true }
+          }) {
+          i = start
+          record = parse()
+        }
+        record
+      }
+      override def hasNext: Boolean = pending != null
+      override def next(): Array[String] = { val r = pending; pending = advance(); r }
+
+      private def parse(): Array[String] = {
+        truncated = false
         val j = text.indexOf('\n', i)
         val end = if (j < 0) n else j
         val line = text.substring(i, end)
         if (c.quote.isEmpty || !line.contains(c.quote)) { // the common case: no quoting on this line
           i = if (j < 0) n else end + 1
           if (line.isEmpty) Array.empty[String] else line.split(java.util.regex.Pattern.quote(c.delimiter), -1)
-        } else quoted(text, c)
+        } else quoted()
       }
-      override def hasNext: Boolean = pending != null
-      override def next(): Array[String] = { val r = pending; pending = advance(); r }
 
-      private def quoted(text: String, c: TextConfig): Array[String] = {
+      private def quoted(): Array[String] = {
         val fields = mutable.ArrayBuffer[String]()
         val (q, esc, d) = (c.quote, c.escape, c.delimiter)
         while (true) {
@@ -131,6 +160,7 @@ object TextFormat extends FormatReader {
                 else { buf ++= q; i = after } // not the field's end: the quote is text
               } else { buf += text.charAt(i); i += 1 }
             }
+            if (open) truncated = true
             fields += buf.toString
           } else {
             val ends = Seq(text.indexOf(d, i), text.indexOf('\n', i)).filter(_ >= 0)
@@ -186,20 +216,116 @@ object TextFormat extends FormatReader {
         out.toByteArray
       } finally in.close()
     }
+    decode(bytes, file, 0L)
+  }
+
+  /** Bytes of `file` from byte `offset` as text, UTF-8 strictly: a byte that is not fails naming
+   * the file and its place (line and column from the file's start; the byte alone past it). */
+  private def decode(bytes: Array[Byte], file: InputFile, offset: Long): String = {
     val decoder = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
     try decoder.decode(ByteBuffer.wrap(bytes)).toString
     catch {
       case _: CharacterCodingException =>
         val at = firstBad(bytes)
-        val before = new String(bytes, 0, at, StandardCharsets.UTF_8)
-        val line = before.count(_ == '\n') + 1
-        val column = before.length - before.lastIndexOf('\n')
+        val place = if (offset > 0) s"file ${shown(file)}" else {
+          val before = new String(bytes, 0, at, StandardCharsets.UTF_8)
+          val line = before.count(_ == '\n') + 1
+          val column = before.length - before.lastIndexOf('\n')
+          s"file ${shown(file)} line $line, column $column"
+        }
         val hex = bytes.slice(at, badRunEnd(bytes, at)).map(b => f"${b & 0xff}%02X").mkString(" ")
-        throw FormatErrors.badData(typeName, s"file ${shown(file)} line $line, column $column", s"byte $at",
+        throw FormatErrors.badData(typeName, place, s"byte ${offset + at}",
           s"the bytes $hex (hex) are not UTF-8; text files are read as UTF-8: convert the file " +
             "(e.g. iconv -f latin1 -t utf-8)")
     }
+  }
+
+  /** Whether a file may be read in splits cut at line boundaries, as Drill's text format is
+   * block-splittable: uncompressed, lines ending in `\n` (or `\r\n`). */
+  override def splittable(file: InputFile, o: FormatOptions): Boolean = {
+    val c = config(o, file.path)
+    !HeldPages.isPage(file.path) && !InputFiles.isCompressed(file) &&
+      Seq("", "\n", "\r\n").contains(c.lineDelimiter)
+  }
+
+  /**
+   * The bytes of split [start, end) of a file by Hadoop's line rule, Drill's too: its lines are
+   * those whose first byte lies in it, the first one just past the first newline at or after
+   * start - 1 (the file's first byte for start 0), the last one ending at the first newline at
+   * or after end - 1; [[more]] gives the lines after them, for a record whose quoted field
+   * holds a line break and runs on.
+   */
+  private final class SplitBytes(file: InputFile, start: Long, end: Long, conf: Configuration) extends AutoCloseable {
+    private val in = {
+      val p = new org.apache.hadoop.fs.Path(file.path)
+      val raw = try p.getFileSystem(conf).open(p) catch {
+        case e: java.io.IOException => throw FormatErrors.badData(typeName, file.path, "", FormatErrors.describe(e))
+      }
+      if (start > 0) raw.seek(start - 1)
+      new java.io.BufferedInputStream(raw, 1 << 16)
+    }
+    private var pos = if (start > 0) start - 1 else 0L
+    private var eof = false
+
+    private def byte(): Int = {
+      val b = in.read()
+      if (b < 0) eof = true else pos += 1
+      b
+    }
+
+    /** Through the next newline (or the file's end), into `out`. */
+    private def toNewline(out: ByteArrayOutputStream): Unit = {
+      var b = 0
+      while (!eof && b != '\n') { b = byte(); if (b >= 0 && out != null) out.write(b) }
+    }
+
+    if (start > 0) toNewline(null)
+    /** The file offset of the split's first line. */
+    val first: Long = pos
+
+    /** The split's own lines (none when its first line starts past end - 1). */
+    def owned(): Array[Byte] = {
+      val out = new ByteArrayOutputStream(math.max(0L, math.min(end - first + 256, Int.MaxValue - 8)).toInt)
+      if (first < end && !eof) {
+        val buf = new Array[Byte](1 << 16)
+        var left = end - 1 - first
+        while (left > 0 && !eof) {
+          val k = in.read(buf, 0, math.min(left, buf.length.toLong).toInt)
+          if (k < 0) eof = true else { out.write(buf, 0, k); pos += k; left -= k }
+        }
+        toNewline(out)
+      }
+      out.toByteArray
+    }
+
+    /** At least 64 KiB more of the file (or its rest), through a newline; empty at its end. */
+    def more(): Array[Byte] = {
+      val out = new ByteArrayOutputStream(1 << 16)
+      while (!eof && out.size() < (1 << 16)) toNewline(out)
+      out.toByteArray
+    }
+
+    override def close(): Unit = in.close()
+  }
+
+  /** The records of a split: its text, its owned lines' length, what runs on after them. */
+  private def splitRecords(file: InputFile, start: Long, end: Long, c: TextConfig,
+      conf: Configuration): (Iterator[Array[String]], Long, AutoCloseable) = {
+    val bytes = new SplitBytes(file, start, end, conf)
+    try {
+      val first = bytes.first
+      val owned = bytes.owned()
+      val text = decode(owned, file, first)
+      var at = first + owned.length
+      val more = () => {
+        val b = bytes.more()
+        val t = decode(b, file, at)
+        at += b.length
+        t
+      }
+      (records(text, c, normal(text, c).length, more), first, bytes)
+    } catch { case e: Throwable => bytes.close(); throw e }
   }
 
   /** The end of the run of bytes from `at` that start no UTF-8 character (a few at most). */
@@ -225,10 +351,19 @@ object TextFormat extends FormatReader {
     in.position()
   }
 
-  private def header(file: InputFile, o: FormatOptions, conf: Configuration): Seq[String] = {
-    val c = config(o, file.path)
-    records(content(file, conf), c).nextOption().map(headerNames).getOrElse(Nil)
-  }
+  /** A file's first record (its header): from its first 64 KiB when it may be split, so a
+   * large file is not read whole on the driver nor by every split; else from its whole text. */
+  private def firstRecord(file: InputFile, o: FormatOptions, c: TextConfig, conf: Configuration): Option[Array[String]] =
+    if (!splittable(file, o) || file.length <= HeaderBytes) records(content(file, conf), c).nextOption()
+    else {
+      val (rows, _, open) = splitRecords(file, 0L, HeaderBytes, c, conf)
+      try rows.nextOption() finally open.close()
+    }.orElse(if (file.length > HeaderBytes) records(content(file, conf), c).nextOption() else None)
+
+  private val HeaderBytes = 1L << 16
+
+  private def header(file: InputFile, o: FormatOptions, conf: Configuration): Seq[String] =
+    firstRecord(file, o, config(o, file.path), conf).map(headerNames).getOrElse(Nil)
 
   /** Marks a VARCHAR column of a text table: drillspark.sql reads a column missing beside
    * only such columns as '' (spark/scope.py TEXT_COLUMN), as Drill's text reader does. */
@@ -302,19 +437,35 @@ object TextFormat extends FormatReader {
       if (text == null || (cast.nonEmpty && text.isEmpty)) fill else convert(text, record)
   }
 
-  override def read(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration): Iterator[InternalRow] = {
+  override def read(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration): Iterator[InternalRow] =
+    rowsOf(file, options, schema, conf, None)
+
+  override def readRange(file: InputFile, start: Long, end: Long, options: FormatOptions, schema: StructType,
+      conf: Configuration): Iterator[InternalRow] = rowsOf(file, options, schema, conf, Some((start, end)))
+
+  /** The rows of a file, or of a split of it: a split past the file's first line takes its
+   * header from the file's first record (as Drill's reader does for every split), and neither
+   * skips a first line nor takes one as a header itself. */
+  private def rowsOf(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration,
+      range: Option[(Long, Long)]): Iterator[InternalRow] = {
     val c = config(options, file.path)
     val providedSchema = provided(options)
-    val rows = records(content(file, conf), c)
-    val width = schema.size
-    val typed: Array[Typed] = schema.fields.map { f =>
-      providedSchema.flatMap(_.fields.find(_.name.equalsIgnoreCase(f.name))).map(p => new Typed(p, shown(file))).orNull
+    val (rows, first, open) = range match {
+      case Some((start, end)) => splitRecords(file, start, end, c, conf)
+      case None => (records(content(file, conf), c), 0L, null)
     }
-    if (c.header) {
-      val names = if (rows.hasNext) headerNames(rows.next()) else Nil
+    val starts = first == 0L
+    val width = schema.size
+    // a record of a later split is counted from that split's first line
+    val where = if (starts) shown(file) else s"${shown(file)} from byte $first"
+    val typed: Array[Typed] = schema.fields.map { f =>
+      providedSchema.flatMap(_.fields.find(_.name.equalsIgnoreCase(f.name))).map(p => new Typed(p, where)).orNull
+    }
+    val out = if (c.header) {
+      val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerNames(rows.next()) else Nil
       val index = schema.fieldNames.map(_.toLowerCase(Locale.ROOT)).zipWithIndex.toMap
       val at = names.map(n => index.getOrElse(n.toLowerCase(Locale.ROOT), -1)).toArray
-      var record = 1L
+      var record = if (starts) 1L else 0L
       rows.map { rec =>
         record += 1
         val text = new Array[String](width)
@@ -332,11 +483,12 @@ object TextFormat extends FormatReader {
         new GenericInternalRow(out)
       }
     } else {
-      if (c.skipFirstLine && rows.hasNext) rows.next()
+      val skip = starts && c.skipFirstLine
+      if (skip && rows.hasNext) rows.next()
       providedSchema match {
         case Some(p) => // by position: the provided schema's n-th column is the record's n-th field
           val position = schema.fieldNames.map(n => p.fieldNames.indexWhere(_.equalsIgnoreCase(n)))
-          var record = if (c.skipFirstLine) 1L else 0L
+          var record = if (skip) 1L else 0L
           rows.map { rec =>
             record += 1
             val out = new Array[Any](width)
@@ -352,5 +504,14 @@ object TextFormat extends FormatReader {
           rows.map(rec => new GenericInternalRow(Array[Any](new GenericArrayData(rec.map(UTF8String.fromString(_): Any)))))
       }
     }
+    if (open == null) out else new Closing(out, open)
+  }
+
+  /** A split's rows, closing its file when Spark's reader closes them. */
+  private final class Closing(rows: Iterator[InternalRow], open: AutoCloseable) extends Iterator[InternalRow]
+      with AutoCloseable {
+    override def hasNext: Boolean = rows.hasNext
+    override def next(): InternalRow = rows.next()
+    override def close(): Unit = open.close()
   }
 }

@@ -215,13 +215,15 @@ object InputFiles {
    * file counts its open cost on top of its length.
    */
   def maxSplitBytes(spark: org.apache.spark.sql.SparkSession, files: Seq[InputFile], o: DrillOptions): Long =
-    if (o.splitBytes > 0) o.splitBytes
-    else {
-      val maxPartition = JavaUtils.byteStringAsBytes(spark.conf.get("spark.sql.files.maxPartitionBytes", "128m"))
-      val cost = openCost(spark)
-      val total = files.map(_.length + cost).sum
-      math.min(maxPartition, math.max(cost, total / math.max(1L, minPartitions(spark))))
-    }
+    if (o.splitBytes > 0) o.splitBytes else sparkSplitBytes(spark, files)
+
+  /** Spark's split size for `files` (`FilePartition.maxSplitBytes`), also the format sources'. */
+  def sparkSplitBytes(spark: org.apache.spark.sql.SparkSession, files: Seq[InputFile]): Long = {
+    val maxPartition = JavaUtils.byteStringAsBytes(spark.conf.get("spark.sql.files.maxPartitionBytes", "128m"))
+    val cost = openCost(spark)
+    val total = files.map(_.length + cost).sum
+    math.min(maxPartition, math.max(cost, total / math.max(1L, minPartitions(spark))))
+  }
 
   /** The partitions Spark's rule aims at: spark.sql.files.minPartitionNum, else its cores. */
   private def minPartitions(spark: org.apache.spark.sql.SparkSession): Long =

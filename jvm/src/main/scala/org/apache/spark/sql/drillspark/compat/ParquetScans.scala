@@ -10,7 +10,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, Cast, Expression, GenericInternalRow, Literal,
   UnsafeProjection}
-import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability}
+import org.apache.spark.sql.connector.catalog.{MetadataColumn, SupportsMetadataColumns, SupportsRead, Table, TableCapability}
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder,
   SupportsPushDownRequiredColumns}
 import org.apache.spark.sql.execution.datasources.{FilePartition, FileFormat}
@@ -20,7 +20,7 @@ import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetTable
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.internal.connector.SupportsPushDownCatalystFilters
 import org.apache.spark.sql.connector.expressions.filter.Predicate
-import org.apache.spark.sql.types.{DataType, Decimal, StructType}
+import org.apache.spark.sql.types.{DataType, Decimal, StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarArray, ColumnarBatch, ColumnarMap}
 import org.apache.spark.unsafe.types.UTF8String
@@ -41,12 +41,27 @@ final case class ParquetLayout(physical: StructType, drill: StructType, times: M
  * TIME column, dates of a pre-1.9 Drill file) the scan is wrapped: it still prunes columns,
  * but filters run after it (Spark's pushed filters would compare the stored integers).
  */
-final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], ParquetLayout)], shown: StructType)
-  extends Table with SupportsRead with drillspark.DrillTable {
+final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], ParquetLayout)], shown: StructType,
+    implicitValues: ImplicitValues = ImplicitValues(Nil, Nil, Map.empty)) extends Table with SupportsRead with SupportsMetadataColumns with drillspark.DrillTable {
+
+  // Drill's implicit columns (the dfs catalog's tables only: drillspark.sql adds its own); a
+  // data column of the same name wins
+  private val (dirs, fileColumns) = {
+    val data = shown.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
+    (implicitValues.dirs.filterNot(data), implicitValues.fileColumns.filterNot(data))
+  }
 
   override def name(): String = tableName
-  override def schema(): StructType = shown
+  // dirN first, as drillspark.sql and Drill's Parquet reader put them
+  override def schema(): StructType = StructType(dirs.map(StructField(_, StringType, nullable = true)) ++ shown.fields)
   override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
+  override def metadataColumns(): Array[MetadataColumn] =
+    fileColumns.map(n => new MetadataColumn {
+      override def name(): String = n
+      override def dataType(): DataType = StringType
+      override def isNullable: Boolean = false
+      override def comment(): String = s"Drill implicit column $n"
+    }: MetadataColumn).toArray
 
   private def builder(files: Seq[String], layout: ParquetLayout, options: CaseInsensitiveStringMap): FileScanBuilder = {
     val inner = ParquetTable(tableName, SparkSession.active, new CaseInsensitiveStringMap(Map.empty[String, String].asJava),
@@ -54,13 +69,17 @@ final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], Parq
     inner.newScanBuilder(options)
   }
 
-  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = parts match {
-    case Seq((files, layout)) if !layout.converts => builder(files, layout, options)
-    case Seq((files, layout)) => new ConvertingScanBuilder(builder(files, layout, options), layout)
-    case _ => new GroupedScanBuilder(parts.map { case (files, layout) =>
-      val b = builder(files, layout, options)
-      (if (layout.converts) new ConvertingScanBuilder(b, layout) else b, layout)
-    }, shown)
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
+    val scan: ScanBuilder with SupportsPushDownRequiredColumns = parts match {
+      case Seq((files, layout)) if !layout.converts => builder(files, layout, options)
+      case Seq((files, layout)) => new ConvertingScanBuilder(builder(files, layout, options), layout)
+      case _ => new GroupedScanBuilder(parts.map { case (files, layout) =>
+        val b = builder(files, layout, options)
+        (if (layout.converts) new ConvertingScanBuilder(b, layout) else b, layout)
+      }, shown)
+    }
+    if (dirs.isEmpty && fileColumns.isEmpty) scan
+    else new ImplicitScanBuilder(scan, (dirs ++ fileColumns).toSet, implicitValues.byPath)
   }
 }
 
