@@ -74,10 +74,21 @@ def test_an_aggregate_over_one_partition_runs_one_stage(spark, table, tmp_path):
     import pyarrow.parquet as pq
 
     one = str(table / "events" / "e0.json")
-    df = spark.read.format("drill").load(one).groupBy("a.b").count()
-    jobs, stages, rows = shape_of(spark, "one-json", lambda: sorted(map(tuple, df.collect())))
+
+    def grouped():  # a new DataFrame each time: a Dataset keeps the physical plan it made
+        return sorted(
+            map(tuple, spark.read.format("drill").load(one).groupBy("a.b").count().collect())
+        )
+
+    jobs, stages, rows = shape_of(spark, "one-json", grouped)
     assert rows == [("x", 50), ("y", 50)]  # e0.json: k odd is x, even y
     assert (jobs, stages) == (1, 1)
+    spark.conf.set("spark.drillspark.singlePartitionScans", "false")  # Spark's own plan
+    try:
+        jobs, stages, off = shape_of(spark, "one-off", grouped)
+    finally:
+        spark.conf.unset("spark.drillspark.singlePartitionScans")
+    assert off == rows and stages > 1
 
     (tmp_path / "c.csvh").write_text("k,v\n" + "".join(f"{i % 3},{i}\n" for i in range(30)))
     pq.write_table(
@@ -96,6 +107,6 @@ def test_an_aggregate_over_one_partition_runs_one_stage(spark, table, tmp_path):
 
     # three files, one partition each: the shuffle stays (no parallelism lost)
     several = spark.read.format("drill").option("splitBytes", "1").load(str(table / "events"))
-    grouped = several.groupBy("a.b").count()
-    assert "Exchange" in grouped._jdf.queryExecution().executedPlan().toString()
-    assert sorted(map(tuple, grouped.collect())) == [("x", 150), ("y", 150)]
+    spread = several.groupBy("a.b").count()
+    assert "Exchange" in spread._jdf.queryExecution().executedPlan().toString()
+    assert sorted(map(tuple, spread.collect())) == [("x", 150), ("y", 150)]

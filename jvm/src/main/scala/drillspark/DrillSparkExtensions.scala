@@ -8,8 +8,8 @@ import org.apache.spark.sql.drillspark.compat.SinglePartitionScans
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
-import drillspark.functions.{ConvertFunctions, DrillFlatten, DrillFunctions, DrillHash, DrillKvgen, DrillRepeatedContains,
-  DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion, FlattenAsExplode}
+import drillspark.functions.{ConvertFunctions, DrillConf, DrillFlatten, DrillFunctions, DrillHash, DrillKvgen,
+  DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -53,7 +53,9 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
 
     // physical planning, before Spark adds its exchanges: a scan of one partition plans no
     // shuffle above it (small inputs: BI tools' statements)
-    extensions.injectQueryPostPlannerStrategyRule { _ => SinglePartitionScans }
+    extensions.injectQueryPostPlannerStrategyRule { _ =>
+      SinglePartitionScans(() => DrillConf.flag(DrillConf.SinglePartitionScans, default = true))
+    }
   }
 }
 

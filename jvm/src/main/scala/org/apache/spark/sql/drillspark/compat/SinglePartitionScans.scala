@@ -15,14 +15,17 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
  * The mark is a coalesce to one partition of the one partition: it moves no row and reports
  * `SinglePartition`, which satisfies every distribution an operator above can require. A scan
  * of several partitions is left alone, so no parallelism is lost. (In compat: it rewrites
- * physical plans, which are Spark's internals.)
+ * physical plans, which are Spark's internals.) `enabled` is read per plan (a Spark conf, so a
+ * session can turn it off to compare).
  */
-object SinglePartitionScans extends Rule[SparkPlan] {
+final case class SinglePartitionScans(enabled: () => Boolean) extends Rule[SparkPlan] {
 
-  override def apply(plan: SparkPlan): SparkPlan = plan match {
+  override def apply(plan: SparkPlan): SparkPlan = if (enabled()) mark(plan) else plan
+
+  private def mark(plan: SparkPlan): SparkPlan = plan match {
     case c @ CoalesceExec(1, _: BatchScanExec) => c
     case s: BatchScanExec if ours(s) && s.inputPartitions.length == 1 => CoalesceExec(1, s)
-    case other => other.mapChildren(apply)
+    case other => other.mapChildren(mark)
   }
 
   /** Scans of this extension's tables (drill, drill-text and the other formats, drill-parquet,
