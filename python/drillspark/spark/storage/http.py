@@ -99,18 +99,28 @@ def connection_of(name: str, config: Mapping[str, Any], conn: str) -> dict[str, 
     return {"name": found, **connections[found]}
 
 
+def same_host(url: str, other: str) -> bool:
+    """Whether `other` is on `url`'s scheme, host and port: the one rule by which only a
+    configured host is contacted (table names, next pages, redirects)."""
+    a, b = urlsplit(url), urlsplit(other)
+    return (a.scheme, a.netloc) == (b.scheme, b.netloc)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return shown_url(parts.scheme + "://" + parts.netloc)
+
+
 def base_url(conn: Mapping[str, Any], tail: str | None) -> str:
     """The connection's URL with `tail` appended (requireTail), kept on the connection's own
     scheme, host and port."""
     url = str(conn["url"])
     if tail:
         url = url + tail
-    given, built = urlsplit(str(conn["url"])), urlsplit(url)
-    if (built.scheme, built.netloc) != (given.scheme, given.netloc):
+    if not same_host(str(conn["url"]), url):
         raise HttpPluginError(
             f"connection '{conn['name']}': the table name {tail!r} would lead away from "
-            f"{shown_url(given.scheme + '://' + given.netloc)} (only the configured host is "
-            "contacted)"
+            f"{_origin(str(conn['url']))} (only the configured host is contacted)"
         )
     return url
 
@@ -185,10 +195,13 @@ class _SameHost(urllib.request.HTTPRedirectHandler):
     """Redirects are followed only on the host they started from."""
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
-        old, new = urlsplit(req.full_url), urlsplit(newurl)
-        if (old.scheme, old.netloc) != (new.scheme, new.netloc):
+        if not same_host(req.full_url, newurl):
             raise urllib.error.HTTPError(
-                newurl, code, f"redirect to another host ({new.netloc}) refused", headers, fp
+                newurl,
+                code,
+                f"redirect to another host ({urlsplit(newurl).netloc}) refused",
+                headers,
+                fp,
             )
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
@@ -508,12 +521,10 @@ class HttpEngine(StorageEngine):
         if found is None or not str(found).strip():
             return None
         nxt = urljoin(url, str(found).strip())
-        given, built = urlsplit(req.url), urlsplit(nxt)
-        if (built.scheme, built.netloc) != (given.scheme, given.netloc):
+        if not same_host(req.url, nxt):
             raise HttpPluginError(
                 f"{req.where(page, url)}: the next page's URL ({what}) leads to another host "
-                f"({shown_url(built.scheme + '://' + built.netloc)}); only the configured host "
-                "is contacted"
+                f"({_origin(nxt)}); only the configured host is contacted"
             )
         return nxt
 
