@@ -31,6 +31,7 @@ class _Served:
         self.flight = type("Flight", (), {"uri": uri})()
 
 
+@pytest.mark.load  # the long tier: 20-35 s of `make test`'s time
 def test_serve_with_flight_port(tmp_path, shared):
     env = dict(os.environ, DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"))
     proc = subprocess.Popen(

@@ -210,6 +210,7 @@ def _rows_file(path: Path, n: int) -> None:
             f.write(f'{{"a":{i},"b":"r{i}"}}\n')
 
 
+@pytest.mark.load  # the long tier: 20-35 s of `make test`'s time
 @pytest.mark.spark_process
 @pytest.mark.slow
 def test_a_partition_larger_than_the_driver_may_collect_is_streamed(tmp_path):

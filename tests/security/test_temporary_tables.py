@@ -154,6 +154,7 @@ def test_logging_out_removes_the_sessions_temporary_tables(spark, tmp_path, user
         srv.stop()
 
 
+@pytest.mark.load  # the long tier: 20-35 s of `make test`'s time
 @pytest.mark.spark_process
 @pytest.mark.slow
 def test_a_crashed_servers_temporary_tables_are_removed_at_the_next_start(spark, tmp_path):

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.spark_process
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 
 
+@pytest.mark.load  # the long tier: 20-35 s of `make test`'s time
 @pytest.mark.slow
 def test_serve_answers_and_stops_on_sigterm(shared, tmp_path):
     runtime = tmp_path / "runtime"

@@ -75,6 +75,7 @@ def test_drillspark_sql_reads_a_file_plugin_a_session_was_given(spark, s3, bucke
         sql_module._storage_taken.pop(engine, None)
 
 
+@pytest.mark.load  # the long tier: 20-35 s of `make test`'s time
 @pytest.mark.spark_process
 def test_the_cli_reads_a_file_plugin_from_a_storage_file(s3, bucket, tmp_path, python_exe):
     """`drillspark sql --storage FILE` (Drill's {"storage": {...}} shape) runs locally with the
