@@ -69,7 +69,16 @@ def test_an_aggregate_over_one_partition_runs_one_stage(spark, table, tmp_path):
     """A scan that reads its input in one partition plans no shuffle above it
     (compat/SinglePartitionScans): a GROUP BY over a small file is one job of one stage, not
     two jobs and three stages (issue 37, the BI charts); through Spark's door and Drill SQL,
-    for the json, text and Parquet readers. A scan of several partitions keeps its shuffle."""
+    for the json, text and Parquet readers. A scan of several partitions keeps its shuffle.
+    Opt-in (spark.drillspark.singlePartitionScans, docs/scan.md)."""
+    spark.conf.set("spark.drillspark.singlePartitionScans", "true")
+    try:
+        _one_stage(spark, table, tmp_path)
+    finally:
+        spark.conf.unset("spark.drillspark.singlePartitionScans")
+
+
+def _one_stage(spark, table, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -87,7 +96,7 @@ def test_an_aggregate_over_one_partition_runs_one_stage(spark, table, tmp_path):
     try:
         jobs, stages, off = shape_of(spark, "one-off", grouped)
     finally:
-        spark.conf.unset("spark.drillspark.singlePartitionScans")
+        spark.conf.set("spark.drillspark.singlePartitionScans", "true")
     assert off == rows and stages > 1
 
     (tmp_path / "c.csvh").write_text("k,v\n" + "".join(f"{i % 3},{i}\n" for i in range(30)))

@@ -52,9 +52,9 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     extensions.injectOptimizerRule { _ => FlattenAsExplode }
 
     // physical planning, before Spark adds its exchanges: a scan of one partition plans no
-    // shuffle above it (small inputs: BI tools' statements)
+    // shuffle above it (small inputs: BI tools' statements); opt-in for now (docs/scan.md)
     extensions.injectQueryPostPlannerStrategyRule { _ =>
-      SinglePartitionScans(() => DrillConf.flag(DrillConf.SinglePartitionScans, default = true))
+      SinglePartitionScans(() => DrillConf.flag(DrillConf.SinglePartitionScans, default = false))
     }
   }
 }

@@ -18,8 +18,8 @@ object DrillConf {
   /** Type of a missing column: `varchar` (Drill's JSON reader, default) or `int` (classic). */
   val MissingColumnsType = "spark.drillspark.missingColumns.type"
 
-  /** A scan of one input partition plans no shuffle above it (default true; compat's
-   * SinglePartitionScans): off only to compare plans or times. */
+  /** A scan of one input partition plans no shuffle above it (compat's SinglePartitionScans;
+   * default false until the console's operator metrics show one-stage plans: docs/scan.md). */
   val SinglePartitionScans = "spark.drillspark.singlePartitionScans"
 
   /** Which scanner discovers a JSON file's schema, a diagnostic: fast, jackson or bytes (ScannerMode). */
