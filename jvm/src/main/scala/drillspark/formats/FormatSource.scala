@@ -1,18 +1,16 @@
 package drillspark.formats
 
-import java.util
 import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
-import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import drillspark.catalog.WorkspacePaths
+import drillspark.source.LoadsOnce
 import drillspark.source.input.{HeldPages, ImplicitColumns, InputFiles}
 
 /**
@@ -22,30 +20,15 @@ import drillspark.source.input.{HeldPages, ImplicitColumns, InputFiles}
  * META-INF/services/org.apache.spark.sql.sources.DataSourceRegister registers it with Spark
  * and with [[Formats]] (the dfs catalog's lookup by type and extension).
  */
-abstract class FormatSource extends TableProvider with DataSourceRegister {
+abstract class FormatSource extends LoadsOnce[FormatTable] with DataSourceRegister {
   def reader: FormatReader
 
   override def shortName(): String = FormatSource.shortName(reader.typeName)
 
   override def supportsExternalMetadata(): Boolean = true
 
-  /** The table [[inferSchema]] resolved, with its options: Spark asks for the schema and then
-   * for the table of the same load, and one listing and one schema read serve both. */
-  private var resolved: (Map[String, String], FormatTable) = _
-
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
-    val t = table(options, None)
-    resolved = (options.asCaseSensitiveMap().asScala.toMap, t)
-    t.schema()
-  }
-
-  override def getTable(schema: StructType, partitioning: Array[Transform],
-      properties: util.Map[String, String]): Table = {
-    val last = resolved
-    resolved = null
-    if (last != null && last._1 == properties.asScala.toMap && last._2.schema() == schema) last._2
-    else table(new CaseInsensitiveStringMap(properties), Option(schema))
-  }
+  override protected def resolve(options: CaseInsensitiveStringMap, schema: Option[StructType]): FormatTable =
+    table(options, schema)
 
   /** The table of `options`' paths: files listed (folders walked, hidden files left out), each
    * checked against a confined workspace, the schema the reader finds (or `userSchema`). */

@@ -5,8 +5,7 @@ import java.util
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability, TableProvider}
-import org.apache.spark.sql.connector.expressions.Transform
+import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability}
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation
 import org.apache.spark.sql.connector.metric.CustomMetric
 import org.apache.spark.sql.connector.read.{Batch, Scan, ScanBuilder, SupportsPushDownAggregates, SupportsPushDownFilters, SupportsPushDownLimit, SupportsPushDownRequiredColumns}
@@ -14,7 +13,7 @@ import org.apache.spark.sql.sources.{DataSourceRegister, Filter}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import drillspark.source.{DrillDataSource, DrillJsonTable, DrillScanBuilder}
+import drillspark.source.{DrillDataSource, DrillJsonTable, DrillScanBuilder, LoadsOnce}
 import drillspark.source.discovery.{Node, SchemaDiscovery}
 import drillspark.source.input.{HeldPages, InputFile}
 
@@ -25,24 +24,11 @@ import drillspark.source.input.{HeldPages, InputFile}
  * the server only for what the query needs ([[MongoScanBuilder]]). Used from
  * drillspark/spark/storage/mongo.py.
  */
-final class MongoDataSource extends TableProvider with DataSourceRegister {
+final class MongoDataSource extends LoadsOnce[MongoTable] with DataSourceRegister {
   override def shortName(): String = "drill-mongo"
 
-  private var resolved: (Map[String, String], MongoTable) = _
-
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
-    val table = MongoDataSource.resolve(options)
-    resolved = (options.asCaseSensitiveMap().asScala.toMap, table)
-    table.schema()
-  }
-
-  override def getTable(schema: StructType, partitioning: Array[Transform],
-      properties: util.Map[String, String]): Table = {
-    val last = resolved
-    resolved = null
-    if (last != null && last._1 == properties.asScala.toMap && last._2.schema() == schema) last._2
-    else MongoDataSource.resolve(new CaseInsensitiveStringMap(properties))
-  }
+  override protected def resolve(options: CaseInsensitiveStringMap, schema: Option[StructType]): MongoTable =
+    MongoDataSource.resolve(options)
 }
 
 object MongoDataSource {

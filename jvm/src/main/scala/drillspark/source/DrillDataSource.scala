@@ -6,8 +6,6 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
-import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.{MetadataBuilder, NullType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -21,29 +19,13 @@ import drillspark.source.input.{ImplicitColumns, InputFile, InputFiles}
  * declared schema. The schema is discovered (or provided) when the DataFrame is created,
  * before the query runs; see docs/scan.md.
  */
-final class DrillDataSource extends TableProvider with DataSourceRegister {
+final class DrillDataSource extends LoadsOnce[DrillJsonTable] with DataSourceRegister {
   override def shortName(): String = "drill"
 
   override def supportsExternalMetadata(): Boolean = true
 
-  /** The table [[inferSchema]] resolved, with its options: Spark asks for the schema and then
-   * for the table of the same load, and both must come from one listing (a file added in
-   * between would otherwise be read with a schema that never saw it). */
-  private var resolved: (Map[String, String], DrillJsonTable) = _
-
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
-    val table = DrillDataSource.resolve(options, None)
-    resolved = (options.asCaseSensitiveMap().asScala.toMap, table)
-    table.schema()
-  }
-
-  override def getTable(schema: StructType, partitioning: Array[Transform],
-      properties: util.Map[String, String]): Table = {
-    val last = resolved
-    resolved = null
-    if (last != null && last._1 == properties.asScala.toMap && last._2.schema() == schema) last._2
-    else DrillDataSource.resolve(new CaseInsensitiveStringMap(properties), Some(schema))
-  }
+  override protected def resolve(options: CaseInsensitiveStringMap, schema: Option[StructType]): DrillJsonTable =
+    DrillDataSource.resolve(options, schema)
 }
 
 object DrillDataSource {
