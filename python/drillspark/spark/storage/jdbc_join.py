@@ -5,18 +5,19 @@ columns, aggregates, LIMIT and top-N, and further tables of the same plugin.
 A plan from SQL renames each side's columns (`o$id`) and every jdbc read converts its columns
 to Drill's types (`jdbc.drill_column`); between a join and its scans that hides the scans from
 Spark's join push-down (`spark.sql.optimizer.datasourceV2JoinPushdown`), which wants bare
-columns there. So the translator asks `pushed_join` first: an INNER join whose conditions are
-all `==` between fields of one type, each side a scan of the same plugin, a project of bare
-fields over one, or such a join itself, is rebuilt as Spark's join of the plugin's catalog
-tables, bare (each table under an alias of its own), with the renames and Drill's conversions
+columns there. So the translator asks `pushed_join` first: an INNER, LEFT or RIGHT join (the
+types Spark 4.3's push-down carries) whose conditions are all comparisons between fields of
+comparable types, each side a scan of the same plugin, a project of bare fields over one, or
+such a join itself, is rebuilt as Spark's join of the plugin's catalog tables, bare (each table under an alias of its own), with the renames and Drill's conversions
 put above the join. Spark's own push-down then sends the joins as one statement
 (`PushedJoins`) and takes filters, columns, aggregates (`PushedAggregates`), LIMIT and top-N
 (`PushedTopN`) above them into it, as it does for one table; whatever it declines runs in
 Spark with the same answers.
 
-A table with a PostgreSQL `numeric` of no precision among the join's columns cannot be read
-through the catalog (jdbc._load); a join of two such tables is sent as a statement of our
-own through Spark's JDBC `query` option (filters and columns still go into it, aggregates and
+A FULL join (Spark's push-down has none: its connector JoinType is INNER, LEFT_OUTER or
+RIGHT_OUTER), and a table with a PostgreSQL `numeric` of no precision among the join's columns
+(the catalog cannot read it: jdbc._load), are sent as a statement of our own for two tables
+through Spark's JDBC `query` option (filters and columns still go into it, aggregates and
 limits do not). Anything else answers None and the join runs in Spark."""
 
 from __future__ import annotations
