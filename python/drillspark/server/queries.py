@@ -543,14 +543,16 @@ class QueryManager:
                 q.plan = self.shown(result.plan.to_json_text())
             except Exception:  # the profile's plan is informative only
                 q.plan = None
-        df = result.df if not limit else result.df.limit(limit)
+        plan = getattr(result, "plan", None)
+        most = most_records(plan) if isinstance(plan, LogicalPlan) else None
+        # the fetch's limit only where the plan's own LIMIT does not already bound the answer
+        # by it: one DataFrame (its analysis, its schema) less for BI tools' LIMIT probes
+        cut = bool(limit) and (most is None or most > limit)
+        df = result.df.limit(limit) if cut else result.df
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
-        plan = getattr(result, "plan", None)
-        bounds = [
-            b for b in (limit, most_records(plan) if isinstance(plan, LogicalPlan) else 0) if b
-        ]
+        bounds = [b for b in (limit, most) if b]
         # a catalog table's answer (INFORMATION_SCHEMA, sys) is small too: fetched without
         # the per-partition jobs and Python workers of the stream (BI tools ask many)
         small_catalog = isinstance(plan, LogicalPlan) and catalog_sources_only(plan)
@@ -582,11 +584,12 @@ class QueryManager:
 
             def rows() -> Iterator[str]:
                 with result.fetching():
-                    # a partition at a time, the next one computed while this one is sent: a
-                    # partition of a small answer is small
-                    # (a catalog answer whole: its table is local to the driver, no job)
-                    got = df.collect() if small_catalog else df.toLocalIterator(True)
-                    for row in got:
+                    # whole, in one action: the answer is bounded. Spark's collect runs a
+                    # LIMIT's scan of the first partitions only and an ORDER BY ... LIMIT's
+                    # top rows without a shuffle, where toLocalIterator ran the plan's
+                    # `execute` (its shuffle to one partition, a job per partition; #37).
+                    # A catalog answer is local to the driver: no job at all
+                    for row in df.collect():
                         yield write(row)
 
             return rows(), columns, metadata, schema
