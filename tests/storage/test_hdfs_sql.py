@@ -119,3 +119,22 @@ def test_a_file_deleted_after_planning_names_plugin_workspace_and_table(spark, h
         "listed when the query was planned but it no longer exists"
     ), text
     assert "Job aborted" not in text and "\n" not in text
+
+
+def test_temporary_tables_in_an_hdfs_workspace(spark, hdfs, engine):
+    # drill.exec.default_temporary_workspace naming a workspace on HDFS (docs/storage.md,
+    # "Temporary tables in another workspace"): the session's folder under it, gone at its end
+    from drillspark.sql.temporary import temporary_tables
+
+    temp = SqlEngine(
+        spark, SqlSession(plugins=dict(engine.session.plugins), temporary_workspace="hd.out")
+    )
+    written = rows(temp, "CREATE TEMPORARY TABLE tt AS SELECT id FROM hd.data.`logs`")
+    assert written[0]["Number of records written"] == 2
+    assert rows(temp, "SELECT id FROM tt ORDER BY id") == [{"id": 1}, {"id": 2}]
+    sid = temporary_tables(temp.session).session_id
+    assert sid in {r["name"] for r in rows(temp, "SHOW FILES IN hd.out")}
+    with pytest.raises(SqlError, match="another session's temporary tables"):
+        engine.execute(f"SELECT * FROM hd.out.`{sid}/tt`")
+    temp.close()
+    assert sid not in {r["name"] for r in rows(engine, "SHOW FILES IN hd.out")}
