@@ -9,10 +9,13 @@ Column names, types, nullability and row contents follow Drill 1.22 (asked with 
 
 from __future__ import annotations
 
+import collections
 import datetime as _dt
 import json
 import os
 import stat
+import threading
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -354,7 +357,54 @@ def column_attributes(f: SqlField) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- the engines
+# the DataFrames of the newest catalog answers, per Spark session, by their columns and rows: a
+# BI tool asks the same INFORMATION_SCHEMA question once per table it looks at (#37), and the
+# same rows make the same LocalRelation, which costs an Arrow conversion and JVM calls to build
+_FRAMES: weakref.WeakKeyDictionary[SparkSession, collections.OrderedDict[Any, DataFrame]] = (
+    weakref.WeakKeyDictionary()
+)
+_FRAMES_KEPT = 32
+_FRAMES_LOCK = threading.Lock()
+
+
+def _frame_key(columns: list[tuple[str, str, bool]], rows: list[tuple]) -> Any:
+    """The frame's identity, or None: each value with its class (1, 1.0 and True are equal in
+    Python, not in the answer) and a float by its text (-0.0 is 0.0, NaN is not NaN)."""
+    try:
+        key = (
+            tuple(columns),
+            tuple(
+                tuple((v.__class__, repr(v) if isinstance(v, float) else v) for v in r)
+                for r in rows
+            ),
+        )
+        hash(key)
+    except TypeError:  # a list or a map among the values: built each time
+        return None
+    return key
+
+
 def _frame(
+    spark: SparkSession, columns: list[tuple[str, str, bool]], rows: list[tuple]
+) -> DataFrame:
+    key = _frame_key(columns, rows)
+    if key is None:
+        return _new_frame(spark, columns, rows)
+    with _FRAMES_LOCK:
+        kept = _FRAMES.setdefault(spark, collections.OrderedDict())
+        df = kept.get(key)
+        if df is not None:
+            kept.move_to_end(key)
+            return df
+    df = _new_frame(spark, columns, rows)
+    with _FRAMES_LOCK:
+        kept[key] = df
+        while len(kept) > _FRAMES_KEPT:
+            kept.popitem(last=False)
+    return df
+
+
+def _new_frame(
     spark: SparkSession, columns: list[tuple[str, str, bool]], rows: list[tuple]
 ) -> DataFrame:
     # nullable everywhere in the frame: Spark checks NOT NULL columns row by row
