@@ -37,6 +37,7 @@ PUSHDOWNS = {
     "supportsFilterPushdown": "filterPushdown",
     "supportsProjectPushdown": "projectPushdown",
     "supportsLimitPushdown": "limitPushdown",
+    "supportsAggregatePushdown": "aggregatePushdown",
 }
 
 

@@ -48,7 +48,7 @@ object MongoDataSource {
 
   /** This source's own options (not the `drill` reader's): the table's name in EXPLAIN, and
    * which push-downs Drill's `pluginOptimizations` leaves on. */
-  val Own: Set[String] = Set("table", "filterPushdown", "projectPushdown", "limitPushdown")
+  val Own: Set[String] = Set("table", "filterPushdown", "projectPushdown", "limitPushdown", "aggregatePushdown")
 }
 
 /** A collection's pages, their discovered schema and type tree. */
@@ -76,6 +76,7 @@ final class MongoScanBuilder(table: MongoTable) extends ScanBuilder with Support
   private var server: (String, Seq[Filter]) = ("", Nil)
   private var limit = 0
   private var counted = false
+  private var aggregate: Option[MongoAggregate.Plan] = None
 
   override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
 
@@ -100,15 +101,23 @@ final class MongoScanBuilder(table: MongoTable) extends ScanBuilder with Support
 
   override def isPartiallyPushed: Boolean = true
 
+  /** COUNT(*) of the whole collection from discovery's counts; else, with no filter and no
+   * limit, simple aggregates as pipelines of each page ([[MongoAggregate]]). */
   override def pushAggregation(aggregation: Aggregation): Boolean = {
     counted = whole.pushAggregation(aggregation)
-    counted
+    val o = table.inner.options
+    if (!counted && table.push("aggregatePushdown") && all.isEmpty && limit <= 0 && !o.allTextMode &&
+        !o.readNumbersAsDouble && table.inner.files.forall(_.source.isInstanceOf[MongoRange]))
+      aggregate = MongoAggregate.plan(table.root, table.schema(), aggregation)
+    counted || aggregate.nonEmpty
   }
 
   override def supportCompletePushDown(aggregation: Aggregation): Boolean = false
 
   override def build(): Scan = {
     if (counted) return whole.build()
+    if (aggregate.nonEmpty)
+      return new MongoAggregateScan(aggregate.get, table.inner.files.map(_.source.asInstanceOf[MongoRange]), table.name())
     val projection = if (table.push("projectPushdown")) MongoQuery.projection(table.root, required, table.schema()) else ""
     val (filter, _) = server
     if (filter.isEmpty && projection.isEmpty && limit <= 0) {
