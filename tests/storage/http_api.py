@@ -2,8 +2,9 @@
 questions): Python's http.server on a loopback port, serving JSON pages, pagination by page and
 by offset (and a paginator that never ends), query parameters echoed back, basic auth, a
 malformed page, a 500, a slow page and a redirect; CSV and XML pages, keyset pages (the next
-index or URL in the answer), pages linked by a response header, a limit parameter, and POSTs
-echoing their body and content type.
+index or URL in the answer), pages linked by a response header, a limit parameter, POSTs
+echoing their body and content type, and answers with HTTP caching headers (max-age, no-store,
+an ETag revalidated with 304).
 Each request's path is appended as a line to the log file, so tests see what was asked.
 
     python tests/storage/http_api.py PORT_FILE LOG_FILE   # writes its port to PORT_FILE
@@ -63,6 +64,7 @@ BROKEN_XML = b"<library>\n  <book><title>Dune</title>\n  <book>\n</library>\n"
 
 class Api(BaseHTTPRequestHandler):
     log_file = ""
+    served = 0
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - http.server's name
         pass
@@ -213,6 +215,33 @@ class Api(BaseHTTPRequestHandler):
             self._json({"results": ROWS[:n]})
         elif path == "/headers.json":
             self._json({"results": [{"key": self.headers.get("X-Api-Key")}]})
+        elif path in ("/cached.json", "/nostore.json"):
+            # which request this is (a cached answer repeats an old number)
+            Api.served += 1
+            body = json.dumps({"results": [{"served": Api.served}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            control = "max-age=300" if path == "/cached.json" else "no-store"
+            self.send_header("Cache-Control", control)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif path == "/etag.json":
+            # always asked again (no-cache), answered 304 when the client holds version v1
+            if self.headers.get("If-None-Match") == '"v1"':
+                self._log("304 /etag.json")
+                self.send_response(304)
+                self.send_header("ETag", '"v1"')
+                self.end_headers()
+                return
+            body = json.dumps({"results": [{"version": 1}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("ETag", '"v1"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         else:
             self._send(404, b'{"error": "no such page"}')
 

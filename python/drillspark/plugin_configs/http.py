@@ -111,12 +111,17 @@ class HttpConfig(PluginConfig):
         "proxyHost": ((str,), None),
         "proxyPort": ((int,), 0),
         "proxyType": ((str,), "direct"),
+        "proxyUsername": ((str,), None),
+        "proxyPassword": ((str,), None),
         "enableEnhancedParamSyntax": ((bool,), False),
         "credentialsProvider": ((dict,), None),
         "oAuthConfig": ((dict,), None),
         "authMode": ((str,), "SHARED_USER"),
     }
-    SECRETS: ClassVar[tuple[tuple[str, ...], ...]] = tuple((*_CREDENTIALS, k) for k in _SECRET_KEYS)
+    SECRETS: ClassVar[tuple[tuple[str, ...], ...]] = (
+        *((*_CREDENTIALS, k) for k in _SECRET_KEYS),
+        ("proxyPassword",),
+    )
 
     def check(self, name: str) -> None:
         connections = self.raw.get("connections") or {}

@@ -29,12 +29,15 @@ from __future__ import annotations
 import base64
 import json
 import re
+import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
 from xml.sax.saxutils import escape as xml_escape
 
 from pyspark.sql import DataFrame, SparkSession
@@ -216,16 +219,153 @@ class Response:
     headers: Mapping[str, str]
 
 
+def proxy_url(name: str, config: Mapping[str, Any]) -> str | None:
+    """The plugin's proxy as a URL (``http://user:password@host:port``), None for none:
+    Drill's `proxyType` (`direct`, the default, or `http`), `proxyHost`, `proxyPort` and
+    `proxyUsername` / `proxyPassword` (in the plugin or its credentialsProvider's credentials)."""
+    kind = str(config.get("proxyType") or "direct").strip().lower()
+    host = str(config.get("proxyHost") or "").strip()
+    if kind == "direct" or not host:
+        return None
+    if kind != "http":
+        raise HttpPluginError(
+            f"http plugin '{name}': proxyType {kind!r} is not supported here (direct or http)"
+        )
+    port = int(config.get("proxyPort") or 0) or 80
+    creds = ((config.get("credentialsProvider") or {}).get("credentials")) or {}
+    user = config.get("proxyUsername") or creds.get("proxyUsername")
+    password = config.get("proxyPassword") or creds.get("proxyPassword")
+    auth = ""
+    if user:
+        auth = (
+            quote(str(user), safe="")
+            + (":" + quote(str(password), safe="") if password else "")
+            + "@"
+        )
+    return f"http://{auth}{host}:{port}"
+
+
+# Drill's cacheResults keeps answers in OkHttp's disk cache of 10 MiB; this one is in memory
+CACHE_BYTES = 10 * 1024 * 1024
+
+
+@dataclass
+class _Cached:
+    body: bytes
+    headers: Mapping[str, str]
+    fresh_until: float
+    etag: str | None
+    modified: str | None
+
+
+class ResponseCache:
+    """GET answers kept by plugin and URL (request headers included), by HTTP's caching rules
+    as OkHttp applies them for Drill's `cacheResults`: an answer fresh by `Cache-Control:
+    max-age` or `Expires` is served without a request; a stale one with an `ETag` or
+    `Last-Modified` is asked again conditionally (a 304 keeps the body); `no-store` is never
+    kept, `no-cache` always asked again. The oldest answers go past CACHE_BYTES."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[Any, ...], _Cached] = {}
+        self._lock = threading.Lock()
+        self.requests = 0  # requests that reached the network (the tests count them)
+
+    def get(self, key: tuple[Any, ...]) -> _Cached | None:
+        with self._lock:
+            return self._entries.get(key)
+
+    def put(self, key: tuple[Any, ...], body: bytes, headers: Mapping[str, str]) -> None:
+        control = {
+            k.strip().lower(): v.strip().strip('"')
+            for part in str(headers.get("Cache-Control") or "").split(",")
+            if part.strip()
+            for k, _, v in [part.partition("=")]
+        }
+        if "no-store" in control:
+            return
+        now = time.time()
+        lifetime = 0.0
+        if "no-cache" not in control:
+            if control.get("max-age", "").isdigit():
+                lifetime = float(control["max-age"])
+            elif headers.get("Expires"):
+                try:
+                    expires = parsedate_to_datetime(str(headers["Expires"])).timestamp()
+                    lifetime = max(0.0, expires - now)
+                except (TypeError, ValueError):
+                    lifetime = 0.0
+        etag, modified = headers.get("ETag"), headers.get("Last-Modified")
+        if lifetime <= 0 and not etag and not modified:
+            return  # nothing would ever let it be used again
+        with self._lock:
+            self._entries.pop(key, None)
+            self._entries[key] = _Cached(body, dict(headers), now + lifetime, etag, modified)
+            while sum(len(e.body) for e in self._entries.values()) > CACHE_BYTES and self._entries:
+                self._entries.pop(next(iter(self._entries)))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+CACHE = ResponseCache()
+
+
+@dataclass(frozen=True)
+class Transport:
+    """How a plugin's requests go out: directly or through its proxy, cached or not."""
+
+    opener: Any = _OPENER
+    cached: bool = False
+    plugin: str = ""
+
+
+def transport_of(name: str, config: Mapping[str, Any]) -> Transport:
+    proxy = proxy_url(name, config)
+    opener = _OPENER
+    if proxy is not None:
+        proxies = urllib.request.ProxyHandler({"http": proxy, "https": proxy})
+        opener = urllib.request.build_opener(proxies, _SameHost())
+    return Transport(opener, config.get("cacheResults") is True, name)
+
+
 def fetch(
-    req: Request, url: str, timeout: float, error_on_400: bool, page: int = 0
+    req: Request,
+    url: str,
+    timeout: float,
+    error_on_400: bool,
+    page: int = 0,
+    via: Transport = Transport(),  # noqa: B008 - frozen, shared on purpose
 ) -> Response | None:
     """One response; None for a 4xx answer (Drill's: no rows) unless `error_on_400`."""
     where = req.where(page, url)
-    request = urllib.request.Request(url, data=req.body, headers=req.headers, method=req.method)
+    headers = dict(req.headers)
+    key = (via.plugin, req.connection, url, tuple(sorted(headers.items())))
+    kept = CACHE.get(key) if via.cached and req.method == "GET" else None
+    if kept is not None and kept.fresh_until > time.time():
+        return Response(kept.body, kept.headers)
+    if kept is not None:  # stale: asked again, conditionally
+        if kept.etag:
+            headers["If-None-Match"] = kept.etag
+        if kept.modified:
+            headers["If-Modified-Since"] = kept.modified
+    request = urllib.request.Request(url, data=req.body, headers=headers, method=req.method)
     try:
-        with _OPENER.open(request, timeout=timeout) as response:
-            return Response(bytes(response.read()), response.headers)
+        CACHE.requests += 1
+        with via.opener.open(request, timeout=timeout) as response:
+            got = Response(bytes(response.read()), response.headers)
+        if via.cached and req.method == "GET":
+            CACHE.put(key, got.body, got.headers)
+        return got
     except urllib.error.HTTPError as e:
+        if e.code == 304 and kept is not None:
+            CACHE.put(key, kept.body, {**kept.headers, **dict(e.headers or {})})
+            return Response(kept.body, kept.headers)
+        if e.code == 407:  # the proxy's refusal, not the API's answer
+            raise HttpPluginError(
+                "HTTP request failed: the proxy refused the plugin's proxy credentials "
+                f"(407 Proxy Authentication Required), {where}"
+            ) from None
         if 400 <= e.code < 500 and not error_on_400:
             return None
         raise HttpPluginError(
@@ -408,6 +548,7 @@ class HttpEngine(StorageEngine):
     ) -> int:
         """Fetch the connection's pages into `batch` as its paginator goes; the records read."""
         timeout = float(self.config.get("timeout") or 0) or DEFAULT_TIMEOUT
+        via = transport_of(self.name, self.config)
         error_on_400 = conn.get("errorOn400") is True
         data_path = str(conn.get("dataPath") or "")
         paginator = paginator_of(conn) or {}
@@ -453,7 +594,7 @@ class HttpEngine(StorageEngine):
                 )
             asked.add(url)
             number = page if method else 0
-            response = fetch(req, url, timeout, error_on_400, number)
+            response = fetch(req, url, timeout, error_on_400, number, via)
             if response is None:
                 break
             place = req.where(number, url)
