@@ -29,6 +29,17 @@ def jdbc_value(v: Any) -> Any:
         return None
     if isinstance(v, bytes | bytearray):
         return bytes(v).hex()
+    if isinstance(v, datetime.timedelta):
+        # Drill's INTERVAL as its JDBC driver gives it: a Joda period, seconds not folded
+        # into minutes ('PT5.250S', 'P1DT7384S')
+        ms = v.microseconds // 1000
+        return (
+            "P"
+            + (f"{v.days}D" if v.days else "")
+            + f"T{v.seconds}"
+            + (f".{ms:03d}" if ms else "")
+            + "S"
+        )
     if isinstance(v, datetime.datetime):
         text = v.strftime("%Y-%m-%d %H:%M:%S")
         if v.microsecond:
@@ -69,6 +80,7 @@ JDBC_TYPES = {
     "DateType": "DATE",
     "TimeType": "TIME",
     "TimestampNTZType": "TIMESTAMP",
+    "DayTimeIntervalType": "INTERVAL DAY TO SECOND",
 }
 
 

@@ -106,3 +106,36 @@ def write_truncated_pcap(path: Path) -> Path:
     with path.open("ab") as f:
         f.write(struct.pack("<IIII", 1700000009, 0, len(frame), len(frame)) + frame[:10])
     return path
+
+
+def _conversation(client: str, cport: int, server: str, sport: int, t0: int, ask: bytes,
+                  reply: bytes) -> list[tuple[int, int, bytes]]:  # fmt: skip
+    """One whole TCP connection: handshake, a request and a reply, both sides closing."""
+    c, s = 1000, 5000
+    steps = [
+        (True, SYN, c, 0, b""),
+        (False, SYN | ACK, s, c + 1, b""),
+        (True, ACK, c + 1, s + 1, b""),
+        (True, PSH | ACK, c + 1, s + 1, ask),
+        (False, PSH | ACK, s + 1, c + 1 + len(ask), reply),
+        (True, FIN | ACK, c + 1 + len(ask), s + 1 + len(reply), b""),
+        (False, FIN | ACK, s + 1 + len(reply), c + 2 + len(ask), b""),
+        (True, ACK, c + 2 + len(ask), s + 2 + len(reply), b""),
+    ]
+    out = []
+    for i, (outgoing, flags, seq, ack, data) in enumerate(steps):
+        frame = (
+            tcp(client, cport, server, sport, flags, seq, ack, data)
+            if outgoing
+            else tcp(server, sport, client, cport, flags, seq, ack, data)
+        )
+        out.append((t0 + i, 250000 * (i % 4), frame))
+    return out
+
+
+# Two interleaved TCP connections and a UDP datagram: what `sessionizeTCPStreams` groups
+SESSION_PACKETS: list[tuple[int, int, bytes]] = sorted(
+    _conversation("10.1.1.1", 5000, "10.1.1.2", 80, 1700001000, b"hello", b"world!")
+    + _conversation("10.1.1.3", 6000, "10.1.1.2", 443, 1700001002, b"ping", b"pong pong")
+    + [(1700001003, 500000, udp("10.1.1.9", 999, "10.1.1.2", 53, b"dns?"))]
+)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from tests.formats import pcap_packets
 from tests.formats.conftest import jdbc_rows, jdbc_types
-from tests.formats.pinned import answer, cases
+from tests.formats.pinned import answer, assert_as_drill, cases
 
 DRILL = cases("pcap")
 PCAP = "SELECT * FROM dfs.data.`cap.pcap`"
@@ -113,3 +113,100 @@ def test_truncated_pcapng_names_file_and_offset(sql, tmp_path):
     message = str(caught.value)
     assert "cut.pcapng" in message and "packet 6 at byte" in message
     assert "truncated capture" in message and "\tat " not in message
+
+
+# ---- sessionizeTCPStreams, the `pcapng` type, pcap columns in queries: Drill 1.22's answers
+# on the captures pcap_packets.py writes (tests/formats/data/drill_pcap_more.json)
+MORE = cases("pcap_more")
+SESSIONS = "SELECT * FROM table(dfs.data.`sess.pcap`(type => 'pcap', sessionizeTCPStreams => true))"
+# Drill's data_volume_* and data_from_* count and show its `data` column's bytes, which run
+# past each packet into the next record's header (see OWN_VALUES); drillspark's are the TCP
+# payloads of each side (docs/formats.md, "Differences")
+OWN_SESSION_VALUES = {
+    "tcp_session",
+    "data_volume_from_origin",
+    "data_volume_from_remote",
+    "data_from_originator",
+    "data_from_remote",
+}
+
+
+@pytest.fixture
+def sessions(tmp_path):
+    pcap_packets.write_pcap(tmp_path / "sess.pcap", pcap_packets.SESSION_PACKETS)
+    pcap_packets.write_pcapng(tmp_path / "sess.pcapng", pcap_packets.SESSION_PACKETS)
+    pcap_packets.write_pcap(tmp_path / "cap.pcap")
+    pcap_packets.write_pcapng(tmp_path / "cap.pcapng")
+    return tmp_path
+
+
+def test_sessionized_as_drill(spark, sql, sessions):
+    want = MORE[SESSIONS]
+    columns, types, rows = answer(sql, want)
+    # Drill's durations are its INTERVAL, drillspark's Spark's day-time interval (docs/formats.md,
+    # "Differences"); the values agree ('PT5.250S')
+    assert columns == want["columns"]
+    assert [t.replace("INTERVAL DAY TO SECOND", "INTERVAL") for t in types] == want["types"]
+    assert without(columns, rows, OWN_SESSION_VALUES) == without(
+        columns, want["rows"], OWN_SESSION_VALUES
+    )
+    own = [dict(zip(columns, r, strict=True)) for r in rows]
+    assert [(r["data_from_originator"], r["data_from_remote"]) for r in own] == [
+        ("hello", "world!"),
+        ("ping", "pong pong"),
+    ]
+    assert [(r["data_volume_from_origin"], r["data_volume_from_remote"]) for r in own] == [
+        (5, 6),
+        (4, 9),
+    ]
+    # a session's tcp_session is its packets' (the same hash as the packet rows')
+    packets = sql("SELECT DISTINCT tcp_session FROM dfs.data.`sess.pcap` WHERE type = 'TCP'")
+    assert {r[0] for r in packets.collect()} == {r["tcp_session"] for r in own}
+    # Spark's door, the option by name
+    direct = spark.read.format("drill-pcap").option("sessionizeTCPStreams", "true")
+    df = direct.load(str(sessions / "sess.pcap"))
+    assert df.columns == want["columns"]
+    assert jdbc_rows(df.collect()) == rows
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * FROM table(dfs.data.`sess.pcapng`(type => 'pcap', sessionizeTCPStreams => true))",
+        "SELECT * FROM table(dfs.data.`cap.pcap`(type => 'pcap', sessionizeTCPStreams => true))",
+        "SELECT * FROM table(dfs.data.`cap.pcapng`(type => 'pcapng'))",
+    ],
+)
+def test_sessionize_edges_and_pcapng_type_as_drill(sql, sessions, query):
+    """pcapng ignores sessionizeTCPStreams; connections never closed give no row; `pcapng` is
+    a type of its own."""
+    want = MORE[query]
+    columns, types, rows = answer(sql, want)
+    assert columns == want["columns"]
+    assert [t.replace("INTERVAL DAY TO SECOND", "INTERVAL") for t in types] == want["types"]
+    assert without(columns, rows, OWN_VALUES) == without(columns, want["rows"], OWN_VALUES)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [q for q in MORE if "table(" not in q and "SELECT * FROM" not in q],
+)
+def test_packet_queries_as_drill(sql, sessions, query):
+    assert_as_drill(sql, MORE[query])
+
+
+def test_plain_packets_of_the_session_capture_as_drill(sql, sessions):
+    want = MORE["SELECT * FROM dfs.data.`sess.pcap`"]
+    columns, types, rows = answer(sql, want)
+    assert columns == want["columns"] and types == want["types"]
+    assert without(columns, rows, OWN_VALUES) == without(columns, want["rows"], OWN_VALUES)
+
+
+def test_stat_stays_refused_drill_fails_on_it_too(sql, sessions):
+    # Drill 1.22's stat => true on a pcapng file without interface options: a JVM error text
+    assert (
+        "getInterfaceName()"
+        in MORE["SELECT * FROM table(dfs.data.`cap.pcapng`(type => 'pcap', stat => true))"]["error"]
+    )
+    with pytest.raises(Exception, match="'stat'"):
+        sql("SELECT * FROM table(dfs.data.`cap.pcapng`(type => 'pcapng', stat => true))")

@@ -1,7 +1,8 @@
 """Drill's `pcap` format (contrib/format-pcapng): packet captures, classic `.pcap` and
-`.pcapng`, one row per packet in Drill's columns (two column sets, one per file kind), read
-by the extension's `drill-pcap` source (jvm drillspark/formats/pcap/PcapFormat.scala;
-docs/formats.md)."""
+`.pcapng`, one row per packet in Drill's columns (two column sets, one per file kind), or with
+`sessionizeTCPStreams` one row per TCP connection of a classic capture, read by the extension's
+`drill-pcap` source (jvm drillspark/formats/pcap/PcapFormat.scala; docs/formats.md). Drill's
+module also registers the type `pcapng` (the same reader, no sessionizing), owned here too."""
 
 from __future__ import annotations
 
@@ -12,11 +13,17 @@ from drillspark.formats.base import FormatError, FormatPlugin, Option
 
 class PcapFormat(FormatPlugin):
     TYPE = "pcap"
-    EXTENSIONS = ("pcap", "pcapng")
+    EXTENSIONS: ClassVar[tuple[str, ...]] = ("pcap", "pcapng")
     SOURCE = "drill-pcap"
     BOOTSTRAP = True
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("stat", False, (bool,), "Drill's session statistics rows (not read here)"),
+        Option(
+            "sessionizeTCPStreams",
+            False,
+            (bool,),
+            "one row per TCP connection of a classic pcap file (Drill ignores it for pcapng)",
+        ),
     )
 
     @classmethod
@@ -33,4 +40,18 @@ class PcapFormat(FormatPlugin):
         return {"pcap": {"type": "pcap", "extensions": ["pcap", "pcapng"]}}
 
 
+class PcapngFormat(PcapFormat):
+    """Drill's `pcapng` type (its PcapngFormatConfig): `.pcapng` files, the packets always."""
+
+    TYPE = "pcapng"
+    EXTENSIONS = ("pcapng",)
+    BOOTSTRAP = False
+    OPTIONS: ClassVar[tuple[Option, ...]] = (PcapFormat.OPTIONS[0],)
+
+    @classmethod
+    def bootstrap(cls) -> dict[str, dict[str, Any]]:
+        return {}  # Drill's bootstrap lists `pcap` only, for both extensions
+
+
 FORMAT = PcapFormat()
+PCAPNG_FORMAT = PcapngFormat()

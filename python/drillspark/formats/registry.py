@@ -36,6 +36,7 @@ FORMATS: tuple[FormatPlugin, ...] = (
     syslog.FORMAT,
     ltsv.FORMAT,
     pcap.FORMAT,
+    pcap.PCAPNG_FORMAT,
     xml.FORMAT,
     httpd.FORMAT,
 )

@@ -32,6 +32,8 @@ final case class Frame(micros: Long, linkType: Int, bytes: Array[Byte], original
  * `.pcapng` file has `timestamp`, `packet_data` (the IP packet) and INTEGER `tcp_flags_*`,
  * `tcp_ack` the acknowledgement number. The kind is the first file's (by its magic number).
  * A record cut short fails the read naming the file, the packet and the byte offset.
+ * With `sessionizeTCPStreams` a classic pcap file gives one row per TCP connection instead
+ * ([[TcpSessions]]); Drill reads a pcapng file's packets whatever the option says.
  */
 object PcapFormat extends FormatReader {
   override val typeName = "pcap"
@@ -58,6 +60,19 @@ object PcapFormat extends FormatReader {
     f("tcp_ack", IntegerType), f("tcp_flags", IntegerType)) ++ Flags.map(n => f(s"tcp_flags_$n", IntegerType)) ++
     Seq(f("tcp_parsed_flags", StringType), f("packet_data", StringType)))
 
+  /** Drill's columns of `sessionizeTCPStreams`: one row per TCP connection. */
+  val SessionColumns: StructType = StructType(Seq(
+    f("src_ip", StringType), f("dst_ip", StringType), f("src_port", IntegerType), f("dst_port", IntegerType),
+    f("src_mac_address", StringType), f("dst_mac_address", StringType),
+    f("session_start_time", TimestampNTZType), f("session_end_time", TimestampNTZType),
+    f("session_duration", DayTimeIntervalType()), f("total_packet_count", IntegerType),
+    f("data_volume_from_origin", IntegerType), f("data_volume_from_remote", IntegerType),
+    f("packet_count_from_origin", IntegerType), f("packet_count_from_remote", IntegerType),
+    f("connection_time", DayTimeIntervalType()), f("tcp_session", LongType), f("is_corrupt", BooleanType),
+    f("data_from_originator", StringType), f("data_from_remote", StringType)))
+
+  private def sessionize(options: FormatOptions): Boolean = options.bool("sessionizeTCPStreams", default = false)
+
   private val PcapngMagic = 0x0A0D0D0A
 
   private def open(file: InputFile, conf: Configuration): DataInputStream = {
@@ -73,14 +88,29 @@ object PcapFormat extends FormatReader {
   }
 
   override def schema(files: Seq[InputFile], options: FormatOptions, conf: Configuration): StructType =
-    if (files.headOption.exists(isPcapng(_, conf))) PcapngColumns else PcapColumns
+    if (files.headOption.exists(isPcapng(_, conf))) PcapngColumns
+    else if (sessionize(options)) SessionColumns
+    else PcapColumns
 
   override def read(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration): Iterator[InternalRow] = {
     val in = open(file, conf)
     val frames: Iterator[(Frame, Int)] with AutoCloseable =
       try if (isPcapng(file, conf)) new PcapngFrames(in, file.path) else new PcapFrames(in, file.path)
       catch { case e: Throwable => in.close(); throw e }
-    val kind = if (frames.isInstanceOf[PcapngFrames]) PcapngColumns else PcapColumns
+    val pcapng = frames.isInstanceOf[PcapngFrames]
+    if (!pcapng && sessionize(options)) {
+      val columns = schema.fields.map(c => SessionColumns.fieldNames.indexOf(c.name))
+      val sessions = new TcpSessions(frames)
+      return new Iterator[InternalRow] with AutoCloseable {
+        override def hasNext: Boolean = sessions.hasNext
+        override def next(): InternalRow = {
+          val all = sessions.next()
+          new GenericInternalRow(columns.map[Any](i => if (i < 0) null else all(i)))
+        }
+        override def close(): Unit = frames.close()
+      }
+    }
+    val kind = if (pcapng) PcapngColumns else PcapColumns
     val columns = schema.fields.map(c => kind.fieldNames.indexOf(c.name))
     new Iterator[InternalRow] with AutoCloseable {
       override def hasNext: Boolean = frames.hasNext
@@ -112,6 +142,72 @@ object PcapFormat extends FormatReader {
     FormatErrors.badData(typeName, path, s"packet $packet at byte $offset",
       s"the record is cut short: it needs $need bytes more than the file holds (a truncated capture)")
 
+}
+
+/**
+ * Drill's `sessionizeTCPStreams`: the packets of a capture grouped into TCP connections, one
+ * row each in [[PcapFormat.SessionColumns]], as Drill 1.22 answers: a SYN without ACK opens a
+ * connection (its sender is the origin); its packets in both directions count until the first
+ * FIN or RST of either side, which closes it and gives its row (in closing order); packets of
+ * no open connection (UDP, a closed or never opened one) give nothing, and a connection still
+ * open at the end of the file no row. `connection_time` runs from the SYN to the origin's first
+ * ACK (the handshake's end). The data columns hold the TCP payloads of each side, in order.
+ */
+private final class TcpSessions(frames: Iterator[(Frame, Int)] with AutoCloseable) extends Iterator[Array[Any]] {
+  private final class Open(val first: Packet, val start: Long) {
+    var end = start
+    var connected = -1L
+    val count = Array(0, 0) // from the origin, from the remote side
+    val data = Array(new java.io.ByteArrayOutputStream(), new java.io.ByteArrayOutputStream())
+  }
+  private val open = scala.collection.mutable.HashMap.empty[Long, Open]
+  private var pending: Array[Any] = advance()
+
+  private def millis(micros: Long): Long = Math.floorDiv(micros, 1000L) * 1000L
+
+  private def advance(): Array[Any] = {
+    while (frames.hasNext) {
+      val (frame, _) = frames.next()
+      val p = Packet.decode(frame)
+      if (p.protocol == "TCP") {
+        val key = p.session
+        if (!open.contains(key) && p.flag(0x02) && !p.flag(0x10)) open(key) = new Open(p, frame.micros)
+        open.get(key) match {
+          case Some(s) =>
+            val side = if (p.srcIp == s.first.srcIp && p.srcPort == s.first.srcPort) 0 else 1
+            s.count(side) += 1
+            s.data(side).write(p.payload)
+            s.end = frame.micros
+            if (side == 0 && s.connected < 0 && p.flag(0x10)) s.connected = frame.micros
+            if (p.flag(0x01) || p.flag(0x04)) {
+              open.remove(key)
+              return row(s, key)
+            }
+          case None =>
+        }
+      }
+    }
+    frames.close()
+    null
+  }
+
+  private def row(s: Open, key: Long): Array[Any] = {
+    def str(v: String): UTF8String = if (v == null) null else UTF8String.fromString(v)
+    val (start, end) = (millis(s.start), millis(s.end))
+    val p = s.first
+    Array[Any](str(p.srcIp), str(p.dstIp), p.srcPort, p.dstPort, str(p.srcMac), str(p.dstMac), start, end,
+      end - start, s.count(0) + s.count(1), s.data(0).size, s.data(1).size, s.count(0), s.count(1),
+      if (s.connected < 0) null else millis(s.connected) - start, key, false,
+      str(Packet.printable(s.data(0).toByteArray)), str(Packet.printable(s.data(1).toByteArray)))
+  }
+
+  override def hasNext: Boolean = pending != null
+  override def next(): Array[Any] = {
+    if (pending == null) throw new NoSuchElementException("no more sessions")
+    val r = pending
+    pending = advance()
+    r
+  }
 }
 
 /** Classic pcap records: a 24-byte header (either byte order, micro- or nanosecond stamps). */
