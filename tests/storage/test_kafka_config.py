@@ -105,9 +105,9 @@ def test_pushed_conjuncts_narrow_the_ranges():
     """Each conjunct on kafkaPartitionId, kafkaMsgOffset and kafkaMsgTimestamp narrows the read
     (an AND of them: the tightest bound wins); an upper timestamp bound narrows nothing (a
     partition's timestamps need not rise with its offsets), as Drill's push-down."""
-    r = kafka.pushed_ranges("here", [])
+    (r,) = kafka.pushed_ranges("here", [])
     assert r == kafka.Ranges() and r.describe() == "all"
-    r = kafka.pushed_ranges(
+    (r,) = kafka.pushed_ranges(
         "here",
         [
             ["kafkaMsgOffset", ">=", 3],
@@ -126,10 +126,30 @@ def test_pushed_conjuncts_narrow_the_ranges():
     assert r.describe() == (
         "partitions [0, 2, 5], partition ids [, 5), offsets [5, 10), timestamps >= 1000"
     )
-    r = kafka.pushed_ranges("here", [["kafkaMsgOffset", "=", 7], ["kafkaMsgTimestamp", ">", 5]])
+    (r,) = kafka.pushed_ranges("here", [["kafkaMsgOffset", "=", 7], ["kafkaMsgTimestamp", ">", 5]])
     assert (r.offset_from, r.offset_to, r.time_from) == (7, 8, 6)
-    r = kafka.pushed_ranges("here", [["kafkaPartitionId", "=", 1], ["kafkaPartitionId", "=", 2]])
+    (r,) = kafka.pushed_ranges("here", [["kafkaPartitionId", "=", 1], ["kafkaPartitionId", "=", 2]])
     assert (r.partition_from, r.partition_to) == (2, 2)  # nothing left to read
+
+
+def test_an_or_is_the_union_of_its_sides_each_narrowed_by_the_rest():
+    """["or", [[...], [...]]]: one range per side, each also bound by the AND's other conjuncts;
+    two ORs multiply out (up to MAX_RANGES, past which an OR narrows nothing)."""
+    ranges = kafka.pushed_ranges(
+        "here",
+        [
+            ["or", [[["kafkaPartitionId", "=", 0]], [["kafkaMsgOffset", ">=", 5]]]],
+            ["kafkaMsgOffset", "<", 9],
+        ],
+    )
+    assert [(r.partition_from, r.partition_to, r.offset_from, r.offset_to) for r in ranges] == [
+        (0, 1, kafka.LONG_MIN, 9),
+        (kafka.LONG_MIN, kafka.LONG_MAX, 5, 9),
+    ]
+    two = ["or", [[["kafkaPartitionId", "=", 0]], [["kafkaPartitionId", "=", 1]]]]
+    assert len(kafka.pushed_ranges("here", [two, two])) == 4
+    many = ["or", [[["kafkaMsgOffset", "=", i]] for i in range(9)]]
+    assert len(kafka.pushed_ranges("here", [many, many])) == 9  # 81 > MAX_RANGES: one OR kept
 
 
 @pytest.mark.parametrize(
@@ -138,6 +158,8 @@ def test_pushed_conjuncts_narrow_the_ranges():
         "kafkaMsgOffset > 1",
         [["kafkaMsgKey", "=", 1]],
         [["kafkaMsgOffset", "!=", 1]],
+        [["or", "kafkaMsgOffset = 1"]],
+        [["or", [[["kafkaMsgKey", "=", 1]]]]],
         [["kafkaMsgOffset", ">", "1"]],
         [["kafkaMsgOffset", ">", True]],
         [["kafkaPartitionId", "in", []]],

@@ -82,6 +82,41 @@ def test_each_page_of_a_partition_is_read_in_its_own_task(spark, kafka_broker, m
         ([["kafkaMsgTimestamp", ">", T0 + 3000]], []),  # no message that late: nothing read
         ([["kafkaMsgTimestamp", "<", T0]], [1, 2, 3, 4]),  # an upper bound narrows nothing
         ([["kafkaPartitionId", "=", 0], ["kafkaPartitionId", "=", 1]], []),
+        # an OR of ANDs: the union of their ranges, a message two of them allow read once
+        (
+            [
+                [
+                    "or",
+                    [
+                        [["kafkaPartitionId", "=", 0], ["kafkaMsgOffset", ">=", 1]],
+                        [["kafkaPartitionId", "=", 1], ["kafkaMsgOffset", "<", 1]],
+                    ],
+                ]
+            ],
+            [2, 3],
+        ),
+        ([["or", [[["kafkaMsgOffset", "=", 0]], [["kafkaMsgOffset", "<=", 0]]]]], [1, 2]),
+        ([["or", [[["kafkaMsgOffset", "=", 0]], [["kafkaMsgOffset", "=", 1]]]]], [1, 2, 3, 4]),
+        (
+            [
+                [
+                    "or",
+                    [
+                        [["kafkaMsgTimestamp", ">=", T0 + 3000]],
+                        [["kafkaPartitionId", "=", 0], ["kafkaMsgOffset", "=", 0]],
+                    ],
+                ]
+            ],
+            [1, 4],
+        ),
+        # an AND of an OR and a bound: each alternative narrowed by the bound
+        (
+            [
+                ["or", [[["kafkaPartitionId", "=", 0]], [["kafkaPartitionId", "=", 1]]]],
+                ["kafkaMsgOffset", "=", 1],
+            ],
+            [3, 4],
+        ),
     ],
 )
 def test_pushed_conjuncts_narrow_what_the_scan_reads(spark, kafka_broker, pushed, want):
@@ -154,3 +189,33 @@ def test_describe_and_information_schema_list_a_topic_as_drill(engine):
 def test_a_bad_pushed_selection_in_a_plan_names_the_topic(spark, kafka_broker):
     with pytest.raises(Error, match="kafka plugin 'kafka', topic events: cannot push"):
         scan(spark, kafka_broker, {"topic": "events", "pushed": [["kafkaMsgKey", "=", 1]]})
+
+
+def test_an_or_of_pushable_comparisons_is_pushed_as_a_union(engine):
+    """`kafkaPartitionId = 0 OR kafkaMsgOffset = 1` (Drill 1.22 answered it over the same
+    broker: PUSHED_SQL) goes into the scan as an OR of its two ranges; an OR with a side that
+    compares something else narrows nothing and is not pushed."""
+    sql = (
+        "EXPLAIN PLAN FOR SELECT id FROM kafka.`events` WHERE kafkaPartitionId = 0 OR "
+        "(kafkaMsgOffset = 1 AND kafkaMsgTimestamp >= 5)"
+    )
+    plan = json.loads(run(engine, sql)[1][0][1])
+    scan = next(op for op in plan["query"] if op["op"] == "scan")
+    assert scan["selection"]["pushed"] == [
+        [
+            "or",
+            [
+                [["kafkaPartitionId", "=", 0]],
+                [["kafkaMsgOffset", "=", 1], ["kafkaMsgTimestamp", ">=", 5]],
+            ],
+        ]
+    ]
+    sql = "EXPLAIN PLAN FOR SELECT id FROM kafka.`events` WHERE kafkaPartitionId = 0 OR id = 4"
+    plan = json.loads(run(engine, sql)[1][0][1])
+    scan = next(op for op in plan["query"] if op["op"] == "scan")
+    assert "pushed" not in scan["selection"]
+    # the answer is the unpushed one (the filter checks every row)
+    sql = (
+        "SELECT id FROM kafka.`events` WHERE kafkaPartitionId = 0 OR kafkaMsgOffset = 1 ORDER BY id"
+    )
+    assert run(engine, sql)[1] == [[1], [3], [4]]

@@ -157,46 +157,88 @@ class Ranges:
         return ", ".join(out) or "all"
 
 
-def pushed_ranges(place: str, pushed: Any) -> Ranges:
-    """The ranges that the AND of `pushed` conjuncts ``[column, op, value]`` allows (op one of
-    =, <, <=, >, >=, in; value an integer, a list of them for in), or KafkaError naming
-    `place`. A timestamp bound only moves the start (the broker's time index finds the first
-    message stamped at or after it); an upper timestamp bound narrows nothing, as in Drill."""
+def _bad(place: str, item: Any) -> KafkaError:
+    return KafkaError(
+        f"{place}: cannot push {item!r} into the read: a conjunct is [column, op, "
+        f"value] with column one of {', '.join(PUSHABLE.values())}, op one of "
+        f"{', '.join(PUSH_OPS)} and an integer value (a list of them for in), or "
+        '["or", [[conjunct, ...], ...]] (an OR of ANDs)'
+    )
+
+
+def _narrowed(place: str, r: Ranges, item: Any) -> Ranges:
+    """`r` narrowed by one conjunct ``[column, op, value]``."""
+    ok = isinstance(item, list | tuple) and len(item) == 3
+    column = PUSHABLE.get(str(item[0]).lower()) if ok else None
+    op = str(item[1]).lower() if ok else ""
+    values = (item[2] if op == "in" else [item[2]]) if ok else None
+    if (
+        column is None
+        or op not in PUSH_OPS
+        or not isinstance(values, list)
+        or not values
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    ):
+        raise _bad(place, item)
+    v = values[0]
+    low, high = {"=": (v, v + 1), ">": (v + 1, None), ">=": (v, None)}.get(op, (None, None))
+    high = {"<": v, "<=": v + 1}.get(op, high)
+    if column == "kafkaPartitionId" and op == "in":
+        ids = frozenset(values)
+        r = replace(r, partitions=ids if r.partitions is None else r.partitions & ids)
+    elif column == "kafkaPartitionId":
+        r = replace(r, partition_from=max(r.partition_from, LONG_MIN if low is None else low))
+        r = replace(r, partition_to=min(r.partition_to, LONG_MAX if high is None else high))
+    elif column == "kafkaMsgOffset" and op != "in":
+        r = replace(r, offset_from=max(r.offset_from, LONG_MIN if low is None else low))
+        r = replace(r, offset_to=min(r.offset_to, LONG_MAX if high is None else high))
+    elif column == "kafkaMsgTimestamp" and op != "in" and low is not None:
+        r = replace(r, time_from=max(r.time_from, low))
+    return r
+
+
+def _both(a: Ranges, b: Ranges) -> Ranges:
+    """What both `a` and `b` allow."""
+    parts = a.partitions if b.partitions is None else b.partitions
+    if a.partitions is not None and b.partitions is not None:
+        parts = a.partitions & b.partitions
+    return Ranges(
+        parts,
+        max(a.partition_from, b.partition_from),
+        min(a.partition_to, b.partition_to),
+        max(a.offset_from, b.offset_from),
+        min(a.offset_to, b.offset_to),
+        max(a.time_from, b.time_from),
+    )
+
+
+MAX_RANGES = 64  # an AND of ORs multiplies out; past this many, the ORs narrow nothing
+
+
+def pushed_ranges(place: str, pushed: Any) -> list[Ranges]:
+    """The ranges whose union the AND of `pushed` conjuncts allows: ``[column, op, value]``
+    (op one of =, <, <=, >, >=, in; value an integer, a list of them for in) or ``["or",
+    [[conjunct, ...], ...]]``, an OR of ANDs whose ranges are read as their union (Drill's
+    KafkaPushDownFilterIntoScan reads an OR too), or KafkaError naming `place`. A timestamp
+    bound only moves the start (the broker's time index finds the first message stamped at or
+    after it); an upper timestamp bound narrows nothing, as in Drill."""
     if not isinstance(pushed, list):
         raise KafkaError(f"{place}: the selection's 'pushed' must be a list of [column, op, value]")
-    r = Ranges()
+    base = Ranges()
+    alternatives: list[list[Ranges]] = []
     for item in pushed:
-        ok = isinstance(item, list | tuple) and len(item) == 3
-        column = PUSHABLE.get(str(item[0]).lower()) if ok else None
-        op = str(item[1]).lower() if ok else ""
-        values = (item[2] if op == "in" else [item[2]]) if ok else None
-        if (
-            column is None
-            or op not in PUSH_OPS
-            or not isinstance(values, list)
-            or not values
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-        ):
-            raise KafkaError(
-                f"{place}: cannot push {item!r} into the read: a conjunct is [column, op, "
-                f"value] with column one of {', '.join(PUSHABLE.values())}, op one of "
-                f"{', '.join(PUSH_OPS)} and an integer value (a list of them for in)"
-            )
-        v = values[0]
-        low, high = {"=": (v, v + 1), ">": (v + 1, None), ">=": (v, None)}.get(op, (None, None))
-        high = {"<": v, "<=": v + 1}.get(op, high)
-        if column == "kafkaPartitionId" and op == "in":
-            ids = frozenset(values)
-            r = replace(r, partitions=ids if r.partitions is None else r.partitions & ids)
-        elif column == "kafkaPartitionId":
-            r = replace(r, partition_from=max(r.partition_from, LONG_MIN if low is None else low))
-            r = replace(r, partition_to=min(r.partition_to, LONG_MAX if high is None else high))
-        elif column == "kafkaMsgOffset" and op != "in":
-            r = replace(r, offset_from=max(r.offset_from, LONG_MIN if low is None else low))
-            r = replace(r, offset_to=min(r.offset_to, LONG_MAX if high is None else high))
-        elif column == "kafkaMsgTimestamp" and op != "in" and low is not None:
-            r = replace(r, time_from=max(r.time_from, low))
-    return r
+        if isinstance(item, list | tuple) and len(item) == 2 and str(item[0]).lower() == "or":
+            if not isinstance(item[1], list) or not all(isinstance(d, list) for d in item[1]):
+                raise _bad(place, item)
+            alternatives.append([r for d in item[1] for r in pushed_ranges(place, d)])
+        else:
+            base = _narrowed(place, base, item)
+    out = [base]
+    for alts in alternatives:
+        product = [_both(r, a) for r in out for a in alts]
+        if len(product) <= MAX_RANGES:
+            out = product
+    return out
 
 
 def _partition_ids(r: Ranges) -> str:
@@ -205,6 +247,19 @@ def _partition_ids(r: Ranges) -> str:
     if r.partitions is None:
         return ""
     return ",".join(str(i) for i in sorted(r.partitions) if -(2**31) <= i < 2**31) or "-1"
+
+
+def _specs(ranges: list[Ranges]) -> str:
+    """The ranges for KafkaPages.plan, a line each: ids;partition_from;partition_to;
+    offset_from;offset_to;time_from."""
+    return "\n".join(
+        ";".join(
+            [_partition_ids(r)]
+            + [str(v) for v in (r.partition_from, r.partition_to, r.offset_from, r.offset_to)]
+            + [str(r.time_from)]
+        )
+        for r in ranges
+    )
 
 
 def _flag(value: Any) -> bool:
@@ -250,12 +305,7 @@ class KafkaEngine(StorageEngine):
                 PAGE_MESSAGES,
                 _flag(opts["skipInvalidRecords"]),
                 place,
-                _partition_ids(ranges),
-                ranges.partition_from,
-                ranges.partition_to,
-                ranges.offset_from,
-                ranges.offset_to,
-                ranges.time_from,
+                _specs(ranges),
             )
         except Exception as e:  # the client's failure, from the JVM
             raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None

@@ -98,31 +98,46 @@ object KafkaPages {
     cls("org.apache.kafka.common.TopicPartition").getConstructor(classOf[String], classOf[Int])
       .newInstance(topic, Int.box(p)).asInstanceOf[AnyRef]
 
+  /** One range a query's pushed filter allows: partition ids (None: any) within [pFrom, pTo),
+   * offsets within [oFrom, oTo), messages stamped at tFrom ms or later (-1: any). */
+  private final case class Allowed(ids: Option[Set[Int]], pFrom: Long, pTo: Long, oFrom: Long, oTo: Long, tFrom: Long) {
+    def admits(id: Int): Boolean = ids.forall(_.contains(id)) && id >= pFrom && id < pTo
+  }
+
+  private def allowed(spec: String): Allowed = {
+    val f = spec.split(";", -1)
+    val ids = Option(f(0)).filter(_.trim.nonEmpty).map(_.split(',').map(_.trim.toInt).toSet)
+    Allowed(ids, f(1).toLong, f(2).toLong, f(3).toLong, f(4).toLong, f(5).toLong)
+  }
+
   /**
    * Plan the read of `topic` into `batch`: the snapshot of each partition's [first, end)
    * offsets, taken once, here, before any message is read, narrowed by what the query's filter
-   * pushed down (`partitions`: the partition ids to read, comma-separated, "" for all; ids in
-   * [`partitionFrom`, `partitionTo`); offsets within [`offsetFrom`, `offsetTo`); messages stamped at `timeFrom` ms or later, found by the
-   * broker's time index, -1 for no bound), cut into pages of up to `pageMessages` messages. The
-   * messages themselves are fetched where each page is read, in a Spark task
-   * ([[KafkaRange]]), never here. `pollTimeoutMs`: how long one poll may wait for messages the
-   * snapshot still lacks before the read fails (Drill's `store.kafka.poll.timeout`; the first
-   * poll of a page also gets the time to connect). Returns, per page, its partition and offsets
-   * [from, to) (three longs a page), for EXPLAIN and the tests.
+   * pushed down (`specs`: the ranges whose union is read, a line each,
+   * `ids;partitionFrom;partitionTo;offsetFrom;offsetTo;timeFrom`: the partition ids to read,
+   * comma-separated, "" for all; ids in [partitionFrom, partitionTo); offsets within
+   * [offsetFrom, offsetTo); messages stamped at timeFrom ms or later, found by the broker's time
+   * index, -1 for no bound; "" reads everything), cut into pages of up to `pageMessages`
+   * messages. A partition's offsets that several ranges allow are read once (overlapping and
+   * adjacent intervals merged). The messages themselves are fetched where each page is read, in
+   * a Spark task ([[KafkaRange]]), never here. `pollTimeoutMs`: how long one poll may wait for
+   * messages the snapshot still lacks before the read fails (Drill's `store.kafka.poll.timeout`;
+   * the first poll of a page also gets the time to connect). Returns, per page, its partition
+   * and offsets [from, to) (three longs a page), for EXPLAIN and the tests.
    */
   def plan(batch: RecordBatch, props: java.util.Map[String, String], topic: String, pollTimeoutMs: Long,
-      pageMessages: Int, skipInvalid: Boolean, place: String, partitions: String, partitionFrom: Long,
-      partitionTo: Long, offsetFrom: Long, offsetTo: Long, timeFrom: Long): Array[Long] = {
+      pageMessages: Int, skipInvalid: Boolean, place: String, specs: String): Array[Long] = {
+    val ranges = Option(specs).filter(_.trim.nonEmpty).map(_.split('\n').toSeq.map(allowed))
+      .getOrElse(Seq(Allowed(None, Long.MinValue, Long.MaxValue, Long.MinValue, Long.MaxValue, -1L)))
     val c = consumer(props)
     val out = scala.collection.mutable.ArrayBuffer[Long]()
     try {
       val infos = call(c, ConsumerIface, "partitionsFor", Seq(classOf[String], classOf[Duration]), topic,
         MetadataTimeout).asInstanceOf[java.util.List[AnyRef]]
       if (infos == null || infos.isEmpty) throw new DrillScanException(s"$place: no such topic")
-      val wanted = Option(partitions).filter(_.trim.nonEmpty).map(_.split(',').map(_.trim.toInt).toSet)
       val ids = infos.asScala.map(i => call(i, "org.apache.kafka.common.PartitionInfo", "partition", Nil)
         .asInstanceOf[Integer].intValue)
-        .filter(id => wanted.forall(_.contains(id)) && id >= partitionFrom && id < partitionTo).sorted
+        .filter(id => ranges.exists(_.admits(id))).sorted.toSeq
       if (ids.isEmpty) return Array.empty
       val parts = ids.map(partition(topic, _))
       val coll = Seq(classOf[java.util.Collection[_]], classOf[Duration])
@@ -130,31 +145,41 @@ object KafkaPages {
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
       val end = call(c, ConsumerIface, "endOffsets", coll, parts.asJava, MetadataTimeout)
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
-      // the first offset stamped at timeFrom or later; none: no message is that late
-      val byTime: Map[AnyRef, Long] = if (timeFrom < 0) Map.empty else {
+      // per time bound, each partition's first offset stamped then or later (none: MaxValue)
+      val byTime: Map[Long, Map[AnyRef, Long]] = ranges.map(_.tFrom).filter(_ >= 0).distinct.map { t =>
         val ask = new java.util.HashMap[AnyRef, java.lang.Long]()
-        parts.foreach(tp => ask.put(tp, Long.box(timeFrom)))
+        parts.foreach(tp => ask.put(tp, Long.box(t)))
         val found = call(c, ConsumerIface, "offsetsForTimes", Seq(classOf[java.util.Map[_, _]], classOf[Duration]),
           ask, MetadataTimeout).asInstanceOf[java.util.Map[AnyRef, AnyRef]]
-        parts.map { tp =>
+        t -> parts.map { tp =>
           val at = found.get(tp)
           tp -> (if (at == null) Long.MaxValue
             else call(at, "org.apache.kafka.clients.consumer.OffsetAndTimestamp", "offset", Nil)
               .asInstanceOf[java.lang.Long].longValue)
         }.toMap
-      }
+      }.toMap
       val props2 = new java.util.HashMap[String, String](props)
       ids.zip(parts).foreach { case (id, tp) =>
-        val from = math.max(math.max(begin.get(tp).longValue, offsetFrom), byTime.getOrElse(tp, Long.MinValue))
-        val to = math.min(end.get(tp).longValue, offsetTo)
-        var at = from
-        while (at < to) {
-          val upTo = math.min(to, at + pageMessages)
-          // the page's size is not known before it is fetched: a message counts 256 bytes
-          batch.addFetched(s"$place, partition $id, offsets $at to ${upTo - 1}", (upTo - at) * 256L,
-            KafkaRange(props2, topic, id, at, upTo, pollTimeoutMs, skipInvalid, place))
-          out ++= Seq(id.toLong, at, upTo)
-          at = upTo
+        val intervals = ranges.filter(_.admits(id)).map { r =>
+          val timed = if (r.tFrom < 0) Long.MinValue else byTime(r.tFrom)(tp)
+          (math.max(math.max(begin.get(tp).longValue, r.oFrom), timed), math.min(end.get(tp).longValue, r.oTo))
+        }.filter { case (from, to) => from < to }.sortBy(_._1)
+        // the union: overlapping or adjacent intervals merged, so no message is read twice
+        val merged = scala.collection.mutable.ArrayBuffer[(Long, Long)]()
+        intervals.foreach { case (from, to) =>
+          if (merged.nonEmpty && from <= merged.last._2) merged(merged.size - 1) = (merged.last._1, math.max(merged.last._2, to))
+          else merged += ((from, to))
+        }
+        merged.foreach { case (from, to) =>
+          var at = from
+          while (at < to) {
+            val upTo = math.min(to, at + pageMessages)
+            // the page's size is not known before it is fetched: a message counts 256 bytes
+            batch.addFetched(s"$place, partition $id, offsets $at to ${upTo - 1}", (upTo - at) * 256L,
+              KafkaRange(props2, topic, id, at, upTo, pollTimeoutMs, skipInvalid, place))
+            out ++= Seq(id.toLong, at, upTo)
+            at = upTo
+          }
         }
       }
       out.toArray
