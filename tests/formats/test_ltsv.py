@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from tests.formats.conftest import jdbc_rows
-from tests.formats.pinned import assert_as_drill, cases, stage
+from tests.formats.pinned import answer, assert_as_drill, cases, stage
 
 DRILL = cases("ltsv")
 
@@ -48,3 +48,52 @@ def test_plain_spark_dfs_catalog_same_answer(spark, data):
     df = spark.sql(f"SELECT * FROM dfs.`{data / 'access.ltsv'}`")
     assert df.columns == want["columns"]
     assert jdbc_rows(df.collect()) == want["rows"]
+
+
+# Edge cases asked of Drill 1.22 on tests/formats/data/edge.ltsv (drill_ltsv_more.json): a
+# value holding ':', an empty value (NULL), a CRLF line, a repeated label (the last value), an
+# entry without ':' joining the next label ('novalue\ta'), a trailing tab, a label with a
+# space, a non-ASCII label, a line of a tab alone and an empty line (no row)
+MORE = cases("ltsv_more")
+
+
+@pytest.fixture
+def edge(tmp_path):
+    (tmp_path / "semi.ltsv").write_text("a=1;b=2\na=3;c=4\n", "utf-8")
+    return stage(tmp_path, "edge.ltsv", "access.ltsv")
+
+
+MISSING = "SELECT a, nosuch FROM dfs.data.`edge.ltsv` WHERE b IS NULL"
+
+
+@pytest.mark.parametrize("query", [q for q in MORE if "'strict'" not in q and q != MISSING])
+def test_edge_cases_as_drill(sql, edge, query):
+    assert_as_drill(sql, MORE[query])
+
+
+def test_a_column_no_line_has(sql, edge):
+    """Drill's ltsv reader types a column no line has VARCHAR; drillspark gives it the type
+    of every non-text reader's missing column: an untyped NULL (docs/formats.md, "Differences")."""
+    want = MORE[MISSING]
+    columns, types, rows = answer(sql, want)
+    assert columns == want["columns"] and rows == want["rows"]
+    assert want["types"][1] == "CHARACTER VARYING" and types[1] == "NullType"
+
+
+def test_edge_cases_spark_door_same_answer(spark, edge):
+    want = MORE["SELECT * FROM dfs.data.`edge.ltsv`"]
+    df = spark.read.format("drill-ltsv").load(str(edge / "edge.ltsv"))
+    assert df.columns == want["columns"]
+    assert jdbc_rows(df.collect()) == want["rows"]
+
+
+def test_strict_mode_fails_on_an_entry_without_a_value(sql, edge):
+    """Drill: `Key without a value at line [5] position [8]` (its line count starts at 0);
+    drillspark names the file and the line from 1, and the column of the tab."""
+    query = "SELECT * FROM table(dfs.data.`edge.ltsv`(type => 'ltsv', parseMode => 'strict'))"
+    assert "Key without a value at line [5] position [8]" in MORE[query]["error"]
+    with pytest.raises(Exception) as caught:
+        sql(query).collect()
+    message = str(caught.value)
+    assert "edge.ltsv (line 6)" in message and "Key without a value" in message
+    assert "column 8" in message and "\tat " not in message

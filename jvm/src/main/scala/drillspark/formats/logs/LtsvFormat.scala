@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
-import drillspark.formats.{FormatOptions, FormatReader, FormatSource}
+import drillspark.formats.{FormatErrors, FormatOptions, FormatReader, FormatSource}
 import drillspark.source.input.InputFile
 
 /** `spark.read.format("drill-ltsv")`: Labeled Tab-separated Values files as Drill reads them. */
@@ -21,9 +21,13 @@ final class LtsvSource extends FormatSource {
  * Drill's `ltsv` format (contrib/format-ltsv): each line is `label:value` entries separated by
  * tabs (`entryDelimiter`, `kvDelimiter` change them); every label is a VARCHAR column. Drill
  * puts a line's labels in a Java HashMap, so the columns come in that map's order, line after
- * line (a later line's new labels after the earlier ones): the same order here. An entry with no
- * delimiter is skipped, and a line with no entry is no row (Drill's `lenient` mode; Drill 1.22
- * answers the same in `strict`).
+ * line (a later line's new labels after the earlier ones): the same order here. As Drill 1.22
+ * answers: a label runs to the first `kvDelimiter`, so in `lenient` mode an entry without one
+ * joins the next entry's label (`novalue<TAB>a:6` is the column `novalue<TAB>a`), and in
+ * `strict` mode it fails the read naming the line ("Key without a value"); the value runs to
+ * the next entry delimiter (it may hold `:`); an empty value is NULL; a repeated label keeps
+ * its last value; a label left without a value at the end of a line is dropped, and a line
+ * with no entry is no row.
  */
 object LtsvFormat extends FormatReader {
   override val typeName = "ltsv"
@@ -33,11 +37,26 @@ object LtsvFormat extends FormatReader {
     o.get(name).filter(v => v.nonEmpty && v != "null").getOrElse(default)
 
   /** A line's entries in Drill's column order (a java.util.HashMap's). */
-  private def entries(line: String, entry: String, kv: String): java.util.HashMap[String, String] = {
+  private def entries(line: NumberedLine, entry: String, kv: String, strict: Boolean, path: String)
+      : java.util.HashMap[String, String] = {
     val m = new java.util.HashMap[String, String]()
-    line.split(java.util.regex.Pattern.quote(entry), -1).foreach { e =>
-      val at = e.indexOf(kv)
-      if (at > 0) m.put(e.substring(0, at), e.substring(at + kv.length))
+    val text = line.text
+    var at = 0
+    while (at < text.length) {
+      var colon = text.indexOf(kv, at)
+      val tab = text.indexOf(entry, at)
+      if (strict && tab >= 0 && (colon < 0 || tab < colon))
+        throw FormatErrors.badData(typeName, path, s"line ${line.number}",
+          s"Key without a value: the entry delimiter at column ${tab + 1} ends an entry without '$kv' (parseMode strict)")
+      if (colon < 0) at = text.length // a label with no value at the end of the line: dropped
+      else {
+        val label = text.substring(at, colon)
+        colon += kv.length
+        val end = text.indexOf(entry, colon) match { case -1 => text.length case e => e }
+        val value = text.substring(colon, end)
+        if (label.nonEmpty) m.put(label, if (value.isEmpty) null else value)
+        at = if (end == text.length) end else end + entry.length
+      }
     }
     m
   }
@@ -45,7 +64,8 @@ object LtsvFormat extends FormatReader {
   private def rows(file: InputFile, o: FormatOptions, conf: Configuration): Iterator[java.util.HashMap[String, String]] = {
     val entry = delimiter(o, "entryDelimiter", "\t")
     val kv = delimiter(o, "kvDelimiter", ":")
-    LineInput.lines(this, file, conf).map(l => entries(l.text, entry, kv)).filterNot(_.isEmpty)
+    val strict = o.string("parseMode", "lenient").trim.equalsIgnoreCase("strict")
+    LineInput.lines(this, file, conf).map(l => entries(l, entry, kv, strict, file.path)).filterNot(_.isEmpty)
   }
 
   override def schema(files: Seq[InputFile], options: FormatOptions, conf: Configuration): StructType = {
