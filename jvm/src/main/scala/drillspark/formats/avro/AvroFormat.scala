@@ -34,8 +34,8 @@ final class AvroSource extends FormatSource {
  * (Spark map of strings), enum -> VARCHAR, fixed and bytes -> VARBINARY, `null` -> VARCHAR,
  * a union of one type with null -> that type, nullable (a field of any other type is NOT NULL);
  * logical types: decimal -> VARDECIMAL, date -> DATE, time-millis/-micros -> TIME (Drill keeps
- * milliseconds), timestamp-* and local-timestamp-* -> TIMESTAMP (UTC wall clock), uuid ->
- * VARCHAR. Any other union is refused in Drill's words. The columns of a table are the first
+ * milliseconds), timestamp-* -> TIMESTAMP (UTC wall clock), local-timestamp-* -> BIGINT (Drill
+ * 1.22 knows no such logical type), uuid -> VARCHAR; a null array is empty. Any other union is refused in Drill's words. The columns of a table are the first
  * file's, then each later file's new ones; one column's type must agree across files.
  */
 object AvroFormat extends FormatReader {
@@ -110,7 +110,8 @@ object AvroFormat extends FormatReader {
         return DecimalType(math.min(d.getPrecision, DecimalType.MAX_PRECISION), math.min(d.getScale, DecimalType.MAX_SCALE))
       case Some("date") if s.getType == Type.INT => return DateType
       case Some("time-millis" | "time-micros") => return TimeType(3)
-      case Some(t) if t.startsWith("timestamp-") || t.startsWith("local-timestamp-") => return TimestampNTZType
+      // Drill 1.22 reads local-timestamp-millis/micros as their BIGINT, not as timestamps
+      case Some(t) if t.startsWith("timestamp-") => return TimestampNTZType
       case _ =>
     }
     s.getType match {
@@ -216,7 +217,9 @@ object AvroFormat extends FormatReader {
         }
       case (ArrayType(et, _), _) =>
         val conv = converter(inner.getElementType, et)
-        nullSafe(v => new GenericArrayData(v.asInstanceOf[java.util.Collection[AnyRef]].asScala.map(conv).toArray))
+        // a null array (a union with null) is empty, as in Drill, whose arrays are never NULL
+        v => new GenericArrayData(if (v == null) Array.empty[Any]
+          else v.asInstanceOf[java.util.Collection[AnyRef]].asScala.map(conv).toArray)
       case (MapType(_, vt, _), _) =>
         val conv = converter(inner.getValueType, vt)
         nullSafe { v =>
