@@ -242,6 +242,10 @@ class FormatPlugin:
             .options(**dict(request.source_options))
             .option(PATH_COLUMN, "true")
         )
+        if any("://" in p and not p.startswith("file:") for p in request.paths):
+            # a folder of another file system (s3a://, hdfs://) is listed by the source alone:
+            # it gives the dirN columns too (a local one's come from `with_implicit`)
+            reader = reader.option("dirColumns", "true")
         named = {n.lower() for n in request.names}
         wanted = [m for m in self.METADATA_COLUMNS if m in named]
         if wanted:

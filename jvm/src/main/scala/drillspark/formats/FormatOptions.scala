@@ -50,6 +50,10 @@ final case class FormatOptions(typeName: String, values: Map[String, String]) {
    * dirN and the implicit file columns from it) instead of the dirN columns. */
   def pathColumn: Boolean = bool(FormatOptions.PathColumn, default = false)
 
+  /** Whether rows carry the dirN columns beside [[FormatOptions.PathColumn]] (the Python door
+   * asks for them on a folder of another file system, which it does not list itself). */
+  def dirColumns: Boolean = bool("dirColumns", default = false)
+
   /** The config's `extensions` (a JSON list, as the Python door passes it, or `a,b`). */
   def extensions: Option[Seq[String]] = get("extensions").map(_.trim).filter(_.nonEmpty).map { v =>
     if (v.startsWith("[")) FormatOptions.Json.readValue(v, classOf[Array[String]]).toSeq

@@ -47,8 +47,11 @@ abstract class FormatSource extends LoadsOnce[FormatTable] with DataSourceRegist
         exts.exists(f.path.toLowerCase(Locale.ROOT).endsWith)
     }
     o.workspaceRoot.foreach(r => files.foreach(f => WorkspacePaths.confineFile(o.workspace.getOrElse(r), r, f.path)))
-    val dirs = if (o.pathColumn || files.isEmpty) Nil else (0 until files.map(_.dirs.size).max).map(ImplicitColumns.dirName)
-    val extra = if (o.pathColumn) Seq(FormatOptions.PathColumn) else dirs
+    // the Python door computes dirN of a local folder itself; of another file system's (s3a://,
+    // hdfs://), whose files only this listing sees, it asks for them with `dirColumns`
+    val dirs = if ((o.pathColumn && !o.dirColumns) || files.isEmpty) Nil
+      else (0 until files.map(_.dirs.size).max).map(ImplicitColumns.dirName)
+    val extra = dirs ++ (if (o.pathColumn) Seq(FormatOptions.PathColumn) else Nil)
     val data = userSchema match {
       case Some(s) => StructType(s.fields.filterNot(f => extra.exists(_.equalsIgnoreCase(f.name))))
       case None => reader.schema(files, o, conf)
