@@ -3,7 +3,7 @@
 the most direct alternative a user would pick on the same file, in one run: Spark's text source
 with `regexp_extract` for logRegex, httpd, syslog and ltsv lines (what a Spark user writes
 without Drill's formats), Spark's built-in XML source for xml. pcap has no Spark alternative:
-its two drillspark doors are reported. Every read touches every column it produces (an
+its two drillspark doors are reported, and pcapng and sessionizeTCPStreams through drillspark.sql. Every read touches every column it produces (an
 aggregate over them). Files are written to a temporary folder first; the best of --runs."""
 
 from __future__ import annotations
@@ -62,6 +62,14 @@ def write_files(folder: Path, lines: int, packets: int) -> None:
     base = p.PACKETS
     p.write_pcap(folder / "c.pcap", [(1700000000 + i, i % 1000000, base[i % len(base)][2])
                                      for i in range(packets)])  # fmt: skip
+    p.write_pcapng(folder / "c.pcapng", [(1700000000 + i, i % 1000000, base[i % len(base)][2])
+                                         for i in range(packets)])  # fmt: skip
+    # whole TCP connections one after another, each on its own client port (sessionizing)
+    conversations = []
+    for n in range(max(1, packets // 8)):
+        conversations += p._conversation("10.1.1.1", 1024 + n % 60000, "10.1.1.2", 80,
+                                         1700000000 + 8 * n, b"hello", b"world!")  # fmt: skip
+    p.write_pcap(folder / "s.pcap", conversations)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,6 +164,15 @@ def main(argv: list[str] | None = None) -> int:
             "SELECT COUNT(*), " + ", ".join(f"MAX({c})" for c in pcols) + " FROM b.`c.pcap`"))  # fmt: skip
         run("pcap", "c.pcap", "spark.read drill-pcap", lambda: spark.read.format("drill-pcap").load(
             str(folder / "c.pcap")).selectExpr("count(*)", *(f"max({c})" for c in pcols)).collect())  # fmt: skip
+
+        run("pcapng", "c.pcapng", "drillspark.sql", sql(
+            "SELECT COUNT(*), " + ", ".join(f"MAX({c})" for c in pcols if c not in (
+                "packet_timestamp", "data")) + ", MAX(`timestamp`), MAX(packet_data) FROM b.`c.pcapng`"))  # fmt: skip
+        scols = ("src_ip", "src_port", "session_duration", "total_packet_count",
+                 "data_volume_from_origin", "data_from_remote")  # fmt: skip
+        run("pcap sessions", "s.pcap", "drillspark.sql (sessionizeTCPStreams)", sql(
+            "SELECT COUNT(*), " + ", ".join(f"MAX({c})" for c in scols) + " FROM table(b.`s.pcap`("
+            "type => 'pcap', sessionizeTCPStreams => true))"))  # fmt: skip
 
     print(f"{'format':<9} {'reader':<38} {'MB':>8} {'s':>8} {'MB/s':>8}")
     for fmt, reader, size, secs in results:
