@@ -9,13 +9,13 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability}
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder,
-  SupportsPushDownRequiredColumns}
+  Statistics, SupportsPushDownRequiredColumns, SupportsReportStatistics}
 import org.apache.spark.sql.drillspark.compat.ScanVectors
 import org.apache.spark.sql.types.{StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.unsafe.types.UTF8String
 
-import drillspark.source.input.{InputFile, InputFiles}
+import drillspark.source.input.{InputFile, InputFiles, ScanSize}
 
 /**
  * A table of one format: its files, the reader's data columns and then either the dirN
@@ -56,9 +56,11 @@ final class FormatScanBuilder(table: FormatTable) extends ScanBuilder with Suppo
 final case class FormatPartition(file: InputFile, start: Long = 0L, end: Long = -1L) extends InputPartition
 
 final class FormatScan(table: FormatTable, dataSchema: StructType, extraColumns: Seq[StructField])
-  extends Scan with Batch {
+  extends Scan with Batch with SupportsReportStatistics {
   override def readSchema(): StructType = StructType(dataSchema.fields ++ extraColumns)
   override def toBatch: Batch = this
+  /** The files' size, for Spark's planner (ScanSize: a join with a small file broadcasts it). */
+  override def estimateStatistics(): Statistics = ScanSize.statistics(table.files)
   override def description(): String = s"${table.reader.typeName} ${table.files.size} file(s)"
 
   /** A partition per file, a file larger than Spark's split size (`FilePartition.maxSplitBytes`:

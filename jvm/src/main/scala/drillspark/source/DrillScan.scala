@@ -2,16 +2,18 @@ package drillspark.source
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.metric.CustomMetric
-import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
+import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan, Statistics,
+  SupportsReportStatistics}
 import org.apache.spark.sql.sources.{And, Filter}
 import org.apache.spark.sql.types.{MetadataBuilder, StructField, StructType}
 
-import drillspark.source.input.{ImplicitColumns, InputFiles}
+import drillspark.source.input.{ImplicitColumns, InputFiles, ScanSize}
 import drillspark.source.read.{DrillInputPartition, DrillPartitionReader, DrillPartitionReaderFactory, ReadPlan, ReaderConf}
 
-/** A planned `drill` scan: the pruned read schema, pushed filters, and the file splits. */
+/** A planned `drill` scan: the pruned read schema, pushed filters, and the file splits; its
+ * size for Spark's planner is the files' (ScanSize: a join with a small file broadcasts it). */
 final class DrillScan(table: DrillJsonTable, required: StructType, filters: Array[Filter])
-  extends Scan with Batch {
+  extends Scan with Batch with SupportsReportStatistics {
 
   /** The read schema, with partition and implicit file columns marked for the readers. */
   private val marked: StructType = {
@@ -34,6 +36,8 @@ final class DrillScan(table: DrillJsonTable, required: StructType, filters: Arra
   }
 
   override def toBatch: Batch = this
+
+  override def estimateStatistics(): Statistics = ScanSize.statistics(table.files)
 
   override def supportedCustomMetrics(): Array[CustomMetric] = DrillMetrics.supported
 

@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.{Expression, GenericInternalRow
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder,
-  SupportsPushDownAggregates, SupportsPushDownRequiredColumns}
+  Statistics, SupportsPushDownAggregates, SupportsPushDownRequiredColumns, SupportsReportStatistics}
 import org.apache.spark.sql.internal.connector.SupportsPushDownCatalystFilters
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
@@ -77,7 +77,9 @@ final class ImplicitScanBuilder(inner: ScanBuilder with SupportsPushDownRequired
     if (wanted.isEmpty || aggregated) inner.build() else new ImplicitScan(inner.build(), wanted, files)
 }
 
-final class ImplicitScan(inner: Scan, wanted: Seq[String], files: Map[String, Map[String, String]]) extends Scan with Batch {
+final class ImplicitScan(inner: Scan, wanted: Seq[String], files: Map[String, Map[String, String]]) extends Scan with Batch
+  with SupportsReportStatistics {
+  override def estimateStatistics(): Statistics = InnerStatistics(Seq(inner))
   override def readSchema(): StructType =
     StructType(inner.readSchema().fields ++ wanted.map(StructField(_, StringType, nullable = true)))
   override def description(): String = inner.description() + s" (with ${wanted.mkString(", ")})"

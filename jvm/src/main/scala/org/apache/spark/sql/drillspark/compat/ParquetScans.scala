@@ -12,7 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.{BoundReference, Cast, Expressi
   UnsafeProjection}
 import org.apache.spark.sql.connector.catalog.{MetadataColumn, SupportsMetadataColumns, SupportsRead, Table, TableCapability}
 import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder,
-  SupportsPushDownRequiredColumns}
+  Statistics, SupportsPushDownRequiredColumns, SupportsReportStatistics}
 import org.apache.spark.sql.execution.datasources.{FilePartition, FileFormat}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetToSparkSchemaConverter}
 import org.apache.spark.sql.execution.datasources.v2.FileScanBuilder
@@ -106,8 +106,10 @@ final class GroupedScanBuilder(parts: Seq[(ScanBuilder with SupportsPushDownRequ
 
 final case class GroupedPartition(group: Int, part: InputPartition) extends InputPartition
 
-final class GroupedScan(scans: Seq[Scan], out: StructType, zone: String) extends Scan with Batch {
+final class GroupedScan(scans: Seq[Scan], out: StructType, zone: String) extends Scan with Batch
+  with SupportsReportStatistics {
   override def readSchema(): StructType = out
+  override def estimateStatistics(): Statistics = InnerStatistics(scans)
   override def description(): String = scans.map(_.description()).mkString("(groups of one schema) ", "; ", "")
   override def toBatch: Batch = this
   override def planInputPartitions(): Array[InputPartition] = scans.zipWithIndex.flatMap { case (s, g) =>
@@ -166,7 +168,8 @@ final class ConvertingScanBuilder(inner: FileScanBuilder, layout: ParquetLayout)
   override def build(): Scan = new ConvertingScan(inner.build(), layout)
 }
 
-final class ConvertingScan(inner: Scan, layout: ParquetLayout) extends Scan with Batch {
+final class ConvertingScan(inner: Scan, layout: ParquetLayout) extends Scan with Batch with SupportsReportStatistics {
+  override def estimateStatistics(): Statistics = InnerStatistics(Seq(inner))
   private val stored = inner.readSchema()
   override def readSchema(): StructType = StructType(stored.fields.map { f =>
     val drill = layout.drill.fields.find(_.name.equalsIgnoreCase(f.name))
@@ -183,6 +186,26 @@ final class ConvertingScan(inner: Scan, layout: ParquetLayout) extends Scan with
       layout.times.get(key).map(u => "t" + u).getOrElse(if (layout.dates(key) && layout.corruptFiles.nonEmpty) "d" else "")
     }
     new ConvertingReaderFactory(inner.toBatch.createReaderFactory(), stored, readSchema(), kinds, layout.corruptFiles)
+  }
+}
+
+/** A wrapping scan's statistics for Spark's planner: the sum of its inner scans' (Spark's
+ * Parquet scans report their files' size, scaled to the columns read), unknown when one is.
+ * Without them a wrapped scan would count as large, and a join with it never broadcast. */
+object InnerStatistics {
+  def apply(scans: Seq[Scan]): Statistics = {
+    val each = scans.map {
+      case s: SupportsReportStatistics => s.estimateStatistics()
+      case _ => null
+    }
+    def sum(part: Statistics => util.OptionalLong): util.OptionalLong =
+      if (each.forall(s => s != null && part(s).isPresent)) util.OptionalLong.of(each.map(part(_).getAsLong).sum)
+      else util.OptionalLong.empty()
+    val (size, rows) = (sum(_.sizeInBytes()), sum(_.numRows()))
+    new Statistics {
+      override def sizeInBytes(): util.OptionalLong = size
+      override def numRows(): util.OptionalLong = rows
+    }
   }
 }
 

@@ -1,8 +1,11 @@
 package org.apache.spark.sql.drillspark.compat
 
+import org.apache.spark.sql.catalyst.plans.physical.SinglePartition
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{CoalesceExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+import org.apache.spark.sql.execution.joins.{BroadcastHashJoinExec, ShuffledHashJoinExec}
+import org.apache.spark.sql.internal.SQLConf
 
 /**
  * Physical rule, run after the planner's strategies and before Spark adds its exchanges: a scan
@@ -17,16 +20,35 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
  * of several partitions is left alone, so no parallelism is lost. (In compat: it rewrites
  * physical plans, which are Spark's internals.) `enabled` is read per plan (a Spark conf, so a
  * session can turn it off to compare).
+ *
+ * A join of two such sides runs in their one partition only when Spark knows both are small
+ * (each at most spark.sql.maxSinglePartitionBytes, from the size the scans report,
+ * drillspark.source.input.ScanSize); else it shuffles both. The planner then makes such a join
+ * a broadcast (both are under spark.sql.autoBroadcastJoinThreshold too), which costs a job and
+ * a copy of the small side: here it becomes the same hash join done in that one partition,
+ * Spark's shuffled hash join with the same build side (it supports every join type and side
+ * the broadcast one does; a null-aware anti join, NOT IN, stays a broadcast). A side of several
+ * partitions, or of no known size, keeps the broadcast, so a large scan joined with a small
+ * file is not shuffled.
  */
 final case class SinglePartitionScans(enabled: () => Boolean) extends Rule[SparkPlan] {
 
-  override def apply(plan: SparkPlan): SparkPlan = if (enabled()) mark(plan) else plan
+  override def apply(plan: SparkPlan): SparkPlan = if (enabled()) joinInPlace(mark(plan)) else plan
 
   private def mark(plan: SparkPlan): SparkPlan = plan match {
     case c @ CoalesceExec(1, _: BatchScanExec) => c
     case s: BatchScanExec if ours(s) && s.inputPartitions.length == 1 => CoalesceExec(1, s)
     case other => other.mapChildren(mark)
   }
+
+  private def joinInPlace(plan: SparkPlan): SparkPlan = plan.transformUp {
+    case j: BroadcastHashJoinExec if !j.isNullAwareAntiJoin && single(j.left) && single(j.right) =>
+      ShuffledHashJoinExec(j.leftKeys, j.rightKeys, j.joinType, j.buildSide, j.condition, j.left, j.right)
+  }
+
+  /** One partition that Spark's EnsureRequirements leaves in place for a join (its own test). */
+  private def single(p: SparkPlan): Boolean = p.outputPartitioning == SinglePartition &&
+    p.logicalLink.forall(_.stats.sizeInBytes <= SQLConf.get.getConf(SQLConf.MAX_SINGLE_PARTITION_BYTES))
 
   /** Scans of this extension's tables (drill, drill-text and the other formats, drill-parquet,
    * whose one-file scans are Spark's own ParquetScan over our table). */
