@@ -74,6 +74,25 @@ EXTRA = [
     "SELECT sum(sum(x)) FROM (VALUES(1)) t(x)",
     "SELECT x FROM (VALUES(1)) t(x) GROUP BY y",
     "SELECT CAST(x AS SMALLINT) FROM (VALUES(1)) t(x)",
+    "SELECT sum(-0e0), sum(0e0), sum(-5), sum(-(5)), sum(x + 1), sum(add(x, 1)), "
+    "sum(x) + sum((x)) FROM (VALUES(1)) t(x)",
+    "SELECT - - 0e0, -(-(0)), -(CAST(x AS INT)), -'a', -NULL, -(x)[0] FROM (VALUES(1)) t(x)",
+    "SELECT t.a[2147483647], t.a[0].b['c'] FROM (SELECT 1 AS a) t",
+    "SELECT t.a[99999999999] FROM (SELECT 1 AS a) t",
+    "SELECT `true`(1), `then`(x) FROM (VALUES(1)) t(x)",
+    "SELECT * FROM dfs.`breadth/tpch/nation.parquet` a JOIN dfs.`breadth/tpch/region.parquet` b "
+    "ON a.n_regionkey = b.r_regionkey",
+    "SELECT sum(x) OVER (PARTITION BY -5), sum(x) OVER (PARTITION BY -(5)), "
+    "count(*) OVER (PARTITION BY x + 1 ORDER BY x) FROM (VALUES(1)) t(x)",
+    "SELECT x FROM (VALUES(1)) t(x) GROUP BY x HAVING sum(x) > (SELECT 1) AND x IN (SELECT 1)",
+    "SELECT x, (SELECT max(y) FROM (VALUES(1)) u(y) WHERE u.y = t.x) FROM (VALUES(1)) t(x)",
+    "SELECT x FROM (VALUES(1)) t(x) WHERE x <> ALL (SELECT 2) AND x >= ALL (SELECT 1) "
+    "AND NOT EXISTS (SELECT 1 FROM (VALUES(2)) u(y) WHERE u.y = t.x)",
+    "SELECT split('a b', ' ')[0], x FROM (VALUES(1)) t(x) WHERE split('a b', ' ')[1] = 'b'",
+    "SELECT count(DISTINCT x), sum(DISTINCT x), count(DISTINCT -0e0) FROM (VALUES(1), (1)) t(x)",
+    "SELECT CAST(x AS VARCHAR(3)), CAST(x AS VARBINARY), CAST(x AS DECIMAL(5)), "
+    "CAST(x AS INTERVAL YEAR), CAST(x AS TIMESTAMP) FROM (VALUES('1')) t(x)",
+    "SELECT * FROM (VALUES(1, 1.5, 1e3, -2), (2147483648, 2.25, 2, NULL)) t(a, b, c, d)",
 ]
 
 
@@ -90,13 +109,26 @@ def _record(kind: str, cid: str, sql: str, compile_one) -> dict:
     return {"id": cid, "kind": kind, "plan": _UUID.sub("<uuid>", plan)}
 
 
-def compile_all(shared: Path, spark, scratch: Path) -> list[dict]:
+def compile_all(shared: Path, spark, scratch: Path, only_extra: bool = False) -> list[dict]:
     from drillspark.sql import SqlEngine, SqlSession
 
     out: list[dict] = []
 
     def compiler(engine: SqlEngine):
         return lambda sql: engine.compile(sql).plan.to_json_text()
+
+    if not only_extra:
+        out += _corpora(shared, spark, scratch, compiler)
+    for i, sql in enumerate(EXTRA):
+        session = SqlSession(workspaces={"root": str(shared / "data")})
+        out.append(_record("extra", f"extra{i}", sql, compiler(SqlEngine(spark, session))))
+    return out
+
+
+def _corpora(shared: Path, spark, scratch: Path, compiler) -> list[dict]:
+    from drillspark.sql import SqlEngine, SqlSession
+
+    out: list[dict] = []
 
     core = shared / "conformance" / "cases.jsonl"
     for line in core.read_text().splitlines():
@@ -139,9 +171,6 @@ def compile_all(shared: Path, spark, scratch: Path) -> list[dict]:
                 except Exception as e:  # noqa: BLE001 - recorded, as the runner does
                     out.append({"id": f"{case['id']}#setup{i}", "kind": "ran", "error": str(e)})
             out.append(_record("breadth", case["id"], case["sql"], compiler(engine)))
-    for i, sql in enumerate(EXTRA):
-        session = SqlSession(workspaces={"root": str(shared / "data")})
-        out.append(_record("extra", f"extra{i}", sql, compiler(SqlEngine(spark, session))))
     return out
 
 
@@ -186,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("out", nargs="?")
     ap.add_argument("--shared", default=str(ROOT.parent / "shared"))
     ap.add_argument("--no-spark", action="store_true")
+    ap.add_argument("--only-extra", action="store_true", help="the edge cases only")
     ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"))
     args = ap.parse_args(argv)
     if args.diff:
@@ -195,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     spark = None if args.no_spark else _spark()
     scratch = Path("/tmp/compare-lowering-scratch")
     try:
-        records = compile_all(Path(args.shared), spark, scratch)
+        records = compile_all(Path(args.shared), spark, scratch, args.only_extra)
     finally:
         if spark is not None:
             spark.stop()
