@@ -235,7 +235,7 @@ class SubqueryLowering:
         exprs: Sequence[Pair],
         node: exp.Expr | None = None,
     ) -> Rel:
-        """`rel` grouped by `keys` with the aggregates `exprs` (name, expression text)."""
+        """`rel` grouped by `keys` with the aggregates `exprs` (name, expression node)."""
         op = GroupingAggregate(input=rel.op, keys=pp.named_all(keys), exprs=pp.named_all(exprs))
         return self.add(op, [n for n, _ in [*keys, *exprs]], node)
 
