@@ -98,6 +98,13 @@ class ExprLowering:
         return self.ctx.fail(message, node)
 
     def lower(self, node: exp.Expr) -> Expr:
+        value = self._lower(node)
+        parent = node.parent
+        if isinstance(parent, exp.Flatten) and parent.this is node:
+            self._check_plan_expression(value, parent)
+        return value
+
+    def _lower(self, node: exp.Expr) -> Expr:
         ctx = self.ctx
         if ctx.mode == "grouped":
             for key_node, key_name in ctx.group_nodes:
@@ -456,6 +463,20 @@ class ExprLowering:
         name = self.ctx.low.hidden("flatten")
         self.ctx.flattens.append((name, inner, node))
         return name
+
+    def _check_plan_expression(self, value: Expr, node: exp.Expr) -> None:
+        """`value`, lowered from FLATTEN `node`'s argument, is a plan expression the plan can
+        show, else an error at `node` in the statement: a flatten operator has no place in the
+        SQL recorded for it, so a lowering bug would be reported at a column of the generated
+        plan instead (one check per FLATTEN)."""
+        try:
+            to_text(value)
+        except (TypeError, ValueError) as e:
+            raise self.fail(
+                f"'{node.sql('drill')}' cannot be compiled: its plan expression {value!r} "
+                f"cannot be written ({e}), a drillspark bug",
+                node,
+            ) from None
 
     def _Window(self, node: exp.Window) -> Expr:
         return self.ctx.win.add(node, self)
