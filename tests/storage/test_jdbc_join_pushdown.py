@@ -2,8 +2,11 @@
 `Jdbc(sql=[... JOIN ...])`; spark/storage/jdbc_join.py), with the filters, aggregates, LIMIT /
 top-N above them and a third table of the plugin pushed into that statement; the answers equal
 the join run in Spark (the same plugin with `pushDownJoin` off), the database's own and Drill
-1.22's. Joins it cannot send (another plugin, an outer join, MariaDB's string keys) run in
-Spark with the same answers."""
+1.22's. LEFT and RIGHT joins and conditions other than `=` go down as Drill 1.22 sends them
+(Spark's join push-down carries them), a FULL join as a statement of drillspark's own (Spark's
+cannot: its connector JoinType has no FULL). Joins it cannot send (another plugin, a key that
+is an expression, MariaDB's string keys, a FULL join on MariaDB) run in Spark with the same
+answers."""
 
 from __future__ import annotations
 
@@ -86,9 +89,9 @@ def test_joins_it_cannot_send_run_in_spark_with_the_same_answers(engine):
         # two plugins (one database, but two configs: Drill joins them in Drill too)
         "SELECT o.id, b.amount FROM pg.sales.orders o JOIN pgoff.sales.big_orders b "
         "ON o.id = b.id ORDER BY o.id",
-        # an outer join
+        # a key that is an expression (Drill 1.22 sends it: Calcite projects it first)
         "SELECT o.id, b.amount FROM pg.sales.orders o LEFT JOIN pg.sales.big_orders b "
-        "ON o.id = b.id WHERE o.id > 30 ORDER BY o.id",
+        "ON o.id = b.id + 0 WHERE o.id > 30 ORDER BY o.id",
         # MariaDB compares strings by its collation ('c1' = 'C1'); Spark does not
         "SELECT a.id, b.id AS id2 FROM maria.drilltest.orders a JOIN maria.drilltest.orders b "
         "ON a.customer = b.customer AND a.id = b.id ORDER BY a.id",
@@ -195,3 +198,150 @@ def test_a_third_table_of_the_plugin_joins_in_the_same_statement(engine):
     assert len(queries) == 1 and "GROUP BY" in queries[0], queries
     assert rows == drill(agg.format(p="pg"))["rows"]
     assert rows == _run(engine, agg.format(p="pgoff"))[0]
+
+
+# Drill 1.22 sends each of these to PostgreSQL as one statement (its EXPLAIN: `Jdbc(sql=[...
+# LEFT JOIN ...])`, pinned in drill_jdbc_answers.json beside its answers)
+OUTER = [
+    (
+        "SELECT o.id, b.amount FROM {p}.sales.orders o LEFT JOIN {p}.sales.big_orders b "
+        "ON o.id = b.id ORDER BY o.id",
+        "LEFT JOIN",
+    ),
+    (
+        "SELECT o.id, b.id bid FROM {p}.sales.orders o JOIN {p}.sales.big_orders b "
+        "ON o.id > b.id WHERE o.id > 38 ORDER BY o.id, b.id",
+        'ON "id" > "id_1"',
+    ),
+    (
+        "SELECT o.customer, COUNT(*) c, COUNT(b.id) cb FROM {p}.sales.orders o LEFT JOIN "
+        "{p}.sales.big_orders b ON o.id = b.id GROUP BY o.customer ORDER BY o.customer",
+        "LEFT JOIN",
+    ),
+    (
+        "SELECT o.id, b.amount FROM {p}.sales.orders o RIGHT JOIN {p}.sales.big_orders b "
+        "ON o.id = b.id ORDER BY o.id",
+        "RIGHT JOIN",
+    ),
+]
+# an ON condition on one side's column alone (Drill sends it as a filtered subquery): joined
+# in Spark here, over the two pushed scans, with Drill's answer
+ONE_SIDED = (
+    "SELECT o.id, b.amount FROM {p}.sales.orders o LEFT JOIN {p}.sales.big_orders b "
+    "ON o.id = b.id AND b.amount > 120 WHERE o.id > 30 ORDER BY o.id"
+)
+
+
+@pytest.mark.parametrize("sql, joined", OUTER)
+def test_outer_and_non_equi_joins_are_one_statement_with_drills_answer(engine, sql, joined):
+    rows, explained = _run(engine, sql.format(p="pg"))
+    queries = _queries(explained)
+    assert len(queries) == 1 and joined in queries[0], queries
+    off, off_explained = _run(engine, sql.format(p="pgoff"))
+    assert len(_queries(off_explained)) == 2
+    assert rows == off
+    if "RIGHT JOIN" not in sql:
+        assert _plain(rows) == drill(sql.format(p="pg"))["rows"]
+
+
+def test_drill_sends_these_joins_to_the_database_too():
+    for sql in [s for s, _ in OUTER[:3]] + [ONE_SIDED]:
+        asked = sql.format(p="pg").split(" ORDER BY")[0].replace(" WHERE o.id > 30", "")
+        plan = drill("EXPLAIN PLAN FOR " + asked)
+        assert "Jdbc(sql=[" in plan["rows"][0][0] and "HashJoin" not in plan["rows"][0][0]
+
+
+def test_a_one_sided_on_condition_joins_in_spark_with_drills_answer(engine):
+    rows, explained = _run(engine, ONE_SIDED.format(p="pg"))
+    assert len(_queries(explained)) == 2
+    assert rows == drill(ONE_SIDED.format(p="pg"))["rows"]
+
+
+def test_a_right_join_and_a_mixed_condition_are_one_statement(engine):
+    sql = (
+        "SELECT o.id, b.amount FROM {p}.sales.big_orders b RIGHT JOIN {p}.sales.orders o "
+        "ON o.id = b.id ORDER BY o.id"
+    )
+    rows, explained = _run(engine, sql.format(p="pg"))
+    (query,) = _queries(explained)
+    assert "RIGHT JOIN" in query, query
+    assert rows == _run(engine, sql.format(p="pgoff"))[0]
+    left = drill(
+        "SELECT o.id, b.amount FROM pg.sales.orders o LEFT JOIN pg.sales.big_orders b "
+        "ON o.id = b.id ORDER BY o.id"
+    )
+    assert rows == left["rows"]  # Drill's LEFT JOIN the other way round: the same rows
+    assert (
+        "RIGHT JOIN"
+        in drill("EXPLAIN PLAN FOR " + sql.format(p="pg").split(" ORDER")[0])["rows"][0][0]
+    )
+    # an integer compared with a numeric(12, 2): both exact, PostgreSQL compares as Spark does
+    mixed = (
+        "SELECT o.id, b.id bid FROM {p}.sales.orders o JOIN {p}.sales.big_orders b "
+        "ON o.id = b.id AND o.quantity < b.amount ORDER BY o.id"
+    )
+    rows, explained = _run(engine, mixed.format(p="pg"))
+    (query,) = _queries(explained)
+    assert "INNER JOIN" in query and '< "amount"' in query, query
+    assert rows == _run(engine, mixed.format(p="pgoff"))[0] and len(rows) == 9
+
+
+def test_a_top_n_over_a_left_join_is_one_statement(engine):
+    sql = (
+        "SELECT o.id, b.amount FROM {p}.sales.orders o LEFT JOIN {p}.sales.big_orders b "
+        "ON o.id = b.id ORDER BY b.amount DESC NULLS LAST, o.id LIMIT 3"
+    )
+    rows, explained = _run(engine, sql.format(p="pg"))
+    (query,) = _queries(explained)
+    assert "LEFT JOIN" in query and "LIMIT 3" in query and "PushedTopN" in explained, query
+    want = [[40, 130.0], [39, 126.75], [38, 123.5]]
+    assert rows == _run(engine, sql.format(p="pgoff"))[0] == want
+    drills = drill("EXPLAIN PLAN FOR " + sql.format(p="pg"))["rows"][0][0]
+    assert "LEFT JOIN" in drills and "FETCH NEXT 3 ROWS ONLY" in drills
+
+
+def test_a_full_join_is_a_statement_of_drillsparks_own(engine, postgresql):
+    # Spark 4.3's join push-down has no FULL join (org.apache.spark.sql.connector.join.JoinType:
+    # INNER_JOIN, LEFT_OUTER_JOIN, RIGHT_OUTER_JOIN); Drill 1.22 sends one, and so do we
+    sql = (
+        "SELECT o.id, b.id bid, b.amount FROM {p}.sales.orders o FULL JOIN "
+        "{p}.sales.big_orders b ON o.id = b.id ORDER BY o.id, b.id"
+    )
+    rows, explained = _run(engine, sql.format(p="pg"))
+    (query,) = _queries(explained)
+    assert "FULL OUTER JOIN" in query, query
+    assert rows == _run(engine, sql.format(p="pgoff"))[0] and len(rows) == 40
+    own = postgresql.sql(
+        "COPY (SELECT o.id, b.id, b.amount::float8 FROM sales.orders o FULL JOIN "
+        "sales.big_orders b ON o.id = b.id ORDER BY o.id, b.id) TO STDOUT"
+    )
+    want = [
+        [None if v == "\\N" else (float(v) if "." in v else int(v)) for v in ln.split("\t")]
+        for ln in own.strip().splitlines()
+    ]
+    assert rows == want
+    # Drill's FULL join on an expression key (pinned): sent by Drill, joined in Spark here,
+    # the same rows
+    expr = sql.replace("o.id = b.id", "o.id = b.id + 35")
+    rows, explained = _run(engine, expr.format(p="pg"))
+    assert len(_queries(explained)) == 2
+    assert rows == drill(expr.format(p="pg"))["rows"]
+    plan = drill("EXPLAIN PLAN FOR " + expr.format(p="pg").split(" ORDER BY")[0])["rows"][0][0]
+    assert "FULL JOIN" in plan
+
+
+def test_a_left_join_of_one_mariadb_plugin_is_one_statement(engine):
+    sql = (
+        "SELECT o.id, m.label FROM {p}.drilltest.orders o LEFT JOIN {p}.drilltest.MixedCase m "
+        "ON o.id = m.id WHERE o.id < 4 ORDER BY o.id"
+    )
+    rows, explained = _run(engine, sql.format(p="maria"))
+    (query,) = _queries(explained)
+    assert "LEFT JOIN" in query and "`drilltest`.`MixedCase`" in query, query
+    want = [[1, "one"], [2, "two"], [3, None]]
+    assert rows == _run(engine, sql.format(p="mariaoff"))[0] == want
+    # MariaDB has no FULL JOIN: Spark joins the two pushed scans
+    full = sql.replace("LEFT JOIN", "FULL JOIN")
+    rows, explained = _run(engine, full.format(p="maria"))
+    assert len(_queries(explained)) == 2
+    assert rows == _run(engine, full.format(p="mariaoff"))[0]

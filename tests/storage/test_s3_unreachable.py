@@ -7,8 +7,8 @@ even with a WHERE naming another schema: `PLUGIN ERROR: Failed to load schema fo
 deadhdfs` then the cause (`java.net.ConnectException: Call From ... to localhost:1 failed on
 connection exception: ... Connection refused`) --; SHOW FILES / SHOW TABLES IN it, USE it and a
 query of its tables fail the same way; a query of the working plugin's tables is answered.
-(Drill's `storage.plugin_auto_disable`, off by default, would disable the plugin at the first
-failure: not there in drillspark.) The failing schema is never silently left out."""
+(Drill's `storage.plugin_auto_disable`, off by default, disables the plugin at the first
+failure when on: test_plugin_auto_disable.py.) The failing schema is never silently left out."""
 
 from __future__ import annotations
 

@@ -12,3 +12,6 @@ HTTP_SESSION_MAX_IDLE_SECS = "drill.exec.http.session_max_idle_secs"  # --sessio
 USER_AUTH_ENABLED = "drill.exec.security.user.auth.enabled"  # --users
 USER_SERVER_PORT = "drill.exec.rpc.user.server.port"  # --user-port
 PROFILES_STORE_CAPACITY = "drill.exec.profiles.store.capacity"
+# CREATE TEMPORARY TABLE's workspace (`dfs.tmp` unless set): the Spark setting below decides it
+DEFAULT_TEMPORARY_WORKSPACE = "drill.exec.default_temporary_workspace"
+TEMPORARY_WORKSPACE_CONF = "spark.drillspark.defaultTemporaryWorkspace"

@@ -79,6 +79,13 @@ EFFECTS: dict[str, tuple[str, str]] = {
         "Drill's JsonMessageReader (the default) reads; another reader is refused when the "
         "topic is read",
     ),
+    "storage.plugin_auto_disable": (
+        PLAN,
+        "a storage plugin that fails to start (a jdbc plugin whose database refuses or does not "
+        "answer, or whose driver is missing; a file plugin whose S3 or HDFS does not answer) "
+        "fails the statement and is disabled, as Drill 1.22 disables it (the server's registry "
+        "too, as REST's enable/false); SYSTEM scope only",
+    ),
     "drill.exec.http.rest.errors.verbose": (
         SERVER,
         "drillspark serve: a failed query's REST answer adds exception and stackTrace "

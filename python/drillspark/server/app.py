@@ -104,6 +104,10 @@ class DrillServer:
             if config is not None and config.type == "file" and config.enabled:
                 self._catalog_changed(name, config)
         self.catalog.listeners.append(self._catalog_changed)
+        # Drill's default temporary workspace: dfs.tmp unless the Spark session names another
+        self.catalog.temporary_workspace = (
+            temporary.workspace_setting(self.spark) or self.catalog.temporary_workspace
+        )
         # temporary tables a crashed server of this host left in its temporary workspace
         tmp = self.catalog.workspaces.get("tmp")
         for name in temporary.remove_orphans(tmp) if tmp else []:

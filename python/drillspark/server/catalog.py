@@ -68,6 +68,8 @@ class Catalog:
         self.dfs_formats: dict[str, Any] = {}
         self.dfs_default_formats: dict[str, str] = {}
         self.system_options: dict[str, object] = {}
+        # Drill's drill.exec.default_temporary_workspace (the server's Spark setting)
+        self.temporary_workspace = "dfs.tmp"
         self.plugins = StoragePlugins(
             {
                 "cp": FileConfig(_cp_config()),
@@ -109,6 +111,9 @@ class Catalog:
             s.unqueryable = self._unqueryable
             s.plugins = dict(self._sql_plugins)
             s.system_options = dict(self.system_options)
+            s.temporary_workspace = self.temporary_workspace
+            # storage.plugin_auto_disable: a plugin that failed to start is disabled here too
+            s.on_auto_disable = lambda name: self.set_enabled(name, False)
         for name, value in options.items():
             s.set_option(name, value)
         if default_schema is not None:

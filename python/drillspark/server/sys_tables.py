@@ -122,5 +122,6 @@ class ServerTables:
             boot.USER_AUTH_ENABLED: app.auth.enabled,
             boot.USER_SERVER_PORT: app.user_port if app.native is not None else 31010,
             boot.PROFILES_STORE_CAPACITY: app.queries.keep,
+            boot.DEFAULT_TEMPORARY_WORKSPACE: app.catalog.temporary_workspace,
         }
         return settings

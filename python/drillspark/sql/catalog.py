@@ -163,7 +163,7 @@ def load_file_schemas(session: SqlSession) -> None:
             try:
                 filesystems.load_schema(session._spark(), plugin, location)
             except filesystems.FileSystemError as e:
-                raise ValidationError(str(e)) from None
+                raise ValidationError(session.plugin_failed(plugin, str(e))) from None
 
 
 def plugin_schema_names(session: SqlSession) -> list[str]:
@@ -192,8 +192,12 @@ def plugin_schema_names(session: SqlSession) -> list[str]:
             continue
         try:
             found = jdbc.list_schemas(session._spark(), config, name)
-        except jdbc.JdbcError:
+        except jdbc.JdbcUnreachable as e:
+            if session.auto_disables():  # Drill then fails the listing and disables it
+                raise ValidationError(session.plugin_failed(name, str(e))) from None
             continue  # a database that cannot be reached is left out, as Drill leaves it out
+        except jdbc.JdbcError:
+            continue
         out += [name] + [f"{name}.{s}" for s in found]
     return out
 
@@ -385,6 +389,14 @@ def _absolute(session: SqlSession, parts: tuple[str, ...]) -> SchemaRef | None:
         return SchemaRef(head, workspace) if workspace in session.file_workspaces(head) else None
     if len(parts) == 1 and head in session.workspaces:
         return SchemaRef("dfs", head)
+    default = session.default_schema
+    if (  # a workspace of the default schema's file plugin (USE mydata; ... t.tt)
+        len(parts) == 1
+        and default
+        and default[0] in session.file_plugins()
+        and head in session.file_workspaces(default[0])
+    ):
+        return SchemaRef(default[0], head)
     return None
 
 
@@ -456,7 +468,41 @@ def _remote_view(session: SqlSession, ref: SchemaRef, name: str, path: str) -> V
 
 
 # ----------------------------------------------------------------------------- temporary tables
-TEMP_SCHEMA = SchemaRef("dfs", "tmp")
+TEMP_SCHEMA = SchemaRef("dfs", "tmp")  # Drill's default drill.exec.default_temporary_workspace
+
+
+def temp_schema(session: SqlSession) -> SchemaRef:
+    """The session's default temporary workspace (Drill's boot option
+    drill.exec.default_temporary_workspace, `dfs.tmp` unless set): `plugin.workspace`."""
+    text = str(getattr(session, "temporary_workspace", "") or TEMP_SCHEMA.name)
+    plugin, _, workspace = text.partition(".")
+    plugin = session.schema_part(plugin)
+    return SchemaRef(plugin, session.schema_part(workspace) if workspace else "default")
+
+
+def temp_folder(session: SqlSession) -> str:
+    """The folder (or `s3a://`, `hdfs://` prefix) of the temporary workspace, which must be a
+    writable workspace of `dfs` or another `file` plugin; else a clear error naming it."""
+    ref = temp_schema(session)
+    known = ref.plugin == "dfs" and (
+        ref.workspace in session.workspaces or ref.workspace == "default"
+    )
+    known = known or (
+        ref.plugin in session.file_plugins()
+        and ref.workspace in session.file_workspaces(ref.plugin)
+    )
+    folder = folder_of(session, ref) if known else None
+    if not folder:
+        raise ValidationError(
+            f"Default temporary workspace [{ref.name}] (drill.exec.default_temporary_workspace) "
+            "is not a workspace of a file storage plugin"
+        )
+    if not writable(session, ref):
+        raise ValidationError(
+            f"Default temporary workspace [{ref.name}] (drill.exec.default_temporary_workspace) "
+            "is not writable"
+        )
+    return folder
 
 
 # ----------------------------------------------------------------------------- the lookup
@@ -476,7 +522,7 @@ def named_table(low: Lowering, parts: tuple[str, ...], node: exp.Expr) -> Rel | 
     ref, name = found
     if ref.is_metadata:
         return metadata_scan(low, ref, name, node)
-    if ref == TEMP_SCHEMA:
+    if ref == temp_schema(session):
         temp = _temporary_scan(low, name, node)
         if temp is not None:
             return temp
@@ -508,6 +554,8 @@ def plugin_scan(
         schema, table = jdbc.resolve(
             low.session._spark(), engine_config, list(parts[:-1]), parts[-1]
         )
+    except jdbc.JdbcUnreachable as e:
+        raise low.fail(low.session.plugin_failed(name, str(e)), node, TableNotFoundError) from None
     except jdbc.JdbcError as e:
         raise low.fail(str(e), node, TableNotFoundError) from None
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
@@ -596,7 +644,8 @@ def _integer(e: exp.Expr) -> int | None:
 def _kafka_pushed(table: exp.Expr, columns: dict[str, str]) -> list[list[Any]]:
     """The WHERE conjuncts of the SELECT that reads `table` alone that compare one of
     `columns` (folded name -> name) with an integer (=, <, <=, >, >=, IN, BETWEEN), as
-    ``[column, op, value]``; the WHERE keeps them (the read is narrowed, every row still
+    ``[column, op, value]``, and ORs of ANDs of them as ``["or", [[...], ...]]``; the WHERE
+    keeps them (the read is narrowed, every row still
     checked), as Drill's KafkaPushDownFilterIntoScan does."""
     select = table.parent.parent if isinstance(table.parent, exp.From) else None
     if not isinstance(select, exp.Select) or select.args.get("joins"):
@@ -611,25 +660,35 @@ def _kafka_pushed(table: exp.Expr, columns: dict[str, str]) -> list[list[Any]]:
             return columns.get(fold(e.name))
         return None
 
-    conjuncts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
-    pushed: list[list[Any]] = []
-    for c in conjuncts:
+    def conjuncts(e: exp.Expr) -> list[exp.Expr]:
+        e = e.unnest()
+        return [c.unnest() for c in e.flatten()] if isinstance(e, exp.And) else [e]
+
+    def items(c: exp.Expr) -> list[list[Any]]:
+        """What one conjunct pushes: comparisons, IN, BETWEEN, or an OR of ANDs of them
+        (["or", [[...], ...]]: the union of the disjuncts' ranges; none if a disjunct pushes
+        nothing, since that disjunct alone could allow any message)."""
+        if isinstance(c, exp.Or):
+            alts = [[i for x in conjuncts(d) for i in items(x)] for d in c.flatten()]
+            return [["or", alts]] if all(alts) else []
         if isinstance(c, exp.Binary) and type(c) in _KAFKA_OPS:
             op = _KAFKA_OPS[type(c)]
             name, value = column(c.left), _integer(c.right)
             if name is None or value is None:
                 name, value, op = column(c.right), _integer(c.left), _FLIPPED[op]
             if name is not None and value is not None:
-                pushed.append([name, op, value])
+                return [[name, op, value]]
         elif isinstance(c, exp.In) and column(c.this) and not c.args.get("query"):
             values = [_integer(v) for v in c.expressions]
             if values and all(v is not None for v in values):
-                pushed.append([column(c.this), "in", values])
+                return [[column(c.this), "in", values]]
         elif isinstance(c, exp.Between) and column(c.this):
             low, high = _integer(c.args["low"]), _integer(c.args["high"])
             if low is not None and high is not None:
-                pushed += [[column(c.this), ">=", low], [column(c.this), "<=", high]]
-    return pushed
+                return [[column(c.this), ">=", low], [column(c.this), "<=", high]]
+        return []
+
+    return [i for c in conjuncts(where.this) for i in items(c)]
 
 
 def _push_params(table: exp.Expr, params: dict[str, str]) -> dict[str, str]:
@@ -668,8 +727,13 @@ def _temporary_scan(low: Lowering, name: str, node: exp.Expr) -> Rel | None:
     path = temporary_tables(low.session).find(name)
     if path is None:
         return None
-    rel_path = os.path.relpath(path, low.session.workspaces["tmp"])
-    return low.scan(("dfs", "tmp", rel_path), {}, node)
+    ref = temp_schema(low.session)
+    folder = temp_folder(low.session)
+    if filesystems.is_remote(folder):
+        rel_path = path[len(folder.rstrip("/")) + 1 :]
+    else:
+        rel_path = os.path.relpath(path, folder)
+    return low.scan((ref.plugin, ref.workspace, rel_path), {}, node)
 
 
 def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> Rel:
@@ -679,6 +743,8 @@ def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> R
     key = next((t for t in tables if fold(t) == fold(name)), None)
     if key is None:
         raise low.fail(f"Object '{name}' not found within '{ref.plugin}'", node, TableNotFoundError)
+    if ref.plugin == ISCHEMA and key != "CATALOGS" and low.session.auto_disables():
+        schema_names(low.session)  # a plugin that cannot start fails here and is disabled
     if ref.plugin == SYS and key not in md.SYS_READABLE:
         raise low.unsupported(f"the system table sys.{key}", node)
     low.builder.storage.setdefault(ref.plugin, engine_config(low.session, ref.plugin))

@@ -154,7 +154,8 @@ def _create_view(
 ) -> RowsResult:
     from drillspark.sql.view_fields import view_fields
 
-    temp = temporary_tables(engine.session).find(name) if ref == catalog.TEMP_SCHEMA else None
+    temporary = ref == catalog.temp_schema(engine.session)
+    temp = temporary_tables(engine.session).find(name) if temporary else None
     table_exists = _exists(engine, _join(folder, name)) or temp is not None
     view_exists = _is_file(engine, path)
     if stmt.if_not_exists and (view_exists or table_exists):
@@ -219,6 +220,12 @@ def _create_view(
 def drop(engine: Engine, stmt: st.Drop) -> RowsResult:
     if stmt.kind != "VIEW" and _jdbc_target(engine, stmt.name) is not None:
         return _drop_jdbc_table(engine, stmt)
+    if (
+        stmt.kind != "VIEW"
+        and len(stmt.name) == 1
+        and temporary_tables(engine.session).find(stmt.name[0]) is not None
+    ):  # a name without a schema is the session's temporary table first, as Drill drops it
+        return _drop_table(engine, catalog.temp_schema(engine.session), stmt.name[0], False)
     ref, name = target_schema(engine, stmt.name)
     if stmt.kind == "VIEW":
         return _drop_view(engine, ref, name, stmt.if_exists)
@@ -275,11 +282,13 @@ def _drop_view(engine: Engine, ref: SchemaRef, name: str, if_exists: bool) -> Ro
 
 def _drop_table(engine: Engine, ref: SchemaRef, name: str, if_exists: bool) -> RowsResult:
     temps = temporary_tables(engine.session)
-    if ref == catalog.TEMP_SCHEMA:
+    if ref == catalog.temp_schema(engine.session):
         temp = temps.find(name)
         if temp is not None:
-            shutil.rmtree(temp, ignore_errors=True)
-            temps.folders.pop(name, None)
+            try:
+                temps.forget(name)
+            except Exception as e:  # noqa: BLE001  (a remote file system's failure)
+                raise ValidationError(engine.session.remote_failure(e, temp)) from None
             return _ok(True, f"Temporary table [{name}] dropped")
     folder = _mutable(engine, ref, name)
     if filesystems.is_remote(folder):  # a file plugin on s3a:// or hdfs://
@@ -383,21 +392,24 @@ def create_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
         return _create_jdbc_table(engine, stmt)
     session = engine.session
     temps = temporary_tables(session)
+    temp_ref = catalog.temp_schema(session)
     if stmt.temporary and len(stmt.name) == 1:
-        ref, name = catalog.TEMP_SCHEMA, stmt.name[0]  # Drill's default temporary workspace
+        ref, name = temp_ref, stmt.name[0]  # Drill's default temporary workspace
     else:
         ref, name = target_schema(engine, stmt.name)
-    folder = _mutable(engine, ref, name)
-    if stmt.temporary and ref != catalog.TEMP_SCHEMA:
+    if stmt.temporary:
+        catalog.temp_folder(session)  # a temporary workspace that is none: said, named
+    folder = _mutable(engine, ref, name)  # an immutable schema first, as Drill checks it
+    if stmt.temporary and ref != temp_ref:
         raise ValidationError(
             "Temporary tables are not allowed to be created / dropped "
-            f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}]."
+            f"outside of default temporary workspace [{temp_ref.name}]."
         )
     # a temporary table may not shadow a table or view either (Drill 1.22)
     exists = (
         _exists(engine, _join(folder, name))
         or _is_file(engine, view_path(folder, name))
-        or (ref == catalog.TEMP_SCHEMA and temps.find(name) is not None)
+        or (ref == temp_ref and temps.find(name) is not None)
     )
     if exists:
         message = f"A table or view with given name [{name}] already exists in schema [{ref.name}]"
@@ -414,7 +426,13 @@ def create_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
         ) from None
     if stmt.partition and fmt != "parquet":  # Drill's other writers cannot partition
         raise ValidationError(f"{fmt} format does not support auto-partitioning.")
-    path = temps.folder_for(folder, name) if stmt.temporary else os.path.join(folder, name)
+    if stmt.temporary:
+        try:
+            path = temps.folder_for(folder, name, session._spark())
+        except Exception as e:  # noqa: BLE001  (a remote file system's failure, from the JVM)
+            raise ValidationError(session.remote_failure(e, folder)) from None
+    else:
+        path = _join(folder, name)
     try:
         compiled = _ctas_plan(engine, stmt, path, fmt)
     except SqlError as e:
@@ -533,7 +551,7 @@ def _create_jdbc_table(engine: Engine, stmt: st.CreateTable) -> RowsResult:
     if stmt.temporary:
         raise ValidationError(
             "Temporary tables are not allowed to be created / dropped "
-            f"outside of default temporary workspace [{catalog.TEMP_SCHEMA.name}]."
+            f"outside of default temporary workspace [{catalog.temp_schema(engine.session).name}]."
         )
     if stmt.partition:
         raise ValidationError(

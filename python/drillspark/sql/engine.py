@@ -259,7 +259,7 @@ def describe_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlF
         view = catalog.find_view(session, ref, name)
         if view is not None:
             return [md.SqlField.of(f) for f in view.fields]
-        if ref == catalog.TEMP_SCHEMA and temporary_tables(session).find(name):
+        if ref == catalog.temp_schema(session) and temporary_tables(session).find(name):
             return []
         try:
             session.resolve_table(tuple(parts))

@@ -68,6 +68,8 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
 # (a `file` plugin: its workspaces are schemas, SqlSession.file_workspace)
 SQL_READS = ("jdbc", "file", "http", "mongo", "kafka")
 FILE = "file"
+# Drill's SYSTEM option: a plugin that fails to start is disabled (false: it stays, failing)
+AUTO_DISABLE = "storage.plugin_auto_disable"
 # a `file` plugin's workspace when its config names none: Drill's `default`, the root, read-only
 DEFAULT_WORKSPACE = {"location": "/", "writable": False, "allowAccessOutsideWorkspace": False}
 
@@ -116,6 +118,13 @@ class SqlSession:
     formats: dict[str, dict[str, Any]] = field(default_factory=dict)
     # a `dfs` workspace's `defaultInputFormat` (a `formats` name): files no extension types
     default_formats: dict[str, str] = field(default_factory=dict)
+    # Drill's boot option drill.exec.default_temporary_workspace: the writable workspace
+    # (`plugin.workspace`, of `dfs` or any `file` plugin, on S3 or HDFS too) that CREATE
+    # TEMPORARY TABLE writes to and a temporary table's name resolves in
+    temporary_workspace: str = "dfs.tmp"
+    # who else disables a plugin that failed to start, with storage.plugin_auto_disable on
+    # (the server: its registry, as REST's enable/false); the session drops it either way
+    on_auto_disable: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         from drillspark.spark.storage.workspaces import workspace_of
@@ -181,6 +190,26 @@ class SqlSession:
             if REGISTRY[name].effect != SERVER:
                 out[name] = value
         return out
+
+    # --- plugins that fail to start ------------------------------------------------------
+    def auto_disables(self) -> bool:
+        """Drill's SYSTEM option storage.plugin_auto_disable (false unless set)."""
+        return self.option(AUTO_DISABLE) is True
+
+    def plugin_failed(self, plugin: str, message: str) -> str:
+        """`message` (a plugin that cannot start: its database or file system does not
+        answer, its driver is missing) as the statement's error. With storage.plugin_auto_disable
+        on, the plugin is disabled first, as Drill 1.22 disables it, and the message says so
+        in Drill's words; its names resolve nowhere from then on."""
+        if not self.auto_disables() or plugin not in self.plugins:
+            return message
+        self.plugins.pop(plugin, None)
+        if self.on_auto_disable is not None:
+            self.on_auto_disable(plugin)
+        return (
+            f"{message}\n\nThe plugin {plugin} will now be disabled "
+            f"(see SYSTEM option {AUTO_DISABLE})"
+        )
 
     # --- schemas -------------------------------------------------------------------------
     def schemas(self) -> list[str]:
@@ -344,7 +373,26 @@ class SqlSession:
         try:
             return filesystems.exists(self._spark(), path)
         except Exception as e:  # noqa: BLE001  (the file system's failure, from the JVM)
-            raise ValidationError(self.remote_failure(e, path)) from None
+            message = self.remote_failure(e, path)
+            plugin = self.remote_plugin(path)
+            raise ValidationError(
+                self.plugin_failed(plugin, message) if plugin else message
+            ) from None
+
+    def remote_plugin(self, path: str) -> str | None:
+        """The file plugin whose connection `path` lies on (s3a://data is not s3a://database's)."""
+
+        def connection(p: str) -> str:
+            return str(self.plugins[p].get("connection") or "").rstrip("/")
+
+        return next(
+            (
+                p
+                for p in self.file_plugins()
+                if path == connection(p) or path.startswith(connection(p) + "/")
+            ),
+            None,
+        )
 
     def remote_failure(self, error: BaseException, path: str) -> str:
         """A remote file system's failure on `path` as one paragraph naming the file plugin

@@ -1,7 +1,9 @@
 """Temporary tables (CREATE TEMPORARY TABLE): each session's live in a folder of its own under
-the temporary workspace (dfs.tmp), named by the session's id as Drill names it. A session finds
-its tables by name; no other session reaches them, by name or by path; they are removed when
-the session ends, at exit, and, after a crash, by the next server to start on that workspace.
+the temporary workspace (dfs.tmp, or the workspace Drill's drill.exec.default_temporary_workspace
+names: any writable workspace of a `file` plugin, on S3 or HDFS too), named by the session's id
+as Drill names it. A session finds its tables by name; no other session reaches them, by name or
+by path; they are removed when the session ends, at exit, and, after a crash, by the next server
+to start on that workspace (a local one: a remote workspace's crash leftovers stay).
 
 The state lives outside any one SqlSession object, so that a client whose statements each get a
 SqlSession of their own (a REST cookie session, a native-protocol connection) keeps it: `attach`
@@ -18,6 +20,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from drillspark.options.boot import TEMPORARY_WORKSPACE_CONF
+
 OWNER_FILE = ".drillspark-owner"  # in a session's folder: "host pid", for the crash clean-up
 
 # every live session's folder (real path) -> its session id, in this process
@@ -32,8 +36,13 @@ class TemporaryTables:
     folders: dict[str, str] = field(default_factory=dict)
     roots: set[str] = field(default_factory=set)
     session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    # a session folder on a remote file system (s3a://, hdfs://) -> the Spark session whose
+    # Hadoop file system writes and removes it
+    remote: dict[str, Any] = field(default_factory=dict)
 
-    def folder_for(self, tmp_folder: str, name: str) -> str:
+    def folder_for(self, tmp_folder: str, name: str, spark: Any = None) -> str:
+        if _is_remote(tmp_folder):
+            return self._remote_folder_for(tmp_folder, name, spark)
         root = os.path.join(tmp_folder, self.session_id)
         if root not in self.roots:
             os.makedirs(root, exist_ok=True)
@@ -43,16 +52,47 @@ class TemporaryTables:
                 0o644,
             )
             with os.fdopen(owner, "w") as f:
-                f.write(f"{socket.gethostname()} {os.getpid()}\n")
+                f.write(_owner())
             self.roots.add(root)
             with _LOCK:
                 _LIVE[os.path.realpath(root)] = self.session_id
             atexit.register(_remove, root)
         return os.path.join(root, name)
 
+    def _remote_folder_for(self, tmp_folder: str, name: str, spark: Any) -> str:
+        root = tmp_folder.rstrip("/") + "/" + self.session_id
+        if root not in self.roots:
+            _fs().mkdirs(spark, root)
+            _fs().write_whole(spark, root + "/" + OWNER_FILE, _owner().encode())
+            self.roots.add(root)
+            self.remote[root] = spark
+            with _LOCK:
+                _LIVE[root] = self.session_id
+            atexit.register(_remove, root, spark)
+        return root + "/" + name
+
     def find(self, name: str) -> str | None:
         path = self.folders.get(name)
-        return path if path is not None and os.path.exists(path) else None
+        if path is None:
+            return None
+        if _is_remote(path):
+            return path if _remote_exists(self._spark_of(path), path) else None
+        return path if os.path.exists(path) else None
+
+    def _spark_of(self, path: str) -> Any:
+        return next((sp for root, sp in self.remote.items() if path.startswith(root + "/")), None)
+
+    def forget(self, name: str) -> None:
+        """Drop one table (DROP TABLE of a temporary table)."""
+        path = self.folders.pop(name, None)
+        if path is None:
+            return
+        if _is_remote(path):
+            spark = self._spark_of(path)
+            if spark is not None:
+                _fs().delete(spark, path)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
 
     @property
     def holds_tables(self) -> bool:
@@ -60,16 +100,60 @@ class TemporaryTables:
 
     def drop_all(self) -> None:
         for root in self.roots:
-            _remove(root)
+            _remove(root, self.remote.get(root))
         self.folders.clear()
         self.roots.clear()
+        self.remote.clear()
 
 
-def _remove(root: str) -> None:
+def _is_remote(path: str) -> bool:
+    from drillspark.spark.storage import filesystems  # pyspark: only once a table is made
+
+    return filesystems.is_remote(path)
+
+
+def _fs() -> Any:
+    from drillspark.spark.storage import filesystems
+
+    return filesystems
+
+
+def _owner() -> str:
+    return f"{socket.gethostname()} {os.getpid()}\n"
+
+
+def _remote_exists(spark: Any, path: str) -> bool:
+    if spark is None:
+        return False
+    try:
+        return _fs().exists(spark, path)
+    except Exception:  # noqa: BLE001  (a file system that stopped answering: no such table)
+        return False
+
+
+def _remove(root: str, spark: Any = None) -> None:
     with _LOCK:
-        _LIVE.pop(os.path.realpath(root), None)
-    if not os.path.islink(root):
+        _LIVE.pop(root if _is_remote(root) else os.path.realpath(root), None)
+    if _is_remote(root):
+        try:
+            if spark is not None:
+                _fs().delete(spark, root)
+        except Exception:  # noqa: BLE001  (at exit the JVM may be gone: nothing more to do)
+            pass
+    elif not os.path.islink(root):
         shutil.rmtree(root, ignore_errors=True)
+
+
+def workspace_setting(spark: Any) -> str | None:
+    """Drill's drill.exec.default_temporary_workspace as the Spark session sets it
+    (spark.drillspark.defaultTemporaryWorkspace, e.g. `s3.tmp`), else None (`dfs.tmp`)."""
+    if spark is None:
+        return None
+    try:
+        value = spark.conf.get(TEMPORARY_WORKSPACE_CONF, None)
+    except Exception:  # noqa: BLE001  (a session that is gone: Drill's default)
+        return None
+    return str(value).strip() or None if value else None
 
 
 def temporary_tables(session: Any) -> TemporaryTables:
@@ -88,11 +172,13 @@ def attach(session: Any, state: TemporaryTables) -> None:
 def foreign_owner(session: Any, path: str) -> str | None:
     """The session id owning a live temporary folder `path` lies in, when it is not
     `session`'s own; else None."""
-    real = os.path.realpath(path)
+    remote = _is_remote(path)
+    real = path.rstrip("/") if remote else os.path.realpath(path)
+    sep = "/" if remote else os.sep
     own = temporary_tables(session).session_id
     with _LOCK:
         for root, owner in _LIVE.items():
-            if owner != own and (real == root or real.startswith(root + os.sep)):
+            if owner != own and (real == root or real.startswith(root + sep)):
                 return owner
     return None
 

@@ -110,6 +110,11 @@ class JdbcTableMissing(JdbcError):
     """A name that resolves to no table of the database (Drill's `Object ... not found`)."""
 
 
+class JdbcUnreachable(JdbcError):
+    """The plugin cannot start: its driver is missing or its database refuses or does not
+    answer a connection (what Drill calls failing to configure the data source)."""
+
+
 # --------------------------------------------------------------------------------- config
 
 
@@ -300,18 +305,22 @@ def failure(cfg: JdbcConfig, error: BaseException, doing: str) -> JdbcError:
     all_text = " ".join(_causes(error))
     if "ClassNotFoundException" in all_text or "PLUGIN_CLASS_NOT_FOUND" in all_text:
         driver = cfg.driver or "(none given)"
-        return JdbcError(
+        return JdbcUnreachable(
             f"jdbc storage plugin {cfg.name!r}: the JDBC driver {driver} is not on Spark's "
             "class path (drillspark ships PostgreSQL's and MariaDB's; add another with "
             "--jars or spark.jars, docs/storage.md)"
         )
     if "No suitable driver" in all_text or "DRIVER_NOT_FOUND" in all_text:
-        return JdbcError(
+        return JdbcUnreachable(
             f"jdbc storage plugin {cfg.name!r}: no JDBC driver accepts the URL "
             f"{_shown_url(cfg.url)} (set 'driver', or add the driver's jar with --jars)"
         )
     if _condition(error) == "FAILED_JDBC.CONNECTION" or "connect" in cause.lower():
-        doing = "cannot connect to the database"
+        return JdbcUnreachable(
+            _scrub(
+                f"jdbc storage plugin {cfg.name!r}: cannot connect to the database: {cause}", cfg
+            )
+        )
     return JdbcError(_scrub(f"jdbc storage plugin {cfg.name!r}: {doing}: {cause}", cfg))
 
 

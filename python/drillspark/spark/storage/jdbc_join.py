@@ -5,18 +5,19 @@ columns, aggregates, LIMIT and top-N, and further tables of the same plugin.
 A plan from SQL renames each side's columns (`o$id`) and every jdbc read converts its columns
 to Drill's types (`jdbc.drill_column`); between a join and its scans that hides the scans from
 Spark's join push-down (`spark.sql.optimizer.datasourceV2JoinPushdown`), which wants bare
-columns there. So the translator asks `pushed_join` first: an INNER join whose conditions are
-all `==` between fields of one type, each side a scan of the same plugin, a project of bare
-fields over one, or such a join itself, is rebuilt as Spark's join of the plugin's catalog
-tables, bare (each table under an alias of its own), with the renames and Drill's conversions
+columns there. So the translator asks `pushed_join` first: an INNER, LEFT or RIGHT join (the
+types Spark 4.3's push-down carries) whose conditions are all comparisons between fields of
+comparable types, each side a scan of the same plugin, a project of bare fields over one, or
+such a join itself, is rebuilt as Spark's join of the plugin's catalog tables, bare (each table under an alias of its own), with the renames and Drill's conversions
 put above the join. Spark's own push-down then sends the joins as one statement
 (`PushedJoins`) and takes filters, columns, aggregates (`PushedAggregates`), LIMIT and top-N
 (`PushedTopN`) above them into it, as it does for one table; whatever it declines runs in
 Spark with the same answers.
 
-A table with a PostgreSQL `numeric` of no precision among the join's columns cannot be read
-through the catalog (jdbc._load); a join of two such tables is sent as a statement of our
-own through Spark's JDBC `query` option (filters and columns still go into it, aggregates and
+A FULL join (Spark's push-down has none: its connector JoinType is INNER, LEFT_OUTER or
+RIGHT_OUTER), and a table with a PostgreSQL `numeric` of no precision among the join's columns
+(the catalog cannot read it: jdbc._load), are sent as a statement of our own for two tables
+through Spark's JDBC `query` option (filters and columns still go into it, aggregates and
 limits do not). Anything else answers None and the join runs in Spark."""
 
 from __future__ import annotations
@@ -122,33 +123,67 @@ def _quoted(cfg: jdbc.JdbcConfig, name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+# a condition's relationship as Spark compares it (the database compares the same way for
+# the types `_comparable` lets through)
+_RELATIONSHIPS = {
+    "==": lambda a, b: a == b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<>": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+# the join types Spark 4.3's join push-down carries (its connector JoinType: INNER_JOIN,
+# LEFT_OUTER_JOIN, RIGHT_OUTER_JOIN; a FULL join stays a Spark join over two pushed scans)
+_SPARK_JOINS = {"INNER": "inner", "LEFT": "left", "RIGHT": "right"}
+# the joins a statement of our own sends (FULL too: see `pushed_join`), and SQL's spelling
+_STATEMENT_JOINS = {
+    "INNER": "INNER JOIN",
+    "LEFT": "LEFT OUTER JOIN",
+    "RIGHT": "RIGHT OUTER JOIN",
+    "FULL": "FULL OUTER JOIN",
+}
+_SQL_RELATIONSHIPS = {"==": "=", "!=": "<>"}
+_EXACT = (T.ByteType, T.ShortType, T.IntegerType, T.LongType, T.DecimalType)
+
+
+def _comparable(a: T.DataType, b: T.DataType) -> bool:
+    """Whether the database compares values of `a` and `b` as Spark does: one type, or two
+    exact numbers (Spark casts one to the other's decimal, the database does the same)."""
+    return a == b or (isinstance(a, _EXACT) and isinstance(b, _EXACT))
+
+
 def _keys(
     op: lo.Join,
     cfg: jdbc.JdbcConfig,
     left: list[tuple[str, T.StructField]],
     right: list[tuple[str, T.StructField]],
-) -> list[tuple[str, str]] | None:
-    """The (left, right) output names `op` joins on, when the database may compare them as
-    Spark would: an INNER join of `==` between bare fields of one type, no name on both
-    sides, no MariaDB/MySQL strings (compared by the database's collation, 'a' = 'A')."""
-    if str(op.type).upper() != "INNER" or op.condition is not None or not op.conditions:
+    kinds: Mapping[str, str] = _SPARK_JOINS,
+) -> list[tuple[str, str, str]] | None:
+    """The (left output name, relationship, right output name) conditions of `op`, when the
+    database may compare them as Spark would: an INNER, LEFT or RIGHT join whose conditions
+    are all comparisons (= <> < <= > >=) between bare fields of comparable types, no name on
+    both sides, no MariaDB/MySQL strings (compared by the database's collation, 'a' = 'A')."""
+    if str(op.type).upper() not in kinds or op.condition is not None:
         return None
-    if any(c.relationship not in ("==", "=") for c in op.conditions):
+    if not op.conditions or any(c.relationship not in _RELATIONSHIPS for c in op.conditions):
         return None
     lnames = {fold(n): (n, f) for n, f in left}
     rnames = {fold(n): (n, f) for n, f in right}
     if set(lnames) & set(rnames):
         return None  # names both sides share are merged by the translator's join: its rules
-    keys = []
+    keys: list[tuple[str, str, str]] = []
     for c in op.conditions:
         lk, rk = _field(c.left), _field(c.right)
         lf = lnames.get(fold(lk)) if lk else None
         rf = rnames.get(fold(rk)) if rk else None
-        if lf is None or rf is None or lf[1].dataType != rf[1].dataType:
+        if lf is None or rf is None or not _comparable(lf[1].dataType, rf[1].dataType):
             return None  # the database would compare other types by its own casts
         if cfg.kind == jdbc.MYSQL and isinstance(lf[1].dataType, T.StringType):
             return None
-        keys.append((lf[0], rf[0]))
+        keys.append((lf[0], str(c.relationship), rf[0]))
     return keys
 
 
@@ -173,10 +208,10 @@ def _bare(
         lq = {n: q for n, q, _ in left.columns}
         rq = {n: q for n, q, _ in right.columns}
         on: Column | None = None
-        for a, b in keys:
-            eq = F.col(lq[a]) == F.col(rq[b])
-            on = eq if on is None else on & eq
-        df = left.df.join(right.df, on=on, how="inner")
+        for a, rel, b in keys:
+            cond = _RELATIONSHIPS[rel](F.col(lq[a]), F.col(rq[b]))
+            on = cond if on is None else on & cond
+        df = left.df.join(right.df, on=on, how=_SPARK_JOINS[str(op.type).upper()])
         return _Bare(left.engine, df, left.columns + right.columns)
     shape = _shape(ops, engine_of, op_id)
     side = _side(spark, shape) if shape is not None else None
@@ -196,7 +231,10 @@ def pushed_join(
 ) -> DataFrame | None:
     """`op` run by the database as one statement, or None when it cannot be (see above).
     `ops` are the plan's operators by @id, `engine_of(name)` the run's storage engine."""
-    if str(op.type).upper() != "INNER":
+    kind = str(op.type).upper()
+    if kind == "FULL":
+        return _statement_join(spark, ops, engine_of, op)
+    if kind not in _SPARK_JOINS:
         return None
     bare = _bare(spark, ops, engine_of, op.id, itertools.count(1))
     if bare is not None:
@@ -225,7 +263,9 @@ def _statement_join(
     if left is None or right is None:
         return None
     cfg = left.engine.jdbc
-    keys = _keys(op, cfg, left.columns, right.columns)
+    if str(op.type).upper() == "FULL" and cfg.kind == jdbc.MYSQL:
+        return None  # MariaDB and MySQL have no FULL JOIN
+    keys = _keys(op, cfg, left.columns, right.columns, _STATEMENT_JOINS)
     if keys is None:
         return None
     lnames = {n: f.name for n, f in left.columns}
@@ -233,10 +273,14 @@ def _statement_join(
     q = lambda n: _quoted(cfg, n)  # noqa: E731
     select = [f"l.{q(f.name)} AS {q(n)}" for n, f in left.columns]
     select += [f"r.{q(f.name)} AS {q(n)}" for n, f in right.columns]
-    on = " AND ".join(f"l.{q(lnames[a])} = r.{q(rnames[b])}" for a, b in keys)
+    on = " AND ".join(
+        f"l.{q(lnames[a])} {_SQL_RELATIONSHIPS.get(rel, rel)} r.{q(rnames[b])}"
+        for a, rel, b in keys
+    )
     sql = (
         f"SELECT {', '.join(select)} FROM {q(left.db_schema)}.{q(left.db_table)} l "
-        f"INNER JOIN {q(right.db_schema)}.{q(right.db_table)} r ON {on}"
+        f"{_STATEMENT_JOINS[str(op.type).upper()]} {q(right.db_schema)}.{q(right.db_table)} r "
+        f"ON {on}"
     )
     reader = spark.read.format("jdbc").options(**cfg.options()).option("query", sql)
     free = [n for n, f in left.columns + right.columns if jdbc.free_numeric(f)]

@@ -33,6 +33,11 @@ object DrillConf {
   val SinglePassSample = "spark.drillspark.singlePassSample"
   val SinglePassMinBytes = "spark.drillspark.singlePassMinBytes"
 
+  /** Read by the Python side only (sql/temporary.py): Drill's boot option
+   * drill.exec.default_temporary_workspace, the workspace CREATE TEMPORARY TABLE writes to
+   * (`dfs.tmp` unless set; any writable workspace of a file plugin: docs/storage.md). */
+  val DefaultTemporaryWorkspace = "spark.drillspark.defaultTemporaryWorkspace"
+
   def flag(key: String, default: Boolean): Boolean =
     DrillConfCompat.get(key, default.toString).trim.equalsIgnoreCase("true")
 
