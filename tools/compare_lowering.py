@@ -96,6 +96,17 @@ EXTRA = [
 ]
 
 
+def _package() -> str:
+    """Where drillspark is installed (the cp plugin's location): masked, so that two trees
+    compare."""
+    import drillspark
+
+    return str(Path(drillspark.__file__).parent)
+
+
+_PACKAGE = ""
+
+
 def _record(kind: str, cid: str, sql: str, compile_one) -> dict:
     from drillspark.errors import describe
     from drillspark.sql import SqlError
@@ -106,7 +117,7 @@ def _record(kind: str, cid: str, sql: str, compile_one) -> dict:
         return {"id": cid, "kind": kind, "error": type(e).__name__, "message": e.render()}
     except Exception as e:  # noqa: BLE001 - any failure is the statement's record
         return {"id": cid, "kind": kind, "error": type(e).__name__, "message": describe(e)}
-    return {"id": cid, "kind": kind, "plan": _UUID.sub("<uuid>", plan)}
+    return {"id": cid, "kind": kind, "plan": _UUID.sub("<uuid>", plan).replace(_PACKAGE, "<pkg>")}
 
 
 def compile_all(shared: Path, spark, scratch: Path, only_extra: bool = False) -> list[dict]:
@@ -222,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         return diff(Path(args.diff[0]), Path(args.diff[1]))
     if not args.out:
         ap.error("give OUT.jsonl or --diff BEFORE AFTER")
+    global _PACKAGE
+    _PACKAGE = _package()
     spark = None if args.no_spark else _spark()
     scratch = Path("/tmp/compare-lowering-scratch")
     try:
