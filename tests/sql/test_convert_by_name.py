@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from drillspark.plan import parse
+from drillspark.plan.expressions import FunctionCall
 from drillspark.sql import SqlEngine, SqlError, SqlSession
 from drillspark.sql import expressions as sx
 from drillspark.sql.output import columns_and_rows
@@ -105,8 +106,9 @@ def test_wrong_calls_are_errors_in_the_statement(sql, message):
 def test_a_flatten_expression_the_plan_cannot_read_is_placed_in_the_sql(monkeypatch, item):
     # a lowering bug must not surface as a column of the generated plan (the flatten operator
     # has no place in the SQL recorded for it): it is an error at the FLATTEN in the statement
-    monkeypatch.setattr(sx.ExprLowering, "_convert", lambda self, fname, node: "convert_from(")
-    monkeypatch.setattr(sx.ExprLowering, "_Column", lambda self, node: "`x")
+    bad_call = FunctionCall("convert_from(", ())  # no function name the plan can write
+    monkeypatch.setattr(sx.ExprLowering, "_convert", lambda self, fname, node: bad_call)
+    monkeypatch.setattr(sx.ExprLowering, "_Column", lambda self, node: "`x")  # no node at all
     with pytest.raises(SqlError) as info:
         compile_query(f"SELECT 1 AS a,\n  {item}", SqlSession())
     assert (info.value.line, info.value.column) == (2, 3), str(info.value)

@@ -279,8 +279,13 @@ def _fits_int(digits: str) -> bool:
 
 
 def _number(token: Token, sign: str = "") -> Literal:
-    text = sign + str(token)
-    pos = _pos(token)
+    return number_literal(sign + str(token), _pos(token))
+
+
+def number_literal(text: str, pos: SourcePos | None = None) -> Literal:
+    """The literal a number of the grammar (`-12`, `1.5e3`; NUMBER with an optional minus)
+    reads as: INT if it fits 32 bits, else BIGINT, else FLOAT8. The SQL lowering builds its
+    number literals by this one rule."""
     # more digits than a BIGINT holds read as FLOAT8 (as below) without int(), which refuses
     # more than 4,300 digits
     if "." not in text and "e" not in text.lower() and len(text) <= 21:

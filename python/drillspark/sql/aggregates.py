@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.expressions import Expr
 from drillspark.plan.operators import GroupingAggregate, Window
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import plan_parts as pp
@@ -60,19 +61,21 @@ def check_group_by(group: exp.Group, low: Lowering) -> None:
             )
 
 
-def distinct_call(ctx: Block, fname: str, value: str) -> str:
+def distinct_call(ctx: Block, fname: str, value: Expr) -> Expr:
     """The aggregate call for `fname(DISTINCT value)` (see the module's doc)."""
     marker = ctx.distinct_args.get(value)
     if marker is None:
         marker = ctx.distinct_args[value] = ctx.low.hidden("first")
-    call = dx.call(fname, [dx.case([(dx.binary("==", dx.path(marker), "1"), value)], dx.NULL)])
+    call = dx.call(
+        fname, [dx.case([(dx.binary("==", dx.path(marker), dx.integer(1)), value)], dx.NULL)]
+    )
     ctx.distinct_calls[call] = (fname, value)
     return call
 
 
 def distinct_input(
-    ctx: Block, rel: Rel, keys: list[Pair], exprs: list[tuple[str, str]]
-) -> tuple[Rel, list[Pair], list[tuple[str, str]]]:
+    ctx: Block, rel: Rel, keys: list[Pair], exprs: list[Pair]
+) -> tuple[Rel, list[Pair], list[Pair]]:
     """The input, keys and aggregate exprs of the query's groupingaggregate once its DISTINCT
     arguments are prepared."""
     low = ctx.low
@@ -94,7 +97,7 @@ def distinct_input(
                     input=rel.op,
                     withins=pp.named_all(withins),
                     orderings=(),
-                    aggregations=(pp.named(marker, "row_number()"),),
+                    aggregations=(pp.named(marker, dx.call("row_number")),),
                 )
             ),
             None,

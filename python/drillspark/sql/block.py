@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.expressions import Expr
 from drillspark.plan.function_kinds import is_aggregate
 from drillspark.plan.operators import Flatten, Transform
 from drillspark.sql import plan_parts as pp
@@ -47,21 +48,21 @@ class Block:
         self.node = node
         self.scope = Scope()
         # (name, expr, the FLATTEN in the statement) in evaluation order
-        self.flattens: list[tuple[str, str, exp.Expr]] = []
-        self.aggs: list[tuple[str, str]] = []
-        self.agg_keys: dict[str, str] = {}
+        self.flattens: list[tuple[str, Expr, exp.Expr]] = []
+        self.aggs: list[tuple[str, Expr]] = []
+        self.agg_keys: dict[str, str] = {}  # a call's canonical text -> its field
         self.win = WindowLowering(low, node)
         self.group_nodes: list[tuple[exp.Expr, str]] = []
         # f(DISTINCT x): the distinct arguments, and the calls reading them (call -> f, x)
-        self.distinct_args: dict[str, str] = {}  # x -> its first-row marker field
-        self.distinct_calls: dict[str, tuple[str, str]] = {}
+        self.distinct_args: dict[Expr, str] = {}  # x -> its first-row marker field
+        self.distinct_calls: dict[Expr, tuple[str, Expr]] = {}
         self.doubled: set[str] | None = None  # aggregates.doubled_columns, once per block
         self.mode = "input"  # or "grouped": columns must be group keys
         # Values an index or member access reads that are no column (`split(s, ' ')[1]`): the
         # stage being lowered collects (hidden name, expression) here, and a `transform` ahead
         # of the operator that reads them writes them; None where that is not done (HAVING)
-        self.computed: list[tuple[str, str]] | None = None
-        self.pre_aggregate: list[tuple[str, str]] = []  # those aggregates and keys read
+        self.computed: list[tuple[str, Expr]] | None = None
+        self.pre_aggregate: list[tuple[str, Expr]] = []  # those aggregates and keys read
         # JOIN ... USING: (column, its joined value) in order (sql/joins.py)
         self.using_columns: list[tuple[str, exp.Expr]] = []
         # FLATTENs under an aggregate, flattened ahead of it: id(node) -> hidden column
@@ -69,7 +70,7 @@ class Block:
         self.renaming = JoinRenaming()  # set by from_clause before the sides are renamed
         # ORDER BY items of a grouped block that name no output column, lowered over the
         # groups (grouping), by position, for order_by to project
-        self.grouped_order_exprs: dict[int, str] = {}
+        self.grouped_order_exprs: dict[int, Expr] = {}
 
     def fail(self, message: str, node: exp.Expr | None) -> SqlError:
         return self.low.fail(message, node)
@@ -153,7 +154,7 @@ class Block:
         return False
 
     # ------------------------------------------------------------------ plan
-    def with_computed(self, rel: Rel, computed: list[tuple[str, str]]) -> Rel:
+    def with_computed(self, rel: Rel, computed: list[tuple[str, Expr]]) -> Rel:
         """`rel` with the computed values an expression indexes written to hidden fields."""
         if not computed:
             return rel
@@ -165,7 +166,7 @@ class Block:
         for name, expr, node in self.flattens:
             rel = Rel(
                 self.low.builder.add(
-                    Flatten(input=rel.op, name=pp.ref(name), expr=pp.expr(expr), drop=False), node
+                    Flatten(input=rel.op, name=pp.ref(name), expr=expr, drop=False), node
                 ),
                 None,
             )

@@ -1,10 +1,24 @@
-"""Spelling of Drill logical-plan expressions (docs/logical-plans.md, "Expressions"): quoted
-paths, literals, operator and cast syntax. The lowering builds expression strings only
-through these helpers, so the dialect lives in one place."""
+"""The plan's expression nodes (plan/expressions.py) as the lowering builds them: field paths,
+literals, calls, operators (under their canonical function names), casts, CASE. The lowering
+builds expressions only through these helpers, so how a SQL form maps onto the plan's nodes
+lives in one place; no expression text is written or parsed back (the plan's writer spells
+them where a plan is shown or saved)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from drillspark.plan.expr_parser import number_literal
+from drillspark.plan.expressions import (
+    OPERATOR_FUNCTIONS,
+    Cast,
+    Convert,
+    Expr,
+    FieldPath,
+    FunctionCall,
+    IfElse,
+    Literal,
+)
 
 # SQL comparisons (sqlglot node names) -> Drill's comparison operators, which are also a
 # join condition's `relationship` (the join-condition operator map: written here only).
@@ -55,50 +69,71 @@ CAST_TYPES = {
 DEFAULT_VARCHAR_LENGTH = 65536
 DEFAULT_DECIMAL = (38, 0)
 
+NULL = Literal(None, "NULL")
+TRUE = Literal(True, "BIT")
+FALSE = Literal(False, "BIT")
 
-def quote_name(name: str) -> str:
-    """One path segment in backticks (a dot inside stays part of the name)."""
-    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
 
-
-def path(field: str, rest: Sequence[str | int] = ()) -> str:
+def path(field: str, rest: Sequence[str | int] = ()) -> FieldPath:
     """`field` then member names (str) and 0-based array indexes (int)."""
-    out = quote_name(field)
-    for seg in rest:
-        out += f"[{seg}]" if isinstance(seg, int) else "." + quote_name(seg)
-    return out
+    return FieldPath((field, *rest))
 
 
-def string(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+def string(value: str) -> Literal:
+    return Literal(value, "VARCHAR")
 
 
-def call(name: str, args: Sequence[str]) -> str:
-    return f"{name}({', '.join(args)})"
+def number(text: str) -> Literal:
+    """A number as SQL wrote it (`-12`, `1.5e3`; no leading zeros): INT, BIGINT or FLOAT8 by
+    the plan grammar's rule."""
+    return number_literal(text)
 
 
-def failure(message: str, detail: str) -> str:
+def integer(value: int) -> Literal:
+    return number_literal(str(value))
+
+
+def boolean(value: bool) -> Literal:
+    return TRUE if value else FALSE
+
+
+def call(name: str, args: Sequence[Expr] = ()) -> FunctionCall:
+    return FunctionCall(name, tuple(args))
+
+
+def convert(direction: str, expr: Expr, encoding: str) -> Convert:
+    """CONVERT_FROM(expr, 'ENCODING') (direction "from") / CONVERT_TO (direction "to")."""
+    return Convert(direction, expr, encoding)  # type: ignore[arg-type]
+
+
+def failure(message: str, detail: Expr) -> FunctionCall:
     """An expression that fails the query with `message: detail` when a row evaluates it (the
     catalog's `raise_error`, a drillspark extension)."""
     return call("raise_error", [call("concat", [string(message + ": "), detail])])
 
 
-def binary(op: str, left: str, right: str) -> str:
-    return f"({left} {op} {right})"
+def binary(op: str, left: Expr, right: Expr) -> FunctionCall:
+    """`left op right`, `op` one of Drill's infix operators (`==`, `+`, ...)."""
+    return FunctionCall(OPERATOR_FUNCTIONS[op], (left, right))
 
 
-def boolean_chain(op: str, parts: Sequence[str]) -> str:
-    """n-ary `and` / `or`."""
-    return parts[0] if len(parts) == 1 else "(" + f" {op} ".join(parts) + ")"
+def boolean_chain(op: str, parts: Sequence[Expr]) -> Expr:
+    """n-ary `and` / `or` (one part: that part)."""
+    return parts[0] if len(parts) == 1 else FunctionCall(OPERATOR_FUNCTIONS[op], tuple(parts))
 
 
-def cast(expr: str, drill_type: str) -> str:
-    return f"cast({expr} as {drill_type})"
+def negative(expr: Expr) -> FunctionCall:
+    return FunctionCall("negative", (expr,))
 
 
-def case(whens: Sequence[tuple[str, str]], default: str) -> str:
-    body = " ".join(f"when {c} then {v}" for c, v in whens)
-    return f"(case {body} else {default} end)"
+def not_(expr: Expr) -> FunctionCall:
+    return FunctionCall("not", (expr,))
 
 
-NULL = "null"
+def cast(expr: Expr, drill_type: str, args: Sequence[int] = ()) -> Cast:
+    """`expr` cast to the Drill type `drill_type` (`VARCHAR`, with `args` (65536,))."""
+    return Cast(expr, drill_type.upper(), tuple(args))
+
+
+def case(whens: Sequence[tuple[Expr, Expr]], default: Expr) -> IfElse:
+    return IfElse(tuple(whens), default)

@@ -1,6 +1,7 @@
-"""Lowering one SQL expression to the Drill expression language: column paths, literals,
-operators, CASE/CAST, nested-data functions (FLATTEN registers a flatten operator), aggregates
-and window functions (registered with their SELECT block)."""
+"""Lowering one SQL expression to the plan's expression nodes (plan/expressions.py, built by
+sql/drill_expr.py): column paths, literals, operators, CASE/CAST, nested-data functions
+(FLATTEN registers a flatten operator), aggregates and window functions (registered with their
+SELECT block). A new SQL form gets a `_<sqlglot class name>` method here."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.plan.expr_parser import CONVERT_BY_NAME
+from drillspark.plan.expressions import INT_MAX, LEADING_KEYWORDS, Expr, Literal, to_text
 from drillspark.plan.function_kinds import WINDOW_FUNCTIONS, is_aggregate
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.aggregates import RETYPED, distinct_call, doubled_columns, unwrap_filter
@@ -85,7 +87,7 @@ TIME_UNITS = {
 
 
 class ExprLowering:
-    """One expression of a SELECT block to a Drill expression string."""
+    """One expression of a SELECT block to the plan's expression node."""
 
     def __init__(self, ctx: Block):
         self.ctx = ctx
@@ -95,14 +97,14 @@ class ExprLowering:
             return self.ctx.low.fail(message, node, cls)
         return self.ctx.fail(message, node)
 
-    def lower(self, node: exp.Expr) -> str:
-        text = self._lower(node)
+    def lower(self, node: exp.Expr) -> Expr:
+        value = self._lower(node)
         parent = node.parent
         if isinstance(parent, exp.Flatten) and parent.this is node:
-            self._check_plan_expression(text, parent)
-        return text
+            self._check_plan_expression(value, parent)
+        return value
 
-    def _lower(self, node: exp.Expr) -> str:
+    def _lower(self, node: exp.Expr) -> Expr:
         ctx = self.ctx
         if ctx.mode == "grouped":
             for key_node, key_name in ctx.group_nodes:
@@ -128,7 +130,7 @@ class ExprLowering:
         )
 
     # --- references ----------------------------------------------------------------------
-    def _Column(self, node: exp.Column) -> str:
+    def _Column(self, node: exp.Column) -> Expr:
         if isinstance(node.this, exp.Star):
             raise self.fail("'*' is only allowed alone in the select list", node)
         ident = node.this
@@ -148,13 +150,13 @@ class ExprLowering:
         del src
         return dx.path(name, rest)
 
-    def _Dot(self, node: exp.Dot) -> str:
+    def _Dot(self, node: exp.Dot) -> Expr:
         return self._member_path(node)
 
-    def _Bracket(self, node: exp.Bracket) -> str:
+    def _Bracket(self, node: exp.Bracket) -> Expr:
         return self._member_path(node)
 
-    def _member_path(self, node: exp.Expr) -> str:
+    def _member_path(self, node: exp.Expr) -> Expr:
         """t.a.b[0].c / a[1][2] / t.m['key']: a column then members and indexes."""
         segs: list[str | int] = []
         cur = node
@@ -169,6 +171,10 @@ class ExprLowering:
                 if isinstance(idx, exp.Literal) and idx.is_string:
                     segs.insert(0, idx.this)
                 elif isinstance(idx, exp.Literal) and idx.this.isdigit():
+                    if len(idx.this) > 10 or int(idx.this) > INT_MAX:
+                        raise self.fail(
+                            f"array index {idx.this[:20]} is out of range (at most {INT_MAX})", idx
+                        )
                     segs.insert(0, int(idx.this))
                 else:
                     raise self.ctx.low.unsupported(
@@ -200,45 +206,55 @@ class ExprLowering:
         )
 
     # --- literals ------------------------------------------------------------------------
-    def _Literal(self, node: exp.Literal) -> str:
+    def _Literal(self, node: exp.Literal) -> Expr:
         if node.is_string:
             return dx.string(node.this)
         if not _NUMBER.fullmatch(node.this):  # sqlglot takes `0E.785` as one number token
             raise self.fail(f"'{node.this[:40]}' is not a number Drill reads", node)
         text = _plan_number(node.this)
         if "e" in text.lower():
-            return text
+            return dx.number(text)
         if "." in text:
             # SQL's 12.3 is DECIMAL(3, 1) in Drill (JSON's 12.3 is DOUBLE).
             digits = text.replace(".", "").lstrip("-").lstrip("0") or "0"
             scale = len(text.split(".")[1])
             precision = max(len(digits), scale, 1)
-            return dx.cast(text, f"VARDECIMAL({precision}, {scale})")
-        return text
+            return dx.cast(dx.number(text), "VARDECIMAL", (precision, scale))
+        return dx.number(text)
 
-    def _Boolean(self, node: exp.Boolean) -> str:
-        return "true" if node.this else "false"
+    def _Boolean(self, node: exp.Boolean) -> Expr:
+        return dx.boolean(bool(node.this))
 
-    def _Null(self, node: exp.Null) -> str:
+    def _Null(self, node: exp.Null) -> Expr:
         return dx.NULL
 
-    def _Paren(self, node: exp.Paren) -> str:
+    def _Paren(self, node: exp.Paren) -> Expr:
         return self.lower(node.this)
 
-    def _Neg(self, node: exp.Neg) -> str:
+    def _Neg(self, node: exp.Neg) -> Expr:
         inner = node.this
         if isinstance(inner, exp.Literal) and not inner.is_string:
             return self._Literal(exp.Literal(this="-" + inner.this, is_string=False))
-        text = self.lower(inner)
-        # the plan grammar negates an atom only: -!(x) and --x need the operand parenthesised
-        return f"(-({text}))" if text.startswith(("!", "-")) else f"(-{text})"
+        value = self.lower(inner)
+        base = inner
+        while isinstance(base, exp.Paren):
+            base = base.this
+        if (
+            isinstance(value, Literal)
+            and value.type in ("INT", "BIGINT", "FLOAT8")
+            and isinstance(base, exp.Literal)
+            and not base.this.startswith("-")
+        ):
+            # -(5): the negative number, as -5 is (-(2147483648) is an INT)
+            return dx.number("-" + _plan_number(base.this))
+        return dx.negative(value)
 
     # --- operators -----------------------------------------------------------------------
-    def _binary(self, node: exp.Binary) -> str:
+    def _binary(self, node: exp.Binary) -> Expr:
         op = dx.BINARY_OPS[type(node).__name__]
         return dx.binary(op, self.lower(node.this), self.lower(node.expression))
 
-    def _row_compare(self, node: exp.Binary) -> str:
+    def _row_compare(self, node: exp.Binary) -> Expr:
         """`(a, b) = (x, y)`: every pair equal; `<>`: some pair differs (SQL's row values)."""
         left, right = node.this, node.expression
         if not (isinstance(left, exp.Tuple) and isinstance(right, exp.Tuple)):
@@ -255,19 +271,19 @@ class ExprLowering:
     _EQ = _NEQ = _row_compare
     _GT = _GTE = _LT = _LTE = _Add = _Sub = _Mul = _Div = _Mod = _binary
 
-    def _And(self, node: exp.And) -> str:
+    def _And(self, node: exp.And) -> Expr:
         return dx.boolean_chain("and", [self.lower(c) for c in flatten_op(node, exp.And)])
 
-    def _Or(self, node: exp.Or) -> str:
+    def _Or(self, node: exp.Or) -> Expr:
         return dx.boolean_chain("or", [self.lower(c) for c in flatten_op(node, exp.Or)])
 
-    def _Not(self, node: exp.Not) -> str:
+    def _Not(self, node: exp.Not) -> Expr:
         inner = node.this
         if isinstance(inner, exp.Is):
             return dx.call(self._is_name(inner, negated=True), [self.lower(inner.this)])
-        return f"!({self.lower(inner)})"
+        return dx.not_(self.lower(inner))
 
-    def _Is(self, node: exp.Is) -> str:
+    def _Is(self, node: exp.Is) -> Expr:
         return dx.call(self._is_name(node, negated=False), [self.lower(node.this)])
 
     def _is_name(self, node: exp.Is, negated: bool) -> str:
@@ -279,7 +295,7 @@ class ExprLowering:
             return f"is{'not' if negated else ''}{word}"
         raise self.ctx.low.unsupported(f"IS {target.sql('drill')}", node)
 
-    def _Between(self, node: exp.Between) -> str:
+    def _Between(self, node: exp.Between) -> Expr:
         v = self.lower(node.this)
         return dx.boolean_chain(
             "and",
@@ -289,7 +305,7 @@ class ExprLowering:
             ],
         )
 
-    def _In(self, node: exp.In) -> str:
+    def _In(self, node: exp.In) -> Expr:
         if node.args.get("query") is not None:
             raise self.ctx.low.unsupported("IN (subquery) outside a WHERE conjunct", node)
         if not node.expressions:  # sqlglot's `x IN field` (no list): nothing to compare with
@@ -297,7 +313,7 @@ class ExprLowering:
         v = self.lower(node.this)
         return dx.boolean_chain("or", [dx.binary("==", v, self.lower(e)) for e in node.expressions])
 
-    def _Like(self, node: exp.Expr, escape: exp.Expr | None = None) -> str:
+    def _Like(self, node: exp.Expr, escape: exp.Expr | None = None) -> Expr:
         # `x NOT LIKE p` is one node with negate=True (there is no Not around it)
         fname = "ilike" if isinstance(node, exp.ILike) else "like"
         args = [self.lower(node.this), self.lower(node.expression)]
@@ -307,11 +323,11 @@ class ExprLowering:
             if key not in ("this", "expression", "negate") and value:
                 raise self.ctx.low.unsupported(f"{fname.upper()} with {key.upper()}", node)
         call = dx.call(fname, args)
-        return f"!({call})" if node.args.get("negate") else call
+        return dx.not_(call) if node.args.get("negate") else call
 
     _ILike = _Like
 
-    def _Escape(self, node: exp.Escape) -> str:
+    def _Escape(self, node: exp.Escape) -> Expr:
         inner = node.this
         if not isinstance(inner, exp.Like | exp.ILike | exp.SimilarTo):
             raise self.ctx.low.unsupported(f"ESCAPE after {inner.key.upper()}", node)
@@ -320,25 +336,25 @@ class ExprLowering:
                 "similar_to",
                 [self.lower(inner.this), self.lower(inner.expression), self.lower(node.expression)],
             )
-            return f"!({call})" if inner.args.get("negate") else call
+            return dx.not_(call) if inner.args.get("negate") else call
         return self._Like(inner, node.expression)
 
-    def _NullSafeEQ(self, node: exp.Expr) -> str:
+    def _NullSafeEQ(self, node: exp.Expr) -> Expr:
         # IS NOT DISTINCT FROM: equal, or both NULL
         return dx.call("is_not_distinct_from", [self.lower(node.this), self.lower(node.expression)])
 
-    def _NullSafeNEQ(self, node: exp.Expr) -> str:
+    def _NullSafeNEQ(self, node: exp.Expr) -> Expr:
         return dx.call("is_distinct_from", [self.lower(node.this), self.lower(node.expression)])
 
-    def _SimilarTo(self, node: exp.Expr) -> str:
+    def _SimilarTo(self, node: exp.Expr) -> Expr:
         call = dx.call("similar_to", [self.lower(node.this), self.lower(node.expression)])
-        return f"!({call})" if node.args.get("negate") else call
+        return dx.not_(call) if node.args.get("negate") else call
 
-    def _DPipe(self, node: exp.DPipe) -> str:
+    def _DPipe(self, node: exp.DPipe) -> Expr:
         # `||` is Drill's concatOperator: NULL if either side is (concat() skips NULLs).
         return dx.call("concatOperator", [self.lower(node.this), self.lower(node.expression)])
 
-    def _Trim(self, node: exp.Trim) -> str:
+    def _Trim(self, node: exp.Trim) -> Expr:
         side = str(node.args.get("position") or "BOTH").upper()
         fname = {"LEADING": "ltrim", "TRAILING": "rtrim", "BOTH": "btrim"}.get(side)
         if fname is None:
@@ -349,7 +365,7 @@ class ExprLowering:
         args = [node.this] + ([chars] if chars is not None else [])
         return dx.call(fname, [self.lower(a) for a in args])
 
-    def _Case(self, node: exp.Case) -> str:
+    def _Case(self, node: exp.Case) -> Expr:
         subject = node.this
         whens = []
         for when in node.args.get("ifs") or []:
@@ -360,24 +376,25 @@ class ExprLowering:
         default = node.args.get("default")
         return dx.case(whens, self.lower(default) if default is not None else dx.NULL)
 
-    def _If(self, node: exp.If) -> str:
+    def _If(self, node: exp.If) -> Expr:
         false = node.args.get("false")
         return dx.case(
             [(self.lower(node.this), self.lower(node.args["true"]))],
             self.lower(false) if false is not None else dx.NULL,
         )
 
-    def _Cast(self, node: exp.Cast) -> str:
-        return dx.cast(self.lower(node.this), self._drill_type(node.to))
+    def _Cast(self, node: exp.Cast) -> Expr:
+        return dx.cast(self.lower(node.this), *self._drill_type(node.to))
 
     _TryCast = _Cast
 
-    def _drill_type(self, dtype: exp.DataType) -> str:
+    def _drill_type(self, dtype: exp.DataType) -> tuple[str, tuple[int, ...]]:
+        """The Drill type (name, sizes) of a SQL type."""
         if isinstance(dtype.this, exp.Interval):  # INTERVAL <unit> [TO <unit>]
             unit = dtype.this.args.get("unit")
             first = unit.this if isinstance(unit, exp.IntervalSpan) else unit
             word = first.name.upper() if first is not None else "DAY"
-            return "INTERVALYEAR" if word.startswith(("YEAR", "MONTH")) else "INTERVALDAY"
+            return ("INTERVALYEAR" if word.startswith(("YEAR", "MONTH")) else "INTERVALDAY"), ()
         name = dtype.this.name if hasattr(dtype.this, "name") else str(dtype.this)
         name = name.upper()
         if name in ("SMALLINT", "TINYINT"):  # Drill 1.22 refuses them (DRILL-1959)
@@ -394,26 +411,26 @@ class ExprLowering:
                 raise self.fail(
                     f"CAST to {dtype.sql('drill')}: a type's size must be a whole number", p
                 )
-        params = [p.this.this for p in dtype.expressions]
+        params = [int(p.this.this) for p in dtype.expressions]
         if drill in ("VARCHAR", "VARBINARY"):
-            return f"{drill}({params[0] if params else dx.DEFAULT_VARCHAR_LENGTH})"
+            return drill, (params[0] if params else dx.DEFAULT_VARCHAR_LENGTH,)
         if drill == "VARDECIMAL":
-            p, s = (list(params) + list(map(str, dx.DEFAULT_DECIMAL))[len(params) :])[:2]
-            return f"VARDECIMAL({p}, {s})"
-        return drill
+            p, s = (params + list(dx.DEFAULT_DECIMAL)[len(params) :])[:2]
+            return drill, (p, s)
+        return drill, ()
 
-    def _RawDrill(self, node: exp.Expr) -> str:
-        return node.name  # a subquery's value, lowered by sql/subqueries.py
+    def _RawDrill(self, node: exp.Expr) -> Expr:
+        return node.this  # a subquery's value, lowered by sql/subqueries.py
 
-    def _Subquery(self, node: exp.Subquery) -> str:
+    def _Subquery(self, node: exp.Subquery) -> Expr:
         raise self.ctx.low.unsupported(
             "a subquery in this position (only FROM, IN and scalar subqueries in WHERE are)", node
         )
 
-    def _Exists(self, node: exp.Exists) -> str:
+    def _Exists(self, node: exp.Exists) -> Expr:
         raise self.ctx.low.unsupported("EXISTS (subquery)", node)
 
-    def _Interval(self, node: exp.Interval) -> str:
+    def _Interval(self, node: exp.Interval) -> Expr:
         value, unit = node.this, node.args.get("unit")
         if isinstance(value, exp.Neg) and isinstance(value.this, exp.Literal):
             value = exp.Literal.string("-" + value.this.name)
@@ -433,7 +450,7 @@ class ExprLowering:
         return dx.cast(dx.string(text), drill_type)
 
     # --- nested-data and scalar functions ------------------------------------------------
-    def _Flatten(self, node: exp.Flatten) -> str:
+    def _Flatten(self, node: exp.Flatten) -> Expr:
         return dx.path(self.flattened(node))
 
     def flattened(self, node: exp.Flatten) -> str:
@@ -447,28 +464,28 @@ class ExprLowering:
         self.ctx.flattens.append((name, inner, node))
         return name
 
-    def _check_plan_expression(self, text: str, node: exp.Expr) -> None:
-        """`text`, lowered from FLATTEN `node`'s argument, parses in the plan language, else an
-        error at `node` in the statement: a flatten operator has no place in the SQL recorded
-        for it, so an expression it could not parse would be reported at a column of the
-        generated plan instead (one parse per FLATTEN)."""
-        from drillspark.plan.expr_parser import ExpressionError, parse_expression
-
+    def _check_plan_expression(self, value: Expr, node: exp.Expr) -> None:
+        """`value`, lowered from FLATTEN `node`'s argument, is a plan expression the plan can
+        show, else an error at `node` in the statement: a flatten operator has no place in the
+        SQL recorded for it, so a lowering bug would be reported at a column of the generated
+        plan instead (one check per FLATTEN)."""
         try:
-            parse_expression(text)
-        except ExpressionError as e:
+            to_text(value)
+        except (TypeError, ValueError) as e:
             raise self.fail(
-                f"'{node.sql('drill')}' cannot be compiled: its plan expression {text!r} does "
-                f"not parse ({e.reason}), a drillspark bug",
+                f"'{node.sql('drill')}' cannot be compiled: its plan expression {value!r} "
+                f"cannot be written ({e}), a drillspark bug",
                 node,
             ) from None
 
-    def _Window(self, node: exp.Window) -> str:
+    def _Window(self, node: exp.Window) -> Expr:
         return self.ctx.win.add(node, self)
 
-    def function(self, node: exp.Func) -> str:
+    def function(self, node: exp.Func) -> Expr:
         fname = self.name(node)
-        if not _FUNCTION_NAME.fullmatch(fname):  # a quoted name (`a/b`(x)) no function has
+        # a quoted name (`a/b`(x), `true`(x)) no function has
+        keyword = fname in LEADING_KEYWORDS and fname not in _CONVERT
+        if not _FUNCTION_NAME.fullmatch(fname) or keyword:
             raise self.fail(f"no function is named '{fname}'", node)
         if fname in WINDOW_FUNCTIONS and not self.ctx.win.active:
             raise self.fail(f"{fname.upper()} needs an OVER clause", node)
@@ -489,7 +506,7 @@ class ExprLowering:
             args = args[1:]  # sqlglot reads LOG10(x) as LOG(10, x)
         return dx.call(fname, [self.lower(a) for a in args])
 
-    def _convert(self, fname: str, node: exp.Func) -> str:
+    def _convert(self, fname: str, node: exp.Func) -> Expr:
         """CONVERT_FROM(x, 'ENCODING') / CONVERT_TO(...), and Drill's names for them,
         convert_from<ENCODING>(x) / convert_to<ENCODING>(x): the plan's two-argument form,
         whose encoding must be a string literal (the plan grammar reads no other)."""
@@ -503,20 +520,20 @@ class ExprLowering:
                     node,
                 )
             direction, encoding = by_name[1], by_name[2].upper()
-            return dx.call(f"convert_{direction}", [self.lower(args[0]), dx.string(encoding)])
+            return dx.convert(direction.lower(), self.lower(args[0]), encoding)
         if len(args) != 2 or not (isinstance(args[1], exp.Literal) and args[1].is_string):
             raise self.fail(
                 f"{fname.upper()} takes a value and an encoding named by a string literal, "
                 f"e.g. {fname.upper()}(x, 'JSON')",
                 node,
             )
-        return dx.call(fname, [self.lower(args[0]), dx.string(args[1].name)])
+        return dx.convert(fname[len("convert_") :], self.lower(args[0]), args[1].name)
 
-    def _Extract(self, node: exp.Extract) -> str:
+    def _Extract(self, node: exp.Extract) -> Expr:
         unit = node.this.name.lower()
         return dx.call("date_part", [dx.string(unit), self.lower(node.expression)])
 
-    def _Anonymous(self, node: exp.Anonymous) -> str:
+    def _Anonymous(self, node: exp.Anonymous) -> Expr:
         fname = node.name.lower()
         if fname in ("timestampadd", "timestampdiff"):
             args = list(node.expressions)
@@ -562,12 +579,12 @@ class ExprLowering:
             return True
         return isinstance(node, exp.Anonymous) and is_aggregate(node.name)
 
-    def _Filter(self, node: exp.Filter) -> str:
+    def _Filter(self, node: exp.Filter) -> Expr:
         if not self.is_aggregate(node.this):
             raise self.fail("FILTER (WHERE ...) needs an aggregate function", node)
         return self._aggregate(node)
 
-    def _aggregate(self, node: exp.Expr) -> str:
+    def _aggregate(self, node: exp.Expr) -> Expr:
         ctx = self.ctx
         if ctx.mode != "grouped":
             raise self.fail("an aggregate function is not allowed here", node)
@@ -578,14 +595,15 @@ class ExprLowering:
         finally:
             ctx.mode = "grouped"
             ctx.computed = after
-        if call in ctx.agg_keys:
-            return dx.path(ctx.agg_keys[call])
+        key = to_text(call)  # one hidden column per distinct call (-0.0 is not 0.0)
+        if key in ctx.agg_keys:
+            return dx.path(ctx.agg_keys[key])
         name = ctx.low.hidden("a")
-        ctx.agg_keys[call] = name
+        ctx.agg_keys[key] = name
         ctx.aggs.append((name, call))
         return dx.path(name)
 
-    def aggregate_call(self, node: exp.Expr, window: bool = False) -> str:
+    def aggregate_call(self, node: exp.Expr, window: bool = False) -> Expr:
         """The plan's call of an aggregate: FILTER (WHERE c) keeps the argument only where c
         holds (aggregates skip NULLs; COUNT(*) counts a constant); f(DISTINCT x) reads x on
         the first row of each distinct value (see aggregates.py)."""
@@ -597,11 +615,8 @@ class ExprLowering:
         args = self._args(node)
         where = self.lower(cond) if cond is not None else None
         if isinstance(node, exp.Count) and (not args or isinstance(args[0], exp.Star)):
-            return (
-                "count(1)"
-                if where is None
-                else dx.call("count", [dx.case([(where, "1")], dx.NULL)])
-            )
+            one = dx.integer(1)
+            return dx.call("count", [one if where is None else dx.case([(where, one)], dx.NULL)])
         if args and isinstance(args[0], exp.Distinct):
             inner = args[0].expressions
             if window:
@@ -621,7 +636,7 @@ class ExprLowering:
             return distinct_call(self.ctx, fname, value)
         if not window and any(self.ctx.has_aggregate(a) for a in args):
             raise self.fail("aggregate functions cannot be nested", node)
-        lowered = [self.lower(a) for a in args]
+        lowered: list[Expr] = [self.lower(a) for a in args]
         retype = RETYPED.get(fname)
         if (
             not window
@@ -633,12 +648,12 @@ class ExprLowering:
             lowered[0] = dx.cast(lowered[0], retype)
         if where is not None and lowered:
             lowered[0] = dx.case([(where, lowered[0])], dx.NULL)
-        call = dx.call(fname, lowered)
+        call: Expr = dx.call(fname, lowered)
         if window and fname in SAMPLE_STATISTICS:
             # over a window Drill computes these from sums: one row gives 0/0, NaN (NULL
             # in an aggregate query)
-            one = dx.binary("==", dx.call("count", lowered), "1")
-            call = dx.case([(one, dx.cast(dx.string("NaN"), "FLOAT8"))], call)
+            single = dx.binary("==", dx.call("count", lowered), dx.integer(1))
+            call = dx.case([(single, dx.cast(dx.string("NaN"), "FLOAT8"))], call)
         return call
 
     def _doubled(self) -> set[str]:
@@ -648,12 +663,12 @@ class ExprLowering:
         return ctx.doubled
 
 
-def lower_expr(ctx: Block, node: exp.Expr) -> str:
-    """`node`, an expression of the block `ctx`, in the Drill expression language."""
+def lower_expr(ctx: Block, node: exp.Expr) -> Expr:
+    """`node`, an expression of the block `ctx`, as the plan's expression node."""
     return ExprLowering(ctx).lower(node)
 
 
-def lower_into(ctx: Block, computed: list[tuple[str, str]], node: exp.Expr) -> str:
+def lower_into(ctx: Block, computed: list[tuple[str, Expr]], node: exp.Expr) -> Expr:
     """`node` lowered, the values it indexes collected in `computed` (written by the
     caller's `ctx.with_computed` ahead of the operator that reads them)."""
     saved, ctx.computed = ctx.computed, computed

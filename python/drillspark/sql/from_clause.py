@@ -10,6 +10,7 @@ from dataclasses import replace
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.expressions import Expr
 from drillspark.plan.operators import Filter, Join, JoinCondition, Values
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import joins as join_details
@@ -249,17 +250,15 @@ def _join(ctx: Block, left: Rel, right: Source, j: exp.Join) -> Rel:
         type=jtype,  # type: ignore[arg-type]
         conditions=tuple(conditions),
         condition=(
-            pp.expr(dx.boolean_chain("and", [lower_expr(ctx, c) for c in general]))
-            if general
-            else None
+            dx.boolean_chain("and", [lower_expr(ctx, c) for c in general]) if general else None
         ),
     )
     rel = Rel(low.builder.add(op, j), columns)
     if residual:
-        computed: list[tuple[str, str]] = []
+        computed: list[tuple[str, Expr]] = []
         expr = dx.boolean_chain("and", [lower_into(ctx, computed, c) for c in residual])
         rel = ctx.with_computed(rel, computed)
-        rel = Rel(low.builder.add(Filter(input=rel.op, expr=pp.expr(expr))), rel.columns)
+        rel = Rel(low.builder.add(Filter(input=rel.op, expr=expr)), rel.columns)
     return rel
 
 

@@ -79,7 +79,7 @@ def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[Pa
         rel = Rel(SubqueryLowering(ctx).finish(rel, pending).op, rel.columns)
     if having_expr is not None:
         rel = Rel(
-            low.builder.add(Filter(input=rel.op, expr=pp.expr(having_expr))),
+            low.builder.add(Filter(input=rel.op, expr=having_expr)),
             rel.columns,
         )
     return rel, projections

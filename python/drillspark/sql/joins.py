@@ -115,9 +115,9 @@ def one_side_condition(ctx: Block, conj: exp.Expr, right: Source) -> JoinConditi
     r = fold(right.alias)
     expr = lower_expr(ctx, conj)
     if sides == {r}:
-        return pp.condition("==", "true", expr)
+        return pp.condition("==", dx.TRUE, expr)
     if r not in sides:
-        return pp.condition("==", expr, "true")
+        return pp.condition("==", expr, dx.TRUE)
     return None
 
 
@@ -149,7 +149,7 @@ def rename_side(ctx: Block, s: Source) -> None:
             ctx.low.builder.add(
                 Project(
                     input=s.rel.op,
-                    projections=(pp.named(dx.path(star_prefix(s) + STAR), pp.column(STAR)),),
+                    projections=(pp.named(star_prefix(s) + STAR, pp.column(STAR)),),
                 )
             ),
             None,
@@ -158,7 +158,7 @@ def rename_side(ctx: Block, s: Source) -> None:
     cols_sorted = sorted(s.fields)
     projections: list[Pair] = [(s.fields[c], pp.column(known.get(c, c))) for c in cols_sorted]
     if not projections:  # a side used only for its row count
-        projections = [(f"{s.alias}$", "1")]
+        projections = [(f"{s.alias}$", dx.integer(1))]
     s.rel = Rel(
         ctx.low.builder.add(Project(input=s.rel.op, projections=pp.named_all(projections))),
         [n for n, _ in projections],

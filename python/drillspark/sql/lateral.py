@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.names import fold
-from drillspark.plan.expr_parser import parse_expression
-from drillspark.plan.expressions import FieldPath
+from drillspark.plan.expressions import Expr, FieldPath
 from drillspark.plan.operators import (
     Filter,
     GroupingAggregate,
@@ -172,8 +171,7 @@ def _unnest(outer: Block, node: exp.Unnest, name: str) -> Rel:
     arg = node.expressions[0]
     if not isinstance(arg, exp.Column | exp.Dot | exp.Bracket):
         raise outer.low.unsupported("UNNEST of a computed value (unnest a column)", arg)
-    path = lower_expr(outer, arg)
-    parsed = parse_expression(path)
+    parsed = lower_expr(outer, arg)
     assert isinstance(parsed, FieldPath)
     produced = [s for s in parsed.segments if isinstance(s, str)][-1]
     low = outer.low
@@ -269,14 +267,14 @@ def _per_row_limit(ctx: Block, op: Limit) -> None:
             input=op.input,
             withins=(pp.named(*KEEP_IMPLICIT),),
             orderings=before.orderings if type(before) is Order else (),
-            aggregations=(pp.named(rn, "row_number()"),),
+            aggregations=(pp.named(rn, dx.call("row_number")),),
         )
     )
-    conds = [dx.binary(">", dx.path(rn), str(op.first))]
+    conds = [dx.binary(">", dx.path(rn), dx.integer(op.first or 0))]
     if op.last is not None:
-        conds.append(dx.binary("<=", dx.path(rn), str(op.last)))
+        conds.append(dx.binary("<=", dx.path(rn), dx.integer(op.last)))
     # the filter takes the limit's place (and @id)
-    low.builder.put(Filter(id=op.id, input=window, expr=pp.expr(dx.boolean_chain("and", conds))))
+    low.builder.put(Filter(id=op.id, input=window, expr=dx.boolean_chain("and", conds)))
 
 
 def over_unnest(query: exp.Expr) -> bool:
@@ -288,7 +286,7 @@ def over_unnest(query: exp.Expr) -> bool:
     return from_ is not None and isinstance(from_.this, exp.Unnest)
 
 
-def exists(ctx: Block, rel: Rel, query: exp.Select) -> tuple[Rel, str]:
+def exists(ctx: Block, rel: Rel, query: exp.Select) -> tuple[Rel, Expr]:
     """EXISTS over an UNNEST of the current row: a LEFT lateral join with the subquery's row
     count (one row per outer row that has any); the value is whether that row is there."""
     low = ctx.low

@@ -21,6 +21,7 @@ from sqlglot import exp
 
 from drillspark.formats.text import unescape
 from drillspark.names import fold
+from drillspark.plan.expressions import Expr
 from drillspark.plan.model import LogicalPlan, StorageConfig
 from drillspark.plan.operators import (
     Except,
@@ -300,7 +301,7 @@ class Lowering:
         NULL are left out before Spark's NULL-equal set operation."""
         assert rel.columns is not None
         check = dx.boolean_chain("and", [dx.call("isnotnull", [dx.path(c)]) for c in rel.columns])
-        return Rel(self.builder.add(Filter(input=rel.op, expr=pp.expr(check))), rel.columns)
+        return Rel(self.builder.add(Filter(input=rel.op, expr=check)), rel.columns)
 
     def rename(self, rel: Rel, names: list[str]) -> Rel:
         assert rel.columns is not None
@@ -377,7 +378,7 @@ class Lowering:
             record = {}
             for name, cell, typ in zip(names, cells, types, strict=True):
                 value = literal_value(cell, self)
-                if typ is not None and typ.startswith("VARDECIMAL") and value is not None:
+                if typ is not None and typ[0] == "VARDECIMAL" and value is not None:
                     value = _number_text(cell)  # exact digits: cast from text, not a double
                 record[name] = value
             content.append(record)
@@ -389,7 +390,7 @@ class Lowering:
                 Project(
                     input=rel.op,
                     projections=tuple(
-                        pp.named(n, pp.column(n) if t is None else dx.cast(dx.path(n), t))
+                        pp.named(n, pp.column(n) if t is None else dx.cast(dx.path(n), *t))
                         for n, t in zip(names, types, strict=True)
                     ),
                 ),
@@ -632,8 +633,8 @@ class Lowering:
         return os.path.splitext(name)[1].lstrip(".").lower()
 
 
-def ordering(expr: pp.Text, o: exp.Ordered) -> Ordering:
-    """The ordering of the expression text `expr` as the ORDER BY item `o` asks."""
+def ordering(expr: Expr, o: exp.Ordered) -> Ordering:
+    """The ordering of the expression `expr` as the ORDER BY item `o` asks."""
     return pp.ordering(
         expr,
         "DESC" if o.args.get("desc") else "ASC",
@@ -692,7 +693,7 @@ def _is_constant(node: exp.Expr) -> bool:
     )
 
 
-def _column_type(cells: list[exp.Expr]) -> str | None:
+def _column_type(cells: list[exp.Expr]) -> tuple[str, tuple[int, ...]] | None:
     """The SQL type of a VALUES column of numeric literals (NULLs allowed): INT while every
     integer fits, else BIGINT; DECIMAL(p, s) with a decimal point; DOUBLE with an exponent.
     None (keep the values as read) for other columns."""
@@ -708,7 +709,7 @@ def _column_type(cells: list[exp.Expr]) -> str | None:
     if not texts or len(texts) != sum(not isinstance(c, exp.Null) for c in cells):
         return None
     if any("e" in t.lower() for t in texts):
-        return "FLOAT8"
+        return "FLOAT8", ()
     if any("." in t for t in texts):
         # Calcite's least restrictive type: an integer counts as DECIMAL(10, 0) (INT) or
         # DECIMAL(19, 0) (BIGINT), a decimal literal by its own digits.
@@ -717,8 +718,8 @@ def _column_type(cells: list[exp.Expr]) -> str | None:
             len(t.lstrip("-").split(".")[0].lstrip("0")) if "." in t else 10 if _fits_int(t) else 19
             for t in texts
         )
-        return f"VARDECIMAL({min(max(whole + scale, 1), 38)}, {scale})"
-    return "INT" if all(_fits_int(t) for t in texts) else "BIGINT"
+        return "VARDECIMAL", (min(max(whole + scale, 1), 38), scale)
+    return ("INT" if all(_fits_int(t) for t in texts) else "BIGINT"), ()
 
 
 def column_parts(col: exp.Column) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from drillspark.plan.expressions import Expr
 from drillspark.plan.operators import Filter, Order, Project
 from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block
@@ -106,9 +107,7 @@ class SelectLowering:
         rel = self._pre_project(rel, computed)
         if qualify is not None:  # after the windows it reads, before the projection
             rel = Rel(
-                self.low.builder.add(
-                    Filter(input=rel.op, expr=pp.expr(qualify)), self.node.args["qualify"]
-                ),
+                self.low.builder.add(Filter(input=rel.op, expr=qualify), self.node.args["qualify"]),
                 rel.columns,
             )
         visible = [i.name for i in items if not i.star]
@@ -166,7 +165,7 @@ class SelectLowering:
             )
         return rel
 
-    def _qualify(self, items: list[Item], grouped: bool) -> str | None:
+    def _qualify(self, items: list[Item], grouped: bool) -> Expr | None:
         """QUALIFY (Drill 1.22 runs it over a plain SELECT): a filter on the window functions
         it names, or select-list aliases of window functions (`QUALIFY rn <= 2`)."""
         q = self.node.args.get("qualify")
@@ -179,7 +178,7 @@ class SelectLowering:
         swap = alias_swap(items, lambda _col, aliased: aliased.find(exp.Window) is not None)
         return lower_expr(self.ctx, q.this.copy().transform(swap))
 
-    def _pre_project(self, rel: Rel, computed: list[tuple[str, str]] | None = None) -> Rel:
+    def _pre_project(self, rel: Rel, computed: list[Pair] | None = None) -> Rel:
         """Flatten and window operators that the projection reads from, and the values it
         indexes (`computed`)."""
         ctx = self.ctx

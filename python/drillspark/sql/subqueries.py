@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.expressions import Expr
 from drillspark.plan.operators import (
     Filter,
     GroupingAggregate,
@@ -46,16 +47,18 @@ if TYPE_CHECKING:
     from drillspark.sql.block import Block
 
 SINGLE_VALUE_ERROR = "Input for single_value function has more than one row"
+COUNT_ROWS = dx.call("count", [dx.integer(1)])  # count(1): the rows of a group
 
 
 class RawDrill(exp.Expression):
-    """A Drill expression already lowered (`this`): the value a subquery was replaced by."""
+    """A plan expression already lowered (`this`, a plan/expressions.py node): the value a
+    subquery was replaced by."""
 
     arg_types = {"this": True}
 
 
-def raw(text: str) -> RawDrill:
-    return RawDrill(this=text)
+def raw(value: Expr) -> RawDrill:
+    return RawDrill(this=value)
 
 
 def query_of(node: exp.Expr) -> exp.Expr:
@@ -196,9 +199,9 @@ class _Stats:
     inner: Rel  # the subquery: correlation keys and `v`
     v: str
     keys: list[str]
-    outer: list[str]  # the outer expressions the keys are compared with
+    outer: list[Expr]  # the outer expressions the keys are compared with
     relationships: list[str]  # how (== or IS NOT DISTINCT FROM)
-    empty: str  # true when the subquery has no row for the outer row
+    empty: Expr  # true when the subquery has no row for the outer row
     cnt: str
     nn: str
     mn: str
@@ -232,7 +235,7 @@ class SubqueryLowering:
         exprs: Sequence[Pair],
         node: exp.Expr | None = None,
     ) -> Rel:
-        """`rel` grouped by `keys` with the aggregates `exprs` (name, expression text)."""
+        """`rel` grouped by `keys` with the aggregates `exprs` (name, expression node)."""
         op = GroupingAggregate(input=rel.op, keys=pp.named_all(keys), exprs=pp.named_all(exprs))
         return self.add(op, [n for n, _ in [*keys, *exprs]], node)
 
@@ -274,7 +277,7 @@ class SubqueryLowering:
     def marked(self, rel: Rel) -> tuple[Rel, str]:
         marker = self.low.hidden("m")
         assert rel.columns is not None
-        projections: list[Pair] = [(c, pp.column(c)) for c in rel.columns] + [(marker, "true")]
+        projections: list[Pair] = [(c, pp.column(c)) for c in rel.columns] + [(marker, dx.TRUE)]
         return self.add(
             Project(input=rel.op, projections=pp.named_all(projections)), rel.columns + [marker]
         ), marker
@@ -317,7 +320,7 @@ class SubqueryLowering:
                 conj,
             )
         if isinstance(target, exp.In) and target.args.get("query") is not None and not negated:
-            probe_values: list[tuple[str, str]] = []  # `split(s, ' ')[0] IN (...)`: see _into
+            probe_values: list[Pair] = []  # `split(s, ' ')[0] IN (...)`: see _into
             sub = target.args["query"]
             query = query_of(sub)
             if isinstance(target.this, exp.Tuple) and isinstance(query, exp.Select):
@@ -449,7 +452,7 @@ class SubqueryLowering:
         visit(node)
         return out
 
-    def _exists(self, rel: Rel, target: exp.Exists) -> tuple[Rel, str]:
+    def _exists(self, rel: Rel, target: exp.Exists) -> tuple[Rel, Expr]:
         query = query_of(target.this)
         if not isinstance(query, exp.Select):
             raise self.low.unsupported("EXISTS over a set operation", target)
@@ -459,9 +462,9 @@ class SubqueryLowering:
         if not corr.pairs:
             inner = self.low.lower_query(corr.query.limit(1))
             count = self.low.hidden("exists")
-            inner = self.grouped(inner, [], [(count, "count(1)")])
+            inner = self.grouped(inner, [], [(count, COUNT_ROWS)])
             rel = self.join(rel, inner, "INNER", [], target)
-            return rel, dx.binary(">", dx.path(count), "0")
+            return rel, dx.binary(">", dx.path(count), dx.integer(0))
         corr.bind(rel)
         inner = self.lower_select(corr.query, [], corr)
         inner = self.grouped(inner, [(k, pp.column(k)) for k in self.keys], [])
@@ -492,7 +495,7 @@ class SubqueryLowering:
                 raise self.ctx.fail("the subquery must return exactly one column", sub)
             inner = self.low.rename(inner, [v])
         cnt, nn, mn, mx = (self.low.hidden(p) for p in ("cnt", "nn", "min", "max"))
-        exprs = [(cnt, "count(1)"), (nn, dx.call("count", [dx.path(v)]))]
+        exprs: list[Pair] = [(cnt, COUNT_ROWS), (nn, dx.call("count", [dx.path(v)]))]
         if minmax:
             exprs += [(mn, dx.call("min", [dx.path(v)])), (mx, dx.call("max", [dx.path(v)]))]
         stats = self.grouped(inner, [(k, pp.column(k)) for k in keys], exprs)
@@ -504,15 +507,15 @@ class SubqueryLowering:
         rel = self.join(rel, stats, "LEFT" if keys else "INNER", conds, node)
         # no subquery row for this outer row: count NULL, as good as 0
         empty = dx.boolean_chain(
-            "or", [dx.call("isnull", [dx.path(cnt)]), dx.binary("==", dx.path(cnt), "0")]
+            "or", [dx.call("isnull", [dx.path(cnt)]), dx.binary("==", dx.path(cnt), dx.integer(0))]
         )
         return _Stats(rel, inner, v, keys, outer_exprs, relationships, empty, cnt, nn, mn, mx)
 
-    def _in(self, rel: Rel, target: exp.In) -> tuple[Rel, str]:
+    def _in(self, rel: Rel, target: exp.In) -> tuple[Rel, Expr]:
         x = lower_expr(self.ctx, target.this)
         return self._membership(rel, target.args["query"], target, x)
 
-    def _membership(self, rel: Rel, sub: exp.Expr, node: exp.Expr, x: str) -> tuple[Rel, str]:
+    def _membership(self, rel: Rel, sub: exp.Expr, node: exp.Expr, x: Expr) -> tuple[Rel, Expr]:
         st = self._stats(rel, sub, node, False)
         # the distinct (key, value) pairs, renamed apart from the stats' columns
         renamed = [self.low.hidden("k") for _ in st.keys]
@@ -529,16 +532,16 @@ class SubqueryLowering:
         )
         value = dx.case(
             [
-                (st.empty, "false"),
-                (dx.call("isnotnull", [dx.path(marker)]), "true"),
+                (st.empty, dx.FALSE),
+                (dx.call("isnotnull", [dx.path(marker)]), dx.TRUE),
                 (dx.call("isnull", [x]), dx.NULL),
                 (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL),
             ],
-            "false",
+            dx.FALSE,
         )
         return rel, value
 
-    def _quantified(self, rel: Rel, target: exp.Any | exp.All) -> tuple[Rel, str]:
+    def _quantified(self, rel: Rel, target: exp.Any | exp.All) -> tuple[Rel, Expr]:
         cmp = target.parent
         op = dx.COMPARISONS.get(type(cmp).__name__)
         if op is None or cmp is None or cmp.expression is not target:
@@ -551,30 +554,35 @@ class SubqueryLowering:
             return self._membership(rel, target.this, cmp, x)
         if op == "!=" and every:
             rel, value = self._membership(rel, target.this, cmp, x)
-            return rel, f"!({value})"
+            return rel, dx.not_(value)
         st = self._stats(rel, target.this, cmp, True)
         if op in ("==", "!="):  # = ALL: every value equals x; <> ANY: some value differs
             decided = dx.boolean_chain(
                 "or", [dx.binary("!=", dx.path(st.mn), x), dx.binary("!=", dx.path(st.mx), x)]
             )
-            result = "false" if every else "true"
+            result = dx.boolean(not every)
         else:
             low_side = op in (">", ">=")  # x > ANY: above the minimum; x > ALL: the maximum
             bound = (st.mx if low_side else st.mn) if every else (st.mn if low_side else st.mx)
             holds = dx.binary(op, x, dx.path(bound))
-            decided, result = (f"!({holds})", "false") if every else (holds, "true")
+            decided, result = (dx.not_(holds), dx.FALSE) if every else (holds, dx.TRUE)
         value = dx.case(
             [
-                (st.empty, "true" if every else "false"),
+                (st.empty, dx.boolean(every)),
                 (dx.call("isnull", [x]), dx.NULL),
-                (dx.boolean_chain("and", [dx.binary(">", dx.path(st.nn), "0"), decided]), result),
+                (
+                    dx.boolean_chain(
+                        "and", [dx.binary(">", dx.path(st.nn), dx.integer(0)), decided]
+                    ),
+                    result,
+                ),
                 (dx.binary(">", dx.path(st.cnt), dx.path(st.nn)), dx.NULL),
             ],
-            "true" if every else "false",
+            dx.boolean(every),
         )
         return st.rel, value
 
-    def _scalar(self, rel: Rel, sub: exp.Expr) -> tuple[Rel, str]:
+    def _scalar(self, rel: Rel, sub: exp.Expr) -> tuple[Rel, Expr]:
         query = query_of(sub)
         if not isinstance(query, exp.Select):
             inner = self.low.lower_query(query)
@@ -599,7 +607,7 @@ class SubqueryLowering:
         keyed = self.grouped(
             keyed,
             [(k, pp.column(k)) for k in self.keys],
-            [(one, dx.call("any_value", [dx.path(v)])), (count, "count(1)")],
+            [(one, dx.call("any_value", [dx.path(v)])), (count, COUNT_ROWS)],
             sub,
         )
         keyed = self._check_single(keyed, count, sub)
@@ -610,15 +618,15 @@ class SubqueryLowering:
         check = dx.case(
             [
                 (
-                    dx.binary(">", dx.path(count), "1"),
+                    dx.binary(">", dx.path(count), dx.integer(1)),
                     dx.call("isnull", [dx.failure(SINGLE_VALUE_ERROR, dx.path(count))]),
                 )
             ],
-            "true",
+            dx.TRUE,
         )
-        return self.add(Filter(input=rel.op, expr=pp.expr(check)), rel.columns, node)
+        return self.add(Filter(input=rel.op, expr=check), rel.columns, node)
 
-    def _single_value(self, rel: Rel, inner: Rel, sub: exp.Expr) -> tuple[Rel, str]:
+    def _single_value(self, rel: Rel, inner: Rel, sub: exp.Expr) -> tuple[Rel, Expr]:
         """An uncorrelated scalar subquery: one row (its value, NULL when it is empty)
         cross-joined; more than one row fails the query, as in Drill."""
         if inner.columns is None or len(inner.columns) != 1:
@@ -627,7 +635,7 @@ class SubqueryLowering:
         one = self.grouped(
             inner,
             [],
-            [(name, dx.call("any_value", [dx.path(inner.columns[0])])), (count, "count(1)")],
+            [(name, dx.call("any_value", [dx.path(inner.columns[0])])), (count, COUNT_ROWS)],
             sub,
         )
         one = self._check_single(one, count, sub)

@@ -8,10 +8,10 @@ from sqlglot import exp
 
 from drillspark.plan.operators import Filter
 from drillspark.sql import drill_expr as dx
-from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block
 from drillspark.sql.expressions import lower_into
 from drillspark.sql.lower import Rel
+from drillspark.sql.plan_parts import Pair
 from drillspark.sql.subqueries import SubqueryLowering, has_subquery, without_subqueries
 from drillspark.sql.syntax import conjuncts
 
@@ -35,11 +35,11 @@ def lower_where(ctx: Block, rel: Rel, cond: exp.Expr) -> Rel:
                 "query (Drill needs a subquery for that)",
                 cond,
             )
-        computed: list[tuple[str, str]] = []
+        computed: list[Pair] = []
         expr = dx.boolean_chain("and", [lower_into(ctx, computed, c) for c in plain])
         rel = ctx.with_computed(rel, computed)
         rel = Rel(
-            ctx.low.builder.add(Filter(input=rel.op, expr=pp.expr(expr)), plain[0]),
+            ctx.low.builder.add(Filter(input=rel.op, expr=expr), plain[0]),
             rel.columns,
         )
     return rel

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from sqlglot import exp
 
 from drillspark.names import fold
+from drillspark.plan.expressions import Expr
 from drillspark.plan.operators import Ordering, Window
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import plan_parts as pp
@@ -34,13 +35,13 @@ class CallLowering(Protocol):
     """What a window function needs of the expression lowering that meets it (its calls and
     arguments are lowered in the block's current mode): sql/expressions.ExprLowering."""
 
-    def lower(self, node: exp.Expr) -> str: ...
+    def lower(self, node: exp.Expr) -> Expr: ...
 
-    def aggregate_call(self, node: exp.Expr, window: bool = False) -> str: ...
+    def aggregate_call(self, node: exp.Expr, window: bool = False) -> Expr: ...
 
     def is_aggregate(self, node: exp.Expr) -> bool: ...
 
-    def function(self, node: exp.Func) -> str: ...
+    def function(self, node: exp.Func) -> Expr: ...
 
     def name(self, node: exp.Func) -> str: ...
 
@@ -50,8 +51,8 @@ class WindowCall:
     """One function over a window: its output field and the window operator's settings."""
 
     name: str
-    call: str
-    withins: list[str]
+    call: Expr
+    withins: list[Expr]
     orderings: list[Ordering]
     frame: dict = field(default_factory=dict)  # the window operator's bound fields
 
@@ -112,7 +113,7 @@ class WindowLowering:
         return out
 
     # ------------------------------------------------------------------ one function
-    def add(self, node: exp.Window, ex: CallLowering) -> str:
+    def add(self, node: exp.Window, ex: CallLowering) -> Expr:
         """Registers `fn OVER (...)`; returns the path of its output field. The call, the
         partitions and the orderings are lowered now, in the block's current mode (input
         columns, or group keys and aggregates in an aggregate query)."""
