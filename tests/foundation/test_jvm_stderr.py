@@ -24,6 +24,8 @@ SCRIPT = textwrap.dedent(
     before = os.fstat(2)
     print("before", file=sys.stderr, flush=True)
     fd = jvm_stderr.filtered_stderr()
+    # before the child starts: printed while it runs, it could land inside the child's lines
+    print("python while the filter runs", file=sys.stderr, flush=True)
     child = subprocess.Popen(
         ["sh", "-c",
          "echo 'WARNING: Using incubator modules: jdk.incubator.vector' >&2; "
@@ -33,7 +35,6 @@ SCRIPT = textwrap.dedent(
         stdin=subprocess.PIPE, stderr=fd,
     )
     os.close(fd)
-    print("python while the child runs", file=sys.stderr, flush=True)
     # the test answers once it has seen the child's unfinished progress line
     go = sys.stdin.readline()
     child.communicate(go.encode())
@@ -78,4 +79,4 @@ def test_notice_dropped_partial_lines_passed_at_once_stderr_untouched():
     assert "progress 1/2\rWARNING: Using something else" in lines
     assert text.index("child kept") < text.index("progress 1/2\r") < text.index("WARNING: Using")
     assert text.index("WARNING: Using something else") < text.index("no newline")
-    assert "python while the child runs" in text and text.endswith("no newlinepython after\n")
+    assert "python while the filter runs" in lines and text.endswith("no newlinepython after\n")
