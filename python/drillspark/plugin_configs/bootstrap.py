@@ -5,9 +5,6 @@ part, never names `dfs` or `cp` itself (tests/foundation/test_plugin_names.py)."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 # Drill's `file` plugin on the local file system, whose workspaces (`root`, `tmp`, ...) a
 # session holds as its own
 FILE_PLUGIN = "dfs"
@@ -18,8 +15,3 @@ CLASSPATH_CONNECTION = "classpath:///"
 BUILT_IN = (CLASSPATH_PLUGIN, FILE_PLUGIN)
 # Drill's drill.exec.default_temporary_workspace unless set: where CREATE TEMPORARY TABLE writes
 DEFAULT_TEMPORARY_WORKSPACE = f"{FILE_PLUGIN}.tmp"
-
-
-def is_classpath(config: Mapping[str, Any]) -> bool:
-    """Whether a plugin's config (Drill's JSON) serves the classpath."""
-    return str(config.get("connection") or "").startswith(CLASSPATH_CONNECTION.split("/")[0])
