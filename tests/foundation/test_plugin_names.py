@@ -1,12 +1,14 @@
 """The names of Drill's bootstrap storage plugins (`dfs`, `cp`) are spelled in one place,
 drillspark/plugin_configs/ (its bootstrap module): every other module asks it, or the
 session (which may be given other names, or none), which plugin is the home file plugin or
-serves the classpath (#31). A string literal that is exactly one of those names, anywhere
-outside that package, fails here; docstrings and longer texts (help, examples) do not count."""
+serves the classpath (#31). A string literal that is one of those names, or a schema of one
+(`"dfs.tmp"`, `"cp.default"`, an f-string's `"dfs."`), anywhere outside that package, fails
+here; docstrings and longer texts (help, examples) do not count."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import drillspark
@@ -14,7 +16,8 @@ from drillspark.plugin_configs import bootstrap
 
 PACKAGE = Path(drillspark.__file__).parent
 OWNER = PACKAGE / "plugin_configs"
-NAMES = frozenset(bootstrap.BUILT_IN)
+# a bootstrap plugin's name, alone or as the head of a schema name
+NAMED = re.compile(rf"(?:{'|'.join(map(re.escape, bootstrap.BUILT_IN))})(?:\.\w*)?", re.I)
 
 # (module path under drillspark/, literal) -> why it stays
 ALLOWED: dict[tuple[str, str], str] = {
@@ -45,7 +48,7 @@ def _literals() -> dict[tuple[str, str], list[int]]:
             if (
                 isinstance(node, ast.Constant)
                 and isinstance(node.value, str)
-                and node.value.strip().lower() in NAMES
+                and NAMED.fullmatch(node.value.strip())
                 and id(node) not in docs
             ):
                 key = (path.relative_to(PACKAGE).as_posix(), node.value)
@@ -75,11 +78,14 @@ def test_every_allowed_literal_is_still_there():
 
 def test_the_check_sees_a_literal():
     """The check itself finds what it looks for (a plain name, not in a docstring)."""
-    tree = ast.parse('"""dfs"""\nx = "dfs"\n')
+    tree = ast.parse('"""dfs"""\nx = "dfs"\ny = f"cp.{x}"\nz = "dfs.tmp"\nh = "see dfs.tmp"\n')
     docs = _docstrings(tree)
     hits = [
         n
         for n in ast.walk(tree)
-        if isinstance(n, ast.Constant) and n.value in NAMES and id(n) not in docs
+        if isinstance(n, ast.Constant)
+        and isinstance(n.value, str)
+        and NAMED.fullmatch(n.value.strip())
+        and id(n) not in docs
     ]
-    assert [n.lineno for n in hits] == [2]
+    assert sorted(n.lineno for n in hits) == [2, 3, 4]

@@ -82,9 +82,7 @@ def test_the_renamed_file_plugin_reads_lists_and_writes(renamed):
 
 def test_temporary_tables_go_to_the_configured_workspace(renamed):
     engine, _data, scratch = renamed
-    assert rows(engine, "CREATE TEMPORARY TABLE tt AS SELECT 7 a FROM (VALUES(1))") == [
-        ["0_0", 1]
-    ]
+    assert rows(engine, "CREATE TEMPORARY TABLE tt AS SELECT 7 a FROM (VALUES(1))") == [["0_0", 1]]
     (folder,) = list(scratch.iterdir())  # the session's folder, by its id
     assert folder.name == temporary_tables(engine.session).session_id
     assert rows(engine, "SELECT a FROM tt") == [[7]]
