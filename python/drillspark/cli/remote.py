@@ -23,7 +23,7 @@ from typing import Any
 from drillspark.cli import discovery
 from drillspark.errors import UsageError
 from drillspark.options import REGISTRY, SERVER
-from drillspark.plugin_configs.bootstrap import BUILT_IN, FILE_PLUGIN
+from drillspark.plugin_configs.bootstrap import BUILT_IN, FILE_PLUGIN, ROOT_WORKSPACE
 from drillspark.server.responses import QUERY_ID_HEADER
 
 # How long a found server may take to show it is alive before the CLI runs locally instead.
@@ -350,7 +350,7 @@ def shell(session: RemoteSession, history: Any, setup: list[str]) -> int:
                 return "SHOW FILES"
             if info.get("defaultSchema"):
                 return "SHOW FILES"
-            return f"SHOW FILES IN {FILE_PLUGIN}.root"
+            return f"SHOW FILES IN {FILE_PLUGIN}.{ROOT_WORKSPACE}"
 
         def execute(self, statement: str) -> str:
             return answer_text(self.remote.query(statement))

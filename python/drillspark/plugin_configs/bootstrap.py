@@ -13,5 +13,11 @@ CLASSPATH_PLUGIN = "cp"
 CLASSPATH_CONNECTION = "classpath:///"
 # the plugins drillspark builds in (they cannot be deleted, only disabled)
 BUILT_IN = (CLASSPATH_PLUGIN, FILE_PLUGIN)
+# the workspaces of `dfs` unless configured: `root` (Drill's is `/`; drillspark's, the current
+# directory), the plugin's default, and `tmp`, the one writable
+ROOT_WORKSPACE = "root"
+TMP_WORKSPACE = "tmp"
+TMP_LOCATION = "/tmp"
+WRITABLE_WORKSPACES = (TMP_WORKSPACE,)
 # Drill's drill.exec.default_temporary_workspace unless set: where CREATE TEMPORARY TABLE writes
-DEFAULT_TEMPORARY_WORKSPACE = f"{FILE_PLUGIN}.tmp"
+DEFAULT_TEMPORARY_WORKSPACE = f"{FILE_PLUGIN}.{TMP_WORKSPACE}"

@@ -19,6 +19,7 @@ from drillspark.plugin_configs.bootstrap import (
     CLASSPATH_PLUGIN,
     DEFAULT_TEMPORARY_WORKSPACE,
     FILE_PLUGIN,
+    WRITABLE_WORKSPACES,
 )
 from drillspark.plugin_configs.file import FileConfig
 from drillspark.plugin_configs.registry import config_from_json, drill_ships, supported_types
@@ -316,7 +317,7 @@ def _dfs_config(workspaces: Mapping[str, Any]) -> dict[str, Any]:
         "workspaces": {
             ws: {
                 "location": location(path),
-                "writable": ws == "tmp",
+                "writable": ws in WRITABLE_WORKSPACES,
                 "defaultInputFormat": None,
                 "allowAccessOutsideWorkspace": False,
             }

@@ -68,7 +68,7 @@ def writable(session: SqlSession, ref: SchemaRef) -> bool:
     extra = getattr(session, "writable", None)
     if isinstance(extra, dict) and ref.workspace in extra:
         return bool(extra[ref.workspace])
-    return ref.workspace == "tmp"
+    return ref.workspace in bootstrap.WRITABLE_WORKSPACES
 
 
 def folder_of(session: SqlSession, ref: SchemaRef) -> str | None:
@@ -79,7 +79,7 @@ def folder_of(session: SqlSession, ref: SchemaRef) -> str | None:
 def workspace_name(session: SqlSession, ref: SchemaRef) -> str:
     """The workspace a dfs schema is (dfs.default is dfs.root unless configured)."""
     if ref.workspace == "default" and "default" not in session.workspaces:
-        return "root"
+        return bootstrap.ROOT_WORKSPACE
     return ref.workspace
 
 

@@ -58,8 +58,8 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
     session, the server's catalog and the CLI (which compares a found server's workspaces
     with a local run's) all apply it."""
     out = {k.lower(): v for k, v in workspaces.items()}
-    out.setdefault("root", os.getcwd())
-    out.setdefault("tmp", "/tmp")
+    out.setdefault(bootstrap.ROOT_WORKSPACE, os.getcwd())
+    out.setdefault(bootstrap.TMP_WORKSPACE, bootstrap.TMP_LOCATION)
     return out
 
 
@@ -138,15 +138,15 @@ class SqlSession:
         given = {k.lower(): workspace_of(k.lower(), v) for k, v in self.workspaces.items()}
         self.outside = {k: ws.allow_outside for k, ws in given.items()} | self.outside
         # without a configured root, `dfs.root` is the current directory when a statement runs
-        self.root_follows_cwd = "root" not in given
+        self.root_follows_cwd = bootstrap.ROOT_WORKSPACE not in given
         self.workspaces = with_default_workspaces({k: ws.location for k, ws in given.items()})
-        self.outside.setdefault("root", not configured)
+        self.outside.setdefault(bootstrap.ROOT_WORKSPACE, not configured)
 
     def follow_cwd(self) -> None:
         """Point `dfs.root` at the current directory again (a notebook may chdir between
         statements) unless the session was given a root."""
         if self.root_follows_cwd:
-            self.workspaces["root"] = os.getcwd()
+            self.workspaces[bootstrap.ROOT_WORKSPACE] = os.getcwd()
 
     # --- options (declared in drillspark.options) ----------------------------------------
     def option(self, name: str) -> object:
@@ -311,7 +311,7 @@ class SqlSession:
         if names and names[0] in self.built_ins():
             plugin = names[0]
             if len(names) == 1:
-                return (plugin, "root" if plugin == self.home else "default")
+                return (plugin, bootstrap.ROOT_WORKSPACE if plugin == self.home else "default")
             if len(names) == 2 and (plugin == self.classpath or names[1] in self.workspaces):
                 return (plugin, names[1])
         elif names and names[0] in self.file_plugins() and len(names) <= 2:
@@ -328,7 +328,7 @@ class SqlSession:
 
     def schema_folder(self, schema: tuple[str, ...] | None) -> tuple[tuple[str, ...], str]:
         """(plugin, workspace) and the folder of `schema` (or of the default schema)."""
-        default = self.default_schema or (self.home or "", "root")
+        default = self.default_schema or (self.home or "", bootstrap.ROOT_WORKSPACE)
         full = default if schema is None else self._schema(schema)
         if full[0] == self.classpath:
             return full, self.cp_root
@@ -490,7 +490,7 @@ class SqlSession:
         head = self.schema_part(parts[0]) if parts else ""
         if head in self.built_ins() and len(parts) >= 2:
             if len(parts) == 2:
-                return head, "root" if head == self.home else "default", parts[1]
+                return head, bootstrap.ROOT_WORKSPACE if head == self.home else "default", parts[1]
             workspace = self.schema_part(parts[1])
             if len(parts) == 3 and (head == self.classpath or workspace in self.workspaces):
                 return head, workspace, parts[2]

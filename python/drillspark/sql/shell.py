@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
+from drillspark.plugin_configs import bootstrap
 from drillspark.progress import ProgressWatch, TextProgress
 from drillspark.sql import statements as st
 from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
@@ -239,7 +240,7 @@ class Shell:
         session = self.engine.session
         if session.default_schema or session.home is None:
             return "SHOW FILES"
-        return f"SHOW FILES IN {session.home}.root"
+        return f"SHOW FILES IN {session.home}.{bootstrap.ROOT_WORKSPACE}"
 
     def execute(self, statement: str) -> str:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
