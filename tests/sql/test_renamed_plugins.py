@@ -66,6 +66,13 @@ def test_the_renamed_file_plugin_reads_lists_and_writes(renamed):
     assert not [s for s in schemas if s.split(".")[0] in ("dfs", "cp")], schemas
     names = [r[0] for r in rows(engine, "SHOW FILES IN files.data")]
     assert names == ["people.json"]
+    listed = rows(engine, "SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA")
+    assert not [r for r in listed if r[0].split(".")[0] in ("dfs", "cp")], listed
+    assert rows(
+        engine,
+        "SELECT SCHEMA_NAME, FILE_NAME FROM INFORMATION_SCHEMA.`FILES` "
+        "WHERE SCHEMA_NAME = 'files.data'",
+    ) == [["files.data", "people.json"]]
     engine.execute("USE files.data")
     assert rows(engine, "SELECT COUNT(*) FROM `people.json`") == [[len(PEOPLE)]]
     # CTAS and a view in the writable workspace; the read-only one refuses, naming itself
