@@ -141,7 +141,9 @@ def catalog_confs() -> dict[str, str]:
     """Catalogs the jar provides: Drill's `dfs`, so plain Spark SQL reads ``dfs.`path` ``;
     and Spark's TIME type, which Spark 4.x keeps behind a flag (Drill's TIME is Spark's
     TIME(3); the translator never changes a session's settings itself)."""
-    return {"spark.sql.catalog.dfs": DFS_CATALOG_CLASS, TIME_TYPE_CONF: "true"}
+    from drillspark.plugin_configs.bootstrap import FILE_PLUGIN
+
+    return {f"spark.sql.catalog.{FILE_PLUGIN}": DFS_CATALOG_CLASS, TIME_TYPE_CONF: "true"}
 
 
 TIME_TYPE_CONF = "spark.sql.timeType.enabled"

@@ -23,6 +23,7 @@ from typing import Any
 from drillspark.cli import discovery
 from drillspark.errors import UsageError
 from drillspark.options import REGISTRY, SERVER
+from drillspark.plugin_configs.bootstrap import BUILT_IN, FILE_PLUGIN, ROOT_WORKSPACE
 from drillspark.server.responses import QUERY_ID_HEADER
 
 # How long a found server may take to show it is alive before the CLI runs locally instead.
@@ -273,11 +274,11 @@ def _answers_as_local(session: RemoteSession, wanted: dict[str, str]) -> bool:
         p.get("name"): p.get("config") or {}
         for p in session.get_json("/storage.json", timeout=ALIVE_TIMEOUT)
     }
-    if any(not plugins.get(name, {}).get("enabled") for name in ("cp", "dfs")):
+    if any(not plugins.get(name, {}).get("enabled") for name in BUILT_IN):
         return False
     live = {
         k: (ws or {}).get("location", "")
-        for k, ws in (plugins["dfs"].get("workspaces") or {}).items()
+        for k, ws in (plugins[FILE_PLUGIN].get("workspaces") or {}).items()
     }
     if _real(live) != wanted:
         return False
@@ -347,7 +348,9 @@ def shell(session: RemoteSession, history: Any, setup: list[str]) -> int:
                 info = self.remote.get_json("/session.json", timeout=ALIVE_TIMEOUT)
             except (RemoteError, ValueError):
                 return "SHOW FILES"
-            return "SHOW FILES" if info.get("defaultSchema") else "SHOW FILES IN dfs.root"
+            if info.get("defaultSchema"):
+                return "SHOW FILES"
+            return f"SHOW FILES IN {FILE_PLUGIN}.{ROOT_WORKSPACE}"
 
         def execute(self, statement: str) -> str:
             return answer_text(self.remote.query(statement))

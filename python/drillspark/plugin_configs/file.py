@@ -27,6 +27,8 @@ class FileConfig(PluginConfig):
         "formats": ((dict,), None),
         "authMode": ((str,), "SHARED_USER"),
     }
+    # a plan's storage `type` read as this type: Drill's, and older spellings plans use
+    PLAN_TYPES: ClassVar[tuple[str, ...]] = ("file", "fs", "dfs")
     SECRETS: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
         ("config", key) for key in SECRET_SETTINGS
     ) + (("credentialsProvider", "credentials", "password"),)

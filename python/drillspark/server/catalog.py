@@ -1,5 +1,5 @@
-"""The server-wide state its REST API shows and changes: the `dfs` and `cp` storage plugins
-(their workspaces and enabled flags) and the system options (`/options.json`, `POST
+"""The server-wide state its REST API shows and changes: the storage plugins (Drill's
+bootstrap `dfs` and `cp`, and those users add: their workspaces and enabled flags) and the system options (`/options.json`, `POST
 /option/{name}`), and the SqlSession each request runs with."""
 
 from __future__ import annotations
@@ -13,6 +13,14 @@ from typing import Any
 from drillspark.formats import registry as format_registry
 from drillspark.options import REGISTRY, SESSION, SYSTEM, OptionError
 from drillspark.plugin_configs import PluginConfig, PluginConfigError, StoragePlugins
+from drillspark.plugin_configs.bootstrap import (
+    BUILT_IN,
+    CLASSPATH_CONNECTION,
+    CLASSPATH_PLUGIN,
+    DEFAULT_TEMPORARY_WORKSPACE,
+    FILE_PLUGIN,
+    WRITABLE_WORKSPACES,
+)
 from drillspark.plugin_configs.file import FileConfig
 from drillspark.plugin_configs.registry import config_from_json, drill_ships, supported_types
 from drillspark.plugin_configs.state import PluginState
@@ -52,7 +60,7 @@ class DisablingSession(ConfinedSession):
 
 
 class Catalog:
-    """`workspaces`: the `dfs` workspaces the operator gave (they replace those of the same
+    """`workspaces`: the home file plugin's (`dfs`) workspaces the operator gave (they replace those of the same
     name the state kept); `storage`: Drill's {NAME: CONFIG} (a `--storage` file), applied last;
     `state_dir`: where the plugins users create or change are kept across restarts."""
 
@@ -69,20 +77,20 @@ class Catalog:
         self.dfs_default_formats: dict[str, str] = {}
         self.system_options: dict[str, object] = {}
         # Drill's drill.exec.default_temporary_workspace (the server's Spark setting)
-        self.temporary_workspace = "dfs.tmp"
+        self.temporary_workspace = DEFAULT_TEMPORARY_WORKSPACE
         self.plugins = StoragePlugins(
             {
-                "cp": FileConfig(_cp_config()),
-                "dfs": FileConfig(_dfs_config(self.workspaces)),
+                CLASSPATH_PLUGIN: FileConfig(_cp_config()),
+                FILE_PLUGIN: FileConfig(_dfs_config(self.workspaces)),
                 **_drill_ships(),
             },
-            fixed=("cp", "dfs"),
+            fixed=BUILT_IN,
             state=PluginState(state_dir) if state_dir else None,
         )
         given = {k.lower(): v for k, v in workspaces.items()}
         if given and self.plugins.state is not None:  # the command line wins for its names
             self.plugins.apply(
-                {"dfs": {"workspaces": _dfs_config(given)["workspaces"]}}, keep=False
+                {FILE_PLUGIN: {"workspaces": _dfs_config(given)["workspaces"]}}, keep=False
             )
         if storage:
             self.plugins.apply(storage, keep=False)
@@ -195,7 +203,7 @@ class Catalog:
     # --------------------------------------------------------------- storage
     def _derive(self) -> None:
         """The sessions' workspaces and the disabled plugins, from the plugins' configs."""
-        dfs = self.plugins.get("dfs")
+        dfs = self.plugins.get(FILE_PLUGIN)
         assert isinstance(dfs, FileConfig)
         workspaces = {ws: spec["location"] for ws, spec in dfs.workspaces().items()}
         formats = dict(dfs.raw.get("formats") or {})  # the sessions' dfs formats configs
@@ -219,7 +227,7 @@ class Catalog:
                 for n in self.plugins.names()
                 if (c := self._config(n)).type in SQL_READS
                 and n not in unqueryable
-                and n not in ("dfs", "cp")  # the sessions' workspaces and cp_root
+                and n not in BUILT_IN  # the sessions' workspaces and cp_root
             }
 
     def _config(self, name: str) -> PluginConfig:
@@ -261,7 +269,7 @@ class Catalog:
 
     def not_queryable(self, name: str) -> str | None:
         """Why a query cannot read plugin `name` here, or None (dfs, cp: it can)."""
-        if name in ("dfs", "cp"):
+        if name in BUILT_IN:
             return None
         config = self.plugins.get(name)
         if config is None:
@@ -277,7 +285,7 @@ class Catalog:
             return None
         return (
             f"storage plugin '{name}' ({config.type}) is configured, but drillspark's SQL "
-            "reads only the dfs and cp plugins' tables for now"
+            f"reads only the {FILE_PLUGIN} and {CLASSPATH_PLUGIN} plugins' tables for now"
         )
 
 
@@ -295,7 +303,7 @@ def _drill_ships() -> dict[str, PluginConfig]:
 def _cp_config() -> dict[str, Any]:
     return {
         "type": "file",
-        "connection": "classpath:///",
+        "connection": CLASSPATH_CONNECTION,
         "formats": CP_FORMATS,
         "authMode": "SHARED_USER",
         "enabled": True,
@@ -309,7 +317,7 @@ def _dfs_config(workspaces: Mapping[str, Any]) -> dict[str, Any]:
         "workspaces": {
             ws: {
                 "location": location(path),
-                "writable": ws == "tmp",
+                "writable": ws in WRITABLE_WORKSPACES,
                 "defaultInputFormat": None,
                 "allowAccessOutsideWorkspace": False,
             }

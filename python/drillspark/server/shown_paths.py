@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from drillspark.plugin_configs.bootstrap import CLASSPATH_PLUGIN, FILE_PLUGIN
+
 
 def location(config: Any) -> str:
     """A workspace's folder, from a folder or a Drill workspace config (one rule:
@@ -26,9 +28,9 @@ def scrubber(workspaces: Mapping[str, Any], cp_root: str) -> Callable[[str], str
         folder = location(config)
         if folder:  # never empty: workspace_of falls back to "/", which is left out below
             for form in {os.path.abspath(folder), os.path.realpath(folder)}:
-                names.setdefault(form.rstrip(os.sep) or os.sep, f"<dfs.{name}>")
+                names.setdefault(form.rstrip(os.sep) or os.sep, f"<{FILE_PLUGIN}.{name}>")
     for form in {os.path.abspath(cp_root), os.path.realpath(cp_root)}:
-        names.setdefault(form.rstrip(os.sep), "<cp>")
+        names.setdefault(form.rstrip(os.sep), f"<{CLASSPATH_PLUGIN}>")
     # the longest folder first (a workspace inside another's folder), never the root `/`
     roots = sorted((r for r in names if r != os.sep), key=len, reverse=True)
     if not roots:

@@ -138,13 +138,16 @@ def _take_storage(engine: SqlEngine) -> None:
     ...)), once per engine."""
     from pyspark.sql import SparkSession
 
+    from drillspark.plugin_configs import bootstrap
     from drillspark.session import storage_of
 
     spark = engine.spark if engine.has_spark else SparkSession.getActiveSession()
     from drillspark.sql.temporary import workspace_setting
 
     # Drill's drill.exec.default_temporary_workspace, as the Spark session sets it now
-    engine.session.temporary_workspace = workspace_setting(spark) or "dfs.tmp"
+    engine.session.temporary_workspace = (
+        workspace_setting(spark) or bootstrap.DEFAULT_TEMPORARY_WORKSPACE
+    )
     storage = storage_of(spark)
     taken = _storage_taken.get(engine)
     # again when the session was given other plugins since (a later session(storage=...))

@@ -15,6 +15,7 @@ from sqlglot import exp
 from drillspark.names import fold
 from drillspark.options import REGISTRY
 from drillspark.plan.operators import Scan
+from drillspark.plugin_configs import bootstrap
 from drillspark.spark.storage import filesystems
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage import workspaces as wsp
@@ -62,12 +63,12 @@ def writable(session: SqlSession, ref: SchemaRef) -> bool:
     another file plugin's workspace is writable when its config says so."""
     if ref.plugin in session.file_plugins():
         return session.file_writable(ref.plugin, ref.workspace)
-    if ref.plugin != "dfs":
+    if ref.plugin != session.home:
         return False
     extra = getattr(session, "writable", None)
     if isinstance(extra, dict) and ref.workspace in extra:
         return bool(extra[ref.workspace])
-    return ref.workspace == "tmp"
+    return ref.workspace in bootstrap.WRITABLE_WORKSPACES
 
 
 def folder_of(session: SqlSession, ref: SchemaRef) -> str | None:
@@ -78,18 +79,18 @@ def folder_of(session: SqlSession, ref: SchemaRef) -> str | None:
 def workspace_name(session: SqlSession, ref: SchemaRef) -> str:
     """The workspace a dfs schema is (dfs.default is dfs.root unless configured)."""
     if ref.workspace == "default" and "default" not in session.workspaces:
-        return "root"
+        return bootstrap.ROOT_WORKSPACE
     return ref.workspace
 
 
 def workspace_of(session: SqlSession, ref: SchemaRef) -> wsp.Workspace | None:
     """The workspace (folder, confinement) of a `dfs` or `cp` schema, as the workspace rule
     takes it; None for the metadata schemas."""
-    if ref.plugin == "cp":
-        return wsp.Workspace("cp", session.cp_root)
+    if ref.plugin == session.classpath:
+        return wsp.Workspace(ref.plugin, session.cp_root)
     if ref.plugin in session.file_plugins():
         return session.file_workspace(ref.plugin, ref.workspace)
-    if ref.plugin == "dfs":
+    if ref.plugin == session.home:
         name = workspace_name(session, ref)
         location = session.workspaces.get(name)
         if location is None:
@@ -133,6 +134,9 @@ def remote_entries(session: SqlSession, path: str) -> list[tuple]:
 
 
 def dfs_workspaces(session: SqlSession) -> list[str]:
+    """The home plugin's workspaces as schemas (with `default`; none when it is disabled)."""
+    if session.home is None:
+        return []
     names = set(session.workspaces) | {"default"}
     return sorted(names)
 
@@ -142,8 +146,9 @@ def schema_names(session: SqlSession) -> list[str]:
     plugin's are the plugin and its database's schemas (asked of the database)."""
     load_file_schemas(session)
     return (
-        [f"dfs.{w}" for w in dfs_workspaces(session)]
-        + [ISCHEMA, SYS, "cp.default"]
+        [f"{session.home}.{w}" for w in dfs_workspaces(session)]
+        + [ISCHEMA, SYS]
+        + ([f"{session.classpath}.default"] if session.classpath is not None else [])
         + [
             f"{p}.{w}"
             for p in sorted(session.file_plugins())
@@ -282,14 +287,15 @@ def schema_configs(session: SqlSession) -> list[dict]:
     """The ischema engine's config: each schema with its type, writability and folder."""
     out = []
     for w in dfs_workspaces(session):
-        ref = SchemaRef("dfs", w)
+        assert session.home is not None
+        ref = SchemaRef(session.home, w)
         out.append(
             {
                 "name": ref.name,
                 "type": "file",
                 "mutable": writable(session, ref),
                 "location": folder_of(session, ref),
-                "plugin": "dfs",
+                "plugin": session.home,
                 "workspace": w,
                 "confined": not session.outside.get(workspace_name(session, ref), False),
                 # dfs.default is dfs.root: list its views once
@@ -298,16 +304,18 @@ def schema_configs(session: SqlSession) -> list[dict]:
         )
     out.append({"name": ISCHEMA, "type": "ischema", "mutable": False})
     out.append({"name": SYS, "type": "system-tables", "mutable": False})
-    out.append(
-        {
-            "name": "cp.default",
-            "type": "file",
-            "mutable": False,
-            "location": session.cp_root,
-            "plugin": "cp",
-            "workspace": "default",
-        }
-    )
+    if session.classpath is not None:  # Drill's sample data: no files or views listed
+        out.append(
+            {
+                "name": f"{session.classpath}.default",
+                "type": "file",
+                "mutable": False,
+                "location": session.cp_root,
+                "plugin": session.classpath,
+                "workspace": "default",
+                "listed": False,
+            }
+        )
     for plugin in sorted(session.file_plugins()):
         for w in sorted(session.file_workspaces(plugin)):
             ws = session.file_workspace(plugin, w)
@@ -362,8 +370,8 @@ def resolve_schema(session: SqlSession, parts: tuple[str, ...] | list[str]) -> S
     if ref is not None:
         return ref
     default = session.default_schema
-    if default is not None and default[0] == "dfs" and len(parts) == 0:
-        return SchemaRef("dfs", default[1])
+    if default is not None and default[0] == session.home and len(parts) == 0:
+        return SchemaRef(default[0], default[1])
     raise ValidationError(
         f"Schema [{'.'.join(parts)}] is not valid with respect to either "
         "root schema or current default schema."
@@ -376,19 +384,19 @@ def _absolute(session: SqlSession, parts: tuple[str, ...]) -> SchemaRef | None:
     head = parts[0]
     if head in (ISCHEMA, SYS) and len(parts) == 1:
         return SchemaRef(head)
-    if head == "dfs":
+    if head == session.home:
         if len(parts) == 1:
-            return SchemaRef("dfs", "default")
+            return SchemaRef(head, "default")
         if len(parts) == 2 and (parts[1] in session.workspaces or parts[1] == "default"):
-            return SchemaRef("dfs", parts[1])
+            return SchemaRef(head, parts[1])
         return None
-    if head == "cp" and len(parts) <= 2 and (len(parts) == 1 or parts[1] == "default"):
-        return SchemaRef("cp", "default")
+    if head == session.classpath and (len(parts) == 1 or parts[1:] == ("default",)):
+        return SchemaRef(head, "default")
     if head in session.file_plugins() and len(parts) <= 2:
         workspace = parts[1] if len(parts) == 2 else "default"
         return SchemaRef(head, workspace) if workspace in session.file_workspaces(head) else None
-    if len(parts) == 1 and head in session.workspaces:
-        return SchemaRef("dfs", head)
+    if len(parts) == 1 and session.home is not None and head in session.workspaces:
+        return SchemaRef(session.home, head)
     default = session.default_schema
     if (  # a workspace of the default schema's file plugin (USE mydata; ... t.tt)
         len(parts) == 1
@@ -425,7 +433,7 @@ def split_table(session: SqlSession, parts: tuple[str, ...]) -> tuple[SchemaRef,
 
 # ----------------------------------------------------------------------------- views
 def find_view(session: SqlSession, ref: SchemaRef, name: str) -> ViewFile | None:
-    if ref.plugin != "dfs" and ref.plugin not in session.file_plugins():
+    if ref.plugin != session.home and ref.plugin not in session.file_plugins():
         return None
     folder = folder_of(session, ref)
     if not folder:
@@ -438,8 +446,8 @@ def find_view(session: SqlSession, ref: SchemaRef, name: str) -> ViewFile | None
     ws = workspace_of(session, ref)
     if os.path.islink(path) and ws is not None and not ws.allow_outside:
         # a view file linked out of a confined workspace is refused as its table would be
-        if ref.plugin == "dfs":
-            session.workspace_path("dfs", ws.name, name + VIEW_SUFFIX)
+        if ref.plugin == session.home:
+            session.workspace_path(ref.plugin, ws.name, name + VIEW_SUFFIX)
         else:
             session.workspace_path(ref.plugin, ref.workspace, name + VIEW_SUFFIX)
     try:
@@ -468,13 +476,12 @@ def _remote_view(session: SqlSession, ref: SchemaRef, name: str, path: str) -> V
 
 
 # ----------------------------------------------------------------------------- temporary tables
-TEMP_SCHEMA = SchemaRef("dfs", "tmp")  # Drill's default drill.exec.default_temporary_workspace
 
 
 def temp_schema(session: SqlSession) -> SchemaRef:
     """The session's default temporary workspace (Drill's boot option
     drill.exec.default_temporary_workspace, `dfs.tmp` unless set): `plugin.workspace`."""
-    text = str(getattr(session, "temporary_workspace", "") or TEMP_SCHEMA.name)
+    text = str(getattr(session, "temporary_workspace", "") or bootstrap.DEFAULT_TEMPORARY_WORKSPACE)
     plugin, _, workspace = text.partition(".")
     plugin = session.schema_part(plugin)
     return SchemaRef(plugin, session.schema_part(workspace) if workspace else "default")
@@ -484,7 +491,7 @@ def temp_folder(session: SqlSession) -> str:
     """The folder (or `s3a://`, `hdfs://` prefix) of the temporary workspace, which must be a
     writable workspace of `dfs` or another `file` plugin; else a clear error naming it."""
     ref = temp_schema(session)
-    known = ref.plugin == "dfs" and (
+    known = ref.plugin == session.home and (
         ref.workspace in session.workspaces or ref.workspace == "default"
     )
     known = known or (

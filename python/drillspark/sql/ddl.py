@@ -98,20 +98,19 @@ def _mutable(engine: Engine, ref: SchemaRef, name: str | None = None) -> str:
     """The folder of a writable schema, else Drill's immutable-schema error. With `name`, the
     name must also stay inside the workspace (the one workspace rule: no `..`, absolute
     paths, links out or look-alikes)."""
-    folder = catalog.folder_of(engine.session, ref)
-    if not catalog.writable(engine.session, ref) or not folder:
-        shown = (
-            "dfs"
-            if ref == SchemaRef("dfs", "default")
-            else "cp"
-            if ref.plugin == "cp"
-            else ref.name
+    session = engine.session
+    folder = catalog.folder_of(session, ref)
+    if not catalog.writable(session, ref) or not folder:
+        # Drill names the home plugin's default workspace and the classpath plugin by the
+        # plugin alone
+        alone = ref.plugin == session.classpath or (
+            ref.plugin == session.home and ref.workspace == "default"
         )
+        shown = ref.plugin if alone else ref.name
         raise ValidationError(f"Unable to create or drop objects. Schema [{shown}] is immutable.")
-    if name is not None and ref.plugin == "dfs" and ref.workspace in engine.session.workspaces:
-        engine.session.workspace_path("dfs", ref.workspace, name)
-    elif name is not None and ref.plugin in engine.session.file_plugins():  # s3.out, ...
-        engine.session.workspace_path(ref.plugin, ref.workspace, name)
+    home = ref.plugin == session.home and ref.workspace in session.workspaces
+    if name is not None and (home or ref.plugin in session.file_plugins()):  # s3.out, ...
+        session.workspace_path(ref.plugin, ref.workspace, name)
     return folder
 
 
@@ -489,8 +488,10 @@ def _ctas_plan(engine: Engine, stmt: st.CreateTable, path: str, fmt: str) -> Any
                 engine.session.file_workspace(p, "default").location.rstrip("/") + "/"
             )
         ),
-        "dfs",
+        engine.session.home,
     )
+    if plugin is None:
+        raise ValidationError(f"no file storage plugin holds {path}")
     low.builder.storage.setdefault(plugin, low.engine_config(plugin))
     store = Store(
         input=root.op,

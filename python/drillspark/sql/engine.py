@@ -16,6 +16,7 @@ from drillspark.plan.errors import PlanError
 from drillspark.plan.expressions import to_text
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import Filter, Flatten, Project, Scan
+from drillspark.plugin_configs import bootstrap
 from drillspark.result import DrillResult, StatementResult
 from drillspark.spark.storage import metadata as md
 from drillspark.spark.storage.views import jackson_pretty, list_views
@@ -186,7 +187,7 @@ class SqlEngine:
         elif ref.plugin == catalog.SYS:
             names = list(md.SYS_TABLES)
         else:  # Drill lists the views of a workspace, not its files
-            files = ref.plugin == "dfs" or ref.plugin in self.session.file_plugins()
+            files = ref.plugin == self.session.home or ref.plugin in self.session.file_plugins()
             listed = catalog.listing(self.session, ref, ()) if files else None
             # a view file linking out of a confined workspace is no view of it (never read); a
             # remote workspace's (s3a://, hdfs://) are read through the session
@@ -247,7 +248,7 @@ def describe_fields(session: SqlSession, parts: tuple[str, ...]) -> list[md.SqlF
         return fields
     found = catalog.split_table(session, parts)
     if found is None:
-        schema = ".".join(parts[:-1]) or "dfs.default"
+        schema = ".".join(parts[:-1]) or f"{session.home}.default"
         raise ValidationError(f"Unknown table [{parts[-1]}] in schema [{schema}]")
     ref, name = found
     if ref.is_metadata:
@@ -278,12 +279,14 @@ def schema_properties(session: SqlSession, ref: catalog.SchemaRef) -> str:
     else:
         config = {
             "type": "file",
-            "connection": "classpath:///" if ref.plugin == "cp" else "file:///",
+            "connection": (
+                bootstrap.CLASSPATH_CONNECTION if ref.plugin == session.classpath else "file:///"
+            ),
             "formats": FORMATS_CONFIG,
             "authMode": "SHARED_USER",
             "enabled": True,
         }
-        if ref.plugin == "dfs":
+        if ref.plugin == session.home:
             config.update(
                 location=catalog.folder_of(session, ref),
                 writable=catalog.writable(session, ref),
@@ -319,7 +322,7 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
     ]
     if schema is None:
         ref = catalog.default_ref(session)
-        if ref is None or ref.plugin not in ("dfs", "cp", *session.file_plugins()):
+        if ref is None or ref.plugin not in (*session.built_ins(), *session.file_plugins()):
             shown = ref.name if ref is not None else ""
             raise ValidationError(
                 "SHOW FILES is supported in workspace type schema only. "
@@ -337,7 +340,7 @@ def show_files(session: SqlSession, schema: tuple[str, ...] | None) -> RowsResul
                     break
         if ref is None:
             ref, sub = catalog.resolve_schema(session, ()), parts
-        if ref.plugin not in ("dfs", "cp", *session.file_plugins()):
+        if ref.plugin not in (*session.built_ins(), *session.file_plugins()):
             raise ValidationError(
                 "SHOW FILES is supported in workspace type schema only. "
                 f"Schema [{ref.name}] is not a workspace schema."

@@ -470,7 +470,7 @@ class Lowering:
             ws = self.session.file_workspace(engine, table.workspace)
             if not ws.allow_outside and "://" not in ws.location:
                 selection["confine"] = {"workspace": ws.name, "root": ws.location}
-        elif engine == "dfs" and not self.session.outside.get(table.workspace, False):
+        elif engine == self.session.home and not self.session.outside.get(table.workspace, False):
             # the reader checks the workspace again where it opens each file (docs/security.md)
             root = self.session.workspaces[table.workspace]
             selection["confine"] = {"workspace": table.workspace, "root": root}
@@ -572,7 +572,7 @@ class Lowering:
             from drillspark.plugin_configs import config_from_json
 
             return config_from_json(engine, self.session.plugins[engine]).to_json(masked=True)
-        if engine == "cp":
+        if engine == self.session.classpath:
             return {
                 "type": "file",
                 "connection": "file:///",

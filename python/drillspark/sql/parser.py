@@ -206,15 +206,15 @@ def _ctas(tree: exp.Create, low: Lowering, session: SqlSession, text: str) -> Co
         table = session.resolve_table(parts, check=False)
     except SqlError as e:
         raise type(e)(e.message, text, 1, 1) from None
-    if table.plugin != "dfs":
+    if table.plugin != session.home:
         raise UnsupportedSqlError(f"writing to the '{table.plugin}' plugin", text, 1, 1)
     root = low.lower_query(query)
-    # The store writes through the dfs engine even when the query scans no dfs table.
-    low.builder.storage.setdefault("dfs", low.engine_config("dfs"))
+    # The store writes through the home plugin's engine even when the query scans none of it.
+    low.builder.storage.setdefault(table.plugin, low.engine_config(table.plugin))
     fmt = str(session.option("store.format")).lower()
     store = Store(
         input=root.op,
-        storage_engine="dfs",
+        storage_engine=table.plugin,
         target={"path": table.path, "format": fmt, "table": table.display},
     )
     return CompiledQuery(

@@ -1,5 +1,5 @@
-"""Session state of the SQL front end: workspaces of the `dfs` plugin, the default schema set
-by USE, and the Drill options set by ALTER SESSION."""
+"""Session state of the SQL front end: workspaces of its home file plugin (Drill's `dfs`), the
+default schema set by USE, and the Drill options set by ALTER SESSION."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.names import fold
 from drillspark.options import PLAN_HEAD, REGISTRY, SERVER, SESSION, SYSTEM, Option, OptionError
+from drillspark.plugin_configs import bootstrap
 from drillspark.rules import json_options
 from drillspark.sql import temporary
 from drillspark.sql.errors import TableNotFoundError, ValidationError
@@ -22,16 +23,15 @@ if TYPE_CHECKING:
 # own option wins over the session's): the table the extension reads too.
 JSON_FORMAT_OPTIONS = {o.session: o.spellings[0] for o in json_options() if o.session}
 
-PLUGINS = ("dfs", "cp")
 ISCHEMA = "information_schema"
 SYS = "sys"
 
 
-# Drill's sample data, served by `cp` as Drill serves it from its classpath: the FoodMart JSON
+# Drill's sample data, served by the classpath plugin (`cp`) as Drill serves it from its classpath: the FoodMart JSON
 # files (`employee.json`, `department.json`, ...) of net.hydromatic:foodmart-data-json:0.4, the
 # artifact Drill 1.22 ships (Apache License 2.0), which tools/fetch_cp_data.py fetches into the
 # package (`make setup`, and the wheel build).
-CP_FOLDER = "cp"
+CP_FOLDER = "cp"  # a folder of the package, not a plugin's name
 
 
 def default_cp_root() -> Path:
@@ -53,17 +53,17 @@ class ResolvedTable:
 
 
 def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
-    """`workspaces` (names lower-cased) with the two every `dfs` has unless configured:
+    """`workspaces` (names lower-cased) with the two Drill's bootstrap `dfs` has unless configured:
     `root`, the current directory, and `tmp`, /tmp. The one place of that rule: the SQL
     session, the server's catalog and the CLI (which compares a found server's workspaces
     with a local run's) all apply it."""
     out = {k.lower(): v for k, v in workspaces.items()}
-    out.setdefault("root", os.getcwd())
-    out.setdefault("tmp", "/tmp")
+    out.setdefault(bootstrap.ROOT_WORKSPACE, os.getcwd())
+    out.setdefault(bootstrap.TMP_WORKSPACE, bootstrap.TMP_LOCATION)
     return out
 
 
-# plugin types (beside the file plugins dfs and cp) whose tables SQL reads by name:
+# plugin types (beside the session's home and classpath file plugins) whose tables SQL reads by name:
 # `pg.public.orders` (SqlSession.plugins; catalog.plugin_scan), ``s3.root.`logs/x.json` ``
 # (a `file` plugin: its workspaces are schemas, SqlSession.file_workspace)
 SQL_READS = ("jdbc", "file", "http", "mongo", "kafka")
@@ -87,9 +87,10 @@ def refuse_foreign_temporary(
 
 @dataclass
 class SqlSession:
-    """What USE / ALTER SESSION change. `workspaces` are the `dfs` workspaces (name -> folder,
-    or a Drill workspace config `{"location": ..., "allowAccessOutsideWorkspace": true}`);
-    `root` is where `dfs.`relative/path`` resolves (the working directory by default).
+    """What USE / ALTER SESSION change. `workspaces` are the workspaces of the home file plugin
+    `home` (Drill's `dfs`; name -> folder, or a Drill workspace config `{"location": ...,
+    "allowAccessOutsideWorkspace": true}`); `root` is where `dfs.`relative/path`` resolves
+    (the working directory by default).
     Table names stay inside their workspace (docs/security.md): only `root`, when no workspace
     was configured, reaches outside it (absolute paths, `..`), as Drill's root `/` does."""
 
@@ -121,10 +122,14 @@ class SqlSession:
     # Drill's boot option drill.exec.default_temporary_workspace: the writable workspace
     # (`plugin.workspace`, of `dfs` or any `file` plugin, on S3 or HDFS too) that CREATE
     # TEMPORARY TABLE writes to and a temporary table's name resolves in
-    temporary_workspace: str = "dfs.tmp"
+    temporary_workspace: str = bootstrap.DEFAULT_TEMPORARY_WORKSPACE
     # who else disables a plugin that failed to start, with storage.plugin_auto_disable on
     # (the server: its registry, as REST's enable/false); the session drops it either way
     on_auto_disable: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
+    # the plugin whose workspaces are `workspaces` (Drill's bootstrap `dfs`), and the one that
+    # serves `cp_root` (`cp`); None: disabled (storage={"cp": {"enabled": false}})
+    home: str | None = bootstrap.FILE_PLUGIN
+    classpath: str | None = bootstrap.CLASSPATH_PLUGIN
 
     def __post_init__(self) -> None:
         from drillspark.spark.storage.workspaces import workspace_of
@@ -133,15 +138,15 @@ class SqlSession:
         given = {k.lower(): workspace_of(k.lower(), v) for k, v in self.workspaces.items()}
         self.outside = {k: ws.allow_outside for k, ws in given.items()} | self.outside
         # without a configured root, `dfs.root` is the current directory when a statement runs
-        self.root_follows_cwd = "root" not in given
+        self.root_follows_cwd = bootstrap.ROOT_WORKSPACE not in given
         self.workspaces = with_default_workspaces({k: ws.location for k, ws in given.items()})
-        self.outside.setdefault("root", not configured)
+        self.outside.setdefault(bootstrap.ROOT_WORKSPACE, not configured)
 
     def follow_cwd(self) -> None:
         """Point `dfs.root` at the current directory again (a notebook may chdir between
         statements) unless the session was given a root."""
         if self.root_follows_cwd:
-            self.workspaces["root"] = os.getcwd()
+            self.workspaces[bootstrap.ROOT_WORKSPACE] = os.getcwd()
 
     # --- options (declared in drillspark.options) ----------------------------------------
     def option(self, name: str) -> object:
@@ -212,17 +217,31 @@ class SqlSession:
         )
 
     # --- schemas -------------------------------------------------------------------------
+    def built_ins(self) -> tuple[str, ...]:
+        """The names of the home and classpath plugins (those enabled)."""
+        return tuple(n for n in (self.home, self.classpath) if n is not None)
+
+    def home_workspaces(self) -> dict[str, Any]:
+        """The home plugin's workspaces (none when it is disabled)."""
+        return self.workspaces if self.home is not None else {}
+
     def schemas(self) -> list[str]:
-        names = ["cp.default", "dfs"] + [f"dfs.{w}" for w in sorted(self.workspaces)]
+        names = [f"{self.classpath}.default"] if self.classpath is not None else []
+        if self.home is not None:
+            names += [self.home] + [f"{self.home}.{w}" for w in sorted(self.workspaces)]
         for plugin in sorted(self.file_plugins()):
             names += [plugin] + [f"{plugin}.{w}" for w in sorted(self.file_workspaces(plugin))]
         return names
 
-    # --- file plugins beside dfs and cp (s3a://bucket, another local folder) ---------------
+    # --- file plugins beside home and classpath (s3a://bucket, another local folder) ------
     def file_plugins(self) -> list[str]:
-        """The `file` plugins SQL reads beside `dfs` and `cp` (which the session holds as its
-        workspaces and cp_root)."""
-        return [n for n, c in self.plugins.items() if c.get("type") == FILE and n not in PLUGINS]
+        """The `file` plugins SQL reads beside the home and classpath ones (which the session
+        holds as its workspaces and cp_root)."""
+        return [
+            n
+            for n, c in self.plugins.items()
+            if c.get("type") == FILE and n not in self.built_ins()
+        ]
 
     def file_workspaces(self, plugin: str) -> dict[str, dict[str, Any]]:
         """A file plugin's workspaces (names lower-cased) with Drill's defaults; `default` is
@@ -267,12 +286,12 @@ class SqlSession:
         key = fold(part)
         workspaces = [w for p in self.file_plugins() for w in self.file_workspaces(p)]
         for name in (
-            *PLUGINS,
+            *self.built_ins(),
             *self.plugins,
             ISCHEMA,
             SYS,
             "default",
-            *self.workspaces,
+            *self.home_workspaces(),
             *workspaces,
         ):
             if fold(name) == key:
@@ -289,18 +308,18 @@ class SqlSession:
     def _schema(self, schema: tuple[str, ...]) -> tuple[str, ...]:
         parts = tuple(schema)
         names = tuple(self.schema_part(p) for p in parts)
-        if names and names[0] in PLUGINS:
+        if names and names[0] in self.built_ins():
             plugin = names[0]
             if len(names) == 1:
-                return (plugin, "root" if plugin == "dfs" else "default")
-            if len(names) == 2 and (plugin == "cp" or names[1] in self.workspaces):
+                return (plugin, bootstrap.ROOT_WORKSPACE if plugin == self.home else "default")
+            if len(names) == 2 and (plugin == self.classpath or names[1] in self.workspaces):
                 return (plugin, names[1])
         elif names and names[0] in self.file_plugins() and len(names) <= 2:
             workspace = names[1] if len(names) == 2 else "default"
             if workspace in self.file_workspaces(names[0]):
                 return (names[0], workspace)
-        elif len(names) == 1 and names[0] in self.workspaces:
-            return ("dfs", names[0])
+        elif len(names) == 1 and self.home is not None and names[0] in self.workspaces:
+            return (self.home, names[0])
         raise ValidationError(
             f"schema [{'.'.join(parts)}] is not valid with respect to either "
             f"root schema or current default schema; known: "
@@ -309,9 +328,9 @@ class SqlSession:
 
     def schema_folder(self, schema: tuple[str, ...] | None) -> tuple[tuple[str, ...], str]:
         """(plugin, workspace) and the folder of `schema` (or of the default schema)."""
-        default = self.default_schema or ("dfs", "root")
+        default = self.default_schema or (self.home or "", bootstrap.ROOT_WORKSPACE)
         full = default if schema is None else self._schema(schema)
-        if full[0] == "cp":
+        if full[0] == self.classpath:
             return full, self.cp_root
         if full[0] in self.file_plugins():
             return full, self.file_workspace(full[0], full[1]).location
@@ -319,12 +338,18 @@ class SqlSession:
 
     def take_storage(self, storage: dict[str, Any]) -> None:
         """Drill's plugin configs given to the session (drillspark.session(storage=...)):
-        `dfs` workspaces join this session's, `jdbc` plugins and other `file` plugins
-        (`s3a://bucket`, another folder) become schemas; another plugin SQL cannot read yet is
+        the home plugin's (`dfs`) workspaces join this session's, `jdbc` plugins and other
+        `file` plugins (`s3a://bucket`, another folder) become schemas; `{"enabled": false}`
+        for the home or classpath plugin disables it; another plugin SQL cannot read yet is
         refused, saying so."""
         for name, config in storage.items():
             kind = config.get("type")
-            if name == "dfs" and kind in (None, "file"):
+            if name in self.built_ins() and kind is None and config.get("enabled") is False:
+                if name == self.home:
+                    self.home = None
+                else:
+                    self.classpath = None
+            elif name == self.home and kind in (None, FILE):
                 for ws, spec in (config.get("workspaces") or {}).items():
                     spec = spec if isinstance(spec, dict) else {"location": spec}
                     self.workspaces[ws.lower()] = os.path.abspath(spec.get("location", "/"))
@@ -332,7 +357,7 @@ class SqlSession:
                     if spec.get("defaultInputFormat"):
                         self.default_formats[ws.lower()] = str(spec["defaultInputFormat"])
                 self.formats.update(config.get("formats") or {})
-            elif kind in SQL_READS and name not in PLUGINS:
+            elif kind in SQL_READS and name not in self.built_ins():
                 if kind == FILE:
                     from drillspark.plugin_configs import PluginConfigError, config_from_json
 
@@ -344,12 +369,13 @@ class SqlSession:
             else:
                 raise ValidationError(
                     f"storage plugin '{name}' ({kind or 'partial'}): drillspark's SQL reads "
-                    "the dfs plugin's workspaces, cp, and file and jdbc plugins"
+                    f"the {bootstrap.FILE_PLUGIN} plugin's workspaces, "
+                    f"{bootstrap.CLASSPATH_PLUGIN}, and file and jdbc plugins"
                 )
 
     def plugin(self, part: str) -> tuple[str, dict[str, Any]] | None:
-        """(name, config) of the plugin (beside dfs, cp and the other file plugins, whose
-        tables are files) a schema part names."""
+        """(name, config) of the plugin (beside the home, classpath and other file plugins,
+        whose tables are files) a schema part names."""
         name = self.schema_part(part)
         config = self.plugins.get(name)
         return None if config is None or config.get("type") == FILE else (name, config)
@@ -414,7 +440,7 @@ class SqlSession:
         """Why `table` was not found. A `cp` table is named as given, never by the package
         folder it was looked for in (a server's path is not the user's to see); a `dfs` table
         by the path it resolved to."""
-        if table.plugin != "cp":
+        if table.plugin != self.classpath:
             return f"{table.display} resolves to {table.path}, which does not exist"
         if not os.path.isdir(self.cp_root):
             return (
@@ -427,8 +453,8 @@ class SqlSession:
         """Where `name` lies in the workspace, by the extension's one workspace rule."""
         from drillspark.spark.storage import workspaces as wsp
 
-        if plugin == "cp":
-            ws = wsp.Workspace("cp", self.cp_root)
+        if plugin == self.classpath:
+            ws = wsp.Workspace(plugin, self.cp_root)
         elif plugin in self.file_plugins():
             ws = self.file_workspace(plugin, workspace)
         else:
@@ -462,11 +488,11 @@ class SqlSession:
 
     def _split(self, parts: tuple[str, ...]) -> tuple[str, str, str]:
         head = self.schema_part(parts[0]) if parts else ""
-        if head in PLUGINS and len(parts) >= 2:
+        if head in self.built_ins() and len(parts) >= 2:
             if len(parts) == 2:
-                return head, "root" if head == "dfs" else "default", parts[1]
+                return head, bootstrap.ROOT_WORKSPACE if head == self.home else "default", parts[1]
             workspace = self.schema_part(parts[1])
-            if len(parts) == 3 and (head == "cp" or workspace in self.workspaces):
+            if len(parts) == 3 and (head == self.classpath or workspace in self.workspaces):
                 return head, workspace, parts[2]
             raise TableNotFoundError(
                 f"schema '{'.'.join(parts[:-1])}' not found "
@@ -482,13 +508,14 @@ class SqlSession:
                 f"schema '{'.'.join(parts[:-1])}' not found "
                 f"(workspaces of {head}: {', '.join(sorted(self.file_workspaces(head)))})"
             )
-        if len(parts) == 2 and head in self.workspaces:
-            return "dfs", head, parts[1]
+        if len(parts) == 2 and self.home is not None and head in self.workspaces:
+            return self.home, head, parts[1]
         if len(parts) == 1:
             if self.default_schema is None:
+                home = self.home or next(iter(self.file_plugins()), "<plugin>")
                 raise TableNotFoundError(
                     f"table '{parts[0]}' not found: no default schema is set; qualify it as "
-                    f"dfs.`{parts[0]}` or run USE dfs first"
+                    f"{home}.`{parts[0]}` or run USE {home} first"
                 )
             plugin, workspace = self.default_schema
             return plugin, workspace, parts[0]

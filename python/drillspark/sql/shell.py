@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
+from drillspark.plugin_configs import bootstrap
 from drillspark.progress import ProgressWatch, TextProgress
 from drillspark.sql import statements as st
 from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
@@ -131,7 +132,12 @@ HELP = """Statements end with ';' and may span lines. Commands:
   !help      this text
 Tab completes keywords, functions, schemas and file names inside dfs.`...`."""
 
-_PATH_RE = re.compile(r"(?:\b(dfs|cp)(?:\.(\w+))?\.)?`([^`]*)$", re.I)
+
+def _path_re(plugins: tuple[str, ...]) -> re.Pattern[str]:
+    """A backticked path being typed, after `plugin.` or `plugin.workspace.` of one of
+    `plugins` (the session's home and classpath ones)."""
+    names = "|".join(re.escape(p) for p in plugins) or "(?!)"
+    return re.compile(rf"(?:\b({names})(?:\.(\w+))?\.)?`([^`]*)$", re.I)
 
 
 def _completer(engine: SqlEngine | None):
@@ -143,7 +149,7 @@ def _completer(engine: SqlEngine | None):
 
         def get_completions(self, document, complete_event) -> Iterable[Completion]:
             before = document.text_before_cursor
-            m = _PATH_RE.search(before)
+            m = _path_re(engine.session.built_ins()).search(before) if engine else None
             if m and before.count("`") % 2 == 1 and engine is not None:
                 yield from self._paths(m.group(1), m.group(2), m.group(3))
                 return
@@ -151,20 +157,18 @@ def _completer(engine: SqlEngine | None):
             if not word:
                 return
             upper = word.upper()
-            candidates = (
-                COMMANDS
-                if word.startswith("!")
-                else (KEYWORDS + FUNCTIONS + (engine.session.schemas() if engine else []))
-            )
+            schemas = engine.session.schemas() if engine else []
+            candidates = COMMANDS if word.startswith("!") else (KEYWORDS + FUNCTIONS + schemas)
             for c in candidates:
                 if c.upper().startswith(upper) and c.upper() != upper:
-                    text = c if (c.startswith(("!", "dfs", "cp")) or word.isupper()) else c.lower()
+                    kept = c.startswith("!") or c in schemas  # a schema keeps its spelling
+                    text = c if (kept or word.isupper()) else c.lower()
                     yield Completion(text, start_position=-len(word))
 
         def _paths(self, plugin: str | None, workspace: str | None, partial: str):
             assert engine is not None
             session = engine.session
-            if plugin and session.schema_part(plugin) == "cp":
+            if plugin and session.schema_part(plugin) == session.classpath:
                 folder = session.cp_root
             elif workspace and session.schema_part(workspace) in session.workspaces:
                 folder = session.workspaces[session.schema_part(workspace)]
@@ -233,7 +237,10 @@ class Shell:
 
     def tables_statement(self) -> str:
         # Drill's SHOW FILES needs a workspace: the default schema's, else dfs.root
-        return "SHOW FILES" if self.engine.session.default_schema else "SHOW FILES IN dfs.root"
+        session = self.engine.session
+        if session.default_schema or session.home is None:
+            return "SHOW FILES"
+        return f"SHOW FILES IN {session.home}.{bootstrap.ROOT_WORKSPACE}"
 
     def execute(self, statement: str) -> str:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""

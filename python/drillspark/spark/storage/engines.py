@@ -31,6 +31,7 @@ from pyspark.sql import DataFrame, SparkSession
 from drillspark.formats import registry as format_registry
 from drillspark.formats.base import FormatError, ReadRequest
 from drillspark.formats.text import TextFormat
+from drillspark.plugin_configs.file import FileConfig
 from drillspark.spark.storage import filesystems as rfs
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
@@ -492,7 +493,7 @@ ENGINES: dict[str, Callable[[str, Mapping[str, Any], _Place], StorageEngine]] = 
     "mongo": _mongo,
     "kafka": _kafka,
     "classpath": _classpath,
-    **dict.fromkeys(("fs", "file", "dfs", *FILE_FORMATS), _file),
+    **dict.fromkeys((*FileConfig.PLAN_TYPES, *FILE_FORMATS), _file),
 }
 
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from drillspark.plugin_configs.bootstrap import BUILT_IN, FILE_PLUGIN
 from drillspark.spark.storage import filesystems
 
 CATALOG_CLASS = "drillspark.catalog.DfsCatalog"
-BUILT_IN = ("dfs", "cp")
 # Spark's own catalog names, never a plugin's catalog
 RESERVED = ("spark_catalog", "system", "session")
 
@@ -124,8 +124,8 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     for name, config in storage.items():
         if not isinstance(config, Mapping):
             continue
-        if name == "dfs" and config.get("type") in (None, "file"):
-            for k, v in workspace_confs("dfs", config).items():
+        if name == FILE_PLUGIN and config.get("type") in (None, "file"):
+            for k, v in workspace_confs(name, config).items():
                 spark.conf.set(k, v)
         elif name not in BUILT_IN and config.get("type") == "file":
             if follow(spark, name, config):

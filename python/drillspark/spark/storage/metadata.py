@@ -454,6 +454,8 @@ class Schema:
     workspace: str = ""
     has_views: bool = True
     confined: bool = True
+    # whether its files and views are listed (not those of the classpath plugin's folder)
+    listed: bool = True
     leads_out: LeadsOut | None = field(default=None, repr=False, compare=False)
     # the session a workspace on another file system (s3a://, hdfs://) is listed through
     spark: SparkSession | None = field(default=None, repr=False, compare=False)
@@ -468,7 +470,7 @@ class Schema:
     def _lists(self) -> bool:
         """A workspace whose files and views the listings show: dfs's and the other file
         plugins' (on this machine or another file system), not cp's classpath folder."""
-        return self.type == "file" and self.plugin not in ("", "cp") and bool(self.location)
+        return self.type == "file" and self.listed and bool(self.plugin and self.location)
 
     def views(self) -> list[ViewFile]:
         if not self._lists() or not self.has_views:
@@ -503,6 +505,7 @@ def schemas_of(config: Mapping[str, Any]) -> list[Schema]:
             bool(s.get("views", True)),
             s.get("confined", True) not in (False, "false", "False"),
             tables=tuple(str(t) for t in s.get("tables") or ()),
+            listed=s.get("listed", True) is not False,
         )
         for s in config.get("schemas") or []
     ]

@@ -1,0 +1,91 @@
+"""The names of Drill's bootstrap storage plugins (`dfs`, `cp`) are spelled in one place,
+drillspark/plugin_configs/ (its bootstrap module): every other module asks it, or the
+session (which may be given other names, or none), which plugin is the home file plugin or
+serves the classpath (#31). A string literal that is one of those names, or a schema of one
+(`"dfs.tmp"`, `"cp.default"`, an f-string's `"dfs."`), anywhere outside that package, fails
+here; docstrings and longer texts (help, examples) do not count."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import drillspark
+from drillspark.plugin_configs import bootstrap
+
+PACKAGE = Path(drillspark.__file__).parent
+OWNER = PACKAGE / "plugin_configs"
+# a bootstrap plugin's name, alone or as the head of a schema name
+NAMED = re.compile(rf"(?:{'|'.join(map(re.escape, bootstrap.BUILT_IN))})(?:\.\w*)?", re.I)
+
+# (module path under drillspark/, literal) -> why it stays
+ALLOWED: dict[tuple[str, str], str] = {
+    ("sql/session.py", "cp"): "CP_FOLDER: the package folder of Drill's sample data, not a plugin",
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, kinds)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+
+
+def _literals() -> dict[tuple[str, str], list[int]]:
+    found: dict[tuple[str, str], list[int]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if OWNER in path.parents:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and NAMED.fullmatch(node.value.strip())
+                and id(node) not in docs
+            ):
+                key = (path.relative_to(PACKAGE).as_posix(), node.value)
+                found.setdefault(key, []).append(node.lineno)
+    return found
+
+
+def test_no_module_outside_the_registry_names_a_bootstrap_plugin():
+    found = _literals()
+    named = [
+        f"drillspark/{module}:{','.join(map(str, lines))}: {value!r}"
+        for (module, value), lines in sorted(found.items())
+        if (module, value) not in ALLOWED
+    ]
+    assert not named, (
+        "these modules name a bootstrap storage plugin; ask drillspark.plugin_configs."
+        "bootstrap (or the session's `home` / `classpath`) instead:\n" + "\n".join(named)
+    )
+
+
+def test_every_allowed_literal_is_still_there():
+    """The allow-list only shrinks: an entry whose literal is gone fails."""
+    found = _literals()
+    stale = [key for key in ALLOWED if key not in found]
+    assert not stale, f"remove from ALLOWED: {stale}"
+
+
+def test_the_check_sees_a_literal():
+    """The check itself finds what it looks for (a plain name, not in a docstring)."""
+    tree = ast.parse('"""dfs"""\nx = "dfs"\ny = f"cp.{x}"\nz = "dfs.tmp"\nh = "see dfs.tmp"\n')
+    docs = _docstrings(tree)
+    hits = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant)
+        and isinstance(n.value, str)
+        and NAMED.fullmatch(n.value.strip())
+        and id(n) not in docs
+    ]
+    assert sorted(n.lineno for n in hits) == [2, 3, 4]
