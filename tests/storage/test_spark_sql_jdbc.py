@@ -149,3 +149,38 @@ def test_a_postgresql_table_an_s3_folder_and_a_local_parquet_file_in_spark_sql(
     assert [[r["region"], r["visits"], r["orders"]] for r in got] == [
         [k, *v] for k, v in sorted(want.items())
     ]
+
+
+def test_a_jdbc_plugin_created_changed_deleted_over_rest_is_followed(spark, pg, postgresql):
+    from tests.server.helpers import Http
+
+    from drillspark.server import DrillServer
+
+    def post(http: Http, config: dict) -> None:
+        body = json.dumps({"name": "pgrest", "config": config}).encode()
+        status, _, data = http.request(
+            "POST", "/storage/pgrest.json", body, {"Content-Type": "application/json"}
+        )
+        assert status == 200, data
+
+    srv = DrillServer(spark, port=0, workspaces={}).start()
+    try:
+        http = Http(srv.url)
+        post(http, pg)
+        query = "SELECT count(*) FROM pgrest.sales.orders"
+        want = int(_pg_rows(postgresql, "SELECT count(*) FROM sales.orders")[0][0])
+        assert spark.sql(query).first()[0] == want
+        # changed: a wrong password is the catalog's at once (Spark keeps the loaded catalog)
+        post(http, dict(pg, password="other-pw-99"))
+        with pytest.raises(Exception) as e:
+            spark.sql(query).collect()
+        assert "storage plugin 'pgrest'" in str(e.value) and "other-pw-99" not in str(e.value)
+        post(http, pg)
+        assert spark.sql(query).first()[0] == want
+        status, _, _ = http.request("DELETE", "/storage/pgrest.json")
+        assert status == 200
+        with pytest.raises(Exception, match="TABLE_OR_VIEW_NOT_FOUND"):
+            spark.sql(query).collect()
+    finally:
+        srv.stop()
+    assert spark.conf.get("spark.sql.catalog.pgrest", None) is None

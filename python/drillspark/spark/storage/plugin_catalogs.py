@@ -74,7 +74,7 @@ def unregister(spark: SparkSession, name: str) -> bool:
     if held not in OWN_CLASSES:
         return False
     key = _key(name)
-    for old in [k for k in spark.conf.getAll if k.startswith(key + ".")]:
+    for old in [k for k in spark.conf.getAll if k == key or k.startswith(key + ".")]:
         spark.conf.unset(old)
     return True
 

@@ -140,7 +140,8 @@ final case class EmptyTable(tableName: String) extends Table with SupportsRead {
     override def readSchema(): StructType = new StructType()
     override def toBatch: Batch = this
     override def planInputPartitions(): Array[InputPartition] = Array.empty
-    override def createReaderFactory(): PartitionReaderFactory =
+    // no partition: Spark builds the factory, never asks it for a reader
+    override def createReaderFactory(): PartitionReaderFactory = (_: InputPartition) =>
       throw new IllegalStateException(s"$tableName has no pages to read")
   }
 }
