@@ -56,6 +56,13 @@ def test_spark_sql_reads_a_jdbc_plugin_by_its_name(spark, pgs, postgresql):
     public = _pg_rows(postgresql, "SELECT count(*) FROM public.all_types")
     assert [(str(spark.table(f"{NAME}.all_types").count()),)] == public
     assert [(str(spark.sql(f"SELECT count(*) FROM {NAME}.public.all_types").first()[0]),)] == public
+    # Spark's JDBC types, not Drill's mapping (docs/storage.md): smallint SMALLINT, numeric DECIMAL
+    types = dict(spark.table(f"{NAME}.public.all_types").dtypes)
+    assert (types["small_v"], types["num_v"], types["real_v"]) == (
+        "smallint",
+        "decimal(10,2)",
+        "float",
+    )
     # Spark's listings ask the database
     schemas = {r[0] for r in spark.sql(f"SHOW NAMESPACES IN {NAME}").collect()}
     assert {"public", "sales"} <= schemas

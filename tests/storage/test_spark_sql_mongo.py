@@ -70,6 +70,8 @@ def test_spark_sql_reads_a_mongo_plugin_by_its_name(spark, mgs):
         )
         == ours
     )
+    # a column no document holds is NULL (the extension's missing-column rule), as in Drill
+    assert {r[0] for r in spark.sql(f"SELECT nosuch FROM {NAME}.shop.people").collect()} == {None}
     # the push-downs of the drill-mongo source (the same source as drillspark.sql's scans)
     query = f"SELECT sku, qty FROM {NAME}.crm.contacts WHERE qty > 4"
     ours = sorted(tuple(r) for r in spark.sql(query).collect())
