@@ -271,10 +271,10 @@ def session(
     if checked is not None:
         _STORAGE[spark] = checked
         if "spark.remote" not in conf:
-            from drillspark.spark.storage import file_catalogs
+            from drillspark.spark.storage import plugin_catalogs
 
-            # each `file` plugin a Spark catalog of its name: spark.sql reads it too
-            file_catalogs.register_all(spark, checked)
+            # each plugin a Spark catalog of its name: spark.sql reads it too
+            plugin_catalogs.register_all(spark, checked)
     return spark
 
 

@@ -28,6 +28,7 @@ SUITES = [
     "hostile-json",
     "conversions",
     "workspace-paths",
+    "plugin-secrets",
 ]
 
 

@@ -95,13 +95,13 @@ class DrillServer:
             )
         self.auth = Authenticator(self.users)
         self.catalog = Catalog(self.workspaces, self.storage, self.state_dir)
-        # each enabled `file` plugin (a --storage file's, the state's, and from now on those
-        # created, changed, disabled or deleted over REST or the console) is a Spark catalog of
-        # its name, at once: spark.sql in this session reads what the REST API serves
+        # each enabled plugin of a type that has one (a --storage file's, the state's, and from
+        # now on those created, changed, disabled or deleted over REST or the console) is a
+        # Spark catalog of its name, at once: spark.sql in this session reads what REST serves
         self._spark_catalogs: set[str] = set()
         for name in self.catalog.plugin_names():
             config = self.catalog.plugins.get(name)
-            if config is not None and config.type == "file" and config.enabled:
+            if config is not None and config.enabled:
                 self._catalog_changed(name, config)
         self.catalog.listeners.append(self._catalog_changed)
         # Drill's default temporary workspace: dfs.tmp unless the Spark session names another
@@ -169,10 +169,10 @@ class DrillServer:
 
     def _catalog_changed(self, name: str, config: Any) -> None:
         """Plugin `name` changed (None: deleted): its Spark catalog follows it."""
-        from drillspark.spark.storage import file_catalogs
+        from drillspark.spark.storage import plugin_catalogs
 
         raw = None if config is None else config.raw
-        if file_catalogs.follow(self.spark, name, raw):
+        if plugin_catalogs.follow(self.spark, name, raw):
             self._spark_catalogs.add(name)
         else:
             self._spark_catalogs.discard(name)
@@ -227,11 +227,11 @@ class DrillServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
         if self._spark_catalogs and self.spark_failure() is None:
-            from drillspark.spark.storage import file_catalogs
+            from drillspark.spark.storage import plugin_catalogs
 
             self.catalog.listeners.clear()
             for name in sorted(self._spark_catalogs):  # the session outlives its server
-                file_catalogs.unregister(self.spark, name)
+                plugin_catalogs.unregister(self.spark, name)
             self._spark_catalogs.clear()
 
     def __enter__(self) -> DrillServer:

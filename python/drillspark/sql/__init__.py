@@ -114,9 +114,9 @@ def run_sql(
         checked = storage_configs(storage)
         engine.session.take_storage(checked)
         if engine.has_spark:  # and as Spark catalogs, for spark.sql
-            from drillspark.spark.storage import file_catalogs
+            from drillspark.spark.storage import plugin_catalogs
 
-            file_catalogs.register_all(engine.spark, checked)
+            plugin_catalogs.register_all(engine.spark, checked)
     if callback is None:
         results = engine.execute(query)
     else:

@@ -354,6 +354,18 @@ def catalog_name(spark: SparkSession, cfg: JdbcConfig) -> str:
     return name
 
 
+PLUGIN_CATALOG_CLASS = "drillspark.catalog.JdbcPluginCatalog"
+
+
+def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """The confs of plugin `name`'s Spark catalog of its own name (spark.sql's door,
+    plugin_catalogs.py): Spark's JDBC options, as the hidden catalogs of drillspark.sql take
+    them (so both read through Spark's JDBC catalog), and Drill's name rules as `drill.*`. The
+    URL and password sit in confs named `url` and `password`, which Spark's SET redacts."""
+    cfg = JdbcConfig.of(name, config)
+    return cfg.options() | {"drill.caseInsensitiveTableNames": str(cfg.case_insensitive).lower()}
+
+
 def _ident(*parts: str) -> str:
     return ".".join(quote(p) for p in parts)
 

@@ -25,7 +25,7 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from drillspark.plugin_configs.kafka import KafkaConfig
+from drillspark.plugin_configs.kafka import KafkaConfig, is_secret
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
@@ -264,6 +264,26 @@ def _specs(ranges: list[Ranges]) -> str:
 
 def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("true", "1")
+
+
+PLUGIN_CATALOG_CLASS = "drillspark.catalog.KafkaPluginCatalog"
+
+
+def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """The confs of plugin `name`'s Spark catalog of its own name (spark.sql's door,
+    plugin_catalogs.py): what `KafkaEngine.read` gives KafkaPages.plan and the drill reader,
+    with Drill's defaults of the `store.kafka.*` options (a Spark session has no Drill
+    session options). Consumer properties are `prop.<key>`, the secret ones `secret.<key>`,
+    a name Spark's SET redacts."""
+    cfg = config_of(name, config)
+    out = {("secret." if is_secret(k) else "prop.") + k: v for k, v in _props(name, cfg).items()}
+    defaults = {key: default for key, default in OPTIONS.values()}
+    out["pollTimeout"] = str(defaults["pollTimeout"])
+    out["pageMessages"] = str(PAGE_MESSAGES)
+    out["skipInvalidRecords"] = str(_flag(defaults["skipInvalidRecords"])).lower()
+    for key in ("allTextMode", "readNumbersAsDouble", "nanInf", "escapeAnyChar"):
+        out[f"reader.{key}"] = str(_flag(defaults[key])).lower()
+    return out
 
 
 @dataclass

@@ -120,6 +120,24 @@ def table_selection(
     return {"database": db, "collection": coll}
 
 
+PLUGIN_CATALOG_CLASS = "drillspark.catalog.MongoPluginCatalog"
+
+
+def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """The confs of plugin `name`'s Spark catalog of its own name (spark.sql's door,
+    plugin_catalogs.py): what `MongoEngine.read` gives MongoPages.plan and the drill-mongo
+    source. The URI is the conf `url`, which Spark's SET redacts."""
+    cfg = config_of(name, config)
+    out = {
+        "url": _uri(cfg),
+        "batchSize": str(int(cfg.get("batchSize") or 0)),
+        "pageDocuments": str(PAGE_DOCUMENTS),
+    }
+    for drill_name, option in PUSHDOWNS.items():
+        out[option] = str(_optimization(cfg, drill_name)).lower()
+    return out
+
+
 @dataclass
 class MongoEngine(StorageEngine):
     """The `mongo` storage engine of a plan: a scan reads one collection."""
