@@ -4,7 +4,7 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
-import org.apache.spark.sql.drillspark.compat.SinglePartitionScans
+import org.apache.spark.sql.drillspark.compat.{InterruptibleNestedLoops, SinglePartitionScans}
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -56,6 +56,9 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     extensions.injectQueryPostPlannerStrategyRule { _ =>
       SinglePartitionScans(() => DrillConf.flag(DrillConf.SinglePartitionScans, default = false))
     }
+    // physical planning: a nested-loop join's streamed rows check for a cancel one by one, so
+    // a cancelled query's task stops (one batch of them can be hours of such a join's work)
+    extensions.injectQueryPostPlannerStrategyRule { _ => InterruptibleNestedLoops }
   }
 }
 
