@@ -1,5 +1,5 @@
 """What a scan tells Spark's planner of its size (source/input/ScanSize, the scans'
-SupportsReportStatistics; opt-in, spark.drillspark.scanStatistics): the files' length, so that a join with a small file broadcasts that
+SupportsReportStatistics; on by default, spark.drillspark.scanStatistics): the files' length, so that a join with a small file broadcasts that
 side instead of shuffling both (issue 37: BI charts join small files). Sizes are checked
 against the files' lengths on disk; answers against sums computed here."""
 
@@ -19,8 +19,8 @@ UNKNOWN = 2**63 - 1  # spark.sql.defaultSizeInBytes: Spark's "large" when a scan
 
 @pytest.fixture(autouse=True)
 def sizes(spark):
-    # opt-in for now (docs/scan.md): a nested-loop join of small files is slow to cancel
-    # and the one-partition rule (opt-in too) that joins two small sides in place
+    # both on by default (docs/scan.md); set here so that a test that turns one off and then
+    # unsets it cannot change the others
     spark.conf.set("spark.drillspark.scanStatistics", "true")
     spark.conf.set("spark.drillspark.singlePartitionScans", "true")
     yield
@@ -55,7 +55,7 @@ def plan_of(df) -> str:
 
 
 def test_a_scan_reports_its_files_length(spark, files):
-    spark.conf.unset("spark.drillspark.scanStatistics")  # off by default: no size
+    spark.conf.set("spark.drillspark.scanStatistics", "false")  # off: no size
     assert size_of(spark.read.format("drill").load(str(files / "names.json"))) == UNKNOWN
     spark.conf.set("spark.drillspark.scanStatistics", "true")
     for name, fmt in (
