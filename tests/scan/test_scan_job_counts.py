@@ -70,7 +70,7 @@ def test_an_aggregate_over_one_partition_runs_one_stage(spark, table, tmp_path):
     (compat/SinglePartitionScans): a GROUP BY over a small file is one job of one stage, not
     two jobs and three stages (issue 37, the BI charts); through Spark's door and Drill SQL,
     for the json, text and Parquet readers. A scan of several partitions keeps its shuffle.
-    Opt-in (spark.drillspark.singlePartitionScans, docs/scan.md)."""
+    On by default (spark.drillspark.singlePartitionScans, docs/scan.md)."""
     spark.conf.set("spark.drillspark.singlePartitionScans", "true")
     try:
         _one_stage(spark, table, tmp_path)

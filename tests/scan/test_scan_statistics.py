@@ -1,5 +1,5 @@
 """What a scan tells Spark's planner of its size (source/input/ScanSize, the scans'
-SupportsReportStatistics; opt-in, spark.drillspark.scanStatistics): the files' length, so that a join with a small file broadcasts that
+SupportsReportStatistics; on by default, spark.drillspark.scanStatistics): the files' length, so that a join with a small file broadcasts that
 side instead of shuffling both (issue 37: BI charts join small files). Sizes are checked
 against the files' lengths on disk; answers against sums computed here."""
 
@@ -19,8 +19,8 @@ UNKNOWN = 2**63 - 1  # spark.sql.defaultSizeInBytes: Spark's "large" when a scan
 
 @pytest.fixture(autouse=True)
 def sizes(spark):
-    # opt-in for now (docs/scan.md): a nested-loop join of small files is slow to cancel
-    # and the one-partition rule (opt-in too) that joins two small sides in place
+    # both on by default (docs/scan.md); set here so that a test that turns one off and then
+    # unsets it cannot change the others
     spark.conf.set("spark.drillspark.scanStatistics", "true")
     spark.conf.set("spark.drillspark.singlePartitionScans", "true")
     yield
@@ -55,7 +55,7 @@ def plan_of(df) -> str:
 
 
 def test_a_scan_reports_its_files_length(spark, files):
-    spark.conf.unset("spark.drillspark.scanStatistics")  # off by default: no size
+    spark.conf.set("spark.drillspark.scanStatistics", "false")  # off: no size
     assert size_of(spark.read.format("drill").load(str(files / "names.json"))) == UNKNOWN
     spark.conf.set("spark.drillspark.scanStatistics", "true")
     for name, fmt in (
@@ -127,3 +127,89 @@ def test_a_side_above_the_threshold_is_not_hashed(spark, files):
         spark.conf.unset("spark.sql.autoBroadcastJoinThreshold")
     assert "SortMergeJoin" in plan and "HashJoin" not in plan, plan
     assert rows == [(f"n{k}", 40) for k in range(5)]
+
+
+def test_a_small_file_joined_above_a_join_of_multi_partition_scans(spark, files):
+    # a sort-merge join of a one-partition scan (marked by compat/SinglePartitionScans) with a
+    # scan of several partitions, and a small file broadcast to it: the rule asked that join
+    # its partitioning before Spark's exchanges made its sides agree, and Spark refused
+    # ("PartitioningCollection requires all of its partitionings have the same
+    # numPartitions": TPC-H q05, q08, q09, q10 at scale 1)
+    a = spark.read.format("drill").option("splitBytes", "256").load(str(files / "facts.json"))
+    b = spark.read.format("drill").load(str(files / "facts.json"))
+    names = spark.read.format("drill").load(str(files / "names.json"))
+    assert a.rdd.getNumPartitions() > 1
+    assert b.rdd.getNumPartitions() == 1 and names.rdd.getNumPartitions() == 1
+    # the facts (3 kB) too large to broadcast, the names (under 200 bytes) small enough
+    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "1000")
+    try:
+        joined = (
+            a.select("k", "v")
+            .join(b.selectExpr("v", "v * 2 AS w"), "v")
+            .join(names, "k")
+            .groupBy("name")
+            .agg({"w": "sum", "v": "count"})
+        )
+        plan = plan_of(joined)
+        rows = sorted(map(tuple, joined.select("name", "count(v)", "sum(w)").collect()))
+    finally:
+        spark.conf.unset("spark.sql.autoBroadcastJoinThreshold")
+    assert "SortMergeJoin" in plan and "BroadcastHashJoin" in plan, plan
+    expected = [(f"n{k}", 40, sum(2 * v for v in range(200) if v % 5 == k)) for k in range(5)]
+    assert rows == expected
+
+
+def test_a_cancelled_nested_loop_join_stops_its_task(spark, tmp_path):
+    # with sizes, a non-equi join of two small files is a broadcast nested-loop join whose
+    # generated code checked for a cancel only between the scan's batches, each hours of its
+    # work: the job was cancelled and its task kept computing (the shell's Ctrl-C test with
+    # the scan options on). compat/InterruptibleNestedLoops: its streamed rows check one by one
+    import threading
+    import time
+
+    with open(tmp_path / "n.json", "w") as f:
+        for i in range(20000):
+            f.write(json.dumps({"i": i, "s": "x" * 40 + str(i)}) + "\n")
+    df = spark.read.format("drill").load(str(tmp_path / "n.json"))
+    df.createOrReplaceTempView("n_cancel")
+    slow = spark.sql(
+        "SELECT count(*) AS c FROM n_cancel a, n_cancel b "
+        "WHERE regexp_replace(a.s, 'x+', 'y') < regexp_replace(b.s, 'x+', 'z')"
+    )
+    assert "BroadcastNestedLoopJoin" in plan_of(slow)
+    context = spark.sparkContext
+    tracker = context.statusTracker()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        context.addJobTag("nested-loop-cancel")
+        context.setLocalProperty("spark.job.interruptOnCancel", "true")
+        try:
+            slow.collect()
+        except Exception as e:  # noqa: BLE001 - the cancel's error, checked below
+            failure.append(e)
+
+    def running() -> int:
+        return sum(e.numRunningTasks for e in tracker.getExecutorInfos())
+
+    before = set(tracker.getJobIdsForGroup(None))
+
+    def joining() -> bool:
+        # the broadcast's job has a job group of its own; the join's job has none
+        ours = set(tracker.getJobIdsForGroup(None)) - before
+        return bool(ours & set(tracker.getActiveJobsIds())) and running() > 0
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    end = time.monotonic() + 120
+    while not joining() and time.monotonic() < end:
+        time.sleep(0.2)
+    assert joining()
+    time.sleep(2)  # well inside the join's minutes of work
+    context.cancelJobsWithTag("nested-loop-cancel")
+    worker.join(60)
+    end = time.monotonic() + 30
+    while running() and time.monotonic() < end:
+        time.sleep(0.2)
+    assert running() == 0 and not worker.is_alive()
+    assert failure and "cancelled" in str(failure[0])

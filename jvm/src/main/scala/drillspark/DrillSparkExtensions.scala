@@ -4,7 +4,7 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
-import org.apache.spark.sql.drillspark.compat.SinglePartitionScans
+import org.apache.spark.sql.drillspark.compat.{InterruptibleNestedLoops, SinglePartitionScans}
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -52,10 +52,15 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     extensions.injectOptimizerRule { _ => FlattenAsExplode }
 
     // physical planning, before Spark adds its exchanges: a scan of one partition plans no
-    // shuffle above it (small inputs: BI tools' statements); opt-in for now (docs/scan.md)
+    // shuffle above it (small inputs: BI tools' statements). On by default since its two known
+    // failures were fixed (TPC-H q05/q08/q09/q10, a cancel of a nested-loop join) and the scan,
+    // translator, conformance and cancel tests and all 22 TPC-H answers held with it (docs/scan.md)
     extensions.injectQueryPostPlannerStrategyRule { _ =>
-      SinglePartitionScans(() => DrillConf.flag(DrillConf.SinglePartitionScans, default = false))
+      SinglePartitionScans(() => DrillConf.flag(DrillConf.SinglePartitionScans, default = true))
     }
+    // physical planning: a nested-loop join's streamed rows check for a cancel one by one, so
+    // a cancelled query's task stops (one batch of them can be hours of such a join's work)
+    extensions.injectQueryPostPlannerStrategyRule { _ => InterruptibleNestedLoops }
   }
 }
 

@@ -19,12 +19,11 @@ object DrillConf {
   val MissingColumnsType = "spark.drillspark.missingColumns.type"
 
   /** A scan of one input partition plans no shuffle above it (compat's SinglePartitionScans;
-   * default false: with it, the shell's Ctrl-C did not cancel a one-stage query: docs/scan.md). */
+   * default true: docs/scan.md). */
   val SinglePartitionScans = "spark.drillspark.singlePartitionScans"
 
   /** Drill scans report their files' size to Spark's planner (source.input.ScanSize; default
-   * false for now: a nested-loop join then broadcasts, and a cancel of it under load left its
-   * task running: docs/scan.md). */
+   * true: docs/scan.md). */
   val ScanStatistics = "spark.drillspark.scanStatistics"
 
   /** Which scanner discovers a JSON file's schema, a diagnostic: fast, jackson or bytes (ScannerMode). */

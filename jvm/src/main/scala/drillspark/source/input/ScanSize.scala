@@ -19,9 +19,9 @@ import drillspark.functions.DrillConf
  * The length is not scaled down to the columns read (Spark's own file scans do): a text's
  * length is the safe side of its rows' size.
  *
- * Opt-in for now (spark.drillspark.scanStatistics=true): with sizes, a non-equi join of two
- * small files becomes a broadcast nested-loop join, and under load a cancel of one left its
- * task running (docs/scan.md).
+ * On by default (spark.drillspark.scanStatistics=false turns it off): it was opt-in while a
+ * cancel of the broadcast nested-loop join that sizes allow left its task running, which
+ * compat's InterruptibleNestedLoops fixed (docs/scan.md).
  */
 object ScanSize {
   /** Compressed by a suffix, beyond the codecs the readers decode ([[JsonInput.CompressionSuffixes]]). */
@@ -39,7 +39,7 @@ object ScanSize {
 
   /** Spark's statistics of a scan of `files`: their size when known, the row count unknown. */
   def statistics(files: Seq[InputFile]): Statistics =
-    statistics(if (DrillConf.flag(DrillConf.ScanStatistics, default = false)) bytes(files) else None)
+    statistics(if (DrillConf.flag(DrillConf.ScanStatistics, default = true)) bytes(files) else None)
 
   def statistics(size: Option[Long]): Statistics = new Statistics {
     override def sizeInBytes(): OptionalLong = size.fold(OptionalLong.empty())(OptionalLong.of)

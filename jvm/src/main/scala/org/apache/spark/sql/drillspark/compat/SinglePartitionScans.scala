@@ -1,9 +1,10 @@
 package org.apache.spark.sql.drillspark.compat
 
-import org.apache.spark.sql.catalyst.plans.physical.SinglePartition
+import org.apache.spark.sql.catalyst.optimizer.BuildLeft
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{CoalesceExec, SparkPlan}
+import org.apache.spark.sql.execution.{CoalesceExec, SparkPlan, UnaryExecNode}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+import org.apache.spark.sql.execution.exchange.Exchange
 import org.apache.spark.sql.execution.joins.{BroadcastHashJoinExec, ShuffledHashJoinExec}
 import org.apache.spark.sql.internal.SQLConf
 
@@ -47,8 +48,29 @@ final case class SinglePartitionScans(enabled: () => Boolean) extends Rule[Spark
   }
 
   /** One partition that Spark's EnsureRequirements leaves in place for a join (its own test). */
-  private def single(p: SparkPlan): Boolean = p.outputPartitioning == SinglePartition &&
+  private def single(p: SparkPlan): Boolean = onePartition(p) &&
     p.logicalLink.forall(_.stats.sizeInBytes <= SQLConf.get.getConf(SQLConf.MAX_SINGLE_PARTITION_BYTES))
+
+  /**
+   * Whether `p` is one partition with no exchange to come between it and the marked scans. This
+   * rule runs before EnsureRequirements, when a plan's outputPartitioning is not settled yet: a
+   * shuffled join whose sides differ in partition count (a marked scan and a scan of several
+   * partitions: TPC-H q05, q08, q09, q10) throws when asked, as PartitioningCollection requires
+   * one count, until exchanges make the sides agree. So it is read from the plan's shape, and a
+   * node's outputPartitioning is asked only once every path below it is known to be one
+   * partition: a marked scan; a broadcast hash join's streamed side; both sides of a hash join
+   * made here; an operator of one child (one partition satisfies every distribution but a
+   * broadcast, so none gets an exchange) that keeps the count at one. An exchange, a coalesce
+   * to more, a union, a leaf: not known.
+   */
+  private def onePartition(p: SparkPlan): Boolean = p match {
+    case CoalesceExec(1, _) => true
+    case _: Exchange | _: CoalesceExec => false
+    case j: BroadcastHashJoinExec => onePartition(if (j.buildSide == BuildLeft) j.right else j.left)
+    case j: ShuffledHashJoinExec => onePartition(j.left) && onePartition(j.right)
+    case u: UnaryExecNode => onePartition(u.child) && u.outputPartitioning.numPartitions == 1
+    case _ => false
+  }
 
   /** Scans of this extension's tables (drill, drill-text and the other formats, drill-parquet,
    * whose one-file scans are Spark's own ParquetScan over our table). */
