@@ -113,9 +113,11 @@ def is_unit(item: pytest.Item) -> bool:
 
 # The long tier: the long fuzzing pass, the separate deployments (local-cluster, Spark
 # Connect, pyspark shells, spark-submit, a wheel installed elsewhere) and the load tests
-# (millions of rows through a server), and single tests of 40 s or more (`make test` prints its
-# 40 slowest). `make test` leaves them out to stay near 20 minutes on 2 cores; `make test-long` and CI (.ci/run) run them. A test
-# of the tier runs only when the marker expression names its marker (`pytest -m deploy`).
+# (millions of rows through a server), and single tests slow by nature (20 s or more; `make test`
+# prints its 40 slowest) whose behaviour a test of `make test` also covers (the mark's comment
+# names it). `make test` leaves them out to stay near 20 minutes on 2 cores; `make test-long`
+# and CI (.ci/run) run them (docs/architecture.md, Tests). A test of the tier runs only when the
+# marker expression names its marker (`pytest -m deploy`).
 LONG_MARKERS = ("fuzz", "deploy", "load")
 
 

@@ -67,6 +67,11 @@ def test_shell_first_statement_while_spark_starts(tmp_path):
             term.close()
 
 
+# the long tier: two Spark starts, 20-38 s of `make test`. Covered there by
+# test_shell_first_statement_while_spark_starts (the same progress line and JVM stderr filter
+# on a terminal), tests/foundation/test_jvm_stderr.py (the filter drops the notice) and
+# tests/sql/test_sql_shell.py::test_progress_line_appears_for_slow_statements_and_is_erased
+@pytest.mark.load
 def test_sql_on_a_terminal_says_starting_spark_and_nothing_else(tmp_path):
     (tmp_path / "t.json").write_text('{"a": 1}\n{"a": 2}\n')
     query = "select count(*) as n from dfs.`t.json`"
