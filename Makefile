@@ -17,7 +17,7 @@ DRILL_CLIENTS := tests/native/jars/.fetched
 FLIGHT_CLIENTS := tests/flight/jars/.fetched
 # The `jdbc` plugin's JDBC drivers (PostgreSQL's, MariaDB Connector/J from Maven Central; tools/fetch_jdbc_drivers.py)
 DRIVERS := python/drillspark/jars/drivers/.fetched
-# the format readers' Java libraries (Apache POI, excel-streaming-reader; tools/fetch_format_jars.py)
+# the format readers' Java libraries (Apache POI, excel-streaming-reader, Yauaa; tools/fetch_format_jars.py)
 FORMAT_JARS := python/drillspark/jars/formats/.fetched
 HADOOP_JARS := python/drillspark/jars/hadoop/.fetched
 # Hadoop's MiniDFSCluster for the hdfs:// tests (tools/fetch_hdfs_test_jars.py)
@@ -96,7 +96,7 @@ $(DRIVERS): tools/fetch_jdbc_drivers.py tools/pinned_jars.py
 # into python/drillspark/jars/formats/ (the extension compiles against them; session() puts them
 # on spark.jars; tools/build_jar.py fetches them too when they are missing).
 $(FORMAT_JARS): tools/fetch_format_jars.py tools/pinned_jars.py
-	@echo "make: fetching the format readers' libraries (Apache POI 5.4.1, excel-streaming-reader 5.1.0: 13 MB from Maven Central) ..."
+	@echo "make: fetching the format readers' libraries (Apache POI 5.4.1, excel-streaming-reader 5.1.0, Yauaa 7.19.2: 16 MB from Maven Central) ..."
 	$(PYTHON) tools/fetch_format_jars.py
 
 # Hadoop's S3A file system for `file` plugins on s3a:// (hadoop-aws 3.5.0, pyspark's Hadoop, and

@@ -1,6 +1,7 @@
 """Fetch the Java libraries drillspark's format readers use beside Spark's own jars: Apache POI
 and the streaming xlsx reader Drill 1.22's `excel` format uses (com.github.pjfanning:
-excel-streaming-reader), with the POI dependencies pyspark does not ship (Apache License 2.0).
+excel-streaming-reader), with the POI dependencies pyspark does not ship, and Yauaa (the
+user-agent analyzer of httpd's `parseUserAgent`) with its two (Apache License 2.0).
 
 Each jar is checked against its SHA-1 (pinned here; the `.sha1` Maven Central publishes next to
 it must agree) and lands in python/drillspark/jars/formats/: a git-ignored folder the wheel
@@ -41,6 +42,20 @@ JARS: tuple[PinnedJar, ...] = (
     PinnedJar("com.zaxxer", "SparseBitSet", "1.3", "533eac055afe3d5f614ea95e333afd6c2bde8f26"),
     PinnedJar(
         "com.github.virtuald", "curvesapi", "1.08", "3d3d36568154059825089b289dcfca481fe44e2c"
+    ),
+    # httpd parseUserAgent: Yauaa 7.19.2, the version Drill 1.22's httpd plugin runs (it shades
+    # its ANTLR and SnakeYAML; commons-text/-lang3/-collections4 come from Spark's jars)
+    PinnedJar(
+        "nl.basjes.parse.useragent", "yauaa", "7.19.2", "7a8abafea59a4d7ee8c4caf4815501ba64d6bd5a"
+    ),
+    PinnedJar(
+        "nl.basjes.collections", "prefixmap", "2.0", "c3b4e5a19bfa6dad68e079ed9ce4241d0d928f10"
+    ),
+    PinnedJar(
+        "com.github.ben-manes.caffeine",
+        "caffeine",
+        "3.1.6",
+        "3646a0d1b1abe6a31f72f2237d9004d10a5be91d",
     ),
 )
 

@@ -20,17 +20,12 @@ class HttpdFormat(FormatPlugin):
         Option("timestampFormat", None, (str,), "the pattern of %t (default Apache's)"),
         Option("maxErrors", 0, (int,), "lines no format fits before the read fails"),
         Option("flattenWildcards", False, (bool,), "query parameters as columns, not maps"),
-        Option("parseUserAgent", False, (bool,), "Drill's user-agent analysis (not read here)"),
+        Option("parseUserAgent", False, (bool,), "the user agent's fields (Yauaa) as columns"),
         Option("logParserRemapping", None, (str,), "Drill's field type remapping (not read here)"),
     )
 
     @classmethod
     def validate(cls, config: dict[str, Any], where: str) -> None:
-        if config.get("parseUserAgent"):
-            raise FormatError(
-                f"{where}option 'parseUserAgent' (Drill's user-agent analysis with the yauaa "
-                "library) is not supported by drillspark; request_user-agent holds the text"
-            )
         if config.get("logParserRemapping"):
             raise FormatError(f"{where}option 'logParserRemapping' is not supported by drillspark")
 
