@@ -14,12 +14,10 @@ from sqlglot.parsers.drill import DrillParser
 from sqlglot.tokens import TokenType
 
 from drillspark.plan.depth import MAX_SQL_NESTING, RECURSION_LIMIT, room
-from drillspark.plan.expr_parser import ExpressionError
 from drillspark.plan.model import LogicalPlan
 from drillspark.plan.operators import Store
 from drillspark.sql.catalog import named_table
 from drillspark.sql.errors import (
-    QueryPlanError,
     SqlError,
     SqlSyntaxError,
     UnsupportedSqlError,
@@ -173,10 +171,6 @@ def compile_query(text: str, session: SqlSession) -> CompiledQuery:
             return _compile(text, session)
     except RecursionError:
         raise _too_deep(text) from None
-    except ExpressionError as e:  # the lowering's bug, not the statement's: said so
-        raise QueryPlanError(
-            f"the SQL lowering wrote an expression it cannot read: {e}", text
-        ) from None
 
 
 def _compile(text: str, session: SqlSession) -> CompiledQuery:
