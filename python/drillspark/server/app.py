@@ -17,6 +17,7 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 from drillspark.errors import UsageError
+from drillspark.plugin_configs.bootstrap import BUILT_IN
 from drillspark.server.auth import Authenticator, SessionStore, User
 from drillspark.server.catalog import Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
@@ -99,10 +100,12 @@ class DrillServer:
         # now on those created, changed, disabled or deleted over REST or the console) is a
         # Spark catalog of its name, at once: spark.sql in this session reads what REST serves
         self._spark_catalogs: set[str] = set()
+        # the built-in plugins whose catalog (the session's own `dfs`) this server disabled
+        self._put_away: set[str] = set()
         for name in self.catalog.plugin_names():
             config = self.catalog.plugins.get(name)
-            if config is not None and config.enabled:
-                self._catalog_changed(name, config)
+            if config is not None and (config.enabled or name in BUILT_IN):
+                self._catalog_changed(name, config)  # a built-in disabled: its catalog gone
         self.catalog.listeners.append(self._catalog_changed)
         # Drill's default temporary workspace: dfs.tmp unless the Spark session names another
         self.catalog.temporary_workspace = (
@@ -176,6 +179,11 @@ class DrillServer:
             self._spark_catalogs.add(name)
         else:
             self._spark_catalogs.discard(name)
+        if name in BUILT_IN:  # its catalog is the session's: gone while disabled here
+            if config is not None and config.enabled:
+                self._put_away.discard(name)
+            else:
+                self._put_away.add(name)
 
     # --------------------------------------------------------------- lifecycle
     @property
@@ -226,13 +234,16 @@ class DrillServer:
         self.log_buffer.detach()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        if self._spark_catalogs and self.spark_failure() is None:
+        if (self._spark_catalogs or self._put_away) and self.spark_failure() is None:
             from drillspark.spark.storage import plugin_catalogs
 
             self.catalog.listeners.clear()
             for name in sorted(self._spark_catalogs):  # the session outlives its server
                 plugin_catalogs.unregister(self.spark, name)
+            for name in sorted(self._put_away):  # and gets its own built-in catalogs back
+                plugin_catalogs.restore(self.spark, name)
             self._spark_catalogs.clear()
+            self._put_away.clear()
 
     def __enter__(self) -> DrillServer:
         return self.start()

@@ -182,9 +182,12 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
 
   override def loadTable(ident: Identifier): Table = {
     val now = scala.util.Try(confs(catalogName)).getOrElse(taken)
-    // a plugin's catalog whose plugin was deleted or disabled: Python unset its confs, and
-    // Spark keeps the loaded catalog, which must not fall back to dfs's own workspaces
-    if (taken.contains("connection") && !now.contains("connection")) throw new NoSuchTableException(
+    // a plugin's catalog whose plugin was deleted or disabled (`dfs` too): Python unset its
+    // confs, its class among them, and Spark keeps the loaded catalog, which must not answer
+    // any more (nor fall back to the built-in workspaces)
+    val registered = scala.util.Try(SparkSession.active.conf.getOption(s"spark.sql.catalog.$catalogName"))
+      .toOption.forall(_.isDefined)
+    if (!registered || (taken.contains("connection") && !now.contains("connection"))) throw new NoSuchTableException(
       "TABLE_OR_VIEW_NOT_FOUND", Map("relationName" -> (s"${quoted(ident)} (storage plugin " +
         s"'$catalogName' was deleted or disabled)"), "searchPath" -> s"[`$catalogName`]"), None)
     if (now != taken) initialize(catalogName, new CaseInsensitiveStringMap(now.asJava))
