@@ -26,7 +26,7 @@ from drillspark.plugin_configs.registry import config_from_json, drill_ships, su
 from drillspark.plugin_configs.state import PluginState
 from drillspark.server.queries import ConfinedSession
 from drillspark.server.shown_paths import location
-from drillspark.sql.errors import TableNotFoundError, UnsupportedSqlError, ValidationError
+from drillspark.sql.errors import UnsupportedSqlError, ValidationError
 from drillspark.sql.session import SQL_READS, SqlSession, with_default_workspaces
 
 # the option the server itself reads (drillspark.options: effect SERVER)
@@ -41,22 +41,17 @@ CP_FORMATS = {name: FORMATS[name] for name in ("parquet", "avro", "json", "csvh"
 
 
 class DisablingSession(ConfinedSession):
-    """A ConfinedSession in which the plugins the catalog disabled cannot be read."""
+    """A ConfinedSession in which the plugins the catalog disabled cannot be read: a disabled
+    built-in one is no `home` / `classpath` of the session (its names resolve nowhere, as in
+    drillspark.sql), and a table name under any disabled plugin says how to enable it."""
 
-    disabled: frozenset[str] = frozenset()
-    # plugins a query cannot read here (another type, or not yet wired), with the reason
+    # plugins a query cannot read here (disabled, another type, or not yet wired), with the reason
     unqueryable: Mapping[str, str] = {}
 
     def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> Any:
         if len(parts) > 1 and parts[0].lower() in self.unqueryable:
             raise UnsupportedSqlError(self.unqueryable[parts[0].lower()])
-        table = super().resolve_table(parts, check)
-        if table.plugin in self.disabled:
-            raise TableNotFoundError(
-                f"schema '{table.plugin}' is disabled "
-                f"(GET /storage/{table.plugin}/enable/true enables it)"
-            )
-        return table
+        return super().resolve_table(parts, check)
 
 
 class Catalog:
@@ -115,7 +110,9 @@ class Catalog:
             s = DisablingSession(workspaces=dict(self.workspaces))
             s.formats = dict(self.dfs_formats)
             s.default_formats = dict(self.dfs_default_formats)
-            s.disabled = frozenset(self.disabled)
+            # the built-in plugins, unless disabled (then the session does without them)
+            s.home = None if FILE_PLUGIN in self.disabled else FILE_PLUGIN
+            s.classpath = None if CLASSPATH_PLUGIN in self.disabled else CLASSPATH_PLUGIN
             s.unqueryable = self._unqueryable
             s.plugins = dict(self._sql_plugins)
             s.system_options = dict(self.system_options)
@@ -268,9 +265,7 @@ class Catalog:
             raise ValidationError(str(e)) from None
 
     def not_queryable(self, name: str) -> str | None:
-        """Why a query cannot read plugin `name` here, or None (dfs, cp: it can)."""
-        if name in BUILT_IN:
-            return None
+        """Why a query cannot read plugin `name` here, or None (dfs, cp, when enabled: it can)."""
         config = self.plugins.get(name)
         if config is None:
             return None
@@ -281,7 +276,7 @@ class Catalog:
             )
         if not config.enabled:
             return f"schema '{name}' is disabled (GET /storage/{name}/enable/true enables it)"
-        if config.type in SQL_READS:
+        if name in BUILT_IN or config.type in SQL_READS:
             return None
         return (
             f"storage plugin '{name}' ({config.type}) is configured, but drillspark's SQL "
