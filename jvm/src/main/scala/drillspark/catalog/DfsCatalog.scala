@@ -111,7 +111,9 @@ object Workspace {
  * or `tmp`. See docs/scan.md.
  */
 class DfsCatalog extends TableCatalog with DrillCatalog {
-  private var catalogName: String = "dfs"
+  // the name the catalog was registered under (spark.sql.catalog.<name>: Drill's `dfs`, or any
+  // `file` plugin's name), set by initialize before Spark asks anything of it
+  private var catalogName: String = _
   private var workspaces: Map[String, Workspace] = Map.empty
   private var defaultWs: Workspace = Workspace(DfsCatalog.Default, None, allowOutside = true, None)
   private var sourceOptions: Map[String, String] = Map.empty
