@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 
 import pytest
 from tests.server.helpers import Http
@@ -124,3 +125,34 @@ def test_a_server_without_dfs_and_cp_answers_as_drillspark_sql_does(spark, peopl
     # the session outlives its server: its own dfs catalog is back
     assert spark.conf.get(CATALOG) == "drillspark.catalog.DfsCatalog"
     assert _count(spark, table) == len(PEOPLE)
+
+
+def _placeholders(http: Http) -> list[str]:
+    status, _, page = http.get("/query")
+    assert status == 200
+    return re.findall(r'placeholder="([^"]*)"', page.decode())
+
+
+def test_the_consoles_query_examples_name_a_schema_the_server_has(spark, people, tmp_path):
+    """The query page's placeholders (its default schema and SQL examples) name a workspace of
+    this server: `dfs.data` when the operator gave `--workspace data=...`, the `file` plugin
+    that holds the data when `dfs` is disabled, never a plugin that is not there."""
+    srv = DrillServer(spark, port=0, workspaces={"data": str(people)}).start()
+    try:
+        shown = _placeholders(Http(srv.url))
+        assert shown == ["e.g. dfs.data", "SELECT * FROM dfs.data.`file.json` LIMIT 10"], shown
+    finally:
+        srv.stop()
+    storage = {
+        "dfs": {"enabled": False},
+        "files": {"type": "file", "workspaces": {"sales": {"location": str(people)}}},
+    }
+    srv = DrillServer(spark, port=0, workspaces={}, storage=storage).start()
+    try:
+        http = Http(srv.url)
+        shown = _placeholders(http)
+        assert shown == ["e.g. files.sales", "SELECT * FROM files.sales.`file.json` LIMIT 10"]
+        # the example is a schema the server answers for
+        assert http.query("USE files.sales")["queryState"] == "COMPLETED"
+    finally:
+        srv.stop()

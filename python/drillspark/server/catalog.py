@@ -19,6 +19,8 @@ from drillspark.plugin_configs.bootstrap import (
     CLASSPATH_PLUGIN,
     DEFAULT_TEMPORARY_WORKSPACE,
     FILE_PLUGIN,
+    ROOT_WORKSPACE,
+    TMP_WORKSPACE,
     WRITABLE_WORKSPACES,
 )
 from drillspark.plugin_configs.file import FileConfig
@@ -124,6 +126,20 @@ class Catalog:
         if default_schema is not None:
             s.use(default_schema)
         return s
+
+    def example_schema(self) -> str:
+        """A schema of this server for the console's examples (the query page's default schema
+        and SQL): a workspace of the home plugin or of another `file` plugin, one the operator
+        configured before the built-in `root` and `tmp`; never a disabled or missing plugin."""
+        session = self.session(None, {})
+        shown = [
+            name
+            for name in session.schemas()
+            if "." in name and name.split(".", 1)[0] != session.classpath
+        ]
+        built_in = (ROOT_WORKSPACE, TMP_WORKSPACE, "default")
+        configured = [name for name in shown if name.split(".", 1)[1] not in built_in]
+        return next(iter(configured or shown), "plugin.workspace")
 
     def request_options(self, options: dict[str, Any]) -> dict[str, object]:
         """A request's `options` by Drill's names, each value in its option's kind: Drill
