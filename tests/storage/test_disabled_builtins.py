@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
+import socket
+import subprocess
+import sys
 
 import pytest
 from tests.server.helpers import Http
 
 import drillspark
 from drillspark.server import DrillServer
+from drillspark.sql.temporary import OWNER_FILE
 
 PEOPLE = [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}, {"id": 3, "name": "Cy"}]
 CATALOG = "spark.sql.catalog.dfs"
@@ -156,3 +161,34 @@ def test_the_consoles_query_examples_name_a_schema_the_server_has(spark, people,
         assert http.query("USE files.sales")["queryState"] == "COMPLETED"
     finally:
         srv.stop()
+
+
+def test_a_server_clears_a_dead_servers_temporary_tables_where_they_are(spark, tmp_path):
+    """At start a server removes the session folders a crashed server of this host left in
+    its default temporary workspace: the one drill.exec.default_temporary_workspace names
+    (`files.tmp` here), not `dfs.tmp` whatever it is set to. A live process's folder stays."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    for name, pid in (("dead-session", int(gone.stdout)), ("live-session", os.getpid())):
+        (scratch / name).mkdir()
+        (scratch / name / OWNER_FILE).write_text(f"{socket.gethostname()} {pid}")
+        (scratch / name / "t").mkdir()
+    storage = {
+        "dfs": {"enabled": False},
+        "files": {
+            "type": "file",
+            "workspaces": {"tmp": {"location": str(scratch), "writable": True}},
+        },
+    }
+    spark.conf.set(TEMPORARY, "files.tmp")
+    try:
+        DrillServer(spark, port=0, workspaces={}, storage=storage).start().stop()
+    finally:
+        spark.conf.unset(TEMPORARY)
+    assert sorted(p.name for p in scratch.iterdir()) == ["live-session"]

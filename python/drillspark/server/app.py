@@ -112,7 +112,7 @@ class DrillServer:
             temporary.workspace_setting(self.spark) or self.catalog.temporary_workspace
         )
         # temporary tables a crashed server of this host left in its temporary workspace
-        tmp = self.catalog.workspaces.get("tmp")
+        tmp = self._temporary_folder()
         for name in temporary.remove_orphans(tmp) if tmp else []:
             log.info("removed the temporary tables of a session of a process now gone: %s", name)
         self.sessions = SessionStore(
@@ -169,6 +169,21 @@ class DrillServer:
         self.failure: str | None = None
         self.on_failure: Callable[[str], None] | None = None
         self._stopping = threading.Event()
+
+    def _temporary_folder(self) -> str | None:
+        """The local folder of the server's default temporary workspace (Drill's
+        drill.exec.default_temporary_workspace: dfs.tmp or another file plugin's); None when it
+        is remote or no writable workspace (CREATE TEMPORARY TABLE then says why)."""
+        from drillspark.spark.storage import filesystems
+        from drillspark.sql.catalog import temp_folder
+
+        session = self.catalog.session(None, {})
+        session.spark_provider = lambda: self.spark
+        try:
+            folder = temp_folder(session)
+        except SqlError:
+            return None
+        return None if filesystems.is_remote(folder) else folder
 
     def _catalog_changed(self, name: str, config: Any) -> None:
         """Plugin `name` changed (None: deleted): its Spark catalog follows it."""
