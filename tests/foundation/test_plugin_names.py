@@ -3,7 +3,8 @@ drillspark/plugin_configs/ (its bootstrap module): every other module asks it, o
 session (which may be given other names, or none), which plugin is the home file plugin or
 serves the classpath (#31). A string literal that is one of those names, or a schema of one
 (`"dfs.tmp"`, `"cp.default"`, an f-string's `"dfs."`), anywhere outside that package, fails
-here; docstrings and longer texts (help, examples) do not count."""
+here; docstrings and longer texts (help, examples) do not count. The extension's Scala sources
+are read the same way: a catalog's name is the one it was registered under."""
 
 from __future__ import annotations
 
@@ -74,6 +75,48 @@ def test_every_allowed_literal_is_still_there():
     found = _literals()
     stale = [key for key in ALLOWED if key not in found]
     assert not stale, f"remove from ALLOWED: {stale}"
+
+
+# the extension's sources: a catalog's name is the one it was registered under
+# (spark.sql.catalog.<name>), never a default spelled in Scala
+SCALA = Path(__file__).resolve().parents[2] / "jvm" / "src" / "main" / "scala"
+STRING = re.compile(r'"""(.*?)"""|"((?:[^"\\\n]|\\.)*)"', re.S)
+CHAR = re.compile(r"'(?:\\u[0-9a-fA-F]{4}|\\.|[^'\\\n])'")
+COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def scala_literals(text: str) -> list[tuple[int, str]]:
+    """(line, text) of each string literal of Scala source `text` (comments skipped; an
+    interpolated string's text as written)."""
+    found: list[tuple[int, str]] = []
+    i = 0
+    while i < len(text):
+        if m := (COMMENT.match(text, i) or CHAR.match(text, i)):
+            i = m.end()
+        elif m := STRING.match(text, i):
+            found.append((text.count("\n", 0, i) + 1, m[1] if m[1] is not None else m[2]))
+            i = m.end()
+        else:
+            i += 1
+    return found
+
+
+def test_no_scala_source_names_a_bootstrap_plugin():
+    named = [
+        f"{path.relative_to(SCALA)}:{line}: {value!r}"
+        for path in sorted(SCALA.rglob("*.scala"))
+        for line, value in scala_literals(path.read_text(encoding="utf-8"))
+        if NAMED.fullmatch(value.strip())
+    ]
+    assert not named, (
+        "these Scala sources name a bootstrap storage plugin; a catalog takes its name from "
+        "its registration (initialize):\n" + "\n".join(named)
+    )
+
+
+def test_the_scala_check_sees_a_literal():
+    text = '// "dfs"\n/* "cp" */ val c = \'"\'\nvar n: String = "dfs"\nval m = s"see dfs.tmp"\n'
+    assert [(line, v) for line, v in scala_literals(text) if NAMED.fullmatch(v)] == [(3, "dfs")]
 
 
 def test_the_check_sees_a_literal():

@@ -17,6 +17,7 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 from drillspark.errors import UsageError
+from drillspark.plugin_configs.bootstrap import BUILT_IN
 from drillspark.server.auth import Authenticator, SessionStore, User
 from drillspark.server.catalog import Catalog
 from drillspark.server.handler import Handler, HttpError, basic_key, verbose_errors
@@ -99,17 +100,19 @@ class DrillServer:
         # now on those created, changed, disabled or deleted over REST or the console) is a
         # Spark catalog of its name, at once: spark.sql in this session reads what REST serves
         self._spark_catalogs: set[str] = set()
+        # the built-in plugins whose catalog (the session's own `dfs`) this server disabled
+        self._put_away: set[str] = set()
         for name in self.catalog.plugin_names():
             config = self.catalog.plugins.get(name)
-            if config is not None and config.enabled:
-                self._catalog_changed(name, config)
+            if config is not None and (config.enabled or name in BUILT_IN):
+                self._catalog_changed(name, config)  # a built-in disabled: its catalog gone
         self.catalog.listeners.append(self._catalog_changed)
         # Drill's default temporary workspace: dfs.tmp unless the Spark session names another
         self.catalog.temporary_workspace = (
             temporary.workspace_setting(self.spark) or self.catalog.temporary_workspace
         )
         # temporary tables a crashed server of this host left in its temporary workspace
-        tmp = self.catalog.workspaces.get("tmp")
+        tmp = self._temporary_folder()
         for name in temporary.remove_orphans(tmp) if tmp else []:
             log.info("removed the temporary tables of a session of a process now gone: %s", name)
         self.sessions = SessionStore(
@@ -167,6 +170,21 @@ class DrillServer:
         self.on_failure: Callable[[str], None] | None = None
         self._stopping = threading.Event()
 
+    def _temporary_folder(self) -> str | None:
+        """The local folder of the server's default temporary workspace (Drill's
+        drill.exec.default_temporary_workspace: dfs.tmp or another file plugin's); None when it
+        is remote or no writable workspace (CREATE TEMPORARY TABLE then says why)."""
+        from drillspark.spark.storage import filesystems
+        from drillspark.sql.catalog import temp_folder
+
+        session = self.catalog.session(None, {})
+        session.spark_provider = lambda: self.spark
+        try:
+            folder = temp_folder(session)
+        except SqlError:
+            return None
+        return None if filesystems.is_remote(folder) else folder
+
     def _catalog_changed(self, name: str, config: Any) -> None:
         """Plugin `name` changed (None: deleted): its Spark catalog follows it."""
         from drillspark.spark.storage import plugin_catalogs
@@ -176,6 +194,11 @@ class DrillServer:
             self._spark_catalogs.add(name)
         else:
             self._spark_catalogs.discard(name)
+        if name in BUILT_IN:  # its catalog is the session's: gone while disabled here
+            if config is not None and config.enabled:
+                self._put_away.discard(name)
+            else:
+                self._put_away.add(name)
 
     # --------------------------------------------------------------- lifecycle
     @property
@@ -226,13 +249,16 @@ class DrillServer:
         self.log_buffer.detach()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        if self._spark_catalogs and self.spark_failure() is None:
+        if (self._spark_catalogs or self._put_away) and self.spark_failure() is None:
             from drillspark.spark.storage import plugin_catalogs
 
             self.catalog.listeners.clear()
             for name in sorted(self._spark_catalogs):  # the session outlives its server
                 plugin_catalogs.unregister(self.spark, name)
+            for name in sorted(self._put_away):  # and gets its own built-in catalogs back
+                plugin_catalogs.restore(self.spark, name)
             self._spark_catalogs.clear()
+            self._put_away.clear()
 
     def __enter__(self) -> DrillServer:
         return self.start()

@@ -19,6 +19,8 @@ from drillspark.plugin_configs.bootstrap import (
     CLASSPATH_PLUGIN,
     DEFAULT_TEMPORARY_WORKSPACE,
     FILE_PLUGIN,
+    ROOT_WORKSPACE,
+    TMP_WORKSPACE,
     WRITABLE_WORKSPACES,
 )
 from drillspark.plugin_configs.file import FileConfig
@@ -26,7 +28,7 @@ from drillspark.plugin_configs.registry import config_from_json, drill_ships, su
 from drillspark.plugin_configs.state import PluginState
 from drillspark.server.queries import ConfinedSession
 from drillspark.server.shown_paths import location
-from drillspark.sql.errors import TableNotFoundError, UnsupportedSqlError, ValidationError
+from drillspark.sql.errors import UnsupportedSqlError, ValidationError
 from drillspark.sql.session import SQL_READS, SqlSession, with_default_workspaces
 
 # the option the server itself reads (drillspark.options: effect SERVER)
@@ -41,22 +43,17 @@ CP_FORMATS = {name: FORMATS[name] for name in ("parquet", "avro", "json", "csvh"
 
 
 class DisablingSession(ConfinedSession):
-    """A ConfinedSession in which the plugins the catalog disabled cannot be read."""
+    """A ConfinedSession in which the plugins the catalog disabled cannot be read: a disabled
+    built-in one is no `home` / `classpath` of the session (its names resolve nowhere, as in
+    drillspark.sql), and a table name under any disabled plugin says how to enable it."""
 
-    disabled: frozenset[str] = frozenset()
-    # plugins a query cannot read here (another type, or not yet wired), with the reason
+    # plugins a query cannot read here (disabled, another type, or not yet wired), with the reason
     unqueryable: Mapping[str, str] = {}
 
     def resolve_table(self, parts: tuple[str, ...], check: bool = True) -> Any:
         if len(parts) > 1 and parts[0].lower() in self.unqueryable:
             raise UnsupportedSqlError(self.unqueryable[parts[0].lower()])
-        table = super().resolve_table(parts, check)
-        if table.plugin in self.disabled:
-            raise TableNotFoundError(
-                f"schema '{table.plugin}' is disabled "
-                f"(GET /storage/{table.plugin}/enable/true enables it)"
-            )
-        return table
+        return super().resolve_table(parts, check)
 
 
 class Catalog:
@@ -115,7 +112,9 @@ class Catalog:
             s = DisablingSession(workspaces=dict(self.workspaces))
             s.formats = dict(self.dfs_formats)
             s.default_formats = dict(self.dfs_default_formats)
-            s.disabled = frozenset(self.disabled)
+            # the built-in plugins, unless disabled (then the session does without them)
+            s.home = None if FILE_PLUGIN in self.disabled else FILE_PLUGIN
+            s.classpath = None if CLASSPATH_PLUGIN in self.disabled else CLASSPATH_PLUGIN
             s.unqueryable = self._unqueryable
             s.plugins = dict(self._sql_plugins)
             s.system_options = dict(self.system_options)
@@ -127,6 +126,20 @@ class Catalog:
         if default_schema is not None:
             s.use(default_schema)
         return s
+
+    def example_schema(self) -> str:
+        """A schema of this server for the console's examples (the query page's default schema
+        and SQL): a workspace of the home plugin or of another `file` plugin, one the operator
+        configured before the built-in `root` and `tmp`; never a disabled or missing plugin."""
+        session = self.session(None, {})
+        shown = [
+            name
+            for name in session.schemas()
+            if "." in name and name.split(".", 1)[0] != session.classpath
+        ]
+        built_in = (ROOT_WORKSPACE, TMP_WORKSPACE, "default")
+        configured = [name for name in shown if name.split(".", 1)[1] not in built_in]
+        return next(iter(configured or shown), "plugin.workspace")
 
     def request_options(self, options: dict[str, Any]) -> dict[str, object]:
         """A request's `options` by Drill's names, each value in its option's kind: Drill
@@ -268,9 +281,7 @@ class Catalog:
             raise ValidationError(str(e)) from None
 
     def not_queryable(self, name: str) -> str | None:
-        """Why a query cannot read plugin `name` here, or None (dfs, cp: it can)."""
-        if name in BUILT_IN:
-            return None
+        """Why a query cannot read plugin `name` here, or None (dfs, cp, when enabled: it can)."""
         config = self.plugins.get(name)
         if config is None:
             return None
@@ -281,7 +292,7 @@ class Catalog:
             )
         if not config.enabled:
             return f"schema '{name}' is disabled (GET /storage/{name}/enable/true enables it)"
-        if config.type in SQL_READS:
+        if name in BUILT_IN or config.type in SQL_READS:
             return None
         return (
             f"storage plugin '{name}' ({config.type}) is configured, but drillspark's SQL "

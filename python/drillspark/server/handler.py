@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import html
 import http.server
 import ipaddress
 import itertools
@@ -444,6 +445,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             b"<!--csrf-->",
             b'<input type="hidden" name="' + CSRF_FIELD.encode() + b'" value="' + token + b'">',
         )
+        if name == "query.html":  # its examples name a schema this server has
+            example = html.escape(self.app.catalog.example_schema()).encode()
+            body = body.replace(b"@SCHEMA@", example)
         if name == "login.html" and "error" in self._query_args:
             # the text Drill's login page shows (sqlalchemy-drill and pydrill look for it)
             body = body.replace(

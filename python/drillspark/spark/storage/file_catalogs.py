@@ -8,6 +8,7 @@ The catalog itself is Scala's; this module only turns Drill's config into its co
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,11 @@ from drillspark.spark.storage import filesystems
 CATALOG_CLASS = "drillspark.catalog.DfsCatalog"
 # Spark's own catalog names, never a plugin's catalog
 RESERVED = ("spark_catalog", "system", "session")
+# a built-in plugin's catalog confs (`dfs`'s: drillspark.configure set them, the user may have
+# added workspaces) while the plugin is disabled, given back when it is enabled again
+_PUT_AWAY: weakref.WeakKeyDictionary[SparkSession, dict[str, dict[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _flag(value: Any) -> str:
@@ -96,20 +102,41 @@ def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
 def unregister(spark: SparkSession, name: str) -> bool:
     """`name`'s catalog no longer serves (its plugin was deleted or disabled): its confs are
     unset, so the catalog Spark keeps loaded answers that the table is not found, and its
-    Hadoop settings are released (filesystems.release); False when it was no plugin's."""
+    Hadoop settings are released (filesystems.release); False when it was no plugin's. A
+    built-in plugin's (`dfs`'s) confs are put away, for `restore` when it is enabled again."""
     key = f"spark.sql.catalog.{name}"
-    if name in BUILT_IN or spark.conf.get(key, None) != CATALOG_CLASS:
+    if spark.conf.get(key, None) != CATALOG_CLASS:
         return False
-    for old in [k for k in spark.conf.getAll if k == key or k.startswith(key + ".")]:
+    confs = {k: v for k, v in spark.conf.getAll.items() if k == key or k.startswith(key + ".")}
+    if name in BUILT_IN:
+        _PUT_AWAY.setdefault(spark, {})[name] = confs
+    for old in confs:
         spark.conf.unset(old)
     filesystems.release(spark, name)
     return True
 
 
+def restore(spark: SparkSession, name: str) -> bool:
+    """Built-in plugin `name` enabled again: its catalog serves as it did before it was
+    disabled (`unregister` put its confs away); False when it had none put away (it was not
+    disabled here, or is no Spark catalog: `cp`)."""
+    confs = _PUT_AWAY.get(spark, {}).pop(name, None)
+    if confs is None:
+        return False
+    for k, v in confs.items():
+        spark.conf.set(k, v)
+    return True
+
+
 def follow(spark: SparkSession, name: str, config: Mapping[str, Any] | None) -> bool:
     """Plugin `name` changed (None: deleted): its catalog serves the new config, or none
-    (deleted, disabled, not a `file` plugin any more, or refused here); whether it serves."""
+    (deleted, disabled, not a `file` plugin any more, or refused here); whether it serves. A
+    built-in plugin keeps the catalog the session gave it (False), gone while disabled."""
     if name in BUILT_IN:
+        if config is not None and _enabled(config):
+            restore(spark, name)
+        else:
+            unregister(spark, name)
         return False
     if config is not None and config.get("type") == "file" and register(spark, name, config):
         return True
@@ -124,8 +151,17 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     for name, config in storage.items():
         if not isinstance(config, Mapping):
             continue
-        if name == FILE_PLUGIN and config.get("type") in (None, "file"):
-            for k, v in workspace_confs(name, config).items():
+        if name in BUILT_IN and not _enabled(config):
+            unregister(spark, name)  # {"dfs": {"enabled": false}}: gone from spark.sql too
+        elif name == FILE_PLUGIN and config.get("type") in (None, "file"):
+            if config.get("enabled") in (True, "true"):
+                restore(spark, name)
+            confs = workspace_confs(name, config)
+            put_away = _PUT_AWAY.get(spark, {}).get(name)
+            if put_away is not None:  # disabled: the workspaces wait for it
+                put_away.update(confs)
+                continue
+            for k, v in confs.items():
                 spark.conf.set(k, v)
         elif name not in BUILT_IN and config.get("type") == "file":
             if follow(spark, name, config):

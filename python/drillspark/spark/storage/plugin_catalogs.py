@@ -92,6 +92,11 @@ def follow(spark: SparkSession, name: str, config: Mapping[str, Any] | None) -> 
     return False
 
 
+def restore(spark: SparkSession, name: str) -> bool:
+    """A built-in plugin (`dfs`) disabled in `spark` serves again as before (file_catalogs.restore)."""
+    return file_catalogs.restore(spark, name)
+
+
 def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     """Catalogs for the plugins of `storage` (name -> Drill's config; partial configs of
     `dfs` give it workspaces, `{"x": {"enabled": false}}` disables x); the names registered."""

@@ -111,7 +111,9 @@ object Workspace {
  * or `tmp`. See docs/scan.md.
  */
 class DfsCatalog extends TableCatalog with DrillCatalog {
-  private var catalogName: String = "dfs"
+  // the name the catalog was registered under (spark.sql.catalog.<name>: Drill's `dfs`, or any
+  // `file` plugin's name), set by initialize before Spark asks anything of it
+  private var catalogName: String = _
   private var workspaces: Map[String, Workspace] = Map.empty
   private var defaultWs: Workspace = Workspace(DfsCatalog.Default, None, allowOutside = true, None)
   private var sourceOptions: Map[String, String] = Map.empty
@@ -182,9 +184,12 @@ class DfsCatalog extends TableCatalog with DrillCatalog {
 
   override def loadTable(ident: Identifier): Table = {
     val now = scala.util.Try(confs(catalogName)).getOrElse(taken)
-    // a plugin's catalog whose plugin was deleted or disabled: Python unset its confs, and
-    // Spark keeps the loaded catalog, which must not fall back to dfs's own workspaces
-    if (taken.contains("connection") && !now.contains("connection")) throw new NoSuchTableException(
+    // a plugin's catalog whose plugin was deleted or disabled (`dfs` too): Python unset its
+    // confs, its class among them, and Spark keeps the loaded catalog, which must not answer
+    // any more (nor fall back to the built-in workspaces)
+    val registered = scala.util.Try(SparkSession.active.conf.getOption(s"spark.sql.catalog.$catalogName"))
+      .toOption.forall(_.isDefined)
+    if (!registered || (taken.contains("connection") && !now.contains("connection"))) throw new NoSuchTableException(
       "TABLE_OR_VIEW_NOT_FOUND", Map("relationName" -> (s"${quoted(ident)} (storage plugin " +
         s"'$catalogName' was deleted or disabled)"), "searchPath" -> s"[`$catalogName`]"), None)
     if (now != taken) initialize(catalogName, new CaseInsensitiveStringMap(now.asJava))
