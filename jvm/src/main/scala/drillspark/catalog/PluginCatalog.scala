@@ -22,18 +22,21 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * is read-only unless the subclass says otherwise.
  */
 abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
-  private var catalogName: String = ""
-  private var taken: Map[String, String] = Map.empty
+  @volatile private var catalogName: String = ""
+  // Spark calls one catalog from several threads (the server's sessions): the confs taken and
+  // the subclass's state `configure` sets change together under this object's lock
+  @volatile private var taken: Map[String, String] = Map.empty
 
   override def name(): String = catalogName
 
-  override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
+  override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = synchronized {
     catalogName = name
     taken = options.asCaseSensitiveMap().asScala.toMap
     configure(taken)
   }
 
-  /** Take the plugin's confs (again, after a change). Must not reach the plugin's server. */
+  /** Take the plugin's confs (again, after a change). Must not reach the plugin's server.
+   * Called under this object's lock. */
   protected def configure(confs: Map[String, String]): Unit
 
   /** The plugin's confs now: configured again when they changed; `what` not found when the
@@ -44,7 +47,7 @@ abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
       case (k, v) if k.startsWith(prefix) => k.stripPrefix(prefix) -> v
     }).getOrElse(taken)
     if (now.isEmpty) throw notFound(what, s"storage plugin '$catalogName' was deleted or disabled")
-    if (now != taken) { taken = now; configure(now) }
+    synchronized { if (now != taken) { taken = now; configure(now) } }
     now
   }
 
