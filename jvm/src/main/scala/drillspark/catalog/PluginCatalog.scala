@@ -104,11 +104,21 @@ object PluginCatalog {
   private val UrlPassword = "://[^/:@\\s]+:([^@/\\s]+)@".r
   private val PasswordParam = "(?i)password=([^&;\\s]+)".r
 
-  /** The texts of `confs` that must never be shown: values of secret confs, a URL's password. */
+  /** The texts of `confs` that must never be shown: values of secret confs, a URL's password
+   * (as written and URL-decoded: `p%40ss` is `p@ss` in a driver's message), a quoted
+   * `password="..."` (a JAAS config's) also without its quotes. */
   def secrets(confs: Map[String, String]): Seq[String] = confs.toSeq.flatMap { case (k, v) =>
     val whole = if (SecretKey.findFirstIn(k).isDefined) Seq(v) else Nil
-    whole ++ UrlPassword.findAllMatchIn(v).map(_.group(1)) ++ PasswordParam.findAllMatchIn(v).map(_.group(1))
+    val passwords = (UrlPassword.findAllMatchIn(v) ++ PasswordParam.findAllMatchIn(v)).map(_.group(1)).toSeq
+    whole ++ passwords.flatMap(forms)
   }.filter(_.length >= 2).distinct.sortBy(-_.length)
+
+  /** A password as written, without the quotes around it, and URL-decoded. */
+  private def forms(p: String): Seq[String] = {
+    val bare = if (p.length >= 2 && (p.head == '"' || p.head == '\'') && p.last == p.head) p.substring(1, p.length - 1) else p
+    val decoded = scala.util.Try(java.net.URLDecoder.decode(bare, java.nio.charset.StandardCharsets.UTF_8)).toOption
+    (Seq(p, bare) ++ decoded).distinct
+  }
 
   def scrub(text: String, secrets: Seq[String]): String = secrets.foldLeft(text)((t, s) => t.replace(s, "*****"))
 
