@@ -99,7 +99,8 @@ abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
 final class PluginCatalogException(message: String) extends RuntimeException(message)
 
 object PluginCatalog {
-  // the confs Spark's SET redacts by name (spark.redaction.regex's default)
+  // the confs whose values Spark's SET redacts by name (spark.redaction.regex's default; a
+  // `url` is redacted by spark.sql.redaction.options.regex, whose default is (?i)url)
   private val SecretKey = "(?i)secret|password|token|access[.]?key".r
   private val UrlPassword = "://[^/:@\\s]+:([^@/\\s]+)@".r
   private val PasswordParam = "(?i)password=([^&;\\s]+)".r
