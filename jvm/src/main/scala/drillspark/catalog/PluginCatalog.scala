@@ -91,8 +91,7 @@ abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
   override def dropNamespace(namespace: Array[String], cascade: Boolean): Boolean = readOnly("DROP NAMESPACE")
   override def loadNamespaceMetadata(namespace: Array[String]): util.Map[String, String] =
     if (namespaceExists(namespace)) new util.HashMap[String, String]()
-    else throw new IllegalArgumentException(
-      s"drill: ${(catalogName +: namespace).mkString(".")} is no schema of storage plugin '$catalogName'")
+    else throw new NoSuchNamespaceException(catalogName +: namespace) // Spark's own error
 }
 
 /** A storage plugin's catalog failed to list or load (its server down, a refused login). */
