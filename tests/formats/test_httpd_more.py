@@ -124,6 +124,41 @@ def test_bad_strftime_time_names_the_line(sql, tmp_path):
     assert "bad.httpd" in message and "line 2" in message and "\tat " not in message
 
 
+@pytest.mark.parametrize(
+    ("log_format", "text"),
+    [
+        (  # two lines, one token each
+            "%h %t %m\n%h %{%d/%b/%Y:%H:%M:%S %z}t %m",
+            "10.0.0.1 [10/Oct/2024:13:55:36 +0200] GET\n10.0.0.2 10/Oct/2024:13:55:36 +0200 GET\n",
+        ),
+        (  # one line with both
+            "%t %{%d/%b/%Y:%H:%M:%S %z}t",
+            "[10/Oct/2024:13:55:36 +0200] 10/Oct/2024:13:55:36 +0200\n",
+        ),
+    ],
+    ids=["two-lines", "one-line"],
+)
+def test_tokens_giving_one_column_two_types_refused(spark, sql, tmp_path, log_format, text):
+    # %t gives request_receive_time as a TIMESTAMP, a strftime %{...}t as its text: a column
+    # has one type, so the logFormat is refused up front naming the column and both tokens
+    # (it failed on the first row with a ClassCastException naming no file or line)
+    (tmp_path / "t.httpd").write_text(text)
+    opts = {"logFormat": log_format}
+    reads = [
+        lambda: spark.read.format("drill-httpd").options(**opts).load(str(tmp_path / "t.httpd")),
+        lambda: sql(  # the SQL literal holds the line break itself
+            f"SELECT * FROM table(dfs.data.`t.httpd`(type => 'httpd', logFormat => '{log_format}'))"
+        ),
+    ]
+    for read in reads:
+        with pytest.raises(Exception) as caught:
+            read().collect()
+        message = str(caught.value)
+        assert "httpd format" in message and "'request_receive_time'" in message, message
+        assert "'%t'" in message and "'%{%d/%b/%Y:%H:%M:%S %z}t'" in message, message
+        assert "ClassCastException" not in message and "\tat " not in message, message
+
+
 def test_spark_door_same_answer(spark, data):
     want = DRILL[of("rich.httpd", "SELECT *")[0]]
     df = spark.read.format("drill-httpd").option("logFormat", RICH).load(str(data / "rich.httpd"))

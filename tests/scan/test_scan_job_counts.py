@@ -78,6 +78,28 @@ def test_an_aggregate_over_one_partition_runs_one_stage(spark, table, tmp_path):
         spark.conf.unset("spark.drillspark.singlePartitionScans")
 
 
+def test_single_partition_scans_and_scan_statistics_are_on_by_default(spark, table):
+    """With neither conf set (the other tests set them), a GROUP BY over one small file is one
+    job of one stage, and a scan reports its file's length to the planner."""
+    keys = ("spark.drillspark.singlePartitionScans", "spark.drillspark.scanStatistics")
+    for key in keys:
+        spark.conf.unset(key)
+    assert [spark.conf.get(k, None) for k in keys] == [None, None]  # no value: the default
+    one = table / "events" / "e0.json"
+
+    def grouped():
+        return sorted(
+            map(tuple, spark.read.format("drill").load(str(one)).groupBy("a.b").count().collect())
+        )
+
+    jobs, stages, rows = shape_of(spark, "one-default", grouped)
+    assert rows == [("x", 50), ("y", 50)]
+    assert (jobs, stages) == (1, 1)
+    df = spark.read.format("drill").load(str(one))
+    size = int(df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes())
+    assert size == one.stat().st_size
+
+
 def _one_stage(spark, table, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq

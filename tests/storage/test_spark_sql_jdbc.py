@@ -84,6 +84,17 @@ def test_the_password_is_never_shown(spark, pgs, pg):
     assert "TABLE_OR_VIEW_NOT_FOUND" in str(e.value) and password not in str(e.value)
 
 
+def test_describe_namespace_of_no_such_schema_is_sparks_error(spark, pgs):
+    # a schema the database has is described; one it lacks is Spark's own "schema not found"
+    # (NoSuchNamespaceException), not an IllegalArgumentException from the catalog
+    assert spark.sql(f"DESCRIBE NAMESPACE {NAME}.sales").collect()
+    with pytest.raises(Exception) as e:
+        spark.sql(f"DESCRIBE NAMESPACE {NAME}.nosuch").collect()
+    text = str(e.value)
+    assert "SCHEMA_NOT_FOUND" in text and "nosuch" in text, text
+    assert "IllegalArgumentException" not in text, text
+
+
 def test_a_wrong_password_fails_without_showing_it(spark, pg):
     import drillspark
 

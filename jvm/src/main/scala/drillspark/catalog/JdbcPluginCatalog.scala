@@ -20,8 +20,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * Spark's JDBC options.
  */
 final class JdbcPluginCatalog extends PluginCatalog {
+  // set by configure (under the catalog's lock, PluginCatalog.current) and read under it
   private var options: Map[String, String] = Map.empty
-  private var caseInsensitive = false
+  @volatile private var caseInsensitive = false
   private var inner: TableCatalog with SupportsNamespaces = null
 
   override protected def configure(confs: Map[String, String]): Unit = {
@@ -32,12 +33,16 @@ final class JdbcPluginCatalog extends PluginCatalog {
 
   private def database(what: => String): TableCatalog with SupportsNamespaces = {
     current(what)
-    if (inner == null) guarded("cannot start its JDBC catalog") {
-      val c = JdbcCatalogs.create()
-      c.initialize(name(), new CaseInsensitiveStringMap(options.asJava))
-      inner = c
+    // checked, built and read under the lock configure runs under: another thread's change of
+    // the confs cannot clear `inner` between (it was read twice, and could be null)
+    synchronized {
+      if (inner == null) guarded("cannot start its JDBC catalog") {
+        val c = JdbcCatalogs.create()
+        c.initialize(name(), new CaseInsensitiveStringMap(options.asJava))
+        inner = c
+      }
+      inner
     }
-    inner
   }
 
   /** The database's spelling of a Drill schema name (as given, else in another case). */

@@ -22,18 +22,21 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * is read-only unless the subclass says otherwise.
  */
 abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
-  private var catalogName: String = ""
-  private var taken: Map[String, String] = Map.empty
+  @volatile private var catalogName: String = ""
+  // Spark calls one catalog from several threads (the server's sessions): the confs taken and
+  // the subclass's state `configure` sets change together under this object's lock
+  @volatile private var taken: Map[String, String] = Map.empty
 
   override def name(): String = catalogName
 
-  override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
+  override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = synchronized {
     catalogName = name
     taken = options.asCaseSensitiveMap().asScala.toMap
     configure(taken)
   }
 
-  /** Take the plugin's confs (again, after a change). Must not reach the plugin's server. */
+  /** Take the plugin's confs (again, after a change). Must not reach the plugin's server.
+   * Called under this object's lock. */
   protected def configure(confs: Map[String, String]): Unit
 
   /** The plugin's confs now: configured again when they changed; `what` not found when the
@@ -44,7 +47,7 @@ abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
       case (k, v) if k.startsWith(prefix) => k.stripPrefix(prefix) -> v
     }).getOrElse(taken)
     if (now.isEmpty) throw notFound(what, s"storage plugin '$catalogName' was deleted or disabled")
-    if (now != taken) { taken = now; configure(now) }
+    synchronized { if (now != taken) { taken = now; configure(now) } }
     now
   }
 
@@ -88,24 +91,34 @@ abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
   override def dropNamespace(namespace: Array[String], cascade: Boolean): Boolean = readOnly("DROP NAMESPACE")
   override def loadNamespaceMetadata(namespace: Array[String]): util.Map[String, String] =
     if (namespaceExists(namespace)) new util.HashMap[String, String]()
-    else throw new IllegalArgumentException(
-      s"drill: ${(catalogName +: namespace).mkString(".")} is no schema of storage plugin '$catalogName'")
+    else throw new NoSuchNamespaceException(catalogName +: namespace) // Spark's own error
 }
 
 /** A storage plugin's catalog failed to list or load (its server down, a refused login). */
 final class PluginCatalogException(message: String) extends RuntimeException(message)
 
 object PluginCatalog {
-  // the confs Spark's SET redacts by name (spark.redaction.regex's default)
+  // the confs whose values Spark's SET redacts by name (spark.redaction.regex's default; a
+  // `url` is redacted by spark.sql.redaction.options.regex, whose default is (?i)url)
   private val SecretKey = "(?i)secret|password|token|access[.]?key".r
   private val UrlPassword = "://[^/:@\\s]+:([^@/\\s]+)@".r
   private val PasswordParam = "(?i)password=([^&;\\s]+)".r
 
-  /** The texts of `confs` that must never be shown: values of secret confs, a URL's password. */
+  /** The texts of `confs` that must never be shown: values of secret confs, a URL's password
+   * (as written and URL-decoded: `p%40ss` is `p@ss` in a driver's message), a quoted
+   * `password="..."` (a JAAS config's) also without its quotes. */
   def secrets(confs: Map[String, String]): Seq[String] = confs.toSeq.flatMap { case (k, v) =>
     val whole = if (SecretKey.findFirstIn(k).isDefined) Seq(v) else Nil
-    whole ++ UrlPassword.findAllMatchIn(v).map(_.group(1)) ++ PasswordParam.findAllMatchIn(v).map(_.group(1))
+    val passwords = (UrlPassword.findAllMatchIn(v) ++ PasswordParam.findAllMatchIn(v)).map(_.group(1)).toSeq
+    whole ++ passwords.flatMap(forms)
   }.filter(_.length >= 2).distinct.sortBy(-_.length)
+
+  /** A password as written, without the quotes around it, and URL-decoded. */
+  private def forms(p: String): Seq[String] = {
+    val bare = if (p.length >= 2 && (p.head == '"' || p.head == '\'') && p.last == p.head) p.substring(1, p.length - 1) else p
+    val decoded = scala.util.Try(java.net.URLDecoder.decode(bare, java.nio.charset.StandardCharsets.UTF_8)).toOption
+    (Seq(p, bare) ++ decoded).distinct
+  }
 
   def scrub(text: String, secrets: Seq[String]): String = secrets.foldLeft(text)((t, s) => t.replace(s, "*****"))
 

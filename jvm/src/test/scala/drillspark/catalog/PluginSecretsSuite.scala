@@ -20,6 +20,16 @@ object PluginSecretsSuite extends Suite {
     c.check(found.contains("p%40ss"), "a password= parameter of a URL")
     c.check(found.exists(_.contains("hush-pw")), "a secret.* conf")
     c.check(!found.contains("drill") && !found.contains("127.0.0.1:9092"), "plain confs are not secrets")
+    // each form on its own, in confs whose names are not secret (so no whole value is cut)
+    val encoded = PluginCatalog.secrets(Map("url" -> "jdbc:postgresql://db/shop?user=drill&password=p%40ss"))
+    c.check(encoded.contains("p%40ss") && encoded.contains("p@ss"), s"a URL-encoded password, as written and decoded: $encoded")
+    c.equal(PluginCatalog.scrub("FATAL: password p@ss refused", encoded), "FATAL: password ***** refused",
+      "the decoded password cut")
+    val userinfo = PluginCatalog.secrets(Map("url" -> "mongodb://u:p%40ss@127.0.0.1:1/"))
+    c.check(userinfo.contains("p@ss"), s"a URI's URL-encoded user:password@, decoded: $userinfo")
+    val jaas = PluginCatalog.secrets(Map("prop.sasl.jaas.config" -> "x required username=\"u\" password=\"hush-pw\";"))
+    c.check(jaas.contains("hush-pw"), s"a quoted JAAS password's bare text: $jaas")
+    c.equal(PluginCatalog.scrub("login hush-pw failed", jaas), "login ***** failed", "the bare JAAS password cut")
     val mongo = PluginCatalog.secrets(Map("url" -> "mongodb://u:hush-pw@127.0.0.1:1/?x=1"))
     c.equal(mongo, Seq("hush-pw"), "a URI's user:password@")
     val text = "login failed: password=p%40ss for hunter22 at mongodb://u:hush-pw@h"

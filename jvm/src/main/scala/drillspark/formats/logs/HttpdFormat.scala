@@ -51,7 +51,7 @@ object HttpdFormat extends FormatReader {
     if (lines.isEmpty) throw FormatErrors.badConfig(typeName, "option 'logFormat' is empty")
     val agents = o.bool("parseUserAgent", default = false)
     val stamp = o.get("timestampFormat").filter(_.nonEmpty).map(p => p -> DateTimeFormatter.ofPattern(p, Locale.ENGLISH))
-    lines.map { line =>
+    val compiled = lines.map { line =>
       val spec = Named.getOrElse(line.toLowerCase(Locale.ROOT), line)
       val found = mutable.ArrayBuffer.empty[java.util.regex.MatchResult]
       val m = TokenAt.matcher(spec)
@@ -76,6 +76,16 @@ object HttpdFormat extends FormatReader {
       regex ++= Pattern.quote(spec.substring(at)) += '$'
       HttpdLayout(spec, Pattern.compile(regex.toString), tokens.toSeq)
     }
+    // a column has one type: tokens that give it two (`%t`'s TIMESTAMP and a strftime
+    // `%{...}t`'s text, in one line or two) are refused here, not as a cast failing in a row
+    val uses = compiled.flatMap(_.tokens).flatMap(t => t.columns.map { case (c, ty) => (c, ty, t.text) })
+    uses.groupBy(_._1).toSeq.sortBy(_._1).foreach { case (column, us) =>
+      us.find(_._2 != us.head._2).foreach { other =>
+        throw FormatErrors.badConfig(typeName, s"logFormat tokens '${us.head._3}' and '${other._3}' both give column " +
+          s"'$column', one as ${us.head._2.sql} and one as ${other._2.sql}; a column has one type: keep one of them")
+      }
+    }
+    compiled
   }
 
   private val Wildcard = "_$"
