@@ -124,6 +124,31 @@ def test_a_deleted_plugin_no_longer_resolves(spark, pg):
         _forget(spark, "pggone")
 
 
+def test_a_plugin_whose_type_changes(spark, pg, tmp_path):
+    """Spark keeps a catalog it loaded: a plugin changed from jdbc to file says so in the
+    session that read it as jdbc; one never read is read as its new type at once."""
+    import drillspark
+
+    (tmp_path / "t.json").write_text('{"a": 1}\n{"a": 2}\n')
+    as_file = {
+        "type": "file",
+        "connection": "file:///",
+        "workspaces": {"w": {"location": str(tmp_path)}},
+    }
+    drillspark.sql("SELECT 1", spark=spark, storage={"pgtyped": pg, "pgunread": pg}).collect()
+    try:
+        assert spark.sql("SELECT count(*) FROM pgtyped.sales.orders").first()[0] > 0
+        drillspark.sql(
+            "SELECT 1", spark=spark, storage={"pgtyped": as_file, "pgunread": as_file}
+        ).collect()
+        with pytest.raises(Exception) as e:
+            spark.sql("SELECT count(*) FROM pgtyped.sales.orders").collect()
+        assert "storage plugin 'pgtyped' changed its type" in str(e.value)
+        assert spark.sql("SELECT sum(a) FROM pgunread.w.`t.json`").first()[0] == 3
+    finally:
+        _forget(spark, "pgtyped", "pgunread")
+
+
 def test_a_postgresql_table_an_s3_folder_and_a_local_parquet_file_in_spark_sql(
     spark, s3, pg, postgresql, tmp_path
 ):

@@ -47,7 +47,12 @@ def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
         return False
     if name.lower() in file_catalogs.RESERVED or "." in name or name in file_catalogs.BUILT_IN:
         return False
-    if _held(spark, name) not in (None, owner.PLUGIN_CATALOG_CLASS):
+    held = _held(spark, name)
+    if held in OWN_CLASSES | {file_catalogs.CATALOG_CLASS} and held != owner.PLUGIN_CATALOG_CLASS:
+        # the plugin's type changed: a catalog Spark already loaded under the name keeps its
+        # class and says so (PluginCatalog); one not yet loaded is loaded as the new type
+        unregister(spark, name)
+    elif held not in (None, owner.PLUGIN_CATALOG_CLASS):
         return False
     try:
         confs = owner.catalog_confs(name, config)
@@ -100,6 +105,10 @@ def restore(spark: SparkSession, name: str) -> bool:
 def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     """Catalogs for the plugins of `storage` (name -> Drill's config; partial configs of
     `dfs` give it workspaces, `{"x": {"enabled": false}}` disables x); the names registered."""
+    for name, config in storage.items():  # a plugin of another type before: a `file` one now
+        if isinstance(config, Mapping) and config.get("type") == "file":
+            if _held(spark, name) in OWN_CLASSES:
+                unregister(spark, name)
     done = file_catalogs.register_all(spark, storage)
     for name, config in storage.items():
         if not isinstance(config, Mapping) or name in file_catalogs.BUILT_IN:

@@ -47,6 +47,13 @@ abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
       case (k, v) if k.startsWith(prefix) => k.stripPrefix(prefix) -> v
     }).getOrElse(taken)
     if (now.isEmpty) throw notFound(what, s"storage plugin '$catalogName' was deleted or disabled")
+    // the plugin's type changed (its catalog class with it): Spark keeps this loaded catalog
+    // under the name and never loads the new class, so say so (not "not found", which Spark's
+    // analyzer would word as its own) instead of misreading the new type's confs
+    val cls = scala.util.Try(SparkSession.active.conf.getOption(s"spark.sql.catalog.$catalogName")).toOption.flatten
+    if (cls.exists(_ != getClass.getName)) throw new PluginCatalogException(s"storage plugin " +
+      s"'$catalogName' changed its type; Spark keeps the catalog it loaded, so a new Spark " +
+      s"session reads it (cannot read $what)")
     synchronized { if (now != taken) { taken = now; configure(now) } }
     now
   }
