@@ -106,9 +106,9 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     """Catalogs for the plugins of `storage` (name -> Drill's config; partial configs of
     `dfs` give it workspaces, `{"x": {"enabled": false}}` disables x); the names registered."""
     for name, config in storage.items():  # a plugin of another type before: a `file` one now
-        if isinstance(config, Mapping) and config.get("type") == "file":
-            if _held(spark, name) in OWN_CLASSES:
-                unregister(spark, name)
+        held = _held(spark, name) if isinstance(config, Mapping) else None
+        if held in OWN_CLASSES and config.get("type") == "file":
+            unregister(spark, name)
     done = file_catalogs.register_all(spark, storage)
     for name, config in storage.items():
         if not isinstance(config, Mapping) or name in file_catalogs.BUILT_IN:
