@@ -148,4 +148,4 @@ def test_spark_sql_explain_names_the_pushed_items(spark, ks):
         f'["kafkaMsgTimestamp",">=",{T0}]]]]]'
     )
     assert f"pushed: {pushed}" in text, text
-    assert "offsets: 3 of 4" in text
+    assert "offsets: 3 of 4" in text and f"drill [{NAME}.events]" in text

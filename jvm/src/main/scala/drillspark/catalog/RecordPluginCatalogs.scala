@@ -204,7 +204,7 @@ final class KafkaScanBuilder(table: KafkaTopicTable) extends ScanBuilder with Su
         def remap(m: Map[String, Seq[String]]) =
           pages.flatMap(p => within(p).flatMap(m.get).map(p.file.path -> _)).toMap
         val opts = o.copy(fileNulls = remap(o.fileNulls), fileUnseen = remap(o.fileUnseen))
-        (pages, Some(new DrillJsonTable(table.inner.tableName, opts, pages.map(_.file), table.inner.dataSchema,
+        (pages, Some(new DrillJsonTable(table.name(), opts, pages.map(_.file), table.inner.dataSchema,
           table.inner.partitionColumns, table.inner.catalog)))
       }
     }
