@@ -120,7 +120,8 @@ final class KafkaPluginCatalog extends PluginCatalog with DrillCatalog {
       val p = props(quoted(ident))
       val snap = KafkaPages.snapshot(p, topic, place)
       val read = KafkaRead(p, snap, confs.getOrElse("pollTimeout", "200").toLong,
-        confs.getOrElse("pageMessages", "50000").toInt, PluginCatalog.flag(confs, "skipInvalidRecords"), place)
+        confs.getOrElse("pageMessages", "50000").toInt, PluginCatalog.flag(confs, "skipInvalidRecords"), place,
+        cut => guarded(s"cannot read topic $topic")(cut()))
       val whole = read.pages(Seq(KafkaPushDown.All))
       if (whole.isEmpty) EmptyTable(s"${name()}.$topic")
       else {
@@ -138,11 +139,13 @@ final class KafkaPluginCatalog extends PluginCatalog with DrillCatalog {
 }
 
 /** What a scan of a topic needs to cut its pages: the consumer properties, the snapshot taken
- * when the table was loaded, the read's settings, and the place errors name. */
+ * when the table was loaded, the read's settings, the place errors name, and the catalog's
+ * guard (a failure, a scan's too, as one paragraph naming the plugin, without its secrets). */
 final case class KafkaRead(props: util.Map[String, String], snap: KafkaPages.Snapshot, pollTimeoutMs: Long,
-    pageMessages: Int, skipInvalid: Boolean, place: String) {
+    pageMessages: Int, skipInvalid: Boolean, place: String,
+    guard: (() => Seq[KafkaPages.Page]) => Seq[KafkaPages.Page]) {
   def pages(ranges: Seq[KafkaPushDown.Allowed]): Seq[KafkaPages.Page] =
-    KafkaPages.pages(props, snap, ranges, pollTimeoutMs, pageMessages, skipInvalid, place)
+    guard(() => KafkaPages.pages(props, snap, ranges, pollTimeoutMs, pageMessages, skipInvalid, place))
 }
 
 /** A topic's snapshot, its pages as a whole and their discovered schema (`inner`), read by a
