@@ -1,9 +1,13 @@
-"""The `kafka` storage plugin's configuration (no broker, no Spark): Drill 1.22's JSON names and
+"""The `kafka` storage plugin's configuration (no broker): Drill 1.22's JSON names and
 the plugin it ships disabled, credentials among the consumer properties masked and kept, a bad
 config naming plugin and property, and Drill's `store.kafka.*` options declared with what they
-do here. The reads against a real broker are tests/storage/test_kafka_plugin.py (long tier)."""
+do here; the push-down rule (the JVM's KafkaPushDown, asked through the test session). The reads
+against a real broker are tests/storage/test_kafka_plugin.py (long tier)."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 import pytest
 
@@ -101,13 +105,19 @@ def test_the_session_options_travel_in_the_selection():
     assert got["readNumbersAsDouble"] is False and got["skipInvalidRecords"] is False
 
 
-def test_pushed_conjuncts_narrow_the_ranges():
+def _ranges(spark, place: str, pushed: Any) -> list[str]:
+    """The ranges the JVM's rule (drillspark.records.KafkaPushDown, the one owner for
+    drillspark.sql and spark.sql) makes of pushed items, as it describes them."""
+    return list(spark._jvm.drillspark.records.KafkaPushDown.describe(place, json.dumps(pushed)))
+
+
+def test_pushed_conjuncts_narrow_the_ranges(spark):
     """Each conjunct on kafkaPartitionId, kafkaMsgOffset and kafkaMsgTimestamp narrows the read
     (an AND of them: the tightest bound wins); an upper timestamp bound narrows nothing (a
     partition's timestamps need not rise with its offsets), as Drill's push-down."""
-    (r,) = kafka.pushed_ranges("here", [])
-    assert r == kafka.Ranges() and r.describe() == "all"
-    (r,) = kafka.pushed_ranges(
+    assert _ranges(spark, "here", []) == ["all"]
+    assert _ranges(
+        spark,
         "here",
         [
             ["kafkaMsgOffset", ">=", 3],
@@ -119,37 +129,31 @@ def test_pushed_conjuncts_narrow_the_ranges():
             ["kafkaMsgTimestamp", ">=", 1000],
             ["kafkaMsgTimestamp", "<", 2000],
         ],
-    )
-    assert (r.offset_from, r.offset_to) == (5, 10)
-    assert r.partitions == {0, 2, 5} and r.partition_to == 5
-    assert r.time_from == 1000
-    assert r.describe() == (
-        "partitions [0, 2, 5], partition ids [, 5), offsets [5, 10), timestamps >= 1000"
-    )
-    (r,) = kafka.pushed_ranges("here", [["kafkaMsgOffset", "=", 7], ["kafkaMsgTimestamp", ">", 5]])
-    assert (r.offset_from, r.offset_to, r.time_from) == (7, 8, 6)
-    (r,) = kafka.pushed_ranges("here", [["kafkaPartitionId", "=", 1], ["kafkaPartitionId", "=", 2]])
-    assert (r.partition_from, r.partition_to) == (2, 2)  # nothing left to read
+    ) == ["partitions [0, 2, 5], partition ids [, 5), offsets [5, 10), timestamps >= 1000"]
+    pushed = [["kafkaMsgOffset", "=", 7], ["kafkaMsgTimestamp", ">", 5]]
+    assert _ranges(spark, "here", pushed) == ["offsets [7, 8), timestamps >= 6"]
+    pushed = [["kafkaPartitionId", "=", 1], ["kafkaPartitionId", "=", 2]]
+    assert _ranges(spark, "here", pushed) == ["partition ids [2, 2)"]  # nothing left to read
+    # the largest long: no overflow past it
+    pushed = [["kafkaMsgOffset", ">", 2**63 - 1], ["kafkaMsgOffset", "<=", 2**63 - 1]]
+    assert _ranges(spark, "here", pushed) == [f"offsets [{2**63 - 1}, )"]
 
 
-def test_an_or_is_the_union_of_its_sides_each_narrowed_by_the_rest():
+def test_an_or_is_the_union_of_its_sides_each_narrowed_by_the_rest(spark):
     """["or", [[...], [...]]]: one range per side, each also bound by the AND's other conjuncts;
-    two ORs multiply out (up to MAX_RANGES, past which an OR narrows nothing)."""
-    ranges = kafka.pushed_ranges(
+    two ORs multiply out (up to 64 ranges, past which an OR narrows nothing)."""
+    assert _ranges(
+        spark,
         "here",
         [
             ["or", [[["kafkaPartitionId", "=", 0]], [["kafkaMsgOffset", ">=", 5]]]],
             ["kafkaMsgOffset", "<", 9],
         ],
-    )
-    assert [(r.partition_from, r.partition_to, r.offset_from, r.offset_to) for r in ranges] == [
-        (0, 1, kafka.LONG_MIN, 9),
-        (kafka.LONG_MIN, kafka.LONG_MAX, 5, 9),
-    ]
+    ) == ["partition ids [0, 1), offsets [, 9)", "offsets [5, 9)"]
     two = ["or", [[["kafkaPartitionId", "=", 0]], [["kafkaPartitionId", "=", 1]]]]
-    assert len(kafka.pushed_ranges("here", [two, two])) == 4
+    assert len(_ranges(spark, "here", [two, two])) == 4
     many = ["or", [[["kafkaMsgOffset", "=", i]] for i in range(9)]]
-    assert len(kafka.pushed_ranges("here", [many, many])) == 9  # 81 > MAX_RANGES: one OR kept
+    assert len(_ranges(spark, "here", [many, many])) == 9  # 81 > 64: one OR kept
 
 
 @pytest.mark.parametrize(
@@ -162,11 +166,13 @@ def test_an_or_is_the_union_of_its_sides_each_narrowed_by_the_rest():
         [["or", [[["kafkaMsgKey", "=", 1]]]]],
         [["kafkaMsgOffset", ">", "1"]],
         [["kafkaMsgOffset", ">", True]],
+        [["kafkaMsgOffset", ">", 1.5]],
+        [["kafkaMsgOffset", ">", 2**64]],
         [["kafkaPartitionId", "in", []]],
         [["kafkaMsgOffset", ">"]],
     ],
 )
-def test_a_bad_pushed_conjunct_is_a_clear_error(pushed):
-    with pytest.raises(kafka.KafkaError) as e:
-        kafka.pushed_ranges("kafka plugin 'k', topic t", pushed)
-    assert str(e.value).startswith("kafka plugin 'k', topic t: ")
+def test_a_bad_pushed_conjunct_is_a_clear_error(spark, pushed):
+    with pytest.raises(Exception) as e:
+        _ranges(spark, "kafka plugin 'k', topic t", pushed)
+    assert "DrillScanException: kafka plugin 'k', topic t: " in str(e.value)

@@ -6,7 +6,8 @@ the topics). A topic is read as one bounded snapshot: when the scan is planned, 
 [first, end) offsets are fixed through the plain Kafka Java client
 (`drillspark.records.KafkaPages`, which calls it by reflection), narrowed by the filter's
 conjuncts on `kafkaPartitionId`, `kafkaMsgOffset` and `kafkaMsgTimestamp` (the selection's
-`pushed`, as Drill's KafkaPushDownFilterIntoScan; the filter stays to check every row), and cut
+`pushed`, as Drill's KafkaPushDownFilterIntoScan, by the JVM's `KafkaPushDown`, the rule's one
+owner for both doors; the filter stays to check every row), and cut
 into pages; each page's messages are fetched in the Spark task that reads it (a partition's
 range, 50,000 messages a page), never by the driver. Each message must be one JSON object (Drill's default record reader,
 `JsonMessageReader`); it is typed by the extension's `drill` reader, the one reader of files
@@ -18,8 +19,9 @@ plugin, topic, partition and offset, never a credential of the consumer properti
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
@@ -31,14 +33,13 @@ from drillspark.spark.storage.record_pages import classic_jvm, failure_line
 
 TYPE = "kafka"
 PAGE_MESSAGES = 50_000  # messages to a page of records (one input split, one Spark task)
-# the columns whose comparisons narrow the offset ranges read (folded name -> Drill's name)
+# the columns whose comparisons the SQL lowering pushes (folded name -> Drill's name); what
+# they narrow is the JVM's rule, drillspark.records.KafkaPushDown (one owner for both doors)
 PUSHABLE = {
     "kafkapartitionid": "kafkaPartitionId",
     "kafkamsgoffset": "kafkaMsgOffset",
     "kafkamsgtimestamp": "kafkaMsgTimestamp",
 }
-PUSH_OPS = ("=", "<", "<=", ">", ">=", "in")
-LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 # Drill's metadata columns, in its order, with the Spark type each is read as
 METADATA = (
     ("kafkaTopic", "string"),
@@ -129,139 +130,6 @@ def selection_options(option: Any) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
-class Ranges:
-    """What the pushed conjuncts leave to read: partition ids in `partitions` (None: any) and
-    in [partition_from, partition_to), offsets in [offset_from, offset_to), and messages
-    stamped at time_from ms or later (-1: any)."""
-
-    partitions: frozenset[int] | None = None
-    partition_from: int = LONG_MIN
-    partition_to: int = LONG_MAX
-    offset_from: int = LONG_MIN
-    offset_to: int = LONG_MAX
-    time_from: int = -1
-
-    def describe(self) -> str:
-        """The ranges as EXPLAIN shows them ("all" when nothing narrows the read)."""
-        out = [] if self.partitions is None else [f"partitions {sorted(self.partitions)}"]
-        for what, low, high in (
-            ("partition ids", self.partition_from, self.partition_to),
-            ("offsets", self.offset_from, self.offset_to),
-        ):
-            if low != LONG_MIN or high != LONG_MAX:
-                shown = ("" if low == LONG_MIN else str(low), "" if high == LONG_MAX else str(high))
-                out.append(f"{what} [{shown[0]}, {shown[1]})")
-        if self.time_from >= 0:
-            out.append(f"timestamps >= {self.time_from}")
-        return ", ".join(out) or "all"
-
-
-def _bad(place: str, item: Any) -> KafkaError:
-    return KafkaError(
-        f"{place}: cannot push {item!r} into the read: a conjunct is [column, op, "
-        f"value] with column one of {', '.join(PUSHABLE.values())}, op one of "
-        f"{', '.join(PUSH_OPS)} and an integer value (a list of them for in), or "
-        '["or", [[conjunct, ...], ...]] (an OR of ANDs)'
-    )
-
-
-def _narrowed(place: str, r: Ranges, item: Any) -> Ranges:
-    """`r` narrowed by one conjunct ``[column, op, value]``."""
-    ok = isinstance(item, list | tuple) and len(item) == 3
-    column = PUSHABLE.get(str(item[0]).lower()) if ok else None
-    op = str(item[1]).lower() if ok else ""
-    values = (item[2] if op == "in" else [item[2]]) if ok else None
-    if (
-        column is None
-        or op not in PUSH_OPS
-        or not isinstance(values, list)
-        or not values
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-    ):
-        raise _bad(place, item)
-    v = values[0]
-    low, high = {"=": (v, v + 1), ">": (v + 1, None), ">=": (v, None)}.get(op, (None, None))
-    high = {"<": v, "<=": v + 1}.get(op, high)
-    if column == "kafkaPartitionId" and op == "in":
-        ids = frozenset(values)
-        r = replace(r, partitions=ids if r.partitions is None else r.partitions & ids)
-    elif column == "kafkaPartitionId":
-        r = replace(r, partition_from=max(r.partition_from, LONG_MIN if low is None else low))
-        r = replace(r, partition_to=min(r.partition_to, LONG_MAX if high is None else high))
-    elif column == "kafkaMsgOffset" and op != "in":
-        r = replace(r, offset_from=max(r.offset_from, LONG_MIN if low is None else low))
-        r = replace(r, offset_to=min(r.offset_to, LONG_MAX if high is None else high))
-    elif column == "kafkaMsgTimestamp" and op != "in" and low is not None:
-        r = replace(r, time_from=max(r.time_from, low))
-    return r
-
-
-def _both(a: Ranges, b: Ranges) -> Ranges:
-    """What both `a` and `b` allow."""
-    parts = a.partitions if b.partitions is None else b.partitions
-    if a.partitions is not None and b.partitions is not None:
-        parts = a.partitions & b.partitions
-    return Ranges(
-        parts,
-        max(a.partition_from, b.partition_from),
-        min(a.partition_to, b.partition_to),
-        max(a.offset_from, b.offset_from),
-        min(a.offset_to, b.offset_to),
-        max(a.time_from, b.time_from),
-    )
-
-
-MAX_RANGES = 64  # an AND of ORs multiplies out; past this many, the ORs narrow nothing
-
-
-def pushed_ranges(place: str, pushed: Any) -> list[Ranges]:
-    """The ranges whose union the AND of `pushed` conjuncts allows: ``[column, op, value]``
-    (op one of =, <, <=, >, >=, in; value an integer, a list of them for in) or ``["or",
-    [[conjunct, ...], ...]]``, an OR of ANDs whose ranges are read as their union (Drill's
-    KafkaPushDownFilterIntoScan reads an OR too), or KafkaError naming `place`. A timestamp
-    bound only moves the start (the broker's time index finds the first message stamped at or
-    after it); an upper timestamp bound narrows nothing, as in Drill."""
-    if not isinstance(pushed, list):
-        raise KafkaError(f"{place}: the selection's 'pushed' must be a list of [column, op, value]")
-    base = Ranges()
-    alternatives: list[list[Ranges]] = []
-    for item in pushed:
-        if isinstance(item, list | tuple) and len(item) == 2 and str(item[0]).lower() == "or":
-            if not isinstance(item[1], list) or not all(isinstance(d, list) for d in item[1]):
-                raise _bad(place, item)
-            alternatives.append([r for d in item[1] for r in pushed_ranges(place, d)])
-        else:
-            base = _narrowed(place, base, item)
-    out = [base]
-    for alts in alternatives:
-        product = [_both(r, a) for r in out for a in alts]
-        if len(product) <= MAX_RANGES:
-            out = product
-    return out
-
-
-def _partition_ids(r: Ranges) -> str:
-    """The partition ids for KafkaPages.plan: "" for every partition, else comma-separated
-    (an impossible id when none is left)."""
-    if r.partitions is None:
-        return ""
-    return ",".join(str(i) for i in sorted(r.partitions) if -(2**31) <= i < 2**31) or "-1"
-
-
-def _specs(ranges: list[Ranges]) -> str:
-    """The ranges for KafkaPages.plan, a line each: ids;partition_from;partition_to;
-    offset_from;offset_to;time_from."""
-    return "\n".join(
-        ";".join(
-            [_partition_ids(r)]
-            + [str(v) for v in (r.partition_from, r.partition_to, r.offset_from, r.offset_to)]
-            + [str(r.time_from)]
-        )
-        for r in ranges
-    )
-
-
 def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("true", "1")
 
@@ -313,7 +181,12 @@ class KafkaEngine(StorageEngine):
                 f"store.kafka.poll.timeout must be a number, not {opts['pollTimeout']!r}"
             ) from None
         place = f"kafka plugin '{self.name}', topic {topic}"
-        ranges = pushed_ranges(place, selection.get("pushed", []))
+        try:
+            pushed = json.dumps(selection.get("pushed", []))
+        except (TypeError, ValueError):
+            raise KafkaError(
+                f"{place}: the selection's 'pushed' must be a list of [column, op, value]"
+            ) from None
         jvm = _jvm(spark, self.name)
         batch = jvm.drillspark.records.RecordBatch()
         try:
@@ -325,7 +198,7 @@ class KafkaEngine(StorageEngine):
                 PAGE_MESSAGES,
                 _flag(opts["skipInvalidRecords"]),
                 place,
-                _specs(ranges),
+                pushed,  # narrowed to offset ranges by the JVM's KafkaPushDown
             )
         except Exception as e:  # the client's failure, from the JVM
             raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None

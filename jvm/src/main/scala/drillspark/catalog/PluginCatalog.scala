@@ -73,6 +73,7 @@ abstract class PluginCatalog extends TableCatalog with SupportsNamespaces {
     catch {
       case e: NoSuchTableException => throw e
       case e: NoSuchNamespaceException => throw e
+      case e: PluginCatalogException => throw e // said already, by a guard inside this one
       case NonFatal(e) =>
         val found = PluginCatalog.secrets(taken)
         def line(t: Throwable) = String.valueOf(t.getMessage).linesIterator.find(_.trim.nonEmpty)

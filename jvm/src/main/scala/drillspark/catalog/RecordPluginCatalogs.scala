@@ -5,13 +5,19 @@ import java.util
 import scala.jdk.CollectionConverters._
 
 import com.fasterxml.jackson.databind.ObjectMapper
-import org.apache.spark.sql.connector.catalog.{Identifier, SupportsRead, Table, TableCapability}
-import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan, ScanBuilder}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.catalog.{Identifier, MetadataColumn, SupportsMetadataColumns, SupportsRead, Table,
+  TableCapability}
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation
+import org.apache.spark.sql.connector.metric.CustomMetric
+import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReader, PartitionReaderFactory, Scan, ScanBuilder,
+  SupportsPushDownAggregates, SupportsPushDownFilters, SupportsPushDownRequiredColumns}
+import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import drillspark.records.{KafkaPages, MongoDataSource, MongoPages, RecordBatch}
-import drillspark.source.DrillDataSource
+import drillspark.records.{KafkaPages, KafkaPushDown, MongoDataSource, MongoPages, RecordBatch}
+import drillspark.source.{DrillDataSource, DrillJsonTable, DrillScanBuilder}
 
 /**
  * A `mongo` storage plugin as a Spark catalog of its name: ``spark.table("mongo.db.coll")``,
@@ -75,7 +81,8 @@ final class MongoPluginCatalog extends PluginCatalog with DrillCatalog {
  * kafka.`topic`")``, the topics its tables (no namespace, as in Drill). A table is a bounded
  * snapshot planned as drillspark.sql plans it (spark/storage/kafka.py): [[KafkaPages.plan]]
  * fixes each partition's offsets and cuts them into pages, read by the `drill` source with
- * Drill's metadata columns; Spark filters the rows (no offset push-down through this door).
+ * Drill's metadata columns; Spark's filters on partition, offset and timestamp narrow the pages a
+ * scan reads by drillspark.sql's rule ([[KafkaScanBuilder]]).
  * Confs: `prop.<key>` / `secret.<key>` (the consumer properties; the secret ones under a name
  * Spark's SET redacts), `pollTimeout`, `pageMessages`, `skipInvalidRecords`, and the reader's
  * options as `reader.<option>`.
@@ -110,19 +117,134 @@ final class KafkaPluginCatalog extends PluginCatalog with DrillCatalog {
     if (!topics(quoted(ident)).contains(topic)) throw notFound(quoted(ident), s"Table '$topic' does not exist")
     val place = s"kafka plugin '${name()}', topic $topic"
     guarded(s"cannot read topic $topic") {
-      val batch = new RecordBatch()
-      KafkaPages.plan(batch, props(quoted(ident)), topic, confs.getOrElse("pollTimeout", "200").toLong,
-        confs.getOrElse("pageMessages", "50000").toInt, PluginCatalog.flag(confs, "skipInvalidRecords"), place, "")
-      if (batch.size() == 0) EmptyTable(s"${name()}.$topic")
+      val p = props(quoted(ident))
+      val snap = KafkaPages.snapshot(p, topic, place)
+      val read = KafkaRead(p, snap, confs.getOrElse("pollTimeout", "200").toLong,
+        confs.getOrElse("pageMessages", "50000").toInt, PluginCatalog.flag(confs, "skipInvalidRecords"), place,
+        cut => guarded(s"cannot read topic $topic")(cut()))
+      val whole = read.pages(Seq(KafkaPushDown.All))
+      if (whole.isEmpty) EmptyTable(s"${name()}.$topic")
       else {
         val reader = confs.collect { case (k, v) if k.startsWith("reader.") => k.stripPrefix("reader.") -> v }
+        val batch = new RecordBatch()
+        whole.foreach(pg => batch.addPage(pg.file))
         // each page its own task, its schema found by a Spark job: messages are fetched on executors
         val options = reader ++ Map("paths" -> RecordPluginCatalogs.json(batch.paths()), "splitBytes" -> "1",
           "discoveryParallelFiles" -> "1")
-        DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None).inCatalog(name())
+        val inner = DrillDataSource.resolve(new CaseInsensitiveStringMap(options.asJava), None).inCatalog(name())
+        new KafkaTopicTable(s"${name()}.$topic", inner, read, whole)
       }
     }
   }
+}
+
+/** What a scan of a topic needs to cut its pages: the consumer properties, the snapshot taken
+ * when the table was loaded, the read's settings, the place errors name, and the catalog's
+ * guard (a failure, a scan's too, as one paragraph naming the plugin, without its secrets). */
+final case class KafkaRead(props: util.Map[String, String], snap: KafkaPages.Snapshot, pollTimeoutMs: Long,
+    pageMessages: Int, skipInvalid: Boolean, place: String,
+    guard: (() => Seq[KafkaPages.Page]) => Seq[KafkaPages.Page]) {
+  def pages(ranges: Seq[KafkaPushDown.Allowed]): Seq[KafkaPages.Page] =
+    guard(() => KafkaPages.pages(props, snap, ranges, pollTimeoutMs, pageMessages, skipInvalid, place))
+}
+
+/** A topic's snapshot, its pages as a whole and their discovered schema (`inner`), read by a
+ * scan that narrows the pages by Spark's filters ([[KafkaScanBuilder]]). */
+final class KafkaTopicTable(val tableName: String, val inner: DrillJsonTable, val read: KafkaRead,
+    val whole: Seq[KafkaPages.Page]) extends Table with SupportsRead with SupportsMetadataColumns
+  with drillspark.DrillTable {
+  override def name(): String = tableName
+  override def schema(): StructType = inner.schema()
+  override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
+  override def metadataColumns(): Array[MetadataColumn] = inner.metadataColumns()
+  override def newScanBuilder(o: CaseInsensitiveStringMap): ScanBuilder = {
+    inner.checkReadOptions(o)
+    new KafkaScanBuilder(this)
+  }
+}
+
+/**
+ * Spark's filters on kafkaPartitionId, kafkaMsgOffset and kafkaMsgTimestamp turned into the
+ * pushed items of drillspark.sql's scan ([[KafkaPushDown.pushed]]) and narrowed to offset
+ * ranges by the same rule ([[KafkaPushDown.ranges]]) over the snapshot the table was loaded
+ * with: pages no range allows are not read, and a narrowed page fetches only its offsets. Every
+ * filter stays above the scan (Spark checks each row), so the answer is the one without
+ * push-down. The schema is the table's, discovered over the whole snapshot when it was loaded
+ * (Spark settles a table's schema before it pushes filters).
+ */
+final class KafkaScanBuilder(table: KafkaTopicTable) extends ScanBuilder with SupportsPushDownRequiredColumns
+  with SupportsPushDownFilters with SupportsPushDownAggregates {
+
+  private var all: Array[Filter] = Array.empty
+  private var used: Array[Filter] = Array.empty
+  private var items = "[]"
+  private var required: StructType = table.schema()
+
+  override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
+
+  override def pushFilters(filters: Array[Filter]): Array[Filter] = {
+    all = filters
+    val (json, u) = KafkaPushDown.pushed(filters)
+    used = u
+    items = json.toString
+    filters
+  }
+
+  override def pushedFilters(): Array[Filter] = used
+
+  /** The pages to read, and the `drill` table over them: the whole snapshot's when nothing is
+   * pushed, else those the ranges allow, each within one page of the whole (so what the whole
+   * read's discovery found absent from a page is absent from its narrowed part). */
+  private lazy val narrowed: (Seq[KafkaPages.Page], Option[DrillJsonTable]) =
+    if (used.isEmpty) (table.whole, Some(table.inner))
+    else {
+      val pages = table.read.pages(KafkaPushDown.ranges(table.read.place, items))
+      if (pages.isEmpty) (pages, None)
+      else {
+        val o = table.inner.options
+        def within(p: KafkaPages.Page): Option[String] =
+          table.whole.find(w => w.id == p.id && w.from <= p.from && p.to <= w.to).map(_.file.path)
+        def remap(m: Map[String, Seq[String]]) =
+          pages.flatMap(p => within(p).flatMap(m.get).map(p.file.path -> _)).toMap
+        val opts = o.copy(fileNulls = remap(o.fileNulls), fileUnseen = remap(o.fileUnseen))
+        (pages, Some(new DrillJsonTable(table.name(), opts, pages.map(_.file), table.inner.dataSchema,
+          table.inner.partitionColumns, table.inner.catalog)))
+      }
+    }
+
+  private lazy val builder: Option[DrillScanBuilder] = narrowed._2.map { t =>
+    val b = new DrillScanBuilder(t)
+    b.pushFilters(all)
+    b
+  }
+
+  /** COUNT(*) with no filter: the `drill` reader's count of the whole snapshot's pages. */
+  override def pushAggregation(aggregation: Aggregation): Boolean =
+    builder.exists(_.pushAggregation(aggregation))
+
+  override def supportCompletePushDown(aggregation: Aggregation): Boolean = false
+
+  override def build(): Scan = {
+    val (pages, _) = narrowed
+    val shown = s"kafka [${table.name()}] pushed: ${if (used.isEmpty) "nothing" else items}, " +
+      s"offsets: ${pages.map(p => p.to - p.from).sum} of ${table.whole.map(p => p.to - p.from).sum}, pages: " +
+      pages.map(p => s"${p.id}@${p.from}-${p.to}").mkString("[", ", ", "]")
+    builder match {
+      case Some(b) =>
+        b.pruneColumns(required)
+        new KafkaScan(b.build(), shown)
+      case None => new KafkaScan(EmptyTable("").newScanBuilder(CaseInsensitiveStringMap.empty()).build(), shown, Some(required))
+    }
+  }
+}
+
+/** A `drill` scan of a topic's pages, named in EXPLAIN with what was pushed and which offsets
+ * it reads (`partition@from-to`, to exclusive). */
+final class KafkaScan(scan: Scan, shown: String, schema: Option[StructType] = None) extends Scan {
+  override def readSchema(): StructType = schema.getOrElse(scan.readSchema())
+  override def description(): String = s"$shown; ${scan.description()}"
+  override def toBatch: Batch = scan.toBatch
+  override def supportedCustomMetrics(): Array[CustomMetric] = scan.supportedCustomMetrics()
 }
 
 object RecordPluginCatalogs {
@@ -140,8 +262,13 @@ final case class EmptyTable(tableName: String) extends Table with SupportsRead {
     override def readSchema(): StructType = new StructType()
     override def toBatch: Batch = this
     override def planInputPartitions(): Array[InputPartition] = Array.empty
-    // no partition: Spark builds the factory, never asks it for a reader
-    override def createReaderFactory(): PartitionReaderFactory = (_: InputPartition) =>
-      throw new IllegalStateException(s"$tableName has no pages to read")
+    override def createReaderFactory(): PartitionReaderFactory = NoPages
   }
+}
+
+/** The reader factory of a scan with no partition: Spark builds it (and ships it with the job),
+ * never asks it for a reader. */
+object NoPages extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
+    throw new IllegalStateException("a scan with no pages has nothing to read")
 }

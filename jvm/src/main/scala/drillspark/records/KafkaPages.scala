@@ -11,7 +11,7 @@ import com.fasterxml.jackson.core.{JsonFactoryBuilder, JsonParser, JsonProcessin
 import com.fasterxml.jackson.core.io.JsonStringEncoder
 import com.fasterxml.jackson.core.json.JsonReadFeature
 
-import drillspark.source.input.{DrillScanException, JsonInput, PageSource}
+import drillspark.source.input.{DrillScanException, HeldPages, InputFile, JsonInput, PageSource}
 
 /**
  * A Kafka topic's JSON messages as pages of records for the `drill` reader (Drill's
@@ -98,92 +98,113 @@ object KafkaPages {
     cls("org.apache.kafka.common.TopicPartition").getConstructor(classOf[String], classOf[Int])
       .newInstance(topic, Int.box(p)).asInstanceOf[AnyRef]
 
-  /** One range a query's pushed filter allows: partition ids (None: any) within [pFrom, pTo),
-   * offsets within [oFrom, oTo), messages stamped at tFrom ms or later (-1: any). */
-  private final case class Allowed(ids: Option[Set[Int]], pFrom: Long, pTo: Long, oFrom: Long, oTo: Long, tFrom: Long) {
-    def admits(id: Int): Boolean = ids.forall(_.contains(id)) && id >= pFrom && id < pTo
+  /** A topic's partitions and each one's [first, end) offsets, taken once when a read is
+   * planned: the bounded snapshot every page of the read lies in. */
+  final case class Snapshot(topic: String, begin: Map[Int, Long], end: Map[Int, Long]) {
+    def ids: Seq[Int] = begin.keys.toSeq.sorted
   }
 
-  private def allowed(spec: String): Allowed = {
-    val f = spec.split(";", -1)
-    val ids = Option(f(0)).filter(_.trim.nonEmpty).map(_.split(',').map(_.trim.toInt).toSet)
-    Allowed(ids, f(1).toLong, f(2).toLong, f(3).toLong, f(4).toLong, f(5).toLong)
-  }
+  /** A page of a read: partition `id`, offsets [from, to), the file the `drill` reader reads. */
+  final case class Page(id: Int, from: Long, to: Long, file: InputFile)
 
-  /**
-   * Plan the read of `topic` into `batch`: the snapshot of each partition's [first, end)
-   * offsets, taken once, here, before any message is read, narrowed by what the query's filter
-   * pushed down (`specs`: the ranges whose union is read, a line each,
-   * `ids;partitionFrom;partitionTo;offsetFrom;offsetTo;timeFrom`: the partition ids to read,
-   * comma-separated, "" for all; ids in [partitionFrom, partitionTo); offsets within
-   * [offsetFrom, offsetTo); messages stamped at timeFrom ms or later, found by the broker's time
-   * index, -1 for no bound; "" reads everything), cut into pages of up to `pageMessages`
-   * messages. A partition's offsets that several ranges allow are read once (overlapping and
-   * adjacent intervals merged). The messages themselves are fetched where each page is read, in
-   * a Spark task ([[KafkaRange]]), never here. `pollTimeoutMs`: how long one poll may wait for
-   * messages the snapshot still lacks before the read fails (Drill's `store.kafka.poll.timeout`;
-   * the first poll of a page also gets the time to connect). Returns, per page, its partition
-   * and offsets [from, to) (three longs a page), for EXPLAIN and the tests.
-   */
-  def plan(batch: RecordBatch, props: java.util.Map[String, String], topic: String, pollTimeoutMs: Long,
-      pageMessages: Int, skipInvalid: Boolean, place: String, specs: String): Array[Long] = {
-    val ranges = Option(specs).filter(_.trim.nonEmpty).map(_.split('\n').toSeq.map(allowed))
-      .getOrElse(Seq(Allowed(None, Long.MinValue, Long.MaxValue, Long.MinValue, Long.MaxValue, -1L)))
+  /** The snapshot of the partitions of `topic` that `admits` accepts. */
+  def snapshot(props: java.util.Map[String, String], topic: String, place: String,
+      admits: Int => Boolean = _ => true): Snapshot = {
     val c = consumer(props)
-    val out = scala.collection.mutable.ArrayBuffer[Long]()
     try {
       val infos = call(c, ConsumerIface, "partitionsFor", Seq(classOf[String], classOf[Duration]), topic,
         MetadataTimeout).asInstanceOf[java.util.List[AnyRef]]
       if (infos == null || infos.isEmpty) throw new DrillScanException(s"$place: no such topic")
       val ids = infos.asScala.map(i => call(i, "org.apache.kafka.common.PartitionInfo", "partition", Nil)
-        .asInstanceOf[Integer].intValue)
-        .filter(id => ranges.exists(_.admits(id))).sorted.toSeq
-      if (ids.isEmpty) return Array.empty
+        .asInstanceOf[Integer].intValue).filter(admits).sorted.toSeq
+      if (ids.isEmpty) return Snapshot(topic, Map.empty, Map.empty)
       val parts = ids.map(partition(topic, _))
       val coll = Seq(classOf[java.util.Collection[_]], classOf[Duration])
       val begin = call(c, ConsumerIface, "beginningOffsets", coll, parts.asJava, MetadataTimeout)
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
       val end = call(c, ConsumerIface, "endOffsets", coll, parts.asJava, MetadataTimeout)
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
-      // per time bound, each partition's first offset stamped then or later (none: MaxValue)
-      val byTime: Map[Long, Map[AnyRef, Long]] = ranges.map(_.tFrom).filter(_ >= 0).distinct.map { t =>
+      Snapshot(topic, ids.zip(parts).map { case (id, tp) => id -> begin.get(tp).longValue }.toMap,
+        ids.zip(parts).map { case (id, tp) => id -> end.get(tp).longValue }.toMap)
+    } finally close(c)
+  }
+
+  /**
+   * The pages of `snap` that `ranges` allow (their union: a partition's offsets that several
+   * ranges allow are read once, overlapping and adjacent intervals merged), cut into pages of up
+   * to `pageMessages` messages on a grid from each partition's first offset (so a narrowed page
+   * lies within one page of the whole read). A range's timestamp bound starts each partition at
+   * the first offset stamped then or later (the broker's time index, asked here). The messages
+   * themselves are fetched where each page is read, in a Spark task ([[KafkaRange]]).
+   */
+  def pages(props: java.util.Map[String, String], snap: Snapshot, ranges: Seq[KafkaPushDown.Allowed],
+      pollTimeoutMs: Long, pageMessages: Int, skipInvalid: Boolean, place: String): Seq[Page] = {
+    val ids = snap.ids.filter(id => ranges.exists(_.admits(id)))
+    val times = ranges.map(_.tFrom).filter(_ >= 0).distinct
+    // per time bound, each partition's first offset stamped then or later (none: MaxValue)
+    val byTime: Map[Long, Map[Int, Long]] = if (ids.isEmpty || times.isEmpty) Map.empty else {
+      val c = consumer(props)
+      try times.map { t =>
+        val parts = ids.map(id => id -> partition(snap.topic, id))
         val ask = new java.util.HashMap[AnyRef, java.lang.Long]()
-        parts.foreach(tp => ask.put(tp, Long.box(t)))
+        parts.foreach { case (_, tp) => ask.put(tp, Long.box(t)) }
         val found = call(c, ConsumerIface, "offsetsForTimes", Seq(classOf[java.util.Map[_, _]], classOf[Duration]),
           ask, MetadataTimeout).asInstanceOf[java.util.Map[AnyRef, AnyRef]]
-        t -> parts.map { tp =>
+        t -> parts.map { case (id, tp) =>
           val at = found.get(tp)
-          tp -> (if (at == null) Long.MaxValue
+          id -> (if (at == null) Long.MaxValue
             else call(at, "org.apache.kafka.clients.consumer.OffsetAndTimestamp", "offset", Nil)
               .asInstanceOf[java.lang.Long].longValue)
         }.toMap
       }.toMap
-      val props2 = new java.util.HashMap[String, String](props)
-      ids.zip(parts).foreach { case (id, tp) =>
-        val intervals = ranges.filter(_.admits(id)).map { r =>
-          val timed = if (r.tFrom < 0) Long.MinValue else byTime(r.tFrom)(tp)
-          (math.max(math.max(begin.get(tp).longValue, r.oFrom), timed), math.min(end.get(tp).longValue, r.oTo))
-        }.filter { case (from, to) => from < to }.sortBy(_._1)
-        // the union: overlapping or adjacent intervals merged, so no message is read twice
-        val merged = scala.collection.mutable.ArrayBuffer[(Long, Long)]()
-        intervals.foreach { case (from, to) =>
-          if (merged.nonEmpty && from <= merged.last._2) merged(merged.size - 1) = (merged.last._1, math.max(merged.last._2, to))
-          else merged += ((from, to))
-        }
-        merged.foreach { case (from, to) =>
-          var at = from
-          while (at < to) {
-            val upTo = math.min(to, at + pageMessages)
-            // the page's size is not known before it is fetched: a message counts 256 bytes
-            batch.addFetched(s"$place, partition $id, offsets $at to ${upTo - 1}", (upTo - at) * 256L,
-              KafkaRange(props2, topic, id, at, upTo, pollTimeoutMs, skipInvalid, place))
-            out ++= Seq(id.toLong, at, upTo)
-            at = upTo
-          }
-        }
+      finally close(c)
+    }
+    val props2 = new java.util.HashMap[String, String](props)
+    ids.flatMap { id =>
+      val (first, end) = (snap.begin(id), snap.end(id))
+      val intervals = ranges.filter(_.admits(id)).map { r =>
+        val timed = if (r.tFrom < 0) Long.MinValue else byTime(r.tFrom)(id)
+        (math.max(math.max(first, r.oFrom), timed), math.min(end, r.oTo))
+      }.filter { case (from, to) => from < to }.sortBy(_._1)
+      // the union: overlapping or adjacent intervals merged, so no message is read twice
+      val merged = scala.collection.mutable.ArrayBuffer[(Long, Long)]()
+      intervals.foreach { case (from, to) =>
+        if (merged.nonEmpty && from <= merged.last._2) merged(merged.size - 1) = (merged.last._1, math.max(merged.last._2, to))
+        else merged += ((from, to))
       }
-      out.toArray
-    } finally close(c)
+      merged.toSeq.flatMap { case (from, to) =>
+        val out = scala.collection.mutable.ArrayBuffer[Page]()
+        var at = from
+        while (at < to) {
+          val upTo = math.min(to, first + ((at - first) / pageMessages + 1) * pageMessages)
+          // the page's size is not known before it is fetched: a message counts 256 bytes
+          out += Page(id, at, upTo, HeldPages.fetchedPage(s"$place, partition $id, offsets $at to ${upTo - 1}",
+            (upTo - at) * 256L, KafkaRange(props2, snap.topic, id, at, upTo, pollTimeoutMs, skipInvalid, place)))
+          at = upTo
+        }
+        out.toSeq
+      }
+    }
+  }
+
+  /**
+   * Plan the read of `topic` into `batch`: the snapshot of each partition's [first, end)
+   * offsets, taken once, here, before any message is read, narrowed by what the query's filter
+   * pushed down (`pushed`: the scan selection's items as JSON, "" for none; the rule is
+   * [[KafkaPushDown]]'s, whose errors name `place`), cut into pages ([[pages]]). `pollTimeoutMs`:
+   * how long one poll may wait for messages the snapshot still lacks before the read fails
+   * (Drill's `store.kafka.poll.timeout`; the first poll of a page also gets the time to
+   * connect). Returns, per page, its partition and offsets [from, to) (three longs a page), for
+   * EXPLAIN and the tests.
+   */
+  def plan(batch: RecordBatch, props: java.util.Map[String, String], topic: String, pollTimeoutMs: Long,
+      pageMessages: Int, skipInvalid: Boolean, place: String, pushed: String): Array[Long] = {
+    val ranges = KafkaPushDown.ranges(place, pushed) // before the cluster is asked: a bad item fails first
+    val snap = snapshot(props, topic, place, id => ranges.exists(_.admits(id)))
+    pages(props, snap, ranges, pollTimeoutMs, pageMessages, skipInvalid, place).flatMap { p =>
+      batch.addPage(p.file)
+      Seq(p.id.toLong, p.from, p.to)
+    }.toArray
   }
 
   /** The messages of `topic`'s partition `id` at offsets [from, to) as lines of records (a

@@ -36,6 +36,9 @@ final class RecordBatch {
   def addFetched(place: String, length: Long, source: PageSource): Unit =
     pages += HeldPages.fetchedPage(place, length, source)
 
+  /** Add a page made elsewhere (a topic's pages, [[KafkaPages.plan]]). */
+  def addPage(page: InputFile): Unit = pages += page
+
   def paths(): Array[String] = pages.map(_.path).toArray
 
   def size(): Int = pages.size
