@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.names import fold
 from drillspark.options import PLAN_HEAD, REGISTRY, SERVER, SESSION, SYSTEM, Option, OptionError
-from drillspark.plugin_configs import bootstrap
+from drillspark.plugin_configs import bootstrap, enabled
 from drillspark.rules import json_options
 from drillspark.sql import temporary
 from drillspark.sql.errors import TableNotFoundError, ValidationError
@@ -339,16 +339,18 @@ class SqlSession:
     def take_storage(self, storage: dict[str, Any]) -> None:
         """Drill's plugin configs given to the session (drillspark.session(storage=...)):
         the home plugin's (`dfs`) workspaces join this session's, `jdbc` plugins and other
-        `file` plugins (`s3a://bucket`, another folder) become schemas; `{"enabled": false}`
-        for the home or classpath plugin disables it; another plugin SQL cannot read yet is
+        `file` plugins (`s3a://bucket`, another folder) become schemas; a disabled plugin
+        (plugin_configs.enabled: typed or partial, the home or classpath plugin too) resolves
+        nowhere, as in Drill; another plugin SQL cannot read yet is
         refused, saying so."""
         for name, config in storage.items():
             kind = config.get("type")
-            if name in self.built_ins() and kind is None and config.get("enabled") is False:
+            if not enabled(config):  # resolves nowhere, as a disabled plugin in Drill
                 if name == self.home:
                     self.home = None
-                else:
+                elif name == self.classpath:
                     self.classpath = None
+                self.plugins.pop(name, None)
             elif name == self.home and kind in (None, FILE):
                 for ws, spec in (config.get("workspaces") or {}).items():
                     spec = spec if isinstance(spec, dict) else {"location": spec}
@@ -370,7 +372,8 @@ class SqlSession:
                 raise ValidationError(
                     f"storage plugin '{name}' ({kind or 'partial'}): drillspark's SQL reads "
                     f"the {bootstrap.FILE_PLUGIN} plugin's workspaces, "
-                    f"{bootstrap.CLASSPATH_PLUGIN}, and file and jdbc plugins"
+                    f"{bootstrap.CLASSPATH_PLUGIN}, and plugins of type "
+                    f"{', '.join(SQL_READS)}"
                 )
 
     def plugin(self, part: str) -> tuple[str, dict[str, Any]] | None:
