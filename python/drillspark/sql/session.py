@@ -67,6 +67,8 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
 # `pg.public.orders` (SqlSession.plugins; catalog.plugin_scan), ``s3.root.`logs/x.json` ``
 # (a `file` plugin: its workspaces are schemas, SqlSession.file_workspace)
 SQL_READS = ("jdbc", "file", "http", "mongo", "kafka")
+# Drill's answer to a statement needing the default schema when none is set
+NO_DEFAULT_SCHEMA = "No default schema selected. Select a schema using 'USE schema' command"
 FILE = "file"
 # Drill's SYSTEM option: a plugin that fails to start is disabled (false: it stays, failing)
 AUTO_DISABLE = "storage.plugin_auto_disable"
@@ -327,7 +329,10 @@ class SqlSession:
         )
 
     def schema_folder(self, schema: tuple[str, ...] | None) -> tuple[tuple[str, ...], str]:
-        """(plugin, workspace) and the folder of `schema` (or of the default schema)."""
+        """(plugin, workspace) and the folder of `schema` (or of the default schema: none set
+        and no home plugin to default to is Drill's "No default schema selected")."""
+        if schema is None and self.default_schema is None and self.home is None:
+            raise ValidationError(NO_DEFAULT_SCHEMA)
         default = self.default_schema or (self.home or "", bootstrap.ROOT_WORKSPACE)
         full = default if schema is None else self._schema(schema)
         if full[0] == self.classpath:
