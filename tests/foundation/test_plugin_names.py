@@ -38,10 +38,13 @@ def _docstrings(tree: ast.AST) -> set[int]:
     }
 
 
-def _literals() -> dict[tuple[str, str], list[int]]:
+def _literals(package: Path = PACKAGE) -> dict[tuple[str, str], list[int]]:
+    """(module path under `package`, literal) -> its lines, for each literal naming a bootstrap
+    plugin outside the package's plugin_configs/ (docstrings left out)."""
     found: dict[tuple[str, str], list[int]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if OWNER in path.parents:
+    owner = package / OWNER.relative_to(PACKAGE)
+    for path in sorted(package.rglob("*.py")):
+        if owner in path.parents:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         docs = _docstrings(tree)
@@ -52,7 +55,7 @@ def _literals() -> dict[tuple[str, str], list[int]]:
                 and NAMED.fullmatch(node.value.strip())
                 and id(node) not in docs
             ):
-                key = (path.relative_to(PACKAGE).as_posix(), node.value)
+                key = (path.relative_to(package).as_posix(), node.value)
                 found.setdefault(key, []).append(node.lineno)
     return found
 
@@ -119,16 +122,17 @@ def test_the_scala_check_sees_a_literal():
     assert [(line, v) for line, v in scala_literals(text) if NAMED.fullmatch(v)] == [(3, "dfs")]
 
 
-def test_the_check_sees_a_literal():
-    """The check itself finds what it looks for (a plain name, not in a docstring)."""
-    tree = ast.parse('"""dfs"""\nx = "dfs"\ny = f"cp.{x}"\nz = "dfs.tmp"\nh = "see dfs.tmp"\n')
-    docs = _docstrings(tree)
-    hits = [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Constant)
-        and isinstance(n.value, str)
-        and NAMED.fullmatch(n.value.strip())
-        and id(n) not in docs
-    ]
-    assert sorted(n.lineno for n in hits) == [2, 3, 4]
+def test_the_check_sees_a_literal(tmp_path):
+    """The check itself (`_literals`, on a tree of its own) finds what it looks for: a plain
+    name or a schema of one, not in a docstring, outside plugin_configs/."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "plugin_configs").mkdir()
+    (tmp_path / "sub" / "m.py").write_text(
+        '"""dfs"""\nx = "dfs"\ny = f"cp.{x}"\nz = "dfs.tmp"\nh = "see dfs.tmp"\n'
+    )
+    (tmp_path / "plugin_configs" / "bootstrap.py").write_text('FILE = "dfs"\n')
+    assert _literals(tmp_path) == {
+        ("sub/m.py", "dfs"): [2],
+        ("sub/m.py", "cp."): [3],
+        ("sub/m.py", "dfs.tmp"): [4],
+    }

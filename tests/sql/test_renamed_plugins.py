@@ -13,6 +13,7 @@ import pytest
 
 from drillspark.session import storage_configs
 from drillspark.sql import SqlEngine, SqlError
+from drillspark.sql.errors import ValidationError
 from drillspark.sql.session import SqlSession
 from drillspark.sql.temporary import temporary_tables
 
@@ -111,3 +112,13 @@ def test_the_disabled_names_resolve_nowhere(renamed):
     # a bare name with no default schema: the hint names a plugin of this session
     message = refused(engine, "SELECT * FROM `people.json`")
     assert "files.`people.json`" in message, message
+
+
+def test_no_default_schema_and_no_home_plugin_is_said(renamed):
+    engine, _data, _scratch = renamed
+    # the default schema's folder (the shell's completion asks it): none, in Drill's words,
+    # not the disabled home plugin's root
+    with pytest.raises(ValidationError, match="No default schema selected"):
+        engine.session.schema_folder(None)
+    engine.execute("USE files.data")
+    assert engine.session.schema_folder(None)[1] == str(_data)

@@ -4,7 +4,7 @@ by offset (and a paginator that never ends), query parameters echoed back, basic
 malformed page, a 500, a slow page and a redirect; CSV and XML pages, keyset pages (the next
 index or URL in the answer), pages linked by a response header, a limit parameter, POSTs
 echoing their body and content type, and answers with HTTP caching headers (max-age, no-store,
-an ETag revalidated with 304).
+an ETag revalidated with 304, one whose 304 names its Cache-Control in lower case).
 Each request's path is appended as a line to the log file, so tests see what was asked.
 
     python tests/storage/http_api.py PORT_FILE LOG_FILE   # writes its port to PORT_FILE
@@ -239,6 +239,24 @@ class Api(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "application/json")
             self.send_header("Cache-Control", "no-cache")
             self.send_header("ETag", '"v1"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif path == "/revalidated.json":
+            # asked again at once (no-cache); the 304 makes it fresh for 300 s, its field
+            # named in lower case as HTTP allows
+            if self.headers.get("If-None-Match") == '"v2"':
+                self._log("304 /revalidated.json")
+                self.send_response(304)
+                self.send_header("ETag", '"v2"')
+                self.send_header("cache-control", "max-age=300")
+                self.end_headers()
+                return
+            body = json.dumps({"results": [{"version": 2}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("ETag", '"v2"')
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

@@ -172,3 +172,20 @@ def test_cache_results_revalidates_a_no_cache_answer_with_its_etag(spark, api):
     # asked twice; the second time with If-None-Match, answered 304 (the body kept here)
     assert [r.split()[1] for r in asked if r.startswith("GET")] == ["/etag.json", "/etag.json"]
     assert "304 /etag.json" in asked
+
+
+def test_a_304s_lower_case_cache_control_makes_the_kept_answer_fresh(spark, api):
+    from drillspark.spark.storage import http
+
+    http.CACHE.clear()
+    cached = _engine(spark, _plugin(api, cacheResults=True))
+    api.clear()
+    before = http.CACHE.requests
+    for _ in range(3):
+        assert _rows(cached, "SELECT version FROM web.api.`revalidated.json`") == [{"version": 2}]
+    asked = api.requests()
+    # the second read revalidates (304, `cache-control: max-age=300`); the third is fresh
+    gets = [r.split()[1] for r in asked if r.startswith("GET")]
+    assert gets == ["/revalidated.json", "/revalidated.json"], asked
+    assert "304 /revalidated.json" in asked
+    assert http.CACHE.requests - before == 2

@@ -345,3 +345,36 @@ def test_a_left_join_of_one_mariadb_plugin_is_one_statement(engine):
     rows, explained = _run(engine, full.format(p="maria"))
     assert len(_queries(explained)) == 2
     assert rows == _run(engine, full.format(p="mariaoff"))[0]
+
+
+def test_an_ordering_of_string_keys_is_not_sent_to_the_database(engine, postgresql):
+    # PostgreSQL orders these strings by their ICU collation ('a' < 'A' < 'b' < 'B'), Spark by
+    # their bytes ('A' < 'B' < 'a' < 'b'): a join on `<` of string keys runs in Spark, with
+    # Spark's answer; `=` of string keys still goes down (equal is equal in both)
+    postgresql.sql(
+        "CREATE SCHEMA IF NOT EXISTS collated AUTHORIZATION drill;\n"
+        "SET ROLE drill;\n"
+        'CREATE TABLE IF NOT EXISTS collated.lefts (k text COLLATE "en-x-icu");\n'
+        'CREATE TABLE IF NOT EXISTS collated.rights (k text COLLATE "en-x-icu");\n'
+        "TRUNCATE collated.lefts, collated.rights;\n"
+        "INSERT INTO collated.lefts VALUES ('a'), ('B');\n"
+        "INSERT INTO collated.rights VALUES ('A'), ('b'), ('B');\n"
+    )
+    try:
+        sql = (
+            "SELECT l.k AS lk, r.k AS rk FROM {p}.collated.lefts l JOIN {p}.collated.rights r "
+            "ON l.k {rel} r.k ORDER BY lk, rk"
+        )
+        rows, explained = _run(engine, sql.format(p="pg", rel="<"))
+        in_spark, _ = _run(engine, sql.format(p="pgoff", rel="<"))
+        assert rows == in_spark == [["B", "b"], ["a", "b"]], rows
+        assert not any("JOIN" in q for q in _queries(explained)), explained
+        own = postgresql.sql(
+            "COPY (SELECT l.k, r.k FROM collated.lefts l JOIN collated.rights r ON l.k < r.k "
+            'ORDER BY l.k COLLATE "C", r.k COLLATE "C") TO STDOUT'
+        )
+        assert [ln.split("\t") for ln in own.strip().splitlines()] != rows  # the collation's order
+        rows, explained = _run(engine, sql.format(p="pg", rel="="))
+        assert rows == [["B", "B"]] and any("JOIN" in q for q in _queries(explained)), explained
+    finally:  # the other tests list the database's schemas
+        postgresql.sql("DROP SCHEMA collated CASCADE;\n")

@@ -156,3 +156,30 @@ def test_the_server_disables_it_in_its_registry(spark, tmp_path, plugins):
         assert again["queryState"] == "FAILED" and DISABLED not in json.dumps(again)
     finally:
         srv.stop()
+
+
+def test_on_a_role_without_the_connect_privilege_is_not_disabled(spark, postgresql):
+    # PostgreSQL refuses the login (SQLState 42501, "permission denied for database"): the
+    # database answers, the plugin can start for another role or once granted; only SQLState
+    # class 08 (no connection) or 28 (the plugin's credentials) disables it
+    postgresql.sql(
+        "CREATE DATABASE auto_noconnect OWNER drill;\n"
+        "REVOKE CONNECT ON DATABASE auto_noconnect FROM PUBLIC;\n"
+        "CREATE ROLE auto_noconnect_role LOGIN PASSWORD 'noconnect-pw';\n"
+    )
+    config = {
+        **jdbc_config(postgresql),
+        "url": postgresql.url("auto_noconnect"),
+        "username": "auto_noconnect_role",
+        "password": "noconnect-pw",
+    }
+    try:
+        engine = SqlEngine(spark, SqlSession(plugins={"pgnoconnect": config}))
+        engine.execute("ALTER SYSTEM SET `storage.plugin_auto_disable` = true")
+        for _ in range(2):
+            message = _failure(engine, "SELECT * FROM pgnoconnect.public.x")
+            assert 'permission denied for database "auto_noconnect"' in message, message
+            assert DISABLED not in message and "cannot connect" not in message, message
+        assert "pgnoconnect" in engine.session.plugins
+    finally:
+        postgresql.sql("DROP DATABASE auto_noconnect;\nDROP ROLE auto_noconnect_role;\n")

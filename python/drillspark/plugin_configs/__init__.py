@@ -3,7 +3,7 @@ names and defaults, its secrets), the registry of types and of named plugins, an
 configurations come from and are kept (Drill's bootstrap/override file, the server's state).
 Nothing here reads data: the Spark side (spark/storage/) does, from these configurations."""
 
-from drillspark.plugin_configs.base import PluginConfig, PluginConfigError
+from drillspark.plugin_configs.base import PluginConfig, PluginConfigError, enabled
 from drillspark.plugin_configs.registry import StoragePlugins, config_from_json
 
-__all__ = ["PluginConfig", "PluginConfigError", "StoragePlugins", "config_from_json"]
+__all__ = ["PluginConfig", "PluginConfigError", "StoragePlugins", "config_from_json", "enabled"]

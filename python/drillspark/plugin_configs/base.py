@@ -16,6 +16,13 @@ from drillspark.errors import UsageError
 MASK = "*****"
 
 
+def enabled(config: Mapping[str, Any]) -> bool:
+    """Whether a plugin's config (Drill's JSON, whole or partial) is enabled, the one rule every
+    door reads (drillspark.sql's session, the Spark catalogs): `enabled` absent (Drill's
+    default) or anything but false (a partial config may carry the string "false")."""
+    return config.get("enabled", True) not in (False, "false")
+
+
 class PluginConfigError(UsageError, ValueError):
     """A plugin configuration that cannot be taken; the message names the plugin and field."""
 
@@ -64,7 +71,7 @@ class PluginConfig:
 
     @property
     def enabled(self) -> bool:
-        return self.raw.get("enabled", True) is not False
+        return enabled(self.raw)
 
     def get(self, key: str) -> Any:
         """A field's value, else Drill's default for it."""

@@ -58,8 +58,9 @@ STATE_DISPLAY = {
 }
 
 
-# An answer bounded by a limit of at most this many rows is collected a partition at a time;
-# any other is streamed from its tasks (partition_stream.py), whatever its partitions' size.
+# An answer bounded by a limit of at most this many rows is collected whole, in one action
+# (one df.collect()); any other is streamed from its tasks (partition_stream.py), whatever its
+# partitions' size.
 SMALL_ANSWER = 10_000
 
 

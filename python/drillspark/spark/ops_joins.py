@@ -20,6 +20,7 @@ from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.spark.ops_sets import both_sides_condition
 from drillspark.spark.rel import Rel
+from drillspark.spark.relationships import RELATIONSHIPS
 from drillspark.spark.scope import NamedColumns, Scope, quote
 
 if TYPE_CHECKING:
@@ -29,15 +30,6 @@ IMPLICIT = "$drill_implicit_field$"
 _RIGHT = "__drill_semi_r_"
 _OUTER = "__drill_outer_implicit"
 _RIGHT_ORDER = "__drill_lateral_order"
-_RELATIONSHIPS = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
-}
 
 
 def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
@@ -56,7 +48,7 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
     for i, c in enumerate(op.conditions):
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
-        conds.append(_RELATIONSHIPS[c.relationship](lc, rc))
+        conds.append(RELATIONSHIPS[c.relationship](lc, rc))
     if op.condition is not None:
         lcols = NamedColumns({c.lower(): c for c in left.columns})
         conds.append(both_sides_condition(tr, op, (left, lcols, left), (right, rcols, rdf)))

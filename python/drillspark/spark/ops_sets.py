@@ -14,23 +14,13 @@ from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.spark.expressions import paths_in
 from drillspark.spark.rel import Rel
+from drillspark.spark.relationships import RELATIONSHIPS
 from drillspark.spark.scope import NamedColumns, Scope, quote
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
 
 _JOIN_TYPES = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full", "OUTER": "full"}
-_RELATIONSHIPS = {
-    "==": lambda a, b: a == b,
-    "=": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<>": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "IS NOT DISTINCT FROM": lambda a, b: a.eqNullSafe(b),
-}
 _LEFT, _RIGHT, _PRESENT = "__drill_l_", "__drill_r_", "__drill_left_present"
 
 
@@ -72,7 +62,7 @@ def join(tr: Translator, op: lo.Join) -> Rel:
     rscope = Scope(rdf, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
     for i, cond in enumerate(op.conditions):
-        rel = _RELATIONSHIPS.get(cond.relationship)
+        rel = RELATIONSHIPS.get(cond.relationship)
         if rel is None:
             raise tr.fail(
                 op,

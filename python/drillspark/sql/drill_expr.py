@@ -21,7 +21,8 @@ from drillspark.plan.expressions import (
 )
 
 # SQL comparisons (sqlglot node names) -> Drill's comparison operators, which are also a
-# join condition's `relationship` (the join-condition operator map: written here only).
+# join condition's `relationship` (the join-condition operator map: written here only; a
+# relationship as Spark compares two columns: spark/relationships.py).
 COMPARISONS = {"EQ": "==", "NEQ": "!=", "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<="}
 NULL_SAFE = "IS NOT DISTINCT FROM"  # a join relationship only, no infix operator
 JOIN_RELATIONSHIPS = {**COMPARISONS, "NullSafeEQ": NULL_SAFE}

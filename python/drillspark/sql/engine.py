@@ -30,7 +30,7 @@ from drillspark.sql.errors import (
     shift_error,
 )
 from drillspark.sql.parser import CompiledQuery, compile_query
-from drillspark.sql.session import SqlSession
+from drillspark.sql.session import NO_DEFAULT_SCHEMA, SqlSession
 from drillspark.sql.temporary import temporary_tables
 
 if TYPE_CHECKING:
@@ -177,9 +177,7 @@ class SqlEngine:
         if stmt.schema is None:
             ref = catalog.default_ref(self.session)
             if ref is None:
-                raise ValidationError(
-                    "No default schema selected. Select a schema using 'USE schema' command"
-                )
+                raise ValidationError(NO_DEFAULT_SCHEMA)
         else:
             ref = catalog.resolve_schema(self.session, stmt.schema)
         if ref.plugin == catalog.ISCHEMA:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from drillspark.names import fold
 from drillspark.options import PLAN_HEAD, REGISTRY, SERVER, SESSION, SYSTEM, Option, OptionError
-from drillspark.plugin_configs import bootstrap
+from drillspark.plugin_configs import bootstrap, enabled
 from drillspark.rules import json_options
 from drillspark.sql import temporary
 from drillspark.sql.errors import TableNotFoundError, ValidationError
@@ -67,6 +67,8 @@ def with_default_workspaces(workspaces: dict[str, Any]) -> dict[str, Any]:
 # `pg.public.orders` (SqlSession.plugins; catalog.plugin_scan), ``s3.root.`logs/x.json` ``
 # (a `file` plugin: its workspaces are schemas, SqlSession.file_workspace)
 SQL_READS = ("jdbc", "file", "http", "mongo", "kafka")
+# Drill's answer to a statement needing the default schema when none is set
+NO_DEFAULT_SCHEMA = "No default schema selected. Select a schema using 'USE schema' command"
 FILE = "file"
 # Drill's SYSTEM option: a plugin that fails to start is disabled (false: it stays, failing)
 AUTO_DISABLE = "storage.plugin_auto_disable"
@@ -327,7 +329,10 @@ class SqlSession:
         )
 
     def schema_folder(self, schema: tuple[str, ...] | None) -> tuple[tuple[str, ...], str]:
-        """(plugin, workspace) and the folder of `schema` (or of the default schema)."""
+        """(plugin, workspace) and the folder of `schema` (or of the default schema: none set
+        and no home plugin to default to is Drill's "No default schema selected")."""
+        if schema is None and self.default_schema is None and self.home is None:
+            raise ValidationError(NO_DEFAULT_SCHEMA)
         default = self.default_schema or (self.home or "", bootstrap.ROOT_WORKSPACE)
         full = default if schema is None else self._schema(schema)
         if full[0] == self.classpath:
@@ -339,16 +344,18 @@ class SqlSession:
     def take_storage(self, storage: dict[str, Any]) -> None:
         """Drill's plugin configs given to the session (drillspark.session(storage=...)):
         the home plugin's (`dfs`) workspaces join this session's, `jdbc` plugins and other
-        `file` plugins (`s3a://bucket`, another folder) become schemas; `{"enabled": false}`
-        for the home or classpath plugin disables it; another plugin SQL cannot read yet is
+        `file` plugins (`s3a://bucket`, another folder) become schemas; a disabled plugin
+        (plugin_configs.enabled: typed or partial, the home or classpath plugin too) resolves
+        nowhere, as in Drill; another plugin SQL cannot read yet is
         refused, saying so."""
         for name, config in storage.items():
             kind = config.get("type")
-            if name in self.built_ins() and kind is None and config.get("enabled") is False:
+            if not enabled(config):  # resolves nowhere, as a disabled plugin in Drill
                 if name == self.home:
                     self.home = None
-                else:
+                elif name == self.classpath:
                     self.classpath = None
+                self.plugins.pop(name, None)
             elif name == self.home and kind in (None, FILE):
                 for ws, spec in (config.get("workspaces") or {}).items():
                     spec = spec if isinstance(spec, dict) else {"location": spec}
@@ -370,7 +377,8 @@ class SqlSession:
                 raise ValidationError(
                     f"storage plugin '{name}' ({kind or 'partial'}): drillspark's SQL reads "
                     f"the {bootstrap.FILE_PLUGIN} plugin's workspaces, "
-                    f"{bootstrap.CLASSPATH_PLUGIN}, and file and jdbc plugins"
+                    f"{bootstrap.CLASSPATH_PLUGIN}, and plugins of type "
+                    f"{', '.join(SQL_READS)}"
                 )
 
     def plugin(self, part: str) -> tuple[str, dict[str, Any]] | None:

@@ -20,7 +20,7 @@ from drillspark.progress import ProgressWatch, TextProgress
 from drillspark.sql import statements as st
 from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
 from drillspark.sql.engine import SqlEngine
-from drillspark.sql.errors import SqlError
+from drillspark.sql.errors import SqlError, ValidationError
 from drillspark.sql.output import render
 
 KEYWORDS = sorted(
@@ -175,7 +175,10 @@ def _completer(engine: SqlEngine | None):
             elif plugin:
                 folder = session.workspaces["root"]
             else:
-                folder = session.schema_folder(None)[1]
+                try:
+                    folder = session.schema_folder(None)[1]
+                except ValidationError:  # no default schema and no home plugin: no folder
+                    return
             head, _, prefix = partial.rpartition("/")
             base = head if os.path.isabs(partial) else os.path.join(folder, head)
             try:

@@ -14,6 +14,7 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from drillspark.plugin_configs.base import enabled
 from drillspark.plugin_configs.bootstrap import BUILT_IN, FILE_PLUGIN
 from drillspark.spark.storage import filesystems
 
@@ -72,16 +73,12 @@ def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
     return out | workspace_confs(name, config)
 
 
-def _enabled(config: Mapping[str, Any]) -> bool:
-    return config.get("enabled", True) not in (False, "false")
-
-
 def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
     """Make `name`'s catalog serve `config` in `spark` (again after a change: the catalog reads
     its confs anew); False when it cannot be a catalog here (a disabled plugin, a name Spark
     or another catalog class holds, a bucket another plugin holds: drillspark.sql says why)."""
     key = f"spark.sql.catalog.{name}"
-    if name.lower() in RESERVED or "." in name or not _enabled(config):
+    if name.lower() in RESERVED or "." in name or not enabled(config):
         return False
     held = spark.conf.get(key, None)
     if held not in (None, CATALOG_CLASS):
@@ -133,7 +130,7 @@ def follow(spark: SparkSession, name: str, config: Mapping[str, Any] | None) -> 
     (deleted, disabled, not a `file` plugin any more, or refused here); whether it serves. A
     built-in plugin keeps the catalog the session gave it (False), gone while disabled."""
     if name in BUILT_IN:
-        if config is not None and _enabled(config):
+        if config is not None and enabled(config):
             restore(spark, name)
         else:
             unregister(spark, name)
@@ -151,7 +148,7 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     for name, config in storage.items():
         if not isinstance(config, Mapping):
             continue
-        if name in BUILT_IN and not _enabled(config):
+        if name in BUILT_IN and not enabled(config):
             unregister(spark, name)  # {"dfs": {"enabled": false}}: gone from spark.sql too
         elif name == FILE_PLUGIN and config.get("type") in (None, "file"):
             if config.get("enabled") in (True, "true"):
@@ -166,6 +163,6 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
         elif name not in BUILT_IN and config.get("type") == "file":
             if follow(spark, name, config):
                 done.append(name)
-        elif name not in BUILT_IN and "type" not in config and not _enabled(config):
+        elif name not in BUILT_IN and "type" not in config and not enabled(config):
             unregister(spark, name)  # {"s3": {"enabled": false}}: disabled
     return done

@@ -33,8 +33,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from email.message import Message
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
@@ -249,6 +250,26 @@ def proxy_url(name: str, config: Mapping[str, Any]) -> str | None:
 CACHE_BYTES = 10 * 1024 * 1024
 
 
+class Headers(Mapping[str, str]):
+    """HTTP header fields by name, case-insensitively as HTTP names them; a later source's
+    field replaces an earlier one of the same name (a 304's fields over the kept answer's)."""
+
+    def __init__(self, *sources: Mapping[str, str] | Message) -> None:
+        self._fields: dict[str, tuple[str, str]] = {}
+        for source in sources:
+            for name, value in source.items():
+                self._fields[name.lower()] = (name, value)
+
+    def __getitem__(self, name: str) -> str:
+        return self._fields[name.lower()][1]
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, _ in self._fields.values())
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+
 @dataclass
 class _Cached:
     body: bytes
@@ -299,9 +320,14 @@ class ResponseCache:
             return  # nothing would ever let it be used again
         with self._lock:
             self._entries.pop(key, None)
-            self._entries[key] = _Cached(body, dict(headers), now + lifetime, etag, modified)
+            self._entries[key] = _Cached(body, Headers(headers), now + lifetime, etag, modified)
             while sum(len(e.body) for e in self._entries.values()) > CACHE_BYTES and self._entries:
                 self._entries.pop(next(iter(self._entries)))
+
+    def sent(self) -> None:
+        """One more request reached the network (from any thread)."""
+        with self._lock:
+            self.requests += 1
 
     def clear(self) -> None:
         with self._lock:
@@ -351,7 +377,7 @@ def fetch(
             headers["If-Modified-Since"] = kept.modified
     request = urllib.request.Request(url, data=req.body, headers=headers, method=req.method)
     try:
-        CACHE.requests += 1
+        CACHE.sent()
         with via.opener.open(request, timeout=timeout) as response:
             got = Response(bytes(response.read()), response.headers)
         if via.cached and req.method == "GET":
@@ -359,7 +385,7 @@ def fetch(
         return got
     except urllib.error.HTTPError as e:
         if e.code == 304 and kept is not None:
-            CACHE.put(key, kept.body, {**kept.headers, **dict(e.headers or {})})
+            CACHE.put(key, kept.body, Headers(kept.headers, e.headers or {}))
             return Response(kept.body, kept.headers)
         if e.code == 407:  # the proxy's refusal, not the API's answer
             raise HttpPluginError(

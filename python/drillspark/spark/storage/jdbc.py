@@ -288,6 +288,42 @@ def _condition(error: BaseException) -> str | None:
         return None
 
 
+# SQLState classes of a connection the plugin cannot make: 08 (connection exception: refused,
+# reset, lost) and 28 (invalid authorization: the plugin's credentials; Drill's pool cannot
+# start either). Any other (a missing CONNECT privilege, 42501) is the statement's error only.
+_CANNOT_CONNECT = ("08", "28")
+
+
+def _sql_state(error: BaseException) -> str | None:
+    """The driver's SQLState (the first java.sql.SQLException in the JVM cause chain of a
+    classic session's captured exception); None without one (Spark Connect has no JVM here)."""
+    java: Any = getattr(error, "_origin", None) or getattr(error, "java_exception", None)
+    try:
+        for _ in range(32):  # a cause chain is short; a cycle ends here too
+            if java is None:
+                return None
+            try:
+                state = java.getSQLState()
+            except Exception:  # not a java.sql.SQLException
+                state = None
+            if state:
+                return str(state)
+            java = java.getCause()
+    except Exception:  # a JVM gone: no state to read
+        return None
+    return None
+
+
+def _cannot_connect(error: BaseException) -> bool:
+    """Whether `error` says the database cannot be connected to at all (what auto-disables
+    the plugin): the driver's SQLState class, else (no SQLState to read) Spark's
+    FAILED_JDBC.CONNECTION condition. Never the message's words."""
+    state = _sql_state(error)
+    if state is not None:
+        return state[:2] in _CANNOT_CONNECT
+    return _condition(error) == "FAILED_JDBC.CONNECTION"
+
+
 def _scrub(text: str, cfg: JdbcConfig) -> str:
     for secret in cfg.secrets():
         text = text.replace(secret, "*****")
@@ -315,7 +351,7 @@ def failure(cfg: JdbcConfig, error: BaseException, doing: str) -> JdbcError:
             f"jdbc storage plugin {cfg.name!r}: no JDBC driver accepts the URL "
             f"{_shown_url(cfg.url)} (set 'driver', or add the driver's jar with --jars)"
         )
-    if _condition(error) == "FAILED_JDBC.CONNECTION" or "connect" in cause.lower():
+    if _cannot_connect(error):
         return JdbcUnreachable(
             _scrub(
                 f"jdbc storage plugin {cfg.name!r}: cannot connect to the database: {cause}", cfg

@@ -34,6 +34,7 @@ from pyspark.sql import types as T
 from drillspark.names import fold
 from drillspark.plan import operators as lo
 from drillspark.plan.expressions import FieldPath
+from drillspark.spark.relationships import NULL_SAFE, ORDERING, RELATIONSHIPS
 from drillspark.spark.scope import quote
 from drillspark.spark.storage import jdbc
 from drillspark.spark.storage.base import StorageEngine
@@ -123,18 +124,6 @@ def _quoted(cfg: jdbc.JdbcConfig, name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-# a condition's relationship as Spark compares it (the database compares the same way for
-# the types `_comparable` lets through)
-_RELATIONSHIPS = {
-    "==": lambda a, b: a == b,
-    "=": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<>": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-}
 # the join types Spark 4.3's join push-down carries (its connector JoinType: INNER_JOIN,
 # LEFT_OUTER_JOIN, RIGHT_OUTER_JOIN; a FULL join stays a Spark join over two pushed scans)
 _SPARK_JOINS = {"INNER": "inner", "LEFT": "left", "RIGHT": "right"}
@@ -147,6 +136,7 @@ _STATEMENT_JOINS = {
 }
 _SQL_RELATIONSHIPS = {"==": "=", "!=": "<>"}
 _EXACT = (T.ByteType, T.ShortType, T.IntegerType, T.LongType, T.DecimalType)
+_STRINGS = (T.StringType, T.CharType, T.VarcharType)
 
 
 def _comparable(a: T.DataType, b: T.DataType) -> bool:
@@ -165,10 +155,13 @@ def _keys(
     """The (left output name, relationship, right output name) conditions of `op`, when the
     database may compare them as Spark would: an INNER, LEFT or RIGHT join whose conditions
     are all comparisons (= <> < <= > >=) between bare fields of comparable types, no name on
-    both sides, no MariaDB/MySQL strings (compared by the database's collation, 'a' = 'A')."""
+    both sides, no MariaDB/MySQL strings (compared by the database's collation, 'a' = 'A'), no
+    ordering (< <= > >=) of strings (ordered by the database's collation, 'a' < 'B')."""
     if str(op.type).upper() not in kinds or op.condition is not None:
         return None
-    if not op.conditions or any(c.relationship not in _RELATIONSHIPS for c in op.conditions):
+    if not op.conditions or any(
+        c.relationship not in RELATIONSHIPS or c.relationship == NULL_SAFE for c in op.conditions
+    ):
         return None
     lnames = {fold(n): (n, f) for n, f in left}
     rnames = {fold(n): (n, f) for n, f in right}
@@ -183,6 +176,8 @@ def _keys(
             return None  # the database would compare other types by its own casts
         if cfg.kind == jdbc.MYSQL and isinstance(lf[1].dataType, T.StringType):
             return None
+        if c.relationship in ORDERING and isinstance(lf[1].dataType, _STRINGS):
+            return None  # ordered by the database's collation ('a' < 'B'), Spark's by bytes
         keys.append((lf[0], str(c.relationship), rf[0]))
     return keys
 
@@ -209,7 +204,7 @@ def _bare(
         rq = {n: q for n, q, _ in right.columns}
         on: Column | None = None
         for a, rel, b in keys:
-            cond = _RELATIONSHIPS[rel](F.col(lq[a]), F.col(rq[b]))
+            cond = RELATIONSHIPS[rel](F.col(lq[a]), F.col(rq[b]))
             on = cond if on is None else on & cond
         df = left.df.join(right.df, on=on, how=_SPARK_JOINS[str(op.type).upper()])
         return _Bare(left.engine, df, left.columns + right.columns)

@@ -15,7 +15,6 @@ import json
 import os
 import stat
 import threading
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -359,10 +358,11 @@ def column_attributes(f: SqlField) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- the engines
 # the DataFrames of the newest catalog answers, per Spark session, by their columns and rows: a
 # BI tool asks the same INFORMATION_SCHEMA question once per table it looks at (#37), and the
-# same rows make the same LocalRelation, which costs an Arrow conversion and JVM calls to build
-_FRAMES: weakref.WeakKeyDictionary[SparkSession, collections.OrderedDict[Any, DataFrame]] = (
-    weakref.WeakKeyDictionary()
-)
+# same rows make the same LocalRelation, which costs an Arrow conversion and JVM calls to build.
+# Kept on the session itself: each frame holds its session, so a table outside it (a
+# WeakKeyDictionary's values too) would keep every session alive; held by the session, the
+# frames go with it (a cycle the garbage collector frees once the session is dropped)
+_FRAMES = "_drillspark_catalog_frames"
 _FRAMES_KEPT = 32
 _FRAMES_LOCK = threading.Lock()
 
@@ -384,6 +384,14 @@ def _frame_key(columns: list[tuple[str, str, bool]], rows: list[tuple]) -> Any:
     return key
 
 
+def _kept_frames(spark: SparkSession) -> collections.OrderedDict[Any, DataFrame]:
+    kept: collections.OrderedDict[Any, DataFrame] | None = getattr(spark, _FRAMES, None)
+    if kept is None:
+        kept = collections.OrderedDict()
+        setattr(spark, _FRAMES, kept)
+    return kept
+
+
 def _frame(
     spark: SparkSession, columns: list[tuple[str, str, bool]], rows: list[tuple]
 ) -> DataFrame:
@@ -391,7 +399,7 @@ def _frame(
     if key is None:
         return _new_frame(spark, columns, rows)
     with _FRAMES_LOCK:
-        kept = _FRAMES.setdefault(spark, collections.OrderedDict())
+        kept = _kept_frames(spark)
         df = kept.get(key)
         if df is not None:
             kept.move_to_end(key)

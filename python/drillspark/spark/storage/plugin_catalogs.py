@@ -18,6 +18,7 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from drillspark.plugin_configs.base import enabled
 from drillspark.spark.storage import file_catalogs, jdbc, kafka, mongo
 
 # type -> the module owning its catalog (catalog_confs, PLUGIN_CATALOG_CLASS); `file`: below
@@ -27,10 +28,6 @@ OWN_CLASSES = {m.PLUGIN_CATALOG_CLASS for m in CATALOGS.values()}
 
 def _key(name: str) -> str:
     return f"spark.sql.catalog.{name}"
-
-
-def _enabled(config: Mapping[str, Any]) -> bool:
-    return config.get("enabled", True) not in (False, "false")
 
 
 def _held(spark: SparkSession, name: str) -> str | None:
@@ -43,7 +40,7 @@ def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
     catalog, a name Spark or another catalog class holds, a config its module refuses:
     drillspark.sql says why)."""
     owner = CATALOGS.get(str(config.get("type")))
-    if owner is None or not _enabled(config):
+    if owner is None or not enabled(config):
         return False
     if name.lower() in file_catalogs.RESERVED or "." in name or name in file_catalogs.BUILT_IN:
         return False
@@ -116,6 +113,6 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
         if config.get("type") in CATALOGS:
             if follow(spark, name, config):
                 done.append(name)
-        elif "type" not in config and not _enabled(config):
+        elif "type" not in config and not enabled(config):
             unregister(spark, name)
     return done
