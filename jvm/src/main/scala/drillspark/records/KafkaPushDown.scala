@@ -100,7 +100,7 @@ object KafkaPushDown {
     pushed.asScala.foreach { item =>
       if (item.isArray && item.size == 2 && text(item.get(0)).equalsIgnoreCase("or")) {
         val sides = item.get(1)
-        if (!sides.isArray || !sides.asScala.forall(_.isArray)) throw bad(place, item)
+        if (!sides.isArray || sides.isEmpty || !sides.asScala.forall(_.isArray)) throw bad(place, item)
         alternatives += sides.asScala.toSeq.flatMap(ranges(place, _))
       } else base = narrowed(place, base, item)
     }
