@@ -97,30 +97,6 @@ def test_a_join_of_small_files_is_a_hash_join_in_one_task(spark, files):
     assert "BroadcastHashJoin" in plan and "SortMergeJoin" not in plan, plan
 
 
-def test_a_join_side_that_is_a_bare_scan_is_sized(spark, files):
-    # a LEFT JOIN's preserved side is the marked scan itself (no filter or projection above
-    # it): its size must still count. Under spark.sql.maxSinglePartitionBytes the facts
-    # (3 kB) are too large to join in place, so the names are broadcast to them; the mark
-    # once lost the scan's logical plan, and a side of no known size passed as small
-    facts = spark.read.format("drill").load(str(files / "facts.json"))
-    names = spark.read.format("drill").load(str(files / "names.json"))
-    assert (files / "names.json").stat().st_size < 1000 < (files / "facts.json").stat().st_size
-
-    def joined():
-        return facts.join(names, "k", "left").groupBy("name").count()
-
-    assert "ShuffledHashJoin" in plan_of(joined())  # both small: in place
-    spark.conf.set("spark.sql.maxSinglePartitionBytes", "1000")
-    try:
-        df = joined()
-        plan = plan_of(df)
-        rows = sorted(map(tuple, df.collect()))
-    finally:
-        spark.conf.unset("spark.sql.maxSinglePartitionBytes")
-    assert "BroadcastHashJoin" in plan and "ShuffledHashJoin" not in plan, plan
-    assert rows == [(f"n{k}", 40) for k in range(5)]
-
-
 def test_a_scan_of_several_partitions_joined_with_a_small_file_broadcasts_it(spark, files):
     # the large side (here three partitions) is not shuffled: the small file goes to its tasks
     big = spark.read.format("drill").option("splitBytes", "256").load(str(files / "facts.json"))

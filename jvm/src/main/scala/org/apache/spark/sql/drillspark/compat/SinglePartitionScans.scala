@@ -38,10 +38,7 @@ final case class SinglePartitionScans(enabled: () => Boolean) extends Rule[Spark
 
   private def mark(plan: SparkPlan): SparkPlan = plan match {
     case c @ CoalesceExec(1, _: BatchScanExec) => c
-    case s: BatchScanExec if ours(s) && s.inputPartitions.length == 1 =>
-      val c = CoalesceExec(1, s)
-      s.logicalLink.foreach(c.setLogicalLink) // the scan's size, for `single` below
-      c
+    case s: BatchScanExec if ours(s) && s.inputPartitions.length == 1 => CoalesceExec(1, s)
     case other => other.mapChildren(mark)
   }
 
@@ -50,10 +47,9 @@ final case class SinglePartitionScans(enabled: () => Boolean) extends Rule[Spark
       ShuffledHashJoinExec(j.leftKeys, j.rightKeys, j.joinType, j.buildSide, j.condition, j.left, j.right)
   }
 
-  /** One partition that Spark's EnsureRequirements leaves in place for a join (its own test),
-   * of a known size: a side with no logical plan to tell its size keeps the broadcast. */
+  /** One partition that Spark's EnsureRequirements leaves in place for a join (its own test). */
   private def single(p: SparkPlan): Boolean = onePartition(p) &&
-    p.logicalLink.exists(_.stats.sizeInBytes <= SQLConf.get.getConf(SQLConf.MAX_SINGLE_PARTITION_BYTES))
+    p.logicalLink.forall(_.stats.sizeInBytes <= SQLConf.get.getConf(SQLConf.MAX_SINGLE_PARTITION_BYTES))
 
   /**
    * Whether `p` is one partition with no exchange to come between it and the marked scans. This
