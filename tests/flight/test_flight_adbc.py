@@ -415,12 +415,16 @@ def test_client_cancel_stops_the_query(flight_server):
 
     reader = threading.Thread(target=fetch)
     reader.start()
+    # cancel while a job of the query runs (a fixed pause let a fast machine finish the join
+    # first: every job SUCCEEDED, the cancel then came between the jobs and the answer)
+    tracker = flight_server.spark.sparkContext.statusTracker()
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not any(
-        "client-cancel-marker" in q.text for q in flight_server.queries.running()
-    ):
-        time.sleep(0.2)
-    time.sleep(2)
+    while time.monotonic() < deadline:
+        running = [q for q in flight_server.queries.running() if "client-cancel-marker" in q.text]
+        jobs = [tracker.getJobInfo(j) for q in running for j in tracker.getJobIdsForGroup(q.id)]
+        if any(j is not None and j.status == "RUNNING" for j in jobs):
+            break
+        time.sleep(0.05)
     cur.adbc_cancel()
     reader.join(120)
     assert failure, "the statement was not cancelled"
@@ -431,7 +435,6 @@ def test_client_cancel_stops_the_query(flight_server):
         time.sleep(0.2)
     assert mine and mine[0].state == "CANCELED"
     # the Spark jobs ran in the query's job group, and were cancelled, not run to their end
-    tracker = flight_server.spark.sparkContext.statusTracker()
     jobs = [tracker.getJobInfo(j) for j in tracker.getJobIdsForGroup(mine[0].id)]
     assert jobs, "the query's Spark jobs were not in its job group"
     # (jobs done before the cancel, reading the files, may have succeeded; the join's did not)
