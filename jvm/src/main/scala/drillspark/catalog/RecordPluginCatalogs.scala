@@ -28,7 +28,7 @@ import drillspark.source.{DrillDataSource, DrillJsonTable, DrillScanBuilder}
  * that name), `batchSize`, `pageDocuments`, and the source's push-down flags.
  */
 final class MongoPluginCatalog extends PluginCatalog with DrillCatalog {
-  private var confs: Map[String, String] = Map.empty
+  @volatile private var confs: Map[String, String] = Map.empty // set under the catalog's lock (configure), read by any thread
 
   override protected def configure(c: Map[String, String]): Unit = confs = c
 
@@ -88,7 +88,7 @@ final class MongoPluginCatalog extends PluginCatalog with DrillCatalog {
  * options as `reader.<option>`.
  */
 final class KafkaPluginCatalog extends PluginCatalog with DrillCatalog {
-  private var confs: Map[String, String] = Map.empty
+  @volatile private var confs: Map[String, String] = Map.empty // set under the catalog's lock (configure), read by any thread
 
   override protected def configure(c: Map[String, String]): Unit = confs = c
 
