@@ -33,7 +33,7 @@ ALIVE_TIMEOUT = 1.0
 _PRESENTATION_OPTIONS = frozenset(o.name for o in REGISTRY if o.effect == SERVER)
 # What the server says of a table outside its workspaces (server/queries.py ConfinedSession;
 # the dfs catalog's confined root), where a local run without --workspace reads it.
-_OUTSIDE = ("lies outside the server's workspaces", "is refused in workspace 'root'")
+_OUTSIDE = ("lies outside the server's workspaces", f"is refused in workspace '{ROOT_WORKSPACE}'")
 
 
 class RemoteError(UsageError):

@@ -173,7 +173,7 @@ def _completer(engine: SqlEngine | None):
             elif workspace and session.schema_part(workspace) in session.workspaces:
                 folder = session.workspaces[session.schema_part(workspace)]
             elif plugin:
-                folder = session.workspaces["root"]
+                folder = session.workspaces[bootstrap.ROOT_WORKSPACE]
             else:
                 try:
                     folder = session.schema_folder(None)[1]
