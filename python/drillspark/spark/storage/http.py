@@ -246,8 +246,11 @@ def _jvm_message(e: Exception) -> str:
     return text.splitlines()[0] if text else repr(e)
 
 
-def table_selection(name: str, config: Mapping[str, Any], parts: tuple[str, ...]) -> dict[str, Any]:
-    """The scan selection of ``name.parts`` (SQL's names), or HttpPluginError."""
+def table_selection(
+    name: str, config: Mapping[str, Any], parts: tuple[str, ...], spark: SparkSession | None = None
+) -> dict[str, Any]:
+    """The scan selection of ``name.parts`` (SQL's names), or HttpPluginError; with `spark`, a
+    table name leading to another host is refused now (the extension's same-host rule)."""
     if not parts:
         raise HttpPluginError(f"http plugin '{name}': name a connection ({name}.CONNECTION)")
     conn = connection_of(name, config, parts[0])
@@ -264,6 +267,13 @@ def table_selection(name: str, config: Mapping[str, Any], parts: tuple[str, ...]
             f"http plugin '{name}', connection '{conn['name']}' needs a table name after it "
             f"(requireTail): {name}.{conn['name']}.`...`"
         )
+    if tail is not None and spark is not None:
+        spec = {**request_spec(name, config, conn), "tail": tail}
+        jvm = classic_jvm(spark, f"http plugin '{name}'", HttpPluginError)
+        try:
+            jvm.drillspark.records.HttpPages.url(json.dumps(spec))
+        except Exception as e:  # noqa: BLE001 - the extension's refusal, as one paragraph
+            raise HttpPluginError(_jvm_message(e)) from None
     return {"connection": conn["name"], "tail": tail}
 
 

@@ -60,6 +60,10 @@ object HttpPages {
       batch.add(place, body, dataPath, keep.min(Int.MaxValue).toInt).toLong
   }
 
+  /** The first URL the read `spec` asks (before its parameters), or the refusal of a table
+   * name leading to another host: drillspark.sql's check when a statement names the table. */
+  def url(spec: String): String = HttpRequest.parse(spec).url
+
   /** Fetch the pages of the read `spec` (an [[HttpRequest]]'s JSON) into `batch`, each added by
    * `adder` (null: JSON at the spec's dataPath); the records the API served. */
   def fetch(batch: RecordBatch, spec: String, adder: HttpPageAdder): Long = {
