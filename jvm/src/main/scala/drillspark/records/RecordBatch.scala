@@ -9,7 +9,7 @@ import drillspark.source.input.{HeldPages, InputFile, PageSource}
  * collection's documents, a topic's messages), to be read by the `drill` source like files:
  * `spark.read.format("drill").load(batch.paths())`. One reader and one typing rule for files
  * and records alike; the batch holds its pages until the source has listed them (then the
- * table does). Used from Python (drillspark/spark/storage/http.py, ...).
+ * table does). Filled by [[HttpPages]] (the http plugin), [[MongoPages]], [[KafkaPages]].
  */
 final class RecordBatch {
   private val pages = ArrayBuffer[InputFile]()
