@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from tests.storage.http_proxy import Proxy
+from tests.storage.test_http_paging import connections as more_connections
 from tests.storage.test_http_plugin import PASSWORD, Api, plugin_config
 
 NAME = "web"
@@ -71,9 +72,11 @@ def web(spark, api, elsewhere) -> Iterator[dict[str, Any]]:
             },
         }
     )
-    drillspark.sql("SELECT 1", spark=spark, storage={NAME: config}).collect()
+    # the connections Drill 1.22 was asked with for CSV, XML, INDEX and HEADER_INDEX pages
+    more = {"type": "http", "timeout": 5, "connections": more_connections(api)}
+    drillspark.sql("SELECT 1", spark=spark, storage={NAME: config, "webmore": more}).collect()
     yield config
-    _forget(spark, NAME)
+    _forget(spark, NAME, "webmore")
 
 
 def _rows(df) -> list[tuple]:
@@ -111,6 +114,36 @@ def test_spark_sql_answers_as_drillspark_sql(spark, web, table, query):
     assert spark.table(table).columns == list(
         __import__("drillspark").sql(query, spark=spark).columns
     )
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "webmore.csvpages",  # a PAGE paginator over CSV pages
+        "webmore.semi",  # csvOptions.delimiter
+        "webmore.xml.`books.xml`",  # XML at data level 1
+        "webmore.xml2",  # xmlDataLevel 2
+        "webmore.xmlopt",  # xmlOptions.dataLevel
+        "webmore.keyfirst",  # INDEX: has-more and an index asked back
+        "webmore.keyurlfirst",  # INDEX: the next page's URL
+        "webmore.linked",  # HEADER_INDEX: a Link header
+        "webmore.xnext",  # HEADER_INDEX: a header of its own
+    ],
+)
+def test_more_connections_answer_as_drillspark_sql(spark, web, api, table):
+    api.clear()
+    ours = _rows(spark.table(table))
+    spark_asked = api.requests()
+    api.clear()
+    query = f"SELECT * FROM {table}"
+    assert ours and ours == _drill(spark, query)
+    assert spark_asked == api.requests()
+
+
+@pytest.mark.parametrize("table", ["webmore.evilindex", "webmore.evilheader"])
+def test_a_next_page_on_another_host_is_refused(spark, web, table):
+    with pytest.raises(Exception, match="leads to another host"):
+        spark.table(table).collect()
 
 
 def test_the_catalog_asks_what_drillspark_sql_asks(spark, web, api):
