@@ -66,7 +66,8 @@ object HttpTransport {
     if (code == 407) throw new DrillScanException("HTTP request failed: the proxy refused the plugin's proxy " +
       s"credentials (407 Proxy Authentication Required), $where")
     if (code >= 400 && code < 500 && !call.errorOn400) return None
-    if (code >= 400 || code < 200) throw failed(s"response code $code ($reason)", where)
+    // past here a 3xx is a redirect not followed (no Location, or too many) or a 304 not asked for
+    if (code >= 300 || code < 200) throw failed(s"response code $code ($reason)", where)
     if (useCache) HttpCache.put(key, answer.body, answer.headers)
     Some(answer)
   }
