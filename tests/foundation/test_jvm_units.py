@@ -29,6 +29,7 @@ SUITES = [
     "conversions",
     "workspace-paths",
     "plugin-secrets",
+    "http-urls",
 ]
 
 

@@ -581,7 +581,7 @@ def http_scan(
     from drillspark.sql.lower import Rel
 
     try:
-        selection: dict[str, Any] = http.table_selection(name, config, parts)
+        selection: dict[str, Any] = http.table_selection(name, config, parts, low.session._spark())
     except http.HttpPluginError as e:
         raise low.fail(str(e), node, TableNotFoundError) from None
     params = http.pushable_params(config, selection["connection"])

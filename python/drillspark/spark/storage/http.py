@@ -5,41 +5,28 @@ A table is a connection: ``api.conn`` (a connection with `requireTail: false`) o
 ``api.conn.`tail` `` (`requireTail: true`: the name is appended to the connection's `url`, a
 query string included). A plan's scan selects `{"connection": C, "tail": T, "params": {...}}`;
 `params` are the connection's `params` given values (SQL's `WHERE p = 'x'` on a listed
-parameter, pushed into the request as Drill does: sql/catalog.py), sent where
-`postParameterLocation` says; a `limit` (a LIMIT the scan reaches through projects alone,
-spark/ops_sources.py) goes into the request as `limitQueryParam` and stops a paginator early.
-The responses are fetched when the scan is planned (a bounded snapshot) with the connection's
-method, headers, basic credentials and paginator (OFFSET, PAGE, INDEX, HEADER_INDEX), then read
-by the extension's readers: JSON by the `drill` reader, the one JSON reader of files too (its
-type rules and options; `dataPath` selects the records, `jsonOptions` set the reader's
-options), through `drillspark.records.RecordBatch`; CSV and XML by the text and xml formats'
-readers (`drill-text`, `drill-xml`: formats/text.py, formats/xml.py) over the same pages.
+parameter, pushed into the request as Drill does: sql/catalog.py); a `limit` (a LIMIT the scan
+reaches through projects alone, spark/ops_sources.py) goes into the request as
+`limitQueryParam` and stops a paginator early.
 
-Only the connection's own scheme, host and port are ever contacted: a tail, a next-page URL
-(INDEX's `nextPageParam`, HEADER_INDEX's header) or a redirect that would lead elsewhere is
-refused (no SSRF through SQL). A 4xx answer is no rows, as in Drill (with `errorOn400`, an
-error); a 5xx, a refused connection, a timeout (`timeout` seconds, 0: 10 s), a malformed
-response or a paginator that never ends (asks a page again, or passes 10,000 pages) is an
-error naming the plugin, connection, URL (and page) and the cause; a credential never
-appears in one.
+This module owns the config's side: the connection (Drill's defaults filled), the names, the
+parameters a WHERE may push, the reader of the answers (`drill` for JSON with `jsonOptions`;
+the text and xml formats' `drill-text` / `drill-xml` for CSV and XML) and the request spec it
+hands the extension. The fetching is the extension's alone (`drillspark.records.HttpPages`,
+the same read Spark's catalog of the plugin uses: `catalog_confs`): the transport (timeout,
+the plugin's proxy, basic auth, headers, POST bodies), the rule that only the connection's
+own scheme, host and port are contacted (tails, redirects, next pages), 4xx / 5xx answers,
+the paginators (OFFSET, PAGE, INDEX, HEADER_INDEX; maxRecords, limitQueryParam) and
+`cacheResults`. The answers are fetched when the scan is planned (a bounded snapshot); an
+error names the plugin, connection, URL (and page) and the cause, never a credential.
 """
 
 from __future__ import annotations
 
-import base64
 import json
-import re
-import threading
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from email.message import Message
-from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
-from xml.sax.saxutils import escape as xml_escape
 
 from pyspark.sql import DataFrame, SparkSession
 
@@ -51,8 +38,8 @@ from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_co
 from drillspark.spark.storage.record_pages import classic_jvm
 
 TYPE = "http"
-DEFAULT_TIMEOUT = 10.0  # seconds, when the plugin's `timeout` is 0 (Drill's okhttp default)
-MAX_PAGES = 10_000  # a paginator that has not ended by then never will
+# Spark's door (plugin_catalogs.py): the jar's catalog reading through the same HttpPages
+PLUGIN_CATALOG_CLASS = "drillspark.catalog.HttpPluginCatalog"
 # Drill's jsonOptions -> the drill reader's JSON format options
 JSON_OPTION_NAMES = {
     "allowNanInf": "allowNanInf",
@@ -65,29 +52,6 @@ JSON_OPTION_NAMES = {
 
 class HttpPluginError(StorageError):
     """An API that cannot be read; the message names the plugin, connection and URL."""
-
-
-@dataclass(frozen=True)
-class Request:
-    plugin: str
-    connection: str
-    method: str
-    url: str
-    headers: dict[str, str]
-    body: bytes | None
-
-    def where(self, page: int = 0, url: str | None = None) -> str:
-        at = f", page {page}" if page else ""
-        shown = shown_url(url or self.url)
-        return f"http plugin '{self.plugin}', connection '{self.connection}'{at} ({self.method} {shown})"
-
-
-def shown_url(url: str) -> str:
-    """`url` as messages show it: a password in its user part masked."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return url.replace(f":{parts.password}@", ":*****@", 1)
 
 
 def connection_of(name: str, config: Mapping[str, Any], conn: str) -> dict[str, Any]:
@@ -103,321 +67,57 @@ def connection_of(name: str, config: Mapping[str, Any], conn: str) -> dict[str, 
     return {"name": found, **connections[found]}
 
 
-def same_host(url: str, other: str) -> bool:
-    """Whether `other` is on `url`'s scheme, host and port: the one rule by which only a
-    configured host is contacted (table names, next pages, redirects)."""
-    a, b = urlsplit(url), urlsplit(other)
-    return (a.scheme, a.netloc) == (b.scheme, b.netloc)
+def _credentials(holder: Mapping[str, Any]) -> Mapping[str, Any]:
+    return ((holder.get("credentialsProvider") or {}).get("credentials")) or {}
 
 
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return shown_url(parts.scheme + "://" + parts.netloc)
-
-
-def base_url(conn: Mapping[str, Any], tail: str | None) -> str:
-    """The connection's URL with `tail` appended (requireTail), kept on the connection's own
-    scheme, host and port."""
-    url = str(conn["url"])
-    if tail:
-        url = url + tail
-    if not same_host(str(conn["url"]), url):
-        raise HttpPluginError(
-            f"connection '{conn['name']}': the table name {tail!r} would lead away from "
-            f"{_origin(str(conn['url']))} (only the configured host is contacted)"
-        )
-    return url
-
-
-def with_query(url: str, params: Mapping[str, Any]) -> str:
-    if not params:
-        return url
-    return url + ("&" if urlsplit(url).query else "?") + urlencode(params)
-
-
-def credentials_header(
-    plugin: str, config: Mapping[str, Any], conn: Mapping[str, Any]
-) -> dict[str, str]:
-    """The connection's headers, basic credentials included."""
-    headers = {str(k): str(v) for k, v in (conn.get("headers") or {}).items()}
-    if str(conn.get("authType") or "none").lower() == "basic":
-        creds = (conn.get("credentialsProvider") or {}).get("credentials") or {}
-        plugin_creds = (config.get("credentialsProvider") or {}).get("credentials") or {}
+def request_spec(name: str, config: Mapping[str, Any], conn: Mapping[str, Any]) -> dict[str, Any]:
+    """The request spec of a read of connection `conn` (connection_of's) of plugin `name`,
+    as the extension's `records.HttpRequest` takes it, without the read's own `tail`,
+    `params` and `limit`: the connection's fields, its basic credentials (the connection's,
+    else the plugin's), and the plugin's timeout, proxy and cacheResults."""
+    spec: dict[str, Any] = {
+        "plugin": name,
+        "connection": conn["name"],
+        "url": str(conn["url"]),
+        "requireTail": conn.get("requireTail") is True,
+        "method": str(conn.get("method") or "GET").upper(),
+        "headers": {str(k): str(v) for k, v in (conn.get("headers") or {}).items()},
+        "authType": str(conn.get("authType") or "none").lower(),
+        "postBody": conn.get("postBody"),
+        "postParameterLocation": str(conn.get("postParameterLocation") or "QUERY_STRING").upper(),
+        "limitQueryParam": conn.get("limitQueryParam"),
+        "dataPath": str(conn.get("dataPath") or ""),
+        "errorOn400": conn.get("errorOn400") is True,
+        "paginator": conn.get("paginator") or None,
+        "inputType": str(conn.get("inputType") or "json").lower(),
+        "skipEmptyLines": (conn.get("csvOptions") or {}).get("skipEmptyLines", True) is not False,
+        "timeout": float(config.get("timeout") or 0),
+        "cacheResults": config.get("cacheResults") is True,
+    }
+    if spec["authType"] == "basic":
+        creds, plugin_creds = _credentials(conn), _credentials(config)
         user = creds.get("username", conn.get("username")) or plugin_creds.get("username")
         password = creds.get("password", conn.get("password")) or plugin_creds.get("password")
-        if user is None:
-            raise HttpPluginError(
-                f"http plugin '{plugin}', connection '{conn['name']}': authType basic needs "
-                "credentialsProvider.credentials.username and password"
-            )
-        token = base64.b64encode(f"{user}:{password or ''}".encode()).decode()
-        headers["Authorization"] = f"Basic {token}"
-    return headers
+        spec["username"] = None if user is None else str(user)
+        spec["password"] = None if password is None else str(password)
+    creds = _credentials(config)
+    spec["proxy"] = {
+        "type": str(config.get("proxyType") or "direct").strip().lower(),
+        "host": str(config.get("proxyHost") or "").strip(),
+        "port": int(config.get("proxyPort") or 0) or 80,
+        "username": config.get("proxyUsername") or creds.get("proxyUsername"),
+        "password": config.get("proxyPassword") or creds.get("proxyPassword"),
+    }
+    return spec
 
 
-def post_location(conn: Mapping[str, Any]) -> str:
-    return str(conn.get("postParameterLocation") or "QUERY_STRING").upper()
-
-
-def request_body(
-    conn: Mapping[str, Any], params: Mapping[str, Any]
-) -> tuple[dict[str, Any], bytes | None, str | None]:
-    """Where the pushed `params` go and the body of a POST, as Drill 1.22 sends them: the
-    parameters for the query string, the body, its content type. QUERY_STRING: parameters in
-    the URL, `postBody`'s lines as a form (`a=1` and `b=2` as a=1&b=2); POST_BODY: the
-    parameters after those lines in the form; JSON_BODY: one object of both, values as text;
-    XML_BODY: `<request><p>v</p>...</request>` of the parameters alone. A GET sends none."""
-    if str(conn.get("method") or "GET").upper() != "POST":
-        return dict(params), None, None
-    lines = [ln.strip() for ln in str(conn.get("postBody") or "").splitlines() if ln.strip()]
-    where = post_location(conn)
-    text = {k: _text(v) for k, v in params.items()}
-    if where == "POST_BODY":
-        body = "&".join([*lines, *([urlencode(text)] if text else [])])
-        return {}, body.encode(), "application/x-www-form-urlencoded"
-    if where == "JSON_BODY":
-        pairs = dict(_pair(ln) for ln in lines)
-        return {}, json.dumps({**pairs, **text}).encode(), "application/json"
-    if where == "XML_BODY":
-        inner = "".join(f"<{k}>{xml_escape(v)}</{k}>" for k, v in text.items())
-        return {}, f"<request>{inner}</request>".encode(), "application/xml"
-    return dict(params), "&".join(lines).encode(), "application/x-www-form-urlencoded"
-
-
-def _pair(line: str) -> tuple[str, str]:
-    key, _, value = line.partition("=")
-    return key, value
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-class _SameHost(urllib.request.HTTPRedirectHandler):
-    """Redirects are followed only on the host they started from."""
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
-        if not same_host(req.full_url, newurl):
-            raise urllib.error.HTTPError(
-                newurl,
-                code,
-                f"redirect to another host ({urlsplit(newurl).netloc}) refused",
-                headers,
-                fp,
-            )
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
-# no proxy from the environment (http_proxy, ...): a proxy is the plugin config's to name
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _SameHost())
-
-
-@dataclass(frozen=True)
-class Response:
-    body: bytes
-    headers: Mapping[str, str]
-
-
-def proxy_url(name: str, config: Mapping[str, Any]) -> str | None:
-    """The plugin's proxy as a URL (``http://user:password@host:port``), None for none:
-    Drill's `proxyType` (`direct`, the default, or `http`), `proxyHost`, `proxyPort` and
-    `proxyUsername` / `proxyPassword` (in the plugin or its credentialsProvider's credentials)."""
-    kind = str(config.get("proxyType") or "direct").strip().lower()
-    host = str(config.get("proxyHost") or "").strip()
-    if kind == "direct" or not host:
-        return None
-    if kind != "http":
-        raise HttpPluginError(
-            f"http plugin '{name}': proxyType {kind!r} is not supported here (direct or http)"
-        )
-    port = int(config.get("proxyPort") or 0) or 80
-    creds = ((config.get("credentialsProvider") or {}).get("credentials")) or {}
-    user = config.get("proxyUsername") or creds.get("proxyUsername")
-    password = config.get("proxyPassword") or creds.get("proxyPassword")
-    auth = ""
-    if user:
-        auth = (
-            quote(str(user), safe="")
-            + (":" + quote(str(password), safe="") if password else "")
-            + "@"
-        )
-    return f"http://{auth}{host}:{port}"
-
-
-# Drill's cacheResults keeps answers in OkHttp's disk cache of 10 MiB; this one is in memory
-CACHE_BYTES = 10 * 1024 * 1024
-
-
-class Headers(Mapping[str, str]):
-    """HTTP header fields by name, case-insensitively as HTTP names them; a later source's
-    field replaces an earlier one of the same name (a 304's fields over the kept answer's)."""
-
-    def __init__(self, *sources: Mapping[str, str] | Message) -> None:
-        self._fields: dict[str, tuple[str, str]] = {}
-        for source in sources:
-            for name, value in source.items():
-                self._fields[name.lower()] = (name, value)
-
-    def __getitem__(self, name: str) -> str:
-        return self._fields[name.lower()][1]
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name, _ in self._fields.values())
-
-    def __len__(self) -> int:
-        return len(self._fields)
-
-
-@dataclass
-class _Cached:
-    body: bytes
-    headers: Mapping[str, str]
-    fresh_until: float
-    etag: str | None
-    modified: str | None
-
-
-class ResponseCache:
-    """GET answers kept by plugin and URL (request headers included), by HTTP's caching rules
-    as OkHttp applies them for Drill's `cacheResults`: an answer fresh by `Cache-Control:
-    max-age` or `Expires` is served without a request; a stale one with an `ETag` or
-    `Last-Modified` is asked again conditionally (a 304 keeps the body); `no-store` is never
-    kept, `no-cache` always asked again. The oldest answers go past CACHE_BYTES."""
-
-    def __init__(self) -> None:
-        self._entries: dict[tuple[Any, ...], _Cached] = {}
-        self._lock = threading.Lock()
-        self.requests = 0  # requests that reached the network (the tests count them)
-
-    def get(self, key: tuple[Any, ...]) -> _Cached | None:
-        with self._lock:
-            return self._entries.get(key)
-
-    def put(self, key: tuple[Any, ...], body: bytes, headers: Mapping[str, str]) -> None:
-        control = {
-            k.strip().lower(): v.strip().strip('"')
-            for part in str(headers.get("Cache-Control") or "").split(",")
-            if part.strip()
-            for k, _, v in [part.partition("=")]
-        }
-        if "no-store" in control:
-            return
-        now = time.time()
-        lifetime = 0.0
-        if "no-cache" not in control:
-            if control.get("max-age", "").isdigit():
-                lifetime = float(control["max-age"])
-            elif headers.get("Expires"):
-                try:
-                    expires = parsedate_to_datetime(str(headers["Expires"])).timestamp()
-                    lifetime = max(0.0, expires - now)
-                except (TypeError, ValueError):
-                    lifetime = 0.0
-        etag, modified = headers.get("ETag"), headers.get("Last-Modified")
-        if lifetime <= 0 and not etag and not modified:
-            return  # nothing would ever let it be used again
-        with self._lock:
-            self._entries.pop(key, None)
-            self._entries[key] = _Cached(body, Headers(headers), now + lifetime, etag, modified)
-            while sum(len(e.body) for e in self._entries.values()) > CACHE_BYTES and self._entries:
-                self._entries.pop(next(iter(self._entries)))
-
-    def sent(self) -> None:
-        """One more request reached the network (from any thread)."""
-        with self._lock:
-            self.requests += 1
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-
-CACHE = ResponseCache()
-
-
-@dataclass(frozen=True)
-class Transport:
-    """How a plugin's requests go out: directly or through its proxy, cached or not."""
-
-    opener: Any = _OPENER
-    cached: bool = False
-    plugin: str = ""
-
-
-def transport_of(name: str, config: Mapping[str, Any]) -> Transport:
-    proxy = proxy_url(name, config)
-    opener = _OPENER
-    if proxy is not None:
-        proxies = urllib.request.ProxyHandler({"http": proxy, "https": proxy})
-        opener = urllib.request.build_opener(proxies, _SameHost())
-    return Transport(opener, config.get("cacheResults") is True, name)
-
-
-def fetch(
-    req: Request,
-    url: str,
-    timeout: float,
-    error_on_400: bool,
-    page: int = 0,
-    via: Transport = Transport(),  # noqa: B008 - frozen, shared on purpose
-) -> Response | None:
-    """One response; None for a 4xx answer (Drill's: no rows) unless `error_on_400`."""
-    where = req.where(page, url)
-    headers = dict(req.headers)
-    key = (via.plugin, req.connection, url, tuple(sorted(headers.items())))
-    kept = CACHE.get(key) if via.cached and req.method == "GET" else None
-    if kept is not None and kept.fresh_until > time.time():
-        return Response(kept.body, kept.headers)
-    if kept is not None:  # stale: asked again, conditionally
-        if kept.etag:
-            headers["If-None-Match"] = kept.etag
-        if kept.modified:
-            headers["If-Modified-Since"] = kept.modified
-    request = urllib.request.Request(url, data=req.body, headers=headers, method=req.method)
-    try:
-        CACHE.sent()
-        with via.opener.open(request, timeout=timeout) as response:
-            got = Response(bytes(response.read()), response.headers)
-        if via.cached and req.method == "GET":
-            CACHE.put(key, got.body, got.headers)
-        return got
-    except urllib.error.HTTPError as e:
-        if e.code == 304 and kept is not None:
-            CACHE.put(key, kept.body, Headers(kept.headers, e.headers or {}))
-            return Response(kept.body, kept.headers)
-        if e.code == 407:  # the proxy's refusal, not the API's answer
-            raise HttpPluginError(
-                "HTTP request failed: the proxy refused the plugin's proxy credentials "
-                f"(407 Proxy Authentication Required), {where}"
-            ) from None
-        if 400 <= e.code < 500 and not error_on_400:
-            return None
-        raise HttpPluginError(
-            f"HTTP request failed: response code {e.code} ({e.reason}), {where}"
-        ) from None
-    except TimeoutError:
-        raise HttpPluginError(f"HTTP request timed out after {timeout:g} s, {where}") from None
-    except (urllib.error.URLError, OSError) as e:
-        reason = getattr(e, "reason", e)
-        raise HttpPluginError(f"HTTP request failed: {reason}, {where}") from None
-
-
-def paginator_of(conn: Mapping[str, Any]) -> dict[str, Any] | None:
-    p = conn.get("paginator")
-    if not p:
-        return None
-    method = str(p.get("method") or "").upper().replace("-", "_")
-    size = int(p.get("pageSize") or 0)
-    where = f"connection '{conn['name']}': the {method} paginator"
-    if method in ("OFFSET", "PAGE") and size <= 0:
-        raise HttpPluginError(f"{where} needs a pageSize above 0")
-    if method == "INDEX" and not p.get("nextPageParam") and not p.get("indexParam"):
-        raise HttpPluginError(f"{where} needs indexParam (with hasMoreParam) or nextPageParam")
-    if method == "HEADER_INDEX" and not p.get("nextPageParam"):
-        raise HttpPluginError(f"{where} needs nextPageParam (the response header to follow)")
-    return {**p, "method": method, "pageSize": size, "maxRecords": int(p.get("maxRecords") or 0)}
+def reader_of(conn: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    """The source reading a connection's answers and its options: `drill` for JSON,
+    `drill-text` / `drill-xml` for CSV and XML."""
+    if str(conn.get("inputType") or "json").lower() == "json":
+        return "drill", json_reader_options(conn)
+    return format_config(conn)
 
 
 def json_reader_options(conn: Mapping[str, Any]) -> dict[str, str]:
@@ -460,53 +160,10 @@ def format_config(conn: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
             raise HttpPluginError(f"{where}csvOptions: numberOfRowsToSkip above 1 is not read yet")
         raw["skipFirstLine"] = skip == 1
         config = TEXT.config(raw, where + "csvOptions: ")
-        return "drill-text", TEXT.source_options(config)
+        # values trimmed, an empty one NULL (Drill 1.22's http CSV: univocity's defaults)
+        return "drill-text", {**TEXT.source_options(config), "trimValues": "true"}
     except ValueError as e:
         raise HttpPluginError(str(e)) from None
-
-
-def without_blank_lines(body: bytes) -> bytes:
-    """CSV's `skipEmptyLines` (Drill's default): lines of nothing but white space dropped."""
-    lines = body.split(b"\n")
-    return b"\n".join(ln for ln in lines if ln.strip())
-
-
-def with_param(url: str, name: str, value: Any) -> str:
-    """`url` with query parameter `name` set to `value` (replaced if there)."""
-    parts = urlsplit(url)
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != name]
-    query.append((name, _text(value)))
-    return urlunsplit(parts._replace(query=urlencode(query)))
-
-
-_LINK = re.compile(r"<([^>]*)>([^,<]*)")
-
-
-def header_next(value: str | None) -> str | None:
-    """The next page's URL in a response header: a Link header's `rel="next"` entry (or, with
-    no rel at all, its first URL), else the header's value itself."""
-    if not value or not value.strip():
-        return None
-    links = _LINK.findall(value)
-    if not links:
-        return value.strip()
-    for url, params in links:
-        rels = re.findall(r'rel\s*=\s*"?([^";]+)"?', params)
-        if any("next" in r.lower().split() for r in rels):
-            return url.strip()
-    return None if any("rel" in p for _, p in links) else links[0][0].strip()
-
-
-def answer_fields(data: bytes, names: list[str]) -> dict[str, Any]:
-    """INDEX's paging fields (`hasMoreParam`, `indexParam`, `nextPageParam`): members of the
-    answer's top object; absent when the answer is not an object."""
-    try:
-        top = json.loads(data)
-    except ValueError:
-        return {}
-    if not isinstance(top, dict):
-        return {}
-    return {n: top.get(n) for n in names if n}
 
 
 @dataclass
@@ -522,29 +179,26 @@ class HttpEngine(StorageEngine):
                 f"scan of {self.name!r} (http) needs a selection with a connection"
             )
         conn = connection_of(self.name, self.config, str(selection["connection"]))
+        source, options = reader_of(conn)
+        spec = request_spec(self.name, self.config, conn)
         tail = selection.get("tail")
-        if conn.get("requireTail") is True and not tail:
-            raise HttpPluginError(
-                f"http plugin '{self.name}', connection '{conn['name']}' needs a table name "
-                f"after it (requireTail): {self.name}.{conn['name']}.`...`"
-            )
-        kind = str(conn.get("inputType") or "json").lower()
-        url = base_url(conn, str(tail) if conn.get("requireTail") and tail else None)
-        params = {str(k): v for k, v in (selection.get("params") or {}).items()}
         limit = selection.get("limit")
-        limit = int(limit) if isinstance(limit, int) and limit >= 0 else None
-        headers = credentials_header(self.name, self.config, conn)
-        query, body, content_type = request_body(conn, params)
-        if content_type is not None:
-            headers.setdefault("Content-Type", content_type)
-        req = Request(self.name, conn["name"], str(conn["method"]).upper(), url, headers, body)
-        if kind == "json":
-            source, options = "drill", json_reader_options(conn)
-        else:
-            source, options = format_config(conn)
+        spec["tail"] = str(tail) if tail else None
+        spec["params"] = {str(k): v for k, v in (selection.get("params") or {}).items()}
+        spec["limit"] = limit if isinstance(limit, int) and limit >= 0 else None
         jvm = classic_jvm(spark, f"http plugin '{self.name}'", HttpPluginError)
         batch = jvm.drillspark.records.RecordBatch()
-        total = self._pages(jvm, batch, req, conn, kind, source, options, query, limit)
+        try:
+            adder = None
+            if source != "drill":
+                adder = jvm.drillspark.formats.FormatPages.adder(
+                    source.removeprefix("drill-"), dict(options)
+                )
+            total = int(
+                jvm.drillspark.records.HttpPages.fetch(batch, json.dumps(spec, default=str), adder)
+            )
+        except Exception as e:  # noqa: BLE001 - the extension's message: plugin, URL, cause
+            raise HttpPluginError(_jvm_message(e)) from None
         paths = list(batch.paths())
         if not paths:
             return spark.createDataFrame([], "dummy string").select()
@@ -553,162 +207,35 @@ class HttpEngine(StorageEngine):
         except Exception as e:  # noqa: BLE001 - the reader's refusal, as one paragraph
             raise HttpPluginError(_jvm_message(e)) from None
         del batch  # the table holds the pages now
-        if source == "drill-text":
-            df = _csv_values(df)
-        paginator = paginator_of(conn)
-        if paginator is not None and paginator["maxRecords"] and total > paginator["maxRecords"]:
-            df = df.limit(paginator["maxRecords"])  # an API that serves more than it was asked
+        max_records = int((conn.get("paginator") or {}).get("maxRecords") or 0)
+        if source != "drill" and max_records and total > max_records:
+            # a CSV / XML API that serves more than it was asked (JSON pages come cut)
+            df = df.limit(max_records)
         return df
 
-    def _pages(
-        self,
-        jvm: Any,
-        batch: Any,
-        req: Request,
-        conn: Mapping[str, Any],
-        kind: str,
-        source: str,
-        options: Mapping[str, str],
-        query: Mapping[str, Any],
-        limit: int | None,
-    ) -> int:
-        """Fetch the connection's pages into `batch` as its paginator goes; the records read."""
-        timeout = float(self.config.get("timeout") or 0) or DEFAULT_TIMEOUT
-        via = transport_of(self.name, self.config)
-        error_on_400 = conn.get("errorOn400") is True
-        data_path = str(conn.get("dataPath") or "")
-        paginator = paginator_of(conn) or {}
-        method = paginator.get("method")
-        limit_param = conn.get("limitQueryParam")
-        first = with_query(req.url, query)
-        if limit_param and limit is not None:
-            first = with_param(first, str(limit_param), limit)
-        page, offset, total = 0, 0, 0
-        url: str | None = first
-        asked: set[str] = set()
-        cap = int(paginator.get("maxRecords") or 0)
-        if limit is not None:
-            cap = min(cap, limit) if cap else limit
-        while url is not None:
-            page += 1
-            if method in ("OFFSET", "PAGE"):
-                size = paginator["pageSize"]
-                if method == "OFFSET":
-                    if paginator["maxRecords"]:
-                        size = min(size, paginator["maxRecords"] - total)
-                    url = with_query(
-                        first,
-                        {
-                            paginator.get("offsetParam") or "offset": offset,
-                            paginator.get("limitParam") or "limit": size,
-                        },
-                    )
-                else:
-                    url = with_query(
-                        first,
-                        {
-                            paginator.get("pageParam") or "page": page,
-                            paginator.get("pageSizeParam") or "per_page": size,
-                        },
-                    )
-                if limit_param and limit is not None:  # after the paginator's, as Drill
-                    url = with_param(url, str(limit_param), limit)
-            if url in asked:
-                raise HttpPluginError(
-                    f"{req.where(page, url)}: the {method} paginator asks for a page it asked "
-                    f"before (it would never end; {total} records so far)"
-                )
-            asked.add(url)
-            number = page if method else 0
-            response = fetch(req, url, timeout, error_on_400, number, via)
-            if response is None:
-                break
-            place = req.where(number, url)
-            try:
-                if kind == "json":
-                    records = int(batch.add(place, bytearray(response.body), data_path))
-                else:
-                    data = response.body
-                    if kind == "csv" and (conn.get("csvOptions") or {}).get("skipEmptyLines", True):
-                        data = without_blank_lines(data)
-                    name = "text" if kind == "csv" else "xml"
-                    records = int(
-                        jvm.drillspark.formats.FormatPages.add(
-                            batch, name, place, bytearray(data), dict(options)
-                        )
-                    )
-            except Exception as e:  # the reader's message: place, line, column, cause
-                raise HttpPluginError(_jvm_message(e)) from None
-            total += records
-            if not method or records == 0 or (cap and total >= cap):
-                break
-            if page >= MAX_PAGES:
-                raise HttpPluginError(
-                    f"{req.where()}: the paginator had not ended after {MAX_PAGES} pages "
-                    f"({total} records); set paginator.maxRecords"
-                )
-            if method in ("OFFSET", "PAGE"):
-                if records < paginator["pageSize"]:
-                    break
-                offset += paginator["pageSize"]
-            elif method == "INDEX":
-                url = self._index_next(req, paginator, response, first, url, page)
-            else:
-                name = str(paginator["nextPageParam"])
-                found = header_next(response.headers.get(name))
-                url = self._same_host(req, url, found, page, f"header {name}")
-        return total
 
-    def _index_next(
-        self,
-        req: Request,
-        paginator: Mapping[str, Any],
-        response: Response,
-        first: str,
-        url: str,
-        page: int,
-    ) -> str | None:
-        """INDEX: the next page from the answer's fields, None when it says there is none."""
-        more, index, nxt = (
-            str(paginator.get(k) or "") for k in ("hasMoreParam", "indexParam", "nextPageParam")
-        )
-        fields = answer_fields(response.body, [more, index, nxt])
-        if more and fields.get(more) not in (True, "true", "True"):
-            return None
-        if nxt:
-            return self._same_host(req, url, fields.get(nxt), page, f"field {nxt}")
-        value = fields.get(index)
-        if value is None or value == "":
-            return None
-        return with_param(first, index, value)
+class _AnswerCache:
+    """`cacheResults`' answers, kept in the JVM (records/HttpCache, one per JVM): what a
+    caller may clear and count (the requests that reached the network)."""
 
     @staticmethod
-    def _same_host(req: Request, url: str, found: Any, page: int, what: str) -> str | None:
-        """A next page's URL from the API (relative ones resolved), on the configured host."""
-        if found is None or not str(found).strip():
-            return None
-        nxt = urljoin(url, str(found).strip())
-        if not same_host(req.url, nxt):
-            raise HttpPluginError(
-                f"{req.where(page, url)}: the next page's URL ({what}) leads to another host "
-                f"({_origin(nxt)}); only the configured host is contacted"
-            )
-        return nxt
+    def _held() -> Any:
+        spark = SparkSession.getActiveSession()
+        if spark is None:
+            raise HttpPluginError("the http plugin's cache is in a Spark session's JVM: none runs")
+        return classic_jvm(
+            spark, "the http plugin's cache", HttpPluginError
+        ).drillspark.records.HttpCache
+
+    def clear(self) -> None:
+        self._held().clear()
+
+    @property
+    def requests(self) -> int:
+        return int(self._held().requests())
 
 
-def _csv_values(df: DataFrame) -> DataFrame:
-    """CSV values as Drill's http plugin gives them: white space around a value dropped and
-    an empty value NULL (`ignoreLeadingWhitespaces`, `ignoreTrailingWhitespaces`, no
-    `nullValue`: Drill 1.22's defaults)."""
-    from pyspark.sql import functions as F
-
-    from drillspark.spark.scope import quote
-
-    def clean(name: str) -> Any:
-        trimmed = F.trim(F.col(quote(name)))
-        return F.when(trimmed == "", F.lit(None)).otherwise(trimmed).alias(name)
-
-    return df.select(*[clean(c) for c in df.columns])
+CACHE = _AnswerCache()
 
 
 def _jvm_message(e: Exception) -> str:
@@ -719,8 +246,11 @@ def _jvm_message(e: Exception) -> str:
     return text.splitlines()[0] if text else repr(e)
 
 
-def table_selection(name: str, config: Mapping[str, Any], parts: tuple[str, ...]) -> dict[str, Any]:
-    """The scan selection of ``name.parts`` (SQL's names), or HttpPluginError."""
+def table_selection(
+    name: str, config: Mapping[str, Any], parts: tuple[str, ...], spark: SparkSession | None = None
+) -> dict[str, Any]:
+    """The scan selection of ``name.parts`` (SQL's names), or HttpPluginError; with `spark`, a
+    table name leading to another host is refused now (the extension's same-host rule)."""
     if not parts:
         raise HttpPluginError(f"http plugin '{name}': name a connection ({name}.CONNECTION)")
     conn = connection_of(name, config, parts[0])
@@ -737,8 +267,13 @@ def table_selection(name: str, config: Mapping[str, Any], parts: tuple[str, ...]
             f"http plugin '{name}', connection '{conn['name']}' needs a table name after it "
             f"(requireTail): {name}.{conn['name']}.`...`"
         )
-    if tail is not None:
-        base_url(conn, tail)  # refused now, at its place in the SQL, if it leads elsewhere
+    if tail is not None and spark is not None:
+        spec = {**request_spec(name, config, conn), "tail": tail}
+        jvm = classic_jvm(spark, f"http plugin '{name}'", HttpPluginError)
+        try:
+            jvm.drillspark.records.HttpPages.url(json.dumps(spec))
+        except Exception as e:  # noqa: BLE001 - the extension's refusal, as one paragraph
+            raise HttpPluginError(_jvm_message(e)) from None
     return {"connection": conn["name"], "tail": tail}
 
 
@@ -758,3 +293,36 @@ def schemas(config: Mapping[str, Any]) -> list[str]:
         for c, spec in (config.get("connections") or {}).items()
         if isinstance(spec, Mapping) and spec.get("requireTail", True) is not False
     )
+
+
+def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """The confs of plugin `name`'s Spark catalog of its own name (spark.sql's door,
+    plugin_catalogs.py; the jar's HttpPluginCatalog): each connection's request spec
+    (`request_spec`, with its reader) as `cN.spec`, its secrets in confs Spark's SET redacts
+    by name (`cN.url`, `cN.secret.password`, `cN.secret.header.<name>`, the plugin's
+    `secret.proxyPassword`); a connection whose config cannot be read is `cN.error`."""
+    cfg = parsed_config(HttpConfig, name, config, HttpPluginError)
+    connections = cfg.connections()
+    names = sorted(connections)
+    out = {"connections": json.dumps(names)}
+    for i, conn_name in enumerate(names):
+        key = f"c{i}"
+        conn = {"name": conn_name, **connections[conn_name]}
+        try:
+            source, options = reader_of(conn)
+        except HttpPluginError as e:
+            out[f"{key}.error"] = str(e)
+            continue
+        spec = request_spec(name, config, conn)
+        out[f"{key}.url"] = spec.pop("url")
+        password = spec.pop("password", None)
+        if password is not None:
+            out[f"{key}.secret.password"] = password
+        for header, value in spec.pop("headers").items():
+            out[f"{key}.secret.header.{header}"] = value
+        proxy_password = spec["proxy"].pop("password", None)
+        if proxy_password:
+            out["secret.proxyPassword"] = str(proxy_password)
+        spec["reader"], spec["readerOptions"] = source, options
+        out[f"{key}.spec"] = json.dumps(spec)
+    return out

@@ -1,14 +1,15 @@
 """Every storage plugin a Spark catalog of its own name, so Spark's own `spark.sql` reads it:
 ``spark.sql("SELECT * FROM pg.public.orders o JOIN dfs.tmp.`x.parquet` p ON ...")``,
-``spark.table("mongo.db.coll")``, ``spark.sql("SELECT * FROM kafka.`topic`")``.
+``spark.table("mongo.db.coll")``, ``spark.sql("SELECT * FROM kafka.`topic`")``,
+``spark.table("api.conn")`` (an `http` plugin's connection).
 
 The plugin type's module owns how its plugin becomes a catalog: `file_catalogs` for `file`
 plugins (the extension's DfsCatalog, Hadoop settings scoped), and for the others the engine
 module's `catalog_confs(name, config)` (the confs of `spark.sql.catalog.<name>.*`) and
 `PLUGIN_CATALOG_CLASS` (a thin class of the jar's `drillspark.catalog` package reading
-through the same reader as drillspark.sql). `CATALOGS` is the one list of those types; a type
-not in it (`http`: its pages are fetched by Python, which a JVM catalog cannot call) is no
-Spark catalog. Secrets sit in confs Spark's `SET` redacts (`url`, `password`, `secret.*`)."""
+through the same reader as drillspark.sql: for `http` the extension's fetching of the pages
+too). `CATALOGS` is the one list of those types; a type not in it is no Spark catalog.
+Secrets sit in confs Spark's `SET` redacts (`url`, `password`, `secret.*`)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from typing import Any
 from pyspark.sql import SparkSession
 
 from drillspark.plugin_configs.base import enabled
-from drillspark.spark.storage import file_catalogs, jdbc, kafka, mongo
+from drillspark.spark.storage import file_catalogs, http, jdbc, kafka, mongo
 
 # type -> the module owning its catalog (catalog_confs, PLUGIN_CATALOG_CLASS); `file`: below
-CATALOGS: dict[str, ModuleType] = {"jdbc": jdbc, "kafka": kafka, "mongo": mongo}
+CATALOGS: dict[str, ModuleType] = {"http": http, "jdbc": jdbc, "kafka": kafka, "mongo": mongo}
 OWN_CLASSES = {m.PLUGIN_CATALOG_CLASS for m in CATALOGS.values()}
 
 

@@ -13,7 +13,7 @@ object UnitTests {
   val suites: Seq[Suite] = Seq(
     source.input.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
     source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite,
-    source.write.ConversionsSuite, catalog.WorkspacePathsSuite, catalog.PluginSecretsSuite)
+    source.write.ConversionsSuite, catalog.WorkspacePathsSuite, catalog.PluginSecretsSuite, records.HttpUrlsSuite)
 
   def main(args: Array[String]): Unit = {
     val chosen = if (args.isEmpty) suites else suites.filter(s => args.contains(s.name))

@@ -22,7 +22,11 @@ object DataPath {
   /** The body with only the value at `path` left (all of it for an empty path), and the
    * number of records there: an array's elements, else 1 (0 when the path leads nowhere or to
    * null). `place` names the response in errors. */
-  def select(place: String, body: Array[Byte], path: String): (Array[Byte], Int) = {
+  def select(place: String, body: Array[Byte], path: String): (Array[Byte], Int) = select(place, body, path, Int.MaxValue)
+
+  /** As above, with the records of an array after the first `keep` blanked too (a paginator's
+   * `maxRecords` reached inside a page); the count is still of all the records there. */
+  def select(place: String, body: Array[Byte], path: String, keep: Int): (Array[Byte], Int) = {
     val steps = Option(path).toSeq.flatMap(_.split('/')).map(_.trim).filter(_.nonEmpty)
     val p = factory.createParser(body)
     try {
@@ -45,18 +49,37 @@ object DataPath {
       if (!found || t == JsonToken.VALUE_NULL) return (blank(body, 0, 0), 0)
       val from = p.currentTokenLocation().getByteOffset
       var records = 1
+      var cut = (-1L, -1L) // the bytes of the records past `keep`
       if (t == JsonToken.START_ARRAY) {
         records = 0
-        while (p.nextToken() != JsonToken.END_ARRAY) { records += 1; p.skipChildren() }
+        if (keep <= 0) cut = (p.currentLocation().getByteOffset, -1L)
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          records += 1
+          p.skipChildren()
+          if (records == keep) cut = (p.currentLocation().getByteOffset, -1L)
+        }
+        if (cut._1 >= 0) cut = (cut._1, p.currentTokenLocation().getByteOffset)
       } else p.skipChildren()
       val to = p.currentLocation().getByteOffset
-      (if (steps.isEmpty) body else blank(body, from.toInt, to.toInt), records)
+      val kept = if (steps.isEmpty) body else blank(body, from.toInt, to.toInt)
+      (if (cut._1 >= 0 && cut._2 > cut._1) blankInside(kept, cut._1.toInt, cut._2.toInt) else kept, records)
     } catch {
       case e: JsonProcessingException =>
         val at = e.getLocation
         val where = if (at == null) place else JsonInput.where(place, at.getLineNr, at.getColumnNr, at.getByteOffset, 0)
         throw new DrillScanException(s"drill: $where: ${JsonInput.describe(e)}")
     } finally p.close()
+  }
+
+  /** `body` with bytes inside [from, to) turned into spaces, newlines kept. */
+  private def blankInside(body: Array[Byte], from: Int, to: Int): Array[Byte] = {
+    val out = body.clone()
+    var i = from
+    while (i < to) {
+      if (out(i) != '\n' && out(i) != '\r') out(i) = ' '
+      i += 1
+    }
+    out
   }
 
   /** `body` with bytes outside [from, to) turned into spaces, newlines kept. */

@@ -9,7 +9,7 @@ import drillspark.source.input.{HeldPages, InputFile, PageSource}
  * collection's documents, a topic's messages), to be read by the `drill` source like files:
  * `spark.read.format("drill").load(batch.paths())`. One reader and one typing rule for files
  * and records alike; the batch holds its pages until the source has listed them (then the
- * table does). Used from Python (drillspark/spark/storage/http.py, ...).
+ * table does). Filled by [[HttpPages]] (the http plugin), [[MongoPages]], [[KafkaPages]].
  */
 final class RecordBatch {
   private val pages = ArrayBuffer[InputFile]()
@@ -17,8 +17,11 @@ final class RecordBatch {
   /** Add the records of one response at `dataPath` (Drill's `a/b`; empty: the whole body, an
    * array of records, one record, or records one after another); returns how many records
    * the page holds there (an array's elements), for paginators. `place` names it in errors. */
-  def add(place: String, body: Array[Byte], dataPath: String): Int = {
-    val (bytes, records) = DataPath.select(place, body, dataPath)
+  def add(place: String, body: Array[Byte], dataPath: String): Int = add(place, body, dataPath, Int.MaxValue)
+
+  /** As above, only the first `keep` records of an array kept (a paginator's maxRecords). */
+  def add(place: String, body: Array[Byte], dataPath: String, keep: Int): Int = {
+    val (bytes, records) = DataPath.select(place, body, dataPath, keep)
     pages += HeldPages.page(place, bytes)
     records
   }

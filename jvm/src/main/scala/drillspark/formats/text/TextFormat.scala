@@ -409,9 +409,11 @@ object TextFormat extends FormatReader {
       val names = mutable.LinkedHashMap[String, String]()
       headers.foreach(_._2.foreach(n => names.getOrElseUpdate(n.toLowerCase(Locale.ROOT), n)))
       val typed = providedSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
-      // a column is NOT NULL when every file's header has it (a short record fills '')
+      // a column is NOT NULL when every file's header has it (a short record fills ''), unless
+      // an empty value is NULL (trimValues)
+      val trim = options.bool(TrimValues, default = false)
       StructType(providedSchema.fields ++ names.toSeq.filterNot(n => typed(n._1)).map { case (low, n) =>
-        textField(n, nullable = !headers.forall(_._1.contains(low)))
+        textField(n, nullable = trim || !headers.forall(_._1.contains(low)))
       })
     }
   }
@@ -456,6 +458,7 @@ object TextFormat extends FormatReader {
     }
     val starts = first == 0L
     val width = schema.size
+    val trim = options.bool(TrimValues, default = false)
     // a record of a later split is counted from that split's first line
     val where = if (starts) shown(file) else s"${shown(file)} from byte $first"
     val typed: Array[Typed] = schema.fields.map { f =>
@@ -477,7 +480,8 @@ object TextFormat extends FormatReader {
         val out = new Array[Any](width)
         k = 0
         while (k < width) {
-          out(k) = if (typed(k) != null) typed(k)(text(k), record) else if (text(k) == null) null else UTF8String.fromString(text(k))
+          out(k) = if (typed(k) != null) typed(k)(text(k), record) else if (text(k) == null) null
+            else if (trim) trimmed(text(k)) else UTF8String.fromString(text(k))
           k += 1
         }
         new GenericInternalRow(out)
@@ -505,6 +509,19 @@ object TextFormat extends FormatReader {
       }
     }
     if (open == null) out else new Closing(out, open)
+  }
+
+  /** The http plugin's CSV values (Drill 1.22's http reader: univocity's ignoreLeading /
+   * ignoreTrailingWhitespaces, no nullValue): spaces around a value dropped, an empty value
+   * NULL. Read with a header only; no file format config sets it. */
+  val TrimValues = "trimValues"
+
+  private def trimmed(s: String): UTF8String = {
+    var a = 0
+    var b = s.length
+    while (a < b && s.charAt(a) == ' ') a += 1
+    while (b > a && s.charAt(b - 1) == ' ') b -= 1
+    if (a == b) null else UTF8String.fromString(s.substring(a, b))
   }
 
   /** A split's rows, closing its file when Spark's reader closes them. */
