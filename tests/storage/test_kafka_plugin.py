@@ -167,7 +167,7 @@ def test_a_broker_that_is_down_is_one_clear_error_without_secrets(spark):
         run(engine, "SELECT * FROM down.`events`")
     assert time.monotonic() - started < 40
     message = str(e.value)
-    assert "kafka plugin 'down'" in message and "cannot list the topics" in message
+    assert "kafka plugin 'down'" in message and "cannot look up topic events" in message
     assert "hush-pw" not in message and "\n\tat " not in message
 
 

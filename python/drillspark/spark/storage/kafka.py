@@ -131,9 +131,22 @@ def table_selection(
         raise KafkaError(
             f"kafka plugin '{name}': name a topic as {name}.`TOPIC`, not {'.'.join((name, *parts))}"
         )
-    if parts[0] not in topics(spark, name, config):  # case-sensitive, as in Drill
+    if not _exists(spark, name, config, parts[0]):  # case-sensitive, as in Drill
         raise KafkaError(f"Table '{parts[0]}' does not exist in kafka plugin '{name}'")
     return {"topic": parts[0]}
+
+
+def _exists(spark: SparkSession, name: str, config: Mapping[str, Any], topic: str) -> bool:
+    """Whether the cluster has `topic`: on a classic session the broker is asked for that
+    topic alone; on Spark Connect the plugin's catalog lists the topics."""
+    if session_jvm(spark) is None:
+        return topic in topics(spark, name, config)
+    cfg = config_of(name, config)
+    props = _props(name, cfg)
+    try:
+        return bool(_jvm(spark, name).drillspark.records.KafkaPages.exists(props, topic))
+    except Exception as e:  # the client's failure, from the JVM
+        raise _failure(name, cfg, e, f"cannot look up topic {topic}") from None
 
 
 def selection_options(option: Any) -> dict[str, Any]:
@@ -279,16 +292,18 @@ class KafkaEngine(StorageEngine):
             return spark.createDataFrame([], "dummy string").select()
         if condition is not None:
             df = df.filter(condition)
-        return _typed(df)
+        # the columns known already: on Connect each analysis of a new plan loads the table
+        # again (a snapshot and a discovery job in the server)
+        return _typed(df, columns)
 
 
-def _typed(df: DataFrame) -> DataFrame:
+def _typed(df: DataFrame, columns: list[str] | None = None) -> DataFrame:
     """The metadata columns keep their types whatever the message options say (as Drill)."""
     kinds = dict(METADATA)
     return df.select(
         *[
             F.col(f"`{c}`").cast(kinds[c]).alias(c) if c in kinds else F.col(f"`{c}`")
-            for c in df.columns
+            for c in (df.columns if columns is None else columns)
         ]
     )
 

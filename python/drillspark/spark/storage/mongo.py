@@ -121,19 +121,41 @@ def table_selection(
             f"mongo plugin '{name}': name a collection as {name}.DATABASE.COLLECTION, not "
             f"{'.'.join((name, *parts))}"
         )
-    dbs = databases(spark, name, config)
+    dbs = _named(spark, name, config, "databasesNamed", (), parts[0])
     db = next((d for d in dbs if d == parts[0]), None) or next(
         (d for d in dbs if d.lower() == parts[0].lower()), None
     )
     if db is None:
         raise MongoError(f"Schema [{name}.{parts[0]}] is not valid: no such database")
-    colls = collections(spark, name, config, db)
+    colls = _named(spark, name, config, "collectionsNamed", (db,), parts[1])
     coll = next((c for c in colls if c == parts[1]), None) or next(
         (c for c in colls if c.lower() == parts[1].lower()), None
     )
     if coll is None:
         raise MongoError(f"Object '{parts[1]}' not found within '{name}.{db}'")
     return {"database": db, "collection": coll}
+
+
+def _named(
+    spark: SparkSession,
+    name: str,
+    config: Mapping[str, Any],
+    lookup: str,
+    db: tuple[str, ...],
+    wanted: str,
+) -> list[str]:
+    """The databases (`databasesNamed`) or collections of `db` (`collectionsNamed`) named
+    `wanted` in any case: on a classic session the server is asked for that name alone; on
+    Spark Connect the plugin's catalog lists them all."""
+    if session_jvm(spark) is None:
+        return collections(spark, name, config, db[0]) if db else databases(spark, name, config)
+    cfg = config_of(name, config)
+    pages = _jvm(spark, name).drillspark.records.MongoPages
+    try:
+        return list(getattr(pages, lookup)(_uri(cfg), *db, wanted))
+    except Exception as e:  # the driver's failure, from the JVM
+        what = f"cannot list the collections of {db[0]}" if db else "cannot list the databases"
+        raise _failure(name, cfg, e, what) from None
 
 
 PLUGIN_CATALOG_CLASS = "drillspark.catalog.MongoPluginCatalog"

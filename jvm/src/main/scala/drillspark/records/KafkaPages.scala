@@ -97,6 +97,17 @@ object KafkaPages {
     } finally close(c)
   }
 
+  /** Whether the cluster has `topic` (as spelt): that topic's partitions asked of the broker,
+   * not the list of every topic (drillspark.sql's check of a name). */
+  def exists(props: java.util.Map[String, String], topic: String): Boolean = {
+    val c = consumer(props)
+    try {
+      val infos = call(c, ConsumerIface, "partitionsFor", Seq(classOf[String], classOf[Duration]), topic,
+        MetadataTimeout).asInstanceOf[java.util.List[AnyRef]]
+      infos != null && !infos.isEmpty
+    } finally close(c)
+  }
+
   private def partition(topic: String, p: Int): AnyRef =
     cls("org.apache.kafka.common.TopicPartition").getConstructor(classOf[String], classOf[Int])
       .newInstance(topic, Int.box(p)).asInstanceOf[AnyRef]
