@@ -2,8 +2,10 @@
 run as a script in its own process (a local Connect server, `remote("local[2]")`, with
 drillspark's jars: the extension and the clients' jars on the server's `spark.jars`), it takes
 a JSON job on its argument, `{"storage": {...}, "queries": {key: sql}, "explains": {key: sql},
-"errors": {key: sql}}`, and prints one line `RESULT <json>`: each query's columns and rows
-(`plain`: the values as JSON), each explain's Spark plan, each error's message and class.
+"errors": {key: sql}, "grow": {"topic", "command", "lines"}}`, and prints one line
+`RESULT <json>`: each query's columns and rows (`plain`: the values as JSON), each explain's
+Spark plan, each error's message and class, and a topic's ids before and after the producer
+`command` sent it `lines`, by two actions of one result and by the next query.
 tests/storage/test_connect_records.py compares them with a classic session's."""
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import datetime
 import decimal
 import json
 import os
+import subprocess
 import sys
 from typing import Any
 
@@ -57,6 +60,18 @@ def main(job: dict[str, Any]) -> dict[str, Any]:
         drillspark.sql("SELECT 1", spark=spark, storage=job["storage"]).collect()
         for key, sql in job.get("queries", {}).items():
             out["answers"][key] = answer(drillspark.sql(sql, spark=spark))
+        grow = job.get("grow")
+        if grow:  # messages sent between two actions of one result (a producer's command)
+            sql = f"SELECT id FROM kc.`{grow['topic']}`"
+            result = drillspark.sql(sql, spark=spark)
+            first = sorted(r[0] for r in result.collect())
+            subprocess.run(grow["command"], input=grow["lines"].encode(), check=True, timeout=120)
+            out["grow"] = {
+                "first": first,
+                "again": sorted(r[0] for r in result.collect()),
+                "count": result.df.count(),
+                "next_query": sorted(r[0] for r in drillspark.sql(sql, spark=spark).collect()),
+            }
         out["explains"] = {
             key: drillspark.sql(sql, spark=spark).explain(print_it=False)
             for key, sql in job.get("explains", {}).items()

@@ -37,6 +37,7 @@ from drillspark.spark.storage.record_pages import (
     catalog_tables,
     classic_jvm,
     failure_line,
+    quoted,
     session_jvm,
 )
 
@@ -163,6 +164,8 @@ def _flag(value: Any) -> bool:
 
 
 PLUGIN_CATALOG_CLASS = "drillspark.catalog.KafkaPluginCatalog"
+# the catalog's table property holding its snapshot's end offsets (KafkaTopicTable)
+SNAPSHOT_ENDS = "drillspark.kafka.snapshotEnds"
 
 
 def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
@@ -282,7 +285,7 @@ class KafkaEngine(StorageEngine):
                 f"{'is' if len(changed) == 1 else 'are'} set otherwise (a classic session "
                 "reads with them)"
             )
-        condition = pushed_condition(place, pushed)
+        pushed_condition(place, pushed)  # a malformed item refused before any server call
         df = catalog_table(spark, self.name, self.config, (topic,), place, KafkaError)
         try:
             columns = df.columns  # Spark loads the table: the snapshot, its pages, discovery
@@ -290,11 +293,37 @@ class KafkaEngine(StorageEngine):
             raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
         if not columns:  # an empty topic: no column, no row (as the classic read)
             return spark.createDataFrame([], "dummy string").select()
-        if condition is not None:
-            df = df.filter(condition)
+        # Spark loads the table again at each analysis (each action of the result), each time
+        # a new snapshot: the read is pinned to this one's end offsets, a bounded snapshot of
+        # the query as on a classic session (partitions added later are not read either)
+        ends = self._snapshot_ends(spark, cfg, topic, place)
+        pin = ["or", [[["kafkaPartitionId", "=", p], ["kafkaMsgOffset", "<", e]] for p, e in ends]]
+        pinned = pushed_condition(place, [pin, *pushed] if ends else pushed)
+        if pinned is not None:
+            df = df.filter(pinned)
         # the columns known already: on Connect each analysis of a new plan loads the table
         # again (a snapshot and a discovery job in the server)
         return _typed(df, columns)
+
+    def _snapshot_ends(
+        self, spark: SparkSession, cfg: KafkaConfig, topic: str, place: str
+    ) -> list[tuple[int, int]]:
+        """(partition, end offset) of a snapshot of the topic, from the catalog's table
+        property (KafkaTopicTable.properties, Spark's SHOW TBLPROPERTIES)."""
+        sql = f"SHOW TBLPROPERTIES {quoted(self.name, topic)} ('{SNAPSHOT_ENDS}')"
+        try:
+            rows = spark.sql(sql).collect()
+        except Exception as e:  # the catalog's failure, from the server
+            raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
+        try:
+            ends = json.loads(rows[0]["value"])
+            return sorted((int(p), int(e)) for p, e in ends.items())
+        except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+            raise KafkaError(
+                f"{place}: the plugin's catalog gave no snapshot to pin the read to "
+                f"({SNAPSHOT_ENDS}: {rows!r}); is the server's drillspark jar older than this "
+                "client?"
+            ) from None
 
 
 def _typed(df: DataFrame, columns: list[str] | None = None) -> DataFrame:

@@ -169,6 +169,19 @@ final class KafkaTopicTable(val tableName: String, val inner: DrillJsonTable, va
     inner.checkReadOptions(o)
     new KafkaScanBuilder(this)
   }
+
+  /** The snapshot's end offset of each partition (`{"0": 2, "1": 2}`, Spark's SHOW
+   * TBLPROPERTIES): a client without a JVM handle (drillspark.sql on Spark Connect, whose
+   * every analysis loads the table anew) pins its read to them, one snapshot per query. */
+  override def properties(): util.Map[String, String] = {
+    val ends = new util.TreeMap[String, java.lang.Long]()
+    read.snap.end.foreach { case (id, end) => ends.put(id.toString, end) }
+    util.Map.of(KafkaTopicTable.EndsProperty, RecordPluginCatalogs.Json.writeValueAsString(ends))
+  }
+}
+
+object KafkaTopicTable {
+  val EndsProperty = "drillspark.kafka.snapshotEnds"
 }
 
 /**
@@ -256,7 +269,7 @@ final class KafkaScan(scan: Scan, shown: String, schema: Option[StructType] = No
 }
 
 object RecordPluginCatalogs {
-  private val Json = new ObjectMapper()
+  private[catalog] val Json = new ObjectMapper()
   def json(paths: Array[String]): String = Json.writeValueAsString(paths)
 }
 
