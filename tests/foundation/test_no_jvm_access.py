@@ -11,9 +11,10 @@ for an n-way UNION ALL). And, each failing clearly on Spark Connect: `sys.memory
 `sys.threads` read the driver JVM's Runtime and ThreadMXBean (as the server's metrics do); the
 console's operator metrics read Spark's SQL status store (none on Connect); a `file` plugin on
 `s3a://` or `hdfs://` lists its files through Hadoop's FileSystem with the plugin's scoped
-settings; the `http`, `mongo` and `kafka` plugins hand their pages of records to drillspark's own
-`records.RecordBatch` (their one reach: `spark/storage/record_pages.py`), so the one `drill`
-reader reads them. Flight SQL streams an answer's
+settings; the `http` plugin hands its pages of records to drillspark's own
+`records.RecordBatch` (the one reach: `spark/storage/record_pages.py`), so the one `drill`
+reader reads them, and so do `mongo` and `kafka` on classic Spark (on Connect they read through
+their plugins' Spark catalogs instead, by name). Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
 no Python object per row, a batch at a time in the driver); on Connect, with no `_jdf`, it
 collects the answer whole."""

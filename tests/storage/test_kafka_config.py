@@ -156,24 +156,33 @@ def test_an_or_is_the_union_of_its_sides_each_narrowed_by_the_rest(spark):
     assert len(_ranges(spark, "here", [many, many])) == 9  # 81 > 64: one OR kept
 
 
-@pytest.mark.parametrize(
-    "pushed",
-    [
-        "kafkaMsgOffset > 1",
-        [["kafkaMsgKey", "=", 1]],
-        [["kafkaMsgOffset", "!=", 1]],
-        [["or", "kafkaMsgOffset = 1"]],
-        [["or", [[["kafkaMsgKey", "=", 1]]]]],
-        [["or", []]],  # an OR of nothing: a plan's slip, not "read every message"
-        [["kafkaMsgOffset", ">", "1"]],
-        [["kafkaMsgOffset", ">", True]],
-        [["kafkaMsgOffset", ">", 1.5]],
-        [["kafkaMsgOffset", ">", 2**64]],
-        [["kafkaPartitionId", "in", []]],
-        [["kafkaMsgOffset", ">"]],
-    ],
-)
+BAD_PUSHED = [
+    "kafkaMsgOffset > 1",
+    [["kafkaMsgKey", "=", 1]],
+    [["kafkaMsgOffset", "!=", 1]],
+    [["or", "kafkaMsgOffset = 1"]],
+    [["or", [[["kafkaMsgKey", "=", 1]]]]],
+    [["or", []]],  # an OR of nothing: a plan's slip, not "read every message"
+    [["kafkaMsgOffset", ">", "1"]],
+    [["kafkaMsgOffset", ">", True]],
+    [["kafkaMsgOffset", ">", 1.5]],
+    [["kafkaMsgOffset", ">", 2**64]],
+    [["kafkaPartitionId", "in", []]],
+    [["kafkaMsgOffset", ">"]],
+]
+
+
+@pytest.mark.parametrize("pushed", BAD_PUSHED)
 def test_a_bad_pushed_conjunct_is_a_clear_error(spark, pushed):
     with pytest.raises(Exception) as e:
         _ranges(spark, "kafka plugin 'k', topic t", pushed)
     assert "DrillScanException: kafka plugin 'k', topic t: " in str(e.value)
+
+
+@pytest.mark.parametrize("pushed", BAD_PUSHED)
+def test_a_bad_pushed_conjunct_is_refused_on_connect_too(pushed):
+    """On Spark Connect the items become DataFrame filters on the plugin's catalog table
+    (kafka.pushed_condition): a malformed one is refused there as the JVM refuses it, before
+    any Spark call."""
+    with pytest.raises(kafka.KafkaError, match="^kafka plugin 'k', topic t: cannot push "):
+        kafka.pushed_condition("kafka plugin 'k', topic t", pushed)

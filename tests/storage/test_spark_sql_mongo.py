@@ -96,6 +96,31 @@ def test_databases_and_collections_are_namespaces_and_tables(spark, mgs):
     assert spark.table(f"{NAME}.CRM.Accounts").count() == 1
 
 
+def test_a_table_is_looked_up_by_its_name_alone(spark, mgs, ferretdb):
+    """loadTable asks the server for the one name (a case-insensitive name filter, not the
+    whole listing): a name's regex characters are its own, and as spelt wins over another
+    case."""
+    client = spark._jvm.com.mongodb.client.MongoClients.create(ferretdb.uri)
+    try:
+        crm = client.getDatabase("crm")
+        for coll, n in (("odd.name(1)+", 1), ("Odd.Name(1)+", 2), ("oddXname(1)", 3)):
+            crm.getCollection(coll).drop()
+            crm.getCollection(coll).insertOne(spark._jvm.org.bson.Document.parse(f'{{"n": {n}}}'))
+        ns = [r["n"] for r in spark.table(f"{NAME}.crm.`odd.name(1)+`").collect()]
+        assert ns == [1]  # as spelt, though another collection differs only in case
+        assert [r["n"] for r in spark.table(f"{NAME}.crm.`Odd.Name(1)+`").collect()] == [2]
+        assert [r["n"] for r in spark.table(f"{NAME}.crm.`ODD.NAME(1)+`").collect()] in ([1], [2])
+        for missing in ("odd.name(1)", "odd.name", "oddXname(1)+", ".*"):
+            with pytest.raises(Exception, match="TABLE_OR_VIEW_NOT_FOUND"):
+                spark.table(f"{NAME}.crm.`{missing}`")
+        with pytest.raises(Exception, match="TABLE_OR_VIEW_NOT_FOUND"):
+            spark.table(f"{NAME}.`c.m`.accounts")  # a database's name is no pattern either
+    finally:
+        for coll in ("odd.name(1)+", "Odd.Name(1)+", "oddXname(1)"):
+            client.getDatabase("crm").getCollection(coll).drop()
+        client.close()
+
+
 def test_a_server_that_does_not_answer_is_named_without_the_password(spark):
     import drillspark
 

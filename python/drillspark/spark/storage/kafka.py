@@ -19,17 +19,27 @@ plugin, topic, partition and offset, never a credential of the consumer properti
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from drillspark.plugin_configs.kafka import KafkaConfig, is_secret
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
-from drillspark.spark.storage.record_pages import classic_jvm, failure_line
+from drillspark.spark.storage.record_pages import (
+    catalog_said,
+    catalog_table,
+    catalog_tables,
+    classic_jvm,
+    failure_line,
+    quoted,
+    session_jvm,
+)
 
 TYPE = "kafka"
 PAGE_MESSAGES = 50_000  # messages to a page of records (one input split, one Spark task)
@@ -87,11 +97,14 @@ def _jvm(spark: SparkSession, name: str) -> Any:
 
 
 def _failure(name: str, cfg: KafkaConfig, e: Exception, what: str) -> KafkaError:
-    line = failure_line(e, cfg.secrets())
+    said = catalog_said(e, cfg.secrets())  # the plugin's catalog (Spark Connect) says what it did
+    line = said if said is not None else failure_line(e, cfg.secrets())
     if line.startswith("Timeout expired") or "Timeout of" in line:
         line += " (is the cluster at bootstrap.servers up?)"
     if line.startswith(f"kafka plugin '{name}'"):  # a message's place says it all
         return KafkaError(line)
+    if said is not None:
+        return KafkaError(f"kafka plugin '{name}': {line}")
     return KafkaError(f"kafka plugin '{name}': {what}: {line}")
 
 
@@ -100,7 +113,10 @@ def topics(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list[st
     cfg = config_of(name, config)
     props = _props(name, cfg)
     try:
-        return list(_jvm(spark, name).drillspark.records.KafkaPages.topics(props))
+        jvm = session_jvm(spark)
+        if jvm is None:  # Spark Connect: the plugin's catalog lists them in the server's JVM
+            return catalog_tables(spark, name, config, (), f"kafka plugin '{name}'", KafkaError)
+        return list(jvm.drillspark.records.KafkaPages.topics(props))
     except KafkaError:
         raise
     except Exception as e:  # the client's failure, from the JVM
@@ -116,9 +132,22 @@ def table_selection(
         raise KafkaError(
             f"kafka plugin '{name}': name a topic as {name}.`TOPIC`, not {'.'.join((name, *parts))}"
         )
-    if parts[0] not in topics(spark, name, config):  # case-sensitive, as in Drill
-        raise KafkaError(f"Table '{parts[0]}' does not exist")
+    if not _exists(spark, name, config, parts[0]):  # case-sensitive, as in Drill
+        raise KafkaError(f"Table '{parts[0]}' does not exist in kafka plugin '{name}'")
     return {"topic": parts[0]}
+
+
+def _exists(spark: SparkSession, name: str, config: Mapping[str, Any], topic: str) -> bool:
+    """Whether the cluster has `topic`: on a classic session the broker is asked for that
+    topic alone; on Spark Connect the plugin's catalog lists the topics."""
+    if session_jvm(spark) is None:
+        return topic in topics(spark, name, config)
+    cfg = config_of(name, config)
+    props = _props(name, cfg)
+    try:
+        return bool(_jvm(spark, name).drillspark.records.KafkaPages.exists(props, topic))
+    except Exception as e:  # the client's failure, from the JVM
+        raise _failure(name, cfg, e, f"cannot look up topic {topic}") from None
 
 
 def selection_options(option: Any) -> dict[str, Any]:
@@ -135,6 +164,8 @@ def _flag(value: Any) -> bool:
 
 
 PLUGIN_CATALOG_CLASS = "drillspark.catalog.KafkaPluginCatalog"
+# the catalog's table property holding its snapshot's end offsets (KafkaTopicTable)
+SNAPSHOT_ENDS = "drillspark.kafka.snapshotEnds"
 
 
 def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
@@ -187,6 +218,8 @@ class KafkaEngine(StorageEngine):
             raise KafkaError(
                 f"{place}: the selection's 'pushed' must be a list of [column, op, value]"
             ) from None
+        if session_jvm(spark) is None:  # Spark Connect: through the plugin's own catalog
+            return self._catalog_read(spark, cfg, topic, opts, selection.get("pushed") or [])
         jvm = _jvm(spark, self.name)
         batch = jvm.drillspark.records.RecordBatch()
         try:
@@ -218,11 +251,149 @@ class KafkaEngine(StorageEngine):
         except Exception as e:  # a message's or the client's failure, from a task
             raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
         del batch  # the table holds the pages now
-        # the metadata columns keep their types whatever the message options say (as Drill)
-        kinds = dict(METADATA)
-        return df.select(
-            *[
-                F.col(f"`{c}`").cast(kinds[c]).alias(c) if c in kinds else F.col(f"`{c}`")
-                for c in df.columns
-            ]
+        return _typed(df)
+
+    def _catalog_read(
+        self,
+        spark: SparkSession,
+        cfg: KafkaConfig,
+        topic: str,
+        opts: Mapping[str, Any],
+        pushed: Any,
+    ) -> DataFrame:
+        """Spark Connect: the topic as a table of the plugin's catalog (KafkaPluginCatalog, in
+        the server's JVM), the pushed conjuncts as DataFrame filters right on it, which the
+        catalog's scan builder turns back into the same items and ranges (KafkaPushDown, the
+        rule's one owner). The catalog reads with Drill's default `store.kafka.*` options (its
+        confs are the session's, shared with spark.sql), so a session that set others is
+        refused rather than answered with the defaults."""
+        place = f"kafka plugin '{self.name}', topic {topic}"
+        changed = [
+            drill_name
+            for drill_name, (key, default) in OPTIONS.items()
+            if key != "recordReader"
+            and (
+                str(opts[key]) != str(default)
+                if key == "pollTimeout"
+                else _flag(opts[key]) != _flag(default)
+            )
+        ]
+        if changed:
+            raise KafkaError(
+                f"{place}: on Spark Connect a topic is read through the plugin's Spark catalog, "
+                f"with Drill's default store.kafka.* options; {', '.join(changed)} "
+                f"{'is' if len(changed) == 1 else 'are'} set otherwise (a classic session "
+                "reads with them)"
+            )
+        pushed_condition(place, pushed)  # a malformed item refused before any server call
+        df = catalog_table(spark, self.name, self.config, (topic,), place, KafkaError)
+        try:
+            columns = df.columns  # Spark loads the table: the snapshot, its pages, discovery
+        except Exception as e:  # the catalog's failure, from the server
+            raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
+        if not columns:  # an empty topic: no column, no row (as the classic read)
+            return spark.createDataFrame([], "dummy string").select()
+        # Spark loads the table again at each analysis (each action of the result), each time
+        # a new snapshot: the read is pinned to this one's end offsets, a bounded snapshot of
+        # the query as on a classic session (partitions added later are not read either)
+        ends = self._snapshot_ends(spark, cfg, topic, place)
+        pin = ["or", [[["kafkaPartitionId", "=", p], ["kafkaMsgOffset", "<", e]] for p, e in ends]]
+        pinned = pushed_condition(place, [pin, *pushed] if ends else pushed)
+        if pinned is not None:
+            df = df.filter(pinned)
+        # the columns known already: on Connect each analysis of a new plan loads the table
+        # again (a snapshot and a discovery job in the server)
+        return _typed(df, columns)
+
+    def _snapshot_ends(
+        self, spark: SparkSession, cfg: KafkaConfig, topic: str, place: str
+    ) -> list[tuple[int, int]]:
+        """(partition, end offset) of a snapshot of the topic, from the catalog's table
+        property (KafkaTopicTable.properties, Spark's SHOW TBLPROPERTIES)."""
+        sql = f"SHOW TBLPROPERTIES {quoted(self.name, topic)} ('{SNAPSHOT_ENDS}')"
+        try:
+            rows = spark.sql(sql).collect()
+        except Exception as e:  # the catalog's failure, from the server
+            raise _failure(self.name, cfg, e, f"cannot read topic {topic}") from None
+        try:
+            ends = json.loads(rows[0]["value"])
+            return sorted((int(p), int(e)) for p, e in ends.items())
+        except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+            raise KafkaError(
+                f"{place}: the plugin's catalog gave no snapshot to pin the read to "
+                f"({SNAPSHOT_ENDS}: {rows!r}); is the server's drillspark jar older than this "
+                "client?"
+            ) from None
+
+
+def _typed(df: DataFrame, columns: list[str] | None = None) -> DataFrame:
+    """The metadata columns keep their types whatever the message options say (as Drill)."""
+    kinds = dict(METADATA)
+    return df.select(
+        *[
+            F.col(f"`{c}`").cast(kinds[c]).alias(c) if c in kinds else F.col(f"`{c}`")
+            for c in (df.columns if columns is None else columns)
+        ]
+    )
+
+
+_OPS = ("=", "<", "<=", ">", ">=", "in")
+
+
+def pushed_condition(place: str, pushed: Any) -> Column | None:
+    """The selection's pushed items (`[column, op, value]`, `["or", [[item, ...], ...]]`) as
+    one DataFrame condition, for a read through the plugin's catalog: its scan builder pushes
+    the condition back as the same items (KafkaPushDown.pushed), so what narrows the offsets
+    stays the JVM's rule. None for no items; KafkaError for a malformed one, as the JVM
+    refuses it."""
+
+    def bad(item: Any) -> KafkaError:
+        return KafkaError(
+            f"{place}: cannot push {json.dumps(item)} into the read: a conjunct is [column, op, "
+            f"value] with column one of {', '.join(PUSHABLE.values())}, op one of "
+            f"{', '.join(_OPS)} and an integer value (a list of them for in), or "
+            '["or", [[conjunct, ...], ...]] (an OR of ANDs)'
         )
+
+    def integer(v: Any) -> bool:  # a long, as the JVM's rule takes it
+        return isinstance(v, int) and not isinstance(v, bool) and -(2**63) <= v < 2**63
+
+    def one(item: Any) -> Column:
+        if not isinstance(item, list):
+            raise bad(item)
+        if len(item) == 2 and item[0] == "or":
+            sides = item[1]
+            if not isinstance(sides, list) or not sides:
+                raise bad(item)
+            return functools.reduce(operator.or_, [every(side, item) for side in sides])
+        if len(item) != 3 or not isinstance(item[0], str) or item[1] not in _OPS:
+            raise bad(item)
+        column, op, value = PUSHABLE.get(item[0].lower()), item[1], item[2]
+        if column is None:
+            raise bad(item)
+        col = F.col(column)
+        if op == "in":
+            if not isinstance(value, list) or not value or not all(map(integer, value)):
+                raise bad(item)
+            return col.isin(*value)
+        if not integer(value):
+            raise bad(item)
+        comparisons = {
+            "=": operator.eq,
+            "<": operator.lt,
+            "<=": operator.le,
+            ">": operator.gt,
+            ">=": operator.ge,
+        }
+        return comparisons[op](col, F.lit(value))
+
+    def every(side: Any, item: Any) -> Column:
+        if not isinstance(side, list) or not side:
+            raise bad(item)
+        return functools.reduce(operator.and_, [one(i) for i in side])
+
+    if not isinstance(pushed, list):
+        raise bad(pushed)
+    if not pushed:
+        return None
+    return every(pushed, pushed)

@@ -24,7 +24,15 @@ from pyspark.sql import DataFrame, SparkSession
 
 from drillspark.plugin_configs.mongo import MongoConfig
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
-from drillspark.spark.storage.record_pages import classic_jvm, failure_line
+from drillspark.spark.storage.record_pages import (
+    catalog_namespaces,
+    catalog_said,
+    catalog_table,
+    catalog_tables,
+    classic_jvm,
+    failure_line,
+    session_jvm,
+)
 
 TYPE = "mongo"
 PAGE_DOCUMENTS = 50_000  # documents to a page of records (one input split, one Spark task)
@@ -69,6 +77,9 @@ def _jvm(spark: SparkSession, name: str) -> Any:
 
 
 def _failure(name: str, cfg: MongoConfig, e: Exception, what: str) -> MongoError:
+    said = catalog_said(e, cfg.secrets())  # the plugin's catalog (Spark Connect) says what it did
+    if said is not None:
+        return MongoError(f"mongo plugin '{name}': {said}")
     line = failure_line(e, cfg.secrets())
     if line.startswith(f"mongo plugin '{name}'"):  # a page's place says it all
         return MongoError(line)
@@ -78,6 +89,8 @@ def _failure(name: str, cfg: MongoConfig, e: Exception, what: str) -> MongoError
 def databases(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list[str]:
     cfg = config_of(name, config)
     try:
+        if session_jvm(spark) is None:  # Spark Connect: the plugin's catalog lists them
+            return catalog_namespaces(spark, name, config, f"mongo plugin '{name}'", MongoError)
         return list(_jvm(spark, name).drillspark.records.MongoPages.databases(_uri(cfg)))
     except MongoError:
         raise
@@ -88,6 +101,9 @@ def databases(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list
 def collections(spark: SparkSession, name: str, config: Mapping[str, Any], db: str) -> list[str]:
     cfg = config_of(name, config)
     try:
+        if session_jvm(spark) is None:  # Spark Connect: the plugin's catalog lists them
+            owner = f"mongo plugin '{name}'"
+            return catalog_tables(spark, name, config, (db,), owner, MongoError)
         return list(_jvm(spark, name).drillspark.records.MongoPages.collections(_uri(cfg), db))
     except MongoError:
         raise
@@ -105,19 +121,41 @@ def table_selection(
             f"mongo plugin '{name}': name a collection as {name}.DATABASE.COLLECTION, not "
             f"{'.'.join((name, *parts))}"
         )
-    dbs = databases(spark, name, config)
+    dbs = _named(spark, name, config, "databasesNamed", (), parts[0])
     db = next((d for d in dbs if d == parts[0]), None) or next(
         (d for d in dbs if d.lower() == parts[0].lower()), None
     )
     if db is None:
         raise MongoError(f"Schema [{name}.{parts[0]}] is not valid: no such database")
-    colls = collections(spark, name, config, db)
+    colls = _named(spark, name, config, "collectionsNamed", (db,), parts[1])
     coll = next((c for c in colls if c == parts[1]), None) or next(
         (c for c in colls if c.lower() == parts[1].lower()), None
     )
     if coll is None:
         raise MongoError(f"Object '{parts[1]}' not found within '{name}.{db}'")
     return {"database": db, "collection": coll}
+
+
+def _named(
+    spark: SparkSession,
+    name: str,
+    config: Mapping[str, Any],
+    lookup: str,
+    db: tuple[str, ...],
+    wanted: str,
+) -> list[str]:
+    """The databases (`databasesNamed`) or collections of `db` (`collectionsNamed`) named
+    `wanted` in any case: on a classic session the server is asked for that name alone; on
+    Spark Connect the plugin's catalog lists them all."""
+    if session_jvm(spark) is None:
+        return collections(spark, name, config, db[0]) if db else databases(spark, name, config)
+    cfg = config_of(name, config)
+    pages = _jvm(spark, name).drillspark.records.MongoPages
+    try:
+        return list(getattr(pages, lookup)(_uri(cfg), *db, wanted))
+    except Exception as e:  # the driver's failure, from the JVM
+        what = f"cannot list the collections of {db[0]}" if db else "cannot list the databases"
+        raise _failure(name, cfg, e, what) from None
 
 
 PLUGIN_CATALOG_CLASS = "drillspark.catalog.MongoPluginCatalog"
@@ -152,9 +190,11 @@ class MongoEngine(StorageEngine):
             )
         cfg = config_of(self.name, self.config)
         db, coll = str(selection.get("database") or ""), str(selection["collection"])
+        place = f"mongo plugin '{self.name}', collection {db}.{coll}"
+        if session_jvm(spark) is None:  # Spark Connect: through the plugin's own catalog
+            return self._catalog_read(spark, cfg, db, coll, place)
         jvm = _jvm(spark, self.name)
         batch = jvm.drillspark.records.RecordBatch()
-        place = f"mongo plugin '{self.name}', collection {db}.{coll}"
         try:
             jvm.drillspark.records.MongoPages.plan(
                 batch, _uri(cfg), db, coll, int(cfg.get("batchSize") or 0), PAGE_DOCUMENTS, place
@@ -172,4 +212,20 @@ class MongoEngine(StorageEngine):
         except Exception as e:  # a document's or the driver's failure, from a task
             raise _failure(self.name, cfg, e, f"cannot read {db}.{coll}") from None
         del batch  # the table holds the pages now
+        return df
+
+    def _catalog_read(
+        self, spark: SparkSession, cfg: MongoConfig, db: str, coll: str, place: str
+    ) -> DataFrame:
+        """Spark Connect: the collection as a table of the plugin's catalog
+        (MongoPluginCatalog, in the server's JVM): the same pages (`MongoPages.plan`) and
+        `drill-mongo` source with the same push-down flags as the read above, so Spark pushes
+        the query's filters, columns, limit and aggregates into it alike."""
+        df = catalog_table(spark, self.name, self.config, (db, coll), place, MongoError)
+        try:
+            columns = df.columns  # Spark loads the table: the pages, discovery
+        except Exception as e:  # the catalog's failure, from the server
+            raise _failure(self.name, cfg, e, f"cannot read {db}.{coll}") from None
+        if not columns:  # an empty collection: no column, no row (as the classic read)
+            return spark.createDataFrame([], "dummy string").select()
         return df

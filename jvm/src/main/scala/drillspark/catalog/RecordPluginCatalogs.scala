@@ -39,8 +39,14 @@ final class MongoPluginCatalog extends PluginCatalog with DrillCatalog {
     guarded("cannot list the databases")(MongoPages.databases(u).toSeq)
   }
 
+  /** The database `ns` names (as the server spells it, else in another case): the server is
+   * asked for that name alone, not for its every database. */
   private def database(ns: Array[String], what: => String): Option[String] =
-    if (ns.length != 1) None else PluginCatalog.matching(ns(0), databases(what))
+    if (ns.length != 1) None
+    else {
+      val u = uri(what)
+      PluginCatalog.matching(ns(0), guarded("cannot list the databases")(MongoPages.databasesNamed(u, ns(0)).toSeq))
+    }
 
   override def listNamespaces(): Array[Array[String]] = databases(name()).map(Array(_)).toArray
   override def listNamespaces(namespace: Array[String]): Array[Array[String]] =
@@ -59,7 +65,8 @@ final class MongoPluginCatalog extends PluginCatalog with DrillCatalog {
   override def loadTable(ident: Identifier): Table = {
     val db = database(ident.namespace(), quoted(ident)).getOrElse(throw notFound(quoted(ident),
       s"name a collection as ${name()}.DATABASE.COLLECTION; no such database"))
-    val coll = PluginCatalog.matching(ident.name(), collections(db))
+    val named = { val u = uri(db); guarded(s"cannot list the collections of $db")(MongoPages.collectionsNamed(u, db, ident.name()).toSeq) }
+    val coll = PluginCatalog.matching(ident.name(), named)
       .getOrElse(throw notFound(quoted(ident), s"no collection ${ident.name()} in ${name()}.$db"))
     val place = s"mongo plugin '${name()}', collection $db.$coll"
     guarded(s"cannot read $db.$coll") {
@@ -114,11 +121,12 @@ final class KafkaPluginCatalog extends PluginCatalog with DrillCatalog {
   override def loadTable(ident: Identifier): Table = {
     if (ident.namespace().nonEmpty) throw notFound(quoted(ident), s"name a topic as ${name()}.`TOPIC`")
     val topic = ident.name()
-    if (!topics(quoted(ident)).contains(topic)) throw notFound(quoted(ident), s"Table '$topic' does not exist")
     val place = s"kafka plugin '${name()}', topic $topic"
+    val p = props(quoted(ident))
+    // the topic's own partitions (case-sensitive, as in Drill), not the cluster's every topic
+    val snap = guarded(s"cannot read topic $topic")(KafkaPages.found(p, topic))
+      .getOrElse(throw notFound(quoted(ident), s"Table '$topic' does not exist"))
     guarded(s"cannot read topic $topic") {
-      val p = props(quoted(ident))
-      val snap = KafkaPages.snapshot(p, topic, place)
       val read = KafkaRead(p, snap, confs.getOrElse("pollTimeout", "200").toLong,
         confs.getOrElse("pageMessages", "50000").toInt, PluginCatalog.flag(confs, "skipInvalidRecords"), place,
         cut => guarded(s"cannot read topic $topic")(cut()))
@@ -161,6 +169,19 @@ final class KafkaTopicTable(val tableName: String, val inner: DrillJsonTable, va
     inner.checkReadOptions(o)
     new KafkaScanBuilder(this)
   }
+
+  /** The snapshot's end offset of each partition (`{"0": 2, "1": 2}`, Spark's SHOW
+   * TBLPROPERTIES): a client without a JVM handle (drillspark.sql on Spark Connect, whose
+   * every analysis loads the table anew) pins its read to them, one snapshot per query. */
+  override def properties(): util.Map[String, String] = {
+    val ends = new util.TreeMap[String, java.lang.Long]()
+    read.snap.end.foreach { case (id, end) => ends.put(id.toString, end) }
+    util.Map.of(KafkaTopicTable.EndsProperty, RecordPluginCatalogs.Json.writeValueAsString(ends))
+  }
+}
+
+object KafkaTopicTable {
+  val EndsProperty = "drillspark.kafka.snapshotEnds"
 }
 
 /**
@@ -248,7 +269,7 @@ final class KafkaScan(scan: Scan, shown: String, schema: Option[StructType] = No
 }
 
 object RecordPluginCatalogs {
-  private val Json = new ObjectMapper()
+  private[catalog] val Json = new ObjectMapper()
   def json(paths: Array[String]): String = Json.writeValueAsString(paths)
 }
 

@@ -69,6 +69,9 @@ object KafkaPages {
     p.setProperty("key.deserializer", Bytes)
     p.setProperty("value.deserializer", Bytes)
     p.setProperty("enable.auto.commit", "false")
+    // a read never creates a topic: asking a broker that auto-creates for a misspelt one's
+    // partitions (a table lookup does) must answer "none", not make it
+    p.setProperty("allow.auto.create.topics", "false")
     // larger polls than the client's 500 messages, unless the plugin sets its own
     if (!p.containsKey("max.poll.records")) p.setProperty("max.poll.records", "10000")
     // a page's messages in fewer fetches than the client's 1 MiB a partition: each fetch is a
@@ -94,6 +97,17 @@ object KafkaPages {
     } finally close(c)
   }
 
+  /** Whether the cluster has `topic` (as spelt): that topic's partitions asked of the broker,
+   * not the list of every topic (drillspark.sql's check of a name). */
+  def exists(props: java.util.Map[String, String], topic: String): Boolean = {
+    val c = consumer(props)
+    try {
+      val infos = call(c, ConsumerIface, "partitionsFor", Seq(classOf[String], classOf[Duration]), topic,
+        MetadataTimeout).asInstanceOf[java.util.List[AnyRef]]
+      infos != null && !infos.isEmpty
+    } finally close(c)
+  }
+
   private def partition(topic: String, p: Int): AnyRef =
     cls("org.apache.kafka.common.TopicPartition").getConstructor(classOf[String], classOf[Int])
       .newInstance(topic, Int.box(p)).asInstanceOf[AnyRef]
@@ -109,23 +123,29 @@ object KafkaPages {
 
   /** The snapshot of the partitions of `topic` that `admits` accepts. */
   def snapshot(props: java.util.Map[String, String], topic: String, place: String,
-      admits: Int => Boolean = _ => true): Snapshot = {
+      admits: Int => Boolean = _ => true): Snapshot =
+    found(props, topic, admits).getOrElse(throw new DrillScanException(s"$place: no such topic"))
+
+  /** The snapshot of `topic` (as spelt: topics are case-sensitive), None when the cluster has no
+   * such topic: the broker is asked for that topic's partitions alone, never for its list of
+   * all topics (a catalog's table lookup). */
+  def found(props: java.util.Map[String, String], topic: String, admits: Int => Boolean = _ => true): Option[Snapshot] = {
     val c = consumer(props)
     try {
       val infos = call(c, ConsumerIface, "partitionsFor", Seq(classOf[String], classOf[Duration]), topic,
         MetadataTimeout).asInstanceOf[java.util.List[AnyRef]]
-      if (infos == null || infos.isEmpty) throw new DrillScanException(s"$place: no such topic")
+      if (infos == null || infos.isEmpty) return None
       val ids = infos.asScala.map(i => call(i, "org.apache.kafka.common.PartitionInfo", "partition", Nil)
         .asInstanceOf[Integer].intValue).filter(admits).sorted.toSeq
-      if (ids.isEmpty) return Snapshot(topic, Map.empty, Map.empty)
+      if (ids.isEmpty) return Some(Snapshot(topic, Map.empty, Map.empty))
       val parts = ids.map(partition(topic, _))
       val coll = Seq(classOf[java.util.Collection[_]], classOf[Duration])
       val begin = call(c, ConsumerIface, "beginningOffsets", coll, parts.asJava, MetadataTimeout)
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
       val end = call(c, ConsumerIface, "endOffsets", coll, parts.asJava, MetadataTimeout)
         .asInstanceOf[java.util.Map[AnyRef, java.lang.Long]]
-      Snapshot(topic, ids.zip(parts).map { case (id, tp) => id -> begin.get(tp).longValue }.toMap,
-        ids.zip(parts).map { case (id, tp) => id -> end.get(tp).longValue }.toMap)
+      Some(Snapshot(topic, ids.zip(parts).map { case (id, tp) => id -> begin.get(tp).longValue }.toMap,
+        ids.zip(parts).map { case (id, tp) => id -> end.get(tp).longValue }.toMap))
     } finally close(c)
   }
 

@@ -62,6 +62,42 @@ object MongoPages {
     finally close(c)
   }
 
+  /** The find filter of a name equal to `name` in any case (a regex: MongoDB's listings take
+   * no collation), its metacharacters escaped as both PCRE (MongoDB) and RE2 (FerretDB) read
+   * them. */
+  private def nameFilter(name: String): AnyRef = {
+    val escaped = name.flatMap(ch => if ("\\^$.|?*+()[]{}".indexOf(ch.toInt) >= 0) s"\\$ch" else ch.toString)
+    val json = new com.fasterxml.jackson.databind.ObjectMapper()
+    parse(s"""{"name": {"$$regex": ${json.writeValueAsString(s"^$escaped\\z")}, "$$options": "i"}}""")
+  }
+
+  /** The server's database names equal to `name` in any case: one filtered listing, not the
+   * server's every database (a catalog's lookup of one name). */
+  def databasesNamed(uri: String, name: String): Array[String] = {
+    val c = client(uri)
+    try {
+      val listing = "com.mongodb.client.ListDatabasesIterable"
+      var it = call(c, "com.mongodb.client.MongoClient", "listDatabases", Nil)
+      it = call(it, listing, "filter", Seq(bson), nameFilter(name))
+      it = call(it, listing, "nameOnly", Seq(classOf[java.lang.Boolean]), java.lang.Boolean.TRUE)
+      val cursor = iterator(it)
+      val out = ArrayBuffer[String]()
+      try while (cursor.hasNext) out += String.valueOf(call(cursor.next(), "org.bson.Document", "get",
+        Seq(classOf[AnyRef]), "name"))
+      finally call(cursor, "com.mongodb.client.MongoCursor", "close", Nil)
+      out.toArray.sorted
+    } finally close(c)
+  }
+
+  /** The collection names of database `db` equal to `name` in any case (one filtered listing). */
+  def collectionsNamed(uri: String, db: String, name: String): Array[String] = {
+    val c = client(uri)
+    try {
+      val all = call(database(c, db), "com.mongodb.client.MongoDatabase", "listCollectionNames", Nil)
+      strings(call(all, "com.mongodb.client.ListCollectionNamesIterable", "filter", Seq(bson), nameFilter(name)))
+    } finally close(c)
+  }
+
   /** Binary data (and ObjectIds) as `{"$binary": "<base64>", "$type": "<hex>"}`, the shape the
    * reader's extended types take (the driver's canonical form nests an object under `$binary`). */
   private def binaryConverter(objectId: Boolean): AnyRef = {
