@@ -226,6 +226,7 @@ class FormatPlugin:
     def read(self, spark: SparkSession, request: ReadRequest) -> DataFrame:
         """The table's rows through the extension's `SOURCE`, then dirN and the implicit
         file columns (the `$file` column the source carries for this)."""
+        from drillspark.spark.storage import stamps as file_stamps
         from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 
         if self.SOURCE is None:
@@ -255,8 +256,17 @@ class FormatPlugin:
         wanted = [m for m in self.METADATA_COLUMNS if m in named]
         if wanted:
             reader = reader.option("metadataColumns", ",".join(wanted))
+        # kept per session while nothing under the table's paths changed (stamps.py): a chart
+        # sent again skips the source's schema inference (a text file's header) and Spark's
+        # analysis of the load (#37)
+        found = file_stamps.tree_stamps(request.paths)
+        key: tuple | None = None
+        if found is not None:
+            options = {**self.source_options(request.config), **dict(request.source_options)}
+            shape = (tuple(sorted(options.items())), with_path, tuple(wanted), tuple(files))
+            key = (self.SOURCE, *shape, found)
         try:
-            df = reader.load(files)
+            df = file_stamps.kept(spark, key, lambda: reader.load(files))
         except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
             raise FormatError(describe(e)) from None
         df = self.loaded(df, request)

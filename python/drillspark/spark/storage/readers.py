@@ -25,6 +25,7 @@ from drillspark.formats.base import walk_folder
 from drillspark.spark import single_pass
 from drillspark.spark.scope import IMPLICIT_COLUMN, quote
 from drillspark.spark.storage import filesystems
+from drillspark.spark.storage import stamps as file_stamps
 from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 
 
@@ -105,73 +106,29 @@ def read_json(
     return df
 
 
-# The `drill` source's DataFrame of a JSON table read with full discovery, per session, while
-# nothing under its paths changed (as Parquet's _READS below): a BI tool's chart sent again
-# skips the source's schema discovery (a pass over the files) and Spark's analysis of the load,
-# about 25 ms of a 0.25 s chart (#37). A sampled read (single_pass) is built each time: its
-# misfit reads again with other options.
-_JSON_READS: weakref.WeakKeyDictionary[SparkSession, OrderedDict[tuple, DataFrame]] = (
-    weakref.WeakKeyDictionary()
-)
-_JSON_KEPT = 64
-
-
+# The `drill` source's DataFrame of a JSON table read with full discovery is kept per session
+# while nothing under its paths changed (stamps.py; as Parquet's _READS below): a BI tool's
+# chart sent again skips the source's schema discovery (a pass over the files) and Spark's
+# analysis of the load, about 25 ms of a 0.25 s chart (#37). A sampled read (single_pass) is
+# built each time: its misfit reads again with other options.
 def _json_table(
     spark: SparkSession,
     paths: Sequence[str],
     options: Mapping[str, str],
     keep: Sequence[str] | None,
 ) -> DataFrame:
-    stamps = None if "sampleRecords" in options else _tree_stamps(paths)
-    key = (tuple(paths), tuple(sorted(options.items())), None if keep is None else tuple(keep))
-    key = (*key, stamps)
-    if stamps is not None:
-        with _READS_LOCK:
-            kept = _JSON_READS.setdefault(spark, OrderedDict())
-            df = kept.get(key)
-            if df is not None:
-                kept.move_to_end(key)
-                return df
-    reader = spark.read.format("drill").options(**options)
-    if keep is not None:
-        reader = reader.option("keepColumns", json.dumps([str(c) for c in keep]))
-    df = reader.load(list(paths))
-    if stamps is not None:
-        with _READS_LOCK:
-            kept[key] = df
-            while len(kept) > _JSON_KEPT:
-                kept.popitem(last=False)
-    return df
+    def read() -> DataFrame:
+        reader = spark.read.format("drill").options(**options)
+        if keep is not None:
+            reader = reader.option("keepColumns", json.dumps([str(c) for c in keep]))
+        return reader.load(list(paths))
 
-
-def _tree_stamps(paths: Sequence[str]) -> tuple | None:
-    """The stat of every file and folder under local `paths` (a folder's own: an entry added,
-    removed or renamed changes it), or None when they cannot all be known: a path of another
-    file system, a glob, a symbolic link inside a folder, an entry gone while walked."""
-    out: list[tuple] = []
-    try:
-        for p in paths:
-            local = p.removeprefix("file://").removeprefix("file:")
-            if ("://" in p and not p.startswith("file:")) or any(c in local for c in "*?[{"):
-                return None
-            out.append(_stamp(local))
-            if not os.path.isdir(local):
-                continue
-            for root, dirs, files in os.walk(local):
-                dirs.sort()
-                for name in sorted(dirs) + sorted(files):
-                    path = os.path.join(root, name)
-                    if os.path.islink(path):
-                        return None
-                    out.append(_stamp(path))
-    except OSError:
-        return None
-    return tuple(out)
-
-
-def _stamp(path: str) -> tuple:
-    st = os.stat(path)
-    return (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    found = None if "sampleRecords" in options else file_stamps.tree_stamps(paths)
+    key = None
+    if found is not None:
+        kept = None if keep is None else tuple(keep)
+        key = ("drill", tuple(paths), tuple(sorted(options.items())), kept, found)
+    return file_stamps.kept(spark, key, read)
 
 
 # Per session, weakly held: an id() key could be reused by a later session.

@@ -1,7 +1,7 @@
-"""A JSON table read with full discovery again while nothing under its paths changed reuses the
-first read's DataFrame (spark/storage/readers.py `_json_table`): a chart sent again skips the
-`drill` source's schema discovery. A changed file, a file added to the folder, or a sampled
-read is read again."""
+"""A JSON table read with full discovery, or a text (or other format's) table, read again while
+nothing under its paths changed reuses the first read's DataFrame (spark/storage/stamps.py): a
+chart sent again skips the source's schema discovery or inference. A changed file or a file
+added to the folder is read again."""
 
 from __future__ import annotations
 
@@ -66,3 +66,22 @@ def test_a_self_join_of_one_json_table_reads_both_sides(spark, tmp_path):
     for _ in range(2):
         rows = engine.execute(sql)[-1].rows()
         assert [(r["id"], r["p"]) for r in rows] == [(0, 0), (1, 0), (2, 1), (3, 1)]
+
+
+def test_a_text_table_is_kept_until_its_file_changes(spark, tmp_path):
+    f = tmp_path / "c.csvh"
+    f.write_text("k,v\n1,a\n2,b\n")
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+
+    def answer() -> list[dict]:
+        return engine.execute("SELECT * FROM dfs.data.`c.csvh` ORDER BY 1")[-1].rows()
+
+    assert answer() == [{"k": "1", "v": "a"}, {"k": "2", "v": "b"}]
+    assert answer() == [{"k": "1", "v": "a"}, {"k": "2", "v": "b"}]
+    # the same length, another header, its times set back
+    st = os.stat(f)
+    f.write_text("k,w\n3,c\n4,d\n")
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert answer() == [{"k": "3", "w": "c"}, {"k": "4", "w": "d"}]
+    named = engine.execute("SELECT k, filename FROM dfs.data.`c.csvh` ORDER BY k")[-1].rows()
+    assert named == [{"k": "3", "filename": "c.csvh"}, {"k": "4", "filename": "c.csvh"}]
