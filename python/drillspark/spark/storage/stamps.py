@@ -5,7 +5,9 @@ theirs in readers.py, by the stat of each file."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import stat
 import threading
 import weakref
 from collections import OrderedDict
@@ -42,9 +44,19 @@ def tree_stamps(paths: Sequence[str]) -> tuple | None:
     return tuple(out)
 
 
+# A small file's stamp holds a digest of its bytes too: the file system's times move in clock
+# ticks (milliseconds), so a small file rewritten at the same length within one tick (a script,
+# a test) would keep its stat; a large one takes longer than a tick to write.
+DIGESTED = 64 * 1024
+
+
 def _stamp(path: str) -> tuple:
     st = os.stat(path)
-    return (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    digest = b""
+    if stat.S_ISREG(st.st_mode) and st.st_size <= DIGESTED:
+        with open(path, "rb") as f:
+            digest = hashlib.blake2b(f.read(DIGESTED + 1), digest_size=16).digest()
+    return (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, digest)
 
 
 def kept(spark: Any, key: Hashable | None, read: Callable[[], Any]) -> Any:
