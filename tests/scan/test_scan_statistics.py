@@ -97,6 +97,57 @@ def test_a_join_of_small_files_is_a_hash_join_in_one_task(spark, files):
     assert "BroadcastHashJoin" in plan and "SortMergeJoin" not in plan, plan
 
 
+def test_a_join_side_that_is_a_bare_scan_is_sized(spark, files):
+    # a LEFT JOIN's preserved side is the marked scan itself (no filter or projection above
+    # it): its size must count. Under spark.sql.maxSinglePartitionBytes the facts (3 kB) are
+    # too large to join in place, so the names are broadcast to them; the bare mark once
+    # passed as small whatever its file's size (#37)
+    facts = spark.read.format("drill").load(str(files / "facts.json"))
+    names = spark.read.format("drill").load(str(files / "names.json"))
+    assert (files / "names.json").stat().st_size < 1000 < (files / "facts.json").stat().st_size
+
+    def joined():
+        return facts.join(names, "k", "left").groupBy("name").count()
+
+    assert "ShuffledHashJoin" in plan_of(joined())  # both small: in place
+    spark.conf.set("spark.sql.maxSinglePartitionBytes", "1000")
+    try:
+        df = joined()
+        plan = plan_of(df)
+        rows = sorted(map(tuple, df.collect()))
+    finally:
+        spark.conf.unset("spark.sql.maxSinglePartitionBytes")
+    assert "BroadcastHashJoin" in plan and "ShuffledHashJoin" not in plan, plan
+    assert rows == [(f"n{k}", 40) for k in range(5)]
+
+
+def test_a_bare_row_based_scan_keeps_its_unsafe_projection(spark, files, tmp_path):
+    # a CSV file (a row-based scan: Spark's projection above it makes the unsafe rows the
+    # operators above expect) as the large preserved side, and sorted: the join is sized and
+    # that projection stays (with the scan's logical plan on the mark, Spark's
+    # RemoveRedundantProjects dropped it: GenericInternalRow cannot be cast to UnsafeRow)
+    facts = tmp_path / "facts.csvh"
+    facts.write_text("k,v\n" + "".join(f"{i % 5},{i}\n" for i in range(200)))
+    assert facts.stat().st_size > 1000
+    a = spark.read.format("drill-text").load(str(facts))
+    names = (
+        spark.read.format("drill")
+        .load(str(files / "names.json"))
+        .selectExpr("CAST(k AS STRING) AS k", "name")
+    )
+    spark.conf.set("spark.sql.maxSinglePartitionBytes", "1000")
+    try:
+        df = a.join(names, "k", "left").orderBy("name", "v")
+        plan = plan_of(df)
+        rows = [(r["name"], r["v"]) for r in df.collect()]
+        alone = [r["v"] for r in a.orderBy("v").collect()]  # ORDER BY over the one file
+    finally:
+        spark.conf.unset("spark.sql.maxSinglePartitionBytes")
+    assert "BroadcastHashJoin" in plan and "ShuffledHashJoin" not in plan, plan
+    assert rows == sorted((f"n{i % 5}", str(i)) for i in range(200))
+    assert alone == sorted(str(i) for i in range(200))
+
+
 def test_a_scan_of_several_partitions_joined_with_a_small_file_broadcasts_it(spark, files):
     # the large side (here three partitions) is not shuffled: the small file goes to its tasks
     big = spark.read.format("drill").option("splitBytes", "256").load(str(files / "facts.json"))

@@ -226,7 +226,8 @@ class FormatPlugin:
     def read(self, spark: SparkSession, request: ReadRequest) -> DataFrame:
         """The table's rows through the extension's `SOURCE`, then dirN and the implicit
         file columns (the `$file` column the source carries for this)."""
-        from drillspark.spark.storage.implicit import with_implicit
+        from drillspark.spark.storage import stamps as file_stamps
+        from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 
         if self.SOURCE is None:
             raise FormatError(f"format '{self.TYPE}' has no reader")
@@ -236,11 +237,16 @@ class FormatPlugin:
                 f"no {self.TYPE} files at {', '.join(request.paths)} (extensions: "
                 f"{', '.join(request.config.get('extensions') or ()) or 'any'})"
             )
+        # each row's file only when a column is made of it (dirN of a local folder, filename,
+        # ...): a path column asked for and dropped again cost a select per scan (#37)
+        with_path = dir_depth(request.paths, files) > 0 or any(
+            n.lower() in FILE_COLUMNS for n in request.implicit
+        )
         reader = (
             spark.read.format(self.SOURCE)
             .options(**self.source_options(request.config))
             .options(**dict(request.source_options))
-            .option(PATH_COLUMN, "true")
+            .option(PATH_COLUMN, "true" if with_path else "false")
         )
         if any("://" in p and not p.startswith("file:") for p in request.paths):
             # a folder of another file system (s3a://, hdfs://) is listed by the source alone:
@@ -250,11 +256,22 @@ class FormatPlugin:
         wanted = [m for m in self.METADATA_COLUMNS if m in named]
         if wanted:
             reader = reader.option("metadataColumns", ",".join(wanted))
+        # kept per session while nothing under the table's paths changed (stamps.py): a chart
+        # sent again skips the source's schema inference (a text file's header) and Spark's
+        # analysis of the load (#37)
+        found = file_stamps.tree_stamps(request.paths)
+        key: tuple | None = None
+        if found is not None:
+            options = {**self.source_options(request.config), **dict(request.source_options)}
+            shape = (tuple(sorted(options.items())), with_path, tuple(wanted), tuple(files))
+            key = (self.SOURCE, *shape, found)
         try:
-            df = reader.load(files)
+            df = file_stamps.kept(spark, key, lambda: reader.load(files))
         except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
             raise FormatError(describe(e)) from None
         df = self.loaded(df, request)
+        if not with_path:
+            return df
         return with_implicit(
             df,
             F.col(f"`{PATH_COLUMN}`"),

@@ -49,32 +49,38 @@ def with_implicit(
     drop: str | None = None,
 ) -> DataFrame:
     """`df` (whose file is `path`, a URI) with its dirN columns and the `wanted` file columns."""
-    own = [c for c in df.columns if c != drop]
+    columns = df.columns
+    own = [c for c in columns if c != drop]
     have = {c.lower() for c in own}
-    p = local_path(path)
     root = next((r for r in roots if os.path.isdir(r)), None)
+    depth = dir_depth(roots, files) if root is not None else 0
+    dir_names = [(i, f"dir{i}") for i in range(depth) if f"dir{i}" not in have]
+    file_names = [
+        n for n in dict.fromkeys(x.lower() for x in wanted) if n in FILE_COLUMNS and n not in have
+    ]
+    if not dir_names and not file_names:
+        # nothing to add: no expression built (each a few py4j round trips; a CSV scan paid
+        # about 80 for them), and no select at all when there is no column to drop
+        return df.select(*[F.col(quote(c)) for c in own]) if drop in columns else df
+    p = local_path(path)
     dirs: list[Column] = []
-    if root is not None:
+    if root is not None and dir_names:
         rel = F.substring(p, len(root.rstrip("/")) + 2, 1 << 30)  # past "<root>/"
         parts = F.split(rel, "/")
-        for i in range(dir_depth(roots, files)):
-            name = f"dir{i}"
-            if name not in have:
-                dirs.append(F.when(F.size(parts) > i + 1, F.get(parts, i)).alias(name))
-    base = F.element_at(F.split(p, "/"), -1)
-    values: dict[str, Column] = {
-        "filename": base,
-        "filepath": F.regexp_replace(p, r"/[^/]*$", ""),
-        "fqn": p,
-        "suffix": F.when(base.contains("."), F.regexp_extract(base, r"\.([^.]*)$", 1)).otherwise(
-            F.lit("")
-        ),
-    }
-    extra = [
-        values[n.lower()].alias(n.lower(), metadata={IMPLICIT_COLUMN: True})
-        for n in dict.fromkeys(x.lower() for x in wanted)
-        if n in values and n not in have
-    ]
+        dirs = [F.when(F.size(parts) > i + 1, F.get(parts, i)).alias(name) for i, name in dir_names]
+    extra = [_file_column(n, p).alias(n, metadata={IMPLICIT_COLUMN: True}) for n in file_names]
     data = [F.col(quote(c)) for c in own]
     cols = [*dirs, *data] if dirs_first else [*data, *dirs]
     return df.select(*cols, *extra)
+
+
+def _file_column(name: str, p: Column) -> Column:
+    """Drill's implicit file column `name` of the file at local path `p`."""
+    if name == "fqn":
+        return p
+    if name == "filepath":
+        return F.regexp_replace(p, r"/[^/]*$", "")
+    base = F.element_at(F.split(p, "/"), -1)
+    if name == "filename":
+        return base
+    return F.when(base.contains("."), F.regexp_extract(base, r"\.([^.]*)$", 1)).otherwise(F.lit(""))

@@ -25,6 +25,7 @@ from drillspark.formats.base import walk_folder
 from drillspark.spark import single_pass
 from drillspark.spark.scope import IMPLICIT_COLUMN, quote
 from drillspark.spark.storage import filesystems
+from drillspark.spark.storage import stamps as file_stamps
 from drillspark.spark.storage.implicit import FILE_COLUMNS, dir_depth, with_implicit
 
 
@@ -91,12 +92,8 @@ def read_json(
             "spark.sql.extensions=drillspark.DrillSparkExtensions"
         )
     # a statement whose result is fetched whole reads from a sample (single_pass)
-    reader = spark.read.format("drill").options(
-        **single_pass.json_options(spark, tuple(paths), options or {}, bool(implicit))
-    )
-    if keep is not None:
-        reader = reader.option("keepColumns", json.dumps([str(c) for c in keep]))
-    df = reader.load(list(paths))
+    opts = single_pass.json_options(spark, tuple(paths), options or {}, bool(implicit))
+    df = _json_table(spark, paths, opts, keep)
     # the source's file columns are metadata columns: present only when selected
     wanted = [n for n in dict.fromkeys(x.lower() for x in implicit) if n in FILE_COLUMNS]
     have = {c.lower() for c in df.columns} if wanted else set()
@@ -107,6 +104,31 @@ def read_json(
             *[F.col(n).alias(n, metadata={IMPLICIT_COLUMN: True}) for n in extra],
         )
     return df
+
+
+# The `drill` source's DataFrame of a JSON table read with full discovery is kept per session
+# while nothing under its paths changed (stamps.py; as Parquet's _READS below): a BI tool's
+# chart sent again skips the source's schema discovery (a pass over the files) and Spark's
+# analysis of the load, about 25 ms of a 0.25 s chart (#37). A sampled read (single_pass) is
+# built each time: its misfit reads again with other options.
+def _json_table(
+    spark: SparkSession,
+    paths: Sequence[str],
+    options: Mapping[str, str],
+    keep: Sequence[str] | None,
+) -> DataFrame:
+    def read() -> DataFrame:
+        reader = spark.read.format("drill").options(**options)
+        if keep is not None:
+            reader = reader.option("keepColumns", json.dumps([str(c) for c in keep]))
+        return reader.load(list(paths))
+
+    found = None if "sampleRecords" in options else file_stamps.tree_stamps(paths)
+    key = None
+    if found is not None:
+        kept = None if keep is None else tuple(keep)
+        key = ("drill", tuple(paths), tuple(sorted(options.items())), kept, found)
+    return file_stamps.kept(spark, key, read)
 
 
 # Per session, weakly held: an id() key could be reused by a later session.

@@ -63,18 +63,25 @@ final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], Parq
       override def comment(): String = s"Drill implicit column $n"
     }: MetadataColumn).toArray
 
-  private def builder(files: Seq[String], layout: ParquetLayout, options: CaseInsensitiveStringMap): FileScanBuilder = {
-    val inner = ParquetTable(tableName, SparkSession.active, new CaseInsensitiveStringMap(Map.empty[String, String].asJava),
+  /** Spark's Parquet table of each part, made once per table: its file index lists the files
+   * (a Hadoop status of each) when first asked, and a table drillspark.sql keeps while its
+   * files are unchanged (python/drillspark/spark/storage/readers.py) is scanned by every
+   * statement that reads it: listed again each time, that was half of a small join's
+   * V2ScanRelationPushDown (#37). The table is a snapshot already (its footers' schema). */
+  private lazy val inners: Seq[ParquetTable] = parts.map { case (files, layout) =>
+    ParquetTable(tableName, SparkSession.active, new CaseInsensitiveStringMap(Map.empty[String, String].asJava),
       files, Some(layout.physical), classOf[ParquetFileFormat].asInstanceOf[Class[_ <: FileFormat]])
-    inner.newScanBuilder(options)
   }
+
+  private def builder(part: Int, options: CaseInsensitiveStringMap): FileScanBuilder =
+    inners(part).newScanBuilder(options)
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     val scan: ScanBuilder with SupportsPushDownRequiredColumns = parts match {
-      case Seq((files, layout)) if !layout.converts => builder(files, layout, options)
-      case Seq((files, layout)) => new ConvertingScanBuilder(builder(files, layout, options), layout)
-      case _ => new GroupedScanBuilder(parts.map { case (files, layout) =>
-        val b = builder(files, layout, options)
+      case Seq((_, layout)) if !layout.converts => builder(0, options)
+      case Seq((_, layout)) => new ConvertingScanBuilder(builder(0, options), layout)
+      case _ => new GroupedScanBuilder(parts.zipWithIndex.map { case ((_, layout), i) =>
+        val b = builder(i, options)
         (if (layout.converts) new ConvertingScanBuilder(b, layout) else b, layout)
       }, shown)
     }

@@ -2,6 +2,7 @@ package org.apache.spark.sql.drillspark.compat
 
 import org.apache.spark.sql.catalyst.optimizer.BuildLeft
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.connector.read.SupportsReportStatistics
 import org.apache.spark.sql.execution.{CoalesceExec, SparkPlan, UnaryExecNode}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.execution.exchange.Exchange
@@ -47,9 +48,28 @@ final case class SinglePartitionScans(enabled: () => Boolean) extends Rule[Spark
       ShuffledHashJoinExec(j.leftKeys, j.rightKeys, j.joinType, j.buildSide, j.condition, j.left, j.right)
   }
 
-  /** One partition that Spark's EnsureRequirements leaves in place for a join (its own test). */
+  /** One partition that Spark's EnsureRequirements leaves in place for a join (its own test),
+   * of a known size at most spark.sql.maxSinglePartitionBytes: a side of no known size keeps
+   * the broadcast. */
   private def single(p: SparkPlan): Boolean = onePartition(p) &&
-    p.logicalLink.forall(_.stats.sizeInBytes <= SQLConf.get.getConf(SQLConf.MAX_SINGLE_PARTITION_BYTES))
+    sizeOf(p).exists(_ <= SQLConf.get.getConf(SQLConf.MAX_SINGLE_PARTITION_BYTES))
+
+  /**
+   * A join side's size: its logical plan's statistics, or, for the mark itself (a side that is
+   * the bare scan, as a LEFT JOIN's preserved side), the size the scan reports. The mark has no
+   * logical link on purpose: with the scan's, Spark's RemoveRedundantProjects takes it for a
+   * node that makes unsafe rows and drops the projection that converts a row-based scan's rows
+   * (an ORDER BY over one CSV file then failed: GenericInternalRow cannot be cast to UnsafeRow).
+   */
+  private def sizeOf(p: SparkPlan): Option[BigInt] = p match {
+    case CoalesceExec(1, s: BatchScanExec) => s.scan match {
+      case r: SupportsReportStatistics =>
+        val n = r.estimateStatistics().sizeInBytes()
+        if (n.isPresent) Some(BigInt(n.getAsLong)) else None
+      case _ => None
+    }
+    case _ => p.logicalLink.map(_.stats.sizeInBytes)
+  }
 
   /**
    * Whether `p` is one partition with no exchange to come between it and the marked scans. This

@@ -1,0 +1,87 @@
+"""A JSON table read with full discovery, or a text (or other format's) table, read again while
+nothing under its paths changed reuses the first read's DataFrame (spark/storage/stamps.py): a
+chart sent again skips the source's schema discovery or inference. A changed file or a file
+added to the folder is read again."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from drillspark.spark.storage.readers import read_json
+from drillspark.sql import SqlEngine, SqlSession
+
+
+def write(path, records: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(spark, tmp_path):
+    f = tmp_path / "t.json"
+    write(f, [{"a": 1}, {"a": 2}])
+    first = read_json(spark, [str(f)])
+    assert read_json(spark, [str(f)]) is first  # the warm read: no discovery again
+    assert read_json(spark, [str(f)], keep=["a"]) is not first  # other options: its own
+    # a rewrite of the same length that types the column otherwise, its times set back
+    st = os.stat(f)
+    write(f, [{"b": 3}, {"b": 4}])
+    assert os.stat(f).st_size == st.st_size
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    again = read_json(spark, [str(f)])
+    assert again is not first
+    assert again.columns == ["b"]
+    assert sorted(r.b for r in again.collect()) == [3, 4]
+
+
+def test_a_file_added_to_the_folder_is_read(spark, tmp_path):
+    d = tmp_path / "logs"
+    d.mkdir()
+    write(d / "1.json", [{"n": 1}])
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+
+    def answer() -> list[int]:
+        rows = engine.execute("SELECT n FROM dfs.data.`logs` ORDER BY n")[-1].rows()
+        return [r["n"] for r in rows]
+
+    assert answer() == [1]
+    assert answer() == [1]
+    write(d / "2.json", [{"n": 2}, {"n": 3}])
+    assert answer() == [1, 2, 3]
+    sub = d / "more"
+    sub.mkdir()
+    write(sub / "3.json", [{"n": 4, "extra": "x"}])
+    assert answer() == [1, 2, 3, 4]
+    rows = engine.execute("SELECT * FROM dfs.data.`logs` WHERE n = 4")[-1].rows()
+    assert rows[0]["extra"] == "x" and rows[0]["dir0"] == "more"
+
+
+def test_a_self_join_of_one_json_table_reads_both_sides(spark, tmp_path):
+    # both sides of the join are the same kept DataFrame: Spark must still tell them apart
+    write(tmp_path / "n.json", [{"id": i, "parent": i // 2} for i in range(4)])
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+    sql = (
+        "SELECT a.id, b.id AS p FROM dfs.data.`n.json` a "
+        "JOIN dfs.data.`n.json` b ON a.parent = b.id ORDER BY a.id"
+    )
+    for _ in range(2):
+        rows = engine.execute(sql)[-1].rows()
+        assert [(r["id"], r["p"]) for r in rows] == [(0, 0), (1, 0), (2, 1), (3, 1)]
+
+
+def test_a_text_table_is_kept_until_its_file_changes(spark, tmp_path):
+    f = tmp_path / "c.csvh"
+    f.write_text("k,v\n1,a\n2,b\n")
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+
+    def answer() -> list[dict]:
+        return engine.execute("SELECT * FROM dfs.data.`c.csvh` ORDER BY 1")[-1].rows()
+
+    assert answer() == [{"k": "1", "v": "a"}, {"k": "2", "v": "b"}]
+    assert answer() == [{"k": "1", "v": "a"}, {"k": "2", "v": "b"}]
+    # the same length, another header, its times set back
+    st = os.stat(f)
+    f.write_text("k,w\n3,c\n4,d\n")
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert answer() == [{"k": "3", "w": "c"}, {"k": "4", "w": "d"}]
+    named = engine.execute("SELECT k, filename FROM dfs.data.`c.csvh` ORDER BY k")[-1].rows()
+    assert named == [{"k": "3", "filename": "c.csvh"}, {"k": "4", "filename": "c.csvh"}]
