@@ -28,6 +28,23 @@ ANSWERS: dict[str, dict[str, Any]] = {
 }
 
 
+def forget_plugins(spark, *names: str) -> None:
+    """The test's plugins leave the shared session (its catalogs' confs, the stored configs):
+    the spark.sql tests of the plugins' catalogs (test_spark_sql_*.py) share it."""
+    import importlib
+
+    from drillspark.spark.storage import plugin_catalogs
+
+    session_module = importlib.import_module("drillspark.session")
+    sql_module = importlib.import_module("drillspark.sql")
+    engine = sql_module.default_engine(spark)
+    for name in names:
+        plugin_catalogs.unregister(spark, name)
+        engine.session.plugins.pop(name, None)
+        (session_module._STORAGE.get(spark) or {}).pop(name, None)
+    sql_module._storage_taken.pop(engine, None)
+
+
 def drill(sql: str) -> dict[str, Any]:
     """Drill 1.22's answer to `sql` (columns, JDBC type names, rows; or its error)."""
     return ANSWERS[sql]

@@ -213,6 +213,10 @@ class Api(BaseHTTPRequestHandler):
         elif path == "/limited":
             n = int(query["max"]) if "max" in query else len(ROWS)
             self._json({"results": ROWS[:n]})
+        elif path == "/sent.json":
+            # the request's headers a client adds unasked (the JDK's Accept, no-cache)
+            names = ("Accept", "Cache-Control", "Pragma")
+            self._json({"results": [{n: self.headers.get(n) for n in names}]})
         elif path == "/headers.json":
             self._json({"results": [{"key": self.headers.get("X-Api-Key")}]})
         elif path in ("/cached.json", "/nostore.json"):

@@ -393,3 +393,30 @@ def test_a_password_in_a_url_never_shows(spark):
     assert "url-secret" in stored.secrets()
     back = config_from_json("h", shown).keeping_secrets_of(stored)
     assert back.raw["connections"]["c"]["url"] == "http://u:url-secret@127.0.0.1:1/x"
+
+
+def test_an_extension_message_never_shows_the_configs_secrets():
+    from drillspark.spark.storage.http import _jvm_message, _secrets
+
+    config = {
+        "type": "http",
+        "connections": {
+            "c": {
+                "url": "http://bob:S3cretPw@h/v1/",
+                "headers": {"X-Api-Key": "k-abcdef", "X-One": "1"},
+                "postBody": "token=pb-s3cret",
+                "authType": "basic",
+                "credentialsProvider": {
+                    "credentialsProviderType": "PlainCredentialsProvider",
+                    "credentials": {"username": "u", "password": "pw-s3cret"},
+                },
+            }
+        },
+    }
+    said = "java.lang.RuntimeException: drillspark.source.input.DrillScanException: failed at "
+    said += "http://bob:S3cretPw@h/v1/ with k-abcdef, token=pb-s3cret and pw-s3cret (1 try)"
+    line = _jvm_message(Exception(said), _secrets("web", config))
+    assert line.startswith("failed at http://bob:*****@h/v1/")
+    for secret in ("S3cretPw", "k-abcdef", "pb-s3cret", "pw-s3cret"):
+        assert secret not in line
+    assert "(1 try)" in line

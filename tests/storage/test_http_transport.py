@@ -189,3 +189,87 @@ def test_a_304s_lower_case_cache_control_makes_the_kept_answer_fresh(spark, api)
     assert gets == ["/revalidated.json", "/revalidated.json"], asked
     assert "304 /revalidated.json" in asked
     assert http.CACHE.requests - before == 2
+
+
+def test_an_https_url_through_a_proxy_with_credentials_is_refused_unsent(spark, proxy):
+    """The JDK's CONNECT carries no Proxy-Authorization (unless a JVM-wide setting changes), and
+    one set on the request would reach the API inside the tunnel: refused before any request."""
+    plugin = {
+        "type": "http",
+        "timeout": 5,
+        "proxyType": "http",
+        "proxyHost": "127.0.0.1",
+        "proxyPort": proxy.port,
+        "proxyUsername": PROXY_USER,
+        "proxyPassword": PROXY_PASSWORD,
+        "connections": {"api": {"url": "https://127.0.0.1:9/", "requireTail": True}},
+    }
+    proxy.seen.clear()
+    with pytest.raises(Error) as err:
+        _rows(_engine(spark, plugin), "SELECT * FROM web.api.`api.json`")
+    message = str(err.value)
+    assert "http plugin 'web', connection 'api'" in message
+    assert "https connection through a proxy with credentials" in message
+    assert PROXY_PASSWORD not in message
+    assert proxy.seen == []
+
+
+def test_a_table_name_making_a_malformed_url_is_refused_without_the_password(spark, api):
+    url = api.url.replace("http://", "http://bob:S3cretPw@") + "v1/"
+    plugin = {
+        "type": "http",
+        "timeout": 5,
+        "connections": {"api": {"url": url, "requireTail": True}},
+    }
+    api.clear()
+    for tail in ("a b", "a|b", "{x}", "%zz"):
+        with pytest.raises(Error) as err:
+            _rows(_engine(spark, plugin), f"SELECT * FROM web.api.`{tail}`")
+        message = str(err.value)
+        assert f"the table name `{tail}`" in message and "connection 'api'" in message, message
+        assert "S3cretPw" not in message
+    assert api.requests() == []
+
+
+def test_a_header_value_with_a_line_break_is_refused_without_its_value(spark, api):
+    conn = {"url": api.url, "requireTail": True, "headers": {"X-Api-Key": "k-s3cret\r\nX-Evil: 1"}}
+    plugin = {"type": "http", "timeout": 5, "connections": {"api": conn}}
+    with pytest.raises(Error) as err:
+        _rows(_engine(spark, plugin), "SELECT * FROM web.api.`api.json`")
+    message = str(err.value)
+    assert "header 'X-Api-Key'" in message and "line break" in message
+    assert "k-s3cret" not in message
+
+
+def test_no_client_default_accept_or_no_cache_headers_go_out(spark, api):
+    rows = _rows(_engine(spark, _plugin(api)), "SELECT * FROM web.api.`sent.json`")
+    assert rows == [{"Accept": "*/*", "Cache-Control": None, "Pragma": None}]
+    conn = {"url": api.url, "requireTail": True, "dataPath": "results"}
+    conn["headers"] = {"Accept": "application/json"}
+    plugin = {"type": "http", "timeout": 5, "connections": {"api": conn}}
+    rows = _rows(_engine(spark, plugin), "SELECT Accept FROM web.api.`sent.json`")
+    assert rows == [{"Accept": "application/json"}]
+
+
+def test_an_answer_over_the_size_limit_is_an_error_not_cut(spark, api):
+    from drillspark.spark.storage.record_pages import classic_jvm
+
+    jvm = classic_jvm(spark, "test", RuntimeError)
+    spec = {
+        "plugin": "web",
+        "connection": "api",
+        "url": api.url + "api.json",
+        "requireTail": False,
+        "dataPath": "results",
+        "maxBodyBytes": 10,
+    }
+    with pytest.raises(Exception) as err:
+        jvm.drillspark.records.HttpPages.fetch(
+            jvm.drillspark.records.RecordBatch(), json.dumps(spec), None
+        )
+    message = str(err.value)
+    assert "HTTP response too large: more than 10 bytes" in message
+    assert "connection 'api'" in message and "api.json" in message
+    spec["maxBodyBytes"] = 1 << 20
+    batch = jvm.drillspark.records.RecordBatch()
+    assert jvm.drillspark.records.HttpPages.fetch(batch, json.dumps(spec), None) > 0

@@ -8,26 +8,12 @@ is followed."""
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import pytest
+from tests.storage.conftest import forget_plugins
 
 NAME = "pgs"
-
-
-def _forget(spark, *names: str) -> None:
-    """The test's plugins leave the shared session (its catalogs' confs, the stored configs)."""
-    from drillspark.spark.storage import plugin_catalogs
-
-    session_module = importlib.import_module("drillspark.session")
-    sql_module = importlib.import_module("drillspark.sql")
-    engine = sql_module.default_engine(spark)
-    for name in names:
-        plugin_catalogs.unregister(spark, name)
-        engine.session.plugins.pop(name, None)
-        (session_module._STORAGE.get(spark) or {}).pop(name, None)
-    sql_module._storage_taken.pop(engine, None)
 
 
 @pytest.fixture()
@@ -36,7 +22,7 @@ def pgs(spark, pg):
 
     assert drillspark.session(storage={NAME: pg}) is spark
     yield pg
-    _forget(spark, NAME)
+    forget_plugins(spark, NAME)
 
 
 def _pg_rows(postgresql, sql: str) -> list[tuple[str, ...]]:
@@ -107,7 +93,7 @@ def test_a_wrong_password_fails_without_showing_it(spark, pg):
         assert "wrong-pw-4711" not in text
         assert "storage plugin 'pgbadpw'" in text and "password authentication failed" in text
     finally:
-        _forget(spark, "pgbadpw")
+        forget_plugins(spark, "pgbadpw")
 
 
 def test_a_deleted_plugin_no_longer_resolves(spark, pg):
@@ -121,7 +107,7 @@ def test_a_deleted_plugin_no_longer_resolves(spark, pg):
             spark.sql("SELECT count(*) FROM pggone.sales.orders").collect()
         assert "TABLE_OR_VIEW_NOT_FOUND" in str(e.value)  # Spark words it: no such table
     finally:
-        _forget(spark, "pggone")
+        forget_plugins(spark, "pggone")
 
 
 def test_a_plugin_whose_type_changes(spark, pg, tmp_path):
@@ -146,7 +132,7 @@ def test_a_plugin_whose_type_changes(spark, pg, tmp_path):
         assert "storage plugin 'pgtyped' changed its type" in str(e.value)
         assert spark.sql("SELECT sum(a) FROM pgunread.w.`t.json`").first()[0] == 3
     finally:
-        _forget(spark, "pgtyped", "pgunread")
+        forget_plugins(spark, "pgtyped", "pgunread")
 
 
 def test_a_postgresql_table_an_s3_folder_and_a_local_parquet_file_in_spark_sql(
@@ -180,7 +166,7 @@ def test_a_postgresql_table_an_s3_folder_and_a_local_parquet_file_in_spark_sql(
             "GROUP BY c.region ORDER BY c.region"
         ).collect()
     finally:
-        _forget(spark, *storage)
+        forget_plugins(spark, *storage)
     counts = dict(
         _pg_rows(postgresql, "SELECT customer, count(*) FROM sales.orders GROUP BY customer")
     )

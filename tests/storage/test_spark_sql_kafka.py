@@ -6,24 +6,12 @@ tables; the consumer's credentials never show in SET or an error."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
+from tests.storage.conftest import forget_plugins
 
 pytestmark = pytest.mark.deploy
 
 NAME = "ks"
-
-
-def _forget(spark, *names: str) -> None:
-    from drillspark.spark.storage import plugin_catalogs
-
-    sql_module = importlib.import_module("drillspark.sql")
-    engine = sql_module.default_engine(spark)
-    for name in names:
-        plugin_catalogs.unregister(spark, name)
-        engine.session.plugins.pop(name, None)
-    sql_module._storage_taken.pop(engine, None)
 
 
 @pytest.fixture()
@@ -33,7 +21,7 @@ def ks(spark, kafka_broker):
     config = {"type": "kafka", "kafkaConsumerProps": {"bootstrap.servers": kafka_broker.bootstrap}}
     drillspark.sql("SELECT 1", spark=spark, storage={NAME: config}).collect()
     yield config
-    _forget(spark, NAME)
+    forget_plugins(spark, NAME)
 
 
 def _drill(spark, query: str) -> list[tuple]:
@@ -72,7 +60,7 @@ def test_a_broker_that_does_not_answer_is_named_without_the_credentials(spark):
             spark.table("kdown.events")
         assert "storage plugin 'kdown'" in str(e.value) and "hush-pw" not in str(e.value)
     finally:
-        _forget(spark, "kdown")
+        forget_plugins(spark, "kdown")
 
 
 def _scan_node(df):

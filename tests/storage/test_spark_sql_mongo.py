@@ -7,11 +7,11 @@ the URI's password."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 
 import pytest
 from tests.storage import mongo_data, mongo_server
+from tests.storage.conftest import forget_plugins
 
 NAME = "mgs"
 
@@ -26,17 +26,6 @@ def ferretdb(tmp_path_factory) -> Iterator[mongo_server.FerretDB]:
     server.stop()
 
 
-def _forget(spark, *names: str) -> None:
-    from drillspark.spark.storage import plugin_catalogs
-
-    sql_module = importlib.import_module("drillspark.sql")
-    engine = sql_module.default_engine(spark)
-    for name in names:
-        plugin_catalogs.unregister(spark, name)
-        engine.session.plugins.pop(name, None)
-    sql_module._storage_taken.pop(engine, None)
-
-
 @pytest.fixture(scope="module")
 def mgs(spark, ferretdb):
     import drillspark
@@ -45,7 +34,7 @@ def mgs(spark, ferretdb):
     config = {"type": "mongo", "connection": ferretdb.uri, "batchSize": 100}
     drillspark.sql("SELECT 1", spark=spark, storage={NAME: config}).collect()
     yield config
-    _forget(spark, NAME)
+    forget_plugins(spark, NAME)
 
 
 def _drill(spark, query: str) -> list[tuple]:
@@ -134,4 +123,4 @@ def test_a_server_that_does_not_answer_is_named_without_the_password(spark):
         assert "storage plugin 'mgdown'" in str(e.value)
         assert "hush-pw" not in str(e.value)
     finally:
-        _forget(spark, "mgdown")
+        forget_plugins(spark, "mgdown")

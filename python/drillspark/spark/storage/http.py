@@ -24,7 +24,7 @@ error names the plugin, connection, URL (and page) and the cause, never a creden
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,14 +198,14 @@ class HttpEngine(StorageEngine):
                 jvm.drillspark.records.HttpPages.fetch(batch, json.dumps(spec, default=str), adder)
             )
         except Exception as e:  # noqa: BLE001 - the extension's message: plugin, URL, cause
-            raise HttpPluginError(_jvm_message(e)) from None
+            raise HttpPluginError(_jvm_message(e, _secrets(self.name, self.config))) from None
         paths = list(batch.paths())
         if not paths:
             return spark.createDataFrame([], "dummy string").select()
         try:
             df = spark.read.format(source).options(**options).load(paths)
         except Exception as e:  # noqa: BLE001 - the reader's refusal, as one paragraph
-            raise HttpPluginError(_jvm_message(e)) from None
+            raise HttpPluginError(_jvm_message(e, _secrets(self.name, self.config))) from None
         del batch  # the table holds the pages now
         max_records = int((conn.get("paginator") or {}).get("maxRecords") or 0)
         if source != "drill" and max_records and total > max_records:
@@ -238,12 +238,35 @@ class _AnswerCache:
 CACHE = _AnswerCache()
 
 
-def _jvm_message(e: Exception) -> str:
+def _secrets(name: str, config: Mapping[str, Any]) -> list[str]:
+    """What an error must never show: the config's secrets (HttpConfig.secrets: passwords, a
+    URL's password), its connections' header values and postBody (an API key is often there;
+    values under 4 characters, such as `1`, would mask ordinary words and are left)."""
+    try:
+        found = list(parsed_config(HttpConfig, name, config, HttpPluginError).secrets())
+    except HttpPluginError:
+        found = []
+    for spec in (config.get("connections") or {}).values():
+        if isinstance(spec, Mapping):
+            found += [str(v) for v in (spec.get("headers") or {}).values() if v is not None]
+            if spec.get("postBody"):
+                found.append(str(spec["postBody"]))
+    return sorted({v for v in found if len(v) >= 4}, key=len, reverse=True)
+
+
+def _jvm_message(e: Exception, secrets: Iterable[str] = ()) -> str:
     text = str(getattr(e, "java_exception", None) or e)
-    for line in text.splitlines():
-        if "DrillScanException:" in line:
-            return line.split("DrillScanException:", 1)[1].strip()
-    return text.splitlines()[0] if text else repr(e)
+    line = next(
+        (
+            ln.split("DrillScanException:", 1)[1].strip()
+            for ln in text.splitlines()
+            if "DrillScanException:" in ln
+        ),
+        text.splitlines()[0] if text else repr(e),
+    )
+    for secret in secrets:
+        line = line.replace(secret, "*****")
+    return line
 
 
 def table_selection(
@@ -268,12 +291,19 @@ def table_selection(
             f"(requireTail): {name}.{conn['name']}.`...`"
         )
     if tail is not None and spark is not None:
-        spec = {**request_spec(name, config, conn), "tail": tail}
+        # only what the URL check reads (never the credentials, headers or body)
+        spec = {
+            "plugin": name,
+            "connection": conn["name"],
+            "url": str(conn["url"]),
+            "requireTail": True,
+            "tail": tail,
+        }
         jvm = classic_jvm(spark, f"http plugin '{name}'", HttpPluginError)
         try:
             jvm.drillspark.records.HttpPages.url(json.dumps(spec))
         except Exception as e:  # noqa: BLE001 - the extension's refusal, as one paragraph
-            raise HttpPluginError(_jvm_message(e)) from None
+            raise HttpPluginError(_jvm_message(e, _secrets(name, config))) from None
     return {"connection": conn["name"], "tail": tail}
 
 
@@ -299,8 +329,9 @@ def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
     """The confs of plugin `name`'s Spark catalog of its own name (spark.sql's door,
     plugin_catalogs.py; the jar's HttpPluginCatalog): each connection's request spec
     (`request_spec`, with its reader) as `cN.spec`, its secrets in confs Spark's SET redacts
-    by name (`cN.url`, `cN.secret.password`, `cN.secret.header.<name>`, the plugin's
-    `secret.proxyPassword`); a connection whose config cannot be read is `cN.error`."""
+    by name (`cN.url`, `cN.secret.password`, `cN.secret.username`, `cN.secret.postBody`,
+    `cN.secret.header.<name>`, the plugin's `secret.proxyPassword` and
+    `secret.proxyUsername`); a connection whose config cannot be read is `cN.error`."""
     cfg = parsed_config(HttpConfig, name, config, HttpPluginError)
     connections = cfg.connections()
     names = sorted(connections)
@@ -315,14 +346,18 @@ def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
             continue
         spec = request_spec(name, config, conn)
         out[f"{key}.url"] = spec.pop("url")
-        password = spec.pop("password", None)
-        if password is not None:
-            out[f"{key}.secret.password"] = password
+        for field in ("password", "username", "postBody"):
+            value = spec.pop(field, None)
+            if value is not None:
+                out[f"{key}.secret.{field}"] = str(value)
         for header, value in spec.pop("headers").items():
             out[f"{key}.secret.header.{header}"] = value
         proxy_password = spec["proxy"].pop("password", None)
         if proxy_password:
             out["secret.proxyPassword"] = str(proxy_password)
+        proxy_user = spec["proxy"].pop("username", None)
+        if proxy_user:
+            out["secret.proxyUsername"] = str(proxy_user)
         spec["reader"], spec["readerOptions"] = source, options
         out[f"{key}.spec"] = json.dumps(spec)
     return out

@@ -25,7 +25,8 @@ import HttpPluginCatalog.Conn
  *
  * Confs (written by the plugin's module, `catalog_confs`): `connections` (a JSON list of the
  * names), and for the n-th `cN.spec` (the read's request spec without its secrets: see
- * records/HttpRequest), `cN.url`, `cN.secret.password` (basic), `cN.secret.header.<name>`,
+ * records/HttpRequest), `cN.url`, `cN.secret.password` and `cN.secret.username` (basic),
+ * `cN.secret.postBody`, `cN.secret.header.<name>`, `secret.proxyUsername`,
  * `cN.error` (a connection whose config cannot be read), and the plugin's
  * `secret.proxyPassword`: Spark's SET redacts each secret by its name.
  */
@@ -86,11 +87,16 @@ final class HttpPluginCatalog extends PluginCatalog with DrillCatalog {
       val spec = HttpPluginCatalog.Json.readTree(confs.getOrElse(s"${conn.key}.spec", "{}")).asInstanceOf[ObjectNode]
       spec.put("url", confs.getOrElse(s"${conn.key}.url", ""))
       confs.get(s"${conn.key}.secret.password").foreach(spec.put("password", _))
+      confs.get(s"${conn.key}.secret.username").foreach(spec.put("username", _))
+      confs.get(s"${conn.key}.secret.postBody").foreach(spec.put("postBody", _))
       val headers = spec.putObject("headers")
       val prefix = s"${conn.key}.secret.header."
       confs.toSeq.sortBy(_._1).foreach { case (k, v) => if (k.startsWith(prefix)) headers.put(k.stripPrefix(prefix), v) }
       confs.get("secret.proxyPassword").foreach { p =>
         spec.get("proxy") match { case o: ObjectNode => o.put("password", p); case _ => }
+      }
+      confs.get("secret.proxyUsername").foreach { u =>
+        spec.get("proxy") match { case o: ObjectNode => o.put("username", u); case _ => }
       }
       tail.foreach(spec.put("tail", _))
       val reader = spec.path("reader").asText("drill")

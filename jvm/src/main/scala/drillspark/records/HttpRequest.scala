@@ -19,7 +19,8 @@ import drillspark.source.input.DrillScanException
  * `authType`, `username`, `password` (basic credentials, resolved), `postBody`,
  * `postParameterLocation`, `params` {name: value}, `limit`, `limitQueryParam`, `dataPath`,
  * `errorOn400`, `paginator` {Drill's fields}, `inputType`, `skipEmptyLines`, `timeout`
- * (seconds, 0: 10), `proxy` {type, host, port, username, password}, `cacheResults`.
+ * (seconds, 0: 10), `proxy` {type, host, port, username, password}, `cacheResults`, `maxBodyBytes` (the
+ * largest answer read, HttpTransport.MaxBodyBytes; tests lower it).
  */
 final case class HttpRequest(spec: ObjectNode) {
   private def text(key: String): Option[String] =
@@ -57,6 +58,11 @@ final case class HttpRequest(spec: ObjectNode) {
     val u = base + (if (requireTail) tail.getOrElse("") else "")
     if (!HttpUrls.sameHost(base, u)) throw new DrillScanException(s"connection '$connection': the table name " +
       s"'${tail.getOrElse("")}' would lead away from ${HttpUrls.origin(base)} (only the configured host is contacted)")
+    if (!HttpUrls.wellFormed(u)) throw new DrillScanException(
+      if (!HttpUrls.wellFormed(base)) s"http plugin '$plugin', connection '$connection': its url is not a " +
+        s"well-formed URL (${HttpUrls.shown(base)}); " + HttpRequest.Escape
+      else s"http plugin '$plugin', connection '$connection': the table name `${tail.getOrElse("")}` does not make " +
+        "a well-formed URL; " + HttpRequest.Escape + ", as in `a%20b`")
     u
   }
 
@@ -94,6 +100,14 @@ final case class HttpRequest(spec: ObjectNode) {
   /** The connection's headers, its basic credentials and the body's content type included. */
   private lazy val headers: Seq[(String, String)] = {
     val configured = fields("headers").map { case (k, v) => k -> v.asText }
+    configured.foreach { case (k, v) =>
+      if (k.isEmpty || !k.forall(ch => ch > ' ' && ch < 127 && !"()<>@,;:\\\"/[]?={}".contains(ch)))
+        throw new DrillScanException(s"http plugin '$plugin', connection '$connection': '$k' is not a valid " +
+          "HTTP header name")
+      if (v.exists(ch => (ch < ' ' && ch != '\t') || ch == 127)) throw new DrillScanException(s"http plugin " +
+        s"'$plugin', connection '$connection': the value of header '$k' holds a line break or another control " +
+        "character, which a header may not")
+    }
     val auth = if (text("authType").exists(_.equalsIgnoreCase("basic"))) {
       val user = text("username").getOrElse(throw new DrillScanException(s"http plugin '$plugin', connection " +
         s"'$connection': authType basic needs credentialsProvider.credentials.username and password"))
@@ -120,13 +134,16 @@ final case class HttpRequest(spec: ObjectNode) {
 
   lazy val call: HttpCall = {
     val timeout = Option(spec.get("timeout")).filter(_.isNumber).map(_.asDouble).filter(_ > 0).getOrElse(10.0)
+    val maxBody = Option(spec.get("maxBodyBytes")).filter(_.canConvertToLong).map(_.asLong).filter(_ > 0)
+      .getOrElse(HttpTransport.MaxBodyBytes)
     HttpCall(plugin, connection, method, headers, body, timeout, errorOn400, proxy, flag("cacheResults", default = false),
-      url)
+      url, maxBody)
   }
 }
 
 object HttpRequest {
   private[records] val Json = new ObjectMapper()
+  private val Escape = "a space, |, \", {, }, ^, ` or a % not starting an escape is written %XX"
 
   def parse(spec: String): HttpRequest = Json.readTree(spec) match {
     case o: ObjectNode => HttpRequest(o)

@@ -21,7 +21,7 @@ final case class HttpAnswer(body: Array[Byte], headers: Seq[(String, String)]) {
  * page, method and URL, a URL's password masked). */
 final case class HttpCall(plugin: String, connection: String, method: String, headers: Seq[(String, String)],
     body: Option[Array[Byte]], timeoutSeconds: Double, errorOn400: Boolean, proxy: Option[HttpProxy],
-    cached: Boolean, origin: String) {
+    cached: Boolean, origin: String, maxBodyBytes: Long = HttpTransport.MaxBodyBytes) {
   def where(page: Int, url: String): String = {
     val at = if (page > 0) s", page $page" else ""
     s"http plugin '$plugin', connection '$connection'$at ($method ${HttpUrls.shown(url)})"
@@ -37,9 +37,21 @@ final case class HttpCall(plugin: String, connection: String, method: String, he
  */
 object HttpTransport {
   private val MaxRedirects = 10 // as Python's urllib, which read the APIs before
+  /** The largest answer read (a larger one is an error, never cut): 512 MiB. */
+  val MaxBodyBytes: Long = 512L * 1024 * 1024
+  /** What is read of a 4xx / 5xx answer's body (to let the connection be reused), then dropped. */
+  private val ErrorBodyBytes = 4096
 
   def fetch(call: HttpCall, url: String, page: Int): Option[HttpAnswer] = {
     val where = call.where(page, url)
+    if (!url.regionMatches(true, 0, "http://", 0, 7) && !url.regionMatches(true, 0, "https://", 0, 8))
+      throw failed("not an http:// or https:// URL", where)
+    if (!HttpUrls.wellFormed(url)) throw failed("not a well-formed URL", where)
+    // the JDK's CONNECT (https through a proxy) carries no Proxy-Authorization unless a JVM-wide
+    // setting changes; one set on the request would go inside the tunnel, to the API
+    if (call.proxy.exists(_.user.isDefined) && !url.regionMatches(true, 0, "http:", 0, 5)) throw new DrillScanException(s"http plugin '${call.plugin}', connection " +
+      s"'${call.connection}': an https connection through a proxy with credentials (proxyUsername) is not " +
+      s"supported; use a proxy without credentials or an http:// URL ($where)")
     val key = (Seq(call.plugin, call.connection, url) ++ call.headers.sortBy(_._1).map { case (k, v) => s"$k: $v" })
       .mkString("\u0000")
     val useCache = call.cached && call.method == "GET"
@@ -53,10 +65,10 @@ object HttpTransport {
         case e: DrillScanException => throw e
         case _: SocketTimeoutException =>
           throw new DrillScanException(s"HTTP request timed out after ${seconds(call.timeoutSeconds)} s, $where")
-        case e: UnknownHostException => throw failed(s"unknown host ${e.getMessage}", where)
-        case e: ConnectException => throw failed(String.valueOf(e.getMessage), where)
-        case e: IOException => throw failed(String.valueOf(e.getMessage), where)
-        case e: IllegalArgumentException => throw failed(String.valueOf(e.getMessage), where)
+        case e: UnknownHostException => throw failed(s"unknown host ${scrubbed(e, url)}", where)
+        case e: ConnectException => throw failed(scrubbed(e, url), where)
+        case e: IOException => throw failed(scrubbed(e, url), where)
+        case _: IllegalArgumentException => throw failed("not a well-formed URL or request", where)
       }
     if (code == 304 && kept.isDefined) {
       val k = kept.get
@@ -73,6 +85,13 @@ object HttpTransport {
   }
 
   private def failed(why: String, where: String) = new DrillScanException(s"HTTP request failed: $why, $where")
+
+  /** An I/O error's message without the URL it may quote (a password in its user part). */
+  private def scrubbed(e: Throwable, url: String): String = {
+    val m = String.valueOf(e.getMessage)
+    val user = HttpUrls.netloc(url).lastIndexOf('@')
+    if (user < 0) m else m.replace(HttpUrls.netloc(url).substring(0, user + 1), "")
+  }
 
   private def seconds(s: Double): String = if (s == s.floor && !s.isInfinite) s.toLong.toString else s.toString
 
@@ -94,10 +113,13 @@ object HttpTransport {
         c.setConnectTimeout(ms)
         c.setReadTimeout(ms)
         c.setInstanceFollowRedirects(false)
-        c.setUseCaches(false)
+        // useCaches false would add Cache-Control / Pragma: no-cache; no JVM-wide cache, none used
+        c.setUseCaches(java.net.ResponseCache.getDefault == null)
         c.setRequestMethod(method)
+        // the JDK's default Accept (text/html, image/gif, ...) replaced by a neutral one
+        if (!headers.exists(_._1.equalsIgnoreCase("Accept"))) c.setRequestProperty("Accept", "*/*")
         headers.foreach { case (k, v) => c.setRequestProperty(k, v) }
-        call.proxy.foreach { p =>
+        call.proxy.filter(_ => url.regionMatches(true, 0, "http:", 0, 5)).foreach { p =>
           p.user.foreach { u =>
             val token = Base64.getEncoder.encodeToString(s"$u:${p.password.getOrElse("")}".getBytes(StandardCharsets.UTF_8))
             c.setRequestProperty("Proxy-Authorization", s"Basic $token")
@@ -121,13 +143,18 @@ object HttpTransport {
             val next = HttpUrls.join(url, to)
             if (!HttpUrls.sameHost(url, next)) throw failed(
               s"redirect to another host (${HttpUrls.netloc(next)}) refused", where)
-            drain(c)
             hops += 1
             url = next
             if (code == 303 || ((code == 301 || code == 302) && method == "POST")) { method = "GET"; body = None }
           case _ =>
-            val stream = if (code >= 400) c.getErrorStream else c.getInputStream
-            return (code, reason, HttpAnswer(readAll(stream), fields))
+            val data =
+              if (code >= 400) { skip(c.getErrorStream, ErrorBodyBytes); Array.emptyByteArray }
+              else if (code >= 300 || code < 200) Array.emptyByteArray
+              else {
+                if (c.getContentLengthLong > call.maxBodyBytes) throw tooLarge(call, where)
+                readAll(c.getInputStream, call.maxBodyBytes).getOrElse(throw tooLarge(call, where))
+              }
+            return (code, reason, HttpAnswer(data, fields))
         }
       } finally c.disconnect()
     }
@@ -140,13 +167,22 @@ object HttpTransport {
       .getOrElse(Proxy.NO_PROXY)
     u.openConnection(proxy) match {
       case h: HttpURLConnection => h
-      case _ => throw new IllegalArgumentException(s"not an http:// or https:// URL: ${HttpUrls.shown(url)}")
+      case _ => throw new IllegalArgumentException("not an http:// or https:// URL")
     }
   }
 
-  private def drain(c: HttpURLConnection): Unit =
-    try readAll(c.getInputStream) catch { case _: IOException => () }
+  private def tooLarge(call: HttpCall, where: String) = new DrillScanException(s"HTTP response too large: more " +
+    s"than ${call.maxBodyBytes} bytes (the http plugin's limit of one answer; it is not cut), $where")
 
-  private def readAll(in: InputStream): Array[Byte] =
-    if (in == null) Array.emptyByteArray else try in.readAllBytes() finally in.close()
+  /** At most `max` bytes of an error answer read and dropped. */
+  private def skip(in: InputStream, max: Int): Unit =
+    if (in != null) try { in.readNBytes(max); () } catch { case _: IOException => () } finally in.close()
+
+  /** The whole body, None when it holds more than `max` bytes. */
+  private def readAll(in: InputStream, max: Long): Option[Array[Byte]] =
+    if (in == null) Some(Array.emptyByteArray)
+    else try {
+      val data = in.readNBytes(max.min(Int.MaxValue - 8L).toInt)
+      if (data.length.toLong == max.min(Int.MaxValue - 8L) && in.read() >= 0) None else Some(data)
+    } finally in.close()
 }

@@ -1,6 +1,5 @@
 package drillspark.records
 
-import java.net.URI
 import java.nio.charset.StandardCharsets
 
 /** URLs as the http plugin handles them, by Python's rules (urllib.parse), which the plugin's
@@ -91,8 +90,62 @@ object HttpUrls {
     s"$head$auth$path?${urlencode(pairs)}$fragment"
   }
 
-  /** `found` (a next page's or a redirect's URL) resolved against `url`. */
-  def join(url: String, found: String): String =
-    try URI.create(url).resolve(found.trim).toString
-    catch { case _: IllegalArgumentException => found.trim }
+  private val Reference = "^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\\?([^#]*))?(#(.*))?$".r
+
+  /** The parts of a URI reference (RFC 3986 appendix B): scheme, authority, path, query,
+   * fragment, an absent one None (an empty one Some("")). */
+  private def parts(u: String): (Option[String], Option[String], String, Option[String], Option[String]) =
+    u match {
+      case Reference(_, scheme, _, authority, path, _, query, _, fragment) =>
+        (Option(scheme), Option(authority), Option(path).getOrElse(""), Option(query), Option(fragment))
+      case _ => (None, None, u, None, None)
+    }
+
+  /** RFC 3986 section 5.2.4's remove_dot_segments. */
+  private[records] def removeDots(path: String): String = {
+    var in = path
+    val out = new StringBuilder
+    while (in.nonEmpty) {
+      if (in.startsWith("../")) in = in.substring(3)
+      else if (in.startsWith("./")) in = in.substring(2)
+      else if (in.startsWith("/./")) in = in.substring(2)
+      else if (in == "/.") in = "/"
+      else if (in.startsWith("/../") || in == "/..") {
+        in = "/" + in.substring(if (in == "/..") 3 else 4)
+        val last = out.lastIndexOf("/")
+        out.setLength(if (last < 0) 0 else last)
+      } else if (in == "." || in == "..") in = ""
+      else {
+        val next = in.indexOf('/', if (in.startsWith("/")) 1 else 0)
+        val seg = if (next < 0) in else in.substring(0, next)
+        out ++= seg
+        in = in.substring(seg.length)
+      }
+    }
+    out.toString
+  }
+
+  /** `found` (a next page's or a redirect's URL) resolved against `url` by RFC 3986 section 5.2
+   * (as Python's urljoin, which read the APIs before): `?page=2` keeps the path, `""` is the
+   * base without its fragment, dot segments removed (never above the root). */
+  def join(url: String, found: String): String = {
+    val (bs, ba, bp, bq, _) = parts(url)
+    val (rs, ra, rp, rq, rf) = parts(found.trim)
+    val (s, a, p, q) =
+      if (rs.isDefined) (rs, ra, removeDots(rp), rq)
+      else if (ra.isDefined) (bs, ra, removeDots(rp), rq)
+      else if (rp.isEmpty) (bs, ba, bp, rq.orElse(bq))
+      else if (rp.startsWith("/")) (bs, ba, removeDots(rp), rq)
+      else {
+        val merged = if (ba.isDefined && bp.isEmpty) "/" + rp else bp.substring(0, bp.lastIndexOf('/') + 1) + rp
+        (bs, ba, removeDots(merged), rq)
+      }
+    s.fold("")(_ + ":") + a.fold("")("//" + _) + p + q.fold("")("?" + _) + rf.fold("")("#" + _)
+  }
+
+  /** Whether `url` is a URL java.net takes (RFC 2396's characters: no space, `|`, `"`, `{`,
+   * `^`, `` ` ``, malformed `%` escape, ...); never its text in a message. */
+  def wellFormed(url: String): Boolean =
+    try { new java.net.URI(url); true }
+    catch { case _: java.net.URISyntaxException => false }
 }

@@ -25,6 +25,45 @@ object HttpUrlsSuite extends Suite {
     c.equal(HttpUrls.shown("http://u:pw@h:1/x"), "http://u:*****@h:1/x", "a URL's password masked")
     c.equal(HttpUrls.origin("http://u:pw@h:1/x"), "http://u:*****@h:1", "an origin, masked")
     c.equal(HttpUrls.join(base + "/a/b?x=1", "c?y=2"), base + "/a/c?y=2", "a relative next page")
+    // RFC 3986 section 5.2, as Python's urljoin (java.net.URI.resolve is RFC 2396's)
+    val b = "https://h.com/a/b?x=1"
+    for ((ref, want) <- Seq("?page=2" -> "https://h.com/a/b?page=2", "" -> b, "#f" -> s"$b#f",
+        "../../../c" -> "https://h.com/c", "./c/./d/../e" -> "https://h.com/a/c/e", "/x/../y?q" -> "https://h.com/y?q",
+        "//o.com/p" -> "https://o.com/p", "http://x/a/./b/../c" -> "http://x/a/c", ".." -> "https://h.com/",
+        "c/.." -> "https://h.com/a/", "g;x?y#s" -> "https://h.com/a/g;x?y#s"))
+      c.equal(HttpUrls.join(b, ref), want, s"join '$ref'")
+    c.equal(HttpUrls.join("http://h.com#frag", ""), "http://h.com", "the base without its fragment")
+    c.equal(HttpUrls.join("http://h.com", "p"), "http://h.com/p", "against a base of no path")
+    // RFC 3986 5.4's normal examples
+    val rfc = "http://a/b/c/d;p?q"
+    for ((ref, want) <- Seq("g" -> "http://a/b/c/g", "./g" -> "http://a/b/c/g", "g/" -> "http://a/b/c/g/",
+        "/g" -> "http://a/g", "?y" -> "http://a/b/c/d;p?y", "g?y" -> "http://a/b/c/g?y", "#s" -> "http://a/b/c/d;p?q#s",
+        ";x" -> "http://a/b/c/;x", "." -> "http://a/b/c/", "./" -> "http://a/b/c/", ".." -> "http://a/b/",
+        "../g" -> "http://a/b/g", "../.." -> "http://a/", "../../g" -> "http://a/g", "../../../g" -> "http://a/g",
+        "/./g" -> "http://a/g", "g." -> "http://a/b/c/g.", "..g" -> "http://a/b/c/..g", "g/../h" -> "http://a/b/c/h"))
+      c.equal(HttpUrls.join(rfc, ref), want, s"RFC 3986 5.4: '$ref'")
+    for (bad <- Seq("http://h/a b", "http://h/a|b", "http://h/a\"b", "http://h/{x}", "http://h/a^b", "http://h/a`b",
+        "http://h/%zz"))
+      c.check(!HttpUrls.wellFormed(bad), s"not well-formed: $bad")
+    c.check(HttpUrls.wellFormed("http://u:p@h:1/a%20b?q=1&r=%2F#f"), "well-formed")
+    def request(url: String, tail: String, headers: String = "{}") = HttpRequest.parse(
+      s"""{"plugin": "api", "connection": "conn", "url": "$url", "requireTail": true, "tail": "$tail", """ +
+        s""""headers": $headers}""")
+    for (tail <- Seq("a b", "a|b", "{x}", "a^b", "a`b", "%zz")) {
+      val r = request("http://bob:S3cretPw@h/v1/", tail)
+      val message = try { r.url; "" } catch { case e: Exception => String.valueOf(e.getMessage) }
+      c.check(message.contains(s"the table name `$tail`") && !message.contains("S3cretPw"),
+        s"a table name making a malformed URL refused, naming it, never the password: $message")
+    }
+    c.fails("its url is not a well-formed URL (http://bob:*****@h/v 1/)", "a malformed url, masked")(
+      request("http://bob:S3cretPw@h/v 1/", "x").url)
+    c.fails("the value of header 'X-Key' holds a line break", "a header value with CR LF")(
+      request("http://h/", "x", "{\"X-Key\": \"s3cret\\r\\nX-Evil: 1\"}").call)
+    c.fails("'X Key' is not a valid HTTP header name", "a header name with a space")(
+      request("http://h/", "x", "{\"X Key\": \"v\"}").call)
+    val leak = try { request("http://h/", "x", "{\"X-Key\": \"s3cret\\nX\"}").call; "" }
+      catch { case e: Exception => String.valueOf(e.getMessage) }
+    c.check(!leak.contains("s3cret"), s"a bad header's value never shown: $leak")
     c.equal(HttpPages.headerNext("<http://h/2>; rel=\"next\", <http://h/1>; rel=\"first\""), Some("http://h/2"),
       "Link's rel=next")
     c.equal(HttpPages.headerNext("<http://h/1>; rel=\"first\", <http://h/3>; rel=\"next\""), Some("http://h/3"),
