@@ -79,10 +79,13 @@ def storage(spark, api) -> Iterator[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def on_connect(storage, tmp_path_factory) -> dict[str, Any]:
-    """The Connect session's answers (one server for the module: it takes about a minute)."""
+def on_connect(storage, api, tmp_path_factory) -> dict[str, Any]:
+    """The Connect session's answers (one server for the module: it takes about a minute),
+    and the requests the API saw meanwhile (`asked`)."""
     job = {"storage": storage, "queries": QUERIES, "errors": ERRORS}
+    api.clear()
     out = connect_records.run(job, tmp_path_factory.mktemp("connect-http"))
+    out["asked"] = api.requests()
     assert out["connect"] is True  # a Connect client: no JVM in its process
     return out
 
@@ -142,3 +145,16 @@ def test_connect_keeps_a_table_name_on_the_configured_host(on_connect):
     error = on_connect["errors"]["host"]
     assert error is not None and "http plugin 'cweb'" in error["message"]
     assert "only the configured host is contacted" in error["message"]
+
+
+def test_what_a_connect_read_asks(on_connect):
+    """The refused reads asked nothing. A read asks the API each time Spark loads the table:
+    for the read's columns, then at the action's analysis (a classic read asks once per
+    statement): `SELECT * FROM cweb.offsets` asked its three pages twice."""
+    asked = on_connect["asked"]
+    assert not [r for r in asked if r.startswith(("GET /search?", "GET /limited?max"))]
+    offsets = [r for r in asked if r.startswith("GET /offsets")]
+    assert (
+        sorted(set(offsets)) == [f"GET /offsets?offset={o}&limit=2 key=" for o in (0, 2, 4)]
+        and len(offsets) == 6
+    )

@@ -18,7 +18,9 @@ the plugin's proxy, basic auth, headers, POST bodies), the rule that only the co
 own scheme, host and port are contacted (tails, redirects, next pages), 4xx / 5xx answers,
 the paginators (OFFSET, PAGE, INDEX, HEADER_INDEX; maxRecords, limitQueryParam) and
 `cacheResults`. The answers are fetched when the scan is planned (a bounded snapshot); an
-error names the plugin, connection, URL (and page) and the cause, never a credential.
+error names the plugin, connection, URL (and page) and the cause, never a credential. On Spark
+Connect (no JVM handle here) the connection is read through the plugin's catalog instead
+(`HttpEngine._catalog_read`), which cannot take a read's `params` or `limit`.
 """
 
 from __future__ import annotations
