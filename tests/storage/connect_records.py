@@ -1,4 +1,5 @@
-"""drillspark.sql over Spark Connect reading `kafka` topics and `mongo` collections (#32):
+"""drillspark.sql over Spark Connect reading `kafka` topics, `mongo` collections and `http`
+connections (#32):
 run as a script in its own process (a local Connect server, `remote("local[2]")`, with
 drillspark's jars: the extension and the clients' jars on the server's `spark.jars`), it takes
 a JSON job on its argument, `{"storage": {...}, "queries": {key: sql}, "explains": {key: sql},
@@ -6,7 +7,8 @@ a JSON job on its argument, `{"storage": {...}, "queries": {key: sql}, "explains
 `RESULT <json>`: each query's columns and rows (`plain`: the values as JSON), each explain's
 Spark plan, each error's message and class, and a topic's ids before and after the producer
 `command` sent it `lines`, by two actions of one result and by the next query.
-tests/storage/test_connect_records.py compares them with a classic session's."""
+tests/storage/test_connect_records.py and test_connect_http.py compare them with a classic
+session's (`run`)."""
 
 from __future__ import annotations
 
@@ -89,6 +91,23 @@ def main(job: dict[str, Any]) -> dict[str, Any]:
         )
     finally:
         spark.stop()
+    return out
+
+
+def run(job: dict[str, Any], cwd: Any) -> dict[str, Any]:
+    """This script's answers to `job`, run in its own process in folder `cwd`."""
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
+    proc = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), json.dumps(job)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=cwd,
+        env=env,
+    )
+    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
+    out: dict[str, Any] = json.loads(line.split(" ", 1)[1])
     return out
 
 

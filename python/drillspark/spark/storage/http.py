@@ -18,7 +18,9 @@ the plugin's proxy, basic auth, headers, POST bodies), the rule that only the co
 own scheme, host and port are contacted (tails, redirects, next pages), 4xx / 5xx answers,
 the paginators (OFFSET, PAGE, INDEX, HEADER_INDEX; maxRecords, limitQueryParam) and
 `cacheResults`. The answers are fetched when the scan is planned (a bounded snapshot); an
-error names the plugin, connection, URL (and page) and the cause, never a credential.
+error names the plugin, connection, URL (and page) and the cause, never a credential. On Spark
+Connect (no JVM handle here) the connection is read through the plugin's catalog instead
+(`HttpEngine._catalog_read`), which cannot take a read's `params` or `limit`.
 """
 
 from __future__ import annotations
@@ -35,7 +37,13 @@ from drillspark.formats.xml import FORMAT as XML
 from drillspark.plugin_configs.http import HttpConfig
 from drillspark.spark.storage import readers
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
-from drillspark.spark.storage.record_pages import classic_jvm
+from drillspark.spark.storage.record_pages import (
+    catalog_said,
+    catalog_table,
+    classic_jvm,
+    failure_line,
+    session_jvm,
+)
 
 TYPE = "http"
 # Spark's door (plugin_catalogs.py): the jar's catalog reading through the same HttpPages
@@ -186,6 +194,8 @@ class HttpEngine(StorageEngine):
         spec["tail"] = str(tail) if tail else None
         spec["params"] = {str(k): v for k, v in (selection.get("params") or {}).items()}
         spec["limit"] = limit if isinstance(limit, int) and limit >= 0 else None
+        if session_jvm(spark) is None:  # Spark Connect: through the plugin's own catalog
+            return self._catalog_read(spark, conn, source, spec)
         jvm = classic_jvm(spark, f"http plugin '{self.name}'", HttpPluginError)
         batch = jvm.drillspark.records.RecordBatch()
         try:
@@ -212,6 +222,62 @@ class HttpEngine(StorageEngine):
             # a CSV / XML API that serves more than it was asked (JSON pages come cut)
             df = df.limit(max_records)
         return df
+
+    def _catalog_read(
+        self, spark: SparkSession, conn: Mapping[str, Any], source: str, spec: Mapping[str, Any]
+    ) -> DataFrame:
+        """Spark Connect: the connection as a table of the plugin's catalog (HttpPluginCatalog,
+        in the server's JVM: the same HttpPages read and reader). The catalog's table is the
+        connection's request as configured: a read that would change the request (WHERE
+        parameters, a LIMIT sent as `limitQueryParam`) is refused rather than answered with
+        another request's rows. A LIMIT a paginator would stop early at is left to Spark (the
+        same rows, all pages asked)."""
+        place = f"http plugin '{self.name}', connection '{conn['name']}'"
+        refused = []
+        if spec["params"]:
+            names = ", ".join(sorted(spec["params"]))
+            refused.append(f"WHERE parameters sent in the request ({names})")
+        if spec["limit"] is not None and spec.get("limitQueryParam"):
+            refused.append(
+                f"a LIMIT sent in the request (limitQueryParam {spec['limitQueryParam']})"
+            )
+        if refused:
+            raise HttpPluginError(
+                f"{place}: on Spark Connect a connection is read through the plugin's Spark "
+                f"catalog, which sends the connection's request as configured; this query needs "
+                f"{' and '.join(refused)}: read it on a classic Spark session (with the "
+                "drillspark jar)"
+            )
+        parts = (str(conn["name"]), *((str(spec["tail"]),) if spec.get("tail") else ()))
+        df = catalog_table(spark, self.name, self.config, parts, place, HttpPluginError)
+        try:
+            columns = df.columns  # Spark loads the table: the API is asked, the pages read
+        except Exception as e:  # noqa: BLE001 - the catalog's failure, from the server
+            raise HttpPluginError(self._catalog_failure(e, spec)) from None
+        if not columns:  # an API with no record: no column, no row (as the classic read)
+            return spark.createDataFrame([], "dummy string").select()
+        max_records = int((conn.get("paginator") or {}).get("maxRecords") or 0)
+        if source != "drill" and max_records:
+            df = df.limit(max_records)  # as the classic read (a no-op below maxRecords)
+        return df
+
+    def _catalog_failure(self, e: Exception, spec: Mapping[str, Any]) -> str:
+        """The catalog's failure in the classic read's words (the extension's, which name the
+        plugin, connection and URL), secrets masked."""
+        proxy = spec.get("proxy") or {}
+        secrets = [
+            str(s)
+            for s in (spec.get("password"), proxy.get("password"), *spec["headers"].values())
+            if s
+        ]
+        said = catalog_said(e, secrets)
+        if said is None:
+            return f"http plugin '{self.name}': {failure_line(e, secrets)}"
+        table = ".".join((self.name, str(spec["connection"]), *filter(None, [spec.get("tail")])))
+        told = said.removeprefix(f"cannot read {table}: ")  # the catalog's head: the table
+        return (
+            told if f"http plugin '{self.name}'" in told else f"http plugin '{self.name}': {said}"
+        )
 
 
 class _AnswerCache:
@@ -290,8 +356,9 @@ def table_selection(
             f"http plugin '{name}', connection '{conn['name']}' needs a table name after it "
             f"(requireTail): {name}.{conn['name']}.`...`"
         )
-    if tail is not None and spark is not None:
-        # only what the URL check reads (never the credentials, headers or body)
+    if tail is not None and spark is not None and session_jvm(spark) is not None:
+        # only what the URL check reads (never the credentials, headers or body); on Spark
+        # Connect the catalog's read keeps to the host (HttpPages.fetch)
         spec = {
             "plugin": name,
             "connection": conn["name"],

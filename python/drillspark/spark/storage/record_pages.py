@@ -8,8 +8,8 @@ Spark Connect has no JVM in this process, so there a plugin whose type is a Spar
 `spark.conf.set`) is read through that catalog of its own name: `catalog_table` registers it on
 the session and reads the table by name, `catalog_tables` / `catalog_namespaces` list it with
 Spark's SHOW. The planning (snapshot, pages, push-downs) then runs in the Connect server's JVM,
-the rule's one owner. Any record plugin whose type gets a catalog (http's, under way) reads on
-Connect by calling these from its engine, as kafka.py and mongo.py do.
+the rule's one owner. A record plugin whose type has a catalog reads on Connect by calling these
+from its engine, as kafka.py, mongo.py and http.py do.
 """
 
 from __future__ import annotations
