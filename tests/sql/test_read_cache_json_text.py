@@ -1,13 +1,18 @@
 """A JSON table read with full discovery, or a text (or other format's) table, read again while
 nothing under its paths changed reuses the first read's DataFrame (spark/storage/stamps.py): a
 chart sent again skips the source's schema discovery or inference. A changed file or a file
-added to the folder is read again."""
+added to the folder is read again. Files changed within the last clock ticks (stamps.RACY_NS)
+are never kept, so the tests that keep a read set that window to 0 (then a same-length rewrite
+is still told by its ctime, which no one can set back)."""
 
 from __future__ import annotations
 
 import json
 import os
 
+import pytest
+
+from drillspark.spark.storage import stamps
 from drillspark.spark.storage.readers import read_json
 from drillspark.sql import SqlEngine, SqlSession
 
@@ -16,7 +21,44 @@ def write(path, records: list[dict]) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
 
 
-def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(spark, tmp_path):
+@pytest.fixture
+def no_racy_window(monkeypatch):
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+
+
+def test_a_file_changed_just_now_is_not_kept(spark, tmp_path):
+    """Under the default window a read of a file written this instant is read again: a change
+    in the same clock tick would not show in its stat."""
+    f = tmp_path / "t.json"
+    write(f, [{"a": 1}])
+    assert stamps.tree_stamps([str(f)]) is None
+    assert read_json(spark, [str(f)]) is not read_json(spark, [str(f)])
+    st = os.stat(f)  # its times set back: its ctime, which no one can set, is still now
+    os.utime(f, ns=(st.st_atime_ns - 10 * stamps.RACY_NS, st.st_mtime_ns - 10 * stamps.RACY_NS))
+    assert stamps.tree_stamps([str(f)]) is None
+
+
+def test_a_tree_of_too_many_entries_is_not_kept(tmp_path, no_racy_window, monkeypatch):
+    monkeypatch.setattr(stamps, "MAX_ENTRIES", 3)
+    for i in range(3):
+        write(tmp_path / f"{i}.json", [{"a": i}])
+    assert stamps.tree_stamps([str(tmp_path)]) is None
+    monkeypatch.setattr(stamps, "MAX_ENTRIES", 4)
+    assert len(stamps.tree_stamps([str(tmp_path)]) or ()) == 4
+
+
+def test_a_changing_folder_keeps_one_read(spark, tmp_path, no_racy_window):
+    f = tmp_path / "t.json"
+    for i in range(3):
+        write(f, [{"a": i}] * (i + 1))
+        read_json(spark, [str(f)])
+    shapes = [k for k in stamps._KEPT[spark] if str(f) in str(k)]
+    assert len(shapes) == 1
+
+
+def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(
+    spark, tmp_path, no_racy_window
+):
     f = tmp_path / "t.json"
     write(f, [{"a": 1}, {"a": 2}])
     first = read_json(spark, [str(f)])
@@ -33,7 +75,7 @@ def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(spark, tmp_p
     assert sorted(r.b for r in again.collect()) == [3, 4]
 
 
-def test_a_file_added_to_the_folder_is_read(spark, tmp_path):
+def test_a_file_added_to_the_folder_is_read(spark, tmp_path, no_racy_window):
     d = tmp_path / "logs"
     d.mkdir()
     write(d / "1.json", [{"n": 1}])
@@ -55,7 +97,7 @@ def test_a_file_added_to_the_folder_is_read(spark, tmp_path):
     assert rows[0]["extra"] == "x" and rows[0]["dir0"] == "more"
 
 
-def test_a_self_join_of_one_json_table_reads_both_sides(spark, tmp_path):
+def test_a_self_join_of_one_json_table_reads_both_sides(spark, tmp_path, no_racy_window):
     # both sides of the join are the same kept DataFrame: Spark must still tell them apart
     write(tmp_path / "n.json", [{"id": i, "parent": i // 2} for i in range(4)])
     engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
@@ -68,7 +110,7 @@ def test_a_self_join_of_one_json_table_reads_both_sides(spark, tmp_path):
         assert [(r["id"], r["p"]) for r in rows] == [(0, 0), (1, 0), (2, 1), (3, 1)]
 
 
-def test_a_text_table_is_kept_until_its_file_changes(spark, tmp_path):
+def test_a_text_table_is_kept_until_its_file_changes(spark, tmp_path, no_racy_window):
     f = tmp_path / "c.csvh"
     f.write_text("k,v\n1,a\n2,b\n")
     engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))

@@ -260,13 +260,10 @@ class FormatPlugin:
         # sent again skips the source's schema inference (a text file's header) and Spark's
         # analysis of the load (#37)
         found = file_stamps.tree_stamps(request.paths)
-        key: tuple | None = None
-        if found is not None:
-            options = {**self.source_options(request.config), **dict(request.source_options)}
-            shape = (tuple(sorted(options.items())), with_path, tuple(wanted), tuple(files))
-            key = (self.SOURCE, *shape, found)
+        options = {**self.source_options(request.config), **dict(request.source_options)}
+        shape = (self.SOURCE, tuple(sorted(options.items())), with_path, tuple(wanted), tuple(files))
         try:
-            df = file_stamps.kept(spark, key, lambda: reader.load(files))
+            df = file_stamps.kept(spark, shape, found, lambda: reader.load(files))
         except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
             raise FormatError(describe(e)) from None
         df = self.loaded(df, request)

@@ -124,11 +124,9 @@ def _json_table(
         return reader.load(list(paths))
 
     found = None if "sampleRecords" in options else file_stamps.tree_stamps(paths)
-    key = None
-    if found is not None:
-        kept = None if keep is None else tuple(keep)
-        key = ("drill", tuple(paths), tuple(sorted(options.items())), kept, found)
-    return file_stamps.kept(spark, key, read)
+    kept = None if keep is None else tuple(keep)
+    shape = ("drill", tuple(paths), tuple(sorted(options.items())), kept)
+    return file_stamps.kept(spark, shape, found, read)
 
 
 # Per session, weakly held: an id() key could be reused by a later session.

@@ -5,24 +5,31 @@ theirs in readers.py, by the stat of each file."""
 
 from __future__ import annotations
 
-import hashlib
 import os
-import stat
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 KEPT = 64
+# A stamp cannot tell a change made later in the same clock tick of the file system (coarse
+# times on older kernels and FUSE mounts, NFS's cached attributes): a read any of whose entries
+# changed within RACY_NS of the stamp is not kept (git's "racily clean" rule)
+RACY_NS = 2_000_000_000
+# a tree of more entries is not kept: walking it each statement would cost more than it saves
+MAX_ENTRIES = 2_000
 _LOCK = threading.Lock()
 _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
 
 
 def tree_stamps(paths: Sequence[str]) -> tuple | None:
     """The stat of every file and folder under local `paths` (a folder's own: an entry added,
-    removed or renamed changes it), or None when they cannot all be known: a path of another
-    file system, a glob, a symbolic link inside a folder, an entry gone while walked."""
+    removed or renamed changes it), or None when they cannot all be known or trusted: a path of
+    another file system, a glob, a symbolic link inside a folder, an entry gone while walked,
+    more than MAX_ENTRIES entries, an entry changed within RACY_NS."""
+    now = time.time_ns()
     out: list[tuple] = []
     try:
         for p in paths:
@@ -36,43 +43,37 @@ def tree_stamps(paths: Sequence[str]) -> tuple | None:
                 dirs.sort()
                 for name in sorted(dirs) + sorted(files):
                     path = os.path.join(root, name)
-                    if os.path.islink(path):
+                    if os.path.islink(path) or len(out) >= MAX_ENTRIES:
                         return None
                     out.append(_stamp(path))
     except OSError:
         return None
+    if any(max(entry[2], entry[3]) >= now - RACY_NS for entry in out):
+        return None
     return tuple(out)
-
-
-# A small file's stamp holds a digest of its bytes too: the file system's times move in clock
-# ticks (milliseconds), so a small file rewritten at the same length within one tick (a script,
-# a test) would keep its stat; a large one takes longer than a tick to write.
-DIGESTED = 64 * 1024
 
 
 def _stamp(path: str) -> tuple:
     st = os.stat(path)
-    digest = b""
-    if stat.S_ISREG(st.st_mode) and st.st_size <= DIGESTED:
-        with open(path, "rb") as f:
-            digest = hashlib.blake2b(f.read(DIGESTED + 1), digest_size=16).digest()
-    return (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, digest)
+    return (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-def kept(spark: Any, key: Hashable | None, read: Callable[[], Any]) -> Any:
-    """`read()`'s DataFrame, kept for `spark` under `key` (which holds the files' stamps);
-    a None key is read every time."""
-    if key is None:
+def kept(spark: Any, shape: Hashable, found: tuple | None, read: Callable[[], Any]) -> Any:
+    """`read()`'s DataFrame, kept for `spark` under `shape` (the read's paths and options)
+    while its files' stamps are `found`: one read per shape, the newest (a folder that keeps
+    changing replaces its read, it does not pile them up); None stamps: read every time."""
+    if found is None:
         return read()
     with _LOCK:
         reads = _KEPT.setdefault(spark, OrderedDict())
-        df = reads.get(key)
-        if df is not None:
-            reads.move_to_end(key)
-            return df
+        held = reads.get(shape)
+        if held is not None and held[0] == found:
+            reads.move_to_end(shape)
+            return held[1]
     df = read()
     with _LOCK:
-        reads[key] = df
+        reads[shape] = (found, df)
+        reads.move_to_end(shape)
         while len(reads) > KEPT:
             reads.popitem(last=False)
     return df
