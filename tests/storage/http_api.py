@@ -111,6 +111,8 @@ class Api(BaseHTTPRequestHandler):
             self._json(ONE)
         elif path == "/types.json":
             self._send(200, json.dumps(TYPES).encode())
+        elif path.startswith("/orgs/"):  # a URL parameter's place: the path asked, echoed
+            self._json({"results": [{"path": self.path, "n": 1}, {"path": self.path, "n": 2}]})
         elif path == "/search":
             self._json({"results": [{"q": query.get("q"), "lang": query.get("lang"), "n": 1}]})
         elif path == "/pages":

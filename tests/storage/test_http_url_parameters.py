@@ -129,3 +129,20 @@ def test_a_parameter_in_the_host_is_refused_by_the_config(api):
                 "connections": {"x": {"url": "http://{host}.example.com/", "requireTail": False}},
             },
         )
+
+
+def test_spark_sql_fills_defaults_and_names_a_missing_value(spark, api):
+    """Spark's own door pushes no WHERE value into the request (docs/storage.md): a URL
+    parameter's default fills it there, and one with none is Drill's error naming it."""
+    import drillspark
+    from tests.storage.conftest import forget_plugins
+
+    drillspark.sql("SELECT 1", spark=spark, storage={"apiq": plugin(api)}).collect()
+    try:
+        got = spark.sql("SELECT path FROM apiq.ghd").collect()
+        assert {r.path for r in got} == {"/orgs/apache/repos"}
+        with pytest.raises(Exception) as e:
+            spark.sql("SELECT * FROM apiq.gh").collect()
+        assert DRILLS_ERROR in str(e.value) and "org" in str(e.value)
+    finally:
+        forget_plugins(spark, "apiq")

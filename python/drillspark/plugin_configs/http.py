@@ -4,6 +4,7 @@ and defaults; the reads are drillspark/spark/storage/http.py)."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
@@ -77,6 +78,16 @@ _CREDENTIALS = ("credentialsProvider", "credentials")
 _SECRET_KEYS = ("password", "proxyPassword", "clientSecret", "accessToken", "refreshToken")
 
 
+# Drill's URL parameters (1.20): `{name}` or `{name=default}` in a connection's `url`, filled
+# from a WHERE clause's `name = value` (else the default) when the URL is requested
+_URL_PARAMETER = re.compile(r"\{([^{}=]+)(?:=([^{}]*))?\}")
+
+
+def url_parameters(url: str) -> dict[str, str | None]:
+    """The URL parameters of a connection's `url`: name -> its default (None: none)."""
+    return {m[1].strip(): m[2] for m in _URL_PARAMETER.finditer(url)}
+
+
 _KIND_NAMES = {"dict": "an object", "list": "a list", "int": "a number", "bool": "a boolean"}
 
 
@@ -135,6 +146,12 @@ class HttpConfig(PluginConfig):
             url = str(spec["url"])
             if not url.lower().startswith(("http://", "https://")):
                 raise PluginConfigError(f"{where}: 'url' must be an http:// or https:// URL")
+            if "{" in urlsplit(url).netloc or "}" in urlsplit(url).netloc:
+                # a value from SQL in the host would contact a host the config does not name
+                raise PluginConfigError(
+                    f"{where}: a URL parameter ({{name}}) is taken in the url's path and query "
+                    "only, not in its host or port (only the configured host is contacted)"
+                )
             method = str(spec.get("method") or "GET").upper()
             if method not in METHODS:
                 raise PluginConfigError(f"{where}: 'method' must be GET or POST, not {method!r}")

@@ -34,7 +34,7 @@ from pyspark.sql import DataFrame, SparkSession
 
 from drillspark.formats.text import FORMAT as TEXT
 from drillspark.formats.xml import FORMAT as XML
-from drillspark.plugin_configs.http import HttpConfig
+from drillspark.plugin_configs.http import HttpConfig, url_parameters
 from drillspark.spark.storage import readers
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import (
@@ -88,6 +88,7 @@ def request_spec(name: str, config: Mapping[str, Any], conn: Mapping[str, Any]) 
         "plugin": name,
         "connection": conn["name"],
         "url": str(conn["url"]),
+        "urlParams": url_parameters(str(conn["url"])),
         "requireTail": conn.get("requireTail") is True,
         "method": str(conn.get("method") or "GET").upper(),
         "headers": {str(k): str(v) for k, v in (conn.get("headers") or {}).items()},
@@ -192,7 +193,14 @@ class HttpEngine(StorageEngine):
         tail = selection.get("tail")
         limit = selection.get("limit")
         spec["tail"] = str(tail) if tail else None
-        spec["params"] = {str(k): v for k, v in (selection.get("params") or {}).items()}
+        pushed = {str(k): v for k, v in (selection.get("params") or {}).items()}
+        listed = {str(p).lower() for p in conn.get("params") or []}
+        # a pushed value fills the URL parameter of its name and, if `params` lists the name
+        # too, goes into the query string as well (as Drill 1.22 sends it)
+        spec["params"] = {k: v for k, v in pushed.items() if k.lower() in listed}
+        spec["urlValues"] = {
+            k: v for k, v in pushed.items() if k.lower() in {u.lower() for u in spec["urlParams"]}
+        }
         spec["limit"] = limit if isinstance(limit, int) and limit >= 0 else None
         if session_jvm(spark) is None:  # Spark Connect: through the plugin's own catalog
             return self._catalog_read(spark, conn, source, spec)
@@ -356,7 +364,13 @@ def table_selection(
             f"http plugin '{name}', connection '{conn['name']}' needs a table name after it "
             f"(requireTail): {name}.{conn['name']}.`...`"
         )
-    if tail is not None and spark is not None and session_jvm(spark) is not None:
+    has_parameters = bool(url_parameters(str(conn["url"])))  # checked once filled: below
+    if (
+        tail is not None
+        and spark is not None
+        and session_jvm(spark) is not None
+        and not has_parameters
+    ):
         # only what the URL check reads (never the credentials, headers or body); on Spark
         # Connect the catalog's read keeps to the host (HttpPages.fetch)
         spec = {
@@ -374,11 +388,43 @@ def table_selection(
     return {"connection": conn["name"], "tail": tail}
 
 
+def check_url_parameters(
+    spark: SparkSession, name: str, config: Mapping[str, Any], selection: Mapping[str, Any]
+) -> None:
+    """Refuse now, at the table's place in the SQL, a read of a connection whose URL parameters
+    (`{name}` in its url) have neither a pushed value nor a default: the extension's rule
+    (records.HttpRequest), asked with the URL's fields alone. No URL parameter: nothing to ask;
+    Spark Connect: the read itself refuses it."""
+    conn = connection_of(name, config, str(selection["connection"]))
+    declared = url_parameters(str(conn["url"]))
+    jvm = session_jvm(spark)
+    if not declared or jvm is None:
+        return
+    folded = {u.lower() for u in declared}
+    spec = {
+        "plugin": name,
+        "connection": conn["name"],
+        "url": str(conn["url"]),
+        "requireTail": conn.get("requireTail") is True,
+        "tail": selection.get("tail"),
+        "urlParams": declared,
+        "urlValues": {
+            k: v for k, v in (selection.get("params") or {}).items() if k.lower() in folded
+        },
+    }
+    try:
+        jvm.drillspark.records.HttpPages.url(json.dumps(spec, default=str))
+    except Exception as e:  # noqa: BLE001 - the extension's refusal, as one paragraph
+        raise HttpPluginError(_jvm_message(e)) from None
+
+
 def pushable_params(config: Mapping[str, Any], connection: str) -> dict[str, str]:
-    """The connection's `params` a WHERE clause may set: folded name -> name."""
+    """The connection's `params` and URL parameters (`{name}` in its url) a WHERE clause may
+    set: folded name -> name."""
     for conn, spec in (config.get("connections") or {}).items():
         if conn.lower() == connection.lower():
-            return {str(p).lower(): str(p) for p in (spec.get("params") or [])}
+            names = [*(spec.get("params") or []), *url_parameters(str(spec.get("url") or ""))]
+            return {str(p).lower(): str(p) for p in names}
     return {}
 
 

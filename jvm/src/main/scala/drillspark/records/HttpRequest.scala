@@ -47,10 +47,10 @@ final case class HttpRequest(spec: ObjectNode) {
   def where(page: Int, url: String): String = call.where(page, url)
   def where(): String = where(0, url)
 
-  /** The connection's URL with the table name appended (requireTail), kept on the
-   * connection's own scheme, host and port. */
+  /** The connection's URL with its URL parameters filled and the table name appended
+   * (requireTail), kept on the connection's own scheme, host and port. */
   lazy val url: String = {
-    val base = text("url").getOrElse(throw new DrillScanException(s"connection '$connection': no url"))
+    val base = filled(text("url").getOrElse(throw new DrillScanException(s"connection '$connection': no url")))
     val tail = text("tail")
     val requireTail = flag("requireTail", default = true)
     if (requireTail && tail.isEmpty) throw new DrillScanException(s"http plugin '$plugin', connection " +
@@ -64,6 +64,26 @@ final case class HttpRequest(spec: ObjectNode) {
       else s"http plugin '$plugin', connection '$connection': the table name `${tail.getOrElse("")}` does not make " +
         "a well-formed URL; " + HttpRequest.Escape + ", as in `a%20b`")
     u
+  }
+
+  /** `url` with Drill's URL parameters (`{name}`, `{name=default}`: `urlParams`, found by
+   * plugin_configs/http.py in the path and query alone) filled, each by the WHERE clause's value
+   * (`urlValues`, names in any case) else its default, encoded as one path segment (a value
+   * cannot add a `/`, `?` or `#`); one with neither is Drill's error. */
+  private def filled(url: String): String = {
+    val declared = fields("urlParams").map(_._1)
+    if (declared.isEmpty) url
+    else {
+      val values = fields("urlValues")
+      HttpRequest.UrlParameter.replaceAllIn(url, m => {
+        val name = m.group(1).trim
+        val value = values.find(_._1.equalsIgnoreCase(name)).map(v => HttpRequest.asText(v._2))
+          .orElse(Option(m.group(2))).getOrElse(throw new DrillScanException(s"http plugin '$plugin', connection " +
+            s"'$connection': API Query with URL Parameters must be populated: give $name in the WHERE clause " +
+            s"($name = '...') or a default in the connection's url ({$name=...})"))
+        scala.util.matching.Regex.quoteReplacement(HttpUrls.encode(value).replace("+", "%20"))
+      })
+    }
   }
 
   /** The parameters for the query string, and the body of a POST with its content type, as
@@ -144,6 +164,8 @@ final case class HttpRequest(spec: ObjectNode) {
 object HttpRequest {
   private[records] val Json = new ObjectMapper()
   private val Escape = "a space, |, \", {, }, ^, ` or a % not starting an escape is written %XX"
+  // a URL parameter: {name} or {name=default} (plugin_configs/http.py's url_parameters)
+  private val UrlParameter = """\{([^{}=]+)(?:=([^{}]*))?\}""".r
 
   def parse(spec: String): HttpRequest = Json.readTree(spec) match {
     case o: ObjectNode => HttpRequest(o)
