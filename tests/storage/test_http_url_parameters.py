@@ -134,8 +134,9 @@ def test_a_parameter_in_the_host_is_refused_by_the_config(api):
 def test_spark_sql_fills_defaults_and_names_a_missing_value(spark, api):
     """Spark's own door pushes no WHERE value into the request (docs/storage.md): a URL
     parameter's default fills it there, and one with none is Drill's error naming it."""
-    import drillspark
     from tests.storage.conftest import forget_plugins
+
+    import drillspark
 
     drillspark.sql("SELECT 1", spark=spark, storage={"apiq": plugin(api)}).collect()
     try:

@@ -261,7 +261,13 @@ class FormatPlugin:
         # analysis of the load (#37)
         found = file_stamps.tree_stamps(request.paths)
         options = {**self.source_options(request.config), **dict(request.source_options)}
-        shape = (self.SOURCE, tuple(sorted(options.items())), with_path, tuple(wanted), tuple(files))
+        shape = (
+            self.SOURCE,
+            tuple(sorted(options.items())),
+            with_path,
+            tuple(wanted),
+            tuple(files),
+        )
         try:
             df = file_stamps.kept(spark, shape, found, lambda: reader.load(files))
         except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
