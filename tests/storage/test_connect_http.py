@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from tests.storage import connect_records
+from tests.storage.conftest import forget_plugins
 from tests.storage.test_http_paging import connections as more_connections
 from tests.storage.test_http_plugin import PASSWORD, Api, plugin_config
-from tests.storage.test_spark_sql_http import _forget
 
 pytestmark = pytest.mark.deploy
 
@@ -75,7 +75,7 @@ def storage(spark, api) -> Iterator[dict[str, Any]]:
     plugins = {"cweb": web, "cwebmore": more}
     drillspark.sql("SELECT 1", spark=spark, storage=plugins).collect()
     yield plugins
-    _forget(spark, *plugins)
+    forget_plugins(spark, *plugins)
 
 
 @pytest.fixture(scope="module")
