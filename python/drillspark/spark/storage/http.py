@@ -38,8 +38,8 @@ from drillspark.plugin_configs.http import HttpConfig, url_parameters
 from drillspark.spark.storage import readers
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import (
+    CatalogRead,
     catalog_said,
-    catalog_table,
     classic_jvm,
     failure_line,
     session_jvm,
@@ -48,6 +48,15 @@ from drillspark.spark.storage.record_pages import (
 TYPE = "http"
 # Spark's door (plugin_catalogs.py): the jar's catalog reading through the same HttpPages
 PLUGIN_CATALOG_CLASS = "drillspark.catalog.HttpPluginCatalog"
+
+
+def _catalog(spark: SparkSession, name: str, config: Mapping[str, Any], owner: str) -> CatalogRead:
+    """Spark Connect's reads of plugin `name` through its catalog (record_pages.CatalogRead)."""
+    return CatalogRead(
+        spark, name, PLUGIN_CATALOG_CLASS, catalog_confs(name, config), owner, HttpPluginError
+    )
+
+
 # Drill's jsonOptions -> the drill reader's JSON format options
 JSON_OPTION_NAMES = {
     "allowNanInf": "allowNanInf",
@@ -257,7 +266,7 @@ class HttpEngine(StorageEngine):
                 "drillspark jar)"
             )
         parts = (str(conn["name"]), *((str(spec["tail"]),) if spec.get("tail") else ()))
-        df = catalog_table(spark, self.name, self.config, parts, place, HttpPluginError)
+        df = _catalog(spark, self.name, self.config, place).table(parts)
         try:
             columns = df.columns  # Spark loads the table: the API is asked, the pages read
         except Exception as e:  # noqa: BLE001 - the catalog's failure, from the server

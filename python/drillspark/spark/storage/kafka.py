@@ -32,9 +32,8 @@ from pyspark.sql import functions as F
 from drillspark.plugin_configs.kafka import KafkaConfig, is_secret
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import (
+    CatalogRead,
     catalog_said,
-    catalog_table,
-    catalog_tables,
     classic_jvm,
     failure_line,
     quoted,
@@ -115,7 +114,7 @@ def topics(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list[st
     try:
         jvm = session_jvm(spark)
         if jvm is None:  # Spark Connect: the plugin's catalog lists them in the server's JVM
-            return catalog_tables(spark, name, config, (), f"kafka plugin '{name}'", KafkaError)
+            return _catalog(spark, name, config, f"kafka plugin '{name}'").tables(())
         return list(jvm.drillspark.records.KafkaPages.topics(props))
     except KafkaError:
         raise
@@ -164,6 +163,15 @@ def _flag(value: Any) -> bool:
 
 
 PLUGIN_CATALOG_CLASS = "drillspark.catalog.KafkaPluginCatalog"
+
+
+def _catalog(spark: SparkSession, name: str, config: Mapping[str, Any], owner: str) -> CatalogRead:
+    """Spark Connect's reads of plugin `name` through its catalog (record_pages.CatalogRead)."""
+    return CatalogRead(
+        spark, name, PLUGIN_CATALOG_CLASS, catalog_confs(name, config), owner, KafkaError
+    )
+
+
 # the catalog's table property holding its snapshot's end offsets (KafkaTopicTable)
 SNAPSHOT_ENDS = "drillspark.kafka.snapshotEnds"
 
@@ -286,7 +294,7 @@ class KafkaEngine(StorageEngine):
                 "reads with them)"
             )
         pushed_condition(place, pushed)  # a malformed item refused before any server call
-        df = catalog_table(spark, self.name, self.config, (topic,), place, KafkaError)
+        df = _catalog(spark, self.name, self.config, place).table((topic,))
         try:
             columns = df.columns  # Spark loads the table: the snapshot, its pages, discovery
         except Exception as e:  # the catalog's failure, from the server
@@ -371,11 +379,10 @@ def pushed_condition(place: str, pushed: Any) -> Column | None:
         column, op, value = PUSHABLE.get(item[0].lower()), item[1], item[2]
         if column is None:
             raise bad(item)
-        col = F.col(column)
         if op == "in":
             if not isinstance(value, list) or not value or not all(map(integer, value)):
                 raise bad(item)
-            return col.isin(*value)
+            return F.col(column).isin(*value)
         if not integer(value):
             raise bad(item)
         comparisons = {
@@ -385,7 +392,7 @@ def pushed_condition(place: str, pushed: Any) -> Column | None:
             ">": operator.gt,
             ">=": operator.ge,
         }
-        return comparisons[op](col, F.lit(value))
+        return comparisons[op](F.col(column), F.lit(value))
 
     def every(side: Any, item: Any) -> Column:
         if not isinstance(side, list) or not side:

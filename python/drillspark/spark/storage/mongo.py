@@ -25,10 +25,8 @@ from pyspark.sql import DataFrame, SparkSession
 from drillspark.plugin_configs.mongo import MongoConfig
 from drillspark.spark.storage.base import StorageEngine, StorageError, parsed_config
 from drillspark.spark.storage.record_pages import (
-    catalog_namespaces,
+    CatalogRead,
     catalog_said,
-    catalog_table,
-    catalog_tables,
     classic_jvm,
     failure_line,
     session_jvm,
@@ -90,7 +88,7 @@ def databases(spark: SparkSession, name: str, config: Mapping[str, Any]) -> list
     cfg = config_of(name, config)
     try:
         if session_jvm(spark) is None:  # Spark Connect: the plugin's catalog lists them
-            return catalog_namespaces(spark, name, config, f"mongo plugin '{name}'", MongoError)
+            return _catalog(spark, name, config, f"mongo plugin '{name}'").namespaces()
         return list(_jvm(spark, name).drillspark.records.MongoPages.databases(_uri(cfg)))
     except MongoError:
         raise
@@ -103,7 +101,7 @@ def collections(spark: SparkSession, name: str, config: Mapping[str, Any], db: s
     try:
         if session_jvm(spark) is None:  # Spark Connect: the plugin's catalog lists them
             owner = f"mongo plugin '{name}'"
-            return catalog_tables(spark, name, config, (db,), owner, MongoError)
+            return _catalog(spark, name, config, owner).tables((db,))
         return list(_jvm(spark, name).drillspark.records.MongoPages.collections(_uri(cfg), db))
     except MongoError:
         raise
@@ -159,6 +157,13 @@ def _named(
 
 
 PLUGIN_CATALOG_CLASS = "drillspark.catalog.MongoPluginCatalog"
+
+
+def _catalog(spark: SparkSession, name: str, config: Mapping[str, Any], owner: str) -> CatalogRead:
+    """Spark Connect's reads of plugin `name` through its catalog (record_pages.CatalogRead)."""
+    return CatalogRead(
+        spark, name, PLUGIN_CATALOG_CLASS, catalog_confs(name, config), owner, MongoError
+    )
 
 
 def catalog_confs(name: str, config: Mapping[str, Any]) -> dict[str, str]:
@@ -221,7 +226,7 @@ class MongoEngine(StorageEngine):
         (MongoPluginCatalog, in the server's JVM): the same pages (`MongoPages.plan`) and
         `drill-mongo` source with the same push-down flags as the read above, so Spark pushes
         the query's filters, columns, limit and aggregates into it alike."""
-        df = catalog_table(spark, self.name, self.config, (db, coll), place, MongoError)
+        df = _catalog(spark, self.name, self.config, place).table((db, coll))
         try:
             columns = df.columns  # Spark loads the table: the pages, discovery
         except Exception as e:  # the catalog's failure, from the server

@@ -20,19 +20,11 @@ from typing import Any
 from pyspark.sql import SparkSession
 
 from drillspark.plugin_configs.base import enabled
-from drillspark.spark.storage import file_catalogs, http, jdbc, kafka, mongo
+from drillspark.spark.storage import catalog_confs, file_catalogs, http, jdbc, kafka, mongo
 
 # type -> the module owning its catalog (catalog_confs, PLUGIN_CATALOG_CLASS); `file`: below
 CATALOGS: dict[str, ModuleType] = {"http": http, "jdbc": jdbc, "kafka": kafka, "mongo": mongo}
 OWN_CLASSES = {m.PLUGIN_CATALOG_CLASS for m in CATALOGS.values()}
-
-
-def _key(name: str) -> str:
-    return f"spark.sql.catalog.{name}"
-
-
-def _held(spark: SparkSession, name: str) -> str | None:
-    return spark.conf.get(_key(name), None)
 
 
 def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
@@ -41,52 +33,27 @@ def register(spark: SparkSession, name: str, config: Mapping[str, Any]) -> bool:
     catalog, a name Spark or another catalog class holds, a config its module refuses:
     drillspark.sql says why)."""
     owner = CATALOGS.get(str(config.get("type")))
-    if owner is None or not enabled(config):
-        return False
-    if name.lower() in file_catalogs.RESERVED or "." in name or name in file_catalogs.BUILT_IN:
-        return False
-    held = _held(spark, name)
-    if held in OWN_CLASSES | {file_catalogs.CATALOG_CLASS} and held != owner.PLUGIN_CATALOG_CLASS:
-        # the plugin's type changed: a catalog Spark already loaded under the name keeps its
-        # class and says so (PluginCatalog); one not yet loaded is loaded as the new type
-        unregister(spark, name)
-    elif held not in (None, owner.PLUGIN_CATALOG_CLASS):
+    if owner is None or not enabled(config) or not catalog_confs.may_hold(name):
         return False
     try:
         confs = owner.catalog_confs(name, config)
     except Exception:  # a config the engine refuses: drillspark.sql names the field
         return False
-    key = _key(name)
-    for old in [
-        k for k in spark.conf.getAll if k.startswith(key + ".") and k[len(key) + 1 :] not in confs
-    ]:
-        spark.conf.unset(old)
-    for k, v in confs.items():
-        spark.conf.set(f"{key}.{k}", v)
-    spark.conf.set(key, owner.PLUGIN_CATALOG_CLASS)
-    return True
+    return catalog_confs.write(spark, name, owner.PLUGIN_CATALOG_CLASS, confs)
 
 
 def unregister(spark: SparkSession, name: str) -> bool:
     """`name`'s catalog no longer serves (deleted, disabled, another type now): its confs are
     unset, so the catalog Spark keeps loaded answers that its tables are not found; False when
     it was no plugin's catalog."""
-    held = _held(spark, name)
-    if held == file_catalogs.CATALOG_CLASS:
-        return file_catalogs.unregister(spark, name)
-    if held not in OWN_CLASSES:
-        return False
-    key = _key(name)
-    for old in [k for k in spark.conf.getAll if k == key or k.startswith(key + ".")]:
-        spark.conf.unset(old)
-    return True
+    return catalog_confs.unset(spark, name)
 
 
 def follow(spark: SparkSession, name: str, config: Mapping[str, Any] | None) -> bool:
     """Plugin `name` changed (None: deleted): its catalog serves the new config, or none;
     whether it serves."""
     if config is not None and config.get("type") == "file":
-        if _held(spark, name) in OWN_CLASSES:  # was another type's
+        if catalog_confs.held(spark, name) in OWN_CLASSES:  # was another type's
             unregister(spark, name)
         return file_catalogs.follow(spark, name, config)
     if config is not None and register(spark, name, config):
@@ -104,7 +71,7 @@ def register_all(spark: SparkSession, storage: Mapping[str, Any]) -> list[str]:
     """Catalogs for the plugins of `storage` (name -> Drill's config; partial configs of
     `dfs` give it workspaces, `{"x": {"enabled": false}}` disables x); the names registered."""
     for name, config in storage.items():  # a plugin of another type before: a `file` one now
-        held = _held(spark, name) if isinstance(config, Mapping) else None
+        held = catalog_confs.held(spark, name) if isinstance(config, Mapping) else None
         if held in OWN_CLASSES and config.get("type") == "file":
             unregister(spark, name)
     done = file_catalogs.register_all(spark, storage)

@@ -5,20 +5,23 @@ is the one worth showing.
 
 Spark Connect has no JVM in this process, so there a plugin whose type is a Spark catalog
 (spark/storage/plugin_catalogs.py: its module's `catalog_confs`, which Connect takes as plain
-`spark.conf.set`) is read through that catalog of its own name: `catalog_table` registers it on
-the session and reads the table by name, `catalog_tables` / `catalog_namespaces` list it with
-Spark's SHOW. The planning (snapshot, pages, push-downs) then runs in the Connect server's JVM,
-the rule's one owner. A record plugin whose type has a catalog reads on Connect by calling these
-from its engine, as kafka.py, mongo.py and http.py do.
+`spark.conf.set`) is read through that catalog of its own name: `CatalogRead` writes its confs
+on the session (catalog_confs.write, as plugin_catalogs does) and reads a table by name or lists
+them with Spark's SHOW. The planning (snapshot, pages, push-downs) then runs in the Connect
+server's JVM, the rule's one owner. A record plugin whose type has a catalog reads on Connect
+through it from its engine, as kafka.py, mongo.py and http.py do.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
+
+from drillspark.spark.storage import catalog_confs
 
 
 def session_jvm(spark: SparkSession) -> Any:
@@ -51,64 +54,48 @@ def _unquoted(name: str) -> str:
     return name
 
 
-def _catalog(
-    spark: SparkSession,
-    name: str,
-    config: Mapping[str, Any],
-    owner: str,
-    error: type[Exception],
-) -> None:
-    """Plugin `name` as the session's Spark catalog of its name, with its current config (the
-    catalog reads its confs anew at each call), or `error` saying why it cannot be."""
-    from drillspark.spark.storage import plugin_catalogs
+@dataclass(frozen=True)
+class CatalogRead:
+    """Spark Connect's reads of plugin `name` through its Spark catalog of class `cls` with the
+    confs its engine module gives (`catalog_confs(name, config)`); a failure to become that
+    catalog is `error` naming `owner` (e.g. "kafka plugin 'k'")."""
 
-    if not plugin_catalogs.register(spark, name, config):
-        raise error(
-            f"{owner}: on Spark Connect a {config.get('type')} plugin is read through a Spark "
-            f"catalog of its name, and this session cannot have one named '{name}' (the name "
-            "is Spark's or another catalog's, or the type has no catalog)"
-        )
+    spark: SparkSession
+    name: str
+    cls: str
+    confs: Mapping[str, str]
+    owner: str
+    error: type[Exception]
 
+    def _register(self) -> None:
+        # the current config each time: the catalog reads its confs anew at each call
+        if not catalog_confs.write(self.spark, self.name, self.cls, self.confs):
+            raise self.error(
+                f"{self.owner}: on Spark Connect it is read through a Spark catalog of its "
+                f"name, and this session cannot have one named '{self.name}' (the name is "
+                "Spark's or another catalog's)"
+            )
 
-def catalog_table(
-    spark: SparkSession,
-    name: str,
-    config: Mapping[str, Any],
-    parts: tuple[str, ...],
-    owner: str,
-    error: type[Exception],
-) -> DataFrame:
-    """Spark Connect's read of plugin `name`'s table `parts` through its catalog (lazy: Spark
-    loads the table, planning its pages in the server's JVM, when the plan is analyzed)."""
-    _catalog(spark, name, config, owner, error)
-    return spark.read.table(quoted(name, *parts))
+    def table(self, parts: tuple[str, ...]) -> DataFrame:
+        """Table `parts`, lazily: Spark loads it, planning its pages in the server's JVM, when
+        the plan is analyzed."""
+        self._register()
+        return self.spark.read.table(quoted(self.name, *parts))
 
+    def _show(self, what: str, namespace: tuple[str, ...], column: str) -> list[str]:
+        self._register()
+        rows = self.spark.sql(f"SHOW {what} IN {quoted(self.name, *namespace)}").collect()
+        # SHOW NAMESPACES prints a name in backticks where it needs them; SHOW TABLES never
+        names = [str(r[column]) for r in rows]
+        return sorted(map(_unquoted, names) if what == "NAMESPACES" else names)
 
-def catalog_tables(
-    spark: SparkSession,
-    name: str,
-    config: Mapping[str, Any],
-    namespace: tuple[str, ...],
-    owner: str,
-    error: type[Exception],
-) -> list[str]:
-    """The tables of `namespace` in plugin `name`'s catalog (Spark's SHOW TABLES), sorted."""
-    _catalog(spark, name, config, owner, error)
-    rows = spark.sql(f"SHOW TABLES IN {quoted(name, *namespace)}").collect()
-    return sorted(str(r["tableName"]) for r in rows)
+    def tables(self, namespace: tuple[str, ...]) -> list[str]:
+        """The tables of `namespace` (Spark's SHOW TABLES), sorted."""
+        return self._show("TABLES", namespace, "tableName")
 
-
-def catalog_namespaces(
-    spark: SparkSession,
-    name: str,
-    config: Mapping[str, Any],
-    owner: str,
-    error: type[Exception],
-) -> list[str]:
-    """The namespaces of plugin `name`'s catalog (Spark's SHOW NAMESPACES), sorted."""
-    _catalog(spark, name, config, owner, error)
-    rows = spark.sql(f"SHOW NAMESPACES IN {quoted(name)}").collect()
-    return sorted(_unquoted(str(r["namespace"])) for r in rows)
+    def namespaces(self) -> list[str]:
+        """The catalog's namespaces (Spark's SHOW NAMESPACES), sorted."""
+        return self._show("NAMESPACES", (), "namespace")
 
 
 def failure_line(e: Exception, secrets: Iterable[str] = ()) -> str:
