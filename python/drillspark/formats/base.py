@@ -266,7 +266,7 @@ class FormatPlugin:
             tuple(sorted(options.items())),
             with_path,
             tuple(wanted),
-            tuple(files),
+            tuple(request.paths),  # not its files: a folder's new file replaces the read
         )
         try:
             df = file_stamps.kept(spark, shape, found, lambda: reader.load(files))

@@ -11,7 +11,6 @@ import os
 import re
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -107,7 +106,7 @@ def read_json(
 
 
 # The `drill` source's DataFrame of a JSON table read with full discovery is kept per session
-# while nothing under its paths changed (stamps.py; as Parquet's _READS below): a BI tool's
+# while nothing under its paths changed (stamps.py, as Parquet's below): a BI tool's
 # chart sent again skips the source's schema discovery (a pass over the files) and Spark's
 # analysis of the load, about 25 ms of a 0.25 s chart (#37). A sampled read (single_pass) is
 # built each time: its misfit reads again with other options.
@@ -180,28 +179,6 @@ def read_parquet(
     return df
 
 
-# The DataFrame read from a set of Parquet files, per session, while none of the files changed:
-# a warm query skips the source's footer reads and Spark's analysis of the load. Keyed by each
-# file's stat (size, modification and change time, inode: a rewrite, even with its modification
-# time set back, changes the change time); the newest 64 sets kept.
-_READS: weakref.WeakKeyDictionary[SparkSession, OrderedDict[tuple, DataFrame]] = (
-    weakref.WeakKeyDictionary()
-)
-_READS_KEPT = 64
-_READS_LOCK = threading.Lock()
-
-
-def _stamps(files: Sequence[str]) -> tuple | None:
-    """Each file's stat, or None when one cannot be read (then nothing is cached)."""
-    try:
-        return tuple(
-            (f, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-            for f, st in ((f, os.stat(f)) for f in files)
-        )
-    except (OSError, ValueError):
-        return None
-
-
 def read_parquet_files(
     spark: SparkSession,
     files: Sequence[str],
@@ -210,15 +187,18 @@ def read_parquet_files(
 ) -> DataFrame:
     """The `drill-parquet` table of `files` (kept while they are unchanged); with `with_path`
     the last column, `PATH_COL`, is each row's file URI (for the implicit columns)."""
-    stamps = _stamps(files)
-    key = (auto_correct_dates, with_path, stamps)
-    if stamps is not None:
-        with _READS_LOCK:
-            kept = _READS.setdefault(spark, OrderedDict())
-            df = kept.get(key)
-            if df is not None:
-                kept.move_to_end(key)
-                return df
+    # kept per session while none of the files changed (stamps.py): a warm query skips the
+    # source's footer reads and Spark's analysis of the load
+    found = file_stamps.tree_stamps(files)
+    shape = ("drill-parquet", auto_correct_dates, with_path, tuple(files))
+    return file_stamps.kept(
+        spark, shape, found, lambda: _parquet(spark, files, auto_correct_dates, with_path)
+    )
+
+
+def _parquet(
+    spark: SparkSession, files: Sequence[str], auto_correct_dates: bool, with_path: bool
+) -> DataFrame:
     reader = spark.read.format("drill-parquet").option(
         "autoCorrectCorruptDates", "true" if auto_correct_dates else "false"
     )
@@ -227,16 +207,11 @@ def read_parquet_files(
         df.schema  # noqa: B018 - the footers' refusal here, not at the first action
     except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
         raise ReadError(describe(e)) from None
-    if with_path:
-        # the file Spark's scan is reading (set by its file reader, also under the grouped
-        # and converting scans); only when asked, as it stops filters below it
-        df = df.select(*[F.col(quote(n)) for n in df.columns], F.input_file_name().alias(PATH_COL))
-    if stamps is not None:
-        with _READS_LOCK:
-            kept[key] = df
-            while len(kept) > _READS_KEPT:
-                kept.popitem(last=False)
-    return df
+    if not with_path:
+        return df
+    # the file Spark's scan is reading (set by its file reader, also under the grouped and
+    # converting scans); only when asked, as it stops filters below it
+    return df.select(*[F.col(quote(n)) for n in df.columns], F.input_file_name().alias(PATH_COL))
 
 
 # The table as a query sees it (implicit columns, the named columns) per DataFrame `parquet`

@@ -1,7 +1,6 @@
 """What a read of local files is kept by (#37): the stat of every file and folder it reads, so
 that a DataFrame read from them is reused only while none changed. The JSON and format reads
-keep theirs here (per Spark session, the newest `KEPT` of each session); Parquet's reads keep
-theirs in readers.py, by the stat of each file."""
+and Parquet reads keep theirs here (per Spark session, the newest `KEPT` of each session)."""
 
 from __future__ import annotations
 
@@ -20,6 +19,27 @@ KEPT = 64
 RACY_NS = 2_000_000_000
 # a tree of more entries is not kept: walking it each statement would cost more than it saves
 MAX_ENTRIES = 2_000
+# file systems whose stat another machine's write need not change at once (cached attributes)
+# or at all (FUSE mounts answer what their daemon says): a tree on one is never kept
+SHARED_FS = frozenset(
+    {
+        "nfs",
+        "nfs4",
+        "cifs",
+        "smb3",
+        "smbfs",
+        "9p",
+        "ceph",
+        "glusterfs",
+        "lustre",
+        "gpfs",
+        "afs",
+        "virtiofs",
+        "vboxsf",
+        "fuse",
+        "fuseblk",
+    }
+)
 _LOCK = threading.Lock()
 _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
 
@@ -27,14 +47,18 @@ _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.Weak
 def tree_stamps(paths: Sequence[str]) -> tuple | None:
     """The stat of every file and folder under local `paths` (a folder's own: an entry added,
     removed or renamed changes it), or None when they cannot all be known or trusted: a path of
-    another file system, a glob, a symbolic link inside a folder, an entry gone while walked,
-    more than MAX_ENTRIES entries, an entry changed within RACY_NS."""
+    another file system, a glob, a path on a shared or FUSE mount (SHARED_FS), a symbolic link
+    inside a folder, an entry gone while walked, more than MAX_ENTRIES entries, an entry
+    changed within RACY_NS."""
     now = time.time_ns()
     out: list[tuple] = []
+    mounts = _mounts()
     try:
         for p in paths:
             local = p.removeprefix("file://").removeprefix("file:")
             if ("://" in p and not p.startswith("file:")) or any(c in local for c in "*?[{"):
+                return None
+            if shared_mount(os.path.realpath(local), mounts):
                 return None
             out.append(_stamp(local))
             if not os.path.isdir(local):
@@ -51,6 +75,32 @@ def tree_stamps(paths: Sequence[str]) -> tuple | None:
     if any(max(entry[2], entry[3]) >= now - RACY_NS for entry in out):
         return None
     return tuple(out)
+
+
+def _mounts() -> list[tuple[str, str]]:
+    """(mount point, file system type) of this process's mounts; none known off Linux."""
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 3:  # octal escapes: a space in a mount point is \040
+            out.append((fields[1].replace("\\040", " "), fields[2]))
+    return out
+
+
+def shared_mount(path: str, mounts: Sequence[tuple[str, str]]) -> bool:
+    """Whether absolute `path` lies on a mount whose type is in SHARED_FS or any `fuse.*`
+    (the innermost mount holding it decides)."""
+    best, kind = "", ""
+    for point, fs in mounts:
+        inside = path == point or path.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best):
+            best, kind = point, fs
+    return kind in SHARED_FS or kind.startswith("fuse.")
 
 
 def _stamp(path: str) -> tuple:
