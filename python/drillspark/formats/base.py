@@ -242,34 +242,34 @@ class FormatPlugin:
         with_path = dir_depth(request.paths, files) > 0 or any(
             n.lower() in FILE_COLUMNS for n in request.implicit
         )
-        reader = (
-            spark.read.format(self.SOURCE)
-            .options(**self.source_options(request.config))
-            .options(**dict(request.source_options))
-            .option(PATH_COLUMN, "true" if with_path else "false")
-        )
+        named = {n.lower() for n in request.names}
+        wanted = [m for m in self.METADATA_COLUMNS if m in named]
+        options = {
+            **self.source_options(request.config),
+            **dict(request.source_options),
+            PATH_COLUMN: "true" if with_path else "false",
+        }
         if any("://" in p and not p.startswith("file:") for p in request.paths):
             # a folder of another file system (s3a://, hdfs://) is listed by the source alone:
             # it gives the dirN columns too (a local one's come from `with_implicit`)
-            reader = reader.option("dirColumns", "true")
-        named = {n.lower() for n in request.names}
-        wanted = [m for m in self.METADATA_COLUMNS if m in named]
+            options["dirColumns"] = "true"
         if wanted:
-            reader = reader.option("metadataColumns", ",".join(wanted))
+            options["metadataColumns"] = ",".join(wanted)
+
+        def load() -> DataFrame:  # built on a miss alone: each option is a py4j round trip
+            return spark.read.format(self.SOURCE).options(**options).load(files)
+
         # kept per session while nothing under the table's paths changed (stamps.py): a chart
         # sent again skips the source's schema inference (a text file's header) and Spark's
         # analysis of the load (#37)
         found = file_stamps.tree_stamps(request.paths)
-        options = {**self.source_options(request.config), **dict(request.source_options)}
         shape = (
             self.SOURCE,
             tuple(sorted(options.items())),
-            with_path,
-            tuple(wanted),
             tuple(request.paths),  # not its files: a folder's new file replaces the read
         )
         try:
-            df = file_stamps.kept(spark, shape, found, lambda: reader.load(files))
+            df = file_stamps.kept(spark, shape, found, load)
         except Exception as e:  # noqa: BLE001 - the source's refusal, as one paragraph
             raise FormatError(describe(e)) from None
         df = self.loaded(df, request)
