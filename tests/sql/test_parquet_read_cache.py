@@ -1,7 +1,9 @@
 """A Parquet table read again while its files are unchanged reuses the first read's DataFrame
-(spark/storage/readers.py): a warm query skips the `drill-parquet` source's footer reads. A
-changed file is read again, even when rewritten with the same length and its modification time
-set back (the key holds the change time and inode too)."""
+(spark/storage/readers.py, by stamps.py's rule as JSON and text tables): a warm query skips the
+`drill-parquet` source's footer reads. A changed file is read again, even when rewritten with
+the same length and its modification time set back (the key holds the change time and inode
+too). Files changed within stamps.RACY_NS are never kept: the tests that keep a read set that
+window to 0."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import os
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
+from drillspark.spark.storage import stamps
 from drillspark.spark.storage.readers import read_parquet_files as read_parquet
 from drillspark.sql import SqlEngine, SqlSession
 
@@ -18,7 +22,21 @@ def write(path, values: list[int]) -> None:
     pq.write_table(pa.table({"k": pa.array(values, pa.int64())}), str(path))
 
 
-def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(spark, tmp_path):
+@pytest.fixture
+def no_racy_window(monkeypatch):
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+
+
+def test_a_file_written_just_now_is_read_again(spark, tmp_path, monkeypatch):
+    monkeypatch.setattr(stamps, "RACY_NS", 3600 * 10**9)  # no race with a slow first read
+    f = tmp_path / "t.parquet"
+    write(f, [1, 2, 3])
+    assert read_parquet(spark, [str(f)]) is not read_parquet(spark, [str(f)])
+
+
+def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(
+    spark, tmp_path, no_racy_window
+):
     f = tmp_path / "t.parquet"
     write(f, [1, 2, 3])
     first = read_parquet(spark, [str(f)])
@@ -32,6 +50,22 @@ def test_unchanged_files_reuse_the_read_changed_ones_are_read_again(spark, tmp_p
     again = read_parquet(spark, [str(f)])
     assert again is not first
     assert sorted(r.k for r in again.select("k").collect()) == [7, 8, 9]
+    # one kept read per shape (dates corrected or not), the newest: the rewrite replaced one
+    assert len([k for k in stamps._KEPT[spark] if str(f) in str(k)]) == 2
+
+
+def test_a_query_reads_a_changed_parquet_file_again(spark, tmp_path, no_racy_window):
+    f = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"a": [1, 2]}), f)
+    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+
+    def answer() -> list[dict]:
+        return engine.execute("SELECT * FROM dfs.data.`p.parquet` ORDER BY 1")[-1].rows()
+
+    assert answer() == [{"a": 1}, {"a": 2}]
+    assert answer() == [{"a": 1}, {"a": 2}]
+    pq.write_table(pa.table({"b": [3, 4]}), f)
+    assert answer() == [{"b": 3}, {"b": 4}]
 
 
 def test_a_self_join_of_one_parquet_table_reads_both_sides(spark, tmp_path):

@@ -163,23 +163,3 @@ def test_a_text_folder_keeps_one_read_as_files_are_added(spark, tmp_path, no_rac
     # one kept read for the folder, the newest, not one per set of its files
     shapes = [k for k in stamps._KEPT[spark] if str(d) in str(k)]
     assert len(shapes) == 1
-
-
-def test_a_parquet_table_is_kept_until_its_file_changes(spark, tmp_path, no_racy_window):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    f = tmp_path / "p.parquet"
-    pq.write_table(pa.table({"a": [1, 2]}), f)
-    engine = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
-
-    def answer() -> list[dict]:
-        return engine.execute("SELECT * FROM dfs.data.`p.parquet` ORDER BY 1")[-1].rows()
-
-    assert answer() == [{"a": 1}, {"a": 2}]
-    kept = [k for k in stamps._KEPT[spark] if str(f) in str(k)]
-    assert len(kept) == 1
-    assert answer() == [{"a": 1}, {"a": 2}]
-    pq.write_table(pa.table({"b": [3, 4]}), f)
-    assert answer() == [{"b": 3}, {"b": 4}]
-    assert len([k for k in stamps._KEPT[spark] if str(f) in str(k)]) == 1
