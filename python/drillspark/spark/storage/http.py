@@ -97,7 +97,8 @@ def request_spec(name: str, config: Mapping[str, Any], conn: Mapping[str, Any]) 
         "plugin": name,
         "connection": conn["name"],
         "url": str(conn["url"]),
-        "urlParams": url_parameters(str(conn["url"])),
+        # the names alone: a default stays in the url's text (the catalog's redacted `url`)
+        "urlParams": list(url_parameters(str(conn["url"]))),
         "requireTail": conn.get("requireTail") is True,
         "method": str(conn.get("method") or "GET").upper(),
         "headers": {str(k): str(v) for k, v in (conn.get("headers") or {}).items()},
@@ -416,7 +417,7 @@ def check_url_parameters(
         "url": str(conn["url"]),
         "requireTail": conn.get("requireTail") is True,
         "tail": selection.get("tail"),
-        "urlParams": declared,
+        "urlParams": list(declared),
         "urlValues": {
             k: v for k, v in (selection.get("params") or {}).items() if k.lower() in folded
         },
@@ -424,7 +425,7 @@ def check_url_parameters(
     try:
         jvm.drillspark.records.HttpPages.url(json.dumps(spec, default=str))
     except Exception as e:  # noqa: BLE001 - the extension's refusal, as one paragraph
-        raise HttpPluginError(_jvm_message(e)) from None
+        raise HttpPluginError(_jvm_message(e, _secrets(name, config))) from None
 
 
 def pushable_params(config: Mapping[str, Any], connection: str) -> dict[str, str]:
