@@ -591,7 +591,9 @@ def http_scan(
     try:
         http.check_url_parameters(low.session._spark(), name, config, selection)
     except http.HttpPluginError as e:
-        raise low.fail(str(e), node, TableNotFoundError) from None
+        # at the table's place; not "Table not found" (the table is there: its request lacks
+        # a value; Drill 1.22 calls it a PARSE ERROR)
+        raise low.fail(str(e), node) from None
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     return Rel(low.builder.add(Scan(storage_engine=name, selection=selection), node), None)
 
