@@ -247,14 +247,18 @@ class HttpEngine(StorageEngine):
         """Spark Connect: the connection as a table of the plugin's catalog (HttpPluginCatalog,
         in the server's JVM: the same HttpPages read and reader). The catalog's table is the
         connection's request as configured: a read that would change the request (WHERE
-        parameters, a LIMIT sent as `limitQueryParam`) is refused rather than answered with
-        another request's rows. A LIMIT a paginator would stop early at is left to Spark (the
-        same rows, all pages asked)."""
+        parameters, URL parameters given by the WHERE clause, a LIMIT sent as
+        `limitQueryParam`) is refused rather than answered with another request's rows; URL
+        parameters with defaults (`{name=default}`) are read with them. A LIMIT a paginator
+        would stop early at is left to Spark (the same rows, all pages asked)."""
         place = f"http plugin '{self.name}', connection '{conn['name']}'"
         refused = []
         if spec["params"]:
             names = ", ".join(sorted(spec["params"]))
             refused.append(f"WHERE parameters sent in the request ({names})")
+        if spec["urlValues"]:
+            names = ", ".join(sorted(spec["urlValues"]))
+            refused.append(f"URL parameters filled from the WHERE clause ({names})")
         if spec["limit"] is not None and spec.get("limitQueryParam"):
             refused.append(
                 f"a LIMIT sent in the request (limitQueryParam {spec['limitQueryParam']})"
