@@ -123,17 +123,58 @@ def test_a_parameter_with_no_value_is_drills_error_at_its_place(engine, api, sql
 @pytest.mark.parametrize(
     "sql",
     [
+        "SELECT * FROM api.gh WHERE 'a' = org",
+        "SELECT * FROM api.gh g WHERE g.org = 'a'",
+        "SELECT * FROM api.gh WHERE (org = 'a')",
+        "SELECT * FROM api.gh WHERE (org = 'a' AND (n > 0)) AND n < 9",
+        "SELECT * FROM api.gh WHERE org = 'a' AND (n = 1 OR n = 2)",
+        "WITH t AS (SELECT * FROM api.gh WHERE org = 'a') SELECT * FROM t",
+        "SELECT * FROM (SELECT * FROM api.gh WHERE org = 'a') s",
+    ],
+)
+def test_the_where_forms_pushed(engine, api, sql):
+    """`name = literal` ANDed at the top of the WHERE of the SELECT that reads the connection
+    alone (either side, qualified, in parentheses; that SELECT may be a WITH's or a
+    subquery's); the other conditions stay filters (docs/storage.md)."""
+    api.clear()
+    assert {r["path"] for r in rows(engine, sql)} == {"/orgs/a/repos"}
+    assert [r.split(" ")[1] for r in api.requests()] == ["/orgs/a/repos"]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
         "SELECT * FROM api.ghd WHERE org = 'a' OR org = 'b'",
         "SELECT * FROM api.ghd WHERE org LIKE 'a%'",
+        "SELECT * FROM api.ghd WHERE org = -5",
+        "SELECT * FROM api.ghd WHERE org = true",
+        "SELECT * FROM api.ghd WHERE org IN ('a')",
+        "SELECT * FROM api.ghd g JOIN api.ghd h ON g.n = h.n AND g.org = 'a'",
+        "SELECT * FROM api.ghd g JOIN api.ghd h ON g.n = h.n WHERE g.org = 'a'",
+        "WITH t AS (SELECT * FROM api.ghd) SELECT * FROM t WHERE org = 'a'",
+        "SELECT * FROM (SELECT * FROM api.ghd) s WHERE org = 'a'",
     ],
 )
 def test_a_where_form_not_pushed_leaves_the_default_and_filters(engine, api, sql):
-    """An OR, a LIKE: not pushed (docs/storage.md); the url's default is asked and the
-    condition filters the rows (the API has no `org` column: none left), never a request made
-    of a guessed value."""
+    """An OR, a LIKE, a negative number, a boolean, IN, a join, a WITH's or a subquery's outer
+    WHERE: not pushed (docs/storage.md); the url's default is asked and the condition filters
+    the rows (the API has no `org` column: none left), never a request made of a guessed
+    value. Without a default: Drill's error (test_a_parameter_with_no_value_...)."""
     api.clear()
     assert rows(engine, sql) == []
-    assert [r.split(" ")[1] for r in api.requests()] == ["/orgs/apache/repos"]
+    assert {r.split(" ")[1] for r in api.requests()} == {"/orgs/apache/repos"}
+
+
+def test_a_views_outer_where_is_not_pushed(spark, api, tmp_path):
+    engine = SqlEngine(
+        spark, SqlSession(workspaces={"tmp": str(tmp_path)}, plugins={"api": plugin(api)})
+    )
+    engine.execute("CREATE VIEW dfs.tmp.gh_all AS SELECT * FROM api.ghd")
+    engine.execute("CREATE VIEW dfs.tmp.gh_a AS SELECT * FROM api.ghd WHERE org = 'a'")
+    api.clear()
+    assert rows(engine, "SELECT * FROM dfs.tmp.gh_all WHERE org = 'a'") == []
+    assert {r["path"] for r in rows(engine, "SELECT * FROM dfs.tmp.gh_a")} == {"/orgs/a/repos"}
+    assert [r.split(" ")[1] for r in api.requests()] == ["/orgs/apache/repos", "/orgs/a/repos"]
 
 
 @pytest.mark.parametrize(
