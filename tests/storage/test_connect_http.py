@@ -3,8 +3,9 @@ catalog of its own name (HttpPluginCatalog, spark/storage/http.py's `_catalog_re
 the tests' real HTTP API (tests/storage/http_api.py): a local Connect server in its own process
 (tests/storage/connect_records.py) answers JSON, paginated, CSV and requireTail connections as
 this process's classic session does; a read the catalog cannot send as asked (a WHERE
-parameter, a LIMIT into `limitQueryParam`) is refused naming the plugin, the connection and the
-classic session it needs; a failing API names the plugin without the password. The long tier
+parameter, a URL parameter's value from the WHERE clause, a LIMIT into `limitQueryParam`) is
+refused naming the plugin, the connection and the classic session it needs (a URL parameter's
+default is read); a failing API names the plugin without the password. The long tier
 (`deploy`): a Connect server."""
 
 from __future__ import annotations
@@ -36,12 +37,16 @@ QUERIES = {
     "xml": "SELECT * FROM cwebmore.xml2",
     "limited_all": "SELECT * FROM cwebmore.limited",  # limitQueryParam, no LIMIT
     "schemas": "SHOW DATABASES LIKE 'cweb.%'",
+    "url_default": "SELECT path, n FROM cweb.ghdefault",  # a URL parameter's default
 }
 ERRORS = {
     "param": "SELECT * FROM cweb.search WHERE q = 'x'",
     "limit": "SELECT * FROM cwebmore.limited LIMIT 2",
     "fail": "SELECT * FROM cweb.failsecure",
     "host": "SELECT * FROM cweb.bare.`@127.0.0.1:1/x`",
+    "url_param": "SELECT * FROM cweb.ghparam WHERE org = 'connectorg'",
+    # a default the catalog would ask instead of the WHERE's value (another request's rows)
+    "url_param_default": "SELECT * FROM cweb.ghdefault WHERE org = 'connectorg'",
 }
 
 
@@ -60,6 +65,12 @@ def storage(spark, api) -> Iterator[dict[str, Any]]:
     web["connections"].update(
         {
             "csv": {"url": api.url, "requireTail": True, "inputType": "csv"},
+            "ghparam": {"url": api.url + "orgs/{org}/repos", "requireTail": False},
+            "ghdefault": {
+                "url": api.url + "orgs/{org=apache}/repos",
+                "requireTail": False,
+                "dataPath": "results",
+            },
             "failsecure": {
                 "url": api.url + "fail",
                 "requireTail": False,
@@ -158,3 +169,18 @@ def test_what_a_connect_read_asks(on_connect):
         sorted(set(offsets)) == [f"GET /offsets?offset={o}&limit=2 key=" for o in (0, 2, 4)]
         and len(offsets) == 6
     )
+
+
+def test_connect_refuses_a_url_parameter_from_the_where_clause(on_connect):
+    """The catalog's table is the connection's request as configured: a URL parameter the
+    WHERE clause would fill is refused by name, nothing asked of the API; a url whose
+    parameters all have defaults reads (`url_default`, answered as a classic session)."""
+    for key, conn in (("url_param", "ghparam"), ("url_param_default", "ghdefault")):
+        error = on_connect["errors"][key]
+        assert error is not None and error["class"] == "HttpPluginError"
+        message = error["message"]
+        assert f"http plugin 'cweb', connection '{conn}'" in message
+        assert "URL parameters filled from the WHERE clause (org)" in message
+        assert "classic Spark session" in message
+    assert not [r for r in on_connect["asked"] if "/orgs/connectorg/" in r]
+    assert {r[0] for r in on_connect["answers"]["url_default"]["rows"]} == {"/orgs/apache/repos"}

@@ -79,13 +79,46 @@ _SECRET_KEYS = ("password", "proxyPassword", "clientSecret", "accessToken", "ref
 
 
 # Drill's URL parameters (1.20): `{name}` or `{name=default}` in a connection's `url`, filled
-# from a WHERE clause's `name = value` (else the default) when the URL is requested
-_URL_PARAMETER = re.compile(r"\{([^{}=]+)(?:=([^{}]*))?\}")
+# from a WHERE clause's `name = value` (else the default) when the URL is requested. A name is
+# ASCII letters, digits and _ (Drill 1.22's `\w+`), spaces around it allowed; the same regex
+# text as the extension's records.HttpRequest.UrlParameter (a test compares the two).
+_URL_PARAMETER = re.compile(r"\{ *([A-Za-z0-9_]+) *(?:=([^{}]*))?\}")
+# a brace left once the parameters are taken out: `{a-b}`, `{é}`, a lone `{` or `}`
+_STRAY_BRACE = re.compile(r"\{[^{}]*\}?|\}")
 
 
 def url_parameters(url: str) -> dict[str, str | None]:
     """The URL parameters of a connection's `url`: name -> its default (None: none)."""
-    return {m[1].strip(): m[2] for m in _URL_PARAMETER.finditer(url)}
+    return {m[1]: m[2] for m in _URL_PARAMETER.finditer(url)}
+
+
+def _check_url(where: str, url: str) -> None:
+    """A connection's url: an http(s) URL Python can take apart (host, port), no URL parameter
+    in its host or port, and no brace but its URL parameters' (Drill 1.22 leaves `{a-b}` in the
+    URL it asks; here a brace is not a URL's character, so the config says so now)."""
+    if not url.lower().startswith(("http://", "https://")):
+        raise PluginConfigError(f"{where}: 'url' must be an http:// or https:// URL")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port that is no number, or out of range, raises here
+    except ValueError as e:  # its reason names no password: Python's words on the URL's form
+        raise PluginConfigError(f"{where}: 'url' is not a valid URL ({e})") from None
+    if "{" in parts.netloc or "}" in parts.netloc:
+        # a value from SQL in the host would contact a host the config does not name
+        raise PluginConfigError(
+            f"{where}: a URL parameter ({{name}}) is taken in the url's path and query "
+            "only, not in its host or port (only the configured host is contacted)"
+        )
+    if not parts.hostname:
+        raise PluginConfigError(f"{where}: 'url' is not a valid URL (it names no host)")
+    rest = url[url.index(parts.netloc) + len(parts.netloc) :]
+    stray = _STRAY_BRACE.search(_URL_PARAMETER.sub("", rest))
+    if stray:
+        raise PluginConfigError(
+            f"{where}: '{stray[0]}' in the url is not a URL parameter: a parameter is {{name}} "
+            "or {name=default}, its name ASCII letters, digits and _ (as Drill's); a brace meant "
+            "as itself is written %7B or %7D"
+        )
 
 
 _KIND_NAMES = {"dict": "an object", "list": "a list", "int": "a number", "bool": "a boolean"}
@@ -143,15 +176,7 @@ class HttpConfig(PluginConfig):
             _check_fields(where, spec, CONNECTION_FIELDS)
             if not spec.get("url"):
                 raise PluginConfigError(f"{where}: field 'url' is required")
-            url = str(spec["url"])
-            if not url.lower().startswith(("http://", "https://")):
-                raise PluginConfigError(f"{where}: 'url' must be an http:// or https:// URL")
-            if "{" in urlsplit(url).netloc or "}" in urlsplit(url).netloc:
-                # a value from SQL in the host would contact a host the config does not name
-                raise PluginConfigError(
-                    f"{where}: a URL parameter ({{name}}) is taken in the url's path and query "
-                    "only, not in its host or port (only the configured host is contacted)"
-                )
+            _check_url(where, str(spec["url"]))
             method = str(spec.get("method") or "GET").upper()
             if method not in METHODS:
                 raise PluginConfigError(f"{where}: 'method' must be GET or POST, not {method!r}")

@@ -591,6 +591,8 @@ def http_scan(
     try:
         http.check_url_parameters(low.session._spark(), name, config, selection)
     except http.HttpPluginError as e:
+        # at the table's place; not "Table not found" (the table is there: its request lacks
+        # a value; Drill 1.22 calls it a PARSE ERROR)
         raise low.fail(str(e), node) from None
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     return Rel(low.builder.add(Scan(storage_engine=name, selection=selection), node), None)
@@ -712,7 +714,7 @@ def _push_params(table: exp.Expr, params: dict[str, str]) -> dict[str, str]:
     if where is None:
         return {}
     names = {fold(table.alias_or_name)}
-    conjuncts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+    conjuncts = _conjuncts(where.this)
     pushed: dict[str, str] = {}
     kept = []
     for c in conjuncts:
@@ -732,6 +734,15 @@ def _push_params(table: exp.Expr, params: dict[str, str]) -> dict[str, str]:
     if pushed:
         select.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
     return pushed
+
+
+def _conjuncts(cond: exp.Expr) -> list[exp.Expr]:
+    """The ANDed conditions of a WHERE, parentheses around them or around ANDs taken off
+    (`(a = 'x' AND (b = 'y'))` is `a = 'x'`, `b = 'y'`)."""
+    cond = cond.unnest()
+    if isinstance(cond, exp.And):
+        return [*_conjuncts(cond.left), *_conjuncts(cond.right)]
+    return [cond]
 
 
 def _temporary_scan(low: Lowering, name: str, node: exp.Expr) -> Rel | None:

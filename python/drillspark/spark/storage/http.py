@@ -97,7 +97,8 @@ def request_spec(name: str, config: Mapping[str, Any], conn: Mapping[str, Any]) 
         "plugin": name,
         "connection": conn["name"],
         "url": str(conn["url"]),
-        "urlParams": url_parameters(str(conn["url"])),
+        # the names alone: a default stays in the url's text (the catalog's redacted `url`)
+        "urlParams": list(url_parameters(str(conn["url"]))),
         "requireTail": conn.get("requireTail") is True,
         "method": str(conn.get("method") or "GET").upper(),
         "headers": {str(k): str(v) for k, v in (conn.get("headers") or {}).items()},
@@ -246,14 +247,18 @@ class HttpEngine(StorageEngine):
         """Spark Connect: the connection as a table of the plugin's catalog (HttpPluginCatalog,
         in the server's JVM: the same HttpPages read and reader). The catalog's table is the
         connection's request as configured: a read that would change the request (WHERE
-        parameters, a LIMIT sent as `limitQueryParam`) is refused rather than answered with
-        another request's rows. A LIMIT a paginator would stop early at is left to Spark (the
-        same rows, all pages asked)."""
+        parameters, URL parameters given by the WHERE clause, a LIMIT sent as
+        `limitQueryParam`) is refused rather than answered with another request's rows; URL
+        parameters with defaults (`{name=default}`) are read with them. A LIMIT a paginator
+        would stop early at is left to Spark (the same rows, all pages asked)."""
         place = f"http plugin '{self.name}', connection '{conn['name']}'"
         refused = []
         if spec["params"]:
             names = ", ".join(sorted(spec["params"]))
             refused.append(f"WHERE parameters sent in the request ({names})")
+        if spec["urlValues"]:
+            names = ", ".join(sorted(spec["urlValues"]))
+            refused.append(f"URL parameters filled from the WHERE clause ({names})")
         if spec["limit"] is not None and spec.get("limitQueryParam"):
             refused.append(
                 f"a LIMIT sent in the request (limitQueryParam {spec['limitQueryParam']})"
@@ -416,7 +421,7 @@ def check_url_parameters(
         "url": str(conn["url"]),
         "requireTail": conn.get("requireTail") is True,
         "tail": selection.get("tail"),
-        "urlParams": declared,
+        "urlParams": list(declared),
         "urlValues": {
             k: v for k, v in (selection.get("params") or {}).items() if k.lower() in folded
         },
@@ -424,7 +429,7 @@ def check_url_parameters(
     try:
         jvm.drillspark.records.HttpPages.url(json.dumps(spec, default=str))
     except Exception as e:  # noqa: BLE001 - the extension's refusal, as one paragraph
-        raise HttpPluginError(_jvm_message(e)) from None
+        raise HttpPluginError(_jvm_message(e, _secrets(name, config))) from None
 
 
 def pushable_params(config: Mapping[str, Any], connection: str) -> dict[str, str]:

@@ -66,21 +66,30 @@ final case class HttpRequest(spec: ObjectNode) {
     u
   }
 
-  /** `url` with Drill's URL parameters (`{name}`, `{name=default}`: `urlParams`, found by
-   * plugin_configs/http.py in the path and query alone) filled, each by the WHERE clause's value
-   * (`urlValues`, names in any case) else its default, encoded as one path segment (a value
-   * cannot add a `/`, `?` or `#`); one with neither is Drill's error. */
+  /** `url` with Drill's URL parameters (`{name}`, `{name=default}`: `urlParams`, their names, found
+   * by plugin_configs/http.py in the path and query alone) filled, each by the WHERE clause's value
+   * (`urlValues`, names in any case) else the default its `{name=default}` writes, encoded as one
+   * path segment (a value cannot add a `/`, `?` or `#`); one with neither is Drill's error, and so
+   * is a value '', '.' or '..' in the path (it would change the path: `/orgs//repos`,
+   * `/orgs/../repos`), refused before anything is asked. */
   private def filled(url: String): String = {
-    val declared = fields("urlParams").map(_._1)
-    if (declared.isEmpty) url
+    val declared = Option(spec.get("urlParams")).exists(n => n.isArray && !n.isEmpty)
+    if (!declared) url
     else {
       val values = fields("urlValues")
+      // where the query starts (a `?` in a parameter's default is none)
+      val bare = HttpRequest.UrlParameter.replaceAllIn(url, m => "_" * m.matched.length)
+      val query = bare.indexOf('?') match { case -1 => url.length case i => i }
       HttpRequest.UrlParameter.replaceAllIn(url, m => {
-        val name = m.group(1).trim
+        val name = m.group(1)
         val value = values.find(_._1.equalsIgnoreCase(name)).map(v => HttpRequest.asText(v._2))
           .orElse(Option(m.group(2))).getOrElse(throw new DrillScanException(s"http plugin '$plugin', connection " +
             s"'$connection': API Query with URL Parameters must be populated: give $name in the WHERE clause " +
-            s"($name = '...') or a default in the connection's url ({$name=...})"))
+            s"of a drillspark.sql query ($name = '...') or a default in the connection's url ({$name=...})"))
+        if (m.start < query && (value.isEmpty || value == "." || value == ".."))
+          throw new DrillScanException(s"http plugin '$plugin', connection '$connection': URL parameter " +
+            s"$name cannot be '$value' (in the url's path an empty value, . or .. would change the path, " +
+            s"as /a//b or /a/../b); nothing was requested")
         scala.util.matching.Regex.quoteReplacement(HttpUrls.encode(value).replace("+", "%20"))
       })
     }
@@ -164,8 +173,9 @@ final case class HttpRequest(spec: ObjectNode) {
 object HttpRequest {
   private[records] val Json = new ObjectMapper()
   private val Escape = "a space, |, \", {, }, ^, ` or a % not starting an escape is written %XX"
-  // a URL parameter: {name} or {name=default} (plugin_configs/http.py's url_parameters)
-  private val UrlParameter = """\{([^{}=]+)(?:=([^{}]*))?\}""".r
+  // a URL parameter: {name} or {name=default}, a name of ASCII letters, digits and _ (Drill's \w+);
+  // the same text as plugin_configs/http.py's _URL_PARAMETER (a test compares the two)
+  private val UrlParameter = """\{ *([A-Za-z0-9_]+) *(?:=([^{}]*))?\}""".r
 
   def parse(spec: String): HttpRequest = Json.readTree(spec) match {
     case o: ObjectNode => HttpRequest(o)
