@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from drillspark.options import REGISTRY
@@ -34,6 +34,7 @@ def run(
     classpath: Sequence[str] | None = None,
     workspaces: Mapping[str, Any] | None = None,
     progress: ProgressCallback | bool | None = None,
+    reuse: Hashable | None = None,
 ) -> DrillResult:
     """Run a Drill logical plan and return its result.
 
@@ -49,6 +50,9 @@ def run(
     progress:  reports while the result's rows are computed, as for `drillspark.sql`: a
                callable taking a ProgressInfo, True (a line on stderr), False, or None (the
                line inside IPython, nothing elsewhere)
+    reuse:     the caller's part of the key under which the plan's translation is kept while
+               the local files it read are unchanged (spark/plan_reuse.py; the server passes
+               its user); None translates every time
     """
     from drillspark.progress import resolve
 
@@ -88,10 +92,26 @@ def run(
 
     # a limit stops the reads early, before what the samples missed
     limited = any(isinstance(op, lp.Limit) for op in parsed.operators)
-    translator, df, written, reads = build(not limited)
-    if reads is not None and reads.sampled and reads.missed:
-        # it names what its samples lack: only a full discovery can tell the read NULL
-        translator, df, written, reads = build(False)
+    from drillspark.spark import plan_reuse
+    from drillspark.spark.storage import stamps
+
+    kept_as = None
+    if reuse is not None:
+        setup = [plan_storage, storage, classpath, workspaces]
+        kept_as = plan_reuse.key(spark, parsed.to_json_text(), setup, reuse)
+    hit = plan_reuse.find(spark, kept_as) if kept_as is not None else None
+    if hit is not None:
+        # a new DataFrame over the kept analyzed plan: optimized and planned as its own query
+        translator, df, written, reads = hit[0], hit[1].select("*"), [], None
+    else:
+        with stamps.recording() as recorded:
+            translator, df, written, reads = build(not limited)
+            if reads is not None and reads.sampled and reads.missed:
+                # it names what its samples lack: only a full discovery can tell the read NULL
+                translator, df, written, reads = build(False)
+        sampled = reads is not None and reads.sampled
+        if kept_as is not None and not written and not sampled and not translator.writes_files():
+            plan_reuse.keep(spark, kept_as, recorded, (translator, df))
     current = [translator]
 
     def locate(error: BaseException) -> Located | None:

@@ -457,7 +457,8 @@ class DrillServer:
         stmt = st.classify(stmt_text)
         if isinstance(stmt, st.SetOption) and stmt.scope == "system":
             return self._set_system_option(stmt, handler)
-        result = SqlEngine(self.spark, session=sql_session).execute_statement(stmt_text)
+        engine = SqlEngine(self.spark, session=sql_session, reuse_plans=True)
+        result = engine.execute_statement(stmt_text)
         if isinstance(stmt, st.Use | st.SetOption):
             # the HTTP session keeps it (built without this request's own options)
             with session.lock:

@@ -12,6 +12,7 @@ from drillspark.plan import operators as lo
 from drillspark.spark.records import names_of, record_of
 from drillspark.spark.rel import Rel
 from drillspark.spark.scope import quote
+from drillspark.spark.storage import stamps
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -25,7 +26,8 @@ def scan(tr: Translator, op: lo.Scan) -> Rel:
     cap = _row_cap(tr, op) if getattr(engine, "takes_limit", False) else None
     if cap is not None and isinstance(selection, dict):
         selection = {**selection, "limit": cap}  # the engine may ask its source for no more
-    df = engine.read(tr.spark, selection)
+    with stamps.scan():  # whether the read is one a kept translation can follow (plan_reuse)
+        df = engine.read(tr.spark, selection)
     ref = getattr(op, "ref", None)
     if ref is not None:
         # 2013: every record is held under `ref` (`donuts.ppu`)

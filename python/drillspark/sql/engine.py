@@ -50,9 +50,13 @@ class SqlEngine:
         spark: SparkSession | None = None,
         session: SqlSession | None = None,
         spark_factory: Callable[[], SparkSession] | None = None,
+        reuse_plans: bool = False,
     ):
         self._spark = spark
         self._spark_factory = spark_factory
+        # a query's translation kept while the files it read are unchanged (spark/plan_reuse.py):
+        # the server's, whose BI clients send the same statements again and again
+        self.reuse_plans = reuse_plans
         self.session = session or SqlSession()
         if self.session.spark_provider is None:  # table paths are resolved by the extension
             self.session.spark_provider = lambda: self.spark
@@ -120,7 +124,12 @@ class SqlEngine:
         try:
             plan = validate(compiled.plan)
             # the plugins' real configs (the plan shows them with their secrets masked)
-            result = run(plan, spark=self.spark, storage=dict(self.session.plugins) or None)
+            result = run(
+                plan,
+                spark=self.spark,
+                storage=dict(self.session.plugins) or None,
+                reuse=("user", self.session.user) if self.reuse_plans else None,
+            )
         except (ValueError, RuntimeError) as e:
             located = plan_failure(e, compiled)
             if located is None:

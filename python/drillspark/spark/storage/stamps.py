@@ -9,7 +9,9 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 KEPT = 64
@@ -42,14 +44,63 @@ SHARED_FS = frozenset(
 )
 _LOCK = threading.Lock()
 _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
+_ACTIVE = threading.local()
 
 
-def tree_stamps(paths: Sequence[str]) -> tuple | None:
+@dataclass
+class Recording:
+    """What one translation read (spark/plan_reuse.py): (paths, their stamps) per stamped read;
+    `reusable` False once a scan stamped nothing or a tree's stamps were refused."""
+
+    reads: list[tuple[tuple[str, ...], tuple | None]] = field(default_factory=list)
+    reusable: bool = True
+
+
+@contextmanager
+def recording() -> Iterator[Recording]:
+    """Record, in this thread, the stamps taken inside (tree_stamps) and whether each scan
+    (`scan`) took any."""
+    outer = getattr(_ACTIVE, "rec", None)
+    rec = Recording()
+    _ACTIVE.rec = rec
+    try:
+        yield rec
+    finally:
+        _ACTIVE.rec = outer
+
+
+@contextmanager
+def scan() -> Iterator[None]:
+    """Around one scan's read: one that took no stamps read what stamps cannot follow (another
+    source, a sampled read)."""
+    rec = getattr(_ACTIVE, "rec", None)
+    before = len(rec.reads) if rec is not None else 0
+    yield
+    if rec is not None and len(rec.reads) == before:
+        rec.reusable = False
+
+
+def _report(paths: Sequence[str], found: tuple | None) -> tuple | None:
+    rec = getattr(_ACTIVE, "rec", None)
+    if rec is not None:
+        rec.reads.append((tuple(paths), found))
+        if found is None:
+            rec.reusable = False
+    return found
+
+
+def tree_stamps(paths: Sequence[str], report: bool = True) -> tuple | None:
     """The stat of every file and folder under local `paths` (a folder's own: an entry added,
     removed or renamed changes it), or None when they cannot all be known or trusted: a path of
     another file system, a glob, a path on a shared or FUSE mount (SHARED_FS), a symbolic link
     inside a folder, an entry gone while walked, more than MAX_ENTRIES entries, an entry
-    changed within RACY_NS."""
+    changed within RACY_NS. A recording (`recording`) in this thread is told, unless not
+    `report`."""
+    found = _tree_stamps(paths)
+    return _report(paths, found) if report else found
+
+
+def _tree_stamps(paths: Sequence[str]) -> tuple | None:
     now = time.time_ns()
     out: list[tuple] = []
     mounts = _mounts()

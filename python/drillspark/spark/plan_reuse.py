@@ -1,0 +1,82 @@
+"""A plan's translation kept while nothing it read changed (#37): a BI tool sends the same
+small statements again and again, and building their DataFrame (the translator's operators,
+each a py4j round trip and a Spark analysis) was a third of a chart's time through the server.
+
+The key is everything the translation depends on: the plan's JSON (SQL lowering runs each time,
+so a view, a session option or USE that changes the plan changes the key), the storage configs,
+the Spark confs the translation and Spark's analysis read (`CONFS`), and the caller's own part
+(the server's user). A translation
+is kept only when every scan it made read local files whose stamps it recorded (stamps.recording):
+a scan of any other source (JDBC, Kafka, Mongo, HTTP, system tables), a sampled read, a tree
+stamps refuse (a shared mount, a file changed within the racy window, ...), a plan that writes
+files or calls RANDOM is translated every time. A kept one is used while the stamps of what it
+read are unchanged, as a new DataFrame over the same analyzed plan (`select("*")`): Spark
+optimizes and plans it afresh, so CURRENT_TIMESTAMP, the metrics and AQE are each query's own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+from drillspark.spark.storage import stamps
+
+KEPT = 64
+# the session's confs a translation depends on (our own translator's, Spark's analysis's); the
+# rest (the planner's, AQE's) take effect anyway: a kept plan is optimized and planned afresh.
+# Read one by one: the whole conf costs a py4j round trip per entry.
+CONFS = (
+    "spark.sql.session.timeZone",
+    "spark.sql.ansi.enabled",
+    "spark.sql.caseSensitive",
+    "spark.sql.timeType.enabled",
+    "spark.drillspark.singlePassSample",
+    "spark.drillspark.singlePassMinBytes",
+)
+# a call seeded when the DataFrame is built: kept, it would repeat its numbers
+_SEEDED = re.compile(r"\b(random|rand)\s*\(", re.IGNORECASE)
+_LOCK = threading.Lock()
+_KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
+
+
+def key(spark: Any, plan_json: str, setup: Any, own: Hashable) -> Hashable | None:
+    """The translation's key; None for a plan that must be translated each time."""
+    if _SEEDED.search(plan_json):
+        return None
+    confs = tuple(spark.conf.get(c, None) for c in CONFS)
+    return (plan_json, json.dumps(setup, sort_keys=True, default=str), confs, own)
+
+
+def find(spark: Any, k: Hashable) -> Any:
+    """The kept translation of key `k`, if what it read is unchanged; else None."""
+    with _LOCK:
+        held = _KEPT.get(spark, {}).get(k)
+    if held is None:
+        return None
+    reads, value = held
+    if any(stamps.tree_stamps(list(paths), report=False) != found for paths, found in reads):
+        with _LOCK:
+            _KEPT.get(spark, {}).pop(k, None)
+        return None
+    with _LOCK:
+        kept = _KEPT.get(spark)
+        if kept is not None and k in kept:
+            kept.move_to_end(k)
+    return value
+
+
+def keep(spark: Any, k: Hashable, rec: stamps.Recording, value: Any) -> None:
+    """Keep `value` (the translation) under `k` while `rec`'s reads are unchanged."""
+    if not rec.reusable or not rec.reads:
+        return
+    with _LOCK:
+        kept = _KEPT.setdefault(spark, OrderedDict())
+        kept[k] = (list(rec.reads), value)
+        kept.move_to_end(k)
+        while len(kept) > KEPT:
+            kept.popitem(last=False)

@@ -1,0 +1,28 @@
+"""The server keeps a query's translation while its files are unchanged (spark/plan_reuse.py,
+#37): a statement sent again is still its own query, with its own profile and Spark metrics
+(not the first run's added up), and a user's statement is never answered from another user's
+kept translation."""
+
+from __future__ import annotations
+
+from drillspark.spark import plan_reuse
+from tests.server.helpers import Http
+
+NATION = "dfs.data.`breadth/tpch_json/nation.json`"
+
+
+def test_a_statement_sent_again_has_its_own_metrics(server, spark):
+    sql = f"SELECT N_REGIONKEY, count(*) AS n FROM {NATION} GROUP BY N_REGIONKEY ORDER BY 1"
+    http = Http(server.url)
+    runs = [http.query(sql) for _ in range(3)]
+    assert all(r["rows"] == runs[0]["rows"] for r in runs) and len(runs[0]["rows"]) == 5
+    keys = [k for k in plan_reuse._KEPT.get(spark, {}) if "nation.json" in str(k[0])]
+    assert keys, "the statement's translation is kept"
+    ids = {r["queryId"] for r in runs}
+    assert len(ids) == 3
+    for run in runs:
+        metrics = http.get_json(f"/profiles/{run['queryId']}/metrics.json")
+        operators = [o for x in metrics for o in x["operators"]]
+        aggregates = [o for o in operators if o["name"] == "HashAggregate"]
+        # each run's own 5 groups: a reused physical plan would add them up (10, 15)
+        assert aggregates and all(o["rows"] == "5" for o in aggregates), aggregates

@@ -1,0 +1,129 @@
+"""A query's translation kept while the local files it read are unchanged (spark/plan_reuse.py,
+#37; the server's engines reuse them): the same statement sent again gets a new DataFrame over
+the kept analyzed plan, planned as its own query. Anything that would make the kept one wrong
+gives a new translation: a changed or added file, another plan (a view redefined, a session
+option), a read stamps cannot follow (system tables), RANDOM's seed."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from drillspark.spark import plan_reuse
+from drillspark.spark.storage import stamps
+from drillspark.sql import SqlEngine, SqlSession
+
+
+@pytest.fixture
+def no_racy_window(monkeypatch):
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+
+
+def write(path, records: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def kept(spark) -> int:
+    return len(plan_reuse._KEPT.get(spark, {}))
+
+
+@pytest.fixture
+def engine(spark, tmp_path, no_racy_window):
+    plan_reuse._KEPT.pop(spark, None)
+    session = SqlSession(workspaces={"data": str(tmp_path)})
+    yield lambda: SqlEngine(spark, session, reuse_plans=True)
+    plan_reuse._KEPT.pop(spark, None)
+
+
+def rows(engine, sql: str) -> list[dict]:
+    return engine().execute(sql)[-1].rows()
+
+
+def test_a_statement_sent_again_reuses_its_translation_until_a_file_changes(
+    spark, tmp_path, engine
+):
+    f = tmp_path / "t.json"
+    write(f, [{"a": 1}, {"a": 2}])
+    sql = "SELECT a, COUNT(*) AS n FROM dfs.data.`t.json` GROUP BY a ORDER BY a"
+    assert rows(engine, sql) == [{"a": 1, "n": 1}, {"a": 2, "n": 1}]
+    assert kept(spark) == 1
+    first = next(iter(plan_reuse._KEPT[spark].values()))[1]
+    assert rows(engine, sql) == [{"a": 1, "n": 1}, {"a": 2, "n": 1}]
+    assert next(iter(plan_reuse._KEPT[spark].values()))[1] is first  # the kept one, reused
+    write(f, [{"a": 3}, {"a": 3}, {"a": 4}])
+    assert rows(engine, sql) == [{"a": 3, "n": 2}, {"a": 4, "n": 1}]
+    assert next(iter(plan_reuse._KEPT[spark].values()))[1] is not first
+
+
+def test_a_file_added_to_a_folder_is_read(spark, tmp_path, engine):
+    d = tmp_path / "logs"
+    d.mkdir()
+    write(d / "1.json", [{"n": 1}])
+    sql = "SELECT SUM(n) AS s FROM dfs.data.`logs`"
+    assert rows(engine, sql) == [{"s": 1}]
+    assert rows(engine, sql) == [{"s": 1}]
+    write(d / "2.json", [{"n": 5}])
+    assert rows(engine, sql) == [{"s": 6}]
+
+
+def test_each_run_is_its_own_query_now_is_each_runs(spark, tmp_path, engine):
+    write(tmp_path / "t.json", [{"a": 1}])
+    sql = "SELECT CAST(NOW() AS VARCHAR) AS t, a FROM dfs.data.`t.json`"
+    first = rows(engine, sql)
+    assert kept(spark) == 1
+    time.sleep(1.1)
+    again = rows(engine, sql)
+    assert again[0]["a"] == 1 and again[0]["t"] > first[0]["t"]
+
+
+def test_random_is_translated_each_time(spark, tmp_path, engine):
+    write(tmp_path / "t.json", [{"a": i} for i in range(20)])
+    sql = "SELECT RANDOM() AS r FROM dfs.data.`t.json`"
+    first = [r["r"] for r in rows(engine, sql)]
+    assert [r["r"] for r in rows(engine, sql)] != first
+    assert kept(spark) == 0
+
+
+def test_a_session_option_or_a_redefined_view_is_another_plan(spark, tmp_path, engine):
+    write(tmp_path / "t.json", [{"a": 1, "b": "x"}])
+    plain = rows(engine, "SELECT a FROM dfs.data.`t.json`")
+    assert plain == [{"a": 1}]
+    e = engine()
+    e.execute("ALTER SESSION SET `store.json.all_text_mode` = true")
+    assert e.execute("SELECT a FROM dfs.data.`t.json`")[-1].rows() == [{"a": "1"}]
+    try:
+        e.execute("CREATE OR REPLACE VIEW dfs.tmp.v_reuse AS SELECT a FROM dfs.data.`t.json`")
+        assert e.execute("SELECT * FROM dfs.tmp.v_reuse")[-1].rows() == [{"a": "1"}]
+        e.execute("CREATE OR REPLACE VIEW dfs.tmp.v_reuse AS SELECT b FROM dfs.data.`t.json`")
+        assert e.execute("SELECT * FROM dfs.tmp.v_reuse")[-1].rows() == [{"b": "x"}]
+    finally:
+        e.execute("DROP VIEW IF EXISTS dfs.tmp.v_reuse")
+
+
+def test_a_read_stamps_cannot_follow_is_not_kept(spark, tmp_path, engine):
+    write(tmp_path / "t.json", [{"a": 1}])
+    rows(engine, "SELECT COUNT(*) AS n FROM sys.options")
+    rows(engine, "SELECT * FROM INFORMATION_SCHEMA.`SCHEMATA`")
+    # a join of a file with a system table: the file alone is not enough to keep it
+    rows(engine, "SELECT t.a, o.name FROM dfs.data.`t.json` t, sys.options o LIMIT 1")
+    assert kept(spark) == 0
+
+
+def test_a_file_changed_within_the_racy_window_is_not_kept(spark, tmp_path, monkeypatch):
+    monkeypatch.setattr(stamps, "RACY_NS", 3600 * 10**9)
+    plan_reuse._KEPT.pop(spark, None)
+    write(tmp_path / "t.json", [{"a": 1}])
+    e = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}), reuse_plans=True)
+    assert e.execute("SELECT a FROM dfs.data.`t.json`")[-1].rows() == [{"a": 1}]
+    assert kept(spark) == 0
+
+
+def test_an_engine_without_reuse_keeps_nothing(spark, tmp_path, no_racy_window):
+    plan_reuse._KEPT.pop(spark, None)
+    write(tmp_path / "t.json", [{"a": 1}])
+    e = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+    for _ in range(2):
+        assert e.execute("SELECT a FROM dfs.data.`t.json`")[-1].rows() == [{"a": 1}]
+    assert kept(spark) == 0
