@@ -5,13 +5,13 @@ each a py4j round trip and a Spark analysis) was a third of a chart's time throu
 The key is everything the translation depends on: the plan's JSON (SQL lowering runs each time,
 so a view, a session option or USE that changes the plan changes the key), the storage configs,
 the Spark confs the translation and Spark's analysis read (`CONFS`), and the caller's own part
-(the server's user). A translation
-is kept only when every scan it made read local files whose stamps it recorded (stamps.recording):
-a scan of any other source (JDBC, Kafka, Mongo, HTTP, system tables), a sampled read, a tree
-stamps refuse (a shared mount, a file changed within the racy window, ...), a plan that writes
-files or calls RANDOM is translated every time. A kept one is used while the stamps of what it
-read are unchanged, as a new DataFrame over the same analyzed plan (`select("*")`): Spark
-optimizes and plans it afresh, so CURRENT_TIMESTAMP, the metrics and AQE are each query's own.
+(the server's user). A translation is kept only when every scan it made read local files whose
+stamps it recorded (stamps.recording): a scan of any other source (JDBC, Kafka, Mongo, HTTP,
+system tables), a sampled read, a tree stamps refuse (a shared mount, a file changed within the
+racy window, ...), a plan that writes files or calls RANDOM is translated every time. A kept
+one is used while the stamps of what it read are unchanged, as a new DataFrame over the same
+analyzed plan (`select("*")`): Spark optimizes and plans it afresh, so CURRENT_TIMESTAMP, the
+metrics and AQE are each query's own.
 """
 
 from __future__ import annotations
