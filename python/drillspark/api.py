@@ -102,7 +102,8 @@ def run(
     hit = plan_reuse.find(spark, kept_as) if kept_as is not None else None
     if hit is not None:
         # a new DataFrame over the kept analyzed plan: optimized and planned as its own query
-        translator, df, written, reads = hit[0], hit[1].select("*"), [], None
+        translator, df, reads = hit[0], hit[1].select("*"), None
+        written: list[Any] = []
     else:
         with stamps.recording() as recorded:
             translator, df, written, reads = build(not limited)

@@ -1,12 +1,12 @@
 """The server keeps a query's translation while its files are unchanged (spark/plan_reuse.py,
 #37): a statement sent again is still its own query, with its own profile and Spark metrics
-(not the first run's added up), and a user's statement is never answered from another user's
-kept translation."""
+(not the first run's added up)."""
 
 from __future__ import annotations
 
-from drillspark.spark import plan_reuse
 from tests.server.helpers import Http
+
+from drillspark.spark import plan_reuse
 
 NATION = "dfs.data.`breadth/tpch_json/nation.json`"
 

@@ -127,3 +127,15 @@ def test_an_engine_without_reuse_keeps_nothing(spark, tmp_path, no_racy_window):
     for _ in range(2):
         assert e.execute("SELECT a FROM dfs.data.`t.json`")[-1].rows() == [{"a": 1}]
     assert kept(spark) == 0
+
+
+def test_each_user_has_own_kept_translations(spark, tmp_path, no_racy_window):
+    plan_reuse._KEPT.pop(spark, None)
+    write(tmp_path / "t.json", [{"a": 1}])
+    for user in ("alice", "bob", "alice"):
+        session = SqlSession(workspaces={"data": str(tmp_path)})
+        session.user = user
+        e = SqlEngine(spark, session, reuse_plans=True)
+        assert e.execute("SELECT a FROM dfs.data.`t.json`")[-1].rows() == [{"a": 1}]
+    assert sorted(k[-1] for k in plan_reuse._KEPT[spark]) == [("user", "alice"), ("user", "bob")]
+    plan_reuse._KEPT.pop(spark, None)

@@ -256,15 +256,17 @@ class FormatPlugin:
         if wanted:
             options["metadataColumns"] = ",".join(wanted)
 
+        source = self.SOURCE
+
         def load() -> DataFrame:  # built on a miss alone: each option is a py4j round trip
-            return spark.read.format(self.SOURCE).options(**options).load(files)
+            return spark.read.format(source).options(**options).load(files)
 
         # kept per session while nothing under the table's paths changed (stamps.py): a chart
         # sent again skips the source's schema inference (a text file's header) and Spark's
         # analysis of the load (#37)
         found = file_stamps.tree_stamps(request.paths)
         shape = (
-            self.SOURCE,
+            source,
             tuple(sorted(options.items())),
             tuple(request.paths),  # not its files: a folder's new file replaces the read
         )

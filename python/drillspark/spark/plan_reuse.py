@@ -55,17 +55,17 @@ def key(spark: Any, plan_json: str, setup: Any, own: Hashable) -> Hashable | Non
 def find(spark: Any, k: Hashable) -> Any:
     """The kept translation of key `k`, if what it read is unchanged; else None."""
     with _LOCK:
-        held = _KEPT.get(spark, {}).get(k)
-    if held is None:
+        kept = _KEPT.get(spark)
+        held = kept.get(k) if kept is not None else None
+    if kept is None or held is None:
         return None
     reads, value = held
-    if any(stamps.tree_stamps(list(paths), report=False) != found for paths, found in reads):
-        with _LOCK:
-            _KEPT.get(spark, {}).pop(k, None)
-        return None
+    fresh = all(stamps.tree_stamps(list(paths), report=False) == found for paths, found in reads)
     with _LOCK:
-        kept = _KEPT.get(spark)
-        if kept is not None and k in kept:
+        if not fresh:
+            kept.pop(k, None)
+            return None
+        if k in kept:
             kept.move_to_end(k)
     return value
 
