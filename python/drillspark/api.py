@@ -101,8 +101,7 @@ def run(
         kept_as = plan_reuse.key(spark, parsed.to_json_text(), setup, reuse)
     hit = plan_reuse.find(spark, kept_as) if kept_as is not None else None
     if hit is not None:
-        # a new DataFrame over the kept analyzed plan: optimized and planned as its own query
-        translator, df, reads = hit[0], hit[1].select("*"), None
+        translator, df, reads = hit[0], hit[1], None
         written: list[Any] = []
     else:
         with stamps.recording() as recorded:
@@ -112,7 +111,7 @@ def run(
                 translator, df, written, reads = build(False)
         sampled = reads is not None and reads.sampled
         if kept_as is not None and not written and not sampled and not translator.writes_files():
-            plan_reuse.keep(spark, kept_as, recorded, (translator, df))
+            plan_reuse.keep(spark, kept_as, recorded, translator, df)
     current = [translator]
 
     def locate(error: BaseException) -> Located | None:

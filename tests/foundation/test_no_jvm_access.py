@@ -17,7 +17,9 @@ reader reads them, and so do `mongo` and `kafka` on classic Spark (on Connect th
 their plugins' Spark catalogs instead, by name). Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
 no Python object per row, a batch at a time in the driver); on Connect, with no `_jdf`, it
-collects the answer whole."""
+collects the answer whole. The server's kept statements ask the jar once per kept plan whether
+Spark fixes anything in it per query (`compat.ReusablePlans`, spark/plan_reuse.py); on Connect
+each run is planned afresh."""
 
 from __future__ import annotations
 
@@ -48,6 +50,10 @@ ALLOWED = {
     ),
     "spark/storage/record_pages.py": ('jvm = getattr(spark, "_jvm", None)',),
     "server/flight/batches.py": ('jdf = getattr(df, "_jdf", None)',),
+    "spark/plan_reuse.py": (
+        'jdf = getattr(df, "_jdf", None)',
+        'jvm = getattr(spark, "_jvm", None)',
+    ),
 }
 
 

@@ -139,3 +139,21 @@ def test_each_user_has_own_kept_translations(spark, tmp_path, no_racy_window):
         assert e.execute("SELECT a FROM dfs.data.`t.json`")[-1].rows() == [{"a": 1}]
     assert sorted(k[-1] for k in plan_reuse._KEPT[spark]) == [("user", "alice"), ("user", "bob")]
     plan_reuse._KEPT.pop(spark, None)
+
+
+def test_a_plan_spark_fixes_nothing_in_runs_again_as_it_is(spark, tmp_path, engine):
+    """No clock, no nondeterministic expression: the kept DataFrame itself answers again (its
+    physical plan made once, compat.ReusablePlans); with NOW() a new one each run."""
+    write(tmp_path / "t.json", [{"a": 1}, {"a": 1}, {"a": 2}])
+    sql = "SELECT a, COUNT(*) AS n FROM dfs.data.`t.json` GROUP BY a ORDER BY a"
+    first = engine().execute(sql)[-1]
+    assert first.rows() == [{"a": 1, "n": 2}, {"a": 2, "n": 1}]
+    again = engine().execute(sql)[-1]
+    assert again.df is first.df
+    assert again.rows() == [{"a": 1, "n": 2}, {"a": 2, "n": 1}]
+    clock = "SELECT a, CURRENT_DATE AS d FROM dfs.data.`t.json`"
+    one = engine().execute(clock)[-1]
+    two = engine().execute(clock)[-1]
+    assert two.df is not one.df and two.rows() == one.rows()
+    whole = {k[0]: v[1][2] for k, v in plan_reuse._KEPT[spark].items()}
+    assert sorted(whole.values()) == [False, True]

@@ -9,9 +9,13 @@ the Spark confs the translation and Spark's analysis read (`CONFS`), and the cal
 stamps it recorded (stamps.recording): a scan of any other source (JDBC, Kafka, Mongo, HTTP,
 system tables), a sampled read, a tree stamps refuse (a shared mount, a file changed within the
 racy window, ...), a plan that writes files or calls RANDOM is translated every time. A kept
-one is used while the stamps of what it read are unchanged, as a new DataFrame over the same
-analyzed plan (`select("*")`): Spark optimizes and plans it afresh, so CURRENT_TIMESTAMP, the
-metrics and AQE are each query's own.
+one is used while the stamps of what it read are unchanged. Where its analyzed plan holds
+nothing Spark fixes per query (the clock, the session's user or schema, a nondeterministic
+expression: the jar's `compat.ReusablePlans`, asked once when kept) it is the same DataFrame,
+whose physical plan Spark made once: each action is still its own SQL execution (its own
+metrics, job group, cancel). Otherwise, and on Spark Connect, it is a new DataFrame over the
+kept analyzed plan (`select("*")`), which Spark optimizes and plans afresh, so NOW() is each
+run's.
 """
 
 from __future__ import annotations
@@ -52,8 +56,9 @@ def key(spark: Any, plan_json: str, setup: Any, own: Hashable) -> Hashable | Non
     return (plan_json, json.dumps(setup, sort_keys=True, default=str), confs, own)
 
 
-def find(spark: Any, k: Hashable) -> Any:
-    """The kept translation of key `k`, if what it read is unchanged; else None."""
+def find(spark: Any, k: Hashable) -> tuple[Any, Any] | None:
+    """The kept translation of key `k` (its translator, the DataFrame to run), if what it read
+    is unchanged; else None."""
     with _LOCK:
         kept = _KEPT.get(spark)
         held = kept.get(k) if kept is not None else None
@@ -67,13 +72,29 @@ def find(spark: Any, k: Hashable) -> Any:
             return None
         if k in kept:
             kept.move_to_end(k)
-    return value
+    translator, df, whole = value
+    return translator, (df if whole else df.select("*"))
 
 
-def keep(spark: Any, k: Hashable, rec: stamps.Recording, value: Any) -> None:
-    """Keep `value` (the translation) under `k` while `rec`'s reads are unchanged."""
+def _whole(spark: Any, df: Any) -> bool:
+    """Whether `df` itself may run again (ReusablePlans.whole); False on Spark Connect (no JVM
+    here: a new DataFrame each time) and when the jar cannot say."""
+    jdf = getattr(df, "_jdf", None)
+    jvm = getattr(spark, "_jvm", None)
+    if jdf is None or jvm is None:
+        return False
+    try:
+        return bool(jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans.whole(jdf))
+    except Exception:  # noqa: BLE001 - an older jar, a plan it cannot walk: plan afresh
+        return False
+
+
+def keep(spark: Any, k: Hashable, rec: stamps.Recording, translator: Any, df: Any) -> None:
+    """Keep the translation (`translator`, its DataFrame `df`) under `k` while `rec`'s reads
+    are unchanged."""
     if not rec.reusable or not rec.reads:
         return
+    value = (translator, df, _whole(spark, df))
     with _LOCK:
         kept = _KEPT.setdefault(spark, OrderedDict())
         kept[k] = (list(rec.reads), value)
