@@ -157,3 +157,18 @@ def test_a_plan_spark_fixes_nothing_in_runs_again_as_it_is(spark, tmp_path, engi
     assert two.df is not one.df and two.rows() == one.rows()
     whole = {k[0]: v[1][2] for k, v in plan_reuse._KEPT[spark].items()}
     assert sorted(whole.values()) == [False, True]
+
+
+def test_a_planning_conf_changed_plans_again(spark, tmp_path, engine):
+    """A whole kept plan is planned once: a change of a planning conf the key holds
+    (plan_reuse.CONFS) is another key."""
+    write(tmp_path / "t.json", [{"a": 1}])
+    sql = "SELECT a, COUNT(*) AS n FROM dfs.data.`t.json` GROUP BY a"
+    before = spark.conf.get("spark.sql.shuffle.partitions")
+    try:
+        engine().execute(sql)[-1].rows()
+        spark.conf.set("spark.sql.shuffle.partitions", "3")
+        assert engine().execute(sql)[-1].rows() == [{"a": 1, "n": 1}]
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", before)
+    assert kept(spark) == 2

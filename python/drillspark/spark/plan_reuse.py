@@ -31,9 +31,9 @@ from typing import Any
 from drillspark.spark.storage import stamps
 
 KEPT = 64
-# the session's confs a translation depends on (our own translator's, Spark's analysis's); the
-# rest (the planner's, AQE's) take effect anyway: a kept plan is optimized and planned afresh.
-# Read one by one: the whole conf costs a py4j round trip per entry.
+# the session's confs a translation depends on (our own translator's, Spark's analysis's) and
+# those of Spark's planning this project's code or users turn (a whole plan is planned once:
+# ReusablePlans). Read one by one: the whole conf costs a py4j round trip per entry.
 CONFS = (
     "spark.sql.session.timeZone",
     "spark.sql.ansi.enabled",
@@ -41,6 +41,12 @@ CONFS = (
     "spark.sql.timeType.enabled",
     "spark.drillspark.singlePassSample",
     "spark.drillspark.singlePassMinBytes",
+    "spark.drillspark.singlePartitionScans",
+    "spark.drillspark.scanStatistics",
+    "spark.sql.adaptive.enabled",
+    "spark.sql.autoBroadcastJoinThreshold",
+    "spark.sql.shuffle.partitions",
+    "spark.sql.maxSinglePartitionBytes",
 )
 # a call seeded when the DataFrame is built: kept, it would repeat its numbers
 _SEEDED = re.compile(r"\b(random|rand)\s*\(", re.IGNORECASE)
