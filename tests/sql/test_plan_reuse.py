@@ -172,3 +172,26 @@ def test_a_planning_conf_changed_plans_again(spark, tmp_path, engine):
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", before)
     assert kept(spark) == 2
+
+
+def test_a_plan_with_an_exchange_is_planned_each_time(spark, tmp_path, engine):
+    """An exchange (here a GROUP BY's shuffle, the one-partition rule off) keeps its first
+    execution's outcome (a run cancelled half-way would leave a failed stage): such a plan is
+    kept as its analyzed plan only, planned again each run."""
+    write(tmp_path / "t.json", [{"a": 1}, {"a": 2}])
+    sql = "SELECT a, COUNT(*) AS n FROM dfs.data.`t.json` GROUP BY a ORDER BY a"
+    key = "spark.drillspark.singlePartitionScans"
+    before = spark.conf.get(key, None)
+    try:
+        spark.conf.set(key, "false")
+        first = engine().execute(sql)[-1]
+        assert first.rows() == [{"a": 1, "n": 1}, {"a": 2, "n": 1}]
+        again = engine().execute(sql)[-1]
+        assert again.df is not first.df
+        assert again.rows() == first.rows()
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
+    assert [v[1][2] for v in plan_reuse._KEPT[spark].values()] == [False]

@@ -2,24 +2,39 @@ package org.apache.spark.sql.drillspark.compat
 
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.classic.Dataset
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 
 /**
  * Whether a query's whole Dataset (its physical plan, planned once) may answer it again while
- * its inputs are unchanged (the server's kept statements, python's spark/plan_reuse.py): not when
+ * its inputs are unchanged (the server's kept statements, python's spark/plan_reuse.py). Not when
  * its analyzed plan, subqueries included, holds an expression Spark's optimizer fixes per query
  * (the clock: `ComputeCurrentTime`; the session's user, catalog, schema: `ReplaceCurrentLike`) or
- * one that is not deterministic (a seeded random number, a row's file). Matched by class name: the
- * classes move between Spark versions, the names do not.
+ * one that is not deterministic (a seeded random number, a row's file); and not when its physical
+ * plan holds a node that keeps the outcome of its first execution (an exchange, a broadcast, a
+ * subquery, AQE's stages: a run cancelled half-way would leave a failed future every later run
+ * met; AQE's wrapper over a plan with none of them holds no stage). So the plans kept whole are
+ * one-stage plans, as a BI tool's small charts are. Matched by class and node name: the classes
+ * move between Spark versions, the names do not.
  */
 object ReusablePlans {
   private val PerQuery = Set("CurrentTimestamp", "Now", "CurrentDate", "LocalTimestamp", "CurrentTime",
     "CurrentTimeZone", "CurrentBatchTimestamp", "CurrentUser", "CurrentDatabase", "CurrentCatalog",
     "CurrentSchema", "CurrentSessionUser")
+  private val Stateful = Seq("Exchange", "Subquery", "QueryStage", "Broadcast")
 
   private def fixedPerQuery(e: Expression): Boolean =
     e.exists(x => !x.deterministic || PerQuery.contains(x.getClass.getSimpleName))
 
-  def whole(df: Dataset[_]): Boolean =
-    !df.queryExecution.analyzed.collectWithSubqueries { case p => p.expressions.exists(fixedPerQuery) }
-      .contains(true)
+  /** The physical plan's node names, subqueries included and AQE's wrapper (a leaf) opened. */
+  private def nodes(plan: SparkPlan): Seq[String] = plan.collectWithSubqueries {
+    case a: AdaptiveSparkPlanExec => nodes(a.executedPlan) // its current plan: exchanges in place
+    case p => Seq(p.nodeName)
+  }.flatten
+
+  def whole(df: Dataset[_]): Boolean = {
+    val qe = df.queryExecution
+    !qe.analyzed.collectWithSubqueries { case p => p.expressions.exists(fixedPerQuery) }.contains(true) &&
+      !nodes(qe.executedPlan).exists(n => Stateful.exists(n.contains))
+  }
 }
