@@ -7,6 +7,8 @@ their time, and the py4j round trips of the Python side.
 
     python benchmarks/bi_statement_profile.py                 # the three slow chart kinds
     python benchmarks/bi_statement_profile.py --runs 9 --cprofile out.prof --kind "group csv"
+    python benchmarks/bi_statement_profile.py --kind none \
+        --sql "probe=SELECT * FROM {d}.`orders_00.json` LIMIT 1"
 
 The first `--warm` runs of each statement are not counted; then `--runs` rounds, the
 statements alternating; medians. `--conf KEY=VALUE` sets a Spark conf (e.g. to compare a
@@ -96,6 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", type=int, default=3)
     ap.add_argument("--kind", action="append", help="chart kinds (default: the slow three)")
     ap.add_argument("--conf", action="append", default=[], help="KEY=VALUE Spark conf")
+    ap.add_argument(
+        "--sql",
+        action="append",
+        default=[],
+        help="NAME=STATEMENT profiled too ({d} is the replay's workspace, e.g. a discovery query)",
+    )
     ap.add_argument("--cprofile", type=Path, help="cProfile the counted runs into this file")
     ap.add_argument("--json", type=Path, help="write every run's figures here")
     args = ap.parse_args(argv)
@@ -126,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     chosen: dict[str, str] = {}
     for k, sql in statements:
         chosen.setdefault(k, sql)
+    for named in args.sql:
+        name, _, sql = named.partition("=")
+        chosen[name] = sql.replace("{d}", "dfs.data")
     runs: dict[str, list[dict[str, Any]]] = {k: [] for k in chosen}
     profiler = cProfile.Profile() if args.cprofile else None
     profiling = [False]

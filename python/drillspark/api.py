@@ -92,6 +92,7 @@ def run(
 
     # a limit stops the reads early, before what the samples missed
     limited = any(isinstance(op, lp.Limit) for op in parsed.operators)
+    from drillspark.plan.row_bounds import catalog_sources_only
     from drillspark.spark import plan_reuse
     from drillspark.spark.storage import stamps
 
@@ -111,7 +112,8 @@ def run(
                 translator, df, written, reads = build(False)
         sampled = reads is not None and reads.sampled
         if kept_as is not None and not written and not sampled and not translator.writes_files():
-            plan_reuse.keep(spark, kept_as, recorded, translator, df)
+            small = catalog_sources_only(parsed)
+            df = plan_reuse.keep(spark, kept_as, recorded, translator, df, small)
     current = [translator]
 
     def locate(error: BaseException) -> Located | None:

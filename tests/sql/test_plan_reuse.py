@@ -2,12 +2,14 @@
 #37; the server's engines reuse them): the same statement sent again gets a new DataFrame over
 the kept analyzed plan, planned as its own query. Anything that would make the kept one wrong
 gives a new translation: a changed or added file, another plan (a view redefined, a session
-option), a read stamps cannot follow (system tables), RANDOM's seed."""
+option), a read that cannot be followed (the JVM's gauges in sys.memory), RANDOM's seed; a
+catalog table (INFORMATION_SCHEMA, sys) is followed by the rows it lists."""
 
 from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import pytest
 
@@ -104,11 +106,35 @@ def test_a_session_option_or_a_redefined_view_is_another_plan(spark, tmp_path, e
 
 def test_a_read_stamps_cannot_follow_is_not_kept(spark, tmp_path, engine):
     write(tmp_path / "t.json", [{"a": 1}])
-    rows(engine, "SELECT COUNT(*) AS n FROM sys.options")
-    rows(engine, "SELECT * FROM INFORMATION_SCHEMA.`SCHEMATA`")
-    # a join of a file with a system table: the file alone is not enough to keep it
-    rows(engine, "SELECT t.a, o.name FROM dfs.data.`t.json` t, sys.options o LIMIT 1")
+    rows(engine, "SELECT COUNT(*) AS n FROM sys.memory")  # the JVM's gauges: never the same
+    # a join of a file with it: the file alone is not enough to keep it
+    rows(engine, "SELECT t.a, m.heap_current FROM dfs.data.`t.json` t, sys.memory m LIMIT 1")
     assert kept(spark) == 0
+
+
+def test_a_catalog_table_is_kept_while_it_lists_the_same_rows(spark, tmp_path, engine):
+    write(tmp_path / "a.json", [{"a": 1}])
+    sql = (
+        "SELECT FILE_NAME FROM INFORMATION_SCHEMA.`FILES` "
+        "WHERE SCHEMA_NAME = 'dfs.data' ORDER BY FILE_NAME"
+    )
+    assert [r["FILE_NAME"] for r in rows(engine, sql)] == ["a.json"]
+    assert kept(spark) == 1
+    first = next(iter(plan_reuse._KEPT[spark].values()))[1]
+    assert [r["FILE_NAME"] for r in rows(engine, sql)] == ["a.json"]
+    assert next(iter(plan_reuse._KEPT[spark].values()))[1] is first  # the kept one, reused
+    write(tmp_path / "b.json", [{"a": 2}])  # the catalog lists another row: read again
+    assert [r["FILE_NAME"] for r in rows(engine, sql)] == ["a.json", "b.json"]
+    assert next(iter(plan_reuse._KEPT[spark].values()))[1] is not first
+
+
+def test_a_session_option_changed_is_seen_in_sys_options(spark, tmp_path, engine):
+    sql = "SELECT val FROM sys.options WHERE name = 'store.json.all_text_mode'"
+    e = engine()
+    before = e.execute(sql)[-1].rows()
+    assert before == e.execute(sql)[-1].rows()
+    e.execute("ALTER SESSION SET `store.json.all_text_mode` = true")
+    assert e.execute(sql)[-1].rows() == [{"val": "true"}] != before
 
 
 def test_a_file_changed_within_the_racy_window_is_not_kept(spark, tmp_path, monkeypatch):
@@ -195,3 +221,36 @@ def test_a_plan_with_an_exchange_is_planned_each_time(spark, tmp_path, engine):
         else:
             spark.conf.set(key, before)
     assert [v[1][2] for v in plan_reuse._KEPT[spark].values()] == [False]
+
+
+def _jobs(spark, group: str, run) -> tuple[Any, int]:
+    sc = spark.sparkContext
+    sc.setJobGroup(group, group)
+    try:
+        answer = run()
+    finally:
+        sc.setLocalProperty("spark.jobGroup.id", None)
+    return answer, len(sc.statusTracker().getJobIdsForGroup(group))
+
+
+def test_a_catalog_aggregate_is_answered_once_while_its_rows_are_the_same(spark, tmp_path, engine):
+    write(tmp_path / "a.json", [{"a": 1}])
+    sql = (
+        "SELECT count(*) AS n, min(FILE_NAME) AS first FROM INFORMATION_SCHEMA.`FILES` "
+        "WHERE SCHEMA_NAME = 'dfs.data'"
+    )
+    first, jobs = _jobs(spark, "reuse-catalog-0", lambda: rows(engine, sql))
+    assert first == [{"n": 1, "first": "a.json"}] and jobs > 0  # an aggregate: Spark jobs
+    again, jobs = _jobs(spark, "reuse-catalog-1", lambda: rows(engine, sql))
+    assert again == first and jobs == 0  # its kept answer: no job
+    write(tmp_path / "b.json", [{"a": 2}])
+    changed, jobs = _jobs(spark, "reuse-catalog-2", lambda: rows(engine, sql))
+    assert changed == [{"n": 2, "first": "a.json"}] and jobs > 0
+
+
+def test_a_catalog_query_with_the_clock_is_not_answered_once(spark, tmp_path, engine):
+    sql = "SELECT count(*) AS n, CAST(NOW() AS VARCHAR) AS t FROM sys.drillbits"
+    first = rows(engine, sql)
+    time.sleep(1.1)
+    again = rows(engine, sql)
+    assert again[0]["n"] == first[0]["n"] == 1 and again[0]["t"] > first[0]["t"]

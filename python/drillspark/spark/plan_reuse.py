@@ -71,7 +71,7 @@ def find(spark: Any, k: Hashable) -> tuple[Any, Any] | None:
     if kept is None or held is None:
         return None
     reads, value = held
-    fresh = all(stamps.tree_stamps(list(paths), report=False) == found for paths, found in reads)
+    fresh = all(read.fresh() for read in reads)
     with _LOCK:
         if not fresh:
             kept.pop(k, None)
@@ -95,15 +95,42 @@ def _whole(spark: Any, df: Any) -> bool:
         return False
 
 
-def keep(spark: Any, k: Hashable, rec: stamps.Recording, translator: Any, df: Any) -> None:
+def _answered(spark: Any, df: Any) -> Any | None:
+    """`df`'s answer computed now, as a DataFrame of its rows (ReusablePlans.answered: a local
+    relation, collected again with no Spark job), or None: on Spark Connect, when the plan holds
+    something fixed per query (NOW(), the user, RANDOM), or when it fails (the run that follows
+    reports the failure where it belongs)."""
+    from pyspark.sql import DataFrame
+
+    jdf = getattr(df, "_jdf", None)
+    jvm = getattr(spark, "_jvm", None)
+    if jdf is None or jvm is None:
+        return None
+    plans = jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans
+    try:
+        if plans.perQuery(jdf):
+            return None
+        return DataFrame(plans.answered(jdf), spark)
+    except Exception:  # noqa: BLE001 - an older jar, a failing plan: kept as any other
+        return None
+
+
+def keep(
+    spark: Any, k: Hashable, rec: stamps.Recording, translator: Any, df: Any, small: bool = False
+) -> Any:
     """Keep the translation (`translator`, its DataFrame `df`) under `k` while `rec`'s reads
-    are unchanged."""
+    are unchanged; the DataFrame to run now. A `small` plan (every source a catalog table,
+    read by its content) keeps its answer itself: the same rows in give the same rows out,
+    and a BI tool's catalog aggregate (`min(version)` of sys.drillbits at every connect) runs
+    no Spark job again."""
     if not rec.reusable or not rec.reads:
-        return
-    value = (translator, df, _whole(spark, df))
+        return df
+    answer = _answered(spark, df) if small else None
+    value = (translator, df, _whole(spark, df)) if answer is None else (translator, answer, True)
     with _LOCK:
         kept = _KEPT.setdefault(spark, OrderedDict())
         kept[k] = (list(rec.reads), value)
         kept.move_to_end(k)
         while len(kept) > KEPT:
             kept.popitem(last=False)
+    return value[1] if value[2] else df

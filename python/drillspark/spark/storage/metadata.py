@@ -23,7 +23,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
 from drillspark.options import boot
-from drillspark.spark.storage import filesystems
+from drillspark.spark.storage import filesystems, stamps
 from drillspark.spark.storage import workspaces as wsp
 from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.views import ViewFile, list_views
@@ -861,17 +861,32 @@ class MetadataEngine(StorageEngine):
         requested = _table_name(selection)
         if self.kind == "ischema":
             table = _table_key(ISCHEMA_TABLES, requested, "information_schema")
-            schemas = confine(spark, schemas_of(self.config))
-            if self.catalog_of is not None:
-                for s in schemas:
-                    s.catalog = self.catalog_of(spark, s)
-            return _frame(spark, ISCHEMA_TABLES[table], ischema_rows(table, schemas))
-        table = _table_key(SYS_TABLES, requested, "sys")
-        if table in ("memory", "threads"):
-            rows = jvm_rows(spark, table, _port(self.config.get("user_port")))
+            columns = ISCHEMA_TABLES[table]
+
+            def rows() -> list[tuple]:
+                schemas = confine(spark, schemas_of(self.config))
+                if self.catalog_of is not None:
+                    for s in schemas:
+                        s.catalog = self.catalog_of(spark, s)
+                return ischema_rows(table, schemas)
+
         else:
-            rows = sys_rows(table, self.config)
-        return _frame(spark, SYS_TABLES[table], rows)
+            table = _table_key(SYS_TABLES, requested, "sys")
+            columns = SYS_TABLES[table]
+            if table in ("memory", "threads"):
+                # a JVM's gauges: they move between any two reads, so never kept
+                return _frame(
+                    spark, columns, jvm_rows(spark, table, _port(self.config.get("user_port")))
+                )
+
+            def rows() -> list[tuple]:
+                return sys_rows(table, self.config)
+
+        found = rows()
+        # a kept translation over these rows (plan_reuse) is used while the table lists the
+        # same rows again: BI tools ask the same catalog questions for every table they add
+        stamps.content_read(lambda: _frame_key(columns, rows()), _frame_key(columns, found))
+        return _frame(spark, columns, found)
 
     def write(self, df: DataFrame, target: Any) -> Any:
         raise MetadataError(f"Unable to create or drop objects. Schema [{self.name}] is immutable.")

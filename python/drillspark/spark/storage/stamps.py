@@ -47,12 +47,32 @@ _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.Weak
 _ACTIVE = threading.local()
 
 
+@dataclass(frozen=True)
+class Read:
+    """One read a kept translation follows: local files by their stamps (`paths`), or a small
+    table by its content (`content`: asked again, it answers the rows' identity, e.g. a
+    catalog table's rows as metadata.py lists them)."""
+
+    found: Hashable | None
+    paths: tuple[str, ...] = ()
+    content: Callable[[], Hashable | None] | None = None
+
+    def fresh(self) -> bool:
+        """Whether what was read is still what it was."""
+        if self.content is None:
+            return tree_stamps(list(self.paths), report=False) == self.found
+        try:
+            return self.content() == self.found
+        except Exception:  # noqa: BLE001 - it cannot say now: read again (which reports it)
+            return False
+
+
 @dataclass
 class Recording:
-    """What one translation read (spark/plan_reuse.py): (paths, their stamps) per stamped read;
-    `reusable` False once a scan stamped nothing or a tree's stamps were refused."""
+    """What one translation read (spark/plan_reuse.py), one `Read` each; `reusable` False once
+    a scan recorded nothing or a tree's stamps were refused."""
 
-    reads: list[tuple[tuple[str, ...], tuple | None]] = field(default_factory=list)
+    reads: list[Read] = field(default_factory=list)
     reusable: bool = True
 
 
@@ -80,13 +100,18 @@ def scan() -> Iterator[None]:
         rec.reusable = False
 
 
-def _report(paths: Sequence[str], found: tuple | None) -> tuple | None:
+def _report(read: Read) -> None:
     rec = getattr(_ACTIVE, "rec", None)
     if rec is not None:
-        rec.reads.append((tuple(paths), found))
-        if found is None:
+        rec.reads.append(read)
+        if read.found is None:
             rec.reusable = False
-    return found
+
+
+def content_read(content: Callable[[], Hashable | None], found: Hashable | None) -> None:
+    """A recording (`recording`) in this thread is told of a read kept by its content:
+    `found` is what `content()` answered for it (None: not to be kept)."""
+    _report(Read(found, content=content))
 
 
 def tree_stamps(paths: Sequence[str], report: bool = True) -> tuple | None:
@@ -97,7 +122,9 @@ def tree_stamps(paths: Sequence[str], report: bool = True) -> tuple | None:
     changed within RACY_NS. A recording (`recording`) in this thread is told, unless not
     `report`."""
     found = _tree_stamps(paths)
-    return _report(paths, found) if report else found
+    if report:
+        _report(Read(found, paths=tuple(paths)))
+    return found
 
 
 def _tree_stamps(paths: Sequence[str]) -> tuple | None:

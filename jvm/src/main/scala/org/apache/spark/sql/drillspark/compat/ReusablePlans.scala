@@ -1,6 +1,8 @@
 package org.apache.spark.sql.drillspark.compat
 
+import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
 import org.apache.spark.sql.classic.Dataset
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
@@ -32,9 +34,21 @@ object ReusablePlans {
     case p => Seq(p.nodeName)
   }.flatten
 
-  def whole(df: Dataset[_]): Boolean = {
-    val qe = df.queryExecution
-    !qe.analyzed.collectWithSubqueries { case p => p.expressions.exists(fixedPerQuery) }.contains(true) &&
-      !nodes(qe.executedPlan).exists(n => Stateful.exists(n.contains))
+  /** Whether the analyzed plan holds an expression fixed per query or not deterministic. */
+  def perQuery(df: Dataset[_]): Boolean =
+    df.queryExecution.analyzed.collectWithSubqueries { case p => p.expressions.exists(fixedPerQuery) }.contains(true)
+
+  def whole(df: Dataset[_]): Boolean =
+    !perQuery(df) && !nodes(df.queryExecution.executedPlan).exists(n => Stateful.exists(n.contains))
+
+  /**
+   * `df`'s answer, computed now, as a Dataset of those rows (a LocalRelation: collected again
+   * with no job). For a plan whose inputs are small tables kept by their content (catalog
+   * tables): while they list the same rows, a plan with nothing fixed per query answers the same.
+   */
+  def answered(df: Dataset[_]): Dataset[Row] = {
+    val rows = df.toDF().collect().toSeq // an action of its own: its execution, its events
+    val output = df.queryExecution.analyzed.output.map(_.newInstance())
+    Dataset.ofRows(df.sparkSession, LocalRelation.fromExternalRows(output, rows))
   }
 }
