@@ -180,6 +180,32 @@ def short_lived_conf() -> dict[str, str]:
     }
 
 
+def local_cores(master: str) -> int | None:
+    """The task slots of a local master (`local`, `local[N]`, `local[*]`, `local[N,F]`), else
+    None."""
+    m = re.fullmatch(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?", master.strip())
+    if m is None:
+        return None
+    n = m.group(1)
+    return (os.cpu_count() or 1) if n == "*" else int(n or 1)
+
+
+def local_conf(master: str | None) -> dict[str, str]:
+    """Spark settings for one machine, used unless given: Spark's defaults are a cluster's.
+    200 shuffle partitions cost every shuffle 200 files per map task and as many reduce tasks
+    before AQE merges them; on a few cores twice their number is as fast or faster (TPC-H SF 1:
+    up to 1.6x a query, docs/performance.md), and a shuffled hash join, which Spark picks only
+    for a build side far smaller than the other and small per partition, saves sort-merge
+    joins their sorts."""
+    cores = local_cores(master) if master is not None else None
+    if cores is None:
+        return {}
+    return {
+        "spark.sql.shuffle.partitions": str(max(2 * cores, 2)),
+        "spark.sql.join.preferSortMergeJoin": "false",
+    }
+
+
 # PySpark's DataFrame debugging records the Python call site of every Column and DataFrame
 # call in the JVM: ten py4j round trips around each `F.col`, `getField`, `alias`, ... (13 for
 # an `F.col` instead of 3), most of a statement's compile (docs/performance.md, "The cost of
@@ -258,6 +284,9 @@ def session(
         # Spark applies it as its context starts: quiet from the start (a busy UI port, say),
         # not only once set_log_level below runs
         builder = builder.config("spark.log.level", log_level.upper())
+    if "spark.remote" not in conf and not _under_spark_submit():
+        for key, value in local_conf(master).items():
+            builder = builder.config(key, str(conf.pop(key, value)))
     for key, value in conf.items():
         builder = builder.config(key, str(value))
     try:

@@ -46,6 +46,7 @@ CONFS = (
     "spark.sql.adaptive.enabled",
     "spark.sql.autoBroadcastJoinThreshold",
     "spark.sql.shuffle.partitions",
+    "spark.sql.join.preferSortMergeJoin",
     "spark.sql.maxSinglePartitionBytes",
 )
 # a call seeded when the DataFrame is built: kept, it would repeat its numbers

@@ -1,0 +1,40 @@
+"""A local master's Spark settings (session.local_conf): Spark's defaults are a cluster's (200
+shuffle partitions, sort-merge joins first); drillspark.session() on one machine uses twice the
+cores as shuffle partitions and lets Spark pick a shuffled hash join, unless given."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from drillspark.session import local_conf, local_cores
+
+
+@pytest.mark.parametrize(
+    ("master", "cores"),
+    [("local", 1), ("local[2]", 2), ("local[ 3 ]", None), ("local[4,2]", 4), ("local[*]", None)],
+)
+def test_the_cores_of_a_local_master(master, cores):
+    if master == "local[*]":
+        cores = os.cpu_count() or 1
+    assert local_cores(master) == cores
+
+
+def test_a_cluster_keeps_sparks_defaults():
+    for master in ("yarn", "spark://h:7077", "k8s://https://h", "sc://localhost", None):
+        assert local_conf(master) == {}
+
+
+def test_a_local_master_gets_twice_its_cores_as_shuffle_partitions():
+    assert local_conf("local[2]") == {
+        "spark.sql.shuffle.partitions": "4",
+        "spark.sql.join.preferSortMergeJoin": "false",
+    }
+    assert local_conf("local")["spark.sql.shuffle.partitions"] == "2"
+
+
+def test_a_setting_given_wins(spark):
+    # the test session is built with local[2] and 2 shuffle partitions (conftest)
+    assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
+    assert spark.conf.get("spark.sql.join.preferSortMergeJoin") == "false"
