@@ -284,7 +284,12 @@ def session(
         # Spark applies it as its context starts: quiet from the start (a busy UI port, say),
         # not only once set_log_level below runs
         builder = builder.config("spark.log.level", log_level.upper())
-    if "spark.remote" not in conf and not _under_spark_submit():
+    from pyspark import SparkContext
+
+    # a new context's defaults only: a session already running keeps what it was given or set
+    # since (getOrCreate would apply the builder's settings to it)
+    starting = SparkContext._active_spark_context is None
+    if starting and "spark.remote" not in conf and not _under_spark_submit():
         for key, value in local_conf(master).items():
             builder = builder.config(key, str(conf.pop(key, value)))
     for key, value in conf.items():

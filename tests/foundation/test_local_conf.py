@@ -34,7 +34,16 @@ def test_a_local_master_gets_twice_its_cores_as_shuffle_partitions():
     assert local_conf("local")["spark.sql.shuffle.partitions"] == "2"
 
 
-def test_a_setting_given_wins(spark):
+def test_a_setting_given_wins_and_a_running_session_keeps_its_own(spark):
+    import drillspark
+
     # the test session is built with local[2] and 2 shuffle partitions (conftest)
-    assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
     assert spark.conf.get("spark.sql.join.preferSortMergeJoin") == "false"
+    before = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "3")
+    try:
+        # another session() call gets the running one: its defaults do not overwrite it
+        assert drillspark.session(master="local[2]") is spark
+        assert spark.conf.get("spark.sql.shuffle.partitions") == "3"
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", before)

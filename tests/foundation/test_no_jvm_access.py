@@ -18,8 +18,8 @@ their plugins' Spark catalogs instead, by name). Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
 no Python object per row, a batch at a time in the driver); on Connect, with no `_jdf`, it
 collects the answer whole. The server's kept statements ask the jar once per kept plan whether
-Spark fixes anything in it per query (`compat.ReusablePlans`, spark/plan_reuse.py); on Connect
-each run is planned afresh."""
+Spark fixes anything in it per query, and a catalog-only plan for its answer as a local
+relation (`compat.ReusablePlans`, spark/plan_reuse.py); on Connect each run is planned afresh."""
 
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 import pytest
+from tests.scan.test_scan_job_counts import jobs_of
 
 from drillspark.spark import plan_reuse
 from drillspark.spark.storage import stamps
@@ -223,28 +223,18 @@ def test_a_plan_with_an_exchange_is_planned_each_time(spark, tmp_path, engine):
     assert [v[1][2] for v in plan_reuse._KEPT[spark].values()] == [False]
 
 
-def _jobs(spark, group: str, run) -> tuple[Any, int]:
-    sc = spark.sparkContext
-    sc.setJobGroup(group, group)
-    try:
-        answer = run()
-    finally:
-        sc.setLocalProperty("spark.jobGroup.id", None)
-    return answer, len(sc.statusTracker().getJobIdsForGroup(group))
-
-
 def test_a_catalog_aggregate_is_answered_once_while_its_rows_are_the_same(spark, tmp_path, engine):
     write(tmp_path / "a.json", [{"a": 1}])
     sql = (
         "SELECT count(*) AS n, min(FILE_NAME) AS first FROM INFORMATION_SCHEMA.`FILES` "
         "WHERE SCHEMA_NAME = 'dfs.data'"
     )
-    first, jobs = _jobs(spark, "reuse-catalog-0", lambda: rows(engine, sql))
+    jobs, first = jobs_of(spark, "reuse-catalog-0", lambda: rows(engine, sql))
     assert first == [{"n": 1, "first": "a.json"}] and jobs > 0  # an aggregate: Spark jobs
-    again, jobs = _jobs(spark, "reuse-catalog-1", lambda: rows(engine, sql))
+    jobs, again = jobs_of(spark, "reuse-catalog-1", lambda: rows(engine, sql))
     assert again == first and jobs == 0  # its kept answer: no job
     write(tmp_path / "b.json", [{"a": 2}])
-    changed, jobs = _jobs(spark, "reuse-catalog-2", lambda: rows(engine, sql))
+    jobs, changed = jobs_of(spark, "reuse-catalog-2", lambda: rows(engine, sql))
     assert changed == [{"n": 2, "first": "a.json"}] and jobs > 0
 
 

@@ -83,15 +83,25 @@ def find(spark: Any, k: Hashable) -> tuple[Any, Any] | None:
     return translator, (df if whole else df.select("*"))
 
 
-def _whole(spark: Any, df: Any) -> bool:
-    """Whether `df` itself may run again (ReusablePlans.whole); False on Spark Connect (no JVM
-    here: a new DataFrame each time) and when the jar cannot say."""
+def _plans(spark: Any, df: Any) -> tuple[Any, Any] | None:
+    """The jar's `compat.ReusablePlans` and `df`'s JVM Dataset; None on Spark Connect (no JVM
+    here: a new DataFrame each time)."""
     jdf = getattr(df, "_jdf", None)
     jvm = getattr(spark, "_jvm", None)
     if jdf is None or jvm is None:
+        return None
+    return jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans, jdf
+
+
+def _whole(spark: Any, df: Any) -> bool:
+    """Whether `df` itself may run again (ReusablePlans.whole); False on Spark Connect and when
+    the jar cannot say."""
+    found = _plans(spark, df)
+    if found is None:
         return False
+    plans, jdf = found
     try:
-        return bool(jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans.whole(jdf))
+        return bool(plans.whole(jdf))
     except Exception:  # noqa: BLE001 - an older jar, a plan it cannot walk: plan afresh
         return False
 
@@ -103,11 +113,10 @@ def _answered(spark: Any, df: Any) -> Any | None:
     reports the failure where it belongs)."""
     from pyspark.sql import DataFrame
 
-    jdf = getattr(df, "_jdf", None)
-    jvm = getattr(spark, "_jvm", None)
-    if jdf is None or jvm is None:
+    found = _plans(spark, df)
+    if found is None:
         return None
-    plans = jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans
+    plans, jdf = found
     try:
         if plans.perQuery(jdf):
             return None
