@@ -4,6 +4,7 @@ import java.util
 import java.util.Locale
 
 import org.apache.hadoop.fs.Path
+import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
@@ -16,6 +17,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.unsafe.types.UTF8String
 
 import drillspark.source.input.{InputFile, InputFiles, ScanSize}
+import drillspark.source.read.ReaderConf
 
 /**
  * A table of one format: its files, the reader's data columns and then either the dirN
@@ -76,21 +78,25 @@ final class FormatScan(table: FormatTable, dataSchema: StructType, extraColumns:
     }.map(p => p: InputPartition).toArray
   }
 
+  // the Hadoop configuration broadcast once and shared, as the drill source's: carried in the
+  // factory it was serialized, compressed and parsed again for every task (most of a small
+  // CSV file's read: #37)
   override def createReaderFactory(): PartitionReaderFactory =
     new FormatReaderFactory(table.reader, table.options, dataSchema, extraColumns.map(_.name),
-      ScanVectors.hadoopConf(SparkSession.active))
+      ReaderConf(SparkSession.active))
 }
 
 final class FormatReaderFactory(reader: FormatReader, options: FormatOptions, dataSchema: StructType,
-    extra: Seq[String], conf: ScanVectors.HadoopConf) extends PartitionReaderFactory {
+    extra: Seq[String], broadcastConf: Broadcast[ScanVectors.HadoopConf]) extends PartitionReaderFactory {
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val part = partition.asInstanceOf[FormatPartition]
     val file = part.file
     options.workspaceRoot.foreach(r =>
       drillspark.catalog.WorkspacePaths.confineFile(options.workspace.getOrElse(r), r, file.path))
-    val rows = if (part.end < 0) reader.read(file, options, dataSchema, conf.value)
-      else reader.readRange(file, part.start, part.end, options, dataSchema, conf.value)
+    val conf = broadcastConf.value.value
+    val rows = if (part.end < 0) reader.read(file, options, dataSchema, conf)
+      else reader.readRange(file, part.start, part.end, options, dataSchema, conf)
     val extraValues: Array[Any] = extra.map { name =>
       if (name == FormatOptions.PathColumn) UTF8String.fromString(new Path(file.path).toUri.toString)
       else {

@@ -111,6 +111,8 @@ object TextFormat extends FormatReader {
     var i = 0
     var truncated = false // the last record's quoted field ran into the end of the text
     new Iterator[Array[String]] {
+      // compiled once: String.split compiles a quoted pattern again for every line
+      private val fields = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(c.delimiter))
       private var pending: Array[String] = advance()
       private def advance(): Array[String] = {
         while (i < n && i < stop && c.comment.nonEmpty && text.startsWith(c.comment, i)) {
@@ -139,7 +141,7 @@ object TextFormat extends FormatReader {
         val line = text.substring(i, end)
         if (c.quote.isEmpty || !line.contains(c.quote)) { // the common case: no quoting on this line
           i = if (j < 0) n else end + 1
-          if (line.isEmpty) Array.empty[String] else line.split(java.util.regex.Pattern.quote(c.delimiter), -1)
+          if (line.isEmpty) Array.empty[String] else fields.split(line, -1)
         } else quoted()
       }
 
