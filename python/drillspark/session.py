@@ -201,7 +201,7 @@ def local_conf(master: str | None) -> dict[str, str]:
     if cores is None:
         return {}
     return {
-        "spark.sql.shuffle.partitions": str(max(2 * cores, 2)),
+        "spark.sql.shuffle.partitions": str(2 * cores),
         "spark.sql.join.preferSortMergeJoin": "false",
     }
 

@@ -143,4 +143,4 @@ def keep(
         kept.move_to_end(k)
         while len(kept) > KEPT:
             kept.popitem(last=False)
-    return value[1] if value[2] else df
+    return answer if answer is not None else df

@@ -393,9 +393,10 @@ def _kept_frames(spark: SparkSession) -> collections.OrderedDict[Any, DataFrame]
 
 
 def _frame(
-    spark: SparkSession, columns: list[tuple[str, str, bool]], rows: list[tuple]
+    spark: SparkSession, columns: list[tuple[str, str, bool]], rows: list[tuple], key: Any = None
 ) -> DataFrame:
-    key = _frame_key(columns, rows)
+    """The rows as a DataFrame, kept by their identity (`key`: _frame_key's, if already known)."""
+    key = key if key is not None else _frame_key(columns, rows)
     if key is None:
         return _new_frame(spark, columns, rows)
     with _FRAMES_LOCK:
@@ -883,10 +884,11 @@ class MetadataEngine(StorageEngine):
                 return sys_rows(table, self.config)
 
         found = rows()
+        key = _frame_key(columns, found)
         # a kept translation over these rows (plan_reuse) is used while the table lists the
         # same rows again: BI tools ask the same catalog questions for every table they add
-        stamps.content_read(lambda: _frame_key(columns, rows()), _frame_key(columns, found))
-        return _frame(spark, columns, found)
+        stamps.content_read(lambda: _frame_key(columns, rows()), key)
+        return _frame(spark, columns, found, key)
 
     def write(self, df: DataFrame, target: Any) -> Any:
         raise MetadataError(f"Unable to create or drop objects. Schema [{self.name}] is immutable.")
