@@ -50,6 +50,32 @@ def test_not_in_without_nulls(data_engine):
     assert bag(rows) == [[1], [2], [4], [5], [6]]  # the NULL probe (id 3) is dropped
 
 
+def test_not_in_conjunct_is_a_null_aware_anti_join(data_engine):
+    """An uncorrelated NOT IN conjunct is a NOT_IN semi-join, which Spark runs as its
+    null-aware anti join (a hash lookup) instead of a cross join with the subquery's counts."""
+    sql = f"SELECT id FROM {N} WHERE i NOT IN (SELECT floor FROM {D})"
+    assert '"type" : "NOT_IN"' in plan_text(data_engine, sql).replace('": "', '" : "')
+    result = data_engine.execute(sql)[-1]
+    assert bag(columns_and_rows(result)[1]) == [[1], [2], [4], [5], [6]]
+    physical = result.df._jdf.queryExecution().executedPlan().toString()
+    assert "LeftAnti" in physical and "CartesianProduct" not in physical, physical
+    assert "BroadcastNestedLoopJoin" not in physical, physical
+
+
+def test_not_in_over_an_empty_subquery_keeps_every_row(data_engine):
+    # NOT IN over no values is true, for a NULL probe too (Drill 1.22: ids 1..7)
+    _, rows = q(
+        data_engine, f"SELECT id FROM {N} WHERE i NOT IN (SELECT floor FROM {D} WHERE 1 = 0)"
+    )
+    assert bag(rows) == [[1], [2], [3], [4], [5], [6], [7]]
+    _, rows = q(
+        data_engine,
+        f"SELECT id FROM {N} WHERE i NOT IN (SELECT floor FROM {D} UNION SELECT i FROM {N} "
+        "WHERE i > 5)",
+    )
+    assert bag(rows) == [[2], [6]]
+
+
 def test_in_as_a_value(data_engine):
     cols, rows = q(data_engine, f"SELECT id, id IN (SELECT i FROM {N}) AS x FROM {P}")
     assert cols == ["id", "x"]

@@ -1,4 +1,4 @@
-"""semi-join (inner and anti), lateral-join with unnest, join duplicates=rename and
+"""semi-join (inner, anti and not_in), lateral-join with unnest, join duplicates=rename and
 IS NOT DISTINCT FROM, run as hand-written plans."""
 
 from __future__ import annotations
@@ -23,6 +23,27 @@ def test_semi_join(run_plan, how, expected):
     )
     assert r.df.columns == ["name", "dept"]  # only the left side's columns
     assert sorted(x["name"] for x in r.rows()) == expected
+
+
+def test_not_in_semi_join(run_plan):
+    # SQL's NOT IN: bob's dept 2 is in no row; cy's NULL might match any, so is dropped
+    plan = [values(1, EMP), values(2, DEPT)]
+    join = {"@id": 3, "op": "semi-join", "left": 1, "right": 2, "type": "not_in"}
+    r = run_plan([*plan, {**join, "conditions": COND}])
+    assert sorted(x["name"] for x in r.rows()) == ["bob"]
+    # one NULL among the right side's keys: no row is surely absent
+    with_null = values(2, [*DEPT, {"dept": None, "dname": "tbd"}])
+    assert run_plan([plan[0], with_null, {**join, "conditions": COND}]).rows() == []
+    # nothing on the right: every row, the NULL key too
+    empty = {"@id": 4, "op": "filter", "input": 2, "expr": "dept > 100"}
+    r = run_plan([*plan, empty, {**join, "right": 4, "@id": 5, "conditions": COND}])
+    assert sorted(x["name"] for x in r.rows()) == ["ann", "bob", "cy"]
+
+
+def test_semi_join_type_is_checked(run_plan):
+    join = {"@id": 3, "op": "semi-join", "left": 1, "right": 2, "type": "left"}
+    with pytest.raises(Exception, match="semi-join type must be inner, anti or not_in"):
+        run_plan([values(1, EMP), values(2, DEPT), {**join, "conditions": COND}])
 
 
 def test_lateral_join_unnest(run_plan):

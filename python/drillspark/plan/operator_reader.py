@@ -451,8 +451,8 @@ def _join(p: OperatorProps, cls: type[J]) -> J:
     if type_raw is not None:
         join_type = {"OUTER": "FULL"}.get(type_raw.upper(), type_raw.upper())
         if cls is SemiJoin:
-            if join_type not in ("INNER", "ANTI"):
-                p.err(f"semi-join type must be inner or anti, not {type_raw!r}", ("type",))
+            if join_type not in ("INNER", "ANTI", "NOT_IN"):
+                p.err(f"semi-join type must be inner, anti or not_in, not {type_raw!r}", ("type",))
         elif join_type not in JOIN_TYPES:
             p.err(
                 f"join type must be one of inner, left, right, full (or 2013's outer), not {type_raw!r}",

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 from drillspark.plan.expressions import Expr, FieldPath
 
 Role = Literal["source", "single", "multi", "sink"]
-JoinType = Literal["INNER", "LEFT", "RIGHT", "FULL", "ANTI"]  # ANTI: semi-join only
+JoinType = Literal["INNER", "LEFT", "RIGHT", "FULL", "ANTI", "NOT_IN"]  # ANTI, NOT_IN: semi-join
 Direction = Literal["ASC", "DESC"]
 NullDirection = Literal["FIRST", "LAST", "UNSPECIFIED"]
 RelPath = tuple[str | int, ...]
@@ -192,7 +192,8 @@ class Join(Operator):
 @dataclass(frozen=True, kw_only=True)
 class SemiJoin(Join):
     """Today's `semi-join`: rows of `left` that have a match in `right` (type INNER), or that
-    have none (type ANTI, drillspark's anti form)."""
+    have none (type ANTI, drillspark's anti form), or for which SQL's `NOT IN` holds (type
+    NOT_IN: no right row whose conditions are true or unknown)."""
 
     OP: ClassVar[str] = "semi-join"
 

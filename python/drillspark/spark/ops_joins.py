@@ -34,11 +34,15 @@ _RIGHT_ORDER = "__drill_lateral_order"
 
 def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
     """The left rows that have a match in `right` (type ANTI: that have none). A NULL key
-    matches nothing, so the anti form keeps rows with NULL keys (NOT EXISTS, not NOT IN)."""
+    matches nothing, so the anti form keeps rows with NULL keys (NOT EXISTS). Type NOT_IN
+    keeps the rows no right row matches or might match (the conditions unknown: a NULL on
+    either side), SQL's `NOT IN`; Spark plans its one-key form as a null-aware anti join
+    (a hash lookup, not a nested loop)."""
     left, right = tr.df(op.left), tr.df(op.right)
-    how = {"INNER": "left_semi", "ANTI": "left_anti"}.get(str(op.type).upper())
+    kind = str(op.type).upper()
+    how = {"INNER": "left_semi", "ANTI": "left_anti", "NOT_IN": "left_anti"}.get(kind)
     if how is None:
-        raise tr.fail(op, f"a semi-join's type is inner or anti, not {op.type!r}")
+        raise tr.fail(op, f"a semi-join's type is inner, anti or not_in, not {op.type!r}")
     # the right side's columns never reach the output: rename them all apart
     rdf = right.select(*[F.col(quote(c)).alias(_RIGHT + c) for c in right.columns])
     rcols = NamedColumns({fold(c): _RIGHT + c for c in right.columns})
@@ -53,6 +57,8 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
         lcols = NamedColumns({c.lower(): c for c in left.columns})
         conds.append(both_sides_condition(tr, op, (left, lcols, left), (right, rcols, rdf)))
     cond = reduce(lambda a, b: a & b, conds) if conds else F.lit(True)
+    if kind == "NOT_IN":  # the form Spark's null-aware anti join is recognized by
+        cond = cond | cond.isNull()
     return Rel(left.join(rdf, cond, how))
 
 

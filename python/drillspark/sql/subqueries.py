@@ -5,8 +5,9 @@ subquery's WHERE (`inner.k = outer.k`).
 Each subquery is decorrelated into joins of the outer stream with helper relations, then the
 subquery's place in the expression is taken by an expression over the helpers' hidden columns
 (a `RawDrill` node) that keeps SQL's three-valued logic:
-- a positive IN / EXISTS conjunct of WHERE is a `semi-join`, NOT EXISTS an anti `semi-join`;
-- IN elsewhere (NOT IN, IN under OR, in the select list): a left join with the subquery's
+- a positive IN / EXISTS conjunct of WHERE is a `semi-join`, NOT EXISTS an anti `semi-join`,
+  an uncorrelated NOT IN conjunct a NOT_IN `semi-join` (no row that matches or might);
+- IN elsewhere (correlated NOT IN, IN under OR, in the select list): a left join with the subquery's
   distinct values plus its row and non-NULL counts (a NULL among the values makes a failed
   probe NULL, so NOT IN keeps no row; an empty subquery makes IN false);
 - `x op ANY/ALL (q)`: the subquery's count, non-NULL count, MIN and MAX (empty: ANY false,
@@ -319,7 +320,9 @@ class SubqueryLowering:
                 rel.columns,
                 conj,
             )
-        if isinstance(target, exp.In) and target.args.get("query") is not None and not negated:
+        if isinstance(target, exp.In) and target.args.get("query") is not None and negated:
+            return self._not_in(rel, target, conj)
+        if isinstance(target, exp.In) and target.args.get("query") is not None:
             probe_values: list[Pair] = []  # `split(s, ' ')[0] IN (...)`: see _into
             sub = target.args["query"]
             query = query_of(sub)
@@ -354,6 +357,34 @@ class SubqueryLowering:
                 conj,
             )
         return None
+
+    def _not_in(self, rel: Rel, target: exp.In, conj: exp.Expr) -> Rel | None:
+        """`x NOT IN (q)` as a WHERE conjunct, q uncorrelated: a NOT_IN semi-join (Spark's
+        null-aware anti join); None for a row of values or a correlated q (the general form)."""
+        if isinstance(target.this, exp.Tuple):
+            return None
+        sub = target.args["query"]
+        query = query_of(sub)
+        if isinstance(query, exp.Select):
+            corr = Correlation(self.ctx, query, target)
+            if corr.pairs or corr.general:
+                return None
+            name = self.low.hidden("in")
+            value = self.one_column(corr.query, sub, "IN")
+            inner = self.lower_select(corr.query, [(value, name)], corr)
+        else:  # a set operation: its one column
+            inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
+            if inner.columns is None or len(inner.columns) != 1:
+                raise self.ctx.fail("IN needs a subquery with exactly one column", sub)
+            name = inner.columns[0]
+        probe_values: list[Pair] = []
+        cond = pp.condition("==", lower_into(self.ctx, probe_values, target.this), dx.path(name))
+        rel = self.ctx.with_computed(rel, probe_values)
+        return self.add(
+            SemiJoin(left=rel.op, right=inner.op, type="NOT_IN", conditions=(cond,)),
+            rel.columns,
+            conj,
+        )
 
     def _row_in(self, rel: Rel, target: exp.In, query: exp.Select, conj: exp.Expr) -> Rel:
         """`(a, b) IN (SELECT x, y ...)` as a WHERE conjunct: a semi-join on a = x, b = y."""
