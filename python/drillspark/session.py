@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import sys
+import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -294,6 +296,8 @@ def session(
             builder = builder.config(key, str(conf.pop(key, value)))
     for key, value in conf.items():
         builder = builder.config(key, str(value))
+    if starting and "spark.remote" not in conf:
+        _preload(PRELOADED)
     try:
         builder = configure(builder)
         # the driver JVM with Java's incubator notice filtered from its stderr (jvm_stderr.py)
@@ -310,6 +314,29 @@ def session(
             # each plugin a Spark catalog of its name: spark.sql reads it too
             plugin_catalogs.register_all(spark, checked)
     return spark
+
+
+# Imported while the driver JVM starts: pandas is imported by pyspark's argument converters
+# during the context's start (0.4 s with the JVM waiting), sqlglot and pyarrow by the first
+# statement. Modules that import no pyspark or drillspark module, so the thread never waits
+# on an import the main thread holds.
+PRELOADED = ("pandas", "pyarrow", "sqlglot")
+
+
+def _preload(modules: Sequence[str]) -> None:
+    """Imports `modules` in a daemon thread: Python runs it while the main thread sleeps
+    waiting for the JVM (launch_gateway polls), so a new process's first answer comes sooner
+    (docs/performance.md, "The JSON race on other shapes"). A failed import is left for the
+    code that needs the module to report."""
+
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001, S112  (reported by the import that needs it)
+                continue
+
+    threading.Thread(target=load, name="drillspark-preload", daemon=True).start()
 
 
 # the storage plugins a session was given (session(storage=...)), read by drillspark.sql

@@ -1,0 +1,44 @@
+"""The modules a new session imports while its driver JVM starts (session._preload)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from drillspark.session import _preload
+
+
+def _join_preload() -> None:
+    for t in threading.enumerate():
+        if t.name == "drillspark-preload":
+            t.join(60)
+
+
+def test_preload_imports_in_a_thread_and_keeps_going_past_a_missing_module():
+    name = "colorsys"  # stdlib, imported by nothing here
+    sys.modules.pop(name, None)
+    _preload(("drillspark_no_such_module", name))
+    _join_preload()
+    assert name in sys.modules
+
+
+@pytest.mark.spark_process
+def test_a_new_process_session_preloads_pandas_pyarrow_and_sqlglot():
+    # a fresh interpreter: the session's start brings the SQL front end's modules in, and
+    # the session works (no import deadlock with pyspark's own imports)
+    code = (
+        "import sys, drillspark\n"
+        "spark = drillspark.session(master='local[1]', **{'spark.ui.enabled': 'false'})\n"
+        "import threading\n"
+        "[t.join(60) for t in threading.enumerate() if t.name == 'drillspark-preload']\n"
+        "print(sorted(m for m in ('pandas', 'pyarrow', 'sqlglot') if m in sys.modules))\n"
+        "print(spark.range(3).count())\n"
+        "spark.stop()\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert out.stdout.split("\n")[:2] == ["['pandas', 'pyarrow', 'sqlglot']", "3"], out.stderr
