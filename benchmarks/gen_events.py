@@ -7,7 +7,13 @@ mixed int/float (`metrics.score`, `payload.pull_request.additions`), an open key
 from 30% of the files, PushEvent loses `commits`/`size` at 80%, `geo` appears at 80%,
 `auto_merge` is null until the last file and then an object).
 
-    python benchmarks/gen_events.py OUT_DIR --size 50MB [--files 8] [--seed 7]
+Shapes (`--shape`) keep every field the race's queries name and change the rest, so the race
+can be run on data it was not tuned on: `github` (the above), `deep` (payloads and commit
+authors nested six levels further, a nested `context` on every record), `long-arrays`
+(commits, labels, tags and reviewers ten times longer), `wide` (240 more top-level fields of
+mixed types), `many-files` (the `github` records in 128 files).
+
+    python benchmarks/gen_events.py OUT_DIR --size 50MB [--files 8] [--seed 7] [--shape deep]
 """
 
 from __future__ import annotations
@@ -68,10 +74,19 @@ def parse_size(text: str) -> int:
     return int(t)
 
 
+SHAPES = ("github", "deep", "long-arrays", "wide", "many-files")
+SHAPE_FILES = {"many-files": 128}  # the shapes with their own file count
+
+
 class Gen:
-    def __init__(self, seed: int, n_files: int):
+    def __init__(self, seed: int, n_files: int, shape: str = "github"):
+        if shape not in SHAPES:
+            raise ValueError(f"unknown shape {shape!r}: one of {', '.join(SHAPES)}")
         self.r = random.Random(seed)
         self.n_files = n_files
+        self.shape = shape
+        # long-arrays: every array drawn ten times as long
+        self.stretch = 10 if shape == "long-arrays" else 1
         self.attr_keys = [f"attr_{i:03}" for i in range(300)]
         self.next_id = 10_000_000_000
 
@@ -105,7 +120,7 @@ class Gen:
                         "message": self.words(r.randrange(3, 12)),
                         "distinct": r.random() < 0.9,
                     }
-                    for _ in range(r.choice([0, 1, 1, 2, 3, 5]))
+                    for _ in range(r.choice([0, 1, 1, 2, 3, 5]) * self.stretch)
                 ]
                 p.update(size=len(commits), distinct_size=len(commits), commits=commits)
             return p
@@ -123,9 +138,11 @@ class Gen:
                         "name": r.choice(["bug", "docs", "feature", "ci", "deps", "perf"]),
                         "color": f"{r.getrandbits(24):06x}",
                     }
-                    for _ in range(r.choice([0, 0, 1, 2, 3]))
+                    for _ in range(r.choice([0, 0, 1, 2, 3]) * self.stretch)
                 ],
-                "requested_reviewers": [self.user(frac) for _ in range(r.choice([0, 0, 1, 2]))],
+                "requested_reviewers": [
+                    self.user(frac) for _ in range(r.choice([0, 0, 1, 2]) * self.stretch)
+                ],
                 "auto_merge": (
                     {"enabled_by": self.user(frac), "merge_method": "squash"} if last else None
                 ),
@@ -199,10 +216,27 @@ class Gen:
                 self.zipf_key(): r.choice([r.randrange(1000), self.words(1), True, None])
                 for _ in range(r.randrange(0, 6))
             },
-            "tags": [r.choice(WORDS) for _ in range(r.choice([0, 0, 1, 2, 4]))],
+            "tags": [r.choice(WORDS) for _ in range(r.choice([0, 0, 1, 2, 4]) * self.stretch)],
         }
         if r.random() < 0.05:
             rec["org"] = {"id": r.randrange(1 << 20), "login": f"org{r.randrange(9000)}"}
+        if self.shape == "deep":
+            rec["context"] = self.nest(6)
+            # the payload's own objects one level under a chain of six
+            rec["payload"] = {**rec["payload"], "envelope": self.nest(6)}
+            for c in rec["payload"].get("commits", []):
+                c["author"]["profile"] = self.nest(5)
+        elif self.shape == "wide":
+            for i in range(240):
+                kind = i % 4
+                if kind == 0:
+                    rec[f"f{i:03}"] = r.randrange(1 << 20)
+                elif kind == 1:
+                    rec[f"f{i:03}"] = r.choice(WORDS)
+                elif kind == 2:
+                    rec[f"f{i:03}"] = None if r.random() < 0.3 else round(r.random(), 3)
+                else:
+                    rec[f"f{i:03}"] = {"k": r.choice(WORDS), "v": r.randrange(100)}
         if frac >= 0.8:
             rec["geo"] = {
                 "lat": round(r.uniform(-80, 80), 4),
@@ -210,10 +244,26 @@ class Gen:
             }
         return rec
 
+    def nest(self, depth: int) -> dict:
+        """An object `depth` levels deep, each level a scalar, a short array and the next."""
+        r = self.r
+        node: dict = {"leaf": r.choice(WORDS), "n": r.randrange(1000)}
+        for level in range(depth):
+            node = {
+                f"l{level}": r.randrange(100),
+                "name": r.choice(WORDS),
+                "items": [r.randrange(50) for _ in range(r.randrange(0, 3))],
+                "next": node,
+            }
+        return node
 
-def generate(out: Path, size: int, files: int = 8, seed: int = 7) -> list[Path]:
+
+def generate(
+    out: Path, size: int, files: int | None = None, seed: int = 7, shape: str = "github"
+) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    gen = Gen(seed, files)
+    files = files or SHAPE_FILES.get(shape, 8)
+    gen = Gen(seed, files, shape)
     per_file = size // files
     paths = []
     for i in range(files):
@@ -233,10 +283,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--size", default="1GB")
-    ap.add_argument("--files", type=int, default=8)
+    ap.add_argument("--files", type=int, help="files (default 8; 128 for many-files)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--shape", choices=SHAPES, default="github")
     a = ap.parse_args()
-    paths = generate(a.out, parse_size(a.size), a.files, a.seed)
+    paths = generate(a.out, parse_size(a.size), a.files, a.seed, a.shape)
     print(
         f"wrote {len(paths)} files, {sum(p.stat().st_size for p in paths) / 2**20:.1f} MiB in {a.out}"
     )

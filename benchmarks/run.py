@@ -4,7 +4,8 @@ alternative (plain Spark, DuckDB) side by side in one process and prints its own
 one starting with '-' on are passed to every script run, e.g. `make bench BENCH="scan --size
 50MB --runs 1"` (or BENCH_ARGS="--size 50MB"); each script's options are in its --help.
 `make bench BENCH=tpch_drill` runs the 22 TPC-H queries against real Drill 1.22 and DuckDB
-(`BENCH=tpch` also runs tpch_bench.py: four of them against hand-written PySpark)."""
+(`BENCH=tpch` also runs tpch_bench.py: four of them against hand-written PySpark);
+`make bench BENCH=shapes_race` the JSON race on other data shapes, every door's first query."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ def split_args(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def main(argv: list[str] | None = None) -> int:
     only, extra = split_args(sys.argv[1:] if argv is None else argv)
-    # (bi_replay.py: the BI replay of issue 37, named after what it replays)
-    scripts = sorted([*HERE.glob("*_bench.py"), HERE / "bi_replay.py"])
+    # (bi_replay.py and shapes_race.py: issue 37's BI replay and the race on other shapes,
+    # named after what they run)
+    scripts = sorted([*HERE.glob("*_bench.py"), HERE / "bi_replay.py", HERE / "shapes_race.py"])
     if only:
         scripts = [s for s in scripts if any(name in s.name for name in only)]
     failed = []
