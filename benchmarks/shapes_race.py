@@ -46,6 +46,7 @@ from drill_race import (  # noqa: E402
     scan_sql,
 )
 from gen_events import SHAPES, generate, parse_size  # noqa: E402
+from scan_bench import normalize_spark, spark_queries  # noqa: E402
 
 QUERIES = ["count", "filter+project", "flatten+group"]
 DOORS = ["cli", "collect", "to_arrow", "to_pandas", "plan", "dataframe"]
@@ -67,26 +68,9 @@ def door_answer(door: str, query: str, sql: str, path: str, plan: str) -> object
     """Runs the query as a user of `door` would in a new process; the normalized answer."""
     import drillspark
 
-    if door == "dataframe":
-        from pyspark.sql import functions as F
-
+    if door == "dataframe":  # the scan race's DataFrame queries
         df = drillspark.session().read.format("drill").load(path)
-        if query == "count":
-            return df.count()
-        if query == "filter+project":
-            return (
-                df.filter("payload.action = 'opened' AND metrics.score > 50")
-                .select("id", "actor.login", "repo.name")
-                .toArrow()
-                .num_rows
-            )
-        rows = (
-            df.select(F.explode("payload.pull_request.labels").alias("l"))
-            .groupBy("l.name")
-            .count()
-            .collect()
-        )
-        return normalize(query, [tuple(r) for r in rows])
+        return normalize_spark(query, spark_queries(df)[query]())
     result = drillspark.run(plan) if door == "plan" else drillspark.sql(sql)
     if door == "collect":
         rows = [tuple(r) for r in result.collect()]
@@ -211,7 +195,7 @@ def print_shape(shape: str, d: Path, times: dict, doors: list[str]) -> None:
     print(f"{'query':16}{'Drill warm':>11}{'ds warm':>9}{'ratio':>7}{'Drill first':>13}", end="")
     print("".join(f"{d:>11}" for d in doors))
     for q in QUERIES:
-        dw, ww, df = times.get(("Drill warm", q)), times.get(("drillspark warm", q)), None
+        dw, ww = times.get(("Drill warm", q)), times.get(("drillspark warm", q))
         df = times.get(("Drill first", q))
         cells = [f"{q:16}", f"{dw or float('nan'):>11.2f}", f"{ww or float('nan'):>9.2f}"]
         cells += [f"{ratio(dw, ww):>7}", f"{df or float('nan'):>13.1f}"]
