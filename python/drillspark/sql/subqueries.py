@@ -339,10 +339,9 @@ class SubqueryLowering:
                         "==", lower_into(self.ctx, probe_values, target.this), dx.path(name)
                     )
                 ]
-            else:  # a set operation: its one column
-                inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
-                if inner.columns is None or len(inner.columns) != 1:
-                    raise self.ctx.fail("IN needs a subquery with exactly one column", sub)
+            else:
+                inner = self._set_operation(sub)
+                assert inner.columns is not None  # one, checked
                 conds = [
                     pp.condition(
                         "==",
@@ -372,10 +371,9 @@ class SubqueryLowering:
             name = self.low.hidden("in")
             value = self.one_column(corr.query, sub, "IN")
             inner = self.lower_select(corr.query, [(value, name)], corr)
-        else:  # a set operation: its one column
-            inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
-            if inner.columns is None or len(inner.columns) != 1:
-                raise self.ctx.fail("IN needs a subquery with exactly one column", sub)
+        else:
+            inner = self._set_operation(sub)
+            assert inner.columns is not None  # one, checked
             name = inner.columns[0]
         probe_values: list[Pair] = []
         cond = pp.condition("==", lower_into(self.ctx, probe_values, target.this), dx.path(name))
@@ -385,6 +383,13 @@ class SubqueryLowering:
             rel.columns,
             conj,
         )
+
+    def _set_operation(self, sub: exp.Expr) -> Rel:
+        """An IN subquery that is a set operation, lowered: it must have one column."""
+        inner = self.low.lower_query(sub.this if isinstance(sub, exp.Subquery) else sub)
+        if inner.columns is None or len(inner.columns) != 1:
+            raise self.ctx.fail("IN needs a subquery with exactly one column", sub)
+        return inner
 
     def _row_in(self, rel: Rel, target: exp.In, query: exp.Select, conj: exp.Expr) -> Rel:
         """`(a, b) IN (SELECT x, y ...)` as a WHERE conjunct: a semi-join on a = x, b = y."""
