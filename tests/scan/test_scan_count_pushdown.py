@@ -131,12 +131,41 @@ def test_sample_records_counts_by_reading(spark, tmp_path):
     assert df.count() == 50
 
 
+def test_a_sample_the_file_ended_within_counts_it(spark, tmp_path):
+    # a sample larger than a file read every record, as a full discovery does: the count
+    # comes from it; a file longer than the sample is still read
+    write(tmp_path / "t" / "short.json", 50)
+    write(tmp_path / "t" / "long.json", 1500, start=5000)
+    df = read(spark, tmp_path / "t", sampleRecords="1000")
+    assert "files counted by reading: 1 of 2" in explain_text(df.groupBy().count())
+    assert df.count() == 1550 == rows_read(df)
+    # the full discovery it equals: same columns and rows as a fresh one
+    full = read(spark, tmp_path / "t")
+    assert full.columns == df.columns
+    assert sorted(map(tuple, full.collect())) == sorted(map(tuple, df.collect()))
+    # a file in splits (of about 730 records): counted when the sample read each split whole
+    write(tmp_path / "s" / "split.json", 3000)
+    part = read(spark, tmp_path / "s", sampleRecords="500", splitBytes="20k")
+    assert "files counted by reading: 1 of 1" in explain_text(part.groupBy().count())
+    whole = read(spark, tmp_path / "s", sampleRecords="1000", splitBytes="20k")
+    assert "files counted by reading: 0 of 1" in explain_text(whole.groupBy().count())
+    assert whole.count() == 3000 == rows_read(whole)
+
+
+def test_an_exact_sample_that_read_every_record_fails_where_discovery_does(spark, tmp_path):
+    # the bad record is within the sample, which then fails as a full discovery would
+    write(tmp_path / "a.json", 20, extra='{"id": 1,,}\n')
+    with pytest.raises(Exception, match="a.json"):
+        read(spark, tmp_path, sampleRecords="100", exactSample="true").count()
+
+
 def test_a_count_that_read_the_files_is_remembered_for_the_next(spark, tmp_path):
-    # a sample (no record counts from discovery); a file in splits and an empty file
+    # a sample (no record counts from discovery but the empty file's, which it read whole); a
+    # file in splits
     write(tmp_path / "big.json", 3000)
     (tmp_path / "empty.json").write_text("")
     df = read(spark, tmp_path, sampleRecords="5", splitBytes="20k")
-    assert "files counted by reading: 2 of 2" in explain_text(df.groupBy().count())
+    assert "files counted by reading: 1 of 2" in explain_text(df.groupBy().count())
     assert df.count() == 3000
     again = read(spark, tmp_path, sampleRecords="5", splitBytes="20k")
     assert "files counted by reading: 0 of 2" in explain_text(again.groupBy().count())

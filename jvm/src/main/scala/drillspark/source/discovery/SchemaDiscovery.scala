@@ -111,6 +111,12 @@ object SchemaDiscovery {
         val node = sorted.head._2.node
         sorted.tail.foreach(p => mergeInto(node, p._2.node, sameFile = true))
         if (complete(o)) rememberRecords(f, o, sorted.map(_._2.records).sum)
+        else if (sorted.forall(_._2.whole) && complete(o.withoutSample)) {
+          // a sample the file ended within read every record, as a full discovery does: a
+          // count(*) need not read the file again, nor a full discovery (e.g. after a misfit)
+          rememberRecords(f, o, sorted.map(_._2.records).sum)
+          cache.put(keyOf(f, o.withoutSample, mode), node)
+        }
         cache.put(keyOf(f, o, mode), node)
         known.put(f, node)
       }
@@ -120,21 +126,24 @@ object SchemaDiscovery {
     (root, files.map(f => (f, known.get(f))))
   }
 
-  /** The schema of one split and the records it holds. */
-  final case class Found(node: Node, records: Long)
+  /** The schema of one split and the records it holds; `whole` when discovery read all of them
+   * (no sample, or a sample the split ended within). */
+  final case class Found(node: Node, records: Long, whole: Boolean)
+
+  private def readAll(o: DrillOptions, read: Long): Boolean = o.sampleRecords < 0 || read < o.sampleRecords
 
   def discoverSplit(conf: Configuration, split: FileSplit, o: DrillOptions, scanner: Int = Fast): Found = {
     val file = split.file
-    if (file.length == 0) return Found(Node.root(file.path), 0L)
+    if (file.length == 0) return Found(Node.root(file.path), 0L, whole = true)
     if (scanner != Jackson) {
       val b = new ByteDiscovery(conf, split, o)
-      if (b.run()) return Found(b.root, b.records)
+      if (b.run()) return Found(b.root, b.records, readAll(o, b.records))
       if (scanner == BytesOnly) throw new DrillScanException(
         s"drill: ${file.path}: the byte scanner gave up near byte ${b.gaveUpAt} (split ${split.start} to " +
           s"${split.end}; $ScannerConf=bytes; the default, fast, falls back to the Jackson pass)")
     }
     val rs = new RecordStream(conf, file.path, split.start, split.end, o, JsonInput.factory(o))
-    try { val n = new FilePass(rs, o).run(); Found(n, rs.records) }
+    try { val pass = new FilePass(rs, o); val n = pass.run(); Found(n, rs.records, readAll(o, pass.read)) }
     finally rs.close()
   }
 
@@ -142,14 +151,16 @@ object SchemaDiscovery {
     private val file = rs.file
     private val root = Node.root(file)
 
+    /** Records taken (bad ones included). */
+    var read = 0L
+
     def run(): Node = {
-      var n = 0L
-      while ((o.sampleRecords < 0 || n < o.sampleRecords) && rs.next()) {
+      while ((o.sampleRecords < 0 || read < o.sampleRecords) && rs.next()) {
         try members(rs.parser, root, rs.parser.nextToken(), 1)
         catch {
           case e: JsonProcessingException => rs.onBadRecord(e)
         }
-        n += 1
+        read += 1
       }
       root
     }
