@@ -152,6 +152,28 @@ def test_exists_is_a_semi_join_in_the_plan(data_engine):
     assert '"semi-join"' in text and '"ANTI"' in text
 
 
+def test_a_semi_joins_right_side_keeps_each_key_once(data_engine):
+    """The right side of EXISTS / IN / NOT IN keeps each row once (a grouping of its keys in
+    the plan): only which keys exist counts. Not under a correlation other than equality
+    (nearly every row distinct there); answers as Drill 1.22's."""
+    grouped = '"op" : "groupingaggregate"'
+    exists = f"SELECT p.id FROM {P} p WHERE EXISTS (SELECT * FROM {N} n WHERE n.grp = p.dept)"
+    in_sql = f"SELECT id FROM {P} WHERE id IN (SELECT i FROM {N})"
+    not_in = f"SELECT id FROM {N} WHERE i NOT IN (SELECT floor FROM {D})"
+    for sql in (exists, in_sql, not_in):
+        assert grouped in plan_text(data_engine, sql).replace('": "', '" : "'), sql
+    unequal = (
+        f"SELECT p.id FROM {P} p WHERE EXISTS "
+        f"(SELECT * FROM {N} n WHERE n.id = p.id AND n.i <> p.id)"
+    )
+    assert grouped not in plan_text(data_engine, unequal).replace('": "', '" : "')
+    # nums.json holds 7 twice and a NULL: the IN keeps 4 and 7 once; the NOT IN keeps no row
+    assert bag(q(data_engine, in_sql)[1]) == [[4], [7]]
+    assert bag(q(data_engine, f"SELECT id FROM {P} WHERE id NOT IN (SELECT i FROM {N})")[1]) == []
+    assert q(data_engine, exists)[1] == []
+    assert bag(q(data_engine, unequal)[1]) == [[1], [2], [4], [5], [6], [7]]
+
+
 # --- scalar subqueries -----------------------------------------------------------------------
 
 

@@ -246,9 +246,12 @@ class SubqueryLowering:
         values: list[tuple[exp.Expr, str]],
         corr: Correlation | None,
         group: bool = False,
+        distinct: bool = False,
     ) -> Rel:
         """`query` selecting the correlation's inner keys (named by `self.keys`) and `values`;
-        grouped by the keys when `group`."""
+        grouped by the keys when `group`. `distinct`: the right side of a semi-join, where
+        only which rows exist counts, so each is kept once (a plain select correlated by
+        equalities only)."""
         q = query.copy()
         keys = [(inner, self.low.hidden("k")) for _, _, inner in (corr.pairs if corr else [])]
         self.keys = [k for _, k in keys]
@@ -256,6 +259,12 @@ class SubqueryLowering:
         own_group = q.args.get("group")
         if own_group is None and any(self.ctx.has_aggregate(e) for e, _ in values):
             group = True  # an aggregate value (`x IN (SELECT MAX(..) ...)`): one per key
+        # keys correlated by equality only: keys met many times each (TPC-H q22: 1.5 M orders,
+        # 100 k customers) make the deduplication pay; a key such as `l_suppkey <> ...` makes
+        # nearly every row distinct, and it would not (measured in docs/performance.md)
+        equalities = all(r == "==" for _, r, _ in (corr.pairs if corr else []))
+        if distinct and equalities and not group and _plain(q):
+            q.set("distinct", exp.Distinct())
         if keys and (group or (corr is not None and corr.general and own_group)):
             # per key; a GROUP BY of the subquery's own groups within each key
             extra = list(own_group.expressions) if own_group is not None else []
@@ -309,7 +318,7 @@ class SubqueryLowering:
             if not corr.pairs:
                 return None  # uncorrelated: the general form (a row count) is as cheap
             corr.bind(rel)
-            inner = self.lower_select(corr.query, [], corr)
+            inner = self.lower_select(corr.query, [], corr, distinct=True)
             return self.add(
                 SemiJoin(
                     left=rel.op,
@@ -333,7 +342,7 @@ class SubqueryLowering:
                 corr.bind(rel)
                 value = self.one_column(corr.query, sub, "IN")
                 name = self.low.hidden("in")
-                inner = self.lower_select(corr.query, [(value, name)], corr)
+                inner = self.lower_select(corr.query, [(value, name)], corr, distinct=True)
                 conds = self.conditions(corr) + [
                     pp.condition(
                         "==", lower_into(self.ctx, probe_values, target.this), dx.path(name)
@@ -370,7 +379,7 @@ class SubqueryLowering:
                 return None
             name = self.low.hidden("in")
             value = self.one_column(corr.query, sub, "IN")
-            inner = self.lower_select(corr.query, [(value, name)], corr)
+            inner = self.lower_select(corr.query, [(value, name)], corr, distinct=True)
         else:
             inner = self._set_operation(sub)
             assert inner.columns is not None  # one, checked
@@ -402,7 +411,9 @@ class SubqueryLowering:
                 f"IN compares {len(probes)} values with a subquery of {len(values)} columns", target
             )
         names = [self.low.hidden("in") for _ in values]
-        inner = self.lower_select(corr.query, list(zip(values, names, strict=True)), corr)
+        inner = self.lower_select(
+            corr.query, list(zip(values, names, strict=True)), corr, distinct=True
+        )
         conds = self.conditions(corr) + [
             pp.condition("==", lower_expr(self.ctx, p), pp.column(n))
             for p, n in zip(probes, names, strict=True)
@@ -677,3 +688,10 @@ class SubqueryLowering:
         one = self._check_single(one, count, sub)
         rel = self.join(rel, one, "INNER", [], sub)
         return rel, dx.path(name)
+
+
+def _plain(q: exp.Select) -> bool:
+    """A select whose rows DISTINCT may dedupe as they are: no grouping, ordering, limit or
+    distinct of its own."""
+    own = ("group", "having", "order", "limit", "offset", "distinct", "qualify")
+    return not any(q.args.get(k) for k in own)
