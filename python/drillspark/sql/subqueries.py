@@ -692,6 +692,7 @@ class SubqueryLowering:
 
 def _plain(q: exp.Select) -> bool:
     """A select whose rows DISTINCT may dedupe as they are: no grouping, ordering, limit or
-    distinct of its own."""
+    distinct of its own, no FLATTEN among its values (Drill refuses it under DISTINCT)."""
     own = ("group", "having", "order", "limit", "offset", "distinct", "qualify")
-    return not any(q.args.get(k) for k in own)
+    flat = any(e.find(exp.Flatten) for e in q.expressions)
+    return not flat and not any(q.args.get(k) for k in own)
