@@ -110,12 +110,11 @@ object SchemaDiscovery {
         val sorted = parts.sortBy(_._1.start)
         val node = sorted.head._2.node
         sorted.tail.foreach(p => mergeInto(node, p._2.node, sameFile = true))
-        if (complete(o)) rememberRecords(f, o, sorted.map(_._2.records).sum)
-        else if (sorted.forall(_._2.whole) && complete(o.withoutSample)) {
-          // a sample the file ended within read every record, as a full discovery does: a
-          // count(*) need not read the file again, nor a full discovery (e.g. after a misfit)
+        // every record read (no sample, or a sample the file ended within): a count(*) need
+        // not read the file again, nor a full discovery (e.g. after a misfit)
+        if (sorted.forall(_._2.whole) && complete(o.withoutSample)) {
           rememberRecords(f, o, sorted.map(_._2.records).sum)
-          cache.put(keyOf(f, o.withoutSample, mode), node)
+          if (o.sampleRecords >= 0) cache.put(keyOf(f, o.withoutSample, mode), node)
         }
         cache.put(keyOf(f, o, mode), node)
         known.put(f, node)
