@@ -19,7 +19,8 @@ Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toAr
 no Python object per row, a batch at a time in the driver); on Connect, with no `_jdf`, it
 collects the answer whole. The server's kept statements ask the jar once per kept plan whether
 Spark fixes anything in it per query, and a catalog-only plan for its answer as a local
-relation (`compat.ReusablePlans`, spark/plan_reuse.py); on Connect each run is planned afresh."""
+relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
+spark/plan_reuse.py); on Connect each run is planned afresh."""
 
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ ALLOWED = {
     "server/flight/batches.py": ('jdf = getattr(df, "_jdf", None)',),
     "spark/plan_reuse.py": (
         'jdf = getattr(df, "_jdf", None)',
+        'jss = getattr(spark, "_jsparkSession", None)',
+        'jvm = getattr(spark, "_jvm", None)',
         'jvm = getattr(spark, "_jvm", None)',
     ),
 }

@@ -26,3 +26,36 @@ def test_a_statement_sent_again_has_its_own_metrics(server, spark):
         aggregates = [o for o in operators if o["name"] == "HashAggregate"]
         # each run's own 5 groups: a reused physical plan would add them up (10, 15)
         assert aggregates and all(o["rows"] == "5" for o in aggregates), aggregates
+
+
+def test_concurrent_runs_of_a_kept_statement_each_have_their_own_metrics(server, spark):
+    """A whole kept plan runs side by side with itself (no AQE lock, compat.ReusablePlans):
+    each run's profile still counts its own rows only."""
+    import threading
+
+    sql = f"SELECT N_REGIONKEY, count(*) AS c FROM {NATION} GROUP BY N_REGIONKEY ORDER BY 1"
+    http = Http(server.url)
+    first = http.query(sql)
+    runs: list[dict] = []
+    failures: list[BaseException] = []
+
+    def client() -> None:
+        try:
+            for _ in range(3):
+                runs.append(Http(server.url).query(sql))
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=client) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert len(runs) == 18 and all(r["rows"] == first["rows"] for r in runs)
+    assert len({r["queryId"] for r in runs}) == 18
+    for run in runs:
+        metrics = http.get_json(f"/profiles/{run['queryId']}/metrics.json")
+        operators = [o for x in metrics for o in x["operators"]]
+        aggregates = [o for o in operators if o["name"] == "HashAggregate"]
+        assert aggregates and all(o["rows"] == "5" for o in aggregates), aggregates

@@ -185,6 +185,43 @@ def test_a_plan_spark_fixes_nothing_in_runs_again_as_it_is(spark, tmp_path, engi
     assert sorted(whole.values()) == [False, True]
 
 
+def test_a_whole_kept_plan_runs_concurrently_without_aqes_lock(spark, tmp_path, engine):
+    """AQE's wrapper holds its lock for a whole run, so sixteen dashboards' same chart queued
+    behind each other: the kept whole plan is its final plan without the wrapper
+    (ReusablePlans.planned), and concurrent runs of it each answer in full, each its own job."""
+    import threading
+
+    write(tmp_path / "t.json", [{"a": i % 3} for i in range(30)])
+    sql = "SELECT a, COUNT(*) AS n FROM dfs.data.`t.json` GROUP BY a ORDER BY a"
+    want = [{"a": 0, "n": 10}, {"a": 1, "n": 10}, {"a": 2, "n": 10}]
+    assert rows(engine, sql) == want
+    (_, (_, df, whole)) = next(iter(plan_reuse._KEPT[spark].values()))
+    assert whole
+    plan = df._jdf.queryExecution().executedPlan()
+    assert "AdaptiveSparkPlan" not in plan.getClass().getName()
+    assert "HashAggregate" in plan.toString()
+    answers: dict[int, list] = {}
+    failures: list[BaseException] = []
+
+    def client(i: int) -> None:
+        try:
+            n, got = jobs_of(
+                spark, f"kept-{i}", lambda: [engine().execute(sql)[-1].rows() for _ in range(3)]
+            )
+            answers[i] = [n, got]
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert answers == {i: [3, [want, want, want]] for i in range(8)}
+    assert kept(spark) == 1
+
+
 def test_a_planning_conf_changed_plans_again(spark, tmp_path, engine):
     """A whole kept plan is planned once: a change of a planning conf the key holds
     (plan_reuse.CONFS) is another key."""

@@ -59,8 +59,40 @@ def key(spark: Any, plan_json: str, setup: Any, own: Hashable) -> Hashable | Non
     """The translation's key; None for a plan that must be translated each time."""
     if _SEEDED.search(plan_json):
         return None
-    confs = tuple(spark.conf.get(c, None) for c in CONFS)
-    return (plan_json, json.dumps(setup, sort_keys=True, default=str), confs, own)
+    return (plan_json, json.dumps(setup, sort_keys=True, default=str), _confs(spark), own)
+
+
+def _confs(spark: Any) -> tuple[str | None, ...]:
+    """The values of `CONFS` in one py4j round trip (ReusablePlans.confs); one call each on
+    Spark Connect or with a jar that cannot say."""
+    jss = getattr(spark, "_jsparkSession", None)
+    read = _read_confs(spark) if jss is not None else None
+    if read is not None:
+        try:
+            text = read(jss, "\n".join(CONFS))
+            return tuple(None if v == "\0" else v for v in text.split("\1"))
+        except Exception:  # noqa: BLE001 - an older jar: read them one by one
+            pass
+    return tuple(spark.conf.get(c, None) for c in CONFS)
+
+
+# (JVM view by id, kept alive here) -> ReusablePlans.confs: each step of a py4j lookup (`jvm.org`,
+# `.apache`, ... the method) is a round trip of its own, nine for this one, at every statement
+_CONFS_METHOD: dict[int, tuple[Any, Any]] = {}
+
+
+def _read_confs(spark: Any) -> Any | None:
+    jvm = getattr(spark, "_jvm", None)
+    if jvm is None:
+        return None
+    hit = _CONFS_METHOD.get(id(jvm))
+    if hit is None or hit[0] is not jvm:
+        try:
+            method = jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans.confs
+        except Exception:  # noqa: BLE001 - an older jar
+            return None
+        hit = _CONFS_METHOD[id(jvm)] = (jvm, method)
+    return hit[1]
 
 
 def find(spark: Any, k: Hashable) -> tuple[Any, Any] | None:
@@ -93,17 +125,22 @@ def _plans(spark: Any, df: Any) -> tuple[Any, Any] | None:
     return jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans, jdf
 
 
-def _whole(spark: Any, df: Any) -> bool:
-    """Whether `df` itself may run again (ReusablePlans.whole); False on Spark Connect and when
-    the jar cannot say."""
+def _planned(spark: Any, df: Any) -> Any | None:
+    """`df` planned once to run again as it is (ReusablePlans.planned: a one-stage plan, planned
+    without AQE's wrapper, whose lock each run would hold from start to end, so concurrent runs
+    of one kept chart would queue), or None: on Spark Connect, when it is not whole, when the
+    jar cannot say."""
+    from pyspark.sql import DataFrame
+
     found = _plans(spark, df)
     if found is None:
-        return False
+        return None
     plans, jdf = found
     try:
-        return bool(plans.whole(jdf))
+        planned = plans.planned(jdf)
     except Exception:  # noqa: BLE001 - an older jar, a plan it cannot walk: plan afresh
-        return False
+        return None
+    return DataFrame(planned, spark) if planned is not None else None
 
 
 def _answered(spark: Any, df: Any) -> Any | None:
@@ -136,11 +173,16 @@ def keep(
     if not rec.reusable or not rec.reads:
         return df
     answer = _answered(spark, df) if small else None
-    value = (translator, df, _whole(spark, df)) if answer is None else (translator, answer, True)
+    if answer is not None:
+        df, whole = answer, True
+    else:
+        planned = _planned(spark, df)
+        df, whole = (planned, True) if planned is not None else (df, False)
+    value = (translator, df, whole)
     with _LOCK:
         kept = _KEPT.setdefault(spark, OrderedDict())
         kept[k] = (list(rec.reads), value)
         kept.move_to_end(k)
         while len(kept) > KEPT:
             kept.popitem(last=False)
-    return answer if answer is not None else df
+    return df

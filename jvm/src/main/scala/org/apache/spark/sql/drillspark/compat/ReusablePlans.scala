@@ -1,10 +1,11 @@
 package org.apache.spark.sql.drillspark.compat
 
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.catalyst.encoders.RowEncoder
 import org.apache.spark.sql.catalyst.expressions.Expression
-import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
-import org.apache.spark.sql.classic.Dataset
-import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
+import org.apache.spark.sql.classic.{Dataset, SparkSession}
+import org.apache.spark.sql.execution.{QueryExecution, SparkPlan}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 
 /**
@@ -19,6 +20,12 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
  * one-stage plans, as a BI tool's small charts are. Matched by class and node name: the classes
  * move between Spark versions, the names do not.
  */
+/** A query execution whose physical plan was made before (ReusablePlans.planned). */
+private final class PlannedExecution(session: SparkSession, analyzed: LogicalPlan, plan: SparkPlan)
+    extends QueryExecution(session, analyzed) {
+  override lazy val executedPlan: SparkPlan = plan
+}
+
 object ReusablePlans {
   private val PerQuery = Set("CurrentTimestamp", "Now", "CurrentDate", "LocalTimestamp", "CurrentTime",
     "CurrentTimeZone", "CurrentBatchTimestamp", "CurrentUser", "CurrentDatabase", "CurrentCatalog",
@@ -34,12 +41,38 @@ object ReusablePlans {
     case p => Seq(p.nodeName)
   }.flatten
 
+  /**
+   * The values of the confs `names` (one per line) in `session`, joined by U+0001, U+0000 for
+   * one not set: a kept plan's key holds a dozen, and a round trip for each was most of a kept
+   * statement's py4j time through a busy server.
+   */
+  def confs(session: SparkSession, names: String): String =
+    names.split("\n").map(n => session.conf.getOption(n).getOrElse("\u0000")).mkString("\u0001")
+
   /** Whether the analyzed plan holds an expression fixed per query or not deterministic. */
   def perQuery(df: Dataset[_]): Boolean =
     df.queryExecution.analyzed.collectWithSubqueries { case p => p.expressions.exists(fixedPerQuery) }.contains(true)
 
   def whole(df: Dataset[_]): Boolean =
     !perQuery(df) && !nodes(df.queryExecution.executedPlan).exists(n => Stateful.exists(n.contains))
+
+  /**
+   * A whole plan's Dataset to keep, or null when `df` is not whole: `df`'s physical plan with
+   * AQE's wrapper taken off. The wrapper of a one-stage plan has nothing left to adapt (its
+   * final plan is made now, with no job: there is no stage to run first), but each run holds
+   * its lock from start to end, so concurrent runs of one kept plan (sixteen dashboards' same
+   * chart) queued behind each other. The final plan itself runs concurrently as any plan does.
+   */
+  def planned(df: Dataset[_]): Dataset[Row] = {
+    if (!whole(df)) return null
+    val plan = df.queryExecution.executedPlan match {
+      case a: AdaptiveSparkPlanExec => a.finalPhysicalPlan
+      case p => p
+    }
+    if (nodes(plan).exists(n => Stateful.exists(n.contains))) return null
+    val qe = new PlannedExecution(df.sparkSession, df.queryExecution.analyzed, plan)
+    new Dataset[Row](qe, RowEncoder.encoderFor(qe.analyzed.schema))
+  }
 
   /**
    * `df`'s answer, computed now, as a Dataset of those rows (a LocalRelation: collected again
