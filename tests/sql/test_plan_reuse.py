@@ -260,8 +260,18 @@ def test_a_plan_with_an_exchange_is_planned_each_time(spark, tmp_path, engine):
     assert [v[1][2] for v in plan_reuse._KEPT[spark].values()] == [False]
 
 
-def test_a_catalog_aggregate_is_answered_once_while_its_rows_are_the_same(spark, tmp_path, engine):
-    write(tmp_path / "a.json", [{"a": 1}])
+def test_a_catalog_aggregate_is_answered_once_while_its_rows_are_the_same(
+    spark, tmp_path, no_racy_window
+):
+    # FILES lists every workspace: dfs.tmp and dfs.root here would list /tmp and /, which other
+    # processes change at any moment (a changed row is a new answer, rightly): all kept in tmp_path
+    plan_reuse._KEPT.pop(spark, None)
+    data, other = tmp_path / "data", tmp_path / "other"
+    data.mkdir()
+    other.mkdir()
+    names = {"data": str(data), "tmp": str(other), "root": str(other), "default": str(other)}
+    engine = lambda: SqlEngine(spark, SqlSession(workspaces=names), reuse_plans=True)  # noqa: E731
+    write(data / "a.json", [{"a": 1}])
     sql = (
         "SELECT count(*) AS n, min(FILE_NAME) AS first FROM INFORMATION_SCHEMA.`FILES` "
         "WHERE SCHEMA_NAME = 'dfs.data'"
@@ -270,9 +280,10 @@ def test_a_catalog_aggregate_is_answered_once_while_its_rows_are_the_same(spark,
     assert first == [{"n": 1, "first": "a.json"}] and jobs > 0  # an aggregate: Spark jobs
     jobs, again = jobs_of(spark, "reuse-catalog-1", lambda: rows(engine, sql))
     assert again == first and jobs == 0  # its kept answer: no job
-    write(tmp_path / "b.json", [{"a": 2}])
+    write(data / "b.json", [{"a": 2}])
     jobs, changed = jobs_of(spark, "reuse-catalog-2", lambda: rows(engine, sql))
     assert changed == [{"n": 2, "first": "a.json"}] and jobs > 0
+    plan_reuse._KEPT.pop(spark, None)
 
 
 def test_a_catalog_query_with_the_clock_is_not_answered_once(spark, tmp_path, engine):

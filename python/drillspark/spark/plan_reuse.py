@@ -12,8 +12,9 @@ racy window, ...), a plan that writes files or calls RANDOM is translated every 
 one is used while the stamps of what it read are unchanged. Where its analyzed plan holds
 nothing Spark fixes per query (the clock, the session's user or schema, a nondeterministic
 expression: the jar's `compat.ReusablePlans`, asked once when kept) it is the same DataFrame,
-whose physical plan Spark made once: each action is still its own SQL execution (its own
-metrics, job group, cancel). Otherwise, and on Spark Connect, it is a new DataFrame over the
+whose physical plan Spark made once (AQE's final plan out of AQE's wrapper, whose lock would
+queue concurrent runs): each action is still its own SQL execution (its own metrics, job group,
+cancel). Otherwise, and on Spark Connect, it is a new DataFrame over the
 kept analyzed plan (`select("*")`), which Spark optimizes and plans afresh, so NOW() is each
 run's.
 """

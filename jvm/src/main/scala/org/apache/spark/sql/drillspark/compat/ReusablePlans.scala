@@ -20,12 +20,6 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
  * one-stage plans, as a BI tool's small charts are. Matched by class and node name: the classes
  * move between Spark versions, the names do not.
  */
-/** A query execution whose physical plan was made before (ReusablePlans.planned). */
-private final class PlannedExecution(session: SparkSession, analyzed: LogicalPlan, plan: SparkPlan)
-    extends QueryExecution(session, analyzed) {
-  override lazy val executedPlan: SparkPlan = plan
-}
-
 object ReusablePlans {
   private val PerQuery = Set("CurrentTimestamp", "Now", "CurrentDate", "LocalTimestamp", "CurrentTime",
     "CurrentTimeZone", "CurrentBatchTimestamp", "CurrentUser", "CurrentDatabase", "CurrentCatalog",
@@ -84,4 +78,10 @@ object ReusablePlans {
     val output = df.queryExecution.analyzed.output.map(_.newInstance())
     Dataset.ofRows(df.sparkSession, LocalRelation.fromExternalRows(output, rows))
   }
+}
+
+/** A query execution whose physical plan was made before (ReusablePlans.planned). */
+private final class PlannedExecution(session: SparkSession, analyzed: LogicalPlan, plan: SparkPlan)
+    extends QueryExecution(session, analyzed) {
+  override lazy val executedPlan: SparkPlan = plan
 }
