@@ -39,12 +39,12 @@ def operator_metrics(
     except Exception:  # noqa: BLE001 - Spark Connect: no status store here
         return []
     conv = jvm.scala.jdk.javaapi.CollectionConverters
+    # found on the JVM side: walked from here, each execution the store keeps was round trips
+    found = jvm.org.apache.spark.sql.drillspark.compat.SqlExecutions.ofJobs(
+        store, ",".join(str(j) for j in sorted(job_ids))
+    )
     out = []
-    for execution in conv.asJava(store.executionsList()):
-        jobs = {int(k) for k in conv.asJava(execution.jobs()).keySet()}
-        if not jobs & job_ids:
-            continue
-        eid = execution.executionId()
+    for eid in (int(x) for x in str(found).split(",") if x):
         values = conv.asJava(store.executionMetrics(eid))
         operators: list[dict[str, Any]] = []
         for node in conv.asJava(store.planGraph(eid).allNodes()):

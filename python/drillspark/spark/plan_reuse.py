@@ -127,10 +127,10 @@ def _plans(spark: Any, df: Any) -> tuple[Any, Any] | None:
 
 
 def _planned(spark: Any, df: Any) -> Any | None:
-    """`df` planned once to run again as it is (ReusablePlans.planned: a one-stage plan, planned
-    without AQE's wrapper, whose lock each run would hold from start to end, so concurrent runs
-    of one kept chart would queue), or None: on Spark Connect, when it is not whole, when the
-    jar cannot say."""
+    """`df` to run again as it is (ReusablePlans.planned: a one-stage plan's final plan taken out
+    of AQE's wrapper, whose lock each run would hold from start to end, so concurrent runs of
+    one kept chart would queue), or None: on Spark Connect, when it is not whole, when the jar
+    cannot say."""
     from pyspark.sql import DataFrame
 
     found = _plans(spark, df)
