@@ -47,7 +47,7 @@ object ReusablePlans {
   def perQuery(df: Dataset[_]): Boolean =
     df.queryExecution.analyzed.collectWithSubqueries { case p => p.expressions.exists(fixedPerQuery) }.contains(true)
 
-  def whole(df: Dataset[_]): Boolean =
+  private def whole(df: Dataset[_]): Boolean =
     !perQuery(df) && !nodes(df.queryExecution.executedPlan).exists(n => Stateful.exists(n.contains))
 
   /**
@@ -58,12 +58,11 @@ object ReusablePlans {
    * chart) queued behind each other. The final plan itself runs concurrently as any plan does.
    */
   def planned(df: Dataset[_]): Dataset[Row] = {
-    if (!whole(df)) return null
+    if (!whole(df)) return null // before the final plan: a plan with stages would run them
     val plan = df.queryExecution.executedPlan match {
       case a: AdaptiveSparkPlanExec => a.finalPhysicalPlan
       case p => p
     }
-    if (nodes(plan).exists(n => Stateful.exists(n.contains))) return null
     val qe = new PlannedExecution(df.sparkSession, df.queryExecution.analyzed, plan)
     new Dataset[Row](qe, RowEncoder.encoderFor(qe.analyzed.schema))
   }
