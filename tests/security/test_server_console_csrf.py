@@ -13,8 +13,8 @@ import threading
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
-from tests.server.helpers import Http, chromium
+from selenium.webdriver.support.ui import Select
+from tests.server.helpers import Http, chromium, wait
 
 OPTION = "store.json.all_text_mode"
 
@@ -25,10 +25,6 @@ def browser():
     driver = chromium("--host-resolver-rules=MAP evil.example 127.0.0.1")
     yield driver
     driver.quit()
-
-
-def wait(driver, condition, seconds: float = 120):
-    return WebDriverWait(driver, seconds).until(condition)
 
 
 def _state(server) -> tuple[object, bool]:

@@ -122,3 +122,24 @@ def chromium(*flags: str, downloads: str | None = None) -> Any:
         )
     driver.set_page_load_timeout(60)
     return driver
+
+
+def wait(driver: Any, condition: Callable[[Any], Any], seconds: float = 180) -> Any:
+    """Wait for a selenium `condition`, polling through the moment a form post or link
+    replaces the page: an element looked up in the old document then goes stale, or
+    chromium answers "Node with given id does not belong to the document". Those are
+    asked again; any other browser error, or the condition never holding, fails."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def polled(browser: Any) -> Any:
+        try:
+            return condition(browser)
+        except StaleElementReferenceException:
+            return False
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return False
+            raise
+
+    return WebDriverWait(driver, seconds).until(polled)

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
-from tests.server.helpers import Http, chromium
+from tests.server.helpers import Http, chromium, wait
 
 SUPPLIER = "dfs.data.`breadth/tpch_json/supplier.json`"
 
@@ -30,10 +29,6 @@ def shots(tmp_path_factory) -> Path:
     path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def wait(driver, condition, seconds: float = 180):
-    return WebDriverWait(driver, seconds).until(condition)
 
 
 def test_query_page_runs_and_pages(browser, server, shots):

@@ -15,8 +15,7 @@ import uuid
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
-from tests.server.helpers import Http, chromium
+from tests.server.helpers import Http, chromium, wait
 
 NATION = "dfs.data.`breadth/tpch_json/nation.json`"
 
@@ -31,10 +30,6 @@ def browser(downloads):
     driver = chromium(downloads=str(downloads))
     yield driver
     driver.quit()
-
-
-def wait(driver, condition, seconds: float = 180):
-    return WebDriverWait(driver, seconds).until(condition)
 
 
 def run_on_query_page(browser, server, sql):

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
-from tests.server.helpers import PASSWORDS, chromium
+from selenium.webdriver.support.ui import Select
+from tests.server.helpers import PASSWORDS, chromium, wait
 
 from drillspark.server import DrillServer
 from drillspark.server.auth import read_users
@@ -87,10 +87,6 @@ def users_srv(spark, folders, users_file):
     server.catalog.plugins.put("pg", PG)
     yield server
     server.stop()
-
-
-def wait(driver, condition, seconds: float = 60):
-    return WebDriverWait(driver, seconds).until(condition)
 
 
 def open_list(browser, server) -> None:
