@@ -74,7 +74,7 @@ final class ParquetCatalogTable(tableName: String, parts: Seq[(Seq[String], Parq
   }
 
   private def builder(part: Int, options: CaseInsensitiveStringMap): FileScanBuilder =
-    inners(part).newScanBuilder(options)
+    new ReusingParquetScanBuilder(inners(part).newScanBuilder(options))
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     val scan: ScanBuilder with SupportsPushDownRequiredColumns = parts match {
