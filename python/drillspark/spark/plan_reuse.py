@@ -43,6 +43,7 @@ CONFS = (
     "spark.drillspark.singlePassSample",
     "spark.drillspark.singlePassMinBytes",
     "spark.drillspark.singlePartitionScans",
+    "spark.drillspark.smallSorts",
     "spark.drillspark.scanStatistics",
     "spark.sql.adaptive.enabled",
     "spark.sql.autoBroadcastJoinThreshold",

@@ -4,7 +4,7 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
-import org.apache.spark.sql.drillspark.compat.{InterruptibleNestedLoops, SinglePartitionScans}
+import org.apache.spark.sql.drillspark.compat.{InterruptibleNestedLoops, SinglePartitionScans, SmallSorts}
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -61,6 +61,11 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // physical planning: a nested-loop join's streamed rows check for a cancel one by one, so
     // a cancelled query's task stops (one batch of them can be hours of such a join's work)
     extensions.injectQueryPostPlannerStrategyRule { _ => InterruptibleNestedLoops }
+    // AQE's stage preparation: an ORDER BY over an input the run stages show is small (an
+    // aggregate's groups) sorts in one partition, without the range exchange's sampling job
+    extensions.injectQueryStagePrepRule { _ =>
+      SmallSorts(() => DrillConf.flag(DrillConf.SmallSorts, default = true))
+    }
   }
 }
 

@@ -22,6 +22,10 @@ object DrillConf {
    * default true: docs/scan.md). */
   val SinglePartitionScans = "spark.drillspark.singlePartitionScans"
 
+  /** A global sort of an input AQE knows is small sorts it in one partition, without the range
+   * exchange's sampling job (compat's SmallSorts; default true: docs/performance.md). */
+  val SmallSorts = "spark.drillspark.smallSorts"
+
   /** Drill scans report their files' size to Spark's planner (source.input.ScanSize; default
    * true: docs/scan.md). */
   val ScanStatistics = "spark.drillspark.scanStatistics"
