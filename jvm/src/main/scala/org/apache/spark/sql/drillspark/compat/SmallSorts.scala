@@ -14,21 +14,22 @@ import org.apache.spark.sql.internal.SQLConf
 
 /**
  * AQE's query-stage preparation rule (#37): a global sort whose input is known to be small, once
- * the stages below it have run, sorts it in one partition instead of range-partitioning it.
- * Spark's range exchange first samples its input, a job of its own that computes that input
- * again, to find the ranges' bounds; AQE then coalesces a small input's ranges back into one
- * partition. An ORDER BY over a GROUP BY (15 of TPC-H's 22 queries, most BI charts) paid
- * 50-130 ms a query for that job on 2 cores.
+ * the stages below it have run, reads that input in one task instead of range-partitioning it.
+ * Spark's range exchange first samples its input, a job of its own that computes the input
+ * again, to find the ranges' bounds, then shuffles it; AQE then coalesces a small input's ranges
+ * back into one partition. An ORDER BY over a GROUP BY (15 of TPC-H's 22 queries, most BI
+ * charts) paid 50-130 ms a query for that job and stage on 2 cores. Here the exchange becomes a
+ * coalesce to one partition (no shuffle: the operators between it and the stages below run in
+ * that one task too), which satisfies the sort's ordering; one shuffle fewer, so AQE's cost
+ * model takes the new plan.
  *
  * Known small: every path below the exchange ends in a query stage that has run, with only
  * operators between that add no rows (aggregates, filters, projections, sorts, reads of the
  * stages, a semi or anti join, a join with one broadcast row), and those stages' output
- * together is at most
- * spark.sql.adaptive.advisoryPartitionSizeInBytes, the size AQE coalesces partitions to: such
- * an input would be one partition after the range exchange too. Anything else (a join, a scan,
- * a stage still to run) keeps Spark's range exchange. The exchange keeps its place, so AQE's
- * cost (its count of shuffles) is the same and it takes the new plan. `enabled` is read per plan
- * (a Spark conf: a session can turn it off to compare).
+ * together is at most spark.sql.adaptive.advisoryPartitionSizeInBytes, the size AQE coalesces
+ * partitions to: such an input would be one partition after the range exchange too. Anything
+ * else (another join, a scan, a stage still to run) keeps Spark's range exchange. `enabled` is
+ * read per plan (a Spark conf: a session can turn it off to compare).
  */
 final case class SmallSorts(enabled: () => Boolean) extends Rule[SparkPlan] {
 
