@@ -75,12 +75,12 @@ def test_an_order_by_over_a_small_aggregate_sorts_in_one_partition(spark, lineit
 
 def test_an_input_not_known_small_keeps_the_range_exchange(spark, shared, lineitem):
     expected = _expected(lineitem)
-    # stages' output above the size AQE coalesces a partition to: not small
-    spark.conf.set("spark.sql.adaptive.advisoryPartitionSizeInBytes", "64")
+    # stages' output above what Spark's planner takes as small (what it would broadcast)
+    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "64")
     try:
         rows, plan, _ = _run(spark, "small-sort-big")
     finally:
-        spark.conf.unset("spark.sql.adaptive.advisoryPartitionSizeInBytes")
+        spark.conf.unset("spark.sql.autoBroadcastJoinThreshold")
     assert [(f, s, n) for f, s, _, n in rows] == [(f, s, n) for f, s, _, n in expected]
     assert "rangepartitioning" in plan.split("== Initial Plan ==")[0], plan
     # a sort of rows straight from a scan: no stage has run below it, so nothing is known

@@ -26,8 +26,9 @@ import org.apache.spark.sql.internal.SQLConf
  * Known small: every path below the exchange ends in a query stage that has run, with only
  * operators between that add no rows (aggregates, filters, projections, sorts, reads of the
  * stages, a semi or anti join, a join with one broadcast row), and those stages' output
- * together is at most spark.sql.adaptive.advisoryPartitionSizeInBytes, the size AQE coalesces
- * partitions to: such an input would be one partition after the range exchange too. Anything
+ * together is at most spark.sql.autoBroadcastJoinThreshold (10 MB), what Spark's planner takes
+ * as small enough to send whole to every executor. A larger input keeps its spread over a
+ * cluster's cores (one task for 10 MB costs less than the sampling job's fixed cost). Anything
  * else (another join, a scan, a stage still to run) keeps Spark's range exchange. `enabled` is
  * read per plan (a Spark conf: a session can turn it off to compare).
  */
@@ -38,8 +39,10 @@ final case class SmallSorts(enabled: () => Boolean) extends Rule[SparkPlan] {
       CoalesceExec(1, child)
   }
 
+  // small as Spark's planner means it: what it would broadcast whole to every executor
+  // (spark.sql.autoBroadcastJoinThreshold, 10 MB; -1, no broadcasts, none small)
   private def small(p: SparkPlan): Boolean =
-    rowsFrom(p).exists(_ <= SQLConf.get.getConf(SQLConf.ADVISORY_PARTITION_SIZE_IN_BYTES))
+    rowsFrom(p).exists(_ <= SQLConf.get.getConf(SQLConf.AUTO_BROADCASTJOIN_THRESHOLD))
 
   /** The bytes of the run stages `p` reads, when it adds no rows to them; None otherwise. */
   private def rowsFrom(p: SparkPlan): Option[BigInt] = p match {
