@@ -23,7 +23,7 @@ object DrillConf {
   val SinglePartitionScans = "spark.drillspark.singlePartitionScans"
 
   /** A global sort of an input AQE knows is small sorts it in one partition, without the range
-   * exchange's sampling job (compat's SmallSorts; default true: docs/performance.md). */
+   * exchange's sampling job (compat's SmallSorts; default true: docs/scan.md). */
   val SmallSorts = "spark.drillspark.smallSorts"
 
   /** Drill scans report their files' size to Spark's planner (source.input.ScanSize; default

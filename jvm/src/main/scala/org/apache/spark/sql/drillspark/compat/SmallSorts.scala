@@ -42,10 +42,10 @@ final case class SmallSorts(enabled: () => Boolean) extends Rule[SparkPlan] {
   // small as Spark's planner means it: what it would broadcast whole to every executor
   // (spark.sql.autoBroadcastJoinThreshold, 10 MB; -1, no broadcasts, none small)
   private def small(p: SparkPlan): Boolean =
-    rowsFrom(p).exists(_ <= SQLConf.get.getConf(SQLConf.AUTO_BROADCASTJOIN_THRESHOLD))
+    bytesBelow(p).exists(_ <= SQLConf.get.getConf(SQLConf.AUTO_BROADCASTJOIN_THRESHOLD))
 
   /** The bytes of the run stages `p` reads, when it adds no rows to them; None otherwise. */
-  private def rowsFrom(p: SparkPlan): Option[BigInt] = p match {
+  private def bytesBelow(p: SparkPlan): Option[BigInt] = p match {
     case s: QueryStageExec => if (s.isMaterialized) s.computeStats().map(_.sizeInBytes) else None
     case _: AQEShuffleReadExec | _: BaseAggregateExec | _: FilterExec | _: ProjectExec | _: SortExec |
          _: WholeStageCodegenExec | _: InputAdapter | _: InterruptibleRowsExec if p.children.nonEmpty =>
@@ -56,7 +56,7 @@ final case class SmallSorts(enabled: () => Boolean) extends Rule[SparkPlan] {
   }
 
   private def sum(plans: Seq[SparkPlan]): Option[BigInt] =
-    plans.foldLeft(Option(BigInt(0))) { (total, c) => total.flatMap(n => rowsFrom(c).map(_ + n)) }
+    plans.foldLeft(Option(BigInt(0))) { (total, c) => total.flatMap(n => bytesBelow(c).map(_ + n)) }
 
   /** A broadcast join adds no rows when it only keeps or drops streamed rows (semi, anti), or
    * when its broadcast side is one row at most (a scalar subquery's, as a HAVING against one
