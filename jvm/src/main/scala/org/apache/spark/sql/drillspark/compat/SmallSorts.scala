@@ -17,7 +17,7 @@ import org.apache.spark.sql.internal.SQLConf
  * the stages below it have run, reads that input in one task instead of range-partitioning it.
  * Spark's range exchange first samples its input, a job of its own that computes the input
  * again, to find the ranges' bounds, then shuffles it; AQE then coalesces a small input's ranges
- * back into one partition. An ORDER BY over a GROUP BY (15 of TPC-H's 22 queries, most BI
+ * back into one partition. An ORDER BY over a GROUP BY (13 of TPC-H's 22 queries, most BI
  * charts) paid 50-130 ms a query for that job and stage on 2 cores. Here the exchange becomes a
  * coalesce to one partition (no shuffle: the operators between it and the stages below run in
  * that one task too), which satisfies the sort's ordering; one shuffle fewer, so AQE's cost
