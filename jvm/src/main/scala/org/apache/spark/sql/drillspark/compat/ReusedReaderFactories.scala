@@ -67,9 +67,9 @@ final class ReusingParquetScan(sparkSession: SparkSession, hadoopConf: Configura
   }
 }
 
-/** The kept factories: the last [[ReusedReaderFactories.Kept]] made, by their inputs. */
+/** The kept factories: the last 64 asked for, by their inputs. */
 object ReusedReaderFactories {
-  val Kept = 64
+  private val Kept = 64
 
   /** One object, compared by identity. */
   final case class Same(ref: SQLConf) {

@@ -48,7 +48,7 @@ final case class SmallSorts(enabled: () => Boolean) extends Rule[SparkPlan] {
   private def bytesBelow(p: SparkPlan): Option[BigInt] = p match {
     case s: QueryStageExec => if (s.isMaterialized) s.computeStats().map(_.sizeInBytes) else None
     case _: AQEShuffleReadExec | _: BaseAggregateExec | _: FilterExec | _: ProjectExec | _: SortExec |
-         _: WholeStageCodegenExec | _: InputAdapter | _: InterruptibleRowsExec if p.children.nonEmpty =>
+         _: WholeStageCodegenExec | _: InputAdapter | _: InterruptibleRowsExec =>
       sum(p.children)
     case j: BroadcastHashJoinExec => joined(j.joinType, j.buildSide, j.left, j.right)
     case j: BroadcastNestedLoopJoinExec => joined(j.joinType, j.buildSide, j.left, j.right)
