@@ -4,7 +4,8 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
-import org.apache.spark.sql.drillspark.compat.{InterruptibleNestedLoops, SinglePartitionScans, SmallSorts}
+import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNestedLoops, SinglePartitionScans,
+  SmallSorts}
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -65,6 +66,11 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // aggregate's groups) sorts in one partition, without the range exchange's sampling job
     extensions.injectQueryStagePrepRule { _ =>
       SmallSorts(() => DrillConf.flag(DrillConf.SmallSorts, default = true))
+    }
+    // AQE's stage preparation: of a shuffled join's inputs, the one likely small (a filtered
+    // table) runs first, so AQE can broadcast it before the large one is shuffled for nothing
+    extensions.injectQueryStagePrepRule { _ =>
+      BuildSideFirst(() => DrillConf.flag(DrillConf.BuildSideFirst, default = true))
     }
   }
 }

@@ -26,6 +26,10 @@ object DrillConf {
    * exchange's sampling job (compat's SmallSorts; default true: docs/scan.md). */
   val SmallSorts = "spark.drillspark.smallSorts"
 
+  /** Of a shuffled join's inputs, the one likely small runs first, so AQE can broadcast it before
+   * the other is shuffled (compat's BuildSideFirst; default true: docs/scan.md). */
+  val BuildSideFirst = "spark.drillspark.buildSideFirst"
+
   /** Drill scans report their files' size to Spark's planner (source.input.ScanSize; default
    * true: docs/scan.md). */
   val ScanStatistics = "spark.drillspark.scanStatistics"
