@@ -208,6 +208,14 @@ def local_conf(master: str | None) -> dict[str, str]:
     }
 
 
+# Every session drillspark starts: Spark keeps the classes it generates for 100 plans' code
+# only. A session that answers more than a few statement shapes (a dashboard, TPC-H's 22
+# queries) compiled each shape's code again every time it came back, and ran the new classes
+# interpreted until the JIT had compiled them afresh: TPC-H q16 0.44 s run twice in a row,
+# 0.82 s after the 21 others (docs/performance.md, "Generated code kept"). Some megabytes of
+# classes for 1,000.
+SESSION_CONF = {"spark.sql.codegen.cache.maxEntries": "1000"}
+
 # PySpark's DataFrame debugging records the Python call site of every Column and DataFrame
 # call in the JVM: ten py4j round trips around each `F.col`, `getField`, `alias`, ... (13 for
 # an `F.col` instead of 3), most of a statement's compile (docs/performance.md, "The cost of
@@ -292,7 +300,7 @@ def session(
     # since (getOrCreate would apply the builder's settings to it)
     starting = SparkContext._active_spark_context is None
     if starting and "spark.remote" not in conf and not _under_spark_submit():
-        for key, value in local_conf(master).items():
+        for key, value in {**SESSION_CONF, **local_conf(master)}.items():
             builder = builder.config(key, str(conf.pop(key, value)))
     for key, value in conf.items():
         builder = builder.config(key, str(value))

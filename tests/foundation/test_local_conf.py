@@ -47,3 +47,10 @@ def test_a_setting_given_wins_and_a_running_session_keeps_its_own(spark):
         assert spark.conf.get("spark.sql.shuffle.partitions") == "3"
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", before)
+
+
+def test_a_session_keeps_the_code_of_a_thousand_plans(spark):
+    """Spark's 100 left a session that had answered more statement shapes compiling each one's
+    code again when it came back (docs/performance.md, "Generated code kept"); a static conf,
+    so it is read as the context starts."""
+    assert spark.conf.get("spark.sql.codegen.cache.maxEntries") == "1000"
