@@ -66,7 +66,9 @@ def _run(spark, query: str, on: bool | None) -> tuple[list[tuple], str, str]:
     try:
         df = spark.sql(query)
         rows = sorted(tuple(r) for r in df.collect())
-        final, initial = df._jdf.queryExecution().executedPlan().toString().split("== Initial Plan ==")
+        final, initial = (
+            df._jdf.queryExecution().executedPlan().toString().split("== Initial Plan ==")
+        )
     finally:
         spark.conf.unset(KEY)
         spark.conf.unset(THRESHOLD)
