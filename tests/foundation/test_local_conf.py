@@ -30,6 +30,7 @@ def test_a_local_master_gets_twice_its_cores_as_shuffle_partitions():
     assert local_conf("local[2]") == {
         "spark.sql.shuffle.partitions": "4",
         "spark.sql.join.preferSortMergeJoin": "false",
+        "spark.sql.adaptive.autoBroadcastJoinThreshold": "32MB",
     }
     assert local_conf("local")["spark.sql.shuffle.partitions"] == "2"
 

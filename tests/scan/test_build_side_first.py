@@ -12,7 +12,11 @@ import pyarrow.parquet as pq
 import pytest
 
 KEY = "spark.drillspark.buildSideFirst"
-THRESHOLD = "spark.sql.autoBroadcastJoinThreshold"
+# Spark's planner's and AQE's (a local master's session sets AQE's own: session.local_conf)
+THRESHOLDS = (
+    "spark.sql.autoBroadcastJoinThreshold",
+    "spark.sql.adaptive.autoBroadcastJoinThreshold",
+)
 TPCH = "data/breadth/tpch"
 
 # lineitem's filter keeps about 1 % of its rows (a guessed 7.5 %): a broadcast's worth
@@ -62,7 +66,9 @@ def _run(spark, query: str, on: bool | None) -> tuple[list[tuple], str, str]:
     """(the rows, the final plan, the initial plan) with the rule on, off or at its default."""
     if on is not None:
         spark.conf.set(KEY, str(on).lower())
-    spark.conf.set(THRESHOLD, "100KB")
+    before = spark.conf.get(THRESHOLDS[1], None)
+    for key in THRESHOLDS:
+        spark.conf.set(key, "100KB")
     try:
         df = spark.sql(query)
         rows = sorted(tuple(r) for r in df.collect())
@@ -71,7 +77,11 @@ def _run(spark, query: str, on: bool | None) -> tuple[list[tuple], str, str]:
         )
     finally:
         spark.conf.unset(KEY)
-        spark.conf.unset(THRESHOLD)
+        spark.conf.unset(THRESHOLDS[0])
+        if before is None:
+            spark.conf.unset(THRESHOLDS[1])
+        else:
+            spark.conf.set(THRESHOLDS[1], before)
     return rows, final, initial
 
 
