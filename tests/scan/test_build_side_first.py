@@ -64,11 +64,12 @@ def _expected(frames, keep, how: str = "inner") -> list[tuple]:
 
 def _run(spark, query: str, on: bool | None) -> tuple[list[tuple], str, str]:
     """(the rows, the final plan, the initial plan) with the rule on, off or at its default."""
-    if on is not None:
-        spark.conf.set(KEY, str(on).lower())
-    before = spark.conf.get(THRESHOLDS[1], None)
-    for key in THRESHOLDS:
-        spark.conf.set(key, "100KB")
+    given = {k: None if on is None else str(on).lower() for k in [KEY]}
+    given.update({k: "100KB" for k in THRESHOLDS})
+    before = {k: spark.conf.get(k, None) for k in given}
+    for key, value in given.items():
+        if value is not None:
+            spark.conf.set(key, value)
     try:
         df = spark.sql(query)
         rows = sorted(tuple(r) for r in df.collect())
@@ -76,12 +77,11 @@ def _run(spark, query: str, on: bool | None) -> tuple[list[tuple], str, str]:
             df._jdf.queryExecution().executedPlan().toString().split("== Initial Plan ==")
         )
     finally:
-        spark.conf.unset(KEY)
-        spark.conf.unset(THRESHOLDS[0])
-        if before is None:
-            spark.conf.unset(THRESHOLDS[1])
-        else:
-            spark.conf.set(THRESHOLDS[1], before)
+        for key, value in before.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
     return rows, final, initial
 
 

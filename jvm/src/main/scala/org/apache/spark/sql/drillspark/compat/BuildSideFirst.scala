@@ -74,8 +74,7 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
   private def smallInput(side: SparkPlan): Option[(SparkPlan, BigInt)] = side match {
     case SortExec(_, false, child, _) => smallInput(child)
     case s: ShuffleQueryStageExec if !s.isMaterialized => Some((s, estimate(s.plan)))
-    case e: ShuffleExchangeExec => exchangeOf(e).map(e => (e, estimate(e.child)))
-    case _ => None
+    case _ => exchangeOf(side).map(e => (e, estimate(e.child)))
   }
 
   private def likelySmall(small: BigInt, other: BigInt): Boolean =
