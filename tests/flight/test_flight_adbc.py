@@ -77,6 +77,26 @@ def test_real_data_whole(adbc, shared):
         assert row["mo"] == (rec["hours"].get("Monday") or {}).get("open")
 
 
+def test_a_statement_sent_again_keeps_its_translation(adbc, spark):
+    """Flight SQL is a door of the one query service: a statement sent again reuses its kept
+    translation (spark/plan_reuse.py) and answers the same rows."""
+    from drillspark.spark import plan_reuse
+
+    sql = (
+        "SELECT state, count(*) AS n FROM dfs.data.`yelp/yelp_business_small.ndjson` "
+        "GROUP BY state ORDER BY state"
+    )
+    answers = []
+    for _ in range(2):
+        cur = adbc.cursor()
+        cur.execute(sql)
+        answers.append(cur.fetch_arrow_table().to_pylist())
+        cur.close()
+    assert answers[0] == answers[1] and sum(r["n"] for r in answers[0]) > 0
+    keys = [k for k in plan_reuse._KEPT.get(spark, {}) if "yelp_business_small" in str(k[0])]
+    assert keys and all(k[-1][0] == "user" for k in keys), keys
+
+
 def test_nested_values_as_structs_and_lists(adbc):
     cur = adbc.cursor()
     cur.execute("SELECT id, m, arr FROM dfs.tmp.`complex.json` ORDER BY id")

@@ -204,6 +204,16 @@ def test_shared_data_as_drill(answers):
     assert counted["rows"] == [[25]] and counted["types"] == ["BIGINT"]
 
 
+def test_a_statement_sent_again_keeps_its_translation(answers, spark):
+    """The native protocol is a door of the one query service: the nation query the steps
+    send twice (a query, then prepared) kept its translation (spark/plan_reuse.py)."""
+    from drillspark.spark import plan_reuse
+
+    assert answers[f"prepare:{NATION}"]["rows"] == answers[f"query:{NATION}"]["rows"]
+    keys = [k for k in plan_reuse._KEPT.get(spark, {}) if "nation.json" in str(k[0])]
+    assert ("user", "anonymous") in {k[-1] for k in keys}, keys
+
+
 def test_empty_result_keeps_its_schema(answers):
     empty = answers[f"query:{EMPTY}"]
     assert (empty["columns"], empty["types"], empty["rows"]) == (

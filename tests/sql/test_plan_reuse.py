@@ -1,5 +1,5 @@
 """A query's translation kept while the local files it read are unchanged (spark/plan_reuse.py,
-#37; the server's engines reuse them): the same statement sent again gets a new DataFrame over
+#37; every SQL door's engines reuse them): the same statement sent again gets a new DataFrame over
 the kept analyzed plan, planned as its own query. Anything that would make the kept one wrong
 gives a new translation: a changed or added file, another plan (a view redefined, a session
 option), a read that cannot be followed (the JVM's gauges in sys.memory), RANDOM's seed; a
@@ -149,10 +149,71 @@ def test_a_file_changed_within_the_racy_window_is_not_kept(spark, tmp_path, monk
 def test_an_engine_without_reuse_keeps_nothing(spark, tmp_path, no_racy_window):
     plan_reuse._KEPT.pop(spark, None)
     write(tmp_path / "t.json", [{"a": 1}])
-    e = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}))
+    e = SqlEngine(spark, SqlSession(workspaces={"data": str(tmp_path)}), reuse_plans=False)
     for _ in range(2):
         assert e.execute("SELECT a FROM dfs.data.`t.json`")[-1].rows() == [{"a": 1}]
     assert kept(spark) == 0
+
+
+def test_the_python_api_keeps_a_translation_until_a_file_changes(spark, tmp_path, no_racy_window):
+    """`drillspark.sql` is a door of the same query service: a notebook cell or a benchmark
+    run again reuses the translation, and a changed file is read again."""
+    import drillspark
+
+    plan_reuse._KEPT.pop(spark, None)
+    f = tmp_path / "t.json"
+    write(f, [{"a": 1}, {"a": 2}])
+    sql = f"SELECT SUM(a) AS s FROM dfs.`{f}`"
+    assert drillspark.sql(sql, spark).rows() == [{"s": 3}]
+    assert kept(spark) == 1
+    first = next(iter(plan_reuse._KEPT[spark].values()))[1]
+    assert drillspark.sql(sql, spark).rows() == [{"s": 3}]
+    assert next(iter(plan_reuse._KEPT[spark].values()))[1] is first
+    write(f, [{"a": 10}])
+    assert drillspark.sql(sql, spark).rows() == [{"s": 10}]
+    plan_reuse._KEPT.pop(spark, None)
+
+
+def test_keep_translations_false_translates_every_time(spark, tmp_path, no_racy_window):
+    import drillspark
+
+    plan_reuse._KEPT.pop(spark, None)
+    write(tmp_path / "t.json", [{"a": 1}])
+    sql = f"SELECT a FROM dfs.`{tmp_path / 't.json'}`"
+    spark.conf.set("spark.drillspark.keepTranslations", "false")
+    try:
+        for _ in range(2):
+            assert drillspark.sql(sql, spark).rows() == [{"a": 1}]
+        assert kept(spark) == 0
+    finally:
+        spark.conf.unset("spark.drillspark.keepTranslations")
+    assert drillspark.sql(sql, spark).rows() == [{"a": 1}]
+    assert kept(spark) == 1
+    plan_reuse._KEPT.pop(spark, None)
+
+
+def test_a_drill_conf_changed_is_another_key(spark, tmp_path, no_racy_window):
+    """The extension's confs that change what a plan answers (flatten.strict, the missing
+    columns' type) are part of the key: a kept plan never answers under the old value."""
+    import drillspark
+
+    plan_reuse._KEPT.pop(spark, None)
+    write(tmp_path / "t.json", [{"a": 1, "xs": 5}])
+    sql = f"SELECT FLATTEN(t.xs) AS x FROM dfs.`{tmp_path / 't.json'}` t"
+    key = "spark.drillspark.flatten.strict"
+    before = spark.conf.get(key, None)
+    try:
+        spark.conf.set(key, "false")
+        assert drillspark.sql(sql, spark).rows() == [{"x": 5}]
+        spark.conf.set(key, "true")
+        with pytest.raises(Exception, match="(?i)flatten"):
+            drillspark.sql(sql, spark).rows()
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
+    plan_reuse._KEPT.pop(spark, None)
 
 
 def test_each_user_has_own_kept_translations(spark, tmp_path, no_racy_window):

@@ -2,7 +2,9 @@
 small statements again and again, and building their DataFrame (the translator's operators,
 each a py4j round trip and a Spark analysis) was a third of a chart's time through the server.
 
-The key is everything the translation depends on: the plan's JSON (SQL lowering runs each time,
+Every SQL door keeps them (the Python API, the CLI, REST, the native protocol, Flight SQL: one
+query service); `spark.drillspark.keepTranslations=false` translates every time. The key is
+everything the translation depends on: the plan's JSON (SQL lowering runs each time,
 so a view, a session option or USE that changes the plan changes the key), the storage configs,
 the Spark confs the translation and Spark's analysis read (`CONFS`), and the caller's own part
 (the server's user). A translation is kept only when every scan it made read local files whose
@@ -36,6 +38,7 @@ KEPT = 64
 # those of Spark's planning this project's code or users turn (a whole plan is planned once:
 # ReusablePlans). Read one by one: the whole conf costs a py4j round trip per entry.
 CONFS = (
+    "spark.drillspark.keepTranslations",  # first: "false" keeps nothing (key)
     "spark.sql.session.timeZone",
     "spark.sql.ansi.enabled",
     "spark.sql.caseSensitive",
@@ -46,6 +49,11 @@ CONFS = (
     "spark.drillspark.smallSorts",
     "spark.drillspark.buildSideFirst",
     "spark.drillspark.scanStatistics",
+    "spark.drillspark.flatten.strict",
+    "spark.drillspark.missingColumns.enabled",
+    "spark.drillspark.missingColumns.type",
+    "spark.drillspark.readScanner",
+    "spark.drillspark.discoveryScanner",
     "spark.sql.adaptive.enabled",
     "spark.sql.autoBroadcastJoinThreshold",
     "spark.sql.adaptive.autoBroadcastJoinThreshold",
@@ -60,10 +68,14 @@ _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.Weak
 
 
 def key(spark: Any, plan_json: str, setup: Any, own: Hashable) -> Hashable | None:
-    """The translation's key; None for a plan that must be translated each time."""
+    """The translation's key; None for a plan that must be translated each time, or when the
+    session's `spark.drillspark.keepTranslations` is false."""
     if _SEEDED.search(plan_json):
         return None
-    return (plan_json, json.dumps(setup, sort_keys=True, default=str), _confs(spark), own)
+    confs = _confs(spark)
+    if (confs[0] or "true").strip().lower() == "false":
+        return None
+    return (plan_json, json.dumps(setup, sort_keys=True, default=str), confs, own)
 
 
 def _confs(spark: Any) -> tuple[str | None, ...]:

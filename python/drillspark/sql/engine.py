@@ -50,12 +50,12 @@ class SqlEngine:
         spark: SparkSession | None = None,
         session: SqlSession | None = None,
         spark_factory: Callable[[], SparkSession] | None = None,
-        reuse_plans: bool = False,
+        reuse_plans: bool = True,
     ):
         self._spark = spark
         self._spark_factory = spark_factory
         # a query's translation kept while the files it read are unchanged (spark/plan_reuse.py):
-        # the server's, whose BI clients send the same statements again and again
+        # BI clients, notebooks and benchmarks send the same statements again and again
         self.reuse_plans = reuse_plans
         self.session = session or SqlSession()
         if self.session.spark_provider is None:  # table paths are resolved by the extension

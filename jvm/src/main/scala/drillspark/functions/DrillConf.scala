@@ -50,6 +50,10 @@ object DrillConf {
    * (`dfs.tmp` unless set; any writable workspace of a file plugin: docs/storage.md). */
   val DefaultTemporaryWorkspace = "spark.drillspark.defaultTemporaryWorkspace"
 
+  /** Read by the Python side only (spark/plan_reuse.py): a SQL statement's translation is kept
+   * while the local files it read are unchanged (default true; false translates every time). */
+  val KeepTranslations = "spark.drillspark.keepTranslations"
+
   def flag(key: String, default: Boolean): Boolean =
     DrillConfCompat.get(key, default.toString).trim.equalsIgnoreCase("true")
 
