@@ -16,9 +16,10 @@ over the same files.
 Warm: one session per engine (drillspark: `drillspark.sql(text).to_arrow()` in this Python
 process; Drill: one query.sh process, so one Drillbit; DuckDB: one connection), a first untimed
 round of all queries, then --repeats rounds; the median (drillspark's later runs of a text reuse
-its kept translation, as every SQL door does: docs/usage.md; Drill plans each run). Cold: each query as the first one in a
-fresh process (drillspark: a new Python process and session, the session's start timed apart;
-Drill: a new query.sh, so a new Drillbit, its start-up not counted; DuckDB: a new process).
+its kept translation, as every SQL door does: docs/usage.md; Drill plans each run). Cold: each
+query as the first one in a fresh process (drillspark: a new Python process and session, the
+session's start timed apart; Drill: a new query.sh, so a new Drillbit, its start-up not
+counted; DuckDB: a new process).
 Drill's time is the one its tool measures around the statement and the fetch of its rows.
 
     python benchmarks/tpch_drill_bench.py                         # SF 1, Parquet, everything
