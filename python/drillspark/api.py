@@ -98,16 +98,8 @@ def run(
 
     kept_as = None
     if reuse is not None:
-        from drillspark.plan.depth import room
-
         setup = [plan_storage, storage, classpath, workspaces]
-        try:
-            with room():  # the plan's text recurses in its expressions' depth (500 terms)
-                plan_json = parsed.to_json_text()
-        except RecursionError:  # deeper still: translated each time, as the translator can
-            plan_json = None
-        if plan_json is not None:
-            kept_as = plan_reuse.key(spark, plan_json, setup, reuse)
+        kept_as = plan_reuse.key(spark, parsed.to_json_text(), setup, reuse)
     hit = plan_reuse.find(spark, kept_as) if kept_as is not None else None
     if hit is not None:
         translator, df, reads = hit[0], hit[1], None

@@ -64,8 +64,8 @@ def _expected(frames, keep, how: str = "inner") -> list[tuple]:
 
 def _run(spark, query: str, on: bool | None) -> tuple[list[tuple], str, str]:
     """(the rows, the final plan, the initial plan) with the rule on, off or at its default."""
-    given = {k: None if on is None else str(on).lower() for k in [KEY]}
-    given.update({k: "100KB" for k in THRESHOLDS})
+    given = {k: "100KB" for k in THRESHOLDS}
+    given[KEY] = None if on is None else str(on).lower()
     before = {k: spark.conf.get(k, None) for k in given}
     for key, value in given.items():
         if value is not None:

@@ -193,8 +193,8 @@ def test_keep_translations_false_translates_every_time(spark, tmp_path, no_racy_
 
 
 def test_a_drill_conf_changed_is_another_key(spark, tmp_path, no_racy_window):
-    """The extension's confs that change what a plan answers (flatten.strict, the missing
-    columns' type) are part of the key: a kept plan never answers under the old value."""
+    """The extension's confs that change what a plan answers (here flatten.strict) are part
+    of the key: a kept plan never answers under the old value."""
     import drillspark
 
     plan_reuse._KEPT.pop(spark, None)

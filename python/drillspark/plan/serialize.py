@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from drillspark.plan.depth import room
 from drillspark.plan.operator_writer import JsonWriter
 from drillspark.plan.operators import Operator, SingleInput
 from drillspark.plan.registry import write_body
@@ -26,6 +27,11 @@ DIALECT_OPTION = "drillspark.dialect"
 
 
 def plan_to_json(plan: LogicalPlan) -> dict[str, Any]:
+    with room():  # an expression's text recurses in its depth (500 `+` terms: plan/depth.py)
+        return _plan_to_json(plan)
+
+
+def _plan_to_json(plan: LogicalPlan) -> dict[str, Any]:
     head = dict(plan.head)
     if plan.dialect == "2013":
         head["options"] = {**(head.get("options") or {}), DIALECT_OPTION: "2013"}

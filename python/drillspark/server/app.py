@@ -457,7 +457,7 @@ class DrillServer:
         stmt = st.classify(stmt_text)
         if isinstance(stmt, st.SetOption) and stmt.scope == "system":
             return self._set_system_option(stmt, handler)
-        engine = SqlEngine(self.spark, session=sql_session, reuse_plans=True)
+        engine = SqlEngine(self.spark, session=sql_session)
         result = engine.execute_statement(stmt_text)
         if isinstance(stmt, st.Use | st.SetOption):
             # the HTTP session keeps it (built without this request's own options)
