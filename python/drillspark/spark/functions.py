@@ -536,29 +536,6 @@ def _to_char(a: list[Arg], ctx: Context) -> Column:
     return F.date_format(a[0].col, fmt)
 
 
-# Drill's LIKE has no escape character unless one is given; Spark's defaults to a backslash,
-# so without one a character no pattern holds (NUL) stands in for "none".
-_NO_ESCAPE = "\u0000"
-
-
-_UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
-
-
-def _like(fn: str) -> Builder:
-    def build(a: list[Arg], ctx: Context) -> Column:
-        escape = lit_str(a[2], fn, 3) if len(a) > 2 else _NO_ESCAPE
-        if len(escape) != 1:
-            raise FunctionArgumentError(f"{fn}(): the escape {escape!r} must be one character")
-        if fn == "ilike":
-            # Drill's ILIKE ignores the case of ASCII letters only (Drill 1.22: ILIKE('ÄBC',
-            # 'äbc') is false; Spark's ilike folds every letter)
-            text, pattern = (F.translate(x.col, _UPPER, _LOWER) for x in a[:2])
-            return F.call_function("like", text, pattern, F.lit(escape))
-        return F.call_function(fn, a[0].col, a[1].col, F.lit(escape))
-
-    return build
-
-
 def _agg_count(a: list[Arg], ctx: Context) -> Column:
     if not a:
         return F.count(F.lit(1))
@@ -822,8 +799,6 @@ def _build_catalog() -> FunctionCatalog:
     scalar("replace", lambda a, c: F.replace(*_c(a)), 3)
     scalar("regexp_replace", lambda a, c: F.regexp_replace(*_c(a)), 3)
     scalar("regexp_matches", _regexp_matches, 2, "regex_like", "regexp_like")
-    scalar("like", _like("like"), (2, 3))
-    scalar("ilike", _like("ilike"), (2, 3))
     scalar("similar_to", _similar_to, (2, 3), "similar")
     scalar(
         "lpad",
@@ -1059,9 +1034,10 @@ def _similar_class(
 CATALOG = _build_catalog()
 
 # Larger groups of functions live in their own modules; they add to (or refine) the catalog.
-from drillspark.spark import functions_datetime, functions_scalar  # noqa: E402
+from drillspark.spark import functions_datetime, functions_like, functions_scalar  # noqa: E402
 
 functions_datetime.register(CATALOG)
+functions_like.register(CATALOG)
 functions_scalar.register(CATALOG)
 from drillspark.spark import functions_hash  # noqa: E402
 
