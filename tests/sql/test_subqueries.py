@@ -174,6 +174,35 @@ def test_a_semi_joins_right_side_keeps_each_key_once(data_engine):
     assert bag(q(data_engine, unequal)[1]) == [[1], [2], [4], [5], [6], [7]]
 
 
+def spark_plan(data_engine, sql):
+    return data_engine.execute(sql)[-1].explain(print_it=False)
+
+
+def test_a_semi_join_over_keys_once_runs_as_an_inner_join(data_engine):
+    """Over a right side of each key once, compared by equalities only, the semi-join runs as
+    an inner join (which may build from either side) and keeps every left row once, its
+    duplicates too; answers as Drill 1.22's. Another correlation stays a semi-join."""
+    by_dept = f"SELECT p.id FROM {P} p WHERE p.dept IN (SELECT dept FROM {P} WHERE id > 2)"
+    exists = (
+        f"SELECT p.id FROM {P} p WHERE EXISTS "
+        f"(SELECT * FROM {P} q WHERE q.dept = p.dept AND q.id > 4)"
+    )
+    two_keys = f"SELECT id FROM {N} WHERE (grp, i) IN (SELECT grp, i FROM {N} WHERE id > 3)"
+    for sql, ids in (
+        (by_dept, [3, 4, 5, 6, 7, 8]),
+        (exists, [3, 4, 5, 6, 7, 8]),
+        (two_keys, [4, 5, 6]),
+    ):
+        plan = spark_plan(data_engine, sql)
+        assert "Inner" in plan and "LeftSemi" not in plan, sql
+        assert bag(q(data_engine, sql)[1]) == [[i] for i in ids], sql
+    unequal = (
+        f"SELECT p.id FROM {P} p WHERE EXISTS "
+        f"(SELECT * FROM {N} n WHERE n.id = p.id AND n.i <> p.id)"
+    )
+    assert "LeftSemi" in spark_plan(data_engine, unequal)
+
+
 # --- scalar subqueries -----------------------------------------------------------------------
 
 
