@@ -13,6 +13,7 @@ from pyspark.sql import types as T
 
 from drillspark.spark.function_catalog import (
     Arg,
+    Builder,
     Context,
     DrillFunction,
     FunctionArgumentError,
@@ -43,7 +44,8 @@ def ordered_pieces(pattern: str, escape: str) -> tuple[str, list[str], str] | No
 
 def ordered_match(text: Column, prefix: str, inner: list[str], suffix: str) -> Column:
     """The pieces found in order: each searched from where the previous one ended. A piece
-    not found makes the next start null, and locate() from a null start answers 0."""
+    not found makes the next start null, and locate() from a null start answers 0 (so the
+    answer is false, not NULL: FALSE AND NULL is FALSE)."""
     start: Column = F.lit(len(prefix) + 1)
     for piece in inner:
         found = F.call_function("locate", F.lit(piece), text, start)
@@ -54,12 +56,12 @@ def ordered_match(text: Column, prefix: str, inner: list[str], suffix: str) -> C
     if suffix:
         # the suffix must begin at or after where the last piece ended
         room = F.length(text) - F.lit(len(suffix) - 1)
-        match = match & text.endswith(suffix) & (F.coalesce(start, room + 1) <= room)
+        match = match & text.endswith(suffix) & (start <= room)
     # a NULL text is NULL, as LIKE's answer is
     return F.when(text.isNotNull(), match)
 
 
-def _like(fn: str):
+def _like(fn: str) -> Builder:
     def build(a: list[Arg], ctx: Context) -> Column:
         escape = lit_str(a[2], fn, 3) if len(a) > 2 else _NO_ESCAPE
         if len(escape) != 1:

@@ -21,7 +21,7 @@ from drillspark.plan import operators as lo
 from drillspark.plan.expressions import FieldPath
 from drillspark.spark.ops_sets import both_sides_condition
 from drillspark.spark.rel import Rel
-from drillspark.spark.relationships import RELATIONSHIPS
+from drillspark.spark.relationships import EQUALITY, RELATIONSHIPS
 from drillspark.spark.scope import NamedColumns, Scope, quote
 
 if TYPE_CHECKING:
@@ -75,21 +75,18 @@ def keys_once(tr: Translator, op: lo.SemiJoin) -> bool:
     on those keys: a `groupingaggregate` of keys only (the SQL lowering's distinct keys of an
     EXISTS or IN subquery), every key compared with `==` to the left, nothing else."""
     agg = tr.ops.get(op.right)
-    if not isinstance(agg, lo.GroupingAggregate) or not agg.keys or agg.exprs:
+    if not isinstance(agg, lo.GroupingAggregate) or agg.exprs or op.condition is not None:
         return False
-    if op.condition is not None:
-        return False
-    keys = {fold(k.ref.segments[0]) for k in agg.keys if len(k.ref.segments) == 1}
-    compared = [
-        fold(c.right.segments[0])
-        for c in op.conditions
-        if c.relationship in ("==", "=")
-        and isinstance(c.right, FieldPath)
-        and len(c.right.segments) == 1
-    ]
-    return len(keys) == len(agg.keys) == len(op.conditions) == len(compared) and keys == set(
-        compared
-    )
+    keys = [_name(k.ref) for k in agg.keys]
+    compared = [_name(c.right) if c.relationship in EQUALITY else None for c in op.conditions]
+    return bool(keys) and None not in keys + compared and sorted(keys) == sorted(compared)
+
+
+def _name(e: object) -> str | None:
+    """A one-name field's folded name; None for anything else."""
+    if isinstance(e, FieldPath) and len(e.segments) == 1:
+        return fold(e.segments[0])
+    return None
 
 
 def lateral_join(tr: Translator, op: lo.LateralJoin) -> Rel:

@@ -20,5 +20,7 @@ RELATIONSHIPS: dict[str, Callable[[Column, Column], Column]] = {
     ">=": lambda a, b: a >= b,
     NULL_SAFE: lambda a, b: a.eqNullSafe(b),
 }
+# the spellings of plain equality (a NULL matches nothing)
+EQUALITY = ("==", "=")
 # the relationships that order their sides (a string's order is its collation's in a database)
 ORDERING = ("<", "<=", ">", ">=")
