@@ -10,6 +10,7 @@ its number.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import reduce
 from typing import TYPE_CHECKING
 
@@ -79,12 +80,13 @@ def keys_once(tr: Translator, op: lo.SemiJoin) -> bool:
         return False
     keys = [_name(k.ref) for k in agg.keys]
     compared = [_name(c.right) if c.relationship in EQUALITY else None for c in op.conditions]
-    return bool(keys) and None not in keys + compared and sorted(keys) == sorted(compared)
+    # the same names the same number of times (a None, not a plain key, matches nothing)
+    return bool(keys) and None not in keys and Counter(keys) == Counter(compared)
 
 
 def _name(e: object) -> str | None:
     """A one-name field's folded name; None for anything else."""
-    if isinstance(e, FieldPath) and len(e.segments) == 1:
+    if isinstance(e, FieldPath) and len(e.segments) == 1 and isinstance(e.segments[0], str):
         return fold(e.segments[0])
     return None
 
