@@ -203,6 +203,38 @@ def test_a_semi_join_over_keys_once_runs_as_an_inner_join(data_engine):
     assert "LeftSemi" in spark_plan(data_engine, unequal)
 
 
+def test_a_semi_join_over_a_having_rebalances_its_groups(data_engine):
+    """The groups a HAVING keeps get an exchange of their own (a rebalance by the compared
+    keys), which AQE measures before the left side is shuffled (compat/BuildSideFirst); IN, a
+    row IN of two keys and NOT EXISTS, answers as Drill 1.22's (query.sh)."""
+    having_in = (
+        f"SELECT p.id FROM {P} p WHERE p.dept IN "
+        f"(SELECT dept FROM {P} GROUP BY dept HAVING count(*) > 1)"
+    )
+    two_keys = (
+        f"SELECT id FROM {N} WHERE (grp, i) IN "
+        f"(SELECT grp, i FROM {N} GROUP BY grp, i HAVING count(*) > 1)"
+    )
+    not_exists = (
+        f"SELECT d.dept FROM {D} d WHERE NOT EXISTS (SELECT p.dept FROM {P} p "
+        "WHERE p.dept = d.dept GROUP BY p.dept HAVING count(*) > 2)"
+    )
+    for sql, rows in (
+        (having_in, [[1], [2], [3], [4], [5], [6], [7]]),
+        (two_keys, [[4], [5]]),
+        (not_exists, [["Legal"], ["Marketing"], ["Sales"]]),
+    ):
+        assert "REBALANCE_PARTITIONS_BY_COL" in spark_plan(data_engine, sql), sql
+        assert bag(q(data_engine, sql)[1]) == rows, sql
+    # NOT IN keeps Spark's null-aware anti join, which a rebalance would not change
+    not_in = (
+        f"SELECT id FROM {N} WHERE i NOT IN "
+        f"(SELECT i FROM {N} WHERE i IS NOT NULL GROUP BY i HAVING count(*) > 1)"
+    )
+    assert "REBALANCE" not in spark_plan(data_engine, not_in)
+    assert bag(q(data_engine, not_in)[1]) == [[1], [2], [6], [7]]
+
+
 # --- scalar subqueries -----------------------------------------------------------------------
 
 

@@ -51,16 +51,25 @@ def semi_join(tr: Translator, op: lo.SemiJoin) -> Rel:
     lscope = Scope(left, tr.where(op))
     rscope = Scope(rdf, tr.where(op), rcols, right.schema)
     conds: list[Column] = []
+    rkeys: list[Column] = []
     for i, c in enumerate(op.conditions):
         lc = tr.compiler(op, lscope, f"conditions[{i}].left").compile(c.left)
         rc = tr.compiler(op, rscope, f"conditions[{i}].right").compile(c.right)
         conds.append(RELATIONSHIPS[c.relationship](lc, rc))
+        if c.relationship in EQUALITY:
+            rkeys.append(rc)
     if op.condition is not None:
         lcols = NamedColumns({c.lower(): c for c in left.columns})
         conds.append(both_sides_condition(tr, op, (left, lcols, left), (right, rcols, rdf)))
     cond = reduce(lambda a, b: a & b, conds) if conds else F.lit(True)
     if kind == "NOT_IN":  # the form Spark's null-aware anti join is recognized by
         cond = cond | cond.isNull()
+    if kind != "NOT_IN" and rkeys and having_groups(tr, op):
+        # a HAVING's groups: Spark knows how many only once they have run, and plans the
+        # semi-join as a sort-merge join that shuffles the left side beside them. Their own
+        # exchange is a stage AQE measures before the left side's (BuildSideFirst), so when they
+        # are few (TPC-H q18: 57 of 1.5 million orders) the join broadcasts them instead
+        rdf = rdf.hint("rebalance", *rkeys)
     if kind == "INNER" and keys_once(tr, op):
         # each left row matches at most one right row, so an inner join keeps the same rows;
         # unlike a semi-join it may build its hash table from the left side, which AQE then
@@ -82,6 +91,18 @@ def keys_once(tr: Translator, op: lo.SemiJoin) -> bool:
     compared = [_name(c.right) if c.relationship in EQUALITY else None for c in op.conditions]
     # the same names the same number of times (a None, not a plain key, matches nothing)
     return bool(keys) and None not in keys and Counter(keys) == Counter(compared)
+
+
+def having_groups(tr: Translator, op: lo.SemiJoin) -> bool:
+    """Whether the right side is the groups a HAVING kept: a `filter` over a
+    `groupingaggregate` with keys, under at most a `project`."""
+    right = tr.ops.get(op.right)
+    if isinstance(right, lo.Project):
+        right = tr.ops.get(right.input)
+    if not isinstance(right, lo.Filter):
+        return False
+    agg = tr.ops.get(right.input)
+    return isinstance(agg, lo.GroupingAggregate) and bool(agg.keys)
 
 
 def _name(e: object) -> str | None:

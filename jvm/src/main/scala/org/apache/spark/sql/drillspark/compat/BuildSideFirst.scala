@@ -11,7 +11,8 @@ import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{BinaryExecNode, FilterExec, LeafExecNode, SortExec, SparkPlan}
 import org.apache.spark.sql.execution.adaptive.{QueryStageExec, ShuffleQueryStageExec}
-import org.apache.spark.sql.execution.exchange.{ENSURE_REQUIREMENTS, ShuffleExchangeExec}
+import org.apache.spark.sql.execution.aggregate.BaseAggregateExec
+import org.apache.spark.sql.execution.exchange.{ENSURE_REQUIREMENTS, REBALANCE_PARTITIONS_BY_COL, ShuffleExchangeExec}
 import org.apache.spark.sql.execution.joins.{BaseJoinExec, BroadcastHashJoinExec, ShuffledHashJoinExec,
   SortMergeJoinExec}
 import org.apache.spark.sql.internal.SQLConf
@@ -68,13 +69,27 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
       .getOrElse(join)
   }
 
-  /** The join input's shuffle still to run (its exchange, or its stage AQE is running: each
-   * time a stage ends AQE plans again, and this rule sees the plan again), and the guess at its
-   * size. A stage that has run is not: AQE plans the join with its size. */
+  /** What the join input must run first, and the guess at its size: its shuffle still to run
+   * (its exchange, or its stage AQE is running: each time a stage ends AQE plans again, and
+   * this rule sees the plan again). A stage that has run is not: AQE plans the join with its
+   * size. An input without a shuffle of its own (partitioned by an aggregate or a join below
+   * it, as TPC-H q18's orders by their semi-join) runs first whole, every shuffle inside it:
+   * once they have run AQE may broadcast that join, and the input then has its own exchange.
+   * Whole, not the shuffles alone: AQE maps a stage that has run to its logical node through
+   * the first plan node it meets that carries that node, and a final aggregate above its
+   * shuffle carries the aggregate's, so the wait names that aggregate too. */
   private def smallInput(side: SparkPlan): Option[(SparkPlan, BigInt)] = side match {
     case SortExec(_, false, child, _) => smallInput(child)
     case s: ShuffleQueryStageExec if !s.isMaterialized => Some((s, estimate(s.plan)))
-    case _ => exchangeOf(side).map(e => (e, estimate(e.child)))
+    case _ =>
+      exchangeOf(side).map(e => (e, estimate(e.child)))
+        .orElse(if (side.exists(toRun)) Some((side, estimate(side))) else None)
+  }
+
+  private def toRun(p: SparkPlan): Boolean = p match {
+    case s: ShuffleQueryStageExec => !s.isMaterialized
+    case _: ShuffleExchangeExec => true
+    case _ => false
   }
 
   private def likelySmall(small: BigInt, other: BigInt): Boolean =
@@ -91,14 +106,15 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
     case _ => false
   }
 
-  /** The join input's own shuffle, still to run (a sort-merge join sorts above it). */
+  /** The join input's own shuffle, still to run (a sort-merge join sorts above it): the
+   * planner's, or the translator's rebalance of a HAVING's groups, placed so AQE measures them. */
   private def exchangeOf(side: SparkPlan): Option[ShuffleExchangeExec] = side match {
     case SortExec(_, false, child, _) => exchangeOf(child)
-    case e @ ShuffleExchangeExec(_, _, ENSURE_REQUIREMENTS, _, _) => Some(e)
+    case e @ ShuffleExchangeExec(_, _, ENSURE_REQUIREMENTS | REBALANCE_PARTITIONS_BY_COL, _, _) => Some(e)
     case _ => None
   }
 
-  /** `side` with its exchange's input made to wait for `first`'s stage. */
+  /** `side` with its exchange's input made to wait for `first`'s stages. */
   private def waitFor(side: SparkPlan, first: SparkPlan): SparkPlan = side match {
     case s: SortExec => s.withNewChildren(Seq(waitFor(s.child, first)))
     case e: ShuffleExchangeExec => e.withNewChildren(Seq(AfterStage(e.child, first)))
@@ -110,12 +126,21 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
     case s: QueryStageExec if s.isMaterialized => s.computeStats().map(_.sizeInBytes).getOrElse(known(s))
     case _: LeafExecNode => known(p)
     case f: FilterExec => (BigDecimal(estimate(f.child)) * selectivity(f.condition)).toBigInt
+    // a grouping's final step: a tenth of its input, Calcite's guess at the groups
+    case a: BaseAggregateExec if a.groupingExpressions.nonEmpty && a.requiredChildDistributionExpressions.isDefined =>
+      estimate(a.child) / 10
+    // a semi-join keeps Calcite's 15 % of its left rows (an equality's selectivity), an anti
+    // join the rest
+    case j: BaseJoinExec if j.joinType == LeftSemi => scaled(estimate(j.left), "0.15")
+    case j: BaseJoinExec if j.joinType == LeftAnti => scaled(estimate(j.left), "0.85")
     // a broadcast join's output is its streamed rows' (its build side is keys, as in a star
     // schema's dimension), a shuffled join's the larger input's
     case j: BroadcastHashJoinExec => estimate(j.buildSide match { case BuildLeft => j.right; case _ => j.left })
     case j: BaseJoinExec => estimate(j.left).max(estimate(j.right))
     case _ => p.children.map(estimate).sum
   }
+
+  private def scaled(bytes: BigInt, share: String): BigInt = (BigDecimal(bytes) * BigDecimal(share)).toBigInt
 
   /** Calcite's guesses, which Drill's planner uses: an equality keeps 15 % of the rows, a
    * comparison half, anything else a quarter; the conditions of an AND together. Spark's own
@@ -141,11 +166,12 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
 }
 
 /**
- * `child`, run once the query stage of `first` has run (BuildSideFirst). AQE makes an exchange
- * above this node a stage only when every stage below it, `first`'s too, has run. `first` is
- * never executed here: it is the other join input's own exchange (or its running stage), whose
- * stage AQE shares between its two places (exchange reuse). Once that stage has run, AQE's
- * plans have no AfterStage (BuildSideFirst leaves a join with a run input to AQE).
+ * `child`, run once the query stages of `first` have run (BuildSideFirst). AQE makes an
+ * exchange above this node a stage only when every stage below it, `first`'s too, has run.
+ * `first` is never executed here: it is the other join input's own exchange (or its running
+ * stage), or that whole input when it has no exchange of its own, whose stages AQE shares
+ * between their two places (exchange reuse). Once they have run, AQE's plans have no
+ * AfterStage for them (BuildSideFirst leaves a join with a run input to AQE).
  */
 final case class AfterStage(child: SparkPlan, first: SparkPlan) extends BinaryExecNode {
   override def left: SparkPlan = child
