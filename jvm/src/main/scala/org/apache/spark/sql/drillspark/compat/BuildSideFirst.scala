@@ -37,7 +37,8 @@ import org.apache.spark.sql.internal.SQLConf
  *
  * Likely small: a side estimated at most 16 times the broadcast threshold and at most half the
  * other, by a Drill-like guess on Spark's scan sizes (Calcite's selectivities for a filter, a
- * join the larger of its inputs, as a join on a key of one side keeps). The guess only orders
+ * join the larger of its inputs, as a join on a key of one side keeps; a grouping a tenth of
+ * its input, a semi-join 15 % of its left side, as Calcite guesses). The guess only orders
  * the two stages; what AQE then plans rests on the sizes measured. Only where the small side
  * may be a broadcast join's build side (an outer join streams its preserved side), and only
  * with exchange reuse on: the small side's stage is then one stage, run once, whichever of its
