@@ -226,7 +226,7 @@ def test_a_semi_join_over_a_having_rebalances_its_groups(data_engine):
     ):
         assert "REBALANCE_PARTITIONS_BY_COL" in spark_plan(data_engine, sql), sql
         assert bag(q(data_engine, sql)[1]) == rows, sql
-    # NOT IN keeps Spark's null-aware anti join, which a rebalance would not change
+    # NOT IN is left as Spark's null-aware anti join (no rebalance)
     not_in = (
         f"SELECT id FROM {N} WHERE i NOT IN "
         f"(SELECT i FROM {N} WHERE i IS NOT NULL GROUP BY i HAVING count(*) > 1)"
