@@ -126,14 +126,13 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
   private def estimate(p: SparkPlan): BigInt = p match {
     case s: QueryStageExec if s.isMaterialized => s.computeStats().map(_.sizeInBytes).getOrElse(known(s))
     case _: LeafExecNode => known(p)
-    case f: FilterExec => (BigDecimal(estimate(f.child)) * selectivity(f.condition)).toBigInt
+    case f: FilterExec => scaled(estimate(f.child), selectivity(f.condition))
     // a grouping's final step: a tenth of its input, Calcite's guess at the groups
     case a: BaseAggregateExec if a.groupingExpressions.nonEmpty && a.requiredChildDistributionExpressions.isDefined =>
       estimate(a.child) / 10
-    // a semi-join keeps Calcite's 15 % of its left rows (an equality's selectivity), an anti
-    // join the rest
-    case j: BaseJoinExec if j.joinType == LeftSemi => scaled(estimate(j.left), "0.15")
-    case j: BaseJoinExec if j.joinType == LeftAnti => scaled(estimate(j.left), "0.85")
+    // a semi-join keeps the share of its left rows an equality keeps, an anti join the rest
+    case j: BaseJoinExec if j.joinType == LeftSemi => scaled(estimate(j.left), Equality)
+    case j: BaseJoinExec if j.joinType == LeftAnti => scaled(estimate(j.left), 1 - Equality)
     // a broadcast join's output is its streamed rows' (its build side is keys, as in a star
     // schema's dimension), a shuffled join's the larger input's
     case j: BroadcastHashJoinExec => estimate(j.buildSide match { case BuildLeft => j.right; case _ => j.left })
@@ -141,7 +140,10 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
     case _ => p.children.map(estimate).sum
   }
 
-  private def scaled(bytes: BigInt, share: String): BigInt = (BigDecimal(bytes) * BigDecimal(share)).toBigInt
+  private def scaled(bytes: BigInt, share: BigDecimal): BigInt = (BigDecimal(bytes) * share).toBigInt
+
+  // Calcite's selectivity of an equality
+  private val Equality = BigDecimal("0.15")
 
   /** Calcite's guesses, which Drill's planner uses: an equality keeps 15 % of the rows, a
    * comparison half, anything else a quarter; the conditions of an AND together. Spark's own
@@ -151,9 +153,9 @@ final case class BuildSideFirst(enabled: () => Boolean) extends Rule[SparkPlan] 
 
   private def guess(e: Expression): BigDecimal = e match {
     case _: IsNotNull => 1
-    case _: EqualTo | _: EqualNullSafe => BigDecimal("0.15")
-    case In(_, list) => (BigDecimal("0.15") * list.size).min(BigDecimal("0.5"))
-    case InSet(_, set) => (BigDecimal("0.15") * set.size).min(BigDecimal("0.5"))
+    case _: EqualTo | _: EqualNullSafe => Equality
+    case In(_, list) => (Equality * list.size).min(BigDecimal("0.5"))
+    case InSet(_, set) => (Equality * set.size).min(BigDecimal("0.5"))
     case _: LessThan | _: LessThanOrEqual | _: GreaterThan | _: GreaterThanOrEqual => BigDecimal("0.5")
     case Not(inner) => 1 - guess(inner)
     case Or(l, r) => (guess(l) + guess(r)).min(1)
