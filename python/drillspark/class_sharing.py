@@ -8,9 +8,14 @@ result"). Java 17 cannot make the archive by itself (`-XX:+AutoCreateSharedArchi
   named `drillspark-<key>-<size>.jsa`;
 * a start that finds none takes a lock file and starts its JVM with
   `-XX:ArchiveClassesAtExit=<temp name>`; the JVM writes the archive when it exits, which is
-  after the Python process ended, so a detached watcher (this file run as a script) waits for that JVM, checks the file and renames it to its final
-  name (atomic: a reader sees a whole archive or none); a concurrent first start finds the
-  lock and runs without CDS;
+  after the Python process ended, so a detached watcher (this file run as a script) waits for
+  that JVM, checks the file and renames it to its final name (atomic: a reader sees a whole
+  archive or none); a concurrent first start finds the lock and runs without CDS;
+* that archive is kept only when its JVM ran a Spark job (the jar's `ClassSharingMark`
+  listener, registered in that JVM alone, creates `<temp name>.ran` at the first job's end):
+  one written by a start that ran no query lacks the readers, code generation and task
+  classes, and made every later start about a second slower; it is dropped, and a later
+  start writes the archive again;
 * a start that finds one checks its size (in its name) and its magic number before handing
   it to the JVM, with `-XX:+VerifySharedSpaces` (CRCs): Java 17 dies with SIGBUS on a
   truncated archive whose header is intact and with SIGSEGV on one with garbage inside; it
@@ -40,6 +45,9 @@ CACHE_DIR_ENV = "DRILLSPARK_CACHE_DIR"
 # CDS_DYNAMIC_ARCHIVE_MAGIC (0xf00baba8), little-endian: HotSpot writes the header, which
 # starts with it, after every region, so a file cut short while written does not have it
 DYNAMIC_MAGIC = (0xF00BABA8).to_bytes(4, "little")
+# The listener that marks a writing JVM that ran a job, and the system property naming its mark
+MARK_LISTENER = "drillspark.ClassSharingMark"
+MARK_PROPERTY = "drillspark.cds.ran"
 # JVM flags that choose sharing themselves: given any of them, drillspark adds none
 _USER_CHOICE = (
     "-Xshare",
@@ -83,11 +91,12 @@ def enabled() -> bool:
 @dataclass
 class Sharing:
     """What one session start does: `flags` for the driver JVM; `writing` is the temp file
-    its JVM writes at exit, under our `lock`."""
+    its JVM writes at exit, under our `lock`; `listener` the Spark listener to register then."""
 
     flags: str
     writing: Path | None = None
     lock: Path | None = None
+    listener: str | None = None
 
 
 def _java_home() -> Path | None:
@@ -182,9 +191,15 @@ def _archive_or_claim(folder: Path, name: str) -> Sharing | None:
     tmp = folder / f"{name}.{os.getpid()}.tmp"
     with os.fdopen(fd, "w") as f:
         f.write(str(tmp))  # the watcher releases only its own lock
-    for stray in folder.glob(f"{name}.*.tmp"):  # left by a run that died; no one writes now
-        stray.unlink(missing_ok=True)
-    return Sharing(f"-XX:ArchiveClassesAtExit={tmp} {QUIET}", tmp, lock)
+    for stray in [*folder.glob(f"{name}.*.tmp"), *folder.glob(f"{name}.*.tmp.ran")]:
+        stray.unlink(missing_ok=True)  # left by a run that died; no one writes now
+    flags = f"-XX:ArchiveClassesAtExit={tmp} -D{MARK_PROPERTY}={ran_mark(tmp)} {QUIET}"
+    return Sharing(flags, tmp, lock, MARK_LISTENER)
+
+
+def ran_mark(tmp: Path) -> Path:
+    """The file the writing JVM creates when its first Spark job has ended."""
+    return tmp.with_name(tmp.name + ".ran")
 
 
 def _jvm_writing(tmp: Path) -> int | None:
@@ -238,13 +253,14 @@ def _alive(pid: int) -> bool:
 def finish(pid: int, tmp: Path, lock: Path, poll: float = 0.2) -> Path | None:
     """The watcher: wait for the JVM `pid` to exit, then give its archive the final name
     (size in it) and release the lock; returns the archive, or None when the JVM wrote none
-    that is whole."""
+    that is whole or ran no Spark job (a later start writes it then)."""
     deadline = time.monotonic() + WATCH_SECONDS
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(poll)
     final = None
+    ran = ran_mark(tmp)
     try:
-        if not _alive(pid) and _has_magic(tmp):
+        if not _alive(pid) and _has_magic(tmp) and ran.exists():
             final = tmp.with_name(tmp.name.split(".", 1)[0] + f"-{tmp.stat().st_size}.jsa")
             os.replace(tmp, final)  # readers see the whole archive or none
             _remove_old(final)
@@ -253,6 +269,7 @@ def finish(pid: int, tmp: Path, lock: Path, poll: float = 0.2) -> Path | None:
     except OSError:
         final = None
     finally:
+        ran.unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             if lock.read_text() == str(tmp):  # still ours (not taken over as stale)
                 lock.unlink()

@@ -307,6 +307,10 @@ def session(
     if starting and "spark.remote" not in conf and not _under_spark_submit():
         for key, value in {**SESSION_CONF, **local_conf(master)}.items():
             builder = builder.config(key, str(conf.pop(key, value)))
+        if sharing is not None and sharing.listener is not None:
+            # the writing JVM marks that it ran a job: only then is its archive kept
+            listeners = conf.pop("spark.extraListeners", None)
+            builder = builder.config("spark.extraListeners", _append(listeners, sharing.listener))
     for key, value in conf.items():
         builder = builder.config(key, str(value))
     if starting and "spark.remote" not in conf:

@@ -126,3 +126,20 @@ def test_cds_0_turns_it_off(tmp_path):
     )
     assert "ArchiveClassesAtExit" not in log and spark_classes_from_archive(log) == 0
     assert not cache.exists()
+
+
+def test_a_start_that_ran_no_job_keeps_no_archive(tmp_path):
+    """Its archive would lack what a query loads (readers, code generation, tasks) and make
+    every later start slower: the watcher drops it and the next start writes it again."""
+    cache = tmp_path / "cache"
+    env = dict(os.environ, **{class_sharing.CACHE_DIR_ENV: str(cache)})
+    env.pop("PYSPARK_GATEWAY_PORT", None)
+    code = "import drillspark; print(drillspark.session(master='local[1]').version)"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    deadline = time.monotonic() + 120
+    while list(cache.glob("*.lock")) and time.monotonic() < deadline:
+        time.sleep(0.2)  # the watcher releases the lock once the JVM has exited
+    assert sorted(p.name for p in cache.iterdir()) == []

@@ -127,20 +127,27 @@ def test_only_one_of_two_first_starts_writes_the_archive(tmp_path):
     assert third is not None and third.writing is not None
 
 
-def test_the_watcher_names_a_whole_archive_and_drops_a_partial_one(tmp_path):
+def test_the_watcher_names_a_whole_archive_of_a_jvm_that_ran_a_job_and_drops_others(tmp_path):
     gone = subprocess.Popen(["true"])
     gone.wait()  # an exited JVM
-    for body, kept in (
-        (class_sharing.DYNAMIC_MAGIC + b"x" * 100, True),
-        (b"\0" * 104, False),
-    ):  # killed while writing: no header yet
-        folder = tmp_path / str(kept)
+    whole = class_sharing.DYNAMIC_MAGIC + b"x" * 100
+    for case, body, ran, kept in (
+        ("whole", whole, True, True),
+        ("partial", b"\0" * 104, True, False),  # killed while writing: no header yet
+        ("no job", whole, False, False),  # a start that ran no query: a small archive
+    ):
+        folder = tmp_path / case
         folder.mkdir()
         sharing = class_sharing._archive_or_claim(folder, "drillspark-k")
         assert sharing is not None and sharing.writing is not None and sharing.lock is not None
+        mark = class_sharing.ran_mark(sharing.writing)
+        assert f"-D{class_sharing.MARK_PROPERTY}={mark} " in sharing.flags
+        assert sharing.listener == class_sharing.MARK_LISTENER
         sharing.writing.write_bytes(body)
+        if ran:
+            mark.touch()  # what ClassSharingMark does at the first job's end
         final = class_sharing.finish(gone.pid, sharing.writing, sharing.lock)
-        assert not sharing.writing.exists() and not sharing.lock.exists()
+        assert not sharing.writing.exists() and not sharing.lock.exists() and not mark.exists()
         if kept:
             assert final == folder / "drillspark-k-104.jsa" and final.read_bytes() == body
             assert [p.name for p in folder.iterdir()] == ["drillspark-k-104.jsa"]
@@ -161,6 +168,7 @@ def test_the_watcher_waits_for_the_jvm(tmp_path):
             ),
         ]
     )
+    class_sharing.ran_mark(sharing.writing).touch()
     try:
         final = class_sharing.finish(writer.pid, sharing.writing, sharing.lock, poll=0.05)
     finally:
@@ -240,6 +248,7 @@ def test_the_cache_keeps_its_archives_under_the_cap_least_recently_used_first(
     sharing = class_sharing._archive_or_claim(tmp_path, "drillspark-new")
     assert sharing is not None and sharing.writing is not None and sharing.lock is not None
     sharing.writing.write_bytes(body)
+    class_sharing.ran_mark(sharing.writing).touch()
     final = class_sharing.finish(gone.pid, sharing.writing, sharing.lock)
     assert final == tmp_path / "drillspark-new-100.jsa"
     left = sorted(p.name for p in tmp_path.iterdir())

@@ -55,6 +55,7 @@ FILE_UNITS = {
     "drillspark/DrillSparkExtensions.scala": "extension",
     "drillspark/DrillTable.scala": "markers",
     "drillspark/BuildInfo.scala": "markers",
+    "drillspark/ClassSharingMark.scala": "markers",
     "drillspark/catalog/DrillCatalog.scala": "markers",
     "drillspark/catalog/WorkspacePaths.scala": "workspace rule",
 }
