@@ -306,12 +306,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_drillspark(data: Path, master: str, log: Path) -> tuple[subprocess.Popen, int]:
+def start_drillspark(
+    data: Path, master: str, log: Path, max_running: int
+) -> tuple[subprocess.Popen, int]:
     port = free_port()
     cmd = [
         str(Path(sys.executable).parent / "drillspark"), "serve", "--port", str(port),
         "--user-port", "-1", "--workspace", f"data={data}", "--state-dir", "",
-        "--master", master, "--max-running", "16",
+        "--master", master, "--max-running", str(max_running),
     ]  # fmt: skip
     proc = subprocess.Popen(
         cmd, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
@@ -423,6 +425,9 @@ def main(argv: list[str] | None = None) -> int:
         "dashboard is what many users open at once) or discovery too",
     )
     ap.add_argument("--master", default="local[2]")
+    ap.add_argument(
+        "--max-running", type=int, default=16, help="drillspark serve's queries at once"
+    )
     ap.add_argument("--no-drill", action="store_true")
     ap.add_argument("--no-drillspark", action="store_true")
     ap.add_argument("--show-statements", action="store_true")
@@ -438,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_drillspark:
             t0 = time.perf_counter()
             servers["drillspark"] = start_drillspark(
-                args.data, args.master, logs / "bi_replay.drillspark.log"
+                args.data, args.master, logs / "bi_replay.drillspark.log", args.max_running
             )
             print(f"drillspark serve up in {time.perf_counter() - t0:.1f} s", flush=True)
         if not args.no_drill:

@@ -10,7 +10,10 @@ result"). Java 17 cannot make the archive by itself (`-XX:+AutoCreateSharedArchi
   `-XX:ArchiveClassesAtExit=<temp name>`; the JVM writes the archive when it exits, which is
   after the Python process ended, so a detached watcher (this file run as a script) waits for
   that JVM, checks the file and renames it to its final name (atomic: a reader sees a whole
-  archive or none); a concurrent first start finds the lock and runs without CDS;
+  archive or none); a concurrent first start finds the lock and runs without CDS, but a lock
+  older than a minute belongs to a long-lived writer (`serve`, a notebook, a benchmark's
+  session) whose archive comes only when it stops, so a later start writes one as well; of two
+  archives of one key the larger (more classes) is kept;
 * that archive is kept only when its JVM ran a Spark job (the jar's `ClassSharingMark`
   listener, registered in that JVM alone, creates `<temp name>.ran` at the first job's end):
   one written by a start that ran no query lacks the readers, code generation and task
@@ -56,10 +59,11 @@ _USER_CHOICE = (
     "UseSharedSpaces",
     "AutoCreateSharedArchive",
 )
-# A lock older than this belongs to a run that died before its JVM wrote the archive.
-STALE_LOCK_SECONDS = 30 * 60
-# The watcher gives up on a JVM that runs longer (a long-lived `serve` or shell that made
-# the archive keeps it pending until it stops; a later start then takes the stale lock).
+# A lock older than this belongs to a long-lived writer (a command's JVM exits within seconds)
+# or to a run that died before its JVM wrote the archive: a start that finds it writes too.
+TAKEOVER_SECONDS = 60
+# The watcher gives up on a JVM that runs longer (its archive, written when it stops, is
+# then dropped; starts after its first minute have written their own).
 WATCH_SECONDS = 24 * 3600
 # Archives of other keys (an upgraded Java or pyspark) are removed when unused this long.
 OLD_ARCHIVE_SECONDS = 7 * 24 * 3600
@@ -178,21 +182,24 @@ def _archive_or_claim(folder: Path, name: str) -> Sharing | None:
             return Sharing(f"-XX:SharedArchiveFile={entry} {VERIFY} {QUIET}")
         entry.unlink(missing_ok=True)  # cut short or not an archive: it can never work
     lock = folder / f"{name}.lock"
+    tmp = folder / f"{name}.{os.getpid()}.tmp"
     try:
         fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(str(tmp))  # the watcher releases only its own lock
     except FileExistsError:
         try:
-            if time.time() - lock.stat().st_mtime < STALE_LOCK_SECONDS:
+            if time.time() - lock.stat().st_mtime < TAKEOVER_SECONDS:
                 return None  # another start is writing it
-            lock.unlink()
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except (FileExistsError, FileNotFoundError):
-            return None  # another start took it first
-    tmp = folder / f"{name}.{os.getpid()}.tmp"
-    with os.fdopen(fd, "w") as f:
-        f.write(str(tmp))  # the watcher releases only its own lock
+        except FileNotFoundError:
+            return None  # just released: the archive is there for the next start
+        mine = folder / f"{name}.lock.{os.getpid()}"
+        mine.write_text(str(tmp))
+        os.replace(mine, lock)  # taken over: the long-lived writer's watcher leaves it be
     for stray in [*folder.glob(f"{name}.*.tmp"), *folder.glob(f"{name}.*.tmp.ran")]:
-        stray.unlink(missing_ok=True)  # left by a run that died; no one writes now
+        pid = stray.name[len(name) + 1 :].split(".", 1)[0]
+        if not (pid.isdigit() and _alive(int(pid))):  # a writer that is gone left it
+            stray.unlink(missing_ok=True)
     flags = f"-XX:ArchiveClassesAtExit={tmp} -D{MARK_PROPERTY}={ran_mark(tmp)} {QUIET}"
     return Sharing(flags, tmp, lock, MARK_LISTENER)
 
@@ -263,6 +270,7 @@ def finish(pid: int, tmp: Path, lock: Path, poll: float = 0.2) -> Path | None:
         if not _alive(pid) and _has_magic(tmp) and ran.exists():
             final = tmp.with_name(tmp.name.split(".", 1)[0] + f"-{tmp.stat().st_size}.jsa")
             os.replace(tmp, final)  # readers see the whole archive or none
+            final = _largest_of_key(final)
             _remove_old(final)
         else:
             tmp.unlink(missing_ok=True)
@@ -274,6 +282,20 @@ def finish(pid: int, tmp: Path, lock: Path, poll: float = 0.2) -> Path | None:
             if lock.read_text() == str(tmp):  # still ours (not taken over as stale)
                 lock.unlink()
     return final
+
+
+def _largest_of_key(new: Path) -> Path:
+    """Of the whole archives of `new`'s key (two when a start wrote beside a long-lived
+    writer), the largest, which holds the most classes; the others are removed."""
+    key = new.name.rsplit("-", 1)[0]
+    found = [(p.stat().st_size, p == new, p) for p in new.parent.glob(f"{key}-*.jsa") if _valid(p)]
+    if not found:
+        return new
+    keep = max(found)[2]
+    for _, _, other in found:
+        if other != keep:
+            other.unlink(missing_ok=True)
+    return keep
 
 
 def _has_magic(path: Path) -> bool:

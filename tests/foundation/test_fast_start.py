@@ -120,11 +120,62 @@ def test_only_one_of_two_first_starts_writes_the_archive(tmp_path):
     second = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
     assert first is not None and first.lock is not None and first.lock.exists()
     assert second is None  # runs without sharing while the first one's JVM writes
-    # a lock left by a run that died long ago is taken over
-    old = time.time() - class_sharing.STALE_LOCK_SECONDS - 60
+    # a lock older than a minute: a long-lived writer (serve, a notebook) or a run that died;
+    # the next start writes one too
+    old = time.time() - class_sharing.TAKEOVER_SECONDS - 5
     os.utime(first.lock, (old, old))
     third = class_sharing._archive_or_claim(tmp_path, "drillspark-k")
     assert third is not None and third.writing is not None
+
+
+def test_a_start_beside_a_long_lived_writer_writes_too_and_the_larger_archive_stays(tmp_path):
+    """A `serve` that started first writes its archive only when it stops: the starts in
+    between would all run without one."""
+    name = "drillspark-k"
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a JVM that has exited
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        # the long-lived writer (its Python process alive) has run a job: its mark is there
+        lock = tmp_path / f"{name}.lock"
+        long_tmp = tmp_path / f"{name}.{alive.pid}.tmp"
+        lock.write_text(str(long_tmp))
+        class_sharing.ran_mark(long_tmp).touch()
+        # a writer that died left its mark behind
+        dead_mark = class_sharing.ran_mark(tmp_path / f"{name}.{gone.pid}.tmp")
+        dead_mark.touch()
+        old = time.time() - class_sharing.TAKEOVER_SECONDS - 5
+        os.utime(lock, (old, old))
+        second = class_sharing._archive_or_claim(tmp_path, name)
+        assert second is not None and second.writing is not None and second.lock == lock
+        assert lock.read_text() == str(second.writing)
+        assert class_sharing.ran_mark(long_tmp).exists() and not dead_mark.exists()
+
+        # the second start's JVM exits first: its archive is named, the lock released
+        second.writing.write_bytes(class_sharing.DYNAMIC_MAGIC + b"s" * 96)
+        class_sharing.ran_mark(second.writing).touch()
+        small = class_sharing.finish(gone.pid, second.writing, lock)
+        assert small == tmp_path / f"{name}-100.jsa" and not lock.exists()
+        # the long-lived one stops later with more classes: its archive replaces the first
+        long_tmp.write_bytes(class_sharing.DYNAMIC_MAGIC + b"l" * 196)
+        alive.kill()
+        alive.wait()
+        large = class_sharing.finish(alive.pid, long_tmp, lock)
+        assert large == tmp_path / f"{name}-200.jsa"
+        assert sorted(p.name for p in tmp_path.iterdir()) == [f"{name}-200.jsa"]
+        # and the other order: a smaller archive written later is dropped
+        third = class_sharing._archive_or_claim(tmp_path, "drillspark-j")
+        assert third is not None and third.writing is not None and third.lock is not None
+        _archive(tmp_path, "drillspark-j", class_sharing.DYNAMIC_MAGIC + b"l" * 196)
+        third.writing.write_bytes(class_sharing.DYNAMIC_MAGIC + b"s" * 96)
+        class_sharing.ran_mark(third.writing).touch()
+        assert class_sharing.finish(gone.pid, third.writing, third.lock) == (
+            tmp_path / "drillspark-j-200.jsa"
+        )
+        assert not (tmp_path / "drillspark-j-100.jsa").exists()
+    finally:
+        alive.kill()
+        alive.wait()
 
 
 def test_the_watcher_names_a_whole_archive_of_a_jvm_that_ran_a_job_and_drops_others(tmp_path):
