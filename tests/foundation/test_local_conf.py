@@ -31,6 +31,8 @@ def test_a_local_master_gets_twice_its_cores_as_shuffle_partitions():
         "spark.sql.shuffle.partitions": "4",
         "spark.sql.join.preferSortMergeJoin": "false",
         "spark.sql.adaptive.autoBroadcastJoinThreshold": "32MB",
+        "spark.sql.optimizer.runtime.bloomFilter.applicationSideScanSizeThreshold": "16MB",
+        "spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold": "20MB",
     }
     assert local_conf("local")["spark.sql.shuffle.partitions"] == "2"
 

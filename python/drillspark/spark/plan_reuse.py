@@ -60,6 +60,9 @@ CONFS = (
     "spark.sql.shuffle.partitions",
     "spark.sql.join.preferSortMergeJoin",
     "spark.sql.maxSinglePartitionBytes",
+    "spark.sql.optimizer.runtime.bloomFilter.enabled",
+    "spark.sql.optimizer.runtime.bloomFilter.applicationSideScanSizeThreshold",
+    "spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold",
 )
 # a call seeded when the DataFrame is built: kept, it would repeat its numbers
 _SEEDED = re.compile(r"\b(random|rand)\s*\(", re.IGNORECASE)
