@@ -43,6 +43,25 @@ def spark():
     session.stop()
 
 
+@pytest.fixture
+def spark_confs(spark):
+    """`spark_confs({key: value, ...})` sets Spark confs of the test session for one test;
+    each is given back its value (or unset) when the test ends."""
+    before: dict[str, str | None] = {}
+
+    def set_confs(confs: dict[str, str]) -> None:
+        for key, value in confs.items():
+            before.setdefault(key, spark.conf.get(key, None))
+            spark.conf.set(key, value)
+
+    yield set_confs
+    for key, value in before.items():
+        if value is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, value)
+
+
 @pytest.fixture(scope="session")
 def shared() -> Path:
     """The shared data folder (../shared); tests read it in place."""

@@ -26,21 +26,9 @@ def tiny(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def confs(spark):
-    saved: dict[str, str | None] = {}
-
-    def set_(**kv: str) -> None:
-        for k, v in kv.items():
-            key = f"spark.sql.files.{k}"
-            saved.setdefault(key, spark.conf.get(key, None))
-            spark.conf.set(key, v)
-
-    yield set_
-    for k, v in saved.items():
-        if v is None:
-            spark.conf.unset(k)
-        else:
-            spark.conf.set(k, v)
+def confs(spark_confs):
+    """Spark's file packing settings (`spark.sql.files.<name>`) for one test."""
+    return lambda **kv: spark_confs({f"spark.sql.files.{k}": v for k, v in kv.items()})
 
 
 def test_tiny_files_are_packed_as_spark_packs_them(spark, tiny):

@@ -34,29 +34,17 @@ def _run(data_engine) -> tuple[list[list], str]:
     return [list(r) for r in rows], result.df._jdf.queryExecution().optimizedPlan().toString()
 
 
-def test_the_selective_side_filters_the_big_scan_and_the_answer_is_drills(data_engine):
-    spark = data_engine.spark
-    keys = [ENABLED, *SIZES]
-    before = {k: spark.conf.get(k, None) for k in keys}
-    for key, value in SIZES.items():
-        spark.conf.set(key, value)
-    try:
-        spark.conf.set(ENABLED, "true")
-        rows, plan = _run(data_engine)
-        # Drill 1.22 over the same file (query.sh): F 50, O 39, P 3
-        assert rows == [["F", 50], ["O", 39], ["P", 3]]
-        # the orders' keys, as a bloom filter, prune lineitem's rows before its keys are grouped
-        assert "might_contain" in plan and "bloom_filter_agg(xxhash64(o_orderkey" in plan, plan
-        spark.conf.set(ENABLED, "false")
-        off_rows, off_plan = _run(data_engine)
-        assert off_rows == rows
-        assert "might_contain" not in off_plan, off_plan
-    finally:
-        for key, value in before.items():
-            if value is None:
-                spark.conf.unset(key)
-            else:
-                spark.conf.set(key, value)
+def test_the_selective_side_filters_the_big_scan_and_the_answer_is_drills(data_engine, spark_confs):
+    spark_confs({**SIZES, ENABLED: "true"})
+    rows, plan = _run(data_engine)
+    # Drill 1.22 over the same file (query.sh): F 50, O 39, P 3
+    assert rows == [["F", 50], ["O", 39], ["P", 3]]
+    # the orders' keys, as a bloom filter, prune lineitem's rows before its keys are grouped
+    assert "might_contain" in plan and "bloom_filter_agg(xxhash64(o_orderkey" in plan, plan
+    spark_confs({ENABLED: "false"})
+    off_rows, off_plan = _run(data_engine)
+    assert off_rows == rows
+    assert "might_contain" not in off_plan, off_plan
 
 
 def test_a_local_session_has_the_runtime_filter_thresholds(spark):
