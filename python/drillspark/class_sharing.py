@@ -288,11 +288,11 @@ def _largest_of_key(new: Path) -> Path:
     """Of the whole archives of `new`'s key (two when a start wrote beside a long-lived
     writer), the largest, which holds the most classes; the others are removed."""
     key = new.name.rsplit("-", 1)[0]
-    found = [(p.stat().st_size, p == new, p) for p in new.parent.glob(f"{key}-*.jsa") if _valid(p)]
+    found = [p for p in new.parent.glob(f"{key}-*.jsa") if _valid(p)]
     if not found:
         return new
-    keep = max(found)[2]
-    for _, _, other in found:
+    keep = max(found, key=lambda p: (p.stat().st_size, p == new))  # a tie keeps the new one
+    for other in found:
         if other != keep:
             other.unlink(missing_ok=True)
     return keep
