@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,20 @@ def _load_plan(plan: Any) -> Any:
     if isinstance(plan, os.PathLike):
         plan = os.fspath(plan)
     return lp.parse(plan)
+
+
+def _keeper(spark: Any, k: Any, recorded: Any, translator: Any, df: Any, reads: Any) -> Any:
+    """What keeps a translation from samples once its fetch confirmed them (`plan_reuse.keep`);
+    a failure to keep is no failure of the fetch."""
+
+    def keep() -> None:
+        from drillspark.spark import plan_reuse
+
+        # the next statement translates again
+        with contextlib.suppress(Exception):
+            plan_reuse.keep(spark, k, recorded, translator, df, extra=reads)
+
+    return keep
 
 
 def run(
@@ -101,8 +116,12 @@ def run(
         setup = [plan_storage, storage, classpath, workspaces]
         kept_as = plan_reuse.key(spark, parsed.to_json_text(), setup, reuse)
     hit = plan_reuse.find(spark, kept_as) if kept_as is not None else None
+    if hit is None and kept_as is not None and not limited and single_pass.may_sample():
+        # a translation from samples that a whole fetch confirmed, with its reads
+        hit = plan_reuse.find(spark, plan_reuse.sampled(kept_as))
+    confirmed = None
     if hit is not None:
-        translator, df, reads = hit[0], hit[1], None
+        translator, df, reads = hit
         written: list[Any] = []
     else:
         with stamps.recording() as recorded:
@@ -111,9 +130,14 @@ def run(
                 # it names what its samples lack: only a full discovery can tell the read NULL
                 translator, df, written, reads = build(False)
         sampled = reads is not None and reads.sampled
-        if kept_as is not None and not written and not sampled and not translator.writes_files():
-            small = catalog_sources_only(parsed)
-            df = plan_reuse.keep(spark, kept_as, recorded, translator, df, small)
+        if kept_as is not None and not written and not translator.writes_files():
+            if not sampled:
+                small = catalog_sources_only(parsed)
+                df = plan_reuse.keep(spark, kept_as, recorded, translator, df, small)
+            else:  # kept once a whole fetch read every record without a misfit
+                confirmed = _keeper(
+                    spark, plan_reuse.sampled(kept_as), recorded, translator, df, reads
+                )
     current = [translator]
 
     def locate(error: BaseException) -> Located | None:
@@ -134,7 +158,7 @@ def run(
         plan_text=_plan_text(parsed),
         locate=locate,
         plan_name=getattr(source, "file", None) if source else None,
-        one_pass=(reads, rebuild) if reads is not None and reads.sampled else None,
+        one_pass=(reads, rebuild, confirmed) if reads is not None and reads.sampled else None,
     )
     result.progress = callback
     return result

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from drillspark.spark.storage import WriteReport
 
 T = TypeVar("T")
+# a result read from samples: its reads, its full-discovery rebuild, its confirmation (or None)
+OnePass = tuple["Reads", "Callable[[], DataFrame]", "Callable[[], None] | None"]
 DEFAULT_BATCH_ROWS = 4096  # Drill's default rows per batch
 _ERROR_CLASS = re.compile(r"(\[[A-Z][A-Z0-9_.]+\] [^\n]*)")
 
@@ -346,11 +348,12 @@ class DrillResult(Result):
         locate: Callable[[BaseException], Located | None] | None = None,
         plan_name: str | None = None,
         statement: str | None = None,
-        one_pass: tuple[Reads, Callable[[], DataFrame]] | None = None,
+        one_pass: OnePass | None = None,
     ):
         self._df = df
         # while `_df` reads JSON tables from a sample (spark/single_pass.py): the
-        # reads, and how to build the DataFrame again with full discovery
+        # reads, how to build the DataFrame again with full discovery, and what to call once
+        # a whole fetch confirmed the sample (it keeps the translation: spark/plan_reuse.py)
         self._one_pass = one_pass
         self.plan = plan
         self.written = list(written)
@@ -421,8 +424,8 @@ class DrillResult(Result):
         """Replace the DataFrame by `fn(df)`, also when it is built again."""
         self._df = fn(self._df)
         if self._one_pass is not None:
-            reads, rebuild = self._one_pass
-            self._one_pass = (reads, lambda: fn(rebuild()))
+            reads, rebuild, confirmed = self._one_pass
+            self._one_pass = (reads, lambda: fn(rebuild()), confirmed)
 
     def _fetch_all(self, action: Callable[[DataFrame], T]) -> T:
         """`action(df)`, which reads the whole result (see `_fetch`). A read from a sample
@@ -435,7 +438,7 @@ class DrillResult(Result):
             return self._fetch(lambda: action(self._df))
         from drillspark.spark import single_pass
 
-        reads, _ = self._one_pass
+        reads, _, confirmed = self._one_pass
         try:
             out = self._fetch(lambda: action(self._df))
         except DrillRuntimeError as e:
@@ -447,6 +450,8 @@ class DrillResult(Result):
                 df = self.df  # full discovery fails as a fetch does
             return self._fetch(lambda: action(df))
         self._one_pass = None
+        if confirmed is not None:
+            confirmed()
         return out
 
     def fetching(self) -> contextlib.AbstractContextManager[None]:

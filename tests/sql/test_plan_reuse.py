@@ -256,7 +256,7 @@ def test_a_whole_kept_plan_runs_concurrently_without_aqes_lock(spark, tmp_path, 
     sql = "SELECT a, COUNT(*) AS n FROM dfs.data.`t.json` GROUP BY a ORDER BY a"
     want = [{"a": 0, "n": 10}, {"a": 1, "n": 10}, {"a": 2, "n": 10}]
     assert rows(engine, sql) == want
-    (_, (_, df, whole)) = next(iter(plan_reuse._KEPT[spark].values()))
+    (_, (_, df, whole, _)) = next(iter(plan_reuse._KEPT[spark].values()))
     assert whole
     plan = df._jdf.queryExecution().executedPlan()
     assert "AdaptiveSparkPlan" not in plan.getClass().getName()

@@ -274,3 +274,55 @@ def test_the_cli_and_the_shell_print_a_read_from_a_sample(eng, sample, tables, c
     assert printed() == want
     # the print read from the sample and met the tweets' misfit: the session remembers it
     assert not eng.execute(text)[-1].one_pass
+
+
+def sampled_kept(spark) -> list:
+    """The translations kept from samples (spark/plan_reuse.py), their values."""
+    from drillspark.spark import plan_reuse
+
+    kept = plan_reuse._KEPT.get(spark, {})
+    return [v for k, v in kept.items() if isinstance(k, tuple) and k[0] == "sampled"]
+
+
+def test_a_translation_from_samples_is_kept_once_a_fetch_confirmed_them(
+    eng, sample, spark, tables, monkeypatch
+):
+    from drillspark.spark import plan_reuse
+    from drillspark.spark.storage import stamps
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)  # the files were written just now
+    plan_reuse._KEPT.pop(spark, None)
+    sample(1)
+    text = STATEMENTS["group"]  # the sample fits
+    result = eng.execute(text)[-1]
+    assert result.one_pass and sampled_kept(spark) == []  # not before its fetch
+    want = answer(result)
+    [first] = sampled_kept(spark)
+    again = eng.execute(text)[-1]
+    assert again.one_pass  # the kept translation still reads from the samples
+    assert answer(again) == want
+    assert sampled_kept(spark) == [first]  # reused, not translated again
+    # the server's and `drillspark run`'s builds read from a full discovery: not this one
+    with single_pass.disabled():
+        assert not eng.execute(text)[-1].one_pass
+    # a changed file: translated and sampled again, the new rows answered
+    lines(tables / "yelp.json", [{"state": "ZZ", "stars": 5.0}] * 3)
+    changed = eng.execute(text)[-1]
+    assert answer(changed)[1] == ["{'state': 'ZZ', 'n': 3, 's': 5.0}"]
+    [renewed] = sampled_kept(spark)
+    assert renewed is not first
+    plan_reuse._KEPT.pop(spark, None)
+
+
+def test_a_translation_whose_samples_misfit_is_not_kept(eng, sample, spark, monkeypatch):
+    from drillspark.spark import plan_reuse
+    from drillspark.spark.storage import stamps
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+    plan_reuse._KEPT.pop(spark, None)
+    sample(1)
+    result = eng.execute(STATEMENTS["tweets"])[-1]  # misfits: read again in full
+    assert result.one_pass
+    answer(result)
+    assert sampled_kept(spark) == []
+    plan_reuse._KEPT.pop(spark, None)

@@ -9,9 +9,10 @@ so a view, a session option or USE that changes the plan changes the key), the s
 the Spark confs the translation and Spark's analysis read (`CONFS`), and the caller's own part
 (the server's user). A translation is kept only when every scan it made read local files whose
 stamps it recorded (stamps.recording): a scan of any other source (JDBC, Kafka, Mongo, HTTP,
-system tables), a sampled read, a tree stamps refuse (a shared mount, a file changed within the
-racy window, ...), a plan that writes files or calls RANDOM is translated every time. A kept
-one is used while the stamps of what it read are unchanged. Where its analyzed plan holds
+system tables), a tree stamps refuse (a shared mount, a file changed within the racy window,
+...), a plan that writes files or calls RANDOM is translated every time. A translation that
+read JSON from samples (spark/single_pass.py) is kept once a whole fetch confirmed them, under
+a key of its own (`sampled`). A kept one is used while the stamps of what it read are unchanged. Where its analyzed plan holds
 nothing Spark fixes per query (the clock, the session's user or schema, a nondeterministic
 expression: the jar's `compat.ReusablePlans`, asked once when kept) it is the same DataFrame,
 whose physical plan Spark made once (AQE's final plan out of AQE's wrapper, whose lock would
@@ -114,9 +115,16 @@ def _read_confs(spark: Any) -> Any | None:
     return hit[1]
 
 
-def find(spark: Any, k: Hashable) -> tuple[Any, Any] | None:
-    """The kept translation of key `k` (its translator, the DataFrame to run), if what it read
-    is unchanged; else None."""
+def sampled(k: Hashable) -> Hashable:
+    """The key of `k`'s translation built from samples (spark/single_pass.py), kept apart: it is
+    kept only once a whole fetch confirmed its samples, and only a build that may sample uses it
+    (the server's and `drillspark run`'s rows are read from a full discovery's)."""
+    return ("sampled", k)
+
+
+def find(spark: Any, k: Hashable) -> tuple[Any, Any, Any] | None:
+    """The kept translation of key `k` (its translator, the DataFrame to run, what `keep` was
+    given as `extra`), if what it read is unchanged; else None."""
     with _LOCK:
         kept = _KEPT.get(spark)
         held = kept.get(k) if kept is not None else None
@@ -130,8 +138,8 @@ def find(spark: Any, k: Hashable) -> tuple[Any, Any] | None:
             return None
         if k in kept:
             kept.move_to_end(k)
-    translator, df, whole = value
-    return translator, (df if whole else df.select("*"))
+    translator, df, whole, extra = value
+    return translator, (df if whole else df.select("*")), extra
 
 
 def _plans(spark: Any, df: Any) -> tuple[Any, Any] | None:
@@ -182,10 +190,17 @@ def _answered(spark: Any, df: Any) -> Any | None:
 
 
 def keep(
-    spark: Any, k: Hashable, rec: stamps.Recording, translator: Any, df: Any, small: bool = False
+    spark: Any,
+    k: Hashable,
+    rec: stamps.Recording,
+    translator: Any,
+    df: Any,
+    small: bool = False,
+    extra: Any = None,
 ) -> Any:
-    """Keep the translation (`translator`, its DataFrame `df`) under `k` while `rec`'s reads
-    are unchanged; the DataFrame to run now. A `small` plan (every source a catalog table,
+    """Keep the translation (`translator`, its DataFrame `df`, and `extra` for its user) under
+    `k` while `rec`'s reads are unchanged; the DataFrame to run now. A `small` plan (every
+    source a catalog table,
     read by its content) keeps its answer itself: the same rows in give the same rows out,
     and a BI tool's catalog aggregate (`min(version)` of sys.drillbits at every connect) runs
     no Spark job again."""
@@ -197,7 +212,7 @@ def keep(
     else:
         planned = _planned(spark, df)
         df, whole = (planned, True) if planned is not None else (df, False)
-    value = (translator, df, whole)
+    value = (translator, df, whole, extra)
     with _LOCK:
         kept = _KEPT.setdefault(spark, OrderedDict())
         kept[k] = (list(rec.reads), value)

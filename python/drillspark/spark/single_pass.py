@@ -77,11 +77,17 @@ def disabled() -> Iterator[None]:
         _DISABLED.reset(token)
 
 
+def may_sample() -> bool:
+    """Whether statements built in this thread now may read from samples (not within
+    `disabled`); the session's conf and the statement decide the rest (`building`)."""
+    return not _DISABLED.get()
+
+
 @contextlib.contextmanager
 def building(spark: SparkSession, allowed: bool) -> Iterator[Reads | None]:
     """While a statement's DataFrame is built: its JSON reads may take a sample when
     `allowed` (and neither the session's conf nor `disabled` switches it off)."""
-    on = allowed and not _DISABLED.get()
+    on = allowed and may_sample()
     records = _whole_number(spark, CONF, DEFAULT_RECORDS, "records (0: off)") if on else 0
     reads = None
     if records > 0:

@@ -109,7 +109,8 @@ def read_json(
 # while nothing under its paths changed (stamps.py, as Parquet's below): a BI tool's
 # chart sent again skips the source's schema discovery (a pass over the files) and Spark's
 # analysis of the load, about 25 ms of a 0.25 s chart (#37). A sampled read (single_pass) is
-# built each time: its misfit reads again with other options.
+# kept too, under its own options: the same files give the same sample, and a misfit reads
+# again with other options, another shape.
 def _json_table(
     spark: SparkSession,
     paths: Sequence[str],
@@ -122,7 +123,7 @@ def _json_table(
             reader = reader.option("keepColumns", json.dumps([str(c) for c in keep]))
         return reader.load(list(paths))
 
-    found = None if "sampleRecords" in options else file_stamps.tree_stamps(paths)
+    found = file_stamps.tree_stamps(paths)
     kept = None if keep is None else tuple(keep)
     shape = ("drill", tuple(paths), tuple(sorted(options.items())), kept)
     return file_stamps.kept(spark, shape, found, read)
