@@ -12,14 +12,14 @@ stamps it recorded (stamps.recording): a scan of any other source (JDBC, Kafka, 
 system tables), a tree stamps refuse (a shared mount, a file changed within the racy window,
 ...), a plan that writes files or calls RANDOM is translated every time. A translation that
 read JSON from samples (spark/single_pass.py) is kept once a whole fetch confirmed them, under
-a key of its own (`sampled`). A kept one is used while the stamps of what it read are unchanged. Where its analyzed plan holds
-nothing Spark fixes per query (the clock, the session's user or schema, a nondeterministic
-expression: the jar's `compat.ReusablePlans`, asked once when kept) it is the same DataFrame,
-whose physical plan Spark made once (AQE's final plan out of AQE's wrapper, whose lock would
-queue concurrent runs): each action is still its own SQL execution (its own metrics, job group,
-cancel). Otherwise, and on Spark Connect, it is a new DataFrame over the
-kept analyzed plan (`select("*")`), which Spark optimizes and plans afresh, so NOW() is each
-run's.
+a key of its own (`sampled`). A kept one is used while the stamps of what it read are
+unchanged. Where its analyzed plan holds nothing Spark fixes per query (the clock, the
+session's user or schema, a nondeterministic expression: the jar's `compat.ReusablePlans`,
+asked once when kept) it is the same DataFrame, whose physical plan Spark made once (AQE's final
+plan out of AQE's wrapper, whose lock would queue concurrent runs): each action is still its own
+SQL execution (its own metrics, job group, cancel). Otherwise, and on Spark Connect, it is a new
+DataFrame over the kept analyzed plan (`select("*")`), which Spark optimizes and plans afresh,
+so NOW() is each run's.
 """
 
 from __future__ import annotations
@@ -200,10 +200,9 @@ def keep(
 ) -> Any:
     """Keep the translation (`translator`, its DataFrame `df`, and `extra` for its user) under
     `k` while `rec`'s reads are unchanged; the DataFrame to run now. A `small` plan (every
-    source a catalog table,
-    read by its content) keeps its answer itself: the same rows in give the same rows out,
-    and a BI tool's catalog aggregate (`min(version)` of sys.drillbits at every connect) runs
-    no Spark job again."""
+    source a catalog table, read by its content) keeps its answer itself: the same rows in
+    give the same rows out, and a BI tool's catalog aggregate (`min(version)` of sys.drillbits
+    at every connect) runs no Spark job again."""
     if not rec.reusable or not rec.reads:
         return df
     answer = _answered(spark, df) if small else None
