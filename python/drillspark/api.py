@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -26,20 +25,6 @@ def _load_plan(plan: Any) -> Any:
     if isinstance(plan, os.PathLike):
         plan = os.fspath(plan)
     return lp.parse(plan)
-
-
-def _keeper(spark: Any, k: Any, recorded: Any, translator: Any, df: Any, reads: Any) -> Any:
-    """What keeps a translation from samples once its fetch confirmed them (`plan_reuse.keep`);
-    a failure to keep is no failure of the fetch."""
-
-    def keep() -> None:
-        from drillspark.spark import plan_reuse
-
-        # the next statement translates again
-        with contextlib.suppress(Exception):
-            plan_reuse.keep(spark, k, recorded, translator, df, extra=reads)
-
-    return keep
 
 
 def run(
@@ -135,9 +120,7 @@ def run(
                 small = catalog_sources_only(parsed)
                 df = plan_reuse.keep(spark, kept_as, recorded, translator, df, small)
             else:  # kept once a whole fetch read every record without a misfit
-                confirmed = _keeper(
-                    spark, plan_reuse.sampled(kept_as), recorded, translator, df, reads
-                )
+                confirmed = plan_reuse.keeper(spark, kept_as, recorded, translator, df, reads)
     current = [translator]
 
     def locate(error: BaseException) -> Located | None:

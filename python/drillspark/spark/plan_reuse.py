@@ -24,12 +24,13 @@ so NOW() is each run's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from drillspark.spark.storage import stamps
@@ -120,6 +121,20 @@ def sampled(k: Hashable) -> Hashable:
     kept only once a whole fetch confirmed its samples, and only a build that may sample uses it
     (the server's and `drillspark run`'s rows are read from a full discovery's)."""
     return ("sampled", k)
+
+
+def keeper(
+    spark: Any, k: Hashable, rec: stamps.Recording, translator: Any, df: Any, reads: Any
+) -> Callable[[], None]:
+    """What keeps a translation from samples under `sampled(k)`, with its `reads`, to be called
+    once a whole fetch confirmed the samples; a failure to keep is no failure of the fetch (the
+    next statement translates again)."""
+
+    def keep_now() -> None:
+        with contextlib.suppress(Exception):
+            keep(spark, sampled(k), rec, translator, df, extra=reads)
+
+    return keep_now
 
 
 def find(spark: Any, k: Hashable) -> tuple[Any, Any, Any] | None:
