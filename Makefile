@@ -162,6 +162,10 @@ $(VENV)/.installed: $(VENV)/.deps $(JAR) pyproject.toml setup.py | $(CP_DATA) $(
 	touch $@
 
 setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(HDFS_TEST_JARS) $(KAFKA_TEST_JARS) $(CLIENT_JARS) $(FERRETDB) $(DRILL_CLIENTS) $(FLIGHT_CLIENTS)
+	@# the package's bytecode, compiled ahead (only what changed): a Python that may not write it
+	@# (PYTHONDONTWRITEBYTECODE, read-only folders) would compile every module at every start
+	@# (0.3-0.4 s of a fresh process's first statement; docs/performance.md)
+	@$(PY) -m compileall -q python/drillspark
 
 # --- the two commands ---------------------------------------------------------------------
 demo: setup
