@@ -170,8 +170,13 @@ def _interruptible(spark: SparkSession, work: Callable[[], T]) -> T:
             done.set()
 
     def cancel() -> None:
-        with contextlib.suppress(Exception):  # nothing left to cancel, or no session
-            context.cancelJobsWithTag(tag)
+        # again until the action has stopped: a cancel cancels only the jobs running then,
+        # and an action may start its next job a moment later (a busy machine's gap between
+        # a query's jobs), which would run on unseen
+        while not done.is_set():
+            with contextlib.suppress(Exception):  # nothing left to cancel, or no session
+                context.cancelJobsWithTag(tag)
+            done.wait(0.5)
 
     worker = InheritableThread(target, session=spark)
     worker.name = tag

@@ -84,3 +84,62 @@ def test_ctrl_c_cancels_the_querys_jobs_with_one_line(tmp_path: Path):
     assert "NEXT [{'two': 2}]" in err
     for noise in ("Traceback", "Py4J", "ERROR", "reentrant"):
         assert noise not in err, err[-3000:]
+
+
+GAP_SCRIPT = r"""
+import sys, time
+import drillspark
+from drillspark.result import QueryInterrupted, _interruptible
+
+spark = drillspark.session("local[2]")
+
+def work():
+    spark.range(3).collect()  # a first job, done
+    print("GAP", flush=True)  # the parent's cue: Ctrl-C while no job runs
+    time.sleep(3)
+    # the action's next job, started after the cancel: hours of work
+    return spark.range(0, 10**13, 1, 2).selectExpr("sum(id % 7) as s").collect()
+
+started = time.monotonic()
+try:
+    _interruptible(spark, work)
+    print("NOT INTERRUPTED", file=sys.stderr)
+except QueryInterrupted:
+    print("CAUGHT after %.0f s" % (time.monotonic() - started), file=sys.stderr, flush=True)
+tracker = spark.sparkContext.statusTracker()
+deadline = time.monotonic() + 20
+while time.monotonic() < deadline and tracker.getActiveJobsIds():
+    time.sleep(0.2)
+print("ACTIVE JOBS", tracker.getActiveJobsIds(), file=sys.stderr)
+print("JOBS", [(j, tracker.getJobInfo(j).status) for j in tracker.getJobIdsForGroup(None)],
+      file=sys.stderr)
+"""
+
+
+def test_ctrl_c_between_two_jobs_cancels_the_job_started_after_it(tmp_path: Path):
+    # a cancel reaches only the jobs running when it is sent: the action's next job, started
+    # a moment later, is cancelled too (before, it ran on after "Query cancelled.")
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", GAP_SCRIPT],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("GAP"):
+                break
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-3000:]
+    caught = [line for line in err.splitlines() if line.startswith("CAUGHT after")]
+    assert caught, err[-3000:]
+    assert int(caught[0].split()[2]) < 30, err[-3000:]  # not the 30 s give-up
+    assert "ACTIVE JOBS []" in err, err[-3000:]

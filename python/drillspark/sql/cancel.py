@@ -93,7 +93,7 @@ def run_cancellable(start_spark: Callable[[], Any], work: Callable[[], T]) -> T:
     except KeyboardInterrupt:
         cancelled.set()
         if box.get("working"):  # still starting Spark: the worker returns before any work
-            _interrupt(start_spark, tag)
+            _interrupt(start_spark, tag, done)
             done.wait(30)  # the work fails as soon as its jobs are cancelled
         raise QueryCancelled() from None
     if "error" in box:
@@ -117,19 +117,24 @@ def _tag(spark: Any, tag: str) -> Callable[[], None]:
     return lambda: context.removeJobTag(tag)
 
 
-def _interrupt(start_spark: Callable[[], Any], tag: str) -> None:
+def _interrupt(start_spark: Callable[[], Any], tag: str, done: threading.Event) -> None:
     """Cancel the tag's jobs from a thread of our own: the main thread may be the one PySpark's
-    SIGINT handler just used, and a second Ctrl-C must not land inside this call."""
+    SIGINT handler just used, and a second Ctrl-C must not land inside this call. Again until
+    the work has stopped (`done`): a cancel reaches only the jobs running then, and the work
+    may start its next job a moment later."""
 
     def cancel() -> None:
-        with contextlib.suppress(Exception):  # nothing to cancel, or the session is gone
+        with contextlib.suppress(Exception):  # the session is gone
             spark = start_spark()
             try:
                 context = spark.sparkContext
+                stop = context.cancelJobsWithTag
             except Exception:  # noqa: BLE001 - Spark Connect: the server interrupts the tag
-                spark.interruptTag(tag)
-                return
-            context.cancelJobsWithTag(tag)
+                stop = spark.interruptTag
+            while not done.is_set():
+                with contextlib.suppress(Exception):  # nothing to cancel
+                    stop(tag)
+                done.wait(0.5)
 
     t = threading.Thread(target=cancel, daemon=True)
     t.start()
