@@ -57,10 +57,12 @@ print("NEXT", drillspark.sql("select 1+1 as two from (values(1))").rows(), file=
 """
 
 
-def test_ctrl_c_cancels_the_querys_jobs_with_one_line(tmp_path: Path):
+def _interrupted(script: str, cue: str, tmp_path: Path, pause: float = 0) -> tuple[int, str]:
+    """Runs `script` in a new Python, sends it SIGINT `pause` s after it prints a line starting
+    with `cue`; its return code and stderr."""
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
     proc = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT],
+        [sys.executable, "-c", script],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,
@@ -70,15 +72,21 @@ def test_ctrl_c_cancels_the_querys_jobs_with_one_line(tmp_path: Path):
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
-            if line.startswith("TASKS"):
+            if line.startswith(cue):
                 break
-        time.sleep(1)  # well inside the query's hours of work
+        time.sleep(pause)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=600)
+        _, err = proc.communicate(timeout=600)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 0, err[-3000:]
+    return proc.returncode, err
+
+
+def test_ctrl_c_cancels_the_querys_jobs_with_one_line(tmp_path: Path):
+    # SIGINT well inside the query's hours of work
+    returncode, err = _interrupted(SCRIPT, "TASKS", tmp_path, pause=1)
+    assert returncode == 0, err[-3000:]
     assert "CAUGHT QueryInterrupted True Query cancelled. ['Query cancelled.']" in err, err[-3000:]
     assert "ACTIVE JOBS [] RUNNING TASKS 0" in err, err[-3000:]
     assert "NEXT [{'two': 2}]" in err
@@ -119,26 +127,8 @@ print("JOBS", [(j, tracker.getJobInfo(j).status) for j in tracker.getJobIdsForGr
 def test_ctrl_c_between_two_jobs_cancels_the_job_started_after_it(tmp_path: Path):
     # a cancel reaches only the jobs running when it is sent: the action's next job, started
     # a moment later, is cancelled too (before, it ran on after "Query cancelled.")
-    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", GAP_SCRIPT],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if line.startswith("GAP"):
-                break
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err[-3000:]
+    returncode, err = _interrupted(GAP_SCRIPT, "GAP", tmp_path)
+    assert returncode == 0, err[-3000:]
     caught = [line for line in err.splitlines() if line.startswith("CAUGHT after")]
     assert caught, err[-3000:]
     assert int(caught[0].split()[2]) < 30, err[-3000:]  # not the 30 s give-up
