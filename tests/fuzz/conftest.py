@@ -8,7 +8,13 @@ run by `make test-long` and CI). Hypothesis keeps no example database: an input 
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, settings
+
+# `DRILLSPARK_FUZZ_SCALE=10 pytest -m fuzz tests/fuzz` fuzzes ten times longer by hand; CI
+# (`make test-long`) runs each long pass at its written size.
+SCALE_ENV = "DRILLSPARK_FUZZ_SCALE"
 
 _RELAXED = [
     HealthCheck.too_slow,
@@ -31,9 +37,9 @@ def short(examples: int) -> settings:
 
 
 def long(examples: int) -> settings:
-    """The `-m fuzz` pass: `examples` fresh random inputs."""
+    """The `-m fuzz` pass: `examples` fresh random inputs (times DRILLSPARK_FUZZ_SCALE)."""
     return settings(
-        max_examples=examples,
+        max_examples=max(1, round(examples * float(os.environ.get(SCALE_ENV, "1")))),
         database=None,
         deadline=None,
         suppress_health_check=_RELAXED,

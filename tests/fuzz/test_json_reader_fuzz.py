@@ -56,7 +56,7 @@ def test_files_short(probe, data, options, split_bytes):
 
 
 @pytest.mark.fuzz
-@long(20_000)
+@long(8_000)
 @given(json_inputs.files, json_inputs.options, json_inputs.split_bytes)
 def test_files_long(probe, data, options, split_bytes):
     read_and_check(probe, data, options, split_bytes)
@@ -98,7 +98,7 @@ def test_files_through_the_source_short(spark, probe, tmp_path_factory, data):
 
 
 @pytest.mark.fuzz
-@long(400)
+@long(200)
 @given(json_inputs.files)
 def test_files_through_the_source_long(spark, probe, tmp_path_factory, data):
     check_on_spark(spark, probe, tmp_path_factory.mktemp("s"), data)
