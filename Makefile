@@ -171,14 +171,18 @@ setup: $(VENV)/.installed $(CP_DATA) $(DRIVERS) $(FORMAT_JARS) $(HADOOP_JARS) $(
 demo: setup
 	$(PY) examples/demo.py
 
+# The fast tier first, so a broken rule fails in minutes, then the tests that start Spark: two
+# runs, each test once (CI runs no separate `make unit`).
 test: setup browser databases
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --unit $(PYTEST_ARGS)
+	$(PY) -m pytest --no-unit $(PYTEST_ARGS)
 
 # The long tier, which `make test` leaves out (tests/conftest.py): the separate deployments
 # (local-cluster, Spark Connect, pyspark shells, spark-submit, a wheel installed elsewhere),
-# the long fuzzing pass and the load tests. CI runs it after `make test`.
+# the long fuzzing pass and the load tests. CI runs it after `make test`. Two workers: its tests
+# mostly wait on processes they start (17.5 -> 11.2 min on 2 cores; docs/architecture.md).
 test-long: setup browser databases
-	$(PY) -m pytest -m "deploy or fuzz or load" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "deploy or fuzz or load" -n 2 --dist loadfile $(PYTEST_ARGS)
 
 # The fast tier: tests that start no Spark (tests/conftest.py decides and guards; docs/architecture.md).
 unit: setup

@@ -4,10 +4,12 @@ unit tier (`pytest --unit`): the tests that start no Spark, with a guard that ke
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -101,6 +103,11 @@ def pytest_addoption(parser):
         action="store_true",
         help="run only the unit tier: tests that start no Spark, in process or not",
     )
+    parser.addoption(
+        "--no-unit",
+        action="store_true",
+        help="leave the unit tier out (`make test` runs it first, with --unit, then this)",
+    )
 
 
 def pytest_configure(config):
@@ -122,6 +129,17 @@ def pytest_unconfigure(config):
         shutil.rmtree(home, ignore_errors=True)
     for folder in ("DRILLSPARK_RUNTIME_DIR", "DRILLSPARK_STATE_DIR"):  # the run's own (above)
         shutil.rmtree(os.environ[folder], ignore_errors=True)
+
+
+@contextlib.contextmanager
+def one_local_connect_server() -> Iterator[None]:
+    """Held while a test's process runs a local Spark Connect server (`remote("local[2]")`),
+    which binds port 15002: `make test-long` runs two pytest-xdist workers (`--dist
+    loadfile`), and two such servers at once would fail to bind."""
+    lock = Path(tempfile.gettempdir()) / "drillspark-tests-spark-connect-15002.lock"
+    with lock.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield
 
 
 def is_unit(item: pytest.Item) -> bool:
@@ -156,6 +174,8 @@ def pytest_collection_modifyitems(config, items):
     _deselect(config, items, lambda i: any(i.get_closest_marker(m) for m in left_out))
     if config.getoption("--unit"):
         _deselect(config, items, lambda i: not i.get_closest_marker("unit"))
+    if config.getoption("--no-unit"):
+        _deselect(config, items, lambda i: i.get_closest_marker("unit") is not None)
 
 
 @contextlib.contextmanager

@@ -49,14 +49,14 @@ PROBES = textwrap.dedent("""
 """)
 
 
-def test_the_unit_tier_deselects_spark_tests_and_fails_those_that_start_it(tmp_path):
+def _pytest(tmp_path: Path, *args: str) -> str:
     (tmp_path / "test_probes.py").write_text(PROBES)
     done = subprocess.run(
         [
             sys.executable,
             "-m",
             "pytest",
-            "--unit",
+            *args,
             "-p",
             "tests.conftest",
             "-p",
@@ -72,7 +72,11 @@ def test_the_unit_tier_deselects_spark_tests_and_fails_those_that_start_it(tmp_p
         text=True,
         timeout=300,
     )
-    out = done.stdout + done.stderr
+    return done.stdout + done.stderr
+
+
+def test_the_unit_tier_deselects_spark_tests_and_fails_those_that_start_it(tmp_path):
+    out = _pytest(tmp_path, "--unit")
     assert "3 failed, 1 passed, 3 deselected" in out, out
     for probe in (
         "test_spark_in_a_subprocess",
@@ -85,3 +89,15 @@ def test_the_unit_tier_deselects_spark_tests_and_fails_those_that_start_it(tmp_p
         ), out
     assert "spark-submit" in out  # what the subprocess ran
     assert "SparkSession.builder.getOrCreate() in process" in out
+
+
+def test_no_unit_keeps_exactly_the_tests_the_unit_tier_leaves_out(tmp_path):
+    """`make test` runs `--unit`, then `--no-unit`: together each test once."""
+    out = _pytest(tmp_path, "--no-unit", "--collect-only")
+    kept = {line.rsplit("::", 1)[1] for line in out.splitlines() if "::" in line}
+    assert kept == {
+        "test_marked",
+        "test_with_the_fixture",
+        "test_with_the_fixture_through_another",
+    }, out
+    assert "4 deselected" in out, out

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.conftest import one_local_connect_server
 
 import drillspark
 
@@ -183,7 +184,8 @@ def test_local_cluster_reaches_executors(tmp_path):
 
 @pytest.mark.deploy
 def test_spark_connect_reaches_the_extension(tmp_path):
-    proc = run([sys.executable, str(APPS / "connect_app.py")], tmp_path, timeout=400)
+    with one_local_connect_server():
+        proc = run([sys.executable, str(APPS / "connect_app.py")], tmp_path, timeout=400)
     v = drillspark.__version__
     assert result_lines(proc.stdout, "RESULT") == [f"{v} {v}"]
     assert result_lines(proc.stdout, "PLAN_ROWS") == [

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import one_local_connect_server
 from tests.storage import connect_records, kafka_data, kafka_server, mongo_data, mongo_server
 
 pytestmark = pytest.mark.deploy
@@ -113,14 +114,15 @@ def on_connect(storage, kafka_broker, tmp_path_factory) -> dict[str, Any]:
     job = {"storage": storage, "queries": QUERIES, "explains": EXPLAINS, "errors": ERRORS}
     job["grow"] = _growing(kafka_broker)
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
-    proc = subprocess.run(
-        [sys.executable, str(HERE / "connect_records.py"), json.dumps(job)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        cwd=tmp_path_factory.mktemp("connect"),
-        env=env,
-    )
+    with one_local_connect_server():
+        proc = subprocess.run(
+            [sys.executable, str(HERE / "connect_records.py"), json.dumps(job)],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            cwd=tmp_path_factory.mktemp("connect"),
+            env=env,
+        )
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
     out = json.loads(line.split(" ", 1)[1])
