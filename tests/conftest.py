@@ -4,19 +4,15 @@ unit tier (`pytest --unit`): the tests that start no Spark, with a guard that ke
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.shared_data import SHARED
 
-ROOT = Path(__file__).resolve().parent.parent
-# Real data written by others; read in place, never copied into the repository.
-SHARED = Path(os.environ.get("DRILLSPARK_SHARED", ROOT.parent / "shared")).resolve()
 # `drillspark sql` in a test never reaches a developer's running `drillspark serve` (its
 # discovery file, docs/server.md): the test run has a runtime folder of its own.
 os.environ["DRILLSPARK_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="drillspark-runtime-")
@@ -129,17 +125,6 @@ def pytest_unconfigure(config):
         shutil.rmtree(home, ignore_errors=True)
     for folder in ("DRILLSPARK_RUNTIME_DIR", "DRILLSPARK_STATE_DIR"):  # the run's own (above)
         shutil.rmtree(os.environ[folder], ignore_errors=True)
-
-
-@contextlib.contextmanager
-def one_local_connect_server() -> Iterator[None]:
-    """Held while a test's process runs a local Spark Connect server (`remote("local[2]")`),
-    which binds port 15002: `make test-long` runs two pytest-xdist workers (`--dist
-    loadfile`), and two such servers at once would fail to bind."""
-    lock = Path(tempfile.gettempdir()) / "drillspark-tests-spark-connect-15002.lock"
-    with lock.open("a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        yield
 
 
 def is_unit(item: pytest.Item) -> bool:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.conftest import one_local_connect_server
+from tests.local_connect import one_local_connect_server
 
 import drillspark
 

@@ -119,7 +119,7 @@ def _extra(draw: st.DrawFn, v: object) -> str:
 @cache
 def real_seeds() -> tuple[bytes, ...]:
     """Beginnings of real JSON files in the shared data (read in place, never copied)."""
-    from tests.conftest import SHARED
+    from tests.shared_data import SHARED
 
     found: list[bytes] = []
     data = SHARED / "data"

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.conftest import one_local_connect_server
+from tests.local_connect import one_local_connect_server
 from tests.storage import connect_records
 from tests.storage.conftest import forget_plugins
 from tests.storage.test_http_paging import connections as more_connections

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import one_local_connect_server
+from tests.local_connect import one_local_connect_server
 from tests.storage import connect_records, kafka_data, kafka_server, mongo_data, mongo_server
 
 pytestmark = pytest.mark.deploy
