@@ -96,15 +96,19 @@ def main(job: dict[str, Any]) -> dict[str, Any]:
 
 def run(job: dict[str, Any], cwd: Any) -> dict[str, Any]:
     """This script's answers to `job`, run in its own process in folder `cwd`."""
+    # imported here: the script itself runs without the repository on its path
+    from tests.local_connect import one_local_connect_server
+
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
-    proc = subprocess.run(
-        [sys.executable, os.path.abspath(__file__), json.dumps(job)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        cwd=cwd,
-        env=env,
-    )
+    with one_local_connect_server():
+        proc = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), json.dumps(job)],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            cwd=cwd,
+            env=env,
+        )
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
     out: dict[str, Any] = json.loads(line.split(" ", 1)[1])

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.local_connect import one_local_connect_server
 from tests.storage import connect_records
 from tests.storage.conftest import forget_plugins
 from tests.storage.test_http_paging import connections as more_connections
@@ -96,8 +95,7 @@ def on_connect(storage, api, tmp_path_factory) -> dict[str, Any]:
     and the requests the API saw meanwhile (`asked`)."""
     job = {"storage": storage, "queries": QUERIES, "errors": ERRORS}
     api.clear()
-    with one_local_connect_server():
-        out = connect_records.run(job, tmp_path_factory.mktemp("connect-http"))
+    out = connect_records.run(job, tmp_path_factory.mktemp("connect-http"))
     out["asked"] = api.requests()
     assert out["connect"] is True  # a Connect client: no JVM in its process
     return out

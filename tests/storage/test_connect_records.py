@@ -9,15 +9,11 @@ session. The long tier (`deploy`): a Connect server and a broker."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.local_connect import one_local_connect_server
 from tests.storage import connect_records, kafka_data, kafka_server, mongo_data, mongo_server
 
 pytestmark = pytest.mark.deploy
@@ -113,19 +109,7 @@ def on_connect(storage, kafka_broker, tmp_path_factory) -> dict[str, Any]:
     """The Connect session's answers (one server for the module: it takes about a minute)."""
     job = {"storage": storage, "queries": QUERIES, "explains": EXPLAINS, "errors": ERRORS}
     job["grow"] = _growing(kafka_broker)
-    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
-    with one_local_connect_server():
-        proc = subprocess.run(
-            [sys.executable, str(HERE / "connect_records.py"), json.dumps(job)],
-            capture_output=True,
-            text=True,
-            timeout=900,
-            cwd=tmp_path_factory.mktemp("connect"),
-            env=env,
-        )
-    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
-    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    out = json.loads(line.split(" ", 1)[1])
+    out = connect_records.run(job, tmp_path_factory.mktemp("connect"))
     assert out["connect"] is True  # a Connect client: no JVM in its process
     return out
 
