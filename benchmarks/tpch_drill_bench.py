@@ -311,6 +311,18 @@ def archive_written(a: argparse.Namespace, root: Path, fmt: str, q: str) -> None
 # ---------------------------------------------------------------------------------------- main
 
 
+def drill_java() -> str:
+    """The Java query.sh runs Drill on: $JAVA_HOME's, else `java` on the PATH (drillspark's is
+    DRILLSPARK_JAVA_HOME's when set: docs/usage.md)."""
+    home = os.environ.get("JAVA_HOME")
+    java = os.path.join(home, "bin", "java") if home else "java"
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    except OSError as e:
+        return f"unknown ({e})"
+    return (out.splitlines() or ["unknown"])[0]
+
+
 def load() -> str:
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -371,6 +383,8 @@ def bench(a: argparse.Namespace, scale: float, fmt: str) -> bool:
     t = time.perf_counter()
     spark = ds_session(root, fmt, a.master)
     ds_start.append(time.perf_counter() - t)
+    java = spark.sparkContext._jvm.System.getProperty  # type: ignore[union-attr]
+    loads["drillspark's Java"] = f"{java('java.version')} ({java('java.home')})"
     try:
         for rnd in range(1 + a.repeats):
             for q in names:
@@ -483,8 +497,12 @@ def bench(a: argparse.Namespace, scale: float, fmt: str) -> bool:
     print(line)
     if ds_start:
         print(f"drillspark session start: {', '.join(f'{s:.1f}' for s in ds_start)} s")
+    print(f"Drill's Java: {drill_java()}")
     for phase, ld in loads.items():
-        print(f"load (1/5/15 min) over {phase}: {ld}")
+        if phase.endswith("Java"):
+            print(f"{phase}: {ld}")
+        else:
+            print(f"load (1/5/15 min) over {phase}: {ld}")
     for engine, errs in errors.items():
         for q, msg in errs.items():
             print(f"ERROR {engine} {q}: {msg}")

@@ -1,10 +1,11 @@
-"""The driver JVM's stderr without Java's incubator-module notice.
+"""The driver JVM's stderr without the notices of Spark's fixed launch flags.
 
 Spark's launcher puts `--add-modules=jdk.incubator.vector` on every driver command line, and
 Java 17 then prints `WARNING: Using incubator modules: jdk.incubator.vector` at start, with no
-flag to silence it. So `drillspark.session()` launches the driver JVM itself, through PySpark's
+flag to silence it; it also opens `java.base/sun.security.action`, a package Java 24 removed,
+and Java 25 says `WARNING: package sun.security.action not in java.base`. So `drillspark.session()` launches the driver JVM itself, through PySpark's
 `launch_gateway` (whose `popen_kwargs` choose the child's stderr), with the JVM's stderr on a
-pipe: a daemon thread copies everything to this process's stderr except that one line, for the
+pipe: a daemon thread copies everything to this process's stderr except those lines, for the
 JVM's whole life (its later stderr, e.g. Spark's logs at `--log-level INFO`, passes the same
 way). This process's own stderr is never touched: a progress line or a prompt written while
 Spark starts goes straight to the terminal. (Swapping file descriptor 2 for the start instead
@@ -21,7 +22,10 @@ import sys
 import threading
 from collections.abc import Mapping
 
-NOTICE = b"WARNING: Using incubator modules: jdk.incubator.vector"
+NOTICES = (
+    b"WARNING: Using incubator modules: jdk.incubator.vector",
+    b"WARNING: package sun.security.action not in java.base",
+)
 RAW_ENV = "DRILLSPARK_JVM_STDERR"
 _copiers: list[threading.Thread] = []
 # Sessions may start from two threads at once (the shell warms Spark up while the first
@@ -35,24 +39,24 @@ def enabled() -> bool:
 
 def _copy(read_fd: int, out_fd: int) -> None:
     """Copy from `read_fd` to `out_fd` until every writer has closed the pipe, dropping lines
-    that are exactly the notice. Text is passed on as soon as it arrives: only a line start
-    that could still become the notice waits for more (a progress bar's `\\r` line does not
+    that are exactly a notice. Text is passed on as soon as it arrives: only a line start
+    that could still become a notice waits for more (a progress bar's `\\r` line does not
     wait for a newline that never comes)."""
     with os.fdopen(read_fd, "rb", buffering=0) as pipe:
-        pending = b""  # the start of a line, held while it may be the notice
+        pending = b""  # the start of a line, held while it may be a notice
         while chunk := pipe.read(65536):
             pending += chunk
             out = []
             while (end := pending.find(b"\n")) >= 0:
                 line, pending = pending[: end + 1], pending[end + 1 :]
-                if line.rstrip(b"\r\n") != NOTICE:
+                if line.rstrip(b"\r\n") not in NOTICES:
                     out.append(line)
-            if pending and not NOTICE.startswith(pending):
+            if pending and not any(n.startswith(pending) for n in NOTICES):
                 out.append(pending)
                 pending = b""
             if out:
                 _write_all(out_fd, b"".join(out))
-        if pending and pending.rstrip(b"\r") != NOTICE:
+        if pending and pending.rstrip(b"\r") not in NOTICES:
             _write_all(out_fd, pending)
     os.close(out_fd)
 

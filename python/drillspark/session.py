@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import re
 import sys
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +165,36 @@ def _driver_java_options(log4j: Path, given: str | None = None) -> str:
     return " ".join(p.strip() for p in parts if p and p.strip())
 
 
+# The JDK of the driver JVMs drillspark launches, when not $JAVA_HOME's: Spark 4.3 runs on Java
+# 17, 21 and 25, and on 25 drillspark answers TPC-H's 22 queries in 0.86x Java 17's time on a
+# first round, 0.94x warm (docs/performance.md, "Java 25"), while Drill itself and other tools
+# may keep JAVA_HOME at 17.
+JAVA_HOME_ENV = "DRILLSPARK_JAVA_HOME"
+
+
+@contextlib.contextmanager
+def _driver_java_home() -> Iterator[None]:
+    """$DRILLSPARK_JAVA_HOME as JAVA_HOME while a driver JVM is launched (PySpark's launcher
+    and class sharing read JAVA_HOME), then JAVA_HOME as it was: this process's children keep
+    the caller's. Under spark-submit the JVM is running already."""
+    home = os.environ.get(JAVA_HOME_ENV)
+    if not home or _under_spark_submit():
+        yield
+        return
+    java = Path(home) / "bin" / "java"
+    if not (java.is_file() and os.access(java, os.X_OK)):
+        raise UsageError(f"{JAVA_HOME_ENV}={home}: no Java there ({java} is not a program)")
+    before = os.environ.get("JAVA_HOME")
+    os.environ["JAVA_HOME"] = home
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("JAVA_HOME", None)
+        else:
+            os.environ["JAVA_HOME"] = before
+
+
 # The CLI's one-statement sessions (`drillspark sql`, `drillspark run`) start with these
 # (measured in docs/performance.md); DRILLSPARK_CLI_DEFAULTS=0 leaves them out (the benchmark's
 # baseline). `shell` and `serve` live long and keep Spark's defaults.
@@ -279,8 +310,6 @@ def session(
     checked = storage_configs(storage) if storage is not None else None  # fails before Spark
     if log_level.upper() not in LOG_LEVELS:
         raise ValueError(f"log level {log_level!r}: expected one of {', '.join(LOG_LEVELS)}")
-    from pyspark.sql import SparkSession
-
     # Python workers must run the interpreter that has drillspark and pyarrow installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
@@ -291,6 +320,20 @@ def session(
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log4j = Path(__file__).parent / "conf" / "log4j2.properties"
     java_options = _driver_java_options(log4j, conf.pop("spark.driver.extraJavaOptions", None))
+    with _driver_java_home():
+        return _start(master, app_name, log_level, java_options, checked, conf)
+
+
+def _start(
+    master: str | None,
+    app_name: str,
+    log_level: str,
+    java_options: str,
+    checked: dict[str, Any] | None,
+    conf: dict[str, Any],
+) -> SparkSession:
+    from pyspark.sql import SparkSession
+
     sharing = _class_sharing(master, java_options, conf)
     if sharing is not None:
         java_options = f"{java_options} {sharing.flags}"

@@ -1,7 +1,8 @@
 """Class-data sharing by default (drillspark/class_sharing.py), through real `drillspark sql`
 processes: the first run's JVM writes the archive, the second maps Spark's classes from it (the
 JVM's own class-loading log says so), an archive with garbage inside or cut short still starts
-quietly, and DRILLSPARK_CDS=0 leaves it all out."""
+quietly, and DRILLSPARK_CDS=0 leaves it all out. The archive's life runs on every JDK installed
+here that Spark runs on (17, 21, 25; DRILLSPARK_JAVA_HOME)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.jdks import installed
 
 from drillspark import class_sharing
+from drillspark.session import JAVA_HOME_ENV
 
 # starts Spark in subprocesses: not in the unit tier (tests/conftest.py)
 pytestmark = pytest.mark.spark_process
@@ -82,10 +85,14 @@ def spark_classes_from_archive(log: str) -> int:
     )
 
 
+JDKS = installed()
+
+
 @pytest.mark.deploy  # the long tier: 40-90 s of `make test`'s 20 minutes
-def test_first_run_writes_the_archive_later_runs_use_it_corruption_falls_back(tmp_path):
+@pytest.mark.parametrize("version", sorted(JDKS), ids=lambda v: f"java{v}")
+def test_first_run_writes_the_archive_later_runs_use_it_corruption_falls_back(version, tmp_path):
     cache = tmp_path / "cache"
-    env = {class_sharing.CACHE_DIR_ENV: str(cache)}
+    env = {class_sharing.CACHE_DIR_ENV: str(cache), JAVA_HOME_ENV: str(JDKS[version])}
 
     _, log = run(tmp_path, "first", **env)
     archive = wait_for_archive(cache)

@@ -1,5 +1,6 @@
 """The driver JVM's stderr filter (drillspark/jvm_stderr.py), with real processes and pipes:
-a child writing to the filtered pipe loses the incubator notice and nothing else; a line
+a child writing to the filtered pipe loses the notices of Spark's launch flags (Java 17's
+incubator notice, Java 25's missing package) and nothing else; a line
 without a newline (a `\\r` progress bar) passes at once; this process's own stderr is never
 redirected. Runs in a child interpreter so pytest's own stderr handling stays out of it. The
 real JVM's notice: tests/foundation/test_firsthour_terminal.py."""
@@ -30,6 +31,7 @@ SCRIPT = textwrap.dedent(
         ["sh", "-c",
          "echo 'WARNING: Using incubator modules: jdk.incubator.vector' >&2; "
          "echo 'child kept' >&2; printf 'progress 1/2\r' >&2; read go; "
+         "echo 'WARNING: package sun.security.action not in java.base' >&2; "
          "printf 'WARNING: Using incubator modules: jdk.incubator.vector\n' >&2; "
          "printf 'WARNING: Using' >&2; printf ' something else\n' >&2; printf 'no newline' >&2"],
         stdin=subprocess.PIPE, stderr=fd,
@@ -71,7 +73,7 @@ def test_notice_dropped_partial_lines_passed_at_once_stderr_untouched():
     seen += proc.stderr.read()
     assert proc.wait(60) == 0, seen.decode()
     text = seen.decode()
-    assert "incubator" not in text, text
+    assert "incubator" not in text and "sun.security.action" not in text, text
     lines = text.split("\n")
     assert lines[0] == "before"
     assert "child kept" in lines
