@@ -3,11 +3,12 @@
 Spark's launcher puts `--add-modules=jdk.incubator.vector` on every driver command line, and
 Java 17 then prints `WARNING: Using incubator modules: jdk.incubator.vector` at start, with no
 flag to silence it; it also opens `java.base/sun.security.action`, a package Java 24 removed,
-and Java 25 says `WARNING: package sun.security.action not in java.base`. So `drillspark.session()` launches the driver JVM itself, through PySpark's
-`launch_gateway` (whose `popen_kwargs` choose the child's stderr), with the JVM's stderr on a
-pipe: a daemon thread copies everything to this process's stderr except those lines, for the
-JVM's whole life (its later stderr, e.g. Spark's logs at `--log-level INFO`, passes the same
-way). This process's own stderr is never touched: a progress line or a prompt written while
+and Java 25 says `WARNING: package sun.security.action not in java.base`. So
+`drillspark.session()` launches the driver JVM itself, through PySpark's `launch_gateway`
+(whose `popen_kwargs` choose the child's stderr), with the JVM's stderr on a pipe: a daemon
+thread copies everything to this process's stderr except those lines, for the JVM's whole
+life (its later stderr, e.g. Spark's logs at `--log-level INFO`, passes the same way). This
+process's own stderr is never touched: a progress line or a prompt written while
 Spark starts goes straight to the terminal. (Swapping file descriptor 2 for the start instead
 mixed those writes into the filtered stream, where `\\r` lines waited for a newline, and made
 `sys.stderr.isatty()` change under other threads.) `DRILLSPARK_JVM_STDERR=raw` leaves the

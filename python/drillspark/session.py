@@ -170,6 +170,9 @@ def _driver_java_options(log4j: Path, given: str | None = None) -> str:
 # first round, 0.94x warm (docs/performance.md, "Java 25"), while Drill itself and other tools
 # may keep JAVA_HOME at 17.
 JAVA_HOME_ENV = "DRILLSPARK_JAVA_HOME"
+# Two threads may start a session at once (the shell warms Spark up while the first statement
+# asks for it): one sets and restores JAVA_HOME at a time, so neither restores the other's.
+_JAVA_HOME_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
@@ -184,15 +187,16 @@ def _driver_java_home() -> Iterator[None]:
     java = Path(home) / "bin" / "java"
     if not (java.is_file() and os.access(java, os.X_OK)):
         raise UsageError(f"{JAVA_HOME_ENV}={home}: no Java there ({java} is not a program)")
-    before = os.environ.get("JAVA_HOME")
-    os.environ["JAVA_HOME"] = home
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("JAVA_HOME", None)
-        else:
-            os.environ["JAVA_HOME"] = before
+    with _JAVA_HOME_LOCK:
+        before = os.environ.get("JAVA_HOME")
+        os.environ["JAVA_HOME"] = home
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop("JAVA_HOME", None)
+            else:
+                os.environ["JAVA_HOME"] = before
 
 
 # The CLI's one-statement sessions (`drillspark sql`, `drillspark run`) start with these
