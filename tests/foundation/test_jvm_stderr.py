@@ -1,9 +1,9 @@
 """The driver JVM's stderr filter (drillspark/jvm_stderr.py), with real processes and pipes:
 a child writing to the filtered pipe loses the notices of Spark's launch flags (Java 17's
-incubator notice, Java 25's missing package) and nothing else; a line
-without a newline (a `\\r` progress bar) passes at once; this process's own stderr is never
-redirected. Runs in a child interpreter so pytest's own stderr handling stays out of it. The
-real JVM's notice: tests/foundation/test_firsthour_terminal.py."""
+incubator notice, Java 25's missing package) and nothing else; a line without a newline (a
+`\\r` progress bar) passes at once; this process's own stderr is never redirected. Runs in a
+child interpreter so pytest's own stderr handling stays out of it. The real JVM's notice:
+tests/foundation/test_firsthour_terminal.py."""
 
 from __future__ import annotations
 
