@@ -384,7 +384,7 @@ def bench(a: argparse.Namespace, scale: float, fmt: str) -> bool:
     spark = ds_session(root, fmt, a.master)
     ds_start.append(time.perf_counter() - t)
     java = spark.sparkContext._jvm.System.getProperty  # type: ignore[union-attr]
-    loads["drillspark's Java"] = f"{java('java.version')} ({java('java.home')})"
+    ds_java = f"{java('java.version')} ({java('java.home')})"
     try:
         for rnd in range(1 + a.repeats):
             for q in names:
@@ -497,12 +497,9 @@ def bench(a: argparse.Namespace, scale: float, fmt: str) -> bool:
     print(line)
     if ds_start:
         print(f"drillspark session start: {', '.join(f'{s:.1f}' for s in ds_start)} s")
-    print(f"Drill's Java: {drill_java()}")
+    print(f"Drill's Java: {drill_java()}; drillspark's Java: {ds_java}")
     for phase, ld in loads.items():
-        if phase.endswith("Java"):
-            print(f"{phase}: {ld}")
-        else:
-            print(f"load (1/5/15 min) over {phase}: {ld}")
+        print(f"load (1/5/15 min) over {phase}: {ld}")
     for engine, errs in errors.items():
         for q, msg in errs.items():
             print(f"ERROR {engine} {q}: {msg}")

@@ -103,7 +103,7 @@ class Sharing:
     listener: str | None = None
 
 
-def _java_home() -> Path | None:
+def java_home() -> Path | None:
     """The Java spark-submit runs: $JAVA_HOME's, else `java` on the PATH."""
     home = os.environ.get("JAVA_HOME")
     java = Path(home) / "bin" / "java" if home else None
@@ -163,7 +163,7 @@ def prepare(master: str | None, java_options: str, jar: str, spark_id: str) -> S
         return None
     if not sys.platform.startswith("linux") or not Path("/proc/self").exists():
         return None  # the watcher finds the JVM through /proc: elsewhere, plain starts
-    home = _java_home()
+    home = java_home()
     ident = java_identity(home) if home else None
     if ident is None or ident[0] < 13:  # dynamic archives: JDK 13+
         return None
