@@ -140,6 +140,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=["DEBUG", "INFO", "WARNING"],
         help="server log level (default INFO: one line per query)",
     )
+    p.add_argument(
+        "--no-warm-up",
+        dest="warm_up",
+        action="store_false",
+        help="do not run the few small statements over temporary files that warm a new "
+        "driver JVM up until the first query comes (a local master only)",
+    )
     p.set_defaults(func=run_serve)
 
 
@@ -241,6 +248,15 @@ def run_serve(args: argparse.Namespace) -> int:
 
         server.on_failure = spark_failed
         server.start()
+        # idle until the first client: the JVM's first-statement costs paid meanwhile
+        warm = None
+        if args.warm_up:
+            from drillspark.sql.warm_up import WarmUp
+
+            queries = server.queries
+            busy = lambda: bool(queries.running() or queries.finished())  # noqa: E731
+            # read as the server reads, and its row stream's Python workers started
+            warm = WarmUp(lambda: spark, busy, one_pass=False, then=_stream_rows).start()
         # how `drillspark sql` / `shell` on this machine find it (cli/discovery.py)
         found_at = _publish(server)
         if server.native is not None:
@@ -276,12 +292,27 @@ def run_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
+        if warm is not None:
+            warm.stop(spark)
         server.stop()
     finally:
         with contextlib.suppress(Exception):  # the driver JVM may already be gone
             spark.stop()
     print("drillspark serve: stopped", file=sys.stderr, flush=True)
     return SPARK_FAILED if failed else 0
+
+
+def _stream_rows(spark) -> None:
+    """A few rows through the server's stream of a large answer (its Python workers' start:
+    0.8 s of a first such answer; sql/warm_up.py)."""
+    from drillspark.server.partition_stream import stream_partitions
+    from drillspark.sql.warm_up import JOB_GROUP
+
+    def in_job() -> None:
+        spark.sparkContext.setJobGroup(JOB_GROUP, "drillspark warm-up", interruptOnCancel=True)
+
+    for _ in stream_partitions(spark, spark.range(0, 4, 1, 2).rdd, str, in_job):
+        pass
 
 
 def _server(DrillServer, spark, args, workspaces, users, limits, storage, state_dir):  # noqa: N803

@@ -22,6 +22,7 @@ from drillspark.sql.cancel import QueryCancelled, run_cancellable, starter
 from drillspark.sql.engine import SqlEngine
 from drillspark.sql.errors import SqlError, ValidationError
 from drillspark.sql.output import render
+from drillspark.sql.warm_up import WarmUp
 
 KEYWORDS = sorted(
     {
@@ -229,11 +230,14 @@ class Shell:
         self.engine = engine
         self.history = history
         self.out = stdout or sys.stdout
+        self._typed = threading.Event()  # a statement came: the warm-up ends
+        self.warming: WarmUp | None = None
 
     def warm_up(self) -> None:
         """Called once the prompt shows: Spark starts while the first statement is typed
-        (the first query waits for it)."""
-        threading.Thread(target=lambda: self.engine.spark, daemon=True).start()
+        (the first query waits for it), then runs a few small statements of its own until
+        the first one comes (sql/warm_up.py)."""
+        self.warming = WarmUp(lambda: self.engine.spark, busy=self._typed.is_set).start()
 
     def completer(self):
         return _completer(self.engine)
@@ -247,6 +251,7 @@ class Shell:
 
     def execute(self, statement: str) -> str:
         """One statement's answer as the text to print; Ctrl-C cancels it (QueryCancelled)."""
+        self._typed.set()
 
         def work() -> str:
             # rendered whole, so read in one pass where it can be (sql/output.py)
@@ -302,6 +307,8 @@ class Shell:
                 break
             if not self.handle(text):
                 break
+        if self.warming is not None:  # before Spark stops with the process
+            self.warming.stop(self.engine.spark if self.engine.has_spark else None)
         return 0
 
     def _batch(self, text: str) -> int:
