@@ -19,6 +19,9 @@ def jobs_of(spark, group: str, fn) -> tuple[int, object]:
     finally:
         sc.setLocalProperty("spark.jobGroup.id", None)
         sc.setLocalProperty("spark.job.description", None)
+    # the status tracker learns of a job from the listener bus, after the job's caller may
+    # have its answer: a count read at once could miss the last job under load
+    sc._jsc.sc().listenerBus().waitUntilEmpty()
     return len(sc.statusTracker().getJobIdsForGroup(group)), out
 
 

@@ -16,16 +16,23 @@ def _left_over() -> set[str]:
     return {p.name for p in Path(tempfile.gettempdir()).glob("drillspark-warm-up-*")}
 
 
+def _jobs(spark) -> set[int]:
+    """The warm-up group's jobs, once the listener bus told the status tracker of all."""
+    sc = spark.sparkContext
+    sc._jsc.sc().listenerBus().waitUntilEmpty()
+    return set(sc.statusTracker().getJobIdsForGroup(warm_up.JOB_GROUP))
+
+
 def test_every_statement_runs_in_its_job_group_and_its_files_go(spark):
     sc = spark.sparkContext
-    before_jobs = set(sc.statusTracker().getJobIdsForGroup(warm_up.JOB_GROUP))
+    before_jobs = _jobs(spark)
     before_files = _left_over()
     for one_pass in (True, False):  # as the shell reads, as the server reads
         # a statement that failed would end the warm-up early: all of them ran
         assert warm_up.run(spark, lambda: False, threading.Event(), one_pass) == len(
             warm_up.STATEMENTS
         )
-    jobs = set(sc.statusTracker().getJobIdsForGroup(warm_up.JOB_GROUP)) - before_jobs
+    jobs = _jobs(spark) - before_jobs
     assert len(jobs) >= len(warm_up.STATEMENTS)  # Spark jobs, each in the warm-up's group
     assert _left_over() == before_files
     # the calling thread's job group is not left set for its next statements
@@ -33,10 +40,9 @@ def test_every_statement_runs_in_its_job_group_and_its_files_go(spark):
 
 
 def test_nothing_runs_once_a_statement_came(spark):
-    sc = spark.sparkContext
-    before = set(sc.statusTracker().getJobIdsForGroup(warm_up.JOB_GROUP))
+    before = _jobs(spark)
     assert warm_up.run(spark, lambda: True, threading.Event(), True) == 0
-    assert set(sc.statusTracker().getJobIdsForGroup(warm_up.JOB_GROUP)) == before
+    assert _jobs(spark) == before
 
 
 def test_stop_ends_the_thread_before_its_statements_end(spark):
