@@ -20,8 +20,8 @@ drillspark runs as `drillspark serve` in its own process; Drill as
 the machine). Both stay idle for `--idle` seconds (a server starts before its users come;
 drillspark warms its JVM up meanwhile, sql/warm_up.py), then each gets a first replay (printed,
 not in the tables: the issue's figures are warm), then `--rounds` replays at 1 client and one
-at each larger client count, the servers alternating. Every chart's answer and every file's column names are compared between the two
-servers; differences are printed as MISMATCH lines.
+at each larger client count, the servers alternating. Every chart's answer and every file's
+column names are compared between the two servers; differences are printed as MISMATCH lines.
 """
 
 from __future__ import annotations
