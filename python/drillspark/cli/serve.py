@@ -306,12 +306,10 @@ def _stream_rows(spark) -> None:
     """A few rows through the server's stream of a large answer (its Python workers' start:
     0.8 s of a first such answer; sql/warm_up.py)."""
     from drillspark.server.partition_stream import stream_partitions
-    from drillspark.sql.warm_up import JOB_GROUP
+    from drillspark.sql.warm_up import join_group
 
-    def in_job() -> None:
-        spark.sparkContext.setJobGroup(JOB_GROUP, "drillspark warm-up", interruptOnCancel=True)
-
-    for _ in stream_partitions(spark, spark.range(0, 4, 1, 2).rdd, str, in_job):
+    rows = spark.range(0, 4, 1, 2).rdd
+    for _ in stream_partitions(spark, rows, str, lambda: join_group(spark)):
         pass
 
 

@@ -63,6 +63,11 @@ def local_master(master: str) -> bool:
     return re.fullmatch(r"local(\[[^\]]*\])?", master) is not None
 
 
+def join_group(spark: Any) -> None:
+    """This thread's Spark jobs from now on are the warm-up's (JOB_GROUP; `stop` cancels it)."""
+    spark.sparkContext.setJobGroup(JOB_GROUP, "drillspark warm-up", interruptOnCancel=True)
+
+
 def write_files(folder: Path) -> None:
     """The statements' tables: ROWS records each of JSON, CSV with a header and Parquet."""
     import pyarrow as pa
@@ -94,7 +99,7 @@ def run(spark: Any, busy: Callable[[], bool], stopped: threading.Event, one_pass
     try:
         folder = Path(tempfile.mkdtemp(prefix="drillspark-warm-up-"))  # mode 0700
         write_files(folder)
-        spark.sparkContext.setJobGroup(JOB_GROUP, "drillspark warm-up", interruptOnCancel=True)
+        join_group(spark)
         engine = SqlEngine(spark, SqlSession(workspaces={"w": str(folder)}), reuse_plans=False)
         with contextlib.nullcontext() if one_pass else single_pass.disabled():
             for i, text in enumerate(STATEMENTS):
