@@ -153,8 +153,10 @@ def test_a_client_that_leaves_before_the_first_row_cancels_its_query(small_serve
 class Serve:
     """`drillspark serve` as a real process on a free port; its stderr kept in `lines`."""
 
-    def __init__(self, tmp: Path, workspaces: dict[str, Path], *extra: str):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    def __init__(
+        self, tmp: Path, workspaces: dict[str, Path], *extra: str, env: dict[str, str] | None = None
+    ):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **(env or {}))
         env["DRILLSPARK_RUNTIME_DIR"] = str(tmp / "runtime")
         args = [sys.executable, "-m", "drillspark", "serve", "--port", "0"]
         args += ["--master", "local[2]", "--log-level", "INFO", *extra]
@@ -168,7 +170,7 @@ class Serve:
             assert self.proc.stderr is not None
             for line in self.proc.stderr:
                 self.lines.append(line)
-                if "REST API and web console on" in line:
+                if "Ctrl-C or SIGTERM stops it" in line:  # the announcement (DEBUG logs more)
                     ready.set()
 
         threading.Thread(target=read, daemon=True).start()

@@ -358,46 +358,24 @@ def test_serve_warms_up_until_its_first_query(shared, tmp_path, warm):
     """`drillspark serve` runs the warm-up's statements (sql/warm_up.py) while no client has
     come, over files in a temporary folder it removes, and none of them is a query of the
     server's (its profiles list the client's only); `--no-warm-up` runs none."""
+    from tests.reliability.test_server_resources import Serve, _wait
+
     temp = tmp_path / "tmp"
     temp.mkdir()
-    env = dict(os.environ, DRILLSPARK_RUNTIME_DIR=str(tmp_path / "runtime"), TMPDIR=str(temp))
-    args = [sys.executable, "-m", "drillspark", "serve", "--port", "0", "--user-port", "-1"]
-    args += ["--master", "local[2]", "--workspace", f"data={shared / 'data'}"]
-    args += ["--log-level", "DEBUG"] + ([] if warm else ["--no-warm-up"])
-    proc = subprocess.Popen(args, cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
-    lines: list[str] = []
-    ready, warmed = threading.Event(), threading.Event()
-
-    def read() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            lines.append(line)
-            if "Ctrl-C or SIGTERM stops it" in line:
-                ready.set()
-            if "warm-up:" in line:
-                warmed.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
+    extra = ["--user-port", "-1", "--log-level", "DEBUG"] + ([] if warm else ["--no-warm-up"])
+    srv = Serve(tmp_path, {"data": shared / "data"}, *extra, env={"TMPDIR": str(temp)})
     try:
-        assert ready.wait(300), "".join(lines)
-        http = Http(f"http://127.0.0.1:{_announced_port(lines)}")
+        http = Http(srv.url)
         if warm:
-            assert warmed.wait(300), "".join(lines)
-            assert any(re.search(r"warm-up: 5 statements in [\d.]+ s$", line) for line in lines), (
-                "".join(lines)
-            )
+            assert _wait(lambda: "warm-up:" in srv.log, 300), srv.log
+            assert re.search(r"warm-up: 5 statements in [\d.]+ s$", srv.log, re.M), srv.log
             assert not list(temp.glob("drillspark-warm-up-*"))  # its files are gone
         sql = "SELECT count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json`"
         assert http.query(sql)["rows"] == [{"n": 25}]
         profiles = http.get_json("/profiles.json")
         assert [p["query"] for p in profiles["finishedQueries"]] == [sql]
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=120) == 0, "".join(lines)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    reader.join(timeout=10)
-    assert warmed.is_set() == warm, "".join(lines)
-    assert "Traceback" not in "".join(lines)
+        srv.stop()
+    assert srv.proc.returncode == 0, srv.log
+    assert ("warm-up:" in srv.log) == warm, srv.log
+    assert "Traceback" not in srv.log
