@@ -312,10 +312,12 @@ def archive_written(a: argparse.Namespace, root: Path, fmt: str, q: str) -> None
 
 
 def drill_java() -> str:
-    """The Java query.sh runs Drill on: $JAVA_HOME's, else `java` on the PATH (drillspark's is
-    DRILLSPARK_JAVA_HOME's when set: docs/usage.md)."""
-    home = os.environ.get("JAVA_HOME")
-    java = os.path.join(home, "bin", "java") if home else "java"
+    """The Java query.sh runs Drill on: $JAVA_HOME's, else `java` on the PATH, as class sharing
+    finds it (drillspark's is DRILLSPARK_JAVA_HOME's when set: docs/usage.md)."""
+    from drillspark.class_sharing import java_home
+
+    home = java_home()
+    java = str(home / "bin" / "java") if home else "java"
     try:
         out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
     except OSError as e:
