@@ -4,8 +4,8 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
-import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNestedLoops, SinglePartitionScans,
-  SmallSorts}
+import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNestedLoops, OnePartitionCollect,
+  SinglePartitionScans, SmallSorts}
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -62,6 +62,13 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // physical planning: a nested-loop join's streamed rows check for a cancel one by one, so
     // a cancelled query's task stops (one batch of them can be hours of such a join's work)
     extensions.injectQueryPostPlannerStrategyRule { _ => InterruptibleNestedLoops }
+    // physical plan, last: a statement's ORDER BY ... LIMIT or LIMIT over one partition (a BI
+    // chart, a tool's probe) is collected in a job whose function Spark's closure cleaner skips
+    // (its lambdas cost a pass over RDD's, SparkPlan's or SparkContext's bytecode each); Spark's
+    // columnar-rule hook, as it runs on every plan (the post-planner rules under AQE only)
+    extensions.injectColumnar { _ =>
+      OnePartitionCollect.hook(() => DrillConf.flag(DrillConf.OnePartitionCollect, default = true))
+    }
     // AQE's stage preparation: an ORDER BY over an input the run stages show is small (an
     // aggregate's groups) sorts in one partition, without the range exchange's sampling job
     extensions.injectQueryStagePrepRule { _ =>

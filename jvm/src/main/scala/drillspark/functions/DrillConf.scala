@@ -26,6 +26,10 @@ object DrillConf {
    * exchange's sampling job (compat's SmallSorts; default true: docs/scan.md). */
   val SmallSorts = "spark.drillspark.smallSorts"
 
+  /** A statement's ORDER BY ... LIMIT or LIMIT over one partition is collected in one job the
+   * closure cleaner skips (compat's OnePartitionCollect; default true: docs/scan.md). */
+  val OnePartitionCollect = "spark.drillspark.onePartitionCollect"
+
   /** Of a shuffled join's inputs, the one likely small runs first, so AQE can broadcast it before
    * the other is shuffled (compat's BuildSideFirst; default true: docs/scan.md). */
   val BuildSideFirst = "spark.drillspark.buildSideFirst"

@@ -1,0 +1,145 @@
+package org.apache.spark.sql.drillspark.compat
+
+import org.apache.spark.{SparkContext, TaskContext}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Attribute, PlanExpression, SortOrder, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.codegen.LazilyGeneratedOrdering
+import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartition}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.{CollectLimitExec, ColumnarRule, CommandResultExec, LocalTableScanExec, SparkPlan,
+  TakeOrderedAndProjectExec, UnaryExecNode}
+import org.apache.spark.util.collection.Utils
+
+/**
+ * Physical rule, the last of planning (#37): a statement whose plan ends in an ORDER BY ... LIMIT
+ * (a BI chart) or a LIMIT (a tool's `LIMIT 1` probe) over one partition is collected in one job
+ * whose function Spark's closure cleaner leaves alone.
+ *
+ * Spark's closure cleaner reads the bytecode of the class that declares a lambda and walks every
+ * method in it with ASM, on each job. TakeOrderedAndProject collects through `RDD.takeOrdered`,
+ * which hands it three lambdas of class RDD and one of SparkContext; a LIMIT collects through
+ * `SparkPlan.executeTake`, a lambda of SparkPlan and one of SparkContext: large classes, read
+ * again for every statement. Under sixteen BI clients that was about a third of the server JVM's
+ * CPU (JFR; docs/performance.md, "The closure cleaner's share of a chart"). Over one partition
+ * the rows are taken in that partition's task (the top rows by Spark's own `doExecute`, or the
+ * first rows) and collected with a function object of a named class, which the cleaner skips
+ * (it cleans lambdas only), through the form of `runJob` that adds no lambda of its own. Same
+ * rows, same order, one job; offsets and the projection are applied on the driver as Spark's
+ * collect does. Several partitions take Spark's own collect; a node with a subquery in its own
+ * expressions (which the wrapper would hide from Spark's later rules), and a LIMIT of rows the
+ * driver holds (taken without a job), are left as Spark planned them. `enabled` is read per plan
+ * (a Spark conf, so a session can turn it off to compare).
+ */
+final case class OnePartitionCollect(enabled: () => Boolean) extends Rule[SparkPlan] {
+
+  override def apply(plan: SparkPlan): SparkPlan = plan match {
+    case t: TakeOrderedAndProjectExec if enabled() && !t.expressions.exists(_.exists(_.isInstanceOf[PlanExpression[_]])) =>
+      OnePartitionTopKExec(t)
+    // rows the driver holds (a local table, a command's result) are taken without any job
+    case l: CollectLimitExec if enabled() && l.limit > 0 && !local(l.child) => OnePartitionLimitExec(l)
+    case other => other
+  }
+
+  private def local(p: SparkPlan): Boolean = p.isInstanceOf[LocalTableScanExec] || p.isInstanceOf[CommandResultExec]
+}
+
+object OnePartitionCollect {
+
+  /** The rule as Spark's columnar-rule hook takes it: that hook runs on every physical plan, where
+   * AQE's post-planner rules run under AQE only (which leaves a plan without exchanges alone). */
+  def hook(enabled: () => Boolean): ColumnarRule = new ColumnarRule {
+    override def postColumnarTransitions: Rule[SparkPlan] = OnePartitionCollect(enabled)
+  }
+}
+
+/** Collecting one partition's rows in one job (OnePartitionCollect). */
+private[compat] object OnePartitionRows {
+
+  /** The rows of `rdd`'s one partition (the caller copies reused rows in its task). */
+  def of(sc: SparkContext, rdd: RDD[InternalRow]): Array[InternalRow] = {
+    var rows = Array.empty[InternalRow]
+    // the form of runJob that wraps no function in a lambda of its own (SparkContext's other
+    // forms do, and the cleaner then reads SparkContext's large class)
+    sc.runJob(rdd, new RowsOfPartition, Seq(0), (_: Int, part: Array[InternalRow]) => rows = part)
+    rows
+  }
+}
+
+/** A task's rows as an array: a named class, not a lambda, so Spark's closure cleaner leaves
+ * it alone (OnePartitionCollect). */
+private final class RowsOfPartition
+  extends ((TaskContext, Iterator[InternalRow]) => Array[InternalRow]) with Serializable {
+  override def apply(task: TaskContext, rows: Iterator[InternalRow]): Array[InternalRow] = rows.toArray
+}
+
+/** `top`, collected over one partition without `RDD.takeOrdered` (OnePartitionCollect). */
+final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends UnaryExecNode {
+
+  override def child: SparkPlan = top.child
+
+  override def output: Seq[Attribute] = top.output
+
+  override def outputPartitioning: Partitioning = SinglePartition
+
+  override def outputOrdering: Seq[SortOrder] = top.outputOrdering
+
+  override protected def doExecute(): RDD[InternalRow] = top.execute()
+
+  override def executeCollect(): Array[InternalRow] =
+    if (child.outputPartitioning.numPartitions != 1) top.executeCollect()
+    else executeQuery {
+      val rows = OnePartitionRows.of(sparkContext, firstRows(child.execute()))
+      val kept = if (top.offset > 0) rows.drop(top.offset) else rows
+      if (top.projectList == child.output) kept
+      else {
+        val project = UnsafeProjection.create(top.projectList, child.output)
+        project.initialize(0)
+        kept.map(r => project(r).copy())
+      }
+    }
+
+  /** The partition's first `limit` rows by the sort order, in that order (copied: a reader's
+   * row is reused). Locals only in the task's function, so the plan itself is not shipped. */
+  private def firstRows(rows: RDD[InternalRow]): RDD[InternalRow] = {
+    val limit = top.limit
+    val order = new LazilyGeneratedOrdering(top.sortOrder, child.output)
+    rows.mapPartitionsInternal(part => Utils.takeOrdered(part.map(_.copy()), limit)(order))
+  }
+
+  override def simpleString(maxFields: Int): String = s"$nodeName ${top.simpleString(maxFields)}"
+
+  override protected def doCanonicalize(): SparkPlan =
+    OnePartitionTopKExec(top.canonicalized.asInstanceOf[TakeOrderedAndProjectExec])
+
+  override protected def withNewChildInternal(newChild: SparkPlan): OnePartitionTopKExec =
+    copy(top = top.withNewChildren(Seq(newChild)).asInstanceOf[TakeOrderedAndProjectExec])
+}
+
+/** `limit`, collected over one partition without `SparkPlan.executeTake` (OnePartitionCollect). */
+final case class OnePartitionLimitExec(limit: CollectLimitExec) extends UnaryExecNode {
+
+  override def child: SparkPlan = limit.child
+
+  override def output: Seq[Attribute] = limit.output
+
+  override def outputPartitioning: Partitioning = SinglePartition
+
+  override protected def doExecute(): RDD[InternalRow] = limit.execute()
+
+  override def executeCollect(): Array[InternalRow] =
+    if (child.outputPartitioning.numPartitions != 1) limit.executeCollect()
+    else executeQuery {
+      val n = limit.limit // a local: the task's function ships no plan
+      val rows = OnePartitionRows.of(sparkContext, child.execute().mapPartitionsInternal(_.take(n).map(_.copy())))
+      if (limit.offset > 0) rows.drop(limit.offset) else rows
+    }
+
+  override def simpleString(maxFields: Int): String = s"$nodeName ${limit.simpleString(maxFields)}"
+
+  override protected def doCanonicalize(): SparkPlan =
+    OnePartitionLimitExec(limit.canonicalized.asInstanceOf[CollectLimitExec])
+
+  override protected def withNewChildInternal(newChild: SparkPlan): OnePartitionLimitExec =
+    copy(limit = limit.withNewChildren(Seq(newChild)).asInstanceOf[CollectLimitExec])
+}
