@@ -37,6 +37,7 @@ import threading
 import time
 import urllib.request
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -308,7 +309,12 @@ def free_port() -> int:
 
 
 def start_drillspark(
-    data: Path, master: str, log: Path, max_running: int, warm_up: bool = True
+    data: Path,
+    master: str,
+    log: Path,
+    max_running: int,
+    warm_up: bool = True,
+    confs: Sequence[str] = (),
 ) -> tuple[subprocess.Popen, int]:
     port = free_port()
     cmd = [
@@ -318,6 +324,8 @@ def start_drillspark(
     ]  # fmt: skip
     if not warm_up:
         cmd.append("--no-warm-up")
+    for conf in confs:
+        cmd += ["--conf", conf]
     proc = subprocess.Popen(
         cmd, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
     )
@@ -444,6 +452,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="drillspark serve without its warm-up while idle (sql/warm_up.py)",
     )
+    ap.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting for drillspark serve (repeatable), e.g. to compare a "
+        "spark.drillspark.* switch off and on",
+    )
     ap.add_argument("--no-drill", action="store_true")
     ap.add_argument("--no-drillspark", action="store_true")
     ap.add_argument("--show-statements", action="store_true")
@@ -464,6 +480,7 @@ def main(argv: list[str] | None = None) -> int:
                 logs / "bi_replay.drillspark.log",
                 args.max_running,
                 args.warm_up,
+                args.conf,
             )
             print(f"drillspark serve up in {time.perf_counter() - t0:.1f} s", flush=True)
         if not args.no_drill:
