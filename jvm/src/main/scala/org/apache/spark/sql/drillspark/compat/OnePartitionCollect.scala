@@ -22,8 +22,8 @@ import org.apache.spark.util.collection.Utils
  * `SparkPlan.executeTake`, a lambda of SparkPlan and one of SparkContext: large classes, read
  * again for every statement. Under sixteen BI clients that was about a third of the server JVM's
  * CPU (JFR; docs/performance.md, "The closure cleaner's share of a chart"). Over one partition
- * the rows are taken in that partition's task (the top rows by Spark's own `doExecute`, or the
- * first rows) and collected with a function object of a named class, which the cleaner skips
+ * the rows are taken in that partition's task (the top rows as Spark's own one-partition
+ * `doExecute` takes them, or the first rows) and collected with a function object of a named class, which the cleaner skips
  * (it cleans lambdas only), through the form of `runJob` that adds no lambda of its own. Same
  * rows, same order, one job; offsets and the projection are applied on the driver as Spark's
  * collect does. Several partitions take Spark's own collect; a node with a subquery in its own
