@@ -23,13 +23,13 @@ import org.apache.spark.util.collection.Utils
  * again for every statement. Under sixteen BI clients that was about a third of the server JVM's
  * CPU (JFR; docs/performance.md, "The closure cleaner's share of a chart"). Over one partition
  * the rows are taken in that partition's task (the top rows as Spark's own one-partition
- * `doExecute` takes them, or the first rows) and collected with a function object of a named class, which the cleaner skips
- * (it cleans lambdas only), through the form of `runJob` that adds no lambda of its own. Same
- * rows, same order, one job; offsets and the projection are applied on the driver as Spark's
- * collect does. Several partitions take Spark's own collect; a node with a subquery in its own
- * expressions (which the wrapper would hide from Spark's later rules), and a LIMIT of rows the
- * driver holds (taken without a job), are left as Spark planned them. `enabled` is read per plan
- * (a Spark conf, so a session can turn it off to compare).
+ * `doExecute` takes them, or the first rows) and collected with a function object of a named
+ * class, which the cleaner skips (it cleans lambdas only), through the form of `runJob` that
+ * adds no lambda of its own. Same rows, same order, one job; offsets and the projection are
+ * applied on the driver as Spark's collect does. Several partitions take Spark's own collect; a
+ * node with a subquery in its own expressions (which the wrapper would hide from Spark's later
+ * rules), and a LIMIT of rows the driver holds (taken without a job), are left as Spark planned
+ * them. `enabled` is read per plan (a Spark conf, so a session can turn it off to compare).
  */
 final case class OnePartitionCollect(enabled: () => Boolean) extends Rule[SparkPlan] {
 
@@ -73,31 +73,60 @@ private final class RowsOfPartition
   override def apply(task: TaskContext, rows: Iterator[InternalRow]): Array[InternalRow] = rows.toArray
 }
 
-/** `top`, collected over one partition without `RDD.takeOrdered` (OnePartitionCollect). */
-final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends UnaryExecNode {
+/**
+ * What the two wrappers share: Spark's node `inner` plans and runs the rows (EXPLAIN shows it
+ * after the wrapper's name); over one partition the wrapper's `collectOne` is the collect, one
+ * job through [[OnePartitionRows]], else Spark's own.
+ */
+sealed trait OnePartitionCollectExec extends UnaryExecNode {
 
-  override def child: SparkPlan = top.child
+  def inner: SparkPlan
 
-  override def output: Seq[Attribute] = top.output
+  /** The answer when the child is one partition (inside `executeQuery`). */
+  protected def collectOne(): Array[InternalRow]
+
+  /** This wrapper around `plan`, a copy of `inner` with a new child or canonicalized. */
+  protected def around(plan: SparkPlan): OnePartitionCollectExec
+
+  override def child: SparkPlan = inner.children.head
+
+  override def output: Seq[Attribute] = inner.output
 
   override def outputPartitioning: Partitioning = SinglePartition
 
-  override def outputOrdering: Seq[SortOrder] = top.outputOrdering
+  override def outputOrdering: Seq[SortOrder] = inner.outputOrdering
 
-  override protected def doExecute(): RDD[InternalRow] = top.execute()
+  override protected def doExecute(): RDD[InternalRow] = inner.execute()
 
   override def executeCollect(): Array[InternalRow] =
-    if (child.outputPartitioning.numPartitions != 1) top.executeCollect()
-    else executeQuery {
-      val rows = OnePartitionRows.of(sparkContext, firstRows(child.execute()))
-      val kept = if (top.offset > 0) rows.drop(top.offset) else rows
-      if (top.projectList == child.output) kept
-      else {
-        val project = UnsafeProjection.create(top.projectList, child.output)
-        project.initialize(0)
-        kept.map(r => project(r).copy())
-      }
+    if (child.outputPartitioning.numPartitions != 1) inner.executeCollect() else executeQuery(collectOne())
+
+  override def simpleString(maxFields: Int): String = s"$nodeName ${inner.simpleString(maxFields)}"
+
+  override protected def doCanonicalize(): SparkPlan = around(inner.canonicalized)
+
+  override protected def withNewChildInternal(newChild: SparkPlan): SparkPlan =
+    around(inner.withNewChildren(Seq(newChild)))
+}
+
+/** `top`, collected over one partition without `RDD.takeOrdered` (OnePartitionCollect). */
+final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends OnePartitionCollectExec {
+
+  override def inner: SparkPlan = top
+
+  override protected def around(plan: SparkPlan): OnePartitionCollectExec =
+    OnePartitionTopKExec(plan.asInstanceOf[TakeOrderedAndProjectExec])
+
+  override protected def collectOne(): Array[InternalRow] = {
+    val rows = OnePartitionRows.of(sparkContext, firstRows(child.execute()))
+    val kept = if (top.offset > 0) rows.drop(top.offset) else rows
+    if (top.projectList == child.output) kept
+    else {
+      val project = UnsafeProjection.create(top.projectList, child.output)
+      project.initialize(0)
+      kept.map(r => project(r).copy())
     }
+  }
 
   /** The partition's first `limit` rows by the sort order, in that order (copied: a reader's
    * row is reused). Locals only in the task's function, so the plan itself is not shipped. */
@@ -106,40 +135,19 @@ final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends Un
     val order = new LazilyGeneratedOrdering(top.sortOrder, child.output)
     rows.mapPartitionsInternal(part => Utils.takeOrdered(part.map(_.copy()), limit)(order))
   }
-
-  override def simpleString(maxFields: Int): String = s"$nodeName ${top.simpleString(maxFields)}"
-
-  override protected def doCanonicalize(): SparkPlan =
-    OnePartitionTopKExec(top.canonicalized.asInstanceOf[TakeOrderedAndProjectExec])
-
-  override protected def withNewChildInternal(newChild: SparkPlan): OnePartitionTopKExec =
-    copy(top = top.withNewChildren(Seq(newChild)).asInstanceOf[TakeOrderedAndProjectExec])
 }
 
 /** `limit`, collected over one partition without `SparkPlan.executeTake` (OnePartitionCollect). */
-final case class OnePartitionLimitExec(limit: CollectLimitExec) extends UnaryExecNode {
+final case class OnePartitionLimitExec(limit: CollectLimitExec) extends OnePartitionCollectExec {
 
-  override def child: SparkPlan = limit.child
+  override def inner: SparkPlan = limit
 
-  override def output: Seq[Attribute] = limit.output
+  override protected def around(plan: SparkPlan): OnePartitionCollectExec =
+    OnePartitionLimitExec(plan.asInstanceOf[CollectLimitExec])
 
-  override def outputPartitioning: Partitioning = SinglePartition
-
-  override protected def doExecute(): RDD[InternalRow] = limit.execute()
-
-  override def executeCollect(): Array[InternalRow] =
-    if (child.outputPartitioning.numPartitions != 1) limit.executeCollect()
-    else executeQuery {
-      val n = limit.limit // a local: the task's function ships no plan
-      val rows = OnePartitionRows.of(sparkContext, child.execute().mapPartitionsInternal(_.take(n).map(_.copy())))
-      if (limit.offset > 0) rows.drop(limit.offset) else rows
-    }
-
-  override def simpleString(maxFields: Int): String = s"$nodeName ${limit.simpleString(maxFields)}"
-
-  override protected def doCanonicalize(): SparkPlan =
-    OnePartitionLimitExec(limit.canonicalized.asInstanceOf[CollectLimitExec])
-
-  override protected def withNewChildInternal(newChild: SparkPlan): OnePartitionLimitExec =
-    copy(limit = limit.withNewChildren(Seq(newChild)).asInstanceOf[CollectLimitExec])
+  override protected def collectOne(): Array[InternalRow] = {
+    val n = limit.limit // a local: the task's function ships no plan
+    val rows = OnePartitionRows.of(sparkContext, child.execute().mapPartitionsInternal(_.take(n).map(_.copy())))
+    if (limit.offset > 0) rows.drop(limit.offset) else rows
+  }
 }
