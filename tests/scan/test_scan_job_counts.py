@@ -11,6 +11,15 @@ import pytest
 from drillspark.sql import SqlEngine, SqlSession
 
 
+def group_jobs(spark, group: str) -> list[int]:
+    """The ids of the jobs run in job group `group` so far."""
+    sc = spark.sparkContext
+    # the status tracker learns of a job from the listener bus, after the job's caller may
+    # have its answer: a count read at once could miss the last job under load
+    sc._jsc.sc().listenerBus().waitUntilEmpty()
+    return list(sc.statusTracker().getJobIdsForGroup(group))
+
+
 def jobs_of(spark, group: str, fn) -> tuple[int, object]:
     sc = spark.sparkContext
     sc.setJobGroup(group, group)
@@ -19,10 +28,7 @@ def jobs_of(spark, group: str, fn) -> tuple[int, object]:
     finally:
         sc.setLocalProperty("spark.jobGroup.id", None)
         sc.setLocalProperty("spark.job.description", None)
-    # the status tracker learns of a job from the listener bus, after the job's caller may
-    # have its answer: a count read at once could miss the last job under load
-    sc._jsc.sc().listenerBus().waitUntilEmpty()
-    return len(sc.statusTracker().getJobIdsForGroup(group)), out
+    return len(group_jobs(spark, group)), out
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +69,7 @@ def shape_of(spark, group: str, fn) -> tuple[int, int, object]:
     """(jobs, stages) that `fn()` ran, and its answer."""
     jobs, out = jobs_of(spark, group, fn)
     st = spark.sparkContext.statusTracker()
-    ids = st.getJobIdsForGroup(group)
-    stages = sum(len(st.getJobInfo(j).stageIds) for j in ids)
+    stages = sum(len(st.getJobInfo(j).stageIds) for j in group_jobs(spark, group))
     return jobs, stages, out
 
 

@@ -9,6 +9,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from tests.scan.test_scan_job_counts import group_jobs
+
 from drillspark.sql import warm_up
 
 
@@ -17,10 +19,7 @@ def _left_over() -> set[str]:
 
 
 def _jobs(spark) -> set[int]:
-    """The warm-up group's jobs, once the listener bus told the status tracker of all."""
-    sc = spark.sparkContext
-    sc._jsc.sc().listenerBus().waitUntilEmpty()
-    return set(sc.statusTracker().getJobIdsForGroup(warm_up.JOB_GROUP))
+    return set(group_jobs(spark, warm_up.JOB_GROUP))
 
 
 def test_every_statement_runs_in_its_job_group_and_its_files_go(spark):
