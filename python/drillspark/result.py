@@ -494,7 +494,9 @@ class DrillResult(Result):
         return [[display.plain(v) for v in r] for r in rows]
 
     def to_arrow(self) -> pa.Table:
-        return self._fetch_all(lambda df: df.toArrow())
+        from drillspark.spark import arrow_collect
+
+        return self._fetch_all(arrow_collect.table)
 
     def to_pandas(self) -> pd.DataFrame:
         return self._fetch_all(lambda df: df.toPandas())

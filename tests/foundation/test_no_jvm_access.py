@@ -20,7 +20,10 @@ no Python object per row, a batch at a time in the driver); on Connect, with no 
 collects the answer whole. The server's kept statements ask the jar once per kept plan whether
 Spark fixes anything in it per query, and a catalog-only plan for its answer as a local
 relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
-spark/plan_reuse.py); on Connect each run is planned afresh."""
+spark/plan_reuse.py); on Connect each run is planned afresh. An answer collected whole as
+Arrow (`to_arrow()`, Flight SQL's and the native protocol's small answers) is Spark's own Arrow
+stream served by the jar's `compat.ArrowCollect` (spark/arrow_collect.py: the same stream
+through a job function the closure cleaner skips); on Connect pyspark's own collect."""
 
 from __future__ import annotations
 
@@ -51,6 +54,12 @@ ALLOWED = {
     ),
     "spark/storage/record_pages.py": ('jvm = getattr(spark, "_jvm", None)',),
     "server/flight/batches.py": ('jdf = getattr(df, "_jdf", None)',),
+    "spark/arrow_collect.py": (
+        'jdf = getattr(df, "_jdf", None)',
+        'jvm = getattr(df.sparkSession, "_jvm", None)',
+        'jconf = getattr(df.sparkSession, "_jconf", None)',
+        'if getattr(df, "_jdf", None) is None or jconf is None:',
+    ),
     "spark/plan_reuse.py": (
         'jdf = getattr(df, "_jdf", None)',
         'jss = getattr(spark, "_jsparkSession", None)',

@@ -209,19 +209,18 @@ def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     comes from its task as the JVM wrote it (Dataset.toArrowBatchRdd: Arrow IPC, no Python
     object per row), through partition_stream: the driver holds a batch at a time, whatever a
     partition's size, and the first leaves once the first partition's task made it. Without
-    it (Spark Connect), or for a small answer (`whole`), the answer is collected whole by
-    Spark's Arrow path."""
+    it (Spark Connect), or for a small answer (`whole`), the answer is collected whole in
+    Spark's Arrow stream (spark/arrow_collect.py)."""
     from pyspark.rdd import RDD
     from pyspark.serializers import NoOpSerializer
     from pyspark.sql.pandas.types import to_arrow_schema
 
     from drillspark.server.partition_stream import stream_elements
+    from drillspark.spark import arrow_collect
 
     jdf = getattr(df, "_jdf", None)
     if jdf is None or whole:
-        yield from df._collect_as_arrow(
-            empty_list_if_zero_records=True, prefers_large_var_types=large
-        )
+        yield from arrow_collect.batches(df, large=large)
         return
     spark = df.sparkSession
     sc = spark.sparkContext
