@@ -16,8 +16,9 @@ settings; the `http` plugin hands its pages of records to drillspark's own
 reader reads them, and so do `mongo` and `kafka` on classic Spark (on Connect they read through
 their plugins' Spark catalogs instead, by name). Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
-no Python object per row, a batch at a time in the driver); on Connect, with no `_jdf`, it
-collects the answer whole. The server's kept statements ask the jar once per kept plan whether
+no Python object per row, a batch at a time in the driver), each task sending its batches from
+the JVM (the jar's `compat.PartitionStream`); on Connect, with no `_jdf`, it collects the
+answer whole. The server's kept statements ask the jar once per kept plan whether
 Spark fixes anything in it per query, and a catalog-only plan for its answer as a local
 relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
 spark/plan_reuse.py); on Connect each run is planned afresh. An answer collected whole as
@@ -53,7 +54,10 @@ ALLOWED = {
         "return path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())",
     ),
     "spark/storage/record_pages.py": ('jvm = getattr(spark, "_jvm", None)',),
-    "server/flight/batches.py": ('jdf = getattr(df, "_jdf", None)',),
+    "server/flight/batches.py": (
+        'jdf = getattr(df, "_jdf", None)',
+        "stream = spark._jvm.org.apache.spark.sql.drillspark.compat.PartitionStream",
+    ),
     "spark/arrow_collect.py": (
         'jdf = getattr(df, "_jdf", None)',
         'jvm = getattr(df.sparkSession, "_jvm", None)',

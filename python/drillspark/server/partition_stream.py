@@ -4,13 +4,15 @@
 master, the task first builds the whole partition as bytes in the same JVM): one large partition
 can take the driver's memory. Here each partition is a Spark job whose task turns its rows into
 Drill's REST JSON text and sends them, in pieces of about PIECE_BYTES, through a socket to this
-process. The task waits while the server has not read (TCP back-pressure), so the driver holds a
+process (an Arrow answer's task sends its batches as the JVM encoded them, from the JVM: the
+jar's `compat.PartitionStream`). The task waits while the server has not read (TCP back-pressure), so the driver holds a
 piece at a time whatever a partition's size. Partitions are read in order, the next one computed
 while one is read (as `toLocalIterator` prefetches). Tasks prove who they are with a secret the
 job carries."""
 
 from __future__ import annotations
 
+import functools
 import hmac
 import secrets
 import socket
@@ -43,17 +45,17 @@ def driver_host(spark: Any) -> str:
 class _Job:
     """One partition's Spark job, run in a thread of its own (runJob blocks)."""
 
-    def __init__(self, spark: Any, rdd: Any, send: Any, partition: int, in_job: Any):
+    def __init__(self, run: Callable[[], Any], in_job: Callable[[], None]):
         self.failure: BaseException | None = None
 
-        def run() -> None:
+        def go() -> None:
             try:
                 in_job()
-                spark.sparkContext.runJob(rdd, send, [partition])
+                run()
             except BaseException as e:  # handed to the reading thread
                 self.failure = e
 
-        self.thread = threading.Thread(target=run, name="drillspark-partition", daemon=True)
+        self.thread = threading.Thread(target=go, name="drillspark-partition", daemon=True)
         self.thread.start()
 
     def check(self, wait: float | None = None) -> None:
@@ -71,45 +73,51 @@ class _Job:
         raise StreamFailed("a partition's rows stopped before their end")
 
 
+# what a stream's jobs are made by: given where the server listens (host, port) and the
+# stream's secret, the function that runs one partition's job (blocking until it ends)
+Runner = Callable[[str, int, bytes], Callable[[int], Any]]
+
+
 def stream_partitions(
     spark: Any, rdd: Any, write: Callable[[Any], str], in_job: Callable[[], None]
 ) -> Iterator[str]:
-    """The rows of every partition of `rdd`, in order, as `write` makes them. `in_job()` runs
-    first in each job's thread (the query's job group and pool)."""
+    """The rows of every partition of `rdd`, in order, as `write` makes them (in Spark's Python
+    workers). `in_job()` runs first in each job's thread (the query's job group and pool)."""
 
-    def sender(host: str, port: int, secret: bytes) -> Callable[[Iterator[Any]], list[Any]]:
-        return _sender(host, port, secret, write)
+    def runner(host: str, port: int, secret: bytes) -> Callable[[int], Any]:
+        send = _sender(host, port, secret, write)
+        return lambda partition: spark.sparkContext.runJob(rdd, send, [partition])
 
-    for piece in _stream(spark, rdd, sender, in_job):
+    for piece in _stream(spark, rdd.getNumPartitions(), runner, in_job):
         yield from piece.decode("utf-8").split("\n")
 
 
-def stream_elements(spark: Any, rdd: Any, in_job: Callable[[], None]) -> Iterator[bytes]:
+def stream_elements(
+    spark: Any, partitions: int, runner: Runner, in_job: Callable[[], None]
+) -> Iterator[bytes]:
     """The elements of an RDD of bytes (each a whole message, such as an Arrow record batch
-    Spark's JVM encoded), partition after partition, in order, each as it comes."""
-    return _stream(spark, rdd, _element_sender, in_job)
+    Spark's JVM encoded), partition after partition, in order, each as it comes: each of the
+    `partitions` jobs run by `runner`, whose task sends its partition's number and then each
+    element as one piece (the jar's `compat.PartitionStream`, in the JVM: no Python worker)."""
+    return _stream(spark, partitions, runner, in_job)
 
 
 def _stream(
-    spark: Any,
-    rdd: Any,
-    sender: Callable[[str, int, bytes], Callable[[Iterator[Any]], list[Any]]],
-    in_job: Callable[[], None],
+    spark: Any, partitions: int, runner: Runner, in_job: Callable[[], None]
 ) -> Iterator[bytes]:
-    """The pieces every partition's task sends (`sender` makes the task's function)."""
+    """The pieces every partition's task sends."""
     host = driver_host(spark)
     secret = secrets.token_bytes(16)
-    partitions = rdd.getNumPartitions()
     with socket.create_server((host, 0)) as server:
         server.settimeout(_ACCEPT_WAIT)
-        send = sender(host, server.getsockname()[1], secret)
+        run = runner(host, server.getsockname()[1], secret)
         jobs: dict[int, _Job] = {}
         waiting: dict[int, socket.socket] = {}  # connected tasks not read yet
         try:
             for partition in range(partitions):
                 for ahead in range(partition, min(partition + _AHEAD + 1, partitions)):
                     if ahead not in jobs:
-                        jobs[ahead] = _Job(spark, rdd, send, ahead, in_job)
+                        jobs[ahead] = _Job(functools.partial(run, ahead), in_job)
                 conn = _connection(server, secret, partition, jobs[partition], waiting)
                 with conn:
                     yield from _pieces(conn, jobs[partition])
@@ -201,26 +209,6 @@ def _sender(
             if piece:
                 data = "\n".join(piece).encode("utf-8")
                 conn.sendall(struct.pack(">I", len(data)) + data)
-            conn.sendall(struct.pack(">I", 0))
-        return []
-
-    return send
-
-
-def _element_sender(host: str, port: int, secret: bytes) -> Callable[[Iterator[bytes]], list[Any]]:
-    """The task's side for an RDD of bytes: its partition's number, each element as one piece,
-    then an empty piece (pickled by value, as _sender's function)."""
-
-    def send(elements: Iterator[bytes]) -> list[Any]:
-        from pyspark import TaskContext
-
-        context = TaskContext.get()
-        number = context.partitionId() if context is not None else 0
-        with socket.create_connection((host, port)) as conn:
-            conn.sendall(secret + struct.pack(">I", number))
-            for data in elements:
-                if data:
-                    conn.sendall(struct.pack(">I", len(data)) + data)
             conn.sendall(struct.pack(">I", 0))
         return []
 

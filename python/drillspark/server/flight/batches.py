@@ -15,7 +15,7 @@ read; nested in a struct, array or map it goes as its SQL text."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -207,12 +207,11 @@ def write(
 def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     """The answer's record batches, partition after partition. On classic Spark each batch
     comes from its task as the JVM wrote it (Dataset.toArrowBatchRdd: Arrow IPC, no Python
-    object per row), through partition_stream: the driver holds a batch at a time, whatever a
-    partition's size, and the first leaves once the first partition's task made it. Without
+    object per row), through partition_stream, sent by the task from the JVM (the jar's
+    `compat.PartitionStream`): the driver holds a batch at a time, whatever a partition's size,
+    and the first leaves once the first partition's task made it. Without
     it (Spark Connect), or for a small answer (`whole`), the answer is collected whole in
     Spark's Arrow stream (spark/arrow_collect.py)."""
-    from pyspark.rdd import RDD
-    from pyspark.serializers import NoOpSerializer
     from pyspark.sql.pandas.types import to_arrow_schema
 
     from drillspark.server.partition_stream import stream_elements
@@ -226,12 +225,17 @@ def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     sc = spark.sparkContext
     # the JVM's Arrow types: what its IPC messages are read as (they carry no schema)
     read_as = to_arrow_schema(df.schema, timezone="UTC", prefers_large_types=large)
-    elements = RDD(jdf.toArrowBatchRdd().toJavaRDD(), sc, NoOpSerializer())
+    elements = jdf.toArrowBatchRdd()
+    stream = spark._jvm.org.apache.spark.sql.drillspark.compat.PartitionStream
     inherited = {k: sc.getLocalProperty(k) for k in _JOB_PROPERTIES}
 
     def in_job() -> None:
         for key, value in inherited.items():
             sc.setLocalProperty(key, value)
 
-    for message in stream_elements(spark, elements, in_job):
+    def runner(host: str, port: int, secret: bytes) -> Callable[[int], Any]:
+        # each partition's task sends its batches from the JVM (no Python worker)
+        return lambda partition: stream.run(elements, partition, host, port, bytearray(secret))
+
+    for message in stream_elements(spark, elements.getNumPartitions(), runner, in_job):
         yield pa.ipc.read_record_batch(pa.py_buffer(message), read_as)
