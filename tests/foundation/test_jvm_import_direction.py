@@ -32,6 +32,7 @@ COMPAT = "org.apache.spark.sql.drillspark.compat"
 # Top first: a unit may use itself and any unit after it.
 UNITS = [
     "extension",  # drillspark.DrillSparkExtensions and the one function list: wires the rest
+    "server",  # the server's task side (PartitionStream), called from Python; imports no unit
     "analysis",  # analyzer rules and checks
     "catalog",  # the dfs catalog and the workspace rule
     "formats",  # the format readers (spark.read.format("drill-<type>")); the dfs catalog's
@@ -83,6 +84,7 @@ PACKAGE_UNITS = {
         for sub in ("", ".avro", ".excel", ".logs", ".parquet", ".pcap", ".text", ".xml")
     },
     "drillspark.records": "records",
+    "drillspark.server": "server",
     COMPAT: "compat",
 }
 

@@ -17,7 +17,7 @@ reader reads them, and so do `mongo` and `kafka` on classic Spark (on Connect th
 their plugins' Spark catalogs instead, by name). Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
 no Python object per row, a batch at a time in the driver), each task sending its batches from
-the JVM (the jar's `compat.PartitionStream`); on Connect, with no `_jdf`, it collects the
+the JVM (the jar's `drillspark.server.PartitionStream`); on Connect, with no `_jdf`, it collects the
 answer whole. The server's kept statements ask the jar once per kept plan whether
 Spark fixes anything in it per query, and a catalog-only plan for its answer as a local
 relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
@@ -56,7 +56,7 @@ ALLOWED = {
     "spark/storage/record_pages.py": ('jvm = getattr(spark, "_jvm", None)',),
     "server/flight/batches.py": (
         'jdf = getattr(df, "_jdf", None)',
-        "stream = spark._jvm.org.apache.spark.sql.drillspark.compat.PartitionStream",
+        "stream = spark._jvm.drillspark.server.PartitionStream",
     ),
     "spark/arrow_collect.py": (
         'jdf = getattr(df, "_jdf", None)',

@@ -5,7 +5,7 @@ master, the task first builds the whole partition as bytes in the same JVM): one
 can take the driver's memory. Here each partition is a Spark job whose task turns its rows into
 Drill's REST JSON text and sends them, in pieces of about PIECE_BYTES, through a socket to this
 process (an Arrow answer's task sends its batches as the JVM encoded them, from the JVM: the
-jar's `compat.PartitionStream`). The task waits while the server has not read (TCP
+jar's `drillspark.server.PartitionStream`). The task waits while the server has not read (TCP
 back-pressure), so the driver holds a piece at a time whatever a partition's size. Partitions
 are read in order, the next one computed while one is read (as `toLocalIterator` prefetches).
 Tasks prove who they are with a secret the job carries."""
@@ -98,7 +98,7 @@ def stream_elements(
     """The elements of an RDD of bytes (each a whole message, such as an Arrow record batch
     Spark's JVM encoded), partition after partition, in order, each as it comes: each of the
     `partitions` jobs run by `runner`, whose task sends its partition's number and then each
-    element as one piece (the jar's `compat.PartitionStream`, in the JVM: no Python worker)."""
+    element as one piece (the jar's `drillspark.server.PartitionStream`, in the JVM: no Python worker)."""
     return _stream(spark, partitions, runner, in_job)
 
 

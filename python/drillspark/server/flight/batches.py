@@ -208,7 +208,7 @@ def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     """The answer's record batches, partition after partition. On classic Spark each batch
     comes from its task as the JVM wrote it (Dataset.toArrowBatchRdd: Arrow IPC, no Python
     object per row), through partition_stream, sent by the task from the JVM (the jar's
-    `compat.PartitionStream`): the driver holds a batch at a time, whatever a partition's size,
+    `drillspark.server.PartitionStream`): the driver holds a batch at a time, whatever a partition's size,
     and the first leaves once the first partition's task made it. Without it (Spark Connect),
     or for a small answer (`whole`), the answer is collected whole in Spark's Arrow stream
     (spark/arrow_collect.py)."""
@@ -226,7 +226,7 @@ def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     # the JVM's Arrow types: what its IPC messages are read as (they carry no schema)
     read_as = to_arrow_schema(df.schema, timezone="UTC", prefers_large_types=large)
     elements = jdf.toArrowBatchRdd()
-    stream = spark._jvm.org.apache.spark.sql.drillspark.compat.PartitionStream
+    stream = spark._jvm.drillspark.server.PartitionStream
     inherited = {k: sc.getLocalProperty(k) for k in _JOB_PROPERTIES}
 
     def in_job() -> None:

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.drillspark.compat
+package drillspark.server
 
 import java.io.{BufferedOutputStream, DataOutputStream}
 import java.net.Socket
