@@ -24,6 +24,16 @@ others (equal load): `../shared/tools/drill/server.sh --root FOLDER` (under `flo
 /tmp/drill-oracle.lock`, as every use of the oracle), the same file as its `dfs.data`, the same
 query text, read by the same probe through Drill's JDBC driver. The JDBC doors also report the
 time to the first row of the 10-row statement (the probe's, from `executeQuery`).
+
+`--charts N` then runs N rounds of three BI charts (issue 37) through Drill's JDBC driver, one
+after another on one connection, against drillspark's user port and, with `--drill`, real
+Drill's, twice each alternately: a GROUP BY of two keys with an ORDER BY and no LIMIT (as a
+JDBC/ODBC tool such as Tableau sends a chart), a GROUP BY of one key with no LIMIT, and the
+first with `LIMIT 10000` (as Superset sends it). They read `sales.json`, 5,000 generated
+records (region, product, amount) in the same folder; the p50 of each chart after the first
+three rounds, and Drill's over drillspark's. `--runs 0` leaves the whole answers out:
+
+    PYTHONPATH=python python benchmarks/protocol_bench.py --rows 1000 --runs 0 --charts 15
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -121,6 +132,52 @@ def rest(url: str, sql: str, whole: bool = False) -> Any:
     return len(answer["rows"]), time.perf_counter() - start
 
 
+CHARTS = {
+    "GROUP BY 2 keys, ORDER BY, no LIMIT": "SELECT region, product, sum(amount) AS s, "
+    "count(*) AS n FROM dfs.data.`sales.json` GROUP BY region, product ORDER BY s DESC",
+    "GROUP BY 1 key, no LIMIT": "SELECT region, sum(amount) AS s "
+    "FROM dfs.data.`sales.json` GROUP BY region",
+    "the first with LIMIT 10000": "SELECT region, product, sum(amount) AS s, count(*) AS n "
+    "FROM dfs.data.`sales.json` GROUP BY region, product ORDER BY s DESC LIMIT 10000",
+}
+
+
+def generate_sales(folder: Path, records: int = 5000) -> None:
+    import random
+
+    rng = random.Random(1)
+    with open(folder / "sales.json", "w") as f:
+        for i in range(records):
+            region = rng.choice(["north", "south", "east", "west"])
+            product, amount = f"p{rng.randint(1, 40)}", round(rng.random() * 100, 2)
+            f.write(json.dumps({"id": i, "region": region, "product": product, "amount": amount}))
+            f.write("\n")
+
+
+def charts(urls: dict[str, str], rounds: int, extra: list[str]) -> None:
+    """The BI charts' p50 through Drill's JDBC driver at each of `urls` (see the docstring)."""
+    names = list(CHARTS)
+    times: dict[tuple[str, str], list[int]] = {}
+    for _ in range(2):
+        for engine, url in urls.items():
+            print(f"charts: {engine} (load {os.getloadavg()[0]:.1f}) ...", flush=True)
+            answers = jdbc_steps(DRILL_JDBC, url, list(CHARTS.values()) * rounds, extra)
+            for i, answer in enumerate(answers[3 * len(names) :]):
+                times.setdefault((engine, names[i % len(names)]), []).append(answer["ms"])
+    print(f"\nBI charts through Drill's JDBC driver, p50 ms of {rounds - 3} rounds x 2:\n")
+    engines = list(urls)
+    print(
+        "| chart | "
+        + " | ".join(engines)
+        + (" | Drill / drillspark |" if "Drill" in urls else " |")
+    )
+    print("|---" * (len(engines) + 1 + ("Drill" in urls)) + "|")
+    for name in names:
+        p50 = {e: statistics.median(times[(e, name)]) for e in engines}
+        ratio = f" {p50['Drill'] / p50['drillspark']:.2f}x |" if "Drill" in p50 else ""
+        print(f"| {name} | " + " | ".join(f"{p50[e]:.0f}" for e in engines) + " |" + ratio)
+
+
 def small_statements(n: int) -> list[str]:
     """`n` small statements, each its own text (no cache answers one for another)."""
     return [
@@ -162,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--small", type=int, default=0, help="then N small statements over JDBC")
+    ap.add_argument("--charts", type=int, default=0, help="then N rounds of BI charts, JDBC")
     ap.add_argument(
         "--drill",
         action=argparse.BooleanOptionalAction,
@@ -183,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="protocol-bench-"))
     generate(tmp, args.rows)
+    if args.charts:
+        generate_sales(tmp)
     # Spark reads a private copy of the extension jar: a rebuild during the run (`make jar`
     # elsewhere) must not change the classes under it
     sessions = importlib.import_module("drillspark.session")  # the module, not the function
@@ -261,11 +321,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"\n{args.small} small statements through Drill's JDBC driver (native): "
                 f"{sum(ms) / 1000:.1f} s, median {ms[len(ms) // 2]} ms"
             )
+        if args.charts:
+            urls = {"drillspark": native_url, **({"Drill": drill_url} if drill_url else {})}
+            charts(urls, args.charts + 3, drill_flags)
     finally:
         if drill is not None:
             stop_drill(drill)
         srv.stop()
         spark.stop()
+    if not best:  # --runs 0: no whole answers
+        return 0
     load = f"load {min(loads):.1f}-{max(loads):.1f}" if loads else ""
     print(f"\n{args.rows:,} rows (i BIGINT, s VARCHAR, f DOUBLE), best of {args.runs}, {load}:\n")
     print("| door | whole answer | rows/s | 10-row statement | its first row |")
