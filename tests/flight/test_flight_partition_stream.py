@@ -1,9 +1,10 @@
 """An Arrow answer not bounded by a small limit is streamed from its tasks, each task sending its
-partition's batches from the JVM (the jar's `drillspark.server.PartitionStream`, server/partition_stream.py;
-#37): no Spark Python worker forwards the JVM's bytes. The Flight SQL and native writers' door
-(`server/flight/batches.write`), on real TPC-H lineitem rows (../shared): several partitions'
-batches in the answer's order, one job per partition run by the jar's sender, a task's failure
-raised, and a BI tool's GROUP BY without a LIMIT through ADBC against a real server."""
+partition's batches from the JVM (the jar's `drillspark.server.PartitionStream`,
+server/partition_stream.py; #37): no Spark Python worker forwards the JVM's bytes. The Flight
+SQL and native writers' door (`server/flight/batches.write`), on real TPC-H lineitem rows
+(../shared): several partitions' batches in the answer's order, one job per partition run by
+the jar's sender, a task's failure raised, and a BI tool's GROUP BY without a LIMIT through
+ADBC against a real server."""
 
 from __future__ import annotations
 

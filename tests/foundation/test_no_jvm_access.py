@@ -17,8 +17,8 @@ reader reads them, and so do `mongo` and `kafka` on classic Spark (on Connect th
 their plugins' Spark catalogs instead, by name). Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
 no Python object per row, a batch at a time in the driver), each task sending its batches from
-the JVM (the jar's `drillspark.server.PartitionStream`); on Connect, with no `_jdf`, it collects the
-answer whole. The server's kept statements ask the jar once per kept plan whether
+the JVM (the jar's `drillspark.server.PartitionStream`); on Connect, with no `_jdf`, it
+collects the answer whole. The server's kept statements ask the jar once per kept plan whether
 Spark fixes anything in it per query, and a catalog-only plan for its answer as a local
 relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
 spark/plan_reuse.py); on Connect each run is planned afresh. An answer collected whole as

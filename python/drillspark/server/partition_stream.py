@@ -98,7 +98,8 @@ def stream_elements(
     """The elements of an RDD of bytes (each a whole message, such as an Arrow record batch
     Spark's JVM encoded), partition after partition, in order, each as it comes: each of the
     `partitions` jobs run by `runner`, whose task sends its partition's number and then each
-    element as one piece (the jar's `drillspark.server.PartitionStream`, in the JVM: no Python worker)."""
+    element as one piece (the jar's `drillspark.server.PartitionStream`, in the JVM: no Python
+    worker)."""
     return _stream(spark, partitions, runner, in_job)
 
 

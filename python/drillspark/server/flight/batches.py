@@ -208,10 +208,10 @@ def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     """The answer's record batches, partition after partition. On classic Spark each batch
     comes from its task as the JVM wrote it (Dataset.toArrowBatchRdd: Arrow IPC, no Python
     object per row), through partition_stream, sent by the task from the JVM (the jar's
-    `drillspark.server.PartitionStream`): the driver holds a batch at a time, whatever a partition's size,
-    and the first leaves once the first partition's task made it. Without it (Spark Connect),
-    or for a small answer (`whole`), the answer is collected whole in Spark's Arrow stream
-    (spark/arrow_collect.py)."""
+    `drillspark.server.PartitionStream`): the driver holds a batch at a time, whatever a
+    partition's size, and the first leaves once the first partition's task made it. Without it
+    (Spark Connect), or for a small answer (`whole`), the answer is collected whole in Spark's
+    Arrow stream (spark/arrow_collect.py)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
     from drillspark.server.partition_stream import stream_elements

@@ -16,9 +16,9 @@ import org.apache.spark.rdd.RDD
  *
  * The same protocol was sent from a Python function, which made every partition's task start
  * a Spark Python worker to forward the JVM's bytes: an unbounded chart (a BI tool's GROUP BY
- * without a LIMIT) through Flight SQL or the native protocol took 150 ms where its LIMIT form,
- * collected whole, took 55 (docs/performance.md). Here the task is the JVM's, and its function an
- * object of a named class (Spark's closure cleaner skips it).
+ * without a LIMIT) through Flight SQL or the native protocol took 132-151 ms where its LIMIT
+ * form, collected whole, took 47-65 (docs/performance.md). Here the task is the JVM's, and its
+ * function an object of a named class (Spark's closure cleaner skips it).
  */
 object PartitionStream {
 
