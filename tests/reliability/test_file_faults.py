@@ -127,8 +127,17 @@ def test_an_executor_killed_mid_scan_still_gives_the_right_answer(tmp_path):
         line.split(" ", 1)[0]: line.split(" ", 1)[1]
         for line in proc.stdout.splitlines()
         if line.split(" ", 1)[0]
-        in ("PARTITIONS", "SPARK_PARTITIONS", "KILLED", "FAILED_TASKS", "ANSWER", "AFTER")
+        in (
+            "EXECUTORS",
+            "PARTITIONS",
+            "SPARK_PARTITIONS",
+            "KILLED",
+            "FAILED_TASKS",
+            "ANSWER",
+            "AFTER",
+        )
     }
+    assert out["EXECUTORS"] == "2", proc.stdout[-2000:]  # both up before the scan starts
     # Spark's packing rule (FilePartition): 8 files of ~75 KB, each counting a 4 MiB open cost,
     # in partitions of 9 MiB (the app's maxPartitionBytes): three files to a partition
     assert out["PARTITIONS"] == out["SPARK_PARTITIONS"] == "3", proc.stdout[-2000:]

@@ -68,11 +68,26 @@ spark = drillspark.session(
 )
 sc = spark.sparkContext
 killed: list[int] = []
+done = threading.Event()  # the query ended: the killer stops looking
+
+
+def registered() -> int:
+    """The executors registered with the driver (its own entry left out)."""
+    return len(sc._jsc.sc().statusTracker().getExecutorInfos()) - 1
+
+
+# Both executors up before the scan starts: on a loaded machine the second JVM can come up
+# after the first has run every task, and then there is no moment with one executor to kill
+# and another to run its task again
+deadline = time.monotonic() + 180
+while registered() < 2 and time.monotonic() < deadline:
+    time.sleep(0.2)
+print("EXECUTORS", registered())
 
 
 def kill_one_when_running() -> None:
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not done.is_set():
         active = [
             s
             for s in sc.statusTracker().getActiveStageIds()
@@ -93,6 +108,7 @@ killer = threading.Thread(target=kill_one_when_running, daemon=True)
 killer.start()
 sc.setJobGroup("scan-with-a-loss", "the scan an executor dies in")
 rows = df.mapInArrow(slow, "id long, v long").agg({"id": "count", "v": "sum"}).collect()
+done.set()
 killer.join(timeout=10)
 tracker = sc.statusTracker()
 failed = 0
