@@ -88,25 +88,17 @@ def stream_partitions(
         send = _sender(host, port, secret, write)
         return lambda partition: spark.sparkContext.runJob(rdd, send, [partition])
 
-    for piece in _stream(spark, rdd.getNumPartitions(), runner, in_job):
+    for piece in stream_elements(spark, rdd.getNumPartitions(), runner, in_job):
         yield from piece.decode("utf-8").split("\n")
 
 
 def stream_elements(
     spark: Any, partitions: int, runner: Runner, in_job: Callable[[], None]
 ) -> Iterator[bytes]:
-    """The elements of an RDD of bytes (each a whole message, such as an Arrow record batch
-    Spark's JVM encoded), partition after partition, in order, each as it comes: each of the
-    `partitions` jobs run by `runner`, whose task sends its partition's number and then each
-    element as one piece (the jar's `drillspark.server.PartitionStream`, in the JVM: no Python
-    worker)."""
-    return _stream(spark, partitions, runner, in_job)
-
-
-def _stream(
-    spark: Any, partitions: int, runner: Runner, in_job: Callable[[], None]
-) -> Iterator[bytes]:
-    """The pieces every partition's task sends."""
+    """The pieces every partition's task sends, partition after partition, in order, each as it
+    comes: each of the `partitions` jobs run by `runner`, whose task sends its partition's number
+    and then its pieces (Arrow record batches as the JVM encoded them, from the jar's
+    `drillspark.server.PartitionStream`: no Python worker; or rows as text, stream_partitions)."""
     host = driver_host(spark)
     secret = secrets.token_bytes(16)
     with socket.create_server((host, 0)) as server:

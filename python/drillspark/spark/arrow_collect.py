@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 def batches(df: Any, *, large: bool = False, split: bool = False) -> list[pa.RecordBatch]:
     """`df`'s answer as record batches in the answer's order (none for no rows), as
     `_collect_as_arrow(empty_list_if_zero_records=True)` gives them; `split` copies each column
-    into its own allocation (for pyarrow's self-destruct)."""
+    into its own allocation (for pyarrow's self-destruct). `large` is for Spark Connect's
+    collect only: the JVM reads Spark's large-var-types setting itself."""
     jdf = getattr(df, "_jdf", None)
     jvm = getattr(df.sparkSession, "_jvm", None)
     if jdf is None or jvm is None:

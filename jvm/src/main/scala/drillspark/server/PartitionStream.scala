@@ -22,38 +22,29 @@ import org.apache.spark.rdd.RDD
  */
 object PartitionStream {
 
-  /** Runs the job of `rdd`'s partition `partition`, whose task sends it to `host`:`port`; returns
-   * the number of pieces sent (without the empty one) when the job ends, or throws its failure. */
-  def run(rdd: RDD[Array[Byte]], partition: Int, host: String, port: Int, secret: Array[Byte]): Int = {
-    var sent = 0
-    rdd.sparkContext.runJob(rdd, new PieceSender(host, port, secret), Seq(partition), (_: Int, n: Int) => sent = n)
-    sent
-  }
+  /** Runs the job of `rdd`'s partition `partition`, whose task sends it to `host`:`port`;
+   * returns when the job ends, or throws its failure. */
+  def run(rdd: RDD[Array[Byte]], partition: Int, host: String, port: Int, secret: Array[Byte]): Unit =
+    rdd.sparkContext.runJob(rdd, new PieceSender(host, port, secret), Seq(partition), (_: Int, _: Unit) => ())
 }
 
 /** A task's partition sent to the server, each element one piece (PartitionStream). */
 private final class PieceSender(host: String, port: Int, secret: Array[Byte])
-  extends ((TaskContext, Iterator[Array[Byte]]) => Int) with Serializable {
+  extends ((TaskContext, Iterator[Array[Byte]]) => Unit) with Serializable {
 
-  override def apply(task: TaskContext, pieces: Iterator[Array[Byte]]): Int = {
+  override def apply(task: TaskContext, pieces: Iterator[Array[Byte]]): Unit = {
     val socket = new Socket(host, port)
     try {
       val out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream, 1 << 16))
       out.write(secret)
       out.writeInt(task.partitionId()) // big-endian, as the server's header (">I")
-      var sent = 0
-      while (pieces.hasNext) {
-        val piece = pieces.next()
-        if (piece.nonEmpty) {
-          out.writeInt(piece.length)
-          out.write(piece)
-          out.flush() // each piece leaves as it is made (the first batch before the partition ends)
-          sent += 1
-        }
+      pieces.filter(_.nonEmpty).foreach { piece =>
+        out.writeInt(piece.length)
+        out.write(piece)
+        out.flush() // each piece leaves as it is made (the first batch before the partition ends)
       }
       out.writeInt(0)
       out.flush()
-      sent
     } finally socket.close()
   }
 }
