@@ -216,6 +216,18 @@ def test_date_add_with_days_and_intervals(spark):
     )
 
 
+def test_date_add_and_sub_take_a_bigint_of_days(spark):
+    """Drill adds a BIGINT of days (a JSON file's integers) as an INT: over REST
+    `DATE_ADD(DATE '1969-12-25', N_NATIONKEY)` of nation.json answers -604800000 for key 0
+    (Drill 1.22); Spark's date_add takes only an INT."""
+    d = datetime.date(2020, 1, 31)
+    rows, schema = [(d, 2), (d, None)], "a date, n bigint"
+    assert _eval(spark, rows, schema, "date_add", "$a", "$n") == [datetime.date(2020, 2, 2), None]
+    assert _eval(spark, rows, schema, "date_sub", "$a", "$n") == [datetime.date(2020, 1, 29), None]
+    with pytest.raises(Exception, match="CAST_OVERFLOW"):
+        _eval(spark, [(d, 1 << 40)], schema, "date_add", "$a", "$n")
+
+
 def test_date_add_of_an_integer_to_a_timestamp_is_refused(spark):
     df = spark.createDataFrame([(datetime.datetime(2020, 1, 1),)], "t timestamp")
     with pytest.raises(FunctionArgumentError, match="cannot add an integer to a TIMESTAMP"):

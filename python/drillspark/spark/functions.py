@@ -484,7 +484,7 @@ def _date_add(a: list[Arg], ctx: Context) -> Column:
     if isinstance(ty, INTERVAL):
         return (x.cast("timestamp") if isinstance(tx, T.DateType) else x) + y
     _no_integer_on_timestamp(tx, "date_add", "add")
-    return F.date_add(x, y)
+    return F.date_add(x, _days(y, ty))
 
 
 def _date_sub(a: list[Arg], ctx: Context) -> Column:
@@ -501,7 +501,13 @@ def _date_sub(a: list[Arg], ctx: Context) -> Column:
         out = x - y
         return out.cast("date") if isinstance(tx, T.DateType) else out
     _no_integer_on_timestamp(tx, "date_sub", "subtract")
-    return F.date_sub(x, y)
+    return F.date_sub(x, _days(y, ty))
+
+
+def _days(days: Column, t: T.DataType) -> Column:
+    """A number of days as Spark's date_add takes it (an INT): Drill takes a BIGINT too (a JSON
+    file's integers); one beyond INT's range fails Spark's checked cast, naming it."""
+    return days.cast("int") if isinstance(t, T.LongType) else days
 
 
 def _no_integer_on_timestamp(t: T.DataType, fn: str, verb: str) -> None:
