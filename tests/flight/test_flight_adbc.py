@@ -185,6 +185,20 @@ def test_many_batches(adbc):
     assert sorted(table.column("i").to_pylist()) == list(range(150_000))
 
 
+def test_a_converted_json_value_as_its_text(adbc):
+    """Spark's Arrow for a VARIANT (CONVERT_FROM(..., 'JSON')) is its binary encoding, which no
+    client reads: it goes as its JSON text, as Drill's JDBC driver prints the map."""
+    cur = adbc.cursor()
+    cur.execute(
+        "SELECT CONVERT_FROM(CONCAT('{\"a\":', CAST(N_NATIONKEY AS VARCHAR), ',\"b\":[1.5]}'), "
+        "'JSON') AS m FROM dfs.data.`breadth/tpch_json/nation.json` ORDER BY N_NATIONKEY"
+    )
+    table = cur.fetch_arrow_table()
+    assert table.schema.field("m").type == pa.string()
+    assert table.schema.field("m").metadata[b"ARROW:FLIGHT:SQL:TYPE_NAME"] == b"VARCHAR"
+    assert table.column("m").to_pylist()[:2] == ['{"a":0,"b":[1.5]}', '{"a":1,"b":[1.5]}']
+
+
 def test_errors_name_the_sql_position(adbc):
     cur = adbc.cursor()
     with pytest.raises(Exception) as e:

@@ -17,8 +17,9 @@ reader reads them, and so do `mongo` and `kafka` on classic Spark (on Connect th
 their plugins' Spark catalogs instead, by name). Flight SQL streams an answer's
 Arrow record batches from its tasks as the JVM encodes them (the Dataset's `toArrowBatchRdd`:
 no Python object per row, a batch at a time in the driver), each task sending its batches from
-the JVM (the jar's `drillspark.server.PartitionStream`); on Connect, with no `_jdf`, it
-collects the answer whole. The server's kept statements ask the jar once per kept plan whether
+the JVM (the jar's `drillspark.server.PartitionStream`, server/partition_stream.py), and so
+does REST for an answer's first rows; on Connect, with no `_jdf`, Flight SQL collects the
+answer whole and REST's rows are written in Python workers. The server's kept statements ask the jar once per kept plan whether
 Spark fixes anything in it per query, and a catalog-only plan for its answer as a local
 relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
 spark/plan_reuse.py); on Connect each run is planned afresh. An answer collected whole as
@@ -54,8 +55,11 @@ ALLOWED = {
         "return path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())",
     ),
     "spark/storage/record_pages.py": ('jvm = getattr(spark, "_jvm", None)',),
-    "server/flight/batches.py": (
-        'jdf = getattr(df, "_jdf", None)',
+    "server/flight/batches.py": ('if getattr(df, "_jdf", None) is None or whole:',),
+    "server/partition_stream.py": (
+        "elements = df._jdf.toArrowBatchRdd()",
+        'if getattr(df, "_jdf", None) is None or values.holds_year_month(df.schema):',
+        "elements = df._jdf.toArrowBatchRdd()",
         "stream = spark._jvm.drillspark.server.PartitionStream",
     ),
     "spark/arrow_collect.py": (

@@ -26,7 +26,7 @@ from drillspark.plan.model import LogicalPlan
 from drillspark.plan.row_bounds import catalog_sources_only, most_records
 from drillspark.server import responses, values
 from drillspark.server.auth import log_text
-from drillspark.server.partition_stream import stream_partitions
+from drillspark.server.partition_stream import stream_rows
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
 
@@ -603,7 +603,7 @@ class QueryManager:
         def streamed() -> Iterator[str]:
             with result.fetching():
                 # from the tasks in bounded pieces: no partition is ever held whole
-                yield from stream_partitions(self.spark, df.rdd, write, in_job)
+                yield from stream_rows(df, write, in_job)
 
         return streamed(), columns, metadata, schema
 

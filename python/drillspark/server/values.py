@@ -113,6 +113,8 @@ _SCALARS: dict[str, Callable[[Any], Any]] = {
     "DayTimeIntervalType": period_day,
     "YearMonthIntervalType": period_year,
     "BinaryType": _binary,
+    # a schema-free value (CONVERT_FROM(..., 'JSON')): its JSON as Drill writes a map or list
+    "VariantType": lambda v: python_value(v.toPython()),
 }
 
 
@@ -184,20 +186,30 @@ def python_type(values: list[Any]) -> str:
     return "VARCHAR"
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_STRING = json.encoder.encode_basestring  # json.dumps' form of a str with ensure_ascii=False
+
+
 def dumps(value: Any) -> str:
     """Compact JSON as Drill's /query.json writes it (non-ASCII kept as is, Raw numbers
-    verbatim)."""
+    verbatim). The commonest values first, each as json.dumps writes it, without json.dumps'
+    per-call encoder: a large answer writes millions of them (#37)."""
+    kind = type(value)
+    if kind is str:
+        return _STRING(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
     if isinstance(value, Raw):
         return str(value)
     if isinstance(value, dict):
-        return (
-            "{"
-            + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dumps(v) for k, v in value.items())
-            + "}"
-        )
+        return "{" + ",".join(_STRING(str(k)) + ":" + dumps(v) for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ",".join(dumps(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODE(value)
 
 
 def row_writer(names: list[str], converters: list[Converter]) -> Callable[[Any], str]:
@@ -213,3 +225,42 @@ def row_writer(names: list[str], converters: list[Converter]) -> Callable[[Any],
         )
 
     return write
+
+
+def holds(data_type: Any, kind: str) -> bool:
+    """Whether a Spark type is or holds (at any depth) a type of class name `kind`."""
+    name = type(data_type).__name__
+    if name == kind:
+        return True
+    if name == "StructType":
+        return any(holds(f.dataType, kind) for f in data_type.fields)
+    if name == "ArrayType":
+        return holds(data_type.elementType, kind)
+    if name == "MapType":
+        return holds(data_type.keyType, kind) or holds(data_type.valueType, kind)
+    return False
+
+
+def holds_year_month(data_type: Any) -> bool:
+    """Whether a Spark type is or holds a year-month interval, which Spark writes no Arrow for
+    and pyspark collects only as its months."""
+    return holds(data_type, "YearMonthIntervalType")
+
+
+def months(df: Any) -> Any:
+    """`df` with each year-month interval column as its months, the int Drill's INTERVALYEAR
+    stands for (Spark casts a YEAR, MONTH or YEAR TO MONTH interval to INTERVAL MONTH, and that
+    to an int: a multi-unit interval has no int cast of its own)."""
+    from pyspark.sql import functions as F
+
+    fields = df.schema.fields
+    if not any(type(f.dataType).__name__ == "YearMonthIntervalType" for f in fields):
+        return df
+    names = [f"c{i}" for i in range(len(fields))]  # positional: answer names may repeat
+    cols = []
+    for name, f in zip(names, fields, strict=True):
+        col = F.col(name)
+        if type(f.dataType).__name__ == "YearMonthIntervalType":
+            col = col.cast("interval month").cast("int").alias(name)
+        cols.append(col)
+    return df.toDF(*names).select(*cols).toDF(*[f.name for f in fields])

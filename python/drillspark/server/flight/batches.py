@@ -10,12 +10,13 @@ list, DECIMAL a decimal128, TIMESTAMP a timestamp in UTC (the server's session z
 INTERVAL DAY TO SECOND a duration. Spark writes no Arrow for INTERVAL YEAR TO MONTH: such a
 column is cast by Spark to its months (an int) and sent as Arrow's month-day-nano interval
 (months, 0 days, 0 ns), the interval type both ADBC (pyarrow) and the Flight SQL JDBC driver
-read; nested in a struct, array or map it goes as its SQL text."""
+read; nested in a struct, array or map it goes as its SQL text. A VARIANT (a schema-free value:
+CONVERT_FROM(..., 'JSON')) goes as its JSON text, a VARCHAR."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,10 @@ def _arrow_type(data_type: Any) -> Any:
 
 
 def _arrow_form(data_type: Any) -> Any:
-    """The Arrow type of a Spark type, or None when Spark cannot write it as Arrow."""
+    """The Arrow type of a Spark type, or None when Spark cannot write it as Arrow, or writes
+    what no client reads: a VARIANT (CONVERT_FROM(..., 'JSON')) as its binary encoding."""
+    if values.holds(data_type, "VariantType"):
+        return None
     try:
         return _arrow_type(data_type)
     except Exception:  # noqa: BLE001 (pyspark's unsupported-type error)
@@ -47,31 +51,12 @@ def _year_month(data_type: Any) -> bool:
     return type(data_type).__name__ == "YearMonthIntervalType"
 
 
-def months(df: Any) -> Any:
-    """`df` with each year-month interval column as its months (Spark casts a YEAR, MONTH or
-    YEAR TO MONTH interval to INTERVAL MONTH, and that to an int: a multi-unit interval has no
-    int cast of its own)."""
-    from pyspark.sql import functions as F
-
-    fields = df.schema.fields
-    if not any(_year_month(f.dataType) for f in fields):
-        return df
-    names = [f"c{i}" for i in range(len(fields))]  # positional: answer names may repeat
-    cols = []
-    for name, f in zip(names, fields, strict=True):
-        col = F.col(name)
-        if _year_month(f.dataType):
-            col = col.cast("interval month").cast("int").alias(name)
-        cols.append(col)
-    return df.toDF(*names).select(*cols).toDF(*[f.name for f in fields])
-
-
 def arrow_ready(df: Any) -> Any:
     """`df` with each year-month interval column as its months and each other column Spark
     cannot write as Arrow turned into its text."""
     from pyspark.sql import functions as F
 
-    df = months(df)
+    df = values.months(df)
     if all(_arrow_form(f.dataType) is not None for f in df.schema.fields):
         return df
     cols = []
@@ -206,36 +191,21 @@ def write(
 
 def _batches(df: Any, large: bool, whole: bool) -> Iterator[pa.RecordBatch]:
     """The answer's record batches, partition after partition. On classic Spark each batch
-    comes from its task as the JVM wrote it (Dataset.toArrowBatchRdd: Arrow IPC, no Python
-    object per row), through partition_stream, sent by the task from the JVM (the jar's
-    `drillspark.server.PartitionStream`): the driver holds a batch at a time, whatever a
-    partition's size, and the first leaves once the first partition's task made it. Without it
-    (Spark Connect), or for a small answer (`whole`), the answer is collected whole in Spark's
-    Arrow stream (spark/arrow_collect.py)."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    from drillspark.server.partition_stream import stream_elements
+    comes from its task as the JVM wrote it, sent from the JVM (partition_stream.stream_arrow):
+    the driver holds a batch at a time, whatever a partition's size, and the first leaves once
+    the first partition's task made it. Without it (Spark Connect), or for a small answer
+    (`whole`), the answer is collected whole in Spark's Arrow stream (spark/arrow_collect.py)."""
+    from drillspark.server.partition_stream import stream_arrow
     from drillspark.spark import arrow_collect
 
-    jdf = getattr(df, "_jdf", None)
-    if jdf is None or whole:
+    if getattr(df, "_jdf", None) is None or whole:
         yield from arrow_collect.batches(df, large=large)
         return
-    spark = df.sparkSession
-    sc = spark.sparkContext
-    # the JVM's Arrow types: what its IPC messages are read as (they carry no schema)
-    read_as = to_arrow_schema(df.schema, timezone="UTC", prefers_large_types=large)
-    elements = jdf.toArrowBatchRdd()
-    stream = spark._jvm.drillspark.server.PartitionStream
+    sc = df.sparkSession.sparkContext
     inherited = {k: sc.getLocalProperty(k) for k in _JOB_PROPERTIES}
 
     def in_job() -> None:
         for key, value in inherited.items():
             sc.setLocalProperty(key, value)
 
-    def runner(host: str, port: int, secret: bytes) -> Callable[[int], Any]:
-        # each partition's task sends its batches from the JVM (no Python worker)
-        return lambda partition: stream.run(elements, partition, host, port, bytearray(secret))
-
-    for message in stream_elements(spark, elements.getNumPartitions(), runner, in_job):
-        yield pa.ipc.read_record_batch(pa.py_buffer(message), read_as)
+    yield from stream_arrow(df, large, in_job)

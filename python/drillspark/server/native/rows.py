@@ -47,8 +47,8 @@ def write(
 
 def months(df: Any) -> Any:
     """`df` with each year-month interval column as its months (Drill's INTERVALYEAR value),
-    as Flight SQL's writer casts them."""
-    return batches.months(df)
+    as every door writes them."""
+    return values.months(df)
 
 
 def _timestamp_ms(value: _dt.datetime) -> int:

@@ -43,6 +43,7 @@ from drillspark.server.native.messages import (
     NamePart,
     SerializedField,
 )
+from drillspark.server.values import holds_year_month
 
 _DAY_MS = 86_400_000
 
@@ -92,7 +93,7 @@ def column_of(name: str, data_type: Any, nullable: bool = True) -> Column:
     """The Drill column for a Spark field."""
     mode = DataMode.OPTIONAL if nullable else DataMode.REQUIRED
     kind = type(data_type).__name__
-    if kind in ("StructType", "ArrayType", "MapType") and _holds_year_month(data_type):
+    if kind in ("StructType", "ArrayType", "MapType") and holds_year_month(data_type):
         # Spark writes no Arrow for a year-month interval: a nested one goes as its text
         return Column(name, MinorType.VARCHAR, mode, as_text=True)
     if kind == "StructType":
@@ -127,19 +128,6 @@ def column_of(name: str, data_type: Any, nullable: bool = True) -> Column:
     if minor is None:  # whatever else: its text
         return Column(name, MinorType.VARCHAR, mode, as_text=True)
     return Column(name, minor, mode)
-
-
-def _holds_year_month(data_type: Any) -> bool:
-    kind = type(data_type).__name__
-    if kind == "YearMonthIntervalType":
-        return True
-    if kind == "StructType":
-        return any(_holds_year_month(f.dataType) for f in data_type.fields)
-    if kind == "ArrayType":
-        return _holds_year_month(data_type.elementType)
-    if kind == "MapType":
-        return _holds_year_month(data_type.keyType) or _holds_year_month(data_type.valueType)
-    return False
 
 
 _SIMPLE = {
