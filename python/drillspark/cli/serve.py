@@ -303,13 +303,17 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def _stream_rows(spark) -> None:
-    """A few rows through the server's stream of a large answer (its Python workers' start:
-    0.8 s of a first such answer; sql/warm_up.py)."""
-    from drillspark.server.partition_stream import stream_partitions
+    """A few rows through each of the server's streams of an answer not bounded by a small
+    limit (sql/warm_up.py): the tasks' Arrow batches sent from the JVM (Flight SQL's, the native
+    protocol's, a REST answer's first rows) and the Python workers' rows (a large REST answer's
+    later ones; the workers' start: 0.8 s of a first such answer)."""
+    from drillspark.server.partition_stream import stream_arrow, stream_partitions
     from drillspark.sql.warm_up import join_group
 
-    rows = spark.range(0, 4, 1, 2).rdd
-    for _ in stream_partitions(spark, rows, str, lambda: join_group(spark)):
+    df = spark.range(0, 4, 1, 2)
+    for _ in stream_arrow(df, False, lambda: join_group(spark)):
+        pass
+    for _ in stream_partitions(spark, df.rdd, str, lambda: join_group(spark)):
         pass
 
 
