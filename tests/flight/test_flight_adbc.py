@@ -296,6 +296,20 @@ def test_max_rows_fails_the_answer(adbc):
     assert f"more than {MAX_ROWS} rows" in str(e.value)
 
 
+def test_a_session_row_limit_cuts_a_streamed_answer(flight_server, adbc):
+    """`exec.query.max_rows` (JDBC's setMaxRows) over an answer too large to collect whole: the
+    stream is cut as it is read, mid-batch, in the answer's order, and the query COMPLETED."""
+    cur = adbc.cursor()
+    cur.execute("ALTER SESSION SET `exec.query.max_rows` = 12345")
+    cur.fetchall()
+    cur.execute("SELECT i, s FROM dfs.tmp.`big.json` ORDER BY i")
+    table = cur.fetch_arrow_table()
+    assert table.column("i").to_pylist() == list(range(12_345))
+    assert table.column("s").to_pylist()[-1] == "row12344"
+    mine = [q for q in flight_server.queries.finished() if "ORDER BY i" in q.text]
+    assert mine and mine[0].state == "COMPLETED" and mine[0].rows == 12_345
+
+
 def test_profiles_record_flight_queries(flight_server, adbc):
     cur = adbc.cursor()
     cur.execute("SELECT 'flight-profile-marker' AS m")

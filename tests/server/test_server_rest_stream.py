@@ -85,6 +85,22 @@ def test_a_year_month_interval_comes_as_its_months(http, spark):
     assert not any("PythonRDD" in d for d in details), details
 
 
+def test_an_auto_limit_cuts_a_streamed_answer_as_it_is_read(http, spark):
+    """A client's autoLimit too large to collect whole: the first rows of the answer's order,
+    exactly that many, cut as they are read (the statement's own DataFrame, its kept plan:
+    no LIMIT added in Spark), and the query COMPLETED."""
+    sql = (
+        "SELECT l_orderkey, l_linenumber FROM dfs.data.`breadth/tpch/lineitem.parquet` "
+        "ORDER BY l_orderkey, l_linenumber"
+    )
+    got = http.query(sql, autoLimit=20_000)
+    assert got["queryState"] == "COMPLETED" and got["attemptedAutoLimit"] == 20_000
+    assert len(got["rows"]) == 20_000
+    everything = http.query(sql)["rows"]
+    assert len(everything) == 60_175
+    assert got["rows"] == everything[:20_000]
+
+
 @pytest.fixture
 def four_sorted_partitions(spark):
     keys = {"spark.sql.adaptive.enabled": "false", "spark.sql.shuffle.partitions": "4"}

@@ -190,6 +190,43 @@ def rest_rows(columns: list[str], schema: Any) -> Callable[[Any], str]:
     return values.row_writer(columns, [values.converter(f.dataType) for f in schema.fields])
 
 
+def _row_cut(row: Any, left: int) -> tuple[Any, int]:
+    return row, 1
+
+
+def _batch_cut(batch: Any, left: int) -> tuple[Any, int]:
+    return (batch.slice(0, left) if batch.num_rows > left else batch), batch.num_rows
+
+
+def _first_rows(
+    sc: Any,
+    group: str,
+    items: Iterator[Any],
+    limit: int,
+    cut: Callable[[Any, int], tuple[Any, int]],
+) -> Iterator[Any]:
+    """The items (rows, or record batches) of a streamed answer up to `limit` rows (0: all),
+    the last batch cut (`cut(item, rows left)`: the item to send, its rows); once reached, the
+    stream is closed and the query's jobs still computing (a partition ahead) cancelled."""
+    if not limit:
+        yield from items
+        return
+    left = limit
+    try:
+        for item in items:
+            sent, rows = cut(item, left)
+            yield sent
+            left -= rows
+            if left <= 0:
+                break
+    finally:
+        close = getattr(items, "close", None)
+        if close is not None:
+            close()
+    if left <= 0:
+        sc.cancelJobGroup(group)
+
+
 class Result:
     """What a query answers before its rows: column names, Drill types, and the rows (each
     already as Drill's JSON object text, or as the run's `row_writer` writes them). Iterate it
@@ -549,17 +586,22 @@ class QueryManager:
         # the fetch's limit only where the plan's own LIMIT does not already bound the answer
         # by it: one DataFrame (its analysis, its schema) less for BI tools' LIMIT probes
         cut = bool(limit) and (most is None or most > limit)
-        df = result.df.limit(limit) if cut else result.df
-        schema = df.schema
-        columns = [f.name for f in schema.fields]
-        metadata = [values.metadata_name(f.dataType) for f in schema.fields]
         bounds = [b for b in (limit, most) if b]
         # a catalog table's answer (INFORMATION_SCHEMA, sys) is small too: fetched without
         # the per-partition jobs and Python workers of the stream (BI tools ask many)
         small_catalog = isinstance(plan, LogicalPlan) and catalog_sources_only(plan)
         small = bool(bounds and min(bounds) <= SMALL_ANSWER) or small_catalog
+        # a streamed answer is cut as it is read (_first_rows): `limit()` would be a new
+        # DataFrame each run, analyzed and planned afresh, where a kept translation's own was
+        # planned once (spark/plan_reuse.py; 30 ms of a small GROUP BY without a LIMIT, #37),
+        # and Spark would move every row to one partition to cut it
+        df = result.df.limit(limit) if cut and small else result.df
+        schema = df.schema
+        columns = [f.name for f in schema.fields]
+        metadata = [values.metadata_name(f.dataType) for f in schema.fields]
+        sc = self.spark.sparkContext
+        read_cut = limit if cut and not small else 0
         if arrow is not None:
-            sc = self.spark.sparkContext
 
             def batches() -> Iterator[Any]:
                 with result.fetching():
@@ -573,7 +615,7 @@ class QueryManager:
                     sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
                     sc.setLocalProperty("spark.scheduler.pool", q.pool)
                     try:
-                        yield from answer
+                        yield from _first_rows(sc, q.id, answer, read_cut, _batch_cut)
                     finally:
                         for key in ("spark.jobGroup.id", "spark.scheduler.pool"):
                             with contextlib.suppress(Exception):  # a dead JVM: nothing to undo
@@ -594,7 +636,6 @@ class QueryManager:
                         yield write(row)
 
             return rows(), columns, metadata, schema
-        sc = self.spark.sparkContext
 
         def in_job() -> None:  # a job started in another thread belongs to the query too
             sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
@@ -603,7 +644,8 @@ class QueryManager:
         def streamed() -> Iterator[str]:
             with result.fetching():
                 # from the tasks in bounded pieces: no partition is ever held whole
-                yield from stream_rows(df, write, in_job)
+                rows = stream_rows(df, write, in_job)
+                yield from _first_rows(sc, q.id, rows, read_cut, _row_cut)
 
         return streamed(), columns, metadata, schema
 
