@@ -20,7 +20,9 @@ drillspark runs as `drillspark serve` in its own process; Drill as
 the machine). Both stay idle for `--idle` seconds (a server starts before its users come;
 drillspark warms its JVM up meanwhile, sql/warm_up.py), then each gets a first replay (printed,
 not in the tables: the issue's figures are warm), then `--rounds` replays at 1 client and one
-at each larger client count, the servers alternating. Every chart's answer and every file's
+at each larger client count, the servers alternating (with `--together`, the clients'
+dashboards start at once after every client connected: a server whose connect is slow spreads
+its clients' charts over time, and so runs fewer at once). Every chart's answer and every file's
 column names are compared between the two servers; differences are printed as MISMATCH lines.
 """
 
@@ -37,7 +39,7 @@ import threading
 import time
 import urllib.request
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -218,9 +220,12 @@ def _norm(value: Any) -> Any:
     return value
 
 
-def replay_once(port: int, discovery: bool = True) -> Replay:
+def replay_once(
+    port: int, discovery: bool = True, before_charts: Callable[[], Any] | None = None
+) -> Replay:
     """sqlalchemy-drill's dataset discovery over dfs.data (unless `discovery` is False), then
-    the ten charts, on one new engine (a new Superset database connection)."""
+    the ten charts, on one new engine (a new Superset database connection); `before_charts()`
+    is called between the two (a barrier of --together)."""
     from sqlalchemy import create_engine, event, inspect, text
     from sqlalchemy.exc import SAWarning
 
@@ -252,6 +257,8 @@ def replay_once(port: int, discovery: bool = True) -> Replay:
             replay, f"get_columns {kind}", lambda t=table: inspector.get_columns(t, "dfs.data")
         )
         replay.answers[f"columns {table}"] = [c["name"] for c in columns]
+    if before_charts is not None:
+        before_charts()
     with engine.connect() as conn:
         for i, (kind, sql) in enumerate(charts()):
             rows = _timed(replay, f"chart {kind}", lambda s=sql: conn.execute(text(s)).fetchall())
@@ -261,13 +268,17 @@ def replay_once(port: int, discovery: bool = True) -> Replay:
     return replay
 
 
-def replay_clients(port: int, clients: int, discovery: bool) -> tuple[list[Replay], float]:
-    """`clients` replays at once (one thread and one engine each); their wall time."""
+def replay_clients(
+    port: int, clients: int, discovery: bool, together: bool = False
+) -> tuple[list[Replay], float]:
+    """`clients` replays at once (one thread and one engine each); their wall time. With
+    `together`, every client's dashboard starts once all have connected (and discovered)."""
     out: list[Replay | BaseException] = [RuntimeError("not run")] * clients
+    barrier = threading.Barrier(clients, timeout=600) if together else None
 
     def one(i: int) -> None:
         try:
-            out[i] = replay_once(port, discovery)
+            out[i] = replay_once(port, discovery, barrier.wait if barrier else None)
         except BaseException as e:  # reported below, with the server's name
             out[i] = e
 
@@ -435,6 +446,12 @@ def main(argv: list[str] | None = None) -> int:
         help="what each client replays when there are several: the dashboard (default; a "
         "dashboard is what many users open at once) or discovery too",
     )
+    ap.add_argument(
+        "--together",
+        action="store_true",
+        help="the clients' dashboards start together, once every client has connected: each "
+        "server's charts under the same concurrency, whatever its connect time",
+    )
     ap.add_argument("--master", default="local[2]")
     ap.add_argument(
         "--max-running", type=int, default=16, help="drillspark serve's queries at once"
@@ -514,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.rounds if clients == 1 else 1):
                 for name, (_, port) in servers.items():
                     replays, wall = replay_clients(
-                        port, clients, clients == 1 or args.many == "all"
+                        port, clients, clients == 1 or args.many == "all", args.together
                     )
                     walls[name].append(wall)
                     for step, vals in merge(replays).items():
