@@ -16,6 +16,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 from drillspark.server.native import framing, vectors
@@ -304,6 +305,26 @@ def test_year_month_intervals_as_months(spark) -> None:
     out = native_rows.months(df)
     assert out.columns == ["m", "y", "m", "ym", "n"]
     assert [tuple(r) for r in out.collect()] == [(14, 24, 1, -14, None)]
+
+
+def test_variant_values_as_their_json_text(spark) -> None:
+    """Spark's Arrow for a VARIANT is its binary encoding: a variant, at the top or inside a
+    struct, goes as its JSON text, a VARCHAR column whose vectors encode that text."""
+    from drillspark.server.flight import batches
+    from drillspark.server.native import rows as native_rows
+
+    df = spark.sql(
+        """SELECT parse_json('{"a":1,"b":[1.5]}') AS v, named_struct('k', parse_json('[2]')) AS s"""
+    )
+    cols = vectors.columns_of([], df.schema, [])
+    assert [(c.minor, c.as_text) for c in cols] == [(T.VARCHAR, True), (T.VARCHAR, True)]
+    out = list(native_rows.write(df, df.columns, None, True))
+    got = pa.Table.from_batches(out[1:])
+    assert got.schema.types == [pa.string(), pa.string()]
+    assert got.to_pylist() == [{"v": '{"a":1,"b":[1.5]}', "s": '{"k":[2]}'}]
+    fields, raw = vectors.encode(cols, out[1].columns)
+    assert sum(f.buffer_length or 0 for f in fields) == len(raw)
+    assert batches.spark_schema(df.schema).types == [pa.string(), pa.string()]
 
 
 def test_like_filters_as_drill() -> None:

@@ -205,9 +205,10 @@ def stream_elements(
     spark: Any, partitions: int, runner: Runner, in_job: Callable[[], None]
 ) -> Iterator[tuple[int, bytes]]:
     """The pieces every partition's task sends (each with its partition's number), partition
-    after partition, in order, each as it comes: each of the `partitions` jobs run by `runner`, whose task sends its partition's number
-    and then its pieces (Arrow record batches as the JVM encoded them, from the jar's
-    `drillspark.server.PartitionStream`: no Python worker; or rows as text, stream_partitions)."""
+    after partition, in order, each as it comes: each of the `partitions` jobs run by `runner`,
+    whose task sends its partition's number and then its pieces (Arrow record batches as the
+    JVM encoded them, from the jar's `drillspark.server.PartitionStream`: no Python worker; or
+    rows as text, stream_partitions)."""
     host = driver_host(spark)
     secret = secrets.token_bytes(16)
     with socket.create_server((host, 0)) as server:

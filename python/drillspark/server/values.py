@@ -1,7 +1,8 @@
 """Result columns as Drill 1.22's REST API sends them: the `metadata` type names and the JSON
 form of each value (DATE/TIMESTAMP as epoch milliseconds, TIME as milliseconds of the day,
 intervals as Joda period text, VARBINARY as base64, NaN/Infinity as strings, a FLOAT4 as the
-double it widens to, map members that are null kept)."""
+double it widens to, map members that are null kept); and what every door does to an answer's
+Spark types before it writes them (a year-month interval as its months)."""
 
 from __future__ import annotations
 

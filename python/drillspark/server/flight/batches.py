@@ -53,7 +53,8 @@ def _year_month(data_type: Any) -> bool:
 
 def arrow_ready(df: Any) -> Any:
     """`df` with each year-month interval column as its months and each other column Spark
-    cannot write as Arrow turned into its text."""
+    cannot write as Arrow turned into its text: JSON where it holds a VARIANT (Spark's text of
+    a struct has no keys), else Spark's text."""
     from pyspark.sql import functions as F
 
     df = values.months(df)
@@ -62,8 +63,10 @@ def arrow_ready(df: Any) -> Any:
     cols = []
     for f in df.schema.fields:
         col = F.col(f"`{f.name.replace('`', '``')}`")
-        ok = _arrow_form(f.dataType) is not None
-        cols.append(col if ok else col.cast("string").alias(f.name))
+        if _arrow_form(f.dataType) is None:
+            json = values.holds(f.dataType, "VariantType")
+            col = (F.to_json(col) if json else col.cast("string")).alias(f.name)
+        cols.append(col)
     return df.select(*cols)
 
 

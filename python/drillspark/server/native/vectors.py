@@ -43,7 +43,7 @@ from drillspark.server.native.messages import (
     NamePart,
     SerializedField,
 )
-from drillspark.server.values import holds_year_month
+from drillspark.server.values import holds, holds_year_month
 
 _DAY_MS = 86_400_000
 
@@ -93,8 +93,10 @@ def column_of(name: str, data_type: Any, nullable: bool = True) -> Column:
     """The Drill column for a Spark field."""
     mode = DataMode.OPTIONAL if nullable else DataMode.REQUIRED
     kind = type(data_type).__name__
-    if kind in ("StructType", "ArrayType", "MapType") and holds_year_month(data_type):
-        # Spark writes no Arrow for a year-month interval: a nested one goes as its text
+    nested = kind in ("StructType", "ArrayType", "MapType")
+    if nested and (holds_year_month(data_type) or holds(data_type, "VariantType")):
+        # as Flight SQL's writer sends it (batches.arrow_ready): Spark writes no Arrow for a
+        # year-month interval, and a VARIANT's is its binary encoding: a nested one as text
         return Column(name, MinorType.VARCHAR, mode, as_text=True)
     if kind == "StructType":
         members = [column_of(f.name, f.dataType, f.nullable) for f in data_type.fields]
