@@ -59,3 +59,30 @@ def test_concurrent_runs_of_a_kept_statement_each_have_their_own_metrics(server,
         operators = [o for x in metrics for o in x["operators"]]
         aggregates = [o for o in operators if o["name"] == "HashAggregate"]
         assert aggregates and all(o["rows"] == "5" for o in aggregates), aggregates
+
+
+def test_a_row_limit_on_a_kept_statement_is_planned_once(server, spark, monkeypatch):
+    """A client's row limit (autoLimit here; JDBC's setMaxRows, the console's limit) on a kept
+    statement: its cut DataFrame is planned once and run again while the file is unchanged
+    (plan_reuse.limited), each run its own query with the right rows; a change to the file is
+    read by the next run."""
+    from drillspark.spark.storage import stamps
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)  # the file was just written: keep it anyway
+    folder = server.catalog.workspaces["tmp"]
+    path = f"{folder}/limited.json"
+    with open(path, "w") as f:
+        f.write("".join(f'{{"k":{i % 7},"v":{i}}}\n' for i in range(100)))
+    sql = "SELECT k, count(*) AS n FROM dfs.tmp.`limited.json` GROUP BY k ORDER BY k"
+    http = Http(server.url)
+    runs = [http.query(sql, autoLimit=3) for _ in range(3)]
+    assert all(r["rows"] == [{"k": 0, "n": 15}, {"k": 1, "n": 15}, {"k": 2, "n": 14}] for r in runs)
+    assert len({r["queryId"] for r in runs}) == 3
+    assert any(3 in forms for forms in list(plan_reuse._LIMITED.values())), "kept: its cut form"
+    for run in runs:  # each run's own metrics: a reused plan's would add up (14, 21 groups)
+        metrics = http.get_json(f"/profiles/{run['queryId']}/metrics.json")
+        aggregates = [o for x in metrics for o in x["operators"] if o["name"] == "HashAggregate"]
+        assert aggregates and all(o["rows"] == "7" for o in aggregates), aggregates
+    with open(path, "w") as f:
+        f.write("".join(f'{{"k":{i % 2},"v":{i}}}\n' for i in range(10)))
+    assert http.query(sql, autoLimit=3)["rows"] == [{"k": 0, "n": 5}, {"k": 1, "n": 5}]

@@ -27,6 +27,7 @@ from drillspark.plan.row_bounds import catalog_sources_only, most_records
 from drillspark.server import responses, values
 from drillspark.server.auth import log_text
 from drillspark.server.partition_stream import stream_rows
+from drillspark.spark import plan_reuse
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
 
@@ -595,7 +596,7 @@ class QueryManager:
         # DataFrame each run, analyzed and planned afresh, where a kept translation's own was
         # planned once (spark/plan_reuse.py; 30 ms of a small GROUP BY without a LIMIT, #37),
         # and Spark would move every row to one partition to cut it
-        df = result.df.limit(limit) if cut and small else result.df
+        df = plan_reuse.limited(self.spark, result.df, limit) if cut and small else result.df
         schema = df.schema
         columns = [f.name for f in schema.fields]
         metadata = [values.metadata_name(f.dataType) for f in schema.fields]
