@@ -166,11 +166,11 @@ def limited(spark: Any, df: Any, rows: int) -> Any:
     afresh (30-40 ms of a small GROUP BY). Any other `df` (a new one each run) is only cut."""
     with _LOCK:
         hit = _LIMITED.get(df, {}).get(rows)
+        if hit is not None:
+            return hit
         whole = any(
             value[1] is df and value[2] for kept in _KEPT.values() for _, value in kept.values()
         )
-    if hit is not None:
-        return hit
     cut = df.limit(rows)
     planned = _planned(spark, cut) if whole else None
     if planned is None:
