@@ -108,16 +108,16 @@ def stream_rows(df: Any, write: Callable[[Any], str], in_job: Callable[[], None]
     column, every partition is written by the workers. A year-month interval column comes as
     its months, the value `write` takes for it."""
     df = values.months(df)
-    if not _arrow_rows(df):
-        yield from stream_partitions(df.sparkSession, df.rdd, write, in_job)
+    spark = df.sparkSession
+    large = spark.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false") == "true"
+    read_as = _arrow_rows(df, large)
+    if read_as is None:
+        yield from stream_partitions(spark, df.rdd, write, in_job)
         return
     import pyarrow as pa
     from pyspark.sql.conversion import ArrowTableToRowsConversion
 
-    spark = df.sparkSession
     schema = df.schema
-    large = spark.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false") == "true"
-    read_as = _read_as(df, large)
     elements = df._jdf.toArrowBatchRdd()
     made = 0  # rows made here from Arrow so far
     arrow: set[int] = set()  # the partitions sent as Arrow
@@ -152,19 +152,16 @@ def stream_rows(df: Any, write: Callable[[Any], str], in_job: Callable[[], None]
             yield write(row)
 
 
-def _arrow_rows(df: Any) -> bool:
-    """Whether `df`'s rows can come as Arrow: classic Spark, and every column of a type Spark
-    writes as Arrow and pyspark reads back as collect() gives it (no year-month interval
-    inside another type)."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
+def _arrow_rows(df: Any, large: bool) -> Any:
+    """The JVM's Arrow types of `df` (_read_as) where its rows can come as Arrow: classic Spark,
+    and every column of a type Spark writes as Arrow and pyspark reads back as collect() gives
+    it (no year-month interval inside another type); else None."""
     if getattr(df, "_jdf", None) is None or values.holds_year_month(df.schema):
-        return False
+        return None
     try:
-        to_arrow_schema(df.schema, timezone="UTC")
+        return _read_as(df, large)
     except Exception:  # noqa: BLE001 (pyspark's unsupported-type error)
-        return False
-    return True
+        return None
 
 
 def stream_arrow(df: Any, large: bool, in_job: Callable[[], None]) -> Iterator[Any]:

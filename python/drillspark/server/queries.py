@@ -191,32 +191,20 @@ def rest_rows(columns: list[str], schema: Any) -> Callable[[Any], str]:
     return values.row_writer(columns, [values.converter(f.dataType) for f in schema.fields])
 
 
-def _row_cut(row: Any, left: int) -> tuple[Any, int]:
-    return row, 1
-
-
-def _batch_cut(batch: Any, left: int) -> tuple[Any, int]:
-    return (batch.slice(0, left) if batch.num_rows > left else batch), batch.num_rows
-
-
 def _first_rows(
-    sc: Any,
-    group: str,
-    items: Iterator[Any],
-    limit: int,
-    cut: Callable[[Any, int], tuple[Any, int]],
+    sc: Any, group: str, items: Iterator[Any], limit: int, batches: bool
 ) -> Iterator[Any]:
-    """The items (rows, or record batches) of a streamed answer up to `limit` rows (0: all),
-    the last batch cut (`cut(item, rows left)`: the item to send, its rows); once reached, the
-    stream is closed and the query's jobs still computing (a partition ahead) cancelled."""
+    """The items (rows, or record batches when `batches`) of a streamed answer up to `limit`
+    rows (0: all), the last batch cut; once reached, the stream is closed and the query's jobs
+    still computing (a partition ahead) cancelled."""
     if not limit:
         yield from items
         return
     left = limit
     try:
         for item in items:
-            sent, rows = cut(item, left)
-            yield sent
+            rows = item.num_rows if batches else 1
+            yield item.slice(0, left) if rows > left else item
             left -= rows
             if left <= 0:
                 break
@@ -616,7 +604,7 @@ class QueryManager:
                     sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
                     sc.setLocalProperty("spark.scheduler.pool", q.pool)
                     try:
-                        yield from _first_rows(sc, q.id, answer, read_cut, _batch_cut)
+                        yield from _first_rows(sc, q.id, answer, read_cut, batches=True)
                     finally:
                         for key in ("spark.jobGroup.id", "spark.scheduler.pool"):
                             with contextlib.suppress(Exception):  # a dead JVM: nothing to undo
@@ -646,7 +634,7 @@ class QueryManager:
             with result.fetching():
                 # from the tasks in bounded pieces: no partition is ever held whole
                 rows = stream_rows(df, write, in_job)
-                yield from _first_rows(sc, q.id, rows, read_cut, _row_cut)
+                yield from _first_rows(sc, q.id, rows, read_cut, batches=False)
 
         return streamed(), columns, metadata, schema
 

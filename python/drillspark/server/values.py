@@ -242,6 +242,11 @@ def holds(data_type: Any, kind: str) -> bool:
     return False
 
 
+def is_year_month(data_type: Any) -> bool:
+    """Whether a Spark type is a year-month interval (Drill's INTERVALYEAR)."""
+    return type(data_type).__name__ == "YearMonthIntervalType"
+
+
 def holds_year_month(data_type: Any) -> bool:
     """Whether a Spark type is or holds a year-month interval, which Spark writes no Arrow for
     and pyspark collects only as its months."""
@@ -255,13 +260,13 @@ def months(df: Any) -> Any:
     from pyspark.sql import functions as F
 
     fields = df.schema.fields
-    if not any(type(f.dataType).__name__ == "YearMonthIntervalType" for f in fields):
+    if not any(is_year_month(f.dataType) for f in fields):
         return df
     names = [f"c{i}" for i in range(len(fields))]  # positional: answer names may repeat
     cols = []
     for name, f in zip(names, fields, strict=True):
         col = F.col(name)
-        if type(f.dataType).__name__ == "YearMonthIntervalType":
+        if is_year_month(f.dataType):
             col = col.cast("interval month").cast("int").alias(name)
         cols.append(col)
     return df.toDF(*names).select(*cols).toDF(*[f.name for f in fields])

@@ -70,7 +70,9 @@ CONFS = (
 _SEEDED = re.compile(r"\b(random|rand)\s*\(", re.IGNORECASE)
 _LOCK = threading.Lock()
 _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]] = weakref.WeakKeyDictionary()
-# a kept DataFrame's row-limited forms, by their row count (`limited`): gone with the DataFrame
+# the kept DataFrames run again as they are (`whole`), and their row-limited forms by row count
+# (`limited`): each gone with its DataFrame
+_AS_IS: weakref.WeakSet[Any] = weakref.WeakSet()
 _LIMITED: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
 
 
@@ -166,13 +168,11 @@ def limited(spark: Any, df: Any, rows: int) -> Any:
     afresh (30-40 ms of a small GROUP BY). Any other `df` (a new one each run) is only cut."""
     with _LOCK:
         hit = _LIMITED.get(df, {}).get(rows)
-        if hit is not None:
-            return hit
-        whole = any(
-            value[1] is df and value[2] for kept in _KEPT.values() for _, value in kept.values()
-        )
+        as_is = df in _AS_IS
+    if hit is not None:
+        return hit
     cut = df.limit(rows)
-    planned = _planned(spark, cut) if whole else None
+    planned = _planned(spark, cut) if as_is else None
     if planned is None:
         return cut
     with _LOCK:
@@ -251,6 +251,8 @@ def keep(
         df, whole = (planned, True) if planned is not None else (df, False)
     value = (translator, df, whole, extra)
     with _LOCK:
+        if whole:
+            _AS_IS.add(df)
         kept = _KEPT.setdefault(spark, OrderedDict())
         kept[k] = (list(rec.reads), value)
         kept.move_to_end(k)

@@ -47,10 +47,6 @@ def _arrow_form(data_type: Any) -> Any:
         return None
 
 
-def _year_month(data_type: Any) -> bool:
-    return type(data_type).__name__ == "YearMonthIntervalType"
-
-
 def arrow_ready(df: Any) -> Any:
     """`df` with each year-month interval column as its months and each other column Spark
     cannot write as Arrow turned into its text: JSON where it holds a VARIANT (Spark's text of
@@ -85,7 +81,7 @@ def spark_schema(struct: Any) -> pa.Schema:
     for f in struct.fields:
         arrow_type = _arrow_form(f.dataType)
         drill_type = values.metadata_name(f.dataType)
-        if _year_month(f.dataType):
+        if values.is_year_month(f.dataType):
             arrow_type = pa.month_day_nano_interval()
         elif arrow_type is None:
             arrow_type, drill_type = pa.string(), "VARCHAR"
