@@ -159,7 +159,8 @@ class Serve:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **(env or {}))
         env["DRILLSPARK_RUNTIME_DIR"] = str(tmp / "runtime")
         args = [sys.executable, "-m", "drillspark", "serve", "--port", "0"]
-        args += ["--master", "local[2]", "--log-level", "INFO", *extra]
+        # one round of the warm-up: a test's idle moments are not the server's to fill
+        args += ["--master", "local[2]", "--log-level", "INFO", "--warm-up-rounds", "1", *extra]
         for name, path in workspaces.items():
             args += ["--workspace", f"{name}={path}"]
         self.proc = subprocess.Popen(args, cwd=tmp, env=env, stderr=subprocess.PIPE, text=True)

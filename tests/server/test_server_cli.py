@@ -356,19 +356,21 @@ def _announced_port(lines: list[str]) -> int:
 @pytest.mark.parametrize("warm", [True, False], ids=["warm-up", "no-warm-up"])
 def test_serve_warms_up_until_its_first_query(shared, tmp_path, warm):
     """`drillspark serve` runs the warm-up's statements (sql/warm_up.py) while no client has
-    come, over files in a temporary folder it removes, and none of them is a query of the
-    server's (its profiles list the client's only); `--no-warm-up` runs none."""
+    come, in rounds (`--warm-up-rounds`), over files in a temporary folder it removes, and none
+    of them is a query of the server's (its profiles list the client's only); `--no-warm-up`
+    runs none."""
     from tests.reliability.test_server_resources import Serve, _wait
 
     temp = tmp_path / "tmp"
     temp.mkdir()
-    extra = ["--user-port", "-1", "--log-level", "DEBUG"] + ([] if warm else ["--no-warm-up"])
+    extra = ["--user-port", "-1", "--log-level", "DEBUG"]
+    extra += ["--warm-up-rounds", "2"] if warm else ["--no-warm-up"]
     srv = Serve(tmp_path, {"data": shared / "data"}, *extra, env={"TMPDIR": str(temp)})
     try:
         http = Http(srv.url)
         if warm:
             assert _wait(lambda: "warm-up:" in srv.log, 300), srv.log
-            assert re.search(r"warm-up: 5 statements in [\d.]+ s$", srv.log, re.M), srv.log
+            assert re.search(r"warm-up: 10 statements in [\d.]+ s$", srv.log, re.M), srv.log
             assert not list(temp.glob("drillspark-warm-up-*"))  # its files are gone
         sql = "SELECT count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json`"
         assert http.query(sql)["rows"] == [{"n": 25}]
@@ -379,3 +381,10 @@ def test_serve_warms_up_until_its_first_query(shared, tmp_path, warm):
     assert srv.proc.returncode == 0, srv.log
     assert ("warm-up:" in srv.log) == warm, srv.log
     assert "Traceback" not in srv.log
+
+
+def test_serve_refuses_negative_warm_up_rounds(capsys):
+    from drillspark.cli.main import main
+
+    assert main(["serve", "--port", "0", "--warm-up-rounds", "-1"]) == 2
+    assert "--warm-up-rounds -1: give 0 or more" in capsys.readouterr().err

@@ -38,6 +38,20 @@ def test_every_statement_runs_in_its_job_group_and_its_files_go(spark):
     assert sc.getLocalProperty("spark.jobGroup.id") is None
 
 
+def test_rounds_repeat_the_statements_until_a_statement_comes(spark):
+    """The server's rounds (SERVER_ROUNDS), `between` once after the first of them; a statement
+    that comes ends them before the next round starts."""
+    n = len(warm_up.STATEMENTS)
+    stopped = threading.Event()
+    between: list[int] = []
+    assert warm_up.run(spark, lambda: False, stopped, False, 2, lambda: between.append(1)) == 2 * n
+    assert between == [1]
+    came: list[int] = []  # a statement comes while `between` runs
+    assert warm_up.run(spark, lambda: bool(came), stopped, False, 3, lambda: came.append(1)) == n
+    assert came == [1]
+    assert warm_up.run(spark, lambda: False, stopped, False, 0) == 0
+
+
 def test_nothing_runs_once_a_statement_came(spark):
     before = _jobs(spark)
     assert warm_up.run(spark, lambda: True, threading.Event(), True) == 0

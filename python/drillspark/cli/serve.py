@@ -147,6 +147,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="do not run the few small statements over temporary files that warm a new "
         "driver JVM up until the first query comes (a local master only)",
     )
+    p.add_argument(
+        "--warm-up-rounds",
+        type=int,
+        default=None,
+        metavar="N",
+        help="rounds of the warm-up's statements while no client came (default 40, about "
+        "0.4 s each once warm; the first query ends them; 0: none)",
+    )
     p.set_defaults(func=run_serve)
 
 
@@ -154,6 +162,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from drillspark.cli.main import CliError
     from drillspark.server.auth import UsersFileError, add_user, read_users
 
+    if args.warm_up_rounds is not None and args.warm_up_rounds < 0:
+        raise CliError(f"--warm-up-rounds {args.warm_up_rounds}: give 0 or more", code=2)
     if args.add_user:
         if args.users is None:
             raise CliError("--add-user needs --users FILE", code=2)
@@ -251,12 +261,13 @@ def run_serve(args: argparse.Namespace) -> int:
         # idle until the first client: the JVM's first-statement costs paid meanwhile
         warm = None
         if args.warm_up:
-            from drillspark.sql.warm_up import WarmUp
+            from drillspark.sql.warm_up import SERVER_ROUNDS, WarmUp
 
             queries = server.queries
             busy = lambda: bool(queries.running() or queries.finished())  # noqa: E731
             # read as the server reads, and its row stream's Python workers started
-            warm = WarmUp(lambda: spark, busy, one_pass=False, then=_stream_rows).start()
+            rounds = SERVER_ROUNDS if args.warm_up_rounds is None else args.warm_up_rounds
+            warm = WarmUp(lambda: spark, busy, False, _stream_rows, rounds).start()
         # how `drillspark sql` / `shell` on this machine find it (cli/discovery.py)
         found_at = _publish(server)
         if server.native is not None:
