@@ -326,6 +326,7 @@ def start_drillspark(
     max_running: int,
     warm_up: bool = True,
     confs: Sequence[str] = (),
+    warm_up_rounds: int | None = None,
 ) -> tuple[subprocess.Popen, int]:
     port = free_port()
     cmd = [
@@ -335,6 +336,8 @@ def start_drillspark(
     ]  # fmt: skip
     if not warm_up:
         cmd.append("--no-warm-up")
+    elif warm_up_rounds is not None:
+        cmd += ["--warm-up-rounds", str(warm_up_rounds)]
     for conf in confs:
         cmd += ["--conf", conf]
     proc = subprocess.Popen(
@@ -470,6 +473,11 @@ def main(argv: list[str] | None = None) -> int:
         help="drillspark serve without its warm-up while idle (sql/warm_up.py)",
     )
     ap.add_argument(
+        "--warm-up-rounds",
+        type=int,
+        help="drillspark serve's rounds of warm-up statements while idle (its default: 40)",
+    )
+    ap.add_argument(
         "--conf",
         action="append",
         default=[],
@@ -498,6 +506,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.max_running,
                 args.warm_up,
                 args.conf,
+                args.warm_up_rounds,
             )
             print(f"drillspark serve up in {time.perf_counter() - t0:.1f} s", flush=True)
         if not args.no_drill:

@@ -12,8 +12,9 @@ comes: a caller that asks at once waits for at most the one statement in flight.
 One round of the statements pays the first-use costs; the JIT's compiles go on for hundreds of
 statements after (a kept chart's server-side CPU was still half the compiler's after 150 runs),
 so the server, whose idle time before its first client is its own, repeats them for up to
-SERVER_ROUNDS rounds (about 0.4 s each once warm): its charts' first replay then ran 25 % faster
-(docs/performance.md, "The warm-up repeated while idle"). The shell stays at one round: its
+SERVER_ROUNDS rounds (about 25 s): the BI replay's first replay after its start then ran a
+quarter faster, its warm replays a fifth (docs/performance.md, "The warm-up repeated while
+idle"). The shell stays at one round: its
 idle time is its user's typing, on their machine.
 
 Only a local master's driver JVM in this process is warmed: a cluster's executors could not
