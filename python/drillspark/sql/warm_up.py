@@ -14,8 +14,7 @@ statements after (a kept chart's server-side CPU was still half the compiler's a
 so the server, whose idle time before its first client is its own, repeats them for up to
 SERVER_ROUNDS rounds (about 25 s): the BI replay's first replay after its start then ran a
 quarter faster, its warm replays a fifth (docs/performance.md, "The warm-up repeated while
-idle"). The shell stays at one round: its
-idle time is its user's typing, on their machine.
+idle"). The shell stays at one round: its idle time is its user's typing, on their machine.
 
 Only a local master's driver JVM in this process is warmed: a cluster's executors could not
 read the driver's temporary files, and a Spark Connect server is another process's JVM. The
