@@ -163,7 +163,7 @@ public class DrillJdbcProbe {
           Thread t = new Thread(() -> {
             try (ResultSet rs = s.executeQuery(a[1])) {
               while (rs.next()) { }
-            } catch (SQLException e) {
+            } catch (SQLException | RuntimeException e) { // the driver's own failure, if any, named
               ended[0] = message(e);
             }
           });
