@@ -10,7 +10,7 @@ of each common format run first, in a background thread, and stop as soon as a r
 comes: a caller that asks at once waits for at most the one statement in flight.
 
 One round of the statements pays the first-use costs; the JIT's compiles go on for hundreds of
-statements after (a kept chart's server-side CPU was still half the compiler's after 150 runs),
+statements after (a kept chart's JVM CPU was still nearly half the compiler's after 150 runs),
 so the server, whose idle time before its first client is its own, repeats them for up to
 SERVER_ROUNDS rounds (about 25 s): the BI replay's first replay after its start then ran a
 quarter faster, its warm replays a fifth (docs/performance.md, "The warm-up repeated while
