@@ -109,7 +109,7 @@ def stream_rows(df: Any, write: Callable[[Any], str], in_job: Callable[[], None]
     its months, the value `write` takes for it."""
     df = values.months(df)
     spark = df.sparkSession
-    large = spark.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false") == "true"
+    large = large_var_types(spark)
     read_as = _arrow_rows(df, large)
     if read_as is None:
         yield from stream_partitions(spark, df.rdd, write, in_job)
@@ -162,6 +162,11 @@ def _arrow_rows(df: Any, large: bool) -> Any:
         return _read_as(df, large)
     except Exception:  # noqa: BLE001 (pyspark's unsupported-type error)
         return None
+
+
+def large_var_types(spark: Any) -> bool:
+    """Spark's useLargeVarTypes setting: whether its Arrow strings and binaries are large ones."""
+    return spark.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false") == "true"
 
 
 def stream_arrow(df: Any, large: bool, in_job: Callable[[], None]) -> Iterator[Any]:

@@ -113,6 +113,7 @@ def run(
 
     done = 0
     folder: Path | None = None
+    quiet = lambda: not (busy() or stopped.is_set())  # noqa: E731 - no statement came
     try:
         folder = Path(tempfile.mkdtemp(prefix="drillspark-warm-up-"))  # mode 0700
         write_files(folder)
@@ -121,7 +122,7 @@ def run(
         with contextlib.nullcontext() if one_pass else single_pass.disabled():
             for round_ in range(rounds):
                 for i, text in enumerate(STATEMENTS):
-                    if busy() or stopped.is_set():
+                    if not quiet():
                         return done
                     result = engine.execute_statement(text)
                     if i == len(STATEMENTS) - 1:
@@ -131,7 +132,7 @@ def run(
                     else:
                         result.df.collect()  # the server's small answers
                     done += 1
-                if round_ == 0 and between is not None and not (busy() or stopped.is_set()):
+                if round_ == 0 and between is not None and quiet():
                     between()
     except Exception as e:  # noqa: BLE001 - no temporary folder, a stopped session: only slower
         if not stopped.is_set():

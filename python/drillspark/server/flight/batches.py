@@ -182,8 +182,9 @@ def write(
     schema = spark_schema(df.schema)  # a year-month interval's type: before arrow_ready
     df = arrow_ready(df)
     yield schema
-    large = df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false")
-    for batch in _batches(df, large == "true", whole):
+    from drillspark.server.partition_stream import large_var_types
+
+    for batch in _batches(df, large_var_types(df.sparkSession), whole):
         if batch.num_rows:
             yield conform(batch, schema)
 
