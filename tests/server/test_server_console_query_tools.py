@@ -167,6 +167,25 @@ def test_profile_shows_sparks_operator_metrics(browser, server):
     assert any("HashAggregate" in r and " 5 " in f" {r} " for r in rows)
 
 
+def test_a_chart_run_without_a_job_shows_its_operator_metrics(server):
+    # a chart over a small file runs its task where it is collected, without a Spark job
+    # (compat/LocalPartitionRun): its profile lists no job, and its operators' metrics are
+    # there all the same, found by the query's job group
+    done = Http(server.url).query(
+        f"SELECT N_REGIONKEY, count(*) AS n FROM {NATION} GROUP BY N_REGIONKEY "
+        "ORDER BY n DESC, N_REGIONKEY LIMIT 3"
+    )
+    assert [r["N_REGIONKEY"] for r in done["rows"]] == [0, 1, 2], done
+    progress = Http(server.url).get_json(f"/profiles/{done['queryId']}/progress.json")
+    assert progress["jobs"] == [], progress
+    metrics = Http(server.url).get_json(f"/profiles/{done['queryId']}/metrics.json")
+    operators = [o for x in metrics for o in x["operators"]]
+    names = [o["name"] for o in operators]
+    assert any("nation.json" in n for n in names), names
+    aggregates = [o for o in operators if o["name"] == "HashAggregate"]
+    assert any(o["rows"] == "5" for o in aggregates), aggregates
+
+
 def test_a_skipped_stage_shows_as_skipped(browser, server):
     # a join whose two sides are shuffled, and the job after the map stages skips them. With
     # the scans' sizes (on by default) a join of two small files runs in place in one stage

@@ -805,7 +805,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         q = self._found()
         jobs = self.app.spark.sparkContext.statusTracker().getJobIdsForGroup(q.id)
-        self._send_json(200, operator_metrics(self.app.spark, set(jobs), self.app.shown))
+        self._send_json(200, operator_metrics(self.app.spark, set(jobs), q.id, self.app.shown))
 
     def _cancel(self) -> None:
         query_id = self._match["id"]

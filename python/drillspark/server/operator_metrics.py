@@ -27,10 +27,12 @@ def _first(metrics: dict[str, str], names: tuple[str, ...]) -> str | None:
 
 
 def operator_metrics(
-    spark: Any, job_ids: set[int], shown: Callable[[str], str]
+    spark: Any, job_ids: set[int], group: str, shown: Callable[[str], str]
 ) -> list[dict[str, Any]]:
-    """Per SQL execution that ran one of `job_ids`: its operators (Spark's plan graph, from
-    the root down) with their metrics; [] where Spark gives no driver JVM (Spark Connect).
+    """Per SQL execution that ran one of `job_ids`, or ran in job group `group` without a job
+    (a small statement's task run where it is collected, the jar's LocalPartitionRun): its
+    operators (Spark's plan graph, from the root down) with their metrics; [] where Spark
+    gives no driver JVM (Spark Connect).
     An operator's name passes through `shown`: a scan names its files, which a server's users
     see as its workspaces name them (shown_paths.py), never where they lie."""
     try:
@@ -41,7 +43,7 @@ def operator_metrics(
     conv = jvm.scala.jdk.javaapi.CollectionConverters
     # found on the JVM side: walked from here, each execution the store keeps was round trips
     found = jvm.org.apache.spark.sql.drillspark.compat.SqlExecutions.ofJobs(
-        store, ",".join(str(j) for j in sorted(job_ids))
+        store, ",".join(str(j) for j in sorted(job_ids)), group
     )
     out = []
     for eid in (int(x) for x in str(found).split(",") if x):

@@ -67,7 +67,8 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // (its lambdas cost a pass over RDD's, SparkPlan's or SparkContext's bytecode each); Spark's
     // columnar-rule hook, as it runs on every plan (the post-planner rules under AQE only)
     extensions.injectColumnar { _ =>
-      OnePartitionCollect.hook(() => DrillConf.flag(DrillConf.OnePartitionCollect, default = true))
+      OnePartitionCollect.hook(() => DrillConf.flag(DrillConf.OnePartitionCollect, default = true),
+        () => DrillConf.long(DrillConf.LocalCollectBytes, default = DrillConf.LocalCollectBytesDefault))
     }
     // AQE's stage preparation: an ORDER BY over an input the run stages show is small (an
     // aggregate's groups) sorts in one partition, without the range exchange's sampling job

@@ -30,6 +30,12 @@ object DrillConf {
    * closure cleaner skips (compat's OnePartitionCollect; default true: docs/scan.md). */
   val OnePartitionCollect = "spark.drillspark.onePartitionCollect"
 
+  /** Such a statement over a small input of this extension's files (at most this many bytes;
+   * 0 turns it off) runs its one task in the collecting thread on a local master, without a
+   * Spark job (compat's LocalPartitionRun; docs/scan.md). */
+  val LocalCollectBytes = "spark.drillspark.localCollectBytes"
+  val LocalCollectBytesDefault: Long = 1L << 20
+
   /** Of a shuffled join's inputs, the one likely small runs first, so AQE can broadcast it before
    * the other is shuffled (compat's BuildSideFirst; default true: docs/scan.md). */
   val BuildSideFirst = "spark.drillspark.buildSideFirst"
@@ -63,6 +69,12 @@ object DrillConf {
 
   def string(key: String, default: String): String =
     DrillConfCompat.get(key, default).trim
+
+  /** A whole number of `key`; a value that is not one is refused with the key's name. */
+  def long(key: String, default: Long): Long = {
+    val text = string(key, default.toString)
+    text.toLongOption.getOrElse(throw new IllegalArgumentException(s"$key must be a whole number of bytes, not '$text'"))
+  }
 
   /** `key` in `spark`'s conf (the session a scan is planned in). */
   def string(spark: SparkSession, key: String, default: String): String =

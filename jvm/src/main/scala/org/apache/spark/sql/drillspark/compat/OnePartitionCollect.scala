@@ -31,13 +31,13 @@ import org.apache.spark.util.collection.Utils
  * rules), and a LIMIT of rows the driver holds (taken without a job), are left as Spark planned
  * them. `enabled` is read per plan (a Spark conf, so a session can turn it off to compare).
  */
-final case class OnePartitionCollect(enabled: () => Boolean) extends Rule[SparkPlan] {
+final case class OnePartitionCollect(enabled: () => Boolean, localBytes: () => Long) extends Rule[SparkPlan] {
 
   override def apply(plan: SparkPlan): SparkPlan = plan match {
     case t: TakeOrderedAndProjectExec if enabled() && !t.expressions.exists(_.exists(_.isInstanceOf[PlanExpression[_]])) =>
-      OnePartitionTopKExec(t)
+      OnePartitionTopKExec(t, localBytes)
     // rows the driver holds (a local table, a command's result) are taken without any job
-    case l: CollectLimitExec if enabled() && l.limit > 0 && !local(l.child) => OnePartitionLimitExec(l)
+    case l: CollectLimitExec if enabled() && l.limit > 0 && !local(l.child) => OnePartitionLimitExec(l, localBytes)
     case other => other
   }
 
@@ -48,16 +48,22 @@ object OnePartitionCollect {
 
   /** The rule as Spark's columnar-rule hook takes it: that hook runs on every physical plan, where
    * AQE's post-planner rules run under AQE only (which leaves a plan without exchanges alone). */
-  def hook(enabled: () => Boolean): ColumnarRule = new ColumnarRule {
-    override def postColumnarTransitions: Rule[SparkPlan] = OnePartitionCollect(enabled)
+  def hook(enabled: () => Boolean, localBytes: () => Long): ColumnarRule = new ColumnarRule {
+    override def postColumnarTransitions: Rule[SparkPlan] = OnePartitionCollect(enabled, localBytes)
   }
 }
 
 /** Collecting one partition's rows in one job (OnePartitionCollect). */
 private[compat] object OnePartitionRows {
 
-  /** The rows of `rdd`'s one partition (the caller copies reused rows in its task). */
-  def of(sc: SparkContext, rdd: RDD[InternalRow]): Array[InternalRow] = {
+  /** The rows of `rdd`'s one partition, an RDD over `plan`'s rows (the caller copies reused
+   * rows in its task): its task run where it is collected when `plan` reads a small input
+   * (LocalPartitionRun, at most `localBytes`), else in one job. */
+  def of(sc: SparkContext, plan: SparkPlan, localBytes: Long, rdd: RDD[InternalRow]): Array[InternalRow] =
+    Option.when(LocalPartitionRun.fits(sc, plan, localBytes))(LocalPartitionRun.rows(sc, rdd)).flatten
+      .getOrElse(inJob(sc, rdd))
+
+  private def inJob(sc: SparkContext, rdd: RDD[InternalRow]): Array[InternalRow] = {
     var rows = Array.empty[InternalRow]
     // the form of runJob that wraps no function in a lambda of its own (SparkContext's other
     // forms do, and the cleaner then reads SparkContext's large class)
@@ -83,7 +89,7 @@ sealed trait OnePartitionCollectExec extends UnaryExecNode {
   def inner: SparkPlan
 
   /** The answer when the child is one partition (inside `executeQuery`). */
-  protected def collectOne(): Array[InternalRow]
+  protected def collectOne(rows: RDD[InternalRow]): Array[InternalRow]
 
   /** This wrapper around `plan`, a copy of `inner` with a new child or canonicalized. */
   protected def around(plan: SparkPlan): OnePartitionCollectExec
@@ -98,8 +104,15 @@ sealed trait OnePartitionCollectExec extends UnaryExecNode {
 
   override protected def doExecute(): RDD[InternalRow] = inner.execute()
 
-  override def executeCollect(): Array[InternalRow] =
-    if (child.outputPartitioning.numPartitions != 1) inner.executeCollect() else executeQuery(collectOne())
+  // a partitioning of no known count (a DSv2 scan's own) is counted from the child's RDD
+  override def executeCollect(): Array[InternalRow] = child.outputPartitioning.numPartitions match {
+    case 1 => executeQuery(collectOne(child.execute()))
+    case 0 => executeQuery {
+      val rows = child.execute()
+      if (rows.partitions.length == 1) collectOne(rows) else inner.executeCollect()
+    }
+    case _ => inner.executeCollect()
+  }
 
   override def simpleString(maxFields: Int): String = s"$nodeName ${inner.simpleString(maxFields)}"
 
@@ -110,15 +123,16 @@ sealed trait OnePartitionCollectExec extends UnaryExecNode {
 }
 
 /** `top`, collected over one partition without `RDD.takeOrdered` (OnePartitionCollect). */
-final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends OnePartitionCollectExec {
+final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec, localBytes: () => Long)
+  extends OnePartitionCollectExec {
 
   override def inner: SparkPlan = top
 
   override protected def around(plan: SparkPlan): OnePartitionCollectExec =
-    OnePartitionTopKExec(plan.asInstanceOf[TakeOrderedAndProjectExec])
+    OnePartitionTopKExec(plan.asInstanceOf[TakeOrderedAndProjectExec], localBytes)
 
-  override protected def collectOne(): Array[InternalRow] = {
-    val rows = OnePartitionRows.of(sparkContext, firstRows(child.execute()))
+  override protected def collectOne(partition: RDD[InternalRow]): Array[InternalRow] = {
+    val rows = OnePartitionRows.of(sparkContext, child, localBytes(), firstRows(partition))
     val kept = if (top.offset > 0) rows.drop(top.offset) else rows
     if (top.projectList == child.output) kept
     else {
@@ -138,16 +152,17 @@ final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends On
 }
 
 /** `limit`, collected over one partition without `SparkPlan.executeTake` (OnePartitionCollect). */
-final case class OnePartitionLimitExec(limit: CollectLimitExec) extends OnePartitionCollectExec {
+final case class OnePartitionLimitExec(limit: CollectLimitExec, localBytes: () => Long)
+  extends OnePartitionCollectExec {
 
   override def inner: SparkPlan = limit
 
   override protected def around(plan: SparkPlan): OnePartitionCollectExec =
-    OnePartitionLimitExec(plan.asInstanceOf[CollectLimitExec])
+    OnePartitionLimitExec(plan.asInstanceOf[CollectLimitExec], localBytes)
 
-  override protected def collectOne(): Array[InternalRow] = {
+  override protected def collectOne(partition: RDD[InternalRow]): Array[InternalRow] = {
     val n = limit.limit // a local: the task's function ships no plan
-    val rows = OnePartitionRows.of(sparkContext, child.execute().mapPartitionsInternal(_.take(n).map(_.copy())))
+    val rows = OnePartitionRows.of(sparkContext, child, localBytes(), partition.mapPartitionsInternal(_.take(n).map(_.copy())))
     if (limit.offset > 0) rows.drop(limit.offset) else rows
   }
 }

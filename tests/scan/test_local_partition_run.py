@@ -1,0 +1,134 @@
+"""A small statement's one task run where it is collected, without a Spark job
+(compat/LocalPartitionRun, #37): a chart's ORDER BY ... LIMIT or a tool's LIMIT probe over a
+small file of this extension's formats (JSON, text, Parquet) runs no Spark job, and answers the
+rows, in the order, that the same statement answers in a job (`spark.drillspark.localCollectBytes`
+0) and that the file itself holds; an input over the limit, or the switch off, runs its job. A
+run's failure names the file and the row as a job's does; sixteen runs of one kept statement at
+once each answer alone (each run is a copy of the plan). Real data: Drill's `cp` sample, TPC-H
+tables (../shared)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+
+import pyarrow.parquet as pq
+import pytest
+from tests.scan.test_scan_job_counts import jobs_of
+
+import drillspark
+from drillspark.result import DrillRuntimeError
+from drillspark.sql.session import default_cp_root
+
+KEY = "spark.drillspark.localCollectBytes"
+CUSTOMER = "data/breadth/tpch/customer.parquet"  # 130 kB
+SUPPLIER = "data/breadth/tpch_text/supplier.tbl"  # 14 kB, `|`-separated
+
+
+def _answer(spark, group: str, sql: str, limit: str | None = None) -> tuple[int, list[tuple]]:
+    """(the Spark jobs the statement ran, its rows in their order), with the limit `limit`."""
+    if limit is not None:
+        spark.conf.set(KEY, limit)
+    try:
+        return jobs_of(spark, group, lambda: [tuple(r) for r in drillspark.sql(sql).collect()])
+    finally:
+        spark.conf.unset(KEY)
+
+
+def _employees() -> list[dict]:
+    with open(default_cp_root() / "employee.json", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _top_titles(n: int) -> list[tuple]:
+    counts = Counter(e["position_title"] for e in _employees())
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
+TITLES = (
+    "SELECT position_title, COUNT(*) AS n FROM cp.`employee.json` "
+    "GROUP BY position_title ORDER BY n DESC, position_title LIMIT 5"
+)
+
+
+def test_a_chart_over_a_small_json_file_runs_no_job(spark):
+    jobs, rows = _answer(spark, "local-run-json", TITLES)
+    assert jobs == 0
+    assert rows == _top_titles(5)
+    # the same statement in its job (the switch off): one job, the same rows in the same order
+    jobs_off, rows_off = _answer(spark, "local-run-json-off", TITLES, "0")
+    assert jobs_off == 1 and rows_off == rows
+
+
+def test_a_chart_over_a_small_parquet_file_runs_no_job(spark, shared):
+    path = shared / CUSTOMER
+    sql = (
+        f"SELECT c_mktsegment, COUNT(*) AS n, SUM(c_acctbal) AS bal FROM dfs.`{path}` "
+        "GROUP BY c_mktsegment ORDER BY bal DESC LIMIT 3"
+    )
+    jobs, rows = _answer(spark, "local-run-parquet", sql)
+    sums: Counter = Counter()
+    counts: Counter = Counter()
+    for r in pq.read_table(path, columns=["c_mktsegment", "c_acctbal"]).to_pylist():
+        sums[r["c_mktsegment"]] += r["c_acctbal"]
+        counts[r["c_mktsegment"]] += 1
+    expected = sorted(sums, key=lambda k: -sums[k])[:3]
+    assert jobs == 0
+    assert [(s, n) for s, n, _ in rows] == [(k, counts[k]) for k in expected]
+    assert [b for _, _, b in rows] == pytest.approx([sums[k] for k in expected])
+    assert _answer(spark, "local-run-parquet-off", sql, "0") == (1, rows)
+
+
+def test_a_probe_over_a_small_text_file_runs_no_job(spark, shared):
+    path = shared / SUPPLIER
+    sql = f"SELECT columns[0] AS k, columns[1] AS name FROM dfs.`{path}` LIMIT 4"
+    jobs, rows = _answer(spark, "local-run-text", sql)
+    lines = path.read_text(encoding="utf-8").splitlines()[:4]
+    assert jobs == 0
+    assert rows == [tuple(line.split("|")[:2]) for line in lines]
+    assert _answer(spark, "local-run-text-off", sql, "0") == (1, rows)
+
+
+def test_an_input_over_the_limit_runs_its_job(spark):
+    # employee.json is 463 kB: over a limit of 100 kB it runs in a job, as before
+    jobs, rows = _answer(spark, "local-run-over", TITLES, str(100 * 1024))
+    assert jobs == 1 and rows == _top_titles(5)
+
+
+def test_a_bad_value_fails_with_its_file_and_row_named(spark):
+    sql = (
+        "SELECT CAST(full_name AS INT) AS n, COUNT(*) AS c FROM cp.`employee.json` "
+        "GROUP BY CAST(full_name AS INT) ORDER BY c DESC LIMIT 3"
+    )
+    messages = []
+    for limit in (None, "0"):  # run here, then in a job: the same error
+        with pytest.raises(DrillRuntimeError) as caught:
+            _answer(spark, f"local-run-bad-{limit}", sql, limit)
+        messages.append(str(caught.value))
+    for message in messages:
+        assert "Sheri Nowmer" in message, message  # the first row's value
+    # the session still answers after the failure, here and in jobs
+    assert _answer(spark, "local-run-after", TITLES)[1] == _top_titles(5)
+
+
+def test_sixteen_runs_of_one_statement_at_once_each_answer_alone(spark):
+    expected = _top_titles(5)
+    drillspark.sql(TITLES).collect()  # kept: every run below shares one translation and plan
+    answers: list[list[tuple]] = []
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            for _ in range(5):
+                answers.append([tuple(r) for r in drillspark.sql(TITLES).collect()])
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures
+    assert len(answers) == 80 and all(a == expected for a in answers)
