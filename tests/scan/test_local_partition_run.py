@@ -3,7 +3,8 @@
 small file of this extension's formats (JSON, text, Parquet) runs no Spark job, and answers the
 rows, in the order, that the same statement answers in a job (`spark.drillspark.localCollectBytes`
 0) and that the file itself holds; an input over the limit, or the switch off, runs its job. A
-run's failure names the file and the row as a job's does; sixteen runs of one kept statement at
+run's failure names the file and the row as a job's does; an answer as Arrow (`to_arrow()`, the
+native protocol's and Flight SQL's small answers) runs no job either; sixteen runs of one kept statement at
 once each answer alone (each run is a copy of the plan). Real data: Drill's `cp` sample, TPC-H
 tables (../shared)."""
 
@@ -88,6 +89,24 @@ def test_a_probe_over_a_small_text_file_runs_no_job(spark, shared):
     assert jobs == 0
     assert rows == [tuple(line.split("|")[:2]) for line in lines]
     assert _answer(spark, "local-run-text-off", sql, "0") == (1, rows)
+
+
+def test_an_answer_as_arrow_runs_no_job(spark):
+    # to_arrow() (and the native protocol's and Flight SQL's small answers) collect through
+    # compat/ArrowCollect: the one partition's batches made here, the same table as in a job
+    def table(limit: str | None) -> tuple[int, object]:
+        if limit is not None:
+            spark.conf.set(KEY, limit)
+        try:
+            return jobs_of(spark, f"local-run-arrow-{limit}", lambda: drillspark.sql(TITLES).to_arrow())
+        finally:
+            spark.conf.unset(KEY)
+
+    jobs, here = table(None)
+    jobs_off, in_job = table("0")
+    assert (jobs, jobs_off) == (0, 1)
+    assert here.equals(in_job)
+    assert list(zip(*(here.column(c).to_pylist() for c in here.column_names))) == _top_titles(5)
 
 
 def test_an_input_over_the_limit_runs_its_job(spark):

@@ -4,6 +4,7 @@ import java.io.DataOutputStream
 
 import scala.collection.mutable.ArrayBuffer
 
+import drillspark.functions.DrillConf
 import org.apache.spark.TaskContext
 import org.apache.spark.api.python.PythonRDD
 import org.apache.spark.sql.DataFrame
@@ -33,6 +34,7 @@ object ArrowCollect {
   def toPython(df: DataFrame): Array[Any] = {
     val ds = df.asInstanceOf[Dataset[_]]
     val session = ds.sparkSession
+    val localBytes = DrillConf.long(session, DrillConf.LocalCollectBytes, DrillConf.LocalCollectBytesDefault)
     val conf = session.sessionState.conf
     val zone = conf.sessionLocalTimeZone
     val duplicatesFail = conf.pandasStructHandlingMode == "legacy"
@@ -47,13 +49,19 @@ object ArrowCollect {
             val out = new DataOutputStream(stream)
             val writer = new ArrowBatchStreamWriter(ds.schema, out, zone, duplicatesFail, large)
             val order = ArrayBuffer.empty[(Int, Int)] // (partition, its batch) of each batch sent
+            def send(partition: Int, sent: Array[Array[Byte]]): Unit = {
+              writer.writeBatches(sent.iterator)
+              sent.indices.foreach(i => order += ((partition, i)))
+            }
             Utils.tryWithSafeFinally {
+              val sc = session.sparkContext
               val batches = ds.toArrowBatchRdd(plan)
-              session.sparkContext.runJob(batches, new BatchesOfPartition, 0 until batches.partitions.length,
-                (partition: Int, sent: Array[Array[Byte]]) => {
-                  writer.writeBatches(sent.iterator)
-                  sent.indices.foreach(i => order += ((partition, i)))
-                })
+              // a small input's one partition: its task run here, without a job (LocalPartitionRun)
+              val here = Option.when(LocalPartitionRun.fits(sc, plan, localBytes))(LocalPartitionRun.rows(sc, batches))
+              here.flatten match {
+                case Some(sent) => send(0, sent)
+                case None => sc.runJob(batches, new BatchesOfPartition, 0 until batches.partitions.length, send _)
+              }
             } {
               writer.end()
               // each batch's place in the answer, in the order the batches were sent

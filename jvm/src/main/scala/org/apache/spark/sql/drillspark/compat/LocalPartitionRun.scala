@@ -2,10 +2,11 @@ package org.apache.spark.sql.drillspark.compat
 
 import java.util.concurrent.atomic.AtomicLong
 
+import scala.reflect.ClassTag
+
 import org.apache.spark.{NarrowDependency, Partition, SparkContext, SparkEnv, SparkException, TaskContext, TaskContextImpl}
 import org.apache.spark.memory.TaskMemoryManager
 import org.apache.spark.rdd.RDD
-import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.PlanExpression
 import org.apache.spark.sql.connector.read.SupportsReportStatistics
 import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
@@ -75,7 +76,7 @@ private[compat] object LocalPartitionRun {
    * is not one partition of narrow steps only (an operator may shuffle inside its own `execute`,
    * which needs a job for its map side): the caller runs its job.
    */
-  def rows(sc: SparkContext, rdd: RDD[InternalRow]): Option[Array[InternalRow]] =
+  def rows[T: ClassTag](sc: SparkContext, rdd: RDD[T]): Option[Array[T]] =
     if (rdd.partitions.length == 1 && narrow(rdd)) Some(run(sc, rdd)) else None
 
   private def narrow(rdd: RDD[_]): Boolean = rdd.dependencies.forall {
@@ -83,7 +84,7 @@ private[compat] object LocalPartitionRun {
     case _ => false
   }
 
-  private def run(sc: SparkContext, rdd: RDD[InternalRow]): Array[InternalRow] = {
+  private def run[T: ClassTag](sc: SparkContext, rdd: RDD[T]): Array[T] = {
     val env = SparkEnv.get
     val serializer = env.closureSerializer.newInstance()
     // as the DAG scheduler ships a task: its RDD, whose lineage `narrow` walked (an RDD keeps
@@ -98,7 +99,7 @@ private[compat] object LocalPartitionRun {
     env.blockManager.registerTask(attempt) // a broadcast's value is read under the task's lock
     TaskContext.setTaskContext(context) // read back under it: the copy's metrics are the task's
     try {
-      val (task, partition) = serializer.deserialize[(RDD[InternalRow], Partition)](shipped,
+      val (task, partition) = serializer.deserialize[(RDD[T], Partition)](shipped,
         Utils.getContextOrSparkClassLoader)
       val out = task.iterator(partition, context).toArray
       context.markTaskCompleted(None)
