@@ -98,7 +98,9 @@ def test_an_answer_as_arrow_runs_no_job(spark):
         if limit is not None:
             spark.conf.set(KEY, limit)
         try:
-            return jobs_of(spark, f"local-run-arrow-{limit}", lambda: drillspark.sql(TITLES).to_arrow())
+            return jobs_of(
+                spark, f"local-run-arrow-{limit}", lambda: drillspark.sql(TITLES).to_arrow()
+            )
         finally:
             spark.conf.unset(KEY)
 
