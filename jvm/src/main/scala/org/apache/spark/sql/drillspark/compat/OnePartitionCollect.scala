@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartiti
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{CollectLimitExec, ColumnarRule, CommandResultExec, LocalTableScanExec, SparkPlan,
   TakeOrderedAndProjectExec, UnaryExecNode}
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.util.collection.Utils
 
 /**
@@ -29,7 +30,9 @@ import org.apache.spark.util.collection.Utils
  * applied on the driver as Spark's collect does. Several partitions take Spark's own collect; a
  * node with a subquery in its own expressions (which the wrapper would hide from Spark's later
  * rules), and a LIMIT of rows the driver holds (taken without a job), are left as Spark planned
- * them. `enabled` is read per plan (a Spark conf, so a session can turn it off to compare).
+ * them. Over a small input the one task runs where it is collected, without a job
+ * (LocalPartitionRun, up to `localBytes`). `enabled` and `localBytes` are read per plan and per
+ * run (Spark confs, so a session can turn them off to compare).
  */
 final case class OnePartitionCollect(enabled: () => Boolean, localBytes: () => Long) extends Rule[SparkPlan] {
 
@@ -104,14 +107,20 @@ sealed trait OnePartitionCollectExec extends UnaryExecNode {
 
   override protected def doExecute(): RDD[InternalRow] = inner.execute()
 
-  // a partitioning of no known count (a DSv2 scan's own) is counted from the child's RDD
+  // a partitioning of no known count (a DSv2 scan's own) over scans of one input partition each
+  // (a LIMIT probe of one small file) is counted from the child's RDD
   override def executeCollect(): Array[InternalRow] = child.outputPartitioning.numPartitions match {
     case 1 => executeQuery(collectOne(child.execute()))
-    case 0 => executeQuery {
+    case 0 if child.collectLeaves().forall(onePartitionScan) => executeQuery {
       val rows = child.execute()
       if (rows.partitions.length == 1) collectOne(rows) else inner.executeCollect()
     }
     case _ => inner.executeCollect()
+  }
+
+  private def onePartitionScan(p: SparkPlan): Boolean = p match {
+    case s: BatchScanExec => s.inputPartitions.length == 1
+    case _ => false
   }
 
   override def simpleString(maxFields: Int): String = s"$nodeName ${inner.simpleString(maxFields)}"
