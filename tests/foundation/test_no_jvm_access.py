@@ -60,7 +60,8 @@ ALLOWED = {
         "elements = df._jdf.toArrowBatchRdd()",
         'if getattr(df, "_jdf", None) is None or values.holds_year_month(df.schema):',
         "elements = df._jdf.toArrowBatchRdd()",
-        "stream = spark._jvm.drillspark.server.PartitionStream",
+        "stream = df.sparkSession._jvm.drillspark.server.PartitionStream",
+        "here = stream.runsHere(df._jdf, elements)",
     ),
     "spark/arrow_collect.py": (
         'jdf = getattr(df, "_jdf", None)',

@@ -4,7 +4,8 @@ small file of this extension's formats (JSON, text, Parquet) runs no Spark job, 
 rows, in the order, that the same statement answers in a job (`spark.drillspark.localCollectBytes`
 0) and that the file itself holds; an input over the limit, or the switch off, runs its job. A
 run's failure names the file and the row as a job's does; an answer as Arrow (`to_arrow()`, the
-native protocol's and Flight SQL's small answers) runs no job either; sixteen runs of one kept statement at
+native protocol's and Flight SQL's small answers) and an answer streamed from its task (their
+answers without a LIMIT) run no job either; sixteen runs of one kept statement at
 once each answer alone (each run is a copy of the plan). Real data: Drill's `cp` sample, TPC-H
 tables (../shared)."""
 
@@ -14,12 +15,14 @@ import json
 import threading
 from collections import Counter
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from tests.scan.test_scan_job_counts import jobs_of
 
 import drillspark
 from drillspark.result import DrillRuntimeError
+from drillspark.server.flight import batches
 from drillspark.sql.session import default_cp_root
 
 KEY = "spark.drillspark.localCollectBytes"
@@ -110,6 +113,35 @@ def test_an_answer_as_arrow_runs_no_job(spark):
     assert here.equals(in_job)
     titles, counts = here.column("position_title").to_pylist(), here.column("n").to_pylist()
     assert list(zip(titles, counts, strict=True)) == _top_titles(5)
+
+
+def test_a_streamed_answer_runs_no_job(spark):
+    # a BI tool's GROUP BY without a LIMIT through the native protocol or Flight SQL is
+    # streamed from its tasks (the jar's PartitionStream): a small input's one task sends its
+    # batches from the thread that runs its job, without one
+    sql = "SELECT position_title, COUNT(*) AS n FROM cp.`employee.json` GROUP BY position_title"
+
+    def streamed(limit: str | None) -> tuple[int, pa.Table]:
+        if limit is not None:
+            spark.conf.set(KEY, limit)
+        try:
+            df = drillspark.sql(sql).df
+            out = jobs_of(
+                spark,
+                f"local-run-stream-{limit}",
+                lambda: list(batches.write(df, df.columns, None, whole=False)),
+            )
+            return out[0], pa.Table.from_batches(out[1][1:], schema=out[1][0])
+        finally:
+            spark.conf.unset(KEY)
+
+    jobs, here = streamed(None)
+    jobs_off, in_job = streamed("0")
+    assert (jobs, jobs_off) == (0, 1)
+    assert here.equals(in_job)
+    counts = Counter(e["position_title"] for e in _employees())
+    titles, n = here.column("position_title").to_pylist(), here.column("n").to_pylist()
+    assert dict(zip(titles, n, strict=True)) == counts
 
 
 def test_an_input_over_the_limit_runs_its_job(spark):

@@ -123,7 +123,7 @@ def stream_rows(df: Any, write: Callable[[Any], str], in_job: Callable[[], None]
     arrow: set[int] = set()  # the partitions sent as Arrow
 
     def runner(host: str, port: int, secret: bytes) -> Callable[[int], Any]:
-        send_arrow = _arrow_sender(spark, elements, host, port, secret)
+        send_arrow = _arrow_sender(df, elements, host, port, secret)
         send_text: list[Callable[[int], Any]] = []  # made at the first partition that needs it
         lock = threading.Lock()  # each job's thread runs `run`
 
@@ -181,7 +181,7 @@ def stream_arrow(df: Any, large: bool, in_job: Callable[[], None]) -> Iterator[A
     elements = df._jdf.toArrowBatchRdd()
 
     def runner(host: str, port: int, secret: bytes) -> Callable[[int], Any]:
-        return _arrow_sender(spark, elements, host, port, secret)
+        return _arrow_sender(df, elements, host, port, secret)
 
     for _, message in stream_elements(spark, elements.getNumPartitions(), runner, in_job):
         yield pa.ipc.read_record_batch(pa.py_buffer(message), read_as)
@@ -195,12 +195,14 @@ def _read_as(df: Any, large: bool) -> Any:
 
 
 def _arrow_sender(
-    spark: Any, elements: Any, host: str, port: int, secret: bytes
+    df: Any, elements: Any, host: str, port: int, secret: bytes
 ) -> Callable[[int], Any]:
-    """What runs one partition's job of the Arrow batches `elements`, whose task sends them from
-    the JVM (the jar's `drillspark.server.PartitionStream`)."""
-    stream = spark._jvm.drillspark.server.PartitionStream
-    return lambda partition: stream.run(elements, partition, host, port, bytearray(secret))
+    """What runs one partition's job of `df`'s Arrow batches `elements`, whose task sends them
+    from the JVM (the jar's `drillspark.server.PartitionStream`); a small input's one partition
+    runs that task in the job's thread, without a Spark job (the jar's LocalPartitionRun)."""
+    stream = df.sparkSession._jvm.drillspark.server.PartitionStream
+    here = stream.runsHere(df._jdf, elements)
+    return lambda partition: stream.run(elements, partition, host, port, bytearray(secret), here)
 
 
 def stream_elements(

@@ -3,8 +3,11 @@ package drillspark.server
 import java.io.{BufferedOutputStream, DataOutputStream}
 import java.net.Socket
 
+import drillspark.functions.DrillConf
 import org.apache.spark.TaskContext
 import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.drillspark.compat.LocalPartitionRun
 
 /**
  * The task's side of the server's partition stream for an answer's Arrow batches (#37; Python:
@@ -22,10 +25,20 @@ import org.apache.spark.rdd.RDD
  */
 object PartitionStream {
 
-  /** Runs the job of `rdd`'s partition `partition`, whose task sends it to `host`:`port`;
-   * returns when the job ends, or throws its failure. */
-  def run(rdd: RDD[Array[Byte]], partition: Int, host: String, port: Int, secret: Array[Byte]): Unit =
-    rdd.sparkContext.runJob(rdd, new PieceSender(host, port, secret), Seq(partition), (_: Int, _: Unit) => ())
+  /** Whether `rdd`, the Arrow batches of `df`, is a small input's one partition whose task runs
+   * in the thread that asks, without a Spark job (compat's LocalPartitionRun: a BI tool's
+   * GROUP BY without a LIMIT over a small file). */
+  def runsHere(df: DataFrame, rdd: RDD[Array[Byte]]): Boolean = {
+    val limit = DrillConf.long(df.sparkSession, DrillConf.LocalCollectBytes, DrillConf.LocalCollectBytesDefault)
+    LocalPartitionRun.fits(rdd.sparkContext, df.queryExecution.executedPlan, limit) && LocalPartitionRun.runsHere(rdd)
+  }
+
+  /** Runs the job of `rdd`'s partition `partition`, whose task sends it to `host`:`port` (or
+   * that task in this thread, `here`: see runsHere); returns when it ends, or throws its
+   * failure. */
+  def run(rdd: RDD[Array[Byte]], partition: Int, host: String, port: Int, secret: Array[Byte], here: Boolean): Unit =
+    if (here) LocalPartitionRun.run(rdd.sparkContext, rdd)(new PieceSender(host, port, secret))
+    else rdd.sparkContext.runJob(rdd, new PieceSender(host, port, secret), Seq(partition), (_: Int, _: Unit) => ())
 }
 
 /** A task's partition sent to the server, each element one piece (PartitionStream). */

@@ -32,7 +32,7 @@ import org.apache.spark.util.{AccumulatorContext, AccumulatorV2, Utils}
  * a task's are, so Spark's UI and the server's profiles show them for the statement's SQL
  * execution. Cancel: such a run is milliseconds.
  */
-private[compat] object LocalPartitionRun {
+object LocalPartitionRun {
 
   /** Attempt ids of the runs here: negative, so never those of Spark's tasks. */
   private val attempts = new AtomicLong(0L)
@@ -48,9 +48,10 @@ private[compat] object LocalPartitionRun {
     case _ if p.children.isEmpty => false // another leaf: a query stage, a relation of unknown cost
     case _ =>
       val name = p.getClass.getSimpleName
-      // an exchange reads another job's output, a union is several partitions, Python needs its
-      // workers, a subquery its own job
-      !Refused.exists(name.contains) && !p.expressions.exists(_.exists(_.isInstanceOf[PlanExpression[_]]))
+      // an exchange reads another job's output, a union is several partitions, Python (every
+      // operator of Spark's `python` package) needs its workers, a subquery its own job
+      !Refused.exists(name.contains) && !p.getClass.getName.contains(".python.") &&
+        !p.expressions.exists(_.exists(_.isInstanceOf[PlanExpression[_]]))
   }
 
   /** A scan of this extension's files (not a record plugin's: a database, a broker or an HTTP
@@ -77,14 +78,19 @@ private[compat] object LocalPartitionRun {
    * which needs a job for its map side): the caller runs its job.
    */
   def rows[T: ClassTag](sc: SparkContext, rdd: RDD[T]): Option[Array[T]] =
-    if (rdd.partitions.length == 1 && narrow(rdd)) Some(run(sc, rdd)) else None
+    Option.when(runsHere(rdd))(run(sc, rdd)((_, items) => items.toArray))
+
+  /** Whether `rdd` is one partition of narrow steps only (above). */
+  def runsHere(rdd: RDD[_]): Boolean = rdd.partitions.length == 1 && narrow(rdd)
 
   private def narrow(rdd: RDD[_]): Boolean = rdd.dependencies.forall {
     case d: NarrowDependency[_] => narrow(d.rdd)
     case _ => false
   }
 
-  private def run[T: ClassTag](sc: SparkContext, rdd: RDD[T]): Array[T] = {
+  /** `f` of the one partition of `rdd` (one that `runsHere`), run in this thread as its task
+   * would run (above). */
+  def run[T, U](sc: SparkContext, rdd: RDD[T])(f: (TaskContext, Iterator[T]) => U): U = {
     val env = SparkEnv.get
     val serializer = env.closureSerializer.newInstance()
     // as the DAG scheduler ships a task: its RDD, whose lineage `narrow` walked (an RDD keeps
@@ -101,7 +107,7 @@ private[compat] object LocalPartitionRun {
     try {
       val (task, partition) = serializer.deserialize[(RDD[T], Partition)](shipped,
         Utils.getContextOrSparkClassLoader)
-      val out = task.iterator(partition, context).toArray
+      val out = f(context, task.iterator(partition, context))
       context.markTaskCompleted(None)
       out
     } catch {
