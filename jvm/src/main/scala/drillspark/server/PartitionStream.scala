@@ -21,7 +21,8 @@ import org.apache.spark.sql.drillspark.compat.LocalPartitionRun
  * a Spark Python worker to forward the JVM's bytes: an unbounded chart (a BI tool's GROUP BY
  * without a LIMIT) through Flight SQL or the native protocol took 132-151 ms where its LIMIT
  * form, collected whole, took 47-65 (docs/performance.md). Here the task is the JVM's, and its
- * function an object of a named class (Spark's closure cleaner skips it).
+ * function an object of a named class (Spark's closure cleaner skips it). A small input's one
+ * partition runs that task in the thread that asks, without a job (LocalPartitionRun).
  */
 object PartitionStream {
 

@@ -25,7 +25,8 @@ import org.apache.spark.util.Utils
  * cleaner cleans lambdas only; the form of `runJob` used here adds no lambda of its own. The rest
  * is Spark's: the same SQL execution (`collectAsArrowToPython`, so listeners, the UI and
  * cancelling by job group see what they see for Spark's collect), the plan's Arrow batches as
- * `Dataset.toArrowBatchRdd` makes them, the same writer and settings.
+ * `Dataset.toArrowBatchRdd` makes them, the same writer and settings. A small input's one
+ * partition runs its task here, without a job (LocalPartitionRun).
  */
 object ArrowCollect {
 
