@@ -71,13 +71,10 @@ object DrillConf {
     DrillConfCompat.get(key, default).trim
 
   /** A whole number of `key`; a value that is not one is refused with the key's name. */
-  def long(key: String, default: Long): Long = whole(key, string(key, default.toString))
-
-  /** A whole number of `key` in `spark`'s conf. */
-  def long(spark: SparkSession, key: String, default: Long): Long = whole(key, string(spark, key, default.toString))
-
-  private def whole(key: String, text: String): Long =
+  def long(key: String, default: Long): Long = {
+    val text = string(key, default.toString)
     text.toLongOption.getOrElse(throw new IllegalArgumentException(s"$key must be a whole number, not '$text'"))
+  }
 
   /** `key` in `spark`'s conf (the session a scan is planned in). */
   def string(spark: SparkSession, key: String, default: String): String =

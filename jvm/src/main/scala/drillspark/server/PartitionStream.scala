@@ -3,7 +3,6 @@ package drillspark.server
 import java.io.{BufferedOutputStream, DataOutputStream}
 import java.net.Socket
 
-import drillspark.functions.DrillConf
 import org.apache.spark.TaskContext
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.DataFrame
@@ -29,10 +28,7 @@ object PartitionStream {
   /** Whether `rdd`, the Arrow batches of `df`, is a small input's one partition whose task runs
    * in the thread that asks, without a Spark job (compat's LocalPartitionRun: a BI tool's
    * GROUP BY without a LIMIT over a small file). */
-  def runsHere(df: DataFrame, rdd: RDD[Array[Byte]]): Boolean = {
-    val limit = DrillConf.long(df.sparkSession, DrillConf.LocalCollectBytes, DrillConf.LocalCollectBytesDefault)
-    LocalPartitionRun.fits(rdd.sparkContext, df.queryExecution.executedPlan, limit) && LocalPartitionRun.runsHere(rdd)
-  }
+  def runsHere(df: DataFrame, rdd: RDD[Array[Byte]]): Boolean = LocalPartitionRun.answerRunsHere(df, rdd)
 
   /** Runs the job of `rdd`'s partition `partition`, whose task sends it to `host`:`port` (or
    * that task in this thread, `here`: see runsHere); returns when it ends, or throws its

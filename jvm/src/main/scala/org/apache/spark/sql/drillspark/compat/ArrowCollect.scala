@@ -4,7 +4,6 @@ import java.io.DataOutputStream
 
 import scala.collection.mutable.ArrayBuffer
 
-import drillspark.functions.DrillConf
 import org.apache.spark.TaskContext
 import org.apache.spark.api.python.PythonRDD
 import org.apache.spark.sql.DataFrame
@@ -35,7 +34,7 @@ object ArrowCollect {
   def toPython(df: DataFrame): Array[Any] = {
     val ds = df.asInstanceOf[Dataset[_]]
     val session = ds.sparkSession
-    val localBytes = DrillConf.long(session, DrillConf.LocalCollectBytes, DrillConf.LocalCollectBytesDefault)
+    val localBytes = OnePartitionCollect.localBytes(session)
     val conf = session.sessionState.conf
     val zone = conf.sessionLocalTimeZone
     val duplicatesFail = conf.pandasStructHandlingMode == "legacy"

@@ -7,7 +7,9 @@ import scala.reflect.ClassTag
 import org.apache.spark.{NarrowDependency, Partition, SparkContext, SparkEnv, SparkException, TaskContext, TaskContextImpl}
 import org.apache.spark.memory.TaskMemoryManager
 import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.PlanExpression
+import org.apache.spark.sql.classic.Dataset
 import org.apache.spark.sql.connector.read.SupportsReportStatistics
 import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
@@ -79,6 +81,14 @@ object LocalPartitionRun {
    */
   def rows[T: ClassTag](sc: SparkContext, rdd: RDD[T]): Option[Array[T]] =
     Option.when(runsHere(rdd))(run(sc, rdd)((_, items) => items.toArray))
+
+  /** Whether `rdd`, made of `df`'s executed plan (its Arrow batches), runs here: `fits` with its
+   * session's limit, and `runsHere`. */
+  def answerRunsHere(df: DataFrame, rdd: RDD[_]): Boolean = {
+    val ds = df.asInstanceOf[Dataset[_]]
+    fits(rdd.sparkContext, ds.queryExecution.executedPlan, OnePartitionCollect.localBytes(ds.sparkSession)) &&
+      runsHere(rdd)
+  }
 
   /** Whether `rdd` is one partition of narrow steps only (above). */
   def runsHere(rdd: RDD[_]): Boolean = rdd.partitions.length == 1 && narrow(rdd)

@@ -7,6 +7,8 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, PlanExpression, Sor
 import org.apache.spark.sql.catalyst.expressions.codegen.LazilyGeneratedOrdering
 import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartition}
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.classic.SparkSession
+import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.execution.{CollectLimitExec, ColumnarRule, CommandResultExec, LocalTableScanExec, SparkPlan,
   TakeOrderedAndProjectExec, UnaryExecNode}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
@@ -54,6 +56,14 @@ object OnePartitionCollect {
   def hook(enabled: () => Boolean, localBytes: () => Long): ColumnarRule = new ColumnarRule {
     override def postColumnarTransitions: Rule[SparkPlan] = OnePartitionCollect(enabled, localBytes)
   }
+
+  /** The largest input `session` runs where it is collected (LocalPartitionRun), as its rule
+   * reads it from `session`'s conf (the caller's thread may have no active session): 0 where
+   * the extension is not on. */
+  def localBytes(session: SparkSession): Long = session.sessionState.columnarRules.iterator
+    .map(_.postColumnarTransitions)
+    .collectFirst { case r: OnePartitionCollect => SQLConf.withExistingConf(session.sessionState.conf)(r.localBytes()) }
+    .getOrElse(0L)
 }
 
 /** Collecting one partition's rows in one job (OnePartitionCollect). */
