@@ -30,14 +30,19 @@ CUSTOMER = "data/breadth/tpch/customer.parquet"  # 130 kB
 SUPPLIER = "data/breadth/tpch_text/supplier.tbl"  # 14 kB, `|`-separated
 
 
-def _answer(spark, group: str, sql: str, limit: str | None = None) -> tuple[int, list[tuple]]:
-    """(the Spark jobs the statement ran, its rows in their order), with the limit `limit`."""
+def _jobs(spark, group: str, fetch, limit: str | None = None) -> tuple[int, object]:
+    """(the Spark jobs `fetch()` ran, its answer), with the limit `limit` (None: the default)."""
     if limit is not None:
         spark.conf.set(KEY, limit)
     try:
-        return jobs_of(spark, group, lambda: [tuple(r) for r in drillspark.sql(sql).collect()])
+        return jobs_of(spark, group, fetch)
     finally:
         spark.conf.unset(KEY)
+
+
+def _answer(spark, group: str, sql: str, limit: str | None = None) -> tuple[int, list[tuple]]:
+    """(the Spark jobs the statement ran, its rows in their order), with the limit `limit`."""
+    return _jobs(spark, group, lambda: [tuple(r) for r in drillspark.sql(sql).collect()], limit)
 
 
 def _employees() -> list[dict]:
@@ -98,14 +103,10 @@ def test_an_answer_as_arrow_runs_no_job(spark):
     # to_arrow() (and the native protocol's and Flight SQL's small answers) collect through
     # compat/ArrowCollect: the one partition's batches made here, the same table as in a job
     def table(limit: str | None) -> tuple[int, object]:
-        if limit is not None:
-            spark.conf.set(KEY, limit)
-        try:
-            return jobs_of(
-                spark, f"local-run-arrow-{limit}", lambda: drillspark.sql(TITLES).to_arrow()
-            )
-        finally:
-            spark.conf.unset(KEY)
+        def fetch() -> object:
+            return drillspark.sql(TITLES).to_arrow()
+
+        return _jobs(spark, f"local-run-arrow-{limit}", fetch, limit)
 
     jobs, here = table(None)
     jobs_off, in_job = table("0")
@@ -122,18 +123,12 @@ def test_a_streamed_answer_runs_no_job(spark):
     sql = "SELECT position_title, COUNT(*) AS n FROM cp.`employee.json` GROUP BY position_title"
 
     def streamed(limit: str | None) -> tuple[int, pa.Table]:
-        if limit is not None:
-            spark.conf.set(KEY, limit)
-        try:
+        def fetch() -> list:
             df = drillspark.sql(sql).df
-            out = jobs_of(
-                spark,
-                f"local-run-stream-{limit}",
-                lambda: list(batches.write(df, df.columns, None, whole=False)),
-            )
-            return out[0], pa.Table.from_batches(out[1][1:], schema=out[1][0])
-        finally:
-            spark.conf.unset(KEY)
+            return list(batches.write(df, df.columns, None, whole=False))
+
+        jobs, out = _jobs(spark, f"local-run-stream-{limit}", fetch, limit)
+        return jobs, pa.Table.from_batches(out[1:], schema=out[0])
 
     jobs, here = streamed(None)
     jobs_off, in_job = streamed("0")
