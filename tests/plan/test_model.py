@@ -86,6 +86,21 @@ def test_to_json_is_todays_dialect_and_round_trips():
     assert json.loads(plan.to_json_text()) == written
 
 
+def test_an_empty_memo_is_written_and_read_back():
+    # an empty memo was dropped by to_json and read back as no memo (found by
+    # tests/fuzz/test_plan_fuzz.py): the plan read back is the same plan
+    plan = LogicalPlan(
+        (
+            Store(id=2, input=1, memo="", storage_engine="--SCREEN--"),
+            Values(id=1, memo=None, content=[{"a": 1}]),
+        )
+    )
+    written = {op["@id"]: op for op in plan.to_json()["query"]}
+    assert written[2]["memo"] == "" and "memo" not in written[1]
+    assert parse(plan.to_json()) == plan
+    assert parse(plan.to_json_text()) == plan
+
+
 def test_plan_built_in_code_validates_and_serializes():
     a = FieldPath.name("a")
     plan = LogicalPlan(

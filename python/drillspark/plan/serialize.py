@@ -45,7 +45,7 @@ def _plan_to_json(plan: LogicalPlan) -> dict[str, Any]:
 def operator_to_json(op: Operator, dialect: str = "drill") -> dict[str, Any]:
     name, body = write_body(op, JsonWriter(dialect))
     out: dict[str, Any] = {"op": name, "@id": op.id}
-    if op.memo:
+    if op.memo is not None:  # an empty memo too: the plan read back is the same plan
         out["memo"] = op.memo
     if isinstance(op, SingleInput):
         out["input"] = op.input

@@ -11,6 +11,7 @@ unqualified one is a top-level field; a field that does not exist is NULL at run
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from collections.abc import Callable
@@ -660,9 +661,12 @@ def literal_value(node: exp.Expr, low: Lowering) -> object:
             return node.this
         text = node.this
         try:
-            return int(text) if text.lstrip("-").isdigit() else float(text)
+            number = int(text) if text.lstrip("-").isdigit() else float(text)
         except ValueError:  # sqlglot's `1E` (no exponent digits), or over 4,300 digits
             raise low.fail(f"'{text[:40]}' is not a number Drill reads", node) from None
+        if isinstance(number, float) and math.isinf(number):  # past DOUBLE's range, as Drill says
+            raise low.fail(f"Numeric literal '{text[:40].upper()}' out of range", node)
+        return number
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
         value = literal_value(node.this, low)
         assert isinstance(value, int | float)
