@@ -28,13 +28,13 @@ object PartitionStream {
   /** Whether `rdd`, the Arrow batches of `df`, is a small input's one partition whose task runs
    * in the thread that asks, without a Spark job (compat's LocalPartitionRun: a BI tool's
    * GROUP BY without a LIMIT over a small file). */
-  def runsHere(df: DataFrame, rdd: RDD[Array[Byte]]): Boolean = LocalPartitionRun.answerRunsHere(df, rdd)
+  def runsHere(df: DataFrame, rdd: RDD[Array[Byte]]): Boolean = LocalPartitionRun.runsHere(df, rdd)
 
   /** Runs the job of `rdd`'s partition `partition`, whose task sends it to `host`:`port` (or
    * that task in this thread, `here`: see runsHere); returns when it ends, or throws its
    * failure. */
   def run(rdd: RDD[Array[Byte]], partition: Int, host: String, port: Int, secret: Array[Byte], here: Boolean): Unit =
-    if (here) LocalPartitionRun.run(rdd.sparkContext, rdd)(new PieceSender(host, port, secret))
+    if (here) LocalPartitionRun.run(rdd)(new PieceSender(host, port, secret))
     else rdd.sparkContext.runJob(rdd, new PieceSender(host, port, secret), Seq(partition), (_: Int, _: Unit) => ())
 }
 

@@ -34,7 +34,6 @@ object ArrowCollect {
   def toPython(df: DataFrame): Array[Any] = {
     val ds = df.asInstanceOf[Dataset[_]]
     val session = ds.sparkSession
-    val localBytes = OnePartitionCollect.localBytes(session)
     val conf = session.sessionState.conf
     val zone = conf.sessionLocalTimeZone
     val duplicatesFail = conf.pandasStructHandlingMode == "legacy"
@@ -57,8 +56,7 @@ object ArrowCollect {
               val sc = session.sparkContext
               val batches = ds.toArrowBatchRdd(plan)
               // a small input's one partition: its task run here, without a job (LocalPartitionRun)
-              val here = Option.when(LocalPartitionRun.fits(sc, plan, localBytes))(LocalPartitionRun.rows(sc, batches))
-              here.flatten match {
+              LocalPartitionRun.rows(plan, batches) match {
                 case Some(sent) => send(0, sent)
                 case None => sc.runJob(batches, new BatchesOfPartition, 0 until batches.partitions.length, send _)
               }

@@ -42,7 +42,7 @@ object LocalPartitionRun {
   private val Refused = Seq("Exchange", "QueryStage", "Adaptive", "Union", "Python", "Pandas", "Subquery")
 
   /** Whether `plan`'s one partition can run in the collecting thread (above). */
-  def fits(sc: SparkContext, plan: SparkPlan, maxBytes: Long): Boolean =
+  private def fits(sc: SparkContext, plan: SparkPlan, maxBytes: Long): Boolean =
     maxBytes > 0 && sc.isLocal && SparkEnv.get != null && plan.find(p => !allowed(p, maxBytes)).isEmpty
 
   private def allowed(p: SparkPlan, maxBytes: Long): Boolean = p match {
@@ -79,19 +79,19 @@ object LocalPartitionRun {
    * is not one partition of narrow steps only (an operator may shuffle inside its own `execute`,
    * which needs a job for its map side): the caller runs its job.
    */
-  def rows[T: ClassTag](sc: SparkContext, rdd: RDD[T]): Option[Array[T]] =
-    Option.when(runsHere(rdd))(run(sc, rdd)((_, items) => items.toArray))
+  def rows[T: ClassTag](plan: SparkPlan, rdd: RDD[T]): Option[Array[T]] =
+    Option.when(runsHere(plan, rdd))(run(rdd)((_, items) => items.toArray))
 
-  /** Whether `rdd`, made of `df`'s executed plan (its Arrow batches), runs here: `fits` with its
-   * session's limit, and `runsHere`. */
-  def answerRunsHere(df: DataFrame, rdd: RDD[_]): Boolean = {
-    val ds = df.asInstanceOf[Dataset[_]]
-    fits(rdd.sparkContext, ds.queryExecution.executedPlan, OnePartitionCollect.localBytes(ds.sparkSession)) &&
-      runsHere(rdd)
-  }
+  /** Whether `rdd`, made of `plan`'s rows, runs here: `plan` reads a small input (up to its
+   * session's limit, OnePartitionCollect.localBytes) and `rdd` is one partition of narrow steps
+   * only (above). */
+  def runsHere(plan: SparkPlan, rdd: RDD[_]): Boolean =
+    fits(rdd.sparkContext, plan, OnePartitionCollect.localBytes(plan.session)) &&
+      rdd.partitions.length == 1 && narrow(rdd)
 
-  /** Whether `rdd` is one partition of narrow steps only (above). */
-  def runsHere(rdd: RDD[_]): Boolean = rdd.partitions.length == 1 && narrow(rdd)
+  /** `runsHere` for `rdd`, made of `df`'s executed plan (its Arrow batches). */
+  def runsHere(df: DataFrame, rdd: RDD[_]): Boolean =
+    runsHere(df.asInstanceOf[Dataset[_]].queryExecution.executedPlan, rdd)
 
   private def narrow(rdd: RDD[_]): Boolean = rdd.dependencies.forall {
     case d: NarrowDependency[_] => narrow(d.rdd)
@@ -100,7 +100,8 @@ object LocalPartitionRun {
 
   /** `f` of the one partition of `rdd` (one that `runsHere`), run in this thread as its task
    * would run (above). */
-  def run[T, U](sc: SparkContext, rdd: RDD[T])(f: (TaskContext, Iterator[T]) => U): U = {
+  def run[T, U](rdd: RDD[T])(f: (TaskContext, Iterator[T]) => U): U = {
+    val sc = rdd.sparkContext
     val env = SparkEnv.get
     val serializer = env.closureSerializer.newInstance()
     // as the DAG scheduler ships a task: its RDD, whose lineage `narrow` walked (an RDD keeps

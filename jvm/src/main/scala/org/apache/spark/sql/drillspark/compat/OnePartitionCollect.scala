@@ -33,16 +33,17 @@ import org.apache.spark.util.collection.Utils
  * node with a subquery in its own expressions (which the wrapper would hide from Spark's later
  * rules), and a LIMIT of rows the driver holds (taken without a job), are left as Spark planned
  * them. Over a small input the one task runs where it is collected, without a job
- * (LocalPartitionRun, up to `localBytes`). `enabled` and `localBytes` are read per plan and per
- * run (Spark confs, so a session can turn them off to compare).
+ * (LocalPartitionRun, up to `localBytes`, which the rule holds for its session: localBytes below).
+ * `enabled` is read per plan and `localBytes` per run (Spark confs, so a session can turn them
+ * off to compare).
  */
 final case class OnePartitionCollect(enabled: () => Boolean, localBytes: () => Long) extends Rule[SparkPlan] {
 
   override def apply(plan: SparkPlan): SparkPlan = plan match {
     case t: TakeOrderedAndProjectExec if enabled() && !t.expressions.exists(_.exists(_.isInstanceOf[PlanExpression[_]])) =>
-      OnePartitionTopKExec(t, localBytes)
+      OnePartitionTopKExec(t)
     // rows the driver holds (a local table, a command's result) are taken without any job
-    case l: CollectLimitExec if enabled() && l.limit > 0 && !local(l.child) => OnePartitionLimitExec(l, localBytes)
+    case l: CollectLimitExec if enabled() && l.limit > 0 && !local(l.child) => OnePartitionLimitExec(l)
     case other => other
   }
 
@@ -71,10 +72,9 @@ private[compat] object OnePartitionRows {
 
   /** The rows of `rdd`'s one partition, an RDD over `plan`'s rows (the caller copies reused
    * rows in its task): its task run where it is collected when `plan` reads a small input
-   * (LocalPartitionRun, at most `localBytes`), else in one job. */
-  def of(sc: SparkContext, plan: SparkPlan, localBytes: Long, rdd: RDD[InternalRow]): Array[InternalRow] =
-    Option.when(LocalPartitionRun.fits(sc, plan, localBytes))(LocalPartitionRun.rows(sc, rdd)).flatten
-      .getOrElse(inJob(sc, rdd))
+   * (LocalPartitionRun), else in one job. */
+  def of(sc: SparkContext, plan: SparkPlan, rdd: RDD[InternalRow]): Array[InternalRow] =
+    LocalPartitionRun.rows(plan, rdd).getOrElse(inJob(sc, rdd))
 
   private def inJob(sc: SparkContext, rdd: RDD[InternalRow]): Array[InternalRow] = {
     var rows = Array.empty[InternalRow]
@@ -142,16 +142,15 @@ sealed trait OnePartitionCollectExec extends UnaryExecNode {
 }
 
 /** `top`, collected over one partition without `RDD.takeOrdered` (OnePartitionCollect). */
-final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec, localBytes: () => Long)
-  extends OnePartitionCollectExec {
+final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends OnePartitionCollectExec {
 
   override def inner: SparkPlan = top
 
   override protected def around(plan: SparkPlan): OnePartitionCollectExec =
-    OnePartitionTopKExec(plan.asInstanceOf[TakeOrderedAndProjectExec], localBytes)
+    OnePartitionTopKExec(plan.asInstanceOf[TakeOrderedAndProjectExec])
 
   override protected def collectOne(partition: RDD[InternalRow]): Array[InternalRow] = {
-    val rows = OnePartitionRows.of(sparkContext, child, localBytes(), firstRows(partition))
+    val rows = OnePartitionRows.of(sparkContext, child, firstRows(partition))
     val kept = if (top.offset > 0) rows.drop(top.offset) else rows
     if (top.projectList == child.output) kept
     else {
@@ -171,17 +170,16 @@ final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec, localBytes
 }
 
 /** `limit`, collected over one partition without `SparkPlan.executeTake` (OnePartitionCollect). */
-final case class OnePartitionLimitExec(limit: CollectLimitExec, localBytes: () => Long)
-  extends OnePartitionCollectExec {
+final case class OnePartitionLimitExec(limit: CollectLimitExec) extends OnePartitionCollectExec {
 
   override def inner: SparkPlan = limit
 
   override protected def around(plan: SparkPlan): OnePartitionCollectExec =
-    OnePartitionLimitExec(plan.asInstanceOf[CollectLimitExec], localBytes)
+    OnePartitionLimitExec(plan.asInstanceOf[CollectLimitExec])
 
   override protected def collectOne(partition: RDD[InternalRow]): Array[InternalRow] = {
     val n = limit.limit // a local: the task's function ships no plan
-    val rows = OnePartitionRows.of(sparkContext, child, localBytes(), partition.mapPartitionsInternal(_.take(n).map(_.copy())))
+    val rows = OnePartitionRows.of(sparkContext, child, partition.mapPartitionsInternal(_.take(n).map(_.copy())))
     if (limit.offset > 0) rows.drop(limit.offset) else rows
   }
 }
