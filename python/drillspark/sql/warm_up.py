@@ -113,7 +113,10 @@ def run(
 
     done = 0
     folder: Path | None = None
-    quiet = lambda: not (busy() or stopped.is_set())  # noqa: E731 - no statement came
+
+    def quiet() -> bool:  # no statement came
+        return not (busy() or stopped.is_set())
+
     try:
         folder = Path(tempfile.mkdtemp(prefix="drillspark-warm-up-"))  # mode 0700
         write_files(folder)
