@@ -25,7 +25,10 @@ relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
 spark/plan_reuse.py); on Connect each run is planned afresh. An answer collected whole as
 Arrow (`to_arrow()`, Flight SQL's and the native protocol's small answers) is Spark's own Arrow
 stream served by the jar's `compat.ArrowCollect` (spark/arrow_collect.py: the same stream
-through a job function the closure cleaner skips); on Connect pyspark's own collect."""
+through a job function the closure cleaner skips); on Connect pyspark's own collect. A
+statement whose one task runs where it is collected (no job to cancel) is cancelled through
+`compat.LocalPartitionRun.cancel` by every path that cancels a job group or tag
+(spark/local_runs.py); on Connect nothing runs that way."""
 
 from __future__ import annotations
 
@@ -63,6 +66,7 @@ ALLOWED = {
         "stream = df.sparkSession._jvm.drillspark.server.PartitionStream",
         "here = stream.runsHere(df._jdf, elements)",
     ),
+    "spark/local_runs.py": ('jvm = getattr(spark, "_jvm", None)',),
     "spark/arrow_collect.py": (
         'jdf = getattr(df, "_jdf", None)',
         'jvm = getattr(df.sparkSession, "_jvm", None)',

@@ -6,8 +6,9 @@ rows, in the order, that the same statement answers in a job (`spark.drillspark.
 run's failure names the file and the row as a job's does; an answer as Arrow (`to_arrow()`, the
 native protocol's and Flight SQL's small answers) and an answer streamed from its task (their
 answers without a LIMIT) run no job either; sixteen runs of one kept statement at
-once each answer alone (each run is a copy of the plan). Real data: Drill's `cp` sample, TPC-H
-tables (../shared)."""
+once each answer alone (each run is a copy of the plan). A long run over a small file (nested
+FLATTENs) holds no job to cancel: the server's time limit and a cancel of its job tag stop it
+all the same. Real data: Drill's `cp` sample, TPC-H tables (../shared)."""
 
 from __future__ import annotations
 
@@ -181,3 +182,80 @@ def test_sixteen_runs_of_one_statement_at_once_each_answer_alone(spark):
         t.join()
     assert not failures, failures
     assert len(answers) == 80 and all(a == expected for a in answers)
+
+
+def _exploding_file(folder) -> str:
+    """A JSON file of 500 kB whose three nested FLATTENs make 432 million rows: a small input
+    and a long run (each record's 216,000 rows take milliseconds, so a cancel is seen soon)."""
+    path = folder / "explode.json"
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(2000):
+            f.write(json.dumps({"id": i, "a": list(range(i % 7, i % 7 + 60))}) + "\n")
+    return str(path)
+
+
+def _exploding(table: str) -> str:
+    return (
+        "SELECT x, y, z FROM (SELECT s2.x AS x, s2.y AS y, FLATTEN(s2.a) AS z FROM "
+        "(SELECT s1.x AS x, FLATTEN(s1.a) AS y, s1.a AS a FROM "
+        f"(SELECT FLATTEN(t.a) AS x, t.a AS a FROM {table} t) s1) s2) s3 "
+        "ORDER BY x + y + z DESC LIMIT 3"
+    )
+
+
+def test_a_long_run_here_stops_at_the_servers_time_limit(spark, tmp_path):
+    """A run where it is collected holds no Spark job for the server's cancel to cancel: the
+    time limit reaches it all the same (LocalPartitionRun.cancel), and the server answers the
+    next statement."""
+    from tests.server.helpers import Http
+
+    from drillspark.server import DrillServer, Limits
+
+    _exploding_file(tmp_path)
+    srv = DrillServer(spark, port=0, workspaces={"w": str(tmp_path)}, limits=Limits(max_seconds=3))
+    with srv:
+        http = Http(srv.url)
+        answer = http.query(_exploding("dfs.w.`explode.json`"))
+        assert answer["queryState"] == "CANCELED", answer
+        assert answer["errorMessage"] == (
+            "query exceeded the server's time limit of 3 s and was cancelled"
+        )
+        # it ran where it was collected: no job of its group
+        query_id = answer["queryId"]
+        assert spark.sparkContext.statusTracker().getJobIdsForGroup(query_id) == []
+        probe = http.query("SELECT id FROM dfs.w.`explode.json` ORDER BY id LIMIT 2")
+        assert probe["rows"] == [{"id": 0}, {"id": 1}]
+
+
+def test_a_long_run_here_stops_when_its_job_tag_is_cancelled(spark, tmp_path):
+    """The Python API's Ctrl-C cancels its statement's job tag: a run here under that tag stops
+    at its next input row and fails as a cancelled job, naming why."""
+    from drillspark.spark import local_runs
+
+    sql = _exploding(f"dfs.`{_exploding_file(tmp_path)}`")
+    sc = spark.sparkContext
+    box: dict = {}
+
+    def work() -> None:
+        sc.setJobGroup("local-run-tag-group", "a run here under a tag")
+        sc.addJobTag("local-run-tag")
+        try:
+            box["rows"] = drillspark.sql(sql).df.collect()
+        except Exception as e:  # noqa: BLE001 - handed to the test
+            box["error"] = e
+        finally:
+            sc.removeJobTag("local-run-tag")
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(3)
+    assert worker.is_alive(), box  # still running: 432 million rows
+    local_runs.cancel(spark, "other-tag", "not this one")
+    worker.join(2)
+    assert worker.is_alive(), box
+    local_runs.cancel(spark, "local-run-tag", "cancelled by the test")
+    worker.join(60)
+    assert not worker.is_alive()
+    assert "rows" not in box
+    assert "Job cancelled (run where it is collected): cancelled by the test" in str(box["error"])
+    assert sc.statusTracker().getJobIdsForGroup("local-run-tag-group") == []  # ran here

@@ -27,7 +27,7 @@ from drillspark.plan.row_bounds import catalog_sources_only, most_records
 from drillspark.server import responses, values
 from drillspark.server.auth import log_text
 from drillspark.server.partition_stream import stream_rows
-from drillspark.spark import plan_reuse
+from drillspark.spark import local_runs, plan_reuse
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
 
@@ -359,6 +359,7 @@ class QueryManager:
                     self.spark.sparkContext.cancelJobGroup(q.id)
                 except Exception:  # the context is stopping; the query ends with it
                     return
+                local_runs.cancel(self.spark, q.id, self._cancel_message(q))
                 if q.done.wait(1.0):
                     return
 

@@ -1,10 +1,11 @@
 package org.apache.spark.sql.drillspark.compat
 
+import java.util.concurrent.{ConcurrentHashMap, ExecutionException, Executors, FutureTask, TimeUnit, TimeoutException}
 import java.util.concurrent.atomic.AtomicLong
 
 import scala.reflect.ClassTag
 
-import org.apache.spark.{NarrowDependency, Partition, SparkContext, SparkEnv, SparkException, TaskContext, TaskContextImpl}
+import org.apache.spark.{NarrowDependency, Partition, SparkContext, SparkEnv, SparkException, TaskContext, TaskContextImpl, TaskKilledException}
 import org.apache.spark.memory.TaskMemoryManager
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.DataFrame
@@ -17,7 +18,7 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.util.{AccumulatorContext, AccumulatorV2, Utils}
 
 /**
- * A small statement's one task run in the thread that collects it, without a Spark job (#37).
+ * A small statement's one task run for the thread that collects it, without a Spark job (#37).
  *
  * A BI chart over a file of a few hundred records is one task of a few milliseconds' work; the
  * job around it cost more: the DAG scheduler's events, the task set's bookkeeping, the result's
@@ -32,12 +33,31 @@ import org.apache.spark.util.{AccumulatorContext, AccumulatorV2, Utils}
  * it shares no state with the plan (a kept reader factory keeps its reader, an operator its
  * sorter: tasks never share them, each reads its own copy). Its metrics are merged and posted as
  * a task's are, so Spark's UI and the server's profiles show them for the statement's SQL
- * execution. Cancel: such a run is milliseconds.
+ * execution. A run holds no job for `SparkContext.cancelJobGroup` or `cancelJobsWithTag` to
+ * cancel, so those who cancel call `cancel` too (a small input can still make a long run: a
+ * FLATTEN of a FLATTEN).
  */
 object LocalPartitionRun {
 
   /** Attempt ids of the runs here: negative, so never those of Spark's tasks. */
   private val attempts = new AtomicLong(0L)
+
+  /** The runs in progress, each with its job group and job tags. */
+  private val running = new ConcurrentHashMap[TaskContextImpl, Set[String]]()
+
+  /** Marks the runs of the job group or job tag `key` killed for `reason`: each stops at its
+   * next input row, as a cancelled task does (Spark's InterruptibleIterator), and fails as a
+   * cancelled job. How many it marked. */
+  def cancel(key: String, reason: String): Int = {
+    var marked = 0
+    running.forEach { (context, keys) =>
+      if (keys.contains(key)) {
+        context.markInterrupted(reason)
+        marked += 1
+      }
+    }
+    marked
+  }
 
   private val Refused = Seq("Exchange", "QueryStage", "Adaptive", "Union", "Python", "Pandas", "Subquery")
 
@@ -98,8 +118,11 @@ object LocalPartitionRun {
     case _ => false
   }
 
-  /** `f` of the one partition of `rdd` (one that `runsHere`), run in this thread as its task
-   * would run (above). */
+  /** `f` of the one partition of `rdd` (one that `runsHere`), run as its task would run
+   * (above), in a thread of this object's while the calling thread waits: a cancel (`cancel`)
+   * ends the wait at once, as a cancelled job's does, while the task stops at its next check (a
+   * columnar scan checks once per batch, so a run that makes many rows of few input rows would
+   * otherwise hold its caller until it ends). */
   def run[T, U](rdd: RDD[T])(f: (TaskContext, Iterator[T]) => U): U = {
     val sc = rdd.sparkContext
     val env = SparkEnv.get
@@ -113,26 +136,75 @@ object LocalPartitionRun {
     val context = new TaskContextImpl(stageId = -1, stageAttemptNumber = 0, partitionId = 0, taskAttemptId = attempt,
       attemptNumber = 0, numPartitions = 1, taskMemoryManager = memory,
       localProperties = Utils.cloneProperties(sc.getLocalProperties), metricsSystem = env.metricsSystem)
-    env.blockManager.registerTask(attempt) // a broadcast's value is read under the task's lock
-    TaskContext.setTaskContext(context) // read back under it: the copy's metrics are the task's
-    try {
-      val (task, partition) = serializer.deserialize[(RDD[T], Partition)](shipped,
-        Utils.getContextOrSparkClassLoader)
-      val out = f(context, task.iterator(partition, context))
-      context.markTaskCompleted(None)
-      out
-    } catch {
+    val tags = Option(sc.getLocalProperty(SparkContext.SPARK_JOB_TAGS)).toSeq
+      .flatMap(_.split(SparkContext.SPARK_JOB_TAGS_SEP)).filter(_.nonEmpty)
+    running.put(context, (tags ++ Option(sc.getLocalProperty(SparkContext.SPARK_JOB_GROUP_ID))).toSet)
+    val loader = Thread.currentThread.getContextClassLoader // the session's jars
+    val task = new FutureTask[U](() => {
+      Thread.currentThread.setContextClassLoader(loader)
+      env.blockManager.registerTask(attempt) // a broadcast's value is read under the task's lock
+      TaskContext.setTaskContext(context) // read back under it: the copy's metrics are the task's
+      try {
+        val (copy, partition) = serializer.deserialize[(RDD[T], Partition)](shipped,
+          Utils.getContextOrSparkClassLoader)
+        val out = f(context, copy.iterator(partition, context))
+        context.markTaskCompleted(None)
+        out
+      } catch {
+        case e: Throwable =>
+          Utils.tryLogNonFatalError(context.markTaskFailed(e))
+          Utils.tryLogNonFatalError(context.markTaskCompleted(Some(e)))
+          throw e
+      } finally {
+        running.remove(context)
+        memory.cleanUpAllAllocatedMemory()
+        env.blockManager.releaseAllLocksForTask(attempt)
+        TaskContext.unset()
+        Utils.tryLogNonFatalError(report(sc, context))
+      }
+    })
+    try threads.execute(task) catch {
       case e: Throwable =>
-        Utils.tryLogNonFatalError(context.markTaskFailed(e))
-        Utils.tryLogNonFatalError(context.markTaskCompleted(Some(e)))
-        throw new SparkException(s"Job aborted due to stage failure: Task 0 failed (run where it is collected): " +
-          Utils.exceptionString(e), e)
-    } finally {
-      memory.cleanUpAllAllocatedMemory()
-      env.blockManager.releaseAllLocksForTask(attempt)
-      TaskContext.unset()
-      Utils.tryLogNonFatalError(report(sc, context))
+        running.remove(context)
+        throw e
     }
+    waitFor(task, context)
+  }
+
+  private val threadIds = new AtomicLong(0L)
+
+  /** The threads runs' tasks run in: daemons (a cancelled run still computing holds no exit). */
+  private val threads = Executors.newCachedThreadPool { (r: Runnable) =>
+    val t = new Thread(r, s"drillspark-local-run-${threadIds.incrementAndGet()}")
+    t.setDaemon(true)
+    t
+  }
+
+  private def cancelled(reason: String, cause: Throwable = null): SparkException =
+    new SparkException(s"Job cancelled (run where it is collected): $reason", cause)
+
+  /** `task`'s answer, or its failure as a job's; a cancel of its `context` ends the wait and
+   * interrupts the task's thread (as Spark's `interruptOnCancel`), which stops at its next check. */
+  private def waitFor[U](task: FutureTask[U], context: TaskContextImpl): U = {
+    var out: Option[U] = None
+    while (out.isEmpty) {
+      context.getKillReason() match {
+        case Some(reason) =>
+          task.cancel(true)
+          throw cancelled(reason)
+        case None =>
+          try out = Some(task.get(50, TimeUnit.MILLISECONDS)) catch {
+            case _: TimeoutException => // not done: look for a cancel again
+            case e: ExecutionException => e.getCause match {
+              case k: TaskKilledException => throw cancelled(k.reason, k)
+              case c => throw new SparkException(
+                "Job aborted due to stage failure: Task 0 failed (run where it is collected): " +
+                  Utils.exceptionString(c), c)
+            }
+          }
+      }
+    }
+    out.get
   }
 
   /** The run's accumulator updates, as the DAG scheduler takes a task's: merged into the
@@ -141,12 +213,12 @@ object LocalPartitionRun {
   private def report(sc: SparkContext, context: TaskContextImpl): Unit = {
     val updates = context.taskMetrics.withExternalAccums(_.toList).filterNot(_.isZero)
     updates.foreach(u => AccumulatorContext.get(u.id).foreach(_.asInstanceOf[AccumulatorV2[Any, Any]].merge(u.asInstanceOf[AccumulatorV2[Any, Any]])))
-    val execution = sc.getLocalProperty(SQLExecution.EXECUTION_ID_KEY)
+    val execution = context.getLocalProperty(SQLExecution.EXECUTION_ID_KEY)
     if (execution != null) {
       val metrics = updates.collect { case m: SQLMetric => (m.id, m.value) }
       if (metrics.nonEmpty) SQLMetrics.postDriverMetricsUpdatedByValue(sc, execution, metrics)
       // no job names the execution: the server's profiles find it by the statement's job group
-      SqlExecutions.ranWithoutJob(sc.getLocalProperty(SparkContext.SPARK_JOB_GROUP_ID), execution.toLong)
+      SqlExecutions.ranWithoutJob(context.getLocalProperty(SparkContext.SPARK_JOB_GROUP_ID), execution.toLong)
     }
   }
 }
