@@ -1,8 +1,8 @@
 """Cancelling a statement whose one task runs where it is collected (the jar's
 `compat.LocalPartitionRun`, #37): such a run holds no Spark job, so `cancelJobGroup` and
-`cancelJobsWithTag` do not reach it. Whoever cancels a job group or tag calls `cancel` too;
-the run then stops at its next input row, as a cancelled task does. On Spark Connect (no JVM
-here) nothing runs that way."""
+`cancelJobsWithTag` do not reach it. Whoever cancels a job group or tag calls `cancel` too:
+the statement then fails at once, as a cancelled job does, and its task stops at its next
+check, as a cancelled task does. On Spark Connect (no JVM here) nothing runs that way."""
 
 from __future__ import annotations
 

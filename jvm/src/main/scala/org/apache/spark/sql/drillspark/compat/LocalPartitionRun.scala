@@ -45,9 +45,9 @@ object LocalPartitionRun {
   /** The runs in progress, each with its job group and job tags. */
   private val running = new ConcurrentHashMap[TaskContextImpl, Set[String]]()
 
-  /** Marks the runs of the job group or job tag `key` killed for `reason`: each stops at its
-   * next input row, as a cancelled task does (Spark's InterruptibleIterator), and fails as a
-   * cancelled job. How many it marked. */
+  /** Marks the runs of the job group or job tag `key` killed for `reason`: each one's caller
+   * fails at once, as a cancelled job's does, and its task stops at its next check, as a
+   * cancelled task does (`run`). How many it marked. */
   def cancel(key: String, reason: String): Int = {
     var marked = 0
     running.forEach { (context, keys) =>
