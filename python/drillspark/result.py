@@ -173,12 +173,11 @@ def _interruptible(spark: SparkSession, work: Callable[[], T]) -> T:
         # again until the action has stopped: a cancel cancels only the jobs running then,
         # and an action may start its next job a moment later (a busy machine's gap between
         # a query's jobs), which would run on unseen
-        from drillspark.spark import local_runs  # a run without a job (#37)
+        from drillspark.spark import cancel_jobs
 
         while not done.is_set():
             with contextlib.suppress(Exception):  # nothing left to cancel, or no session
-                context.cancelJobsWithTag(tag)
-            local_runs.cancel(spark, tag, "interrupted (Ctrl-C)")
+                cancel_jobs.tag(spark, tag, "interrupted (Ctrl-C)")
             done.wait(0.5)
 
     worker = InheritableThread(target, session=spark)

@@ -28,7 +28,7 @@ stream served by the jar's `compat.ArrowCollect` (spark/arrow_collect.py: the sa
 through a job function the closure cleaner skips); on Connect pyspark's own collect. A
 statement whose one task runs where it is collected (no job to cancel) is cancelled through
 `compat.LocalPartitionRun.cancel` by every path that cancels a job group or tag
-(spark/local_runs.py); on Connect nothing runs that way."""
+(spark/cancel_jobs.py); on Connect nothing runs that way."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ ALLOWED = {
         "stream = df.sparkSession._jvm.drillspark.server.PartitionStream",
         "here = stream.runsHere(df._jdf, elements)",
     ),
-    "spark/local_runs.py": ('jvm = getattr(spark, "_jvm", None)',),
+    "spark/cancel_jobs.py": ('jvm = getattr(spark, "_jvm", None)',),
     "spark/arrow_collect.py": (
         'jdf = getattr(df, "_jdf", None)',
         'jvm = getattr(df.sparkSession, "_jvm", None)',

@@ -230,7 +230,7 @@ def test_a_long_run_here_stops_at_the_servers_time_limit(spark, tmp_path):
 def test_a_long_run_here_stops_when_its_job_tag_is_cancelled(spark, tmp_path):
     """The Python API's Ctrl-C cancels its statement's job tag: a run here under that tag stops
     at its next input row and fails as a cancelled job, naming why."""
-    from drillspark.spark import local_runs
+    from drillspark.spark import cancel_jobs
 
     sql = _exploding(f"dfs.`{_exploding_file(tmp_path)}`")
     sc = spark.sparkContext
@@ -250,10 +250,10 @@ def test_a_long_run_here_stops_when_its_job_tag_is_cancelled(spark, tmp_path):
     worker.start()
     worker.join(3)
     assert worker.is_alive(), box  # still running: 432 million rows
-    local_runs.cancel(spark, "other-tag", "not this one")
+    cancel_jobs.tag(spark, "other-tag", "not this one")
     worker.join(2)
     assert worker.is_alive(), box
-    local_runs.cancel(spark, "local-run-tag", "cancelled by the test")
+    cancel_jobs.tag(spark, "local-run-tag", "cancelled by the test")
     worker.join(60)
     assert not worker.is_alive()
     assert "rows" not in box

@@ -27,7 +27,7 @@ from drillspark.plan.row_bounds import catalog_sources_only, most_records
 from drillspark.server import responses, values
 from drillspark.server.auth import log_text
 from drillspark.server.partition_stream import stream_rows
-from drillspark.spark import local_runs, plan_reuse
+from drillspark.spark import cancel_jobs, plan_reuse
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
 
@@ -356,10 +356,9 @@ class QueryManager:
         def keep_cancelling() -> None:
             while q.running and not q.done.wait(0.0):
                 try:
-                    self.spark.sparkContext.cancelJobGroup(q.id)
+                    cancel_jobs.group(self.spark, q.id, self._cancel_message(q))
                 except Exception:  # the context is stopping; the query ends with it
                     return
-                local_runs.cancel(self.spark, q.id, self._cancel_message(q))
                 if q.done.wait(1.0):
                     return
 
@@ -511,7 +510,7 @@ class QueryManager:
 
         def abandon() -> None:
             try:
-                sc.cancelJobGroup(q.id)
+                cancel_jobs.group(self.spark, q.id, "the client closed the connection")
                 getattr(rows, "close", lambda: None)()
             except Exception:  # best effort: the client is gone
                 pass
@@ -683,7 +682,7 @@ class QueryManager:
             close = getattr(rows, "close", None)
             if close is not None and state != "COMPLETED":
                 try:
-                    self.spark.sparkContext.cancelJobGroup(q.id)
+                    cancel_jobs.group(self.spark, q.id, error or "the query ended")
                     close()
                 except Exception:  # closing after a failure is best effort
                     pass

@@ -126,17 +126,11 @@ def _interrupt(start_spark: Callable[[], Any], tag: str, done: threading.Event) 
     def cancel() -> None:
         with contextlib.suppress(Exception):  # the session is gone
             spark = start_spark()
-            try:
-                context = spark.sparkContext
-                stop = context.cancelJobsWithTag
-            except Exception:  # noqa: BLE001 - Spark Connect: the server interrupts the tag
-                stop = spark.interruptTag
-            from drillspark.spark import local_runs  # a run without a job (#37)
+            from drillspark.spark import cancel_jobs
 
             while not done.is_set():
                 with contextlib.suppress(Exception):  # nothing to cancel
-                    stop(tag)
-                local_runs.cancel(spark, tag, "interrupted (Ctrl-C)")
+                    cancel_jobs.tag(spark, tag, "interrupted (Ctrl-C)")
                 done.wait(0.5)
 
     t = threading.Thread(target=cancel, daemon=True)

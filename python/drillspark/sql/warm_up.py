@@ -203,6 +203,8 @@ class WarmUp:
         self._stopped.set()
         if spark is None or self._thread is None or not self._thread.is_alive():
             return
+        from drillspark.spark import cancel_jobs
+
         with contextlib.suppress(Exception):
-            spark.sparkContext.cancelJobGroup(JOB_GROUP)
+            cancel_jobs.group(spark, JOB_GROUP, "a statement came")
         self._thread.join(timeout)

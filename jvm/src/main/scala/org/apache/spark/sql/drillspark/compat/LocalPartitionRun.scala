@@ -1,6 +1,6 @@
 package org.apache.spark.sql.drillspark.compat
 
-import java.util.concurrent.{ConcurrentHashMap, ExecutionException, Executors, FutureTask, TimeUnit, TimeoutException}
+import java.util.concurrent.{CancellationException, ConcurrentHashMap, ExecutionException, Executors, FutureTask}
 import java.util.concurrent.atomic.AtomicLong
 
 import scala.reflect.ClassTag
@@ -42,22 +42,20 @@ object LocalPartitionRun {
   /** Attempt ids of the runs here: negative, so never those of Spark's tasks. */
   private val attempts = new AtomicLong(0L)
 
-  /** The runs in progress, each with its job group and job tags. */
-  private val running = new ConcurrentHashMap[TaskContextImpl, Set[String]]()
+  /** The runs in progress: each one's task, with its context, job group and job tags. */
+  private val running = new ConcurrentHashMap[FutureTask[_], (TaskContextImpl, Set[String])]()
 
-  /** Marks the runs of the job group or job tag `key` killed for `reason`: each one's caller
-   * fails at once, as a cancelled job's does, and its task stops at its next check, as a
-   * cancelled task does (`run`). How many it marked. */
-  def cancel(key: String, reason: String): Int = {
-    var marked = 0
-    running.forEach { (context, keys) =>
+  /** Cancels the runs of the job group or job tag `key` for `reason`: each one's caller fails at
+   * once, as a cancelled job's does, and its task stops at its next check, as a cancelled task
+   * does (its thread interrupted, as Spark's `interruptOnCancel`). */
+  def cancel(key: String, reason: String): Unit =
+    running.forEach { (task, entry) =>
+      val (context, keys) = entry
       if (keys.contains(key)) {
         context.markInterrupted(reason)
-        marked += 1
+        task.cancel(true)
       }
     }
-    marked
-  }
 
   private val Refused = Seq("Exchange", "QueryStage", "Adaptive", "Union", "Python", "Pandas", "Subquery")
 
@@ -138,7 +136,7 @@ object LocalPartitionRun {
       localProperties = Utils.cloneProperties(sc.getLocalProperties), metricsSystem = env.metricsSystem)
     val tags = Option(sc.getLocalProperty(SparkContext.SPARK_JOB_TAGS)).toSeq
       .flatMap(_.split(SparkContext.SPARK_JOB_TAGS_SEP)).filter(_.nonEmpty)
-    running.put(context, (tags ++ Option(sc.getLocalProperty(SparkContext.SPARK_JOB_GROUP_ID))).toSet)
+    val keys = (tags ++ Option(sc.getLocalProperty(SparkContext.SPARK_JOB_GROUP_ID))).toSet
     val loader = Thread.currentThread.getContextClassLoader // the session's jars
     val task = new FutureTask[U](() => {
       Thread.currentThread.setContextClassLoader(loader)
@@ -156,19 +154,25 @@ object LocalPartitionRun {
           Utils.tryLogNonFatalError(context.markTaskCompleted(Some(e)))
           throw e
       } finally {
-        running.remove(context)
         memory.cleanUpAllAllocatedMemory()
         env.blockManager.releaseAllLocksForTask(attempt)
         TaskContext.unset()
         Utils.tryLogNonFatalError(report(sc, context))
       }
     })
-    try threads.execute(task) catch {
-      case e: Throwable =>
-        running.remove(context)
-        throw e
-    }
-    waitFor(task, context)
+    running.put(task, (context, keys))
+    try {
+      threads.execute(task)
+      task.get()
+    } catch {
+      case _: CancellationException => throw cancelled(context.getKillReason().getOrElse("cancelled"))
+      case e: ExecutionException => e.getCause match {
+        case k: TaskKilledException => throw cancelled(k.reason, k)
+        case c => throw new SparkException(
+          "Job aborted due to stage failure: Task 0 failed (run where it is collected): " +
+            Utils.exceptionString(c), c)
+      }
+    } finally running.remove(task)
   }
 
   private val threadIds = new AtomicLong(0L)
@@ -182,30 +186,6 @@ object LocalPartitionRun {
 
   private def cancelled(reason: String, cause: Throwable = null): SparkException =
     new SparkException(s"Job cancelled (run where it is collected): $reason", cause)
-
-  /** `task`'s answer, or its failure as a job's; a cancel of its `context` ends the wait and
-   * interrupts the task's thread (as Spark's `interruptOnCancel`), which stops at its next check. */
-  private def waitFor[U](task: FutureTask[U], context: TaskContextImpl): U = {
-    var out: Option[U] = None
-    while (out.isEmpty) {
-      context.getKillReason() match {
-        case Some(reason) =>
-          task.cancel(true)
-          throw cancelled(reason)
-        case None =>
-          try out = Some(task.get(50, TimeUnit.MILLISECONDS)) catch {
-            case _: TimeoutException => // not done: look for a cancel again
-            case e: ExecutionException => e.getCause match {
-              case k: TaskKilledException => throw cancelled(k.reason, k)
-              case c => throw new SparkException(
-                "Job aborted due to stage failure: Task 0 failed (run where it is collected): " +
-                  Utils.exceptionString(c), c)
-            }
-          }
-      }
-    }
-    out.get
-  }
 
   /** The run's accumulator updates, as the DAG scheduler takes a task's: merged into the
    * originals, and the SQL metrics posted for the statement's SQL execution (Spark's UI and the
