@@ -225,3 +225,44 @@ def test_several_flattens_in_drills_order(spark, shared):
         f"drill_flatten(d.lst_lst) lst from dfs.`{data}` d"
     )
     assert rows(spark.sql(q)) == want and len(want) == 100
+
+
+# Spark's generated loop of a Generate hands on a record's rows only once all are made: FLATTENs
+# nested in one stage, or one carrying an array on, buffered the product of their arrays (three
+# over one record of 3,000 elements ran the driver out of memory). Those run row by row
+# (compat/StreamingGenerates.scala); a FLATTEN carrying only scalars keeps its generated code.
+STREAMING = "StreamingGenerate Generate explode("
+
+
+@pytest.mark.parametrize(
+    ("query", "streaming"),
+    [
+        ("select id, drill_flatten(a) x from v", 0),
+        ("select a, drill_flatten(a) x from v", 1),
+        ("select s, drill_flatten(s.b) x from v", 1),
+        ("select drill_flatten(x) y from (select drill_flatten(m) x from v)", 1),
+        ("select x, drill_flatten(a) y from (select drill_flatten(a) x, a from v)", 1),
+        # the first carries the struct on; the second's input rows are then each one element's
+        ("select id, drill_flatten(a) x, drill_flatten(s.b) y from v", 1),
+    ],
+)
+def test_flattens_that_would_buffer_their_products_run_row_by_row(spark, query, streaming):
+    spark.sql(
+        "select 1 id, array(1, 2) a, named_struct('b', array(3)) s, array(array(4, 5)) m"
+    ).createOrReplaceTempView("v")
+    physical = explain(spark, query, "Physical Plan")
+    assert physical.count(STREAMING) == streaming, physical
+    generated = re.findall(r"\*\(\d+\) Generate explode\(", physical)
+    assert len(generated) == physical.count("Generate explode(") - streaming
+
+
+def test_nested_flattens_over_one_large_array_give_every_row(spark):
+    n = 2000  # 4 million rows from one record, in the order of their sum
+    q = (
+        "select x, y from (select x, drill_flatten(a) y from "
+        f"(select drill_flatten(a) x, a from (select sequence(0, {n - 1}) a))) "
+        f"order by x * {n} + y desc limit 3"
+    )
+    assert STREAMING in explain(spark, q, "Physical Plan")
+    assert rows(spark.sql(q)) == [[n - 1, n - 1], [n - 1, n - 2], [n - 1, n - 3]]
+    assert spark.sql(q.replace(" order by", " --")).count() == n * n

@@ -49,6 +49,7 @@ CONFS = (
     "spark.drillspark.singlePassMinBytes",
     "spark.drillspark.singlePartitionScans",
     "spark.drillspark.smallSorts",
+    "spark.drillspark.streamingGenerates",
     "spark.drillspark.buildSideFirst",
     "spark.drillspark.scanStatistics",
     "spark.drillspark.flatten.strict",

@@ -5,7 +5,7 @@ import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNestedLoops, OnePartitionCollect,
-  SinglePartitionScans, SmallSorts}
+  SinglePartitionScans, SmallSorts, StreamingGenerates}
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -69,6 +69,12 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     extensions.injectColumnar { _ =>
       OnePartitionCollect.hook(() => DrillConf.flag(DrillConf.OnePartitionCollect, default = true),
         () => DrillConf.long(DrillConf.LocalCollectBytes, default = DrillConf.LocalCollectBytesDefault))
+    }
+    // physical plan, before Spark fuses operators into generated code: a FLATTEN whose generated
+    // loop would buffer rows that grow with its array (FLATTENs nested in one stage, or one
+    // carrying an array on) runs row by row; the columnar hook, as it runs on every plan
+    extensions.injectColumnar { _ =>
+      StreamingGenerates.hook(() => DrillConf.flag(DrillConf.StreamingGenerates, default = true))
     }
     // AQE's stage preparation: an ORDER BY over an input the run stages show is small (an
     // aggregate's groups) sorts in one partition, without the range exchange's sampling job

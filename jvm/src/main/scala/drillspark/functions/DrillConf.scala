@@ -30,6 +30,10 @@ object DrillConf {
    * closure cleaner skips (compat's OnePartitionCollect; default true: docs/scan.md). */
   val OnePartitionCollect = "spark.drillspark.onePartitionCollect"
 
+  /** A FLATTEN whose generated loop would buffer rows that grow with its array runs row by row
+   * (compat's StreamingGenerates; default true: docs/functions.md). */
+  val StreamingGenerates = "spark.drillspark.streamingGenerates"
+
   /** Such a statement over a small input of this extension's files (at most this many bytes;
    * 0 turns it off) runs its one task in the collecting thread on a local master, without a
    * Spark job (compat's LocalPartitionRun; docs/scan.md). */
