@@ -65,6 +65,7 @@ ALLOWED = {
         "elements = df._jdf.toArrowBatchRdd()",
         "stream = df.sparkSession._jvm.drillspark.server.PartitionStream",
         "here = stream.runsHere(df._jdf, elements)",
+        "df._jdf, elements, partition, host, port, bytearray(secret), here",
     ),
     "spark/cancel_jobs.py": ('jvm = getattr(spark, "_jvm", None)',),
     "spark/arrow_collect.py": (

@@ -1,20 +1,23 @@
 """A small statement's one task run where it is collected, without a Spark job
 (compat/LocalPartitionRun, #37): a chart's ORDER BY ... LIMIT or a tool's LIMIT probe over a
 small file of this extension's formats (JSON, text, Parquet) runs no Spark job, and answers the
-rows, in the order, that the same statement answers in a job (`spark.drillspark.localCollectBytes`
-0) and that the file itself holds; an input over the limit, or the switch off, runs its job. A
-run's failure names the file and the row as a job's does; an answer as Arrow (`to_arrow()`, the
-native protocol's and Flight SQL's small answers) and an answer streamed from its task (their
-answers without a LIMIT) run no job either; sixteen runs of one kept statement at
-once each answer alone (each run is a copy of the plan). A long run over a small file (nested
-FLATTENs) holds no job to cancel: the server's time limit and a cancel of its job tag stop it
-all the same. Real data: Drill's `cp` sample, TPC-H tables (../shared)."""
+rows, in the order, that the same statement answers in a job
+(`spark.drillspark.localCollectBytes` 0) and that the file itself holds; an input over the
+limit, or the switch off, runs its job. A run's failure names the file and the row as a job's
+does; an answer as Arrow (`to_arrow()`, the native protocol's and Flight SQL's small answers)
+and an answer streamed from its task (their answers without a LIMIT) run no job either; a run's
+projections and orderings are interpreted (a new shape compiles fewer classes than with
+`localCollectInterpreted` off); sixteen runs of one kept statement at once each answer alone
+(each run is a copy of the plan). A long run over a small file (nested FLATTENs) holds no job
+to cancel: the server's time limit and a cancel of its job tag stop it all the same. Real data:
+Drill's `cp` sample, TPC-H tables (../shared)."""
 
 from __future__ import annotations
 
 import json
 import threading
 from collections import Counter
+from decimal import Decimal
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -138,6 +141,49 @@ def test_a_streamed_answer_runs_no_job(spark):
     counts = Counter(e["position_title"] for e in _employees())
     titles, n = here.column("position_title").to_pylist(), here.column("n").to_pylist()
     assert dict(zip(titles, n, strict=True)) == counts
+
+
+def _compiled(spark) -> int:
+    """The classes Spark's code generator has compiled in this JVM (a source it compiled before
+    is taken from its cache and not counted)."""
+    return spark._jvm.org.apache.spark.metrics.source.CodegenMetrics.METRIC_COMPILATION_TIME().getCount()
+
+
+def test_a_run_here_builds_its_tasks_objects_interpreted(spark):
+    # a chart's hash aggregate builds its key and buffer projections in every task, the top
+    # rows' ordering is built where they are ordered: generated code for each new shape, which
+    # takes longer to build than a small input's rows take through it. Run here, they are
+    # interpreted (spark.drillspark.localCollectInterpreted): a chart of a shape this JVM never
+    # ran compiles fewer classes than one with the switch off, with the same answer
+    def chart(scale: int, interpreted: str) -> tuple[int, list[tuple]]:
+        # DECIMAL(22 + scale, scale): a shape no other statement of this session has
+        g = f"CAST(store_id AS DECIMAL({22 + scale}, {scale}))"
+        sql = (
+            f"SELECT {g} AS g, SUM(CAST(salary AS DECIMAL({26 + scale}, {scale + 1}))) AS t "
+            f"FROM cp.`employee.json` GROUP BY {g} ORDER BY g DESC LIMIT 3"
+        )
+        spark.conf.set("spark.drillspark.localCollectInterpreted", interpreted)
+        try:
+            before = _compiled(spark)
+            jobs, rows = _jobs(
+                spark,
+                f"local-run-objects-{interpreted}",
+                lambda: [(int(r.g), r.t) for r in drillspark.sql(sql).collect()],
+            )
+            assert jobs == 0
+            return _compiled(spark) - before, rows
+        finally:
+            spark.conf.unset("spark.drillspark.localCollectInterpreted")
+
+    totals: Counter = Counter()
+    for e in _employees():
+        totals[e["store_id"]] += Decimal(str(e["salary"]))
+    expected = [(k, totals[k]) for k in sorted(totals, reverse=True)[:3]]
+    interpreted = [chart(scale, "true") for scale in (7, 9)]
+    generated = [chart(scale, "false") for scale in (8, 10)]
+    for _, rows in interpreted + generated:
+        assert rows == expected
+    assert max(n for n, _ in interpreted) < min(n for n, _ in generated)
 
 
 def test_an_input_over_the_limit_runs_its_job(spark):

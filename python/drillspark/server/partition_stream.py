@@ -202,7 +202,9 @@ def _arrow_sender(
     runs that task in the job's thread, without a Spark job (the jar's LocalPartitionRun)."""
     stream = df.sparkSession._jvm.drillspark.server.PartitionStream
     here = stream.runsHere(df._jdf, elements)
-    return lambda partition: stream.run(elements, partition, host, port, bytearray(secret), here)
+    return lambda partition: stream.run(
+        df._jdf, elements, partition, host, port, bytearray(secret), here
+    )
 
 
 def stream_elements(

@@ -68,7 +68,8 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     // columnar-rule hook, as it runs on every plan (the post-planner rules under AQE only)
     extensions.injectColumnar { _ =>
       OnePartitionCollect.hook(() => DrillConf.flag(DrillConf.OnePartitionCollect, default = true),
-        () => DrillConf.long(DrillConf.LocalCollectBytes, default = DrillConf.LocalCollectBytesDefault))
+        () => DrillConf.long(DrillConf.LocalCollectBytes, default = DrillConf.LocalCollectBytesDefault),
+        () => DrillConf.flag(DrillConf.LocalCollectInterpreted, default = true))
     }
     // physical plan, before Spark fuses operators into generated code: a FLATTEN whose generated
     // loop would buffer rows that grow with its array (FLATTENs nested in one stage, or one

@@ -40,6 +40,11 @@ object DrillConf {
   val LocalCollectBytes = "spark.drillspark.localCollectBytes"
   val LocalCollectBytesDefault: Long = 1L << 20
 
+  /** Such a run builds its task's projections, orderings and predicates interpreted, not as
+   * generated code (default true: building their code costs more than a small input's rows;
+   * compat's LocalPartitionRun, docs/scan.md). */
+  val LocalCollectInterpreted = "spark.drillspark.localCollectInterpreted"
+
   /** Of a shuffled join's inputs, the one likely small runs first, so AQE can broadcast it before
    * the other is shuffled (compat's BuildSideFirst; default true: docs/scan.md). */
   val BuildSideFirst = "spark.drillspark.buildSideFirst"

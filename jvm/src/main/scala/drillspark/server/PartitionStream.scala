@@ -30,11 +30,12 @@ object PartitionStream {
    * GROUP BY without a LIMIT over a small file). */
   def runsHere(df: DataFrame, rdd: RDD[Array[Byte]]): Boolean = LocalPartitionRun.runsHere(df, rdd)
 
-  /** Runs the job of `rdd`'s partition `partition`, whose task sends it to `host`:`port` (or
-   * that task in this thread, `here`: see runsHere); returns when it ends, or throws its
-   * failure. */
-  def run(rdd: RDD[Array[Byte]], partition: Int, host: String, port: Int, secret: Array[Byte], here: Boolean): Unit =
-    if (here) LocalPartitionRun.run(rdd)(new PieceSender(host, port, secret))
+  /** Runs the job of `rdd`'s partition `partition` (`rdd`: `df`'s Arrow batches), whose task
+   * sends it to `host`:`port` (or that task in this thread, `here`: see runsHere); returns when
+   * it ends, or throws its failure. */
+  def run(df: DataFrame, rdd: RDD[Array[Byte]], partition: Int, host: String, port: Int, secret: Array[Byte],
+          here: Boolean): Unit =
+    if (here) LocalPartitionRun.run(df, rdd)(new PieceSender(host, port, secret))
     else rdd.sparkContext.runJob(rdd, new PieceSender(host, port, secret), Seq(partition), (_: Int, _: Unit) => ())
 }
 

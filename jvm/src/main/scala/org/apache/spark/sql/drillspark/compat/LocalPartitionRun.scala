@@ -9,12 +9,13 @@ import org.apache.spark.{NarrowDependency, Partition, SparkContext, SparkEnv, Sp
 import org.apache.spark.memory.TaskMemoryManager
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.DataFrame
-import org.apache.spark.sql.catalyst.expressions.PlanExpression
+import org.apache.spark.sql.catalyst.expressions.{CodegenObjectFactoryMode, PlanExpression}
 import org.apache.spark.sql.classic.Dataset
 import org.apache.spark.sql.connector.read.SupportsReportStatistics
 import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.util.{AccumulatorContext, AccumulatorV2, Utils}
 
 /**
@@ -35,7 +36,11 @@ import org.apache.spark.util.{AccumulatorContext, AccumulatorV2, Utils}
  * a task's are, so Spark's UI and the server's profiles show them for the statement's SQL
  * execution. A run holds no job for `SparkContext.cancelJobGroup` or `cancelJobsWithTag` to
  * cancel, so those who cancel call `cancel` too (a small input can still make a long run: a
- * FLATTEN of a FLATTEN).
+ * FLATTEN of a FLATTEN). Where its session says so (`interpreted`, the default), the task builds
+ * its projections, orderings and predicates interpreted (Spark's `NO_CODEGEN` factory mode, in
+ * the task's SQL conf): a hash aggregate's key and buffer projections, a sort's ordering, each
+ * built again in every task, cost more to generate than a small input's rows take through
+ * them; the stage's own generated code stays.
  */
 object LocalPartitionRun {
 
@@ -98,7 +103,7 @@ object LocalPartitionRun {
    * which needs a job for its map side): the caller runs its job.
    */
   def rows[T: ClassTag](plan: SparkPlan, rdd: RDD[T]): Option[Array[T]] =
-    Option.when(runsHere(plan, rdd))(run(rdd)((_, items) => items.toArray))
+    Option.when(runsHere(plan, rdd))(run(rdd, OnePartitionCollect.interpreted(plan.session))((_, items) => items.toArray))
 
   /** Whether `rdd`, made of `plan`'s rows, runs here: `plan` reads a small input (up to its
    * session's limit, OnePartitionCollect.localBytes) and `rdd` is one partition of narrow steps
@@ -116,12 +121,16 @@ object LocalPartitionRun {
     case _ => false
   }
 
+  /** `f` of the one partition of `rdd`, made of `df`'s executed plan, run here (`runsHere`). */
+  def run[T, U](df: DataFrame, rdd: RDD[T])(f: (TaskContext, Iterator[T]) => U): U =
+    run(rdd, OnePartitionCollect.interpreted(df.asInstanceOf[Dataset[_]].sparkSession))(f)
+
   /** `f` of the one partition of `rdd` (one that `runsHere`), run as its task would run
-   * (above), in a thread of this object's while the calling thread waits: a cancel (`cancel`)
-   * ends the wait at once, as a cancelled job's does, while the task stops at its next check (a
-   * columnar scan checks once per batch, so a run that makes many rows of few input rows would
-   * otherwise hold its caller until it ends). */
-  def run[T, U](rdd: RDD[T])(f: (TaskContext, Iterator[T]) => U): U = {
+   * (above; its objects `interpreted` or generated), in a thread of this object's while the
+   * calling thread waits: a cancel (`cancel`) ends the wait at once, as a cancelled job's does,
+   * while the task stops at its next check (a columnar scan checks once per batch, so a run
+   * that makes many rows of few input rows would otherwise hold its caller until it ends). */
+  private def run[T, U](rdd: RDD[T], interpreted: Boolean)(f: (TaskContext, Iterator[T]) => U): U = {
     val sc = rdd.sparkContext
     val env = SparkEnv.get
     val serializer = env.closureSerializer.newInstance()
@@ -131,9 +140,11 @@ object LocalPartitionRun {
     val shipped = serializer.serialize((rdd, rdd.partitions(0)))
     val attempt = attempts.decrementAndGet()
     val memory = new TaskMemoryManager(env.memoryManager, attempt)
+    val properties = Utils.cloneProperties(sc.getLocalProperties) // a task's SQL conf reads them
+    if (interpreted) properties.setProperty(SQLConf.CODEGEN_FACTORY_MODE.key, CodegenObjectFactoryMode.NO_CODEGEN.toString)
     val context = new TaskContextImpl(stageId = -1, stageAttemptNumber = 0, partitionId = 0, taskAttemptId = attempt,
       attemptNumber = 0, numPartitions = 1, taskMemoryManager = memory,
-      localProperties = Utils.cloneProperties(sc.getLocalProperties), metricsSystem = env.metricsSystem)
+      localProperties = properties, metricsSystem = env.metricsSystem)
     val tags = Option(sc.getLocalProperty(SparkContext.SPARK_JOB_TAGS)).toSeq
       .flatMap(_.split(SparkContext.SPARK_JOB_TAGS_SEP)).filter(_.nonEmpty)
     val keys = (tags ++ Option(sc.getLocalProperty(SparkContext.SPARK_JOB_GROUP_ID))).toSet

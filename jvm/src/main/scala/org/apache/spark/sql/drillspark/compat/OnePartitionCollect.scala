@@ -3,8 +3,8 @@ package org.apache.spark.sql.drillspark.compat
 import org.apache.spark.{SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, PlanExpression, SortOrder, UnsafeProjection}
-import org.apache.spark.sql.catalyst.expressions.codegen.LazilyGeneratedOrdering
+import org.apache.spark.sql.catalyst.expressions.{Attribute, BaseOrdering, BindReferences, PlanExpression, RowOrdering, SortOrder,
+  UnsafeProjection}
 import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartition}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.classic.SparkSession
@@ -33,11 +33,13 @@ import org.apache.spark.util.collection.Utils
  * node with a subquery in its own expressions (which the wrapper would hide from Spark's later
  * rules), and a LIMIT of rows the driver holds (taken without a job), are left as Spark planned
  * them. Over a small input the one task runs where it is collected, without a job
- * (LocalPartitionRun, up to `localBytes`, which the rule holds for its session: localBytes below).
- * `enabled` is read per plan and `localBytes` per run (Spark confs, so a session can turn them
- * off to compare).
+ * (LocalPartitionRun, up to `localBytes`, which the rule holds for its session: localBytes below;
+ * its task's projections and orderings interpreted where `interpreted`). `enabled` is read per
+ * plan, `localBytes` and `interpreted` per run (Spark confs, so a session can turn them off to
+ * compare).
  */
-final case class OnePartitionCollect(enabled: () => Boolean, localBytes: () => Long) extends Rule[SparkPlan] {
+final case class OnePartitionCollect(enabled: () => Boolean, localBytes: () => Long, interpreted: () => Boolean)
+  extends Rule[SparkPlan] {
 
   override def apply(plan: SparkPlan): SparkPlan = plan match {
     case t: TakeOrderedAndProjectExec if enabled() && !t.expressions.exists(_.exists(_.isInstanceOf[PlanExpression[_]])) =>
@@ -54,17 +56,24 @@ object OnePartitionCollect {
 
   /** The rule as Spark's columnar-rule hook takes it: that hook runs on every physical plan, where
    * AQE's post-planner rules run under AQE only (which leaves a plan without exchanges alone). */
-  def hook(enabled: () => Boolean, localBytes: () => Long): ColumnarRule = new ColumnarRule {
-    override def postColumnarTransitions: Rule[SparkPlan] = OnePartitionCollect(enabled, localBytes)
+  def hook(enabled: () => Boolean, localBytes: () => Long, interpreted: () => Boolean): ColumnarRule = new ColumnarRule {
+    override def postColumnarTransitions: Rule[SparkPlan] = OnePartitionCollect(enabled, localBytes, interpreted)
   }
 
   /** The largest input `session` runs where it is collected (LocalPartitionRun), as its rule
-   * reads it from `session`'s conf (the caller's thread may have no active session): 0 where
-   * the extension is not on. */
-  def localBytes(session: SparkSession): Long = session.sessionState.columnarRules.iterator
-    .map(_.postColumnarTransitions)
-    .collectFirst { case r: OnePartitionCollect => SQLConf.withExistingConf(session.sessionState.conf)(r.localBytes()) }
-    .getOrElse(0L)
+   * reads it from `session`'s conf: 0 where the extension is not on. */
+  def localBytes(session: SparkSession): Long = setting(session)(_.localBytes()).getOrElse(0L)
+
+  /** Whether `session`'s runs where a statement is collected build their task's projections and
+   * orderings interpreted (LocalPartitionRun). */
+  def interpreted(session: SparkSession): Boolean = setting(session)(_.interpreted()).getOrElse(false)
+
+  /** A setting of `session`'s rule, read under `session`'s conf (the caller's thread may have
+   * no active session); None where the extension is not on. */
+  private def setting[T](session: SparkSession)(read: OnePartitionCollect => T): Option[T] =
+    session.sessionState.columnarRules.iterator
+      .map(_.postColumnarTransitions)
+      .collectFirst { case r: OnePartitionCollect => SQLConf.withExistingConf(session.sessionState.conf)(read(r)) }
 }
 
 /** Collecting one partition's rows in one job (OnePartitionCollect). */
@@ -164,7 +173,7 @@ final case class OnePartitionTopKExec(top: TakeOrderedAndProjectExec) extends On
    * row is reused). Locals only in the task's function, so the plan itself is not shipped. */
   private def firstRows(rows: RDD[InternalRow]): RDD[InternalRow] = {
     val limit = top.limit
-    val order = new LazilyGeneratedOrdering(top.sortOrder, child.output)
+    val order = new TaskOrdering(BindReferences.bindReferences(top.sortOrder, child.output))
     rows.mapPartitionsInternal(part => Utils.takeOrdered(part.map(_.copy()), limit)(order))
   }
 }
@@ -181,5 +190,19 @@ final case class OnePartitionLimitExec(limit: CollectLimitExec) extends OneParti
     val n = limit.limit // a local: the task's function ships no plan
     val rows = OnePartitionRows.of(sparkContext, child, partition.mapPartitionsInternal(_.take(n).map(_.copy())))
     if (limit.offset > 0) rows.drop(limit.offset) else rows
+  }
+}
+
+/** `bound`'s ordering, made in the task that orders the rows, as that task's SQL conf says
+ * (generated code, or interpreted in a run where it is collected: LocalPartitionRun). Spark's
+ * LazilyGeneratedOrdering also generates its code where it is made, on the driver, and again
+ * in each task that reads it back: a chart paid twice for code that takes longer to build than
+ * its few rows take to sort (#37). */
+private final class TaskOrdering(bound: Seq[SortOrder]) extends Ordering[InternalRow] {
+  @transient private var made: BaseOrdering = _ // a task's copy is used by that task's thread only
+
+  override def compare(a: InternalRow, b: InternalRow): Int = {
+    if (made == null) made = RowOrdering.createObject(bound)
+    made.compare(a, b)
   }
 }
