@@ -102,6 +102,15 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     -1
   }
 
+  /** `skipWs()` where the next byte is already in the buffer and not whitespace (compact JSON),
+   * without its loop; `prevCR` is false there: only skipWs sets it, and clears it before it
+   * returns a byte. */
+  private def nextByte(): Int = {
+    val p = pos
+    if (p < lim) { val b = buf(p); if (b > ' ') { pos = p + 1; return b } }
+    skipWs()
+  }
+
   /** Open the input at the split's first owned line (past a file's UTF-8 byte order mark). */
   protected final def begin(): Unit = {
     open()
@@ -407,34 +416,47 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     case 't' => literal('r', 'u', 'e')
     case 'f' => literal('a', 'l', 's'); if (read() != 'e') giveUp()
     case 'n' => literal('u', 'l', 'l')
-    case _ => if (c == '-' || (c >= '0' && c <= '9')) number(c) else giveUp()
+    case _ =>
+      if (c >= '1' && c <= '9') skipInteger(c)
+      else if (c == '-' || c == '0') number(c) else giveUp()
+  }
+
+  /** A number starting with 1-9: a run of digits ending inside the buffer at a byte that cannot
+   * continue a number is a whole, valid integer; anything else is `number`'s to read. */
+  private def skipInteger(c: Int): Unit = {
+    var p = pos
+    while (p < lim && { val b = buf(p); b >= '0' && b <= '9' }) p += 1
+    if (p < lim && { val b = buf(p); b != '.' && b != 'e' && b != 'E' } && p - pos < ByteScanner.MaxNumberLength) pos = p
+    else number(c)
   }
 
   /** The members of an object whose '{' was read, validated and skipped. */
   protected final def skipMembers(depth: Int): Unit = {
-    var c = skipWs()
+    var c = nextByte()
     if (c == '}') return
     while (true) {
       if (c != '"') giveUp()
       skipString() // a name nobody looks up: any valid string will do
-      skipValue(memberValue(), depth)
-      c = skipWs()
+      // compact JSON's ':' and value straight from the buffer, else through skipWs
+      if (pos + 1 < lim && buf(pos) == ':' && buf(pos + 1) > ' ') { pos += 2; skipValue(buf(pos - 1) & 0xff, depth) }
+      else skipValue(memberValue(), depth)
+      c = nextByte()
       if (c == '}') return
       if (c != ',') giveUp()
-      c = skipWs()
+      c = nextByte()
     }
   }
 
   /** The elements of an array whose '[' was read, validated and skipped. */
   protected final def skipElements(depth: Int): Unit = {
-    var c = skipWs()
+    var c = nextByte()
     if (c == ']') return
     while (true) {
       skipValue(c, depth)
-      c = skipWs()
+      c = nextByte()
       if (c == ']') return
       if (c != ',') giveUp()
-      c = skipWs()
+      c = nextByte()
     }
   }
 }
