@@ -210,8 +210,8 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
 
   /** After a member's name: its ':', then the first byte of the member's value. */
   protected final def memberValue(): Int = {
-    if (skipWs() != ':') giveUp()
-    skipWs()
+    if (nextByte() != ':') giveUp()
+    nextByte()
   }
 
   /** The first byte of buf[p, lim) that needs attention inside a string (a quote, a
@@ -437,9 +437,7 @@ private[source] abstract class ByteScanner(conf: Configuration, split: FileSplit
     while (true) {
       if (c != '"') giveUp()
       skipString() // a name nobody looks up: any valid string will do
-      // compact JSON's ':' and value straight from the buffer, else through skipWs
-      if (pos + 1 < lim && buf(pos) == ':' && buf(pos + 1) > ' ') { pos += 2; skipValue(buf(pos - 1) & 0xff, depth) }
-      else skipValue(memberValue(), depth)
+      skipValue(memberValue(), depth)
       c = nextByte()
       if (c == '}') return
       if (c != ',') giveUp()
