@@ -85,18 +85,32 @@ while registered() < 2 and time.monotonic() < deadline:
 print("EXECUTORS", registered())
 
 
+seen: dict[str, int] = {"polls": 0, "active": 0, "completed": 0, "executors": 0}
+
+
 def kill_one_when_running() -> None:
+    """Kill one executor once a task of the scan has run for a second: each task passes 20-30
+    slow batches (5-7.5 s), so it is mid-scan. (Waiting for a task to have completed as well
+    missed its moment twice under the long tier's load: KILLED 0.)"""
     deadline = time.monotonic() + 300
+    running_since = None
     while time.monotonic() < deadline and not done.is_set():
-        active = [
-            s
+        seen["polls"] += 1
+        stages = [
+            info
             for s in sc.statusTracker().getActiveStageIds()
             if (info := sc.statusTracker().getStageInfo(s))
-            and info.numActiveTasks > 0
-            and info.numCompletedTasks > 0
         ]
+        active = max((i.numActiveTasks for i in stages), default=0)
+        seen["active"] = max(seen["active"], active)
+        seen["completed"] = max([seen["completed"], *(i.numCompletedTasks for i in stages)])
         pids = executors(os.getpid())
-        if active and len(pids) == 2:
+        seen["executors"] = max(seen["executors"], len(pids))
+        if active == 0:
+            running_since = None
+        elif running_since is None:
+            running_since = time.monotonic()
+        elif time.monotonic() - running_since >= 1.0 and len(pids) == 2:
             os.kill(pids[0], signal.SIGKILL)
             killed.append(pids[0])
             return
@@ -125,6 +139,7 @@ print(
     spark.read.schema("id long, v long, s string").json(str(data)).rdd.getNumPartitions(),
 )
 print("KILLED", len(killed))
+print("KILLER", " ".join(f"{k}={v}" for k, v in seen.items()))  # what it saw
 print("FAILED_TASKS", failed)
 print("ANSWER", rows[0]["count(id)"], rows[0]["sum(v)"])
 print("AFTER", spark.read.format("drill").load(str(data)).count())
