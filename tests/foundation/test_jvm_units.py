@@ -2,8 +2,8 @@
 in a plain JVM against the real jar — the byte scanner's UTF-8 and SWAR checks, the key index,
 name folding, option parsing, byte-path vs Jackson-path schema discovery on random JSON,
 hostile JSON (deep, wide, invalid UTF-8), the column writers' conversions through both input
-paths and the workspace rule on a real folder tree. Each suite is a pytest case so a failure
-names it."""
+paths, the workspace rule on a real folder tree, the text reader's field split and the
+integer text CAST reads. Each suite is a pytest case so a failure names it."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ SUITES = [
     "workspace-paths",
     "plugin-secrets",
     "http-urls",
+    "text-split",
+    "integer-text",
 ]
 
 

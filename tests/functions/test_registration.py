@@ -19,6 +19,7 @@ FUNCTIONS = {
     "drill_convert_to": "CONVERT_TO",
     "drill_hash32": "HASH32",
     "drill_hash64": "HASH64",
+    "drill_integer_text": "CAST",
 }
 
 

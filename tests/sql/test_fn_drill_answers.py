@@ -40,12 +40,16 @@ def fails(engine, sql, phrase):
 def test_text_casts_drill_refuses(data_engine):
     # Drill 1.22: NumberFormatException for ' 5', '+5', '1.5' and '' to INT;
     # DateTimeParseException for ISO's T, a TIMESTAMP without seconds and '10:20' as TIME;
-    # NumberFormatException for ' 12.5 ' to DECIMAL
+    # NumberFormatException for ' 12.5 ' to DECIMAL; and (2026-12-06) for '-' and for '12' with
+    # a line break after it (a regex's `$` let that one through: drill_integer_text)
     for sql, phrase in [
         ("CAST(' 5' AS INT)", "NumberFormatException"),
         ("CAST('+5' AS INT)", "NumberFormatException"),
         ("CAST('1.5' AS INT)", "NumberFormatException"),
         ("CAST('' AS INT)", "NumberFormatException"),
+        ("CAST('-' AS INT)", "NumberFormatException"),
+        ("CAST(concat('12', chr(10)) AS INT)", "NumberFormatException: 12"),
+        ("CAST(concat('-3', chr(13), chr(10)) AS BIGINT)", "NumberFormatException: -3"),
         ("CAST('2023-05-06T07:08:09' AS TIMESTAMP)", "DateTimeParseException"),
         ("CAST('2023-05-06 07:08' AS TIMESTAMP)", "DateTimeParseException"),
         ("CAST('10:20' AS TIME)", "DateTimeParseException"),
@@ -68,7 +72,8 @@ def test_text_casts_drill_reads(data_engine):
         data_engine,
         "CAST('42' AS INT), CAST('-7' AS BIGINT), CAST('2023/05/06' AS DATE), "
         "CAST('2023.05.06' AS DATE), DATE '900-2-3', CAST('7:8:9' AS TIME), "
-        "CAST('2015-01-01 12:13:14' AS DATE), CAST('2023-05-06' AS TIMESTAMP)",
+        "CAST('2015-01-01 12:13:14' AS DATE), CAST('2023-05-06' AS TIMESTAMP), "
+        "CAST('0012' AS INT), CAST('-0' AS BIGINT), CAST('-0042' AS INT)",
     ) == [
         42,
         -7,
@@ -78,6 +83,9 @@ def test_text_casts_drill_reads(data_engine):
         dt.time(7, 8, 9),
         dt.date(2015, 1, 1),
         dt.datetime(2023, 5, 6),
+        12,  # Drill 1.22: leading zeros and a minus zero read (2026-12-06)
+        0,
+        -42,
     ]
 
 

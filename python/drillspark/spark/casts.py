@@ -79,14 +79,14 @@ def _decimal_to_integral(col: Column, target: T.DataType) -> Column:
     return (F.pmod(n + half, span) - half).cast(target)
 
 
-# Drill reads an integer from text with Java's Integer/Long.parseLong rules less the sign `+`:
-# digits with an optional leading minus; spaces, a `+`, a fraction or an empty text fail
-_INTEGER_TEXT = r"^-?[0-9]+$"
-
-
 def _text_to_integral(col: Column, target: T.DataType) -> Column:
+    """Drill reads an integer from text with Java's Integer/Long.parseLong rules less the sign
+    `+`: digits with an optional leading minus; spaces, a `+`, a fraction, a line break or an
+    empty text fail. `drill_integer_text` checks it without a regex (a CSV scan casts every
+    row; jvm/.../functions/CastFunctions.scala)."""
     text = col.cast("string")
-    return F.when(text.rlike(_INTEGER_TEXT) | text.isNull(), text.cast(target)).otherwise(
+    readable = F.call_function("drill_integer_text", text)
+    return F.when(readable | text.isNull(), text.cast(target)).otherwise(
         _refuse(text, "NumberFormatException: ").cast(target)
     )
 

@@ -9,8 +9,8 @@ import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNest
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
-import drillspark.functions.{ConvertFunctions, DrillConf, DrillFlatten, DrillFunctions, DrillHash, DrillKvgen,
-  DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion, FlattenAsExplode}
+import drillspark.functions.{ConvertFunctions, DrillConf, DrillFlatten, DrillFunctions, DrillHash, DrillIntegerText,
+  DrillKvgen, DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -108,6 +108,7 @@ object DrillSparkExtensions {
     ConvertFunctions.fromDescription,
     ConvertFunctions.toDescription,
     DrillRound.description,
+    DrillIntegerText.description,
     DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 

@@ -6,14 +6,16 @@ import drillspark.testkit.{Checks, Suite}
  * Plain-JVM unit tests of the extension's pieces that need no Spark session: the byte
  * scanner's UTF-8 and SWAR checks, the key index, name folding, option parsing, schema
  * discovery (byte path against the Jackson path), hostile JSON (deep, wide, invalid UTF-8),
- * the column writers' conversions (both input paths) and workspace confinement. Run by
+ * the column writers' conversions (both input paths), workspace confinement, the text
+ * reader's field split and the integer text CAST reads. Run by
  * tests/foundation/test_jvm_units.py (`make test`); `tools/build_jar.py --tests` builds them.
  */
 object UnitTests {
   val suites: Seq[Suite] = Seq(
     source.input.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
     source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite,
-    source.write.ConversionsSuite, catalog.WorkspacePathsSuite, catalog.PluginSecretsSuite, records.HttpUrlsSuite)
+    source.write.ConversionsSuite, catalog.WorkspacePathsSuite, catalog.PluginSecretsSuite, records.HttpUrlsSuite,
+    formats.text.TextSplitSuite, functions.IntegerTextSuite)
 
   def main(args: Array[String]): Unit = {
     val chosen = if (args.isEmpty) suites else suites.filter(s => args.contains(s.name))

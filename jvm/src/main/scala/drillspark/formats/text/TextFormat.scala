@@ -111,8 +111,10 @@ object TextFormat extends FormatReader {
     var i = 0
     var truncated = false // the last record's quoted field ran into the end of the text
     new Iterator[Array[String]] {
-      // compiled once: String.split compiles a quoted pattern again for every line
-      private val fields = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(c.delimiter))
+      private val fields = new Splitter(c.delimiter)
+      private val quotes = new Finder(c.quote)
+      fields.reset(text)
+      quotes.reset(text)
       private var pending: Array[String] = advance()
       private def advance(): Array[String] = {
         while (i < n && i < stop && c.comment.nonEmpty && text.startsWith(c.comment, i)) {
@@ -126,7 +128,9 @@ object TextFormat extends FormatReader {
             val extra = more()
             extra != null && extra.nonEmpty && { text = text + normal(extra, c0); n = text.length; true }
           }) {
-          i = start
+          i = start // read again from the record's start: the finders start again too
+          fields.reset(text)
+          quotes.reset(text)
           record = parse()
         }
         record
@@ -138,10 +142,10 @@ object TextFormat extends FormatReader {
         truncated = false
         val j = text.indexOf('\n', i)
         val end = if (j < 0) n else j
-        val line = text.substring(i, end)
-        if (c.quote.isEmpty || !line.contains(c.quote)) { // the common case: no quoting on this line
+        if (c.quote.isEmpty || quotes.from(i) >= end) { // the common case: no quoting on this line
+          val start = i
           i = if (j < 0) n else end + 1
-          if (line.isEmpty) Array.empty[String] else fields.split(line, -1)
+          if (end == start) Array.empty[String] else fields.split(start, end)
         } else quoted()
       }
 
@@ -178,6 +182,54 @@ object TextFormat extends FormatReader {
         }
         fields.toArray
       }
+    }
+  }
+
+  /** Where `what` next occurs in a text read forward: the first place at or after the last
+   * one asked for is kept, so a line's search for a character its lines lack (a quote, a
+   * delimiter of a one-column file) does not scan the rest of the text again for every line.
+   * Asked for places that never go back, else `reset`. */
+  private[text] final class Finder(what: String) {
+    private val one = what.length == 1
+    private val ch = if (one) what.charAt(0) else '\u0000'
+    private var text = ""
+    private var found = -1 // at or after the last place asked; Int.MaxValue: none
+    def reset(t: String): Unit = { text = t; found = -1 }
+    def from(i: Int): Int = {
+      if (found < i) {
+        val j = if (one) text.indexOf(ch, i) else text.indexOf(what, i)
+        found = if (j < 0) Int.MaxValue else j
+      }
+      found
+    }
+  }
+
+  /** A line's fields between each `delimiter` (none dropped, trailing empty ones kept): what
+   * `Pattern.split(line, -1)` over the quoted delimiter gives, cut straight from the text
+   * without a regex or a copy of the line (a CSV scan's reader spent most of its time there;
+   * docs/performance.md). Lines are asked for in the text's order, else `reset`. */
+  private[text] final class Splitter(delimiter: String) {
+    private val d = delimiter.length
+    private val finder = new Finder(delimiter)
+    private var text = ""
+    private var cuts = new Array[Int](16)
+    def reset(t: String): Unit = { text = t; finder.reset(t) }
+    def split(start: Int, end: Int): Array[String] = {
+      if (d == 0) return text.substring(start, end).split("", -1)
+      var k = 0
+      var at = finder.from(start)
+      while (at < end) {
+        if (k == cuts.length) cuts = java.util.Arrays.copyOf(cuts, k * 2)
+        cuts(k) = at
+        k += 1
+        at = finder.from(at + d)
+      }
+      val out = new Array[String](k + 1)
+      var from = start
+      var j = 0
+      while (j < k) { out(j) = text.substring(from, cuts(j)); from = cuts(j) + d; j += 1 }
+      out(k) = text.substring(from, end)
+      out
     }
   }
 
@@ -507,7 +559,12 @@ object TextFormat extends FormatReader {
             new GenericInternalRow(out)
           }
         case None =>
-          rows.map(rec => new GenericInternalRow(Array[Any](new GenericArrayData(rec.map(UTF8String.fromString(_): Any)))))
+          rows.map { rec =>
+            val values = new Array[Any](rec.length)
+            var k = 0
+            while (k < rec.length) { values(k) = UTF8String.fromString(rec(k)); k += 1 }
+            new GenericInternalRow(Array[Any](new GenericArrayData(values)))
+          }
       }
     }
     if (open == null) out else new Closing(out, open)
