@@ -20,6 +20,7 @@ FUNCTIONS = {
     "drill_hash32": "HASH32",
     "drill_hash64": "HASH64",
     "drill_integer_text": "CAST",
+    "drill_decimal_text": "CAST",
 }
 
 

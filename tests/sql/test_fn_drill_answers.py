@@ -40,8 +40,9 @@ def fails(engine, sql, phrase):
 def test_text_casts_drill_refuses(data_engine):
     # Drill 1.22: NumberFormatException for ' 5', '+5', '1.5' and '' to INT;
     # DateTimeParseException for ISO's T, a TIMESTAMP without seconds and '10:20' as TIME;
-    # NumberFormatException for ' 12.5 ' to DECIMAL; and (2026-12-06) for '-' and for '12' with
-    # a line break after it (a regex's `$` let that one through: drill_integer_text)
+    # NumberFormatException for ' 12.5 ' to DECIMAL; and (2026-12-06) for '-' and for '12' or
+    # '1.5' with a line break after it (a regex's `$` let those through: drill_integer_text,
+    # drill_decimal_text)
     for sql, phrase in [
         ("CAST(' 5' AS INT)", "NumberFormatException"),
         ("CAST('+5' AS INT)", "NumberFormatException"),
@@ -50,6 +51,7 @@ def test_text_casts_drill_refuses(data_engine):
         ("CAST('-' AS INT)", "NumberFormatException"),
         ("CAST(concat('12', chr(10)) AS INT)", "NumberFormatException: 12"),
         ("CAST(concat('-3', chr(13), chr(10)) AS BIGINT)", "NumberFormatException: -3"),
+        ("CAST(concat('1.5', chr(10)) AS DECIMAL(5,2))", "NumberFormatException"),
         ("CAST('2023-05-06T07:08:09' AS TIMESTAMP)", "DateTimeParseException"),
         ("CAST('2023-05-06 07:08' AS TIMESTAMP)", "DateTimeParseException"),
         ("CAST('10:20' AS TIME)", "DateTimeParseException"),
@@ -73,7 +75,8 @@ def test_text_casts_drill_reads(data_engine):
         "CAST('42' AS INT), CAST('-7' AS BIGINT), CAST('2023/05/06' AS DATE), "
         "CAST('2023.05.06' AS DATE), DATE '900-2-3', CAST('7:8:9' AS TIME), "
         "CAST('2015-01-01 12:13:14' AS DATE), CAST('2023-05-06' AS TIMESTAMP), "
-        "CAST('0012' AS INT), CAST('-0' AS BIGINT), CAST('-0042' AS INT)",
+        "CAST('0012' AS INT), CAST('-0' AS BIGINT), CAST('-0042' AS INT), "
+        "CAST('+.5' AS DECIMAL(5,2)), CAST('5.' AS DECIMAL(5,2)), CAST('1e2' AS DECIMAL(5,2))",
     ) == [
         42,
         -7,
@@ -86,6 +89,9 @@ def test_text_casts_drill_reads(data_engine):
         12,  # Drill 1.22: leading zeros and a minus zero read (2026-12-06)
         0,
         -42,
+        Decimal("0.50"),  # Drill 1.22 (2026-12-06)
+        Decimal("5.00"),
+        Decimal("100.00"),
     ]
 
 

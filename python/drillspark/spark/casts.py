@@ -91,10 +91,6 @@ def _text_to_integral(col: Column, target: T.DataType) -> Column:
     )
 
 
-# a decimal number as Drill's BigDecimal parsing takes it (no surrounding spaces)
-_DECIMAL_TEXT = r"^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
-
-
 def _to_decimal(
     col: Column, source: T.DataType, target: T.DecimalType, literal: object = None
 ) -> Column:
@@ -109,7 +105,9 @@ def _to_decimal(
         col, source = col.cast("string"), T.StringType()
     if isinstance(source, T.StringType):
         text = col.cast("string")
-        col = F.when(text.rlike(_DECIMAL_TEXT) | text.isNull(), text).otherwise(
+        # a plain number as Drill's BigDecimal reads it (no spaces, no line break after it)
+        readable = F.call_function("drill_decimal_text", text)
+        col = F.when(readable | text.isNull(), text).otherwise(
             _refuse(text, "NumberFormatException: ").cast("string")
         )
     if p < 38 and _carries(literal, p, s):

@@ -9,8 +9,9 @@ import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNest
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
-import drillspark.functions.{ConvertFunctions, DrillConf, DrillFlatten, DrillFunctions, DrillHash, DrillIntegerText,
-  DrillKvgen, DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion, FlattenAsExplode}
+import drillspark.functions.{ConvertFunctions, DrillConf, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
+  DrillIntegerText, DrillKvgen, DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion,
+  FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -109,6 +110,7 @@ object DrillSparkExtensions {
     ConvertFunctions.toDescription,
     DrillRound.description,
     DrillIntegerText.description,
+    DrillDecimalText.description,
     DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 

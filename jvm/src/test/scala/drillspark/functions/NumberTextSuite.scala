@@ -1,0 +1,41 @@
+package drillspark.functions
+
+import scala.util.Random
+
+import org.apache.spark.unsafe.types.UTF8String
+
+import drillspark.testkit.{Checks, Suite}
+
+/** `drill_integer_text` and `drill_decimal_text` against the rules they state, written as
+ * regexes anchored at the text's very end (`\z`: the `$` of those they replaced also matched
+ * before a final line break): random texts of digits, signs, points, exponents, spaces, line
+ * breaks and non-ASCII digits. */
+object NumberTextSuite extends Suite {
+  val name = "number-text"
+
+  def run(c: Checks): Unit = {
+    val rule = "-?[0-9]+\\z".r.pattern
+    val random = new Random(12)
+    val pieces = Seq("0", "7", "42", "-", "+", " ", "\n", "\r", ".", "5", "e", "\u0663", "\u00e9", "\t")
+    for (_ <- 0 until 5000) {
+      val text = Seq.fill(random.nextInt(5))(pieces(random.nextInt(pieces.size))).mkString
+      val want = rule.matcher(text).matches()
+      c.equal(DrillIntegerText.test(UTF8String.fromString(text)), want, s"'$text'")
+    }
+    for (yes <- Seq("0", "-0", "0012", "-9223372036854775808", "99999999999999999999"))
+      c.check(DrillIntegerText.test(UTF8String.fromString(yes)), s"'$yes' reads")
+    for (no <- Seq("", "-", "--1", "+1", " 1", "1 ", "1\n", "1.0", "\u0663"))
+      c.check(!DrillIntegerText.test(UTF8String.fromString(no)), s"'$no' is refused")
+
+    val decimal = "[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z".r.pattern
+    val parts = Seq("0", "12", "-", "+", ".", "e", "E", " ", "\n", "5", "x", "\u0663", "e-", "E+")
+    for (_ <- 0 until 20000) {
+      val text = Seq.fill(random.nextInt(6))(parts(random.nextInt(parts.size))).mkString
+      c.equal(DrillDecimalText.test(UTF8String.fromString(text)), decimal.matcher(text).matches(), s"decimal '$text'")
+    }
+    for (yes <- Seq("1", "-1.5", "+.5", "5.", "1e3", "1.5E-3", "0012.50"))
+      c.check(DrillDecimalText.test(UTF8String.fromString(yes)), s"decimal '$yes' reads")
+    for (no <- Seq("", ".", "-", "+.", "e3", "1e", "1e+", " 1.5", "1.5 ", "1.5\n", "1..5", "1.5.", "\u0663"))
+      c.check(!DrillDecimalText.test(UTF8String.fromString(no)), s"decimal '$no' is refused")
+  }
+}
