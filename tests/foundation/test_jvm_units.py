@@ -3,7 +3,7 @@ in a plain JVM against the real jar — the byte scanner's UTF-8 and SWAR checks
 name folding, option parsing, byte-path vs Jackson-path schema discovery on random JSON,
 hostile JSON (deep, wide, invalid UTF-8), the column writers' conversions through both input
 paths, the workspace rule on a real folder tree, the text reader's field split and the
-number texts CAST reads. Each suite is a pytest case so a failure names it."""
+texts CAST reads as numbers and dates. Each suite is a pytest case so a failure names it."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ SUITES = [
     "plugin-secrets",
     "http-urls",
     "text-split",
-    "number-text",
+    "cast-text",
 ]
 
 

@@ -21,6 +21,7 @@ FUNCTIONS = {
     "drill_hash64": "HASH64",
     "drill_integer_text": "CAST",
     "drill_decimal_text": "CAST",
+    "drill_date_part": "CAST",
 }
 
 
@@ -76,3 +77,37 @@ def test_wrong_arity_is_sparks_error_with_the_calls_position(spark):
     assert e.value.getCondition() == "WRONG_NUM_ARGS.WITHOUT_SUGGESTION"
     (ctx,) = e.value.getQueryContext()
     assert (ctx.fragment(), ctx.startIndex()) == ("drill_flatten(array(1), 2)", 12)
+
+
+def test_the_cast_checks_run_in_generated_code_as_interpreted(spark):
+    # generated code calls each check's static method; with the fallback off a call that does
+    # not compile fails here instead of running the stage interpreted (drill_date_part's `part`
+    # once named both the case class's field and its method: no static forwarder was made)
+    texts = ["12", "-0", "1.5e3", " 7", "2023/5/6 1:2:3", "99-1-3", "May 6", "12\n", None]
+    df = spark.createDataFrame([(t,) for t in texts], "s string").repartition(2)
+    exprs = [
+        "drill_integer_text(s) i",
+        "drill_decimal_text(s) d",
+        "drill_date_part(s, 1) y",
+        "drill_date_part(s, 2) m",
+        "drill_date_part(s, 3) dd",
+    ]
+    spark.conf.set("spark.sql.codegen.fallback", "false")
+    try:
+        generated = {r[0]: tuple(r[1:]) for r in df.selectExpr("s", *exprs).collect()}
+        spark.conf.set("spark.sql.codegen.wholeStage", "false")
+        spark.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN")
+        interpreted = {r[0]: tuple(r[1:]) for r in df.selectExpr("s", *exprs).collect()}
+    finally:
+        spark.conf.unset("spark.sql.codegen.fallback")
+        spark.conf.unset("spark.sql.codegen.wholeStage")
+        spark.conf.unset("spark.sql.codegen.factoryMode")
+    assert generated == interpreted
+    got = generated
+    assert got["12"] == (True, True, None, None, None)
+    assert got["1.5e3"] == (False, True, None, None, None)
+    assert got[" 7"] == (False, False, None, None, None)
+    assert got["12\n"] == (False, False, None, None, None)
+    assert got["2023/5/6 1:2:3"] == (False, False, 2023, 5, 6)
+    assert got["99-1-3"] == (False, False, 99, 1, 3)
+    assert got[None] == (None, None, None, None, None)

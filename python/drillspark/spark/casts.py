@@ -145,8 +145,15 @@ _DATE_TEXT = r"^([0-9]{1,4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})"
 _TIME_TEXT = r"([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}([.][0-9]+)?)$"
 
 
+def _date_part(text: Column, k: int) -> Column:
+    """Part `k` (1 year, 2 month, 3 day) of the date `text` starts with as `_DATE_TEXT` states
+    it, NULL when it starts with none: `drill_date_part`, without a regex
+    (jvm/.../functions/CastFunctions.scala)."""
+    return F.call_function("drill_date_part", text, F.lit(k))
+
+
 def _year(text: Column, pivot_years: bool) -> Column:
-    y = F.regexp_extract(text, _DATE_TEXT, 1).cast("int")
+    y = _date_part(text, 1)
     if not pivot_years:
         return y
     this_year = F.year(F.current_date())
@@ -158,13 +165,9 @@ def text_to_date(col: Column, pivot_years: bool = True) -> Column:
     """Drill's cast of text to a DATE (`2023-5-6`, `2023/05/06`, `900-2-3`, a time after it
     ignored); other text fails with Drill's message."""
     text = col.cast("string")
-    date = F.make_date(
-        _year(text, pivot_years),
-        F.regexp_extract(text, _DATE_TEXT, 2).cast("int"),
-        F.regexp_extract(text, _DATE_TEXT, 3).cast("int"),
-    )
+    date = F.make_date(_year(text, pivot_years), _date_part(text, 2), _date_part(text, 3))
     bad = _refuse(text, "IllegalArgumentException: Invalid format: ")
-    return F.when(text.rlike(_DATE_TEXT) | text.isNull(), date).otherwise(bad.cast("date"))
+    return F.when(_date_part(text, 3).isNotNull() | text.isNull(), date).otherwise(bad.cast("date"))
 
 
 def _text_to_time(col: Column, target: T.DataType) -> Column:

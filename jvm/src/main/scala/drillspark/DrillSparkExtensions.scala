@@ -9,7 +9,7 @@ import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNest
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
-import drillspark.functions.{ConvertFunctions, DrillConf, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
+import drillspark.functions.{ConvertFunctions, DrillConf, DrillDatePart, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
   DrillIntegerText, DrillKvgen, DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTypeOf, DrillVersion,
   FlattenAsExplode}
 
@@ -111,6 +111,7 @@ object DrillSparkExtensions {
     DrillRound.description,
     DrillIntegerText.description,
     DrillDecimalText.description,
+    DrillDatePart.description,
     DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 

@@ -7,7 +7,7 @@ import drillspark.testkit.{Checks, Suite}
  * scanner's UTF-8 and SWAR checks, the key index, name folding, option parsing, schema
  * discovery (byte path against the Jackson path), hostile JSON (deep, wide, invalid UTF-8),
  * the column writers' conversions (both input paths), workspace confinement, the text
- * reader's field split and the number texts CAST reads. Run by
+ * reader's field split and the texts CAST reads as numbers and dates. Run by
  * tests/foundation/test_jvm_units.py (`make test`); `tools/build_jar.py --tests` builds them.
  */
 object UnitTests {
@@ -15,7 +15,7 @@ object UnitTests {
     source.input.Utf8Suite, source.bytes.SwarSuite, source.bytes.KeyIndexSuite, source.NamesSuite,
     source.DrillOptionsSuite, source.discovery.DiscoverySuite, source.discovery.HostileJsonSuite,
     source.write.ConversionsSuite, catalog.WorkspacePathsSuite, catalog.PluginSecretsSuite, records.HttpUrlsSuite,
-    formats.text.TextSplitSuite, functions.NumberTextSuite)
+    formats.text.TextSplitSuite, functions.CastTextSuite)
 
   def main(args: Array[String]): Unit = {
     val chosen = if (args.isEmpty) suites else suites.filter(s => args.contains(s.name))

@@ -4,7 +4,8 @@ import org.apache.spark.sql.catalyst.analysis.TypeCheckResult
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult.{TypeCheckFailure, TypeCheckSuccess}
 import org.apache.spark.sql.catalyst.expressions.{Expression, UnaryExpression}
 import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, ExprCode}
-import org.apache.spark.sql.types.{BooleanType, DataType, StringType}
+import org.apache.spark.sql.drillspark.compat.DrillSparkErrors
+import org.apache.spark.sql.types.{BooleanType, DataType, IntegerType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
@@ -130,5 +131,96 @@ object DrillDecimalText extends TextRule {
     group = "string_funcs") { args =>
     DrillFunctions.arity(Name, args, 1)
     DrillDecimalText(args.head)
+  }
+}
+
+/**
+ * `drill_date_part(s, k)`: the year (`k` 1), month (2) or day (3) of the date `s` starts
+ * with, as Drill's CAST of text to a DATE reads it (`2023-5-6`, `2023/05/06`, `900.2.3`: one
+ * to four digits, a `-`, `/` or `.`, one or two digits, a separator again, one or two digits;
+ * whatever follows, a time of day, is not read), or NULL when it does not start with one (and
+ * for NULL). The SQL layer's CAST of text to a DATE makes its date of the three (a year below
+ * 100 pivoted, an impossible date refused by Spark's `make_date`); they were three regexes and
+ * a fourth to check, on every row of a CSV scan. NULL only for a NULL text where a row's CAST
+ * reads it (a text with no date fails that row instead), so a CAST keeps its input's mode.
+ */
+case class DrillDatePart(child: Expression, part: Int) extends UnaryExpression {
+  override def prettyName: String = DrillDatePart.Name
+  override def dataType: DataType = IntegerType
+  override def nullable: Boolean = true
+  override def nullIntolerant: Boolean = true
+  override def sql: String = s"${DrillDatePart.Name}(${child.sql}, $part)"
+
+  override def checkInputDataTypes(): TypeCheckResult = child.dataType match {
+    case _: StringType => TypeCheckSuccess
+    case other => TypeCheckFailure(s"${DrillDatePart.Name} needs text, got ${other.sql}")
+  }
+
+  override protected def nullSafeEval(input: Any): Any = {
+    val v = DrillDatePart.partOf(input.asInstanceOf[UTF8String], part)
+    if (v < 0) null else v
+  }
+
+  override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode = {
+    val owner = DrillDatePart.getClass.getName.stripSuffix("$")
+    // partOf, not part: a static forwarder named as the case class's field is not made
+    nullSafeCodeGen(ctx, ev, c => s"${ev.value} = $owner.partOf($c, $part);\n${ev.isNull} = ${ev.value} < 0;")
+  }
+
+  override protected def withNewChildInternal(newChild: Expression): DrillDatePart = copy(child = newChild)
+}
+
+object DrillDatePart {
+  val Name = "drill_date_part"
+
+  /** Part `k` (1 year, 2 month, 3 day) of the date `s` starts with, or -1 when it starts with none. */
+  def partOf(s: UTF8String, k: Int): Int = {
+    val n = s.numBytes
+    def digit(i: Int): Boolean = s.getByte(i) >= '0' && s.getByte(i) <= '9'
+    def separator(i: Int): Boolean = i < n && { val b = s.getByte(i); b == '-' || b == '/' || b == '.' }
+    def run(from: Int, most: Int): Int = { // the end of at most `most` digits from `from`
+      var i = from
+      while (i < n && i - from < most && digit(i)) i += 1
+      i
+    }
+    def number(from: Int, to: Int): Int = {
+      var v = 0
+      var i = from
+      while (i < to) { v = v * 10 + (s.getByte(i) - '0'); i += 1 }
+      v
+    }
+    val year = run(0, 4)
+    if (year == 0 || !separator(year)) return -1
+    val month = run(year + 1, 2)
+    if (month == year + 1 || !separator(month)) return -1
+    val day = run(month + 1, 2)
+    if (day == month + 1) return -1
+    k match {
+      case 1 => number(0, year)
+      case 2 => number(year + 1, month)
+      case _ => number(month + 1, day)
+    }
+  }
+
+  val description: DrillFunctions.Description = DrillFunctions.describe(
+    Name,
+    classOf[DrillDatePart].getName,
+    usage = "_FUNC_(s, k) - The year (k = 1), month (2) or day (3) of the date Drill's CAST " +
+      "reads at the start of the text `s` (`y-m-d`, `y/m/d` or `y.m.d`), or NULL when it starts with none.",
+    examples = """
+    Examples:
+      > SELECT _FUNC_('2023/5/6 10:20', 2);
+       5
+      > SELECT _FUNC_('May 6', 1);
+       NULL
+  """,
+    group = "datetime_funcs") { args =>
+    DrillFunctions.arity(Name, args, 2)
+    val k = args(1)
+    val part = if (k.foldable && k.dataType == IntegerType) k.eval() else null
+    part match {
+      case p: Integer if p >= 1 && p <= 3 => DrillDatePart(args.head, p)
+      case _ => throw DrillSparkErrors.nonFoldableArgument(Name, "k (1, 2 or 3)", IntegerType)
+    }
   }
 }

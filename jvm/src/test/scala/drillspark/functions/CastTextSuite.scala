@@ -6,12 +6,13 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import drillspark.testkit.{Checks, Suite}
 
-/** `drill_integer_text` and `drill_decimal_text` against the rules they state, written as
- * regexes anchored at the text's very end (`\z`: the `$` of those they replaced also matched
- * before a final line break): random texts of digits, signs, points, exponents, spaces, line
- * breaks and non-ASCII digits. */
-object NumberTextSuite extends Suite {
-  val name = "number-text"
+/** `drill_integer_text`, `drill_decimal_text` and `drill_date_part` against the rules they
+ * state, written as regexes (the two checks' anchored at the text's very end, `\z`: the `$` of
+ * those they replaced also matched before a final line break; the date's parts are the groups
+ * of the regex they replaced): random texts of digits, signs, points, exponents, separators,
+ * spaces, line breaks and non-ASCII digits. */
+object CastTextSuite extends Suite {
+  val name = "cast-text"
 
   def run(c: Checks): Unit = {
     val rule = "-?[0-9]+\\z".r.pattern
@@ -37,5 +38,17 @@ object NumberTextSuite extends Suite {
       c.check(DrillDecimalText.test(UTF8String.fromString(yes)), s"decimal '$yes' reads")
     for (no <- Seq("", ".", "-", "+.", "e3", "1e", "1e+", " 1.5", "1.5 ", "1.5\n", "1..5", "1.5.", "\u0663"))
       c.check(!DrillDecimalText.test(UTF8String.fromString(no)), s"decimal '$no' is refused")
+
+    val date = "^([0-9]{1,4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})".r.pattern
+    val bits = Seq("2023", "5", "06", "0097", "12345", "-", "/", ".", " ", ":", "x", "\u0663", "1", "")
+    for (_ <- 0 until 20000) {
+      val text = Seq.fill(random.nextInt(7))(bits(random.nextInt(bits.size))).mkString
+      val m = date.matcher(text)
+      val want = if (m.find()) Some(Seq(m.group(1).toInt, m.group(2).toInt, m.group(3).toInt)) else None
+      val parts = (1 to 3).map(DrillDatePart.partOf(UTF8String.fromString(text), _))
+      c.equal(if (parts.contains(-1)) None else Some(parts), want, s"date parts of '$text'")
+    }
+    c.equal((1 to 3).map(DrillDatePart.partOf(UTF8String.fromString("2023-05-067 1:2:3"), _)), Seq(2023, 5, 6),
+      "a day of two digits, the rest not read")
   }
 }
