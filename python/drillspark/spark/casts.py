@@ -165,9 +165,10 @@ def text_to_date(col: Column, pivot_years: bool = True) -> Column:
     """Drill's cast of text to a DATE (`2023-5-6`, `2023/05/06`, `900-2-3`, a time after it
     ignored); other text fails with Drill's message."""
     text = col.cast("string")
-    date = F.make_date(_year(text, pivot_years), _date_part(text, 2), _date_part(text, 3))
+    day = _date_part(text, 3)  # NULL when the text starts with no date
+    date = F.make_date(_year(text, pivot_years), _date_part(text, 2), day)
     bad = _refuse(text, "IllegalArgumentException: Invalid format: ")
-    return F.when(_date_part(text, 3).isNotNull() | text.isNull(), date).otherwise(bad.cast("date"))
+    return F.when(day.isNotNull() | text.isNull(), date).otherwise(bad.cast("date"))
 
 
 def _text_to_time(col: Column, target: T.DataType) -> Column:

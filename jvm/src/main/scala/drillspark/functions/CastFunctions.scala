@@ -16,17 +16,12 @@ import org.apache.spark.unsafe.types.UTF8String
  * eighth of such a scan (docs/performance.md); its `$` also let a final line break through
  * (Drill 1.22 fails `CAST('12\n' AS INT)`). NULL for NULL.
  */
-abstract class DrillTextCheck extends UnaryExpression {
+abstract class DrillTextCheck extends UnaryExpression with TextArgument {
   // a member, not a constructor parameter: Java serialization needs this class's no-argument
   // constructor (the case classes below are what is serialized)
   protected def rule: TextRule
   override def prettyName: String = rule.Name
   override def dataType: DataType = BooleanType
-
-  override def checkInputDataTypes(): TypeCheckResult = child.dataType match {
-    case _: StringType => TypeCheckSuccess
-    case other => TypeCheckFailure(s"${rule.Name} needs text, got ${other.sql}")
-  }
 
   override protected def nullSafeEval(input: Any): Any = rule.test(input.asInstanceOf[UTF8String])
 
@@ -36,15 +31,27 @@ abstract class DrillTextCheck extends UnaryExpression {
   }
 }
 
+/** The text functions' one argument is text. */
+trait TextArgument extends UnaryExpression {
+  override def checkInputDataTypes(): TypeCheckResult = child.dataType match {
+    case _: StringType => TypeCheckSuccess
+    case other => TypeCheckFailure(s"$prettyName needs text, got ${other.sql}")
+  }
+}
+
 /** A text rule: its function's name and its test. */
 trait TextRule {
   val Name: String
   def test(s: UTF8String): Boolean
 
-  /** The first place at or after `i` that is not an ASCII digit. */
-  protected final def digits(s: UTF8String, i0: Int): Int = {
-    var i = i0
-    while (i < s.numBytes && s.getByte(i) >= '0' && s.getByte(i) <= '9') i += 1
+  protected final def digits(s: UTF8String, from: Int): Int = TextRule.digits(s, from)
+}
+
+object TextRule {
+  /** The end of the run of ASCII digits at `from` (at most `most` of them). */
+  def digits(s: UTF8String, from: Int, most: Int = Int.MaxValue): Int = {
+    var i = from
+    while (i < s.numBytes && i - from < most && s.getByte(i) >= '0' && s.getByte(i) <= '9') i += 1
     i
   }
 }
@@ -144,17 +151,12 @@ object DrillDecimalText extends TextRule {
  * a fourth to check, on every row of a CSV scan. NULL only for a NULL text where a row's CAST
  * reads it (a text with no date fails that row instead), so a CAST keeps its input's mode.
  */
-case class DrillDatePart(child: Expression, part: Int) extends UnaryExpression {
+case class DrillDatePart(child: Expression, part: Int) extends UnaryExpression with TextArgument {
   override def prettyName: String = DrillDatePart.Name
   override def dataType: DataType = IntegerType
   override def nullable: Boolean = true
   override def nullIntolerant: Boolean = true
   override def sql: String = s"${DrillDatePart.Name}(${child.sql}, $part)"
-
-  override def checkInputDataTypes(): TypeCheckResult = child.dataType match {
-    case _: StringType => TypeCheckSuccess
-    case other => TypeCheckFailure(s"${DrillDatePart.Name} needs text, got ${other.sql}")
-  }
 
   override protected def nullSafeEval(input: Any): Any = {
     val v = DrillDatePart.partOf(input.asInstanceOf[UTF8String], part)
@@ -175,14 +177,8 @@ object DrillDatePart {
 
   /** Part `k` (1 year, 2 month, 3 day) of the date `s` starts with, or -1 when it starts with none. */
   def partOf(s: UTF8String, k: Int): Int = {
-    val n = s.numBytes
-    def digit(i: Int): Boolean = s.getByte(i) >= '0' && s.getByte(i) <= '9'
-    def separator(i: Int): Boolean = i < n && { val b = s.getByte(i); b == '-' || b == '/' || b == '.' }
-    def run(from: Int, most: Int): Int = { // the end of at most `most` digits from `from`
-      var i = from
-      while (i < n && i - from < most && digit(i)) i += 1
-      i
-    }
+    def separator(i: Int): Boolean = i < s.numBytes && { val b = s.getByte(i); b == '-' || b == '/' || b == '.' }
+    def run(from: Int, most: Int): Int = TextRule.digits(s, from, most)
     def number(from: Int, to: Int): Int = {
       var v = 0
       var i = from

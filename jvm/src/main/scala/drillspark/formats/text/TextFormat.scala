@@ -113,8 +113,9 @@ object TextFormat extends FormatReader {
     new Iterator[Array[String]] {
       private val fields = new Splitter(c.delimiter)
       private val quotes = new Finder(c.quote)
-      fields.reset(text)
-      quotes.reset(text)
+      /** The finders over the text from its start (the text grew, or is read again). */
+      private def restart(): Unit = { fields.reset(text); quotes.reset(text) }
+      restart()
       private var pending: Array[String] = advance()
       private def advance(): Array[String] = {
         while (i < n && i < stop && c.comment.nonEmpty && text.startsWith(c.comment, i)) {
@@ -129,8 +130,7 @@ object TextFormat extends FormatReader {
             extra != null && extra.nonEmpty && { text = text + normal(extra, c0); n = text.length; true }
           }) {
           i = start // read again from the record's start: the finders start again too
-          fields.reset(text)
-          quotes.reset(text)
+          restart()
           record = parse()
         }
         record
@@ -192,12 +192,13 @@ object TextFormat extends FormatReader {
   private[text] final class Finder(what: String) {
     private val one = what.length == 1
     private val ch = if (one) what.charAt(0) else '\u0000'
-    private var text = ""
+    private var t = ""
     private var found = -1 // at or after the last place asked; Int.MaxValue: none
-    def reset(t: String): Unit = { text = t; found = -1 }
+    def text: String = t
+    def reset(to: String): Unit = { t = to; found = -1 }
     def from(i: Int): Int = {
       if (found < i) {
-        val j = if (one) text.indexOf(ch, i) else text.indexOf(what, i)
+        val j = if (one) t.indexOf(ch, i) else t.indexOf(what, i)
         found = if (j < 0) Int.MaxValue else j
       }
       found
@@ -211,10 +212,10 @@ object TextFormat extends FormatReader {
   private[text] final class Splitter(delimiter: String) {
     private val d = delimiter.length
     private val finder = new Finder(delimiter)
-    private var text = ""
     private var cuts = new Array[Int](16)
-    def reset(t: String): Unit = { text = t; finder.reset(t) }
+    def reset(t: String): Unit = finder.reset(t)
     def split(start: Int, end: Int): Array[String] = {
+      val text = finder.text
       if (d == 0) return text.substring(start, end).split("", -1)
       var k = 0
       var at = finder.from(start)
