@@ -22,6 +22,8 @@ FUNCTIONS = {
     "drill_integer_text": "CAST",
     "drill_decimal_text": "CAST",
     "drill_date_part": "CAST",
+    "drill_timestamp_part": "CAST",
+    "drill_time_part": "CAST",
 }
 
 
@@ -84,6 +86,7 @@ def test_the_cast_checks_run_in_generated_code_as_interpreted(spark):
     # not compile fails here instead of running the stage interpreted (drill_date_part's `part`
     # once named both the case class's field and its method: no static forwarder was made)
     texts = ["12", "-0", "1.5e3", " 7", "2023/5/6 1:2:3", "99-1-3", "May 6", "12\n", None]
+    texts += ["2023-5-6 7:8:9.1239", "7:8:9.5"]
     df = spark.createDataFrame([(t,) for t in texts], "s string").repartition(2)
     exprs = [
         "drill_integer_text(s) i",
@@ -91,7 +94,8 @@ def test_the_cast_checks_run_in_generated_code_as_interpreted(spark):
         "drill_date_part(s, 1) y",
         "drill_date_part(s, 2) m",
         "drill_date_part(s, 3) dd",
-    ]
+    ] + [f"drill_timestamp_part(s, {k}) ts{k}" for k in range(1, 8)]
+    exprs += [f"drill_time_part(s, {k}) t{k}" for k in range(1, 5)]
     spark.conf.set("spark.sql.codegen.fallback", "false")
     try:
         generated = {r[0]: tuple(r[1:]) for r in df.selectExpr("s", *exprs).collect()}
@@ -103,7 +107,7 @@ def test_the_cast_checks_run_in_generated_code_as_interpreted(spark):
         spark.conf.unset("spark.sql.codegen.wholeStage")
         spark.conf.unset("spark.sql.codegen.factoryMode")
     assert generated == interpreted
-    got = generated
+    got = {text: answers[:5] for text, answers in generated.items()}
     assert got["12"] == (True, True, None, None, None)
     assert got["1.5e3"] == (False, True, None, None, None)
     assert got[" 7"] == (False, False, None, None, None)
@@ -111,3 +115,8 @@ def test_the_cast_checks_run_in_generated_code_as_interpreted(spark):
     assert got["2023/5/6 1:2:3"] == (False, False, 2023, 5, 6)
     assert got["99-1-3"] == (False, False, 99, 1, 3)
     assert got[None] == (None, None, None, None, None)
+    times = {text: answers[5:] for text, answers in generated.items()}
+    assert times["2023-5-6 7:8:9.1239"] == (2023, 5, 6, 7, 8, 9, 123) + (None,) * 4
+    assert times["99-1-3"] == (99, 1, 3, 0, 0, 0, 0) + (None,) * 4
+    assert times["7:8:9.5"] == (None,) * 7 + (7, 8, 9, 500)
+    assert times["2023/5/6 1:2:3"] == (None,) * 11

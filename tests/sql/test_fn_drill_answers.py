@@ -60,6 +60,53 @@ def test_text_casts_drill_refuses(data_engine):
         fails(data_engine, f"SELECT {sql} FROM {V}", phrase)
 
 
+def test_text_timestamps_and_times_as_drill_reads_them(data_engine):
+    # Drill 1.22 (asked 2026-12-07): a TIMESTAMP is y-m-d, optionally one space and h:m:s,
+    # optionally a point and up to nine digits, each field one or more digits, nothing else;
+    # the fraction is cut to milliseconds (not rounded); a TIME is h:m:s[.f] alike
+    assert one(
+        data_engine,
+        "CAST('2024-001-01 001:2:3' AS TIMESTAMP), CAST('2024-1-1 1:2:3.1239999' AS TIMESTAMP), "
+        "CAST('2024-1-1 1:2:59.9999996' AS TIMESTAMP), "
+        "CAST('2024-01-01 1:2:3.123456789' AS TIMESTAMP), CAST('2024-1-1' AS TIMESTAMP), "
+        "CAST(CAST('1:2:3.9999996' AS TIME) AS VARCHAR), CAST(CAST('1:2:3.' AS TIME) AS VARCHAR), "
+        "CAST(CAST('001:2:03' AS TIME) AS VARCHAR), modeof(CAST('1:2:3' AS TIME)), "
+        "modeof(CAST('2024-01-01 1:2:3' AS TIMESTAMP))",
+    ) == [
+        dt.datetime(2024, 1, 1, 1, 2, 3),
+        dt.datetime(2024, 1, 1, 1, 2, 3, 123000),
+        dt.datetime(2024, 1, 1, 1, 2, 59, 999000),
+        dt.datetime(2024, 1, 1, 1, 2, 3, 123000),
+        dt.datetime(2024, 1, 1),
+        "01:02:03.999",
+        "01:02:03.000",
+        "01:02:03.000",
+        "NOT NULL",
+        "NOT NULL",
+    ]
+    # Drill: DateTimeParseException ("unparsed text found") for a line break after the text, a
+    # second space, a `/` in a TIMESTAMP's date, ten digits of a second; DateTimeException
+    # "Invalid value for SecondOfMinute (valid values 0 - 59): 60" for a second of 60
+    for sql, phrase in [
+        ("CAST(concat('10:20:30', chr(10)) AS TIME)", "DateTimeParseException"),
+        ("CAST(concat('2024-01-01 10:20:30', chr(10)) AS TIMESTAMP)", "DateTimeParseException"),
+        ("CAST(concat('2024-01-01', chr(10)) AS TIMESTAMP)", "DateTimeParseException"),
+        ("CAST('2024-01-01  10:20:30' AS TIMESTAMP)", "DateTimeParseException"),
+        ("CAST('2024-01-01 ' AS TIMESTAMP)", "DateTimeParseException"),
+        ("CAST('2024/01/01 1:2:3' AS TIMESTAMP)", "DateTimeParseException"),
+        ("CAST('2024-01-01 1:2:3.1234567891' AS TIMESTAMP)", "DateTimeParseException"),
+        ("CAST('1:2:3.1234567891' AS TIME)", "DateTimeParseException"),
+        ("CAST('1:2:60' AS TIME)", "Invalid value for SecondOfMinute (valid values 0 - 59): 60"),
+        (
+            "CAST('2024-01-01 1:2:60' AS TIMESTAMP)",
+            "Invalid value for SecondOfMinute (valid values 0 - 59): 60",
+        ),
+        ("CAST('2024-01-01 25:00:00' AS TIMESTAMP)", "Invalid value for HourOfDay"),
+        ("CAST('1:60:00' AS TIME)", "Invalid value for MinuteOfHour"),
+    ]:
+        fails(data_engine, f"SELECT {sql} FROM {V}", phrase)
+
+
 def test_boolean_to_number_is_refused_when_planned(data_engine):
     # Drill 1.22: CAST(TRUE AS INT) -> PLAN ERROR "Failure while materializing expression
     # ... CAST(true):INTEGER"; CAST(active AS INT) over JSON fails too

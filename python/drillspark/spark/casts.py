@@ -137,76 +137,75 @@ def millis(ts: Column) -> Column:
     return F.date_trunc("MILLISECOND", ts).cast("timestamp_ntz")
 
 
-# Drill's text forms of dates and times: `y-m-d` (a year below 100 is the nearest such year to
-# today, as java.text.SimpleDateFormat reads two digits: '99-1-3' and '0097-02-16' are 1999 and
-# 1997 as DATEs, Drill 1.22; a TIMESTAMP keeps year 97), then an optional time of day;
-# a DATE ignores the time, a TIMESTAMP needs all three of its fields, a TIME is `h:m:s[.f]`
-_DATE_TEXT = r"^([0-9]{1,4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})"
-_TIME_TEXT = r"([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}([.][0-9]+)?)$"
+# Drill's text forms of dates (`y-m-d`, `y/m/d`, `y.m.d`; a year below 100 is the nearest such
+# year to today, as java.text.SimpleDateFormat reads two digits: '99-1-3' and '0097-02-16' are
+# 1999 and 1997 as DATEs, Drill 1.22; a DATE ignores a time after it), timestamps (`y-m-d`,
+# then optionally one space and `h:m:s[.f]`; a TIMESTAMP keeps year 97) and times (`h:m:s[.f]`)
+# are read by the jar's drill_date_part, drill_timestamp_part and drill_time_part
+# (jvm/.../functions/CastFunctions.scala), without a regex
 
 
 def _date_part(text: Column, k: int) -> Column:
-    """Part `k` (1 year, 2 month, 3 day) of the date `text` starts with as `_DATE_TEXT` states
-    it, NULL when it starts with none: `drill_date_part`, without a regex
-    (jvm/.../functions/CastFunctions.scala)."""
+    """Part `k` (1 year, 2 month, 3 day) of the date `text` starts with, NULL when it starts
+    with none."""
     return F.call_function("drill_date_part", text, F.lit(k))
 
 
-def _year(text: Column, pivot_years: bool) -> Column:
-    y = _date_part(text, 1)
-    if not pivot_years:
-        return y
-    this_year = F.year(F.current_date())
-    pivot = F.when(y + 2000 > this_year + 20, y + 1900).otherwise(y + 2000)
-    return F.when(y < 100, pivot).otherwise(y)
-
-
-def text_to_date(col: Column, pivot_years: bool = True) -> Column:
+def text_to_date(col: Column) -> Column:
     """Drill's cast of text to a DATE (`2023-5-6`, `2023/05/06`, `900-2-3`, a time after it
     ignored); other text fails with Drill's message."""
     text = col.cast("string")
+    y = _date_part(text, 1)
+    this_year = F.year(F.current_date())
+    pivot = F.when(y + 2000 > this_year + 20, y + 1900).otherwise(y + 2000)
     day = _date_part(text, 3)  # NULL when the text starts with no date
-    date = F.make_date(_year(text, pivot_years), _date_part(text, 2), day)
+    date = F.make_date(F.when(y < 100, pivot).otherwise(y), _date_part(text, 2), day)
     bad = _refuse(text, "IllegalArgumentException: Invalid format: ")
     return F.when(day.isNotNull() | text.isNull(), date).otherwise(bad.cast("date"))
 
 
-def _text_to_time(col: Column, target: T.DataType) -> Column:
-    """`h:m:s[.f]` as a TIME; Drill refuses `10:20` and hours past 23."""
-    text = col.cast("string")
-    at = "^" + _TIME_TEXT
-    bad = _refuse(text, "DateTimeParseException: could not parse the TIME ")
-    out = F.make_time(
-        F.regexp_extract(text, at, 1).cast("int"),
-        F.regexp_extract(text, at, 2).cast("int"),
-        F.regexp_extract(text, at, 3).cast("decimal(16,6)"),
+def _seconds(second: Column, milli: Column) -> Column:
+    """A second and its milliseconds as the DECIMAL(16,6) Spark's make_time and
+    make_timestamp_ntz take; Drill refuses a second past 59 (Spark's functions take 60 as the
+    next minute)."""
+    exact = (second.cast("long") * 1000 + milli).cast("decimal(12,0)") / 1000
+    past = raise_row_error(
+        F.concat(
+            F.lit("DateTimeException: Invalid value for SecondOfMinute (valid values 0 - 59): "),
+            second.cast("string"),
+        )
     )
-    return F.when(text.rlike(at) | text.isNull(), out.cast(target)).otherwise(bad.cast(target))
+    return F.when(second > 59, past).otherwise(exact).cast("decimal(16,6)")
+
+
+def _text_to_time(col: Column, target: T.DataType) -> Column:
+    """`h:m:s[.f]` as a TIME, the fraction cut to milliseconds; Drill refuses `10:20` and
+    hours past 23."""
+    text = col.cast("string")
+
+    def field(k: int) -> Column:
+        return F.call_function("drill_time_part", text, F.lit(k))
+
+    hour = field(1)  # NULL when the text is not a time
+    out = F.make_time(hour, field(2), _seconds(field(3), field(4)))
+    bad = _refuse(text, "DateTimeParseException: could not parse the TIME ")
+    return F.when(hour.isNotNull() | text.isNull(), out.cast(target)).otherwise(bad.cast(target))
 
 
 def _text_to_timestamp(col: Column, target: T.DataType) -> Column:
-    """A date, or a date and a full time of day (`2023-05-06 7:8:9.5`), cut to milliseconds;
-    Drill refuses ISO's `T` and a time without seconds."""
+    """A date, or a date, one space and a full time of day (`2023-05-06 7:8:9.5`), cut to
+    milliseconds; Drill refuses ISO's `T`, a time without seconds and a second space."""
     text = col.cast("string")
-    at = _DATE_TEXT + "( +" + _TIME_TEXT + ")?$"
-    date = text_to_date(text, pivot_years=False)
 
-    def part(i: int) -> Column:
-        return F.coalesce(F.nullif(F.regexp_extract(text, at, i), F.lit("")), F.lit("0"))
+    def field(k: int) -> Column:
+        return F.call_function("drill_timestamp_part", text, F.lit(k))
 
-    # seconds cut to milliseconds with operators that keep a constant's mode (modeof of
-    # TIMESTAMP '...' is NOT NULL, as in Drill)
-    seconds = (F.floor(part(7).cast("decimal(16,6)") * 1000) / 1000).cast("decimal(16,6)")
+    year = field(1)  # NULL when the text is not a timestamp
     out = F.make_timestamp_ntz(
-        F.year(date),
-        F.month(date),
-        F.dayofmonth(date),
-        part(5).cast("int"),
-        part(6).cast("int"),
-        seconds,
+        year, field(2), field(3), field(4), field(5), _seconds(field(6), field(7))
     )
     bad = _refuse(text, "DateTimeParseException: could not parse the TIMESTAMP ")
-    return F.when(text.rlike(at) | text.isNull(), out).otherwise(bad.cast("timestamp_ntz"))
+    return F.when(year.isNotNull() | text.isNull(), out).otherwise(bad.cast("timestamp_ntz"))
 
 
 def low_int(value: Column) -> Column:

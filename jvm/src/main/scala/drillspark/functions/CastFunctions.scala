@@ -142,49 +142,68 @@ object DrillDecimalText extends TextRule {
 }
 
 /**
- * `drill_date_part(s, k)`: the year (`k` 1), month (2) or day (3) of the date `s` starts
- * with, as Drill's CAST of text to a DATE reads it (`2023-5-6`, `2023/05/06`, `900.2.3`: one
- * to four digits, a `-`, `/` or `.`, one or two digits, a separator again, one or two digits;
- * whatever follows, a time of day, is not read), or NULL when it does not start with one (and
- * for NULL). The SQL layer's CAST of text to a DATE makes its date of the three (a year below
- * 100 pivoted, an impossible date refused by Spark's `make_date`); they were three regexes and
- * a fourth to check, on every row of a CSV scan. NULL only for a NULL text where a row's CAST
- * reads it (a text with no date fails that row instead), so a CAST keeps its input's mode.
+ * A field of the date or time Drill's CAST reads in a text (`drill_date_part`,
+ * `drill_timestamp_part`, `drill_time_part`): an INT, or NULL when the text is not of its
+ * form (and for NULL). The SQL layer's CASTs of text to DATE, TIMESTAMP and TIME make their
+ * value of the fields; they were regexes, one to check and one a field, on every row of a CSV
+ * scan. NULL only for a NULL text where a row's CAST reads it (a text not of the form fails
+ * that row instead), so a CAST keeps its input's mode.
  */
-case class DrillDatePart(child: Expression, part: Int) extends UnaryExpression with TextArgument {
-  override def prettyName: String = DrillDatePart.Name
+abstract class DrillTextPart extends UnaryExpression with TextArgument {
+  // members, not constructor parameters: Java serialization needs this class's no-argument
+  // constructor (the case classes below are what is serialized)
+  protected def reader: PartReader
+  def field: Int
+  override def prettyName: String = reader.Name
   override def dataType: DataType = IntegerType
   override def nullable: Boolean = true
   override def nullIntolerant: Boolean = true
-  override def sql: String = s"${DrillDatePart.Name}(${child.sql}, $part)"
+  override def sql: String = s"$prettyName(${child.sql}, $field)"
 
   override protected def nullSafeEval(input: Any): Any = {
-    val v = DrillDatePart.partOf(input.asInstanceOf[UTF8String], part)
+    val v = reader.partOf(input.asInstanceOf[UTF8String], field)
     if (v < 0) null else v
   }
 
   override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode = {
-    val owner = DrillDatePart.getClass.getName.stripSuffix("$")
-    // partOf, not part: a static forwarder named as the case class's field is not made
-    nullSafeCodeGen(ctx, ev, c => s"${ev.value} = $owner.partOf($c, $part);\n${ev.isNull} = ${ev.value} < 0;")
+    val owner = reader.getClass.getName.stripSuffix("$")
+    // partOf is the object's static forwarder: no case class has a member of that name
+    nullSafeCodeGen(ctx, ev, c => s"${ev.value} = $owner.partOf($c, $field);\n${ev.isNull} = ${ev.value} < 0;")
   }
+}
 
+/** One text form's fields: its function's name, how many fields it has and the reading of field `k`. */
+abstract class PartReader(val Name: String, val fields: Int) {
+  /** Field `k` (from 1) of the text `s`, or -1 when `s` is not of the form. */
+  def partOf(s: UTF8String, k: Int): Int
+
+  /** The function's builder: the text, then a constant field number. */
+  protected def build(args: Seq[Expression])(make: (Expression, Int) => Expression): Expression = {
+    DrillFunctions.arity(Name, args, 2)
+    val k = args(1)
+    (if (k.foldable && k.dataType == IntegerType) k.eval() else null) match {
+      case f: Integer if f >= 1 && f <= fields => make(args.head, f)
+      case _ => throw DrillSparkErrors.nonFoldableArgument(Name, s"k (1 to $fields)", IntegerType)
+    }
+  }
+}
+
+/**
+ * `drill_date_part(s, k)`: the year (`k` 1), month (2) or day (3) of the date `s` starts
+ * with, as Drill's CAST of text to a DATE reads it (`2023-5-6`, `2023/05/06`, `900.2.3`: one
+ * to four digits, a `-`, `/` or `.`, one or two digits, a separator again, one or two digits;
+ * whatever follows, a time of day, is not read). The SQL layer makes the DATE of the three (a
+ * year below 100 pivoted, an impossible date refused by Spark's `make_date`).
+ */
+case class DrillDatePart(child: Expression, field: Int) extends DrillTextPart {
+  override protected def reader: PartReader = DrillDatePart
   override protected def withNewChildInternal(newChild: Expression): DrillDatePart = copy(child = newChild)
 }
 
-object DrillDatePart {
-  val Name = "drill_date_part"
-
-  /** Part `k` (1 year, 2 month, 3 day) of the date `s` starts with, or -1 when it starts with none. */
+object DrillDatePart extends PartReader("drill_date_part", 3) {
   def partOf(s: UTF8String, k: Int): Int = {
     def separator(i: Int): Boolean = i < s.numBytes && { val b = s.getByte(i); b == '-' || b == '/' || b == '.' }
     def run(from: Int, most: Int): Int = TextRule.digits(s, from, most)
-    def number(from: Int, to: Int): Int = {
-      var v = 0
-      var i = from
-      while (i < to) { v = v * 10 + (s.getByte(i) - '0'); i += 1 }
-      v
-    }
     val year = run(0, 4)
     if (year == 0 || !separator(year)) return -1
     val month = run(year + 1, 2)
@@ -192,9 +211,9 @@ object DrillDatePart {
     val day = run(month + 1, 2)
     if (day == month + 1) return -1
     k match {
-      case 1 => number(0, year)
-      case 2 => number(year + 1, month)
-      case _ => number(month + 1, day)
+      case 1 => DateTimeText.value(s, 0, year)
+      case 2 => DateTimeText.value(s, year + 1, month)
+      case _ => DateTimeText.value(s, month + 1, day)
     }
   }
 
@@ -210,13 +229,133 @@ object DrillDatePart {
       > SELECT _FUNC_('May 6', 1);
        NULL
   """,
-    group = "datetime_funcs") { args =>
-    DrillFunctions.arity(Name, args, 2)
-    val k = args(1)
-    val part = if (k.foldable && k.dataType == IntegerType) k.eval() else null
-    part match {
-      case p: Integer if p >= 1 && p <= 3 => DrillDatePart(args.head, p)
-      case _ => throw DrillSparkErrors.nonFoldableArgument(Name, "k (1, 2 or 3)", IntegerType)
+    group = "datetime_funcs") { args => build(args)(DrillDatePart(_, _)) }
+}
+
+/**
+ * `drill_timestamp_part(s, k)`: the year (`k` 1), month (2), day (3), hour (4), minute (5),
+ * second (6) or millisecond (7) of the text `s` as Drill's CAST of text to a TIMESTAMP reads
+ * it: `y-m-d`, then optionally one space and `h:m:s`, then optionally a `.` and up to nine
+ * digits of a second, cut to milliseconds; each field one to nine digits (Drill 1.22 reads
+ * `2024-001-01 001:2:3`), nothing else (a second space, a `/`, ISO's `T`, a zone or a line
+ * break are refused). The time's fields are 0 when it has none.
+ */
+case class DrillTimestampPart(child: Expression, field: Int) extends DrillTextPart {
+  override protected def reader: PartReader = DrillTimestampPart
+  override protected def withNewChildInternal(newChild: Expression): DrillTimestampPart = copy(child = newChild)
+}
+
+object DrillTimestampPart extends PartReader("drill_timestamp_part", 7) {
+  def partOf(s: UTF8String, k: Int): Int = {
+    val year = DateTimeText.run(s, 0)
+    if (year < 0 || !DateTimeText.is(s, year, '-')) return -1
+    val month = DateTimeText.run(s, year + 1)
+    if (month < 0 || !DateTimeText.is(s, month, '-')) return -1
+    val day = DateTimeText.run(s, month + 1)
+    if (day < 0) return -1
+    // the time read for its field, or only checked when a date field is asked
+    val time =
+      if (day == s.numBytes) 0
+      else if (DateTimeText.is(s, day, ' ')) DrillTimePart.partOf(s, day + 1, math.max(k - 3, 1))
+      else -1
+    if (time < 0) return -1
+    k match {
+      case 1 => DateTimeText.value(s, 0, year)
+      case 2 => DateTimeText.value(s, year + 1, month)
+      case 3 => DateTimeText.value(s, month + 1, day)
+      case _ => time
     }
+  }
+
+  val description: DrillFunctions.Description = DrillFunctions.describe(
+    Name,
+    classOf[DrillTimestampPart].getName,
+    usage = "_FUNC_(s, k) - The year (k = 1), month (2), day (3), hour (4), minute (5), second (6) " +
+      "or millisecond (7) of the text `s` as Drill's CAST to a TIMESTAMP reads it (`y-m-d[ h:m:s[.f]]`), " +
+      "or NULL when it is not of that form.",
+    examples = """
+    Examples:
+      > SELECT _FUNC_('2023-5-6 7:8:9.1239', 7);
+       123
+      > SELECT _FUNC_('2023-05-06T07:08:09', 4);
+       NULL
+  """,
+    group = "datetime_funcs") { args => build(args)(DrillTimestampPart(_, _)) }
+}
+
+/**
+ * `drill_time_part(s, k)`: the hour (`k` 1), minute (2), second (3) or millisecond (4) of the
+ * text `s` as Drill's CAST of text to a TIME reads it: `h:m:s`, then optionally a `.` and up
+ * to nine digits of a second, cut to milliseconds; each field one to nine digits, nothing
+ * else.
+ */
+case class DrillTimePart(child: Expression, field: Int) extends DrillTextPart {
+  override protected def reader: PartReader = DrillTimePart
+  override protected def withNewChildInternal(newChild: Expression): DrillTimePart = copy(child = newChild)
+}
+
+object DrillTimePart extends PartReader("drill_time_part", 4) {
+  def partOf(s: UTF8String, k: Int): Int = partOf(s, 0, k)
+
+  /** Field `k` of the time from `from` to the text's end, or -1 when that is not one. */
+  def partOf(s: UTF8String, from: Int, k: Int): Int = {
+    val hour = DateTimeText.run(s, from)
+    if (hour < 0 || !DateTimeText.is(s, hour, ':')) return -1
+    val minute = DateTimeText.run(s, hour + 1)
+    if (minute < 0 || !DateTimeText.is(s, minute, ':')) return -1
+    val second = DateTimeText.run(s, minute + 1)
+    if (second < 0) return -1
+    val end = if (DateTimeText.is(s, second, '.')) TextRule.digits(s, second + 1, 9) else second
+    if (end != s.numBytes) return -1
+    k match {
+      case 1 => DateTimeText.value(s, from, hour)
+      case 2 => DateTimeText.value(s, hour + 1, minute)
+      case 3 => DateTimeText.value(s, minute + 1, second)
+      case _ => DateTimeText.millis(s, second + 1, end)
+    }
+  }
+
+  val description: DrillFunctions.Description = DrillFunctions.describe(
+    Name,
+    classOf[DrillTimePart].getName,
+    usage = "_FUNC_(s, k) - The hour (k = 1), minute (2), second (3) or millisecond (4) of the text " +
+      "`s` as Drill's CAST to a TIME reads it (`h:m:s[.f]`), or NULL when it is not of that form.",
+    examples = """
+    Examples:
+      > SELECT _FUNC_('7:8:9.5', 4);
+       500
+      > SELECT _FUNC_('10:20', 1);
+       NULL
+  """,
+    group = "datetime_funcs") { args => build(args)(DrillTimePart(_, _)) }
+}
+
+/** The digit runs of Drill's date and time texts. */
+private[functions] object DateTimeText {
+  /** A field's digits at most: nine make an INT; a longer run is not read. */
+  private val MostDigits = 9
+
+  /** The end of the run of one to nine digits at `from`, or -1 when there is none or a longer one. */
+  def run(s: UTF8String, from: Int): Int = {
+    val end = TextRule.digits(s, from, MostDigits + 1)
+    if (end == from || end - from > MostDigits) -1 else end
+  }
+
+  def is(s: UTF8String, i: Int, b: Char): Boolean = i < s.numBytes && s.getByte(i) == b
+
+  /** The number the digits in [from, to) write. */
+  def value(s: UTF8String, from: Int, to: Int): Int = {
+    var v = 0
+    var i = from
+    while (i < to) { v = v * 10 + (s.getByte(i) - '0'); i += 1 }
+    v
+  }
+
+  /** The milliseconds of a second's fraction, the digits in [from, to): its first three, cut. */
+  def millis(s: UTF8String, from: Int, to: Int): Int = {
+    var v = 0
+    var i = from
+    while (i < from + 3) { v = v * 10 + (if (i < to) s.getByte(i) - '0' else 0); i += 1 }
+    v
   }
 }

@@ -81,6 +81,9 @@ object DrillTypeOf {
       // modeof(r_regionkey + 1) of a REQUIRED column is NOT NULL)
       case other if other.nullable && other.nullIntolerant && other.children.nonEmpty =>
         other.children.forall(knownNotNull(_, required))
+      // Spark's make_time is NULL only for a NULL input too, but does not say so (it stands for a
+      // static call): the CAST of text to a TIME makes its value with it
+      case m: org.apache.spark.sql.catalyst.expressions.MakeTime => m.children.forall(knownNotNull(_, required))
       // a branch that raises an error returns no NULL (a cast that refuses bad text)
       case _: RaiseError => true
       case c: CaseWhen if c.nullable =>

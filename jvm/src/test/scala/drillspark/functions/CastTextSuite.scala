@@ -6,11 +6,11 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import drillspark.testkit.{Checks, Suite}
 
-/** `drill_integer_text`, `drill_decimal_text` and `drill_date_part` against the rules they
- * state, written as regexes (the two checks' anchored at the text's very end, `\z`: the `$` of
- * those they replaced also matched before a final line break; the date's parts are the groups
- * of the regex they replaced): random texts of digits, signs, points, exponents, separators,
- * spaces, line breaks and non-ASCII digits. */
+/** `drill_integer_text`, `drill_decimal_text`, `drill_date_part`, `drill_timestamp_part` and
+ * `drill_time_part` against the rules they state, written as regexes (anchored at the text's
+ * very end, `\z`: the `$` of those they replaced also matched before a final line break; the
+ * parts are the regexes' groups): random texts of digits, signs, points, exponents,
+ * separators, spaces, line breaks and non-ASCII digits. */
 object CastTextSuite extends Suite {
   val name = "cast-text"
 
@@ -50,5 +50,33 @@ object CastTextSuite extends Suite {
     }
     c.equal((1 to 3).map(DrillDatePart.partOf(UTF8String.fromString("2023-05-067 1:2:3"), _)), Seq(2023, 5, 6),
       "a day of two digits, the rest not read")
+
+    // Drill 1.22's TIMESTAMP and TIME texts: fields of one to nine digits, one space, a fraction
+    // of up to nine digits cut to milliseconds
+    val time = "([0-9]{1,9}):([0-9]{1,9}):([0-9]{1,9})(?:[.]([0-9]{0,9}))?"
+    val timestamp = s"([0-9]{1,9})-([0-9]{1,9})-([0-9]{1,9})(?: $time)?\\z".r.pattern
+    val clock = s"$time\\z".r.pattern
+    def millis(f: String): Int = if (f == null) 0 else (f + "000").take(3).toInt
+    def group(m: java.util.regex.Matcher, i: Int): Int = Option(m.group(i)).map(_.toInt).getOrElse(0)
+    val timeBits = Seq("2024", "1", "07", "123456", "0000000001", "-", ":", ".", " ", "  ", "\n", "T", "/", "\u0663", "")
+    for (_ <- 0 until 30000) {
+      val text = Seq.fill(random.nextInt(12))(timeBits(random.nextInt(timeBits.size))).mkString
+      val utf8 = UTF8String.fromString(text)
+      val m = timestamp.matcher(text)
+      val want = if (m.matches()) Some((1 to 6).map(group(m, _)) :+ millis(m.group(7))) else None
+      val got = (1 to 7).map(DrillTimestampPart.partOf(utf8, _))
+      c.equal(if (got.contains(-1)) None else Some(got), want, s"timestamp fields of '$text'")
+      val t = clock.matcher(text)
+      val wantTime = if (t.matches()) Some((1 to 3).map(group(t, _)) :+ millis(t.group(4))) else None
+      val gotTime = (1 to 4).map(DrillTimePart.partOf(utf8, _))
+      c.equal(if (gotTime.contains(-1)) None else Some(gotTime), wantTime, s"time fields of '$text'")
+    }
+    c.equal((1 to 7).map(DrillTimestampPart.partOf(UTF8String.fromString("2024-001-01 001:2:3.1239999"), _)),
+      Seq(2024, 1, 1, 1, 2, 3, 123), "fields of many digits, the fraction cut")
+    for (no <- Seq("2024-01-01 ", "2024-01-01  1:2:3", "2024-01-01 1:2", "2024-01-01T1:2:3", "2024/01/01",
+        "2024-01-01 1:2:3.1234567890", "1234567890-1-1", "2024-01-01\n"))
+      c.equal(DrillTimestampPart.partOf(UTF8String.fromString(no), 1), -1, s"timestamp '$no' is refused")
+    c.equal((1 to 4).map(DrillTimePart.partOf(UTF8String.fromString("1:2:3."), _)), Seq(1, 2, 3, 0),
+      "a point without digits")
   }
 }
