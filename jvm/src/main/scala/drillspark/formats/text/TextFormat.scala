@@ -102,22 +102,27 @@ object TextFormat extends FormatReader {
   /** The records of one file's text, each its fields. With `limit` (a split's text: its owned
    * lines are its first `limit` characters) only records starting before it are given; `more`
    * hands further lines of the file when a record's quoted field runs past the text's end (a
-   * line break inside quotes at a split's end): the record is parsed again over the longer text. */
-  def records(source: String, c0: TextConfig, limit: Int = -1, more: () => String = null): Iterator[Array[String]] = {
+   * line break inside quotes at a split's end): the record is parsed again over the longer text.
+   * `bytes` are the UTF-8 the text was decoded from: when they are its ASCII twin (as many
+   * bytes as characters) a field's value is a view of them, not a copy of its text encoded
+   * again (a CSV scan's reader spent most of its time on those copies). */
+  def records(source: String, c0: TextConfig, limit: Int = -1, more: () => String = null,
+      bytes: Array[Byte] = null): Iterator[Array[UTF8String]] = {
     val c = c0.copy(lineDelimiter = "\n")
     var text = normal(source, c0)
+    var ascii = if (bytes != null && (text eq source) && bytes.length == text.length) bytes else null
     var n = text.length
     val stop = if (limit < 0) Int.MaxValue else limit
     var i = 0
     var truncated = false // the last record's quoted field ran into the end of the text
-    new Iterator[Array[String]] {
+    new Iterator[Array[UTF8String]] {
       private val fields = new Splitter(c.delimiter)
       private val quotes = new Finder(c.quote)
       /** The finders over the text from its start (the text grew, or is read again). */
-      private def restart(): Unit = { fields.reset(text); quotes.reset(text) }
+      private def restart(): Unit = { fields.reset(text, ascii); quotes.reset(text) }
       restart()
-      private var pending: Array[String] = advance()
-      private def advance(): Array[String] = {
+      private var pending: Array[UTF8String] = advance()
+      private def advance(): Array[UTF8String] = {
         while (i < n && i < stop && c.comment.nonEmpty && text.startsWith(c.comment, i)) {
           val j = text.indexOf('\n', i)
           i = if (j < 0) n else j + 1
@@ -127,7 +132,8 @@ object TextFormat extends FormatReader {
         var record = parse()
         while (truncated && more != null && {
             val extra = more()
-            extra != null && extra.nonEmpty && { text = text + normal(extra, c0); n = text.length; true }
+            // the longer text has no byte twin: its fields are encoded from it
+            extra != null && extra.nonEmpty && { text = text + normal(extra, c0); n = text.length; ascii = null; true }
           }) {
           i = start // read again from the record's start: the finders start again too
           restart()
@@ -136,21 +142,22 @@ object TextFormat extends FormatReader {
         record
       }
       override def hasNext: Boolean = pending != null
-      override def next(): Array[String] = { val r = pending; pending = advance(); r }
+      override def next(): Array[UTF8String] = { val r = pending; pending = advance(); r }
 
-      private def parse(): Array[String] = {
+      private def parse(): Array[UTF8String] = {
         truncated = false
         val j = text.indexOf('\n', i)
         val end = if (j < 0) n else j
         if (c.quote.isEmpty || quotes.from(i) >= end) { // the common case: no quoting on this line
           val start = i
           i = if (j < 0) n else end + 1
-          if (end == start) Array.empty[String] else fields.split(start, end)
+          if (end == start) Array.empty[UTF8String] else fields.split(start, end)
         } else quoted()
       }
 
-      private def quoted(): Array[String] = {
-        val fields = mutable.ArrayBuffer[String]()
+      private def quoted(): Array[UTF8String] = {
+        val cut = this.fields
+        val fields = mutable.ArrayBuffer[UTF8String]()
         val (q, esc, d) = (c.quote, c.escape, c.delimiter)
         while (true) {
           if (text.startsWith(q, i)) {
@@ -167,17 +174,17 @@ object TextFormat extends FormatReader {
               } else { buf += text.charAt(i); i += 1 }
             }
             if (open) truncated = true
-            fields += buf.toString
+            fields += UTF8String.fromString(buf.toString)
           } else {
             val ends = Seq(text.indexOf(d, i), text.indexOf('\n', i)).filter(_ >= 0)
             val end = if (ends.isEmpty) n else ends.min
-            fields += text.substring(i, end)
+            fields += cut.field(i, end)
             i = end
           }
           if (i >= n) { i = n; return fields.toArray }
           if (text.startsWith(d, i)) {
             i += d.length
-            if (i >= n) { fields += ""; return fields.toArray }
+            if (i >= n) { fields += UTF8String.EMPTY_UTF8; return fields.toArray }
           } else { i += 1; return fields.toArray } // at the line's end
         }
         fields.toArray
@@ -213,10 +220,16 @@ object TextFormat extends FormatReader {
     private val d = delimiter.length
     private val finder = new Finder(delimiter)
     private var cuts = new Array[Int](16)
-    def reset(t: String): Unit = finder.reset(t)
-    def split(start: Int, end: Int): Array[String] = {
+    private var ascii: Array[Byte] = null
+    /** Over the text `t`; `bytes`, when not null, its ASCII twin (byte k is character k). */
+    def reset(t: String, bytes: Array[Byte] = null): Unit = { finder.reset(t); ascii = bytes }
+    /** The text's characters [from, to) as a value: a view of the twin's bytes, or encoded. */
+    def field(from: Int, to: Int): UTF8String =
+      if (ascii != null) UTF8String.fromBytes(ascii, from, to - from)
+      else UTF8String.fromString(finder.text.substring(from, to))
+    def split(start: Int, end: Int): Array[UTF8String] = {
       val text = finder.text
-      if (d == 0) return text.substring(start, end).split("", -1)
+      if (d == 0) return text.substring(start, end).split("", -1).map(UTF8String.fromString)
       var k = 0
       var at = finder.from(start)
       while (at < end) {
@@ -225,11 +238,11 @@ object TextFormat extends FormatReader {
         k += 1
         at = finder.from(at + d)
       }
-      val out = new Array[String](k + 1)
+      val out = new Array[UTF8String](k + 1)
       var from = start
       var j = 0
-      while (j < k) { out(j) = text.substring(from, cuts(j)); from = cuts(j) + d; j += 1 }
-      out(k) = text.substring(from, end)
+      while (j < k) { out(j) = field(from, cuts(j)); from = cuts(j) + d; j += 1 }
+      out(k) = field(from, end)
       out
     }
   }
@@ -259,8 +272,9 @@ object TextFormat extends FormatReader {
   private def shown(file: InputFile): String =
     if (HeldPages.isPage(file.path)) HeldPages.shown(file.path) else new org.apache.hadoop.fs.Path(file.path).getName
 
-  /** A file's text, UTF-8 strictly: a byte that is not fails naming the file, line and column. */
-  private def content(file: InputFile, conf: Configuration): String = {
+  /** A file's records, its text read UTF-8 strictly: a byte that is not fails naming the file,
+   * line and column. */
+  private def fileRecords(file: InputFile, c: TextConfig, conf: Configuration): Iterator[Array[UTF8String]] = {
     val bytes = {
       val in = try LineInput.open(file, conf) catch {
         case e: java.io.IOException => throw FormatErrors.badData(typeName, file.path, "", FormatErrors.describe(e))
@@ -271,12 +285,14 @@ object TextFormat extends FormatReader {
         out.toByteArray
       } finally in.close()
     }
-    decode(bytes, file, 0L)
+    records(decode(bytes, file, 0L), c, bytes = bytes)
   }
 
   /** Bytes of `file` from byte `offset` as text, UTF-8 strictly: a byte that is not fails naming
    * the file and its place (line and column from the file's start; the byte alone past it). */
   private def decode(bytes: Array[Byte], file: InputFile, offset: Long): String = {
+    // ASCII (most CSV) is its own text: copied, not decoded to UTF-16 and compressed back
+    if (isAscii(bytes)) return new String(bytes, StandardCharsets.ISO_8859_1)
     val decoder = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
     try decoder.decode(ByteBuffer.wrap(bytes)).toString
@@ -366,7 +382,7 @@ object TextFormat extends FormatReader {
 
   /** The records of a split: its text, its owned lines' length, what runs on after them. */
   private def splitRecords(file: InputFile, start: Long, end: Long, c: TextConfig,
-      conf: Configuration): (Iterator[Array[String]], Long, AutoCloseable) = {
+      conf: Configuration): (Iterator[Array[UTF8String]], Long, AutoCloseable) = {
     val bytes = new SplitBytes(file, start, end, conf)
     try {
       val first = bytes.first
@@ -379,8 +395,18 @@ object TextFormat extends FormatReader {
         at += b.length
         t
       }
-      (records(text, c, normal(text, c).length, more), first, bytes)
+      (records(text, c, normal(text, c).length, more, owned), first, bytes)
     } catch { case e: Throwable => bytes.close(); throw e }
+  }
+
+  /** Whether every byte is ASCII: their high bits, eight bytes at a time. */
+  private[text] def isAscii(bytes: Array[Byte]): Boolean = {
+    val words = ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+    var high = 0L
+    var i = 0
+    while (i + 8 <= bytes.length) { high |= words.getLong(i); i += 8 }
+    while (i < bytes.length) { high |= bytes(i); i += 1 } // a byte above 0x7F is negative: all high bits
+    (high & 0x8080808080808080L) == 0
   }
 
   /** The end of the run of bytes from `at` that start no UTF-8 character (a few at most). */
@@ -409,11 +435,11 @@ object TextFormat extends FormatReader {
   /** A file's first record (its header): from its first 64 KiB when it may be split, so a
    * large file is not read whole on the driver nor by every split; else from its whole text. */
   private def firstRecord(file: InputFile, o: FormatOptions, c: TextConfig, conf: Configuration): Option[Array[String]] =
-    if (!splittable(file, o) || file.length <= HeaderBytes) records(content(file, conf), c).nextOption()
+    (if (!splittable(file, o) || file.length <= HeaderBytes) fileRecords(file, c, conf).nextOption()
     else {
       val (rows, _, open) = splitRecords(file, 0L, HeaderBytes, c, conf)
       try rows.nextOption() finally open.close()
-    }.orElse(if (file.length > HeaderBytes) records(content(file, conf), c).nextOption() else None)
+    }).orElse(if (file.length > HeaderBytes) fileRecords(file, c, conf).nextOption() else None).map(_.map(_.toString))
 
   private val HeaderBytes = 1L << 16
 
@@ -478,20 +504,21 @@ object TextFormat extends FormatReader {
     private val cast = if (f.dataType == StringType) None
       else Some(Cast(BoundReference(0, StringType, nullable = true), f.dataType, Some("UTC"), EvalMode.TRY))
     private val fill: Any =
-      if (f.metadata.contains(ColumnWriter.DefaultKey)) convert(f.metadata.getString(ColumnWriter.DefaultKey), 0L)
+      if (f.metadata.contains(ColumnWriter.DefaultKey))
+        convert(UTF8String.fromString(f.metadata.getString(ColumnWriter.DefaultKey)), 0L)
       else null
 
-    private def convert(text: String, record: Long): Any = cast match {
-      case None => UTF8String.fromString(text)
+    private def convert(text: UTF8String, record: Long): Any = cast match {
+      case None => text
       case Some(c) =>
-        val v = c.eval(InternalRow(UTF8String.fromString(text)))
+        val v = c.eval(InternalRow(text))
         if (v == null) throw FormatErrors.badData(typeName, file, s"record $record, column ${f.name}",
           s"'$text' cannot be read as ${f.dataType.sql} (the provided schema's type)")
         v
     }
 
-    def apply(text: String, record: Long): Any =
-      if (text == null || (cast.nonEmpty && text.isEmpty)) fill else convert(text, record)
+    def apply(text: UTF8String, record: Long): Any =
+      if (text == null || (cast.nonEmpty && text.numBytes == 0)) fill else convert(text, record)
   }
 
   override def read(file: InputFile, options: FormatOptions, schema: StructType, conf: Configuration): Iterator[InternalRow] =
@@ -509,7 +536,7 @@ object TextFormat extends FormatReader {
     val providedSchema = provided(options)
     val (rows, first, open) = range match {
       case Some((start, end)) => splitRecords(file, start, end, c, conf)
-      case None => (records(content(file, conf), c), 0L, null)
+      case None => (fileRecords(file, c, conf), 0L, null)
     }
     val starts = first == 0L
     val width = schema.size
@@ -520,23 +547,24 @@ object TextFormat extends FormatReader {
       providedSchema.flatMap(_.fields.find(_.name.equalsIgnoreCase(f.name))).map(p => new Typed(p, where)).orNull
     }
     val out = if (c.header) {
-      val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerNames(rows.next()) else Nil
+      val names = if (!starts) header(file, options, conf)
+        else if (rows.hasNext) headerNames(rows.next().map(_.toString)) else Nil
       val index = schema.fieldNames.map(_.toLowerCase(Locale.ROOT)).zipWithIndex.toMap
       val at = names.map(n => index.getOrElse(n.toLowerCase(Locale.ROOT), -1)).toArray
       var record = if (starts) 1L else 0L
       rows.map { rec =>
         record += 1
-        val text = new Array[String](width)
+        val text = new Array[UTF8String](width)
         var k = 0
         while (k < at.length) {
-          if (at(k) >= 0) text(at(k)) = if (k < rec.length) rec(k) else ""
+          if (at(k) >= 0) text(at(k)) = if (k < rec.length) rec(k) else UTF8String.EMPTY_UTF8
           k += 1
         }
         val out = new Array[Any](width)
         k = 0
         while (k < width) {
           out(k) = if (typed(k) != null) typed(k)(text(k), record) else if (text(k) == null) null
-            else if (trim) trimmed(text(k)) else UTF8String.fromString(text(k))
+            else if (trim) trimmed(text(k)) else text(k)
           k += 1
         }
         new GenericInternalRow(out)
@@ -563,7 +591,7 @@ object TextFormat extends FormatReader {
           rows.map { rec =>
             val values = new Array[Any](rec.length)
             var k = 0
-            while (k < rec.length) { values(k) = UTF8String.fromString(rec(k)); k += 1 }
+            while (k < rec.length) { values(k) = rec(k); k += 1 }
             new GenericInternalRow(Array[Any](new GenericArrayData(values)))
           }
       }
@@ -576,12 +604,9 @@ object TextFormat extends FormatReader {
    * NULL. Read with a header only; no file format config sets it. */
   val TrimValues = "trimValues"
 
-  private def trimmed(s: String): UTF8String = {
-    var a = 0
-    var b = s.length
-    while (a < b && s.charAt(a) == ' ') a += 1
-    while (b > a && s.charAt(b - 1) == ' ') b -= 1
-    if (a == b) null else UTF8String.fromString(s.substring(a, b))
+  private def trimmed(s: UTF8String): UTF8String = {
+    val t = s.trim() // spaces (ASCII 32) alone, as before
+    if (t.numBytes == 0) null else t
   }
 
   /** A split's rows, closing its file when Spark's reader closes them. */

@@ -1,8 +1,11 @@
 package drillspark.formats.text
 
+import java.nio.charset.StandardCharsets
 import java.util.regex.Pattern
 
 import scala.util.Random
+
+import org.apache.spark.unsafe.types.UTF8String
 
 import drillspark.testkit.{Checks, Suite}
 
@@ -14,6 +17,8 @@ object TextSplitSuite extends Suite {
   val name = "text-split"
 
   private def regex(line: String, d: String): Seq[String] = Pattern.compile(Pattern.quote(d)).split(line, -1).toSeq
+
+  private def texts(fields: Array[UTF8String]): Seq[String] = fields.toSeq.map(_.toString)
 
   def run(c: Checks): Unit = {
     val random = new Random(37)
@@ -27,14 +32,18 @@ object TextSplitSuite extends Suite {
       for (line <- lines) {
         val alone = new TextFormat.Splitter(d)
         alone.reset(line)
-        c.equal(alone.split(0, line.length).toSeq, regex(line, d), s"'$line' split at '$d'")
+        c.equal(texts(alone.split(0, line.length)), regex(line, d), s"'$line' split at '$d'")
+        if (line.forall(_ < 0x80)) { // an ASCII line's fields as views of its bytes: the same values
+          alone.reset(line, line.getBytes(StandardCharsets.UTF_8))
+          c.equal(texts(alone.split(0, line.length)), regex(line, d), s"'$line' split at '$d' from its bytes")
+        }
       }
       val text = lines.mkString("\n")
       val splitter = new TextFormat.Splitter(d)
       splitter.reset(text)
       var start = 0
       for (line <- lines) {
-        c.equal(splitter.split(start, start + line.length).toSeq, regex(line, d),
+        c.equal(texts(splitter.split(start, start + line.length)), regex(line, d),
           s"'$line' split at '$d' at $start of '$text'")
         start += line.length + 1
       }
@@ -42,10 +51,18 @@ object TextSplitSuite extends Suite {
     val many = new TextFormat.Splitter(",")
     val wide = Seq.tabulate(100)(_.toString).mkString(",")
     many.reset(wide)
-    c.equal(many.split(0, wide.length).toSeq, regex(wide, ","), "a hundred fields (the cut list grows)")
+    c.equal(texts(many.split(0, wide.length)), regex(wide, ","), "a hundred fields (the cut list grows)")
     val empty = new TextFormat.Splitter("")
     empty.reset("abc")
-    c.equal(empty.split(0, 3).toSeq, regex("abc", ""), "an empty delimiter as the regex split gave")
+    c.equal(texts(empty.split(0, 3)), regex("abc", ""), "an empty delimiter as the regex split gave")
+    for (n <- 0 until 40; at <- 0 until n) { // ASCII or not, at every place of a word and the tail
+      val bytes = Array.tabulate[Byte](n)(k => ('a' + k % 26).toByte)
+      c.check(TextFormat.isAscii(bytes), s"$n ASCII bytes")
+      for (b <- Seq(0x80, 0xc3, 0xff)) {
+        bytes(at) = b.toByte
+        c.check(!TextFormat.isAscii(bytes), s"byte $b at $at of $n")
+      }
+    }
     val quotes = new TextFormat.Finder("\"")
     quotes.reset("a,b\nc,\"d\"\ne")
     c.equal(Seq(quotes.from(0), quotes.from(4), quotes.from(7), quotes.from(9), quotes.from(10)),
