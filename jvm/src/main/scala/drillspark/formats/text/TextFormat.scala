@@ -118,6 +118,7 @@ object TextFormat extends FormatReader {
     new Iterator[Array[UTF8String]] {
       private val fields = new Splitter(c.delimiter)
       private val quotes = new Finder(c.quote)
+      private val quoting = if (c.quote.isEmpty) null else new Quoted(c.quote, c.escape, c.delimiter)
       /** The finders over the text from its start (the text grew, or is read again). */
       private def restart(): Unit = { fields.reset(text, ascii); quotes.reset(text) }
       restart()
@@ -155,29 +156,26 @@ object TextFormat extends FormatReader {
         } else quoted()
       }
 
+
       private def quoted(): Array[UTF8String] = {
         val cut = this.fields
         val fields = mutable.ArrayBuffer[UTF8String]()
-        val (q, esc, d) = (c.quote, c.escape, c.delimiter)
+        val (q, d) = (c.quote, c.delimiter)
         while (true) {
           if (text.startsWith(q, i)) {
-            i += q.length
-            val buf = new StringBuilder
-            var open = true
-            while (open && i < n) {
-              if (esc != q && text.startsWith(esc + q, i)) { buf ++= q; i += esc.length + q.length }
-              else if (text.startsWith(q, i)) {
-                val after = i + q.length
-                if (esc == q && text.startsWith(q, after)) { buf ++= q; i = after + q.length } // doubled
-                else if (after >= n || text.startsWith(d, after) || text.startsWith("\n", after)) { i = after; open = false }
-                else { buf ++= q; i = after } // not the field's end: the quote is text
-              } else { buf += text.charAt(i); i += 1 }
+            val open = i + q.length
+            val close = quoting.plainEnd(text, open)
+            if (close >= 0) { fields += cut.field(open, close); i = close + q.length } // its text as it stands
+            else {
+              val buf = new java.lang.StringBuilder
+              i = quoting.read(text, open, buf)
+              if (!quoting.closed) truncated = true
+              fields += UTF8String.fromString(buf.toString)
             }
-            if (open) truncated = true
-            fields += UTF8String.fromString(buf.toString)
           } else {
-            val ends = Seq(text.indexOf(d, i), text.indexOf('\n', i)).filter(_ >= 0)
-            val end = if (ends.isEmpty) n else ends.min
+            val (atDelimiter, atLineEnd) = (text.indexOf(d, i), text.indexOf('\n', i))
+            val end = if (atDelimiter < 0) { if (atLineEnd < 0) n else atLineEnd }
+              else if (atLineEnd < 0) atDelimiter else math.min(atDelimiter, atLineEnd)
             fields += cut.field(i, end)
             i = end
           }
@@ -189,6 +187,49 @@ object TextFormat extends FormatReader {
         }
         fields.toArray
       }
+    }
+  }
+
+  /** A quoted field's text, read from just after its opening quote: the escape then the quote,
+   * and with the quote as its own escape a doubled quote, are a quote; a quote followed by
+   * neither the delimiter, a line's end nor the text's end is text; the quote before one of
+   * those closes the field. */
+  private[text] final class Quoted(q: String, esc: String, d: String) {
+    /** Whether the last [[read]] met the field's closing quote (else the text ended first). */
+    var closed = false
+    private val escaped = esc + q
+
+    private def ends(text: String, at: Int): Boolean =
+      at >= text.length || text.startsWith(d, at) || text.startsWith("\n", at)
+
+    /** Where the field opened at `open` closes when its text is the text as it stands (its
+     * first quote closes it: no escape before it, no quote doubled): that quote's place, else
+     * -1 (the field needs [[read]]). One-character quote and escape only. */
+    def plainEnd(text: String, open: Int): Int = {
+      if (q.length != 1 || esc.length != 1) return -1
+      val close = text.indexOf(q.charAt(0), open)
+      if (close < 0) return -1
+      val afterEscape = esc != q && close > open && text.charAt(close - 1) == esc.charAt(0)
+      val doubled = esc == q && text.startsWith(q, close + 1)
+      if (afterEscape || doubled || !ends(text, close + 1)) -1 else close
+    }
+
+    /** The field's text from `open` into `buf`, a character at a time; the place after its
+     * closing quote, or the text's end when it has none ([[closed]] false). */
+    def read(text: String, open: Int, buf: java.lang.StringBuilder): Int = {
+      val n = text.length
+      var i = open
+      closed = false
+      while (!closed && i < n) {
+        if (esc != q && text.startsWith(escaped, i)) { buf.append(q); i += escaped.length }
+        else if (text.startsWith(q, i)) {
+          val after = i + q.length
+          if (esc == q && text.startsWith(q, after)) { buf.append(q); i = after + q.length } // doubled
+          else if (ends(text, after)) { i = after; closed = true }
+          else { buf.append(q); i = after } // not the field's end: the quote is text
+        } else { buf.append(text.charAt(i)); i += 1 }
+      }
+      i
     }
   }
 

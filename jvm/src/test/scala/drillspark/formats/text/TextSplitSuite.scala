@@ -63,6 +63,23 @@ object TextSplitSuite extends Suite {
         c.check(!TextFormat.isAscii(bytes), s"byte $b at $at of $n")
       }
     }
+    // a quoted field read as it stands, where that is allowed, equals the field read a
+    // character at a time: random texts of quotes, escapes, delimiters and line breaks
+    var plain = 0
+    for ((q, esc, d) <- Seq(("\"", "\"", ","), ("\"", "\\", ","), ("'", "'", "||"), ("\"", "\\", "\t")); _ <- 0 until 4000) {
+      val bits = Seq(q, q, esc, d, "\n", "a", "b c", "\u00e9")
+      val text = Seq.fill(random.nextInt(8))(bits(random.nextInt(bits.size))).mkString
+      val quoted = new TextFormat.Quoted(q, esc, d)
+      val close = quoted.plainEnd(text, 0)
+      val buf = new java.lang.StringBuilder
+      val after = quoted.read(text, 0, buf)
+      if (close >= 0) {
+        plain += 1
+        c.equal((text.substring(0, close), close + 1, quoted.closed), (buf.toString, after, true),
+          s"the quoted field '$text' (quote $q, escape $esc) as it stands")
+      }
+    }
+    c.check(plain > 1000, s"plain quoted fields were read ($plain)")
     val quotes = new TextFormat.Finder("\"")
     quotes.reset("a,b\nc,\"d\"\ne")
     c.equal(Seq(quotes.from(0), quotes.from(4), quotes.from(7), quotes.from(9), quotes.from(10)),
