@@ -156,7 +156,6 @@ object TextFormat extends FormatReader {
         } else quoted()
       }
 
-
       private def quoted(): Array[UTF8String] = {
         val cut = this.fields
         val fields = mutable.ArrayBuffer[UTF8String]()
