@@ -145,21 +145,21 @@ def millis(ts: Column) -> Column:
 # (jvm/.../functions/CastFunctions.scala), without a regex
 
 
-def _date_part(text: Column, k: int) -> Column:
-    """Part `k` (1 year, 2 month, 3 day) of the date `text` starts with, NULL when it starts
-    with none."""
-    return F.call_function("drill_date_part", text, F.lit(k))
+def _field(function: str, text: Column, k: int) -> Column:
+    """Field `k` of `text` as the jar's `function` (drill_date_part, drill_timestamp_part,
+    drill_time_part) reads it, NULL when the text is not of its form."""
+    return F.call_function(function, text, F.lit(k))
 
 
 def text_to_date(col: Column) -> Column:
     """Drill's cast of text to a DATE (`2023-5-6`, `2023/05/06`, `900-2-3`, a time after it
     ignored); other text fails with Drill's message."""
     text = col.cast("string")
-    y = _date_part(text, 1)
+    year, month, day = (_field("drill_date_part", text, k) for k in range(1, 4))
     this_year = F.year(F.current_date())
-    pivot = F.when(y + 2000 > this_year + 20, y + 1900).otherwise(y + 2000)
-    day = _date_part(text, 3)  # NULL when the text starts with no date
-    date = F.make_date(F.when(y < 100, pivot).otherwise(y), _date_part(text, 2), day)
+    pivot = F.when(year + 2000 > this_year + 20, year + 1900).otherwise(year + 2000)
+    # day: NULL when the text starts with no date
+    date = F.make_date(F.when(year < 100, pivot).otherwise(year), month, day)
     bad = _refuse(text, "IllegalArgumentException: Invalid format: ")
     return F.when(day.isNotNull() | text.isNull(), date).otherwise(bad.cast("date"))
 
@@ -182,12 +182,8 @@ def _text_to_time(col: Column, target: T.DataType) -> Column:
     """`h:m:s[.f]` as a TIME, the fraction cut to milliseconds; Drill refuses `10:20` and
     hours past 23."""
     text = col.cast("string")
-
-    def field(k: int) -> Column:
-        return F.call_function("drill_time_part", text, F.lit(k))
-
-    hour = field(1)  # NULL when the text is not a time
-    out = F.make_time(hour, field(2), _seconds(field(3), field(4)))
+    hour, minute, second, milli = (_field("drill_time_part", text, k) for k in range(1, 5))
+    out = F.make_time(hour, minute, _seconds(second, milli))  # hour: NULL when not a time
     bad = _refuse(text, "DateTimeParseException: could not parse the TIME ")
     return F.when(hour.isNotNull() | text.isNull(), out.cast(target)).otherwise(bad.cast(target))
 
@@ -196,14 +192,11 @@ def _text_to_timestamp(col: Column, target: T.DataType) -> Column:
     """A date, or a date, one space and a full time of day (`2023-05-06 7:8:9.5`), cut to
     milliseconds; Drill refuses ISO's `T`, a time without seconds and a second space."""
     text = col.cast("string")
-
-    def field(k: int) -> Column:
-        return F.call_function("drill_timestamp_part", text, F.lit(k))
-
-    year = field(1)  # NULL when the text is not a timestamp
-    out = F.make_timestamp_ntz(
-        year, field(2), field(3), field(4), field(5), _seconds(field(6), field(7))
+    year, month, day, hour, minute, second, milli = (
+        _field("drill_timestamp_part", text, k) for k in range(1, 8)
     )
+    # year: NULL when the text is not a timestamp
+    out = F.make_timestamp_ntz(year, month, day, hour, minute, _seconds(second, milli))
     bad = _refuse(text, "DateTimeParseException: could not parse the TIMESTAMP ")
     return F.when(year.isNotNull() | text.isNull(), out).otherwise(bad.cast("timestamp_ntz"))
 

@@ -201,21 +201,7 @@ case class DrillDatePart(child: Expression, field: Int) extends DrillTextPart {
 }
 
 object DrillDatePart extends PartReader("drill_date_part", 3) {
-  def partOf(s: UTF8String, k: Int): Int = {
-    def separator(i: Int): Boolean = i < s.numBytes && { val b = s.getByte(i); b == '-' || b == '/' || b == '.' }
-    def run(from: Int, most: Int): Int = TextRule.digits(s, from, most)
-    val year = run(0, 4)
-    if (year == 0 || !separator(year)) return -1
-    val month = run(year + 1, 2)
-    if (month == year + 1 || !separator(month)) return -1
-    val day = run(month + 1, 2)
-    if (day == month + 1) return -1
-    k match {
-      case 1 => DateTimeText.value(s, 0, year)
-      case 2 => DateTimeText.value(s, year + 1, month)
-      case _ => DateTimeText.value(s, month + 1, day)
-    }
-  }
+  def partOf(s: UTF8String, k: Int): Int = DateTimeText.date(s, k, yearDigits = 4, digits = 2, separators = "-/.")
 
   val description: DrillFunctions.Description = DrillFunctions.describe(
     Name,
@@ -247,24 +233,16 @@ case class DrillTimestampPart(child: Expression, field: Int) extends DrillTextPa
 
 object DrillTimestampPart extends PartReader("drill_timestamp_part", 7) {
   def partOf(s: UTF8String, k: Int): Int = {
-    val year = DateTimeText.run(s, 0)
-    if (year < 0 || !DateTimeText.is(s, year, '-')) return -1
-    val month = DateTimeText.run(s, year + 1)
-    if (month < 0 || !DateTimeText.is(s, month, '-')) return -1
-    val day = DateTimeText.run(s, month + 1)
+    def date(k: Int): Int = DateTimeText.date(s, k, yearDigits = DateTimeText.MostDigits,
+      digits = DateTimeText.MostDigits, separators = "-")
+    val day = date(0)
     if (day < 0) return -1
     // the time read for its field, or only checked when a date field is asked
     val time =
       if (day == s.numBytes) 0
       else if (DateTimeText.is(s, day, ' ')) DrillTimePart.partOf(s, day + 1, math.max(k - 3, 1))
       else -1
-    if (time < 0) return -1
-    k match {
-      case 1 => DateTimeText.value(s, 0, year)
-      case 2 => DateTimeText.value(s, year + 1, month)
-      case 3 => DateTimeText.value(s, month + 1, day)
-      case _ => time
-    }
+    if (time < 0) -1 else if (k <= 3) date(k) else time
   }
 
   val description: DrillFunctions.Description = DrillFunctions.describe(
@@ -299,13 +277,14 @@ object DrillTimePart extends PartReader("drill_time_part", 4) {
 
   /** Field `k` of the time from `from` to the text's end, or -1 when that is not one. */
   def partOf(s: UTF8String, from: Int, k: Int): Int = {
-    val hour = DateTimeText.run(s, from)
+    val most = DateTimeText.MostDigits
+    val hour = DateTimeText.run(s, from, most)
     if (hour < 0 || !DateTimeText.is(s, hour, ':')) return -1
-    val minute = DateTimeText.run(s, hour + 1)
+    val minute = DateTimeText.run(s, hour + 1, most)
     if (minute < 0 || !DateTimeText.is(s, minute, ':')) return -1
-    val second = DateTimeText.run(s, minute + 1)
+    val second = DateTimeText.run(s, minute + 1, most)
     if (second < 0) return -1
-    val end = if (DateTimeText.is(s, second, '.')) TextRule.digits(s, second + 1, 9) else second
+    val end = if (DateTimeText.is(s, second, '.')) TextRule.digits(s, second + 1, most) else second
     if (end != s.numBytes) return -1
     k match {
       case 1 => DateTimeText.value(s, from, hour)
@@ -332,13 +311,33 @@ object DrillTimePart extends PartReader("drill_time_part", 4) {
 
 /** The digit runs of Drill's date and time texts. */
 private[functions] object DateTimeText {
-  /** A field's digits at most: nine make an INT; a longer run is not read. */
-  private val MostDigits = 9
+  /** A TIMESTAMP's or TIME's field's digits at most: nine make an INT, and a tenth is where a
+   * separator or the text's end must be, so a longer run is not of the form. */
+  val MostDigits = 9
 
-  /** The end of the run of one to nine digits at `from`, or -1 when there is none or a longer one. */
-  def run(s: UTF8String, from: Int): Int = {
-    val end = TextRule.digits(s, from, MostDigits + 1)
-    if (end == from || end - from > MostDigits) -1 else end
+  /** The end of the run of one to `most` digits at `from`, or -1 when there is no digit. */
+  def run(s: UTF8String, from: Int, most: Int): Int = {
+    val end = TextRule.digits(s, from, most)
+    if (end == from) -1 else end
+  }
+
+  /** Field `k` (1 year, 2 month, 3 day) of the date the text starts with, or with `k` 0 the
+   * place after its day; -1 when it starts with none: a year of up to `yearDigits` digits, a
+   * month and a day of up to `digits`, each of the first two followed by one of `separators`. */
+  def date(s: UTF8String, k: Int, yearDigits: Int, digits: Int, separators: String): Int = {
+    def separator(i: Int): Boolean = i < s.numBytes && separators.indexOf(s.getByte(i).toInt) >= 0
+    val year = run(s, 0, yearDigits)
+    if (year < 0 || !separator(year)) return -1
+    val month = run(s, year + 1, digits)
+    if (month < 0 || !separator(month)) return -1
+    val day = run(s, month + 1, digits)
+    if (day < 0) return -1
+    k match {
+      case 0 => day
+      case 1 => value(s, 0, year)
+      case 2 => value(s, year + 1, month)
+      case _ => value(s, month + 1, day)
+    }
   }
 
   def is(s: UTF8String, i: Int, b: Char): Boolean = i < s.numBytes && s.getByte(i) == b

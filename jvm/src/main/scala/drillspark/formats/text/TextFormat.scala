@@ -157,34 +157,33 @@ object TextFormat extends FormatReader {
       }
 
       private def quoted(): Array[UTF8String] = {
-        val cut = this.fields
-        val fields = mutable.ArrayBuffer[UTF8String]()
+        val out = mutable.ArrayBuffer[UTF8String]()
         val (q, d) = (c.quote, c.delimiter)
         while (true) {
           if (text.startsWith(q, i)) {
             val open = i + q.length
             val close = quoting.plainEnd(text, open)
-            if (close >= 0) { fields += cut.field(open, close); i = close + q.length } // its text as it stands
+            if (close >= 0) { out += fields.field(open, close); i = close + q.length } // its text as it stands
             else {
               val buf = new java.lang.StringBuilder
               i = quoting.read(text, open, buf)
               if (!quoting.closed) truncated = true
-              fields += UTF8String.fromString(buf.toString)
+              out += UTF8String.fromString(buf.toString)
             }
           } else {
             val (atDelimiter, atLineEnd) = (text.indexOf(d, i), text.indexOf('\n', i))
             val end = if (atDelimiter < 0) { if (atLineEnd < 0) n else atLineEnd }
               else if (atLineEnd < 0) atDelimiter else math.min(atDelimiter, atLineEnd)
-            fields += cut.field(i, end)
+            out += fields.field(i, end)
             i = end
           }
-          if (i >= n) { i = n; return fields.toArray }
+          if (i >= n) { i = n; return out.toArray }
           if (text.startsWith(d, i)) {
             i += d.length
-            if (i >= n) { fields += UTF8String.EMPTY_UTF8; return fields.toArray }
-          } else { i += 1; return fields.toArray } // at the line's end
+            if (i >= n) { out += UTF8String.EMPTY_UTF8; return out.toArray }
+          } else { i += 1; return out.toArray } // at the line's end
         }
-        fields.toArray
+        out.toArray
       }
     }
   }
@@ -295,10 +294,10 @@ object TextFormat extends FormatReader {
   }
 
   /** A header record's column names: cleaned, unique (case-insensitively, `<name>_2`), none empty. */
-  def headerNames(record: Array[String]): Seq[String] = {
+  def headerNames(record: Array[UTF8String]): Seq[String] = {
     val seen = mutable.Set[String]()
     record.toSeq.zipWithIndex.map { case (raw, k) =>
-      val base = Some(cleanName(raw)).filter(_.nonEmpty).getOrElse(s"column_${k + 1}")
+      val base = Some(cleanName(raw.toString)).filter(_.nonEmpty).getOrElse(s"column_${k + 1}")
       var name = base
       var m = 1
       while (seen.contains(name.toLowerCase(Locale.ROOT))) { m += 1; name = s"${base}_$m" }
@@ -474,12 +473,12 @@ object TextFormat extends FormatReader {
 
   /** A file's first record (its header): from its first 64 KiB when it may be split, so a
    * large file is not read whole on the driver nor by every split; else from its whole text. */
-  private def firstRecord(file: InputFile, o: FormatOptions, c: TextConfig, conf: Configuration): Option[Array[String]] =
-    (if (!splittable(file, o) || file.length <= HeaderBytes) fileRecords(file, c, conf).nextOption()
+  private def firstRecord(file: InputFile, o: FormatOptions, c: TextConfig, conf: Configuration): Option[Array[UTF8String]] =
+    if (!splittable(file, o) || file.length <= HeaderBytes) fileRecords(file, c, conf).nextOption()
     else {
       val (rows, _, open) = splitRecords(file, 0L, HeaderBytes, c, conf)
       try rows.nextOption() finally open.close()
-    }).orElse(if (file.length > HeaderBytes) fileRecords(file, c, conf).nextOption() else None).map(_.map(_.toString))
+    }.orElse(if (file.length > HeaderBytes) fileRecords(file, c, conf).nextOption() else None)
 
   private val HeaderBytes = 1L << 16
 
@@ -587,8 +586,7 @@ object TextFormat extends FormatReader {
       providedSchema.flatMap(_.fields.find(_.name.equalsIgnoreCase(f.name))).map(p => new Typed(p, where)).orNull
     }
     val out = if (c.header) {
-      val names = if (!starts) header(file, options, conf)
-        else if (rows.hasNext) headerNames(rows.next().map(_.toString)) else Nil
+      val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerNames(rows.next()) else Nil
       val index = schema.fieldNames.map(_.toLowerCase(Locale.ROOT)).zipWithIndex.toMap
       val at = names.map(n => index.getOrElse(n.toLowerCase(Locale.ROOT), -1)).toArray
       var record = if (starts) 1L else 0L
