@@ -24,6 +24,8 @@ FUNCTIONS = {
     "drill_date_part": "CAST",
     "drill_timestamp_part": "CAST",
     "drill_time_part": "CAST",
+    "drill_max_varchar": "MAX",
+    "drill_min_varchar": "MIN",
 }
 
 

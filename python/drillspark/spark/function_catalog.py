@@ -47,6 +47,11 @@ def over(ctx: object, agg: Column) -> Column:
     return wrap(agg) if wrap is not None else agg
 
 
+def in_window(ctx: object) -> bool:
+    """True when the context's operator runs its aggregates over a window (see `over`)."""
+    return getattr(ctx, "agg_wrap", None) is not None
+
+
 Builder = Callable[[list[Arg], Context], Column]
 
 

@@ -30,6 +30,7 @@ from drillspark.spark.function_catalog import (
     DrillFunction,
     FunctionArgumentError,
     FunctionCatalog,
+    in_window,
     java_quote,
     lit_int,
     lit_scale,
@@ -600,6 +601,25 @@ def _sum(a: list[Arg], ctx: Context) -> Column:
     return _long_sum(a[0].col, ctx)
 
 
+def _extreme(spark_fn: Callable[[Column], Column], varchar_fn: str) -> Builder:
+    """MIN / MAX: of a VARCHAR in a grouping operator the extension's drill_min_varchar /
+    drill_max_varchar, which Spark holds in a hash aggregate (its own min and max of a string
+    plan a sort aggregate: every row of a task sorted by its group first); Spark's otherwise."""
+
+    def build(a: list[Arg], ctx: Context) -> Column:
+        x = a[0].col
+        if not in_window(ctx):
+            t = ctx.type_of(x)
+            if (
+                isinstance(t, T.StringType)
+                and getattr(t, "collation", "UTF8_BINARY") == "UTF8_BINARY"
+            ):
+                return F.call_function(varchar_fn, x)
+        return spark_fn(x)
+
+    return build
+
+
 def _long_sum(x: Column, ctx: Context) -> Column:
     dec = T.DecimalType(38, 0)
     exact = over(ctx, F.sum(x.cast(dec)))
@@ -875,8 +895,8 @@ def _build_catalog() -> FunctionCatalog:
     agg("count_distinct", lambda a, c: F.count_distinct(a[0].col), 1)
     agg("sum", _sum, 1, composite=True)
     agg("avg", _avg, 1, composite=True)
-    agg("min", _unary(F.min), 1)
-    agg("max", _unary(F.max), 1)
+    agg("min", _extreme(F.min, "drill_min_varchar"), 1)
+    agg("max", _extreme(F.max, "drill_max_varchar"), 1)
     agg("any_value", _any_value, 1)
     agg("median", _median, 1, composite=True)
     agg("stddev", _statistic(F.stddev_samp), 1, "stddev_samp", composite=True)

@@ -10,8 +10,8 @@ import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNest
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
 import drillspark.functions.{ConvertFunctions, DrillConf, DrillDatePart, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
-  DrillIntegerText, DrillKvgen, DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTimePart, DrillTimestampPart,
-  DrillTypeOf, DrillVersion, FlattenAsExplode}
+  DrillIntegerText, DrillKvgen, DrillMaxVarchar, DrillMinVarchar, DrillRepeatedContains, DrillRepeatedCount, DrillRound,
+  DrillTimePart, DrillTimestampPart, DrillTypeOf, DrillVersion, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -114,6 +114,8 @@ object DrillSparkExtensions {
     DrillDatePart.description,
     DrillTimestampPart.description,
     DrillTimePart.description,
+    DrillMaxVarchar.description,
+    DrillMinVarchar.description,
     DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 

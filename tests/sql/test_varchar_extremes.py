@@ -1,0 +1,111 @@
+"""MIN and MAX of a VARCHAR in a grouping operator run as the extension's drill_min_varchar /
+drill_max_varchar, which Spark holds in an object hash aggregate where its own min / max of a
+string sort every row of a task by its group first (docs/performance.md, "MIN and MAX of a
+VARCHAR in a hash aggregate"). Texts compare by their UTF-8 bytes, as Drill 1.22 does."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import defaultdict
+
+import pyspark.sql.functions as F
+import pytest
+
+from drillspark.sql.output import columns_and_rows
+
+FALLBACK = "spark.sql.objectHashAggregate.sortBased.fallbackThreshold"
+
+
+def _run(engine, sql: str) -> tuple[list[list], str]:
+    result = engine.execute(sql)[-1]
+    _, rows = columns_and_rows(result)
+    plan = result.df._jdf.queryExecution().executedPlan().toString()
+    return [list(r) for r in rows], plan
+
+
+def test_real_records_by_state_as_their_bytes_order_them_in_a_hash_aggregate(data_engine, shared):
+    rows, plan = _run(
+        data_engine,
+        "SELECT state, count(*) AS n, max(name) AS mx, min(name) AS mn, max(city) AS mc "
+        "FROM dfs.root.`yelp/yelp_business_small.ndjson` GROUP BY state ORDER BY state",
+    )
+    groups: dict[str, list[dict]] = defaultdict(list)
+    with open(shared / "data" / "yelp" / "yelp_business_small.ndjson", encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            groups[record["state"]].append(record)
+
+    def most(records, key, pick):
+        return pick((r[key] for r in records), key=lambda s: s.encode())
+
+    expected = [
+        [s, len(g), most(g, "name", max), most(g, "name", min), most(g, "city", max)]
+        for s, g in sorted(groups.items())
+    ]
+    assert rows == expected
+    # Drill 1.22 over the same file (query.sh): AZ's max 'lucy Activewear' (lower case after
+    # upper), min '1st Emergency Pet Care'; WI's 'Zimbrick Volkswagen', '007 Nails'
+    assert [r[2:4] for r in rows] == [
+        ["lucy Activewear", "1st Emergency Pet Care"],
+        ["Zimbrick Volkswagen", "007 Nails"],
+    ]
+    assert "ObjectHashAggregate" in plan and "drill_max_varchar" in plan, plan
+    assert "SortAggregate" not in plan, plan
+
+
+def test_utf8_byte_order_nulls_and_empty_texts_as_drill(data_engine, tmp_path):
+    # Drill 1.22 (query.sh over this file): max 𝄞 and min z. The UTF-8 bytes order U+1D11E
+    # after U+FB03, where Java's UTF-16 order would put the surrogate pair first.
+    texts = ["é", "z", "\U0001d11e", "\ufb03"]
+    lines = [json.dumps({"g": 1, "x": t}) for t in texts]
+    lines += [json.dumps({"g": 2, "x": None}), json.dumps({"g": 3, "x": ""})]
+    lines += [json.dumps({"g": 3, "x": None})]
+    (tmp_path / "u.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rows, _ = _run(
+        data_engine,
+        "SELECT g, max(x) AS mx, min(x) AS mn, count(x) AS n FROM dfs.tmp.`u.json` "
+        "GROUP BY g ORDER BY g",
+    )
+    assert rows == [[1, "\U0001d11e", "z", 4], [2, None, None, 0], [3, "", "", 1]]
+
+
+def test_a_window_keeps_sparks_max(data_engine):
+    rows, plan = _run(
+        data_engine,
+        "SELECT DISTINCT state, max(name) OVER (PARTITION BY state) AS mx "
+        "FROM dfs.root.`yelp/yelp_business_small.ndjson` ORDER BY state",
+    )
+    assert rows == [["AZ", "lucy Activewear"], ["WI", "Zimbrick Volkswagen"]]
+    assert "drill_max_varchar" not in plan, plan
+
+
+@pytest.mark.parametrize("fallback", ["65536", "2"])
+def test_the_spark_door_agrees_with_sparks_own_min_and_max(spark, spark_confs, fallback):
+    """Random texts (ASCII, other UTF-8, empty, NULL) in 300 groups over four partitions, each
+    group's answer against Spark's own min / max; with a fallback threshold of 2 every task
+    sorts past its second group, so the buffers go through their serialized form."""
+    spark_confs({FALLBACK: fallback})
+    rng = random.Random(37)
+    alphabet = "abAB09 éß\u4e2d\U0001f600"
+    data = []
+    for i in range(3000):
+        text = None if rng.random() < 0.1 else "".join(rng.choices(alphabet, k=rng.randint(0, 6)))
+        data.append((i % 300, text))
+    data += [(300, None), (301, "")]
+    df = spark.createDataFrame(data, "g int, s string").repartition(4)
+    ours = df.groupBy("g").agg(
+        F.call_function("drill_max_varchar", F.col("s")).alias("mx"),
+        F.call_function("drill_min_varchar", F.col("s")).alias("mn"),
+    )
+    theirs = df.groupBy("g").agg(F.max("s").alias("mx"), F.min("s").alias("mn"))
+    assert "ObjectHashAggregate" in ours._jdf.queryExecution().executedPlan().toString()
+    got = sorted(tuple(r) for r in ours.collect())
+    assert got == sorted(tuple(r) for r in theirs.collect())
+    assert len(got) == 302 and (300, None, None) in got and (301, "", "") in got
+
+
+def test_a_text_of_another_type_is_refused_naming_the_function(spark):
+    with pytest.raises(Exception) as e:
+        spark.sql("SELECT drill_max_varchar(id) FROM range(3)").collect()
+    assert "drill_max_varchar" in str(e.value) and "UTF-8 binary string" in str(e.value)
