@@ -27,7 +27,13 @@ final class TextSource extends FormatSource {
 
 /** One text config: Drill's `TextFormatConfig` keys, resolved for one file. */
 final case class TextConfig(delimiter: String, quote: String, escape: String, comment: String,
-    lineDelimiter: String, header: Boolean, skipFirstLine: Boolean)
+    lineDelimiter: String, header: Boolean, skipFirstLine: Boolean) {
+  /** Whether UTF-8 text may be split byte by byte, each byte read as one character
+   * (ISO-8859-1): the delimiter, quote, escape, comment and line delimiter are ASCII, and no
+   * byte of a multi-byte UTF-8 character is. */
+  def bytewise: Boolean =
+    delimiter.nonEmpty && Seq(delimiter, quote, escape, comment, lineDelimiter).forall(_.forall(_ < 0x80))
+}
 
 /**
  * Drill's `text` format, the one reader of both doors (Spark's `dfs` catalog and
@@ -103,14 +109,16 @@ object TextFormat extends FormatReader {
    * lines are its first `limit` characters) only records starting before it are given; `more`
    * hands further lines of the file when a record's quoted field runs past the text's end (a
    * line break inside quotes at a split's end): the record is parsed again over the longer text.
-   * `bytes` are the UTF-8 the text was decoded from: when they are its ASCII twin (as many
-   * bytes as characters) a field's value is a view of them, not a copy of its text encoded
-   * again (a CSV scan's reader spent most of its time on those copies). */
+   * `bytes` are the UTF-8 the text was read from: when they are its twin (as many bytes as
+   * characters: ASCII, or a `bytewise` text) a field's value is a view of them, not a copy of
+   * its text encoded again (a CSV scan's reader spent most of its time on those copies).
+   * `bytewise`: the text is UTF-8 bytes read one byte per character ([[TextConfig.bytewise]]), so a
+   * field not cut from the twin is those characters' bytes. */
   def records(source: String, c0: TextConfig, limit: Int = -1, more: () => String = null,
-      bytes: Array[Byte] = null): Iterator[Array[UTF8String]] = {
+      bytes: Array[Byte] = null, bytewise: Boolean = false): Iterator[Array[UTF8String]] = {
     val c = c0.copy(lineDelimiter = "\n")
     var text = normal(source, c0)
-    var ascii = if (bytes != null && (text eq source) && bytes.length == text.length) bytes else null
+    var twin = if (bytes != null && (text eq source) && bytes.length == text.length) bytes else null
     var n = text.length
     val stop = if (limit < 0) Int.MaxValue else limit
     var i = 0
@@ -120,7 +128,7 @@ object TextFormat extends FormatReader {
       private val quotes = new Finder(c.quote)
       private val quoting = if (c.quote.isEmpty) null else new Quoted(c.quote, c.escape, c.delimiter)
       /** The finders over the text from its start (the text grew, or is read again). */
-      private def restart(): Unit = { fields.reset(text, ascii); quotes.reset(text) }
+      private def restart(): Unit = { fields.reset(text, twin, bytewise); quotes.reset(text) }
       restart()
       private var pending: Array[UTF8String] = advance()
       private def advance(): Array[UTF8String] = {
@@ -134,7 +142,7 @@ object TextFormat extends FormatReader {
         while (truncated && more != null && {
             val extra = more()
             // the longer text has no byte twin: its fields are encoded from it
-            extra != null && extra.nonEmpty && { text = text + normal(extra, c0); n = text.length; ascii = null; true }
+            extra != null && extra.nonEmpty && { text = text + normal(extra, c0); n = text.length; twin = null; true }
           }) {
           i = start // read again from the record's start: the finders start again too
           restart()
@@ -168,7 +176,7 @@ object TextFormat extends FormatReader {
               val buf = new java.lang.StringBuilder
               i = quoting.read(text, open, buf)
               if (!quoting.closed) truncated = true
-              out += UTF8String.fromString(buf.toString)
+              out += value(buf.toString, bytewise)
             }
           } else {
             val (atDelimiter, atLineEnd) = (text.indexOf(d, i), text.indexOf('\n', i))
@@ -259,13 +267,17 @@ object TextFormat extends FormatReader {
     private val d = delimiter.length
     private val finder = new Finder(delimiter)
     private var cuts = new Array[Int](16)
-    private var ascii: Array[Byte] = null
-    /** Over the text `t`; `bytes`, when not null, its ASCII twin (byte k is character k). */
-    def reset(t: String, bytes: Array[Byte] = null): Unit = { finder.reset(t); ascii = bytes }
+    private var twin: Array[Byte] = null
+    private var bytewise = false
+    /** Over the text `t`; `bytes`, when not null, its twin (byte k is character k); `bytewise`:
+     * the text's characters are UTF-8 bytes ([[records]]). */
+    def reset(t: String, bytes: Array[Byte] = null, bytewise: Boolean = false): Unit = {
+      finder.reset(t); twin = bytes; this.bytewise = bytewise
+    }
     /** The text's characters [from, to) as a value: a view of the twin's bytes, or encoded. */
     def field(from: Int, to: Int): UTF8String =
-      if (ascii != null) UTF8String.fromBytes(ascii, from, to - from)
-      else UTF8String.fromString(finder.text.substring(from, to))
+      if (twin != null) UTF8String.fromBytes(twin, from, to - from)
+      else value(finder.text.substring(from, to), bytewise)
     def split(start: Int, end: Int): Array[UTF8String] = {
       val text = finder.text
       if (d == 0) return text.substring(start, end).split("", -1).map(UTF8String.fromString)
@@ -285,6 +297,10 @@ object TextFormat extends FormatReader {
       out
     }
   }
+
+  /** A field's text as a value: its characters' bytes when they are UTF-8 read one byte per character. */
+  private def value(s: String, bytewise: Boolean): UTF8String =
+    if (bytewise) UTF8String.fromBytes(s.getBytes(StandardCharsets.ISO_8859_1)) else UTF8String.fromString(s)
 
   /** A header field as Drill names its column: letters and digits kept, others `_`, `col_` in
    * front of a name not starting with a letter (`5200.5` is `col_5200_5`). */
@@ -324,14 +340,16 @@ object TextFormat extends FormatReader {
         out.toByteArray
       } finally in.close()
     }
-    records(decode(bytes, file, 0L), c, bytes = bytes)
+    records(decode(bytes, file, 0L, c.bytewise), c, bytes = bytes, bytewise = c.bytewise)
   }
 
   /** Bytes of `file` from byte `offset` as text, UTF-8 strictly: a byte that is not fails naming
-   * the file and its place (line and column from the file's start; the byte alone past it). */
-  private def decode(bytes: Array[Byte], file: InputFile, offset: Long): String = {
-    // ASCII (most CSV) is its own text: copied, not decoded to UTF-16 and compressed back
-    if (isAscii(bytes)) return new String(bytes, StandardCharsets.ISO_8859_1)
+   * the file and its place (line and column from the file's start; the byte alone past it).
+   * `bytewise` ([[TextConfig.bytewise]]): UTF-8 text is read one byte per character. */
+  private def decode(bytes: Array[Byte], file: InputFile, offset: Long, bytewise: Boolean): String = {
+    // ASCII (most CSV) is its own text, and so is other UTF-8 split byte by byte: copied, not
+    // decoded to UTF-16 and compressed back
+    if (isAscii(bytes) || (bytewise && isUtf8(bytes))) return new String(bytes, StandardCharsets.ISO_8859_1)
     val decoder = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
     try decoder.decode(ByteBuffer.wrap(bytes)).toString
@@ -426,15 +444,15 @@ object TextFormat extends FormatReader {
     try {
       val first = bytes.first
       val owned = bytes.owned()
-      val text = decode(owned, file, first)
+      val text = decode(owned, file, first, c.bytewise)
       var at = first + owned.length
       val more = () => {
         val b = bytes.more()
-        val t = decode(b, file, at)
+        val t = decode(b, file, at, c.bytewise)
         at += b.length
         t
       }
-      (records(text, c, normal(text, c).length, more, owned), first, bytes)
+      (records(text, c, normal(text, c).length, more, owned, c.bytewise), first, bytes)
     } catch { case e: Throwable => bytes.close(); throw e }
   }
 
@@ -446,6 +464,39 @@ object TextFormat extends FormatReader {
     while (i + 8 <= bytes.length) { high |= words.getLong(i); i += 8 }
     while (i < bytes.length) { high |= bytes(i); i += 1 } // a byte above 0x7F is negative: all high bits
     (high & 0x8080808080808080L) == 0
+  }
+
+  /** Whether the bytes are well-formed UTF-8 as the strict decoder takes it (Unicode's table
+   * 3-7: no overlong form, no surrogate, nothing past U+10FFFF); ASCII eight bytes at a time. */
+  private[text] def isUtf8(bytes: Array[Byte]): Boolean = {
+    val words = ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+    val n = bytes.length
+    def within(k: Int, lo: Int, hi: Int): Boolean = k < n && { val b = bytes(k) & 0xff; b >= lo && b <= hi }
+    var i = 0
+    while (i < n) {
+      if (i + 8 <= n && (words.getLong(i) & 0x8080808080808080L) == 0) i += 8
+      else if (bytes(i) >= 0) i += 1
+      else {
+        val lead = bytes(i) & 0xff
+        val length =
+          if (lead >= 0xc2 && lead <= 0xdf) 2
+          else if (lead >= 0xe0 && lead <= 0xef) 3
+          else if (lead >= 0xf0 && lead <= 0xf4) 4
+          else return false
+        // the second byte's range narrows after E0, ED, F0 and F4
+        val (lo, hi) = lead match {
+          case 0xe0 => (0xa0, 0xbf)
+          case 0xed => (0x80, 0x9f)
+          case 0xf0 => (0x90, 0xbf)
+          case 0xf4 => (0x80, 0x8f)
+          case _ => (0x80, 0xbf)
+        }
+        val rest = (length < 3 || within(i + 2, 0x80, 0xbf)) && (length < 4 || within(i + 3, 0x80, 0xbf))
+        if (!within(i + 1, lo, hi) || !rest) return false
+        i += length
+      }
+    }
+    true
   }
 
   /** The end of the run of bytes from `at` that start no UTF-8 character (a few at most). */

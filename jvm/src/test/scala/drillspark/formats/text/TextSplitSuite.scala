@@ -63,6 +63,40 @@ object TextSplitSuite extends Suite {
         c.check(!TextFormat.isAscii(bytes), s"byte $b at $at of $n")
       }
     }
+    // well-formed UTF-8 as the strict decoder takes it: random runs of valid characters and
+    // random bytes, and each boundary of Unicode's table 3-7
+    def decodes(bytes: Array[Byte]): Boolean =
+      try { StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)); true }
+      catch { case _: java.nio.charset.CharacterCodingException => false }
+    val characters = Seq("a", "\u00e9", "\u07ff", "\u0800", "\ud7ff", "\ue000", "\uffff", "\ud800\udc00", "\udbff\udfff", "0123456789")
+    for (_ <- 0 until 4000) {
+      val bytes = Seq.fill(random.nextInt(12))(characters(random.nextInt(characters.size))).mkString
+        .getBytes(StandardCharsets.UTF_8)
+      c.check(TextFormat.isUtf8(bytes), s"valid UTF-8 ${bytes.map(b => f"${b & 0xff}%02X").mkString(" ")}")
+      if (bytes.nonEmpty) {
+        bytes(random.nextInt(bytes.length)) = random.nextInt(256).toByte
+        c.equal(TextFormat.isUtf8(bytes), decodes(bytes), s"as the decoder: ${bytes.map(b => f"${b & 0xff}%02X").mkString(" ")}")
+      }
+    }
+    for (a <- 0xc0 to 0xf7; b <- Seq(0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0)) {
+      val bytes = Array(a, b, 0x80, 0x80).map(_.toByte)
+      for (k <- 2 to 4) c.equal(TextFormat.isUtf8(bytes.take(k)), decodes(bytes.take(k)), f"$a%02X $b%02X, $k bytes")
+    }
+    // UTF-8 split byte by byte (a bytewise config) gives the records of the decoded text: quoted
+    // fields as they stand and read a character at a time, a line delimiter of two characters
+    for ((q, esc, d, lines) <- Seq(("\"", "\"", ",", "\n"), ("\"", "\\", "|", "\r\n"), ("'", "'", "\t", "\n")); _ <- 0 until 1500) {
+      val bits = Seq(q, esc, d, lines, "a", "\u00e9", "\u4e2d", "\ud83d\ude00", q + "x\u00e9" + q)
+      val text = Seq.fill(random.nextInt(10))(bits(random.nextInt(bits.size))).mkString
+      val config = TextConfig(d, q, esc, "#", lines, header = false, skipFirstLine = false)
+      c.check(config.bytewise, "an ASCII config splits byte by byte")
+      val bytes = text.getBytes(StandardCharsets.UTF_8)
+      val decoded = TextFormat.records(text, config).map(texts).toList
+      val bytewise = TextFormat.records(new String(bytes, StandardCharsets.ISO_8859_1), config, bytes = bytes,
+        bytewise = true).map(texts).toList
+      c.equal(bytewise, decoded, s"'$text' (quote $q, escape $esc, delimiter $d) byte by byte")
+    }
+    c.check(!TextConfig("\u00a6", "\"", "\"", "#", "\n", header = false, skipFirstLine = false).bytewise,
+      "a delimiter past ASCII is found in decoded text only")
     // a quoted field read as it stands, where that is allowed, equals the field read a
     // character at a time: random texts of quotes, escapes, delimiters and line breaks
     var plain = 0
