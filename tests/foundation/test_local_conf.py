@@ -60,7 +60,7 @@ def test_a_session_keeps_the_code_of_a_thousand_plans(spark):
 
 
 def test_a_session_keeps_65536_groups_a_task_in_an_object_hash_aggregate(spark):
-    """MIN / MAX of a VARCHAR run in Spark's object hash aggregate, which sorted its input past
+    """MIN / MAX / ANY_VALUE of a VARCHAR run in Spark's object hash aggregate, which sorted its input past
     Spark's 128 groups a task (docs/performance.md, "MIN and MAX of a VARCHAR")."""
     key = "spark.sql.objectHashAggregate.sortBased.fallbackThreshold"
     assert spark.conf.get(key) == "65536"

@@ -26,6 +26,7 @@ FUNCTIONS = {
     "drill_time_part": "CAST",
     "drill_max_varchar": "MAX",
     "drill_min_varchar": "MIN",
+    "drill_any_varchar": "ANY_VALUE",
 }
 
 

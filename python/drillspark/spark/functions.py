@@ -601,10 +601,11 @@ def _sum(a: list[Arg], ctx: Context) -> Column:
     return _long_sum(a[0].col, ctx)
 
 
-def _extreme(spark_fn: Callable[[Column], Column], varchar_fn: str) -> Builder:
-    """MIN / MAX: of a VARCHAR in a grouping operator the extension's drill_min_varchar /
-    drill_max_varchar, which Spark holds in a hash aggregate (its own min and max of a string
-    plan a sort aggregate: every row of a task sorted by its group first); Spark's otherwise."""
+def _varchar_aggregate(spark_fn: Callable[[Column], Column], varchar_fn: str) -> Builder:
+    """MIN / MAX / ANY_VALUE: of a VARCHAR in a grouping operator the extension's
+    drill_min_varchar / drill_max_varchar / drill_any_varchar, which Spark holds in a hash
+    aggregate (its own min, max and last of a string plan a sort aggregate: every row of a task
+    sorted by its group first); Spark's otherwise."""
 
     def build(a: list[Arg], ctx: Context) -> Column:
         x = a[0].col
@@ -681,9 +682,9 @@ def _every(a: list[Arg], ctx: Context) -> Column:
     return over(ctx, F.min(F.when(x, 1).when(~x, 0))).cast("tinyint")
 
 
-def _any_value(a: list[Arg], ctx: Context) -> Column:
+def _any_value(x: Column) -> Column:
     # Drill keeps the last non-NULL value it reads
-    return F.last(a[0].col, ignorenulls=True)
+    return F.last(x, ignorenulls=True)
 
 
 def _median(a: list[Arg], ctx: Context) -> Column:
@@ -895,9 +896,9 @@ def _build_catalog() -> FunctionCatalog:
     agg("count_distinct", lambda a, c: F.count_distinct(a[0].col), 1)
     agg("sum", _sum, 1, composite=True)
     agg("avg", _avg, 1, composite=True)
-    agg("min", _extreme(F.min, "drill_min_varchar"), 1)
-    agg("max", _extreme(F.max, "drill_max_varchar"), 1)
-    agg("any_value", _any_value, 1)
+    agg("min", _varchar_aggregate(F.min, "drill_min_varchar"), 1)
+    agg("max", _varchar_aggregate(F.max, "drill_max_varchar"), 1)
+    agg("any_value", _varchar_aggregate(_any_value, "drill_any_varchar"), 1)
     agg("median", _median, 1, composite=True)
     agg("stddev", _statistic(F.stddev_samp), 1, "stddev_samp", composite=True)
     agg("stddev_pop", _statistic(F.stddev_pop), 1, composite=True)

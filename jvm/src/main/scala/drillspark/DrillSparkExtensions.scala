@@ -9,7 +9,7 @@ import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNest
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
-import drillspark.functions.{ConvertFunctions, DrillConf, DrillDatePart, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
+import drillspark.functions.{ConvertFunctions, DrillAnyVarchar, DrillConf, DrillDatePart, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
   DrillIntegerText, DrillKvgen, DrillMaxVarchar, DrillMinVarchar, DrillRepeatedContains, DrillRepeatedCount, DrillRound,
   DrillTimePart, DrillTimestampPart, DrillTypeOf, DrillVersion, FlattenAsExplode}
 
@@ -116,6 +116,7 @@ object DrillSparkExtensions {
     DrillTimePart.description,
     DrillMaxVarchar.description,
     DrillMinVarchar.description,
+    DrillAnyVarchar.description,
     DrillWorkspacePath.description
   ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 

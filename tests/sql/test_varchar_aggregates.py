@@ -1,7 +1,8 @@
-"""MIN and MAX of a VARCHAR in a grouping operator run as the extension's drill_min_varchar /
-drill_max_varchar, which Spark holds in an object hash aggregate where its own min / max of a
-string sort every row of a task by its group first (docs/performance.md, "MIN and MAX of a
-VARCHAR in a hash aggregate"). Texts compare by their UTF-8 bytes, as Drill 1.22 does."""
+"""MIN, MAX and ANY_VALUE of a VARCHAR in a grouping operator run as the extension's
+drill_min_varchar / drill_max_varchar / drill_any_varchar, which Spark holds in an object hash
+aggregate where its own min / max / last of a string sort every row of a task by its group
+first (docs/performance.md, "MIN and MAX of a VARCHAR in a hash aggregate"). Texts compare by
+their UTF-8 bytes, as Drill 1.22 does; ANY_VALUE keeps the last text read that is not NULL."""
 
 from __future__ import annotations
 
@@ -62,12 +63,18 @@ def test_utf8_byte_order_nulls_and_empty_texts_as_drill(data_engine, tmp_path):
     lines += [json.dumps({"g": 2, "x": None}), json.dumps({"g": 3, "x": ""})]
     lines += [json.dumps({"g": 3, "x": None})]
     (tmp_path / "u.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    rows, _ = _run(
+    rows, plan = _run(
         data_engine,
-        "SELECT g, max(x) AS mx, min(x) AS mn, count(x) AS n FROM dfs.tmp.`u.json` "
-        "GROUP BY g ORDER BY g",
+        "SELECT g, max(x) AS mx, min(x) AS mn, count(x) AS n, any_value(x) AS av "
+        "FROM dfs.tmp.`u.json` GROUP BY g ORDER BY g",
     )
-    assert rows == [[1, "\U0001d11e", "z", 4], [2, None, None, 0], [3, "", "", 1]]
+    # ANY_VALUE: the last text read that is not NULL (one file, one task: its order)
+    assert rows == [
+        [1, "\U0001d11e", "z", 4, "\ufb03"],
+        [2, None, None, 0, None],
+        [3, "", "", 1, ""],
+    ]
+    assert "drill_any_varchar" in plan and "SortAggregate" not in plan, plan
 
 
 def test_a_window_keeps_sparks_max(data_engine):
@@ -81,10 +88,11 @@ def test_a_window_keeps_sparks_max(data_engine):
 
 
 @pytest.mark.parametrize("fallback", ["65536", "2"])
-def test_the_spark_door_agrees_with_sparks_own_min_and_max(spark, spark_confs, fallback):
+def test_the_spark_door_agrees_with_sparks_own_aggregates(spark, spark_confs, fallback):
     """Random texts (ASCII, other UTF-8, empty, NULL) in 300 groups over four partitions, each
-    group's answer against Spark's own min / max; with a fallback threshold of 2 every task
-    sorts past its second group, so the buffers go through their serialized form."""
+    group's answer against Spark's own min / max, and ANY_VALUE one of the group's texts (NULL
+    only when it has none); with a fallback threshold of 2 every task sorts past its second
+    group, so the buffers go through their serialized form."""
     spark_confs({FALLBACK: fallback})
     rng = random.Random(37)
     alphabet = "abAB09 éß\u4e2d\U0001f600"
@@ -97,12 +105,19 @@ def test_the_spark_door_agrees_with_sparks_own_min_and_max(spark, spark_confs, f
     ours = df.groupBy("g").agg(
         F.call_function("drill_max_varchar", F.col("s")).alias("mx"),
         F.call_function("drill_min_varchar", F.col("s")).alias("mn"),
+        F.call_function("drill_any_varchar", F.col("s")).alias("av"),
     )
     theirs = df.groupBy("g").agg(F.max("s").alias("mx"), F.min("s").alias("mn"))
     assert "ObjectHashAggregate" in ours._jdf.queryExecution().executedPlan().toString()
-    got = sorted(tuple(r) for r in ours.collect())
+    got = sorted((r.g, r.mx, r.mn) for r in ours.collect())
     assert got == sorted(tuple(r) for r in theirs.collect())
     assert len(got) == 302 and (300, None, None) in got and (301, "", "") in got
+    texts: dict[int, set] = defaultdict(set)
+    for g, text in data:
+        if text is not None:
+            texts[g].add(text)
+    for r in ours.collect():
+        assert (r.av in texts[r.g]) if texts[r.g] else r.av is None, r
 
 
 def test_a_text_of_another_type_is_refused_naming_the_function(spark):
