@@ -3,6 +3,7 @@ spark-submit --jars, SparkSession.builder with drillspark.configure, the pyspark
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import drillspark
 pytestmark = pytest.mark.spark_process
 
 APPS = Path(__file__).parent / "apps"
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
@@ -192,4 +194,13 @@ def test_spark_connect_reaches_the_extension(tmp_path):
         str([("donut-glazed", 8), ("coffee", 4), ("bagel", 4), ("donut-choc", 1)])
     ]
     assert result_lines(proc.stdout, "SQL_ROWS") == [str([(1006, "bulk"), (1006, "web")])]
+    names = [
+        json.loads(line)["customer"]["name"]
+        for f in sorted((ROOT / "examples" / "data" / "shop").rglob("*.json"))
+        for line in f.read_text().splitlines()
+        if line.strip()
+    ]
+    assert result_lines(proc.stdout, "NAME_ROWS") == [
+        str([(max(names, key=str.encode), min(names, key=str.encode), True, len(names))])
+    ]
     assert result_lines(proc.stdout, "OPERATOR_PROBLEM") == []

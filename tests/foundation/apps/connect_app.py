@@ -35,6 +35,13 @@ try:
         spark=spark,
     ).rows()
     print("SQL_ROWS", [(r["order_id"], r["tag"]) for r in rows])
+    # MAX / MIN / ANY_VALUE of a VARCHAR: the extension's aggregates, called by name
+    names = drillspark.sql(
+        f"SELECT max(o.customer.name) AS mx, min(o.customer.name) AS mn, "
+        f"any_value(o.customer.name) AS av, count(*) AS n FROM dfs.`{shop}` o",
+        spark=spark,
+    ).rows()
+    print("NAME_ROWS", [(r["mx"], r["mn"], r["av"] is not None, r["n"]) for r in names])
 
     for problem in connect_check.check(spark):
         print("OPERATOR_PROBLEM", problem)
