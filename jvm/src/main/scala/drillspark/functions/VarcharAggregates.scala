@@ -17,9 +17,10 @@ final class KeptText(var text: UTF8String)
  * Drill's MAX, MIN and ANY_VALUE of a VARCHAR as aggregates a hash map holds. Spark's own
  * `max`, `min` and `last` keep their value in an UnsafeRow buffer, which takes only fixed-width
  * values, so over a string Spark plans a sort aggregate: every row of a task sorted by its
- * group before any is aggregated. A typed imperative aggregate plans Spark's ObjectHashAggregate instead (which
- * turns to sorting only past `spark.sql.objectHashAggregate.sortBased.fallbackThreshold` groups
- * in one task). Texts compare by their bytes, as Spark's `max` of a UTF-8 binary string does.
+ * group before any is aggregated. A typed imperative aggregate plans Spark's
+ * ObjectHashAggregate instead (which turns to sorting only past
+ * `spark.sql.objectHashAggregate.sortBased.fallbackThreshold` groups in one task). Texts compare
+ * by their bytes, as Spark's `max` of a UTF-8 binary string does.
  */
 abstract class DrillVarcharAggregate extends TypedImperativeAggregate[KeptText] with UnaryLike[Expression] {
 
