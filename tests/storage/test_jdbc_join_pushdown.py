@@ -378,3 +378,28 @@ def test_an_ordering_of_string_keys_is_not_sent_to_the_database(engine, postgres
         assert rows == [["B", "B"]] and any("JOIN" in q for q in _queries(explained)), explained
     finally:  # the other tests list the database's schemas
         postgresql.sql("DROP SCHEMA collated CASCADE;\n")
+
+
+@pytest.mark.parametrize("source", ["{p}.sales.orders o", J])
+def test_max_min_of_a_varchar_still_run_in_the_database(engine, source):
+    """Elsewhere drillspark's MAX / MIN / ANY_VALUE of a VARCHAR are the extension's own
+    aggregates (docs/functions.md, drill_max_varchar), which Spark's JDBC pushdown does not
+    know: over a database's table, and over a join it runs there, they stay Spark's and the
+    database answers them; the answer is the rows' own, by their bytes."""
+    sql = (
+        f"SELECT o.customer, MAX(o.status) ms, MIN(o.status) mn, COUNT(*) c FROM {source} "
+        "GROUP BY o.customer ORDER BY o.customer"
+    ).format(p="pg")
+    rows, explained = _run(engine, sql)
+    pushed = next(ln for ln in explained.splitlines() if ln.startswith("PushedAggregates:"))
+    assert "MAX(status)" in pushed and "MIN(status)" in pushed, pushed
+    assert "drill_max_varchar" not in explained
+    plain, _ = _run(engine, f"SELECT o.customer, o.status FROM {source}".format(p="pg"))
+    groups: dict = {}
+    for customer, status in plain:
+        groups.setdefault(customer, []).append(status)
+    expected = [
+        [c, max(v, key=str.encode), min(v, key=str.encode), len(v)]
+        for c, v in sorted(groups.items())
+    ]
+    assert rows == expected

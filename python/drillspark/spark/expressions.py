@@ -58,8 +58,12 @@ class ExpressionCompiler:
         prop: str = "",
         missing_type: str = "VARCHAR",
         window_wrap: Callable[[Column, bool], Column] | None = None,
+        source_aggregates: bool = False,
     ):
         self.scope = scope
+        # the aggregates run in the input's source (Translator.pushes_aggregates): the
+        # catalog's builders keep Spark's own functions, the ones its pushdown knows
+        self.source_aggregates = source_aggregates
         # window operators: turns a window function's column into `fn.over(window)` (the
         # flag: whether the operator's frame applies); None elsewhere
         self.window_wrap = window_wrap

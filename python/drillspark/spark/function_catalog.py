@@ -52,6 +52,12 @@ def in_window(ctx: object) -> bool:
     return getattr(ctx, "agg_wrap", None) is not None
 
 
+def in_source(ctx: object) -> bool:
+    """True when the context's aggregates run in the input's source (a database through JDBC):
+    Spark's own aggregate functions are the ones its pushdown knows."""
+    return bool(getattr(ctx, "source_aggregates", False))
+
+
 Builder = Callable[[list[Arg], Context], Column]
 
 

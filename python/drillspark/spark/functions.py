@@ -30,6 +30,7 @@ from drillspark.spark.function_catalog import (
     DrillFunction,
     FunctionArgumentError,
     FunctionCatalog,
+    in_source,
     in_window,
     java_quote,
     lit_int,
@@ -605,11 +606,12 @@ def _varchar_aggregate(spark_fn: Callable[[Column], Column], varchar_fn: str) ->
     """MIN / MAX / ANY_VALUE: of a VARCHAR in a grouping operator the extension's
     drill_min_varchar / drill_max_varchar / drill_any_varchar, which Spark holds in a hash
     aggregate (its own min, max and last of a string plan a sort aggregate: every row of a task
-    sorted by its group first); Spark's otherwise."""
+    sorted by its group first); Spark's in a window and where a database answers the aggregate
+    (its pushdown knows Spark's own)."""
 
     def build(a: list[Arg], ctx: Context) -> Column:
         x = a[0].col
-        if not in_window(ctx):
+        if not in_window(ctx) and not in_source(ctx):
             t = ctx.type_of(x)
             if (
                 isinstance(t, T.StringType)

@@ -175,6 +175,7 @@ def window_frame(tr: Translator, op: lo.WindowFrame) -> Rel:
 def grouping_aggregate(tr: Translator, op: lo.GroupingAggregate) -> Rel:
     df = tr.input_df(op)
     scope = tr.scope(op, df)
+    in_source = tr.pushes_aggregates(op)
     keys = [
         (names_of(k.ref), tr.compiler(op, scope, f"keys[{i}].expr").compile(k.expr))
         for i, k in enumerate(op.keys)
@@ -182,7 +183,9 @@ def grouping_aggregate(tr: Translator, op: lo.GroupingAggregate) -> Rel:
     aggs = [
         (
             names_of(e.ref),
-            tr.compiler(op, scope, f"exprs[{i}].expr", aggregates=True).compile(e.expr),
+            tr.compiler(
+                op, scope, f"exprs[{i}].expr", aggregates=True, source_aggregates=in_source
+            ).compile(e.expr),
         )
         for i, e in enumerate(op.exprs)
     ]

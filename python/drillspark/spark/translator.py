@@ -140,9 +140,17 @@ class Translator:
         aggregates: bool = False,
         agg_wrap: Callable[[Column], Column] | None = None,
         window_wrap: Callable[[Column, bool], Column] | None = None,
+        source_aggregates: bool = False,
     ) -> ExpressionCompiler:
         return ExpressionCompiler(
-            scope, self.catalog, aggregates, agg_wrap, prop, self.missing_type, window_wrap
+            scope,
+            self.catalog,
+            aggregates,
+            agg_wrap,
+            prop,
+            self.missing_type,
+            window_wrap,
+            source_aggregates,
         )
 
     def rel(self, op_id: int) -> Rel:
@@ -187,6 +195,24 @@ class Translator:
 
     def input_df(self, op: Any) -> DataFrame:
         return self.df(op.input)
+
+    def pushes_aggregates(self, op: Any) -> bool:
+        """Whether `op`'s input reads, through filters, projects and joins only, scans whose
+        storage engines run Spark's own aggregates in their source (a database through JDBC,
+        which may take the join too): such aggregates keep Spark's functions, the ones the
+        source's pushdown knows (spark/functions.py)."""
+
+        def in_source(node: Any) -> bool:
+            if isinstance(node, lo.Filter | lo.Project):
+                return in_source(self.ops.get(node.input))
+            if isinstance(node, lo.Join):
+                return in_source(self.ops.get(node.left)) and in_source(self.ops.get(node.right))
+            if isinstance(node, lo.Scan):
+                engine = self.storage.get(node.storage_engine, self.where(node))
+                return bool(engine.pushes_aggregates)
+            return False
+
+        return in_source(self.ops.get(op.input))
 
     # --- translation --------------------------------------------------------------------------
 

@@ -25,6 +25,9 @@ class StorageEngine:
 
     readable = False
     sink = False  # console/queue: `store` returns the rows instead of writing
+    # Spark's own aggregates over its scans run in the source (Spark's JDBC source hands MAX,
+    # MIN, SUM, COUNT and AVG to the database): the translator keeps them there
+    pushes_aggregates = False
 
     def read(self, spark: SparkSession, selection: Any) -> DataFrame:
         raise StorageError(f"storage engine {self.name!r} ({self.kind}) cannot be scanned")

@@ -1236,6 +1236,7 @@ class JdbcEngine(StorageEngine):
     """The `jdbc` storage engine of a plan: scans read a table, stores create one."""
 
     readable = True
+    pushes_aggregates = True
 
     @property
     def jdbc(self) -> JdbcConfig:
