@@ -9,9 +9,9 @@ import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNest
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
-import drillspark.functions.{ConvertFunctions, DrillAnyVarchar, DrillConf, DrillDatePart, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
-  DrillIntegerText, DrillKvgen, DrillMaxVarchar, DrillMinVarchar, DrillRepeatedContains, DrillRepeatedCount, DrillRound,
-  DrillTimePart, DrillTimestampPart, DrillTypeOf, DrillVersion, FlattenAsExplode}
+import drillspark.functions.{ConvertFunctions, DrillConf, DrillDatePart, DrillDecimalText, DrillFlatten, DrillFunctions, DrillHash,
+  DrillIntegerText, DrillKvgen, DrillRepeatedContains, DrillRepeatedCount, DrillRound, DrillTimePart,
+  DrillTimestampPart, DrillTypeOf, DrillVarcharAggregate, DrillVersion, FlattenAsExplode}
 
 /**
  * drillspark's Catalyst extension: Drill's nested-data functions and rules.
@@ -114,11 +114,8 @@ object DrillSparkExtensions {
     DrillDatePart.description,
     DrillTimestampPart.description,
     DrillTimePart.description,
-    DrillMaxVarchar.description,
-    DrillMinVarchar.description,
-    DrillAnyVarchar.description,
     DrillWorkspacePath.description
-  ) ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
+  ) ++ DrillVarcharAggregate.descriptions ++ DrillTypeOf.descriptions ++ DrillHash.descriptions
 
   private val applied =
     Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap[SparkSessionExtensions, java.lang.Boolean]()))

@@ -14,19 +14,44 @@ import org.apache.spark.unsafe.types.UTF8String
 final class KeptText(var text: UTF8String)
 
 /**
- * Drill's MAX, MIN and ANY_VALUE of a VARCHAR as aggregates a hash map holds. Spark's own
- * `max`, `min` and `last` keep their value in an UnsafeRow buffer, which takes only fixed-width
- * values, so over a string Spark plans a sort aggregate: every row of a task sorted by its
- * group before any is aggregated. A typed imperative aggregate plans Spark's
- * ObjectHashAggregate instead (which turns to sorting only past
- * `spark.sql.objectHashAggregate.sortBased.fallbackThreshold` groups in one task). Texts compare
- * by their bytes, as Spark's `max` of a UTF-8 binary string does.
+ * Which text a `drill_*_varchar` aggregate keeps: its name, Drill's function, and whether a new
+ * text `s` replaces the group's `kept` one (not null). Objects, so a plan's expression (which
+ * Spark serializes to its tasks) carries the rule by reference.
  */
-abstract class DrillVarcharAggregate extends TypedImperativeAggregate[KeptText] with UnaryLike[Expression] {
+sealed abstract class VarcharKeep(val name: String, val drillName: String, val what: String, val example: String)
+    extends Serializable {
+  def replaces(s: UTF8String, kept: UTF8String): Boolean
+}
 
-  /** Whether the text `s` replaces the group's `kept` one (not null). */
-  protected def replaces(s: UTF8String, kept: UTF8String): Boolean
+object VarcharKeep {
+  case object Greatest extends VarcharKeep("drill_max_varchar", "MAX", "the greatest text of the group by its bytes", "b") {
+    def replaces(s: UTF8String, kept: UTF8String): Boolean = s.binaryCompare(kept) > 0
+  }
+  case object Least extends VarcharKeep("drill_min_varchar", "MIN", "the least text of the group by its bytes", "ab") {
+    def replaces(s: UTF8String, kept: UTF8String): Boolean = s.binaryCompare(kept) < 0
+  }
+  /** Drill's ANY_VALUE keeps the last text it reads that is not NULL. */
+  case object Last extends VarcharKeep("drill_any_varchar", "ANY_VALUE", "the last text of the group read that is not NULL", "ab") {
+    def replaces(s: UTF8String, kept: UTF8String): Boolean = true
+  }
 
+  val all: Seq[VarcharKeep] = Seq(Greatest, Least, Last)
+}
+
+/**
+ * Drill's MAX, MIN and ANY_VALUE of a VARCHAR (`drill_max_varchar`, `drill_min_varchar`,
+ * `drill_any_varchar`) as aggregates a hash map holds. Spark's own `max`, `min` and `last` keep
+ * their value in an UnsafeRow buffer, which takes only fixed-width values, so over a string
+ * Spark plans a sort aggregate: every row of a task sorted by its group before any is
+ * aggregated. A typed imperative aggregate plans Spark's ObjectHashAggregate instead (which
+ * turns to sorting only past `spark.sql.objectHashAggregate.sortBased.fallbackThreshold`
+ * groups in one task). Texts compare by their bytes, as Spark's `max` of a UTF-8 binary string
+ * does. NULL when a group has no text.
+ */
+case class DrillVarcharAggregate(child: Expression, keep: VarcharKeep, mutableAggBufferOffset: Int = 0,
+    inputAggBufferOffset: Int = 0) extends TypedImperativeAggregate[KeptText] with UnaryLike[Expression] {
+
+  override def prettyName: String = keep.name
   override def dataType: DataType = child.dataType
   override def nullable: Boolean = true
 
@@ -41,17 +66,17 @@ abstract class DrillVarcharAggregate extends TypedImperativeAggregate[KeptText] 
   override def update(buffer: KeptText, input: InternalRow): KeptText = {
     val v = child.eval(input)
     // the input's text may be a view of a reader's reused bytes: a replacement is copied
-    if (v != null) keep(buffer, v.asInstanceOf[UTF8String], copy = true)
+    if (v != null) take(buffer, v.asInstanceOf[UTF8String], copy = true)
     buffer
   }
 
   override def merge(buffer: KeptText, input: KeptText): KeptText = {
-    if (input.text != null) keep(buffer, input.text, copy = false)
+    if (input.text != null) take(buffer, input.text, copy = false)
     buffer
   }
 
-  private def keep(buffer: KeptText, s: UTF8String, copy: Boolean): Unit =
-    if (buffer.text == null || replaces(s, buffer.text)) buffer.text = if (copy) s.copy() else s
+  private def take(buffer: KeptText, s: UTF8String, copy: Boolean): Unit =
+    if (buffer.text == null || keep.replaces(s, buffer.text)) buffer.text = if (copy) s.copy() else s
 
   override def eval(buffer: KeptText): Any = buffer.text
 
@@ -61,75 +86,28 @@ abstract class DrillVarcharAggregate extends TypedImperativeAggregate[KeptText] 
 
   override def deserialize(bytes: Array[Byte]): KeptText =
     new KeptText(if (bytes.isEmpty) null else UTF8String.fromBytes(bytes, 1, bytes.length - 1))
+
+  override def withNewMutableAggBufferOffset(o: Int): DrillVarcharAggregate = copy(mutableAggBufferOffset = o)
+  override def withNewInputAggBufferOffset(o: Int): DrillVarcharAggregate = copy(inputAggBufferOffset = o)
+  override protected def withNewChildInternal(c: Expression): DrillVarcharAggregate = copy(child = c)
 }
 
-/** `drill_max_varchar(s)`: the greatest text of a group, NULL when it has none. */
-case class DrillMaxVarchar(child: Expression, mutableAggBufferOffset: Int = 0, inputAggBufferOffset: Int = 0)
-    extends DrillVarcharAggregate {
-  override protected def replaces(s: UTF8String, kept: UTF8String): Boolean = s.binaryCompare(kept) > 0
-  override def prettyName: String = DrillMaxVarchar.Name
-  override def withNewMutableAggBufferOffset(o: Int): DrillMaxVarchar = copy(mutableAggBufferOffset = o)
-  override def withNewInputAggBufferOffset(o: Int): DrillMaxVarchar = copy(inputAggBufferOffset = o)
-  override protected def withNewChildInternal(c: Expression): DrillMaxVarchar = copy(child = c)
-}
-
-/** `drill_min_varchar(s)`: the least text of a group, NULL when it has none. */
-case class DrillMinVarchar(child: Expression, mutableAggBufferOffset: Int = 0, inputAggBufferOffset: Int = 0)
-    extends DrillVarcharAggregate {
-  override protected def replaces(s: UTF8String, kept: UTF8String): Boolean = s.binaryCompare(kept) < 0
-  override def prettyName: String = DrillMinVarchar.Name
-  override def withNewMutableAggBufferOffset(o: Int): DrillMinVarchar = copy(mutableAggBufferOffset = o)
-  override def withNewInputAggBufferOffset(o: Int): DrillMinVarchar = copy(inputAggBufferOffset = o)
-  override protected def withNewChildInternal(c: Expression): DrillMinVarchar = copy(child = c)
-}
-
-/** `drill_any_varchar(s)`: the last text of a group that is not NULL, as Drill's ANY_VALUE keeps
- * the last one it reads; NULL when it has none. */
-case class DrillAnyVarchar(child: Expression, mutableAggBufferOffset: Int = 0, inputAggBufferOffset: Int = 0)
-    extends DrillVarcharAggregate {
-  override protected def replaces(s: UTF8String, kept: UTF8String): Boolean = true
-  override def prettyName: String = DrillAnyVarchar.Name
-  override def withNewMutableAggBufferOffset(o: Int): DrillAnyVarchar = copy(mutableAggBufferOffset = o)
-  override def withNewInputAggBufferOffset(o: Int): DrillAnyVarchar = copy(inputAggBufferOffset = o)
-  override protected def withNewChildInternal(c: Expression): DrillAnyVarchar = copy(child = c)
-}
-
-object DrillMaxVarchar {
-  val Name = "drill_max_varchar"
-
-  val description: DrillFunctions.Description = VarcharAggregates.describe(Name, "MAX",
-    "the greatest text of the group by its bytes", classOf[DrillMaxVarchar].getName, "b")(DrillMaxVarchar(_))
-}
-
-object DrillMinVarchar {
-  val Name = "drill_min_varchar"
-
-  val description: DrillFunctions.Description = VarcharAggregates.describe(Name, "MIN",
-    "the least text of the group by its bytes", classOf[DrillMinVarchar].getName, "ab")(DrillMinVarchar(_))
-}
-
-object DrillAnyVarchar {
-  val Name = "drill_any_varchar"
-
-  val description: DrillFunctions.Description = VarcharAggregates.describe(Name, "ANY_VALUE",
-    "the last text of the group read that is not NULL", classOf[DrillAnyVarchar].getName, "ab")(DrillAnyVarchar(_))
-}
-
-private object VarcharAggregates {
-  def describe(name: String, drillName: String, what: String, className: String, answer: String)(
-      build: Expression => Expression): DrillFunctions.Description =
+object DrillVarcharAggregate {
+  /** DESCRIBE FUNCTION's descriptions, one a rule (DrillSparkExtensions.functions). */
+  val descriptions: Seq[DrillFunctions.Description] = VarcharKeep.all.map { keep =>
     DrillFunctions.describe(
-      name,
-      className,
-      usage = s"_FUNC_(s) - Drill's $drillName of a VARCHAR: $what, NULL when it has none; " +
+      keep.name,
+      classOf[DrillVarcharAggregate].getName,
+      usage = s"_FUNC_(s) - Drill's ${keep.drillName} of a VARCHAR: ${keep.what}, NULL when it has none; " +
         "planned as a hash aggregate where Spark's own plans a sort.",
       examples = s"""
     Examples:
       > SELECT _FUNC_(col) FROM VALUES ('b'), ('ab'), (NULL) AS tab(col);
-       $answer
+       ${keep.example}
   """,
       group = "agg_funcs") { args =>
-      DrillFunctions.arity(name, args, 1)
-      build(args.head)
+      DrillFunctions.arity(keep.name, args, 1)
+      DrillVarcharAggregate(args.head, keep)
     }
+  }
 }
