@@ -109,14 +109,16 @@ object TextFormat extends FormatReader {
    * lines are its first `limit` characters) only records starting before it are given; `more`
    * hands further lines of the file when a record's quoted field runs past the text's end (a
    * line break inside quotes at a split's end): the record is parsed again over the longer text.
-   * `bytes` are the UTF-8 the text was read from: when they are its twin (as many bytes as
-   * characters: ASCII, or a `bytewise` text) a field's value is a view of them, not a copy of
-   * its text encoded again (a CSV scan's reader spent most of its time on those copies).
-   * `bytewise`: the text is UTF-8 bytes read one byte per character ([[TextConfig.bytewise]]), so a
-   * field not cut from the twin is those characters' bytes. */
+   * `bytes` are the UTF-8 the text was read from ([[decode]]): when they are its twin (as many
+   * bytes as characters: ASCII, or UTF-8 read one byte per character under a
+   * [[TextConfig.bytewise]] config) a field's value is a view of them, not a copy of its text
+   * encoded again (a CSV scan's reader spent most of its time on those copies); a field not cut
+   * from the twin of such a text is its characters' bytes. */
   def records(source: String, c0: TextConfig, limit: Int = -1, more: () => String = null,
-      bytes: Array[Byte] = null, bytewise: Boolean = false): Iterator[Array[UTF8String]] = {
+      bytes: Array[Byte] = null): Iterator[Array[UTF8String]] = {
     val c = c0.copy(lineDelimiter = "\n")
+    // text decoded from bytes under a bytewise config holds one character a byte (decode)
+    val bytewise = bytes != null && c0.bytewise
     var text = normal(source, c0)
     var twin = if (bytes != null && (text eq source) && bytes.length == text.length) bytes else null
     var n = text.length
@@ -340,7 +342,7 @@ object TextFormat extends FormatReader {
         out.toByteArray
       } finally in.close()
     }
-    records(decode(bytes, file, 0L, c.bytewise), c, bytes = bytes, bytewise = c.bytewise)
+    records(decode(bytes, file, 0L, c.bytewise), c, bytes = bytes)
   }
 
   /** Bytes of `file` from byte `offset` as text, UTF-8 strictly: a byte that is not fails naming
@@ -452,7 +454,7 @@ object TextFormat extends FormatReader {
         at += b.length
         t
       }
-      (records(text, c, normal(text, c).length, more, owned, c.bytewise), first, bytes)
+      (records(text, c, normal(text, c).length, more, owned), first, bytes)
     } catch { case e: Throwable => bytes.close(); throw e }
   }
 

@@ -91,8 +91,8 @@ object TextSplitSuite extends Suite {
       c.check(config.bytewise, "an ASCII config splits byte by byte")
       val bytes = text.getBytes(StandardCharsets.UTF_8)
       val decoded = TextFormat.records(text, config).map(texts).toList
-      val bytewise = TextFormat.records(new String(bytes, StandardCharsets.ISO_8859_1), config, bytes = bytes,
-        bytewise = true).map(texts).toList
+      val bytewise = TextFormat.records(new String(bytes, StandardCharsets.ISO_8859_1), config, bytes = bytes)
+        .map(texts).toList
       c.equal(bytewise, decoded, s"'$text' (quote $q, escape $esc, delimiter $d) byte by byte")
     }
     c.check(!TextConfig("\u00a6", "\"", "\"", "#", "\n", header = false, skipFirstLine = false).bytewise,
