@@ -20,6 +20,24 @@ object TextSplitSuite extends Suite {
 
   private def texts(fields: Array[UTF8String]): Seq[String] = fields.toSeq.map(_.toString)
 
+  /** A quoted field's text, its end and whether it closed, a character at a time by the rule
+   * [[TextFormat.Quoted]] states. */
+  private def readByCharacter(text: String, open: Int, q: String, esc: String, d: String): (String, Int, Boolean) = {
+    val buf = new StringBuilder
+    def ends(at: Int) = at >= text.length || text.startsWith(d, at) || text.startsWith("\n", at)
+    var i = open
+    var closed = false
+    while (!closed && i < text.length) {
+      if (esc != q && text.startsWith(esc + q, i)) { buf.append(q); i += esc.length + q.length }
+      else if (text.startsWith(q, i)) {
+        if (esc == q && text.startsWith(q, i + q.length)) { buf.append(q); i += 2 * q.length }
+        else if (ends(i + q.length)) { i += q.length; closed = true }
+        else { buf.append(q); i += q.length }
+      } else { buf.append(text.charAt(i)); i += 1 }
+    }
+    (buf.toString, i, closed)
+  }
+
   def run(c: Checks): Unit = {
     val random = new Random(37)
     val delimiters = Seq(",", "\t", "|", ".", "\\", "$", "*", "||", "ab", "\u00e9", "\ud83d\ude00", "::")
@@ -114,6 +132,18 @@ object TextSplitSuite extends Suite {
       }
     }
     c.check(plain > 1000, s"plain quoted fields were read ($plain)")
+    // a quoted field read in runs equals the field read a character at a time by the rule
+    // itself: random texts of quotes, escapes, delimiters, line breaks and runs of text
+    for ((q, esc, d) <- Seq(("\"", "\"", ","), ("\"", "\\", ","), ("'", "'", "||"), ("\"", "\\", "\t"), ("\"", "", ",")); _ <- 0 until 4000) {
+      val bits = Seq(q, q, esc, d, "\n", "a", "b c", "\u00e9", "xyz xyz xyz")
+      val text = Seq.fill(random.nextInt(10))(bits(random.nextInt(bits.size))).mkString
+      val open = if (text.isEmpty) 0 else random.nextInt(text.length + 1)
+      val quoted = new TextFormat.Quoted(q, esc, d)
+      val buf = new java.lang.StringBuilder
+      val after = quoted.read(text, open, buf)
+      c.equal((buf.toString, after, quoted.closed), readByCharacter(text, open, q, esc, d),
+        s"the quoted field at $open of '$text' (quote $q, escape $esc, delimiter $d) in runs")
+    }
     val quotes = new TextFormat.Finder("\"")
     quotes.reset("a,b\nc,\"d\"\ne")
     c.equal(Seq(quotes.from(0), quotes.from(4), quotes.from(7), quotes.from(9), quotes.from(10)),
