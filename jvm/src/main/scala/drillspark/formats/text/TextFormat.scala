@@ -141,7 +141,7 @@ object TextFormat extends FormatReader {
         count += 1
       }
       private def gathered(): Array[UTF8String] = java.util.Arrays.copyOf(cells, count)
-      private val unquoted = new java.lang.StringBuilder // a field read by Quoted.read
+      private val unquoted = new Unquoted // a field read by Quoted.read
       restart()
       private var pending: Array[UTF8String] = advance()
       private def advance(): Array[UTF8String] = {
@@ -187,10 +187,10 @@ object TextFormat extends FormatReader {
             val close = quoting.plainEnd(text, open)
             if (close >= 0) { add(fields.field(open, close)); i = close + q.length } // its text as it stands
             else {
-              unquoted.setLength(0)
+              unquoted.reset(text, twin)
               i = quoting.read(text, open, unquoted)
               if (!quoting.closed) truncated = true
-              add(value(unquoted.toString, bytewise))
+              add(unquoted.value(bytewise))
             }
           } else {
             val (atDelimiter, atLineEnd) = (text.indexOf(d, i), text.indexOf('\n', i))
@@ -242,24 +242,26 @@ object TextFormat extends FormatReader {
       if (afterEscape || doubled || !ends(text, close + 1)) -1 else close
     }
 
-    /** The field's text from `open` into `buf`; the place after its closing quote, or the
-     * text's end when it has none ([[closed]] false). A run of characters that cannot start a
-     * quote or an escape is copied in one append (a doubled quote a line read a character at a
-     * time cost a CSV scan a fifth of its time; docs/performance.md). */
-    def read(text: String, open: Int, buf: java.lang.StringBuilder): Int = {
+    /** The field's text from `open` into `out`, as the places of the text it is made of (a
+     * quote a doubled or escaped quote stands for is the place of its last quote); the place
+     * after its closing quote, or the text's end when it has none ([[closed]] false). A run
+     * of characters that cannot start a quote or an escape is taken in one piece (read a
+     * character at a time, a doubled quote a line cost a CSV scan a fifth of its time;
+     * docs/performance.md). */
+    def read(text: String, open: Int, out: Unquoted): Int = {
       val n = text.length
       var i = open
       closed = false
       while (!closed && i < n) {
         val run = plainRun(text, i)
-        if (run > i) { buf.append(text, i, run); i = run }
-        else if (esc != q && text.startsWith(escaped, i)) { buf.append(q); i += escaped.length }
+        if (run > i) { out.take(i, run); i = run }
+        else if (esc != q && text.startsWith(escaped, i)) { i += escaped.length; out.take(i - q.length, i) }
         else if (text.startsWith(q, i)) {
           val after = i + q.length
-          if (esc == q && text.startsWith(q, after)) { buf.append(q); i = after + q.length } // doubled
+          if (esc == q && text.startsWith(q, after)) { out.take(after, after + q.length); i = after + q.length } // doubled
           else if (ends(text, after)) { i = after; closed = true }
-          else { buf.append(q); i = after } // not the field's end: the quote is text
-        } else { buf.append(text.charAt(i)); i += 1 }
+          else { out.take(i, after); i = after } // not the field's end: the quote is text
+        } else { out.take(i, i + 1); i += 1 }
       }
       i
     }
@@ -274,6 +276,35 @@ object TextFormat extends FormatReader {
       while (j < n && { val ch = text.charAt(j); ch != qc && ch != ec }) j += 1
       j
     }
+  }
+
+  /** A field [[Quoted.read]] gives, made of pieces of the text it reads: the pieces' bytes
+   * copied from the text's twin when it has one (byte k is character k: no string built and
+   * encoded again), else its characters. Kept by a reader for its fields, one at a time. */
+  private[text] final class Unquoted {
+    private val chars = new java.lang.StringBuilder
+    private var bytes = new Array[Byte](64)
+    private var size = 0
+    private var text = ""
+    private var twin: Array[Byte] = null
+    /** A new field of `text`, whose twin `bytes` may be null. */
+    def reset(text: String, bytes: Array[Byte] = null): Unit = {
+      this.text = text; twin = bytes; size = 0; chars.setLength(0)
+    }
+    /** The text's characters [from, to) next. */
+    def take(from: Int, to: Int): Unit =
+      if (twin == null) chars.append(text, from, to)
+      else {
+        val k = to - from
+        if (size + k > bytes.length) bytes = java.util.Arrays.copyOf(bytes, math.max(bytes.length * 2, size + k))
+        System.arraycopy(twin, from, bytes, size, k)
+        size += k
+      }
+    /** The field as a value (`bytewise`: the text's characters are UTF-8 bytes). */
+    def value(bytewise: Boolean): UTF8String =
+      if (twin == null) TextFormat.value(chars.toString, bytewise)
+      else UTF8String.fromBytes(java.util.Arrays.copyOf(bytes, size))
+    override def toString: String = if (twin == null) chars.toString else new String(bytes, 0, size, StandardCharsets.ISO_8859_1)
   }
 
   /** Where `what` next occurs in a text read forward: the first place at or after the last

@@ -123,7 +123,8 @@ object TextSplitSuite extends Suite {
       val text = Seq.fill(random.nextInt(8))(bits(random.nextInt(bits.size))).mkString
       val quoted = new TextFormat.Quoted(q, esc, d)
       val close = quoted.plainEnd(text, 0)
-      val buf = new java.lang.StringBuilder
+      val buf = new TextFormat.Unquoted
+      buf.reset(text)
       val after = quoted.read(text, 0, buf)
       if (close >= 0) {
         plain += 1
@@ -139,10 +140,21 @@ object TextSplitSuite extends Suite {
       val text = Seq.fill(random.nextInt(10))(bits(random.nextInt(bits.size))).mkString
       val open = if (text.isEmpty) 0 else random.nextInt(text.length + 1)
       val quoted = new TextFormat.Quoted(q, esc, d)
-      val buf = new java.lang.StringBuilder
+      val expected = readByCharacter(text, open, q, esc, d)
+      val buf = new TextFormat.Unquoted
+      buf.reset(text)
       val after = quoted.read(text, open, buf)
-      c.equal((buf.toString, after, quoted.closed), readByCharacter(text, open, q, esc, d),
+      c.equal((buf.toString, after, quoted.closed), expected,
         s"the quoted field at $open of '$text' (quote $q, escape $esc, delimiter $d) in runs")
+      // from the text's bytes (its twin: one a character) the field's bytes are its text's
+      val latin = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
+      val twin = latin.getBytes(StandardCharsets.ISO_8859_1)
+      val byBytes = readByCharacter(latin, open, q, esc, d)
+      buf.reset(latin, twin)
+      val end = quoted.read(latin, open, buf)
+      c.equal((buf.value(true).toString, end, quoted.closed),
+        (new String(byBytes._1.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8), byBytes._2, byBytes._3),
+        s"the quoted field at $open of '$text' (quote $q, escape $esc, delimiter $d) from its bytes")
     }
     val quotes = new TextFormat.Finder("\"")
     quotes.reset("a,b\nc,\"d\"\ne")
