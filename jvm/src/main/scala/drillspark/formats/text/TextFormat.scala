@@ -177,7 +177,6 @@ object TextFormat extends FormatReader {
         } else quoted()
       }
 
-
       private def quoted(): Array[UTF8String] = {
         count = 0
         val (q, d) = (c.quote, c.delimiter)
