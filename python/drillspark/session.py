@@ -262,10 +262,11 @@ def local_conf(master: str | None) -> dict[str, str]:
 # interpreted until the JIT had compiled them afresh: TPC-H q16 0.44 s run twice in a row,
 # 0.82 s after the 21 others (docs/performance.md, "Generated code kept"). Some megabytes of
 # classes for 1,000.
-# And Spark's object hash aggregate (collect_list, median, and drillspark's MIN / MAX /
-# ANY_VALUE of a VARCHAR) sorts its input once a task meets more than 128 groups; drillspark's
-# aggregates keep one short text a group, so 65,536: a CSV's MAX of a VARCHAR over 10,000 groups 2.4-3.0 -> 1.5 s
-# (docs/performance.md, "MIN and MAX of a VARCHAR in a hash aggregate").
+# And Spark's object hash aggregate (drillspark's MIN / MAX / ANY_VALUE of a VARCHAR) sorts its
+# input once a task meets more than 128 groups; those aggregates keep one short text a group, so
+# 65,536: a CSV's MAX of a VARCHAR over 10,000 groups 2.4-3.0 -> 1.5 s (docs/performance.md, "MIN
+# and MAX of a VARCHAR in a hash aggregate"). A grouped aggregate whose state grows (collect_list,
+# median) is a sort aggregate instead (the jar's compat.BoundedHashAggregates).
 SESSION_CONF = {
     "spark.sql.codegen.cache.maxEntries": "1000",
     "spark.sql.objectHashAggregate.sortBased.fallbackThreshold": "65536",

@@ -57,6 +57,7 @@ FILE_UNITS = {
     "drillspark/DrillTable.scala": "markers",
     "drillspark/BuildInfo.scala": "markers",
     "drillspark/ClassSharingMark.scala": "markers",
+    "drillspark/BoundedAggregateState.scala": "markers",
     "drillspark/catalog/DrillCatalog.scala": "markers",
     "drillspark/catalog/WorkspacePaths.scala": "workspace rule",
 }

@@ -4,8 +4,8 @@ import java.util.Collections
 import java.util.WeakHashMap
 
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
-import org.apache.spark.sql.drillspark.compat.{BuildSideFirst, InterruptibleNestedLoops, OnePartitionCollect,
-  SinglePartitionScans, SmallSorts, StreamingGenerates}
+import org.apache.spark.sql.drillspark.compat.{BoundedHashAggregates, BuildSideFirst, InterruptibleNestedLoops,
+  OnePartitionCollect, SinglePartitionScans, SmallSorts, StreamingGenerates}
 
 import drillspark.analysis.{DrillCatalogReadCheck, ResolveMissingColumns, ResolveParquetModes}
 import drillspark.catalog.DrillWorkspacePath
@@ -78,6 +78,10 @@ class DrillSparkExtensions extends SparkSessionExtensionsProvider {
     extensions.injectColumnar { _ =>
       StreamingGenerates.hook(() => DrillConf.flag(DrillConf.StreamingGenerates, default = true))
     }
+    // physical plan: a grouped object hash aggregate whose state grows with its groups' rows
+    // (COLLECT_LIST, MEDIAN) sorts instead, as sessions let that operator hold 65,536 groups in
+    // memory for the VARCHAR aggregates; the columnar hook, as it runs on every plan
+    extensions.injectColumnar { _ => BoundedHashAggregates.hook }
     // AQE's stage preparation: an ORDER BY over an input the run stages show is small (an
     // aggregate's groups) sorts in one partition, without the range exchange's sampling job
     extensions.injectQueryStagePrepRule { _ =>

@@ -9,6 +9,8 @@ import org.apache.spark.sql.catalyst.util.CollationFactory
 import org.apache.spark.sql.types.{DataType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
+import drillspark.BoundedAggregateState
+
 /** A group's text so far in `drill_max_varchar`, `drill_min_varchar`, `drill_any_varchar`: its
  * own copy, or null. */
 final class KeptText(var text: UTF8String)
@@ -49,7 +51,8 @@ object VarcharKeep {
  * does. NULL when a group has no text.
  */
 case class DrillVarcharAggregate(child: Expression, keep: VarcharKeep, mutableAggBufferOffset: Int = 0,
-    inputAggBufferOffset: Int = 0) extends TypedImperativeAggregate[KeptText] with UnaryLike[Expression] {
+    inputAggBufferOffset: Int = 0) extends TypedImperativeAggregate[KeptText] with UnaryLike[Expression]
+    with BoundedAggregateState {
 
   override def prettyName: String = keep.name
   override def dataType: DataType = child.dataType
