@@ -14,10 +14,11 @@ import drillspark.BoundedAggregateState
  * memory accounting, and only then sorts (and can spill). drillspark sessions raise that
  * threshold to 65,536 for its MIN / MAX / ANY_VALUE of a VARCHAR, whose state is one text a
  * group; a COLLECT_LIST or MEDIAN keeps all its group's rows, so under that threshold one
- * 750 MB CSV's COLLECT_LIST over 50,000 groups held its whole input in the heap (out of memory,
- * or twice as slow as sorting). So a grouped object hash aggregate with any typed state that
- * is not a [[BoundedAggregateState]] runs as Spark's sort aggregate, over its input sorted by
- * its groups (Spark's sort: it spills under Spark's memory manager), at any group count.
+ * 750 MB CSV's COLLECT_LIST over 50,000 groups held its whole input in the heap (out of memory
+ * once, else a third slower than sorting). So a grouped object hash aggregate with any typed
+ * state that is not a [[BoundedAggregateState]] runs as Spark's sort aggregate, over its input
+ * sorted by its groups (Spark's sort: it spills under Spark's memory manager), at any group
+ * count.
  * Spark's columnar-rule hook, as it runs on every plan (the exchanges are in place, so the
  * sort is added here where the input is not already in the groups' order).
  */
