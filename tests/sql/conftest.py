@@ -5,6 +5,15 @@ from __future__ import annotations
 import pytest
 
 from drillspark.sql import SqlEngine, SqlSession
+from drillspark.sql.output import columns_and_rows
+
+
+def rows_and_plan(engine, sql: str) -> tuple[list[list], str]:
+    """A query's rows, and the physical plan that ran them (AQE's final plan once it has run)."""
+    result = engine.execute(sql)[-1]
+    _, rows = columns_and_rows(result)
+    plan = result.df._jdf.queryExecution().executedPlan().toString()
+    return [list(r) for r in rows], plan
 
 
 @pytest.fixture

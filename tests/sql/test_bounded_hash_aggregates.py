@@ -12,18 +12,9 @@ import statistics
 from collections import defaultdict
 
 import pyspark.sql.functions as F
-
-from drillspark.sql.output import columns_and_rows
+from tests.sql.conftest import rows_and_plan
 
 FILE = "yelp/yelp_business_small.ndjson"
-
-
-def _run(engine, sql: str) -> tuple[list[list], str]:
-    result = engine.execute(sql)[-1]
-    _, rows = columns_and_rows(result)
-    # the plan that ran (AQE's final plan, now that it has run)
-    plan = result.df._jdf.queryExecution().executedPlan().toString()
-    return [list(r) for r in rows], plan
 
 
 def _by_city(shared) -> dict[str, list[dict]]:
@@ -40,7 +31,7 @@ def _final(plan: str) -> str:
 
 
 def test_collect_list_and_median_sort_their_groups(data_engine, shared):
-    rows, plan = _run(
+    rows, plan = rows_and_plan(
         data_engine,
         "SELECT city, count(*) AS n, median(stars) AS m, collect_list('name', name) AS names "
         f"FROM dfs.root.`{FILE}` GROUP BY city ORDER BY city",
@@ -61,7 +52,7 @@ def test_collect_list_and_median_sort_their_groups(data_engine, shared):
 def test_a_varchar_aggregate_keeps_its_hash_aggregate_and_shares_a_growing_ones_sort(
     data_engine, shared
 ):
-    rows, plan = _run(
+    rows, plan = rows_and_plan(
         data_engine,
         f"SELECT city, max(name) AS mx FROM dfs.root.`{FILE}` GROUP BY city ORDER BY city",
     )
@@ -71,7 +62,7 @@ def test_a_varchar_aggregate_keeps_its_hash_aggregate_and_shares_a_growing_ones_
     ]
     assert "ObjectHashAggregate" in _final(plan) and "SortAggregate" not in _final(plan), plan
     # with a growing state beside it, the whole aggregate sorts
-    rows, plan = _run(
+    rows, plan = rows_and_plan(
         data_engine,
         "SELECT city, max(name) AS mx, collect_list('s', stars) AS s "
         f"FROM dfs.root.`{FILE}` GROUP BY city ORDER BY city",

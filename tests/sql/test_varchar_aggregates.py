@@ -12,21 +12,13 @@ from collections import defaultdict
 
 import pyspark.sql.functions as F
 import pytest
-
-from drillspark.sql.output import columns_and_rows
+from tests.sql.conftest import rows_and_plan
 
 FALLBACK = "spark.sql.objectHashAggregate.sortBased.fallbackThreshold"
 
 
-def _run(engine, sql: str) -> tuple[list[list], str]:
-    result = engine.execute(sql)[-1]
-    _, rows = columns_and_rows(result)
-    plan = result.df._jdf.queryExecution().executedPlan().toString()
-    return [list(r) for r in rows], plan
-
-
 def test_real_records_by_state_as_their_bytes_order_them_in_a_hash_aggregate(data_engine, shared):
-    rows, plan = _run(
+    rows, plan = rows_and_plan(
         data_engine,
         "SELECT state, count(*) AS n, max(name) AS mx, min(name) AS mn, max(city) AS mc "
         "FROM dfs.root.`yelp/yelp_business_small.ndjson` GROUP BY state ORDER BY state",
@@ -63,7 +55,7 @@ def test_utf8_byte_order_nulls_and_empty_texts_as_drill(data_engine, tmp_path):
     lines += [json.dumps({"g": 2, "x": None}), json.dumps({"g": 3, "x": ""})]
     lines += [json.dumps({"g": 3, "x": None})]
     (tmp_path / "u.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    rows, plan = _run(
+    rows, plan = rows_and_plan(
         data_engine,
         "SELECT g, max(x) AS mx, min(x) AS mn, count(x) AS n, any_value(x) AS av "
         "FROM dfs.tmp.`u.json` GROUP BY g ORDER BY g",
@@ -78,7 +70,7 @@ def test_utf8_byte_order_nulls_and_empty_texts_as_drill(data_engine, tmp_path):
 
 
 def test_a_window_keeps_sparks_max(data_engine):
-    rows, plan = _run(
+    rows, plan = rows_and_plan(
         data_engine,
         "SELECT DISTINCT state, max(name) OVER (PARTITION BY state) AS mx "
         "FROM dfs.root.`yelp/yelp_business_small.ndjson` ORDER BY state",
