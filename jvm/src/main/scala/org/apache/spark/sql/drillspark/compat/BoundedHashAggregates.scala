@@ -1,6 +1,6 @@
 package org.apache.spark.sql.drillspark.compat
 
-import org.apache.spark.sql.catalyst.expressions.{Ascending, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.SortOrder
 import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggregate
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{ColumnarRule, SortExec, SparkPlan}
@@ -26,17 +26,17 @@ object BoundedHashAggregates extends Rule[SparkPlan] {
 
   override def apply(plan: SparkPlan): SparkPlan = plan.transformUp {
     case agg: ObjectHashAggregateExec if agg.groupingExpressions.nonEmpty && !agg.isStreaming && growing(agg) =>
-      val order = agg.groupingExpressions.map(e => SortOrder(e.toAttribute, Ascending))
+      val sorted = agg.toSortAggregate
+      val order = sorted.requiredChildOrdering.head // the sort aggregate's own: its groups ascending
       val child = if (SortOrder.orderingSatisfies(agg.child.outputOrdering, order)) agg.child
         else SortExec(order, global = false, agg.child)
-      agg.toSortAggregate.withNewChildren(Seq(child))
+      sorted.withNewChildren(Seq(child))
   }
 
   /** Whether a state of the aggregate may grow with its group's rows. */
   private def growing(agg: ObjectHashAggregateExec): Boolean = agg.aggregateExpressions.exists { e =>
     e.aggregateFunction match {
-      case _: BoundedAggregateState => false
-      case _: TypedImperativeAggregate[_] => true
+      case f: TypedImperativeAggregate[_] => !f.isInstanceOf[BoundedAggregateState]
       case _ => false
     }
   }
