@@ -25,7 +25,11 @@ relation, and the confs its key holds in one round trip (`compat.ReusablePlans`,
 spark/plan_reuse.py); on Connect each run is planned afresh. An answer collected whole as
 Arrow (`to_arrow()`, Flight SQL's and the native protocol's small answers) is Spark's own Arrow
 stream served by the jar's `compat.ArrowCollect` (spark/arrow_collect.py: the same stream
-through a job function the closure cleaner skips); on Connect pyspark's own collect. A
+through a job function the closure cleaner skips); on Connect pyspark's own collect. The
+server's small answers are the pickled rows of `Dataset.collectToPython` returned by the jar's
+`compat.PickledCollect` in the reply of one call (spark/pickled_collect.py: no socket served per
+answer), and a query's job properties are set and cleared in one call each into the jar's
+`drillspark.server.JobProperties` (spark/job_properties.py); on Connect pyspark's own calls. A
 statement whose one task runs where it is collected (no job to cancel) is cancelled through
 `compat.LocalPartitionRun.cancel` by every path that cancels a job group or tag
 (spark/cancel_jobs.py); on Connect nothing runs that way."""
@@ -68,6 +72,14 @@ ALLOWED = {
         "df._jdf, elements, partition, host, port, bytearray(secret), here",
     ),
     "spark/cancel_jobs.py": ('jvm = getattr(spark, "_jvm", None)',),
+    "spark/job_properties.py": (
+        'jvm = getattr(spark, "_jvm", None)',
+        'jss = getattr(spark, "_jsparkSession", None)',
+    ),
+    "spark/pickled_collect.py": (
+        'jdf = getattr(df, "_jdf", None)',
+        'jvm = getattr(df.sparkSession, "_jvm", None)',
+    ),
     "spark/arrow_collect.py": (
         'jdf = getattr(df, "_jdf", None)',
         'jvm = getattr(df.sparkSession, "_jvm", None)',

@@ -7,7 +7,6 @@ import base64
 import ipaddress
 import logging
 import os
-import select
 import socket
 import threading
 import time
@@ -436,12 +435,14 @@ class DrillServer:
                 reason = self.failure or "the server is shutting down"
                 self.queries.finish(q, "FAILED", reason)
                 raise QueryFailed(reason)
-            answered = threading.Event()
-            watch_client(handler.connection, answered, lambda: self.queries.cancel(q.id, "client"))
+            # until the first row (from then on a write notices a closed connection)
+            answered = self.queries.watchdog.client(
+                handler.connection, lambda: self.queries.cancel(q.id, "client")
+            )
             try:
                 return self.queries.run(q, execute, auto_limit, row_writer=rest_rows)
             finally:
-                answered.set()
+                answered()
 
         handler.stream_query(q.id, run, verbose)
 
@@ -487,27 +488,6 @@ def _heap_after_gc(jvm: Any) -> int:
         if after is not None:
             total += after.getUsed()
     return total
-
-
-def watch_client(conn: socket.socket, answered: threading.Event, gone: Callable[[], Any]) -> None:
-    """Until `answered` is set (the first row is ready: from then on a write notices a closed
-    connection), look every half second whether the client closed its connection, and call
-    `gone()` if it did: a query nobody waits for is cancelled, not run to its end."""
-
-    def look() -> None:
-        while not answered.wait(0.5):
-            try:
-                readable, _, _ = select.select([conn], [], [], 0)
-                if not readable:
-                    continue
-                if conn.recv(1, socket.MSG_PEEK) == b"":  # the client's end of the stream
-                    gone()
-                return  # bytes of a next request: the client is there
-            except (OSError, ValueError):  # the connection is already closed
-                gone()
-                return
-
-    threading.Thread(target=look, name="drillspark-client-watch", daemon=True).start()
 
 
 def free_port(host: str = "127.0.0.1") -> int:

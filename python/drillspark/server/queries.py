@@ -5,7 +5,6 @@ leaves a profile (Drill's /profiles) behind."""
 from __future__ import annotations
 
 import collections
-import contextlib
 import datetime as _dt
 import itertools
 import json
@@ -27,7 +26,8 @@ from drillspark.plan.row_bounds import catalog_sources_only, most_records
 from drillspark.server import responses, values
 from drillspark.server.auth import log_text
 from drillspark.server.partition_stream import stream_rows
-from drillspark.spark import cancel_jobs, plan_reuse
+from drillspark.server.watchdog import Watchdog
+from drillspark.spark import cancel_jobs, job_properties, pickled_collect, plan_reuse
 from drillspark.sql.errors import SqlError, TableNotFoundError
 from drillspark.sql.session import SqlSession
 
@@ -283,6 +283,8 @@ class QueryManager:
         self._slots = threading.Semaphore(max_running)
         self.counters: collections.Counter[str] = collections.Counter()
         self.closing = False
+        # each query's deadline, and whether a REST client still waits for its answer
+        self.watchdog = Watchdog()
         # how a text (an error, a plan) names the server's folders to its users (shown_paths)
         self.shown: Callable[[str], str] = lambda text: text
 
@@ -401,30 +403,20 @@ class QueryManager:
         rows as Arrow record batches instead (the Result then yields batches)."""
         timer = None
         if self.max_seconds:
-            timer = threading.Timer(self.max_seconds, self.cancel, (q.id, "timeout"))
-            timer.daemon = True
-            timer.start()
+            timer = self.watchdog.after(self.max_seconds, lambda: self.cancel(q.id, "timeout"))
         q.state = "ENQUEUED"
         while not self._slots.acquire(timeout=0.2):
             if q.cancel_reason is not None:
                 if timer:
-                    timer.cancel()
+                    timer()
                 self.finish(q, "CANCELED", self._cancel_message(q))
                 raise QueryFailed(self._cancel_message(q), "CANCELED")
-        sc = self.spark.sparkContext
         released: list[bool] = []
         slot = threading.Lock()  # guards `held`: parked, resumed and released from other calls
         held: list[bool] = [True]
 
         def clear_thread() -> None:
-            for key in (
-                "spark.jobGroup.id",
-                "spark.job.description",
-                "spark.job.interruptOnCancel",
-                "spark.scheduler.pool",
-            ):
-                with contextlib.suppress(Exception):  # a dead JVM: the slot is freed all the same
-                    sc.setLocalProperty(key, None)
+            job_properties.leave(self.spark)  # a dead JVM: the slot is freed all the same
 
         def give() -> None:
             with slot:
@@ -443,7 +435,7 @@ class QueryManager:
                 return
             released.append(True)
             if timer:
-                timer.cancel()
+                timer()
             clear_thread()
             give()
 
@@ -480,8 +472,7 @@ class QueryManager:
             q.queue_wait_end = int(time.time() * 1000)
             q.state = "PLANNING"
             # the description is only shown by Spark's UI; py4j cannot send a lone surrogate
-            sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
-            sc.setLocalProperty("spark.scheduler.pool", q.pool)
+            job_properties.enter(self.spark, q.id, plain_text(q.text[:200]), q.pool)
             self._check(q)
             result = execute()
             self._check(q)
@@ -601,14 +592,11 @@ class QueryManager:
                     # the batches are read by another call's thread (Flight's DoGet): its
                     # Spark jobs join the query's group and pool there (so cancel stops them),
                     # and the thread leaves them after
-                    sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
-                    sc.setLocalProperty("spark.scheduler.pool", q.pool)
+                    job_properties.enter(self.spark, q.id, plain_text(q.text[:200]), q.pool)
                     try:
                         yield from _first_rows(sc, q.id, answer, read_cut, batches=True)
                     finally:
-                        for key in ("spark.jobGroup.id", "spark.scheduler.pool"):
-                            with contextlib.suppress(Exception):  # a dead JVM: nothing to undo
-                                sc.setLocalProperty(key, None)
+                        job_properties.leave(self.spark)
 
             return batches(), columns, metadata, schema
         write = (row_writer or rest_rows)(columns, schema)
@@ -621,14 +609,13 @@ class QueryManager:
                     # top rows without a shuffle, where toLocalIterator ran the plan's
                     # `execute` (its shuffle to one partition, a job per partition; #37).
                     # A catalog answer is local to the driver: no job at all
-                    for row in df.collect():
+                    for row in pickled_collect.rows(df):
                         yield write(row)
 
             return rows(), columns, metadata, schema
 
         def in_job() -> None:  # a job started in another thread belongs to the query too
-            sc.setJobGroup(q.id, plain_text(q.text[:200]), interruptOnCancel=True)
-            sc.setLocalProperty("spark.scheduler.pool", q.pool)
+            job_properties.enter(self.spark, q.id, plain_text(q.text[:200]), q.pool)
 
         def streamed() -> Iterator[str]:
             with result.fetching():
