@@ -99,7 +99,8 @@ def run(
     kept_as = None
     if reuse is not None:
         setup = [plan_storage, storage, classpath, workspaces]
-        kept_as = plan_reuse.key(spark, parsed.to_json_text(), setup, reuse)
+        # compact: only a key (indented, the text took three times as long, #37)
+        kept_as = plan_reuse.key(spark, parsed.to_json_text(indent=None), setup, reuse)
     hit = plan_reuse.find(spark, kept_as) if kept_as is not None else None
     if hit is None and kept_as is not None and not limited and single_pass.may_sample():
         # a translation from samples that a whole fetch confirmed, with its reads

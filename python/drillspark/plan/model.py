@@ -119,7 +119,7 @@ class LogicalPlan:
 
         return plan_to_json(self)
 
-    def to_json_text(self, indent: int = 2) -> str:
+    def to_json_text(self, indent: int | None = 2) -> str:
         import json
 
         return json.dumps(self.to_json(), indent=indent)

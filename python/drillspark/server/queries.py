@@ -138,7 +138,10 @@ class Query:
     error: str | None = None
     error_id: str | None = None
     exception: str = ""
-    plan: str | None = None
+    _plan: str | None = None
+    # makes the profile's plan text when it is first asked for (most profiles never are: a
+    # chart's plan written as JSON and scrubbed of folders took a tenth of its GIL time, #37)
+    _plan_source: Callable[[], str] | None = None
     rows: int = 0
     columns: list[str] = field(default_factory=list)
     pool: str | None = None
@@ -150,6 +153,22 @@ class Query:
     @property
     def running(self) -> bool:
         return self.end is None
+
+    @property
+    def plan(self) -> str | None:
+        """The plan that ran, as the profile shows it (the server's folders as its users see
+        them); None for a statement without one."""
+        source, self._plan_source = self._plan_source, None
+        if source is not None:
+            try:
+                self._plan = source()
+            except Exception:  # the profile's plan is informative only
+                self._plan = None
+        return self._plan
+
+    @plan.setter
+    def plan(self, text: str | None) -> None:
+        self._plan, self._plan_source = text, None
 
     def duration_ms(self) -> int:
         return (self.end or int(time.time() * 1000)) - self.start
@@ -556,12 +575,9 @@ class QueryManager:
                 return arrow(None, columns, plain, True), columns, metadata, None
             write = (row_writer or rest_rows)(columns, None)
             return (write(r) for r in plain), columns, metadata, None
-        if getattr(result, "plan", None) is not None:
-            try:
-                q.plan = self.shown(result.plan.to_json_text())
-            except Exception:  # the profile's plan is informative only
-                q.plan = None
         plan = getattr(result, "plan", None)
+        if plan is not None:
+            q._plan_source = lambda shown=self.shown: shown(plan.to_json_text())
         most = most_records(plan) if isinstance(plan, LogicalPlan) else None
         # the fetch's limit only where the plan's own LIMIT does not already bound the answer
         # by it: one DataFrame (its analysis, its schema) less for BI tools' LIMIT probes
