@@ -84,3 +84,32 @@ def test_job_properties_set_on_the_asking_thread_and_cleared(spark):
     assert seen["in"] == ["q-1", "SELECT 1", "true", "drillspark-3"]
     assert seen["after"] == [None, None, None, None]
     assert sc.getLocalProperty("spark.jobGroup.id") != "q-1"  # another thread's, not this one's
+
+
+def test_a_kept_chart_through_rest_takes_five_round_trips(server, http, monkeypatch):
+    """A BI chart run again: its job properties in, its table's workspace rule, the kept
+    statement's confs, its rows, its job properties out; no served socket, no property a call
+    (fifteen before)."""
+    from py4j import clientserver
+
+    sql = (
+        "SELECT n.N_REGIONKEY AS r, count(*) AS n FROM dfs.data.`breadth/tpch_json/nation.json` n "
+        "GROUP BY n.N_REGIONKEY ORDER BY r"
+    )
+    first = http.query(sql)
+    assert first["queryState"] == "COMPLETED", first
+    sent: list[str] = []
+    send = clientserver.ClientServerConnection.send_command
+
+    def counting(self, command):
+        # the handler's own calls: not the server's health check, not proxies released
+        if "process_request" in threading.current_thread().name and not command.startswith("m\n"):
+            sent.append(command)
+        return send(self, command)
+
+    monkeypatch.setattr(clientserver.ClientServerConnection, "send_command", counting)
+    again = http.query(sql)
+    monkeypatch.undo()
+    assert again["rows"] == first["rows"] and len(again["rows"]) == 5
+    methods = [c.split("\n")[2] for c in sent if c.startswith("c\n")]
+    assert methods == ["enter", "resolveLocal", "confs", "rows", "leave"], sent

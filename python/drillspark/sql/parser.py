@@ -4,6 +4,9 @@ plans."""
 from __future__ import annotations
 
 import logging
+import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import sqlglot
@@ -54,6 +57,8 @@ logging.getLogger("sqlglot").setLevel(logging.ERROR)
 def check_nesting(text: str) -> None:
     """Refuse parentheses nested deeper than MAX_SQL_NESTING, at the first one too deep: the
     recursive-descent parser would run out of stack long before the text ends."""
+    if text.count("(") <= MAX_SQL_NESTING:
+        return  # no deeper than its parentheses: the tokens need not be read twice
     depth = 0
     try:
         tokens = DrillSql().tokenize(text)
@@ -74,19 +79,49 @@ def check_nesting(text: str) -> None:
 def check_characters(text: str) -> None:
     """Refuse half a UTF-16 surrogate pair (a JSON body can carry `\\ud800` alone): it is no
     character, and no later step (py4j, Spark, a file) can encode it."""
-    for offset, ch in enumerate(text):
-        if "\ud800" <= ch <= "\udfff":
-            line, col = position_of(text, offset)
-            raise SqlSyntaxError(
-                f"half a UTF-16 surrogate pair (U+{ord(ch):04X}) is not a character",
-                text,
-                line,
-                col,
-            )
+    found = _SURROGATE.search(text)
+    if found is None:
+        return
+    line, col = position_of(text, found.start())
+    raise SqlSyntaxError(
+        f"half a UTF-16 surrogate pair (U+{ord(found.group()):04X}) is not a character",
+        text,
+        line,
+        col,
+    )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_query(text: str) -> exp.Expr:
-    """One query (SELECT, set operation, WITH, VALUES, CREATE TABLE AS) as a sqlglot tree."""
+    """One query (SELECT, set operation, WITH, VALUES, CREATE TABLE AS) as a sqlglot tree, the
+    caller's own (a copy of the tree of a text parsed before: a BI tool sends the same texts
+    again and again, and a copy costs a quarter of a parse, #37)."""
+    with _PARSED_LOCK:
+        kept = _PARSED.get(text)
+        if kept is not None:
+            _PARSED.move_to_end(text)
+    if kept is not None:
+        with room():
+            return kept.copy()
+    tree = _parse(text)
+    with room():
+        copy = tree.copy()
+    with _PARSED_LOCK:
+        _PARSED[text] = copy
+        while len(_PARSED) > _PARSED_KEPT:
+            _PARSED.popitem(last=False)
+    return tree
+
+
+# the trees of the texts parsed last (a text's tree depends on nothing else)
+_PARSED: OrderedDict[str, exp.Expr] = OrderedDict()
+_PARSED_KEPT = 256
+_PARSED_LOCK = threading.Lock()
+
+
+def _parse(text: str) -> exp.Expr:
     check_characters(text)
     check_nesting(text)
     try:
