@@ -19,8 +19,8 @@ drillspark runs as `drillspark serve` in its own process; Drill as
 `../shared/tools/drill/server.sh` under `flock /tmp/drill-oracle.lock` (one Drill at a time on
 the machine). Both stay idle for `--idle` seconds (a server starts before its users come;
 drillspark warms its JVM up meanwhile, sql/warm_up.py), then each gets a first replay (printed,
-not in the tables: the issue's figures are warm), then `--rounds` replays at 1 client and one
-at each larger client count, the servers alternating (with `--together`, the clients'
+not in the tables: the issue's figures are warm), then `--rounds` replays at 1 client and
+`--rounds-many` (one by default) at each larger client count, the servers alternating (with `--together`, the clients'
 dashboards start at once after every client connected: a server whose connect is slow spreads
 its clients' charts over time, and so runs fewer at once). Every chart's answer and every file's
 column names are compared between the two servers; differences are printed as MISMATCH lines.
@@ -443,6 +443,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="1-client replays per server")
     ap.add_argument("--clients", default="1,16", help="client counts (default 1,16)")
     ap.add_argument(
+        "--rounds-many",
+        type=int,
+        default=1,
+        help="replays of several clients at once per server (default 1); the steps' p50 and "
+        "p95 are over every call of every round",
+    )
+    ap.add_argument(
         "--many",
         choices=["charts", "all"],
         default="charts",
@@ -537,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
             results: dict[str, dict[str, list[float]]] = {n: {} for n in servers}
             walls: dict[str, list[float]] = {n: [] for n in servers}
             loads = [loadavg()]
-            for _ in range(args.rounds if clients == 1 else 1):
+            for _ in range(args.rounds if clients == 1 else args.rounds_many):
                 for name, (_, port) in servers.items():
                     replays, wall = replay_clients(
                         port, clients, clients == 1 or args.many == "all", args.together
