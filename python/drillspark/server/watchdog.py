@@ -31,13 +31,15 @@ class Watchdog:
         self._clients: dict[int, tuple[socket.socket, Callable[[], Any]]] = {}
         self._tokens = itertools.count()
         self._thread: threading.Thread | None = None
+        self._sleeps_until = 0.0  # when the thread wakes up on its own
 
     def after(self, seconds: float, fire: Callable[[], Any]) -> Callable[[], None]:
         """Call `fire()` in `seconds` unless the returned function is called first."""
         token = next(self._tokens)
         with self._cond:
-            self._deadlines[token] = (time.monotonic() + seconds, fire)
-            self._wake()
+            at = time.monotonic() + seconds
+            self._deadlines[token] = (at, fire)
+            self._wake(at)
         return lambda: self._drop(self._deadlines, token)
 
     def client(self, conn: socket.socket, gone: Callable[[], Any]) -> Callable[[], None]:
@@ -47,21 +49,22 @@ class Watchdog:
         token = next(self._tokens)
         with self._cond:
             self._clients[token] = (conn, gone)
-            self._wake()
+            self._wake(time.monotonic() + self.every)
         return lambda: self._drop(self._clients, token)
 
     def _drop(self, watched: dict[int, Any], token: int) -> None:
         with self._cond:
             watched.pop(token, None)
 
-    def _wake(self) -> None:
-        """Under the lock: the thread looks again now (or starts)."""
+    def _wake(self, by: float) -> None:
+        """Under the lock: the thread looks again by `by` (woken only if it would sleep past
+        it: a wake-up per query would be one more turn at the GIL), or starts."""
         if self._thread is None:
             self._thread = threading.Thread(
                 target=self._run, name="drillspark-watchdog", daemon=True
             )
             self._thread.start()
-        else:
+        elif by < self._sleeps_until:
             self._cond.notify()
 
     def _run(self) -> None:
@@ -88,7 +91,10 @@ class Watchdog:
                         waits.append(next_look - now)
                     if idle_since is not None:
                         waits.append(idle_since + self.linger - now)
-                    self._cond.wait(max(min(waits), 0.0))
+                    wait = max(min(waits), 0.0)
+                    self._sleeps_until = now + wait
+                    self._cond.wait(wait)
+                    self._sleeps_until = 0.0  # awake: a new watch is seen on this turn
                     continue
             for fire in fired:
                 _call(fire)
