@@ -37,3 +37,14 @@ def test_a_text_that_fails_fails_every_time(text, message):
     for _ in range(2):
         with pytest.raises(SqlSyntaxError, match=message):
             parse_query(text)
+
+
+def test_a_long_generated_text_is_not_kept():
+    from drillspark.sql import parser
+
+    long = "SELECT 1 AS a" + " UNION ALL SELECT 1" * 1200
+    assert len(long) > parser._PARSED_LONGEST
+    parse_query(long)
+    assert long not in parser._PARSED
+    parse_query(SQL)
+    assert SQL in parser._PARSED

@@ -106,6 +106,8 @@ def parse_query(text: str) -> exp.Expr:
         with room():
             return kept.copy()
     tree = _parse(text)
+    if len(text) > _PARSED_LONGEST:
+        return tree
     with room():
         copy = tree.copy()
     with _PARSED_LOCK:
@@ -118,6 +120,7 @@ def parse_query(text: str) -> exp.Expr:
 # the trees of the texts parsed last (a text's tree depends on nothing else)
 _PARSED: OrderedDict[str, exp.Expr] = OrderedDict()
 _PARSED_KEPT = 256
+_PARSED_LONGEST = 20_000  # a generated statement longer than a BI tool's is not kept
 _PARSED_LOCK = threading.Lock()
 
 
