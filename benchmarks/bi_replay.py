@@ -20,9 +20,9 @@ drillspark runs as `drillspark serve` in its own process; Drill as
 the machine). Both stay idle for `--idle` seconds (a server starts before its users come;
 drillspark warms its JVM up meanwhile, sql/warm_up.py), then each gets a first replay (printed,
 not in the tables: the issue's figures are warm), then `--rounds` replays at 1 client and
-`--rounds-many` (one by default) at each larger client count, the servers alternating (with `--together`, the clients'
-dashboards start at once after every client connected: a server whose connect is slow spreads
-its clients' charts over time, and so runs fewer at once). Every chart's answer and every file's
+`--rounds-many` (one by default) at each larger client count, the servers alternating (with
+`--together`, the clients' dashboards start at once after every client connected: a server whose
+connect is slow spreads its clients' charts over time, and so runs fewer at once). Every chart's answer and every file's
 column names are compared between the two servers; differences are printed as MISMATCH lines.
 """
 
