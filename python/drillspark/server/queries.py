@@ -420,14 +420,16 @@ class QueryManager:
         before the first row raises QueryFailed (and finishes the profile). `row_writer`:
         how the rows are written (default: rest_rows, Drill's REST JSON objects); `arrow`: the
         rows as Arrow record batches instead (the Result then yields batches)."""
-        timer = None
+        end_deadline = None
         if self.max_seconds:
-            timer = self.watchdog.after(self.max_seconds, lambda: self.cancel(q.id, "timeout"))
+            end_deadline = self.watchdog.after(
+                self.max_seconds, lambda: self.cancel(q.id, "timeout")
+            )
         q.state = "ENQUEUED"
         while not self._slots.acquire(timeout=0.2):
             if q.cancel_reason is not None:
-                if timer:
-                    timer()
+                if end_deadline:
+                    end_deadline()
                 self.finish(q, "CANCELED", self._cancel_message(q))
                 raise QueryFailed(self._cancel_message(q), "CANCELED")
         released: list[bool] = []
@@ -453,8 +455,8 @@ class QueryManager:
             if released:
                 return
             released.append(True)
-            if timer:
-                timer()
+            if end_deadline:
+                end_deadline()
             clear_thread()
             give()
 

@@ -12,24 +12,25 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from drillspark.spark import jvm_methods
+
 KEYS = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
 POOL = "spark.scheduler.pool"
 
-# JVM view by id -> (the view, kept alive here; enter; leave): each step of a py4j lookup
-# (`jvm.drillspark`, `.server`, ... the method) is a round trip of its own
-_METHODS: dict[int, tuple[Any, Any, Any]] = {}
+ENTER = "drillspark.server.JobProperties.enter"
+LEAVE = "drillspark.server.JobProperties.leave"
 
 
 def enter(spark: Any, group: str, description: str, pool: str | None) -> None:
     """The calling thread's Spark jobs belong to `group` (interrupted on cancel) and run in
     `pool` (None: the default pool)."""
-    jss, methods = _methods(spark)
-    if methods is not None:
+    jvm, jss = _jvm(spark)
+    if jvm is not None:
         try:
-            methods[1](jss, group, description, pool)
+            jvm_methods.static(jvm, ENTER)(jss, group, description, pool)
             return
         except TypeError:  # an older jar: py4j's stand-in for a missing class is no method
-            _METHODS.pop(id(methods[0]), None)
+            jvm_methods.forget(jvm, ENTER)
     sc = spark.sparkContext
     sc.setJobGroup(group, description, interruptOnCancel=True)
     sc.setLocalProperty(POOL, pool)
@@ -38,13 +39,13 @@ def enter(spark: Any, group: str, description: str, pool: str | None) -> None:
 def leave(spark: Any) -> None:
     """The calling thread's jobs belong to no query again; quiet when the JVM is gone (the
     query's slot is given back all the same)."""
-    jss, methods = _methods(spark)
-    if methods is not None:
+    jvm, jss = _jvm(spark)
+    if jvm is not None:
         try:
-            methods[2](jss)
+            jvm_methods.static(jvm, LEAVE)(jss)
             return
         except TypeError:  # an older jar
-            _METHODS.pop(id(methods[0]), None)
+            jvm_methods.forget(jvm, LEAVE)
         except Exception:  # noqa: BLE001 - a dead JVM: nothing to undo
             return
     for key in (*KEYS, POOL):
@@ -52,17 +53,8 @@ def leave(spark: Any) -> None:
             spark.sparkContext.setLocalProperty(key, None)
 
 
-def _methods(spark: Any) -> tuple[Any, tuple[Any, Any, Any] | None]:
-    """The session's JVM object and (the JVM view, enter, leave); (None, None) on Spark Connect."""
+def _jvm(spark: Any) -> tuple[Any, Any]:
+    """The driver's JVM view and the session's JVM object; (None, None) on Spark Connect."""
     jvm = getattr(spark, "_jvm", None)
     jss = getattr(spark, "_jsparkSession", None)
-    if jvm is None or jss is None:
-        return None, None
-    hit = _METHODS.get(id(jvm))
-    if hit is None or hit[0] is not jvm:
-        try:
-            cls = jvm.drillspark.server.JobProperties
-            hit = _METHODS[id(jvm)] = (jvm, cls.enter, cls.leave)
-        except Exception:  # noqa: BLE001 - a dead JVM: pyspark's calls say so
-            return None, None
-    return jss, hit
+    return (jvm, jss) if jvm is not None and jss is not None else (None, None)

@@ -16,9 +16,9 @@ from __future__ import annotations
 import io
 from typing import Any
 
-# JVM view by id -> (the view, kept alive here; the method): each step of a py4j lookup is a
-# round trip of its own
-_METHOD: dict[int, tuple[Any, Any]] = {}
+from drillspark.spark import jvm_methods
+
+ROWS = "org.apache.spark.sql.drillspark.compat.PickledCollect.rows"
 
 
 def rows(df: Any) -> list[Any]:
@@ -27,16 +27,10 @@ def rows(df: Any) -> list[Any]:
     jvm = getattr(df.sparkSession, "_jvm", None)
     if jdf is None or jvm is None:
         return df.collect()
-    hit = _METHOD.get(id(jvm))
-    if hit is None or hit[0] is not jvm:
-        hit = _METHOD[id(jvm)] = (
-            jvm,
-            jvm.org.apache.spark.sql.drillspark.compat.PickledCollect.rows,
-        )
     try:
-        data = hit[1](jdf)
+        data = jvm_methods.static(jvm, ROWS)(jdf)
     except TypeError:  # an older jar: py4j's stand-in for a missing class is no method
-        _METHOD.pop(id(jvm), None)
+        jvm_methods.forget(jvm, ROWS)
         return df.collect()
     from pyspark.serializers import BatchedSerializer, CPickleSerializer
 

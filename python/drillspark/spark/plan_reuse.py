@@ -33,6 +33,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from drillspark.spark import jvm_methods
 from drillspark.spark.storage import stamps
 
 KEPT = 64
@@ -102,23 +103,14 @@ def _confs(spark: Any) -> tuple[str | None, ...]:
     return tuple(spark.conf.get(c, None) for c in CONFS)
 
 
-# (JVM view by id, kept alive here) -> ReusablePlans.confs: each step of a py4j lookup (`jvm.org`,
-# `.apache`, ... the method) is a round trip of its own, nine for this one, at every statement
-_CONFS_METHOD: dict[int, tuple[Any, Any]] = {}
-
-
 def _read_confs(spark: Any) -> Any | None:
     jvm = getattr(spark, "_jvm", None)
     if jvm is None:
         return None
-    hit = _CONFS_METHOD.get(id(jvm))
-    if hit is None or hit[0] is not jvm:
-        try:
-            method = jvm.org.apache.spark.sql.drillspark.compat.ReusablePlans.confs
-        except Exception:  # noqa: BLE001 - an older jar
-            return None
-        hit = _CONFS_METHOD[id(jvm)] = (jvm, method)
-    return hit[1]
+    try:
+        return jvm_methods.static(jvm, "org.apache.spark.sql.drillspark.compat.ReusablePlans.confs")
+    except Exception:  # noqa: BLE001 - an older jar
+        return None
 
 
 def sampled(k: Hashable) -> Hashable:

@@ -14,6 +14,7 @@ from typing import Any
 from pyspark.sql import SparkSession
 
 from drillspark.errors import ExecutionError
+from drillspark.spark import jvm_methods
 from drillspark.spark.storage import filesystems
 
 # Drill's workspace option: names may leave the workspace root (absolute paths, `..`, URIs).
@@ -135,19 +136,13 @@ def leads_out(spark: SparkSession, ws: Workspace, folder: str, name: str) -> boo
     return False
 
 
-# (JVM view by id, kept alive here; listing?) -> the rule's method: each step of a py4j lookup
-# (`jvm.drillspark`, `.catalog`, ...) is a round trip of its own, for every table of every query
-_RULES: dict[tuple[int, bool], tuple[Any, Any]] = {}
-
-
 def _resolve_in_jvm(jvm: Any, ws: Workspace, table: str, listing: bool = False) -> str:
     try:
-        hit = _RULES.get((id(jvm), listing))
-        if hit is None or hit[0] is not jvm:
-            rule = jvm.drillspark.catalog.WorkspacePaths
-            method = rule.resolveListing if listing else rule.resolveLocal
-            hit = _RULES[(id(jvm), listing)] = (jvm, method)
-        return str(hit[1](ws.name, ws.location, bool(ws.allow_outside), table))
+        rule = "drillspark.catalog.WorkspacePaths." + (
+            "resolveListing" if listing else "resolveLocal"
+        )
+        method = jvm_methods.static(jvm, rule)
+        return str(method(ws.name, ws.location, bool(ws.allow_outside), table))
     except Exception as e:  # noqa: BLE001  (py4j's error, or PySpark's conversion of it)
         java = getattr(e, "java_exception", None)
         text = str(java.getMessage()) if java is not None else str(e)
