@@ -101,3 +101,46 @@ def test_a_failing_call_does_not_stop_the_others():
     dog.after(0.05, boom)
     dog.after(0.15, ok.set)
     assert ok.wait(5)
+
+
+def test_a_deadline_that_never_comes_leaves_the_others_watched():
+    # `--max-seconds inf`: a sleep that long is more than Condition.wait takes
+    dog = Watchdog(linger=5)
+    never, soon = Calls(), Calls()
+    dog.after(float("inf"), never)
+    time.sleep(0.1)  # the thread goes to sleep with only that deadline to wait for
+    dog.after(0.1, soon)
+    assert soon.event.wait(5)
+    assert never.at == []
+
+
+def test_a_watchdog_whose_thread_died_starts_another():
+    dog = Watchdog(linger=5)
+    fired = Calls()
+    broken = threading.Thread(target=lambda: None, name="drillspark-watchdog")
+    broken.start()
+    broken.join()
+    dog._thread = broken  # as if the thread had died of an error, leaving itself named
+    dog.after(0.05, fired)
+    assert fired.event.wait(5)
+
+
+def test_a_client_on_a_descriptor_past_select_s_limit_is_watched():
+    # select() takes descriptors below 1024 only; a busy server's connections go past it
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft <= 1500:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    server, client = socket.socketpair()
+    high = socket.socket(fileno=os.dup2(server.fileno(), 1500))
+    server.close()
+    dog = Watchdog(every=0.05, linger=5)
+    with high:
+        gone = Calls()
+        dog.client(high, gone)
+        time.sleep(0.3)
+        assert gone.at == []  # silent, still connected: not taken for closed
+        client.close()
+        assert gone.event.wait(5)

@@ -21,6 +21,10 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+# The longest sleep: `--max-seconds inf` (or past threading.TIMEOUT_MAX) is a deadline that
+# never comes, and Condition.wait of it raises OverflowError.
+LONGEST_WAIT = 3600.0
+
 
 class Watchdog:
     def __init__(self, every: float = 0.5, linger: float = 30.0):
@@ -58,16 +62,30 @@ class Watchdog:
 
     def _wake(self, by: float) -> None:
         """Under the lock: the thread looks again by `by` (woken only if it would sleep past
-        it: a wake-up per query would be one more turn at the GIL), or starts."""
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._run, name="drillspark-watchdog", daemon=True
-            )
-            self._thread.start()
+        it: a wake-up per query would be one more turn at the GIL), or starts (again, if the
+        last one died: every later watch would otherwise go unwatched)."""
+        if self._thread is None or not self._thread.is_alive():
+            thread = threading.Thread(target=self._run, name="drillspark-watchdog", daemon=True)
+            try:
+                thread.start()
+            except RuntimeError:  # no thread to be had: the next watch tries again
+                log.exception("the server's watchdog could not start its thread")
+                self._thread = None
+                return
+            self._thread = thread
         elif by < self._sleeps_until:
             self._cond.notify()
 
     def _run(self) -> None:
+        try:
+            self._watch()
+        except Exception:
+            log.exception("the server's watchdog stopped; the next watch starts it again")
+            with self._cond:
+                if self._thread is threading.current_thread():
+                    self._thread = None
+
+    def _watch(self) -> None:
         idle_since: float | None = None
         next_look = 0.0
         while True:
@@ -91,7 +109,7 @@ class Watchdog:
                         waits.append(next_look - now)
                     if idle_since is not None:
                         waits.append(idle_since + self.linger - now)
-                    wait = max(min(waits), 0.0)
+                    wait = min(max(min(waits), 0.0), LONGEST_WAIT)
                     self._sleeps_until = now + wait
                     self._cond.wait(wait)
                     self._sleeps_until = 0.0  # awake: a new watch is seen on this turn
@@ -111,12 +129,23 @@ def _closed(conn: socket.socket) -> bool | None:
     """True if the client closed `conn`, False if it sent more (it is there), None while it
     is silent."""
     try:
-        readable, _, _ = select.select([conn], [], [], 0)
-        if not readable:
+        if not _readable(conn):
             return None
         return conn.recv(1, socket.MSG_PEEK) == b""  # b"": the client's end of the stream
     except (OSError, ValueError):  # the connection is already closed
         return True
+
+
+def _readable(conn: socket.socket) -> bool:
+    """Whether `conn` has bytes, its end or an error to read now; poll, where there is one,
+    takes any descriptor (select only those below FD_SETSIZE, 1024: a busy server's were
+    taken for closed clients)."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(conn, select.POLLIN | select.POLLPRI)
+        return bool(poller.poll(0))
+    readable, _, _ = select.select([conn], [], [], 0)
+    return bool(readable)
 
 
 def _call(fire: Callable[[], Any]) -> None:
