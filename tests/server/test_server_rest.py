@@ -609,6 +609,32 @@ def test_profile_list_duration_as_drill_writes_it():
     assert duration_text(60_000) == "01 min 0.000 sec"
 
 
+def test_a_profiles_plan_read_by_two_at_once_is_the_same_plan():
+    """A profile's plan is made when first read (#37); a second reader meanwhile (the
+    console's poll beside `sys.profiles`) waits for it rather than seeing none."""
+    import threading
+    import time
+
+    from drillspark.server.queries import Query
+
+    q = Query(id="q", text="SELECT 1", user="u")
+    made: list[int] = []
+
+    def source() -> str:
+        made.append(1)
+        time.sleep(0.3)
+        return '{"plan": 1}'
+
+    q._plan_source = source
+    seen: list[str | None] = []
+    readers = [threading.Thread(target=lambda: seen.append(q.plan)) for _ in range(2)]
+    for r in readers:
+        r.start()
+    for r in readers:
+        r.join(5)
+    assert seen == ['{"plan": 1}', '{"plan": 1}'] and made == [1]
+
+
 def test_catalog_statements_clients_send(http):
     """The statements Drill's clients send, over REST, answered as Drill 1.22 answered them
     (server.sh, workspaces data, tmp and root as here): `SHOW DATABASES` (and `SHOW

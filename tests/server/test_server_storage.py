@@ -319,3 +319,20 @@ def test_only_the_ports_that_listen_are_advertised(spark, shared):
         assert "User Port Address" not in stats
     finally:
         srv.stop()
+
+
+def test_a_profile_read_after_its_workspace_moved_still_hides_its_folder(store):
+    # a profile's plan is written when it is first read (#37): with the workspaces of when its
+    # query ran, not of when it is read
+    srv, tmp = store
+    http = Http(srv.url)
+    (tmp / "elsewhere").mkdir()
+    answer = http.query("SELECT a FROM dfs.data.`x.json`")
+    assert answer["rows"] == [{"a": 1}]
+    dfs = http.get_json("/storage/dfs.json")["config"]
+    dfs["workspaces"]["data"]["location"] = str(tmp / "elsewhere")
+    assert _post(http, "dfs", dfs) == (200, {"result": "Success"})
+    profile = http.get_json(f"/profiles/{answer['queryId']}.json")
+    plan = json.loads(profile["plan"])
+    assert plan["storage"]["dfs"]["workspaces"]["data"]["location"] == "<dfs.data>"
+    assert str(tmp / "data") not in profile["plan"]

@@ -129,6 +129,7 @@ class DrillServer:
             max_rows=self.limits.max_rows,
         )
         self.queries.shown = self.shown
+        self.queries.shown_now = self.shown_now
         self._shown: tuple[object, Callable[[str], str]] | None = None
         self.max_request_bytes = self.limits.max_request_bytes
         self.started = time.time()
@@ -295,12 +296,18 @@ class DrillServer:
 
     def shown(self, text: str) -> str:
         """`text` with the server's folders named as its users see them (shown_paths.py)."""
+        return self.shown_now()(text)
+
+    def shown_now(self) -> Callable[[str], str]:
+        """`shown` for the workspaces as they are now: a text made later (a profile's plan,
+        made when read) is scrubbed of the folders of when its query ran, even after an
+        admin moved or removed a workspace."""
         workspaces = self.catalog.workspaces  # replaced whole when a workspace changes
         if self._shown is None or self._shown[0] is not workspaces:
             from drillspark.sql.session import default_cp_root
 
             self._shown = (workspaces, scrubber(workspaces, str(default_cp_root())))
-        return self._shown[1](text)
+        return self._shown[1]
 
     # --------------------------------------------------------------- helpers for the handler
     def base_url(self, host_header: str | None) -> str:

@@ -123,6 +123,10 @@ def id_parts(query_id: str) -> dict[str, int]:
     return {"part1": part1, "part2": part2}
 
 
+# held while a profile's plan text is made from its source (Query.plan)
+_PLAN_MADE = threading.Lock()
+
+
 @dataclass
 class Query:
     """One query, running or finished (the profile)."""
@@ -158,13 +162,14 @@ class Query:
     def plan(self) -> str | None:
         """The plan that ran, as the profile shows it (the server's folders as its users see
         them); None for a statement without one."""
-        source, self._plan_source = self._plan_source, None
-        if source is not None:
-            try:
-                self._plan = source()
-            except Exception:  # the profile's plan is informative only
-                self._plan = None
-        return self._plan
+        with _PLAN_MADE:  # two readers at once (a console poll, sys.profiles) see one plan
+            source, self._plan_source = self._plan_source, None
+            if source is not None:
+                try:
+                    self._plan = source()
+                except Exception:  # the profile's plan is informative only
+                    self._plan = None
+            return self._plan
 
     @plan.setter
     def plan(self, text: str | None) -> None:
@@ -306,6 +311,8 @@ class QueryManager:
         self.watchdog = Watchdog()
         # how a text (an error, a plan) names the server's folders to its users (shown_paths)
         self.shown: Callable[[str], str] = lambda text: text
+        # the same rule as it stands now, kept for a text made later (a profile's plan)
+        self.shown_now: Callable[[], Callable[[str], str]] = lambda: self.shown
 
     # --------------------------------------------------------------- bookkeeping
     def new(
@@ -579,7 +586,8 @@ class QueryManager:
             return (write(r) for r in plain), columns, metadata, None
         plan = getattr(result, "plan", None)
         if plan is not None:
-            q._plan_source = lambda shown=self.shown: shown(plan.to_json_text())
+            shown = self.shown_now()  # the folders as they are while the query runs
+            q._plan_source = lambda: shown(plan.to_json_text())
         most = most_records(plan) if isinstance(plan, LogicalPlan) else None
         # the fetch's limit only where the plan's own LIMIT does not already bound the answer
         # by it: one DataFrame (its analysis, its schema) less for BI tools' LIMIT probes
