@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from drillspark.spark import job_properties, pickled_collect
+from drillspark.spark import job_properties, jvm_methods, pickled_collect
 
 VALUES = """
 SELECT * FROM VALUES
@@ -55,6 +55,33 @@ def test_many_rows_come_in_batches_and_in_order(spark):
     rows = pickled_collect.rows(df)
     assert [r.id for r in rows] == list(range(25_000))
     assert rows[6].s == "x" * 6
+
+
+def test_an_answer_past_the_reply_limit_is_served_as_collect_serves_it(spark):
+    # a row limit bounds the rows, not their width: past max_bytes the rows already collected
+    # are served from a socket (collectToPython's port, secret and server), not one reply
+    df = spark.sql(VALUES)
+    reply = spark._jvm.org.apache.spark.sql.drillspark.compat.PickledCollect.rows(df._jdf, 64)
+    assert not isinstance(reply, bytes)
+    whole = spark._jvm.org.apache.spark.sql.drillspark.compat.PickledCollect.rows(df._jdf, 1 << 20)
+    assert isinstance(whole, bytes)
+    served, theirs = pickled_collect.rows(df, max_bytes=64), df.collect()
+    assert [r.__fields__ for r in served] == [r.__fields__ for r in theirs]
+    assert _same([tuple(r) for r in served], [tuple(r) for r in theirs])
+    wide = spark.range(0, 3_000, 1, 2).selectExpr("id", "repeat('ab', 500) AS s")
+    rows = pickled_collect.rows(wide, max_bytes=100_000)  # about 3 MB pickled
+    assert [r.id for r in rows] == list(range(3_000)) and rows[-1].s == "ab" * 500
+
+
+def test_a_jar_without_the_class_falls_back_and_is_not_asked_again(spark, monkeypatch):
+    # an older jar: py4j's stand-in for the missing class is not callable; after the first
+    # answer the method is known absent, so later answers make no lookup's round trips
+    missing = "org.apache.spark.sql.drillspark.compat.NoSuchCollect.rows"
+    monkeypatch.setattr(pickled_collect, "ROWS", missing)
+    df = spark.sql("SELECT 1 AS x")
+    assert [tuple(r) for r in pickled_collect.rows(df)] == [(1,)]
+    assert jvm_methods.static(spark._jvm, missing) is jvm_methods._absent
+    assert [tuple(r) for r in pickled_collect.rows(df)] == [(1,)]
 
 
 def test_a_failing_answer_raises_as_collect_does(spark):

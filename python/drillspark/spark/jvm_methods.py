@@ -25,5 +25,10 @@ def static(jvm: Any, path: str) -> Any:
 
 
 def forget(jvm: Any, path: str) -> None:
-    """Look `path` up again next time (an older jar answered for it)."""
-    _KEPT.pop((id(jvm), path), None)
+    """`jvm`'s jar lacks `path` (an older jar answered for it): from now on calling it raises
+    TypeError at once, as py4j's stand-in does, without a lookup's round trips."""
+    _KEPT[(id(jvm), path)] = (jvm, _absent)
+
+
+def _absent(*_args: Any) -> Any:
+    raise TypeError("not in this JVM's drillspark jar")
