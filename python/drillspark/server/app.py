@@ -128,7 +128,6 @@ class DrillServer:
             max_seconds=self.limits.max_seconds,
             max_rows=self.limits.max_rows,
         )
-        self.queries.shown = self.shown
         self.queries.shown_now = self.shown_now
         self._shown: tuple[object, Callable[[str], str]] | None = None
         self.max_request_bytes = self.limits.max_request_bytes

@@ -309,10 +309,10 @@ class QueryManager:
         self.closing = False
         # each query's deadline, and whether a REST client still waits for its answer
         self.watchdog = Watchdog()
-        # how a text (an error, a plan) names the server's folders to its users (shown_paths)
-        self.shown: Callable[[str], str] = lambda text: text
-        # the same rule as it stands now, kept for a text made later (a profile's plan)
-        self.shown_now: Callable[[], Callable[[str], str]] = lambda: self.shown
+        # how a text (an error, a plan) names the server's folders to its users (shown_paths),
+        # as the workspaces are now: a text made later (a profile's plan) keeps the rule of
+        # when its query ran
+        self.shown_now: Callable[[], Callable[[str], str]] = lambda: lambda text: text
 
     # --------------------------------------------------------------- bookkeeping
     def new(
@@ -562,10 +562,10 @@ class QueryManager:
         if q.cancel_reason is not None:
             return self._cancel_message(q)
         if isinstance(e, SqlError):
-            return self.shown(str(e))
+            return self.shown_now()(str(e))
         from drillspark.result import runtime_message
 
-        return self.shown(runtime_message(e))
+        return self.shown_now()(runtime_message(e))
 
     def _rows(
         self,
