@@ -98,6 +98,9 @@ def _describe(error: BaseException) -> str:
             "the query or plan nests too deeply for Spark (java.lang.StackOverflowError in "
             "the JVM); shorten the chain of operators or expressions"
         )
+    waited = _waited_for(str(error))
+    if waited is not None:
+        return waited
     if isinstance(error, PySparkException):
         condition = error.getCondition() if hasattr(error, "getCondition") else None
         # a JVM exception without an error condition (IllegalArgumentException) has an empty
@@ -106,6 +109,21 @@ def _describe(error: BaseException) -> str:
         first = _first_paragraph(text)
         return f"[{condition}] {first}" if condition and condition not in first else first
     return _first_paragraph(str(error)) or type(error).__name__
+
+
+# Spark's ThreadUtils.awaitResult (the Arrow answer's served stream, a broadcast, a subquery)
+# wraps the failure it waited for, whose message is then only a "Caused by:" of the trace
+_AWAIT = "Exception thrown in awaitResult"
+
+
+def _waited_for(text: str) -> str | None:
+    """The first paragraph of the failure a wait wrapped (the first cause that is not itself
+    such a wrapper), or None when `text` is no such wrapper's."""
+    if _AWAIT not in _first_paragraph(text):
+        return None
+    while _AWAIT in _first_paragraph(text) and "Caused by:" in text:
+        text = text.split("Caused by:", 1)[1]
+    return _first_paragraph(text) or None
 
 
 def _first_paragraph(text: str) -> str:

@@ -13,6 +13,7 @@ import re
 import signal
 import threading
 import uuid
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -115,6 +116,19 @@ def _fetching(
         if isinstance(e, PySparkException) or "py4j" in type(e).__module__:
             raise failure(e) from e
         raise
+
+
+def _to_pandas(df: DataFrame) -> pd.DataFrame:
+    """pyspark's toPandas, without the warning it gives with the JVM's whole stack trace when a
+    job fails under Arrow before it raises that same failure (which to_pandas then reports as one
+    paragraph). A local filter: a global one added at import would be a caller's to undo."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore",
+            message=r"toPandas attempted Arrow optimization because .* has reached the error below",
+            category=UserWarning,
+        )
+        return df.toPandas()
 
 
 class QueryInterrupted(KeyboardInterrupt):
@@ -501,7 +515,7 @@ class DrillResult(Result):
         return self._fetch_all(arrow_collect.table)
 
     def to_pandas(self) -> pd.DataFrame:
-        return self._fetch_all(lambda df: df.toPandas())
+        return self._fetch_all(_to_pandas)
 
     def explain(self, print_it: bool = True) -> str:
         """The Drill plan followed by Spark's physical plan (returned, and printed unless

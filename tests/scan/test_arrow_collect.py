@@ -113,3 +113,20 @@ def test_a_failing_job_raises_its_error_and_the_session_goes_on(spark):
     assert f"NumberFormatException: {first}" in str(info.value), info.value
     again = drillspark.sql("SELECT count(*) AS n FROM cp.`employee.json`").to_arrow()
     assert again.column("n").to_pylist() == [len(lines)]
+
+
+@pytest.mark.parametrize("fetch", ["to_arrow", "to_pandas", "collect"])
+def test_a_tasks_own_failure_is_named_by_its_cause_through_every_fetch(spark, recwarn, fetch):
+    """A task failing with an exception of the JVM's own (an invalid regular expression, not a
+    row's value) is served through a wait whose wrapper ("Exception thrown in awaitResult") held
+    the cause only in its trace: the message names the cause, in one paragraph, as collect's
+    does, and to_pandas adds no warning carrying the JVM's stack trace."""
+    bad = drillspark.sql(
+        "SELECT REGEXP_MATCHES(full_name, '(') AS m FROM cp.`employee.json` LIMIT 3"
+    )
+    with pytest.raises(DrillRuntimeError) as info:
+        getattr(bad, fetch)()
+    text = str(info.value)
+    assert "PatternSyntaxException: Unclosed group" in text, text
+    assert "awaitResult" not in text and "\n" not in text, text
+    assert not [w for w in recwarn if "java." in str(w.message)], [str(w.message) for w in recwarn]
