@@ -184,7 +184,7 @@ object TextFormat extends FormatReader {
           if (text.startsWith(q, i)) {
             val open = i + q.length
             val close = quoting.plainEnd(text, open)
-            if (close >= 0) { add(fields.field(open, close)); i = close + q.length } // its text as it stands
+            if (close >= 0) { add(fields.field(open, close)); i = quoting.next } // its text as it stands
             else {
               unquoted.reset(text, twin)
               i = quoting.read(text, open, unquoted)
@@ -211,11 +211,15 @@ object TextFormat extends FormatReader {
 
   /** A quoted field's text, read from just after its opening quote: the escape then the quote,
    * and with the quote as its own escape a doubled quote, are a quote; a quote followed by
-   * neither the delimiter, a line's end nor the text's end is text; the quote before one of
-   * those closes the field. */
+   * neither the delimiter, a line's end nor the text's end (after any spaces, tabs and carriage
+   * returns, which Drill skips there: `"x"\r\n` ends a CRLF file's line, `"a"  ,b` is `a`) is
+   * text; the quote before one of those closes the field. */
   private[text] final class Quoted(q: String, esc: String, d: String) {
     /** Whether the last [[read]] met the field's closing quote (else the text ended first). */
     var closed = false
+    /** Where the text goes on after the last field closed by [[plainEnd]] or [[read]]: past its
+     * closing quote and the blanks skipped after it, at the delimiter, a line's end or the end. */
+    var next = 0
     private val escaped = esc + q
 
     private val oneDelimiter = d.length == 1
@@ -226,8 +230,14 @@ object TextFormat extends FormatReader {
     def delimiterAt(text: String, at: Int): Boolean =
       if (oneDelimiter) at < text.length && text.charAt(at) == dc else text.startsWith(d, at)
 
-    private def ends(text: String, at: Int): Boolean =
-      at >= text.length || text.charAt(at) == '\n' || delimiterAt(text, at)
+    /** Just after a quote at `at`: where the field's text goes on if that quote closes it (at
+     * the delimiter, a line's end or the text's end, past blanks), else -1. */
+    private def closing(text: String, at: Int): Int = {
+      var j = at
+      while (j < text.length && !delimiterAt(text, j) && { val ch = text.charAt(j); ch == ' ' || ch == '\t' || ch == '\r' })
+        j += 1
+      if (j >= text.length || text.charAt(j) == '\n' || delimiterAt(text, j)) j else -1
+    }
 
     /** Where the field opened at `open` closes when its text is the text as it stands (its
      * first quote closes it: no escape before it, no quote doubled): that quote's place, else
@@ -238,7 +248,9 @@ object TextFormat extends FormatReader {
       if (close < 0) return -1
       val afterEscape = esc != q && close > open && text.charAt(close - 1) == esc.charAt(0)
       val doubled = esc == q && text.startsWith(q, close + 1)
-      if (afterEscape || doubled || !ends(text, close + 1)) -1 else close
+      if (afterEscape || doubled) return -1
+      next = closing(text, close + 1)
+      if (next < 0) -1 else close
     }
 
     /** The field's text from `open` into `out`, as the places of the text it is made of (a
@@ -258,7 +270,7 @@ object TextFormat extends FormatReader {
         else if (text.startsWith(q, i)) {
           val after = i + q.length
           if (esc == q && text.startsWith(q, after)) { out.take(after, after + q.length); i = after + q.length } // doubled
-          else if (ends(text, after)) { i = after; closed = true }
+          else if ({ next = closing(text, after); next >= 0 }) { i = next; closed = true }
           else { out.take(i, after); i = after } // not the field's end: the quote is text
         } else { out.take(i, i + 1); i += 1 }
       }
@@ -601,7 +613,14 @@ object TextFormat extends FormatReader {
   private val HeaderBytes = 1L << 16
 
   private def header(file: InputFile, o: FormatOptions, conf: Configuration): Seq[String] =
-    firstRecord(file, o, config(o, file.path), conf).map(headerNames).getOrElse(Nil)
+    firstRecord(file, o, config(o, file.path), conf).map(headerOf(file, _)).getOrElse(Nil)
+
+  /** The names of a file's header record. An empty first line names none: Drill refuses such a
+   * file, whose rows would otherwise be read as no columns at all (an empty file has none). */
+  private def headerOf(file: InputFile, record: Array[UTF8String]): Seq[String] =
+    if (record.isEmpty) throw FormatErrors.badData(typeName, shown(file), "line 1",
+      "the file must define at least one header, and its first line is empty")
+    else headerNames(record)
 
   /** Marks a VARCHAR column of a text table: drillspark.sql reads a column missing beside
    * only such columns as '' (spark/scope.py TEXT_COLUMN), as Drill's text reader does. */
@@ -704,7 +723,7 @@ object TextFormat extends FormatReader {
       providedSchema.flatMap(_.fields.find(_.name.equalsIgnoreCase(f.name))).map(p => new Typed(p, where)).orNull
     }
     val out = if (c.header) {
-      val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerNames(rows.next()) else Nil
+      val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerOf(file, rows.next()) else Nil
       val index = schema.fieldNames.map(_.toLowerCase(Locale.ROOT)).zipWithIndex.toMap
       val at = names.map(n => index.getOrElse(n.toLowerCase(Locale.ROOT), -1)).toArray
       var record = if (starts) 1L else 0L
