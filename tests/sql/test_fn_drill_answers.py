@@ -142,6 +142,20 @@ def test_text_casts_drill_reads(data_engine):
     ]
 
 
+def test_a_date_cast_reads_every_digit_of_each_field(data_engine):
+    # Drill 1.22 (2026-12-07): '02023-05-06' and '2023-005-06' are 2023-05-06, '2023-05-06x'
+    # too (what follows the day is not read); '2023-05-061' is day 61 and fails
+    # ("Value 61 for dayOfMonth"), where reading two digits of it made it the 6th
+    assert (
+        one(
+            data_engine,
+            "CAST('02023-05-06' AS DATE), CAST('2023-005-06' AS DATE), CAST('2023-05-06x' AS DATE)",
+        )
+        == [dt.date(2023, 5, 6)] * 3
+    )
+    fails(data_engine, f"SELECT CAST('2023-05-061' AS DATE) FROM {V}", "DayOfMonth")
+
+
 def test_a_year_below_100_is_the_nearest_one_as_a_date_not_as_a_timestamp(data_engine):
     # Drill 1.22 over the test framework's datetime data: cast(c_timestamp as varchar(20)),
     # cast(c_timestamp as date) gives '0097-02-16 17:32:01' | 1997-02-16 and '0597-...' |

@@ -190,10 +190,11 @@ abstract class PartReader(val Name: String, val fields: Int) {
 
 /**
  * `drill_date_part(s, k)`: the year (`k` 1), month (2) or day (3) of the date `s` starts
- * with, as Drill's CAST of text to a DATE reads it (`2023-5-6`, `2023/05/06`, `900.2.3`: one
- * to four digits, a `-`, `/` or `.`, one or two digits, a separator again, one or two digits;
- * whatever follows, a time of day, is not read). The SQL layer makes the DATE of the three (a
- * year below 100 pivoted, an impossible date refused by Spark's `make_date`).
+ * with, as Drill's CAST of text to a DATE reads it (`2023-5-6`, `2023/05/06`, `900.2.3`,
+ * `02023-005-06`: each field every digit it has, up to nine, with a `-`, `/` or `.` between
+ * them; whatever follows the day's digits, a time of day, is not read: `2023-05-061` is day 61,
+ * which Drill refuses too). The SQL layer makes the DATE of the three (a year below 100
+ * pivoted, an impossible date refused by Spark's `make_date`).
  */
 case class DrillDatePart(child: Expression, field: Int) extends DrillTextPart {
   override protected def reader: PartReader = DrillDatePart
@@ -201,7 +202,8 @@ case class DrillDatePart(child: Expression, field: Int) extends DrillTextPart {
 }
 
 object DrillDatePart extends PartReader("drill_date_part", 3) {
-  def partOf(s: UTF8String, k: Int): Int = DateTimeText.date(s, k, yearDigits = 4, digits = 2, separators = "-/.")
+  def partOf(s: UTF8String, k: Int): Int =
+    DateTimeText.date(s, k, yearDigits = DateTimeText.MostDigits, digits = DateTimeText.MostDigits, separators = "-/.")
 
   val description: DrillFunctions.Description = DrillFunctions.describe(
     Name,
