@@ -2,7 +2,7 @@
 drill_min_varchar / drill_max_varchar / drill_any_varchar, which Spark holds in an object hash
 aggregate where its own min / max / last of a string sort every row of a task by its group
 first (docs/performance.md, "MIN and MAX of a VARCHAR in a hash aggregate"). Texts compare by
-their UTF-8 bytes, as Drill 1.22 does; ANY_VALUE keeps the last text read that is not NULL."""
+their UTF-8 bytes, as Drill 1.22 does; ANY_VALUE keeps the first text read that is not NULL."""
 
 from __future__ import annotations
 
@@ -60,13 +60,42 @@ def test_utf8_byte_order_nulls_and_empty_texts_as_drill(data_engine, tmp_path):
         "SELECT g, max(x) AS mx, min(x) AS mn, count(x) AS n, any_value(x) AS av "
         "FROM dfs.tmp.`u.json` GROUP BY g ORDER BY g",
     )
-    # ANY_VALUE: the last text read that is not NULL (one file, one task: its order)
+    # ANY_VALUE: the first text read that is not NULL (one file, one task: its order)
     assert rows == [
-        [1, "\U0001d11e", "z", 4, "\ufb03"],
+        [1, "\U0001d11e", "z", 4, "é"],
         [2, None, None, 0, None],
         [3, "", "", 1, ""],
     ]
     assert "drill_any_varchar" in plan and "SortAggregate" not in plan, plan
+
+
+def test_any_value_keeps_the_first_text_and_the_last_value_of_other_types(data_engine, tmp_path):
+    # Drill 1.22 (query.sh over this file, 2026-12-07): g 1 x, 7, 2.5, false; g 2 p, 2, 0.7,
+    # true; ANY_VALUE(s) OVER (PARTITION BY g) x and p on every row. Of a VARCHAR Drill keeps
+    # the first text it reads that is not NULL, of other types the last value.
+    records = [
+        (1, None, None, None, None),
+        (1, "x", 5, 1.5, True),
+        (1, "y", 7, 2.5, False),
+        (1, None, None, None, None),
+        (2, "p", 1, 0.5, False),
+        (2, "q", 2, 0.7, True),
+    ]
+    keys = ("g", "s", "n", "d", "b")
+    lines = [json.dumps(dict(zip(keys, r, strict=True))) for r in records]
+    (tmp_path / "av.json").write_text("\n".join(lines) + "\n")
+    rows, plan = rows_and_plan(
+        data_engine,
+        "SELECT g, ANY_VALUE(s) s, ANY_VALUE(n) n, ANY_VALUE(d) d, ANY_VALUE(b) b "
+        "FROM dfs.tmp.`av.json` GROUP BY g ORDER BY g",
+    )
+    assert rows == [[1, "x", 7, 2.5, False], [2, "p", 2, 0.7, True]]
+    assert "drill_any_varchar" in plan, plan
+    windowed, _ = rows_and_plan(
+        data_engine,
+        "SELECT DISTINCT g, ANY_VALUE(s) OVER (PARTITION BY g) s FROM dfs.tmp.`av.json` ORDER BY g",
+    )
+    assert windowed == [[1, "x"], [2, "p"]]
 
 
 def test_a_window_keeps_sparks_max(data_engine):

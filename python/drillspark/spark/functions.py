@@ -602,23 +602,28 @@ def _sum(a: list[Arg], ctx: Context) -> Column:
     return _long_sum(a[0].col, ctx)
 
 
-def _varchar_aggregate(spark_fn: Callable[[Column], Column], varchar_fn: str) -> Builder:
+def _varchar_aggregate(
+    spark_fn: Callable[[Column], Column],
+    varchar_fn: str,
+    text_fn: Callable[[Column], Column] | None = None,
+) -> Builder:
     """MIN / MAX / ANY_VALUE: of a VARCHAR in a grouping operator the extension's
     drill_min_varchar / drill_max_varchar / drill_any_varchar, which Spark holds in a hash
-    aggregate (its own min, max and last of a string plan a sort aggregate: every row of a task
+    aggregate (its own min, max and first of a string plan a sort aggregate: every row of a task
     sorted by its group first); Spark's in a window and where a database answers the aggregate
-    (its pushdown knows Spark's own)."""
+    (its pushdown knows Spark's own): `text_fn` of a text when given, else `spark_fn`."""
 
     def build(a: list[Arg], ctx: Context) -> Column:
         x = a[0].col
-        if not in_window(ctx) and not in_source(ctx):
-            t = ctx.type_of(x)
-            if (
-                isinstance(t, T.StringType)
-                and getattr(t, "collation", "UTF8_BINARY") == "UTF8_BINARY"
-            ):
-                return F.call_function(varchar_fn, x)
-        return spark_fn(x)
+        windowed = in_window(ctx) or in_source(ctx)
+        if windowed and text_fn is None:
+            return spark_fn(x)
+        t = ctx.type_of(x)
+        if not isinstance(t, T.StringType):
+            return spark_fn(x)
+        if not windowed and getattr(t, "collation", "UTF8_BINARY") == "UTF8_BINARY":
+            return F.call_function(varchar_fn, x)
+        return (text_fn or spark_fn)(x)
 
     return build
 
@@ -685,8 +690,12 @@ def _every(a: list[Arg], ctx: Context) -> Column:
 
 
 def _any_value(x: Column) -> Column:
-    # Drill keeps the last non-NULL value it reads
+    # Drill 1.22 keeps the last non-NULL value it reads, but of a VARCHAR the first (_any_text)
     return F.last(x, ignorenulls=True)
+
+
+def _any_text(x: Column) -> Column:
+    return F.first(x, ignorenulls=True)
 
 
 def _median(a: list[Arg], ctx: Context) -> Column:
@@ -900,7 +909,7 @@ def _build_catalog() -> FunctionCatalog:
     agg("avg", _avg, 1, composite=True)
     agg("min", _varchar_aggregate(F.min, "drill_min_varchar"), 1)
     agg("max", _varchar_aggregate(F.max, "drill_max_varchar"), 1)
-    agg("any_value", _varchar_aggregate(_any_value, "drill_any_varchar"), 1)
+    agg("any_value", _varchar_aggregate(_any_value, "drill_any_varchar", _any_text), 1)
     agg("median", _median, 1, composite=True)
     agg("stddev", _statistic(F.stddev_samp), 1, "stddev_samp", composite=True)
     agg("stddev_pop", _statistic(F.stddev_pop), 1, composite=True)

@@ -32,12 +32,13 @@ object VarcharKeep {
   case object Least extends VarcharKeep("drill_min_varchar", "MIN", "the least text of the group by its bytes", "ab") {
     def replaces(s: UTF8String, kept: UTF8String): Boolean = s.binaryCompare(kept) < 0
   }
-  /** Drill's ANY_VALUE keeps the last text it reads that is not NULL. */
-  case object Last extends VarcharKeep("drill_any_varchar", "ANY_VALUE", "the last text of the group read that is not NULL", "ab") {
-    def replaces(s: UTF8String, kept: UTF8String): Boolean = true
+  /** Drill's ANY_VALUE of a VARCHAR keeps the first text it reads that is not NULL (of other
+   * types the last: Drill 1.22, asked 2026-12-07); a merge keeps the earlier partial's. */
+  case object First extends VarcharKeep("drill_any_varchar", "ANY_VALUE", "the first text of the group read that is not NULL", "b") {
+    def replaces(s: UTF8String, kept: UTF8String): Boolean = false
   }
 
-  val all: Seq[VarcharKeep] = Seq(Greatest, Least, Last)
+  val all: Seq[VarcharKeep] = Seq(Greatest, Least, First)
 }
 
 /**
