@@ -333,7 +333,8 @@ private[functions] object DateTimeText {
     val month = run(s, year + 1, digits)
     if (month < 0 || !separator(month)) return -1
     val day = run(s, month + 1, digits)
-    if (day < 0) return -1
+    // a day of more digits than `digits` is none (the year and month end at their separators)
+    if (day < 0 || (day < s.numBytes && s.getByte(day) >= '0' && s.getByte(day) <= '9')) return -1
     k match {
       case 0 => day
       case 1 => value(s, 0, year)

@@ -39,7 +39,8 @@ object CastTextSuite extends Suite {
     for (no <- Seq("", ".", "-", "+.", "e3", "1e", "1e+", " 1.5", "1.5 ", "1.5\n", "1..5", "1.5.", "\u0663"))
       c.check(!DrillDecimalText.test(UTF8String.fromString(no)), s"decimal '$no' is refused")
 
-    val date = "^([0-9]{1,4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})".r.pattern
+    // each field every digit it has (up to nine), as Drill 1.22 reads them
+    val date = "^([0-9]{1,9})[-/.]([0-9]{1,9})[-/.]([0-9]{1,9})(?![0-9])".r.pattern
     val bits = Seq("2023", "5", "06", "0097", "12345", "-", "/", ".", " ", ":", "x", "\u0663", "1", "")
     for (_ <- 0 until 20000) {
       val text = Seq.fill(random.nextInt(7))(bits(random.nextInt(bits.size))).mkString
@@ -48,8 +49,9 @@ object CastTextSuite extends Suite {
       val parts = (1 to 3).map(DrillDatePart.partOf(UTF8String.fromString(text), _))
       c.equal(if (parts.contains(-1)) None else Some(parts), want, s"date parts of '$text'")
     }
-    c.equal((1 to 3).map(DrillDatePart.partOf(UTF8String.fromString("2023-05-067 1:2:3"), _)), Seq(2023, 5, 6),
-      "a day of two digits, the rest not read")
+    c.equal((1 to 3).map(DrillDatePart.partOf(UTF8String.fromString("2023-05-067 1:2:3"), _)), Seq(2023, 5, 67),
+      "every digit of the day, the rest not read")
+    c.equal(DrillDatePart.partOf(UTF8String.fromString("2023-05-1234567890"), 3), -1, "a field of ten digits")
 
     // Drill 1.22's TIMESTAMP and TIME texts: fields of one to nine digits, one space, a fraction
     // of up to nine digits cut to milliseconds
