@@ -118,12 +118,14 @@ _AWAIT = "Exception thrown in awaitResult"
 
 def _waited_for(text: str) -> str | None:
     """The first paragraph of the failure a wait wrapped (the first cause that is not itself
-    such a wrapper), or None when `text` is no such wrapper's."""
-    if _AWAIT not in _first_paragraph(text):
-        return None
+    such a wrapper), or None when `text` is no such wrapper's or names no cause (Spark
+    Connect's texts carry no trace: described as any other error)."""
+    cause = None
     while _AWAIT in _first_paragraph(text) and "Caused by:" in text:
-        text = text.split("Caused by:", 1)[1]
-    return _first_paragraph(text) or None
+        text = cause = text.split("Caused by:", 1)[1]
+    if cause is None:
+        return None
+    return _first_paragraph(cause) or None
 
 
 def _first_paragraph(text: str) -> str:

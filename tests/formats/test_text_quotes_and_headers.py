@@ -4,7 +4,8 @@ the delimiter or the line's end are skipped, so a CRLF file whose fields are quo
 CSV) reads one record a line, where the quote before `\\r` had been text and the field ran on
 through the file; a quote followed by other text is text. A header file whose first line is
 empty is refused naming the file, not read as a table of no columns (every row lost); an
-empty file is an empty table. Both doors of the reader, whole and cut into splits."""
+empty file is an empty table. Through drillspark.sql (the `drill-text` source Spark's door
+reads too), whole and cut into splits."""
 
 from __future__ import annotations
 

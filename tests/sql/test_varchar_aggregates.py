@@ -1,6 +1,6 @@
 """MIN, MAX and ANY_VALUE of a VARCHAR in a grouping operator run as the extension's
 drill_min_varchar / drill_max_varchar / drill_any_varchar, which Spark holds in an object hash
-aggregate where its own min / max / last of a string sort every row of a task by its group
+aggregate where its own min / max / first of a string sort every row of a task by its group
 first (docs/performance.md, "MIN and MAX of a VARCHAR in a hash aggregate"). Texts compare by
 their UTF-8 bytes, as Drill 1.22 does; ANY_VALUE keeps the first text read that is not NULL."""
 

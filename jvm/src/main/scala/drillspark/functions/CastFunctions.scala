@@ -313,7 +313,7 @@ object DrillTimePart extends PartReader("drill_time_part", 4) {
 
 /** The digit runs of Drill's date and time texts. */
 private[functions] object DateTimeText {
-  /** A TIMESTAMP's or TIME's field's digits at most: nine make an INT, and a tenth is where a
+  /** A DATE's, TIMESTAMP's or TIME's field's digits at most: nine make an INT, and a tenth is where a
    * separator or the text's end must be, so a longer run is not of the form. */
   val MostDigits = 9
 

@@ -43,7 +43,7 @@ object VarcharKeep {
 
 /**
  * Drill's MAX, MIN and ANY_VALUE of a VARCHAR (`drill_max_varchar`, `drill_min_varchar`,
- * `drill_any_varchar`) as aggregates a hash map holds. Spark's own `max`, `min` and `last` keep
+ * `drill_any_varchar`) as aggregates a hash map holds. Spark's own `max`, `min` and `first` keep
  * their value in an UnsafeRow buffer, which takes only fixed-width values, so over a string
  * Spark plans a sort aggregate: every row of a task sorted by its group before any is
  * aggregated. A typed imperative aggregate plans Spark's ObjectHashAggregate instead (which

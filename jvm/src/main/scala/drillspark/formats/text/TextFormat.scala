@@ -255,7 +255,7 @@ object TextFormat extends FormatReader {
 
     /** The field's text from `open` into `out`, as the places of the text it is made of (a
      * quote a doubled or escaped quote stands for is the place of its last quote); the place
-     * after its closing quote, or the text's end when it has none ([[closed]] false). A run
+     * after its closing quote and the blanks skipped after it ([[next]]), or the text's end when it has none ([[closed]] false). A run
      * of characters that cannot start a quote or an escape is taken in one piece (read a
      * character at a time, a doubled quote a line cost a CSV scan a fifth of its time;
      * docs/performance.md). */
