@@ -1,5 +1,5 @@
 """The text format's closing quotes and header lines as Drill 1.22 reads them (each answer asked
-of Drill on 2026-12-07): blanks (spaces, tabs, a carriage return) between a closing quote and
+of Drill on 2026-12-07): blanks (spaces, tabs, a carriage return, any control character but a line feed) between a closing quote and
 the delimiter or the line's end are skipped, so a CRLF file whose fields are quoted (Excel's
 CSV) reads one record a line, where the quote before `\\r` had been text and the field ran on
 through the file; a quote followed by other text is text. A header file whose first line is
@@ -34,6 +34,9 @@ def test_blanks_after_a_closing_quote_are_skipped_before_a_delimiter_or_a_line_e
     # a tab that is the delimiter is not a blank: `"x" \t"y"` is x, y in a TSV (Drill too)
     (tmp_path / "t.tsv").write_bytes(b'a\tb\n"x" \t"y"\r\n"p"\t q\n')
     assert columns(sql, "t.tsv") == [["a", "b"], ["x", "y"], ["p", " q"]]
+    # any control character is a blank there (Drill: [a, b], [c, d], [e])
+    (tmp_path / "ctl.csv").write_bytes(b'"a"\x01,b\n"c"\x0b,d\n"e"\x1f\n')
+    assert columns(sql, "ctl.csv") == [["a", "b"], ["c", "d"], ["e"]]
 
 
 def test_a_crlf_file_of_quoted_fields_reads_a_record_a_line_whole_and_in_cuts(sql, spark, tmp_path):

@@ -156,6 +156,27 @@ def test_a_date_cast_reads_every_digit_of_each_field(data_engine):
     fails(data_engine, f"SELECT CAST('2023-05-061' AS DATE) FROM {V}", "DayOfMonth")
 
 
+def test_a_year_past_a_types_range_is_refused_naming_it(data_engine):
+    # Drill 1.22 (2026-12-07): CAST('10000-01-01' AS DATE) and '9999999-01-01' fail "Year out
+    # of range: [10000]"; a TIMESTAMP keeps year 12345. Spark's make_date had overflowed on the
+    # second and made the first a DATE no client could read
+    assert one(data_engine, "CAST('9999-12-31' AS DATE)") == [dt.date(9999, 12, 31)]
+    for year in ("10000", "9999999"):
+        fails(
+            data_engine,
+            f"SELECT CAST('{year}-01-01' AS DATE) FROM {V}",
+            f"Year out of range: [{year}]",
+        )
+    assert one(data_engine, "EXTRACT(YEAR FROM CAST('12345-01-01 00:00:00' AS TIMESTAMP))") == [
+        12345
+    ]
+    fails(
+        data_engine,
+        f"SELECT CAST('9999999-01-01 00:00:00' AS TIMESTAMP) FROM {V}",
+        "Year out of range: [9999999]",
+    )
+
+
 def test_a_year_below_100_is_the_nearest_one_as_a_date_not_as_a_timestamp(data_engine):
     # Drill 1.22 over the test framework's datetime data: cast(c_timestamp as varchar(20)),
     # cast(c_timestamp as date) gives '0097-02-16 17:32:01' | 1997-02-16 and '0597-...' |

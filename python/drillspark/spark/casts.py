@@ -161,7 +161,21 @@ def text_to_date(col: Column) -> Column:
     # day: NULL when the text starts with no date
     date = F.make_date(F.when(year < 100, pivot).otherwise(year), month, day)
     bad = _refuse(text, "IllegalArgumentException: Invalid format: ")
-    return F.when(day.isNotNull() | text.isNull(), date).otherwise(bad.cast("date"))
+    return (
+        F.when(year > 9999, _year_out_of_range(year).cast("date"))
+        .when(day.isNotNull() | text.isNull(), date)
+        .otherwise(bad.cast("date"))
+    )
+
+
+def _year_out_of_range(year: Column) -> Column:
+    """Drill's error for a year its DATE cannot hold (Drill 1.22 refuses CAST('10000-01-01' AS
+    DATE) so; past Spark's own range `make_date` would fail on an overflow)."""
+    return raise_row_error(
+        F.concat(
+            F.lit("IllegalArgumentException: Year out of range: ["), year.cast("string"), F.lit("]")
+        )
+    )
 
 
 def _seconds(second: Column, milli: Column) -> Column:
@@ -188,6 +202,10 @@ def _text_to_time(col: Column, target: T.DataType) -> Column:
     return F.when(hour.isNotNull() | text.isNull(), out.cast(target)).otherwise(bad.cast(target))
 
 
+# the last whole year of a Spark timestamp (its range ends in 294247)
+_TIMESTAMP_YEARS = 294246
+
+
 def _text_to_timestamp(col: Column, target: T.DataType) -> Column:
     """A date, or a date, one space and a full time of day (`2023-05-06 7:8:9.5`), cut to
     milliseconds; Drill refuses ISO's `T`, a time without seconds and a second space."""
@@ -195,8 +213,12 @@ def _text_to_timestamp(col: Column, target: T.DataType) -> Column:
     year, month, day, hour, minute, second, milli = (
         _field("drill_timestamp_part", text, k) for k in range(1, 8)
     )
-    # year: NULL when the text is not a timestamp
+    # year: NULL when the text is not a timestamp; Drill keeps year 12345 (its text
+    # '+12345-01-01 00:00:00.000'), a year past a Spark timestamp's range is refused
     out = F.make_timestamp_ntz(year, month, day, hour, minute, _seconds(second, milli))
+    out = F.when(year > _TIMESTAMP_YEARS, _year_out_of_range(year).cast("timestamp_ntz")).otherwise(
+        out
+    )
     bad = _refuse(text, "DateTimeParseException: could not parse the TIMESTAMP ")
     return F.when(year.isNotNull() | text.isNull(), out).otherwise(bad.cast("timestamp_ntz"))
 

@@ -211,8 +211,9 @@ object TextFormat extends FormatReader {
 
   /** A quoted field's text, read from just after its opening quote: the escape then the quote,
    * and with the quote as its own escape a doubled quote, are a quote; a quote followed by
-   * neither the delimiter, a line's end nor the text's end (after any spaces, tabs and carriage
-   * returns, which Drill skips there: `"x"\r\n` ends a CRLF file's line, `"a"  ,b` is `a`) is
+   * neither the delimiter, a line's end nor the text's end (after any spaces and control
+   * characters but `\n`, which Drill skips there: `"x"\r\n` ends a CRLF file's line, `"a"  ,b`
+   * and `"a"\u0001,b` are `a`) is
    * text; the quote before one of those closes the field. */
   private[text] final class Quoted(q: String, esc: String, d: String) {
     /** Whether the last [[read]] met the field's closing quote (else the text ended first). */
@@ -234,7 +235,7 @@ object TextFormat extends FormatReader {
      * the delimiter, a line's end or the text's end, past blanks), else -1. */
     private def closing(text: String, at: Int): Int = {
       var j = at
-      while (j < text.length && !delimiterAt(text, j) && { val ch = text.charAt(j); ch == ' ' || ch == '\t' || ch == '\r' })
+      while (j < text.length && !delimiterAt(text, j) && { val ch = text.charAt(j); ch <= ' ' && ch != '\n' })
         j += 1
       if (j >= text.length || text.charAt(j) == '\n' || delimiterAt(text, j)) j else -1
     }

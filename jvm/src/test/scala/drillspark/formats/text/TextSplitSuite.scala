@@ -25,13 +25,16 @@ object TextSplitSuite extends Suite {
   private def readByCharacter(text: String, open: Int, q: String, esc: String, d: String): (String, Int, Boolean) = {
     val buf = new StringBuilder
     def ends(at: Int) = at >= text.length || text.startsWith(d, at) || text.startsWith("\n", at)
+    // past the blanks after a quote: spaces and control characters but a line feed, the delimiter not one
+    def blanksEnd(at: Int): Int =
+      if (at < text.length && !text.startsWith(d, at) && text.charAt(at) <= ' ' && text.charAt(at) != '\n') blanksEnd(at + 1) else at
     var i = open
     var closed = false
     while (!closed && i < text.length) {
       if (esc != q && text.startsWith(esc + q, i)) { buf.append(q); i += esc.length + q.length }
       else if (text.startsWith(q, i)) {
         if (esc == q && text.startsWith(q, i + q.length)) { buf.append(q); i += 2 * q.length }
-        else if (ends(i + q.length)) { i += q.length; closed = true }
+        else if (ends(blanksEnd(i + q.length))) { i = blanksEnd(i + q.length); closed = true }
         else { buf.append(q); i += q.length }
       } else { buf.append(text.charAt(i)); i += 1 }
     }
@@ -116,19 +119,20 @@ object TextSplitSuite extends Suite {
     c.check(!TextConfig("\u00a6", "\"", "\"", "#", "\n", header = false, skipFirstLine = false).bytewise,
       "a delimiter past ASCII is found in decoded text only")
     // a quoted field read as it stands, where that is allowed, equals the field read a
-    // character at a time: random texts of quotes, escapes, delimiters and line breaks
+    // character at a time: random texts of quotes, escapes, delimiters, blanks and line breaks
     var plain = 0
     for ((q, esc, d) <- Seq(("\"", "\"", ","), ("\"", "\\", ","), ("'", "'", "||"), ("\"", "\\", "\t")); _ <- 0 until 4000) {
-      val bits = Seq(q, q, esc, d, "\n", "a", "b c", "\u00e9")
+      val bits = Seq(q, q, esc, d, "\n", "a", "b c", "\u00e9", " ", "\r", "\u0001")
       val text = Seq.fill(random.nextInt(8))(bits(random.nextInt(bits.size))).mkString
       val quoted = new TextFormat.Quoted(q, esc, d)
       val close = quoted.plainEnd(text, 0)
+      val next = quoted.next
       val buf = new TextFormat.Unquoted
       buf.reset(text)
       val after = quoted.read(text, 0, buf)
       if (close >= 0) {
         plain += 1
-        c.equal((text.substring(0, close), close + 1, quoted.closed), (buf.toString, after, true),
+        c.equal((text.substring(0, close), next, quoted.closed), (buf.toString, after, true),
           s"the quoted field '$text' (quote $q, escape $esc) as it stands")
       }
     }
@@ -136,7 +140,7 @@ object TextSplitSuite extends Suite {
     // a quoted field read in runs equals the field read a character at a time by the rule
     // itself: random texts of quotes, escapes, delimiters, line breaks and runs of text
     for ((q, esc, d) <- Seq(("\"", "\"", ","), ("\"", "\\", ","), ("'", "'", "||"), ("\"", "\\", "\t"), ("\"", "", ",")); _ <- 0 until 4000) {
-      val bits = Seq(q, q, esc, d, "\n", "a", "b c", "\u00e9", "xyz xyz xyz")
+      val bits = Seq(q, q, esc, d, "\n", "a", "b c", "\u00e9", "xyz xyz xyz", " ", "\r", "\u0001")
       val text = Seq.fill(random.nextInt(10))(bits(random.nextInt(bits.size))).mkString
       val open = if (text.isEmpty) 0 else random.nextInt(text.length + 1)
       val quoted = new TextFormat.Quoted(q, esc, d)
