@@ -1,7 +1,7 @@
 """The text format's closing quotes and header lines as Drill 1.22 reads them (each answer asked
-of Drill on 2026-12-07): blanks (spaces, tabs, a carriage return, any control character but a line feed) between a closing quote and
-the delimiter or the line's end are skipped, so a CRLF file whose fields are quoted (Excel's
-CSV) reads one record a line, where the quote before `\\r` had been text and the field ran on
+of Drill on 2026-12-07): blanks (spaces, tabs, a carriage return, any control character but
+a line feed) between a closing quote and the delimiter or the line's end are skipped, so a
+CRLF file whose fields are quoted (Excel's CSV) reads one record a line, where the quote before `\\r` had been text and the field ran on
 through the file; a quote followed by other text is text. A header file whose first line is
 empty is refused naming the file, not read as a table of no columns (every row lost); an
 empty file is an empty table. Through drillspark.sql (the `drill-text` source Spark's door
