@@ -2,7 +2,7 @@
 of Drill on 2026-12-07): blanks (spaces, tabs, a carriage return, any control character but
 a line feed) between a closing quote and the delimiter or the line's end are skipped, so a
 CRLF file whose fields are quoted (Excel's CSV) reads one record a line, where the quote before `\\r` had been text and the field ran on
-through the file; a quote followed by other text is text. A header file whose first line is
+through the file; a quote followed by other text is text. A header file whose header line is
 empty is refused naming the file, not read as a table of no columns (every row lost); an
 empty file is an empty table. Through drillspark.sql (the `drill-text` source Spark's door
 reads too), whole and cut into splits."""
@@ -56,14 +56,16 @@ def test_a_crlf_file_of_quoted_fields_reads_a_record_a_line_whole_and_in_cuts(sq
             assert sorted(tuple(r) for r in df.collect()) == sorted(expected), size
 
 
-@pytest.mark.parametrize("text", ["\n", "\na,b\n1,2\n"])
-def test_a_header_file_whose_first_line_is_empty_is_refused_naming_it(sql, tmp_path, text):
-    # Drill: DATA_READ ERROR: The file must define at least one header.
+@pytest.mark.parametrize(
+    "text, line", [("\n", 1), ("\na,b\n1,2\n", 1), ("#c\n#d\n\na,b\n1,2\n", 3)]
+)
+def test_a_header_file_whose_header_line_is_empty_is_refused_naming_it(sql, tmp_path, text, line):
+    # Drill: DATA_READ ERROR: The file must define at least one header. (after comment lines too)
     (tmp_path / "h.csvh").write_text(text)
     with pytest.raises(Error) as info:  # found when the table's columns are read
         sql("SELECT * FROM dfs.data.`h.csvh`").collect()
     message = str(info.value)
-    assert "h.csvh (line 1)" in message and "at least one header" in message, message
+    assert f"h.csvh (line {line})" in message and "at least one header" in message, message
     assert str(tmp_path) not in message  # the file's name, not where it lies
 
 

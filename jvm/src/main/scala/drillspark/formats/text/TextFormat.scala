@@ -613,15 +613,27 @@ object TextFormat extends FormatReader {
 
   private val HeaderBytes = 1L << 16
 
-  private def header(file: InputFile, o: FormatOptions, conf: Configuration): Seq[String] =
-    firstRecord(file, o, config(o, file.path), conf).map(headerOf(file, _)).getOrElse(Nil)
+  private def header(file: InputFile, o: FormatOptions, conf: Configuration): Seq[String] = {
+    val c = config(o, file.path)
+    firstRecord(file, o, c, conf).map(headerOf(file, _, c, conf)).getOrElse(Nil)
+  }
 
-  /** The names of a file's header record. An empty first line names none: Drill refuses such a
+  /** The names of a file's header record. An empty header line names none: Drill refuses such a
    * file, whose rows would otherwise be read as no columns at all (an empty file has none). */
-  private def headerOf(file: InputFile, record: Array[UTF8String]): Seq[String] =
-    if (record.isEmpty) throw FormatErrors.badData(typeName, shown(file), "line 1",
-      "the file must define at least one header, and its first line is empty")
+  private def headerOf(file: InputFile, record: Array[UTF8String], c: TextConfig, conf: Configuration): Seq[String] =
+    if (record.isEmpty) throw FormatErrors.badData(typeName, shown(file), s"line ${headerLine(file, c, conf)}",
+      "the file must define at least one header, and its header line is empty")
     else headerNames(record)
+
+  /** The line of a file's header (for an error only): after a skipped first line and the
+   * comment lines before it, counted in the file's first 64 KiB. */
+  private def headerLine(file: InputFile, c: TextConfig, conf: Configuration): Int = {
+    val in = LineInput.open(file, conf)
+    val head = try in.readNBytes(HeaderBytes.toInt) finally in.close()
+    val lines = new String(head, StandardCharsets.UTF_8).split("\n", -1).iterator
+    val skipped = if (c.skipFirstLine && lines.hasNext) { lines.next(); 1 } else 0
+    skipped + lines.takeWhile(l => c.comment.nonEmpty && l.startsWith(c.comment)).size + 1
+  }
 
   /** Marks a VARCHAR column of a text table: drillspark.sql reads a column missing beside
    * only such columns as '' (spark/scope.py TEXT_COLUMN), as Drill's text reader does. */
@@ -724,7 +736,7 @@ object TextFormat extends FormatReader {
       providedSchema.flatMap(_.fields.find(_.name.equalsIgnoreCase(f.name))).map(p => new Typed(p, where)).orNull
     }
     val out = if (c.header) {
-      val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerOf(file, rows.next()) else Nil
+      val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerOf(file, rows.next(), c, conf) else Nil
       val index = schema.fieldNames.map(_.toLowerCase(Locale.ROOT)).zipWithIndex.toMap
       val at = names.map(n => index.getOrElse(n.toLowerCase(Locale.ROOT), -1)).toArray
       var record = if (starts) 1L else 0L
