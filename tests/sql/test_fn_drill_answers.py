@@ -573,3 +573,19 @@ def test_modeof_of_a_required_parquet_column_through_both_doors(spark, data_engi
     assert rows(
         data_engine, "SELECT modeof(voter_id) FROM dfs.`breadth/tf/p1tests/voter.parquet` LIMIT 1"
     ) == [["NULLABLE"]]
+
+
+def test_an_aggregate_of_random_is_computed_per_row_ahead_of_it(data_engine):
+    # Drill 1.22 (2026-12-07) answers MAX(RANDOM()) (Spark refuses a nondeterministic
+    # aggregate argument): the lowering computes the argument in a transform ahead of the
+    # aggregate, so each row draws its own number and every group's MAX is above its MIN
+    got = rows(
+        data_engine,
+        "SELECT state, COUNT(*), COUNT(RANDOM()), MAX(RANDOM()) > MIN(RANDOM()), "
+        "MAX(RANDOM()) < 1, CHAR_LENGTH(ANY_VALUE(CAST(RANDOM() AS VARCHAR))) > 0 "
+        "FROM dfs.root.`yelp/yelp_business_small.ndjson` GROUP BY state HAVING COUNT(*) > 1",
+    )
+    assert len(got) > 1
+    assert all(n == m and above and below and text for _, n, m, above, below, text in got), got
+    plan = rows(data_engine, "EXPLAIN PLAN FOR SELECT MAX(RANDOM()) FROM (VALUES(1))")[0][0]
+    assert "transform" in plan and "groupingaggregate" in plan, plan

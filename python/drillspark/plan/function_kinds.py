@@ -1,4 +1,5 @@
-"""Which Drill functions aggregate and which are window functions: the one list every layer asks
+"""Which Drill functions aggregate, which are window functions and which are not deterministic:
+the one list every layer asks
 (the plan validator for aggregates nested in aggregates, the SQL lowering for what groups a
 SELECT block and what needs OVER, the function catalog for the kind it registers each name
 with). It sits in the plan layer, the lowest one that needs it: that layer imports no Spark, so
@@ -73,6 +74,10 @@ WINDOW_FUNCTIONS = frozenset(
         "last_value",
     }
 )
+
+# Functions whose value differs from row to row for the same arguments: Spark refuses them
+# inside an aggregate's argument, so the SQL lowering computes such an argument ahead of it.
+NONDETERMINISTIC = frozenset({"random", "rand"})
 
 
 def is_aggregate(name: str) -> bool:

@@ -11,8 +11,15 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from drillspark.plan.expr_parser import CONVERT_BY_NAME
-from drillspark.plan.expressions import INT_MAX, LEADING_KEYWORDS, Expr, Literal, to_text
-from drillspark.plan.function_kinds import WINDOW_FUNCTIONS, is_aggregate
+from drillspark.plan.expressions import (
+    INT_MAX,
+    LEADING_KEYWORDS,
+    Expr,
+    FunctionCall,
+    Literal,
+    to_text,
+)
+from drillspark.plan.function_kinds import NONDETERMINISTIC, WINDOW_FUNCTIONS, is_aggregate
 from drillspark.sql import drill_expr as dx
 from drillspark.sql.aggregates import RETYPED, distinct_call, doubled_columns, unwrap_filter
 from drillspark.sql.errors import SqlError, UnsupportedSqlError
@@ -648,6 +655,8 @@ class ExprLowering:
             lowered[0] = dx.cast(lowered[0], retype)
         if where is not None and lowered:
             lowered[0] = dx.case([(where, lowered[0])], dx.NULL)
+        if not window and self.ctx.computed is not None:
+            lowered = [self._ahead(a) if _varies(a) else a for a in lowered]
         call: Expr = dx.call(fname, lowered)
         if window and fname in SAMPLE_STATISTICS:
             # over a window Drill computes these from sums: one row gives 0/0, NaN (NULL
@@ -656,11 +665,26 @@ class ExprLowering:
             call = dx.case([(single, dx.cast(dx.string("NaN"), "FLOAT8"))], call)
         return call
 
+    def _ahead(self, value: Expr) -> Expr:
+        """`value` computed ahead of the aggregate that reads it, as a hidden field: Drill
+        answers MAX(RANDOM()), Spark refuses a nondeterministic aggregate argument."""
+        name = self.ctx.low.hidden("v")
+        assert self.ctx.computed is not None
+        self.ctx.computed.append((name, value))
+        return dx.path(name)
+
     def _doubled(self) -> set[str]:
         ctx = self.ctx
         if ctx.doubled is None:
             ctx.doubled = doubled_columns(ctx, self.name)
         return ctx.doubled
+
+
+def _varies(value: Expr) -> bool:
+    """Whether `value` calls a function that is not deterministic (RANDOM)."""
+    return any(
+        isinstance(e, FunctionCall) and e.name.lower() in NONDETERMINISTIC for e in value.walk()
+    )
 
 
 def lower_expr(ctx: Block, node: exp.Expr) -> Expr:
