@@ -133,3 +133,20 @@ def test_a_flatten_operators_failure_points_into_the_sql(engine, sql, message, w
     with pytest.raises(SqlError, match=message) as info:
         q(engine, sql)
     assert (info.value.line, info.value.column) == where, str(info.value)
+
+
+def test_members_of_a_columns_parsed_json_are_read(data_engine, tmp_path):
+    # CONVERT_FROM over a column is a VARIANT per row: its members and indexes are read from
+    # it (they were NULL: the member of a VARIANT was taken for a missing column), and FLATTEN
+    # of a member gives every element. Drill 1.22 (2026-12-07): t.c.arr is [1, 2, 3], and
+    # FLATTEN(convert_from(j, 'JSON').arr) fails "Incompatible types" (Drill wants the subquery)
+    (tmp_path / "cj.json").write_text(
+        '{"j": "{\\"arr\\": [1, 2, 3], \\"m\\": {\\"k\\": \\"v\\"}}"}\n{"j": "{\\"arr\\": []}"}\n'
+    )
+    inner = "(SELECT convert_from(j, 'JSON') c FROM dfs.tmp.`cj.json`) t"
+    got = q(data_engine, f"SELECT typeof(t.c.arr[1]), typeof(t.c.m.k), t.c.nope FROM {inner}")
+    assert got[1] == [["BIGINT", "VARCHAR", None], ["NULL", "NULL", None]]
+    got = q(data_engine, f"SELECT flatten(t.c.arr) AS f FROM {inner}")
+    assert [str(r[0]) for r in got[1]] == ["1", "2", "3"]
+    got = q(data_engine, "SELECT flatten(convert_from(j, 'JSON').arr) AS f FROM dfs.tmp.`cj.json`")
+    assert [str(r[0]) for r in got[1]] == ["1", "2", "3"]

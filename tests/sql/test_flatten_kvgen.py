@@ -98,3 +98,22 @@ def test_flatten_named_like_the_translators_own_column(data_engine):
     same = q(data_engine, f"SELECT key, FLATTEN(sales) AS __drill_flatten FROM {WN}")
     assert same == (["key", "__drill_flatten"], plain[1])
     assert any(r[1] is not None for r in plain[1])
+
+
+def test_a_flatten_of_a_member_of_a_computed_value_reads_it(data_engine, tmp_path):
+    # the value a FLATTEN's argument indexes (`KVGEN(m)[0]`, `FLATTEN(t.orders)`) is written by
+    # a transform of its own just ahead of that flatten: written after the flatten operators
+    # it had been a missing column there, and every row flattened to nothing.
+    # Drill 1.22 (2026-12-07): FLATTEN(KVGEN(m)[0]['value']) over {"m": {"a": [5, 6]}} and
+    # {"m": {"b": [7]}} is 5, 6 (the second record's first pair is a: [], as the tables' union
+    # of members gives it)
+    (tmp_path / "kv.json").write_text('{"m": {"a": [5, 6]}}\n{"m": {"b": [7]}}\n')
+    assert q(data_engine, "SELECT FLATTEN(KVGEN(m)[0]['value']) AS v FROM dfs.tmp.`kv.json`") == (
+        ["v"],
+        [[5], [6]],
+    )
+    # the dotted form of a member of a FLATTEN (Drill refuses it: "Incompatible types") as
+    # its bracket form, which Drill answers: pen, ink, pad, desk, lamp, pen, ink, pen, pad
+    want = q(data_engine, f"SELECT FLATTEN(FLATTEN(t.orders)['items']) AS i FROM {ORD} t")
+    assert len(want[1]) == 9
+    assert q(data_engine, f"SELECT FLATTEN(FLATTEN(t.orders).items) AS i FROM {ORD} t") == want

@@ -39,6 +39,8 @@ def field_type(schema: T.DataType | None, path: tuple) -> T.DataType | None:
     """The Spark type at `path` (names/indexes) in `schema`, or None when it does not exist."""
     t = schema
     for seg in path:
+        if isinstance(t, T.VariantType):
+            continue  # a member of parsed JSON (CONVERT_FROM(x, 'JSON')) is JSON too
         if isinstance(seg, int):
             if not isinstance(t, T.ArrayType):
                 return None
@@ -187,7 +189,9 @@ class Scope:
             if nxt is None:
                 single_pass.missed()
                 return F.lit(None)  # a missing member or an index into a non-array
-            if isinstance(seg, int):
+            if isinstance(t, T.VariantType):
+                col = F.try_variant_get(col, _variant_path(seg), "variant")
+            elif isinstance(seg, int):
                 col = F.get(col, F.lit(seg))  # NULL past the end (no ANSI error)
             elif isinstance(t, T.MapType):
                 col = col.getItem(seg)
@@ -216,6 +220,13 @@ class NamedColumns(Mapping[str, Column]):
 
     def __len__(self) -> int:
         return len(self._names)
+
+
+def _variant_path(seg: str | int) -> str:
+    """Spark's path of one member or index of a VARIANT: `$[0]`, `$["name"]`."""
+    if isinstance(seg, int):
+        return f"$[{seg}]"
+    return f'$["{seg}"]' if '"' not in seg else f"$['{seg}']"
 
 
 def _struct_of(t: T.DataType | None) -> T.StructType:

@@ -47,8 +47,8 @@ class Block:
         self.low = low
         self.node = node
         self.scope = Scope()
-        # (name, expr, the FLATTEN in the statement) in evaluation order
-        self.flattens: list[tuple[str, Expr, exp.Expr]] = []
+        # (name, expr, the FLATTEN in the statement, the values expr indexes) in evaluation order
+        self.flattens: list[tuple[str, Expr, exp.Expr, list[tuple[str, Expr]]]] = []
         self.aggs: list[tuple[str, Expr]] = []
         self.agg_keys: dict[str, str] = {}  # a call's canonical text -> its field
         self.win = WindowLowering(low, node)
@@ -163,7 +163,8 @@ class Block:
 
     def flatten_operators(self, rel: Rel) -> Rel:
         """The flatten operators of the FLATTENs lowered so far, over `rel`."""
-        for name, expr, node in self.flattens:
+        for name, expr, node, computed in self.flattens:
+            rel = self.with_computed(rel, computed)
             rel = Rel(
                 self.low.builder.add(
                     Flatten(input=rel.op, name=pp.ref(name), expr=expr, drop=False), node

@@ -466,10 +466,24 @@ class ExprLowering:
             return self.ctx.preflattened[id(node)]
         if self.ctx.mode == "grouped":
             raise self.fail("FLATTEN cannot be used with aggregates in one SELECT", node)
-        inner = self.lower(node.this)
+        inner, computed = self.flatten_argument(node)
         name = self.ctx.low.hidden("flatten")
-        self.ctx.flattens.append((name, inner, node))
+        self.ctx.flattens.append((name, inner, node, computed))
         return name
+
+    def flatten_argument(self, node: exp.Flatten) -> tuple[Expr, list[tuple[str, Expr]]]:
+        """FLATTEN `node`'s argument, and the values it indexes (`kvgen(m)[0]['value']`),
+        which its flatten operator's own transform writes just ahead of it: the block's
+        computed values are written after the flatten operators, and read there they had been
+        missing columns, every row flattened to nothing."""
+        computed: list[tuple[str, Expr]] = []
+        saved = self.ctx.computed
+        if saved is not None:  # else an index on a computed value stays refused here
+            self.ctx.computed = computed
+        try:
+            return self.lower(node.this), computed
+        finally:
+            self.ctx.computed = saved
 
     def _check_plan_expression(self, value: Expr, node: exp.Expr) -> None:
         """`value`, lowered from FLATTEN `node`'s argument, is a plan expression the plan can

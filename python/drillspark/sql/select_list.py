@@ -13,7 +13,7 @@ from drillspark.names import fold, unique_name
 from drillspark.sql import drill_expr as dx
 from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block, star_prefix
-from drillspark.sql.expressions import lower_expr
+from drillspark.sql.expressions import ExprLowering, lower_expr
 from drillspark.sql.lower import STAR, column_parts
 from drillspark.sql.plan_parts import Pair
 
@@ -100,8 +100,8 @@ def projection(ctx: Block, item: Item, items: list[Item]) -> Pair:
     ):
         # A bare FLATTEN writes straight into its output column (under SELECT * it
         # replaces the input column of that name).
-        inner = lower_expr(ctx, node.this)
-        ctx.flattens.append((item.name, inner, node))
+        inner, computed = ExprLowering(ctx).flatten_argument(node)
+        ctx.flattens.append((item.name, inner, node, computed))
         return (item.name, pp.column(item.name))
     return (item.name, lower_expr(ctx, node))
 
