@@ -102,3 +102,18 @@ def test_plain_spark_dfs_catalog_same_answer(spark, data):
     df = spark.sql(f"SELECT * FROM dfs.`{data / 'books.xml'}`")
     assert df.columns == want["columns"]
     assert jdbc_rows(df.collect()) == want["rows"]
+
+
+def test_text_is_trimmed(sql, tmp_path):
+    (tmp_path / "trim.xml").write_text(
+        "<root><r><v> a </v><w>\n   multi line\n</w><x> p </x><x> q </x><m><z> 5 </z></m></r>"
+        "<r><v>a</v><w>x</w><x>  </x></r></root>",
+        "utf-8",
+    )
+    table = "table(dfs.data.`trim.xml`(type => 'xml', dataLevel => 2))"
+    # Drill 1.22 (2026-12-07): [["a", 2]]
+    assert jdbc_rows(sql(f"SELECT v, count(*) n FROM {table} GROUP BY v").collect()) == [["a", 2]]
+    # Drill 1.22 (2026-12-07): [["multi line", "pq", {"z": "5"}], ["x", null, {}]]:
+    # each repeat trimmed before the texts are joined, a blank element no value
+    got = sql(f"SELECT w, x, t.m FROM {table} t").collect()
+    assert jdbc_rows(got) == [["multi line", "pq", {"z": "5"}], ["x", None, {}]]

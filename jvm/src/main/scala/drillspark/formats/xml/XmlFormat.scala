@@ -34,10 +34,10 @@ private[xml] final class XRow {
 /**
  * Drill's `xml` format (contrib/format-xml). Each element at depth `dataLevel` (1: the root, so
  * the whole document is one row) is a row; its child elements are its columns: an element with
- * text is VARCHAR (with `allTextMode` false, DOUBLE when every value is a number), an element
- * with children is a map (struct) of them, and an element repeated in one row or map is one
- * column holding their texts concatenated (the last value when typed). Empty elements make no
- * column. Attributes go to the first column, the map `attributes`, keyed `<element>_<name>`
+ * text (trimmed) is VARCHAR
+ * (with `allTextMode` false, DOUBLE when every value is a number), an element with children is a map (struct) of them, and an element repeated in one row or map is one
+ * column holding their texts concatenated (the last value when typed). Empty or blank elements
+ * make no column. Attributes go to the first column, the map `attributes`, keyed `<element>_<name>`
  * with the path of enclosing maps as Drill builds it (a map's end resets that path: Drill's own
  * naming, kept). DTDs and external entities are refused (a file never reads another one).
  * A malformed document fails naming the file, line and column.
@@ -210,10 +210,15 @@ private[xml] final class XmlRows(val path: String, in: InputStream, level: Int) 
                 case Some(m: XMap) => mergeMaps(m, done.map)
                 case _ => parent.entries(done.name) = done.map
               }
-            } else if (done.text.pieces.nonEmpty) parent.entries.get(done.name) match {
-              case Some(t: XText) => t.pieces ++= done.text.pieces
-              case Some(_: XMap) =>
-              case None => parent.entries(done.name) = done.text
+            } else {
+              // Drill trims an element's text; an element with only blanks has no value
+              val text = done.text.pieces.mkString.trim
+              done.text.pieces.clear()
+              if (text.nonEmpty) parent.entries.get(done.name) match {
+                case Some(t: XText) => t.pieces += text
+                case Some(_: XMap) =>
+                case None => done.text.pieces += text; parent.entries(done.name) = done.text
+              }
             }
           }
         case XMLStreamConstants.END_DOCUMENT => rowDone = true; finished = true
