@@ -117,3 +117,34 @@ def test_text_is_trimmed(sql, tmp_path):
     # each repeat trimmed before the texts are joined, a blank element no value
     got = sql(f"SELECT w, x, t.m FROM {table} t").collect()
     assert jdbc_rows(got) == [["multi line", "pq", {"z": "5"}], ["x", None, {}]]
+
+
+def test_namespace_prefixes_kept(sql, tmp_path):
+    (tmp_path / "ns.xml").write_text(
+        '<?xml version="1.0"?>\n<r:root xmlns:r="http://r" xmlns="http://d">\n'
+        '  <r:item r:code="A"><r:v>1</r:v><w>2</w></r:item>\n'
+        "  <r:item><r:v>3</r:v><w>4</w></r:item>\n</r:root>\n",
+        "utf-8",
+    )
+    (tmp_path / "ns2.xml").write_text(
+        '<root><item xmlns="http://d" a="1"><v>1</v></item><item><x:v>2</x:v></item></root>',
+        "utf-8",
+    )
+    got = sql("SELECT * FROM table(dfs.data.`ns.xml`(type => 'xml', dataLevel => 2))")
+    # Drill 1.22 (2026-12-07): columns attributes, r:v, w;
+    # rows [{"r:item_r:code": "A"}, "1", "2"], [{}, "3", "4"]
+    assert got.columns == ["attributes", "r:v", "w"]
+    assert jdbc_rows(got.collect()) == [[{"r:item_r:code": "A"}, "1", "2"], [{}, "3", "4"]]
+    where = sql(
+        "SELECT t.w FROM table(dfs.data.`ns.xml`(type => 'xml', dataLevel => 2)) t "
+        "WHERE t.`r:v` = '1'"
+    )
+    assert jdbc_rows(where.collect()) == [["2"]]  # Drill 1.22 (2026-12-07): one row
+    # Drill 1.22 (2026-12-07): a namespace declaration is an attribute like any other
+    # (item_xmlns), and an undeclared prefix is read, not refused
+    got = sql("SELECT * FROM table(dfs.data.`ns2.xml`(type => 'xml', dataLevel => 2))")
+    assert got.columns == ["attributes", "v", "x:v"]
+    assert jdbc_rows(got.collect()) == [
+        [{"item_xmlns": "http://d", "item_a": "1"}, "1", None],
+        [{}, None, "2"],
+    ]

@@ -33,8 +33,8 @@ private[xml] final class XRow {
 
 /**
  * Drill's `xml` format (contrib/format-xml). Each element at depth `dataLevel` (1: the root, so
- * the whole document is one row) is a row; its child elements are its columns: an element with
- * text (trimmed) is VARCHAR
+ * the whole document is one row) is a row; its child elements are its columns, named as written
+ * (prefixes kept: `r:v`): an element with text (trimmed) is VARCHAR
  * (with `allTextMode` false, DOUBLE when every value is a number), an element with children is a map (struct) of them, and an element repeated in one row or map is one
  * column holding their texts concatenated (the last value when typed). Empty or blank elements
  * make no column. Attributes go to the first column, the map `attributes`, keyed `<element>_<name>`
@@ -137,6 +137,8 @@ private[xml] final class XmlRows(val path: String, in: InputStream, level: Int) 
   factory.setProperty(XMLInputFactory.SUPPORT_DTD, false)
   factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false)
   factory.setProperty(XMLInputFactory.IS_COALESCING, true)
+  // Drill names elements and attributes as written (`r:v`, `xmlns:q` an attribute like any other)
+  factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, false)
   private val xml: XMLStreamReader = try factory.createXMLStreamReader(in) catch {
     case e: XMLStreamException => in.close(); throw malformed(e)
   }
@@ -151,6 +153,12 @@ private[xml] final class XmlRows(val path: String, in: InputStream, level: Int) 
     val why = Option(e.getMessage).getOrElse("malformed XML").replaceAll("(?s)^ParseError at \\[row,col\\]:\\[\\d+,\\d+\\]\\s*Message:\\s*", "")
     FormatErrors.badData(XmlFormat.typeName, path, at, s"malformed XML: ${why.trim}")
   }
+
+  /** A name with its prefix (a parser that is not namespace-aware may keep it in the local name). */
+  private def qualified(prefix: String, local: String): String =
+    if (prefix == null || prefix.isEmpty || local.contains(':')) local else s"$prefix:$local"
+
+  private def elementName: String = qualified(xml.getPrefix, xml.getLocalName)
 
   private def step(): Int = try xml.next() catch { case e: XMLStreamException => throw malformed(e) }
 
@@ -178,10 +186,11 @@ private[xml] final class XmlRows(val path: String, in: InputStream, level: Int) 
   /** The row element the reader stands on, to its end. */
   private def readRow(): XRow = {
     val row = new XRow
-    val rowName = xml.getLocalName
+    val rowName = elementName
     var prefix = ""
     def attributes(element: String): Unit = (0 until xml.getAttributeCount).foreach { i =>
-      row.attributes.getOrElseUpdate(s"$prefix${element}_${xml.getAttributeLocalName(i)}", new java.lang.StringBuilder)
+      val attr = qualified(xml.getAttributePrefix(i), xml.getAttributeLocalName(i))
+      row.attributes.getOrElseUpdate(s"$prefix${element}_$attr", new java.lang.StringBuilder)
         .append(xml.getAttributeValue(i))
     }
     attributes(rowName)
@@ -194,8 +203,8 @@ private[xml] final class XmlRows(val path: String, in: InputStream, level: Int) 
           stack.headOption.foreach { parent =>
             if (parent.map == null) { parent.map = new XMap; prefix = prefix + parent.name + "_" }
           }
-          attributes(xml.getLocalName)
-          stack.push(new Frame(xml.getLocalName))
+          attributes(elementName)
+          stack.push(new Frame(elementName))
         case XMLStreamConstants.CHARACTERS | XMLStreamConstants.CDATA =>
           if (stack.nonEmpty && !xml.isWhiteSpace) stack.head.text.pieces += xml.getText
         case XMLStreamConstants.END_ELEMENT =>
