@@ -5,8 +5,10 @@ column."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
-from tests.formats.conftest import jdbc_rows
+from tests.formats.conftest import jdbc_rows, jdbc_types
 from tests.formats.pinned import assert_as_drill, cases, file_of, stage
 
 DRILL = cases("xml")
@@ -148,3 +150,35 @@ def test_namespace_prefixes_kept(sql, tmp_path):
         [{"item_xmlns": "http://d", "item_a": "1"}, "1", None],
         [{}, None, "2"],
     ]
+
+
+def test_typed_values_by_first_value(sql, tmp_path):
+    (tmp_path / "nums.xml").write_text(
+        "<root><r><n>1</n><f>1.5</f><s>abc</s><b>true</b></r>"
+        "<r><n>2</n><f>-3</f><s>4</s><b>FALSE</b></r><r><n></n><f>NaN</f></r></root>",
+        "utf-8",
+    )
+    got = sql(
+        "SELECT * FROM table(dfs.data.`nums.xml`(type => 'xml', dataLevel => 2, "
+        "allTextMode => false))"
+    )
+    # Drill 1.22 (2026-12-07): f DOUBLE (1.5, -3.0, NaN), b BOOLEAN (true, false)
+    assert jdbc_types(got.schema) == [
+        "STRUCT", "DOUBLE", "DOUBLE", "CHARACTER VARYING", "BOOLEAN",
+    ]  # fmt: skip
+    rows = jdbc_rows(got.collect())
+    assert rows[:2] == [[{}, 1.0, 1.5, "abc", True], [{}, 2.0, -3.0, "4", False]]
+    assert rows[2][1] is None and math.isnan(rows[2][2]) and rows[2][3:] == [None, None]
+
+
+def test_typed_value_that_does_not_fit_makes_text(sql, tmp_path):
+    (tmp_path / "a.xml").write_text(
+        "<root><r><age>31</age><ok>true</ok></r><r><age>x</age><ok>yes</ok></r></root>", "utf-8"
+    )
+    got = sql(
+        "SELECT * FROM table(dfs.data.`a.xml`(type => 'xml', dataLevel => 2, allTextMode => false))"
+    )
+    # Drill 1.22 (2026-12-07): `Error parsing file: For input string: "x"`, and `yes` in a
+    # BOOLEAN column is false; drillspark reads such a column as VARCHAR (docs/formats.md)
+    assert jdbc_types(got.schema) == ["STRUCT", "CHARACTER VARYING", "CHARACTER VARYING"]
+    assert jdbc_rows(got.collect()) == [[{}, "31", "true"], [{}, "x", "yes"]]

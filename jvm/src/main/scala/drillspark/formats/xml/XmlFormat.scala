@@ -33,11 +33,13 @@ private[xml] final class XRow {
 
 /**
  * Drill's `xml` format (contrib/format-xml). Each element at depth `dataLevel` (1: the root, so
- * the whole document is one row) is a row; its child elements are its columns, named as written
- * (prefixes kept: `r:v`): an element with text (trimmed) is VARCHAR
- * (with `allTextMode` false, DOUBLE when every value is a number), an element with children is a map (struct) of them, and an element repeated in one row or map is one
- * column holding their texts concatenated (the last value when typed). Empty or blank elements
- * make no column. Attributes go to the first column, the map `attributes`, keyed `<element>_<name>`
+ * the whole document is one row) is a row; its child elements are its columns, named as
+ * written (namespace prefixes kept: `r:v`): an element's text, trimmed, is VARCHAR (with
+ * `allTextMode` false the column's first value types it: a number DOUBLE, true/false BOOLEAN),
+ * an element with children is a map (struct) of them, and an element repeated in one row or
+ * map is one column holding their texts concatenated (the last value when typed). Empty or
+ * blank elements make no column. Attributes go to the first column, the map `attributes`,
+ * keyed `<element>_<name>`
  * with the path of enclosing maps as Drill builds it (a map's end resets that path: Drill's own
  * naming, kept). DTDs and external entities are refused (a file never reads another one).
  * A malformed document fails naming the file, line and column.
@@ -56,9 +58,9 @@ object XmlFormat extends FormatReader {
 
   private def allText(o: FormatOptions): Boolean = o.bool("allTextMode", default = true)
 
-  /** The schema tree: a leaf (numeric while every value is a number) or a map of children. */
+  /** The schema tree: a leaf (typed by its first value; text once a later one does not fit) or a map. */
   private sealed trait SNode
-  private final class SLeaf(var numeric: Boolean) extends SNode
+  private final class SLeaf(var dataType: DataType) extends SNode
   private final class SMap extends SNode { val children = mutable.LinkedHashMap.empty[String, SNode] }
 
   override def schema(files: Seq[InputFile], options: FormatOptions, conf: Configuration): StructType = {
@@ -83,18 +85,33 @@ object XmlFormat extends FormatReader {
     }
     case (name, t: XText) => into.children.get(name) match {
       case Some(_: SMap) =>
-      case Some(l: SLeaf) => l.numeric &&= typed && isNumber(t.pieces.last)
-      case None => into.children(name) = new SLeaf(typed && isNumber(t.pieces.last))
+      case Some(l: SLeaf) => t.pieces.foreach(p => if (!fits(l.dataType, p)) l.dataType = StringType)
+      case None =>
+        val l = new SLeaf(if (typed) firstType(t.pieces.head) else StringType)
+        into.children(name) = l
+        t.pieces.foreach(p => if (!fits(l.dataType, p)) l.dataType = StringType)
     }
   }
 
-  private def isNumber(s: String): Boolean = {
-    val v = s.trim
-    v.nonEmpty && v.toDoubleOption.isDefined && !v.exists(c => c.isLetter && c != 'e' && c != 'E')
+  /** Drill types a column by its first value: a plain number DOUBLE, true/false BOOLEAN. */
+  private def firstType(v: String): DataType =
+    if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) BooleanType
+    else if (v.nonEmpty && v.toDoubleOption.isDefined && !v.exists(c => c.isLetter && c != 'e' && c != 'E')) DoubleType
+    else StringType
+
+  /**
+   * A later value keeps the column's type if Drill reads it as that type (NaN and Infinity are
+   * numbers then). One that does not (Drill fails on `x` in a DOUBLE column, reads `yes` as
+   * false in a BOOLEAN one) makes the column VARCHAR: no value is lost (docs/formats.md).
+   */
+  private def fits(t: DataType, v: String): Boolean = t match {
+    case DoubleType => v.toDoubleOption.isDefined
+    case BooleanType => v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")
+    case _ => true
   }
 
   private def sparkType(n: SNode): DataType = n match {
-    case l: SLeaf => if (l.numeric) DoubleType else StringType
+    case l: SLeaf => l.dataType
     case m: SMap => StructType(m.children.toSeq.map { case (k, c) => StructField(k, sparkType(c)) })
   }
 
@@ -123,9 +140,10 @@ object XmlFormat extends FormatReader {
       new GenericInternalRow(st.fields.map[Any](c => value(m.flatMap(_.entries.get(c.name)), c.dataType, rows, c.name)))
     case (Some(x: XText), StringType) => UTF8String.fromString(x.pieces.mkString)
     case (Some(x: XText), DoubleType) =>
-      val last = x.pieces.last.trim
+      val last = x.pieces.last
       last.toDoubleOption.getOrElse(throw FormatErrors.badData(typeName, rows.path, s"near line ${rows.line}",
         s"element <$name> holds '$last', not the number its column (DOUBLE) takes"))
+    case (Some(x: XText), BooleanType) => x.pieces.last.equalsIgnoreCase("true")
     case (Some(x: XText), _) => UTF8String.fromString(x.pieces.mkString)
     case _ => null
   }
