@@ -589,3 +589,20 @@ def test_an_aggregate_of_random_is_computed_per_row_ahead_of_it(data_engine):
     assert all(n == m and above and below and text for _, n, m, above, below, text in got), got
     plan = rows(data_engine, "EXPLAIN PLAN FOR SELECT MAX(RANDOM()) FROM (VALUES(1))")[0][0]
     assert "transform" in plan and "groupingaggregate" in plan, plan
+
+
+def test_text_beside_an_interval_is_read_as_a_timestamp(data_engine, tmp_path):
+    # Drill 1.22 (2026-12-07): '2024-01-31' + INTERVAL '1' MONTH is 2024-02-29 00:00:00, a
+    # TIMESTAMP (Spark's analyzer had refused the month's sum with its whole expression, and
+    # taken the day's as text); text that is no timestamp fails as Drill's cast fails
+    (tmp_path / "dt.json").write_text('{"d": "2024-01-31"}\n{"d": "2024-02-29 10:00:00"}\n')
+    got = rows(
+        data_engine,
+        "SELECT d + INTERVAL '1' MONTH, d - INTERVAL '1' DAY, typeof(d + INTERVAL '1' HOUR) "
+        "FROM dfs.tmp.`dt.json`",
+    )
+    assert got == [
+        [dt.datetime(2024, 2, 29), dt.datetime(2024, 1, 30), "TIMESTAMP"],
+        [dt.datetime(2024, 3, 29, 10), dt.datetime(2024, 2, 28, 10), "TIMESTAMP"],
+    ]
+    fails(data_engine, f"SELECT 'abc' + INTERVAL '1' DAY FROM {V}", "could not parse the TIMESTAMP")

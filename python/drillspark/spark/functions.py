@@ -128,6 +128,13 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     def build(a: list[Arg], ctx: Context) -> Column:
         x, y = a[0].col, a[1].col
         lt, rt = ctx.type_of(x), ctx.type_of(y)
+        if kind != "multiply":
+            # text beside an interval is a TIMESTAMP, read by Drill's cast (Drill 1.22:
+            # '2024-01-31' + INTERVAL '1' MONTH is 2024-02-29 00:00:00, a TIMESTAMP)
+            if isinstance(lt, T.StringType) and isinstance(rt, _INTERVALS):
+                x, lt = _text_timestamp(x, lt)
+            if kind == "add" and isinstance(rt, T.StringType) and isinstance(lt, _INTERVALS):
+                y, rt = _text_timestamp(y, rt)
         if kind == "multiply" and isinstance(rt, T.YearMonthIntervalType):
             x, y, lt, rt = y, x, rt, lt
         if (
@@ -171,6 +178,15 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
         return out.cast(T.DecimalType(38, max(0, s - (p - 38))))
 
     return build
+
+
+_INTERVALS = (T.DayTimeIntervalType, T.YearMonthIntervalType, T.CalendarIntervalType)
+
+
+def _text_timestamp(text: Column, t: T.DataType) -> tuple[Column, T.DataType]:
+    """A text operand of date arithmetic as the TIMESTAMP Drill's cast reads, and its type."""
+    target = drill_type("TIMESTAMP")
+    return cast_column(text, t, target), target
 
 
 def _divide_day_interval(x: Column, y: Column) -> Column:
