@@ -97,3 +97,26 @@ def test_strict_mode_fails_on_an_entry_without_a_value(sql, edge):
     message = str(caught.value)
     assert "edge.ltsv (line 6)" in message and "Key without a value" in message
     assert "column 8" in message and "\tat " not in message
+
+
+def test_labels_and_values_trimmed(sql, tmp_path):
+    (tmp_path / "sp.ltsv").write_bytes(
+        b" k :  v1 \tn:x  \n k : v2\tn:  y\nk:   \tn:z\n  :w\tn:q\n\x01k\x01:\x01v\x01\tn:r\n"
+    )
+    got = sql("SELECT * FROM dfs.data.`sp.ltsv`")
+    # Drill 1.22 (2026-12-07): columns k, n, "" and rows ["v1","x",null], ["v2","y",null],
+    # ["","z",null], [null,"q","w"], ["v","r",null]: trimmed after the empty tests (a blank
+    # value is '', a blank label the column ''), control characters trimmed too
+    assert got.columns == ["k", "n", ""]
+    assert [list(r) for r in got.collect()] == [
+        ["v1", "x", None],
+        ["v2", "y", None],
+        ["", "z", None],
+        [None, "q", "w"],
+        ["v", "r", None],
+    ]
+    # Drill 1.22 (2026-12-07): [["x", 1], ["y", 1]] for the first two lines grouped by n
+    grouped = sql(
+        "SELECT n, count(*) c FROM dfs.data.`sp.ltsv` WHERE k LIKE 'v_' GROUP BY n ORDER BY n"
+    )
+    assert [tuple(r) for r in grouped.collect()] == [("x", 1), ("y", 1)]

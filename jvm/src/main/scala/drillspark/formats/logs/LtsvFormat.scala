@@ -25,7 +25,8 @@ final class LtsvSource extends FormatSource {
  * answers: a label runs to the first `kvDelimiter`, so in `lenient` mode an entry without one
  * joins the next entry's label (`novalue<TAB>a:6` is the column `novalue<TAB>a`), and in
  * `strict` mode it fails the read naming the line ("Key without a value"); the value runs to
- * the next entry delimiter (it may hold `:`); an empty value is NULL; a repeated label keeps
+ * the next entry delimiter (it may hold `:`); labels and values are trimmed (blanks and control
+ * characters), an empty value is NULL but a blank one ''; a repeated label keeps
  * its last value; a label left without a value at the end of a line is dropped, and a line
  * with no entry is no row.
  */
@@ -54,7 +55,9 @@ object LtsvFormat extends FormatReader {
         colon += kv.length
         val end = text.indexOf(entry, colon) match { case -1 => text.length case e => e }
         val value = text.substring(colon, end)
-        if (label.nonEmpty) m.put(label, if (value.isEmpty) null else value)
+        // Drill trims label and value after testing them for emptiness: ` k : v ` is k = 'v',
+        // `k:<blanks>` is k = '' and a blank label the column ''
+        if (label.nonEmpty) m.put(label.trim, if (value.isEmpty) null else value.trim)
         at = if (end == text.length) end else end + entry.length
       }
     }
