@@ -210,3 +210,48 @@ def test_ignore_errors_false_fails_on_a_cell_of_another_kind(sql, books):
         sql(q.replace("dfs.`", "dfs.data.`")).collect()
     text = str(e.value)
     assert words in text and "book2.xlsx" in text and "row 5, column 2" in text
+
+
+def test_missing_header_cell_named_by_the_value_under_it(sql, tmp_path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "m2"  # B1 is not written at all
+    ws["A1"], ws["C1"], ws["A2"], ws["B2"], ws["C2"] = "a", "c", 1, 2, "t"
+    ws = wb.create_sheet("twonum")
+    ws["A1"], ws["D1"] = "a", "d"
+    ws["A2"], ws["B2"], ws["C2"], ws["D2"] = 1, 2, 3, 4
+    ws = wb.create_sheet("blankdata")
+    ws["A1"], ws["C1"], ws["A2"], ws["C2"] = "a", "c", 1, 3
+    ws["A3"], ws["B3"], ws["C3"] = 1, 2, 3
+    ws = wb.create_sheet("text")
+    ws["A1"], ws["C1"], ws["A2"], ws["B2"], ws["C2"] = "a", "c", 1, "s", 3
+    wb.save(tmp_path / "miss.xlsx")
+
+    def read(sheet: str) -> dict[str, Any]:
+        return as_drill(
+            sql(
+                f"SELECT * FROM table(dfs.data.`miss.xlsx`(type => 'excel', sheetName => '{sheet}'))"
+            )
+        )
+
+    # Drill 1.22 (2026-12-07): a, field_2, c with [1.0, 2.0, 't']; `SELECT a, field_2` [1.0, 2.0]
+    assert read("m2") == {
+        "columns": ["a", "field_2", "c"],
+        "types": ["FLOAT8", "FLOAT8", "VARCHAR"],
+        "rows": [[1.0, 2.0, "t"]],
+    }
+    got = sql(
+        "SELECT a, field_2 FROM table(dfs.data.`miss.xlsx`(type => 'excel', sheetName => 'm2'))"
+    )
+    assert [tuple(r) for r in got.collect()] == [(1.0, 2.0)]
+    # Drill 1.22 (2026-12-07): a, field_2, field_3, d
+    assert read("twonum")["columns"] == ["a", "field_2", "field_3", "d"]
+    # Drill 1.22 (2026-12-07): no cell under it either: field_2 (VARCHAR), [[1.0, null, 3.0],
+    # [1.0, "2", 3.0]]
+    assert read("blankdata") == {
+        "columns": ["a", "field_2", "c"],
+        "types": ["FLOAT8", "VARCHAR", "FLOAT8"],
+        "rows": [[1.0, None, 3.0], [1.0, "2", 3.0]],
+    }
+    # Drill 1.22 (2026-12-07): over a text value the name is "" (a, "", c)
+    assert read("text")["columns"] == ["a", "", "c"]

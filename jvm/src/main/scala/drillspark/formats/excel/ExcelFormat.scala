@@ -145,9 +145,10 @@ object ExcelFormat extends FormatReader {
       val raw = header match {
         case None => s"field_${c + 1}"
         case Some(h) => Option(h.getCell(c)) match {
-          case None => ""
+          // a header cell that is not there at all is "" over a text value, else `field_<n>` (Drill 1.22)
+          case None => if (first.flatMap(r => Option(r.getCell(c))).exists(resultType(_) == CellType.STRING)) "" else s"field_${c + 1}"
           case Some(cell) =>
-            // a cell with no text is `field_<n>`; a cell that is not there at all is "" (Drill 1.22)
+            // a cell with no text is `field_<n>`
             val text = (if (cell.getCellType == CellType.STRING) cell.getStringCellValue else fmt.formatCellValue(cell)).trim
             if (text.isEmpty) s"field_${c + 1}" else text
         }
