@@ -72,3 +72,17 @@ def test_a_header_file_whose_header_line_is_empty_is_refused_naming_it(sql, tmp_
 def test_an_empty_header_file_is_an_empty_table(sql, tmp_path):
     (tmp_path / "e.csvh").write_text("")
     assert sql("SELECT * FROM dfs.data.`e.csvh`").collect() == []
+
+
+def test_a_column_another_file_has_is_empty_text(sql, spark, tmp_path):
+    (tmp_path / "dir" / "sub").mkdir(parents=True)
+    (tmp_path / "dir" / "f1.csvh").write_text("a,b\n1,2\n")
+    (tmp_path / "dir" / "sub" / "f2.csvh").write_text("a,c\n3,4\n")
+    got = sql("SELECT a, b, c, dir0 FROM dfs.data.`dir` ORDER BY a").collect()
+    # Drill 1.22 (2026-12-07): ["1","2","",null], ["3","","4","sub"]
+    assert [tuple(r) for r in got] == [("1", "2", "", None), ("3", "", "4", "sub")]
+    # Drill 1.22 (2026-12-07): 1 row has c = '', none has c IS NULL; modeof(c) NOT NULL
+    assert sql("SELECT count(*) FROM dfs.data.`dir` WHERE c = ''").collect()[0][0] == 1
+    assert sql("SELECT count(*) FROM dfs.data.`dir` WHERE c IS NULL").collect()[0][0] == 0
+    modes = sql("SELECT DISTINCT modeof(c) FROM dfs.data.`dir`").collect()
+    assert [r[0] for r in modes] == ["NOT NULL"]

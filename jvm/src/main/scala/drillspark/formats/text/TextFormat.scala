@@ -41,7 +41,8 @@ final case class TextConfig(delimiter: String, quote: String, escape: String, co
  * line is a record with no fields, a trailing delimiter adds an empty field, a line starting with the comment
  * character is skipped, a quote that does not end a quoted field stays as text. Without
  * `extractHeader` a record is one `columns` array of strings; with it the first record names
- * VARCHAR columns (cleaned as Drill cleans them), a field a short record lacks is ''. A file's
+ * VARCHAR columns (cleaned as Drill cleans them), a field a short record lacks is '', and so
+ * is a column another file's header has and this one's lacks. A file's
  * options not given are those of Drill's bootstrap config its extension selects ([[Named]], from
  * rules/text_formats.tsv: csv, csvh with a header, tsv, psv on *.tbl and *.psv). A large
  * uncompressed file is read in splits cut at line boundaries ([[SplitBytes]]), as Drill's
@@ -679,11 +680,11 @@ object TextFormat extends FormatReader {
       val names = mutable.LinkedHashMap[String, String]()
       headers.foreach(_._2.foreach(n => names.getOrElseUpdate(n.toLowerCase(Locale.ROOT), n)))
       val typed = providedSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
-      // a column is NOT NULL when every file's header has it (a short record fills ''), unless
-      // an empty value is NULL (trimValues)
+      // a header column is NOT NULL: a short record, or a file whose header lacks the column,
+      // fills '' (Drill 1.22), unless an empty value is NULL (trimValues)
       val trim = options.bool(TrimValues, default = false)
-      StructType(providedSchema.fields ++ names.toSeq.filterNot(n => typed(n._1)).map { case (low, n) =>
-        textField(n, nullable = trim || !headers.forall(_._1.contains(low)))
+      StructType(providedSchema.fields ++ names.toSeq.filterNot(n => typed(n._1)).map { case (_, n) =>
+        textField(n, nullable = trim)
       })
     }
   }
@@ -739,6 +740,8 @@ object TextFormat extends FormatReader {
       val names = if (!starts) header(file, options, conf) else if (rows.hasNext) headerOf(file, rows.next(), c, conf) else Nil
       val index = schema.fieldNames.map(_.toLowerCase(Locale.ROOT)).zipWithIndex.toMap
       val at = names.map(n => index.getOrElse(n.toLowerCase(Locale.ROOT), -1)).toArray
+      // a header column of the table this file's header lacks is '' in Drill, as a short record's
+      val headerColumn = schema.fields.map(_.metadata.contains("drill.text"))
       var record = if (starts) 1L else 0L
       rows.map { rec =>
         record += 1
@@ -751,7 +754,8 @@ object TextFormat extends FormatReader {
         val out = new Array[Any](width)
         k = 0
         while (k < width) {
-          out(k) = if (typed(k) != null) typed(k)(text(k), record) else if (text(k) == null) null
+          out(k) = if (typed(k) != null) typed(k)(text(k), record)
+            else if (text(k) == null) { if (trim || !headerColumn(k)) null else UTF8String.EMPTY_UTF8 }
             else if (trim) trimmed(text(k)) else text(k)
           k += 1
         }
