@@ -216,3 +216,38 @@ def test_user_agent_spark_door(spark, data):
     )
     assert df.columns == want["columns"]
     assert jdbc_rows(df.collect()) == want["rows"]
+
+
+ENCODED = (
+    '1.2.3.4 - - [10/Oct/2024:13:55:36 +0200] "GET /a%20b/c%2Fd+e/%C3%A9?q=%C3%A9&q=2&x=a+b'
+    '&y=a%26b&q=3 HTTP/1.1" 200 1 "-" "-"\n'
+    '1.2.3.4 - - [10/Oct/2024:13:55:37 +0200] "GET /bad%zz/p%2?k=%zz&k=1 HTTP/1.1" 200 1 "-" "-"\n'
+    '1.2.3.4 - - [10/Oct/2024:13:55:38 +0200] "GET /plain?k=&k=v HTTP/1.1" 200 1 "-" "-"\n'
+)
+
+
+def test_uri_path_decoded_and_repeated_parameters_joined(sql, tmp_path):
+    (tmp_path / "p.httpd").write_text(ENCODED, "utf-8")
+    table = "table(dfs.data.`p.httpd`(type => 'httpd', logFormat => 'combined'))"
+    got = sql(
+        "SELECT request_firstline_uri_path p, request_firstline_original_uri_path op, "
+        f"`request_firstline_uri_query_$` m FROM {table}"
+    )
+    # Drill 1.22 (2026-12-07): ["/a b/c/d+e/é", same, {"q":"é23","x":"a b","y":"a&b"}],
+    # ["/bad%zz/p%2", same, {"k":"%zz1"}], ["/plain", same, {"k":"v"}]
+    assert jdbc_rows(got.collect()) == [
+        ["/a b/c/d+e/é", "/a b/c/d+e/é", {"q": "é23", "x": "a b", "y": "a&b"}],
+        ["/bad%zz/p%2", "/bad%zz/p%2", {"k": "%zz1"}],
+        ["/plain", "/plain", {"k": "v"}],
+    ]
+    flat = sql(
+        "SELECT request_firstline_uri_query_q q, request_firstline_original_uri_query_q oq, "
+        "request_firstline_uri_query_k k FROM table(dfs.data.`p.httpd`(type => 'httpd', "
+        "logFormat => 'combined', flattenWildcards => true))"
+    )
+    # Drill 1.22 (2026-12-07): ["é23","é23",null], [null,null,"%zz1"], [null,null,"v"]
+    assert jdbc_rows(flat.collect()) == [
+        ["é23", "é23", None],
+        [None, None, "%zz1"],
+        [None, None, "v"],
+    ]

@@ -315,7 +315,9 @@ private[logs] object HttpdTokens {
     v(s"${p}_host") = str(parsed.flatMap(u => Option(u.getHost)).orNull)
     v(s"${p}_port") = parsed.map(_.getPort).filter(_ >= 0).map(i => java.lang.Long.valueOf(i.toLong)).orNull
     v(s"${p}_userinfo") = str(parsed.flatMap(u => Option(u.getRawUserInfo)).orNull)
-    v(s"${p}_path") = str(parsed.flatMap(u => Option(u.getRawPath)).filter(_.nonEmpty).getOrElse(if (parsed.isEmpty) path else null))
+    // the path percent-decoded as Drill gives it (`/a%20b` is `/a b`, `+` kept); one with a
+    // malformed escape (`%zz`) is no URI and stays as written
+    v(s"${p}_path") = str(parsed.flatMap(u => Option(u.getPath)).filter(_.nonEmpty).getOrElse(if (parsed.isEmpty) path else null))
     v(s"${p}_ref") = str(fragment)
     v(s"${p}_query") = str(Option(query).filter(_.nonEmpty).map("&" + _).orNull)
     line.maps(s"${p}_query") = if (query == null) Nil else params(query)
@@ -325,12 +327,18 @@ private[logs] object HttpdTokens {
     try URLDecoder.decode(s, StandardCharsets.UTF_8) catch { case _: IllegalArgumentException => s }
 
   /** `a=1&b=%20c&d` as (name, decoded value) pairs; a name without `=` has the value ''.
-   * `%q`'s leading `?` stays in the first name, as Drill's parser leaves it. */
-  private def params(query: String): Seq[(String, String)] =
-    query.split('&').toSeq.filter(_.nonEmpty).map { kv =>
+   * `%q`'s leading `?` stays in the first name, as Drill's parser leaves it. A repeated name
+   * is one pair holding its values joined in order (`q=%C3%A9&q=2` is `q` = `é2`), as Drill
+   * gives it in the map and the flattened column alike. */
+  private def params(query: String): Seq[(String, String)] = {
+    val joined = mutable.LinkedHashMap.empty[String, java.lang.StringBuilder]
+    query.split('&').iterator.filter(_.nonEmpty).foreach { kv =>
       val at = kv.indexOf('=')
-      if (at < 0) decode(kv) -> "" else decode(kv.take(at)) -> decode(kv.drop(at + 1))
+      val (k, value) = if (at < 0) decode(kv) -> "" else decode(kv.take(at)) -> decode(kv.drop(at + 1))
+      joined.getOrElseUpdate(k, new java.lang.StringBuilder).append(value)
     }
+    joined.toSeq.map { case (k, b) => k -> b.toString }
+  }
 
   /** A Cookie header `a=1; b=2` as its (name, value) pairs. */
   private def cookies(raw: String): Seq[(String, String)] =
