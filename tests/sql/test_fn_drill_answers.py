@@ -606,3 +606,30 @@ def test_text_beside_an_interval_is_read_as_a_timestamp(data_engine, tmp_path):
         [dt.datetime(2024, 3, 29, 10), dt.datetime(2024, 2, 28, 10), "TIMESTAMP"],
     ]
     fails(data_engine, f"SELECT 'abc' + INTERVAL '1' DAY FROM {V}", "could not parse the TIMESTAMP")
+
+
+def test_case_and_coalesce_of_text_and_other_constants_are_text(data_engine, tmp_path):
+    # Drill 1.22 (2026-12-07): constants of text and of another type side by side are VARCHAR
+    # (Spark cast 'a' to a number and failed); beside a column's value the text is cast to
+    # the column's type, in both (CASE WHEN id > 2 THEN id ELSE '7' END is a BIGINT)
+    assert one(
+        data_engine,
+        "CASE WHEN 1 = 1 THEN 'a' ELSE 2 END, COALESCE('a', 1), COALESCE(1, 'a'), "
+        "typeof(COALESCE(1, 'a')), CASE WHEN 1 = 0 THEN 'a' ELSE 2.5 END, "
+        "COALESCE(DATE '2024-01-01', 'x')",
+    ) == ["a", "a", "1", "VARCHAR", "2.5", "2024-01-01"]
+    (tmp_path / "ids.json").write_text('{"id": 1}\n{"id": 3}\n')
+    assert rows(
+        data_engine,
+        "SELECT CASE WHEN id > 1 THEN 'a' ELSE 2 END, CASE WHEN id > 2 THEN id ELSE '7' END "
+        "FROM dfs.tmp.`ids.json`",
+    ) == [["2", 7], ["a", 3]]
+
+
+def test_octet_and_bit_lengths_are_bigint(data_engine):
+    # Drill 1.22 (2026-12-07): 6 and 48, both BIGINT
+    assert one(
+        data_engine,
+        "octet_length('h\u00e9llo'), bit_length('h\u00e9llo'), "
+        "typeof(octet_length('h\u00e9llo')), typeof(bit_length('h\u00e9llo'))",
+    ) == [6, 48, "BIGINT", "BIGINT"]

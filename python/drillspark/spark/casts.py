@@ -223,6 +223,21 @@ def _text_to_timestamp(col: Column, target: T.DataType) -> Column:
     return F.when(year.isNotNull() | text.isNull(), out).otherwise(bad.cast("timestamp_ntz"))
 
 
+def text_when_mixed(cols: list[Column], types: list[T.DataType]) -> list[Column]:
+    """Constant values of CASE or COALESCE, each as text when text and another type meet:
+    Drill's planner types `CASE WHEN c THEN 'a' ELSE 2 END` and `COALESCE(1, 'a')` VARCHAR
+    (Drill 1.22: 'a' and '1'), where Spark casts the text to the number and fails. Beside a
+    column's value the text is cast to its type instead, as both do (`CASE ... THEN id ELSE
+    '7' END` is a BIGINT)."""
+    texts = [isinstance(t, T.StringType) for t in types]
+    if not any(texts) or all(isinstance(t, T.StringType | T.NullType) for t in types):
+        return cols
+    return [
+        c if text or isinstance(t, T.NullType) else cast_column(c, t, T.StringType())
+        for c, t, text in zip(cols, types, texts, strict=True)
+    ]
+
+
 def low_int(value: Column) -> Column:
     """The low 32 bits of a BIGINT as an INT, Java's `(int)`: shifted up and back down (an
     arithmetic shift keeps the sign), so the value is named once and nothing can overflow."""

@@ -25,7 +25,7 @@ from drillspark.plan.expressions import (
     IfElse,
     Literal,
 )
-from drillspark.spark.casts import CastRefused, cast_column
+from drillspark.spark.casts import CastRefused, cast_column, text_when_mixed
 from drillspark.spark.drill_types import drill_type
 from drillspark.spark.function_catalog import Arg, FunctionCatalog, UnknownFunctionError
 from drillspark.spark.functions import CATALOG
@@ -162,14 +162,22 @@ class ExpressionCompiler:
             args = [Arg(self.compile(e.expr, inside_aggregate)), Arg(F.lit(e.encoding), e.encoding)]
             return self._call(f"convert_{e.direction}", args, e)
         if isinstance(e, IfElse):
+            exprs = [v for _, v in e.branches] + [e.else_]
+            branch_values = [self.compile(v, inside_aggregate) for v in exprs]
+            if all(not paths_in(v) for v in exprs) and any(
+                isinstance(v, Literal) and isinstance(v.value, str) for v in exprs
+            ):
+                branch_values = text_when_mixed(
+                    branch_values, [self.type_of(v) for v in branch_values]
+                )
             out = None
-            for cond, value in e.branches:
-                c, v = self.compile(cond, inside_aggregate), self.compile(value, inside_aggregate)
+            for (cond, _), v in zip(e.branches, branch_values, strict=False):
+                c = self.compile(cond, inside_aggregate)
                 if isinstance(cond, Literal) and cond.value is None:
                     c = c.cast("boolean")  # WHEN NULL: never taken
                 out = F.when(c, v) if out is None else out.when(c, v)
             assert out is not None
-            return out.otherwise(self.compile(e.else_, inside_aggregate))
+            return out.otherwise(branch_values[-1])
         if isinstance(e, FunctionCall):
             listed = _in_list(e)
             if listed is not None:  # SQL's `x IN (v1, ..., vn)`: one Spark In, not n ORs

@@ -16,7 +16,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.casts import cast_column, low_int
+from drillspark.spark.casts import cast_column, low_int, text_when_mixed
 from drillspark.spark.drill_types import drill_type
 from drillspark.spark.function_catalog import (
     DATETIME,
@@ -180,6 +180,13 @@ def _decimal_arith(f: Callable[[Column, Column], Column], kind: str) -> Builder:
     return build
 
 
+def _coalesce(a: list[Arg], ctx: Context) -> Column:
+    cols = _c(a)
+    if all(x.constant for x in a) and any(isinstance(x.literal, str) for x in a):
+        cols = text_when_mixed(cols, [ctx.type_of(c) for c in cols])
+    return F.coalesce(*cols)
+
+
 _INTERVALS = (T.DayTimeIntervalType, T.YearMonthIntervalType, T.CalendarIntervalType)
 
 
@@ -337,6 +344,72 @@ def _type_report(jvm_name: str) -> Builder:
 def _call(name: str) -> Builder:
     """A function of the drillspark extension (jvm/.../functions), called by name."""
     return lambda a, c: F.call_function(name, *_c(a))
+
+
+def _kvgen(a: list[Arg], ctx: Context) -> Column:
+    """KVGEN of a map whose members are maps of different members (`{"a": {"x": 1}}`, then
+    `{"b": {"x": 2, "y": "q"}}`): each member as the union of their members first, as Drill's
+    one map type of a column has them, so the pairs' values share a type (the extension's
+    drill_kvgen refuses members of different types)."""
+    col, t = a[0].col, ctx.type_of(a[0].col)
+    if isinstance(t, T.StructType):
+        members = [f.dataType for f in t.fields if not isinstance(f.dataType, T.NullType)]
+        differ = len({m.simpleString() for m in members}) > 1
+        if differ and all(isinstance(m, T.StructType) for m in members):
+            union: T.StructType | None = T.StructType([])
+            for m in members:
+                union = _struct_union(union, m)
+            if union is not None:
+                col = F.struct(
+                    *[
+                        (
+                            _reshaped(col.getField(f.name), f.dataType, union)
+                            if f.dataType != T.NullType()
+                            else col.getField(f.name)
+                        ).alias(f.name)
+                        for f in t.fields
+                    ]
+                )
+    return F.call_function("drill_kvgen", col)
+
+
+def _struct_union(x: T.StructType | None, y: T.DataType) -> T.StructType | None:
+    """The members of two maps together (a member of both: its two types' union when both are
+    maps, its one type when they agree), or None when a member's types differ otherwise."""
+    if x is None or not isinstance(y, T.StructType):
+        return None
+    fields = {f.name: f.dataType for f in x.fields}
+    for f in y.fields:
+        have = fields.get(f.name)
+        if have is None or have == f.dataType or isinstance(f.dataType, T.NullType):
+            fields.setdefault(f.name, f.dataType)
+        elif isinstance(have, T.NullType):
+            fields[f.name] = f.dataType
+        elif isinstance(have, T.StructType):
+            merged = _struct_union(have, f.dataType)
+            if merged is None:
+                return None
+            fields[f.name] = merged
+        else:
+            return None
+    return T.StructType([T.StructField(n, d, True) for n, d in fields.items()])
+
+
+def _reshaped(col: Column, t: T.DataType, target: T.DataType) -> Column:
+    """`col` of type `t` as `target`, the union of map types `_struct_union` made: members it
+    lacks NULL, a null map still NULL."""
+    if t == target or not isinstance(t, T.StructType) or not isinstance(target, T.StructType):
+        return col if t == target else col.cast(target)
+    have = {f.name: f.dataType for f in t.fields}
+    members = [
+        (
+            _reshaped(col.getField(f.name), have[f.name], f.dataType)
+            if f.name in have
+            else F.lit(None).cast(f.dataType)
+        ).alias(f.name)
+        for f in target.fields
+    ]
+    return F.when(col.isNull(), F.lit(None).cast(target)).otherwise(F.struct(*members))
 
 
 _BE_WIDTH = {
@@ -791,7 +864,7 @@ def _build_catalog() -> FunctionCatalog:
     scalar("isfalse", _unary(lambda x: F.coalesce(~x, F.lit(False))), 1, "is false")
     scalar("isnottrue", _unary(lambda x: ~F.coalesce(x, F.lit(False))), 1, "is not true")
     scalar("isnotfalse", _unary(lambda x: ~F.coalesce(~x, F.lit(False))), 1, "is not false")
-    scalar("coalesce", lambda a, c: F.coalesce(*_c(a)), (1, None))
+    scalar("coalesce", _coalesce, (1, None))
     scalar("nullif", _binary(F.nullif), 2)
     scalar("greatest", lambda a, c: F.greatest(*_c(a)), (2, None))
     scalar("least", lambda a, c: F.least(*_c(a)), (2, None))
@@ -829,8 +902,9 @@ def _build_catalog() -> FunctionCatalog:
     scalar("lower", _unary(F.lower), 1, "lcase")
     scalar("upper", _unary(F.upper), 1, "ucase")
     scalar("length", _length, (1, 2), "char_length", "character_length")
-    scalar("octet_length", _unary(F.octet_length), 1)
-    scalar("bit_length", _unary(F.bit_length), 1)
+    # BIGINT in Drill 1.22 (Spark's are INT)
+    scalar("octet_length", _unary(lambda x: F.octet_length(x).cast("long")), 1)
+    scalar("bit_length", _unary(lambda x: F.bit_length(x).cast("long")), 1)
     scalar("substr", _substr, (2, 3), "substring")
     scalar("btrim", _trim("both"), (1, 2), "trim")
     scalar("ltrim", _trim("leading"), (1, 2))
@@ -915,7 +989,7 @@ def _build_catalog() -> FunctionCatalog:
     # nested data: Spark built-ins where they agree with Drill, the extension's drill_* otherwise
     scalar("repeated_count", _call("drill_repeated_count"), 1)
     scalar("repeated_contains", _call("drill_repeated_contains"), 2)
-    scalar("kvgen", _call("drill_kvgen"), 1, "mappify")
+    scalar("kvgen", _kvgen, 1, "mappify")
     scalar("flatten", _call("drill_flatten"), 1)
 
     # aggregates
