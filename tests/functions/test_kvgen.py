@@ -61,6 +61,28 @@ def test_heterogeneous_values_name_field_and_types(spark):
     assert "[b]" in message and "[VARCHAR]" in message and "[BIGINT]" in message
 
 
+@pytest.mark.parametrize("codegen", ["CODEGEN_ONLY", "NO_CODEGEN"])
+def test_a_text_member_beside_other_types_is_read_for_its_nulls(spark, codegen):
+    # the scan types a member null in every record VARCHAR; Drill 1.22 (2026-12-07) answers
+    # KVGEN of {"a": 1, "b": null} as [{a, 1}]: such a member is checked per row, and a value
+    # there fails the row with Drill's error
+    spark.conf.set("spark.sql.codegen.factoryMode", codegen)
+    try:
+        df = spark.sql(
+            "select drill_kvgen(named_struct('a', 1L, 'b', CAST(NULL AS STRING), 'c', 3L)) kv"
+        )
+        assert rows(df) == [[[{"key": "a", "value": 1}, {"key": "c", "value": 3}]]]
+        with pytest.raises(PySparkException) as e:
+            spark.sql(
+                "select drill_kvgen(named_struct('a', 1L, 'b', s)) "
+                "from values (CAST(NULL AS STRING)), ('x') as v(s)"
+            ).collect()
+        message = str(e.value)
+        assert "heterogeneous value types" in message and "[b]" in message, message
+    finally:
+        spark.conf.unset("spark.sql.codegen.factoryMode")
+
+
 def test_variant_values_may_differ(spark):
     df = spark.sql("""select drill_kvgen(parse_json('{"n": 1, "s": "x", "z": null}')) kv""")
     kv = df.selectExpr(

@@ -117,3 +117,23 @@ def test_a_flatten_of_a_member_of_a_computed_value_reads_it(data_engine, tmp_pat
     want = q(data_engine, f"SELECT FLATTEN(FLATTEN(t.orders)['items']) AS i FROM {ORD} t")
     assert len(want[1]) == 9
     assert q(data_engine, f"SELECT FLATTEN(FLATTEN(t.orders).items) AS i FROM {ORD} t") == want
+
+
+def test_kvgen_of_maps_of_different_members(data_engine, tmp_path):
+    # Drill 1.22 (2026-12-07): KVGEN over {"m": {"a": {"x": 1}}} then {"m": {"b": {"x": 2,
+    # "y": "q"}}} answers, each pair's value the map with its own members ({} for the one a
+    # record lacks); the extension's kvgen had refused members of two map types
+    (tmp_path / "kv3.json").write_text('{"m": {"a": {"x": 1}}}\n{"m": {"b": {"x": 2, "y": "q"}}}\n')
+    _, got = q(data_engine, "SELECT FLATTEN(KVGEN(m)) AS p FROM dfs.tmp.`kv3.json`")
+    pairs = [(p["key"], {k: v for k, v in p["value"].items() if v is not None}) for (p,) in got]
+    assert pairs == [("a", {"x": 1}), ("b", {}), ("a", {}), ("b", {"x": 2, "y": "q"})]
+
+
+def test_kvgen_skips_a_member_null_in_every_record(data_engine, tmp_path):
+    # Drill 1.22 (2026-12-07): KVGEN of {"m": {"a": 1, "b": null}} is [{a, 1}]; the scan types
+    # b VARCHAR (it has no value), which KVGEN had refused beside a BIGINT
+    (tmp_path / "kv4.json").write_text('{"m": {"a": 1, "b": null}}\n{"m": {"a": 2}}\n')
+    assert q(data_engine, "SELECT KVGEN(m) AS k FROM dfs.tmp.`kv4.json`")[1] == [
+        [[{"key": "a", "value": 1}]],
+        [[{"key": "a", "value": 2}]],
+    ]

@@ -17,6 +17,10 @@ object DrillErrors {
   def kvgenNotMap(where: String, drillType: String): RuntimeException =
     runtime(s"kvgen function only supports Simple maps as input. ($where got a $drillType value)")
 
+  /** drill_kvgen met a value in a member whose type differs from the pairs' value type. */
+  def kvgenHeterogeneous(where: String, field: String, drillType: String, first: String): RuntimeException =
+    runtime(s"${heterogeneousMessage(field, drillType, first)} ($where)")
+
   def heterogeneousMessage(field: String, drillType: String, first: String): String =
     "Mappify/kvgen does not support heterogeneous value types. All values in the input map " +
       s"must be of the same type. The field [$field] has a differing type [$drillType] " +

@@ -15,7 +15,10 @@ import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
  * `drill_kvgen(m)` (alias `drill_mappify`): Drill's KVGEN. A map (a Spark struct or map)
  * becomes an array of `{key, value}` structs in field order; null members are skipped; a
  * null map gives `[]`. All members must share one type (Drill's error names the field and
- * the type), except for a VARIANT, whose members stay VARIANTs. `where` is the call as written.
+ * the type), except for a VARIANT, whose members stay VARIANTs. A VARCHAR member beside members
+ * of another type is checked per row instead: the scan types a member null in every record
+ * VARCHAR, and Drill skips its nulls (`{"a": 1, "b": null}` is `[{a, 1}]`); a value there fails
+ * the row with Drill's error. `where` is the call as written.
  */
 case class DrillKvgen(child: Expression, where: String) extends UnaryExpression {
 
@@ -31,7 +34,10 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
   }
 
   @transient lazy val valueType: DataType = child.dataType match {
-    case _: StructType => typedFields.headOption.map(f => DrillKvgen.asNullable(f._1.dataType)).getOrElse(StringType)
+    case _: StructType =>
+      // the first member that is not text, else the first: a text member may be all nulls
+      val first = typedFields.find(!_._1.dataType.isInstanceOf[StringType]).orElse(typedFields.headOption)
+      first.map(f => DrillKvgen.asNullable(f._1.dataType)).getOrElse(StringType)
     case m: MapType => m.valueType
     case VariantType => VariantType
     case _ => StringType // a null map: no members, VARCHAR like Drill's untyped default
@@ -41,10 +47,16 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
     new StructType().add("key", StringType, nullable = false).add("value", valueType, nullable = true),
     containsNull = false)
 
+  /** Text members beside a value type that is not text: only their nulls are read. */
+  @transient private lazy val nullOnly: Set[Int] =
+    typedFields.collect { case (f, i) if DrillKvgen.asNullable(f.dataType) != valueType && f.dataType.isInstanceOf[StringType] => i }.toSet
+
+  private def valueDrillType: String = DrillTypeNames.minorType(valueType)
+
   override def checkInputDataTypes(): TypeCheckResult = child.dataType match {
     case _: StructType =>
-      val first = typedFields.headOption.map(_._1)
-      typedFields.map(_._1).find(f => DrillKvgen.asNullable(f.dataType) != valueType) match {
+      val first = typedFields.find(f => DrillKvgen.asNullable(f._1.dataType) == valueType).map(_._1)
+      typedFields.filterNot(f => nullOnly(f._2)).map(_._1).find(f => DrillKvgen.asNullable(f.dataType) != valueType) match {
         case Some(f) => TypeCheckFailure(DrillErrors.heterogeneousMessage(
           f.name, DrillTypeNames.minorType(f.dataType), DrillTypeNames.minorType(first.get.dataType)))
         case None => TypeCheckSuccess
@@ -65,7 +77,9 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
       case _: StructType =>
         val row = v.asInstanceOf[InternalRow]
         new GenericArrayData(typedFields.collect {
-          case (f, i) if !row.isNullAt(i) => entry(UTF8String.fromString(f.name), row.get(i, f.dataType))
+          case (f, i) if !row.isNullAt(i) =>
+            if (nullOnly(i)) throw DrillErrors.kvgenHeterogeneous(where, f.name, DrillTypeNames.minorType(f.dataType), valueDrillType)
+            entry(UTF8String.fromString(f.name), row.get(i, f.dataType))
         }.toArray[Any])
       case m: MapType =>
         val map = v.asInstanceOf[MapData]
@@ -87,7 +101,13 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
       case _: StructType =>
         val keys = ctx.addReferenceObj("kvgenKeys",
           typedFields.map(f => UTF8String.fromString(f._1.name)).toArray, "org.apache.spark.unsafe.types.UTF8String[]")
-        val members = typedFields.zipWithIndex.map { case ((f, ordinal), j) =>
+        val errors = DrillErrors.getClass.getName.stripSuffix("$")
+        val members = typedFields.zipWithIndex.map { case ((f, ordinal), _) if nullOnly(ordinal) =>
+          val (w, name) = (ctx.addReferenceObj("where", where, "java.lang.String"), ctx.addReferenceObj("field", f.name, "java.lang.String"))
+          s"""if (!${c.value}.isNullAt($ordinal)) {
+             |  throw $errors.kvgenHeterogeneous($w, $name, "${DrillTypeNames.minorType(f.dataType)}", "$valueDrillType");
+             |}""".stripMargin
+        case ((f, ordinal), j) =>
           s"""if (!${c.value}.isNullAt($ordinal)) {
              |  $buf[$k++] = new $rowClass(new Object[]{$keys[$j],
              |    ${FlattenLists.box(f.dataType, CodeGenerator.getValue(c.value, f.dataType, ordinal.toString))}});
