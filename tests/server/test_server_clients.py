@@ -51,6 +51,27 @@ def test_pydrill(server):
     assert "counters" in drill.metrics().data
 
 
+@pytest.mark.parametrize("schema", ["sys", "INFORMATION_SCHEMA"])
+def test_a_session_in_a_metadata_schema_keeps_working(server, schema):
+    # Drill 1.22 (2026-12-07): after USE sys every request of the session runs, and
+    # defaultSchema "sys" lists its tables; the session had kept "sys." and refused every later
+    # request ("schema [sys.] is not valid"), sqlalchemy-drill's drill+sadrill://host/sys too
+    url = server.url + "/query.json"
+    with requests.Session() as s:
+        use = s.post(url, json={"queryType": "SQL", "query": f"USE {schema}"}).json()
+        summary = f"Default schema changed to [{schema.lower()}]"
+        assert use["rows"] == [{"ok": True, "summary": summary}], use
+        after = s.post(url, json={"queryType": "SQL", "query": "SELECT 1 AS x FROM (VALUES(1))"})
+        assert after.status_code == 200 and after.json()["rows"] == [{"x": 1}], after.text
+        tables = s.post(url, json={"queryType": "SQL", "query": "SHOW TABLES"}).json()
+        assert {r["TABLE_SCHEMA"] for r in tables["rows"]} == {schema.lower()}, tables
+    tables = requests.post(
+        url, json={"queryType": "SQL", "query": "SHOW TABLES", "defaultSchema": schema}
+    )
+    assert tables.status_code == 200, tables.text
+    assert {r["TABLE_SCHEMA"] for r in tables.json()["rows"]} == {schema.lower()}
+
+
 def test_requests_session_keeps_use_and_alter_session(server):
     with requests.Session() as s:
         url = server.url + "/query.json"

@@ -150,12 +150,6 @@ class SqlEngine:
 
     # ------------------------------------------------------------------ session statements
     def _use(self, stmt: st.Use) -> RowsResult:
-        name = self.session.schema_part(stmt.schema[0]) if len(stmt.schema) == 1 else ""
-        if name in (catalog.ISCHEMA, catalog.SYS):
-            # the metadata schemas have no workspace; table names under them are looked up
-            # by catalog.named_table
-            self.session.default_schema = (name, "")
-            return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
         name = self.session.use(stmt.schema)
         return RowsResult(["ok", "summary"], [[True, f"Default schema changed to [{name}]"]])
 

@@ -301,6 +301,14 @@ class SqlSession:
         return part.lower()
 
     def use(self, schema: tuple[str, ...]) -> str:
+        """`USE schema` (and a client's default schema): the session's default schema set, the
+        name Drill's answer shows returned; a schema that is not there is refused."""
+        metadata = self.schema_part(schema[0]) if schema else ""
+        if metadata in (ISCHEMA, SYS) and all(p == "" for p in schema[1:]):
+            # the metadata schemas have no workspace (kept as (name, ""), which a server's
+            # session gives back here); their tables are looked up by catalog.named_table
+            self.default_schema = (metadata, "")
+            return metadata
         full = self._schema(schema)
         self.default_schema = full
         if len(schema) == 1 and full[0] in self.file_plugins():
