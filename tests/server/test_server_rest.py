@@ -100,6 +100,30 @@ def test_decimal_keeps_its_scale_and_maps_keep_null_members(http, server):
     ]
 
 
+def test_a_parquet_map_is_its_pairs_and_a_null_list_is_empty(http, server):
+    # Drill 1.22's REST (2026-12-07, server.sh over the same file): a map<string, int64> is
+    # [{"key":"k","value":1}], a null map and a null list [] (a repeated value is never null);
+    # drillspark had sent {"k":1} and null
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = server.catalog.workspaces["tmp"]
+    table = pa.table(
+        {
+            "id": pa.array([1, 2], pa.int64()),
+            "mp": pa.array([[("k", 1)], None], pa.map_(pa.string(), pa.int64())),
+            "lst": pa.array([["a", "b"], None], pa.list_(pa.string())),
+        }
+    )
+    pq.write_table(table, f"{folder}/maps.parquet")
+    answer = http.query("SELECT mp, lst FROM dfs.tmp.`maps.parquet` ORDER BY id")
+    assert answer["metadata"] == ["DICT", "VARCHAR"], answer
+    assert answer["rows"] == [
+        {"mp": [{"key": "k", "value": 1}], "lst": ["a", "b"]},
+        {"mp": [], "lst": []},
+    ]
+
+
 def test_every_row_carries_every_column(http, shared):
     answer = http.query(
         "SELECT * FROM dfs.data.`drill-conformance/data/drill/complex_student.json` LIMIT 3"

@@ -133,12 +133,17 @@ def converter(data_type: Any) -> Converter:
             return {name: conv(v[i]) for i, (name, conv) in enumerate(fields)}
 
         return nullable(struct)
+    # a repeated value is never null in Drill: a null list or DICT is sent empty (Drill 1.22
+    # over a Parquet file's null list and map: `[]`); a DICT is its key/value pairs, as
+    # Drill's REST sends a Parquet map (`[{"key":"k","value":1}]`)
     if isinstance(data_type, T.ArrayType):
         elem = converter(data_type.elementType)
-        return nullable(lambda v: [elem(x) for x in v])
+        return lambda v: [] if v is None else [elem(x) for x in v]
     if isinstance(data_type, T.MapType):
-        val = converter(data_type.valueType)
-        return nullable(lambda v: {str(k): val(x) for k, x in v.items()})
+        key, val = converter(data_type.keyType), converter(data_type.valueType)
+        return lambda v: (
+            [] if v is None else [{"key": key(k), "value": val(x)} for k, x in v.items()]
+        )
     scalar = _SCALARS.get(type(data_type).__name__)
     if scalar is not None:
         return nullable(scalar)
