@@ -16,7 +16,7 @@ from drillspark.sql.aggregates import check_group_by, distinct_input
 from drillspark.sql.block import Block
 from drillspark.sql.expressions import ExprLowering, lower_expr
 from drillspark.sql.lower import Rel
-from drillspark.sql.order_by import order_name
+from drillspark.sql.order_by import order_name, with_aliases
 from drillspark.sql.plan_parts import Pair
 from drillspark.sql.select_list import Item, alias_swap
 from drillspark.sql.subqueries import SubqueryLowering, has_subquery
@@ -60,7 +60,7 @@ def lower_grouped(ctx: Block, rel: Rel, items: list[Item]) -> tuple[Rel, list[Pa
     ctx.computed = after
     order = node.args.get("order")
     ctx.grouped_order_exprs = {
-        idx: lower_expr(ctx, o.this)
+        idx: lower_expr(ctx, with_aliases(items, o.this))
         for idx, o in enumerate(order.expressions if order else [])
         if order_name(ctx, o.this, items) is None
     }

@@ -15,7 +15,7 @@ from drillspark.sql.block import Block
 from drillspark.sql.expressions import lower_expr
 from drillspark.sql.lower import Rel, column_parts, ordering
 from drillspark.sql.plan_parts import Pair
-from drillspark.sql.select_list import Item
+from drillspark.sql.select_list import Item, alias_swap
 
 DYNAMIC_STAR = "**"  # Calcite's name for a schema-free table's star column
 
@@ -38,6 +38,16 @@ def order_name(ctx: Block, target: exp.Expr, items: list[Item]) -> str | None:
     return None
 
 
+def with_aliases(items: list[Item], target: exp.Expr) -> exp.Expr:
+    """An ORDER BY expression with each select alias it reads in place of that alias's
+    expression (`ORDER BY x * -1` over `v AS x`: `v * -1`), as Drill reads it: the sort key is
+    computed beside the select list, where the alias is no column yet (read as a missing
+    column, every key had been NULL and the rows left in any order). A FLATTEN's alias is left
+    as it is: put in place it would flatten again."""
+    swap = alias_swap(items, lambda _col, aliased: aliased.find(exp.Flatten) is None)
+    return target.copy().transform(swap)
+
+
 def star_orderings(ctx: Block, items: list[Item], projections: list[Pair]) -> list[Ordering]:
     """ORDER BY of a select list with a star, over the project's input: a named item by
     its expression, anything else as written. An ordinal naming the star sorts by Drill's
@@ -52,7 +62,7 @@ def star_orderings(ctx: Block, items: list[Item], projections: list[Pair]) -> li
                 continue
         name = order_name(ctx, target, items)
         if name is None:
-            out.append(ordering(lower_expr(ctx, target), o))
+            out.append(ordering(lower_expr(ctx, with_aliases(items, target)), o))
             continue
         k = next(k for k, i in enumerate(items) if not i.star and i.name == name)
         out.append(ordering(projections[k][1], o))
@@ -73,7 +83,7 @@ def orderings(ctx: Block, items: list[Item], hidden: list[Pair]) -> list[Orderin
             if ctx.mode == "grouped":
                 expr = ctx.grouped_order_exprs[idx]
             else:
-                expr = lower_expr(ctx, o.this)
+                expr = lower_expr(ctx, with_aliases(items, o.this))
             hidden.append((name, expr))
         out.append(ordering(pp.column(name), o))
     return out
