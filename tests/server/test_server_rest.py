@@ -124,6 +124,19 @@ def test_a_parquet_map_is_its_pairs_and_a_null_list_is_empty(http, server):
     ]
 
 
+def test_an_aggregate_over_a_parquet_time_column(http):
+    # Drill 1.22 (2026-12-07): MIN / MAX of allTypsUniq's TIME column col4 are 10:59:58.119 and
+    # 23:45:35.120 (milliseconds of the day in REST), COUNT(DISTINCT col8) 22 of 22 rows. Under the
+    # server Spark's analysis had read the fallback conf on a request's thread (no active
+    # session there): "[UNSUPPORTED_TIME_TYPE] The data type TIME is not supported"
+    table = "dfs.data.`breadth/tf/window_functions/allTypsUniq.parquet`"
+    answer = http.query(f"SELECT min(col4) AS lo, max(col4) AS hi FROM {table}")
+    assert answer["metadata"] == ["TIME", "TIME"], answer
+    assert answer["rows"] == [{"lo": 39598119, "hi": 85535120}]
+    answer = http.query(f"SELECT count(DISTINCT col8) AS d, count(*) AS n FROM {table}")
+    assert answer["rows"] == [{"d": 22, "n": 22}], answer
+
+
 def test_every_row_carries_every_column(http, shared):
     answer = http.query(
         "SELECT * FROM dfs.data.`drill-conformance/data/drill/complex_student.json` LIMIT 3"
