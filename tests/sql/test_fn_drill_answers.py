@@ -633,3 +633,18 @@ def test_octet_and_bit_lengths_are_bigint(data_engine):
         "octet_length('h\u00e9llo'), bit_length('h\u00e9llo'), "
         "typeof(octet_length('h\u00e9llo')), typeof(bit_length('h\u00e9llo'))",
     ) == [6, 48, "BIGINT", "BIGINT"]
+
+
+def test_to_timestamp_reads_a_zone_offset_as_the_utc_instant(data_engine):
+    # Drill 1.22 (2026-12-07): Joda's Z reads 'Z' and '+0100', ZZ '+01:00', and the TIMESTAMP
+    # is the instant in UTC: 14:07:09.5, 13:07:09.5, 13:07:09 (Spark's Z had refused 'Z')
+    assert one(
+        data_engine,
+        "to_timestamp('2024-03-05T14:07:09.5Z', 'yyyy-MM-dd''T''HH:mm:ss.SZ'), "
+        "to_timestamp('2024-03-05T14:07:09.5+0100', 'yyyy-MM-dd''T''HH:mm:ss.SZ'), "
+        "to_timestamp('2024-03-05T14:07:09+01:00', 'yyyy-MM-dd''T''HH:mm:ssZZ')",
+    ) == [
+        dt.datetime(2024, 3, 5, 14, 7, 9, 500000),
+        dt.datetime(2024, 3, 5, 13, 7, 9, 500000),
+        dt.datetime(2024, 3, 5, 13, 7, 9),
+    ]

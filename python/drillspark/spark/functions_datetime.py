@@ -375,7 +375,10 @@ def joda_pattern(fmt: str, parsing: bool = False) -> str:
         if quoted:
             out.append(text)
             continue
-        out.append(text.replace("Y", "y"))
+        text = text.replace("Y", "y")
+        if parsing:  # Joda reads `Z` for a zero offset as `Z` / `ZZ` (Spark's `X` / `XXX`)
+            text = re.sub(r"Z+", lambda m: "XX" if len(m[0]) == 1 else "XXX", text)
+        out.append(text)
     return _short_numbers("".join(out)) if parsing else "".join(out)
 
 
@@ -502,7 +505,13 @@ def parse_datetime(text: Column, fmt: str) -> Column:
     """`text` read with the Spark pattern `fmt` as a TIMESTAMP (day names skipped, two-digit
     years as Drill reads them)."""
     text, fmt = _without_day_names(text, fmt)
-    ts = F.to_timestamp_ntz(text, F.lit(fmt))
+    if "X" in _unquoted(fmt):
+        # an offset in the text: the instant it names, in UTC, as Drill gives it
+        # ('14:07:09+0100' is 13:07:09); a wall-clock parse would drop the offset
+        instant = F.to_timestamp(text, fmt).cast("timestamp_ntz")
+        ts = F.convert_timezone(F.current_timezone(), F.lit("UTC"), instant)
+    else:
+        ts = F.to_timestamp_ntz(text, F.lit(fmt))
     return _two_digit_years(ts, fmt)
 
 
