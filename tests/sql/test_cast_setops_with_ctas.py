@@ -6,6 +6,7 @@ default options) while probing these features; the data is the breadth corpus'
 from __future__ import annotations
 
 import decimal
+import json
 
 import pytest
 
@@ -205,3 +206,31 @@ def test_or_replace_with_if_not_exists(data_engine):
     assert "cannot have both <OR REPLACE> and <IF NOT EXISTS>" in fails(
         data_engine, f"CREATE OR REPLACE VIEW IF NOT EXISTS dfs.tmp.`v18` AS SELECT id FROM {P}"
     )
+
+
+def test_a_json_ctas_writes_dates_and_times_as_drill_does(data_engine, tmp_path):
+    # Drill 1.22 (2026-12-07), store.format 'json': the file holds '2024-03-05 01:02:03.000',
+    # '2024-03-05 01:02:03.456', '10:11:12.000', '2024-03-05' (read back as VARCHAR); Spark's
+    # writer had put ISO's 'T' and no milliseconds
+    data_engine.execute("ALTER SESSION SET `store.format` = 'json'")
+    try:
+        data_engine.execute(
+            "CREATE TABLE dfs.tmp.`ctj` AS SELECT TIMESTAMP '2024-03-05 01:02:03' t0, "
+            "TIMESTAMP '2024-03-05 01:02:03.456' t, TIME '10:11:12' tm, DATE '2024-03-05' d "
+            "FROM (VALUES(1))"
+        )
+    finally:
+        data_engine.execute("ALTER SESSION RESET `store.format`")
+    records = [
+        json.loads(line)
+        for f in sorted((tmp_path / "ctj").glob("*.json"))
+        for line in f.read_text().splitlines()
+    ]
+    assert records == [
+        {
+            "t0": "2024-03-05 01:02:03.000",
+            "t": "2024-03-05 01:02:03.456",
+            "tm": "10:11:12.000",
+            "d": "2024-03-05",
+        }
+    ]

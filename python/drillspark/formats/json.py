@@ -47,8 +47,17 @@ class JsonFormat(FormatPlugin):
 
     @classmethod
     def write_spec(cls, df: DataFrame, store: StoreFormat) -> WriteSpec:
-        # Drill's store.json.writer.skip_null_fields (true): a NULL field is left out
-        return WriteSpec(df, "json", {"ignoreNullFields": "true"})
+        # Drill's store.json.writer.skip_null_fields (true): a NULL field is left out; dates
+        # and times as Drill's writer puts them (Drill 1.22: '2024-03-05 01:02:03.000',
+        # '10:11:12.000', '2024-03-05'; Spark's are ISO's 'T' and no milliseconds)
+        return WriteSpec(df, "json", {"ignoreNullFields": "true", **_DRILL_TIMES})
 
+
+_DRILL_TIMES = {
+    "timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS",
+    "timestampNTZFormat": "yyyy-MM-dd HH:mm:ss.SSS",
+    "timeFormat": "HH:mm:ss.SSS",
+    "dateFormat": "yyyy-MM-dd",
+}
 
 FORMAT = JsonFormat()
