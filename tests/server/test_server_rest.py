@@ -113,14 +113,16 @@ def test_a_parquet_map_is_its_pairs_and_a_null_list_is_empty(http, server):
             "id": pa.array([1, 2], pa.int64()),
             "mp": pa.array([[("k", 1)], None], pa.map_(pa.string(), pa.int64())),
             "lst": pa.array([["a", "b"], None], pa.list_(pa.string())),
+            "ll": pa.array([[[1, 2], [3]], []], pa.list_(pa.list_(pa.int64()))),
         }
     )
     pq.write_table(table, f"{folder}/maps.parquet")
-    answer = http.query("SELECT mp, lst FROM dfs.tmp.`maps.parquet` ORDER BY id")
-    assert answer["metadata"] == ["DICT", "VARCHAR"], answer
+    answer = http.query("SELECT mp, lst, ll FROM dfs.tmp.`maps.parquet` ORDER BY id")
+    # a list of lists is LIST in Drill's metadata
+    assert answer["metadata"] == ["DICT", "VARCHAR", "LIST"], answer
     assert answer["rows"] == [
-        {"mp": [{"key": "k", "value": 1}], "lst": ["a", "b"]},
-        {"mp": [], "lst": []},
+        {"mp": [{"key": "k", "value": 1}], "lst": ["a", "b"], "ll": [[1, 2], [3]]},
+        {"mp": [], "lst": [], "ll": []},
     ]
 
 

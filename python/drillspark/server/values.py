@@ -26,13 +26,15 @@ class Raw(str):
 
 def metadata_name(data_type: Any) -> str:
     """Drill's REST `metadata` entry for a Spark type: VARDECIMAL(p, s), MAP for structs,
-    the element type for an array (REST does not mark repetition)."""
+    the element type for an array (REST does not mark repetition), LIST for a list of lists."""
     from pyspark.sql import types as T
 
     from drillspark.spark.drill_types import drill_name_of
 
     if isinstance(data_type, T.ArrayType):
-        return metadata_name(data_type.elementType)
+        # a list of lists is Drill's repeated list, LIST (Drill 1.22's REST, Parquet and JSON)
+        inner = data_type.elementType
+        return "LIST" if isinstance(inner, T.ArrayType) else metadata_name(inner)
     if isinstance(data_type, T.DecimalType):
         return f"VARDECIMAL({data_type.precision}, {data_type.scale})"
     if isinstance(data_type, T.NullType):
