@@ -142,14 +142,21 @@ DFS_CATALOG_CLASS = "drillspark.catalog.DfsCatalog"
 
 def catalog_confs() -> dict[str, str]:
     """Catalogs the jar provides: Drill's `dfs`, so plain Spark SQL reads ``dfs.`path` ``;
-    and Spark's TIME type, which Spark 4.x keeps behind a flag (Drill's TIME is Spark's
-    TIME(3); the translator never changes a session's settings itself)."""
+    Spark's TIME type, which Spark 4.x keeps behind a flag (Drill's TIME is Spark's TIME(3));
+    and a Parquet nanosecond timestamp read as the BIGINT Drill 1.22 reads (Spark refuses
+    the file's every query without it). The translator never changes a session's settings
+    itself."""
     from drillspark.plugin_configs.bootstrap import FILE_PLUGIN
 
-    return {f"spark.sql.catalog.{FILE_PLUGIN}": DFS_CATALOG_CLASS, TIME_TYPE_CONF: "true"}
+    return {
+        f"spark.sql.catalog.{FILE_PLUGIN}": DFS_CATALOG_CLASS,
+        TIME_TYPE_CONF: "true",
+        NANOS_AS_LONG_CONF: "true",
+    }
 
 
 TIME_TYPE_CONF = "spark.sql.timeType.enabled"
+NANOS_AS_LONG_CONF = "spark.sql.legacy.parquet.nanosAsLong"
 
 # Extra JVM flags for the driver of sessions made here (benchmarks/startup_bench.py tries them).
 DRIVER_JAVA_OPTS_ENV = "DRILLSPARK_DRIVER_JAVA_OPTS"
