@@ -318,7 +318,8 @@ class Lowering:
             orderings = []
             for o in order.expressions:
                 target = o.this
-                if isinstance(target, exp.Literal) and not target.is_string and rel.columns:
+                literal = isinstance(target, exp.Literal) and not target.is_string
+                if literal and target.this.isdigit() and rel.columns:
                     k = int(target.this) - 1
                     if not 0 <= k < len(rel.columns):
                         raise self.fail(f"Ordinal out of range: ORDER BY {target.this}", target)

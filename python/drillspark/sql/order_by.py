@@ -24,6 +24,8 @@ def order_name(ctx: Block, target: exp.Expr, items: list[Item]) -> str | None:
     """The output column an ORDER BY item names: ordinal, select alias or select
     expression; None when it needs a hidden column."""
     if isinstance(target, exp.Literal) and not target.is_string:
+        if not target.this.isdigit():  # ORDER BY 1.5, 1e9: a constant, no ordinal
+            return None
         k = int(target.this) - 1
         if not 0 <= k < len(items) or items[k].star:
             raise ctx.fail(f"Ordinal out of range: ORDER BY {target.this}", target)
@@ -56,7 +58,7 @@ def star_orderings(ctx: Block, items: list[Item], projections: list[Pair]) -> li
     out: list[Ordering] = []
     for o in order.expressions if order is not None else []:
         target = o.this
-        if isinstance(target, exp.Literal) and not target.is_string:
+        if isinstance(target, exp.Literal) and not target.is_string and target.this.isdigit():
             k = int(target.this) - 1
             if 0 <= k < len(items) and items[k].star:
                 continue
