@@ -346,72 +346,6 @@ def _call(name: str) -> Builder:
     return lambda a, c: F.call_function(name, *_c(a))
 
 
-def _kvgen(a: list[Arg], ctx: Context) -> Column:
-    """KVGEN of a map whose members are maps of different members (`{"a": {"x": 1}}`, then
-    `{"b": {"x": 2, "y": "q"}}`): each member as the union of their members first, as Drill's
-    one map type of a column has them, so the pairs' values share a type (the extension's
-    drill_kvgen refuses members of different types)."""
-    col, t = a[0].col, ctx.type_of(a[0].col)
-    if isinstance(t, T.StructType):
-        members = [f.dataType for f in t.fields if not isinstance(f.dataType, T.NullType)]
-        differ = len({m.simpleString() for m in members}) > 1
-        if differ and all(isinstance(m, T.StructType) for m in members):
-            union: T.StructType | None = T.StructType([])
-            for m in members:
-                union = _struct_union(union, m)
-            if union is not None:
-                col = F.struct(
-                    *[
-                        (
-                            _reshaped(col.getField(f.name), f.dataType, union)
-                            if f.dataType != T.NullType()
-                            else col.getField(f.name)
-                        ).alias(f.name)
-                        for f in t.fields
-                    ]
-                )
-    return F.call_function("drill_kvgen", col)
-
-
-def _struct_union(x: T.StructType | None, y: T.DataType) -> T.StructType | None:
-    """The members of two maps together (a member of both: its two types' union when both are
-    maps, its one type when they agree), or None when a member's types differ otherwise."""
-    if x is None or not isinstance(y, T.StructType):
-        return None
-    fields = {f.name: f.dataType for f in x.fields}
-    for f in y.fields:
-        have = fields.get(f.name)
-        if have is None or have == f.dataType or isinstance(f.dataType, T.NullType):
-            fields.setdefault(f.name, f.dataType)
-        elif isinstance(have, T.NullType):
-            fields[f.name] = f.dataType
-        elif isinstance(have, T.StructType):
-            merged = _struct_union(have, f.dataType)
-            if merged is None:
-                return None
-            fields[f.name] = merged
-        else:
-            return None
-    return T.StructType([T.StructField(n, d, True) for n, d in fields.items()])
-
-
-def _reshaped(col: Column, t: T.DataType, target: T.DataType) -> Column:
-    """`col` of type `t` as `target`, the union of map types `_struct_union` made: members it
-    lacks NULL, a null map still NULL."""
-    if t == target or not isinstance(t, T.StructType) or not isinstance(target, T.StructType):
-        return col if t == target else col.cast(target)
-    have = {f.name: f.dataType for f in t.fields}
-    members = [
-        (
-            _reshaped(col.getField(f.name), have[f.name], f.dataType)
-            if f.name in have
-            else F.lit(None).cast(f.dataType)
-        ).alias(f.name)
-        for f in target.fields
-    ]
-    return F.when(col.isNull(), F.lit(None).cast(target)).otherwise(F.struct(*members))
-
-
 _BE_WIDTH = {
     "TINYINT": 1,
     "SMALLINT": 2,
@@ -989,7 +923,7 @@ def _build_catalog() -> FunctionCatalog:
     # nested data: Spark built-ins where they agree with Drill, the extension's drill_* otherwise
     scalar("repeated_count", _call("drill_repeated_count"), 1)
     scalar("repeated_contains", _call("drill_repeated_contains"), 2)
-    scalar("kvgen", _kvgen, 1, "mappify")
+    scalar("kvgen", _call("drill_kvgen"), 1, "mappify")
     scalar("flatten", _call("drill_flatten"), 1)
 
     # aggregates

@@ -15,7 +15,9 @@ import org.apache.spark.unsafe.types.{UTF8String, VariantVal}
  * `drill_kvgen(m)` (alias `drill_mappify`): Drill's KVGEN. A map (a Spark struct or map)
  * becomes an array of `{key, value}` structs in field order; null members are skipped; a
  * null map gives `[]`. All members must share one type (Drill's error names the field and
- * the type), except for a VARIANT, whose members stay VARIANTs. A VARCHAR member beside members
+ * the type), except for a VARIANT, whose members stay VARIANTs, and for members that are all maps
+ * of different members (`{"a": {"x": 1}}`, `{"b": {"x": 2, "y": "q"}}`): each value is read as
+ * their union, as Drill's one map type of the column has it. A VARCHAR member beside members
  * of another type is checked per row instead: the scan types a member null in every record
  * VARCHAR, and Drill skips its nulls (`{"a": 1, "b": null}` is `[{a, 1}]`); a value there fails
  * the row with Drill's error. `where` is the call as written.
@@ -33,7 +35,19 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
     case _ => Nil
   }
 
+  /** The union of the members' map types, when every member is a map and they differ. */
+  @transient private lazy val mapUnion: Option[StructType] = {
+    val members = typedFields.map(f => DrillKvgen.asNullable(f._1.dataType))
+    if (members.distinct.size < 2 || !members.forall(_.isInstanceOf[StructType])) None
+    else members.foldLeft(Option(new StructType()))((u, m) => u.flatMap(DrillKvgen.union(_, m.asInstanceOf[StructType])))
+  }
+
+  /** Per member, its value as the union's map (members it lacks null), when there is a union. */
+  @transient private lazy val reshapers: Seq[Any => Any] =
+    mapUnion.map(u => typedFields.map(f => DrillKvgen.reshaper(f._1.dataType, u))).getOrElse(Nil)
+
   @transient lazy val valueType: DataType = child.dataType match {
+    case _: StructType if mapUnion.isDefined => mapUnion.get
     case _: StructType =>
       // the first member that is not text, else the first: a text member may be all nulls
       val first = typedFields.find(!_._1.dataType.isInstanceOf[StringType]).orElse(typedFields.headOption)
@@ -54,6 +68,7 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
   private def valueDrillType: String = DrillTypeNames.minorType(valueType)
 
   override def checkInputDataTypes(): TypeCheckResult = child.dataType match {
+    case _: StructType if mapUnion.isDefined => TypeCheckSuccess
     case _: StructType =>
       val first = typedFields.find(f => DrillKvgen.asNullable(f._1.dataType) == valueType).map(_._1)
       typedFields.filterNot(f => nullOnly(f._2)).map(_._1).find(f => DrillKvgen.asNullable(f.dataType) != valueType) match {
@@ -76,10 +91,11 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
     child.dataType match {
       case _: StructType =>
         val row = v.asInstanceOf[InternalRow]
-        new GenericArrayData(typedFields.collect {
-          case (f, i) if !row.isNullAt(i) =>
+        new GenericArrayData(typedFields.zipWithIndex.collect {
+          case ((f, i), j) if !row.isNullAt(i) =>
             if (nullOnly(i)) throw DrillErrors.kvgenHeterogeneous(where, f.name, DrillTypeNames.minorType(f.dataType), valueDrillType)
-            entry(UTF8String.fromString(f.name), row.get(i, f.dataType))
+            val value = row.get(i, f.dataType)
+            entry(UTF8String.fromString(f.name), if (reshapers.isEmpty) value else reshapers(j)(value))
         }.toArray[Any])
       case m: MapType =>
         val map = v.asInstanceOf[MapData]
@@ -108,9 +124,11 @@ case class DrillKvgen(child: Expression, where: String) extends UnaryExpression 
              |  throw $errors.kvgenHeterogeneous($w, $name, "${DrillTypeNames.minorType(f.dataType)}", "$valueDrillType");
              |}""".stripMargin
         case ((f, ordinal), j) =>
+          val boxed = FlattenLists.box(f.dataType, CodeGenerator.getValue(c.value, f.dataType, ordinal.toString))
+          val value = if (reshapers.isEmpty) boxed
+            else s"((scala.Function1) ${ctx.addReferenceObj("reshape", reshapers(j), "scala.Function1")}).apply($boxed)"
           s"""if (!${c.value}.isNullAt($ordinal)) {
-             |  $buf[$k++] = new $rowClass(new Object[]{$keys[$j],
-             |    ${FlattenLists.box(f.dataType, CodeGenerator.getValue(c.value, f.dataType, ordinal.toString))}});
+             |  $buf[$k++] = new $rowClass(new Object[]{$keys[$j], $value});
              |}""".stripMargin
         }
         s"""Object[] $buf = new Object[${typedFields.size}];
@@ -179,6 +197,45 @@ object DrillKvgen {
     case a: ArrayType => ArrayType(asNullable(a.elementType), containsNull = true)
     case m: MapType => MapType(asNullable(m.keyType), asNullable(m.valueType), valueContainsNull = true)
     case other => other
+  }
+
+  /** Two maps' members together (a member of both: the union of its two map types, its one
+   * type when they agree), or None when a member's types differ otherwise. */
+  def union(x: StructType, y: StructType): Option[StructType] =
+    y.fields.foldLeft(Option(x.fields.toSeq.map(f => f.name -> f.dataType))) { (acc, f) =>
+      acc.flatMap { fields =>
+        val merged: Option[DataType] = (fields.find(_._1 == f.name).map(_._2), f.dataType) match {
+          case (None, t) => Some(t)
+          case (Some(have), t) if have == t || t == NullType => Some(have)
+          case (Some(NullType), t) => Some(t)
+          case (Some(have: StructType), t: StructType) => union(have, t)
+          case _ => None
+        }
+        merged.map { t =>
+          if (fields.exists(_._1 == f.name)) fields.map(p => if (p._1 == f.name) p._1 -> t else p)
+          else fields :+ (f.name -> t)
+        }
+      }
+    }.map(fields => StructType(fields.map { case (n, t) => StructField(n, t, nullable = true) }))
+
+  /** A value of type `from` as the union map type `to`: members it lacks null, a null stays
+   * null; rows are rebuilt by member name. */
+  def reshaper(from: DataType, to: DataType): Any => Any = (from, to) match {
+    case (NullType, _) => _ => null
+    case (f: StructType, t: StructType) =>
+      val members: Array[InternalRow => Any] = t.fields.map { tf =>
+        f.fieldNames.indexOf(tf.name) match {
+          case i if i >= 0 =>
+            val (dt, r) = (f.fields(i).dataType, reshaper(f.fields(i).dataType, tf.dataType))
+            (row: InternalRow) => if (row.isNullAt(i)) null else r(row.get(i, dt))
+          case _ => (_: InternalRow) => null
+        }
+      }
+      v => if (v == null) null else {
+        val row = v.asInstanceOf[InternalRow]
+        new GenericInternalRow(members.map(_(row)))
+      }
+    case _ => identity
   }
 
   /** Entries of a VARIANT object; a variant null gives none, a non-object is Drill's error. */
