@@ -399,6 +399,29 @@ def test_profiles_list_and_profile(http):
     assert status == 200 and data.decode().startswith("Failure attempting to cancel query")
 
 
+def test_profiles_running_and_completed_lists(http):
+    # Drill 1.22 (2026-12-07): /profiles/running.json and /profiles/completed.json are each
+    # one list of /profiles.json's, and max=N keeps the newest N finished queries (max=0
+    # none); both had been a 404 here, and max was ignored. A max that is no number: Drill
+    # answers 500 "Failed to get completed profiles"; here a 400 that names it.
+    first = http.query("SELECT 1 AS one FROM (VALUES(1))")
+    second = http.query("SELECT 2 AS two FROM (VALUES(1))")
+    running = http.get_json("/profiles/running.json")
+    assert list(running) == ["errors", "runningQueries", "maxFetchedQueries", "queriesPerPage"]
+    completed = http.get_json("/profiles/completed.json?max=2")
+    assert list(completed) == ["errors", "finishedQueries", "maxFetchedQueries", "queriesPerPage"]
+    ids = [e["queryId"] for e in completed["finishedQueries"]]
+    assert ids == [second["queryId"], first["queryId"]]
+    assert [e["queryId"] for e in http.get_json("/profiles.json?max=1")["finishedQueries"]] == [
+        second["queryId"]
+    ]
+    assert http.get_json("/profiles.json?max=0")["finishedQueries"] == []
+    status, _, data = http.get("/profiles.json?max=abc")
+    assert status == 400 and "max must be a whole number" in data.decode(), data
+    status, _, page = http.get("/profiles/completed")
+    assert status == 200 and b"<html" in page.lower()
+
+
 def test_storage_endpoints(http, server, tmp_path):
     plugins = http.get_json("/storage.json")
     # cp and dfs, and the plugins Drill 1.22 ships disabled, to be filled in and enabled

@@ -286,6 +286,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ("GET", r"/stats\.json", self._stats),
             ("GET", r"/cluster\.json", self._cluster),
             ("GET", r"/profiles\.json", self._profiles),
+            ("GET", r"/profiles/running\.json", lambda: self._profiles("runningQueries")),
+            ("GET", r"/profiles/completed\.json", lambda: self._profiles("finishedQueries")),
+            ("GET", r"/profiles/(?:running|completed)", lambda: self._page("profiles.html")),
             ("GET", r"/profiles/cancel/(?P<id>[^/]+)", self._cancel),
             ("GET", r"/profiles/(?P<id>[^/]+)\.json", self._profile),
             ("GET", r"/profiles/(?P<id>[^/]+)/progress\.json", self._progress),
@@ -767,21 +770,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _visible(self, q: Any) -> bool:
         return self._admin or q.user == self._user
 
-    def _profiles(self) -> None:
+    def _profiles(self, only: str | None = None) -> None:
+        """The running and finished queries (/profiles.json), or one list of them
+        (/profiles/running.json, /profiles/completed.json), as Drill's; `max` keeps the newest
+        so many finished ones."""
         base = self.app.base_url(self.headers.get("Host"))
         qm = self.app.queries
-        running = [qm.list_entry(q, base) for q in qm.running() if self._visible(q)]
-        finished = [qm.list_entry(q, base) for q in qm.finished() if self._visible(q)]
-        self._send_json(
-            200,
-            {
-                "errors": [],
-                "runningQueries": running,
-                "finishedQueries": finished,
-                "maxFetchedQueries": qm.keep,
-                "queriesPerPage": "10,25,50,100",
-            },
-        )
+        most = qm.keep
+        if "max" in self._query_args:
+            text = self._query_args["max"][-1]
+            if not text.strip().isdigit():
+                raise HttpError(400, f"max must be a whole number of queries, not {text!r}")
+            most = int(text)
+        lists = {
+            "runningQueries": [qm.list_entry(q, base) for q in qm.running() if self._visible(q)],
+            "finishedQueries": [qm.list_entry(q, base) for q in qm.finished() if self._visible(q)][
+                :most
+            ],
+        }
+        shown = {k: v for k, v in lists.items() if only in (None, k)}
+        answer = {"errors": [], **shown, "maxFetchedQueries": qm.keep}
+        self._send_json(200, {**answer, "queriesPerPage": "10,25,50,100"})
 
     def _found(self) -> Any:
         q = self.app.queries.get(self._match["id"])
