@@ -332,6 +332,28 @@ def test_not_a_number_and_infinities(data_engine):
     assert a == 0 and b != b and c == float("-inf") and d != d and e != e and f == float("inf")
 
 
+def test_result_types_of_division_rounding_and_positions(data_engine):
+    # Drill 1.22 (2026-12-07): INT / INT is an INT (7 / 2 = 3, -7 / 2 = -3), INT / BIGINT a
+    # BIGINT; ROUND and TRUNC of a FLOAT without a scale are FLOATs (with one DOUBLEs);
+    # STRPOS and POSITION are BIGINTs. Had been BIGINT, DOUBLE, DOUBLE, INT, INT.
+    assert one(
+        data_engine,
+        "sqltypeof(CAST(7 AS INT) / CAST(2 AS INT)), CAST(-7 AS INT) / 2, "
+        "sqltypeof(CAST(7 AS INT) / CAST(2 AS BIGINT)), sqltypeof(round(CAST(1.75 AS FLOAT))), "
+        "sqltypeof(trunc(CAST(1.75 AS FLOAT))), sqltypeof(trunc(CAST(1.75 AS FLOAT), 1)), "
+        "sqltypeof(strpos('abc', 'b')), sqltypeof(position('b' IN 'abc'))",
+    ) == ["INTEGER", -3, "BIGINT", "FLOAT", "FLOAT", "DOUBLE", "BIGINT", "BIGINT"]
+    # ROUND(FLOAT) -2.5 is -3.0, its +-Infinity Integer.MAX/MIN as a FLOAT, NaN 0.0; TRUNC of
+    # an infinity is NaN with a scale and without, of a FLOAT and of a DOUBLE
+    a, b, c, d, e, f = one(
+        data_engine,
+        "round(CAST(-2.5 AS FLOAT)), round(CAST('Infinity' AS FLOAT)), "
+        "round(CAST('NaN' AS FLOAT)), trunc(CAST('Infinity' AS FLOAT)), "
+        "trunc(CAST('-Infinity' AS DOUBLE)), trunc(CAST(-2.5 AS FLOAT))",
+    )
+    assert (a, b, c, e, f) == (-3.0, 2147483648.0, 0.0, e, -2.0) and d != d and e != e
+
+
 # ---------------------------------------------------------------------------------- strings
 
 

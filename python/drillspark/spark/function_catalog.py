@@ -101,6 +101,16 @@ class FunctionCatalog:
     functions: dict[str, DrillFunction] = field(default_factory=dict)
 
     def add(self, fn: DrillFunction, *aliases: str) -> None:
+        """Register `fn` under its names; a name has one owner (a second registration of it
+        is a mistake that would leave the first one dead: `replace` says it on purpose)."""
+        taken = [n for n in (fn.name, *aliases) if n.lower() in self.functions]
+        if taken:
+            raise ValueError(f"functions {taken} are registered already")
+        self.replace(fn, *aliases)
+
+    def replace(self, fn: DrillFunction, *aliases: str) -> None:
+        """Register `fn` in place of a function of its names (a layer over a core builder,
+        e.g. the date-time forms of add, which call the numeric one)."""
         for n in (fn.name, *aliases):
             self.functions[n.lower()] = fn
 

@@ -232,7 +232,10 @@ def _divide(a: list[Arg], ctx: Context) -> Column:
     x, y = a[0].col, a[1].col
     lt, rt = ctx.type_of(x), ctx.type_of(y)
     if isinstance(lt, INTEGRAL) and isinstance(rt, INTEGRAL):
-        return F.call_function("div", x, y)  # truncates toward zero, like Java
+        quotient = F.call_function("div", x, y)  # truncates toward zero, like Java
+        if not isinstance(lt, T.LongType) and not isinstance(rt, T.LongType):
+            return quotient.cast("int")  # Drill 1.22: INT / INT is an INT
+        return quotient
     if isinstance(lt, T.DayTimeIntervalType) and isinstance(rt, T.NumericType):
         return _divide_day_interval(x, y)
     if isinstance(lt, T.YearMonthIntervalType) and isinstance(rt, T.NumericType):
@@ -289,6 +292,14 @@ def _round(a: list[Arg], ctx: Context) -> Column:
         rounded = F.call_function("drill_round", x, F.lit(scale))
         if len(a) > 1:
             return rounded
+        if isinstance(t, T.FloatType):  # Drill 1.22: a FLOAT, +-Infinity as Integer.MAX/MIN
+            return (
+                F.when(F.isnan(x), F.lit(0.0))
+                .when(x == float("inf"), F.lit(2147483647.0))
+                .when(x == float("-inf"), F.lit(-2147483648.0))
+                .otherwise(rounded)
+                .cast("float")
+            )
         return (
             F.when(F.isnan(x), F.lit(0.0))
             .when(x == float("inf"), F.lit(9.223372036854776e18))
@@ -301,12 +312,6 @@ def _round(a: list[Arg], ctx: Context) -> Column:
 def _concat(a: list[Arg], ctx: Context) -> Column:
     # Drill's concat() skips null arguments (never returns null).
     return F.concat_ws("", *[x.col.cast("string") for x in a])
-
-
-def _substr(a: list[Arg], ctx: Context) -> Column:
-    if len(a) == 2:
-        return F.substring(a[0].col, a[1].col, F.lit(2**31 - 1))
-    return F.substring(a[0].col, a[1].col, a[2].col)
 
 
 def _trim(side: str) -> Builder:
@@ -542,18 +547,6 @@ def _no_integer_on_timestamp(t: T.DataType, fn: str, verb: str) -> None:
             f"{fn}(): cannot {verb} an integer {to} a TIMESTAMP; cast "
             "it to an interval (Drill's rule)"
         )
-
-
-def _to_timestamp(a: list[Arg], ctx: Context) -> Column:
-    if len(a) == 1:  # seconds since the epoch
-        return F.timestamp_seconds(a[0].col)
-    return F.to_timestamp(a[0].col, lit_str(a[1], "to_timestamp", 2))
-
-
-def _to_date(a: list[Arg], ctx: Context) -> Column:
-    if len(a) == 1:
-        return F.to_date(a[0].col)
-    return F.to_date(a[0].col, lit_str(a[1], "to_date", 2))
 
 
 def _to_char(a: list[Arg], ctx: Context) -> Column:
@@ -805,10 +798,7 @@ def _build_catalog() -> FunctionCatalog:
 
     # math
     scalar("abs", _abs, 1)
-    scalar("ceil", _unary(F.ceil), 1, "ceiling")
-    scalar("floor", _unary(F.floor), 1)
     scalar("round", _round, (1, 2))
-    scalar("trunc", lambda a, c: _truncate(a), (1, 2), "truncate")
     scalar("sqrt", _unary(F.sqrt), 1)
     scalar("cbrt", _unary(F.cbrt), 1)
     scalar("exp", _unary(F.exp), 1)
@@ -816,7 +806,6 @@ def _build_catalog() -> FunctionCatalog:
     scalar("ln", _unary(F.ln), 1)
     scalar("log10", _unary(F.log10), 1)
     scalar("pow", _binary(F.pow), 2, "power")
-    scalar("sign", _unary(F.signum), 1)
     scalar("pi", lambda a, c: F.lit(3.141592653589793), 0)
     scalar("e", lambda a, c: F.lit(2.718281828459045), 0)
     scalar("degrees", _unary(F.degrees), 1)
@@ -839,22 +828,26 @@ def _build_catalog() -> FunctionCatalog:
     # BIGINT in Drill 1.22 (Spark's are INT)
     scalar("octet_length", _unary(lambda x: F.octet_length(x).cast("long")), 1)
     scalar("bit_length", _unary(lambda x: F.bit_length(x).cast("long")), 1)
-    scalar("substr", _substr, (2, 3), "substring")
     scalar("btrim", _trim("both"), (1, 2), "trim")
     scalar("ltrim", _trim("leading"), (1, 2))
     scalar("rtrim", _trim("trailing"), (1, 2))
     # Drill: an empty needle is found nowhere (0); Spark's instr finds it at 1
+    # BIGINT in Drill 1.22 (Spark's are INT)
     scalar(
         "strpos",
-        lambda a, c: F.when((F.length(a[1].col) == 0) & a[0].col.isNotNull(), F.lit(0)).otherwise(
-            F.call_function("instr", a[0].col, a[1].col)
+        lambda a, c: (
+            F.when((F.length(a[1].col) == 0) & a[0].col.isNotNull(), F.lit(0))
+            .otherwise(F.call_function("instr", a[0].col, a[1].col))
+            .cast("long")
         ),
         2,
     )
     scalar(
         "position",
-        lambda a, c: F.when((F.length(a[0].col) == 0) & a[1].col.isNotNull(), F.lit(0)).otherwise(
-            F.call_function("locate", a[0].col, a[1].col)
+        lambda a, c: (
+            F.when((F.length(a[0].col) == 0) & a[1].col.isNotNull(), F.lit(0))
+            .otherwise(F.call_function("locate", a[0].col, a[1].col))
+            .cast("long")
         ),
         2,
     )
@@ -872,10 +865,7 @@ def _build_catalog() -> FunctionCatalog:
         lambda a, c: F.rpad(a[0].col, a[1].col, a[2].col if len(a) > 2 else F.lit(" ")),
         (2, 3),
     )
-    scalar("initcap", _unary(F.initcap), 1)
     scalar("reverse", _unary(F.reverse), 1)
-    scalar("left", lambda a, c: F.left(a[0].col, a[1].col), 2)
-    scalar("right", lambda a, c: F.right(a[0].col, a[1].col), 2)
     scalar("split", _split, 2)
     scalar("repeat", lambda a, c: F.repeat(a[0].col, a[1].col), 2, "repeatstr")
     scalar("ascii", _unary(F.ascii), 1)
@@ -885,11 +875,9 @@ def _build_catalog() -> FunctionCatalog:
     scalar("sha256", _unary(lambda x: F.sha2(x, 256)), 1)
 
     # date / time
-    scalar("now", lambda a, c: F.current_timestamp(), 0, "current_timestamp", "localtimestamp")
     scalar("current_date", lambda a, c: F.current_date(), 0)
     scalar("date_add", _date_add, 2)
-    scalar("date_sub", _date_sub, 2, "date_diff", "datediff")
-    scalar("date_trunc", lambda a, c: F.date_trunc(lit_str(a[0], "date_trunc", 1), a[1].col), 2)
+    scalar("date_sub", _date_sub, 2)
     scalar("date_part", _date_part, 2)
     for unit in EXTRACT_UNITS:
         scalar(f"extract{unit}", _extract(unit), 1)
@@ -907,10 +895,7 @@ def _build_catalog() -> FunctionCatalog:
     ):
         scalar(unit, _extract(unit), 1)
     scalar("dayofmonth", _extract("day"), 1)
-    scalar("to_timestamp", _to_timestamp, (1, 2))
-    scalar("to_date", _to_date, (1, 2))
     scalar("to_char", _to_char, 2)
-    scalar("unix_timestamp", lambda a, c: F.unix_timestamp(*_c(a)), (0, 2))
 
     # types and conversions
     scalar("typeof", _type_report("drill_typeof"), 1)
@@ -961,13 +946,6 @@ def _fold(a: list[Arg], op: Callable[[Column, Column], Column]) -> Column:
         pairs = [op(cols[i], cols[i + 1]) for i in range(0, len(cols) - 1, 2)]
         cols = pairs + ([cols[-1]] if len(cols) % 2 else [])
     return cols[0]
-
-
-def _truncate(a: list[Arg]) -> Column:
-    x = a[0].col
-    scale = lit_scale(a, "trunc")
-    factor = F.pow(F.lit(10.0), F.lit(scale))
-    return F.when(x >= 0, F.floor(x * factor) / factor).otherwise(F.ceil(x * factor) / factor)
 
 
 def _split(a: list[Arg], ctx: Context) -> Column:

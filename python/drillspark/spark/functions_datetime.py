@@ -663,14 +663,19 @@ def register(cat: FunctionCatalog) -> None:
         lo, hi = (n, n) if isinstance(n, int) else n
         cat.add(DrillFunction(name, "scalar", build, lo, hi), *aliases)
 
+    def layer(name: str, build: Callable[[list[Arg], Context], Column], *aliases: str) -> None:
+        """`name` in place of the core catalog's, whose builder `build` calls."""
+        core = cat.functions[name]
+        cat.replace(DrillFunction(name, "scalar", build, core.min_args, core.max_args), *aliases)
+
     # date-time operands first, numbers by the core operators (integer wrap, DECIMAL types)
     core = {n: cat.functions[n].build for n in ("add", "subtract")}
-    scalar("add", lambda a, c: _add(a, c, core["add"]), 2)
-    scalar("subtract", lambda a, c: _subtract(a, c, core["subtract"]), 2)
+    layer("add", lambda a, c: _add(a, c, core["add"]))
+    layer("subtract", lambda a, c: _subtract(a, c, core["subtract"]))
     core_add, core_sub = cat.functions["date_add"], cat.functions["date_sub"]
-    scalar("date_add", _date_add_fn(core_add.build, 1), 2, "adddate")
-    scalar("date_sub", _date_add_fn(core_sub.build, -1), 2, "subdate", "date_diff", "datediff")
-    scalar("to_char", _to_char(cat.functions["to_char"].build), 2)
+    layer("date_add", _date_add_fn(core_add.build, 1), "adddate")
+    layer("date_sub", _date_add_fn(core_sub.build, -1), "subdate", "date_diff", "datediff")
+    layer("to_char", _to_char(cat.functions["to_char"].build))
     scalar("timestampadd", _timestampadd, 3)
     scalar("timestampdiff", _timestampdiff, 3)
     scalar("date_trunc", _date_trunc, 2)

@@ -156,9 +156,11 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
     factor = F.pow(F.lit(10.0), F.lit(scale))
     scaled = x * factor
     cut = F.when(x >= 0, F.floor(scaled)).otherwise(F.ceil(scaled)) / factor
-    # NaN stays NaN; an infinity is NaN with a scale (Drill 1.22), itself without
-    past = F.when(F.isnan(x) | (len(a) < 2), x).when(F.abs(x) == float("inf"), float("nan"))
-    return F.when(F.abs(scaled) < _WHOLE, cut).otherwise(past.otherwise(x))
+    # NaN stays NaN, an infinity is NaN (Drill 1.22, with a scale and without)
+    past = F.when(F.isnan(x), x).when(F.abs(x) == float("inf"), float("nan"))
+    out = F.when(F.abs(scaled) < _WHOLE, cut).otherwise(past.otherwise(x))
+    # a FLOAT stays a FLOAT without a scale (Drill 1.22), a DOUBLE with one
+    return out.cast("float") if isinstance(t, T.FloatType) and len(a) < 2 else out
 
 
 def _byte_substr(a: list[Arg], ctx: Context) -> Column:
