@@ -455,3 +455,42 @@ def test_a_tools_metadata_calls_as_drill(jdbc, native_url):
             assert {"dfs.default", "dfs.root", "dfs.tmp"} <= set(names), names
             continue
         assert ours[key] == value, key
+
+
+def test_connection_get_schema_is_the_sessions_default_schema(jdbc, native_url):
+    # Drill 1.22 (2026-12-07): Connection.getSchema() (the driver asks GET_SERVER_META) is the
+    # connection's default schema: dfs.tmp from the URL's schema=, dfs.data after USE; it
+    # had been null here whatever the session's schema
+    step = "tool:information_schema:CATALOGS"
+    assert jdbc.run(native_url + ";schema=dfs.tmp", step)[step]["schema"] == "dfs.tmp"
+    got = jdbc.run(native_url, "query:USE dfs.data", step)
+    assert got[step]["schema"] == "dfs.data"
+
+
+def test_metadata_patterns_match_names_as_drill(jdbc, native_url):
+    # Drill 1.22 (2026-12-07), getTables/getColumns over a view dfs.tmp.vcase(a, b): a schema
+    # pattern in any case (DFS.TMP), but table and column patterns case-sensitively (VCASE:
+    # none, B%: none), and an escape before another character is "Invalid escape sequence";
+    # all had matched in any case here, and the escape had been taken
+    steps = [
+        "query:CREATE OR REPLACE VIEW dfs.tmp.vcase AS SELECT 1 AS a, 'x' AS b FROM (VALUES(1))",
+        "tables::DFS.TMP:vcase",
+        "tables::dfs.tmp:VCASE",
+        "columns::dfs.tmp:vcase:",
+        "columns::dfs.tmp:VCASE:",
+        "columns::dfs.tmp:vcase:B%",
+        "columns::dfs.tmp:vcase:b%",
+        "tables::dfs\\.tmp:vcase",
+        "query:DROP VIEW dfs.tmp.vcase",
+    ]
+    got = jdbc.run(native_url, *steps)
+    counts = {s: len(got[s].get("rows", [])) for s in steps[1:7]}
+    assert counts == {
+        "tables::DFS.TMP:vcase": 1,
+        "tables::dfs.tmp:VCASE": 0,
+        "columns::dfs.tmp:vcase:": 2,
+        "columns::dfs.tmp:VCASE:": 0,
+        "columns::dfs.tmp:vcase:B%": 0,
+        "columns::dfs.tmp:vcase:b%": 1,
+    }, got
+    assert "Invalid escape sequence 'dfs\\.tmp', 3" in got["tables::dfs\\.tmp:vcase"]["error"]

@@ -6,6 +6,7 @@ patterns; no profile is kept for them, as Drill keeps none."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -20,21 +21,25 @@ if TYPE_CHECKING:
     from drillspark.server.native.connection import Connection
 
 
-def like(f: m.LikeFilter | None) -> Callable[[str | None], bool]:
-    """SQL LIKE with the filter's escape character (`%`, `_`); no filter matches all."""
+def like(f: m.LikeFilter | None, fold: bool = False) -> Callable[[str | None], bool]:
+    """SQL LIKE with the filter's escape character (`%`, `_`); no filter matches all. As
+    Drill 1.22 matches them: case-sensitively, but schema names (`fold`) in any case; the
+    escape character only before `%`, `_` or itself ("Invalid escape sequence")."""
     if f is None or f.pattern is None:
         return lambda _: True
     escape = f.escape or ""
     out, i, pattern = [], 0, f.pattern
     while i < len(pattern):
         c = pattern[i]
-        if escape and c == escape and i + 1 < len(pattern):
+        if escape and c == escape:
+            if i + 1 >= len(pattern) or pattern[i + 1] not in ("%", "_", escape):
+                raise ValueError(f"Invalid escape sequence '{pattern}', {i}")
             out.append(re.escape(pattern[i + 1]))
             i += 2
             continue
         out.append(".*" if c == "%" else "." if c == "_" else re.escape(c))
         i += 1
-    regex = re.compile("".join(out), re.DOTALL | re.IGNORECASE)  # as Drill matches them
+    regex = re.compile("".join(out), re.DOTALL | (re.IGNORECASE if fold else 0))
     return lambda value: value is not None and regex.fullmatch(value) is not None
 
 
@@ -70,7 +75,10 @@ def catalogs(conn: Connection, body: bytes) -> Message:
         rows = _rows(conn, "SELECT * FROM INFORMATION_SCHEMA.CATALOGS")
     except Exception as e:  # noqa: BLE001 (the client gets the failure)
         return _failed(resp, e)
-    keep = like(req.catalog_name_filter)
+    try:
+        keep = like(req.catalog_name_filter)
+    except ValueError as e:
+        return _failed(resp, e)
     resp.catalogs = [
         m.CatalogMetadata(catalog_name=r[0], description=r[1], connect=r[2])
         for r in rows
@@ -86,7 +94,10 @@ def schemas(conn: Connection, body: bytes) -> Message:
         rows = _rows(conn, "SELECT * FROM INFORMATION_SCHEMA.SCHEMATA")
     except Exception as e:  # noqa: BLE001
         return _failed(resp, e)
-    cat, sch = like(req.catalog_name_filter), like(req.schema_name_filter)
+    try:
+        cat, sch = like(req.catalog_name_filter), like(req.schema_name_filter, fold=True)
+    except ValueError as e:
+        return _failed(resp, e)
     resp.schemas = [
         m.SchemaMetadata(catalog_name=r[0], schema_name=r[1], owner=r[2], type=r[3], mutable=r[4])
         for r in sorted(rows, key=lambda r: (r[0], r[1]))
@@ -106,11 +117,14 @@ def tables(conn: Connection, body: bytes) -> Message:
         )
     except Exception as e:  # noqa: BLE001
         return _failed(resp, e)
-    cat, sch, tab = (
-        like(req.catalog_name_filter),
-        like(req.schema_name_filter),
-        like(req.table_name_filter),
-    )
+    try:
+        cat, sch, tab = (
+            like(req.catalog_name_filter),
+            like(req.schema_name_filter, fold=True),
+            like(req.table_name_filter),
+        )
+    except ValueError as e:
+        return _failed(resp, e)
     types = set(req.table_type_filter)
     resp.tables = [
         m.TableMetadata(catalog_name=r[0], schema_name=r[1], table_name=r[2], type=r[3])
@@ -148,12 +162,15 @@ def columns(conn: Connection, body: bytes) -> Message:
         rows = _rows(conn, f"SELECT {names}, IS_NULLABLE FROM INFORMATION_SCHEMA.`COLUMNS`")
     except Exception as e:  # noqa: BLE001
         return _failed(resp, e)
-    cat, sch, tab, col = (
-        like(req.catalog_name_filter),
-        like(req.schema_name_filter),
-        like(req.table_name_filter),
-        like(req.column_name_filter),
-    )
+    try:
+        cat, sch, tab, col = (
+            like(req.catalog_name_filter),
+            like(req.schema_name_filter, fold=True),
+            like(req.table_name_filter),
+            like(req.column_name_filter),
+        )
+    except ValueError as e:
+        return _failed(resp, e)
     out = []
     for r in sorted(rows, key=lambda r: (r[0], r[1], r[2], r[4] or 0)):
         if not (cat(r[0]) and sch(r[1]) and tab(r[2]) and col(r[3])):
@@ -165,7 +182,11 @@ def columns(conn: Connection, body: bytes) -> Message:
 
 
 def server_meta(conn: Connection, body: bytes) -> Message:
-    return m.GetServerMetaResp(status=m.RequestStatus.OK, server_meta=SERVER_META)
+    """SERVER_META with the connection's default schema (JDBC's Connection.getSchema())."""
+    session = conn.session
+    schema = (session.default_schema if session is not None else None) or ()
+    meta = dataclasses.replace(SERVER_META, current_schema=".".join(schema))
+    return m.GetServerMetaResp(status=m.RequestStatus.OK, server_meta=meta)
 
 
 HANDLERS: dict[int, tuple[int, Callable[[Connection, bytes], Message]]] = {
