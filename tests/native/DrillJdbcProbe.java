@@ -6,6 +6,7 @@
 //   strings:SQL          the same, each value as getString
 //   maxrows:N:SQL        Statement.setMaxRows(N), then query
 //   prepare:SQL          Connection.prepareStatement(SQL): its metadata, then executeQuery
+//   preparedmeta:SQL     its metadata only: label:type:class:display size:precision per column
 //   count:SQL            execute it, read every row (getObject of each column): the row count,
 //                        the milliseconds to the first row and to the end
 //   cancel:SQL           execute it, read one row, Statement.cancel(), read on (an error or the end)
@@ -124,6 +125,17 @@ public class DrillJdbcProbe {
           try (ResultSet rs = s.executeQuery()) {
             return head + ",\"prepared\":" + cols + "," + table(rs, false) + "}";
           }
+        }
+      }
+      case "preparedmeta": {
+        try (PreparedStatement s = conn.prepareStatement(rest)) {
+          ResultSetMetaData m = s.getMetaData();
+          StringBuilder cols = new StringBuilder("[");
+          for (int c = 1; m != null && c <= m.getColumnCount(); c++) {
+            cols.append(c > 1 ? "," : "").append(q(m.getColumnLabel(c) + ":" + m.getColumnTypeName(c)
+                + ":" + m.getColumnClassName(c) + ":" + m.getColumnDisplaySize(c) + ":" + m.getPrecision(c)));
+          }
+          return head + ",\"prepared\":" + cols.append("]") + "}";
         }
       }
       case "count": {

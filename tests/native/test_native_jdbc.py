@@ -494,3 +494,21 @@ def test_metadata_patterns_match_names_as_drill(jdbc, native_url):
         "columns::dfs.tmp:vcase:b%": 1,
     }, got
     assert "Invalid escape sequence 'dfs\\.tmp', 3" in got["tables::dfs\\.tmp:vcase"]["error"]
+
+
+def test_prepared_metadata_names_drills_classes(jdbc, native_url):
+    # Drill 1.22 (2026-12-07), a prepared statement's metadata before it runs: an interval's
+    # class org.joda.time.Period (display 22 / 9), a VARBINARY's [B (display and precision
+    # 0), an array's its element's class; they had been java.lang.Object and byte[] (65535)
+    sql = (
+        "SELECT INTERVAL '1' DAY AS ids, INTERVAL '14' MONTH AS iym, "
+        "CAST('ab' AS VARBINARY) AS vb, arr, sa FROM dfs.tmp.`complex.json`"
+    )
+    got = jdbc.run(native_url, f"preparedmeta:{sql}")[f"preparedmeta:{sql}"]
+    assert got["prepared"] == [
+        "ids:INTERVAL DAY TO SECOND:org.joda.time.Period:22:0",
+        "iym:INTERVAL YEAR TO MONTH:org.joda.time.Period:9:0",
+        "vb:BINARY VARYING:[B:0:0",
+        "arr:ARRAY:java.lang.Long:0:0",
+        "sa:ARRAY:java.lang.String:0:0",
+    ], got

@@ -327,12 +327,12 @@ _RESULT_TYPES: dict[int, tuple[str, int, int, bool, str]] = {
     MinorType.FLOAT4: ("FLOAT", 0, 14, True, "java.lang.Float"),
     MinorType.FLOAT8: ("DOUBLE", 0, 24, True, "java.lang.Double"),
     MinorType.VARCHAR: ("CHARACTER VARYING", 65535, 65535, False, "java.lang.String"),
-    MinorType.VARBINARY: ("BINARY VARYING", 65535, 65535, False, "byte[]"),
+    MinorType.VARBINARY: ("BINARY VARYING", 0, 0, False, "[B"),
     MinorType.DATE: ("DATE", 0, 10, False, "java.sql.Date"),
     MinorType.TIME: ("TIME", 0, 8, False, "java.sql.Time"),
     MinorType.TIMESTAMP: ("TIMESTAMP", 0, 19, False, "java.sql.Timestamp"),
-    MinorType.INTERVALDAY: ("INTERVAL DAY TO SECOND", 0, 0, False, "java.lang.Object"),
-    MinorType.INTERVALYEAR: ("INTERVAL YEAR TO MONTH", 0, 0, False, "java.lang.Object"),
+    MinorType.INTERVALDAY: ("INTERVAL DAY TO SECOND", 0, 22, False, "org.joda.time.Period"),
+    MinorType.INTERVALYEAR: ("INTERVAL YEAR TO MONTH", 0, 9, False, "org.joda.time.Period"),
     MinorType.MAP: ("STRUCT", 0, 0, False, "java.lang.Object"),
 }
 
@@ -340,7 +340,10 @@ _RESULT_TYPES: dict[int, tuple[str, int, int, bool, str]] = {
 def result_column(column: vectors.Column) -> m.ResultColumnMetadata:
     """A prepared statement's column, described as Drill describes it."""
     if column.mode == m.DataMode.REPEATED:
-        name, precision, display, signed, java = ("ARRAY", 0, 0, False, "java.lang.Object")
+        # Drill names the element's class (an array of BIGINT: java.lang.Long)
+        element = _RESULT_TYPES.get(column.minor)
+        java = element[4] if element and column.minor != MinorType.MAP else "java.lang.Object"
+        name, precision, display, signed = ("ARRAY", 0, 0, False)
     elif column.minor == MinorType.VARDECIMAL:
         p = column.precision or 38
         name, precision, display, signed, java = ("DECIMAL", p, p + 2, True, "java.math.BigDecimal")
