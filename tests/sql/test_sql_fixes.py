@@ -195,3 +195,15 @@ def test_render_is_unchanged_by_streaming(engine):
     assert render(result, "json") == '{"x": "a", "s": "az"}\n{"x": "b", "s": "bz"}'
     assert render(result, "csv") == "x,s\na,az\nb,bz"
     assert render(result, "table").splitlines()[-1] == "2 rows selected"
+
+
+def test_a_column_a_listed_subquery_lacks_is_refused(engine):
+    # Drill 1.22 (2026-12-07): "Column 'nosuch' not found in any table" for a name a
+    # subquery's select list does not give (it had been a NULL column here); a subquery
+    # with `*` over a schema-free file still gives NULL for a name its rows lack
+    with pytest.raises(SqlError, match=r"Column 'nosuch' not found in any table"):
+        engine.execute("SELECT nosuch FROM (SELECT 1 AS a FROM (VALUES(1)))")
+    with pytest.raises(SqlError, match=r"Column 'nosuch' not found in table 't'"):
+        engine.execute(f"SELECT t.nosuch FROM (SELECT integer FROM {JSON}) t")
+    assert q(engine, f"SELECT T.INTEGER FROM (SELECT integer FROM {JSON}) t LIMIT 1")[1] == [[2010]]
+    assert q(engine, f"SELECT nosuch FROM (SELECT * FROM {JSON}) LIMIT 1")[1] == [[None]]

@@ -93,3 +93,16 @@ def test_server_tables_are_empty_without_a_server(eng):
 def test_an_unknown_sys_table_is_named(eng):
     with pytest.raises(Exception, match="Object 'nosuch' not found within 'sys'"):
         eng.execute("SELECT * FROM sys.nosuch")
+
+
+def test_a_column_a_metadata_table_lacks_is_refused_at_its_place(eng):
+    # Drill 1.22 (2026-12-07): "VALIDATION ERROR: From line 1, column 8 to line 1, column 14:
+    # Column 'num_val' not found in any table" (sys.options has no num_val, as
+    # INFORMATION_SCHEMA.`TABLES` no nosuch); both had answered NULL columns here
+    with pytest.raises(Exception, match=r"Column 'num_val' not found in any table.*column 8"):
+        eng.execute("SELECT num_val FROM sys.options")
+    with pytest.raises(Exception, match=r"Column 'nosuch' not found in table 't'"):
+        eng.execute("SELECT t.nosuch FROM INFORMATION_SCHEMA.`TABLES` t")
+    # their own columns, in any case, still answer
+    cols, rows = q(eng, "SELECT NAME, t.Kind FROM sys.options t WHERE name = 'store.format'")
+    assert rows == [["store.format", "VARCHAR"]]

@@ -771,7 +771,8 @@ def metadata_scan(low: Lowering, ref: SchemaRef, name: str, node: exp.Expr) -> R
         raise low.unsupported(f"the system table sys.{key}", node)
     low.builder.storage.setdefault(ref.plugin, engine_config(low.session, ref.plugin))
     op = Scan(storage_engine=ref.plugin, selection={"table": key})
-    return Rel(low.builder.add(op, node), [c for c, _, _ in tables[key]])
+    # its columns are fixed: another name is Drill's "Column 'x' not found in any table"
+    return Rel(low.builder.add(op, node), [c for c, _, _ in tables[key]], strict=True)
 
 
 def engine_config(session: SqlSession, plugin: str) -> dict:

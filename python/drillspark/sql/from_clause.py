@@ -68,6 +68,10 @@ def _source(ctx: Block, node: exp.Expr) -> Source:
             alias = node.name if not isinstance(node.this, exp.Anonymous) else ""
     elif isinstance(node, exp.Subquery):
         rel = low.lower_query(node.this)
+        if rel.columns is not None and _listed(node.this):
+            # its select list names its columns: another name is an error, as in Drill 1.22
+            # (`SELECT nosuch FROM (SELECT n_name FROM ...)`: "Column 'nosuch' not found")
+            rel = replace(rel, strict=True)
     elif isinstance(node, exp.Values):
         # its columns are known: another name is an error, as in Drill 1.22 (`SELECT
         # nosuch FROM (VALUES(1))`: "Column 'nosuch' not found in any table")
@@ -285,3 +289,11 @@ def _join_condition(
             lower_into(ctx, computed[1], conj.this),
         )
     return None
+
+
+def _listed(query: exp.Expr) -> bool:
+    """A SELECT whose select list has no `*` (its columns are those it names)."""
+    return isinstance(query, exp.Select) and not any(
+        isinstance(e, exp.Star) or isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
+        for e in query.expressions
+    )
