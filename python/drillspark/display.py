@@ -38,9 +38,22 @@ def plain(value: object) -> object:
     return value
 
 
-def _json_default(value: object) -> object:
+def json_text(value: object, compact: bool = False) -> str:
+    """`value` as JSON: a DECIMAL as the number it is, every digit and its scale (`1.50`; a
+    float would keep 16 digits of 12345678901234567.25), NaN/Infinity spelled as in Drill's
+    JSON, other values as `_json_default` writes them; `compact` without spaces."""
+    comma, colon = (",", ":") if compact else (", ", ": ")
     if isinstance(value, decimal.Decimal):
-        return float(value) if value != value.to_integral_value() else int(value)
+        return str(value) if value.is_finite() else json.dumps(str(value))
+    if isinstance(value, dict):
+        members = (f"{json.dumps(str(k))}{colon}{json_text(v, compact)}" for k, v in value.items())
+        return "{" + comma.join(members) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + comma.join(json_text(v, compact) for v in value) + "]"
+    return json.dumps(value, default=_json_default, allow_nan=True)
+
+
+def _json_default(value: object) -> object:
     if isinstance(value, _dt.datetime | _dt.date | _dt.time):
         return value.isoformat(sep=" ") if isinstance(value, _dt.datetime) else value.isoformat()
     if isinstance(value, bytes | bytearray):
@@ -66,7 +79,7 @@ def text(value: object) -> str:
     if isinstance(value, float):
         return _float_text(value)
     if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"), default=_json_default, allow_nan=True)
+        return json_text(value, compact=True)
     if isinstance(value, _dt.datetime):
         return value.isoformat(sep=" ")
     if isinstance(value, bytes | bytearray):
@@ -127,7 +140,7 @@ def json_lines(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     lines = []
     for row in rows:
         obj = {c: drill_value(v) for c, v in zip(columns, row, strict=True)}
-        lines.append(json.dumps(obj, default=_json_default, allow_nan=True))
+        lines.append(json_text(obj))
     return "\n".join(lines)
 
 

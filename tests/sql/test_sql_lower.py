@@ -191,7 +191,7 @@ def test_literals(session):
         "project",
     )
     assert [p["expr"] for p in project["projections"]] == [
-        e("cast(12.3 as VARDECIMAL(3, 1))"),
+        e("cast('12.3' as VARDECIMAL(3, 1))"),
         e("'it\\'s'"),
         e("cast('2018-01-22' as DATE)"),
         e("cast(null as INT)"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import decimal
 import itertools
 import json
 import os
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from drillspark.cli.sql import add_log_options
+from drillspark.display import json_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -86,8 +88,8 @@ def _jsonable(v: Any) -> Any:
         return [_jsonable(x) for x in v]
     if isinstance(v, bytes | bytearray):
         return v.hex()
-    if isinstance(v, float | int | str | bool) or v is None:
-        return v
+    if isinstance(v, float | int | str | bool | decimal.Decimal) or v is None:
+        return v  # a DECIMAL is written as its number (display.json_text)
     return str(v)
 
 
@@ -222,7 +224,7 @@ def _write(result: Any, fmt: str, out: Any, output_begins: Callable[[], None]) -
     rows = itertools.chain([first] if first is not None else [], computed)
     if fmt == "json":
         for r in rows:
-            out.write(json.dumps(r) + "\n")
+            out.write(json_text(r) + "\n")
         return
     writer = csv.writer(out)
     writer.writerow(result.df.columns)

@@ -222,11 +222,13 @@ class ExprLowering:
         if "e" in text.lower():
             return dx.number(text)
         if "." in text:
-            # SQL's 12.3 is DECIMAL(3, 1) in Drill (JSON's 12.3 is DOUBLE).
-            digits = text.replace(".", "").lstrip("-").lstrip("0") or "0"
+            # SQL's 12.3 is DECIMAL(3, 1) in Drill (JSON's 12.3 is DOUBLE), its precision every
+            # digit written (0.5 is DECIMAL(2, 1), .5 DECIMAL(1, 1)); cast from its text, as a
+            # number of the plan is a DOUBLE, which keeps 16 digits of 12345678901234567.25
+            digits = node.this.replace(".", "").lstrip("-")
             scale = len(text.split(".")[1])
             precision = max(len(digits), scale, 1)
-            return dx.cast(dx.number(text), "VARDECIMAL", (precision, scale))
+            return dx.cast(dx.string(text), "VARDECIMAL", (precision, scale))
         return dx.number(text)
 
     def _Boolean(self, node: exp.Boolean) -> Expr:

@@ -717,10 +717,10 @@ def _column_type(cells: list[exp.Expr]) -> tuple[str, tuple[int, ...]] | None:
         return "FLOAT8", ()
     if any("." in t for t in texts):
         # Calcite's least restrictive type: an integer counts as DECIMAL(10, 0) (INT) or
-        # DECIMAL(19, 0) (BIGINT), a decimal literal by its own digits.
+        # DECIMAL(19, 0) (BIGINT), a decimal literal by every digit written (0.5: (2, 1)).
         scale = max(len(t.split(".")[1]) if "." in t else 0 for t in texts)
         whole = max(
-            len(t.lstrip("-").split(".")[0].lstrip("0")) if "." in t else 10 if _fits_int(t) else 19
+            len(t.lstrip("-").split(".")[0]) if "." in t else 10 if _fits_int(t) else 19
             for t in texts
         )
         return "VARDECIMAL", (min(max(whole + scale, 1), 38), scale)
