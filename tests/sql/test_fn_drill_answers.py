@@ -670,3 +670,103 @@ def test_to_timestamp_reads_a_zone_offset_as_the_utc_instant(data_engine):
         dt.datetime(2024, 3, 5, 13, 7, 9, 500000),
         dt.datetime(2024, 3, 5, 13, 7, 9),
     ]
+
+
+def test_times_fractions_and_zero_divisors_as_drill(data_engine):
+    # Drill 1.22 (2026-12-07): a TIME cast to TIMESTAMP is on 1970-01-01 (it had been on the
+    # day the query ran); a fractional length or position is rounded half up (SUBSTRING FROM
+    # 1.5 FOR 2 'bc', SUBSTR(.., 2, 3.7) 'bcde', LEFT(.., 2.5) 'abc'; they had been cut
+    # down); BYTE_SUBSTR from 0 is no bytes
+    assert one(
+        data_engine,
+        "CAST(CAST(TIME '13:14:15' AS TIMESTAMP) AS VARCHAR), "
+        "SUBSTRING('abcdef' FROM 1.5 FOR 2), SUBSTR('abcdef', 2, 3.7), LEFT('abcdef', 2.5), "
+        "RIGHT('abcdef', 2.5), BYTE_SUBSTR('abc', 0, 2), BYTE_SUBSTR('abc', 1, 2)",
+    ) == ["1970-01-01 13:14:15.000", "bc", "bcde", "abc", "def", b"", b"ab"]
+    # Drill fails these rows where drillspark had answered: NaN as a DECIMAL (NULL), a
+    # DECIMAL's MOD by 0 (the dividend), a DOUBLE other than 0 or 1 as a BOOLEAN (true)
+    fails(
+        data_engine,
+        f"SELECT CAST(CAST('NaN' AS DOUBLE) AS DECIMAL(5,2)) FROM {V}",
+        "Character N is neither a decimal digit number",
+    )
+    fails(
+        data_engine,
+        f"SELECT CAST(CAST('-Infinity' AS DOUBLE) AS DECIMAL(5,2)) FROM {V}",
+        "Character I is neither a decimal digit number",
+    )
+    fails(
+        data_engine,
+        f"SELECT MOD(CAST(7.5 AS DECIMAL(5,2)), 0) FROM {V}",
+        "ArithmeticException: Division by zero",
+    )
+    fails(
+        data_engine,
+        f"SELECT CAST(1.5e0 AS BOOLEAN) FROM {V}",
+        "Invalid value for boolean: 1.5",
+    )
+    assert one(data_engine, "CAST(1.0e0 AS BOOLEAN), MOD(CAST(7.5 AS DECIMAL(5,2)), 2)") == [
+        True,
+        Decimal("1.50"),
+    ]
+
+
+def test_regexp_extract_of_a_group_and_long_joda_letters(data_engine):
+    # Drill 1.22 (2026-12-07): REGEXP_EXTRACT(s, p, n) is group n of the first match ('123';
+    # 0 the whole match), a VARCHAR (it had been refused: "takes 2 arguments"); TO_CHAR's
+    # MMMMM and EEEEE the full names (Spark had refused five letters), ZZ '+00:00', ZZZ 'UTC'
+    # (they had been '+0000')
+    assert one(
+        data_engine,
+        "REGEXP_EXTRACT('abc123', '([a-z]+)([0-9]+)', 2), "
+        "REGEXP_EXTRACT('abc123', '([a-z]+)([0-9]+)', 0), "
+        "sqltypeof(REGEXP_EXTRACT('abc123', '([a-z]+)([0-9]+)', 2)), "
+        "TO_CHAR(DATE '2024-02-29', 'MMMMM EEEEE'), "
+        "TO_CHAR(TIMESTAMP '2024-02-29 13:14:15', 'Z ZZ ZZZ')",
+    ) == ["123", "abc123", "CHARACTER VARYING", "February Thursday", "+0000 +00:00 UTC"]
+
+
+def test_a_decimal_below_a_millionth_is_written_as_java_writes_it(data_engine):
+    # Drill 1.22 (2026-12-07) writes a DECIMAL as text (CAST, ||, CONCAT) with Java's
+    # BigDecimal.toString: below 10^-6 in scientific notation with every digit of the scale
+    # (1.000E-7, x1.00E-8, v5.0E-8, 0E-10, -1.23450E-7), else plainly (0.0000010000); the
+    # scientific ones had been written plainly here
+    assert one(
+        data_engine,
+        "CAST(CAST(0.0000001 AS DECIMAL(20,10)) AS VARCHAR), "
+        "'x' || CAST(0.00000001 AS DECIMAL(20,10)), CONCAT('v', CAST(0.00000005 AS DECIMAL(10,9))), "
+        "CAST(CAST(0 AS DECIMAL(20,10)) AS VARCHAR), "
+        "CAST(CAST(-0.00000012345 AS DECIMAL(20,12)) AS VARCHAR), "
+        "CAST(CAST(0.000001 AS DECIMAL(20,10)) AS VARCHAR), CAST(CAST(12.5 AS DECIMAL(20,10)) AS VARCHAR)",
+    ) == [
+        "1.000E-7",
+        "x1.00E-8",
+        "v5.0E-8",
+        "0E-10",
+        "-1.23450E-7",
+        "0.0000010000",
+        "12.5000000000",
+    ]
+
+
+def test_avg_of_a_subquerys_cast_decimal_keeps_six_places(data_engine):
+    # Drill 1.22 (2026-12-07): AVG over a subquery's CAST(x AS DECIMAL(12, 2)) is planned as a
+    # DECIMAL: 3.125000, DECIMAL(38, 6) (it had been 3.13, the column's scale, as for a
+    # column only the run time types)
+    assert rows(
+        data_engine,
+        "SELECT avg(a), sqltypeof(avg(a)) FROM (SELECT CAST(x AS DECIMAL(12,2)) a "
+        "FROM (VALUES(1.25),(2.50),(3.75),(5.00)) v(x))",
+    ) == [[Decimal("3.125000"), "DECIMAL(38, 6)"]]
+
+
+def test_a_date_with_a_time(data_engine):
+    # Drill 1.22 (2026-12-07): CAST(DATE AS TIME) is midnight, DATE + TIME (either order) the
+    # TIMESTAMP of that day at that time; Spark had refused all three (DATATYPE_MISMATCH)
+    assert one(
+        data_engine,
+        "CAST(CAST(DATE '2024-02-29' AS TIME) AS VARCHAR), "
+        "CAST(DATE '2024-01-01' + TIME '10:00:00' AS VARCHAR), "
+        "CAST(TIME '10:00:00' + DATE '2024-01-01' AS VARCHAR), "
+        "sqltypeof(DATE '2024-01-01' + TIME '10:00:00')",
+    ) == ["00:00:00.000", "2024-01-01 10:00:00.000", "2024-01-01 10:00:00.000", "TIMESTAMP"]

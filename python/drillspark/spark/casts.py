@@ -101,6 +101,16 @@ def _to_decimal(
     read from its own text (Drill: 100.06, not the double 100.05999755859375); text must be
     a plain number (no spaces, as Drill's BigDecimal reads it)."""
     p, s = target.precision, target.scale
+    if isinstance(source, T.DoubleType):  # NaN and the infinities are no decimal (Drill's error)
+        bad = raise_row_error(
+            F.concat(
+                F.lit("NumberFormatException: Character "),
+                F.regexp_extract(col.cast("string"), "[A-Za-z]", 0),
+                F.lit(' is neither a decimal digit number, decimal point, nor "e" notation '),
+                F.lit("exponential mark."),
+            )
+        )
+        col = F.when(F.isnan(col) | (F.abs(col) == float("inf")), bad.cast("double")).otherwise(col)
     if isinstance(source, T.FloatType):
         col, source = col.cast("string"), T.StringType()
     if isinstance(source, T.StringType):
@@ -238,6 +248,29 @@ def text_when_mixed(cols: list[Column], types: list[T.DataType]) -> list[Column]
     ]
 
 
+def text_of(col: Column, source: T.DataType) -> Column:
+    """`col` as the text Drill writes of it where text is wanted (a cast, CONCAT, `||`): a
+    DECIMAL as Java's BigDecimal.toString, which writes a number below 10^-6 in scientific
+    notation (CAST(CAST(0.0000001 AS DECIMAL(20, 10)) AS VARCHAR) is 1.000E-7 in Drill 1.22,
+    0E-10 a zero of that scale); Spark writes every number plainly."""
+    if not isinstance(source, T.DecimalType) or source.scale <= 6:
+        return col.cast("string")  # a scale of 6 or less never reaches 10^-7: plain
+    scale = source.scale
+    # the unscaled digits (no leading zeros) and the exponent of the first of them
+    digits = F.regexp_replace(F.regexp_replace(F.abs(col).cast("string"), r"\.", ""), "^0+", "")
+    digits = F.when(digits == "", F.lit("0")).otherwise(digits)
+    exponent = F.length(digits) - 1 - scale
+    mantissa = F.concat(
+        F.substring(digits, 1, 1),
+        F.when(
+            F.length(digits) > 1, F.concat(F.lit("."), F.substring(digits, 2, 1 << 30))
+        ).otherwise(F.lit("")),
+    )
+    sign = F.when(col < 0, F.lit("-")).otherwise(F.lit(""))
+    scientific = F.concat(sign, mantissa, F.lit("E"), exponent.cast("string"))
+    return F.when(exponent < -6, scientific).otherwise(col.cast("string"))
+
+
 def low_int(value: Column) -> Column:
     """The low 32 bits of a BIGINT as an INT, Java's `(int)`: shifted up and back down (an
     arithmetic shift keeps the sign), so the value is named once and nothing can overflow."""
@@ -276,6 +309,9 @@ def cast_column(
         # Drill: a number is milliseconds since 1970-01-01 (CAST(86400000 AS DATE) is 1970-01-02)
         out = F.timestamp_millis(col.cast("long")).cast("timestamp_ntz")
         return out.cast(target)
+    if _is_time(target) and isinstance(source, T.DateType):
+        # a date's time of day: midnight (Drill 1.22), where Spark refuses the cast
+        return F.when(col.isNotNull(), F.lit("00:00:00")).cast(target)
     if _is_time(target) and isinstance(source, _INTEGRAL):
         # milliseconds of the day: CAST(1000 AS TIME) is 00:00:01
         return F.timestamp_millis(col.cast("long")).cast("timestamp_ntz").cast(target)
@@ -287,6 +323,10 @@ def cast_column(
         return _text_to_timestamp(col, target)
     if isinstance(source, T.StringType) and _is_time(target):
         return _text_to_time(col, target)
+    if isinstance(target, T.TimestampType | T.TimestampNTZType) and _is_time(source):
+        # a time of day on 1970-01-01 (Drill 1.22), not on the current date as Spark's cast
+        day = F.to_timestamp_ntz(F.concat(F.lit("1970-01-01 "), col.cast("string")))
+        return millis(day.cast(target))
     if isinstance(target, T.TimestampType | T.TimestampNTZType) and not isinstance(
         source, T.DateType
     ):
@@ -295,7 +335,7 @@ def cast_column(
         # Java's (int) of a long keeps the low 32 bits: CAST(123456789012 AS INT) is
         # -1097262572 in Drill, where Spark's ANSI cast fails
         return low_int(col)
-    if isinstance(target, T.BooleanType) and isinstance(source, _INTEGRAL):
+    if isinstance(target, T.BooleanType) and isinstance(source, T.NumericType):
         # Drill: only 0 and 1 are booleans (Spark takes any non-zero number as true)
         bad = raise_row_error(
             F.concat(
@@ -318,6 +358,8 @@ def cast_column(
         elif isinstance(source, T.FloatType):
             # Java's Float.toString: the float's own shortest text (100.06, 1.0E-5)
             out = col.cast(target)
+        elif isinstance(source, T.DecimalType):
+            out = text_of(col, source)
         else:
             out = col.cast(target)
         if length is not None and length < 65536:

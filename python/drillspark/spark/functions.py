@@ -16,7 +16,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from drillspark.spark.casts import cast_column, low_int, text_when_mixed
+from drillspark.spark.casts import cast_column, low_int, text_of, text_when_mixed
 from drillspark.spark.drill_types import drill_type
 from drillspark.spark.function_catalog import (
     DATETIME,
@@ -274,6 +274,10 @@ def _mod(a: list[Arg], ctx: Context) -> Column:
     if _float4(ctx.type_of(x), ctx.type_of(y)):
         x, y = x.cast("float"), y.cast("float")
         return F.when(y == 0, x).otherwise(x % y).cast("float")
+    if isinstance(ctx.type_of(x), T.DecimalType) or isinstance(ctx.type_of(y), T.DecimalType):
+        # a DECIMAL's mod(x, 0) is Drill's error (BigDecimal's remainder)
+        zero = raise_row_error(F.lit("ArithmeticException: Division by zero"))
+        return F.when(y == 0, zero.cast(ctx.type_of(x % y))).otherwise(x % y)
     return F.when(y == 0, x).otherwise(x % y)
 
 
@@ -311,7 +315,7 @@ def _round(a: list[Arg], ctx: Context) -> Column:
 
 def _concat(a: list[Arg], ctx: Context) -> Column:
     # Drill's concat() skips null arguments (never returns null).
-    return F.concat_ws("", *[x.col.cast("string") for x in a])
+    return F.concat_ws("", *[text_of(x.col, ctx.type_of(x.col)) for x in a])
 
 
 def _trim(side: str) -> Builder:
@@ -782,7 +786,9 @@ def _build_catalog() -> FunctionCatalog:
     scalar("booleanor", lambda a, c: _fold(a, lambda x, y: x | y), (1, None), "or")
     scalar("not", _unary(lambda x: ~x), 1)
     scalar("xor", _binary(lambda x, y: x.bitwiseXOR(y)), 2)
-    scalar("concatoperator", lambda a, c: F.concat(*_c(a)), 2)
+    scalar(
+        "concatoperator", lambda a, c: F.concat(*[text_of(x.col, c.type_of(x.col)) for x in a]), 2
+    )
 
     # null tests and conditionals
     scalar("isnull", _unary(lambda x: x.isNull()), 1, "is null")

@@ -101,6 +101,10 @@ def _add(a: list[Arg], ctx: Context, numeric: Builder) -> Column:
         return F.date_add(x, y)
     if isinstance(ty, T.DateType) and isinstance(tx, INTEGRAL):
         return F.date_add(y, x)
+    if isinstance(tx, T.DateType) and _is_time(ty) or _is_time(tx) and isinstance(ty, T.DateType):
+        # Drill 1.22: DATE '2024-01-01' + TIME '10:00:00' is that day at that time
+        day, time = (x, y) if isinstance(tx, T.DateType) else (y, x)
+        return F.to_timestamp_ntz(F.concat(day.cast("string"), F.lit(" "), time.cast("string")))
     return numeric(a, ctx)
 
 
@@ -376,8 +380,14 @@ def joda_pattern(fmt: str, parsing: bool = False) -> str:
             out.append(text)
             continue
         text = text.replace("Y", "y")
+        # Joda: four or more letters of a text field are its full form (MMMMM: February),
+        # where Spark refuses five
+        text = re.sub(r"M{5,}", "MMMM", re.sub(r"E{5,}", "EEEE", text))
         if parsing:  # Joda reads `Z` for a zero offset as `Z` / `ZZ` (Spark's `X` / `XXX`)
             text = re.sub(r"Z+", lambda m: "XX" if len(m[0]) == 1 else "XXX", text)
+        else:  # Joda writes `ZZ` +00:00 (Spark's `xxx`), `ZZZ` the zone's id: UTC, the
+            # zone of drillspark's wall-clock times (Spark's `VV` would say Etc/UTC)
+            text = re.sub(r"Z+", lambda m: {1: "Z", 2: "xxx"}.get(len(m[0]), "'UTC'"), text)
         out.append(text)
     return _short_numbers("".join(out)) if parsing else "".join(out)
 

@@ -129,15 +129,24 @@ def _initcap(a: list[Arg], ctx: Context) -> Column:
     return F.array_join(word, "")
 
 
+def _whole(arg: Arg, ctx: Context) -> Column:
+    """A length or position argument as the INT Drill makes of it: a fractional one rounded
+    half up (Drill 1.22: SUBSTR('abcdef', 2, 3.7) is 'bcde', LEFT('abcdef', 2.5) 'abc')."""
+    t = ctx.type_of(arg.col)
+    if isinstance(t, T.DecimalType | T.DoubleType | T.FloatType):
+        return F.round(arg.col, 0).cast("int")
+    return arg.col.cast("int")
+
+
 def _substr(a: list[Arg], ctx: Context) -> Column:
     """substr(s, start [, length]): Drill gives '' for a start before the first character
     (Spark counts a negative start from the end). substr(s, pattern) is the first match of a
     regex (Drill 1.22: substr(n_name, 'UN.TE.') is 'UNITED'; '' without a match)."""
     if len(a) == 2 and isinstance(ctx.type_of(a[1].col), T.StringType):
         return F.regexp_extract(a[0].col, lit_str(a[1], "substr", 2), 0)
-    start = a[1].col
-    length = a[2].col if len(a) > 2 else F.lit(2**31 - 1)
-    out = F.substring(a[0].col, start.cast("int"), length.cast("int"))
+    start = _whole(a[1], ctx)
+    length = _whole(a[2], ctx) if len(a) > 2 else F.lit(2**31 - 1)
+    out = F.substring(a[0].col, start, length)
     return F.when(start < 1, F.when(a[0].col.isNotNull(), F.lit(""))).otherwise(out)
 
 
@@ -165,13 +174,14 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
 
 def _byte_substr(a: list[Arg], ctx: Context) -> Column:
     """byte_substr(s, start, length): the bytes start..start+length-1 (1-based) of the text's
-    UTF-8 bytes (or of a VARBINARY), as VARBINARY; a length below 1 gives no bytes."""
+    UTF-8 bytes (or of a VARBINARY), as VARBINARY; a length below 1 gives no bytes, and so does
+    start 0 (Drill 1.22; a negative start counts from the end)."""
     data = a[0].col.cast("binary")
-    start, length = a[1].col.cast("int"), a[2].col.cast("int")
+    start, length = _whole(a[1], ctx), _whole(a[2], ctx)
     empty = F.lit(bytearray()).cast("binary")
     return (
         F.when(data.isNull() | start.isNull() | length.isNull(), F.lit(None).cast("binary"))
-        .when(length < 1, empty)
+        .when((length < 1) | (start == 0), empty)
         .otherwise(F.substring(data, start, length))
     )
 
@@ -211,10 +221,16 @@ def _binary_string(a: list[Arg], ctx: Context) -> Column:
 
 def _regexp_extract(a: list[Arg], ctx: Context) -> Column:
     """regexp_extract(s, pattern): the pattern's capture groups at its first match, as an
-    ARRAY of VARCHAR ([] for a pattern without groups); NULL where it does not match."""
+    ARRAY of VARCHAR ([] for a pattern without groups); NULL where it does not match.
+    regexp_extract(s, pattern, n): group n of the first match (0 the whole match), a VARCHAR
+    (Drill 1.22: REGEXP_EXTRACT('abc123', '([a-z]+)([0-9]+)', 2) is '123'); NULL where it
+    does not match (Drill fails such a row with a NullPointerException)."""
     pattern = lit_str(a[1], "regexp_extract", 2)
     n = _capture_groups(pattern)
     text = a[0].col
+    if len(a) == 3:
+        group = F.call_function("regexp_extract", text, F.lit(pattern), a[2].col.cast("int"))
+        return F.when(text.rlike(pattern), group)
     groups = (
         F.array(*[F.regexp_extract(text, pattern, i) for i in range(1, n + 1)])
         if n
@@ -248,14 +264,14 @@ def _capture_groups(pattern: str) -> int:
 def _left(a: list[Arg], ctx: Context) -> Column:
     """LEFT(s, n): the first n characters; a negative n drops the last -n (Drill 1.22:
     LEFT('abcdef', -2) is 'abcd')."""
-    s, n = a[0].col, a[1].col.cast("int")
+    s, n = a[0].col, _whole(a[1], ctx)
     keep = F.when(n >= 0, n).otherwise(F.greatest(F.length(s) + n, F.lit(0)))
     return F.when(s.isNotNull() & n.isNotNull(), F.substring(s, F.lit(1), keep))
 
 
 def _right(a: list[Arg], ctx: Context) -> Column:
     """RIGHT(s, n): the last n characters; a negative n drops the first -n."""
-    s, n = a[0].col, a[1].col.cast("int")
+    s, n = a[0].col, _whole(a[1], ctx)
     keep = F.when(n >= 0, F.least(n, F.length(s))).otherwise(F.greatest(F.length(s) + n, F.lit(0)))
     start = F.length(s) - keep + 1
     return F.when(s.isNotNull() & n.isNotNull(), F.substring(s, start, keep))
@@ -302,7 +318,7 @@ def register(cat: FunctionCatalog) -> None:
     scalar("byte_substr", _byte_substr, 3)
     scalar("to_number", to_number, 2)
     scalar("string_binary", _string_binary, 1)
-    scalar("regexp_extract", _regexp_extract, 2)
+    scalar("regexp_extract", _regexp_extract, (2, 3))
     scalar("binary_string", _binary_string, 1)
     scalar("initcap", _initcap, (1, 2))
     scalar("substr", _substr, (2, 3), "substring")
