@@ -138,3 +138,25 @@ def test_show_schemas_and_describe_ask_the_database(engine):
     described = engine.execute(sql)[-1].rows()
     got = [[r["COLUMN_NAME"], r["DATA_TYPE"], r["IS_NULLABLE"]] for r in described]
     assert got == drill(sql)["rows"]
+
+
+def test_a_real_is_the_double_of_its_own_text(engine, postgresql):
+    # Drill 1.22 (2026-12-07) reads a PostgreSQL real 0.1 as the DOUBLE 0.1 (its driver's
+    # getDouble), 3.4e38 as 3.4E38; it had been the float's 0.10000000149011612 here, and a
+    # CTAS copied that
+    postgresql.sql(
+        "CREATE SCHEMA IF NOT EXISTS reals AUTHORIZATION drill;\n"
+        "SET ROLE drill;\n"
+        "CREATE TABLE IF NOT EXISTS reals.r (id int, v real);\n"
+        "TRUNCATE reals.r;\n"
+        "INSERT INTO reals.r VALUES (1, 0.1), (2, 3.4e38), (3, NULL);\n"
+    )
+    try:
+        result = engine.execute("SELECT v, typeof(v) t FROM pg.reals.r ORDER BY id")[-1]
+        assert [[r["v"], r["t"]] for r in result.rows()] == [
+            [0.1, "FLOAT8"],
+            [3.4e38, "FLOAT8"],
+            [None, "FLOAT8"],  # a typed NULL's type, as Drill's typeof names it
+        ]
+    finally:  # the other tests list the database's schemas
+        postgresql.sql("DROP SCHEMA reals CASCADE;\n")

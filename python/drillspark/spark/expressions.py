@@ -224,7 +224,7 @@ class ExpressionCompiler:
             return Arg(col, a.value, plan_typed=True, constant=True)
         if isinstance(a, FieldPath) and self.scope.is_missing(a):
             return Arg(col, missing_type=self.missing_type)
-        return Arg(col, plan_typed=_plan_typed(a), constant=not paths_in(a))
+        return Arg(col, plan_typed=plan_typed(a, self.scope), constant=not paths_in(a))
 
     def _call(self, name: str, args: list[Arg], e: Expr) -> Column:
         try:
@@ -240,18 +240,21 @@ class ExpressionCompiler:
             raise self.error(e, msg) from None
 
 
-def _plan_typed(e: Expr) -> bool:
+def plan_typed(e: Expr, scope: Scope) -> bool:
     """Whether Drill's planner knows the type of `e`'s values: literals and CASTs do, a column
-    read from schema-free data does not (ANY until run time), and an expression only when
-    every value it is made of does (a CASE's conditions do not count). Drill 1.22:
-    `AVG(CAST(d AS DECIMAL(9,2)) * 2)` is planned as a DECIMAL, `AVG(d * 1)` is not."""
+    read from schema-free data does not (ANY until run time) but one a CAST computed or a
+    database table gave does (marked PLAN_TYPED), and an expression only when every value it
+    is made of does (a CASE's conditions do not count). Drill 1.22: `AVG(CAST(d AS
+    DECIMAL(9,2)) * 2)` is planned as a DECIMAL, `AVG(d * 1)` is not."""
     if isinstance(e, Literal | Cast):
         return True
     if isinstance(e, IfElse):
-        return all(_plan_typed(v) for _, v in e.branches) and _plan_typed(e.else_)
+        return all(plan_typed(v, scope) for _, v in e.branches) and plan_typed(e.else_, scope)
     if isinstance(e, FunctionCall):
-        return all(_plan_typed(a) for a in e.args)
-    return False  # a column; CONVERT_FROM's type is the data's
+        return all(plan_typed(a, scope) for a in e.args)
+    if isinstance(e, FieldPath) and scope.schema is not None:
+        return scope.is_plan_typed(e)
+    return False  # CONVERT_FROM's type is the data's
 
 
 def _constant(e: Expr) -> object:

@@ -10,12 +10,12 @@ from pyspark.sql import types as T
 
 from drillspark.names import fold, unique_name
 from drillspark.plan import operators as lo
-from drillspark.plan.expressions import FieldPath
-from drillspark.spark.expressions import paths_in
+from drillspark.plan.expressions import Cast, FieldPath, Literal
+from drillspark.spark.expressions import paths_in, plan_typed
 from drillspark.spark.nested_filter import crosses_array, element_uses, filter_nested, leaf_type
 from drillspark.spark.records import drop_path, names_of, record_of, set_path
 from drillspark.spark.rel import Rel
-from drillspark.spark.scope import IMPLICIT_COLUMN, Scope, quote, real_name
+from drillspark.spark.scope import IMPLICIT_COLUMN, PLAN_TYPED, Scope, quote, real_name
 
 if TYPE_CHECKING:
     from drillspark.spark.translator import Translator
@@ -117,11 +117,14 @@ def project(tr: Translator, op: lo.Project) -> Rel:
     if names is not None:
         return Rel(df.toDF(*names))
     fields: list[tuple[tuple[str, ...], Column]] = []
+    typed: list[str] = []  # DECIMAL columns whose type Drill's planner knows (a CAST's)
     for i, p in enumerate(op.projections):
         value = tr.compiler(op, scope, f"projections[{i}].expr").compile(p.expr)
         path = names_of(p.ref)
         if tr.dialect_2013:
             path = path[1:]  # 2013: the first segment (`output`) names the record itself
+        if len(path) == 1 and _typed_decimal(p.expr, value, scope):
+            typed.append(path[0])
         if not path:
             t = scope.type_of(value)
             if not isinstance(t, T.StructType):
@@ -133,7 +136,21 @@ def project(tr: Translator, op: lo.Project) -> Rel:
             fields.extend(((f.name,), value.getField(f.name)) for f in t.fields)
         else:
             fields.append((path, value))
-    return Rel(df.select(*record_of(fields)))
+    out = df.select(*record_of(fields))
+    for name in typed:  # an AVG above keeps its scale rule (functions._avg)
+        out = out.withMetadata(name, {PLAN_TYPED: True})
+    return Rel(out)
+
+
+def _typed_decimal(e: Any, value: Column, scope: Scope) -> bool:
+    """Whether a projection is a DECIMAL Drill's planner types (a CAST's, arithmetic on one);
+    a literal or a column is never one here (a column keeps its own marker), and only the rest
+    needs Spark to analyse its type."""
+    if isinstance(e, Literal | FieldPath) or not plan_typed(e, scope):
+        return False
+    if isinstance(e, Cast):
+        return "DECIMAL" in e.type.upper()
+    return isinstance(scope.type_of(value), T.DecimalType)
 
 
 def _renames(tr: Translator, op: lo.Project, scope: Scope) -> list[str] | None:

@@ -25,6 +25,9 @@ TEXT_COLUMN = "drill.text"
 # StructField metadata key of a column Drill reads as NOT NULL though Spark's file sources
 # make every column nullable (Parquet REQUIRED): modeof of such a column is NOT NULL
 REQUIRED_COLUMN = "drill.required"
+# StructField metadata key of a DECIMAL column whose type Drill's planner knows (a CAST's, a
+# database table's; not a schema-free or Parquet file's): its AVG keeps 6 places (see _avg)
+PLAN_TYPED = "drill.planTyped"
 # StructField metadata key of an implicit file column a scan adds (`filename`, `filepath`,
 # `fqn`, `suffix`, when the query names it): a star does not stand for it, as in Drill
 IMPLICIT_COLUMN = "drill.implicit"
@@ -145,6 +148,16 @@ class Scope:
             len(path.segments) == 1
             and real is not None
             and bool(self.schema[real].metadata.get(REQUIRED_COLUMN))
+        )
+
+    def is_plan_typed(self, path: Any) -> bool:
+        """Whether `path` is a whole column marked PLAN_TYPED (its type known when planned)."""
+        assert self.schema is not None
+        real = real_name([f.name for f in self.schema.fields], path.root)
+        return (
+            len(path.segments) == 1
+            and real is not None
+            and bool(self.schema[real].metadata.get(PLAN_TYPED))
         )
 
     def is_missing(self, path: Any) -> bool:

@@ -43,7 +43,7 @@ from pyspark.sql import types as T
 from drillspark.names import fold
 from drillspark.plugin_configs import PluginConfigError
 from drillspark.plugin_configs.jdbc import JdbcConfig as PluginJdbcConfig
-from drillspark.spark.scope import quote
+from drillspark.spark.scope import PLAN_TYPED, quote
 from drillspark.spark.storage.base import StorageEngine, StorageError
 from drillspark.spark.storage.metadata import SqlField, column_attributes
 from drillspark.spark.storage.writers import WriteReport
@@ -1037,7 +1037,11 @@ def drill_column(f: T.StructField, kind: str, source: str | None = None) -> Colu
     client = str(f.metadata.get("jdbcClientType", "")).lower() if f.metadata else ""
     if isinstance(t, (T.ByteType, T.ShortType)):
         c = c.cast(T.IntegerType())
-    elif isinstance(t, T.FloatType) or (isinstance(t, T.DecimalType) and client == "numeric"):
+    elif isinstance(t, T.FloatType):
+        # the double of the float's own text, as Drill's getDouble reads it (a real 0.1 is
+        # 0.1, not the float's 0.10000000149011612)
+        c = c.cast(T.StringType()).cast(T.DoubleType())
+    elif isinstance(t, T.DecimalType) and client == "numeric":
         c = c.cast(T.DoubleType())
     elif isinstance(t, T.TimestampType):
         c = c.cast(T.TimestampNTZType())
@@ -1049,6 +1053,8 @@ def drill_column(f: T.StructField, kind: str, source: str | None = None) -> Colu
         c = F.concat(F.lit("\\x"), F.lower(F.hex(c)))
     elif isinstance(t, (T.ArrayType, T.StructType, T.MapType)):
         c = F.to_json(c)
+    elif isinstance(t, T.DecimalType):  # a table's DECIMAL: typed when Drill plans (_avg)
+        return c.alias(f.name, metadata={**(f.metadata or {}), PLAN_TYPED: True})
     elif source is None:
         return c
     return c.alias(f.name)
