@@ -770,3 +770,32 @@ def test_a_date_with_a_time(data_engine):
         "CAST(TIME '10:00:00' + DATE '2024-01-01' AS VARCHAR), "
         "sqltypeof(DATE '2024-01-01' + TIME '10:00:00')",
     ) == ["00:00:00.000", "2024-01-01 10:00:00.000", "2024-01-01 10:00:00.000", "TIMESTAMP"]
+
+
+def test_rounding_a_decimal_keeps_its_precision(data_engine):
+    # Drill 1.22 (2026-12-07) over alltypes' d9 DECIMAL(8, 2), d18 (18, 4), d38 (38, 6):
+    # CEIL(d9) DECIMAL(8, 0), ROUND(d18, 2) (18, 2), FLOOR(d38) (38, 0), TRUNC(d38, 2)
+    # (38, 2); Spark's narrower (7, 0), (17, 2), (33, 0), (35, 2) had been given; the values
+    # agree
+    table = "dfs.`breadth/tf/aggregation/alltypes/0_0_0.parquet`"
+    assert rows(
+        data_engine,
+        "SELECT sqltypeof(CEIL(d9)), sqltypeof(ROUND(d18, 2)), sqltypeof(FLOOR(d38)), "
+        f"sqltypeof(TRUNC(d38, 2)), ROUND(CAST(99.99 AS DECIMAL(4,2)), 0) FROM {table} LIMIT 1",
+    ) == [["DECIMAL(8, 0)", "DECIMAL(18, 2)", "DECIMAL(38, 0)", "DECIMAL(38, 2)", Decimal("100")]]
+
+
+def test_an_interval_qualifier_with_a_leading_precision(data_engine):
+    # Drill 1.22 (2026-12-07): INTERVAL '100' DAY(3) is 100 days, '1000' HOUR(4) 41 days 16
+    # hours, '100 2' DAY(3) TO HOUR 100 days 2 hours (it had been refused: "INTERVAL 3 TO 3
+    # is not an interval qualifier"); a value past the precision is Drill's error
+    assert one(
+        data_engine,
+        "CAST(INTERVAL '100' DAY(3) AS VARCHAR), CAST(INTERVAL '1000' HOUR(4) AS VARCHAR), "
+        "CAST(INTERVAL '100 2' DAY(3) TO HOUR AS VARCHAR)",
+    ) == ["100 days 0:0:0.0", "41 days 16:0:0.0", "100 days 2:0:0.0"]
+    fails(
+        data_engine,
+        f"SELECT INTERVAL '1000' DAY(3) FROM {V}",
+        "Interval field value 1000 exceeds precision of DAY(3) field",
+    )

@@ -193,6 +193,16 @@ def lit_str(arg: Arg, fn: str, pos: int) -> str:
     return arg.literal
 
 
+def decimal_at(col: Column, t: T.DecimalType, scale: int) -> Column:
+    """ROUND / TRUNC / CEIL / FLOOR of a DECIMAL(p, s) at `scale` (0 <= scale <= s) as Drill
+    1.22 types it: DECIMAL(p, scale), its precision kept (Spark's narrows it: CEIL of a
+    DECIMAL(38, 6) is DECIMAL(33, 0) there, (38, 0) in Drill); the value always fits, as
+    a carry needs no more digits than the places dropped."""
+    if 0 <= scale <= t.scale:
+        return col.cast(T.DecimalType(t.precision, scale))
+    return col
+
+
 def lit_scale(a: list[Arg], fn: str) -> int:
     """The scale of round/trunc: Spark's round needs a constant, so only a literal will do."""
     if len(a) < 2:

@@ -30,6 +30,7 @@ from drillspark.spark.function_catalog import (
     DrillFunction,
     FunctionArgumentError,
     FunctionCatalog,
+    decimal_at,
     in_source,
     in_window,
     java_quote,
@@ -285,8 +286,9 @@ def _round(a: list[Arg], ctx: Context) -> Column:
     x = a[0].col
     scale = lit_scale(a, "round")
     t = ctx.type_of(x)
-    if isinstance(t, T.DecimalType) and scale < 0:
-        scale = 0  # Drill rounds a DECIMAL at scale 0 for a negative scale
+    if isinstance(t, T.DecimalType):
+        scale = max(scale, 0)  # Drill rounds a DECIMAL at scale 0 for a negative scale
+        return decimal_at(F.round(x, scale), t, scale)
     if len(a) > 1 and isinstance(t, INTEGRAL):
         return F.round(x.cast("double"), scale)  # Drill: round(int, s) is a DOUBLE
     if isinstance(t, T.DoubleType | T.FloatType):

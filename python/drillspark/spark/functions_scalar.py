@@ -19,6 +19,7 @@ from drillspark.spark.function_catalog import (
     DrillFunction,
     FunctionArgumentError,
     FunctionCatalog,
+    decimal_at,
     java_quote,
     lit_scale,
     lit_str,
@@ -36,7 +37,7 @@ def _rounding(fn: Callable[[Column], Column]) -> Callable[[list[Arg], Context], 
         x = a[0].col
         t = ctx.type_of(x)
         if isinstance(t, T.DecimalType):
-            return fn(x)
+            return decimal_at(fn(x), t, 0)
         if isinstance(t, INTEGRAL):
             return x
         if isinstance(t, T.StringType):
@@ -160,8 +161,9 @@ def _truncate(a: list[Arg], ctx: Context) -> Column:
             return x
         x = x.cast("double")  # Drill: trunc(int, s) is a DOUBLE, like round(int, s)
     if isinstance(t, T.DecimalType):
-        s = F.lit(max(scale, 0))  # Drill cuts a decimal at scale 0 for a negative scale
-        return F.when(x >= 0, F.floor(x, s)).otherwise(F.ceil(x, s))
+        s = max(scale, 0)  # Drill cuts a decimal at scale 0 for a negative scale
+        cut = F.when(x >= 0, F.floor(x, F.lit(s))).otherwise(F.ceil(x, F.lit(s)))
+        return decimal_at(cut, t, s)
     factor = F.pow(F.lit(10.0), F.lit(scale))
     scaled = x * factor
     cut = F.when(x >= 0, F.floor(scaled)).otherwise(F.ceil(scaled)) / factor

@@ -448,12 +448,16 @@ class ExprLowering:
                 f"the interval '{node.sql('drill')}' (only INTERVAL 'text' <unit> [TO <unit>] is)",
                 node,
             )
-        if isinstance(unit, exp.IntervalSpan):
-            start, end = unit.this.name, unit.expression.name
+        first = unit.this if isinstance(unit, exp.IntervalSpan) else unit
+        end = unit.expression.name if isinstance(unit, exp.IntervalSpan) else None
+        # `DAY(3)`: a leading field with its precision (sqlglot reads it as a function)
+        precision = 2
+        if isinstance(first, exp.Func) and isinstance(first.this, exp.Literal):
+            start, precision = first.key.upper(), int(first.this.name)
         else:
-            start, end = unit.name, None
+            start = first.name
         try:
-            drill_type, text = interval_literal(value.name, start, end)
+            drill_type, text = interval_literal(value.name, start, end, precision)
         except IntervalError as e:
             raise self.fail(str(e), node) from None
         return dx.cast(dx.string(text), drill_type)

@@ -26,8 +26,12 @@ def _fields(start: str, end: str) -> tuple[str, ...]:
     raise IntervalError(f"INTERVAL {start} TO {end} is not an interval qualifier")
 
 
-def interval_literal(text: str, start: str, end: str | None = None) -> tuple[str, str]:
-    """(Drill type `intervalday`/`intervalyear`, period text) of INTERVAL 'text' start [TO end]."""
+def interval_literal(
+    text: str, start: str, end: str | None = None, precision: int = 2
+) -> tuple[str, str]:
+    """(Drill type `intervalday`/`intervalyear`, period text) of INTERVAL 'text' start
+    [(precision)] [TO end]; the leading field has at most `precision` digits (SQL's default
+    2; Drill 1.22: INTERVAL '100' DAY(3) is 100 days)."""
     start = start.upper().rstrip("S") if start.upper() != "SECONDS" else "SECOND"
     end = end.upper() if end else start
     fields = _fields(start, end)
@@ -52,9 +56,9 @@ def interval_literal(text: str, start: str, end: str | None = None) -> tuple[str
         raise IntervalError(f"Illegal interval literal format '{text}' for INTERVAL {qual}")
     values = dict(zip(fields, parts, strict=True))
     lead = values[fields[0]]
-    if len(lead.split(".")[0]) > 2:  # SQL's default leading precision is 2 digits
+    if len(lead.split(".")[0]) > precision:
         raise IntervalError(
-            f"Interval field value {int(lead)} exceeds precision of {fields[0]}(2) field"
+            f"Interval field value {int(lead)} exceeds precision of {fields[0]}({precision}) field"
         )
     if fields[0] == "YEAR" or fields == ("MONTH",):
         months = sign * (12 * int(values.get("YEAR", 0)) + int(values.get("MONTH", 0)))
