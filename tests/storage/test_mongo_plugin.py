@@ -481,3 +481,23 @@ def test_drills_pushed_pipelines_are_recorded():
     assert answered["SELECT sum(qty) AS q, count(*) AS n FROM mongo.crm.contacts"]["rows"] == [
         [54, 0]
     ]
+
+
+def test_information_schema_lists_the_collections(engine):
+    # Drill 1.22 (2026-12-07) lists a mongo database's collections in INFORMATION_SCHEMA.TABLES
+    # (TABLE) and their columns as `**` (known when read); none had been listed here
+    _, shown = run(engine, "SHOW TABLES IN mongo.shop")
+    want = sorted(r["TABLE_NAME"] for r in shown)
+    _, listed = run(
+        engine,
+        "SELECT TABLE_NAME, TABLE_TYPE FROM INFORMATION_SCHEMA.`TABLES` "
+        "WHERE TABLE_SCHEMA = 'mongo.shop' ORDER BY TABLE_NAME",
+    )
+    assert [(r["TABLE_NAME"], r["TABLE_TYPE"]) for r in listed] == [(t, "TABLE") for t in want]
+    assert "orders" in want
+    _, columns = run(
+        engine,
+        "SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.`COLUMNS` "
+        "WHERE TABLE_SCHEMA = 'mongo.shop' AND TABLE_NAME = 'orders'",
+    )
+    assert [r["COLUMN_NAME"] for r in columns] == ["**"]

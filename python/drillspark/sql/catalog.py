@@ -343,12 +343,24 @@ def schema_configs(session: SqlSession) -> list[dict]:
         if config.get("type") == "mongo":  # each database (not the plugin: Drill lists none)
             from drillspark.spark.storage import mongo
 
-            try:
-                found = mongo.databases(session._spark(), name, config)
-                names = [f"{name}.{d}" for d in found]
+            try:  # its collections are its tables, of columns known when read (`**`)
+                spark = session._spark()
+                found = {
+                    d: mongo.collections(spark, name, config, d)
+                    for d in mongo.databases(spark, name, config)
+                }
             except mongo.MongoError as e:
                 raise ValidationError(str(e)) from None
-            out += [{"name": n, "type": "mongo", "mutable": False, "views": False} for n in names]
+            out += [
+                {
+                    "name": f"{name}.{d}",
+                    "type": "mongo",
+                    "mutable": False,
+                    "views": False,
+                    "tables": t,
+                }
+                for d, t in found.items()
+            ]
         if config.get("type") == "kafka":  # the plugin is the one schema, its topics tables
             from drillspark.spark.storage import kafka
 
