@@ -142,22 +142,20 @@ class Scope:
 
     def is_required(self, path: Any) -> bool:
         """Whether `path` is a whole column its reader marked NOT NULL (REQUIRED_COLUMN)."""
-        assert self.schema is not None
-        real = real_name([f.name for f in self.schema.fields], path.root)
-        return (
-            len(path.segments) == 1
-            and real is not None
-            and bool(self.schema[real].metadata.get(REQUIRED_COLUMN))
-        )
+        return self._marked(path, REQUIRED_COLUMN)
 
     def is_plan_typed(self, path: Any) -> bool:
         """Whether `path` is a whole column marked PLAN_TYPED (its type known when planned)."""
+        return self._marked(path, PLAN_TYPED)
+
+    def _marked(self, path: Any, key: str) -> bool:
+        """Whether `path` is a whole column whose metadata has `key`."""
         assert self.schema is not None
         real = real_name([f.name for f in self.schema.fields], path.root)
         return (
             len(path.segments) == 1
             and real is not None
-            and bool(self.schema[real].metadata.get(PLAN_TYPED))
+            and bool(self.schema[real].metadata.get(key))
         )
 
     def is_missing(self, path: Any) -> bool:
