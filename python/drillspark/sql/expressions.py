@@ -223,7 +223,7 @@ class ExprLowering:
             return dx.number(text)
         if "." in text:
             # SQL's 12.3 is DECIMAL(3, 1) in Drill (JSON's 12.3 is DOUBLE), its precision every
-            # digit written (0.5 is DECIMAL(2, 1), .5 DECIMAL(1, 1)); cast from its text, as a
+            # digit written (0.5 is DECIMAL(2, 1), 00.5 DECIMAL(3, 1)); cast from its text, as a
             # number of the plan is a DOUBLE, which keeps 16 digits of 12345678901234567.25
             digits = node.this.replace(".", "").lstrip("-")
             scale = len(text.split(".")[1])
