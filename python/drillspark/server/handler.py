@@ -779,7 +779,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         most = qm.keep
         if "max" in self._query_args:
             text = self._query_args["max"][-1]
-            if not text.strip().isdigit():
+            if not re.fullmatch(r"\s*[0-9]+\s*", text):
                 raise HttpError(400, f"max must be a whole number of queries, not {text!r}")
             most = int(text)
         lists = {
