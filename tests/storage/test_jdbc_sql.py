@@ -160,3 +160,13 @@ def test_a_real_is_the_double_of_its_own_text(engine, postgresql):
         ]
     finally:  # the other tests list the database's schemas
         postgresql.sql("DROP SCHEMA reals CASCADE;\n")
+
+
+def test_a_column_the_table_lacks_is_refused_at_its_place(engine):
+    # Drill 1.22 (2026-12-07): "VALIDATION ERROR: From line 1, column 8 to line 1, column 13:
+    # Column 'nosuch' not found in any table" (a database table's columns are known when
+    # planned); it had been a column of NULLs here. Its own columns answer in any case.
+    with pytest.raises(SqlError, match=r"Column 'nosuch' not found in any table.*column 8"):
+        engine.execute("SELECT nosuch FROM pg.sales.orders")
+    result = engine.execute("SELECT CUSTOMER, o.Quantity FROM pg.sales.orders o WHERE id = 1")[-1]
+    assert len(result.rows()) == 1

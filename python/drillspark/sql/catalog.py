@@ -570,7 +570,7 @@ def plugin_scan(
         return kafka_scan(low, name, config, parts, node)
     try:
         engine_config = jdbc.JdbcConfig.of(name, config)
-        schema, table = jdbc.resolve(
+        schema, table, frame = jdbc.resolved_frame(
             low.session._spark(), engine_config, list(parts[:-1]), parts[-1]
         )
     except jdbc.JdbcUnreachable as e:
@@ -579,7 +579,9 @@ def plugin_scan(
         raise low.fail(str(e), node, TableNotFoundError) from None
     low.builder.storage.setdefault(name, config_from_json(name, config).to_json(masked=True))
     selection = {"schema": schema, "table": table}
-    return Rel(low.builder.add(Scan(storage_engine=name, selection=selection), node), None)
+    scan = low.builder.add(Scan(storage_engine=name, selection=selection), node)
+    # the database table's columns are known: another name is Drill's "Column 'x' not found"
+    return Rel(scan, list(frame.columns), strict=True)
 
 
 def http_scan(
