@@ -331,7 +331,9 @@ def test_like_filters_as_drill() -> None:
     f = m.LikeFilter
     assert like(None)("anything")
     assert like(f(pattern="dfs%", escape="\\"))("dfs.data")
-    assert like(f(pattern="INFORMATION_SCHEMA", escape="\\"))("information_schema")
+    # schema names in any case, other names case-sensitively (Drill 1.22)
+    assert like(f(pattern="INFORMATION_SCHEMA", escape="\\"), fold=True)("information_schema")
+    assert not like(f(pattern="CATALOGS", escape="\\"))("catalogs")
     assert not like(f(pattern="dfs\\_x", escape="\\"))("dfsax")
     assert like(f(pattern="dfs\\_x", escape="\\"))("dfs_x")
     assert like(f(pattern="a_c"))("abc") and not like(f(pattern="a_c"))("abbc")
