@@ -19,7 +19,7 @@ def test_a_catalog_answer_follows_the_catalog(http):
 
 def test_a_whole_catalog_table(http):
     # sys.options: hundreds of rows, every one sent (no limit)
-    every = http.query("SELECT name, num_val FROM sys.options")
+    every = http.query("SELECT name, val FROM sys.options")
     counted = http.query("SELECT count(*) AS n FROM sys.options")
     assert len(every["rows"]) == counted["rows"][0]["n"] > 100
     assert every["metadata"][0] == "VARCHAR"
