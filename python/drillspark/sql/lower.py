@@ -318,9 +318,8 @@ class Lowering:
             orderings = []
             for o in order.expressions:
                 target = o.this
-                literal = isinstance(target, exp.Literal) and not target.is_string
-                if literal and target.this.isdigit() and rel.columns:
-                    k = int(target.this) - 1
+                if (n := ordinal(target)) is not None and rel.columns:
+                    k = n - 1
                     if not 0 <= k < len(rel.columns):
                         raise self.fail(f"Ordinal out of range: ORDER BY {target.this}", target)
                     name = rel.columns[k]
@@ -725,6 +724,13 @@ def _column_type(cells: list[exp.Expr]) -> tuple[str, tuple[int, ...]] | None:
         )
         return "VARDECIMAL", (min(max(whole + scale, 1), 38), scale)
     return ("INT" if all(_fits_int(t) for t in texts) else "BIGINT"), ()
+
+
+def ordinal(target: exp.Expr) -> int | None:
+    """The number of an ORDER BY ordinal (`ORDER BY 2`); None for anything else, a number
+    that is no whole number too (`ORDER BY 1.5`, `1e9991`: a constant sort key)."""
+    number = isinstance(target, exp.Literal) and not target.is_string
+    return int(target.this) if number and re.fullmatch(r"[0-9]+", target.this) else None
 
 
 def column_parts(col: exp.Column) -> list[str]:

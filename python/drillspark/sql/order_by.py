@@ -13,7 +13,7 @@ from drillspark.sql import drill_expr as dx
 from drillspark.sql import plan_parts as pp
 from drillspark.sql.block import Block
 from drillspark.sql.expressions import lower_expr
-from drillspark.sql.lower import Rel, column_parts, ordering
+from drillspark.sql.lower import Rel, column_parts, ordering, ordinal
 from drillspark.sql.plan_parts import Pair
 from drillspark.sql.select_list import Item, alias_swap
 
@@ -24,9 +24,9 @@ def order_name(ctx: Block, target: exp.Expr, items: list[Item]) -> str | None:
     """The output column an ORDER BY item names: ordinal, select alias or select
     expression; None when it needs a hidden column."""
     if isinstance(target, exp.Literal) and not target.is_string:
-        if not target.this.isdigit():  # ORDER BY 1.5, 1e9: a constant, no ordinal
+        if (n := ordinal(target)) is None:  # ORDER BY 1.5, 1e9: a constant, no ordinal
             return None
-        k = int(target.this) - 1
+        k = n - 1
         if not 0 <= k < len(items) or items[k].star:
             raise ctx.fail(f"Ordinal out of range: ORDER BY {target.this}", target)
         return items[k].name
@@ -58,8 +58,8 @@ def star_orderings(ctx: Block, items: list[Item], projections: list[Pair]) -> li
     out: list[Ordering] = []
     for o in order.expressions if order is not None else []:
         target = o.this
-        if isinstance(target, exp.Literal) and not target.is_string and target.this.isdigit():
-            k = int(target.this) - 1
+        if (n := ordinal(target)) is not None:
+            k = n - 1
             if 0 <= k < len(items) and items[k].star:
                 continue
         name = order_name(ctx, target, items)
