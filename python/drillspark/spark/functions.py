@@ -272,13 +272,14 @@ def _decimal_quotient(ld: tuple[int, int], rd: tuple[int, int]) -> T.DecimalType
 def _mod(a: list[Arg], ctx: Context) -> Column:
     # Drill's MathFunctions: mod(x, 0) is x (Spark's ANSI remainder raises)
     x, y = a[0].col, a[1].col
-    if _float4(ctx.type_of(x), ctx.type_of(y)):
+    lt, rt = ctx.type_of(x), ctx.type_of(y)
+    if _float4(lt, rt):
         x, y = x.cast("float"), y.cast("float")
         return F.when(y == 0, x).otherwise(x % y).cast("float")
-    if isinstance(ctx.type_of(x), T.DecimalType) or isinstance(ctx.type_of(y), T.DecimalType):
+    if isinstance(lt, T.DecimalType) or isinstance(rt, T.DecimalType):
         # a DECIMAL's mod(x, 0) is Drill's error (BigDecimal's remainder)
         zero = raise_row_error(F.lit("ArithmeticException: Division by zero"))
-        return F.when(y == 0, zero.cast(ctx.type_of(x % y))).otherwise(x % y)
+        return F.when(y == 0, zero).otherwise(x % y)
     return F.when(y == 0, x).otherwise(x % y)
 
 
